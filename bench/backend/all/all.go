@@ -1,0 +1,10 @@
+// Package all registers every backend peakbench knows. Import it for its
+// side effect, as the command does:
+//
+//	import _ "github.com/peakbench/peakbench/bench/backend/all"
+package all
+
+import (
+	_ "github.com/peakbench/peakbench/bench/backend/gobackend"
+	_ "github.com/peakbench/peakbench/bench/backend/gonum"
+)

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// config is the parsed command line.
+type config struct {
+	backends   []string // empty: every available backend
+	selection  workload.Selection
+	threads    []int
+	cache      string
+	minTime    time.Duration
+	noise      float64
+	format     string
+	output     string
+	list       bool
+	peak       bool
+	seed       uint64
+	verbose    bool
+	peakGFLOPS float64
+	peakGBPS   float64
+}
+
+// usageError is bad input: the command exits with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("peakbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		backends = fs.String("backend", "all", "backends to run, comma-separated, or \"all\" available ones (see -list)")
+		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
+		suite    = fs.String("suite", "standard", "problem set: "+strings.Join(workload.Suites, ", "))
+		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, others the element count (suffixes k, M, Ki, Mi)")
+		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\"")
+		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
+		c        = &config{}
+	)
+	fs.StringVar(&c.cache, "cache", "hot", "hot (buffers reused) or cold (rotate buffer sets larger than the last-level cache)")
+	fs.DurationVar(&c.minTime, "min-time", 20*time.Millisecond, "least duration of one sample")
+	noise := fs.String("noise", "3%", "target relative spread (IQR/median); sampling extends, bounded, until met")
+	fs.StringVar(&c.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	fs.StringVar(&c.output, "o", "", "write the output to this file (atomically) instead of standard output")
+	fs.BoolVar(&c.list, "list", false, "list every backend and whether it is available here")
+	fs.BoolVar(&c.peak, "peak", false, "print the machine and its measured peaks, with the formulas used")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the random inputs and of the interleaving order")
+	fs.BoolVar(&c.verbose, "v", false, "verbose progress on standard error")
+	fs.Float64Var(&c.peakGFLOPS, "peak-gflops", 0, "theoretical compute peak in GFLOP/s to use instead of the computed one")
+	fs.Float64Var(&c.peakGBPS, "peak-bw", 0, "DRAM bandwidth in GB/s to use instead of the measured one")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
+	}
+	if *backends != "all" {
+		for _, name := range splitList(*backends) {
+			if _, err := backend.Lookup(name); err != nil {
+				return nil, usagef("-backend: %v", err)
+			}
+			c.backends = append(c.backends, name)
+		}
+		if len(c.backends) == 0 {
+			return nil, usagef("-backend: empty list")
+		}
+	}
+	c.selection.Suite = *suite
+	if !slices.Contains(workload.Suites, *suite) {
+		return nil, usagef("-suite: unknown suite %q (accepted: %s)", *suite, strings.Join(workload.Suites, ", "))
+	}
+	if *ops != "all" {
+		for _, s := range splitList(*ops) {
+			op, err := workload.ParseOp(s)
+			if err != nil {
+				return nil, usagef("-op: %v", err)
+			}
+			c.selection.Ops = append(c.selection.Ops, op)
+		}
+	}
+	if *dtypes != "all" {
+		for _, s := range splitList(*dtypes) {
+			dt, err := workload.ParseDType(s)
+			if err != nil {
+				return nil, usagef("-dtype: %v", err)
+			}
+			c.selection.DTypes = append(c.selection.DTypes, dt)
+		}
+	}
+	c.selection.Sizes = splitList(*sizes)
+	var err error
+	if c.threads, err = parseThreads(*threads); err != nil {
+		return nil, usagef("-threads: %v", err)
+	}
+	if c.cache != "hot" && c.cache != "cold" {
+		return nil, usagef("-cache: %q is not hot or cold", c.cache)
+	}
+	if c.minTime <= 0 || c.minTime > time.Minute {
+		return nil, usagef("-min-time: %v is not between 0 and 1m", c.minTime)
+	}
+	if c.noise, err = parsePercent(*noise); err != nil {
+		return nil, usagef("-noise: %v", err)
+	}
+	if !slices.Contains(report.Formats, c.format) {
+		return nil, usagef("-format: unknown format %q (accepted: %s)", c.format, strings.Join(report.Formats, ", "))
+	}
+	if c.peakGFLOPS < 0 || c.peakGBPS < 0 {
+		return nil, usagef("-peak-gflops and -peak-bw must be positive")
+	}
+	return c, nil
+}
+
+func opNames() string {
+	s := make([]string, len(workload.Ops))
+	for i, op := range workload.Ops {
+		s[i] = string(op)
+	}
+	return strings.Join(s, ", ")
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxThreads bounds -threads: far above any machine, low enough to catch typos.
+const maxThreads = 4096
+
+// parseThreads reads a list of thread counts such as "1,2".
+func parseThreads(s string) ([]int, error) {
+	fields := splitList(s)
+	if len(fields) == 0 {
+		return nil, errors.New("empty list (want counts such as 1,2)")
+	}
+	var out []int
+	for _, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n > maxThreads {
+			return nil, fmt.Errorf("%q is not a thread count from 1 to %d", f, maxThreads)
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// parsePercent reads "3%" or "0.03".
+func parsePercent(s string) (float64, error) {
+	v, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	f, err := strconv.ParseFloat(v, 64)
+	if pct {
+		f /= 100
+	}
+	if err != nil || f <= 0 || f >= 1 {
+		return 0, fmt.Errorf("%q is not a fraction between 0 and 1 (e.g. 3%% or 0.03)", s)
+	}
+	return f, nil
+}

@@ -1,0 +1,207 @@
+// Package harness runs a plan: every workload on every backend at every
+// thread count, verified, measured interleaved, and expressed as shares of
+// the machine's peaks.
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/measure"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// Plan is what to run.
+type Plan struct {
+	Workloads []workload.Workload
+	Backends  []backend.Backend
+	Threads   []int
+	Cache     string // "hot" or "cold"
+	Seed      uint64
+	Measure   measure.Options
+	Machine   peak.Machine
+	Peaks     peak.Peaks
+	// Progress, when set, is called after each workload at each thread
+	// count with the results just measured.
+	Progress func(done, total int, latest []report.Result)
+}
+
+// maxColdBytes bounds the memory the cold-cache buffer copies may take.
+const maxColdBytes = 2 << 30
+
+// Execute runs the plan. When ctx ends it returns the results completed so
+// far with measure.ErrInterrupted.
+func Execute(ctx context.Context, p Plan) ([]report.Result, error) {
+	var results []report.Result
+	total := len(p.Workloads) * len(p.Threads)
+	done := 0
+	prevProcs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prevProcs)
+	for _, threads := range p.Threads {
+		// Pure-Go backends use as many threads as the scheduler has
+		// processors; C libraries are told their count in Prepare.
+		runtime.GOMAXPROCS(threads)
+		for _, w := range p.Workloads {
+			rs, err := p.runOne(ctx, w, threads)
+			if err != nil {
+				return results, err
+			}
+			results = append(results, rs...)
+			done++
+			if p.Progress != nil {
+				p.Progress(done, total, rs)
+			}
+		}
+	}
+	return results, nil
+}
+
+// runOne prepares w on every backend, verifies each kernel, measures them
+// interleaved and turns the timings into results.
+func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]report.Result, error) {
+	data := w.NewData(p.Seed)
+	cfg := backend.Config{Threads: threads, Copies: p.copies(w)}
+	var (
+		results []report.Result
+		kernels []backend.Kernel
+		owners  []int // index into results for each kernel
+	)
+	defer func() {
+		for _, k := range kernels {
+			k.Close()
+		}
+	}()
+	for _, b := range p.Backends {
+		if ctx.Err() != nil {
+			return nil, measure.ErrInterrupted
+		}
+		r := p.newResult(b, w, threads)
+		k, err := b.Prepare(w, data, cfg)
+		if errors.Is(err, backend.ErrUnsupported) {
+			continue
+		}
+		if err != nil {
+			r.Error = oneLine(err)
+			results = append(results, r)
+			continue
+		}
+		p.verify(&r, k, w, data)
+		if r.Error != "" {
+			k.Close()
+			results = append(results, r)
+			continue
+		}
+		kernels = append(kernels, k)
+		owners = append(owners, len(results))
+		results = append(results, r)
+	}
+	targets := make([]measure.Target, len(kernels))
+	for i, k := range kernels {
+		targets[i] = k
+	}
+	opt := p.Measure
+	opt.Seed = p.Seed
+	ms, err := measure.Interleaved(ctx, targets, opt)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range ms {
+		r := &results[owners[i]]
+		if m.Err != nil {
+			r.Error = oneLine(m.Err)
+			continue
+		}
+		p.fill(r, w, threads, m)
+	}
+	return results, nil
+}
+
+func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) report.Result {
+	return report.Result{
+		Backend: b.Name(), Device: b.Device(),
+		Op: string(w.Op), DType: string(w.DType), Shape: w.Shape.Format(w.Op),
+		Threads: threads, Cache: p.cache(),
+		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Intensity: w.Intensity(),
+	}
+}
+
+// verify runs the kernel once on its fresh inputs and checks the output.
+func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, data workload.Data) {
+	if _, err := k.Run(1); err != nil {
+		r.Error = oneLine(err)
+		return
+	}
+	out, err := k.Output()
+	if err != nil {
+		r.Error = oneLine(err)
+		return
+	}
+	c := w.Verify(data, out)
+	r.Verified, r.MaxRelErr, r.Tolerance = c.OK, c.MaxRelErr, c.Tolerance
+	r.VerifyMethod, r.VerifyDetail = c.Method, c.Detail
+}
+
+// fill completes a result from its measurement.
+func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure.Result) {
+	s := m.Stats
+	r.Iters, r.SamplesNS = m.Iters, m.Samples
+	r.MedianNS, r.MinNS, r.MaxNS, r.IQRNS = s.Median, s.Min, s.Max, s.IQR()
+	r.Spread, r.Noisy = s.Spread(), m.Noisy
+	if s.Median > 0 {
+		r.GFLOPS = w.FLOPs() / s.Median // FLOP per ns = GFLOP/s
+		r.GBPS = w.Bytes() / s.Median
+	}
+	level := "DRAM"
+	if p.cache() == "hot" {
+		level = p.Machine.LevelFor(w.Bytes(), threads)
+	}
+	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
+	bw, ok := p.Peaks.BandwidthFor(level, threads)
+	if !ok {
+		bw, _ = p.Peaks.BandwidthFor("DRAM", threads)
+	}
+	r.Ceilings(compute, bw)
+}
+
+func (p Plan) cache() string {
+	if p.Cache == "" {
+		return "hot"
+	}
+	return p.Cache
+}
+
+// copies is the number of buffer sets a kernel rotates through: one when
+// hot; when cold, enough that consecutive iterations never find their data
+// in the last-level cache (sets together ≥ 2 × LLC), within maxColdBytes.
+func (p Plan) copies(w workload.Workload) int {
+	if p.cache() != "cold" {
+		return 1
+	}
+	set := w.Bytes()
+	llc := float64(p.Machine.LastLevelCacheBytes())
+	n := int(math.Ceil(2*llc/set)) + 1
+	n = min(n, int(maxColdBytes/set))
+	return max(n, 1)
+}
+
+// oneLine keeps an error to its first line, as tables and JSON show it.
+func oneLine(err error) string {
+	s := err.Error()
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// Describe opens nothing: it says what a plan will run, for -v.
+func (p Plan) Describe() string {
+	return fmt.Sprintf("%d workloads × %d thread counts × %d backends, cache %s", len(p.Workloads), len(p.Threads), len(p.Backends), p.cache())
+}

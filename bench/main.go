@@ -1,0 +1,241 @@
+// Command peakbench runs identical workloads on numerical libraries and
+// reports each result as a share of this machine's peak.
+//
+//	go run ./bench -backend=go,gonum -suite=quick
+//	go run ./bench -list
+//	go run ./bench -peak
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	_ "github.com/peakbench/peakbench/bench/backend/all"
+	"github.com/peakbench/peakbench/bench/harness"
+	"github.com/peakbench/peakbench/bench/measure"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// progressHook, when set by a test, runs after each progress report.
+var progressHook func()
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	os.Exit(exitCode(os.Stderr, err))
+}
+
+// exitCode prints err in one line and maps it to the exit status: 2 for bad
+// input, 1 for a failure or interruption, 0 for success.
+func exitCode(stderr io.Writer, err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "peakbench: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "peakbench: %v\n", err)
+	return 1
+}
+
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.list {
+		return listBackends(stdout)
+	}
+	var workloads []workload.Workload
+	if !cfg.peak {
+		if workloads, err = workload.Expand(cfg.selection); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	if cfg.output != "" {
+		if err := report.CheckWritable(cfg.output); err != nil {
+			return usagef("-o: %v", err)
+		}
+	}
+	backends, infos, err := openBackends(cfg.backends)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, b := range backends {
+			b.Close()
+		}
+	}()
+
+	start := time.Now()
+	machine := peak.DetectMachine()
+	progressf(stderr, "measuring peaks for %s threads…", joinInts(cfg.threads))
+	peaks, err := peak.Measure(ctx, machine, peak.Options{
+		Threads: cfg.threads, PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
+		Quick: cfg.selection.Suite == "quick",
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return errors.New("interrupted while measuring peaks; nothing was benchmarked")
+		}
+		return fmt.Errorf("measuring peaks: %v", err)
+	}
+	rep := &report.Run{
+		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
+		Env: environment(start, args, cfg),
+	}
+	if cfg.peak {
+		return emit(stdout, cfg, func(w io.Writer) error { return writePeaks(w, rep, cfg.format) })
+	}
+
+	opt := measure.DefaultOptions()
+	opt.MinTime, opt.NoiseTarget = cfg.minTime, cfg.noise
+	plan := harness.Plan{
+		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
+		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks,
+		Progress: func(done, total int, latest []report.Result) {
+			progress(stderr, done, total, latest, cfg.verbose)
+			if progressHook != nil {
+				progressHook()
+			}
+		},
+	}
+	if cfg.verbose {
+		progressf(stderr, "%s", plan.Describe())
+	}
+	rep.Results, err = harness.Execute(ctx, plan)
+	if errors.Is(err, measure.ErrInterrupted) {
+		rep.Interrupted = true
+		werr := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) })
+		if werr != nil {
+			return werr
+		}
+		return fmt.Errorf("interrupted: wrote the %d results measured before the stop", len(rep.Results))
+	}
+	if err != nil {
+		return err
+	}
+	return emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) })
+}
+
+// emit writes to -o atomically, or to stdout.
+func emit(stdout io.Writer, cfg *config, write func(io.Writer) error) error {
+	if cfg.output == "" {
+		return write(stdout)
+	}
+	return report.WriteFileAtomic(cfg.output, func(f *os.File) error { return write(f) })
+}
+
+// openBackends opens the named backends, or every available one when names
+// is empty. A named backend that cannot open is an error; an unnamed one is
+// recorded as unavailable with its reason.
+func openBackends(names []string) ([]backend.Backend, []report.BackendInfo, error) {
+	all := len(names) == 0
+	var factories []backend.Factory
+	if all {
+		factories = backend.All()
+	} else {
+		for _, n := range names {
+			f, _ := backend.Lookup(n) // validated by parseFlags
+			factories = append(factories, f)
+		}
+	}
+	var (
+		opened []backend.Backend
+		infos  []report.BackendInfo
+	)
+	for _, f := range factories {
+		b, err := f.Open()
+		if err != nil {
+			if !all {
+				for _, o := range opened {
+					o.Close()
+				}
+				return nil, nil, fmt.Errorf("backend %s is not available: %v", f.Name, err)
+			}
+			infos = append(infos, report.BackendInfo{Name: f.Name, Reason: err.Error()})
+			continue
+		}
+		opened = append(opened, b)
+		infos = append(infos, report.BackendInfo{Name: f.Name, Device: b.Device(), Available: true, Info: b.Info()})
+	}
+	if len(opened) == 0 {
+		return nil, nil, errors.New("no backend is available (see -list)")
+	}
+	return opened, infos, nil
+}
+
+func listBackends(w io.Writer) error {
+	for _, f := range backend.All() {
+		b, err := f.Open()
+		if err != nil {
+			fmt.Fprintf(w, "%-10s not available: %v\n", f.Name, err)
+			continue
+		}
+		info := b.Info()
+		fmt.Fprintf(w, "%-10s available: %s (%s)\n", f.Name, info.Version, f.Description)
+		b.Close()
+	}
+	return nil
+}
+
+func environment(start time.Time, args []string, cfg *config) report.Env {
+	host, _ := os.Hostname()
+	return report.Env{
+		Start: start.UTC().Format(time.RFC3339), Host: host, GoVersion: goVersion(),
+		Args: args, Seed: cfg.seed, Cache: cfg.cache,
+		MinTimeNS: cfg.minTime.Nanoseconds(), NoiseTarget: cfg.noise,
+		TimerOverheadNS: float64(measure.TimerOverhead().Nanoseconds()),
+	}
+}
+
+// progress reports one finished workload on standard error.
+func progress(w io.Writer, done, total int, latest []report.Result, verbose bool) {
+	var parts []string
+	for _, r := range latest {
+		switch {
+		case r.Error != "":
+			parts = append(parts, fmt.Sprintf("%s error", r.Backend))
+		case !r.Verified:
+			parts = append(parts, fmt.Sprintf("%s FAILED verification", r.Backend))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%)", r.Backend, report.Sig(r.GFLOPS), 100*r.Share.Roofline))
+		}
+		if verbose && r.Error != "" {
+			parts[len(parts)-1] += ": " + r.Error
+		}
+	}
+	if len(latest) == 0 {
+		return
+	}
+	r := latest[0]
+	fmt.Fprintf(w, "[%d/%d] %s %s %s threads=%d: %s\n", done, total, r.Op, r.DType, r.Shape, r.Threads, strings.Join(parts, ", "))
+}
+
+func progressf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "peakbench: "+format+"\n", args...)
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/peakbench/peakbench/bench/report"
+)
+
+func runArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), &out, &errb, args)
+	code = exitCode(&errb, err)
+	return out.String(), errb.String(), code
+}
+
+func TestBadInputExitsTwoWithOneLine(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string // the bad value and an accepted one
+	}{
+		{[]string{"-backend=nosuch"}, []string{`"nosuch"`, "gonum"}},
+		{[]string{"-op=conv9d"}, []string{`"conv9d"`, "gemm"}},
+		{[]string{"-dtype=f8"}, []string{`"f8"`, "f32"}},
+		{[]string{"-suite=huge"}, []string{`"huge"`, "quick"}},
+		{[]string{"-op=gemm", "-size=12x"}, []string{`"12x"`}},
+		{[]string{"-op=softmax", "-size=100"}, []string{`"100"`, "ROWSxCOLS"}},
+		{[]string{"-threads=0"}, []string{`"0"`, "1 to"}},
+		{[]string{"-threads=1,x"}, []string{`"x"`}},
+		{[]string{"-threads=10000"}, []string{`"10000"`}},
+		{[]string{"-cache=warm"}, []string{`"warm"`, "cold"}},
+		{[]string{"-format=xml"}, []string{`"xml"`, "json"}},
+		{[]string{"-noise=200%"}, []string{`"200%"`}},
+		{[]string{"-min-time=-1s"}, []string{"-1s"}},
+		{[]string{"-nosuchflag"}, []string{"nosuchflag"}},
+		{[]string{"stray"}, []string{`"stray"`}},
+		{[]string{"-o=/nonexistent-dir/x.json", "-backend=go"}, []string{"/nonexistent-dir/x.json"}},
+	} {
+		_, stderr, code := runArgs(t, c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, stderr)
+			continue
+		}
+		last := lastLine(stderr)
+		for _, w := range c.want {
+			if !strings.Contains(last, w) {
+				t.Errorf("%v: error %q does not mention %s", c.args, last, w)
+			}
+		}
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestParseThreadsAndPercent(t *testing.T) {
+	got, err := parseThreads(" 1, 2,2 ,4")
+	if err != nil || len(got) != 3 || got[0] != 1 || got[2] != 4 {
+		t.Errorf("parseThreads = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", ",", "0", "-1", "1.5", "4097"} {
+		if _, err := parseThreads(bad); err == nil {
+			t.Errorf("parseThreads(%q) accepted", bad)
+		}
+	}
+	if f, err := parsePercent("5%"); err != nil || f != 0.05 {
+		t.Errorf("parsePercent(5%%) = %v, %v", f, err)
+	}
+	if f, err := parsePercent("0.02"); err != nil || f != 0.02 {
+		t.Errorf("parsePercent(0.02) = %v, %v", f, err)
+	}
+}
+
+func FuzzParseLists(f *testing.F) {
+	for _, s := range []string{"1,2", "", ",", " 3 ", "1,,2", "99999999999999999999", "-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ts, err := parseThreads(s); err == nil {
+			for _, n := range ts {
+				if n < 1 || n > maxThreads {
+					t.Fatalf("parseThreads(%q) gave %d", s, n)
+				}
+			}
+		}
+		for _, f := range splitList(s) {
+			if f == "" || strings.Contains(f, ",") {
+				t.Fatalf("splitList(%q) gave %q", s, f)
+			}
+		}
+	})
+}
+
+func TestList(t *testing.T) {
+	out, _, code := runArgs(t, "-list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, name := range []string{"go ", "gonum "} {
+		if !strings.Contains(out, name) || !strings.Contains(out, "available") {
+			t.Errorf("-list output lacks %q:\n%s", name, out)
+		}
+	}
+}
+
+// TestRunWritesJSONAtomically runs a tiny benchmark end to end and checks
+// the file the run wrote.
+func TestRunWritesJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	path := filepath.Join(t.TempDir(), "out.json")
+	_, stderr, code := runArgs(t, "-backend=go,gonum", "-op=gemm,axpy", "-dtype=f32", "-size=64",
+		"-threads=1", "-min-time=1ms", "-suite=quick", "-format=json", "-o="+path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run report.Run
+	if err := json.Unmarshal(data, &run); err != nil {
+		t.Fatalf("output is not JSON: %v", err)
+	}
+	if len(run.Results) != 4 { // 2 ops × 2 backends
+		t.Fatalf("%d results, want 4", len(run.Results))
+	}
+	for _, r := range run.Results {
+		if !r.Verified || r.GFLOPS <= 0 || r.Share.Roofline <= 0 || len(r.SamplesNS) < 10 {
+			t.Errorf("result %s %s: verified %v, %v GFLOP/s, share %v, %d samples", r.Backend, r.Op, r.Verified, r.GFLOPS, r.Share.Roofline, len(r.SamplesNS))
+		}
+	}
+	if len(run.Peaks.Compute) == 0 || run.Machine.CPUs == 0 {
+		t.Error("no machine or peaks recorded")
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+// TestInterruptKeepsResults cancels a run before it starts measuring and
+// checks the partial report is still written, flagged, with exit 1.
+func TestInterruptWritesWhatWasMeasured(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	path := filepath.Join(t.TempDir(), "partial.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	done := 0
+	progressHook = func() {
+		done++
+		if done == 1 {
+			cancel() // after the first workload completes
+		}
+	}
+	defer func() { progressHook = nil }()
+	err := run(ctx, &out, &errb, []string{"-backend=go", "-op=axpy,dot,sum", "-dtype=f32", "-size=1000",
+		"-threads=1", "-min-time=1ms", "-suite=quick", "-format=json", "-o=" + path})
+	if code := exitCode(&errb, err); code != 1 || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	var run report.Run
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &run); err != nil {
+		t.Fatalf("partial output: %v", err)
+	}
+	if !run.Interrupted || len(run.Results) != 1 {
+		t.Errorf("interrupted=%v with %d results, want true with 1", run.Interrupted, len(run.Results))
+	}
+}

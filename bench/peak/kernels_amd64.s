@@ -1,0 +1,341 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Written by hand: short, unrolled, regular loops (a generator would add more
+// than it saves). go vet (asmdecl) checks the frames against kernels_amd64.go.
+
+// func fmaF32AVX2(acc *[fmaAccs * 8]float32, m, c float32, rounds int)
+// Y0–Y11 are the accumulators, Y12 holds m and Y13 holds c; each
+// round is 12 independent VFMADD213PS acc = m·acc + c.
+TEXT ·fmaF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	VBROADCASTSS m+8(FP), Y12
+	VBROADCASTSS c+12(FP), Y13
+	MOVQ rounds+16(FP), CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	VMOVUPS 256(DI), Y8
+	VMOVUPS 288(DI), Y9
+	VMOVUPS 320(DI), Y10
+	VMOVUPS 352(DI), Y11
+	TESTQ CX, CX
+	JLE store
+
+loop:
+	VFMADD213PS Y13, Y12, Y0
+	VFMADD213PS Y13, Y12, Y1
+	VFMADD213PS Y13, Y12, Y2
+	VFMADD213PS Y13, Y12, Y3
+	VFMADD213PS Y13, Y12, Y4
+	VFMADD213PS Y13, Y12, Y5
+	VFMADD213PS Y13, Y12, Y6
+	VFMADD213PS Y13, Y12, Y7
+	VFMADD213PS Y13, Y12, Y8
+	VFMADD213PS Y13, Y12, Y9
+	VFMADD213PS Y13, Y12, Y10
+	VFMADD213PS Y13, Y12, Y11
+	DECQ CX
+	JNZ loop
+
+store:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VMOVUPS Y8, 256(DI)
+	VMOVUPS Y9, 288(DI)
+	VMOVUPS Y10, 320(DI)
+	VMOVUPS Y11, 352(DI)
+	VZEROUPPER
+	RET
+
+// func fmaF64AVX2(acc *[fmaAccs * 4]float64, m, c float64, rounds int)
+// Y0–Y11 are the accumulators, Y12 holds m and Y13 holds c; each
+// round is 12 independent VFMADD213PD acc = m·acc + c.
+TEXT ·fmaF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	VBROADCASTSD m+8(FP), Y12
+	VBROADCASTSD c+16(FP), Y13
+	MOVQ rounds+24(FP), CX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	VMOVUPD 256(DI), Y8
+	VMOVUPD 288(DI), Y9
+	VMOVUPD 320(DI), Y10
+	VMOVUPD 352(DI), Y11
+	TESTQ CX, CX
+	JLE store
+
+loop:
+	VFMADD213PD Y13, Y12, Y0
+	VFMADD213PD Y13, Y12, Y1
+	VFMADD213PD Y13, Y12, Y2
+	VFMADD213PD Y13, Y12, Y3
+	VFMADD213PD Y13, Y12, Y4
+	VFMADD213PD Y13, Y12, Y5
+	VFMADD213PD Y13, Y12, Y6
+	VFMADD213PD Y13, Y12, Y7
+	VFMADD213PD Y13, Y12, Y8
+	VFMADD213PD Y13, Y12, Y9
+	VFMADD213PD Y13, Y12, Y10
+	VFMADD213PD Y13, Y12, Y11
+	DECQ CX
+	JNZ loop
+
+store:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VMOVUPD Y8, 256(DI)
+	VMOVUPD Y9, 288(DI)
+	VMOVUPD Y10, 320(DI)
+	VMOVUPD Y11, 352(DI)
+	VZEROUPPER
+	RET
+
+// func fmaF32AVX512(acc *[fmaAccs * 16]float32, m, c float32, rounds int)
+// Z0–Z11 are the accumulators, Z12 holds m and Z13 holds c; each
+// round is 12 independent VFMADD213PS acc = m·acc + c.
+TEXT ·fmaF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	VBROADCASTSS m+8(FP), Z12
+	VBROADCASTSS c+12(FP), Z13
+	MOVQ rounds+16(FP), CX
+	VMOVUPS 0(DI), Z0
+	VMOVUPS 64(DI), Z1
+	VMOVUPS 128(DI), Z2
+	VMOVUPS 192(DI), Z3
+	VMOVUPS 256(DI), Z4
+	VMOVUPS 320(DI), Z5
+	VMOVUPS 384(DI), Z6
+	VMOVUPS 448(DI), Z7
+	VMOVUPS 512(DI), Z8
+	VMOVUPS 576(DI), Z9
+	VMOVUPS 640(DI), Z10
+	VMOVUPS 704(DI), Z11
+	TESTQ CX, CX
+	JLE store
+
+loop:
+	VFMADD213PS Z13, Z12, Z0
+	VFMADD213PS Z13, Z12, Z1
+	VFMADD213PS Z13, Z12, Z2
+	VFMADD213PS Z13, Z12, Z3
+	VFMADD213PS Z13, Z12, Z4
+	VFMADD213PS Z13, Z12, Z5
+	VFMADD213PS Z13, Z12, Z6
+	VFMADD213PS Z13, Z12, Z7
+	VFMADD213PS Z13, Z12, Z8
+	VFMADD213PS Z13, Z12, Z9
+	VFMADD213PS Z13, Z12, Z10
+	VFMADD213PS Z13, Z12, Z11
+	DECQ CX
+	JNZ loop
+
+store:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	VMOVUPS Z8, 512(DI)
+	VMOVUPS Z9, 576(DI)
+	VMOVUPS Z10, 640(DI)
+	VMOVUPS Z11, 704(DI)
+	VZEROUPPER
+	RET
+
+// func fmaF64AVX512(acc *[fmaAccs * 8]float64, m, c float64, rounds int)
+// Z0–Z11 are the accumulators, Z12 holds m and Z13 holds c; each
+// round is 12 independent VFMADD213PD acc = m·acc + c.
+TEXT ·fmaF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	VBROADCASTSD m+8(FP), Z12
+	VBROADCASTSD c+16(FP), Z13
+	MOVQ rounds+24(FP), CX
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	TESTQ CX, CX
+	JLE store
+
+loop:
+	VFMADD213PD Z13, Z12, Z0
+	VFMADD213PD Z13, Z12, Z1
+	VFMADD213PD Z13, Z12, Z2
+	VFMADD213PD Z13, Z12, Z3
+	VFMADD213PD Z13, Z12, Z4
+	VFMADD213PD Z13, Z12, Z5
+	VFMADD213PD Z13, Z12, Z6
+	VFMADD213PD Z13, Z12, Z7
+	VFMADD213PD Z13, Z12, Z8
+	VFMADD213PD Z13, Z12, Z9
+	VFMADD213PD Z13, Z12, Z10
+	VFMADD213PD Z13, Z12, Z11
+	DECQ CX
+	JNZ loop
+
+store:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VZEROUPPER
+	RET
+
+// func triadF64AVX(a, b, c *float64, n, passes int, s float64)
+// `passes` times a[i] = b[i] + s·c[i] for i < n, 16 elements per iteration;
+// n must be a multiple of 16. The product is rounded before the add
+// (VMULPD, VADDPD), like the Go twin.
+TEXT ·triadF64AVX(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ c+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ passes+32(FP), R8
+	VBROADCASTSD s+40(FP), Y15
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMULPD 0(DX)(AX*8), Y15, Y0
+	VMULPD 32(DX)(AX*8), Y15, Y1
+	VMULPD 64(DX)(AX*8), Y15, Y2
+	VMULPD 96(DX)(AX*8), Y15, Y3
+	VADDPD 0(SI)(AX*8), Y0, Y0
+	VADDPD 32(SI)(AX*8), Y1, Y1
+	VADDPD 64(SI)(AX*8), Y2, Y2
+	VADDPD 96(SI)(AX*8), Y3, Y3
+	VMOVUPD Y0, 0(DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	VMOVUPD Y2, 64(DI)(AX*8)
+	VMOVUPD Y3, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func triadF64AVX512(a, b, c *float64, n, passes int, s float64)
+// `passes` times a[i] = b[i] + s·c[i] for i < n, 32 elements per iteration;
+// n must be a multiple of 32. The product is rounded before the add
+// (VMULPD, VADDPD), like the Go twin.
+TEXT ·triadF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ c+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ passes+32(FP), R8
+	VBROADCASTSD s+40(FP), Z15
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMULPD 0(DX)(AX*8), Z15, Z0
+	VMULPD 64(DX)(AX*8), Z15, Z1
+	VMULPD 128(DX)(AX*8), Z15, Z2
+	VMULPD 192(DX)(AX*8), Z15, Z3
+	VADDPD 0(SI)(AX*8), Z0, Z0
+	VADDPD 64(SI)(AX*8), Z1, Z1
+	VADDPD 128(SI)(AX*8), Z2, Z2
+	VADDPD 192(SI)(AX*8), Z3, Z3
+	VMOVUPD Z0, 0(DI)(AX*8)
+	VMOVUPD Z1, 64(DI)(AX*8)
+	VMOVUPD Z2, 128(DI)(AX*8)
+	VMOVUPD Z3, 192(DI)(AX*8)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// Ten dependent adds; ADDQ reg, reg (not an immediate, which some cores fold at rename).
+#define ADD10 ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX
+
+// func addChainAMD64(n int, x, step uint64) uint64
+// n iterations of 100 dependent adds: 100 cycles each at one add per cycle,
+// while the loop counter runs beside the chain.
+TEXT ·addChainAMD64(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), AX
+	MOVQ step+16(FP), BX
+	TESTQ CX, CX
+	JLE done
+
+loop:
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	ADD10
+	DECQ CX
+	JNZ loop
+
+done:
+	MOVQ AX, ret+24(FP)
+	RET

@@ -1,0 +1,402 @@
+package peak
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+	"unsafe"
+)
+
+// budget is how long Measure spends on each figure.
+type budget struct {
+	target   time.Duration // one timed repetition
+	reps     int           // timed repetitions; the best counts
+	clock    time.Duration // MeasureClock's d
+	dramLLCs int           // each DRAM triad array is this many last-level caches
+}
+
+func budgetFor(quick bool) budget {
+	if quick {
+		return budget{target: 2 * time.Millisecond, reps: 3, clock: 8 * time.Millisecond, dramLLCs: 1}
+	}
+	return budget{target: 10 * time.Millisecond, reps: 5, clock: 30 * time.Millisecond, dramLLCs: 4}
+}
+
+// maxTriadBytes caps the DRAM arrays of all threads together.
+const maxTriadBytes = 1<<31 - 1 // ≈ 2 GiB; fits a 32-bit int
+
+// Measure measures, for each thread count, the clock, the empirical FMA peak
+// of f32 and f64 and the triad bandwidth of L1, L2, L3 and DRAM, and derives the
+// theoretical compute peak: min(threads, Cores) × measured GHz × FLOPsPerCycle.
+// The clock is the integer clock of that many busy threads; a CPU that slows
+// down under wide vector load (AVX-512 licences) shows it in the empirical
+// figure, not the theoretical one.
+//
+// Threads run as goroutines locked to their own OS threads, started together;
+// a thread count above GOMAXPROCS time-shares and measures less. Every figure
+// is the best of a few repetitions (the host may be noisy; the best is the
+// least disturbed). On cancellation it returns what it measured so far and
+// ctx.Err(). Options.Threads empty means {1, CPUs}.
+func Measure(ctx context.Context, m Machine, opt Options) (Peaks, error) {
+	threads, err := threadCounts(opt.Threads, m.CPUs)
+	if err != nil {
+		return Peaks{}, err
+	}
+	b := budgetFor(opt.Quick)
+	p := Peaks{Compute: []ComputePeak{}, Bandwidth: []BandwidthPeak{}}
+	bufs := make([]triadBuf, slices.Max(threads)) // per worker index, kept across thread counts
+	defer func() {
+		bufs = nil
+		debug.FreeOSMemory() // hand the DRAM arrays back now, not at the next GCs
+	}()
+	for _, t := range threads {
+		if err := ctx.Err(); err != nil {
+			return p, err
+		}
+		c := newCrew(t)
+		err := measureThreads(ctx, m, opt, b, c, bufs, &p)
+		c.close()
+		if err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// threadCounts validates and de-duplicates the thread counts, keeping their order.
+func threadCounts(ts []int, cpus int) ([]int, error) {
+	if len(ts) == 0 {
+		ts = []int{1, max(cpus, 1)}
+	}
+	var out []int
+	seen := map[int]bool{}
+	for _, t := range ts {
+		if t < 1 {
+			return nil, fmt.Errorf("peak: thread count %d: must be at least 1", t)
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// measureThreads appends the peaks of one thread count to p.
+func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *crew, bufs []triadBuf, p *Peaks) error {
+	t := c.size()
+	runtime.GC() // leave no collection running under the clock
+	ghz := measureClock(c, clockKernelFor(), b.clock)
+
+	for _, dtype := range []string{"f32", "f64"} {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k := fmaKernelFor(dtype, m.SIMDBits)
+		runners := make([]func(int) float64, t)
+		for w := range runners {
+			runners[w] = k.newRunner()
+		}
+		rounds, wall := c.best(b.target, b.reps, 1000, func(w, rounds int) { consume(runners[w](rounds)) })
+		fpc := m.FLOPsPerCycle(dtype)
+		cores := m.cores(t)
+		cp := ComputePeak{
+			DType:             dtype,
+			Threads:           t,
+			TheoreticalGFLOPS: float64(cores) * ghz * fpc,
+			EmpiricalGFLOPS:   float64(t) * float64(rounds) * k.flopsPerRound / wall.Seconds() / 1e9,
+			ClockGHz:          ghz,
+			FLOPsPerCycle:     fpc,
+			Kernel:            k.name,
+		}
+		who := fmt.Sprintf("%d threads", t)
+		if t == 1 {
+			who = "1 thread"
+		}
+		if cores < t {
+			who = fmt.Sprintf("%d cores (%d threads)", cores, t)
+		}
+		cp.Formula = fmt.Sprintf("%s × %.2f GHz × %g FLOP/cycle (%s)", who, ghz, fpc, m.flopsFormula(dtype))
+		if opt.PeakGFLOPS > 0 {
+			cp.TheoreticalGFLOPS = opt.PeakGFLOPS
+			cp.Formula = fmt.Sprintf("given: -peak-gflops=%g (applies to every dtype and thread count)", opt.PeakGFLOPS)
+		}
+		p.Compute = append(p.Compute, cp)
+	}
+
+	levels := triadLevels(m, t, b.dramLLCs, opt.PeakGBPS <= 0)
+	need := 0
+	for _, l := range levels {
+		need = max(need, l.elems)
+	}
+	c.run(func(w int) { // allocated and first touched by the thread that streams it
+		if len(bufs[w].raw) < 3*triadSpan(need) {
+			bufs[w] = triadBuf{} // let the old arrays go before the new ones arrive
+			bufs[w] = newTriadBuf(need)
+		}
+	})
+	runtime.GC()
+	k := triadKernelFor(m.SIMDBits)
+	type abc struct{ a, b, c []float64 }
+	arrays := make([]abc, t)
+	for _, l := range levels {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := l.elems
+		c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(n) })
+		passes, wall := c.best(b.target, b.reps, 1, func(w, passes int) {
+			x := arrays[w]
+			k.run(x.a, x.b, x.c, triadS, passes)
+			consume(x.a[n-1])
+		})
+		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
+			Level:      l.name,
+			Threads:    t,
+			GBPS:       float64(t) * float64(passes) * 24 * float64(n) / wall.Seconds() / 1e9,
+			WorkingSet: 24 * n,
+			Source:     "measured: triad a[i]=b[i]+s·c[i], 24 B/elem (write-allocate not counted); " + k.name,
+		})
+	}
+	if opt.PeakGBPS > 0 {
+		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{Level: "DRAM", Threads: t, GBPS: opt.PeakGBPS, Source: "given (-peak-bw)"})
+	}
+	return nil
+}
+
+// triadS is the scalar of the triad; any value that keeps the data finite.
+const triadS = 3.0
+
+// triadLevel is one working set of the triad: elems float64 per array and thread.
+type triadLevel struct {
+	name  string
+	elems int
+}
+
+// triadLevels sizes the triad's arrays so that the three of one thread live in
+// each level, given that threadsPerInstance threads share one instance:
+//   - L1: half of L1d (stack, code and an SMT sibling want the rest);
+//   - L2: ¾ of L2 (well above L1, below L2);
+//   - L3: ⅛ of L3 per thread, at most half of one instance split between the
+//     threads on it; skipped when that does not exceed a thread's L2, since
+//     the run would then measure L2 or DRAM and call it L3;
+//   - DRAM: each array dramLLCs × the last-level cache (the three arrays of
+//     all threads capped at maxTriadBytes), so hardly anything hits in cache.
+func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
+	var ls []triadLevel
+	add := func(level string, bytes int) {
+		n := bytes / 24 &^ 31 // a multiple of every assembly kernel's step
+		if n >= 32 {
+			ls = append(ls, triadLevel{level, n})
+		}
+	}
+	var l2 int
+	for _, c := range m.sortedCaches() {
+		share := c.Bytes / m.threadsPerInstance(c, threads)
+		switch c.Level {
+		case 1:
+			add("L1", share/2)
+		case 2:
+			l2 = share
+			add("L2", share*3/4)
+		case 3:
+			if ws := min(c.Bytes/8, share/2); ws > l2 {
+				add("L3", ws)
+			}
+		}
+	}
+	if withDRAM {
+		arr := dramLLCs * m.LastLevelCacheBytes()
+		arr = min(arr, maxTriadBytes/(3*threads))
+		add("DRAM", 3*max(arr, 8<<20))
+	}
+	return ls
+}
+
+// triadBuf is one thread's memory for the triad, carved into a, b and c anew
+// for each level.
+type triadBuf struct {
+	raw  []float64
+	skip int // elements up to the first 64-byte boundary
+}
+
+// triadSpan is the room one array of n elements takes: whole pages plus one,
+// so that the next array can start at its own offset within a page.
+func triadSpan(n int) int {
+	const page = 4096 / 8
+	return (n+page-1)/page*page + page
+}
+
+// newTriadBuf allocates room for three arrays of n elements on the calling
+// thread (which thus first touches it) and fills it with values that are not
+// zero, so no hardware shortcut applies.
+func newTriadBuf(n int) triadBuf {
+	raw := make([]float64, 3*triadSpan(n)+64/8)
+	for i := range raw {
+		raw[i] = 1 + float64(i&1023)/1024
+	}
+	return triadBuf{raw: raw, skip: int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8)}
+}
+
+// carve returns three arrays of n elements laid out back to back (a small
+// level must not be spread over the whole buffer: on Zen 4, a, b and c 128
+// MiB apart halve the L1 triad, presumably through the L1's linear-address
+// way predictor), a on a 64-byte boundary and b, c at +1344 and +2688 bytes
+// modulo 4 KiB from it: a third of a page apart, so no load stream
+// 4K-aliases the store stream (a load falsely waits for an earlier store
+// whose address matches in the low 12 bits; glibc's memcpy on this project's
+// machine drops to 2 GB/s when buffers are 8 or 16 bytes apart modulo 4 KiB).
+// It refills b and c: earlier levels wrote their a over them.
+func (t triadBuf) carve(n int) (a, b, c []float64) {
+	span := triadSpan(n)
+	at := func(i, offBytes int) []float64 {
+		s := t.skip + i*span + offBytes/8
+		return t.raw[s : s+n : s+n]
+	}
+	a, b, c = at(0, 0), at(1, 1344), at(2, 2688)
+	for i := range n {
+		b[i] = 1 + float64(i&1023)/1024
+		c[i] = 0.5 - float64(i&511)/1024
+	}
+	return a, b, c
+}
+
+// MeasureClock measures the clock in GHz of `threads` threads running
+// concurrently, each a chain of dependent one-cycle integer adds: GHz = adds /
+// ns. It takes each thread's best of a few repetitions (sharing d between
+// them) and returns the mean over the threads. On amd64 the chain is assembly;
+// elsewhere it is Go and approximate.
+func MeasureClock(threads int, d time.Duration) float64 {
+	if threads < 1 {
+		panic(fmt.Sprintf("peak: MeasureClock: threads = %d, want ≥ 1", threads))
+	}
+	c := newCrew(threads)
+	defer c.close()
+	return measureClock(c, clockKernelFor(), d)
+}
+
+func measureClock(c *crew, k clockKernel, d time.Duration) float64 {
+	const reps = 5
+	target := max(d/(reps+2), 100*time.Microsecond) // the calibration takes about two repetitions
+	step := uint64(time.Now().UnixNano() | 1)       // unknown to any compiler
+	work := func(_, n int) { sink.Add(k.run(n, 0, step)) }
+	n := c.calibrate(target, 100, work)
+	best := make([]float64, c.size())
+	for range reps {
+		per, _ := c.run(func(w int) { work(w, n) })
+		for w, dt := range per {
+			if dt > 0 {
+				best[w] = max(best[w], float64(n)*float64(k.adds)/float64(dt.Nanoseconds()))
+			}
+		}
+	}
+	mean := 0.0
+	for _, g := range best {
+		mean += g
+	}
+	return mean / float64(len(best))
+}
+
+// crew is a set of goroutines, each locked to its own OS thread, that run a
+// function together. One crew serves all measurements of one thread count.
+type crew struct {
+	jobs []chan crewJob
+	done chan crewSpan
+}
+
+type crewJob struct {
+	fn   func(w int)
+	gate <-chan struct{}
+}
+
+type crewSpan struct {
+	w      int
+	t0, t1 time.Time
+}
+
+func newCrew(n int) *crew {
+	c := &crew{jobs: make([]chan crewJob, n), done: make(chan crewSpan, n)}
+	for w := range c.jobs {
+		ch := make(chan crewJob)
+		c.jobs[w] = ch
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for j := range ch {
+				<-j.gate
+				t0 := time.Now()
+				j.fn(w)
+				c.done <- crewSpan{w, t0, time.Now()}
+			}
+		}()
+	}
+	return c
+}
+
+func (c *crew) size() int { return len(c.jobs) }
+
+func (c *crew) close() {
+	for _, ch := range c.jobs {
+		close(ch)
+	}
+}
+
+// run runs fn on every member at once and returns each member's time and the
+// wall time from the first start to the last end.
+func (c *crew) run(fn func(w int)) (per []time.Duration, wall time.Duration) {
+	gate := make(chan struct{})
+	for _, ch := range c.jobs {
+		ch <- crewJob{fn, gate} // each member has its job before any starts
+	}
+	close(gate)
+	per = make([]time.Duration, len(c.jobs))
+	var first, last time.Time
+	for range c.jobs {
+		s := <-c.done
+		per[s.w] = s.t1.Sub(s.t0)
+		if first.IsZero() || s.t0.Before(first) {
+			first = s.t0
+		}
+		if s.t1.After(last) {
+			last = s.t1
+		}
+	}
+	return per, last.Sub(first)
+}
+
+// calibrate returns how many units of work make one run last about target,
+// starting from `start` units. Its runs double as warm-up: clock ramp, page
+// faults, caches, branch predictors.
+func (c *crew) calibrate(target time.Duration, start int, work func(w, units int)) int {
+	units := max(start, 1)
+	for {
+		_, wall := c.run(func(w int) { work(w, units) })
+		if units >= math.MaxInt/32 {
+			return units
+		}
+		if wall >= target/2 {
+			return max(int(float64(units)*float64(target)/float64(wall)), 1)
+		}
+		grow := 16.0
+		if wall > 0 {
+			grow = min(grow, 1.2*float64(target)/float64(wall))
+		}
+		units = max(int(float64(units)*grow), units+1)
+	}
+}
+
+// best calibrates work to about target per run, runs it reps times, and
+// returns the units per member and the shortest wall time seen.
+func (c *crew) best(target time.Duration, reps, start int, work func(w, units int)) (units int, wall time.Duration) {
+	units = c.calibrate(target, start, work)
+	wall = time.Duration(math.MaxInt64)
+	for range reps {
+		_, d := c.run(func(w int) { work(w, units) })
+		wall = min(wall, max(d, 1))
+	}
+	return units, wall
+}

@@ -1,0 +1,189 @@
+package peak
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func finitePositive(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
+
+// TestMeasureQuick checks that Measure returns sane figures. The host may be
+// noisy (and shared): bounds are loose on purpose; they catch a wrong formula
+// or a dead kernel, not a slow machine.
+func TestMeasureQuick(t *testing.T) {
+	m := DetectMachine()
+	p, err := Measure(context.Background(), m, Options{Threads: []int{1}, Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Compute) != 2 {
+		t.Fatalf("Compute = %+v, want f32 and f64", p.Compute)
+	}
+	for _, c := range p.Compute {
+		t.Logf("%s ×%d: %.2f GHz, theoretical %.1f, empirical %.1f GFLOP/s (%.0f%%) [%s] %s",
+			c.DType, c.Threads, c.ClockGHz, c.TheoreticalGFLOPS, c.EmpiricalGFLOPS,
+			100*c.EmpiricalGFLOPS/c.TheoreticalGFLOPS, c.Formula, c.Kernel)
+		if !finitePositive(c.TheoreticalGFLOPS) || !finitePositive(c.EmpiricalGFLOPS) || !finitePositive(c.ClockGHz) {
+			t.Errorf("%+v: not positive and finite", c)
+		}
+		if c.ClockGHz < 0.5 || c.ClockGHz > 7 {
+			t.Errorf("clock %.2f GHz outside 0.5–7", c.ClockGHz)
+		}
+		if c.FLOPsPerCycle != m.FLOPsPerCycle(c.DType) || c.Threads != 1 {
+			t.Errorf("%+v: FLOPsPerCycle or Threads wrong", c)
+		}
+		if want := c.ClockGHz * c.FLOPsPerCycle; math.Abs(c.TheoreticalGFLOPS-want) > 1e-9*want {
+			t.Errorf("theoretical %g, want clock × FLOP/cycle = %g", c.TheoreticalGFLOPS, want)
+		}
+		// The vector kernels must reach the vector peak (within noise); the
+		// scalar Go fallback cannot, and is not held to it.
+		if !strings.HasPrefix(c.Kernel, "fma-go") {
+			if r := c.EmpiricalGFLOPS / c.TheoreticalGFLOPS; r < 0.5 || r > 1.3 {
+				t.Errorf("%s: empirical/theoretical = %.2f, want within (0.5, 1.3)", c.DType, r)
+			}
+		}
+	}
+	levels := map[string]bool{}
+	for _, b := range p.Bandwidth {
+		t.Logf("%-4s ×%d: %6.1f GB/s, %d KiB/thread (%s)", b.Level, b.Threads, b.GBPS, b.WorkingSet>>10, b.Source)
+		levels[b.Level] = true
+		if !finitePositive(b.GBPS) || b.WorkingSet <= 0 || !strings.HasPrefix(b.Source, "measured: triad") {
+			t.Errorf("%+v: not a sane measurement", b)
+		}
+	}
+	if !levels["L1"] || !levels["DRAM"] {
+		t.Errorf("levels %v: want at least L1 and DRAM", levels)
+	}
+	if l1, _ := p.BandwidthFor("L1", 1); l1.GBPS < func() float64 { d, _ := p.BandwidthFor("DRAM", 1); return d.GBPS }() {
+		t.Logf("note: L1 triad slower than DRAM; a very noisy run?")
+	}
+}
+
+func TestMeasureOverrides(t *testing.T) {
+	m := DetectMachine()
+	p, err := Measure(context.Background(), m, Options{Threads: []int{1, 1}, PeakGFLOPS: 1234, PeakGBPS: 56, Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dtype := range []string{"f32", "f64"} {
+		c, ok := p.ComputeFor(dtype, 1)
+		if !ok || c.TheoreticalGFLOPS != 1234 || !strings.Contains(c.Formula, "given") || !finitePositive(c.EmpiricalGFLOPS) {
+			t.Errorf("ComputeFor(%s, 1) = %+v, %v; want the given peak and a measured empirical one", dtype, c, ok)
+		}
+	}
+	if len(p.Compute) != 2 {
+		t.Errorf("thread counts not de-duplicated: %d compute peaks", len(p.Compute))
+	}
+	d, ok := p.BandwidthFor("DRAM", 1)
+	if !ok || d.GBPS != 56 || d.Source != "given (-peak-bw)" {
+		t.Errorf("BandwidthFor(DRAM, 1) = %+v, %v", d, ok)
+	}
+	n := 0
+	for _, b := range p.Bandwidth {
+		if b.Level == "DRAM" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d DRAM entries, want only the given one", n)
+	}
+}
+
+func TestMeasureErrors(t *testing.T) {
+	m := DetectMachine()
+	if _, err := Measure(context.Background(), m, Options{Threads: []int{0}}); err == nil {
+		t.Error("no error for 0 threads")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := Measure(ctx, m, Options{Threads: []int{1}, Quick: true}); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("cancelled Measure took %v", d)
+	}
+}
+
+func TestMeasureClock(t *testing.T) {
+	g := MeasureClock(1, 20*time.Millisecond)
+	t.Logf("clock %.3f GHz (%s)", g, clockKernelFor().name)
+	if g < 0.5 || g > 7 {
+		t.Errorf("MeasureClock = %.2f GHz, want within 0.5–7", g)
+	}
+	if runtime.NumCPU() >= 2 {
+		if g2 := MeasureClock(2, 20*time.Millisecond); g2 < 0.5 || g2 > 7 {
+			t.Errorf("MeasureClock(2) = %.2f GHz", g2)
+		}
+	}
+}
+
+func TestPeaksLookup(t *testing.T) {
+	p := Peaks{
+		Compute:   []ComputePeak{{DType: "f32", Threads: 1, EmpiricalGFLOPS: 1}, {DType: "f64", Threads: 1, EmpiricalGFLOPS: 2}, {DType: "f32", Threads: 2, EmpiricalGFLOPS: 3}},
+		Bandwidth: []BandwidthPeak{{Level: "L1", Threads: 1, GBPS: 4}, {Level: "DRAM", Threads: 2, GBPS: 5}},
+	}
+	if c, ok := p.ComputeFor("f32", 2); !ok || c.EmpiricalGFLOPS != 3 {
+		t.Errorf("ComputeFor(f32, 2) = %+v, %v", c, ok)
+	}
+	if c, ok := p.ComputeFor("f64", 2); ok {
+		t.Errorf("ComputeFor(f64, 2) = %+v, want none", c)
+	}
+	if b, ok := p.BandwidthFor("DRAM", 2); !ok || b.GBPS != 5 {
+		t.Errorf("BandwidthFor(DRAM, 2) = %+v, %v", b, ok)
+	}
+	if _, ok := p.BandwidthFor("L2", 1); ok {
+		t.Error("BandwidthFor(L2, 1) found something")
+	}
+}
+
+func TestTriadLevels(t *testing.T) {
+	m := testMachine()
+	for _, threads := range []int{1, 2} {
+		ls := triadLevels(m, threads, 4, true)
+		got := map[string]int{}
+		for _, l := range ls {
+			got[l.name] = 24 * l.elems
+			if l.elems%32 != 0 {
+				t.Errorf("%s: %d elements, not a multiple of 32", l.name, l.elems)
+			}
+		}
+		// Working sets per thread: ½ L1, ¾ L2, ⅛ L3, 3 × 4 × L3 (rounded down to 32 elements).
+		for level, want := range map[string]int{"L1": 16 << 10, "L2": 768 << 10, "L3": 4 << 20, "DRAM": 3 * 4 * 32 << 20} {
+			if g := got[level]; g > want || g < want-24*32 {
+				t.Errorf("threads=%d %s: %d bytes, want about %d", threads, level, g, want)
+			}
+			// Each level's working set lies in that level (LevelFor counts all
+			// threads), but for L2: ¾ of it is above LevelFor's usable half.
+			if lf := m.LevelFor(float64(threads*got[level]), threads); lf != level && level != "L2" {
+				t.Errorf("threads=%d: LevelFor(%s working set) = %s", threads, level, lf)
+			}
+		}
+	}
+	// No L3 measurement when the share of L3 per thread does not exceed L2.
+	small := Machine{CPUs: 8, Caches: []Cache{{1, 32 << 10, 1}, {2, 1 << 20, 1}, {3, 8 << 20, 8}}}
+	for _, l := range triadLevels(small, 8, 4, false) {
+		if l.name == "L3" || l.name == "DRAM" {
+			t.Errorf("unexpected level %+v", l)
+		}
+	}
+	// SMT 2 (L1, L2 per sibling pair), 4 CPUs: 2 threads get a core each, 4 share.
+	smt := Machine{CPUs: 4, Caches: []Cache{{1, 32 << 10, 2}, {2, 1 << 20, 2}, {3, 32 << 20, 4}}}
+	for threads, wantL1 := range map[int]int{2: 16 << 10, 4: 8 << 10} {
+		ls := triadLevels(smt, threads, 4, false)
+		if len(ls) == 0 || ls[0].name != "L1" || 24*ls[0].elems > wantL1 || 24*ls[0].elems < wantL1-24*32 {
+			t.Errorf("SMT, %d threads: levels %+v, want L1 ≈ %d bytes", threads, ls, wantL1)
+		}
+	}
+	if _, err := threadCounts([]int{2, 1, 2}, 4); err != nil {
+		t.Error(err)
+	}
+	if ts, _ := threadCounts(nil, 4); len(ts) != 2 || ts[0] != 1 || ts[1] != 4 {
+		t.Errorf("default thread counts = %v, want [1 4]", ts)
+	}
+}

@@ -1,0 +1,227 @@
+// Package peak models the machine a benchmark runs on: what the CPU is (read
+// from CPUID, sysfs and /proc, never measured), its theoretical compute peak
+// (cores × GHz × FLOP/cycle/core from a micro-architecture table and a measured
+// clock), and empirical peaks from its own kernels: an FMA-throughput loop and a
+// STREAM-triad-like loop per memory level.
+//
+// Every benchmark result is reported as a share of these peaks, so the peaks
+// must be honest: the theoretical figure counts only what the hardware can
+// issue per cycle, and the empirical figures are what a hand-tuned loop reaches
+// on the same cores, at the same time, under the same noise.
+package peak
+
+import "fmt"
+
+// Machine describes the CPU: what was read, not measured.
+type Machine struct {
+	Vendor     string   `json:"vendor"`   // "AuthenticAMD", "GenuineIntel", ..., or runtime.GOARCH when unknown
+	Model      string   `json:"model"`    // brand string, e.g. "AMD EPYC 7B13 64-Core Processor"
+	Family     int      `json:"family"`   // CPUID display family
+	ModelID    int      `json:"model_id"` // CPUID display model
+	Microarch  string   `json:"microarch"`
+	Arch       string   `json:"arch"` // runtime.GOARCH
+	OS         string   `json:"os"`
+	CPUs       int      `json:"cpus"`  // logical CPUs usable (runtime.NumCPU)
+	Cores      int      `json:"cores"` // physical cores among CPUs (SMT siblings share FMA pipes); = CPUs when unknown
+	Features   []string `json:"features"`
+	SIMDBits   int      `json:"simd_bits"` // vector width the FP units execute at full rate
+	FMAUnits   int      `json:"fma_units"` // FMA pipes per core
+	Caches     []Cache  `json:"caches"`    // data and unified caches, by level
+	NominalGHz float64  `json:"nominal_ghz"`
+}
+
+// Cache is one data or unified cache level.
+type Cache struct {
+	Level    int `json:"level"`     // 1, 2, 3
+	Bytes    int `json:"bytes"`     // size of one instance
+	SharedBy int `json:"shared_by"` // logical CPUs sharing one instance, 0 if unknown
+}
+
+// defaultLLC is assumed when no cache is known: large enough that a working set
+// sized "4 × LLC" really leaves the caches of today's server parts (one CCD or
+// one socket slice).
+const defaultLLC = 32 << 20
+
+// CacheBytes returns the size of one instance of the cache at level, 0 if unknown.
+func (m Machine) CacheBytes(level int) int {
+	for _, c := range m.Caches {
+		if c.Level == level {
+			return c.Bytes
+		}
+	}
+	return 0
+}
+
+// LastLevelCacheBytes returns the size of one instance of the highest cache level
+// known, or 32 MiB when none is.
+func (m Machine) LastLevelCacheBytes() int {
+	best, size := 0, 0
+	for _, c := range m.Caches {
+		if c.Level > best && c.Bytes > 0 {
+			best, size = c.Level, c.Bytes
+		}
+	}
+	if size == 0 {
+		return defaultLLC
+	}
+	return size
+}
+
+// elemBits is the width of one element of dtype, 0 for a dtype the model does not cover.
+func elemBits(dtype string) int {
+	switch dtype {
+	case "f32":
+		return 32
+	case "f64":
+		return 64
+	}
+	return 0
+}
+
+// lanes is the number of dtype elements in one full-rate vector (at least 1).
+func (m Machine) lanes(dtype string) int {
+	b := elemBits(dtype)
+	if b == 0 {
+		return 0
+	}
+	return max(m.SIMDBits/b, 1)
+}
+
+// FLOPsPerCycle returns the peak FLOP/cycle of one core for dtype "f32" or
+// "f64": FMAUnits × (SIMDBits/elementBits) × 2 (an FMA is two FLOPs). It is 0
+// for any other dtype: this model covers only what the FMA pipes compute.
+func (m Machine) FLOPsPerCycle(dtype string) float64 {
+	return float64(m.FMAUnits * m.lanes(dtype) * 2)
+}
+
+// flopsFormula spells out FLOPsPerCycle, e.g. "2 FMA × 8 f32 lanes × 2".
+func (m Machine) flopsFormula(dtype string) string {
+	return fmt.Sprintf("%d FMA × %d %s lanes × 2", m.FMAUnits, m.lanes(dtype), dtype)
+}
+
+// cores returns how many physical cores `threads` threads occupy when the OS
+// spreads them one per core first: min(threads, Cores).
+func (m Machine) cores(threads int) int {
+	c := m.Cores
+	if c <= 0 {
+		c = m.CPUs
+	}
+	if c <= 0 || threads < c {
+		return threads
+	}
+	return c
+}
+
+// LevelFor names the memory level a working set of `bytes` (per run, all
+// threads together) lives in when hot: the smallest cache level whose capacity
+// available to `threads` threads holds it, else "DRAM".
+//
+// Only half of a cache counts as usable (associativity conflicts, the other
+// data and code the run touches, replacement that is not LRU), times the
+// instances the threads use (see instancesUsed): a private cache counts once
+// per thread, one L3 shared by all CPUs once.
+func (m Machine) LevelFor(bytes float64, threads int) string {
+	for _, c := range m.sortedCaches() {
+		if c.Bytes > 0 && bytes <= 0.5*float64(c.Bytes)*float64(m.instancesUsed(c, threads)) {
+			return levelName(c.Level)
+		}
+	}
+	return "DRAM"
+}
+
+// instancesUsed returns how many instances of cache c `threads` threads use
+// when the OS spreads them over cores and cache domains first, as Linux's
+// scheduler does: min(threads, instances in the machine = CPUs / SharedBy).
+// Unknown sharing counts L1 and L2 as private and higher levels as shared by
+// all CPUs.
+func (m Machine) instancesUsed(c Cache, threads int) int {
+	threads = max(threads, 1)
+	if m.CPUs <= 0 {
+		return threads
+	}
+	shared := c.SharedBy
+	if shared <= 0 {
+		shared = 1
+		if c.Level >= 3 {
+			shared = m.CPUs
+		}
+	}
+	return min(threads, max(m.CPUs/shared, 1))
+}
+
+// threadsPerInstance is how many of `threads` threads share one instance of c
+// (spread as in instancesUsed), rounded up.
+func (m Machine) threadsPerInstance(c Cache, threads int) int {
+	in := m.instancesUsed(c, threads)
+	return (max(threads, 1) + in - 1) / in
+}
+
+// sortedCaches returns the caches by ascending level (detection already
+// produces that order; a hand-built Machine may not).
+func (m Machine) sortedCaches() []Cache {
+	cs := append([]Cache(nil), m.Caches...)
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].Level < cs[j-1].Level; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+	return cs
+}
+
+func levelName(level int) string { return fmt.Sprintf("L%d", level) }
+
+// Options says what Measure measures.
+type Options struct {
+	Threads    []int   // thread counts to measure for (each ≥ 1); empty means {1, CPUs}
+	PeakGFLOPS float64 // -peak-gflops: when > 0, replaces the theoretical compute peak of every dtype and thread count
+	PeakGBPS   float64 // -peak-bw: when > 0, replaces the DRAM bandwidth (not measured then)
+	Quick      bool    // shorter measurements and smaller DRAM arrays (tests, -suite=quick)
+}
+
+// Peaks are the compute and bandwidth peaks per thread count.
+type Peaks struct {
+	Compute   []ComputePeak   `json:"compute"`
+	Bandwidth []BandwidthPeak `json:"bandwidth"`
+}
+
+// ComputePeak is the FLOP/s peak of one dtype on `Threads` threads.
+type ComputePeak struct {
+	DType             string  `json:"dtype"` // "f32" or "f64"
+	Threads           int     `json:"threads"`
+	TheoreticalGFLOPS float64 `json:"theoretical_gflops"`
+	EmpiricalGFLOPS   float64 `json:"empirical_gflops"`
+	ClockGHz          float64 `json:"clock_ghz"`       // measured clock (mean over the threads)
+	FLOPsPerCycle     float64 `json:"flops_per_cycle"` // per core
+	Formula           string  `json:"formula"`         // how TheoreticalGFLOPS was obtained
+	Kernel            string  `json:"kernel"`          // which empirical kernel ran
+}
+
+// BandwidthPeak is the triad bandwidth of one memory level on `Threads` threads.
+type BandwidthPeak struct {
+	Level      string  `json:"level"` // "L1", "L2", "L3", "DRAM"
+	Threads    int     `json:"threads"`
+	GBPS       float64 `json:"gbps"`
+	WorkingSet int     `json:"working_set_bytes"` // per thread (a, b and c together); 0 when given
+	Source     string  `json:"source"`
+}
+
+// ComputeFor returns the compute peak of dtype on exactly `threads` threads.
+func (p Peaks) ComputeFor(dtype string, threads int) (ComputePeak, bool) {
+	for _, c := range p.Compute {
+		if c.DType == dtype && c.Threads == threads {
+			return c, true
+		}
+	}
+	return ComputePeak{}, false
+}
+
+// BandwidthFor returns the bandwidth of level ("L1", "L2", "L3", "DRAM") on
+// exactly `threads` threads.
+func (p Peaks) BandwidthFor(level string, threads int) (BandwidthPeak, bool) {
+	for _, b := range p.Bandwidth {
+		if b.Level == level && b.Threads == threads {
+			return b, true
+		}
+	}
+	return BandwidthPeak{}, false
+}

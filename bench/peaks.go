@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/peakbench/peakbench/bench/report"
+)
+
+func goVersion() string { return runtime.Version() }
+
+// writePeaks prints the machine and its peaks, for -peak. The JSON form
+// holds "machine" and "peaks" alone.
+func writePeaks(w io.Writer, run *report.Run, format string) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Machine any `json:"machine"`
+			Peaks   any `json:"peaks"`
+		}{run.Machine, run.Peaks})
+	}
+	m := run.Machine
+	fmt.Fprintf(w, "machine:   %s\n", m.Model)
+	fmt.Fprintf(w, "vendor:    %s, family %d model %d → %s\n", m.Vendor, m.Family, m.ModelID, m.Microarch)
+	fmt.Fprintf(w, "cpus:      %d (%s/%s), features: %s\n", m.CPUs, m.OS, m.Arch, strings.Join(m.Features, " "))
+	fmt.Fprintf(w, "fp units:  %d FMA pipes × %d-bit SIMD per core → %g f32 / %g f64 FLOP/cycle/core (2 FLOP per FMA lane)\n",
+		m.FMAUnits, m.SIMDBits, m.FLOPsPerCycle("f32"), m.FLOPsPerCycle("f64"))
+	var caches []string
+	for _, c := range m.Caches {
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesName(c.Bytes)))
+	}
+	fmt.Fprintf(w, "caches:    %s\n", strings.Join(caches, ", "))
+	if m.NominalGHz > 0 {
+		fmt.Fprintf(w, "nominal:   %.3f GHz (TSC/nominal; the measured clock below is what the cores ran at)\n", m.NominalGHz)
+	}
+	fmt.Fprintln(w, "\ncompute (theoretical = threads × measured clock × FLOP/cycle/core; measured = our FMA-throughput kernel)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DTYPE\tTHREADS\tCLOCK GHz\tTHEORETICAL GFLOP/s\tMEASURED GFLOP/s\tMEASURED/THEORETICAL\tFORMULA\tKERNEL")
+	for _, c := range run.Peaks.Compute {
+		share := 0.0
+		if c.TheoreticalGFLOPS > 0 {
+			share = c.EmpiricalGFLOPS / c.TheoreticalGFLOPS
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%s\t%.1f%%\t%s\t%s\n", c.DType, c.Threads, c.ClockGHz,
+			report.Sig(c.TheoreticalGFLOPS), report.Sig(c.EmpiricalGFLOPS), 100*share, c.Formula, c.Kernel)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nbandwidth (triad a[i] = b[i] + s·c[i] per thread on its own arrays; 24 B/element, write-allocate not counted)")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "LEVEL\tTHREADS\tGB/s\tWORKING SET/THREAD\tSOURCE")
+	for _, b := range run.Peaks.Bandwidth {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", b.Level, b.Threads, report.Sig(b.GBPS), bytesName(b.WorkingSet), b.Source)
+	}
+	return tw.Flush()
+}
+
+func bytesName(n int) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.4g MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,828 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Charts
+//
+// A roofline is drawn per device and thread count: a result is a share of the
+// peaks of the cores (or the GPU) it ran on, so results at different thread
+// counts, or on different devices, sit under different roofs. The ceilings of
+// the host CPU come from run.Peaks at the result's thread count. A device
+// without entries there (a GPU, until peak.Peaks grows device entries) gets
+// the ceilings its own results carry in their "peak" field; a device with
+// neither gets its points and no roof. Adding a device's peaks therefore
+// needs one change, in deviceCeilings.
+
+// ChartFormats are the image formats WriteRoofline writes.
+var ChartFormats = []string{"svg", "png"}
+
+const (
+	rooflineWidth  = 10 * vg.Inch
+	rooflineHeight = 6.5 * vg.Inch
+	shareHeight    = 3.4 * vg.Inch
+	pngDPI         = 144
+)
+
+// chartGroup is the results that share one roof: one device, one thread count.
+type chartGroup struct {
+	Device  string
+	Threads int
+	Results []*Result // those that ran and passed verification
+}
+
+// chartGroups returns the groups of run's correct results, the host CPU first,
+// then by device name and thread count.
+func chartGroups(run *Run) []chartGroup {
+	var gs []chartGroup
+	for i := range run.Results {
+		r := &run.Results[i]
+		if r.Error != "" || !r.Verified || r.GFLOPS <= 0 || r.Intensity <= 0 {
+			continue
+		}
+		dev := deviceOf(r)
+		j := slices.IndexFunc(gs, func(g chartGroup) bool { return g.Device == dev && g.Threads == r.Threads })
+		if j < 0 {
+			gs = append(gs, chartGroup{Device: dev, Threads: r.Threads})
+			j = len(gs) - 1
+		}
+		gs[j].Results = append(gs[j].Results, r)
+	}
+	slices.SortStableFunc(gs, func(a, b chartGroup) int {
+		if a.Device != b.Device {
+			if a.Device == "cpu" {
+				return -1
+			}
+			if b.Device == "cpu" {
+				return 1
+			}
+			return strings.Compare(a.Device, b.Device)
+		}
+		return a.Threads - b.Threads
+	})
+	return gs
+}
+
+func deviceOf(r *Result) string {
+	if r.Device == "" {
+		return "cpu"
+	}
+	return r.Device
+}
+
+// computeCeiling is a horizontal roof: a dtype's compute peak.
+type computeCeiling struct {
+	DTypes    []string
+	GFLOPS    float64
+	Empirical bool // measured by a kernel, else theoretical
+}
+
+func (c computeCeiling) label() string {
+	kind := "peak"
+	if c.Empirical {
+		kind = "FMA kernel"
+	}
+	return fmt.Sprintf("%s %s %s GFLOP/s", strings.Join(c.DTypes, "/"), kind, Sig(c.GFLOPS))
+}
+
+// bandwidthCeiling is a diagonal roof: a memory level's bandwidth.
+type bandwidthCeiling struct {
+	Level string
+	GBPS  float64
+}
+
+// ceilings are the roofs of one chart group.
+type ceilings struct {
+	Compute   []computeCeiling
+	Bandwidth []bandwidthCeiling // fastest first
+	// FromResults is set when the roofs come from the results' own peak
+	// references rather than from run.Peaks.
+	FromResults bool
+}
+
+func (c ceilings) empty() bool { return len(c.Compute) == 0 && len(c.Bandwidth) == 0 }
+
+// maxCompute is the highest compute roof (0 when none).
+func (c ceilings) maxCompute() float64 {
+	m := 0.0
+	for _, cc := range c.Compute {
+		m = max(m, cc.GFLOPS)
+	}
+	return m
+}
+
+// deviceCeilings returns the roofs of group g.
+func deviceCeilings(run *Run, g chartGroup) ceilings {
+	var c ceilings
+	if g.Device == "cpu" {
+		for _, p := range run.Peaks.Compute {
+			if p.Threads == g.Threads {
+				c.addCompute(p.DType, p.TheoreticalGFLOPS, false)
+				c.addCompute(p.DType, p.EmpiricalGFLOPS, true)
+			}
+		}
+		for _, b := range run.Peaks.Bandwidth {
+			if b.Threads == g.Threads {
+				c.addBandwidth(b.Level, b.GBPS)
+			}
+		}
+	}
+	if c.empty() {
+		// Another device, or peaks measured at other thread counts: use
+		// the ceilings the results were computed against.
+		c.FromResults = true
+		for _, r := range g.Results {
+			c.addCompute(r.DType, r.Peak.ComputeTheoreticalGFLOPS, false)
+			c.addCompute(r.DType, r.Peak.ComputeEmpiricalGFLOPS, true)
+			c.addBandwidth(r.Peak.BandwidthLevel, r.Peak.BandwidthGBPS)
+		}
+	}
+	slices.SortStableFunc(c.Bandwidth, func(a, b bandwidthCeiling) int { return cmpFloat(b.GBPS, a.GBPS) })
+	slices.SortStableFunc(c.Compute, func(a, b computeCeiling) int { return cmpFloat(b.GFLOPS, a.GFLOPS) })
+	return c
+}
+
+func (c *ceilings) addCompute(dtype string, gflops float64, empirical bool) {
+	if gflops <= 0 || math.IsInf(gflops, 0) || math.IsNaN(gflops) {
+		return
+	}
+	for i := range c.Compute {
+		cc := &c.Compute[i]
+		if cc.Empirical == empirical && math.Abs(cc.GFLOPS-gflops) <= 1e-9*gflops {
+			if !slices.Contains(cc.DTypes, dtype) {
+				cc.DTypes = append(cc.DTypes, dtype)
+			}
+			return
+		}
+		if cc.Empirical == empirical && slices.Contains(cc.DTypes, dtype) {
+			cc.GFLOPS = max(cc.GFLOPS, gflops) // several results' references: keep the highest
+			return
+		}
+	}
+	c.Compute = append(c.Compute, computeCeiling{DTypes: []string{dtype}, GFLOPS: gflops, Empirical: empirical})
+}
+
+func (c *ceilings) addBandwidth(level string, gbps float64) {
+	if level == "" || gbps <= 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
+		return
+	}
+	for i := range c.Bandwidth {
+		if c.Bandwidth[i].Level == level {
+			c.Bandwidth[i].GBPS = max(c.Bandwidth[i].GBPS, gbps)
+			return
+		}
+	}
+	c.Bandwidth = append(c.Bandwidth, bandwidthCeiling{Level: level, GBPS: gbps})
+}
+
+// palette gives every backend one colour and one glyph, the same in every
+// chart of a report.
+type palette struct{ names []string }
+
+// newPalette orders backends as the runs list them.
+func newPalette(runs ...*Run) *palette {
+	p := &palette{}
+	for _, run := range runs {
+		for _, b := range run.Backends {
+			p.add(b.Name)
+		}
+		for _, r := range run.Results {
+			p.add(r.Backend)
+		}
+	}
+	return p
+}
+
+func (p *palette) add(name string) {
+	if !slices.Contains(p.names, name) {
+		p.names = append(p.names, name)
+	}
+}
+
+// Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+var backendColors = []color.RGBA{
+	{0x00, 0x72, 0xB2, 0xff}, // blue
+	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	{0xE6, 0x9F, 0x00, 0xff}, // orange
+	{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	{0x00, 0x00, 0x00, 0xff}, // black
+	{0xA8, 0x93, 0x00, 0xff}, // dark yellow
+}
+
+var backendGlyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{},
+	draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{},
+}
+
+func (p *palette) index(name string) int {
+	p.add(name)
+	return slices.Index(p.names, name)
+}
+
+func (p *palette) color(name string) color.Color {
+	return backendColors[p.index(name)%len(backendColors)]
+}
+
+// glyph cycles shapes at a different period from colours, so that more than
+// eight backends still differ in one of the two.
+func (p *palette) glyph(name string) draw.GlyphStyle {
+	i := p.index(name)
+	return draw.GlyphStyle{Color: p.color(name), Radius: vg.Points(4), Shape: backendGlyphs[(i+i/len(backendColors))%len(backendGlyphs)]}
+}
+
+var (
+	sansFont     = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	ceilingColor = color.RGBA{0x44, 0x44, 0x44, 0xff}
+	bwColor      = color.RGBA{0x66, 0x66, 0x88, 0xff}
+	gridColor    = color.RGBA{0xe4, 0xe4, 0xe4, 0xff}
+)
+
+// newPlot is plot.New with sans-serif text throughout.
+func newPlot() *plot.Plot {
+	p := plot.New()
+	p.Title.TextStyle.Font = font.From(sansFont, 13)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sansFont, 11)
+		a.Tick.Label.Font = font.From(sansFont, 10)
+	}
+	p.Legend.TextStyle.Font = font.From(sansFont, 10)
+	return p
+}
+
+func textStyle(size vg.Length, c color.Color) text.Style {
+	return text.Style{Color: c, Font: font.From(sansFont, size), Handler: plot.DefaultTextHandler}
+}
+
+// rooflinePlot draws group g of run: its roofs, and a point per result at
+// (intensity, GFLOP/s), shaped and coloured by backend and labelled by op.
+func rooflinePlot(run *Run, g chartGroup, pal *palette, title string) *plot.Plot {
+	c := deviceCeilings(run, g)
+	p := newPlot()
+	p.Title.Text = title
+	p.X.Label.Text = "arithmetic intensity (FLOP/byte)"
+	p.Y.Label.Text = "GFLOP/s"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+	p.Add(logGrid{})
+
+	// Ranges: every point, every ridge (where a bandwidth roof meets the
+	// highest compute roof), with room around them.
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, r := range g.Results {
+		xlo, xhi = min(xlo, r.Intensity), max(xhi, r.Intensity)
+		ylo, yhi = min(ylo, r.GFLOPS), max(yhi, r.GFLOPS)
+	}
+	top := c.maxCompute()
+	for _, b := range c.Bandwidth {
+		if top > 0 {
+			ridge := top / b.GBPS
+			xlo, xhi = min(xlo, ridge), max(xhi, ridge)
+		}
+	}
+	for _, cc := range c.Compute {
+		ylo, yhi = min(ylo, cc.GFLOPS), max(yhi, cc.GFLOPS)
+	}
+	xlo, xhi = xlo/4, xhi*4
+	if len(c.Bandwidth) > 0 {
+		ylo = min(ylo, c.Bandwidth[len(c.Bandwidth)-1].GBPS*xlo*2)
+	}
+	ylo, yhi = ylo/3, yhi*3
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
+
+	if !c.empty() {
+		p.Add(&roofs{c: c, top: top})
+	} else {
+		p.Title.Text += " (no peaks known for this device)"
+	}
+
+	// Points, one series per backend in palette order.
+	var (
+		labels []pointLabel
+		dtypes []string
+	)
+	for _, r := range g.Results {
+		if !slices.Contains(dtypes, r.DType) {
+			dtypes = append(dtypes, r.DType)
+		}
+	}
+	for _, name := range pal.names {
+		var xys plotter.XYs
+		for _, r := range g.Results {
+			if r.Backend != name {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: r.Intensity, Y: r.GFLOPS})
+			l := r.Op
+			if len(dtypes) > 1 {
+				l += " " + r.DType
+			}
+			labels = append(labels, pointLabel{X: r.Intensity, Y: r.GFLOPS, Text: l})
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(xys)
+		if err != nil {
+			continue // unreachable: finite points
+		}
+		s.GlyphStyle = pal.glyph(name)
+		p.Add(s)
+		p.Legend.Add(name, s)
+	}
+	p.Add(&pointLabels{labels: labels})
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(-8)
+	return p
+}
+
+// logTicks marks every 1..9 × 10^k and labels powers of ten (and 2 and 5
+// when the axis spans two decades or less).
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return nil
+	}
+	elo, ehi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	dense := ehi-elo <= 2
+	var ticks []plot.Tick
+	for e := elo; e <= ehi; e++ {
+		base := math.Pow(10, e)
+		for i := 1; i < 10; i++ {
+			v := base * float64(i)
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if i == 1 || dense && (i == 2 || i == 5) {
+				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// logGrid draws light lines at the labelled ticks of both axes.
+type logGrid struct{}
+
+func (logGrid) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.LineStyle{Color: gridColor, Width: vg.Points(0.5)}
+	for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		if t.Label != "" {
+			x := trX(t.Value)
+			c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
+		}
+	}
+	for _, t := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		if t.Label != "" {
+			y := trY(t.Value)
+			c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
+		}
+	}
+}
+
+// roofs draws the ceilings with their labels: a bandwidth diagonal per
+// memory level up to the highest compute roof, a horizontal line per compute
+// peak from the fastest diagonal on (solid: theoretical; dashed: measured).
+type roofs struct {
+	c   ceilings
+	top float64
+}
+
+func (rf *roofs) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	lw := vg.Points(1.2)
+	xmin, xmax, ymin := p.X.Min, p.X.Max, p.Y.Min
+	small := textStyle(9, ceilingColor)
+	for _, b := range rf.c.Bandwidth {
+		x0 := max(xmin, ymin/b.GBPS)
+		x1 := xmax
+		if rf.top > 0 {
+			x1 = min(xmax, rf.top/b.GBPS)
+		}
+		if x1 <= x0 {
+			continue
+		}
+		a := vg.Point{X: trX(x0), Y: trY(b.GBPS * x0)}
+		z := vg.Point{X: trX(x1), Y: trY(b.GBPS * x1)}
+		c.StrokeLines(draw.LineStyle{Color: bwColor, Width: lw}, c.ClipLinesXY([]vg.Point{a, z})...)
+		// The label runs along the line, above it, a little way in from
+		// where the line enters the chart.
+		ang := math.Atan2(float64(z.Y-a.Y), float64(z.X-a.X))
+		sty := textStyle(9, bwColor)
+		sty.Rotation = ang
+		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
+		d := vg.Points(14)
+		at := vg.Point{X: a.X + d*vg.Length(math.Cos(ang)) - 2*vg.Length(math.Sin(ang)), Y: a.Y + d*vg.Length(math.Sin(ang)) + 2*vg.Length(math.Cos(ang))}
+		c.FillText(sty, at, fmt.Sprintf("%s %s GB/s", b.Level, Sig(b.GBPS)))
+	}
+	fastest := 0.0
+	if len(rf.c.Bandwidth) > 0 {
+		fastest = rf.c.Bandwidth[0].GBPS
+	}
+	for _, cc := range rf.c.Compute {
+		x0 := xmin
+		if fastest > 0 {
+			x0 = max(xmin, cc.GFLOPS/fastest)
+		}
+		y := trY(cc.GFLOPS)
+		sty := draw.LineStyle{Color: ceilingColor, Width: lw}
+		lsty := small
+		lsty.XAlign = draw.XRight
+		at := vg.Point{X: c.Max.X - vg.Points(4), Y: y + vg.Points(2)}
+		if cc.Empirical {
+			sty.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			lsty.YAlign = draw.YTop
+			at.Y = y - vg.Points(2)
+		} else {
+			lsty.YAlign = draw.YBottom
+		}
+		c.StrokeLine2(sty, trX(x0), y, c.Max.X, y)
+		c.FillText(lsty, at, cc.label())
+	}
+}
+
+// pointLabel is the text shown beside one point.
+type pointLabel struct {
+	X, Y float64
+	Text string
+}
+
+// pointLabels draws each point's label beside it, trying eight positions
+// around the point in turn and taking the first that overlaps no label
+// already drawn; a label identical to one drawn close by is left out.
+type pointLabels struct{ labels []pointLabel }
+
+func (pl *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := textStyle(8, color.RGBA{0x22, 0x22, 0x22, 0xff})
+	h := sty.Height("M")
+	type box struct {
+		min, max vg.Point
+		text     string
+	}
+	var placed []box
+	// Every point is an obstacle too.
+	for _, l := range pl.labels {
+		pt := vg.Point{X: trX(l.X), Y: trY(l.Y)}
+		r := vg.Points(4)
+		placed = append(placed, box{min: vg.Point{X: pt.X - r, Y: pt.Y - r}, max: vg.Point{X: pt.X + r, Y: pt.Y + r}})
+	}
+	overlaps := func(b box) bool {
+		for _, o := range placed {
+			if b.min.X < o.max.X && o.min.X < b.max.X && b.min.Y < o.max.Y && o.min.Y < b.max.Y {
+				return true
+			}
+		}
+		return false
+	}
+	gap := vg.Points(6)
+	for _, l := range pl.labels {
+		pt := vg.Point{X: trX(l.X), Y: trY(l.Y)}
+		if !c.Contains(pt) {
+			continue
+		}
+		w := sty.Width(l.Text)
+		dup := slices.ContainsFunc(placed, func(o box) bool {
+			return o.text == l.Text && math.Abs(float64((o.min.X+o.max.X)/2-pt.X)) < float64(w+2*gap) &&
+				math.Abs(float64((o.min.Y+o.max.Y)/2-pt.Y)) < float64(3*h)
+		})
+		if dup {
+			continue
+		}
+		cands := []vg.Point{ // lower-left corners
+			{X: pt.X + gap, Y: pt.Y - h/2},           // right
+			{X: pt.X - gap - w, Y: pt.Y - h/2},       // left
+			{X: pt.X - w/2, Y: pt.Y + gap},           // above
+			{X: pt.X - w/2, Y: pt.Y - gap - h},       // below
+			{X: pt.X + gap, Y: pt.Y + gap/2},         // upper right
+			{X: pt.X + gap, Y: pt.Y - gap/2 - h},     // lower right
+			{X: pt.X - gap - w, Y: pt.Y + gap/2},     // upper left
+			{X: pt.X - gap - w, Y: pt.Y - gap/2 - h}, // lower left
+		}
+		chosen := cands[0]
+		for _, cd := range cands {
+			b := box{min: cd, max: vg.Point{X: cd.X + w, Y: cd.Y + h}}
+			if b.min.X >= c.Min.X && b.max.X <= c.Max.X && b.min.Y >= c.Min.Y && b.max.Y <= c.Max.Y && !overlaps(b) {
+				chosen = cd
+				break
+			}
+		}
+		placed = append(placed, box{min: chosen, max: vg.Point{X: chosen.X + w, Y: chosen.Y + h}, text: l.Text})
+		s := sty
+		s.XAlign, s.YAlign = draw.XLeft, draw.YBottom
+		c.FillText(s, chosen, l.Text)
+	}
+}
+
+// sharePlot is a bar chart of one op's results: a group of bars per workload
+// (dtype, shape, threads), one bar per backend, its height the share of the
+// roofline bound in percent. It returns the plot and the width it needs.
+func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot, vg.Length) {
+	type wk struct {
+		dtype, shape, cache string
+		threads             int
+	}
+	var (
+		groups   []wk
+		backends []string
+	)
+	threads := map[int]bool{}
+	for _, r := range rs {
+		k := wk{r.DType, r.Shape, r.Cache, r.Threads}
+		if !slices.Contains(groups, k) {
+			groups = append(groups, k)
+		}
+		threads[r.Threads] = true
+	}
+	for _, n := range pal.names {
+		if slices.ContainsFunc(rs, func(r *Result) bool { return r.Backend == n }) {
+			backends = append(backends, n)
+		}
+	}
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = g.dtype + " " + g.shape
+		if len(threads) > 1 {
+			names[i] += fmt.Sprintf(" ×%d", g.threads)
+		}
+		if g.cache == "cold" {
+			names[i] += " cold"
+		}
+	}
+	const barPts = 16
+	barW := vg.Points(barPts)
+	groupW := barW*vg.Length(len(backends)) + vg.Points(18)
+	p := newPlot()
+	p.Title.Text = title
+	p.Y.Label.Text = "% of roofline bound"
+	p.Add(&hline{y: 100, label: "100% = roofline bound"})
+	top := 100.0
+	var labels []barLabel
+	for bi, name := range backends {
+		vals := make(plotter.Values, len(groups))
+		for gi, g := range groups {
+			for _, r := range rs {
+				if r.Backend != name || (wk{r.DType, r.Shape, r.Cache, r.Threads}) != g {
+					continue
+				}
+				l := barLabel{group: gi, bar: bi}
+				switch {
+				case r.Error != "":
+					l.text = "error"
+				case !r.Verified:
+					l.text = "wrong"
+				default:
+					vals[gi] = 100 * r.Share.Roofline
+					top = max(top, vals[gi])
+					l.y, l.text = vals[gi], fmt.Sprintf("%.0f", vals[gi])
+				}
+				labels = append(labels, l)
+			}
+		}
+		b, err := plotter.NewBarChart(vals, barW)
+		if err != nil {
+			continue
+		}
+		b.Color = pal.color(name)
+		b.LineStyle.Width = 0
+		b.Offset = (vg.Length(bi) - vg.Length(len(backends)-1)/2) * barW
+		p.Add(b)
+		p.Legend.Add(name, b)
+	}
+	p.Add(&barLabels{labels: labels, barW: barW, n: len(backends)})
+	p.NominalX(names...)
+	p.Y.Min, p.Y.Max = 0, top*(1.12+0.07*float64(len(backends)))
+	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
+	p.Legend.Top = true
+	p.Legend.Left = false
+	w := max(5*vg.Inch, groupW*vg.Length(len(groups))+1.2*vg.Inch)
+	maxLabel := vg.Length(0)
+	for _, n := range names {
+		maxLabel = max(maxLabel, p.X.Tick.Label.Width(n))
+	}
+	if maxLabel > groupW {
+		p.X.Tick.Label.Rotation = math.Pi / 8
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	}
+	return p, w
+}
+
+// hline is a dashed horizontal reference line with a label at its left end.
+type hline struct {
+	y     float64
+	label string
+}
+
+func (h *hline) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(h.y)
+	c.StrokeLine2(draw.LineStyle{Color: ceilingColor, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}, c.Min.X, y, c.Max.X, y)
+	sty := textStyle(8, ceilingColor)
+	sty.YAlign = draw.YBottom
+	c.FillText(sty, vg.Point{X: c.Min.X + vg.Points(4), Y: y + vg.Points(2)}, h.label)
+}
+
+// barLabel is the text above one bar: its value, "wrong" for a failed
+// verification, "error" when it could not run.
+type barLabel struct {
+	group, bar int
+	y          float64
+	text       string
+}
+
+type barLabels struct {
+	labels []barLabel
+	barW   vg.Length
+	n      int // bars per group
+}
+
+func (bl *barLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := textStyle(7, color.RGBA{0x22, 0x22, 0x22, 0xff})
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+	for _, l := range bl.labels {
+		x := trX(float64(l.group)) + (vg.Length(l.bar)-vg.Length(bl.n-1)/2)*bl.barW
+		c.FillText(sty, vg.Point{X: x, Y: trY(l.y) + vg.Points(2)}, l.text)
+	}
+}
+
+// render draws plots stacked vertically (each w × its height) into an
+// image of the given format.
+func render(format string, w vg.Length, plots []*plot.Plot, heights []vg.Length) (out []byte, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("drawing the chart: %v", e)
+		}
+	}()
+	total := vg.Length(0)
+	for _, h := range heights {
+		total += h
+	}
+	var (
+		cv  vg.CanvasWriterTo
+		svg *vgsvg.Canvas
+	)
+	switch format {
+	case "svg":
+		svg = vgsvg.New(w, total)
+		cv = svg
+	case "png":
+		cv = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, total), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))}
+	default:
+		return nil, fmt.Errorf("unknown chart format %q (accepted: %s)", format, strings.Join(ChartFormats, ", "))
+	}
+	dc := draw.New(cv)
+	y := total
+	for i, p := range plots {
+		y -= heights[i]
+		p.Draw(draw.Crop(dc, 0, 0, y, -(total - y - heights[i])))
+	}
+	var buf bytes.Buffer
+	if _, err := cv.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	if format == "svg" {
+		return fixSVGFonts(buf.Bytes()), nil
+	}
+	return buf.Bytes(), nil
+}
+
+var svgFontFamily = regexp.MustCompile(`font-family:Liberation (Sans|Serif|Mono)`)
+
+// fixSVGFonts names metric-compatible fallbacks after the Liberation fonts
+// the chart was laid out with, so that a browser without them keeps the
+// label widths.
+func fixSVGFonts(svg []byte) []byte {
+	return svgFontFamily.ReplaceAllFunc(svg, func(m []byte) []byte {
+		switch {
+		case bytes.HasSuffix(m, []byte("Sans")):
+			return []byte(`font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif`)
+		case bytes.HasSuffix(m, []byte("Serif")):
+			return []byte(`font-family:'Liberation Serif',Tinos,'Times New Roman',serif`)
+		}
+		return []byte(`font-family:'Liberation Mono',Cousine,'Courier New',monospace`)
+	})
+}
+
+// runCharts are the charts of one run.
+type runCharts struct {
+	Rooflines []chart
+	Shares    []chart // one per op
+}
+
+type chart struct {
+	Title string
+	plot  *plot.Plot
+	w, h  vg.Length
+}
+
+// chartsOf lays out every chart of run; label, when set, names the run in
+// the titles.
+func chartsOf(run *Run, pal *palette, label string) runCharts {
+	var rc runCharts
+	suffix := ""
+	if label != "" {
+		suffix = " — " + label
+	}
+	for _, g := range chartGroups(run) {
+		t := fmt.Sprintf("Roofline: %s, %d thread%s%s", g.Device, g.Threads, plural(g.Threads), suffix)
+		if g.Device == "cpu" && run.Machine.Model != "" {
+			t = fmt.Sprintf("Roofline: %s, %d thread%s%s", run.Machine.Model, g.Threads, plural(g.Threads), suffix)
+		}
+		rc.Rooflines = append(rc.Rooflines, chart{Title: t, plot: rooflinePlot(run, g, pal, t), w: rooflineWidth, h: rooflineHeight})
+	}
+	var ops []string
+	byOp := map[string][]*Result{}
+	for i := range run.Results {
+		r := &run.Results[i]
+		if !slices.Contains(ops, r.Op) {
+			ops = append(ops, r.Op)
+		}
+		byOp[r.Op] = append(byOp[r.Op], r)
+	}
+	for _, op := range ops {
+		rs := byOp[op]
+		if !slices.ContainsFunc(rs, func(r *Result) bool { return r.Error == "" && r.Verified }) {
+			continue // nothing to draw
+		}
+		t := fmt.Sprintf("%s: share of the roofline bound%s", op, suffix)
+		p, w := sharePlot(op, rs, pal, t)
+		rc.Shares = append(rc.Shares, chart{Title: t, plot: p, w: w, h: shareHeight})
+	}
+	return rc
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// svg renders the chart for inlining in HTML: no XML prelude, and no fixed
+// size, so that CSS scales it (the viewBox keeps its proportions).
+func (c chart) svg() (string, error) {
+	b, err := render("svg", c.w, []*plot.Plot{c.plot}, []vg.Length{c.h})
+	if err != nil {
+		return "", err
+	}
+	s := string(b)
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	s = svgSize.ReplaceAllString(s, `<svg class="chart" role="img" aria-label="`+htmlAttr(c.Title)+`" `)
+	return s, nil
+}
+
+var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*" `)
+
+func htmlAttr(s string) string {
+	r := strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;", `'`, "&#39;")
+	return r.Replace(s)
+}
+
+// WriteRoofline draws run's roofline charts, one per device and thread count
+// stacked vertically, as an SVG or PNG image.
+func WriteRoofline(w io.Writer, run *Run, format string) error {
+	rc := chartsOf(run, newPalette(run), "")
+	if len(rc.Rooflines) == 0 {
+		return fmt.Errorf("no result to chart: none ran and passed verification")
+	}
+	var (
+		plots   []*plot.Plot
+		heights []vg.Length
+	)
+	for _, c := range rc.Rooflines {
+		plots = append(plots, c.plot)
+		heights = append(heights, c.h)
+	}
+	b, err := render(format, rooflineWidth, plots, heights)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,113 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// Load reads a saved run (the output of -format=json) from path. Its errors
+// are one line that starts with the path and names the problem: a missing or
+// unreadable file, text that is not JSON or is cut short, JSON that is not a
+// peakbench run (an array, another program's object, another format).
+func Load(path string) (*Run, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot read: %v", path, err)
+	}
+	run, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return run, nil
+}
+
+// Decode parses a saved run and checks that it is one.
+func Decode(data []byte) (*Run, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, errors.New("empty file, want a peakbench JSON result (-format=json)")
+	}
+	switch trimmed[0] {
+	case '{':
+	case '[':
+		return nil, errors.New("not a peakbench result: a JSON array, want an object with \"format\": \"" + Format + "\"")
+	default:
+		if !json.Valid(trimmed) {
+			return nil, fmt.Errorf("not valid JSON: %v", syntaxError(trimmed))
+		}
+		return nil, errors.New("not a peakbench result: a JSON " + jsonKind(trimmed[0]) + ", want an object with \"format\": \"" + Format + "\"")
+	}
+	if !json.Valid(trimmed) {
+		return nil, fmt.Errorf("not valid JSON (truncated or corrupt): %v", syntaxError(trimmed))
+	}
+	// Check the format before anything else: another program's JSON fails
+	// there, with the reason that helps, rather than on some field's type.
+	var head struct {
+		Format *string `json:"format"`
+	}
+	if err := json.Unmarshal(trimmed, &head); err != nil || head.Format == nil {
+		return nil, errors.New("not a peakbench result: no \"format\" field (want \"" + Format + "\"; the output of -format=json)")
+	}
+	if *head.Format != Format {
+		return nil, fmt.Errorf("format is %q, this peakbench reads %q", *head.Format, Format)
+	}
+	run := new(Run)
+	if err := json.Unmarshal(trimmed, run); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("field %s: a JSON %s where %s belongs", te.Field, te.Value, te.Type)
+		}
+		return nil, fmt.Errorf("not a peakbench result: %v", oneLine(err.Error()))
+	}
+	for i, r := range run.Results {
+		if r.Backend == "" || r.Op == "" {
+			return nil, fmt.Errorf("results[%d] has no backend or op", i)
+		}
+		for _, ns := range r.SamplesNS {
+			if ns < 0 {
+				return nil, fmt.Errorf("results[%d] (%s %s): negative sample %g ns", i, r.Backend, r.Op, ns)
+			}
+		}
+	}
+	return run, nil
+}
+
+// syntaxError explains why data is not valid JSON, with the byte offset.
+func syntaxError(data []byte) string {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		if se.Offset >= int64(len(data)) || strings.Contains(se.Error(), "unexpected end") {
+			return fmt.Sprintf("ends early at byte %d", len(data))
+		}
+		return fmt.Sprintf("%s at byte %d", se.Error(), se.Offset)
+	}
+	if err != nil {
+		return oneLine(err.Error())
+	}
+	return "unknown syntax error"
+}
+
+func jsonKind(c byte) string {
+	switch {
+	case c == '"':
+		return "string"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	}
+	return "number"
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,295 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Formats lists the output formats Write knows.
+var Formats = []string{"table", "md", "json", "csv", "gobench"}
+
+// Write prints run in format.
+func Write(w io.Writer, run *Run, format string) error {
+	switch format {
+	case "table":
+		return writeTable(w, run)
+	case "md":
+		return writeMarkdown(w, run)
+	case "json":
+		return writeJSON(w, run)
+	case "csv":
+		return writeCSV(w, run)
+	case "gobench":
+		return writeGoBench(w, run)
+	}
+	return fmt.Errorf("unknown format %q (accepted: %s)", format, strings.Join(Formats, ", "))
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// row is one result as the human-readable printers show it.
+type row struct {
+	backend, op, dtype, shape, threads, time, spread, gflops, gbps, peak, bound, verified string
+}
+
+var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "of", "verified"}
+
+func rowOf(r *Result) row {
+	rw := row{backend: r.Backend, op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
+	if r.Error != "" {
+		rw.time, rw.verified = "-", "ERROR: "+r.Error
+		return rw
+	}
+	rw.time = Duration(r.MedianNS)
+	rw.spread = fmt.Sprintf("%.1f%%", 100*r.Spread)
+	if r.Noisy {
+		rw.spread += " noisy"
+	}
+	rw.gflops = Sig(r.GFLOPS)
+	rw.gbps = Sig(r.GBPS)
+	rw.peak = fmt.Sprintf("%.1f%%", 100*r.Share.Roofline)
+	rw.bound = boundName(r)
+	switch {
+	case r.Verified:
+		rw.verified = "ok"
+	default:
+		rw.verified = fmt.Sprintf("FAILED (err %.2g > %.2g)", r.MaxRelErr, r.Tolerance)
+	}
+	return rw
+}
+
+// boundName says which ceiling %peak is a share of: the compute peak, or a
+// memory level's bandwidth.
+func boundName(r *Result) string {
+	if r.Peak.Bound == "memory" {
+		return r.Peak.BandwidthLevel + " bw"
+	}
+	return r.DType + " FMA"
+}
+
+func (r row) cells() []string {
+	return []string{r.backend, r.op, r.dtype, r.shape, r.threads, r.time, r.spread, r.gflops, r.gbps, r.peak, r.bound, r.verified}
+}
+
+func writeTable(w io.Writer, run *Run) error {
+	fmt.Fprintln(w, machineLine(run))
+	for _, l := range peakLines(run) {
+		fmt.Fprintln(w, "  "+l)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(upper(header.cells()), "\t"))
+	for i := range run.Results {
+		fmt.Fprintln(tw, strings.Join(rowOf(&run.Results[i]).cells(), "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, l := range footer(run) {
+		fmt.Fprintln(w, l)
+	}
+	return nil
+}
+
+func upper(s []string) []string {
+	out := make([]string, len(s))
+	for i, c := range s {
+		out[i] = strings.ToUpper(c)
+	}
+	return out
+}
+
+func writeMarkdown(w io.Writer, run *Run) error {
+	fmt.Fprintf(w, "## peakbench: %s\n\n", machineLine(run))
+	for _, l := range peakLines(run) {
+		fmt.Fprintf(w, "- %s\n", l)
+	}
+	fmt.Fprintln(w)
+	writeMarkdownSummary(w, run)
+	fmt.Fprintf(w, "### All results\n\n")
+	cells := header.cells()
+	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	align := make([]string, len(cells))
+	for i := range align {
+		align[i] = "---"
+		if i >= 4 && i <= 9 {
+			align[i] = "---:"
+		}
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
+	for i := range run.Results {
+		c := rowOf(&run.Results[i]).cells()
+		for j := range c {
+			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(c, " | "))
+	}
+	fmt.Fprintln(w)
+	for _, l := range footer(run) {
+		fmt.Fprintln(w, l+"  ")
+	}
+	return nil
+}
+
+func machineLine(run *Run) string {
+	m := run.Machine
+	return fmt.Sprintf("%s (%s, %d CPUs, %s/%s)", m.Model, m.Microarch, m.CPUs, m.OS, m.Arch)
+}
+
+// peakLines describes every ceiling the results are shares of.
+func peakLines(run *Run) []string {
+	var out []string
+	for _, c := range run.Peaks.Compute {
+		out = append(out, fmt.Sprintf("peak %s, %d threads: %s GFLOP/s theoretical (%s), %s measured (%s)",
+			c.DType, c.Threads, Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
+	}
+	var bw []string
+	threads := -1
+	for _, b := range run.Peaks.Bandwidth {
+		if b.Threads != threads && len(bw) > 0 {
+			out = append(out, fmt.Sprintf("bandwidth, %d threads: %s GB/s", threads, strings.Join(bw, ", ")))
+			bw = nil
+		}
+		threads = b.Threads
+		bw = append(bw, fmt.Sprintf("%s %s", b.Level, Sig(b.GBPS)))
+	}
+	if len(bw) > 0 {
+		out = append(out, fmt.Sprintf("bandwidth, %d threads: %s GB/s", threads, strings.Join(bw, ", ")))
+	}
+	return out
+}
+
+func footer(run *Run) []string {
+	var out []string
+	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in); \"of\" names the bound.")
+	for _, b := range run.Backends {
+		if b.Available {
+			out = append(out, fmt.Sprintf("%s: %s", b.Name, describe(b)))
+		}
+	}
+	noisy, failed := 0, 0
+	for _, r := range run.Results {
+		if r.Noisy {
+			noisy++
+		}
+		if r.Error == "" && !r.Verified {
+			failed++
+		}
+	}
+	if noisy > 0 {
+		out = append(out, fmt.Sprintf("%d result(s) noisy: spread over the %.0f%% target; compare them with care.", noisy, 100*run.Env.NoiseTarget))
+	}
+	if failed > 0 {
+		out = append(out, fmt.Sprintf("%d result(s) FAILED verification: their speed does not count.", failed))
+	}
+	if run.Interrupted {
+		out = append(out, "interrupted: results above are those measured before the stop.")
+	}
+	return out
+}
+
+func describe(b BackendInfo) string {
+	s := b.Version
+	for _, k := range slices.Sorted(maps.Keys(b.Details)) {
+		s += fmt.Sprintf(", %s=%s", k, b.Details[k])
+	}
+	return s
+}
+
+var csvHeader = []string{"backend", "device", "op", "dtype", "shape", "threads", "cache", "iters_per_sample", "samples",
+	"median_ns", "min_ns", "max_ns", "iqr_ns", "spread", "noisy", "flops", "bytes", "gflops", "gbps", "intensity",
+	"verified", "max_rel_err", "tolerance", "bound", "bandwidth_level", "roofline_gflops",
+	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error"}
+
+func writeCSV(w io.Writer, run *Run) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, r := range run.Results {
+		cw.Write([]string{r.Backend, r.Device, r.Op, r.DType, r.Shape, strconv.Itoa(r.Threads), r.Cache,
+			strconv.Itoa(r.Iters), strconv.Itoa(len(r.SamplesNS)),
+			g(r.MedianNS), g(r.MinNS), g(r.MaxNS), g(r.IQRNS), g(r.Spread), strconv.FormatBool(r.Noisy),
+			g(r.FLOPs), g(r.Bytes), g(r.GFLOPS), g(r.GBPS), g(r.Intensity),
+			strconv.FormatBool(r.Verified), g(r.MaxRelErr), g(r.Tolerance), r.Peak.Bound, r.Peak.BandwidthLevel, g(r.Peak.RooflineGFLOPS),
+			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeGoBench writes one line per sample in the Go benchmark format, so
+// benchstat compares runs directly:
+//
+//	BenchmarkGemm/backend=go/dtype=f32/shape=512x512x512/threads=2  N  ns/op  GFLOP/s  GB/s  %peak
+func writeGoBench(w io.Writer, run *Run) error {
+	m := run.Machine
+	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/peakbench/peakbench\ncpu: %s\n", m.OS, m.Arch, m.Model)
+	for _, b := range run.Backends {
+		if b.Available {
+			fmt.Fprintf(w, "%s-version: %s\n", b.Name, strings.ReplaceAll(b.Version, "\n", " "))
+		}
+	}
+	for _, r := range run.Results {
+		if r.Error != "" || !r.Verified {
+			continue // a failed result has no speed to compare
+		}
+		name := fmt.Sprintf("Benchmark%s/backend=%s/dtype=%s/shape=%s/threads=%d",
+			capitalize(r.Op), r.Backend, r.DType, r.Shape, r.Threads)
+		if r.Cache == "cold" {
+			name += "/cache=cold"
+		}
+		for _, ns := range r.SamplesNS {
+			gflops := r.FLOPs / ns
+			fmt.Fprintf(w, "%s\t%d\t%s ns/op\t%s GFLOP/s\t%s GB/s\t%s %%peak\n", name, r.Iters,
+				strconv.FormatFloat(ns, 'f', -1, 64), Sig(gflops), Sig(r.Bytes/ns), Sig(100*ratio(gflops, r.Peak.RooflineGFLOPS)))
+		}
+	}
+	return nil
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Sig formats v with three significant digits (no exponent for ordinary sizes).
+func Sig(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	d := 2 - int(math.Floor(math.Log10(math.Abs(v))))
+	if d < 0 {
+		d = 0
+	}
+	if d > 6 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
+
+// Duration formats nanoseconds with three significant digits and a unit.
+func Duration(ns float64) string {
+	return time.Duration(ns).Round(roundTo(ns)).String()
+}
+
+func roundTo(ns float64) time.Duration {
+	if ns < 1000 {
+		return 1
+	}
+	return time.Duration(math.Pow(10, math.Floor(math.Log10(ns))-2))
+}

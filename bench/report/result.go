@@ -1,0 +1,134 @@
+// Package report holds the results of a run and writes them for people and
+// programs: a terminal table, Markdown, JSON, CSV and the Go benchmark format.
+// The JSON form is documented in docs/results-format.md.
+package report
+
+import (
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/peak"
+)
+
+// Format identifies the JSON document; it changes when a field changes meaning.
+const Format = "peakbench/v1"
+
+// Run is everything one invocation measured.
+type Run struct {
+	Format   string        `json:"format"`
+	Machine  peak.Machine  `json:"machine"`
+	Peaks    peak.Peaks    `json:"peaks"`
+	Env      Env           `json:"env"`
+	Backends []BackendInfo `json:"backends,omitempty"`
+	Results  []Result      `json:"results"`
+	// Interrupted is set when the run was stopped (Ctrl-C) before its end:
+	// Results hold what was measured until then.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Env records how the run was made.
+type Env struct {
+	Start           string   `json:"start"` // RFC 3339
+	Host            string   `json:"host"`
+	GoVersion       string   `json:"go_version"`
+	Args            []string `json:"args"`
+	Seed            uint64   `json:"seed"`
+	Cache           string   `json:"cache"` // hot or cold
+	MinTimeNS       int64    `json:"min_time_ns"`
+	NoiseTarget     float64  `json:"noise_target"`
+	TimerOverheadNS float64  `json:"timer_overhead_ns"`
+}
+
+// BackendInfo is a backend as the run found it.
+type BackendInfo struct {
+	Name      string `json:"name"`
+	Device    string `json:"device,omitempty"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"` // why not available
+	backend.Info
+}
+
+// Result is one workload measured on one backend with one thread count.
+type Result struct {
+	Backend string `json:"backend"`
+	Device  string `json:"device"`
+	Op      string `json:"op"`
+	DType   string `json:"dtype"`
+	Shape   string `json:"shape"`
+	Threads int    `json:"threads"`
+	Cache   string `json:"cache"`
+
+	Iters     int       `json:"iters_per_sample"`
+	SamplesNS []float64 `json:"samples_ns"` // per iteration, in the order taken
+	MedianNS  float64   `json:"median_ns"`
+	MinNS     float64   `json:"min_ns"`
+	MaxNS     float64   `json:"max_ns"`
+	IQRNS     float64   `json:"iqr_ns"`
+	Spread    float64   `json:"spread"` // IQR / median
+	Noisy     bool      `json:"noisy"`  // spread over the noise target
+
+	FLOPs     float64 `json:"flops"` // per iteration
+	Bytes     float64 `json:"bytes"` // minimum traffic per iteration
+	GFLOPS    float64 `json:"gflops"`
+	GBPS      float64 `json:"gbps"`
+	Intensity float64 `json:"intensity"` // FLOP per byte
+
+	Verified     bool    `json:"verified"`
+	MaxRelErr    float64 `json:"max_rel_err"`
+	Tolerance    float64 `json:"tolerance"`
+	VerifyMethod string  `json:"verify_method"`
+	VerifyDetail string  `json:"verify_detail,omitempty"`
+
+	Peak  PeakRef `json:"peak"`
+	Share Share   `json:"share"`
+
+	// Error is set when the workload could not be measured at all.
+	Error string `json:"error,omitempty"`
+}
+
+// PeakRef names the ceilings a result is a share of.
+type PeakRef struct {
+	ComputeTheoreticalGFLOPS float64 `json:"compute_theoretical_gflops"`
+	ComputeEmpiricalGFLOPS   float64 `json:"compute_empirical_gflops"`
+	BandwidthGBPS            float64 `json:"bandwidth_gbps"`
+	BandwidthLevel           string  `json:"bandwidth_level"` // L1, L2, L3 or DRAM
+	RooflineGFLOPS           float64 `json:"roofline_gflops"` // min(compute, intensity × bandwidth)
+	Bound                    string  `json:"bound"`           // "compute" or "memory"
+}
+
+// Share holds a result as fractions (0..1) of each ceiling.
+type Share struct {
+	ComputeTheoretical float64 `json:"compute_theoretical"`
+	ComputeEmpirical   float64 `json:"compute_empirical"`
+	Bandwidth          float64 `json:"bandwidth"`
+	Roofline           float64 `json:"roofline"`
+}
+
+// Ceilings fills a result's PeakRef and Share from its GFLOP/s and GB/s.
+// The roofline bound uses the theoretical compute peak and the measured
+// bandwidth of the level the working set lives in.
+func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
+	p := PeakRef{
+		ComputeTheoreticalGFLOPS: compute.TheoreticalGFLOPS,
+		ComputeEmpiricalGFLOPS:   compute.EmpiricalGFLOPS,
+		BandwidthGBPS:            bw.GBPS,
+		BandwidthLevel:           bw.Level,
+		RooflineGFLOPS:           compute.TheoreticalGFLOPS,
+		Bound:                    "compute",
+	}
+	if mem := r.Intensity * bw.GBPS; bw.GBPS > 0 && mem < p.RooflineGFLOPS {
+		p.RooflineGFLOPS, p.Bound = mem, "memory"
+	}
+	r.Peak = p
+	r.Share = Share{
+		ComputeTheoretical: ratio(r.GFLOPS, p.ComputeTheoreticalGFLOPS),
+		ComputeEmpirical:   ratio(r.GFLOPS, p.ComputeEmpiricalGFLOPS),
+		Bandwidth:          ratio(r.GBPS, p.BandwidthGBPS),
+		Roofline:           ratio(r.GFLOPS, p.RooflineGFLOPS),
+	}
+}
+
+func ratio(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a / b
+}

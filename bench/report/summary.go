@@ -1,0 +1,113 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Workload identifies what was computed, whoever computed it.
+type Workload struct {
+	Op, DType, Shape string
+	Threads          int
+	Cache            string
+}
+
+// WorkloadOf returns the workload r measured.
+func WorkloadOf(r *Result) Workload {
+	return Workload{Op: r.Op, DType: r.DType, Shape: r.Shape, Threads: r.Threads, Cache: r.Cache}
+}
+
+// Best is the fastest correct backend on one workload.
+type Best struct {
+	Workload
+	Best *Result
+	// Next is the runner-up, nil when only one backend got a correct result.
+	Next *Result
+	// Correct counts the results that ran and passed verification; Tried
+	// counts every result of the workload.
+	Correct, Tried int
+}
+
+// Speedup is how many times faster Best is than Next (0 without a Next).
+func (b Best) Speedup() float64 {
+	if b.Next == nil || b.Next.MedianNS <= 0 {
+		return 0
+	}
+	return b.Next.MedianNS / b.Best.MedianNS
+}
+
+// Summarize returns, for every workload of run in the order first measured,
+// the fastest backend whose result passed verification (Best is nil when
+// none did). The fastest has the least median time, which for one workload
+// is the most GFLOP/s and the largest share of any peak of its device.
+func Summarize(run *Run) []Best {
+	var order []Workload
+	m := map[Workload]*Best{}
+	for i := range run.Results {
+		r := &run.Results[i]
+		w := WorkloadOf(r)
+		b, ok := m[w]
+		if !ok {
+			b = &Best{Workload: w}
+			m[w] = b
+			order = append(order, w)
+		}
+		b.Tried++
+		if r.Error != "" || !r.Verified || r.MedianNS <= 0 {
+			continue
+		}
+		b.Correct++
+		switch {
+		case b.Best == nil || r.MedianNS < b.Best.MedianNS:
+			b.Best, b.Next = r, b.Best
+		case b.Next == nil || r.MedianNS < b.Next.MedianNS:
+			b.Next = r
+		}
+	}
+	out := make([]Best, len(order))
+	for i, w := range order {
+		out[i] = *m[w]
+	}
+	return out
+}
+
+// summaryCells are a Best as the text printers show it.
+func summaryCells(b Best) []string {
+	threads := fmt.Sprint(b.Threads)
+	shape := b.Shape
+	if b.Cache == "cold" {
+		shape += " (cold)"
+	}
+	if b.Best == nil {
+		return []string{b.Op, b.DType, shape, threads, "none correct", "", "", "", ""}
+	}
+	next := ""
+	if b.Next != nil {
+		next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Backend)
+	}
+	return []string{b.Op, b.DType, shape, threads, b.Best.Backend, Sig(b.Best.GFLOPS),
+		fmt.Sprintf("%.1f%%", 100*b.Best.Share.Roofline), boundName(b.Best), next}
+}
+
+var summaryHeader = []string{"op", "dtype", "shape", "threads", "best", "GFLOP/s", "%peak", "of", "faster than"}
+
+// writeMarkdownSummary writes the best backend per workload and its share of
+// peak as a Markdown table.
+func writeMarkdownSummary(w io.Writer, run *Run) {
+	bests := Summarize(run)
+	if len(bests) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "### Best backend per workload\n\n")
+	fmt.Fprintf(w, "| %s |\n", strings.Join(summaryHeader, " | "))
+	fmt.Fprintf(w, "|---|---|---|---:|---|---:|---:|---|---|\n")
+	for _, b := range bests {
+		c := summaryCells(b)
+		for j := range c {
+			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(c, " | "))
+	}
+	fmt.Fprintln(w)
+}

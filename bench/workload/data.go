@@ -1,0 +1,93 @@
+package workload
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Data holds a workload's inputs. Values are float64 but exactly
+// representable in the workload's dtype, so a backend converting them loses
+// nothing and the reference sees the very numbers the backend saw.
+//
+// Args, by op:
+//
+//	gemm     A, B   (A m×k, or k×m when TransA; B k×n, or n×k when TransB; row-major, tight)
+//	gemv     A (m×n), x (n)
+//	axpy     x, y   (y is also the output)
+//	dot, add, mul   x, y
+//	others   x
+type Data struct {
+	Alpha float64 // axpy's scalar; 1 elsewhere
+	Args  [][]float64
+}
+
+// NewData makes the workload's inputs from seed. The same seed gives the
+// same inputs on every machine. Values are never all zero: uniform in
+// [-1, 1), or [-8, 8) for the ops whose interesting range is wider.
+func (w Workload) NewData(seed uint64) Data {
+	rng := rand.New(rand.NewPCG(seed, uint64(len(w.Op))<<32^uint64(w.DType.Size())))
+	scale := 1.0
+	if w.Op.Transcendental() {
+		scale = 8
+	}
+	fill := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = w.DType.Round(scale * (2*rng.Float64() - 1))
+		}
+		return v
+	}
+	s := w.Shape
+	d := Data{Alpha: 1}
+	switch w.Op {
+	case GEMM:
+		d.Args = [][]float64{fill(s.M * s.K), fill(s.K * s.N)}
+	case GEMV:
+		d.Args = [][]float64{fill(s.M * s.N), fill(s.N)}
+	case AXPY:
+		d.Alpha = w.DType.Round(0.75)
+		d.Args = [][]float64{fill(s.N), fill(s.N)}
+	case Dot, Add, Mul:
+		d.Args = [][]float64{fill(s.N), fill(s.N)}
+	case Softmax:
+		d.Args = [][]float64{fill(s.M * s.N)}
+	default:
+		d.Args = [][]float64{fill(s.N)}
+	}
+	return d
+}
+
+// Round rounds v to the nearest value of the type.
+func (d DType) Round(v float64) float64 {
+	if d == F32 {
+		return float64(float32(v))
+	}
+	return v
+}
+
+// ToF32 converts to float32 (exact for Data made for an f32 workload).
+func ToF32(v []float64) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+// FromF32 widens to float64.
+func FromF32(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// sigmoid is the logistic function, stable for large |x|.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}

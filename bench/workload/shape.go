@@ -1,0 +1,132 @@
+package workload
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Shape holds an operation's dimensions. Which fields matter depends on the
+// op's Kind: gemm uses M, N, K and the transposes; gemv and softmax M (rows)
+// and N (columns); vector ops N alone.
+type Shape struct {
+	M, N, K        int
+	TransA, TransB bool
+}
+
+// Format writes the shape as ParseShape reads it: "MxNxK" for gemm (with
+// ":TN"-style suffix when a transpose is set), "MxN" for gemv and softmax,
+// "N" for vector ops.
+func (s Shape) Format(op Op) string {
+	switch op.Kind() {
+	case KindMatMul:
+		str := fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K)
+		if s.TransA || s.TransB {
+			str += ":" + transName(s.TransA) + transName(s.TransB)
+		}
+		return str
+	case KindMatVec, KindRows:
+		return fmt.Sprintf("%dx%d", s.M, s.N)
+	}
+	return strconv.Itoa(s.N)
+}
+
+func transName(t bool) string {
+	if t {
+		return "T"
+	}
+	return "N"
+}
+
+// ParseShape reads one -size value for op:
+//
+//	gemm     N (square) or MxNxK, optionally followed by :NN, :NT, :TN or :TT
+//	gemv     N (square) or MxN
+//	softmax  ROWSxCOLS
+//	others   the element count
+//
+// Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
+func ParseShape(op Op, s string) (Shape, error) {
+	var sh Shape
+	dims, trans, hasTrans := strings.Cut(s, ":")
+	if hasTrans {
+		if op.Kind() != KindMatMul {
+			return sh, fmt.Errorf("size %q: transposes (:%s) apply to gemm only", s, trans)
+		}
+		switch strings.ToUpper(trans) {
+		case "NN":
+		case "NT":
+			sh.TransB = true
+		case "TN":
+			sh.TransA = true
+		case "TT":
+			sh.TransA, sh.TransB = true, true
+		default:
+			return sh, fmt.Errorf("size %q: transpose %q is not one of NN, NT, TN, TT", s, trans)
+		}
+	}
+	parts := strings.Split(dims, "x")
+	vals := make([]int, len(parts))
+	for i, p := range parts {
+		v, err := ParseCount(p)
+		if err != nil {
+			return Shape{}, fmt.Errorf("size %q: %v", s, err)
+		}
+		vals[i] = v
+	}
+	switch op.Kind() {
+	case KindMatMul:
+		switch len(vals) {
+		case 1:
+			sh.M, sh.N, sh.K = vals[0], vals[0], vals[0]
+		case 3:
+			sh.M, sh.N, sh.K = vals[0], vals[1], vals[2]
+		default:
+			return Shape{}, fmt.Errorf("size %q: gemm takes N or MxNxK", s)
+		}
+	case KindMatVec:
+		switch len(vals) {
+		case 1:
+			sh.M, sh.N = vals[0], vals[0]
+		case 2:
+			sh.M, sh.N = vals[0], vals[1]
+		default:
+			return Shape{}, fmt.Errorf("size %q: gemv takes N or MxN", s)
+		}
+	case KindRows:
+		if len(vals) != 2 {
+			return Shape{}, fmt.Errorf("size %q: %s takes ROWSxCOLS", s, op)
+		}
+		sh.M, sh.N = vals[0], vals[1]
+	default:
+		if len(vals) != 1 {
+			return Shape{}, fmt.Errorf("size %q: %s takes one element count", s, op)
+		}
+		sh.N = vals[0]
+	}
+	return sh, nil
+}
+
+var suffixes = []struct {
+	s string
+	v int
+}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}}
+
+// ParseCount reads a positive count such as 4096, 4Ki or 1M.
+func ParseCount(s string) (int, error) {
+	mult := 1
+	for _, suf := range suffixes {
+		if strings.HasSuffix(s, suf.s) {
+			s, mult = strings.TrimSuffix(s, suf.s), suf.v
+			break
+		}
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1 {
+		return 0, fmt.Errorf("%q is not a positive whole number", s)
+	}
+	if v > (1<<40)/mult {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return v * mult, nil
+}

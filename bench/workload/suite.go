@@ -1,0 +1,86 @@
+package workload
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Suites names the predefined problem sets.
+var Suites = []string{"quick", "standard", "full"}
+
+// suiteSizes lists each suite's shapes per op kind. Vector sizes are chosen
+// so that f32 working sets land in L1, L2, L3 and DRAM of a typical core
+// (4 KiB … 256 MiB for an add of 2 inputs and 1 output of 4 B elements).
+var suiteSizes = map[string]map[Kind][]string{
+	"quick": {
+		KindMatMul: {"256", "512"},
+		KindMatVec: {"1024"},
+		KindVector: {"256Ki"},
+		KindRows:   {"256x1024"},
+	},
+	"standard": {
+		KindMatMul: {"256", "512", "1024", "2048"},
+		KindMatVec: {"1024", "4096"},
+		KindVector: {"1Ki", "16Ki", "256Ki", "16Mi"},
+		KindRows:   {"256x1024", "4096x1024"},
+	},
+	"full": {
+		KindMatMul: {"128", "256", "512", "1024", "2048", "4096", "1024x1024x64", "64x4096x1024", "1024:NT", "1024:TN", "1024:TT"},
+		KindMatVec: {"256", "1024", "4096", "8192x512"},
+		KindVector: {"1Ki", "4Ki", "16Ki", "64Ki", "256Ki", "1Mi", "16Mi", "64Mi"},
+		KindRows:   {"128x128", "256x1024", "4096x1024", "1024x32768"},
+	},
+}
+
+// Selection narrows a suite: nil fields keep the suite's choice.
+type Selection struct {
+	Suite  string   // quick, standard (default), full
+	Ops    []Op     // all when empty
+	DTypes []DType  // f32 and f64 when empty
+	Sizes  []string // -size values, overriding the suite's shapes for every selected op
+}
+
+// Expand lists the workloads of a selection in report order: by op, then
+// dtype, then size.
+func Expand(sel Selection) ([]Workload, error) {
+	suite := sel.Suite
+	if suite == "" {
+		suite = "standard"
+	}
+	sizes, ok := suiteSizes[suite]
+	if !ok {
+		return nil, fmt.Errorf("unknown suite %q (accepted: %s)", suite, strings.Join(Suites, ", "))
+	}
+	ops, dtypes := sel.Ops, sel.DTypes
+	if len(ops) == 0 {
+		ops = Ops
+	}
+	if len(dtypes) == 0 {
+		dtypes = DTypes
+	}
+	var out []Workload
+	for _, op := range ops {
+		specs := sel.Sizes
+		if len(specs) == 0 {
+			specs = sizes[op.Kind()]
+		}
+		var shapes []Shape
+		for _, spec := range specs {
+			sh, err := ParseShape(op, spec)
+			if err != nil {
+				return nil, fmt.Errorf("-size: %s: %v", op, err)
+			}
+			shapes = append(shapes, sh)
+		}
+		for _, dt := range dtypes {
+			for _, sh := range shapes {
+				w := Workload{Op: op, DType: dt, Shape: sh}
+				if err := w.Validate(); err != nil {
+					return nil, err
+				}
+				out = append(out, w)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,177 @@
+package workload
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestFLOPsAndBytes(t *testing.T) {
+	for _, c := range []struct {
+		w            Workload
+		flops, bytes float64
+	}{
+		{Workload{GEMM, F32, Shape{M: 2, N: 3, K: 4}}, 2 * 2 * 3 * 4, 4 * (2*4 + 4*3 + 2*3)},
+		{Workload{GEMM, F64, Shape{M: 512, N: 512, K: 512}}, 2 * 512 * 512 * 512, 8 * 3 * 512 * 512},
+		{Workload{GEMV, F32, Shape{M: 10, N: 20}}, 2 * 10 * 20, 4 * (10*20 + 20 + 10)},
+		{Workload{AXPY, F64, Shape{N: 100}}, 200, 8 * 3 * 100},
+		{Workload{Dot, F32, Shape{N: 100}}, 200, 4 * 2 * 100},
+		{Workload{Add, F32, Shape{N: 100}}, 100, 4 * 3 * 100},
+		{Workload{Mul, F64, Shape{N: 100}}, 100, 8 * 3 * 100},
+		{Workload{ReLU, F32, Shape{N: 100}}, 100, 4 * 2 * 100},
+		{Workload{Exp, F64, Shape{N: 100}}, 100, 8 * 2 * 100},
+		{Workload{Sum, F32, Shape{N: 100}}, 100, 4 * 100},
+		{Workload{Max, F64, Shape{N: 100}}, 100, 8 * 100},
+		{Workload{Softmax, F32, Shape{M: 3, N: 7}}, 5 * 21, 4 * 2 * 21},
+	} {
+		if got := c.w.FLOPs(); got != c.flops {
+			t.Errorf("%v: FLOPs = %v, want %v", c.w, got, c.flops)
+		}
+		if got := c.w.Bytes(); got != c.bytes {
+			t.Errorf("%v: Bytes = %v, want %v", c.w, got, c.bytes)
+		}
+		if got := c.w.Intensity(); math.Abs(got-c.flops/c.bytes) > 1e-12 {
+			t.Errorf("%v: Intensity = %v", c.w, got)
+		}
+	}
+}
+
+func TestParseShape(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		in   string
+		want Shape
+		fmt  string
+	}{
+		{GEMM, "512", Shape{M: 512, N: 512, K: 512}, "512x512x512"},
+		{GEMM, "2x3x4", Shape{M: 2, N: 3, K: 4}, "2x3x4"},
+		{GEMM, "64:TN", Shape{M: 64, N: 64, K: 64, TransA: true}, "64x64x64:TN"},
+		{GEMM, "8x8x8:nt", Shape{M: 8, N: 8, K: 8, TransB: true}, "8x8x8:NT"},
+		{GEMV, "100", Shape{M: 100, N: 100}, "100x100"},
+		{GEMV, "10x20", Shape{M: 10, N: 20}, "10x20"},
+		{Softmax, "4x1Ki", Shape{M: 4, N: 1024}, "4x1024"},
+		{AXPY, "1M", Shape{N: 1000000}, "1000000"},
+		{Sum, "4Mi", Shape{N: 4 << 20}, "4194304"},
+		{Exp, "3k", Shape{N: 3000}, "3000"},
+	} {
+		got, err := ParseShape(c.op, c.in)
+		if err != nil {
+			t.Errorf("ParseShape(%s, %q): %v", c.op, c.in, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("ParseShape(%s, %q) = %+v, want %+v", c.op, c.in, got, c.want)
+		}
+		if f := got.Format(c.op); f != c.fmt {
+			t.Errorf("Format = %q, want %q", f, c.fmt)
+		}
+	}
+	for _, c := range []struct {
+		op Op
+		in string
+	}{
+		{GEMM, ""}, {GEMM, "0"}, {GEMM, "-4"}, {GEMM, "2x3"}, {GEMM, "1x2x3x4"}, {GEMM, "8:XY"},
+		{GEMV, "1x2x3"}, {Softmax, "100"}, {AXPY, "2x2"}, {AXPY, "1.5"}, {AXPY, "abc"},
+		{AXPY, "8:NN"}, {Dot, "99999999999999G"},
+	} {
+		if _, err := ParseShape(c.op, c.in); err == nil {
+			t.Errorf("ParseShape(%s, %q) accepted a bad size", c.op, c.in)
+		} else if !strings.Contains(err.Error(), c.in) {
+			t.Errorf("ParseShape(%s, %q): error %q does not name the value", c.op, c.in, err)
+		}
+	}
+}
+
+func FuzzParseShape(f *testing.F) {
+	for _, s := range []string{"512", "2x3x4", "64:TN", "1Ki", "4x1Ki", "0", "x", ":", "1x1x1x1", "9Gi"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, op := range Ops {
+			sh, err := ParseShape(op, s)
+			if err != nil {
+				continue
+			}
+			// What parses is valid and round-trips through Format.
+			w := Workload{Op: op, DType: F32, Shape: sh}
+			if sh.N < 1 || (op.Kind() != KindVector && sh.M < 1) || (op == GEMM && sh.K < 1) {
+				t.Fatalf("ParseShape(%s, %q) = %+v: non-positive dimension", op, s, sh)
+			}
+			again, err := ParseShape(op, sh.Format(op))
+			if err != nil || again != sh {
+				t.Fatalf("round trip of %q via %q: %+v, %v", s, sh.Format(op), again, err)
+			}
+			_ = w.Validate()
+		}
+	})
+}
+
+func TestParseOpAndDType(t *testing.T) {
+	for _, op := range Ops {
+		if got, err := ParseOp(string(op)); err != nil || got != op {
+			t.Errorf("ParseOp(%q) = %v, %v", op, got, err)
+		}
+	}
+	if _, err := ParseOp("conv9d"); err == nil || !strings.Contains(err.Error(), "gemm") {
+		t.Errorf("ParseOp(conv9d): %v; want an error listing accepted ops", err)
+	}
+	if _, err := ParseDType("f16"); err == nil || !strings.Contains(err.Error(), "f32") {
+		t.Errorf("ParseDType(f16): %v", err)
+	}
+}
+
+func TestNewDataSeededAndRepresentable(t *testing.T) {
+	w := Workload{GEMM, F32, Shape{M: 5, N: 6, K: 7}}
+	a, b := w.NewData(42), w.NewData(42)
+	c := w.NewData(43)
+	if a.Args[0][0] != b.Args[0][0] || a.Args[1][41] != b.Args[1][41] {
+		t.Error("same seed gave different inputs")
+	}
+	if a.Args[0][0] == c.Args[0][0] && a.Args[0][1] == c.Args[0][1] {
+		t.Error("different seeds gave the same inputs")
+	}
+	zeros := 0
+	for _, v := range a.Args[0] {
+		if float64(float32(v)) != v {
+			t.Fatalf("f32 input %v is not representable in float32", v)
+		}
+		if v == 0 {
+			zeros++
+		}
+		if v < -1 || v >= 1 {
+			t.Fatalf("input %v outside [-1, 1)", v)
+		}
+	}
+	if zeros > 1 {
+		t.Errorf("%d zeros in the inputs", zeros)
+	}
+	if len(a.Args[0]) != 35 || len(a.Args[1]) != 42 {
+		t.Errorf("operand lengths %d, %d", len(a.Args[0]), len(a.Args[1]))
+	}
+}
+
+func TestExpandSuites(t *testing.T) {
+	for _, s := range Suites {
+		ws, err := Expand(Selection{Suite: s})
+		if err != nil {
+			t.Fatalf("suite %s: %v", s, err)
+		}
+		seen := map[Op]bool{}
+		for _, w := range ws {
+			seen[w.Op] = true
+		}
+		if len(seen) != len(Ops) {
+			t.Errorf("suite %s covers %d of %d ops", s, len(seen), len(Ops))
+		}
+	}
+	ws, err := Expand(Selection{Ops: []Op{GEMM}, DTypes: []DType{F64}, Sizes: []string{"128", "64x32x16"}})
+	if err != nil || len(ws) != 2 || ws[1].Shape != (Shape{M: 64, N: 32, K: 16}) || ws[0].DType != F64 {
+		t.Errorf("Expand with sizes = %v, %v", ws, err)
+	}
+	if _, err := Expand(Selection{Suite: "huge"}); err == nil {
+		t.Error("unknown suite accepted")
+	}
+	if _, err := Expand(Selection{Ops: []Op{Softmax}, Sizes: []string{"100"}}); err == nil {
+		t.Error("softmax accepted a single count")
+	}
+}

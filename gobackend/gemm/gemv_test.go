@@ -1,0 +1,105 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/peakbench/peakbench/gobackend/internal/numtest"
+)
+
+func runGemvCase[T Float](t *testing.T, trans bool, m, n int, alpha, beta float64, pad, incX, incY, threads int, nanY bool, rnd *rand.Rand) {
+	t.Helper()
+	lda := max(1, n) + pad
+	lenX, lenY := n, m
+	if trans {
+		lenX, lenY = m, n
+	}
+	a := numtest.New[T](m*lda, rnd)
+	x := numtest.New[T](minLen(lenX, 1, incX), rnd)
+	y := numtest.New[T](minLen(lenY, 1, incY), rnd)
+	if nanY {
+		for i := range y.Data {
+			y.Data[i] = T(math.NaN())
+		}
+	}
+	a0, x0, y0 := a.Clone(), x.Clone(), y.Clone()
+
+	Gemv(trans, m, n, T(alpha), a.Data, lda, x.Data, incX, T(beta), y.Data, incY, threads)
+
+	for _, g := range []struct {
+		name string
+		buf  numtest.Guarded[T]
+	}{{"a", a}, {"x", x}, {"y", y}} {
+		g.buf.CheckGuards(t, g.name)
+	}
+	if i := numtest.Differ(a.Full, a0.Full); i >= 0 {
+		t.Fatalf("a modified at %d", i)
+	}
+	if i := numtest.Differ(x.Full, x0.Full); i >= 0 {
+		t.Fatalf("x modified at %d", i)
+	}
+	eps := numtest.Eps[T]()
+	for i := range y.Data {
+		got, old := float64(y.Data[i]), float64(y0.Data[i])
+		if i%incY != 0 || m == 0 || n == 0 { // between strides, or a quick return
+			if numtest.Differ([]T{T(got)}, []T{T(old)}) >= 0 {
+				t.Fatalf("trans=%v m=%d n=%d incY=%d: y[%d] changed from %v to %v", trans, m, n, incY, i, old, got)
+			}
+			continue
+		}
+		r := i / incY
+		var want, mag float64
+		if alpha != 0 {
+			for p := 0; p < lenX; p++ {
+				ai := r*lda + p
+				if trans {
+					ai = p*lda + r
+				}
+				av := float64(a.Data[ai])
+				v := av * float64(x.Data[p*incX])
+				want += v
+				mag += math.Abs(v)
+			}
+		}
+		want *= alpha
+		mag *= math.Abs(alpha)
+		if beta != 0 {
+			want += beta * old
+			mag += math.Abs(beta * old)
+		}
+		tol := float64(lenX+4)*eps*mag + 1e-300
+		if math.IsNaN(got) || math.Abs(got-want) > tol {
+			t.Fatalf("trans=%v m=%d n=%d alpha=%v beta=%v incX=%d incY=%d threads=%d: y[%d] = %v, want %v",
+				trans, m, n, alpha, beta, incX, incY, threads, r, got, want)
+		}
+	}
+}
+
+func testGemv[T Float](t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	old := minGemvPerThread
+	minGemvPerThread = 1 // exercise the parallel split on small inputs
+	defer func() { minGemvPerThread = old }()
+	i := 0
+	for _, m := range dims {
+		for _, n := range dims {
+			for _, trans := range []bool{false, true} {
+				for _, inc := range [][2]int{{1, 1}, {2, 3}, {3, 1}, {1, 2}} {
+					ab := alphaBetas[i%len(alphaBetas)]
+					runGemvCase[T](t, trans, m, n, ab[0], ab[1], i%3, inc[0], inc[1], threadSet[i%len(threadSet)], ab[1] == 0, rnd)
+					i++
+				}
+			}
+		}
+	}
+	// Sizes past the thresholds, with the default threshold.
+	minGemvPerThread = old
+	for _, trans := range []bool{false, true} {
+		runGemvCase[T](t, trans, 301, 257, -0.5, 2, 1, 1, 1, 2, false, rnd)
+		runGemvCase[T](t, trans, 257, 301, 2, 0, 0, 2, 2, 3, true, rnd)
+	}
+}
+
+func TestGemvFloat64(t *testing.T) { testGemv[float64](t) }
+func TestGemvFloat32(t *testing.T) { testGemv[float32](t) }

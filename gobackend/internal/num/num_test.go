@@ -1,0 +1,51 @@
+package num
+
+import (
+	"sync/atomic"
+	"testing"
+)
+
+func TestChunksCover(t *testing.T) {
+	for n := 0; n < 300; n++ {
+		for _, threads := range []int{1, 2, 3, 7} {
+			for _, align := range []int{1, 3, 64} {
+				for _, minChunk := range []int{0, 1, 50} {
+					parts, step := Chunks(n, threads, align, minChunk)
+					if n == 0 {
+						if parts != 0 {
+							t.Fatalf("n=0: parts %d", parts)
+						}
+						continue
+					}
+					if parts < 1 || parts > threads {
+						t.Fatalf("n=%d threads=%d: parts %d", n, threads, parts)
+					}
+					if step%align != 0 || (parts-1)*step >= n || parts*step < n {
+						t.Fatalf("n=%d threads=%d align=%d: parts %d step %d", n, threads, align, parts, step)
+					}
+					if minChunk > 0 && parts > 1 && n/parts < minChunk/2 {
+						t.Fatalf("n=%d threads=%d min=%d: parts %d too many", n, threads, minChunk, parts)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestForVisitsEachOnce(t *testing.T) {
+	for _, threads := range []int{1, 2, 3, 7} {
+		for _, n := range []int{0, 1, 63, 64, 65, 1000} {
+			seen := make([]int32, n)
+			For(n, threads, 64, 1, func(part, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&seen[i], 1)
+				}
+			})
+			for i, s := range seen {
+				if s != 1 {
+					t.Fatalf("threads=%d n=%d: element %d visited %d times", threads, n, i, s)
+				}
+			}
+		}
+	}
+}

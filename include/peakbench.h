@@ -1,0 +1,292 @@
+/*
+ * peakbench.h — the one C ABI of native/.
+ *
+ * Vendor libraries are found and loaded at run time with dlopen (no vendor
+ * header or library is needed to build), wrapped in opaque handles, and
+ * driven through these entry points. Conventions:
+ *
+ *   - Every entry point returns a pb_status and, when it is not PB_OK, writes
+ *     a one-line, NUL-terminated message into the caller's buffer err of
+ *     errlen bytes (err may be NULL when errlen is 0). Messages name the
+ *     library, the file, the symbol or the argument at fault.
+ *   - Nothing here aborts the process on bad input: invalid arguments are
+ *     checked before any vendor routine sees them (the reference CBLAS calls
+ *     exit() on a bad argument).
+ *   - Matrices are row-major. Element types are selected by pb_dtype.
+ *   - Handles are not safe for concurrent use; distinct handles are, except
+ *     that a library's thread count is global to the library (see
+ *     pb_cblas_set_threads).
+ *
+ * Timed runs (pb_job) keep measurement in C: a job owns its buffers
+ * (64-byte aligned, placed so that no two buffers alias modulo 4 KiB), one
+ * set per copy, and pb_job_run times `iters` back-to-back iterations with
+ * clock_gettime(CLOCK_MONOTONIC), rotating through the copies.
+ */
+#ifndef PEAKBENCH_H
+#define PEAKBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pb_status {
+	PB_OK = 0,
+	PB_ERR_NOT_FOUND = 1,   /* no file could be loaded (dlopen failed for every candidate) */
+	PB_ERR_SYMBOL = 2,      /* the file loaded but lacks a required symbol */
+	PB_ERR_INVALID = 3,     /* a bad argument (dimension, stride, thread count, name) */
+	PB_ERR_UNSUPPORTED = 4, /* the library cannot do this (e.g. threads on the reference BLAS) */
+	PB_ERR_NOMEM = 5,       /* an allocation failed */
+	PB_ERR_LIBRARY = 6,     /* the library reported a failure (e.g. a oneDNN status) */
+	PB_ERR_VERSION = 7      /* a library version whose ABI peakbench does not encode */
+} pb_status;
+
+/* pb_status_name returns "PB_OK", "PB_ERR_NOT_FOUND", ... (static storage). */
+const char *pb_status_name(pb_status s);
+
+typedef enum pb_dtype {
+	PB_F32 = 4, /* float */
+	PB_F64 = 8  /* double */
+} pb_dtype;
+
+/* The accepted thread counts of every pb_*_set_threads. */
+#define PB_MIN_THREADS 1
+#define PB_MAX_THREADS 1024
+
+/* The most buffer sets a job may rotate through. */
+#define PB_MAX_COPIES 65536
+
+/* The loader: dlopen(RTLD_NOW|RTLD_LOCAL) over a list of candidates. */
+
+/*
+ * pb_dl_open loads the first loadable file of candidates (NULL-terminated;
+ * sonames are searched by the dynamic linker, absolute paths used as is).
+ * When the environment variable env (may be NULL) is set and non-empty, its
+ * value is the only candidate. On success *handle is the dlopen handle and
+ * path (pathlen bytes) receives the resolved file (realpath). On failure,
+ * err holds "LIBRARY not found (tried: CAND: WHY; ...)" and tried (may be
+ * NULL) one line per candidate, "CAND: WHY", WHY being dlerror's text.
+ */
+pb_status pb_dl_open(const char *library, const char *env, const char *const *candidates,
+                     void **handle, char *path, size_t pathlen, char *tried, size_t triedlen,
+                     char *err, size_t errlen);
+
+/* CBLAS: one function table serves OpenBLAS, BLIS, MKL and the reference BLAS. */
+
+typedef struct pb_cblas pb_cblas;
+
+typedef enum pb_trans {
+	PB_NO_TRANS = 0,
+	PB_TRANS = 1
+} pb_trans;
+
+/*
+ * pb_cblas_open loads the library named name: "openblas", "blis", "mkl" or
+ * "netlib" (the reference BLAS and CBLAS). path NULL or "" searches the
+ * standard sonames and paths (and the environment override
+ * PEAKBENCH_OPENBLAS, PEAKBENCH_BLIS, PEAKBENCH_MKL or PEAKBENCH_NETLIB);
+ * otherwise path is the only file tried. tried receives the candidates
+ * tried, one "CAND: WHY" per line, when loading fails.
+ *
+ * Libraries stay mapped after pb_cblas_close: unloading a threaded BLAS
+ * with live worker threads is unsafe, and a second open is then cheap.
+ */
+pb_status pb_cblas_open(const char *name, const char *path, pb_cblas **out,
+                        char *tried, size_t triedlen, char *err, size_t errlen);
+pb_status pb_cblas_close(pb_cblas *lib, char *err, size_t errlen);
+
+/*
+ * pb_cblas_info writes "key=value" lines describing the library as loaded:
+ * name, version, path, threading, code_path and library-specific keys.
+ */
+pb_status pb_cblas_info(const pb_cblas *lib, char *buf, size_t buflen, char *err, size_t errlen);
+
+/*
+ * pb_cblas_set_threads sets the library's own thread count, global to the
+ * library (and to every handle on it). n must lie in
+ * [PB_MIN_THREADS, PB_MAX_THREADS]; a count the library does not honour
+ * (reads back differently; more than 1 on the reference BLAS or on MKL's
+ * sequential layer) is an error.
+ */
+pb_status pb_cblas_set_threads(pb_cblas *lib, int n, char *err, size_t errlen);
+pb_status pb_cblas_get_threads(const pb_cblas *lib, int *n, char *err, size_t errlen);
+
+/*
+ * Direct calls, row-major, with BLAS semantics (strides may be negative for
+ * vectors; beta == 0 means C is not read). Arguments are checked as the
+ * BLAS would, before the library sees them. The *_ext calls are the cheap
+ * extras gonum's interfaces want; a library lacking one returns
+ * PB_ERR_UNSUPPORTED (pb_cblas_has tells beforehand).
+ */
+pb_status pb_cblas_sgemm(const pb_cblas *lib, pb_trans ta, pb_trans tb, int m, int n, int k,
+                         float alpha, const float *a, int lda, const float *b, int ldb,
+                         float beta, float *c, int ldc, char *err, size_t errlen);
+pb_status pb_cblas_dgemm(const pb_cblas *lib, pb_trans ta, pb_trans tb, int m, int n, int k,
+                         double alpha, const double *a, int lda, const double *b, int ldb,
+                         double beta, double *c, int ldc, char *err, size_t errlen);
+pb_status pb_cblas_sgemv(const pb_cblas *lib, pb_trans ta, int m, int n, float alpha,
+                         const float *a, int lda, const float *x, int incx, float beta,
+                         float *y, int incy, char *err, size_t errlen);
+pb_status pb_cblas_dgemv(const pb_cblas *lib, pb_trans ta, int m, int n, double alpha,
+                         const double *a, int lda, const double *x, int incx, double beta,
+                         double *y, int incy, char *err, size_t errlen);
+pb_status pb_cblas_saxpy(const pb_cblas *lib, int n, float alpha, const float *x, int incx,
+                         float *y, int incy, char *err, size_t errlen);
+pb_status pb_cblas_daxpy(const pb_cblas *lib, int n, double alpha, const double *x, int incx,
+                         double *y, int incy, char *err, size_t errlen);
+pb_status pb_cblas_sdot(const pb_cblas *lib, int n, const float *x, int incx, const float *y,
+                        int incy, float *result, char *err, size_t errlen);
+pb_status pb_cblas_ddot(const pb_cblas *lib, int n, const double *x, int incx, const double *y,
+                        int incy, double *result, char *err, size_t errlen);
+
+/* Optional level-1/3 extras (result pointers receive scalars). */
+typedef enum pb_cblas_ext {
+	PB_EXT_SCAL = 0,
+	PB_EXT_NRM2,
+	PB_EXT_ASUM,
+	PB_EXT_IAMAX,
+	PB_EXT_COPY,
+	PB_EXT_SWAP,
+	PB_EXT_TRSM,
+	PB_EXT_COUNT
+} pb_cblas_ext;
+
+/* pb_cblas_has reports (1/0) whether the extra ext exists for dtype. */
+int pb_cblas_has(const pb_cblas *lib, pb_cblas_ext ext, pb_dtype dt);
+
+/* x = alpha·x */
+pb_status pb_cblas_scal(const pb_cblas *lib, pb_dtype dt, int n, double alpha, void *x, int incx,
+                        char *err, size_t errlen);
+/* *result = ‖x‖₂ (nrm2) or Σ|x| (asum); incx > 0 */
+pb_status pb_cblas_nrm2(const pb_cblas *lib, pb_dtype dt, int n, const void *x, int incx,
+                        double *result, char *err, size_t errlen);
+pb_status pb_cblas_asum(const pb_cblas *lib, pb_dtype dt, int n, const void *x, int incx,
+                        double *result, char *err, size_t errlen);
+/* *result = 0-based index of the first largest |x|, -1 when n == 0; incx > 0 */
+pb_status pb_cblas_iamax(const pb_cblas *lib, pb_dtype dt, int n, const void *x, int incx,
+                         int *result, char *err, size_t errlen);
+pb_status pb_cblas_copy(const pb_cblas *lib, pb_dtype dt, int n, const void *x, int incx,
+                        void *y, int incy, char *err, size_t errlen);
+pb_status pb_cblas_swap(const pb_cblas *lib, pb_dtype dt, int n, void *x, int incx, void *y,
+                        int incy, char *err, size_t errlen);
+
+typedef enum pb_side { PB_LEFT = 0, PB_RIGHT = 1 } pb_side;
+typedef enum pb_uplo { PB_UPPER = 0, PB_LOWER = 1 } pb_uplo;
+typedef enum pb_diag { PB_NON_UNIT = 0, PB_UNIT = 1 } pb_diag;
+
+/* B = alpha·op(A)⁻¹·B (left) or alpha·B·op(A)⁻¹ (right); B m×n. */
+pb_status pb_cblas_trsm(const pb_cblas *lib, pb_dtype dt, pb_side side, pb_uplo uplo,
+                        pb_trans ta, pb_diag diag, int m, int n, double alpha, const void *a,
+                        int lda, void *b, int ldb, char *err, size_t errlen);
+
+/* MKL extras (only on a handle opened as "mkl"). */
+
+typedef enum pb_vml_op {
+	PB_VML_ADD = 0, /* z = x + y */
+	PB_VML_MUL,     /* z = x ⊙ y */
+	PB_VML_EXP,     /* y = eˣ */
+	PB_VML_TANH,    /* y = tanh x */
+	PB_VML_SIGMOID  /* y = 1/(1+e⁻ˣ): not in MKL 2020 (PB_ERR_UNSUPPORTED) */
+} pb_vml_op;
+
+/* pb_mkl_vml_has reports (1/0) whether MKL provides op for dt. */
+int pb_mkl_vml_has(const pb_cblas *lib, pb_vml_op op, pb_dtype dt);
+
+/* Timed jobs. */
+
+typedef struct pb_job pb_job;
+
+typedef struct pb_job_opts {
+	int copies;  /* buffer sets to rotate through, one per iteration: 1 .. PB_MAX_COPIES */
+	int threads; /* the library's thread count, applied before every run; 0 leaves it */
+} pb_job_opts;
+
+/*
+ * Job arguments, in order (arg indexes for pb_job_set_input):
+ *   gemm  A (m×k, or k×m with ta), B (k×n, or n×k with tb), C (m×n) = A·B, output C
+ *   gemv  A (m×n), x (n), y (m) = A·x, output y
+ *   axpy  x (n), y (n) += alpha·x, output y (accumulates on every iteration)
+ *   dot   x (n), y (n), r (1) = x·y, output r
+ * All with tight leading dimensions, alpha = 1 and beta = 0 for gemm/gemv.
+ */
+pb_status pb_cblas_job_gemm(pb_cblas *lib, pb_dtype dt, pb_trans ta, pb_trans tb, int m, int n,
+                            int k, const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+pb_status pb_cblas_job_gemv(pb_cblas *lib, pb_dtype dt, int m, int n, const pb_job_opts *opts,
+                            pb_job **out, char *err, size_t errlen);
+pb_status pb_cblas_job_axpy(pb_cblas *lib, pb_dtype dt, int n, double alpha,
+                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+pb_status pb_cblas_job_dot(pb_cblas *lib, pb_dtype dt, int n, const pb_job_opts *opts,
+                           pb_job **out, char *err, size_t errlen);
+/* VML: add, mul: x, y, z; exp, tanh, sigmoid: x, y. Output the last. */
+pb_status pb_mkl_job_vml(pb_cblas *lib, pb_vml_op op, pb_dtype dt, int n, const pb_job_opts *opts,
+                         pb_job **out, char *err, size_t errlen);
+
+/* pb_job_args writes the job's argument count and which one is the output. */
+pb_status pb_job_args(const pb_job *job, int *nargs, int *output, char *err, size_t errlen);
+/* pb_job_arg_len writes the element count of argument arg. */
+pb_status pb_job_arg_len(const pb_job *job, int arg, size_t *len, char *err, size_t errlen);
+/*
+ * pb_job_set_input converts src (len elements, exactly the argument's
+ * length) to the job's dtype and copies it into every copy of argument arg.
+ */
+pb_status pb_job_set_input(pb_job *job, int arg, const double *src, size_t len, char *err,
+                           size_t errlen);
+/*
+ * pb_job_run applies the job's thread count (outside the clock), then runs
+ * iters (>= 0) iterations, iteration i on copy (start + i) mod copies where
+ * start follows the previous run, and writes the elapsed CLOCK_MONOTONIC
+ * nanoseconds into *ns.
+ */
+pb_status pb_job_run(pb_job *job, int64_t iters, int64_t *ns, char *err, size_t errlen);
+/* pb_job_output widens the output of the latest iteration into dst (len elements). */
+pb_status pb_job_output(const pb_job *job, double *dst, size_t len, char *err, size_t errlen);
+/* pb_job_describe writes what runs (e.g. the oneDNN implementation name). */
+pb_status pb_job_describe(const pb_job *job, char *buf, size_t buflen, char *err, size_t errlen);
+void pb_job_free(pb_job *job);
+
+/* oneDNN (C API of oneDNN 2.x), CPU engine. */
+
+typedef struct pb_dnnl pb_dnnl;
+
+/*
+ * pb_dnnl_open loads oneDNN (path NULL or "": PEAKBENCH_ONEDNN or the
+ * standard sonames), reads dnnl_version() and refuses a major version whose
+ * enum values peakbench does not encode (PB_ERR_VERSION), then creates a
+ * CPU engine.
+ */
+pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t triedlen, char *err,
+                       size_t errlen);
+pb_status pb_dnnl_close(pb_dnnl *lib, char *err, size_t errlen);
+pb_status pb_dnnl_info(const pb_dnnl *lib, char *buf, size_t buflen, char *err, size_t errlen);
+/*
+ * Thread count for primitives run through this handle's jobs: with oneDNN's
+ * OpenMP runtime it is applied by omp_set_num_threads of the OpenMP runtime
+ * oneDNN is bound to, on the thread that runs the job, right before each
+ * run (OpenMP's setting is per calling thread).
+ */
+pb_status pb_dnnl_set_threads(pb_dnnl *lib, int n, char *err, size_t errlen);
+pb_status pb_dnnl_get_threads(const pb_dnnl *lib, int *n, char *err, size_t errlen);
+
+typedef enum pb_dnnl_op {
+	PB_DNNL_RELU = 0, /* eltwise: x, y */
+	PB_DNNL_SIGMOID,  /* eltwise logistic: x, y */
+	PB_DNNL_TANH,     /* eltwise: x, y */
+	PB_DNNL_EXP,      /* eltwise: x, y */
+	PB_DNNL_ADD,      /* binary: x, y, z */
+	PB_DNNL_MUL,      /* binary: x, y, z */
+	PB_DNNL_SUM,      /* reduction: x (n), r (1) */
+	PB_DNNL_MAX,      /* reduction: x (n), r (1) */
+	PB_DNNL_SOFTMAX   /* softmax over each row (axis 1): x (rows×cols), y */
+} pb_dnnl_op;
+
+/* pb_dnnl_job prepares op on rows×cols elements (rows is 1 except for softmax). */
+pb_status pb_dnnl_job(pb_dnnl *lib, pb_dnnl_op op, pb_dtype dt, int64_t rows, int64_t cols,
+                      const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PEAKBENCH_H */

@@ -1,0 +1,192 @@
+/*
+ * loader.c — find and dlopen vendor libraries; shared error helpers.
+ *
+ * Libraries are opened with RTLD_NOW|RTLD_LOCAL so that a file missing a
+ * dependency fails here, with dlerror's text, rather than later in a call,
+ * and so that two libraries exporting the same cblas_* names do not
+ * interpose on each other. Every failure names each candidate tried and
+ * why it failed.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pb_internal.h"
+
+const char *pb_status_name(pb_status s)
+{
+	switch (s) {
+	case PB_OK:
+		return "PB_OK";
+	case PB_ERR_NOT_FOUND:
+		return "PB_ERR_NOT_FOUND";
+	case PB_ERR_SYMBOL:
+		return "PB_ERR_SYMBOL";
+	case PB_ERR_INVALID:
+		return "PB_ERR_INVALID";
+	case PB_ERR_UNSUPPORTED:
+		return "PB_ERR_UNSUPPORTED";
+	case PB_ERR_NOMEM:
+		return "PB_ERR_NOMEM";
+	case PB_ERR_LIBRARY:
+		return "PB_ERR_LIBRARY";
+	case PB_ERR_VERSION:
+		return "PB_ERR_VERSION";
+	}
+	return "PB_ERR_UNKNOWN";
+}
+
+pb_status pb_fail(pb_status s, char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err != NULL && errlen > 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return s;
+}
+
+pb_status pb_check_threads(const char *lib, int n, char *err, size_t errlen)
+{
+	if (n < PB_MIN_THREADS || n > PB_MAX_THREADS)
+		return pb_fail(PB_ERR_INVALID, err, errlen,
+		               "%s: thread count %d out of range (accepted: %d to %d)", lib, n,
+		               PB_MIN_THREADS, PB_MAX_THREADS);
+	return PB_OK;
+}
+
+void pb_sb_init(pb_sb *sb, char *buf, size_t cap)
+{
+	sb->buf = buf;
+	sb->cap = buf != NULL ? cap : 0;
+	sb->len = 0;
+	if (sb->cap > 0)
+		buf[0] = '\0';
+}
+
+void pb_sb_printf(pb_sb *sb, const char *fmt, ...)
+{
+	if (sb->cap == 0 || sb->len + 1 >= sb->cap)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sb->len += (size_t)n;
+	if (sb->len >= sb->cap) /* truncated: mark it */
+	{
+		sb->len = sb->cap - 1;
+		if (sb->cap > 4)
+			memcpy(sb->buf + sb->cap - 4, "...", 4);
+	}
+}
+
+void pb_dl_realpath(void *handle, char *path, size_t pathlen)
+{
+	if (path == NULL || pathlen == 0)
+		return;
+	path[0] = '\0';
+	struct link_map *lm = NULL;
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || lm == NULL || lm->l_name == NULL)
+		return;
+	char *rp = realpath(lm->l_name, NULL);
+	snprintf(path, pathlen, "%s", rp != NULL ? rp : lm->l_name);
+	free(rp);
+}
+
+/* why strips dlerror's leading "CAND: " (the candidate is printed already). */
+static const char *why(const char *cand, const char *e)
+{
+	if (e == NULL)
+		return "unknown dlopen error";
+	size_t n = strlen(cand);
+	if (strncmp(e, cand, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
+		return e + n + 2;
+	return e;
+}
+
+pb_status pb_dl_open(const char *library, const char *env, const char *const *candidates,
+                     void **handle, char *path, size_t pathlen, char *tried, size_t triedlen,
+                     char *err, size_t errlen)
+{
+	if (library == NULL || handle == NULL)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_dl_open: library and handle are required");
+	*handle = NULL;
+	const char *override = env != NULL ? getenv(env) : NULL;
+	const char *one[2] = {override, NULL};
+	if (override != NULL && override[0] != '\0')
+		candidates = one;
+	else
+		override = NULL;
+
+	pb_sb t, e;
+	pb_sb_init(&t, tried, triedlen);
+	pb_sb_init(&e, err, errlen);
+	pb_sb_printf(&e, "%s not found (tried: ", library);
+	int n = 0;
+	for (; candidates != NULL && candidates[n] != NULL; n++) {
+		const char *cand = candidates[n];
+		dlerror();
+		void *h = dlopen(cand, RTLD_NOW | RTLD_LOCAL);
+		if (h != NULL) {
+			*handle = h;
+			pb_dl_realpath(h, path, pathlen);
+			if (tried != NULL && triedlen > 0)
+				tried[0] = '\0';
+			return PB_OK;
+		}
+		const char *w = why(cand, dlerror());
+		const char *label = override != NULL ? env : NULL;
+		if (n > 0) {
+			pb_sb_printf(&e, "; ");
+			pb_sb_printf(&t, "\n");
+		}
+		if (label != NULL) {
+			pb_sb_printf(&e, "%s=%s: %s", label, cand, w);
+			pb_sb_printf(&t, "%s=%s: %s", label, cand, w);
+		} else {
+			pb_sb_printf(&e, "%s: %s", cand, w);
+			pb_sb_printf(&t, "%s: %s", cand, w);
+		}
+	}
+	if (n == 0)
+		pb_sb_printf(&e, "no candidates");
+	pb_sb_printf(&e, ")");
+	return PB_ERR_NOT_FOUND;
+}
+
+void *pb_dl_preload(const char *const *candidates, char *path, size_t pathlen)
+{
+	if (path != NULL && pathlen > 0)
+		path[0] = '\0';
+	for (int i = 0; candidates[i] != NULL; i++) {
+		void *h = dlopen(candidates[i], RTLD_NOW | RTLD_GLOBAL);
+		if (h != NULL) {
+			pb_dl_realpath(h, path, pathlen);
+			return h;
+		}
+	}
+	return NULL;
+}
+
+int pb_dl_sibling_exists(const char *path, const char *name)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == NULL)
+		return 0;
+	*slash = '\0';
+	char full[PATH_MAX + 64];
+	snprintf(full, sizeof full, "%s/%s", dir, name);
+	struct stat st;
+	return stat(full, &st) == 0;
+}

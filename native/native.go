@@ -1,0 +1,37 @@
+// Package native is peakbench's C layer: the files native/*.c, compiled by
+// the go command as part of this package, behind the C ABI in
+// include/peakbench.h. They find vendor libraries (OpenBLAS, BLIS, MKL, the
+// reference BLAS, oneDNN) at run time with dlopen, so nothing vendor-specific
+// is needed to build.
+//
+// The cgo/<family> packages call the C entry points from their own cgo
+// preambles and link this package with a blank import:
+//
+//	import _ "github.com/peakbench/peakbench/native"
+//
+// This package also holds what those packages share on the Go side: the
+// status codes as a typed error, element types, and Job, an operation
+// prepared in C buffers and timed in C. Without cgo it still builds: Job's
+// methods then return ErrNoCgo.
+//
+// CMake builds the same C files into a library with C tests (see
+// CMakeLists.txt); the go command does not need CMake.
+package native
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include -std=gnu11 -Wall -Wno-format-truncation
+#cgo LDFLAGS: -ldl
+#include "peakbench.h"
+*/
+import "C"
+
+// The Go constants of types.go must equal the C ones: each index below is
+// out of range, a compile error, unless the two agree.
+var _ = [1]int{}[OK-C.PB_OK+NotFound-C.PB_ERR_NOT_FOUND+Symbol-C.PB_ERR_SYMBOL+
+	Invalid-C.PB_ERR_INVALID+Unsupported-C.PB_ERR_UNSUPPORTED+NoMem-C.PB_ERR_NOMEM+
+	Library-C.PB_ERR_LIBRARY+Version-C.PB_ERR_VERSION]
+var _ = [1]int{}[F32-C.PB_F32]
+var _ = [1]int{}[F64-C.PB_F64]
+var _ = [1]int{}[MinThreads-C.PB_MIN_THREADS]
+var _ = [1]int{}[MaxThreads-C.PB_MAX_THREADS]
+var _ = [1]int{}[MaxCopies-C.PB_MAX_COPIES]

@@ -1,0 +1,178 @@
+/*
+ * pb_internal.h — what the files of native/ share and C users do not see.
+ */
+#ifndef PB_INTERNAL_H
+#define PB_INTERNAL_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peakbench.h"
+#include "vendor/blis.h"
+#include "vendor/cblas.h"
+#include "vendor/mkl.h"
+#include "vendor/openblas.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+#if defined(__x86_64__)
+#define PB_MULTIARCH "/usr/lib/x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define PB_MULTIARCH "/usr/lib/aarch64-linux-gnu"
+#else
+#define PB_MULTIARCH "/usr/lib"
+#endif
+
+/* Errors */
+
+/* pb_fail formats into err (when errlen > 0) and returns s. */
+pb_status pb_fail(pb_status s, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* pb_check_threads validates n against [PB_MIN_THREADS, PB_MAX_THREADS]. */
+pb_status pb_check_threads(const char *lib, int n, char *err, size_t errlen);
+
+/* A bounded string builder: appends never overflow, the text is always terminated. */
+typedef struct pb_sb {
+	char *buf;
+	size_t cap;
+	size_t len;
+} pb_sb;
+
+void pb_sb_init(pb_sb *sb, char *buf, size_t cap);
+void pb_sb_printf(pb_sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Loader helpers */
+
+/* pb_dl_realpath writes the file behind a dlopen handle. */
+void pb_dl_realpath(void *handle, char *path, size_t pathlen);
+/*
+ * pb_dl_preload dlopens the first loadable candidate with RTLD_NOW|RTLD_GLOBAL
+ * (e.g. an OpenMP runtime that a later library needs in the global scope);
+ * returns the handle or NULL, and the resolved path.
+ */
+void *pb_dl_preload(const char *const *candidates, char *path, size_t pathlen);
+/* pb_dl_file_exists reports whether dir/name exists (dir from a path's dirname). */
+int pb_dl_sibling_exists(const char *path, const char *name);
+
+/* CBLAS handle, shared by cblas.c and mkl.c */
+
+enum pb_family {
+	PB_FAM_OPENBLAS = 0,
+	PB_FAM_BLIS,
+	PB_FAM_MKL,
+	PB_FAM_NETLIB
+};
+
+typedef struct pb_mkl {
+	MKL_Set_Threading_Layer_fn set_threading_layer;
+	MKL_Set_Interface_Layer_fn set_interface_layer;
+	MKL_Set_Num_Threads_fn set_num_threads;
+	MKL_Get_Max_Threads_fn get_max_threads;
+	MKL_Get_Version_fn get_version;
+	MKL_Get_Version_String_fn get_version_string;
+	MKL_CBWR_Get_Auto_Branch_fn cbwr_get_auto_branch;
+	int layer;               /* MKL_THREADING_* in use */
+	char layer_why[256];     /* why that layer */
+	char omp_path[PATH_MAX]; /* the OpenMP runtime preloaded, if any */
+	vs_binary_fn vsAdd, vsMul;
+	vd_binary_fn vdAdd, vdMul;
+	vs_unary_fn vsExp, vsTanh;
+	vd_unary_fn vdExp, vdTanh;
+} pb_mkl;
+
+struct pb_cblas {
+	int family;
+	char name[16];
+	void *dl;
+	char path[PATH_MAX];
+
+	cblas_sgemm_fn sgemm;
+	cblas_dgemm_fn dgemm;
+	cblas_sgemv_fn sgemv;
+	cblas_dgemv_fn dgemv;
+	cblas_saxpy_fn saxpy;
+	cblas_daxpy_fn daxpy;
+	cblas_sdot_fn sdot;
+	cblas_ddot_fn ddot;
+	void *ext[PB_EXT_COUNT][2]; /* [ext][0 f32, 1 f64]; NULL when absent */
+
+	openblas_set_num_threads_fn ob_set_threads;
+	openblas_get_num_threads_fn ob_get_threads;
+	openblas_get_config_fn ob_config;
+	openblas_get_corename_fn ob_corename;
+	openblas_get_parallel_fn ob_parallel;
+
+	bli_thread_set_num_threads_fn bli_set_threads;
+	bli_thread_get_num_threads_fn bli_get_threads;
+	bli_info_get_version_str_fn bli_version;
+	bli_arch_query_id_fn bli_arch_id;
+	bli_arch_string_fn bli_arch_string;
+	bli_info_get_enable_flag_fn bli_openmp, bli_pthreads;
+
+	pb_mkl mkl;
+
+	char version[128];
+	char info[4096]; /* key=value lines, filled at open */
+};
+
+/* cblas.c: a job on lib, thread count applied before each run (used by mkl.c). */
+pb_status pb_cblas_new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *lens, int output,
+                           const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+
+/* mkl.c */
+pb_status pb_mkl_load(pb_cblas *lib, const char *path, char *tried, size_t triedlen, char *err,
+                      size_t errlen);
+pb_status pb_mkl_resolve(pb_cblas *lib, char *err, size_t errlen);
+void pb_mkl_describe(pb_cblas *lib, pb_sb *info);
+
+/* Jobs (timing.c) */
+
+#define PB_JOB_MAX_ARGS 4
+
+typedef pb_status (*pb_job_iter_fn)(pb_job *job, int copy, char *err, size_t errlen);
+typedef pb_status (*pb_job_hook_fn)(pb_job *job, char *err, size_t errlen);
+
+struct pb_job {
+	pb_dtype dt;
+	int nargs;
+	int output;
+	int copies;
+	int next; /* copy of the next iteration */
+	int last; /* copy of the latest iteration, -1 before any */
+	int threads;
+	size_t len[PB_JOB_MAX_ARGS];
+	void **buf;  /* [copy*nargs + arg] */
+	void **base; /* the allocations behind buf */
+
+	pb_job_iter_fn iter;    /* one iteration on one copy (required) */
+	pb_job_hook_fn before;  /* before the clock starts, e.g. apply the thread count */
+	pb_job_hook_fn after;   /* after the last iteration, still on the clock (e.g. wait) */
+	void (*destroy)(pb_job *job);
+
+	const pb_cblas *lib;
+	void *ctx;
+	int64_t p[6];
+	double alpha;
+	char desc[256];
+};
+
+/*
+ * pb_job_alloc allocates a job and its buffers: nargs arguments of lens[i]
+ * elements of dt, one set per copy, each 64-byte aligned, staggered by
+ * multiples of 576 bytes within a page so that no two of 64 consecutive
+ * buffers are ≡ mod 4 KiB (glibc/4K aliasing), and zero-filled (which also
+ * faults their pages in before any timing).
+ */
+pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
+                       const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+
+static inline void *pb_job_buf(const pb_job *j, int copy, int arg)
+{
+	return j->buf[(size_t)copy * (size_t)j->nargs + (size_t)arg];
+}
+
+#endif /* PB_INTERNAL_H */
