@@ -19,7 +19,8 @@ type Float = num.Float
 
 // Block sizes of the loop nest, in elements (rounded to the micro-kernel's
 // mr and nr when used). They are chosen for the scalar 3×3 kernel on a core
-// with 32 KiB L1d and 512 KiB L2 (see /work/shared/MACHINE.md):
+// with 32 KiB L1d and 512 KiB L2 (the development machine, shared/MACHINE.md).
+// Within noise on that machine, kc 128–512 and mc 48–384 all ran alike:
 //   - blockKC: a kc×nr panel of B (6 KiB at float64) stays in L1 while the
 //     kernel sweeps the panels of A;
 //   - blockMC: the packed mc×kc block of A (192 KiB at float64) stays in L2;
