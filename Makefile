@@ -11,7 +11,7 @@ SHELL := /bin/bash
 PB_SRC := $(shell cat $$(ls include/*.h include/*/*.h native/*.c native/*.h 2>/dev/null) /dev/null | sha1sum | cut -c1-12)
 export CGO_CFLAGS := -O2 -g -DPB_SRC=$(PB_SRC)
 
-.PHONY: all deps build bench bench-cpu test test-go test-c lint generate fmt clean
+.PHONY: all deps build bench bench-cpu test test-go test-c lint generate check-generate fmt clean
 
 all: build
 
@@ -32,7 +32,7 @@ bench: deps
 bench-cpu: bench
 
 ## test: formatting, vet, the Go tests with the race detector, and the C tests (sanitized)
-test: deps lint test-go test-c
+test: deps lint check-generate test-go test-c
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -55,6 +55,10 @@ test-c:
 ## generate: regenerate generated files (assembly from gobackend/_asm)
 generate:
 	$(GO) generate ./...
+
+## check-generate: fail when the committed assembly differs from a fresh generation (nothing is written)
+check-generate:
+	cd gobackend/_asm && $(GO) run . -check
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

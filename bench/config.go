@@ -32,6 +32,7 @@ type config struct {
 	verbose    bool
 	peakGFLOPS float64
 	peakGBPS   float64
+	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -64,6 +65,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.verbose, "v", false, "verbose progress on standard error")
 	fs.Float64Var(&c.peakGFLOPS, "peak-gflops", 0, "theoretical compute peak in GFLOP/s to use instead of the computed one")
 	fs.Float64Var(&c.peakGBPS, "peak-bw", 0, "DRAM bandwidth in GB/s to use instead of the measured one")
+	c.baselines = registerBaselineFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
 		fs.PrintDefaults()
@@ -129,6 +131,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if c.peakGFLOPS < 0 || c.peakGBPS < 0 {
 		return nil, usagef("-peak-gflops and -peak-bw must be positive")
+	}
+	if err := c.baselines.check(c); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -55,6 +55,11 @@ func exitCode(stderr io.Writer, err error) int {
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok { // report, compare (subcommands.go)
+			return sub(ctx, stdout, stderr, args[1:])
+		}
+	}
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -72,6 +77,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		if err := report.CheckWritable(cfg.output); err != nil {
 			return usagef("-o: %v", err)
 		}
+	}
+	if err := cfg.baselines.load(); err != nil {
+		return err
 	}
 	backends, infos, err := openBackends(cfg.backends)
 	if err != nil {
@@ -131,7 +139,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	return emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) })
+	if err := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) }); err != nil {
+		return err
+	}
+	return cfg.baselines.after(stdout, stderr, cfg, rep)
 }
 
 // emit writes to -o atomically, or to stdout.

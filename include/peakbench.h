@@ -90,6 +90,11 @@ typedef enum pb_trans {
  * otherwise path is the only file tried. tried receives the candidates
  * tried, one "CAND: WHY" per line, when loading fails.
  *
+ * Every library but MKL is opened with RTLD_DEEPBIND (except in sanitizer
+ * builds, which refuse a library whose calls would be interposed instead),
+ * so that its calls to its own Fortran BLAS and OpenMP runtime are not
+ * bound to those MKL puts in the global scope (native/loader.c says why).
+ *
  * Libraries stay mapped after pb_cblas_close: unloading a threaded BLAS
  * with live worker threads is unsafe, and a second open is then cheap.
  */
@@ -252,9 +257,9 @@ typedef struct pb_dnnl pb_dnnl;
 
 /*
  * pb_dnnl_open loads oneDNN (path NULL or "": PEAKBENCH_ONEDNN or the
- * standard sonames), reads dnnl_version() and refuses a major version whose
- * enum values peakbench does not encode (PB_ERR_VERSION), then creates a
- * CPU engine.
+ * standard sonames; with RTLD_DEEPBIND like BLIS), reads dnnl_version() and
+ * refuses a major version whose enum values peakbench does not encode
+ * (PB_ERR_VERSION), then creates a CPU engine.
  */
 pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t triedlen, char *err,
                        size_t errlen);

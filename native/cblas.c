@@ -155,6 +155,36 @@ static pb_status resolve_all(pb_cblas *lib, char *err, size_t errlen)
 	return PB_OK;
 }
 
+/*
+ * check_interposition refuses a library whose calls to its own Fortran BLAS
+ * or OpenMP runtime would bind to another library's: without RTLD_DEEPBIND
+ * (sanitizer builds) the global scope comes first, and MKL puts its sgemm_
+ * and libiomp5's GOMP_* there. Measured: the reference CBLAS loaded after
+ * MKL ran sgemm at MKL's speed. With DEEPBIND nothing is interposed.
+ */
+static pb_status check_interposition(pb_cblas *lib, char *err, size_t errlen)
+{
+	if (pb_dl_deepbind() != 0)
+		return PB_OK;
+	static const char *const probes[] = {"sgemm_", "dgemm_", "GOMP_parallel", "omp_get_num_threads"};
+	for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+		void *own = sym(lib->dl, probes[i]);
+		void *global = dlsym(RTLD_DEFAULT, probes[i]);
+		if (own == NULL || global == NULL || own == global)
+			continue;
+		Dl_info a, b;
+		if (dladdr(own, &a) == 0 || dladdr(global, &b) == 0 || a.dli_fname == NULL ||
+		    b.dli_fname == NULL || strcmp(a.dli_fname, b.dli_fname) == 0)
+			continue;
+		return pb_fail(PB_ERR_LIBRARY, err, errlen,
+		               "%s: %s would call %s of %s (loaded earlier into the global scope, e.g. "
+		               "by MKL) instead of its own (%s): open %s before MKL, or use a build "
+		               "without sanitizers (which loads with RTLD_DEEPBIND)",
+		               lib->name, lib->path, probes[i], b.dli_fname, a.dli_fname, lib->name);
+	}
+	return PB_OK;
+}
+
 /* The reference BLAS must not be an optimized library behind another name. */
 static pb_status check_netlib(pb_cblas *lib, char *err, size_t errlen)
 {
@@ -301,8 +331,15 @@ pb_status pb_cblas_open(const char *name, const char *path, pb_cblas **out, char
 			cands = one;
 			env = NULL;
 		}
-		st = pb_dl_open(f->display, env, cands, &lib->dl, lib->path, sizeof lib->path, tried,
-		                triedlen, msg, sizeof msg);
+		/*
+		 * Every library but MKL binds to its own symbols first: BLIS's and
+		 * OpenBLAS's OpenMP calls to their own runtime, and the reference
+		 * CBLAS's calls to the Fortran sgemm_ & co. to its own, not to
+		 * those MKL put in the global scope (see loader.c).
+		 */
+		int extra = pb_dl_deepbind();
+		st = pb_dl_open_flags(f->display, env, cands, extra, &lib->dl, lib->path,
+		                      sizeof lib->path, tried, triedlen, msg, sizeof msg);
 	}
 	if (st != PB_OK) {
 		free(lib);
@@ -313,6 +350,8 @@ pb_status pb_cblas_open(const char *name, const char *path, pb_cblas **out, char
 	st = resolve_all(lib, err, errlen);
 	if (st == PB_OK && fam == PB_FAM_NETLIB)
 		st = check_netlib(lib, err, errlen);
+	if (st == PB_OK && fam != PB_FAM_MKL)
+		st = check_interposition(lib, err, errlen);
 	if (st == PB_OK && fam == PB_FAM_MKL)
 		st = pb_mkl_resolve(lib, err, errlen);
 	if (st != PB_OK) {
@@ -355,7 +394,8 @@ pb_status pb_cblas_set_threads(pb_cblas *lib, int n, char *err, size_t errlen)
 	pb_status st = pb_check_threads(lib->name, n, err, errlen);
 	if (st != PB_OK)
 		return st;
-	int got = 0;
+	int got = 0, before = 0;
+	pb_cblas_get_threads(lib, &before, NULL, 0);
 	switch (lib->family) {
 	case PB_FAM_OPENBLAS:
 		if (lib->ob_get_threads() != n)
@@ -383,11 +423,19 @@ pb_status pb_cblas_set_threads(pb_cblas *lib, int n, char *err, size_t errlen)
 			               n);
 		return PB_OK;
 	}
-	if (got != n)
+	if (got != n) {
+		/* Leave the library as it was. */
+		if (lib->family == PB_FAM_OPENBLAS)
+			lib->ob_set_threads(before);
+		else if (lib->family == PB_FAM_BLIS)
+			lib->bli_set_threads((bli_dim_t)before);
+		else if (lib->family == PB_FAM_MKL)
+			lib->mkl.set_num_threads(before);
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
 		               "%s: asked for %d threads, the library reports %d (a limit it was "
-		               "built with?)",
-		               lib->name, n, got);
+		               "built with?); left at %d",
+		               lib->name, n, got, before);
+	}
 	return PB_OK;
 }
 

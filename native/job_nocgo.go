@@ -37,3 +37,6 @@ func (j *Job) OutputInto(dst []float64) error { return ErrNoCgo }
 
 // Close does nothing.
 func (j *Job) Close() error { return nil }
+
+// IdleWait reports nothing without cgo: no library is loaded.
+func IdleWait() string { return "" }

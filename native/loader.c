@@ -6,11 +6,29 @@
  * and so that two libraries exporting the same cblas_* names do not
  * interpose on each other. Every failure names each candidate tried and
  * why it failed.
+ *
+ * Every library but MKL is also opened with RTLD_DEEPBIND (pb_dl_deepbind),
+ * because MKL puts symbols in the global scope that others would bind to
+ * before their own — the global scope comes first for a library loaded
+ * RTLD_LOCAL:
+ *   - MKL's Intel threading layer loads libiomp5 (LLVM's libomp) globally,
+ *     and libomp exports the GNU OpenMP ABI under the same symbol versions
+ *     (GOMP_parallel@GOMP_4.0, omp_set_num_threads@OMP_1.0): BLIS loaded
+ *     after MKL asked for 2 threads and ran 1 (CPU/wall 1.00), and oneDNN's
+ *     thread count stopped taking effect;
+ *   - MKL's parts export the Fortran BLAS (sgemm_...): the reference
+ *     CBLAS's cblas_sgemm, loaded after MKL, called MKL's sgemm_ (and ran
+ *     at 174 GFLOP/s).
+ * DEEPBIND makes each library prefer its own symbols and dependencies.
+ * Sanitizer builds cannot use it (ASan aborts on RTLD_DEEPBIND); there the
+ * CBLAS loader detects such interposition and refuses the library with an
+ * error instead of measuring the wrong one (cblas.c: check_interposition).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,9 +135,52 @@ pb_status pb_dl_open(const char *library, const char *env, const char *const *ca
                      void **handle, char *path, size_t pathlen, char *tried, size_t triedlen,
                      char *err, size_t errlen)
 {
+	return pb_dl_open_flags(library, env, candidates, 0, handle, path, pathlen, tried, triedlen,
+	                        err, errlen);
+}
+
+int pb_dl_deepbind(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	return 0; /* the sanitizers' runtimes refuse RTLD_DEEPBIND */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                     \
+	__has_feature(memory_sanitizer)
+	return 0;
+#else
+	return RTLD_DEEPBIND;
+#endif
+#else
+	return RTLD_DEEPBIND;
+#endif
+}
+
+/*
+ * Worker threads of a threaded library spin for a while after each parallel
+ * region before they sleep (libiomp5, MKL's: 200 ms; libgomp: up to 300 k
+ * spins; OpenBLAS: 2^28 cycles). peakbench interleaves the samples of several
+ * libraries in one process, so a library's spinning workers would steal the
+ * cores from the next one measured: oneDNN's exp ran at half speed right
+ * after MKL. Before the first library loads, ask every runtime to sleep at
+ * once, unless the user set these variables. Results record the values.
+ */
+static void quiet_idle_threads(void)
+{
+	setenv("KMP_BLOCKTIME", "0", 0);
+	setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+	setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0); /* 2^4 cycles, its minimum */
+}
+
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+
+pb_status pb_dl_open_flags(const char *library, const char *env, const char *const *candidates,
+                           int extra, void **handle, char *path, size_t pathlen, char *tried,
+                           size_t triedlen, char *err, size_t errlen)
+{
 	if (library == NULL || handle == NULL)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_dl_open: library and handle are required");
 	*handle = NULL;
+	pthread_once(&quiet_once, quiet_idle_threads);
 	const char *override = env != NULL ? getenv(env) : NULL;
 	const char *one[2] = {override, NULL};
 	if (override != NULL && override[0] != '\0')
@@ -135,7 +196,7 @@ pb_status pb_dl_open(const char *library, const char *env, const char *const *ca
 	for (; candidates != NULL && candidates[n] != NULL; n++) {
 		const char *cand = candidates[n];
 		dlerror();
-		void *h = dlopen(cand, RTLD_NOW | RTLD_LOCAL);
+		void *h = dlopen(cand, RTLD_NOW | RTLD_LOCAL | extra);
 		if (h != NULL) {
 			*handle = h;
 			pb_dl_realpath(h, path, pathlen);

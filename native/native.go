@@ -21,9 +21,15 @@ package native
 /*
 #cgo CFLAGS: -I${SRCDIR}/../include -std=gnu11 -Wall -Wno-format-truncation
 #cgo LDFLAGS: -ldl
+#include <stdlib.h>
 #include "peakbench.h"
 */
 import "C"
+
+import (
+	"strings"
+	"unsafe"
+)
 
 // The Go constants of types.go must equal the C ones: each index below is
 // out of range, a compile error, unless the two agree.
@@ -35,3 +41,23 @@ var _ = [1]int{}[F64-C.PB_F64]
 var _ = [1]int{}[MinThreads-C.PB_MIN_THREADS]
 var _ = [1]int{}[MaxThreads-C.PB_MAX_THREADS]
 var _ = [1]int{}[MaxCopies-C.PB_MAX_COPIES]
+
+// idleWaitVars are the variables the loader sets, before the first library
+// loads, so that idle worker threads sleep instead of spinning on the cores
+// the next library measured needs (see quiet_idle_threads in loader.c).
+var idleWaitVars = []string{"KMP_BLOCKTIME", "OMP_WAIT_POLICY", "OPENBLAS_THREAD_TIMEOUT"}
+
+// IdleWait reports those variables as the C libraries see them, for the
+// record of a result: "KMP_BLOCKTIME=0 OMP_WAIT_POLICY=PASSIVE ...".
+func IdleWait() string {
+	var parts []string
+	for _, name := range idleWaitVars {
+		cname := C.CString(name)
+		v := C.getenv(cname)
+		C.free(unsafe.Pointer(cname))
+		if v != nil {
+			parts = append(parts, name+"="+C.GoString(v))
+		}
+	}
+	return strings.Join(parts, " ")
+}

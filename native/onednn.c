@@ -10,12 +10,17 @@
  * the calling thread. So we call omp_set_num_threads of the OpenMP runtime
  * oneDNN is bound to, on the thread that creates and runs the primitive,
  * right before (OpenMP's nthreads setting belongs to the calling thread,
- * and Go may run each cgo call on a different OS thread). Which runtime
- * oneDNN is bound to follows the dynamic linker's rule for a library
- * loaded RTLD_LOCAL: the global scope first (an OpenMP runtime loaded
- * RTLD_GLOBAL earlier, e.g. libiomp5 for MKL, which then serves oneDNN's
- * GOMP_* calls too), then oneDNN's own dependencies (libgomp). We resolve
- * omp_set_num_threads the same way, once, right after loading oneDNN.
+ * and Go may run each cgo call on a different OS thread).
+ *
+ * Which OpenMP runtime that is: oneDNN is opened with RTLD_DEEPBIND (see
+ * loader.c), so it binds to its own dependency, libgomp, even when MKL has
+ * put libiomp5 — which exports the same GOMP/OMP symbol versions — in the
+ * global scope; omp_set_num_threads is then looked up with dlsym on
+ * oneDNN's handle, which searches oneDNN and its dependencies in the same
+ * order. In a sanitizer build (no DEEPBIND) the dynamic linker's usual rule
+ * applies — the global scope first, then oneDNN's dependencies — and we
+ * resolve it the same way. Either way it is resolved once, right after
+ * loading, and its file is reported (threading_runtime).
  * dnnl_threadpool_interop_* applies to the threadpool runtime only.
  */
 #define _GNU_SOURCE
@@ -157,8 +162,9 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 		env = NULL;
 	}
 	char msg[2048];
-	pb_status st = pb_dl_open("libdnnl", env, cands, &lib->dl, lib->path, sizeof lib->path, tried,
-	                          triedlen, msg, sizeof msg);
+	int deep = pb_dl_deepbind();
+	pb_status st = pb_dl_open_flags("libdnnl", env, cands, deep, &lib->dl, lib->path,
+	                                sizeof lib->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(lib);
 		return pb_fail(st, err, errlen, "onednn: %s; %s", msg, DNNL_HINT);
@@ -223,9 +229,16 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 	memcpy(&lib->effective_isa, &isa, sizeof isa);
 
 	if (lib->version.cpu_runtime == DNNL_RUNTIME_OMP) {
-		/* The binding oneDNN got: the global scope first, then its own dependencies. */
-		void *set = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-		void *get = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+		/*
+		 * The binding oneDNN got: with RTLD_DEEPBIND its own dependencies
+		 * (libgomp) first, which dlsym on its handle searches; without, the
+		 * global scope first, then its dependencies.
+		 */
+		void *set = NULL, *get = NULL;
+		if (!deep) {
+			set = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+			get = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+		}
 		if (set == NULL || get == NULL) {
 			set = dlsym(lib->dl, "omp_set_num_threads");
 			get = dlsym(lib->dl, "omp_get_max_threads");
@@ -535,6 +548,16 @@ pb_status pb_dnnl_job(pb_dnnl *lib, pb_dnnl_op op, pb_dtype dt, int64_t rows, in
 		break;
 	case PB_DNNL_SUM:
 	case PB_DNNL_MAX:
+		if (n == 1) {
+			/*
+			 * oneDNN rejects a reduction that reduces nothing (src and dst
+			 * dims equal); the sum or max of one element is the element:
+			 * eltwise linear with alpha 1, beta 0.
+			 */
+			s = lib->eltwise_init(desc, dnnl_forward_inference, dnnl_eltwise_linear, &md_x, 1,
+			                      0);
+			break;
+		}
 		dr[0] = 1;
 		s = lib->md_init_by_tag(&md_r, 1, dr, dnnl_f32, dnnl_a);
 		if (s == dnnl_success)

@@ -47,6 +47,16 @@ void pb_sb_printf(pb_sb *sb, const char *fmt, ...) __attribute__((format(printf,
 
 /* Loader helpers */
 
+/*
+ * pb_dl_open_flags is pb_dl_open with extra dlopen flags (e.g. the value of
+ * pb_dl_deepbind()).
+ */
+pb_status pb_dl_open_flags(const char *library, const char *env, const char *const *candidates,
+                           int extra, void **handle, char *path, size_t pathlen, char *tried,
+                           size_t triedlen, char *err, size_t errlen);
+/* pb_dl_deepbind returns RTLD_DEEPBIND, or 0 in a sanitizer build. */
+int pb_dl_deepbind(void);
+
 /* pb_dl_realpath writes the file behind a dlopen handle. */
 void pb_dl_realpath(void *handle, char *path, size_t pathlen);
 /*

@@ -309,8 +309,9 @@ func rooflinePlot(run *Run, g chartGroup, pal *palette, title string) *plot.Plot
 	ylo, yhi = ylo/3, yhi*3
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
 
+	taken := new([]vg.Rectangle) // label areas the point labels avoid
 	if !c.empty() {
-		p.Add(&roofs{c: c, top: top})
+		p.Add(&roofs{c: c, top: top, taken: taken})
 	} else {
 		p.Title.Text += " (no peaks known for this device)"
 	}
@@ -349,7 +350,7 @@ func rooflinePlot(run *Run, g chartGroup, pal *palette, title string) *plot.Plot
 		p.Add(s)
 		p.Legend.Add(name, s)
 	}
-	p.Add(&pointLabels{labels: labels})
+	p.Add(&pointLabels{labels: labels, taken: taken})
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(-8)
 	return p
@@ -407,8 +408,22 @@ func (logGrid) Plot(c draw.Canvas, p *plot.Plot) {
 // memory level up to the highest compute roof, a horizontal line per compute
 // peak from the fastest diagonal on (solid: theoretical; dashed: measured).
 type roofs struct {
-	c   ceilings
-	top float64
+	c     ceilings
+	top   float64
+	taken *[]vg.Rectangle // where the labels went
+}
+
+// takeText records the area of a text of size w × h drawn from at (its
+// lower-left corner) at angle ang, as squares along its length.
+func takeText(taken *[]vg.Rectangle, at vg.Point, w, h vg.Length, ang float64) {
+	if taken == nil {
+		return
+	}
+	cos, sin := vg.Length(math.Cos(ang)), vg.Length(math.Sin(ang))
+	for d := vg.Length(0); d < w+h/2; d += h / 2 {
+		ctr := vg.Point{X: at.X + d*cos - h/2*sin, Y: at.Y + d*sin + h/2*cos}
+		*taken = append(*taken, vg.Rectangle{Min: vg.Point{X: ctr.X - h/2, Y: ctr.Y - h/2}, Max: vg.Point{X: ctr.X + h/2, Y: ctr.Y + h/2}})
+	}
 }
 
 func (rf *roofs) Plot(c draw.Canvas, p *plot.Plot) {
@@ -416,6 +431,10 @@ func (rf *roofs) Plot(c draw.Canvas, p *plot.Plot) {
 	lw := vg.Points(1.2)
 	xmin, xmax, ymin := p.X.Min, p.X.Max, p.Y.Min
 	small := textStyle(9, ceilingColor)
+	// Labels of lines closer than a text line to the previous one move
+	// further along their line, past the previous label.
+	var prevY func(x float64) vg.Length
+	var prevEnd vg.Length
 	for _, b := range rf.c.Bandwidth {
 		x0 := max(xmin, ymin/b.GBPS)
 		x1 := xmax
@@ -434,34 +453,84 @@ func (rf *roofs) Plot(c draw.Canvas, p *plot.Plot) {
 		sty := textStyle(9, bwColor)
 		sty.Rotation = ang
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
+		label := fmt.Sprintf("%s %s GB/s", b.Level, Sig(b.GBPS))
 		d := vg.Points(14)
+		if prevY != nil {
+			if apart := (prevY(x0) - a.Y) * vg.Length(math.Cos(ang)); apart < 1.4*sty.Height(label) {
+				d = prevEnd + vg.Points(16)
+			}
+		}
+		gbps := b.GBPS
+		prevY = func(x float64) vg.Length { return trY(gbps * x) }
+		prevEnd = d + sty.Width(label)
 		at := vg.Point{X: a.X + d*vg.Length(math.Cos(ang)) - 2*vg.Length(math.Sin(ang)), Y: a.Y + d*vg.Length(math.Sin(ang)) + 2*vg.Length(math.Cos(ang))}
-		c.FillText(sty, at, fmt.Sprintf("%s %s GB/s", b.Level, Sig(b.GBPS)))
+		c.FillText(sty, at, label)
+		takeText(rf.taken, at, sty.Width(label), sty.Height(label), ang)
 	}
 	fastest := 0.0
 	if len(rf.c.Bandwidth) > 0 {
 		fastest = rf.c.Bandwidth[0].GBPS
 	}
+	// Lines first, then labels: each at the right end of its line, above a
+	// theoretical peak and below a measured one, or else the first free
+	// place among the other side and further left along the line.
+	for _, cc := range rf.c.Compute {
+		x0 := xmin
+		if fastest > 0 {
+			x0 = max(xmin, cc.GFLOPS/fastest)
+		}
+		sty := draw.LineStyle{Color: ceilingColor, Width: lw}
+		if cc.Empirical {
+			sty.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
+		y := trY(cc.GFLOPS)
+		c.StrokeLine2(sty, trX(x0), y, c.Max.X, y)
+	}
+	// Labels avoid each other and the other compute lines.
+	var labelled []vg.Rectangle
 	for _, cc := range rf.c.Compute {
 		x0 := xmin
 		if fastest > 0 {
 			x0 = max(xmin, cc.GFLOPS/fastest)
 		}
 		y := trY(cc.GFLOPS)
-		sty := draw.LineStyle{Color: ceilingColor, Width: lw}
-		lsty := small
-		lsty.XAlign = draw.XRight
-		at := vg.Point{X: c.Max.X - vg.Points(4), Y: y + vg.Points(2)}
-		if cc.Empirical {
-			sty.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-			lsty.YAlign = draw.YTop
-			at.Y = y - vg.Points(2)
-		} else {
-			lsty.YAlign = draw.YBottom
-		}
-		c.StrokeLine2(sty, trX(x0), y, c.Max.X, y)
-		c.FillText(lsty, at, cc.label())
+		labelled = append(labelled, vg.Rectangle{Min: vg.Point{X: trX(x0), Y: y - 0.5}, Max: vg.Point{X: c.Max.X, Y: y + 0.5}})
 	}
+	for _, cc := range rf.c.Compute {
+		y := trY(cc.GFLOPS)
+		label := cc.label()
+		w, h := small.Width(label), small.Height(label)
+		gap := vg.Points(2)
+		above, below := y+gap, y-gap-h // lower edges
+		sides := []vg.Length{above, below}
+		if cc.Empirical {
+			sides = []vg.Length{below, above}
+		}
+		var chosen vg.Rectangle
+		found := false
+		for shift := 0; shift < 4 && !found; shift++ {
+			right := c.Max.X - vg.Points(4) - vg.Length(shift)*(w+vg.Points(24))
+			for _, bottom := range sides {
+				r := vg.Rectangle{Min: vg.Point{X: right - w, Y: bottom}, Max: vg.Point{X: right, Y: bottom + h}}
+				if !slices.ContainsFunc(labelled, func(o vg.Rectangle) bool { return overlap(r, o) }) {
+					chosen, found = r, true
+					break
+				}
+			}
+		}
+		if !found {
+			chosen = vg.Rectangle{Min: vg.Point{X: c.Max.X - vg.Points(4) - w, Y: sides[0]}, Max: vg.Point{X: c.Max.X - vg.Points(4), Y: sides[0] + h}}
+		}
+		labelled = append(labelled, chosen)
+		lsty := small
+		lsty.XAlign, lsty.YAlign = draw.XLeft, draw.YBottom
+		c.FillText(lsty, chosen.Min, label)
+		takeText(rf.taken, chosen.Min, w, h, 0)
+	}
+}
+
+func overlap(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 }
 
 // pointLabel is the text shown beside one point.
@@ -472,8 +541,12 @@ type pointLabel struct {
 
 // pointLabels draws each point's label beside it, trying eight positions
 // around the point in turn and taking the first that overlaps no label
-// already drawn; a label identical to one drawn close by is left out.
-type pointLabels struct{ labels []pointLabel }
+// or point already drawn; a label identical to that of a point a couple
+// of text lines away is left out.
+type pointLabels struct {
+	labels []pointLabel
+	taken  *[]vg.Rectangle // areas to avoid, drawn before
+}
 
 func (pl *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
@@ -482,8 +555,14 @@ func (pl *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	type box struct {
 		min, max vg.Point
 		text     string
+		at       vg.Point // the labelled point
 	}
 	var placed []box
+	if pl.taken != nil {
+		for _, r := range *pl.taken {
+			placed = append(placed, box{min: r.Min, max: r.Max})
+		}
+	}
 	// Every point is an obstacle too.
 	for _, l := range pl.labels {
 		pt := vg.Point{X: trX(l.X), Y: trY(l.Y)}
@@ -506,8 +585,7 @@ func (pl *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		w := sty.Width(l.Text)
 		dup := slices.ContainsFunc(placed, func(o box) bool {
-			return o.text == l.Text && math.Abs(float64((o.min.X+o.max.X)/2-pt.X)) < float64(w+2*gap) &&
-				math.Abs(float64((o.min.Y+o.max.Y)/2-pt.Y)) < float64(3*h)
+			return o.text == l.Text && math.Abs(float64(o.at.X-pt.X)) < float64(2*h) && math.Abs(float64(o.at.Y-pt.Y)) < float64(2*h)
 		})
 		if dup {
 			continue
@@ -530,7 +608,7 @@ func (pl *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 				break
 			}
 		}
-		placed = append(placed, box{min: chosen, max: vg.Point{X: chosen.X + w, Y: chosen.Y + h}, text: l.Text})
+		placed = append(placed, box{min: chosen, max: vg.Point{X: chosen.X + w, Y: chosen.Y + h}, text: l.Text, at: pt})
 		s := sty
 		s.XAlign, s.YAlign = draw.XLeft, draw.YBottom
 		c.FillText(s, chosen, l.Text)
@@ -572,9 +650,7 @@ func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot,
 			names[i] += " cold"
 		}
 	}
-	const barPts = 16
-	barW := vg.Points(barPts)
-	groupW := barW*vg.Length(len(backends)) + vg.Points(18)
+	barW := vg.Points(16)
 	p := newPlot()
 	p.Title.Text = title
 	p.Y.Label.Text = "% of roofline bound"
@@ -614,20 +690,25 @@ func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot,
 	}
 	p.Add(&barLabels{labels: labels, barW: barW, n: len(backends)})
 	p.NominalX(names...)
+	p.Y.Padding = 0 // NominalX makes room for the first label, which X.Min already does
 	p.Y.Min, p.Y.Max = 0, top*(1.12+0.07*float64(len(backends)))
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	p.Legend.Top = true
 	p.Legend.Left = false
-	w := max(5*vg.Inch, groupW*vg.Length(len(groups))+1.2*vg.Inch)
+	// Each group is as wide as its bars or its label; when that makes the
+	// chart too wide, the labels slant instead.
 	maxLabel := vg.Length(0)
 	for _, n := range names {
 		maxLabel = max(maxLabel, p.X.Tick.Label.Width(n))
 	}
-	if maxLabel > groupW {
+	bars := barW*vg.Length(len(backends)) + vg.Points(18)
+	groupW := max(bars, maxLabel+vg.Points(12))
+	if groupW*vg.Length(len(groups)) > 13*vg.Inch {
+		groupW = bars
 		p.X.Tick.Label.Rotation = math.Pi / 8
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
 	}
-	return p, w
+	return p, max(5*vg.Inch, groupW*vg.Length(len(groups))+1.2*vg.Inch)
 }
 
 // hline is a dashed horizontal reference line with a label at its left end.
@@ -796,6 +877,9 @@ func (c chart) svg() (string, error) {
 	s = svgSize.ReplaceAllString(s, `<svg class="chart" role="img" aria-label="`+htmlAttr(c.Title)+`" `)
 	return s, nil
 }
+
+// widthPx is the chart's width in CSS pixels (96 per inch).
+func (c chart) widthPx() int { return int(c.w.Points()*96/72 + 0.5) }
 
 var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*" `)
 

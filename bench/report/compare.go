@@ -250,18 +250,18 @@ func (d Delta) DeltaString() string {
 func WriteComparison(w io.Writer, c *Comparison, oldName, newName string) error {
 	fmt.Fprintf(w, "old: %s\nnew: %s\n\n", oldName, newName)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BACKEND\tOP\tDTYPE\tSHAPE\tTHREADS\tOLD TIME/OP\t\tNEW TIME/OP\t\tVS OLD\t")
+	fmt.Fprintln(tw, "BACKEND\tOP\tDTYPE\tSHAPE\tTHREADS\tOLD TIME/OP\tNEW TIME/OP\tVS OLD")
 	for _, d := range c.Rows {
 		shape := d.Shape
 		if d.Cache != "" && d.Cache != "hot" {
 			shape += " " + d.Cache
 		}
 		stat := benchmath.Comparison{P: d.P, N1: d.OldN, N2: d.NewN}.String()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t± %s\t%s\t± %s\t%s\t(%s)\n", d.Backend, d.Op, d.DType, shape, d.Threads,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s ± %s\t%s ± %s\t%s\t(%s)\n", d.Backend, d.Op, d.DType, shape, d.Threads,
 			Duration(d.Old.Center), d.Old.PctRangeString(), Duration(d.New.Center), d.New.PctRangeString(), d.DeltaString(), stat)
 	}
 	if len(c.Rows) > 1 {
-		fmt.Fprintf(tw, "geomean\t\t\t\t\t%s\t\t%s\t\t%+.2f%%\t\n", Duration(c.GeomeanOld), Duration(c.GeomeanNew), 100*c.GeomeanChange)
+		fmt.Fprintf(tw, "geomean\t\t\t\t\t%s\t%s\t%+.2f%%\n", Duration(c.GeomeanOld), Duration(c.GeomeanNew), 100*c.GeomeanChange)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

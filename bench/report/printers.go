@@ -15,7 +15,7 @@ import (
 )
 
 // Formats lists the output formats Write knows.
-var Formats = []string{"table", "md", "json", "csv", "gobench"}
+var Formats = []string{"table", "md", "json", "csv", "gobench", "html"}
 
 // Write prints run in format.
 func Write(w io.Writer, run *Run, format string) error {
@@ -30,6 +30,8 @@ func Write(w io.Writer, run *Run, format string) error {
 		return writeCSV(w, run)
 	case "gobench":
 		return writeGoBench(w, run)
+	case "html":
+		return writeHTML(w, run)
 	}
 	return fmt.Errorf("unknown format %q (accepted: %s)", format, strings.Join(Formats, ", "))
 }
@@ -254,10 +256,17 @@ func writeGoBench(w io.Writer, run *Run) error {
 		for _, ns := range r.SamplesNS {
 			gflops := r.FLOPs / ns
 			fmt.Fprintf(w, "%s\t%d\t%s ns/op\t%s GFLOP/s\t%s GB/s\t%s %%peak\n", name, r.Iters,
-				strconv.FormatFloat(ns, 'f', -1, 64), Sig(gflops), Sig(r.Bytes/ns), Sig(100*ratio(gflops, r.Peak.RooflineGFLOPS)))
+				strconv.FormatFloat(ns, 'f', -1, 64), sig5(gflops), sig5(r.Bytes/ns), sig5(100*ratio(gflops, r.Peak.RooflineGFLOPS)))
 		}
 	}
 	return nil
+}
+
+// sig5 formats v with five significant digits, enough that benchstat's
+// changes of the derived units match those of ns/op.
+func sig5(v float64) string {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 5, 64), 64)
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 func capitalize(s string) string {

@@ -1,6 +1,14 @@
-// Package elem is the element-wise kernels of the go backend over contiguous
-// slices, generic over float32 and float64, split over an explicit number of
-// goroutines in chunks whose boundaries are multiples of 64 elements.
+// Package elem is the element-wise kernels of peakbench's own backends over
+// contiguous slices, generic over float32 and float64, split over an
+// explicit number of goroutines in chunks whose boundaries are multiples of
+// 64 elements.
+//
+// Every function takes an isa.Level: isa.Generic runs the pure-Go kernels of
+// elem_generic.go (the go backend's, and the reference), a higher level the
+// assembly of elem_amd64.s (the asm backend's), clamped to what the CPU
+// runs. Add, Mul and ReLU give the same bits at every level; Axpy's
+// assembly rounds once (FMA) where Go rounds twice; Exp, Tanh and Sigmoid
+// are within MaxULP of the exact result at every level.
 //
 // Outputs may alias inputs exactly (z == x computes in place); partial
 // overlaps are not supported. Length mismatches and threads < 1 panic with
@@ -11,7 +19,10 @@ import (
 	"math"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
+
+//go:generate go run -C ../_asm . -pkg elem
 
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
@@ -29,96 +40,177 @@ var (
 	minChunkMath  = 1 << 10 // Sigmoid, Tanh, Exp
 )
 
+// impl is a set of kernels: the generic ones, or an assembly set. Each
+// exported function turns its level into an impl once and dispatches with a
+// switch, not through function values, so that a call on a short vector
+// allocates nothing.
+type impl uint8
+
+const (
+	implGeneric impl = iota
+	implAVX2         // elem_amd64.s
+)
+
+// implFor returns the kernels lvl runs (clamped to what the CPU runs): the
+// AVX2 assembly serves isa.AVX512 as well, as the element-wise kernels are
+// bound by memory, and Zen 4 runs 512-bit vectors as two 256-bit halves.
+func implFor(lvl isa.Level) impl {
+	if haveAsm && lvl.Clamp() >= isa.AVX2 {
+		return implAVX2
+	}
+	return implGeneric
+}
+
+// Kernel names the kernels a level runs: "generic" or "AVX2".
+func Kernel(lvl isa.Level) string {
+	if implFor(lvl) == implAVX2 {
+		return "AVX2"
+	}
+	return "generic"
+}
+
+// forChunks runs f on the chunks of [0, n) num.For makes, directly on the
+// caller's goroutine (no closure to allocate) when there is one chunk.
+func forChunks(n, threads, minChunk int, f func(lo, hi int)) {
+	num.For(n, threads, align, minChunk, func(_, lo, hi int) { f(lo, hi) })
+}
+
+func single(n, threads, minChunk int) bool {
+	parts, _ := num.Chunks(n, threads, align, minChunk)
+	return parts <= 1
+}
+
 // Add sets z = x + y.
-func Add[T Float](x, y, z []T, threads int) {
+func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	num.For(len(x), threads, align, minChunkCheap, func(_, lo, hi int) {
-		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
-		ys, zs = ys[:len(xs)], zs[:len(xs)]
-		for i, v := range xs {
-			zs[i] = v + ys[i]
-		}
-	})
+	binary(implFor(lvl), opAdd, x, y, z, threads)
 }
 
 // Mul sets z = x * y.
-func Mul[T Float](x, y, z []T, threads int) {
+func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	num.For(len(x), threads, align, minChunkCheap, func(_, lo, hi int) {
-		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
-		ys, zs = ys[:len(xs)], zs[:len(xs)]
-		for i, v := range xs {
-			zs[i] = v * ys[i]
-		}
-	})
+	binary(implFor(lvl), opMul, x, y, z, threads)
 }
 
 // Axpy sets y += alpha·x.
-func Axpy[T Float](alpha T, x, y []T, threads int) {
+func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
-	num.For(len(x), threads, align, minChunkCheap, func(_, lo, hi int) {
-		xs, ys := x[lo:hi], y[lo:hi]
-		ys = ys[:len(xs)]
-		for i, v := range xs {
-			ys[i] += alpha * v
-		}
-	})
+	k := implFor(lvl)
+	if single(len(x), threads, minChunkCheap) {
+		axpy(k, alpha, x, y)
+		return
+	}
+	forChunks(len(x), threads, minChunkCheap, func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
 }
 
 // ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch), -0 becomes +0.
-func ReLU[T Float](x, y []T, threads int) {
+func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	num.For(len(x), threads, align, minChunkCheap, func(_, lo, hi int) {
-		xs, ys := x[lo:hi], y[lo:hi]
-		ys = ys[:len(xs)]
-		for i, v := range xs {
-			if v <= 0 {
-				v = 0
-			}
-			ys[i] = v
-		}
-	})
+	unary(implFor(lvl), opReLU, x, y, threads, minChunkCheap)
 }
 
-// Sigmoid sets y = 1/(1+exp(-x)), computed in float64 as s = 1/(1+e) with
-// e = exp(-|x|), giving s for x ≥ 0 and e·s = exp(x)/(1+exp(x)) for x < 0:
-// exp never overflows, large |x| gives 0 or 1 (never NaN), and small
-// results keep their relative accuracy. NaN stays NaN.
-func Sigmoid[T Float](x, y []T, threads int) {
-	mapMath(x, y, threads, sigmoid)
-}
-
-func sigmoid(v float64) float64 {
-	e := math.Exp(-math.Abs(v))
-	s := 1 / (1 + e)
-	// Pick the factor by the sign bit instead of a branch: signs of
-	// activations are random, and a mispredicted branch costs about as much
-	// as the exp.
-	f := [2]float64{1, e}
-	return f[math.Float64bits(v)>>63] * s
-}
-
-// Tanh sets y = tanh(x), computed in float64.
-func Tanh[T Float](x, y []T, threads int) {
-	mapMath(x, y, threads, math.Tanh)
-}
-
-// Exp sets y = exp(x), computed in float64 (overflow gives +Inf).
-func Exp[T Float](x, y []T, threads int) {
-	mapMath(x, y, threads, math.Exp)
-}
-
-// mapMath applies a float64 function element-wise. f is a plain function
-// value: its call costs far less than the transcendental inside.
-func mapMath[T Float](x, y []T, threads int, f func(float64) float64) {
+// Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
+// small results keeping their relative accuracy. NaN stays NaN.
+func Sigmoid[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	num.For(len(x), threads, align, minChunkMath, func(_, lo, hi int) {
-		xs, ys := x[lo:hi], y[lo:hi]
-		ys = ys[:len(xs)]
-		for i, v := range xs {
-			ys[i] = T(f(float64(v)))
-		}
-	})
+	unary(implFor(lvl), opSigmoid, x, y, threads, minChunkMath)
+}
+
+// Tanh sets y = tanh(x).
+func Tanh[T Float](lvl isa.Level, x, y []T, threads int) {
+	check2(x, y, threads)
+	unary(implFor(lvl), opTanh, x, y, threads, minChunkMath)
+}
+
+// Exp sets y = exp(x) (overflow gives +Inf, underflow subnormals then 0).
+func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
+	check2(x, y, threads)
+	unary(implFor(lvl), opExp, x, y, threads, minChunkMath)
+}
+
+type op uint8
+
+const (
+	opAdd op = iota
+	opMul
+	opReLU
+	opExp
+	opTanh
+	opSigmoid
+)
+
+func binary[T Float](k impl, o op, x, y, z []T, threads int) {
+	if single(len(x), threads, minChunkCheap) {
+		binaryKernel(k, o, x, y, z)
+		return
+	}
+	forChunks(len(x), threads, minChunkCheap, func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
+}
+
+func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {
+	if single(len(x), threads, minChunk) {
+		unaryKernel(k, o, x, y)
+		return
+	}
+	forChunks(len(x), threads, minChunk, func(lo, hi int) { unaryKernel(k, o, x[lo:hi], y[lo:hi]) })
+}
+
+// binaryKernel, axpy and unaryKernel run one kernel on one chunk, serially.
+
+func binaryKernel[T Float](k impl, o op, x, y, z []T) {
+	if k != implGeneric {
+		binaryAsm(k, o, x, y, z)
+		return
+	}
+	if o == opAdd {
+		addGeneric(x, y, z)
+	} else {
+		mulGeneric(x, y, z)
+	}
+}
+
+func axpy[T Float](k impl, alpha T, x, y []T) {
+	if k != implGeneric {
+		axpyAsm(k, alpha, x, y)
+		return
+	}
+	axpyGeneric(alpha, x, y)
+}
+
+func unaryKernel[T Float](k impl, o op, x, y []T) {
+	if k != implGeneric {
+		unaryAsm(k, o, x, y)
+		return
+	}
+	switch o {
+	case opReLU:
+		reluGeneric(x, y)
+	case opExp:
+		mapMath(x, y, exp)
+	case opTanh:
+		mapMath(x, y, math.Tanh)
+	case opSigmoid:
+		mapMath(x, y, sigmoid)
+	}
+}
+
+// MaxULP is the largest error of Exp, Tanh and Sigmoid at a level, in units
+// in the last place of the result (of a subnormal result: of the smallest
+// subnormal), over the accuracy sweep of this package's tests, which fails
+// if a kernel exceeds it. fn is "exp", "tanh" or "sigmoid"; f64 selects the
+// float64 kernels.
+func MaxULP(lvl isa.Level, fn string, f64 bool) float64 {
+	b, ok := ulpBounds[boundKey{implFor(lvl), fn, f64}]
+	if !ok {
+		panic("elem: MaxULP: unknown function " + fn)
+	}
+	return b
+}
+
+type boundKey struct {
+	impl impl
+	fn   string
+	f64  bool
 }
 
 func check2[T Float](x, y []T, threads int) {

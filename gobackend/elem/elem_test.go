@@ -7,18 +7,30 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-var threadSet = []int{1, 2, 3, 7}
+// The tests run every kernel at every level this CPU supports, over every
+// length 0..140 and a few longer ones, slices starting at element offsets
+// 0..7, with NaN guards around every buffer: a stray write, or a changed
+// input, fails. Add, Mul and ReLU must give the exact result (one rounding)
+// at every level; the transcendentals must be within MaxULP.
 
-// lengths are every length 0..70 plus a few that give several 64-element
+func threadSet() []int {
+	if numtest.Quick() {
+		return []int{1, 3}
+	}
+	return []int{1, 2, 3, 7}
+}
+
+// lengths are every length 0..140 plus a few that give several 64-element
 // chunks and a ragged last one.
 func lengths() []int {
 	var ls []int
-	for n := 0; n <= 70; n++ {
+	for n := 0; n <= 140; n++ {
 		ls = append(ls, n)
 	}
-	return append(ls, 128, 129, 1000, 4099)
+	return append(ls, 257, 1000, 4099)
 }
 
 // withSmallChunks lets the tests split even short vectors over goroutines.
@@ -29,12 +41,13 @@ func withSmallChunks(f func()) {
 	f()
 }
 
-// specials are spliced into the random inputs: the transcendentals must
-// handle them (sigmoid of ±1000 must not be NaN).
-var specials = []float64{0, math.Copysign(0, -1), 1, -1, 30, -30, 100, -100, 1000, -1000, math.Inf(1), math.Inf(-1), math.NaN()}
+// specials are spliced into the random inputs: the kernels must handle
+// them (sigmoid of ±1000 must not be NaN).
+var specials = []float64{0, math.Copysign(0, -1), 1, -1, 30, -30, 100, -100, 1000, -1000,
+	math.Inf(1), math.Inf(-1), math.NaN(), 0x1p-1074, -0x1p-149, 88.7, -87.5, 709.7, -745}
 
-func input[T Float](n int, rnd *rand.Rand, scale float64, withSpecials bool) numtest.Guarded[T] {
-	g := numtest.New[T](n, rnd)
+func input[T Float](n, off int, rnd *rand.Rand, scale float64, withSpecials bool) numtest.Guarded[T] {
+	g := numtest.NewAt[T](n, off, rnd)
 	for i := range g.Data {
 		g.Data[i] *= T(scale)
 		if withSpecials && i%5 == 2 {
@@ -44,87 +57,28 @@ func input[T Float](n int, rnd *rand.Rand, scale float64, withSpecials bool) num
 	return g
 }
 
-// close reports whether got is within tol·|want| (plus an absolute floor
-// for results near zero) of want, NaN matching NaN and infinities exactly.
-func close(got, want, tol, floor float64) bool {
-	if math.IsNaN(want) || math.IsInf(want, 0) {
-		return math.IsNaN(got) == math.IsNaN(want) && (math.IsNaN(got) || got == want)
-	}
-	return math.Abs(got-want) <= tol*math.Abs(want)+floor
-}
-
-type binOp struct {
-	name string
-	f    func(x, y, z []float64, threads int)
-	f32  func(x, y, z []float32, threads int)
-	ref  func(x, y float64) float64
-}
-
-func testBinary[T Float](t *testing.T, run func(x, y, z []T, threads int), ref func(x, y float64) float64) {
-	rnd := rand.New(rand.NewPCG(1, 2))
-	withSmallChunks(func() {
-		for _, n := range lengths() {
-			for _, th := range threadSet {
-				x, y, z := input[T](n, rnd, 4, true), input[T](n, rnd, 4, true), input[T](n, rnd, 1, false)
-				x0, y0 := x.Clone(), y.Clone()
-				run(x.Data, y.Data, z.Data, th)
-				x.CheckGuards(t, "x")
-				y.CheckGuards(t, "y")
-				z.CheckGuards(t, "z")
-				if numtest.Differ(x.Full, x0.Full) >= 0 || numtest.Differ(y.Full, y0.Full) >= 0 {
-					t.Fatalf("n=%d threads=%d: input modified", n, th)
-				}
-				for i := range z.Data {
-					// One operation rounded once: the float64 result
-					// rounded to T is exact for + and ×.
-					want := T(ref(float64(x.Data[i]), float64(y.Data[i])))
-					if numtest.Differ(z.Data[i:i+1], []T{want}) >= 0 {
-						t.Fatalf("n=%d threads=%d: z[%d] = %v, want %v", n, th, i, z.Data[i], want)
-					}
-				}
-				// In place: z aliases x.
-				run(x.Data, y.Data, x.Data, th)
-				if i := numtest.Differ(x.Data, z.Data); i >= 0 {
-					t.Fatalf("n=%d threads=%d: in place differs at %d", n, th, i)
-				}
-			}
+// levels are the levels this CPU runs that have kernels of their own (a
+// level without any runs the next lower one's).
+func levels() []isa.Level {
+	var ls []isa.Level
+	for _, l := range isa.Levels() {
+		if l == isa.Generic || implFor(l) != implFor(l-1) {
+			ls = append(ls, l)
 		}
-	})
+	}
+	return ls
 }
 
-func TestAdd(t *testing.T) {
-	add := func(x, y float64) float64 { return x + y }
-	testBinary(t, Add[float64], add)
-	testBinary(t, Add[float32], add)
-}
-
-func TestMul(t *testing.T) {
-	mul := func(x, y float64) float64 { return x * y }
-	testBinary(t, Mul[float64], mul)
-	testBinary(t, Mul[float32], mul)
-}
-
-func testAxpy[T Float](t *testing.T) {
-	rnd := rand.New(rand.NewPCG(3, 4))
-	eps := numtest.Eps[T]()
+// forCases runs f over every level, length, offset and thread count.
+func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
 	withSmallChunks(func() {
-		for _, alpha := range []float64{0, 1, -0.5, 2} {
+		for _, lvl := range levels() {
 			for _, n := range lengths() {
-				for _, th := range threadSet {
-					x, y := input[T](n, rnd, 1, false), input[T](n, rnd, 1, false)
-					x0, y0 := x.Clone(), y.Clone()
-					Axpy(T(alpha), x.Data, y.Data, th)
-					x.CheckGuards(t, "x")
-					y.CheckGuards(t, "y")
-					if numtest.Differ(x.Full, x0.Full) >= 0 {
-						t.Fatalf("n=%d threads=%d: x modified", n, th)
-					}
-					for i, got := range y.Data {
-						xv, yv := float64(x0.Data[i]), float64(y0.Data[i])
-						want := yv + alpha*xv
-						// Two roundings, of alpha·x and of the sum.
-						if tol := 2 * eps * (math.Abs(yv) + math.Abs(alpha*xv)); math.Abs(float64(got)-want) > tol {
-							t.Fatalf("alpha=%v n=%d threads=%d: y[%d] = %v, want %v", alpha, n, th, i, got, want)
+				for _, off := range numtest.Offsets() {
+					for _, th := range threadSet() {
+						f(lvl, n, off, th)
+						if t.Failed() {
+							return
 						}
 					}
 				}
@@ -133,44 +87,117 @@ func testAxpy[T Float](t *testing.T) {
 	})
 }
 
+func testBinary[T Float](t *testing.T, name string, run func(lvl isa.Level, x, y, z []T, threads int), ref func(x, y float64) float64) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	forCases(t, func(lvl isa.Level, n, off, th int) {
+		x, y, z := input[T](n, off, rnd, 4, true), input[T](n, 7-off, rnd, 4, true), input[T](n, off/2, rnd, 1, false)
+		x0, y0 := x.Clone(), y.Clone()
+		run(lvl, x.Data, y.Data, z.Data, th)
+		x.CheckGuards(t, "x")
+		y.CheckGuards(t, "y")
+		z.CheckGuards(t, "z")
+		if numtest.Differ(x.Full, x0.Full) >= 0 || numtest.Differ(y.Full, y0.Full) >= 0 {
+			t.Fatalf("%s %v n=%d off=%d threads=%d: input modified", name, lvl, n, off, th)
+		}
+		for i := range z.Data {
+			// One operation rounded once: the float64 result rounded
+			// to T is exact for + and ×.
+			want := T(ref(float64(x.Data[i]), float64(y.Data[i])))
+			if numtest.Differ(z.Data[i:i+1], []T{want}) >= 0 {
+				t.Fatalf("%s %v n=%d off=%d threads=%d: z[%d] = %v, want %v", name, lvl, n, off, th, i, z.Data[i], want)
+			}
+		}
+		// In place: z aliases x.
+		run(lvl, x.Data, y.Data, x.Data, th)
+		if i := numtest.Differ(x.Data, z.Data); i >= 0 {
+			t.Fatalf("%s %v n=%d off=%d threads=%d: in place differs at %d", name, lvl, n, off, th, i)
+		}
+	})
+}
+
+func TestAdd(t *testing.T) {
+	add := func(x, y float64) float64 { return x + y }
+	testBinary(t, "add64", Add[float64], add)
+	testBinary(t, "add32", Add[float32], add)
+}
+
+func TestMul(t *testing.T) {
+	mul := func(x, y float64) float64 { return x * y }
+	testBinary(t, "mul64", Mul[float64], mul)
+	testBinary(t, "mul32", Mul[float32], mul)
+}
+
+func testAxpy[T Float](t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	eps := numtest.Eps[T]()
+	for _, alpha := range []float64{0, 1, -0.5, 2} {
+		forCases(t, func(lvl isa.Level, n, off, th int) {
+			x, y := input[T](n, off, rnd, 1, false), input[T](n, (off+5)%8, rnd, 1, false)
+			x0, y0 := x.Clone(), y.Clone()
+			Axpy(lvl, T(alpha), x.Data, y.Data, th)
+			x.CheckGuards(t, "x")
+			y.CheckGuards(t, "y")
+			if numtest.Differ(x.Full, x0.Full) >= 0 {
+				t.Fatalf("%v n=%d threads=%d: x modified", lvl, n, th)
+			}
+			for i, got := range y.Data {
+				xv, yv := float64(x0.Data[i]), float64(y0.Data[i])
+				want := yv + alpha*xv
+				// At most two roundings, of alpha·x and of the sum.
+				if tol := 2 * eps * (math.Abs(yv) + math.Abs(alpha*xv)); math.Abs(float64(got)-want) > tol {
+					t.Fatalf("%v alpha=%v n=%d threads=%d: y[%d] = %v, want %v", lvl, alpha, n, th, i, got, want)
+				}
+			}
+		})
+	}
+}
+
 func TestAxpy(t *testing.T) {
 	testAxpy[float64](t)
 	testAxpy[float32](t)
 }
 
-func testUnary[T Float](t *testing.T, name string, run func(x, y []T, threads int), ref func(float64) float64, scale, ulps float64) {
+type unaryFn[T Float] func(lvl isa.Level, x, y []T, threads int)
+
+// testUnary checks a function against its reference within MaxULP (exactly
+// for relu), on random inputs spliced with specials, then in place.
+func testUnary[T Float](t *testing.T, name string, run unaryFn[T], ref func(float64) float64, scale float64) {
 	rnd := rand.New(rand.NewPCG(5, 6))
-	eps := numtest.Eps[T]()
-	// Results that underflow T's normal range lose relative accuracy.
-	floor := 0x1p-1022
-	if eps > 0x1p-30 {
-		floor = 0x1p-126
-	}
-	withSmallChunks(func() {
-		for _, n := range lengths() {
-			for _, th := range threadSet {
-				x, y := input[T](n, rnd, scale, true), input[T](n, rnd, 1, false)
-				x0 := x.Clone()
-				run(x.Data, y.Data, th)
-				x.CheckGuards(t, "x")
-				y.CheckGuards(t, "y")
-				if numtest.Differ(x.Full, x0.Full) >= 0 {
-					t.Fatalf("%s n=%d threads=%d: x modified", name, n, th)
-				}
-				for i, got := range y.Data {
-					// Compare with the reference rounded to T so that
-					// overflow and underflow match T's range.
-					want := float64(T(ref(float64(x.Data[i]))))
-					if !close(float64(got), want, ulps*eps, floor) {
-						t.Fatalf("%s n=%d threads=%d: f(%v) = %v, want %v", name, n, th, x.Data[i], got, want)
-					}
-				}
-				// In place.
-				run(x.Data, x.Data, th)
-				if i := numtest.Differ(x.Data, y.Data); i >= 0 {
-					t.Fatalf("%s n=%d threads=%d: in place differs at %d", name, n, th, i)
-				}
+	var z T
+	f64 := numtest.Eps[T]() < 0x1p-30
+	forCases(t, func(lvl isa.Level, n, off, th int) {
+		bound := 0.0
+		if name != "relu" {
+			bound = MaxULP(lvl, name, f64)
+		}
+		x, y := input[T](n, off, rnd, scale, true), input[T](n, off^5, rnd, 1, false)
+		x0 := x.Clone()
+		run(lvl, x.Data, y.Data, th)
+		x.CheckGuards(t, "x")
+		y.CheckGuards(t, "y")
+		if numtest.Differ(x.Full, x0.Full) >= 0 {
+			t.Fatalf("%s %v n=%d threads=%d: x modified", name, lvl, n, th)
+		}
+		for i, got := range y.Data {
+			want := ref(float64(x.Data[i]))
+			var e float64
+			if f64 && name != "relu" {
+				hi, lo, k := refDD(name, float64(x.Data[i]))
+				e = ulpErr64(float64(got), hi, lo, k)
+				want = math.Ldexp(hi, k)
+			} else if f64 {
+				e = ulpErr64(float64(got), want, 0, 0)
+			} else {
+				e = ulpErr32(float32(got), want)
 			}
+			if e > bound || (bound == 0 && math.Signbit(float64(got)) != math.Signbit(want) && !math.IsNaN(want)) {
+				t.Fatalf("%s %v n=%d off=%d threads=%d: f(%v) = %v, want %v (%.3g ulp > %g) %T", name, lvl, n, off, th, x.Data[i], got, want, e, bound, z)
+			}
+		}
+		// In place.
+		run(lvl, x.Data, x.Data, th)
+		if i := numtest.Differ(x.Data, y.Data); i >= 0 {
+			t.Fatalf("%s %v n=%d off=%d threads=%d: in place differs at %d", name, lvl, n, off, th, i)
 		}
 	})
 }
@@ -182,45 +209,64 @@ func relu(v float64) float64 {
 	return math.Max(v, 0)
 }
 
-// sigmoidRef is the textbook formula, fine in float64 for |x| ≤ 700 and
-// given by its limits beyond.
-func sigmoidRef(v float64) float64 {
-	switch {
-	case v > 700:
-		return 1
-	case v < -700:
-		return math.Exp(v) // underflows to 0 like the kernel
-	}
-	return 1 / (1 + math.Exp(-v))
+func TestUnary(t *testing.T) {
+	testUnary(t, "relu", ReLU[float64], relu, 4)
+	testUnary(t, "relu", ReLU[float32], relu, 4)
+	// float32 results are compared with math's functions (within 1 ulp of
+	// float64), float64 ones with the double-double reference of
+	// accuracy_test.go.
+	testUnary(t, "sigmoid", Sigmoid[float32], sigmoidRef, 8)
+	testUnary(t, "tanh", Tanh[float32], math.Tanh, 4)
+	testUnary(t, "exp", Exp[float32], math.Exp, 4)
+	testUnary(t, "sigmoid", Sigmoid[float64], sigmoidRef, 8)
+	testUnary(t, "tanh", Tanh[float64], math.Tanh, 4)
+	testUnary(t, "exp", Exp[float64], math.Exp, 4)
 }
 
-func TestUnary(t *testing.T) {
-	// Each result is a float64 function rounded once to T: within 1 ulp of
-	// T, plus the few float64 ulps of the function itself.
-	testUnary(t, "relu64", ReLU[float64], relu, 4, 0)
-	testUnary(t, "relu32", ReLU[float32], relu, 4, 0)
-	testUnary(t, "sigmoid64", Sigmoid[float64], sigmoidRef, 8, 8)
-	testUnary(t, "sigmoid32", Sigmoid[float32], sigmoidRef, 8, 2)
-	testUnary(t, "tanh64", Tanh[float64], math.Tanh, 4, 4)
-	testUnary(t, "tanh32", Tanh[float32], math.Tanh, 4, 2)
-	testUnary(t, "exp64", Exp[float64], math.Exp, 4, 4)
-	testUnary(t, "exp32", Exp[float32], math.Exp, 4, 2)
+// sigmoidRef is the logistic function in float64, stable for large |x|.
+func sigmoidRef(v float64) float64 {
+	if v >= 0 {
+		return 1 / (1 + math.Exp(-v))
+	}
+	e := math.Exp(v)
+	return e / (1 + e)
 }
 
 func TestSpecialValues(t *testing.T) {
-	x := []float32{-1000, 1000, float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Copysign(0, -1))}
-	y := make([]float32, len(x))
-	Sigmoid(x, y, 1)
-	if want := []float32{0, 1, 0, 1, 0.5}; numtest.Differ(y, want) >= 0 {
-		t.Errorf("Sigmoid(%v) = %v, want %v", x, y, want)
-	}
-	ReLU(x, y, 1)
-	if want := []float32{0, 1000, 0, float32(math.Inf(1)), 0}; numtest.Differ(y, want) >= 0 || math.Signbit(float64(y[4])) {
-		t.Errorf("ReLU(%v) = %v, want %v (and +0)", x, y, want)
-	}
-	Exp(x, y, 1)
-	if want := []float32{0, float32(math.Inf(1)), 0, float32(math.Inf(1)), 1}; numtest.Differ(y, want) >= 0 {
-		t.Errorf("Exp(%v) = %v, want %v", x, y, want)
+	for _, lvl := range isa.Levels() {
+		inf, nan := math.Inf(1), math.NaN()
+		x := []float32{-1000, 1000, float32(-inf), float32(inf), float32(math.Copysign(0, -1)), float32(nan)}
+		y := make([]float32, len(x))
+		Sigmoid(lvl, x, y, 1)
+		if want := []float32{0, 1, 0, 1, 0.5, float32(nan)}; numtest.Differ(y, want) >= 0 {
+			t.Errorf("%v: Sigmoid(%v) = %v, want %v", lvl, x, y, want)
+		}
+		ReLU(lvl, x, y, 1)
+		if want := []float32{0, 1000, 0, float32(inf), 0, float32(nan)}; numtest.Differ(y, want) >= 0 || math.Signbit(float64(y[4])) {
+			t.Errorf("%v: ReLU(%v) = %v, want %v (and +0)", lvl, x, y, want)
+		}
+		Exp(lvl, x, y, 1)
+		if want := []float32{0, float32(inf), 0, float32(inf), 1, float32(nan)}; numtest.Differ(y, want) >= 0 {
+			t.Errorf("%v: Exp(%v) = %v, want %v", lvl, x, y, want)
+		}
+		Tanh(lvl, x, y, 1)
+		if want := []float32{-1, 1, -1, 1, 0, float32(nan)}; numtest.Differ(y, want) >= 0 || !math.Signbit(float64(y[4])) {
+			t.Errorf("%v: Tanh(%v) = %v, want %v (and -0)", lvl, x, y, want)
+		}
+		xd := []float64{-1000, 1000, -inf, inf, math.Copysign(0, -1), nan, 710, -746}
+		yd := make([]float64, len(xd))
+		Exp(lvl, xd, yd, 1)
+		if want := []float64{0, inf, 0, inf, 1, nan, inf, 0}; numtest.Differ(yd, want) >= 0 {
+			t.Errorf("%v: Exp(%v) = %v, want %v", lvl, xd, yd, want)
+		}
+		Tanh(lvl, xd, yd, 1)
+		if want := []float64{-1, 1, -1, 1, 0, nan, 1, -1}; numtest.Differ(yd, want) >= 0 || !math.Signbit(yd[4]) {
+			t.Errorf("%v: Tanh(%v) = %v, want %v (and -0)", lvl, xd, yd, want)
+		}
+		Sigmoid(lvl, xd, yd, 1)
+		if want := []float64{0, 1, 0, 1, 0.5, nan, 1, 0}; numtest.Differ(yd, want) >= 0 {
+			t.Errorf("%v: Sigmoid(%v) = %v, want %v", lvl, xd, yd, want)
+		}
 	}
 }
 
@@ -237,19 +283,35 @@ func expectPanic(t *testing.T, want string, f func()) {
 
 func TestPanics(t *testing.T) {
 	a, b := make([]float64, 3), make([]float64, 4)
-	expectPanic(t, "elem: len(y) != len(x)", func() { Add(a, b, a, 1) })
-	expectPanic(t, "elem: len(z) != len(x)", func() { Mul(a, a, b, 1) })
-	expectPanic(t, "elem: threads < 1", func() { Add(a, a, a, 0) })
-	expectPanic(t, "elem: len(y) != len(x)", func() { Axpy(1, a, b, 1) })
-	expectPanic(t, "elem: len(y) != len(x)", func() { ReLU(a, b, 1) })
-	expectPanic(t, "elem: len(y) != len(x)", func() { Sigmoid(a, b, 1) })
-	expectPanic(t, "elem: threads < 1", func() { Exp(a, a, -1) })
+	for _, lvl := range isa.Levels() {
+		expectPanic(t, "elem: len(y) != len(x)", func() { Add(lvl, a, b, a, 1) })
+		expectPanic(t, "elem: len(z) != len(x)", func() { Mul(lvl, a, a, b, 1) })
+		expectPanic(t, "elem: threads < 1", func() { Add(lvl, a, a, a, 0) })
+		expectPanic(t, "elem: len(y) != len(x)", func() { Axpy(lvl, 1, a, b, 1) })
+		expectPanic(t, "elem: len(y) != len(x)", func() { ReLU(lvl, a, b, 1) })
+		expectPanic(t, "elem: len(y) != len(x)", func() { Sigmoid(lvl, a, b, 1) })
+		expectPanic(t, "elem: threads < 1", func() { Exp(lvl, a, a, -1) })
+	}
+	expectPanic(t, "elem: MaxULP: unknown function log", func() { MaxULP(isa.Generic, "log", false) })
+}
+
+func TestKernel(t *testing.T) {
+	if got := Kernel(isa.Generic); got != "generic" {
+		t.Errorf("Kernel(Generic) = %q", got)
+	}
+	if isa.AVX2.Supported() && isa.AVX2.Clamp() == isa.AVX2 {
+		if got := Kernel(isa.AVX2); got != "AVX2" && got != "generic" {
+			t.Errorf("Kernel(AVX2) = %q", got)
+		}
+	}
 }
 
 // Benchmarks report bytes moved per second: every input read once, the
-// output written once (Axpy: x and y read, y written).
+// output written once (Axpy: x and y read, y written). Working sets: 4 KiB,
+// 256 KiB, 4 MiB and 64 MiB of float32 input (L1, L2, L3, DRAM on the
+// development machine).
 
-func benchOp[T Float](b *testing.B, n int, bytesPerElem int, f func()) {
+func benchOp(b *testing.B, n int, bytesPerElem int, f func()) {
 	b.SetBytes(int64(n * bytesPerElem))
 	for b.Loop() {
 		f()
@@ -258,16 +320,26 @@ func benchOp[T Float](b *testing.B, n int, bytesPerElem int, f func()) {
 
 func BenchmarkElem(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1 << 12, 1 << 16, 1 << 22} {
-		x, y, z := input[float32](n, rnd, 1, false).Data, input[float32](n, rnd, 1, false).Data, make([]float32, n)
-		xd, yd, zd := input[float64](n, rnd, 1, false).Data, input[float64](n, rnd, 1, false).Data, make([]float64, n)
-		for _, th := range []int{1, 2} {
-			name := fmt.Sprintf("n=%d/t=%d", n, th)
-			b.Run("Add/f32/"+name, func(b *testing.B) { benchOp[float32](b, n, 12, func() { Add(x, y, z, th) }) })
-			b.Run("Add/f64/"+name, func(b *testing.B) { benchOp[float64](b, n, 24, func() { Add(xd, yd, zd, th) }) })
-			b.Run("Axpy/f32/"+name, func(b *testing.B) { benchOp[float32](b, n, 12, func() { Axpy(0.5, x, y, th) }) })
-			b.Run("Axpy/f64/"+name, func(b *testing.B) { benchOp[float64](b, n, 24, func() { Axpy(0.5, xd, yd, th) }) })
-			b.Run("Sigmoid/f32/"+name, func(b *testing.B) { benchOp[float32](b, n, 8, func() { Sigmoid(x, z, th) }) })
+	for _, n := range []int{1 << 10, 1 << 16, 1 << 20, 1 << 24} {
+		x, y, z := input[float32](n, 0, rnd, 1, false).Data, input[float32](n, 0, rnd, 1, false).Data, make([]float32, n)
+		xd, yd, zd := input[float64](n, 0, rnd, 1, false).Data, input[float64](n, 0, rnd, 1, false).Data, make([]float64, n)
+		for _, lvl := range isa.Levels() {
+			for _, th := range []int{1, 2} {
+				name := fmt.Sprintf("%v/n=%d/t=%d", lvl, n, th)
+				b.Run("Add/f32/"+name, func(b *testing.B) { benchOp(b, n, 12, func() { Add(lvl, x, y, z, th) }) })
+				b.Run("Add/f64/"+name, func(b *testing.B) { benchOp(b, n, 24, func() { Add(lvl, xd, yd, zd, th) }) })
+				b.Run("Axpy/f32/"+name, func(b *testing.B) { benchOp(b, n, 12, func() { Axpy(lvl, 0.5, x, y, th) }) })
+				b.Run("Axpy/f64/"+name, func(b *testing.B) { benchOp(b, n, 24, func() { Axpy(lvl, 0.5, xd, yd, th) }) })
+				b.Run("ReLU/f32/"+name, func(b *testing.B) { benchOp(b, n, 8, func() { ReLU(lvl, x, z, th) }) })
+				if n <= 1<<20 {
+					b.Run("Exp/f32/"+name, func(b *testing.B) { benchOp(b, n, 8, func() { Exp(lvl, x, z, th) }) })
+					b.Run("Tanh/f32/"+name, func(b *testing.B) { benchOp(b, n, 8, func() { Tanh(lvl, x, z, th) }) })
+					b.Run("Sigmoid/f32/"+name, func(b *testing.B) { benchOp(b, n, 8, func() { Sigmoid(lvl, x, z, th) }) })
+					b.Run("Exp/f64/"+name, func(b *testing.B) { benchOp(b, n, 16, func() { Exp(lvl, xd, zd, th) }) })
+					b.Run("Tanh/f64/"+name, func(b *testing.B) { benchOp(b, n, 16, func() { Tanh(lvl, xd, zd, th) }) })
+					b.Run("Sigmoid/f64/"+name, func(b *testing.B) { benchOp(b, n, 16, func() { Sigmoid(lvl, xd, zd, th) }) })
+				}
+			}
 		}
 	}
 }

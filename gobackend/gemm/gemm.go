@@ -1,7 +1,9 @@
-// Package gemm is the pure-Go matrix multiply of the go backend: a blocked
+// Package gemm is the matrix multiply of peakbench's own backends: a blocked
 // GEMM in the BLIS structure (packed panels, a register-blocked micro-kernel)
 // and a GEMV, generic over float32 and float64 and parallel over an explicit
-// number of goroutines.
+// number of goroutines. Every function takes an isa.Level: isa.Generic runs
+// the pure-Go micro-kernel (the go backend's), higher levels the assembly
+// ones of gemm_amd64.s (the asm backend's).
 //
 // Matrices are row-major. Caller mistakes (negative sizes, a leading
 // dimension too small, a slice too short, threads < 1) panic with a message
@@ -12,26 +14,11 @@ import (
 	"sync"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
-
-// Block sizes of the loop nest, in elements (rounded to the micro-kernel's
-// mr and nr when used). They are chosen for the scalar 3×3 kernel on a core
-// with 32 KiB L1d and 512 KiB L2 (the development machine, shared/MACHINE.md).
-// Within noise on that machine, kc 128–512 and mc 48–384 all ran alike:
-//   - blockKC: a kc×nr panel of B (6 KiB at float64) stays in L1 while the
-//     kernel sweeps the panels of A;
-//   - blockMC: the packed mc×kc block of A (192 KiB at float64) stays in L2;
-//   - blockNC: the packed kc×nc block of B (4 MiB at float64) lives in L3.
-//
-// Tests shrink them to drive every edge of the loop nest with small inputs.
-var (
-	blockKC = 256
-	blockMC = 96
-	blockNC = 2048
-)
 
 // minFlopsPerThread keeps small products serial: below about 64³
 // multiply-adds per goroutine the start and join cost more than they save.
@@ -46,7 +33,7 @@ var minFlopsPerThread = 64 * 64 * 64
 // in C does not leak into the result); with alpha == 0 or k == 0, A and B are
 // not read and C is only scaled by beta; m == 0 or n == 0 does nothing.
 // C must not overlap A or B.
-func Gemm[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, threads int) {
+func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, threads int) {
 	checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, threads)
 	if m == 0 || n == 0 {
 		return
@@ -55,7 +42,7 @@ func Gemm[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b 
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
-	kern := kernelFor[T]()
+	kern := kernelFor[T](lvl)
 
 	// Each goroutine owns a tm×tn cell of C and runs the whole loop nest on
 	// it with its own packing buffers: no barriers, at the price of packing
@@ -114,9 +101,9 @@ func grid(m, n, k, threads, mr, nr int) (tm, tn int) {
 // over the micro-tiles. The first pc slice applies beta; later ones add.
 func gemmSerial[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern microKernel[T]) {
 	mr, nr := kern.mr, kern.nr
-	kc := max(1, min(blockKC, k))
-	mc := min(max(1, blockMC/mr)*mr, ceilDiv(m, mr)*mr)
-	nc := min(max(1, blockNC/nr)*nr, ceilDiv(n, nr)*nr)
+	kc := max(1, min(kern.kc, k))
+	mc := min(kern.mc, ceilDiv(m, mr)*mr)
+	nc := min(kern.nc, ceilDiv(n, nr)*nr)
 
 	bufA := getBuf[T](mc * kc)
 	bufB := getBuf[T](kc * nc)
@@ -134,16 +121,16 @@ func gemmSerial[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda i
 				betaPC = 1
 			}
 			if transB {
-				packB(true, b[jc*ldb+pc:], ldb, kb, nb, nr, bp)
+				packB(&kern, true, b[jc*ldb+pc:], ldb, kb, nb, bp)
 			} else {
-				packB(false, b[pc*ldb+jc:], ldb, kb, nb, nr, bp)
+				packB(&kern, false, b[pc*ldb+jc:], ldb, kb, nb, bp)
 			}
 			for ic := 0; ic < m; ic += mc {
 				mb := min(mc, m-ic)
 				if transA {
-					packA(true, a[pc*lda+ic:], lda, mb, kb, mr, ap)
+					packA(&kern, true, a[pc*lda+ic:], lda, mb, kb, ap)
 				} else {
-					packA(false, a[ic*lda+pc:], lda, mb, kb, mr, ap)
+					packA(&kern, false, a[ic*lda+pc:], lda, mb, kb, ap)
 				}
 				for jr := 0; jr < nb; jr += nr {
 					bpan := bp[jr*kb : (jr+nr)*kb]

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // The tests follow gonum's internal/asm style: every buffer has NaN guards
@@ -14,6 +15,7 @@ import (
 // within a dtype-aware bound, inputs must come back unchanged.
 
 type gemmCase struct {
+	lvl            isa.Level
 	transA, transB bool
 	m, n, k        int
 	alpha, beta    float64
@@ -24,8 +26,8 @@ type gemmCase struct {
 }
 
 func (tc gemmCase) String() string {
-	return fmt.Sprintf("tA=%v tB=%v m=%d n=%d k=%d alpha=%v beta=%v pad=%d,%d,%d threads=%d nanC=%v",
-		tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, tc.beta, tc.padA, tc.padB, tc.padC, tc.threads, tc.nanC)
+	return fmt.Sprintf("%v tA=%v tB=%v m=%d n=%d k=%d alpha=%v beta=%v pad=%d,%d,%d threads=%d nanC=%v",
+		Kernel[float64](tc.lvl), tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, tc.beta, tc.padA, tc.padB, tc.padC, tc.threads, tc.nanC)
 }
 
 func runGemmCase[T Float](t *testing.T, tc gemmCase, rnd *rand.Rand) {
@@ -50,7 +52,7 @@ func runGemmCase[T Float](t *testing.T, tc gemmCase, rnd *rand.Rand) {
 	}
 	a0, b0, c0 := a.Clone(), b.Clone(), c.Clone()
 
-	Gemm(tc.transA, tc.transB, m, n, k, T(tc.alpha), a.Data, lda, b.Data, ldb, T(tc.beta), c.Data, ldc, tc.threads)
+	Gemm(tc.lvl, tc.transA, tc.transB, m, n, k, T(tc.alpha), a.Data, lda, b.Data, ldb, T(tc.beta), c.Data, ldc, tc.threads)
 
 	a.CheckGuards(t, "a")
 	b.CheckGuards(t, "b")
@@ -175,12 +177,15 @@ func testGemmShapes[T Float](t *testing.T) {
 	cases := gemmCases(short())
 	// Default blocks with the parallel threshold off, then tiny blocks so
 	// every loop of the nest takes several trips and leaves a remainder.
-	for _, blocks := range [][3]int{{blockKC, blockMC, blockNC}, {7, 8, 10}, {16, 3, 3}} {
-		withBlocks(blocks[0], blocks[1], blocks[2], 1, func() {
-			for _, tc := range cases {
-				runGemmCase[T](t, tc, rnd)
-			}
-		})
+	for _, lvl := range isa.Levels() {
+		for _, blocks := range [][3]int{{0, 0, 0}, {7, 8, 10}, {16, 3, 3}} {
+			withBlocks(blocks[0], blocks[1], blocks[2], 1, func() {
+				for _, tc := range cases {
+					tc.lvl = lvl
+					runGemmCase[T](t, tc, rnd)
+				}
+			})
+		}
 	}
 }
 
@@ -198,10 +203,12 @@ func TestGemmAlphaBeta(t *testing.T) {
 				for _, beta := range vals {
 					for tr := 0; tr < 4; tr++ {
 						for _, th := range threadSet {
-							tc := gemmCase{transA: tr&1 != 0, transB: tr&2 != 0, m: s[0], n: s[1], k: s[2],
-								alpha: alpha, beta: beta, padA: 1, padB: 2, padC: 1, threads: th, nanC: beta == 0}
-							runGemmCase[float64](t, tc, rnd)
-							runGemmCase[float32](t, tc, rnd)
+							for _, lvl := range isa.Levels() {
+								tc := gemmCase{lvl: lvl, transA: tr&1 != 0, transB: tr&2 != 0, m: s[0], n: s[1], k: s[2],
+									alpha: alpha, beta: beta, padA: 1, padB: 2, padC: 1, threads: th, nanC: beta == 0}
+								runGemmCase[float64](t, tc, rnd)
+								runGemmCase[float32](t, tc, rnd)
+							}
 						}
 					}
 				}
@@ -213,20 +220,26 @@ func TestGemmAlphaBeta(t *testing.T) {
 // TestGemmAlphaZeroSkipsAB: with alpha == 0 (or k == 0) A and B are not
 // read, so NaN in them must not reach C, as BLAS specifies.
 func TestGemmAlphaZeroSkipsAB(t *testing.T) {
+	for _, lvl := range isa.Levels() {
+		testAlphaZero(t, lvl)
+	}
+}
+
+func testAlphaZero(t *testing.T, lvl isa.Level) {
 	nan := math.NaN()
 	a := []float64{nan, nan, nan, nan}
 	c := []float64{1, 2, 3, 4}
-	Gemm(false, true, 2, 2, 2, 0, a, 2, a, 2, -0.5, c, 2, 2)
+	Gemm(lvl, false, true, 2, 2, 2, 0, a, 2, a, 2, -0.5, c, 2, 2)
 	if want := []float64{-0.5, -1, -1.5, -2}; numtest.Differ(c, want) >= 0 {
 		t.Errorf("alpha=0: C = %v, want %v", c, want)
 	}
 	c = []float64{nan, 2, 3, nan}
-	Gemm(true, false, 2, 2, 2, 0, a, 2, a, 2, 0, c, 2, 1)
+	Gemm(lvl, true, false, 2, 2, 2, 0, a, 2, a, 2, 0, c, 2, 1)
 	if want := []float64{0, 0, 0, 0}; numtest.Differ(c, want) >= 0 {
 		t.Errorf("alpha=0 beta=0: C = %v, want zeros", c)
 	}
 	y := []float32{float32(nan), 1}
-	Gemv(false, 2, 2, 0, []float32{float32(nan), 0, 0, 0}, 2, []float32{1, 1}, 1, 0, y, 1, 1)
+	Gemv(lvl, false, 2, 2, 0, []float32{float32(nan), 0, 0, 0}, 2, []float32{1, 1}, 1, 0, y, 1, 1)
 	if want := []float32{0, 0}; numtest.Differ(y, want) >= 0 {
 		t.Errorf("Gemv alpha=0 beta=0: y = %v, want zeros", y)
 	}
@@ -239,13 +252,15 @@ func TestGemmLarge(t *testing.T) {
 	if short() {
 		sizes = [][3]int{{130, 101, 270}}
 	}
-	for _, s := range sizes {
-		for tr := 0; tr < 4; tr++ {
-			tc := gemmCase{transA: tr&1 != 0, transB: tr&2 != 0, m: s[0], n: s[1], k: s[2],
-				alpha: -0.5, beta: 2, padA: 3, padB: 1, padC: 2, threads: 2}
-			runGemmCase[float32](t, tc, rnd)
-			if tr == 0 {
-				runGemmCase[float64](t, tc, rnd)
+	for _, lvl := range isa.Levels() {
+		for _, s := range sizes {
+			for tr := 0; tr < 4; tr++ {
+				tc := gemmCase{lvl: lvl, transA: tr&1 != 0, transB: tr&2 != 0, m: s[0], n: s[1], k: s[2],
+					alpha: -0.5, beta: 2, padA: 3, padB: 1, padC: 2, threads: 2}
+				runGemmCase[float32](t, tc, rnd)
+				if tr == 0 {
+					runGemmCase[float64](t, tc, rnd)
+				}
 			}
 		}
 	}
@@ -259,24 +274,26 @@ func TestGemmThreadsDeterministic(t *testing.T) {
 	const m, n, k = 70, 66, 300
 	a := numtest.New[float32](m*k, rnd).Data
 	b := numtest.New[float32](k*n, rnd).Data
-	var ref []float32
-	withBlocks(blockKC, blockMC, blockNC, 1, func() {
-		for _, th := range threadSet {
-			c := make([]float32, m*n)
-			Gemm(false, true, m, n, k, 1, a, k, b, k, 0, c, n, th)
-			if ref == nil {
-				ref = c
-				continue
+	for _, lvl := range isa.Levels() {
+		var ref []float32
+		withBlocks(0, 0, 0, 1, func() {
+			for _, th := range threadSet {
+				c := make([]float32, m*n)
+				Gemm(lvl, false, true, m, n, k, 1, a, k, b, k, 0, c, n, th)
+				if ref == nil {
+					ref = c
+					continue
+				}
+				if i := numtest.Differ(c, ref); i >= 0 {
+					t.Fatalf("%v threads=%d: c[%d] = %v, with 1 thread %v", lvl, th, i, c[i], ref[i])
+				}
 			}
-			if i := numtest.Differ(c, ref); i >= 0 {
-				t.Fatalf("threads=%d: c[%d] = %v, with 1 thread %v", th, i, c[i], ref[i])
-			}
-		}
-	})
+		})
+	}
 }
 
 func TestGrid(t *testing.T) {
-	withBlocks(blockKC, blockMC, blockNC, 1, func() {
+	withBlocks(0, 0, 0, 1, func() {
 		for _, m := range []int{1, 2, 3, 4, 10, 100} {
 			for _, n := range []int{1, 3, 4, 100} {
 				for _, th := range []int{1, 2, 3, 7, 16} {
@@ -317,36 +334,36 @@ func TestGemmPanics(t *testing.T) {
 		want string
 		f    func()
 	}{
-		{"gemm: m < 0", func() { Gemm(false, false, -1, 2, 2, 1, s, 2, s, 2, 0, s, 2, 1) }},
-		{"gemm: n < 0", func() { Gemm(false, false, 2, -1, 2, 1, s, 2, s, 2, 0, s, 2, 1) }},
-		{"gemm: k < 0", func() { Gemm(false, false, 2, 2, -1, 1, s, 2, s, 2, 0, s, 2, 1) }},
-		{"gemm: threads < 1", func() { Gemm(false, false, 2, 2, 2, 1, s, 2, s, 2, 0, s, 2, 0) }},
-		{"gemm: bad lda", func() { Gemm(false, false, 2, 2, 3, 1, s, 2, s, 2, 0, s, 2, 1) }},
-		{"gemm: bad lda", func() { Gemm(true, false, 3, 2, 2, 1, s, 2, s, 2, 0, s, 2, 1) }},
-		{"gemm: bad ldb", func() { Gemm(false, false, 2, 3, 2, 1, s, 2, s, 2, 0, s, 3, 1) }},
-		{"gemm: bad ldb", func() { Gemm(false, true, 2, 2, 3, 1, s, 3, s, 2, 0, s, 2, 1) }},
-		{"gemm: bad ldc", func() { Gemm(false, false, 2, 3, 2, 1, s, 2, s, 3, 0, s, 2, 1) }},
-		{"gemm: bad lda", func() { Gemm(false, false, 2, 2, 0, 1, s, 0, s, 2, 0, s, 2, 1) }},
-		{"gemm: short a", func() { Gemm(false, false, 11, 2, 10, 1, s, 10, s, 2, 0, s, 2, 1) }},
-		{"gemm: short b", func() { Gemm(false, false, 2, 10, 11, 1, s, 11, s, 10, 0, s, 10, 1) }},
-		{"gemm: short c", func() { Gemm(false, false, 11, 10, 2, 1, s, 2, s, 10, 0, s, 10, 1) }},
-		{"gemm: short c", func() { Gemm(false, false, 2, 2, 2, 1, s, 2, s, 2, 0, s[:3], 2, 1) }},
-		{"gemm: m < 0", func() { Gemv(false, -1, 2, 1, s, 2, s, 1, 0, s, 1, 1) }},
-		{"gemm: n < 0", func() { Gemv(false, 2, -1, 1, s, 2, s, 1, 0, s, 1, 1) }},
-		{"gemm: bad lda", func() { Gemv(false, 2, 3, 1, s, 2, s, 1, 0, s, 1, 1) }},
-		{"gemm: incX <= 0", func() { Gemv(false, 2, 2, 1, s, 2, s, 0, 0, s, 1, 1) }},
-		{"gemm: incY <= 0", func() { Gemv(false, 2, 2, 1, s, 2, s, 1, 0, s, -1, 1) }},
-		{"gemm: threads < 1", func() { Gemv(false, 2, 2, 1, s, 2, s, 1, 0, s, 1, 0) }},
-		{"gemm: short a", func() { Gemv(false, 11, 10, 1, s, 10, s, 1, 0, s, 1, 1) }},
-		{"gemm: short x", func() { Gemv(false, 2, 10, 1, s, 10, s[:9], 1, 0, s, 1, 1) }},
-		{"gemm: short x", func() { Gemv(true, 3, 2, 1, s, 2, s[:5], 3, 0, s, 1, 1) }},
-		{"gemm: short y", func() { Gemv(false, 3, 2, 1, s, 2, s, 1, 0, s[:6], 3, 1) }},
-		{"gemm: short y", func() { Gemv(true, 2, 3, 1, s, 3, s, 1, 0, s[:2], 1, 1) }},
+		{"gemm: m < 0", func() { Gemm(isa.Best, false, false, -1, 2, 2, 1, s, 2, s, 2, 0, s, 2, 1) }},
+		{"gemm: n < 0", func() { Gemm(isa.Best, false, false, 2, -1, 2, 1, s, 2, s, 2, 0, s, 2, 1) }},
+		{"gemm: k < 0", func() { Gemm(isa.Best, false, false, 2, 2, -1, 1, s, 2, s, 2, 0, s, 2, 1) }},
+		{"gemm: threads < 1", func() { Gemm(isa.Best, false, false, 2, 2, 2, 1, s, 2, s, 2, 0, s, 2, 0) }},
+		{"gemm: bad lda", func() { Gemm(isa.Best, false, false, 2, 2, 3, 1, s, 2, s, 2, 0, s, 2, 1) }},
+		{"gemm: bad lda", func() { Gemm(isa.Best, true, false, 3, 2, 2, 1, s, 2, s, 2, 0, s, 2, 1) }},
+		{"gemm: bad ldb", func() { Gemm(isa.Best, false, false, 2, 3, 2, 1, s, 2, s, 2, 0, s, 3, 1) }},
+		{"gemm: bad ldb", func() { Gemm(isa.Best, false, true, 2, 2, 3, 1, s, 3, s, 2, 0, s, 2, 1) }},
+		{"gemm: bad ldc", func() { Gemm(isa.Best, false, false, 2, 3, 2, 1, s, 2, s, 3, 0, s, 2, 1) }},
+		{"gemm: bad lda", func() { Gemm(isa.Best, false, false, 2, 2, 0, 1, s, 0, s, 2, 0, s, 2, 1) }},
+		{"gemm: short a", func() { Gemm(isa.Best, false, false, 11, 2, 10, 1, s, 10, s, 2, 0, s, 2, 1) }},
+		{"gemm: short b", func() { Gemm(isa.Best, false, false, 2, 10, 11, 1, s, 11, s, 10, 0, s, 10, 1) }},
+		{"gemm: short c", func() { Gemm(isa.Best, false, false, 11, 10, 2, 1, s, 2, s, 10, 0, s, 10, 1) }},
+		{"gemm: short c", func() { Gemm(isa.Best, false, false, 2, 2, 2, 1, s, 2, s, 2, 0, s[:3], 2, 1) }},
+		{"gemm: m < 0", func() { Gemv(isa.Best, false, -1, 2, 1, s, 2, s, 1, 0, s, 1, 1) }},
+		{"gemm: n < 0", func() { Gemv(isa.Best, false, 2, -1, 1, s, 2, s, 1, 0, s, 1, 1) }},
+		{"gemm: bad lda", func() { Gemv(isa.Best, false, 2, 3, 1, s, 2, s, 1, 0, s, 1, 1) }},
+		{"gemm: incX <= 0", func() { Gemv(isa.Best, false, 2, 2, 1, s, 2, s, 0, 0, s, 1, 1) }},
+		{"gemm: incY <= 0", func() { Gemv(isa.Best, false, 2, 2, 1, s, 2, s, 1, 0, s, -1, 1) }},
+		{"gemm: threads < 1", func() { Gemv(isa.Best, false, 2, 2, 1, s, 2, s, 1, 0, s, 1, 0) }},
+		{"gemm: short a", func() { Gemv(isa.Best, false, 11, 10, 1, s, 10, s, 1, 0, s, 1, 1) }},
+		{"gemm: short x", func() { Gemv(isa.Best, false, 2, 10, 1, s, 10, s[:9], 1, 0, s, 1, 1) }},
+		{"gemm: short x", func() { Gemv(isa.Best, true, 3, 2, 1, s, 2, s[:5], 3, 0, s, 1, 1) }},
+		{"gemm: short y", func() { Gemv(isa.Best, false, 3, 2, 1, s, 2, s, 1, 0, s[:6], 3, 1) }},
+		{"gemm: short y", func() { Gemv(isa.Best, true, 2, 3, 1, s, 3, s, 1, 0, s[:2], 1, 1) }},
 	} {
 		expectPanic(t, tc.want, tc.f)
 	}
 	// Zero sizes need nothing from the slices.
-	Gemm[float64](false, false, 0, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1, 1)
-	Gemm[float32](true, true, 0, 3, 0, 1, nil, 1, nil, 1, 0, nil, 3, 1)
-	Gemv[float64](false, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1, 1)
+	Gemm[float64](isa.Best, false, false, 0, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1, 1)
+	Gemm[float32](isa.Best, true, true, 0, 3, 0, 1, nil, 1, nil, 1, 0, nil, 3, 1)
+	Gemv[float64](isa.Best, false, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1, 1)
 }

@@ -1,6 +1,9 @@
 package gemm
 
-import "github.com/peakbench/peakbench/gobackend/internal/num"
+import (
+	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
 
 // minGemvPerThread is the least number of elements of A a goroutine of Gemv
 // gets: GEMV streams A once, so below this the goroutine costs more than it
@@ -15,7 +18,7 @@ var minGemvPerThread = 1 << 15
 // As in reference BLAS: m == 0 or n == 0 does nothing; with beta == 0, y is
 // written without being read; with alpha == 0, A and x are not read. y must
 // not overlap A or x.
-func Gemv[T Float](transA bool, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int, threads int) {
+func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int, threads int) {
 	checkGemv(transA, m, n, len(a), lda, len(x), incX, len(y), incY, threads)
 	if m == 0 || n == 0 {
 		return
@@ -45,10 +48,15 @@ func Gemv[T Float](transA bool, m, n int, alpha T, a []T, lda int, x []T, incX i
 		x = xs
 	}
 	x = x[:lenX]
+	asm := haveGemvAsm && lvl.Clamp() >= isa.AVX2
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/n)
 		num.For(m, threads, 4, minRows, func(_, lo, hi int) {
+			if asm {
+				gemvRowsAsm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+				return
+			}
 			gemvRows(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 		})
 		return
@@ -57,8 +65,25 @@ func Gemv[T Float](transA bool, m, n int, alpha T, a []T, lda int, x []T, incX i
 	// sweeping all rows over its own column range.
 	minCols := max(1, minGemvPerThread/m)
 	num.For(n, threads, 64, minCols, func(_, lo, hi int) {
-		gemvCols(lo, hi, m, alpha, a, lda, x, beta, y, incY)
+		gemvCols(asm, lo, hi, m, alpha, a, lda, x, beta, y, incY)
 	})
+}
+
+// GemvKernel names the inner loops Gemv runs at level lvl: "generic", or
+// the assembly's ("AVX2 dot and axpy").
+func GemvKernel(lvl isa.Level) string {
+	if haveGemvAsm && lvl.Clamp() >= isa.AVX2 {
+		return "AVX2 dot and axpy"
+	}
+	return "generic"
+}
+
+// gemvRowsAsm is gemvRows with the assembly dot product, one row at a time
+// (x stays in L1 or L2 from row to row).
+func gemvRowsAsm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+	for i := lo; i < hi; i++ {
+		setY(y, i*incY, alpha*T(dotAsm(a[i*lda:i*lda+n], x)), beta)
+	}
 }
 
 // gemvRows sets y[i] for rows lo ≤ i < hi of y = alpha·A·x + beta·y, four
@@ -115,7 +140,9 @@ func gemvRows[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y 
 // gemvCols sets y[j] for columns lo ≤ j < hi of y = alpha·Aᵀ·x + beta·y. It
 // accumulates Σ x[i]·A[i][lo:hi] four rows at a time into a buffer (one pass
 // over the buffer per four rows of A), then scales into y.
-func gemvCols[T Float](lo, hi, m int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+//
+// With asm, the assembly axpy adds one row at a time instead.
+func gemvCols[T Float](asm bool, lo, hi, m int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
 	w := hi - lo
 	buf := getBuf[T](w)
 	defer putBuf(buf)
@@ -123,6 +150,11 @@ func gemvCols[T Float](lo, hi, m int, alpha T, a []T, lda int, x []T, beta T, y 
 	clear(acc)
 	x = x[:m]
 	i := 0
+	if asm {
+		for ; i < m; i++ {
+			axpyAsm(x[i], a[i*lda+lo:i*lda+hi], acc)
+		}
+	}
 	for ; i+4 <= m; i += 4 {
 		x0, x1, x2, x3 := x[i], x[i+1], x[i+2], x[i+3]
 		a0 := a[i*lda+lo : i*lda+hi]

@@ -6,9 +6,10 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-func runGemvCase[T Float](t *testing.T, trans bool, m, n int, alpha, beta float64, pad, incX, incY, threads int, nanY bool, rnd *rand.Rand) {
+func runGemvCase[T Float](t *testing.T, lvl isa.Level, trans bool, m, n int, alpha, beta float64, pad, incX, incY, threads int, nanY bool, rnd *rand.Rand) {
 	t.Helper()
 	lda := max(1, n) + pad
 	lenX, lenY := n, m
@@ -25,7 +26,7 @@ func runGemvCase[T Float](t *testing.T, trans bool, m, n int, alpha, beta float6
 	}
 	a0, x0, y0 := a.Clone(), x.Clone(), y.Clone()
 
-	Gemv(trans, m, n, T(alpha), a.Data, lda, x.Data, incX, T(beta), y.Data, incY, threads)
+	Gemv(lvl, trans, m, n, T(alpha), a.Data, lda, x.Data, incX, T(beta), y.Data, incY, threads)
 
 	for _, g := range []struct {
 		name string
@@ -70,8 +71,8 @@ func runGemvCase[T Float](t *testing.T, trans bool, m, n int, alpha, beta float6
 		}
 		tol := float64(lenX+4)*eps*mag + 1e-300
 		if math.IsNaN(got) || math.Abs(got-want) > tol {
-			t.Fatalf("trans=%v m=%d n=%d alpha=%v beta=%v incX=%d incY=%d threads=%d: y[%d] = %v, want %v",
-				trans, m, n, alpha, beta, incX, incY, threads, r, got, want)
+			t.Fatalf("%v trans=%v m=%d n=%d alpha=%v beta=%v incX=%d incY=%d threads=%d: y[%d] = %v, want %v",
+				lvl, trans, m, n, alpha, beta, incX, incY, threads, r, got, want)
 		}
 	}
 }
@@ -81,23 +82,27 @@ func testGemv[T Float](t *testing.T) {
 	old := minGemvPerThread
 	minGemvPerThread = 1 // exercise the parallel split on small inputs
 	defer func() { minGemvPerThread = old }()
-	i := 0
-	for _, m := range dims {
-		for _, n := range dims {
-			for _, trans := range []bool{false, true} {
-				for _, inc := range [][2]int{{1, 1}, {2, 3}, {3, 1}, {1, 2}} {
-					ab := alphaBetas[i%len(alphaBetas)]
-					runGemvCase[T](t, trans, m, n, ab[0], ab[1], i%3, inc[0], inc[1], threadSet[i%len(threadSet)], ab[1] == 0, rnd)
-					i++
+	for _, lvl := range isa.Levels() {
+		i := 0
+		for _, m := range dims {
+			for _, n := range dims {
+				for _, trans := range []bool{false, true} {
+					for _, inc := range [][2]int{{1, 1}, {2, 3}, {3, 1}, {1, 2}} {
+						ab := alphaBetas[i%len(alphaBetas)]
+						runGemvCase[T](t, lvl, trans, m, n, ab[0], ab[1], i%3, inc[0], inc[1], threadSet[i%len(threadSet)], ab[1] == 0, rnd)
+						i++
+					}
 				}
 			}
 		}
 	}
 	// Sizes past the thresholds, with the default threshold.
 	minGemvPerThread = old
-	for _, trans := range []bool{false, true} {
-		runGemvCase[T](t, trans, 301, 257, -0.5, 2, 1, 1, 1, 2, false, rnd)
-		runGemvCase[T](t, trans, 257, 301, 2, 0, 0, 2, 2, 3, true, rnd)
+	for _, lvl := range isa.Levels() {
+		for _, trans := range []bool{false, true} {
+			runGemvCase[T](t, lvl, trans, 301, 257, -0.5, 2, 1, 1, 1, 2, false, rnd)
+			runGemvCase[T](t, lvl, trans, 257, 301, 2, 0, 0, 2, 2, 3, true, rnd)
+		}
 	}
 }
 

@@ -1,17 +1,34 @@
 package gemm
 
-//go:generate go run gen_kernel.go -mr 3 -nr 3 -unroll 16
+import (
+	"unsafe"
 
-// A micro-kernel computes one mr×nr tile of C from packed panels; see
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+//go:generate go run gen_kernel.go -mr 3 -nr 3 -unroll 16
+//go:generate go run -C ../_asm . -pkg gemm
+
+// A microKernel computes one mr×nr tile of C from packed panels; see
 // kernel3x3Generic for the contract. The loops in gemm.go and the packing in
-// pack.go take mr and nr from here, so a kernel of another shape (an assembly
-// 6×16 for AVX2, say) only has to be returned by kernelFor.
+// pack.go take mr, nr and the block sizes from here, so a kernel of another
+// shape only has to be returned by kernelFor.
 type microKernel[T Float] struct {
+	name   string // BLIS-style: sgemm6x16AVX2
 	mr, nr int
-	fn     func(k int, a, b []T, alpha, beta T, c []T, ldc int)
+	// Block sizes of the loop nest in elements (see blocking): kc is the
+	// depth of the packed panels, mc the rows of A packed at once, nc the
+	// columns of B packed at once; mc is a multiple of mr, nc of nr.
+	kc, mc, nc int
+	fn         func(k int, a, b []T, alpha, beta T, c []T, ldc int)
+	// Packing routines for full panels (nil: pack.go's loops): A's of mr
+	// rows, B's of nr columns.
+	packCopyA, packGatherA, packCopyB, packGatherB panelPacker[T]
 }
 
-// kernelFor picks the micro-kernel for T on this machine.
+// kernelFor picks the micro-kernel for T at level lvl (clamped to what the
+// CPU runs): the assembly ones of gemm_amd64.go where there is one, else the
+// pure-Go 3×3.
 //
 // Why 3×3 in pure Go: the compiler keeps scalars in X registers (15 usable on
 // amd64, X15 is reserved as zero) and emits a separate mul and add per update
@@ -20,6 +37,52 @@ type microKernel[T Float] struct {
 // product in registers. Kernel alone on the 2-core development VM, k=256,
 // GFLOP/s for float32 and float64 alike (scalar code gains nothing from the
 // narrower type): 4×4 ≈ 5, 2×4 ≈ 8, 3×2 ≈ 9.5, 3×3 unrolled 16 ≈ 11.
-func kernelFor[T Float]() microKernel[T] {
-	return microKernel[T]{mr: 3, nr: 3, fn: kernel3x3Generic[T]}
+func kernelFor[T Float](lvl isa.Level) microKernel[T] {
+	k, ok := asmKernel[T](lvl.Clamp())
+	if !ok {
+		var z T
+		k = microKernel[T]{name: dtypeChar(z) + "gemm3x3Generic", mr: 3, nr: 3, fn: kernel3x3Generic[T]}
+		// Chosen for the scalar 3×3 kernel on a core with 32 KiB L1d and
+		// 512 KiB L2 (the first development machine). Within noise there,
+		// kc 128–512 and mc 48–384 all ran alike.
+		k.kc, k.mc, k.nc = 256, 96, 2048
+	}
+	if blockKC > 0 {
+		k.kc, k.mc, k.nc = blockKC, blockMC, blockNC
+	}
+	k.mc = max(1, k.mc/k.mr) * k.mr
+	k.nc = max(1, k.nc/k.nr) * k.nr
+	return k
+}
+
+// Kernel returns the name of the micro-kernel Gemm runs for T at level lvl,
+// in BLIS order (type, shape, ISA): "sgemm6x16AVX2", "dgemm3x3Generic".
+func Kernel[T Float](lvl isa.Level) string { return kernelFor[T](lvl).name }
+
+// Test overrides of the block sizes (0: the kernel's own).
+var blockKC, blockMC, blockNC int
+
+// blocking derives the block sizes of an assembly kernel from the cache
+// sizes, after the analytical model of BLIS (Low et al., "Analytical
+// modeling is enough for high-performance BLIS", TOMS 2016):
+//   - kc: the kc×nr micro-panel of B stays in L1 while the kernel sweeps the
+//     micro-panels of A past it, so it gets about half of L1 (the other half
+//     holds the A micro-panel streaming in and the C tile);
+//   - mc: the packed mc×kc block of A stays in L2, half of it;
+//   - nc: the packed kc×nc block of B lives in L3; a quarter of it, as the L3
+//     is shared with the other cores (and, on a VM, other tenants).
+func blocking(mr, nr, size int) (kc, mc, nc int) {
+	c := isa.Caches()
+	kc = max(64, c.L1/2/(nr*size))
+	kc = kc / 8 * 8
+	mc = max(mr, c.L2/2/(kc*size)/mr*mr)
+	nc = max(nr, min(8192, c.L3/4/(kc*size))/nr*nr)
+	return kc, mc, nc
+}
+
+func dtypeChar[T Float](z T) string {
+	if unsafe.Sizeof(z) == 4 {
+		return "s"
+	}
+	return "d"
 }

@@ -5,21 +5,39 @@ package gemm
 // values. The kernel then streams both operands with unit stride whatever the
 // transposes and leading dimensions were, and a short edge panel is padded
 // with zeros so the kernel never needs a ragged variant.
+//
+// A full panel goes to the kernel's packing routines when it has them (the
+// assembly ones of gemm_amd64.s); edge panels, and every panel of the pure-Go
+// kernel, are packed here.
+
+// A panelPacker packs one full panel of w values per step, k steps, into
+// dst[:k*w]: with copy, step p is src[p*lds : p*lds+w]; with gather, value i
+// of step p is src[i*lds+p].
+type panelPacker[T Float] func(k int, src []T, lds int, dst []T)
 
 // packA packs the mb×kb block of op(A) whose top-left element is a[0] into
 // dst, as ⌈mb/mr⌉ panels of mr rows. op(A)[i][p] is a[i*lda+p], or a[p*lda+i]
 // when trans.
-func packA[T Float](trans bool, a []T, lda, mb, kb, mr int, dst []T) {
+func packA[T Float](kern *microKernel[T], trans bool, a []T, lda, mb, kb int, dst []T) {
+	mr := kern.mr
 	for r := 0; r < mb; r += mr {
 		d := dst[r*kb : (r+mr)*kb]
 		rows := min(mr, mb-r)
 		if trans {
+			if rows == mr && kern.packCopyA != nil {
+				kern.packCopyA(kb, a[r:], lda, d)
+				continue
+			}
 			for p := 0; p < kb; p++ {
 				src := a[p*lda+r : p*lda+r+rows]
 				dp := d[p*mr : p*mr+mr]
 				copy(dp, src)
 				clear(dp[rows:])
 			}
+			continue
+		}
+		if rows == mr && kern.packGatherA != nil {
+			kern.packGatherA(kb, a[r*lda:], lda, d)
 			continue
 		}
 		for i := 0; i < rows; i++ {
@@ -39,17 +57,26 @@ func packA[T Float](trans bool, a []T, lda, mb, kb, mr int, dst []T) {
 // packB packs the kb×nb block of op(B) whose top-left element is b[0] into
 // dst, as ⌈nb/nr⌉ panels of nr columns. op(B)[p][j] is b[p*ldb+j], or
 // b[j*ldb+p] when trans.
-func packB[T Float](trans bool, b []T, ldb, kb, nb, nr int, dst []T) {
+func packB[T Float](kern *microKernel[T], trans bool, b []T, ldb, kb, nb int, dst []T) {
+	nr := kern.nr
 	for c := 0; c < nb; c += nr {
 		d := dst[c*kb : (c+nr)*kb]
 		cols := min(nr, nb-c)
 		if !trans {
+			if cols == nr && kern.packCopyB != nil {
+				kern.packCopyB(kb, b[c:], ldb, d)
+				continue
+			}
 			for p := 0; p < kb; p++ {
 				src := b[p*ldb+c : p*ldb+c+cols]
 				dp := d[p*nr : p*nr+nr]
 				copy(dp, src)
 				clear(dp[cols:])
 			}
+			continue
+		}
+		if cols == nr && kern.packGatherB != nil {
+			kern.packGatherB(kb, b[c*ldb:], ldb, d)
 			continue
 		}
 		for j := 0; j < cols; j++ {

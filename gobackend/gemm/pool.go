@@ -19,13 +19,22 @@ func poolFor[T Float]() *sync.Pool {
 	return &pools[1]
 }
 
-// getBuf returns a buffer of n elements with unspecified contents.
+// getBuf returns a buffer of n elements with unspecified contents, starting
+// on a 64-byte boundary so that the kernels' vector loads of packed panels
+// never straddle cache lines.
 func getBuf[T Float](n int) *[]T {
 	if p, ok := poolFor[T]().Get().(*[]T); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
-	s := make([]T, n)
+	var z T
+	size := int(unsafe.Sizeof(z))
+	s := make([]T, n+64/size)
+	off := 0
+	if n > 0 {
+		off = int(-uintptr(unsafe.Pointer(&s[0])) % 64 / uintptr(size))
+	}
+	s = s[off : off+n]
 	return &s
 }
 

@@ -1,12 +1,45 @@
-// Package nn is the neural-network kernels of the go backend, generic over
-// float32 and float64 and split over an explicit number of goroutines.
+// Package nn is the neural-network kernels of peakbench's own backends,
+// generic over float32 and float64 and split over an explicit number of
+// goroutines.
+//
+// Every function takes an isa.Level: isa.Generic runs the pure-Go kernels
+// (the go backend's, and the reference), a higher level the assembly of
+// nn_amd64.s (the asm backend's), clamped to what the CPU runs.
 package nn
 
 import (
 	"math"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
+
+//go:generate go run -C ../_asm . -pkg nn
+
+// impl is a set of kernels: the generic ones, or an assembly set.
+type impl uint8
+
+const (
+	implGeneric impl = iota
+	implAVX2         // nn_amd64.s
+)
+
+// implFor returns the kernels lvl runs (clamped to what the CPU runs); the
+// AVX2 assembly serves isa.AVX512 as well.
+func implFor(lvl isa.Level) impl {
+	if haveAsm && lvl.Clamp() >= isa.AVX2 {
+		return implAVX2
+	}
+	return implGeneric
+}
+
+// Kernel names the kernels a level runs: "generic" or "AVX2".
+func Kernel(lvl isa.Level) string {
+	if implFor(lvl) == implAVX2 {
+		return "AVX2"
+	}
+	return "generic"
+}
 
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
@@ -21,10 +54,16 @@ var minSoftmaxPerThread = 1 << 12
 // y[i][j] = exp(x[i][j] - m_i) / Σ_j exp(x[i][j] - m_i), m_i the row's
 // maximum, which keeps exp from overflowing whatever the inputs' scale.
 // x and y are rows×cols, row-major and contiguous (len ≥ rows·cols); y may
-// be x. The exps and the row sum are computed in float64. A row holding NaN
-// or +Inf, or only -Inf, comes out all NaN. Rows are split over at
-// most threads goroutines (threads ≥ 1).
-func Softmax[T Float](rows, cols int, x, y []T, threads int) {
+// be x. A row holding NaN or +Inf, or only -Inf, comes out all NaN. Rows
+// are split over at most threads goroutines (threads ≥ 1).
+//
+// The generic kernel computes the exps and the row sum in float64. The
+// assembly works in T, in three passes over the row (max; exp and sum; scale
+// by 1/sum), with elem's vectorized exp: each result is within
+// 5 + |x−m|/2 + Σ_k y_k·|x_k−m|/2 + cols/16 ulps, the |x−m|/2 from rounding
+// x − m to T (exp's argument) and the sum over the row from the same in the
+// denominator.
+func Softmax[T Float](lvl isa.Level, rows, cols int, x, y []T, threads int) {
 	switch {
 	case rows < 0:
 		panic("nn: rows < 0")
@@ -40,15 +79,29 @@ func Softmax[T Float](rows, cols int, x, y []T, threads int) {
 	if rows == 0 || cols == 0 {
 		return
 	}
+	k := implFor(lvl)
 	minRows := max(1, minSoftmaxPerThread/cols)
+	if parts, _ := num.Chunks(rows, threads, 1, minRows); parts <= 1 {
+		softmaxRows(k, 0, rows, cols, x, y)
+		return
+	}
 	num.For(rows, threads, 1, minRows, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			softmaxRow(x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols])
-		}
+		softmaxRows(k, lo, hi, cols, x, y)
 	})
 }
 
-func softmaxRow[T Float](x, y []T) {
+func softmaxRows[T Float](k impl, lo, hi, cols int, x, y []T) {
+	for i := lo; i < hi; i++ {
+		xr, yr := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
+		if k != implGeneric {
+			softmaxAsm(xr, yr)
+		} else {
+			softmaxGeneric(xr, yr)
+		}
+	}
+}
+
+func softmaxGeneric[T Float](x, y []T) {
 	y = y[:len(x)]
 	m := x[0]
 	for _, v := range x[1:] {

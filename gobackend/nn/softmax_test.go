@@ -7,7 +7,26 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
+
+// levels are the levels this CPU runs that have kernels of their own.
+func levels() []isa.Level {
+	var ls []isa.Level
+	for _, l := range isa.Levels() {
+		if l == isa.Generic || implFor(l) != implFor(l-1) {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+func threadSet() []int {
+	if numtest.Quick() {
+		return []int{1, 3}
+	}
+	return []int{1, 2, 3, 7}
+}
 
 func softmaxRef(x []float64) []float64 {
 	m := math.Inf(-1)
@@ -32,47 +51,70 @@ func testSoftmax[T Float](t *testing.T) {
 	old := minSoftmaxPerThread
 	minSoftmaxPerThread = 1 // split even tiny inputs over goroutines
 	defer func() { minSoftmaxPerThread = old }()
-	for _, rows := range []int{0, 1, 2, 3, 5, 17, 33} {
-		for cols := 0; cols <= 70; cols++ {
-			for _, th := range []int{1, 2, 3, 7} {
-				for _, scale := range []float64{1, 30} {
-					x := numtest.New[T](rows*cols, rnd)
-					for i := range x.Data {
-						x.Data[i] *= T(scale)
-					}
-					y := numtest.New[T](rows*cols, rnd)
-					x0 := x.Clone()
-					Softmax(rows, cols, x.Data, y.Data, th)
-					x.CheckGuards(t, "x")
-					y.CheckGuards(t, "y")
-					if numtest.Differ(x.Full, x0.Full) >= 0 {
-						t.Fatalf("rows=%d cols=%d: x modified", rows, cols)
-					}
-					for r := 0; r < rows; r++ {
-						xr := make([]float64, cols)
-						for j := range xr {
-							xr[j] = float64(x.Data[r*cols+j])
+	colSet := []int{}
+	for c := 0; c <= 140; c++ {
+		colSet = append(colSet, c)
+	}
+	colSet = append(colSet, 1000, 1027)
+	for _, lvl := range levels() {
+		for _, rows := range []int{0, 1, 2, 3, 5, 17} {
+			for _, cols := range colSet {
+				if rows*cols > 5000 && rows > 1 {
+					continue
+				}
+				for _, th := range threadSet() {
+					for _, scale := range []float64{1, 30} {
+						off := (rows + cols + th) % 8
+						x := numtest.NewAt[T](rows*cols, off, rnd)
+						for i := range x.Data {
+							x.Data[i] *= T(scale)
 						}
-						want := softmaxRef(xr)
-						var sum float64
-						for j, w := range want {
-							got := float64(y.Data[r*cols+j])
-							sum += got
-							// exp and the division each add a few roundings
-							// in T; tiny results may lose relative accuracy
-							// to T's subnormals.
-							if math.Abs(got-w) > 4*eps*w+1e-37 {
-								t.Fatalf("rows=%d cols=%d threads=%d scale=%v: y[%d][%d] = %v, want %v", rows, cols, th, scale, r, j, got, w)
+						if cols > 3 && rows > 1 { // a -Inf, and a row of them
+							x.Data[cols+2] = T(math.Inf(-1))
+						}
+						y := numtest.NewAt[T](rows*cols, 7-off, rnd)
+						x0 := x.Clone()
+						Softmax(lvl, rows, cols, x.Data, y.Data, th)
+						x.CheckGuards(t, "x")
+						y.CheckGuards(t, "y")
+						if numtest.Differ(x.Full, x0.Full) >= 0 {
+							t.Fatalf("rows=%d cols=%d: x modified", rows, cols)
+						}
+						for r := 0; r < rows; r++ {
+							xr := make([]float64, cols)
+							m := math.Inf(-1)
+							for j := range xr {
+								xr[j] = float64(x.Data[r*cols+j])
+								m = math.Max(m, xr[j])
+							}
+							want := softmaxRef(xr)
+							// The assembly's bound (see Softmax): its
+							// exp (1 ulp), x − m rounded in T (|x−m|/2
+							// ulps), the sum and the scaling.
+							var avg float64
+							for j, w := range want {
+								avg += w * (xr[j] - m) / 2
+							}
+							var sum float64
+							for j, w := range want {
+								got := float64(y.Data[r*cols+j])
+								sum += got
+								ulps := 5 + (m-xr[j])/2 - avg + float64(cols)/16
+								// Tiny results may lose relative accuracy to
+								// T's subnormals.
+								if math.Abs(got-w) > 2*ulps*eps*w+1e-37 {
+									t.Fatalf("%v rows=%d cols=%d threads=%d scale=%v: y[%d][%d] = %v, want %v (%.3g ulp)", lvl, rows, cols, th, scale, r, j, got, w, math.Abs(got-w)/w/eps/2)
+								}
+							}
+							if cols > 0 && math.Abs(sum-1) > float64(cols+2)*eps {
+								t.Fatalf("%v rows=%d cols=%d: row %d sums to %v", lvl, rows, cols, r, sum)
 							}
 						}
-						if cols > 0 && math.Abs(sum-1) > float64(cols+2)*eps {
-							t.Fatalf("rows=%d cols=%d: row %d sums to %v", rows, cols, r, sum)
+						// In place gives the same bits.
+						Softmax(lvl, rows, cols, x.Data, x.Data, th)
+						if i := numtest.Differ(x.Data, y.Data); i >= 0 {
+							t.Fatalf("%v rows=%d cols=%d: in place differs at %d", lvl, rows, cols, i)
 						}
-					}
-					// In place gives the same bits.
-					Softmax(rows, cols, x.Data, x.Data, th)
-					if i := numtest.Differ(x.Data, y.Data); i >= 0 {
-						t.Fatalf("rows=%d cols=%d: in place differs at %d", rows, cols, i)
 					}
 				}
 			}
@@ -88,30 +130,45 @@ func TestSoftmax(t *testing.T) {
 // TestSoftmaxStable: shifting a row changes nothing, however far; without
 // the max subtraction exp(1000) overflows to +Inf and the row to NaN.
 func TestSoftmaxStable(t *testing.T) {
+	for _, lvl := range levels() {
+		testStable(t, lvl)
+	}
+}
+
+func testStable(t *testing.T, lvl isa.Level) {
 	x := []float32{1, 2, 3, -1}
 	want := make([]float32, 4)
-	Softmax(1, 4, x, want, 1)
+	Softmax(lvl, 1, 4, x, want, 1)
 	for _, shift := range []float32{1000, -1000, 1e30} {
 		xs := make([]float32, 4)
 		for i := range x {
 			xs[i] = x[i] + shift
 		}
 		got := make([]float32, 4)
-		Softmax(1, 4, xs, got, 1)
+		Softmax(lvl, 1, 4, xs, got, 1)
 		if shift == 1e30 { // the inputs all round to 1e30: uniform
 			want = []float32{0.25, 0.25, 0.25, 0.25}
 		}
 		if i := numtest.Differ(got, want); i >= 0 {
-			t.Errorf("shift %v: %v, want %v", shift, got, want)
+			t.Errorf("%v shift %v: %v, want %v", lvl, shift, got, want)
 		}
 	}
-	y := make([]float64, 3)
-	Softmax(1, 3, []float64{0, math.NaN(), 1}, y, 1)
-	for _, v := range y {
-		if !math.IsNaN(v) {
-			t.Errorf("row with NaN: %v, want all NaN", y)
-			break
+	inf := math.Inf(1)
+	for _, row := range [][]float64{{0, math.NaN(), 1}, {0, inf, 1}, {-inf, -inf, -inf}, {1, 2, 3, 4, 5, 6, 7, 8, math.NaN()}} {
+		y := make([]float64, len(row))
+		Softmax(lvl, 1, len(row), row, y, 1)
+		for _, v := range y {
+			if !math.IsNaN(v) {
+				t.Errorf("%v: softmax(%v) = %v, want all NaN", lvl, row, y)
+				break
+			}
 		}
+	}
+	// Far below the maximum underflows to 0, not NaN.
+	y := make([]float32, 3)
+	Softmax(lvl, 1, 3, []float32{0, -1000, float32(-inf)}, y, 1)
+	if want := []float32{1, 0, 0}; numtest.Differ(y, want) >= 0 {
+		t.Errorf("%v: softmax(0, -1000, -Inf) = %v, want %v", lvl, y, want)
 	}
 }
 
@@ -128,12 +185,15 @@ func expectPanic(t *testing.T, want string, f func()) {
 
 func TestSoftmaxPanics(t *testing.T) {
 	s := make([]float64, 6)
-	expectPanic(t, "nn: rows < 0", func() { Softmax(-1, 2, s, s, 1) })
-	expectPanic(t, "nn: cols < 0", func() { Softmax(2, -1, s, s, 1) })
-	expectPanic(t, "nn: threads < 1", func() { Softmax(2, 3, s, s, 0) })
-	expectPanic(t, "nn: short x", func() { Softmax(2, 3, s[:5], s, 1) })
-	expectPanic(t, "nn: short y", func() { Softmax(2, 3, s, s[:5], 1) })
-	Softmax[float32](0, 5, nil, nil, 1)
+	for _, lvl := range levels() {
+		expectPanic(t, "nn: rows < 0", func() { Softmax(lvl, -1, 2, s, s, 1) })
+		expectPanic(t, "nn: cols < 0", func() { Softmax(lvl, 2, -1, s, s, 1) })
+		expectPanic(t, "nn: threads < 1", func() { Softmax(lvl, 2, 3, s, s, 0) })
+		expectPanic(t, "nn: short x", func() { Softmax(lvl, 2, 3, s[:5], s, 1) })
+		expectPanic(t, "nn: short y", func() { Softmax(lvl, 2, 3, s, s[:5], 1) })
+		Softmax[float32](lvl, 0, 5, nil, nil, 1)
+		Softmax[float32](lvl, 5, 0, nil, nil, 1)
+	}
 }
 
 // BenchmarkSoftmax reports GB/s (x read once, y written once).
@@ -143,13 +203,15 @@ func BenchmarkSoftmax(b *testing.B) {
 		rows, cols := shape[0], shape[1]
 		x := numtest.New[float32](rows*cols, rnd).Data
 		y := make([]float32, rows*cols)
-		for _, th := range []int{1, 2} {
-			b.Run(fmt.Sprintf("f32/%dx%d/t=%d", rows, cols, th), func(b *testing.B) {
-				b.SetBytes(int64(8 * rows * cols))
-				for b.Loop() {
-					Softmax(rows, cols, x, y, th)
-				}
-			})
+		for _, lvl := range levels() {
+			for _, th := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%v/f32/%dx%d/t=%d", lvl, rows, cols, th), func(b *testing.B) {
+					b.SetBytes(int64(8 * rows * cols))
+					for b.Loop() {
+						Softmax(lvl, rows, cols, x, y, th)
+					}
+				})
+			}
 		}
 	}
 }

@@ -1,18 +1,26 @@
-// Package reduce is the reductions of the go backend: Sum, Max and Dot over
-// contiguous slices, generic over float32 and float64, split over an explicit
-// number of goroutines.
+// Package reduce is the reductions of peakbench's own backends: Sum, Max
+// and Dot over contiguous slices, generic over float32 and float64, split
+// over an explicit number of goroutines.
 //
-// Results are deterministic for a given length and thread count: the split
-// depends on nothing else, and per-goroutine partials are combined in order.
-// Different thread counts may round differently (Sum, Dot), as with any
-// parallel BLAS.
+// Every function takes an isa.Level: isa.Generic runs the pure-Go kernels of
+// reduce_generic.go (the go backend's, and the reference), a higher level the
+// assembly of reduce_amd64.s (the asm backend's), clamped to what the CPU
+// runs. Both sum in blocks in T and add the blocks' sums in float64; their
+// roundings differ (the assembly has more accumulators and FMA), Max is
+// the same at every level.
+//
+// Results are deterministic for a given length, thread count and level:
+// the split depends on nothing else, and per-goroutine partials are
+// combined in order. Different thread counts may round differently (Sum,
+// Dot), as with any parallel BLAS.
 package reduce
 
 import (
-	"math"
-
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
+
+//go:generate go run -C ../_asm . -pkg reduce
 
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
@@ -22,109 +30,82 @@ type Float = num.Float
 // to start and join than it saves. A variable so tests can shrink it.
 var minChunk = 1 << 14
 
-// block is how many elements are summed in T before the partial is added to
-// a float64 total. Within a block, 8 accumulators in T keep the adds
-// independent (the add latency is 3–4 cycles); across blocks, float64 keeps
-// a float32 sum of millions of elements from drifting: the error bound is
-// about (block/8)·ε_T·Σ|x| instead of (n/8)·ε_T·Σ|x|.
-const block = 256
+// impl is a set of kernels: the generic ones, or an assembly set. The
+// exported functions dispatch with a switch, not through function values,
+// so a call on a short vector allocates nothing.
+type impl uint8
 
-// Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
-func Sum[T Float](x []T, threads int) T {
-	checkThreads(threads)
-	parts, _ := num.Chunks(len(x), threads, 64, minChunk)
-	partial := make([]float64, max(parts, 1))
-	num.For(len(x), threads, 64, minChunk, func(p, lo, hi int) {
-		var total float64
-		for i := lo; i < hi; i += block {
-			total += float64(sumBlock(x[i:min(i+block, hi)]))
-		}
-		partial[p] = total
-	})
-	var total float64
-	for _, s := range partial {
-		total += s
+const (
+	implGeneric impl = iota
+	implAVX2         // reduce_amd64.s
+)
+
+// implFor returns the kernels lvl runs (clamped to what the CPU runs): the
+// AVX2 assembly serves isa.AVX512 as well (streaming reductions are bound by
+// memory; Zen 4 runs 512-bit vectors as two 256-bit halves).
+func implFor(lvl isa.Level) impl {
+	if haveAsm && lvl.Clamp() >= isa.AVX2 {
+		return implAVX2
 	}
-	return T(total)
+	return implGeneric
 }
 
-func sumBlock[T Float](x []T) T {
-	var s0, s1, s2, s3, s4, s5, s6, s7 T
-	i := 0
-	for ; i+8 <= len(x); i += 8 {
-		v := x[i : i+8 : i+8]
-		s0 += v[0]
-		s1 += v[1]
-		s2 += v[2]
-		s3 += v[3]
-		s4 += v[4]
-		s5 += v[5]
-		s6 += v[6]
-		s7 += v[7]
+// Kernel names the kernels a level runs: "generic" or "AVX2".
+func Kernel(lvl isa.Level) string {
+	if implFor(lvl) == implAVX2 {
+		return "AVX2"
 	}
-	for ; i < len(x); i++ {
-		s0 += x[i]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+	return "generic"
+}
+
+// Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
+func Sum[T Float](lvl isa.Level, x []T, threads int) T {
+	checkThreads(threads)
+	k := implFor(lvl)
+	return T(reduce(len(x), threads, func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
 }
 
 // Dot returns Σ x[i]·y[i] (0 for empty slices), with the same blocking as
 // Sum. len(y) must equal len(x).
-func Dot[T Float](x, y []T, threads int) T {
+func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	if len(y) != len(x) {
 		panic("reduce: len(y) != len(x)")
 	}
 	checkThreads(threads)
-	parts, _ := num.Chunks(len(x), threads, 64, minChunk)
-	partial := make([]float64, max(parts, 1))
-	num.For(len(x), threads, 64, minChunk, func(p, lo, hi int) {
-		var total float64
-		for i := lo; i < hi; i += block {
-			j := min(i+block, hi)
-			total += float64(dotBlock(x[i:j], y[i:j]))
-		}
-		partial[p] = total
-	})
+	k := implFor(lvl)
+	return T(reduce(len(x), threads, func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))
+}
+
+// reduce adds f's float64 partials over the chunks of [0, n), in chunk
+// order.
+func reduce(n, threads int, f func(lo, hi int) float64) float64 {
+	parts, _ := num.Chunks(n, threads, 64, minChunk)
+	if parts <= 1 {
+		return f(0, n)
+	}
+	partial := make([]float64, parts)
+	num.For(n, threads, 64, minChunk, func(p, lo, hi int) { partial[p] = f(lo, hi) })
 	var total float64
 	for _, s := range partial {
 		total += s
 	}
-	return T(total)
-}
-
-func dotBlock[T Float](x, y []T) T {
-	var s0, s1, s2, s3, s4, s5, s6, s7 T
-	y = y[:len(x)]
-	i := 0
-	for ; i+8 <= len(x); i += 8 {
-		u := x[i : i+8 : i+8]
-		v := y[i : i+8 : i+8]
-		s0 += u[0] * v[0]
-		s1 += u[1] * v[1]
-		s2 += u[2] * v[2]
-		s3 += u[3] * v[3]
-		s4 += u[4] * v[4]
-		s5 += u[5] * v[5]
-		s6 += u[6] * v[6]
-		s7 += u[7] * v[7]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+	return total
 }
 
 // Max returns the largest element of x. If any element is NaN the result is
 // NaN (as numpy.max and torch.max, unlike a plain comparison loop, which
 // would skip it); +0 counts as larger than -0. An empty x gives -Inf, the
 // identity of max.
-func Max[T Float](x []T, threads int) T {
+func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
+	k := implFor(lvl)
 	parts, _ := num.Chunks(len(x), threads, 64, minChunk)
-	partial := make([]T, max(parts, 1))
-	partial[0] = T(math.Inf(-1))
+	if parts <= 1 {
+		return maxOf(k, x)
+	}
+	partial := make([]T, parts)
 	num.For(len(x), threads, 64, minChunk, func(p, lo, hi int) {
-		partial[p] = maxOf(x[lo:hi])
+		partial[p] = maxOf(k, x[lo:hi])
 	})
 	m := partial[0]
 	for _, v := range partial[1:] {
@@ -133,23 +114,33 @@ func Max[T Float](x []T, threads int) T {
 	return m
 }
 
-// maxOf uses the builtin max, which propagates NaN and orders ±0, with four
-// accumulators so the compare chains run side by side.
-func maxOf[T Float](x []T) T {
-	m0 := T(math.Inf(-1))
-	m1, m2, m3 := m0, m0, m0
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		v := x[i : i+4 : i+4]
-		m0 = max(m0, v[0])
-		m1 = max(m1, v[1])
-		m2 = max(m2, v[2])
-		m3 = max(m3, v[3])
+// sum, dot and maxOf run one kernel on one chunk, serially.
+
+func sum[T Float](k impl, x []T) float64 {
+	if k != implGeneric {
+		return sumAsm(x)
 	}
-	for ; i < len(x); i++ {
-		m0 = max(m0, x[i])
+	return sumGeneric(x)
+}
+
+func dot[T Float](k impl, x, y []T) float64 {
+	if k != implGeneric {
+		return dotAsm(x, y)
 	}
-	return max(max(m0, m1), max(m2, m3))
+	return dotGeneric(x, y)
+}
+
+func maxOf[T Float](k impl, x []T) T {
+	if k == implGeneric {
+		return maxGeneric(x)
+	}
+	m := maxAsm(x)
+	if m == 0 {
+		// The assembly does not order ±0 (VMAXPS returns its second
+		// operand for equal ones): the max is +0 if any element is.
+		return maxGeneric(x)
+	}
+	return m
 }
 
 func checkThreads(threads int) {

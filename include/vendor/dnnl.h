@@ -8,7 +8,7 @@
  *
  *   dnnl_success 0 ... dnnl_not_required 6   dnnl_f32 3 (no f64 in 2.x)
  *   dnnl_a 2, dnnl_ab 3                      dnnl_forward_inference 96
- *   dnnl_eltwise_relu 0x1f, tanh 0x2f, logistic 0xaf, exp 0xbf
+ *   dnnl_eltwise_relu 0x1f, tanh 0x2f, linear 0x7f, logistic 0xaf, exp 0xbf
  *   dnnl_binary_add 0x1fff0, mul 0x1fff1     dnnl_reduction_max 0x2fff2, sum 0x2fff4
  *   dnnl_cpu 1, dnnl_stream_default_flags 1  DNNL_ARG_SRC 1, SRC_1 2, DST 17
  *   dnnl_query_impl_info_str 8               DNNL_RUNTIME_SEQ 1, OMP 2, TBB 4, THREADPOOL 8
@@ -45,6 +45,7 @@ typedef int dnnl_prop_kind_t;
 typedef int dnnl_alg_kind_t;
 #define dnnl_eltwise_relu 0x1f
 #define dnnl_eltwise_tanh 0x2f
+#define dnnl_eltwise_linear 0x7f
 #define dnnl_eltwise_logistic 0xaf
 #define dnnl_eltwise_exp 0xbf
 #define dnnl_binary_add 0x1fff0

@@ -5,6 +5,9 @@
 package all
 
 import (
+	_ "github.com/peakbench/peakbench/bench/backend/asm"
+	_ "github.com/peakbench/peakbench/bench/backend/cblas"
 	_ "github.com/peakbench/peakbench/bench/backend/gobackend"
 	_ "github.com/peakbench/peakbench/bench/backend/gonum"
+	_ "github.com/peakbench/peakbench/bench/backend/onednn"
 )

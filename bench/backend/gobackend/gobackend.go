@@ -1,17 +1,17 @@
 // Package gobackend registers the "go" backend: peakbench's own pure-Go
-// kernels (github.com/peakbench/peakbench/gobackend/...), a blocked,
-// goroutine-parallel GEMM and parallel loops for everything else.
+// kernels (github.com/peakbench/peakbench/gobackend/... at isa.Generic), a
+// blocked, goroutine-parallel GEMM and parallel loops for everything else.
+// The "asm" backend (bench/backend/asm) runs the same code with the
+// assembly kernels.
 package gobackend
 
 import (
 	"runtime"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/gobackend/elem"
-	"github.com/peakbench/peakbench/gobackend/gemm"
-	"github.com/peakbench/peakbench/gobackend/nn"
-	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 const module = "github.com/peakbench/peakbench"
@@ -37,80 +37,8 @@ func (Backend) Info() backend.Info {
 	}
 }
 
-// Prepare implements backend.Backend. Every op is supported.
+// Prepare implements backend.Backend. Every op is supported, with the
+// pure-Go kernels (isa.Generic) whatever the CPU.
 func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	if w.DType == workload.F32 {
-		return prepare[float32](w, in, cfg), nil
-	}
-	return prepare[float64](w, in, cfg), nil
-}
-
-type buffers[T backend.Float] struct {
-	args   [][]T
-	out    []T
-	scalar T
-}
-
-func prepare[T backend.Float](w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
-	s := w.Shape
-	th := max(cfg.Threads, 1)
-	sets := make([]buffers[T], max(cfg.Copies, 1))
-	for c := range sets {
-		set := &sets[c]
-		for i, a := range in.Args {
-			set.args = append(set.args, backend.Place[T](a, c*4+i))
-		}
-		if w.Op != workload.AXPY && !w.Op.Reduces() {
-			set.out = backend.PlaceZero[T](w.OutputLen(), c*4+3)
-		}
-	}
-	alpha := T(in.Alpha)
-	unary := map[workload.Op]func(x, y []T, threads int){
-		workload.ReLU: elem.ReLU[T], workload.Sigmoid: elem.Sigmoid[T],
-		workload.Tanh: elem.Tanh[T], workload.Exp: elem.Exp[T],
-	}
-	var step func(b *buffers[T])
-	switch w.Op {
-	case workload.GEMM:
-		lda, ldb := s.K, s.N
-		if s.TransA {
-			lda = s.M
-		}
-		if s.TransB {
-			ldb = s.K
-		}
-		step = func(b *buffers[T]) {
-			gemm.Gemm(s.TransA, s.TransB, s.M, s.N, s.K, 1, b.args[0], lda, b.args[1], ldb, 0, b.out, s.N, th)
-		}
-	case workload.GEMV:
-		step = func(b *buffers[T]) { gemm.Gemv(false, s.M, s.N, 1, b.args[0], s.N, b.args[1], 1, 0, b.out, 1, th) }
-	case workload.AXPY:
-		step = func(b *buffers[T]) { elem.Axpy(alpha, b.args[0], b.args[1], th) }
-	case workload.Dot:
-		step = func(b *buffers[T]) { b.scalar = reduce.Dot(b.args[0], b.args[1], th) }
-	case workload.Add:
-		step = func(b *buffers[T]) { elem.Add(b.args[0], b.args[1], b.out, th) }
-	case workload.Mul:
-		step = func(b *buffers[T]) { elem.Mul(b.args[0], b.args[1], b.out, th) }
-	case workload.Sum:
-		step = func(b *buffers[T]) { b.scalar = reduce.Sum(b.args[0], th) }
-	case workload.Max:
-		step = func(b *buffers[T]) { b.scalar = reduce.Max(b.args[0], th) }
-	case workload.Softmax:
-		step = func(b *buffers[T]) { nn.Softmax(s.M, s.N, b.args[0], b.out, th) }
-	default:
-		f := unary[w.Op]
-		step = func(b *buffers[T]) { f(b.args[0], b.out, th) }
-	}
-	output := func(c int) []float64 {
-		b := &sets[c]
-		switch {
-		case w.Op == workload.AXPY:
-			return backend.Widen(b.args[1])
-		case w.Op.Reduces():
-			return []float64{float64(b.scalar)}
-		}
-		return backend.Widen(b.out)
-	}
-	return backend.NewHostKernel(len(sets), func(c int) { step(&sets[c]) }, output)
+	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
 }

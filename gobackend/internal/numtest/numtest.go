@@ -17,16 +17,23 @@ const Guard = 7
 // Guarded is a buffer with NaN guard elements around the part kernels see.
 type Guarded[T num.Float] struct {
 	Full []T
-	Data []T // Full[Guard : len(Full)-Guard], capacity capped
+	Data []T // Full[Guard+Off : len(Full)-Guard], capacity capped
+	Off  int // extra guard elements before Data (NewAt)
 }
 
 // New returns n elements uniform in [-1, 1) between NaN guards.
-func New[T num.Float](n int, rnd *rand.Rand) Guarded[T] {
-	full := make([]T, n+2*Guard)
+func New[T num.Float](n int, rnd *rand.Rand) Guarded[T] { return NewAt[T](n, 0, rnd) }
+
+// NewAt is New with off more guard elements before the data, so that Data
+// starts off elements past the aligned start of an allocation: the kernels'
+// unaligned paths.
+func NewAt[T num.Float](n, off int, rnd *rand.Rand) Guarded[T] {
+	full := make([]T, n+2*Guard+off)
 	for i := range full {
 		full[i] = T(math.NaN())
 	}
-	g := Guarded[T]{Full: full, Data: full[Guard : Guard+n : Guard+n]}
+	start := Guard + off
+	g := Guarded[T]{Full: full, Data: full[start : start+n : start+n], Off: off}
 	for i := range g.Data {
 		g.Data[i] = T(2*rnd.Float64() - 1)
 	}
@@ -36,16 +43,19 @@ func New[T num.Float](n int, rnd *rand.Rand) Guarded[T] {
 // Clone returns a deep copy, guards included.
 func (g Guarded[T]) Clone() Guarded[T] {
 	full := append([]T(nil), g.Full...)
-	return Guarded[T]{Full: full, Data: full[Guard : len(full)-Guard : len(full)-Guard]}
+	start, end := Guard+g.Off, len(full)-Guard
+	return Guarded[T]{Full: full, Data: full[start:end:end], Off: g.Off}
 }
 
 // CheckGuards fails the test if a guard element is no longer NaN.
 func (g Guarded[T]) CheckGuards(t testing.TB, name string) {
 	t.Helper()
-	for i := 0; i < Guard; i++ {
+	for i := 0; i < Guard+g.Off; i++ {
 		if v := g.Full[i]; v == v {
-			t.Fatalf("%s: guard before the buffer overwritten at %d: %v", name, i-Guard, v)
+			t.Fatalf("%s: guard before the buffer overwritten at %d: %v", name, i-Guard-g.Off, v)
 		}
+	}
+	for i := 0; i < Guard; i++ {
 		if v := g.Full[len(g.Full)-1-i]; v == v {
 			t.Fatalf("%s: guard after the buffer overwritten at +%d: %v", name, i, v)
 		}
@@ -73,4 +83,17 @@ func Eps[T num.Float]() float64 {
 		return 0x1p-24
 	}
 	return 0x1p-53
+}
+
+// Quick reports whether tests should take their reduced set of cases: under
+// -short, and under -race, which slows the kernels' Go parts ~20×.
+func Quick() bool { return testing.Short() || Race }
+
+// Offsets are the element offsets tests start slices at, past an aligned
+// allocation: all of them, or two under Quick.
+func Offsets() []int {
+	if Quick() {
+		return []int{0, 3}
+	}
+	return []int{0, 1, 2, 3, 4, 5, 6, 7}
 }

@@ -1,0 +1,85 @@
+// Package asm registers the "asm" backend: peakbench's own kernels
+// (github.com/peakbench/peakbench/gobackend/...) with their assembly for
+// this CPU (isa.Best): BLIS-style GEMM with AVX2/AVX-512 micro-kernels,
+// AVX2 vector loops, and vectorized exp, tanh and sigmoid. It runs the same
+// Go code as the "go" backend, which uses the pure-Go kernels, so the two
+// side by side measure what the assembly brings.
+package asm
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/gobackend/elem"
+	"github.com/peakbench/peakbench/gobackend/gemm"
+	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/nn"
+	"github.com/peakbench/peakbench/gobackend/reduce"
+)
+
+const module = "github.com/peakbench/peakbench"
+
+func init() {
+	backend.Register(backend.Factory{
+		Name:        "asm",
+		Description: "peakbench's assembly kernels (avo-generated AVX2/AVX-512): BLIS-style GEMM, vector loops, vectorized exp/tanh/sigmoid",
+		Open:        Open,
+	})
+}
+
+// Open returns the backend, or an error when this CPU (or build) has no
+// assembly kernels.
+func Open() (backend.Backend, error) {
+	if isa.Best < isa.AVX2 {
+		return nil, errors.New("asm: no assembly kernels here: they need amd64 with AVX2 and FMA, " +
+			"and a build without the purego tag (the go backend runs the pure-Go kernels anywhere)")
+	}
+	return Backend{Level: isa.Best}, nil
+}
+
+// Backend is the asm backend at a level.
+type Backend struct {
+	Level isa.Level
+}
+
+func (Backend) Name() string   { return "asm" }
+func (Backend) Device() string { return "cpu" }
+func (Backend) Close() error   { return nil }
+
+// Info names the kernel each op runs and the measured maximum errors of the
+// transcendentals.
+func (b Backend) Info() backend.Info {
+	l := b.Level
+	ulps := func(fn string) string {
+		return fmt.Sprintf("%s, max error %g ulp (f32), %g ulp (f64)",
+			elem.Kernel(l), elem.MaxULP(l, fn, false), elem.MaxULP(l, fn, true))
+	}
+	return backend.Info{
+		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
+		Details: map[string]string{
+			"isa":     l.String(),
+			"gemm":    gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)",
+			"gemv":    gemm.GemvKernel(l),
+			"axpy":    elem.Kernel(l),
+			"add":     elem.Kernel(l),
+			"mul":     elem.Kernel(l),
+			"relu":    elem.Kernel(l),
+			"dot":     reduce.Kernel(l),
+			"sum":     reduce.Kernel(l),
+			"max":     reduce.Kernel(l),
+			"exp":     ulps("exp"),
+			"tanh":    ulps("tanh"),
+			"sigmoid": ulps("sigmoid"),
+			"softmax": nn.Kernel(l) + " (vectorized exp)",
+		},
+	}
+}
+
+// Prepare implements backend.Backend. Every op is supported.
+func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	return gokernels.Prepare(b.Level, w, in, cfg), nil
+}

@@ -1,0 +1,159 @@
+// Package cblas registers the CBLAS backends — "openblas", "blis", "mkl"
+// and "netlib" (the reference BLAS) — loaded at run time through
+// github.com/peakbench/peakbench/cgo/cblas. Every one runs gemm, gemv, axpy
+// and dot; mkl also runs add, mul, exp and tanh through its Vector Math
+// Library (VML has no sigmoid). Kernels are timed in C, on C buffers.
+package cblas
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cblas"
+	"github.com/peakbench/peakbench/native"
+)
+
+var descriptions = map[string]string{
+	"openblas": "OpenBLAS through cgo, loaded at run time (gemm, gemv, axpy, dot)",
+	"blis":     "BLIS through its CBLAS layer and cgo, loaded at run time (gemm, gemv, axpy, dot)",
+	"mkl":      "Intel MKL through cgo, loaded at run time (gemm, gemv, axpy, dot; add, mul, exp, tanh by VML)",
+	"netlib":   "the reference BLAS and CBLAS (netlib) through cgo, loaded at run time (gemm, gemv, axpy, dot)",
+}
+
+func init() {
+	for _, name := range cblas.Names() {
+		backend.Register(backend.Factory{
+			Name:        name,
+			Description: descriptions[name],
+			Open:        func() (backend.Backend, error) { return Open(name) },
+		})
+	}
+}
+
+// Backend is one CBLAS library as a peakbench backend.
+type Backend struct {
+	name string
+	lib  *cblas.Library
+}
+
+// Open opens the library named name ("openblas", "blis", "mkl", "netlib")
+// as a backend. The error says which files were tried and how to install it.
+func Open(name string) (*Backend, error) {
+	lib, err := cblas.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Backend{name: name, lib: lib}, nil
+}
+
+// Name implements backend.Backend.
+func (b *Backend) Name() string { return b.name }
+
+// Device implements backend.Backend.
+func (b *Backend) Device() string { return "cpu" }
+
+// Library returns the library behind the backend.
+func (b *Backend) Library() *cblas.Library { return b.lib }
+
+// Info implements backend.Backend: the version the library reports and its
+// details (path of the file loaded, threading layer, code path).
+func (b *Backend) Info() backend.Info {
+	d := b.lib.Details()
+	if w := native.IdleWait(); w != "" {
+		d["idle_wait"] = w
+	}
+	return backend.Info{Version: b.lib.Version(), Details: d}
+}
+
+// Close implements backend.Backend.
+func (b *Backend) Close() error { return b.lib.Close() }
+
+var vmlOps = map[workload.Op]cblas.VMLOp{
+	workload.Add:     cblas.VMLAdd,
+	workload.Mul:     cblas.VMLMul,
+	workload.Exp:     cblas.VMLExp,
+	workload.Tanh:    cblas.VMLTanh,
+	workload.Sigmoid: cblas.VMLSigmoid,
+}
+
+// Prepare implements backend.Backend.
+func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	dt := cblas.F32
+	if w.DType == workload.F64 {
+		dt = cblas.F64
+	}
+	if cfg.Threads < 0 || cfg.Copies < 0 {
+		return nil, fmt.Errorf("%s: bad config: threads %d, copies %d", b.name, cfg.Threads, cfg.Copies)
+	}
+	opt := cblas.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads}
+	if cfg.Threads > 0 {
+		// Say up front when the library cannot run this many threads.
+		if err := b.lib.SetThreads(cfg.Threads); err != nil {
+			return nil, b.wrap(w, err)
+		}
+	}
+	s := w.Shape
+	var (
+		job *cblas.Job
+		err error
+	)
+	switch w.Op {
+	case workload.GEMM:
+		job, err = b.lib.PrepareGemm(dt, s.TransA, s.TransB, s.M, s.N, s.K, opt)
+	case workload.GEMV:
+		job, err = b.lib.PrepareGemv(dt, s.M, s.N, opt)
+	case workload.AXPY:
+		job, err = b.lib.PrepareAxpy(dt, s.N, in.Alpha, opt)
+	case workload.Dot:
+		job, err = b.lib.PrepareDot(dt, s.N, opt)
+	default:
+		op, ok := vmlOps[w.Op]
+		if !ok || b.name != "mkl" {
+			return nil, backend.Unsupported(b.name, w)
+		}
+		if !b.lib.HasVML(op, dt) {
+			if op == cblas.VMLSigmoid {
+				return nil, fmt.Errorf("%s: %s %s: MKL's Vector Math Library has no sigmoid (logistic) function: %w", b.name, w.Op, w.DType, backend.ErrUnsupported)
+			}
+			return nil, fmt.Errorf("%s: %s %s: %s lacks this VML function: %w", b.name, w.Op, w.DType, b.lib.Path(), backend.ErrUnsupported)
+		}
+		job, err = b.lib.PrepareVML(op, dt, s.N, opt)
+	}
+	if err != nil {
+		return nil, b.wrap(w, err)
+	}
+	// Inputs are every argument but the output, except axpy's y, which is both.
+	nargs, output := job.Args()
+	for i := range nargs {
+		if i == output && w.Op != workload.AXPY {
+			break
+		}
+		if i >= len(in.Args) {
+			break
+		}
+		if err := job.SetInput(i, in.Args[i]); err != nil {
+			job.Close()
+			return nil, b.wrap(w, err)
+		}
+	}
+	return kernel{job}, nil
+}
+
+// wrap adds context, and makes a library's "cannot" (e.g. threads on the
+// reference BLAS) an unsupported pair the harness skips with the reason.
+func (b *Backend) wrap(w workload.Workload, err error) error {
+	if errors.Is(err, cblas.ErrUnsupported) {
+		return fmt.Errorf("%s: %s %s: %v: %w", b.name, w.Op, w.DType, err, backend.ErrUnsupported)
+	}
+	return fmt.Errorf("%s: %s %s: %w", b.name, w.Op, w.DType, err)
+}
+
+// kernel is a prepared job.
+type kernel struct{ job *cblas.Job }
+
+func (k kernel) Run(iters int) (time.Duration, error) { return k.job.Run(iters) }
+func (k kernel) Output() ([]float64, error)           { return k.job.Output() }
+func (k kernel) Close() error                         { return k.job.Close() }

@@ -1,0 +1,94 @@
+// Package gokernels is what the go and asm backends share: every workload
+// mapped onto peakbench's own kernel packages (gobackend/...) at one
+// isa.Level. The go backend passes isa.Generic (the pure-Go kernels), the
+// asm backend isa.Best (the assembly for this CPU).
+package gokernels
+
+import (
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/gobackend/elem"
+	"github.com/peakbench/peakbench/gobackend/gemm"
+	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/nn"
+	"github.com/peakbench/peakbench/gobackend/reduce"
+)
+
+// Prepare makes the kernel of w on in with the kernels of level lvl. Every
+// op is supported.
+func Prepare(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
+	if w.DType == workload.F32 {
+		return prepare[float32](lvl, w, in, cfg)
+	}
+	return prepare[float64](lvl, w, in, cfg)
+}
+
+type buffers[T backend.Float] struct {
+	args   [][]T
+	out    []T
+	scalar T
+}
+
+func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
+	s := w.Shape
+	th := max(cfg.Threads, 1)
+	sets := make([]buffers[T], max(cfg.Copies, 1))
+	for c := range sets {
+		set := &sets[c]
+		for i, a := range in.Args {
+			set.args = append(set.args, backend.Place[T](a, c*4+i))
+		}
+		if w.Op != workload.AXPY && !w.Op.Reduces() {
+			set.out = backend.PlaceZero[T](w.OutputLen(), c*4+3)
+		}
+	}
+	alpha := T(in.Alpha)
+	unary := map[workload.Op]func(lvl isa.Level, x, y []T, threads int){
+		workload.ReLU: elem.ReLU[T], workload.Sigmoid: elem.Sigmoid[T],
+		workload.Tanh: elem.Tanh[T], workload.Exp: elem.Exp[T],
+	}
+	var step func(b *buffers[T])
+	switch w.Op {
+	case workload.GEMM:
+		lda, ldb := s.K, s.N
+		if s.TransA {
+			lda = s.M
+		}
+		if s.TransB {
+			ldb = s.K
+		}
+		step = func(b *buffers[T]) {
+			gemm.Gemm(lvl, s.TransA, s.TransB, s.M, s.N, s.K, 1, b.args[0], lda, b.args[1], ldb, 0, b.out, s.N, th)
+		}
+	case workload.GEMV:
+		step = func(b *buffers[T]) { gemm.Gemv(lvl, false, s.M, s.N, 1, b.args[0], s.N, b.args[1], 1, 0, b.out, 1, th) }
+	case workload.AXPY:
+		step = func(b *buffers[T]) { elem.Axpy(lvl, alpha, b.args[0], b.args[1], th) }
+	case workload.Dot:
+		step = func(b *buffers[T]) { b.scalar = reduce.Dot(lvl, b.args[0], b.args[1], th) }
+	case workload.Add:
+		step = func(b *buffers[T]) { elem.Add(lvl, b.args[0], b.args[1], b.out, th) }
+	case workload.Mul:
+		step = func(b *buffers[T]) { elem.Mul(lvl, b.args[0], b.args[1], b.out, th) }
+	case workload.Sum:
+		step = func(b *buffers[T]) { b.scalar = reduce.Sum(lvl, b.args[0], th) }
+	case workload.Max:
+		step = func(b *buffers[T]) { b.scalar = reduce.Max(lvl, b.args[0], th) }
+	case workload.Softmax:
+		step = func(b *buffers[T]) { nn.Softmax(lvl, s.M, s.N, b.args[0], b.out, th) }
+	default:
+		f := unary[w.Op]
+		step = func(b *buffers[T]) { f(lvl, b.args[0], b.out, th) }
+	}
+	output := func(c int) []float64 {
+		b := &sets[c]
+		switch {
+		case w.Op == workload.AXPY:
+			return backend.Widen(b.args[1])
+		case w.Op.Reduces():
+			return []float64{float64(b.scalar)}
+		}
+		return backend.Widen(b.out)
+	}
+	return backend.NewHostKernel(len(sets), func(c int) { step(&sets[c]) }, output)
+}

@@ -1,0 +1,136 @@
+// Package onednn registers the "onednn" backend: oneDNN's CPU primitives
+// loaded at run time through github.com/peakbench/peakbench/cgo/onednn —
+// relu, sigmoid, tanh and exp (eltwise), add and mul (binary), sum and max
+// (reduction), and softmax over rows. oneDNN 2.x computes in f32 (and
+// lower precisions) only: f64 workloads are unsupported. Kernels are timed
+// in C, on C buffers.
+package onednn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/onednn"
+	"github.com/peakbench/peakbench/native"
+)
+
+func init() {
+	backend.Register(backend.Factory{
+		Name:        "onednn",
+		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax; f32)",
+		Open:        func() (backend.Backend, error) { return Open() },
+	})
+}
+
+// Backend is oneDNN as a peakbench backend.
+type Backend struct{ lib *onednn.Library }
+
+// Open opens oneDNN as a backend. The error says which files were tried and
+// how to install it.
+func Open() (*Backend, error) {
+	lib, err := onednn.Open()
+	if err != nil {
+		return nil, err
+	}
+	return &Backend{lib: lib}, nil
+}
+
+// Name implements backend.Backend.
+func (b *Backend) Name() string { return "onednn" }
+
+// Device implements backend.Backend.
+func (b *Backend) Device() string { return "cpu" }
+
+// Library returns the library behind the backend.
+func (b *Backend) Library() *onednn.Library { return b.lib }
+
+// Info implements backend.Backend: the version dnnl_version() reports and
+// details (path, CPU runtime and the OpenMP library it is bound to, ISA).
+func (b *Backend) Info() backend.Info {
+	d := b.lib.Details()
+	if w := native.IdleWait(); w != "" {
+		d["idle_wait"] = w
+	}
+	return backend.Info{Version: b.lib.Version(), Details: d}
+}
+
+// Close implements backend.Backend.
+func (b *Backend) Close() error { return b.lib.Close() }
+
+var ops = map[workload.Op]onednn.Op{
+	workload.ReLU:    onednn.ReLU,
+	workload.Sigmoid: onednn.Sigmoid,
+	workload.Tanh:    onednn.Tanh,
+	workload.Exp:     onednn.Exp,
+	workload.Add:     onednn.Add,
+	workload.Mul:     onednn.Mul,
+	workload.Sum:     onednn.Sum,
+	workload.Max:     onednn.Max,
+	workload.Softmax: onednn.Softmax,
+}
+
+// Prepare implements backend.Backend.
+func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	op, ok := ops[w.Op]
+	if !ok {
+		return nil, backend.Unsupported("onednn", w)
+	}
+	if w.DType == workload.F64 {
+		return nil, fmt.Errorf("onednn: %s f64: oneDNN %s has no f64 data type: %w", w.Op, b.lib.Version(), backend.ErrUnsupported)
+	}
+	if cfg.Threads < 0 || cfg.Copies < 0 {
+		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
+	}
+	opt := onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads}
+	var (
+		job *onednn.Job
+		err error
+	)
+	if op == onednn.Softmax {
+		job, err = b.lib.PrepareSoftmax(onednn.F32, w.Shape.M, w.Shape.N, opt)
+	} else {
+		job, err = b.lib.Prepare(op, onednn.F32, w.Shape.N, opt)
+	}
+	if err != nil {
+		return nil, wrap(w, err)
+	}
+	nargs, output := job.Args()
+	for i := 0; i < nargs && i != output && i < len(in.Args); i++ {
+		if err := job.SetInput(i, in.Args[i]); err != nil {
+			job.Close()
+			return nil, wrap(w, err)
+		}
+	}
+	return kernel{job}, nil
+}
+
+// wrap adds context (the C layer's messages name the op already), and makes
+// oneDNN's "cannot" an unsupported pair the harness skips with the reason.
+func wrap(w workload.Workload, err error) error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "onednn: ") {
+		msg = fmt.Sprintf("onednn: %s %s: %s", w.Op, w.DType, msg)
+	}
+	if errors.Is(err, onednn.ErrUnsupported) {
+		return fmt.Errorf("%s: %w", msg, backend.ErrUnsupported)
+	}
+	return &wrapped{msg, err}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
+
+type kernel struct{ job *onednn.Job }
+
+func (k kernel) Run(iters int) (time.Duration, error) { return k.job.Run(iters) }
+func (k kernel) Output() ([]float64, error)           { return k.job.Output() }
+func (k kernel) Close() error                         { return k.job.Close() }

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/peakbench/peakbench/bench/report"
+)
+
+// baselineFlags are -save-baseline, -baseline and -threshold: save this run
+// for later, and compare it with a run saved before.
+type baselineFlags struct {
+	save, compare string
+	threshold     string
+	gate          float64 // parsed -threshold
+	gated         bool
+	old           *report.Run // the baseline, loaded before the run
+	oldPath       string
+}
+
+func registerBaselineFlags(fs *flag.FlagSet) *baselineFlags {
+	b := &baselineFlags{}
+	dir, err := report.BaselineDir()
+	if err != nil {
+		dir = "$" + report.BaselineEnv
+	}
+	fs.StringVar(&b.save, "save-baseline", "", "also save this run's JSON as baseline `NAME` (letters, digits, . _ -) in "+dir+" ($"+report.BaselineEnv+" overrides)")
+	fs.StringVar(&b.compare, "baseline", "", "after the run, compare it with the baseline saved as `NAME` (Mann-Whitney U per result)")
+	fs.StringVar(&b.threshold, "threshold", "", "with -baseline: exit 1 when a significant slowdown exceeds this `PERCENT` (e.g. 5%)")
+	return b
+}
+
+// check validates the flags (bad input: a usage error).
+func (b *baselineFlags) check(cfg *config) error {
+	for _, f := range []struct{ flag, name string }{{"-save-baseline", b.save}, {"-baseline", b.compare}} {
+		if f.name == "" {
+			continue
+		}
+		if err := report.CheckBaselineName(f.name); err != nil {
+			return usagef("%s: %v", f.flag, err)
+		}
+		if cfg.peak || cfg.list {
+			return usagef("%s needs a benchmark run, not -peak or -list", f.flag)
+		}
+	}
+	if b.threshold != "" {
+		if b.compare == "" {
+			return usagef("-threshold needs -baseline NAME (or use: peakbench compare OLD.json NEW.json -threshold %s)", b.threshold)
+		}
+		t, err := parseThreshold(b.threshold)
+		if err != nil {
+			return usagef("-threshold: %v", err)
+		}
+		b.gate, b.gated = t, true
+	}
+	return nil
+}
+
+// load reads the baseline to compare with before the run, so that a
+// missing one fails at once rather than after the measurements.
+func (b *baselineFlags) load() error {
+	if b.compare == "" {
+		return nil
+	}
+	old, path, err := report.LoadBaseline(b.compare)
+	if err != nil {
+		return usagef("-baseline: %v", err)
+	}
+	b.old, b.oldPath = old, path
+	return nil
+}
+
+// after saves and compares the finished run. The comparison follows the
+// normal output on standard output, or goes to standard error when standard
+// output carries a machine-readable format (json, csv, gobench, html).
+func (b *baselineFlags) after(stdout, stderr io.Writer, cfg *config, run *report.Run) error {
+	if b.save != "" {
+		path, err := report.SaveBaseline(b.save, run)
+		if err != nil {
+			return err
+		}
+		progressf(stderr, "saved baseline %s to %s", b.save, path)
+	}
+	if b.old == nil {
+		return nil
+	}
+	w := stdout
+	if cfg.output == "" && cfg.format != "table" && cfg.format != "md" {
+		w = stderr
+	}
+	c := report.Compare(b.old, run)
+	if b.gated {
+		c.Gate(b.gate)
+	}
+	fmt.Fprintln(w)
+	if err := report.WriteComparison(w, c, "baseline "+b.compare+": "+report.RunLabel(b.old, b.oldPath),
+		"this run: "+report.RunLabel(run, "")); err != nil {
+		return err
+	}
+	return c.GateError()
+}
+
+// parseThreshold reads "5%" or "0.05" (a fraction); 0 fails on any
+// significant slowdown.
+func parseThreshold(s string) (float64, error) {
+	v, isPct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || f < 0 || math.IsNaN(f) || f > 1e6 {
+		return 0, fmt.Errorf("%q is not a percentage such as 5%% or a fraction such as 0.05", s)
+	}
+	if isPct {
+		return f / 100, nil
+	}
+	if f >= 1 {
+		return 0, fmt.Errorf("%q is ambiguous: write %s%% for a percentage, or a fraction below 1", s, v)
+	}
+	return f, nil
+}

@@ -1,0 +1,175 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/measure"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// fake is a backend that computes the reference, optionally corrupted, and
+// claims a fixed time per iteration.
+type fake struct {
+	name    string
+	corrupt bool
+	failOp  workload.Op
+	only    workload.Op
+	perIter time.Duration
+	cfgs    []backend.Config
+}
+
+func (f *fake) Name() string       { return f.name }
+func (f *fake) Device() string     { return "cpu" }
+func (f *fake) Info() backend.Info { return backend.Info{Version: "1.0"} }
+func (f *fake) Close() error       { return nil }
+func (f *fake) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	f.cfgs = append(f.cfgs, cfg)
+	if f.only != "" && w.Op != f.only {
+		return nil, backend.Unsupported(f.name, w)
+	}
+	if w.Op == f.failOp {
+		return nil, errors.New("out of device memory\nsecond line")
+	}
+	out := w.Reference(in)
+	if f.corrupt {
+		out[0] += 1
+	}
+	return &fakeKernel{out: out, perIter: f.perIter}, nil
+}
+
+type fakeKernel struct {
+	out     []float64
+	perIter time.Duration
+}
+
+func (k *fakeKernel) Run(iters int) (time.Duration, error) {
+	return time.Duration(iters) * k.perIter, nil
+}
+func (k *fakeKernel) Output() ([]float64, error) { return k.out, nil }
+func (k *fakeKernel) Close() error               { return nil }
+
+func plan(backends ...backend.Backend) Plan {
+	opt := measure.DefaultOptions()
+	opt.MinTime = time.Millisecond
+	return Plan{
+		Workloads: []workload.Workload{
+			{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 8, N: 8, K: 8}},
+			{Op: workload.AXPY, DType: workload.F64, Shape: workload.Shape{N: 1 << 20}},
+		},
+		Backends: backends,
+		Threads:  []int{1, 2},
+		Seed:     1,
+		Measure:  opt,
+		Machine:  peak.Machine{CPUs: 2, Caches: []peak.Cache{{Level: 1, Bytes: 32 << 10}, {Level: 2, Bytes: 1 << 20}, {Level: 3, Bytes: 32 << 20, SharedBy: 2}}},
+		Peaks: peak.Peaks{
+			Compute: []peak.ComputePeak{
+				{DType: "f32", Threads: 1, TheoreticalGFLOPS: 100, EmpiricalGFLOPS: 90},
+				{DType: "f32", Threads: 2, TheoreticalGFLOPS: 200, EmpiricalGFLOPS: 180},
+				{DType: "f64", Threads: 1, TheoreticalGFLOPS: 50}, {DType: "f64", Threads: 2, TheoreticalGFLOPS: 100},
+			},
+			Bandwidth: []peak.BandwidthPeak{
+				{Level: "L1", Threads: 1, GBPS: 300}, {Level: "L3", Threads: 1, GBPS: 80}, {Level: "DRAM", Threads: 1, GBPS: 20},
+				{Level: "L1", Threads: 2, GBPS: 600}, {Level: "L3", Threads: 2, GBPS: 160}, {Level: "DRAM", Threads: 2, GBPS: 30},
+			},
+		},
+	}
+}
+
+func TestExecute(t *testing.T) {
+	good := &fake{name: "good", perIter: time.Microsecond}
+	wrong := &fake{name: "wrong", corrupt: true, perIter: time.Microsecond}
+	broken := &fake{name: "broken", failOp: workload.AXPY, perIter: time.Microsecond}
+	gemmOnly := &fake{name: "gemmonly", only: workload.GEMM, perIter: time.Microsecond}
+	var progress []int
+	p := plan(good, wrong, broken, gemmOnly)
+	p.Progress = func(done, total int, _ []report.Result) { progress = append(progress, done, total) }
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 workloads × 2 thread counts × (4 backends, one skipping axpy).
+	if len(results) != 14 {
+		t.Fatalf("%d results, want 14", len(results))
+	}
+	if len(progress) != 8 || progress[6] != 4 || progress[7] != 4 {
+		t.Errorf("progress calls %v", progress)
+	}
+	by := map[string][]report.Result{}
+	for _, r := range results {
+		by[r.Backend] = append(by[r.Backend], r)
+	}
+	for _, r := range by["good"] {
+		if !r.Verified || r.Error != "" || r.MedianNS != 1000 || len(r.SamplesNS) < 10 {
+			t.Errorf("good %s t=%d: verified %v err %q median %v samples %d", r.Op, r.Threads, r.Verified, r.Error, r.MedianNS, len(r.SamplesNS))
+		}
+	}
+	g := by["good"][0] // gemm f32 8³, 1 thread: 1024 FLOP in 1 µs = 1.024 GFLOP/s of 100.
+	if g.GFLOPS != 1.024 || g.Share.ComputeTheoretical != 1.024/100 || g.Share.ComputeEmpirical != 1.024/90 {
+		t.Errorf("gemm: %v GFLOP/s, shares %+v", g.GFLOPS, g.Share)
+	}
+	a := by["good"][1] // axpy f64 1Mi, 1 thread: 24 MiB, lives in L3.
+	if a.Op != "axpy" || a.Peak.BandwidthLevel != "L3" || a.Peak.Bound != "memory" || a.Peak.BandwidthGBPS != 80 {
+		t.Errorf("axpy peak %+v", a.Peak)
+	}
+	for _, r := range by["wrong"] {
+		if r.Verified || r.VerifyDetail == "" {
+			t.Errorf("planted wrong result passed: %+v", r)
+		}
+	}
+	for _, r := range by["broken"] {
+		if r.Op == "axpy" && r.Error != "out of device memory" {
+			t.Errorf("broken axpy error %q, want its first line", r.Error)
+		}
+	}
+	if len(by["gemmonly"]) != 2 {
+		t.Errorf("gemmonly has %d results, want 2 (axpy skipped)", len(by["gemmonly"]))
+	}
+	for _, c := range good.cfgs {
+		if c.Copies != 1 {
+			t.Errorf("hot run prepared with %d copies", c.Copies)
+		}
+	}
+}
+
+func TestColdCacheCopies(t *testing.T) {
+	b := &fake{name: "b", perIter: time.Microsecond}
+	p := plan(b)
+	p.Cache = "cold"
+	p.Threads = []int{1}
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// gemm f32 8³ is 768 B: the copies span ≥ 2 × 32 MiB of LLC.
+	if c := b.cfgs[0].Copies; float64(c)*768 < 2*(32<<20) {
+		t.Errorf("gemm cold copies %d cover %v B, want ≥ 64 MiB", c, float64(c)*768)
+	}
+	for _, r := range results {
+		if r.Cache != "cold" || r.Peak.BandwidthLevel != "DRAM" {
+			t.Errorf("cold result cache %q level %q", r.Cache, r.Peak.BandwidthLevel)
+		}
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := plan(&fake{name: "b", perIter: time.Microsecond})
+	p.Progress = func(done, _ int, _ []report.Result) {
+		if done == 1 {
+			cancel()
+		}
+	}
+	results, err := Execute(ctx, p)
+	if !errors.Is(err, measure.ErrInterrupted) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(results) != 1 {
+		t.Errorf("%d results kept, want the 1 finished", len(results))
+	}
+}

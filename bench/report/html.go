@@ -1,0 +1,652 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RunFile is a run with the name it is shown under: its file name, or ""
+// for the run just measured.
+type RunFile struct {
+	Name string
+	Run  *Run
+}
+
+//go:embed report.html.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+
+// writeHTML is Write's "html": the report of one run.
+func writeHTML(w io.Writer, run *Run) error {
+	return WriteHTML(w, []RunFile{{Run: run}})
+}
+
+// WriteHTML writes one self-contained HTML page (inline CSS and SVG, nothing
+// fetched) reporting runs side by side, a column per run: machines and their
+// peaks, the best backend per workload, charts, a table per op, failures,
+// environments and the method.
+func WriteHTML(w io.Writer, runs []RunFile) error {
+	if len(runs) == 0 {
+		return fmt.Errorf("no run to report")
+	}
+	v, err := buildView(runs)
+	if err != nil {
+		return err
+	}
+	return htmlTemplate.Execute(w, v)
+}
+
+// The view: everything the template shows, formatted.
+
+type htmlView struct {
+	Title       string
+	Subtitle    string
+	Multi       bool
+	Runs        []runView
+	Interrupted []string // labels of interrupted runs
+	Summary     table
+	Machine     table
+	Rooflines   []chartView
+	Ops         []opView
+	Failures    []failureView
+	Env         table
+}
+
+type runView struct {
+	Label, Sub string
+	Compute    table
+	Bandwidth  table
+	Backends   table
+	Noisy      []string
+	Failed     int
+}
+
+type chartView struct {
+	Title   string
+	SVG     template.HTML
+	WidthPx int // natural width: the chart is drawn for it, and shown no wider
+}
+
+type opView struct {
+	Op     string
+	Anchor string
+	Charts []chartView
+	Table  table
+}
+
+type failureView struct {
+	Run  string
+	Rows table
+}
+
+// table is a table of text cells; Groups, when set, is a header row above
+// Head whose cells span columns.
+type table struct {
+	Groups []span
+	Head   []cell
+	Rows   [][]cell
+}
+
+type span struct {
+	Text string
+	Span int
+}
+
+type cell struct {
+	Text  string
+	Title string  // hover text
+	Class string  // num, bad, warn, muted, key
+	Share float64 // > 0: draw a bar of this fraction behind the text
+}
+
+func (c cell) SharePct() string { return strconv.FormatFloat(min(100*c.Share, 100), 'f', 1, 64) }
+
+func txt(s string) cell        { return cell{Text: s} }
+func long(s string) cell       { return cell{Text: s, Class: "wrap"} }
+func num(s string) cell        { return cell{Text: s, Class: "num"} }
+func heads(s ...string) []cell { return cellsOf(s, "") }
+func cellsOf(s []string, class string) []cell {
+	out := make([]cell, len(s))
+	for i, t := range s {
+		out[i] = cell{Text: t, Class: class}
+	}
+	return out
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+func shareCell(f float64) cell {
+	return cell{Text: percent(f), Class: "num share", Share: f}
+}
+
+// label names run i for column headers: its file name without the
+// extension, else its host.
+func label(rf RunFile, i int) string {
+	if rf.Name != "" {
+		return strings.TrimSuffix(filepath.Base(rf.Name), ".json")
+	}
+	if rf.Run.Env.Host != "" {
+		return rf.Run.Env.Host
+	}
+	return fmt.Sprintf("run %d", i+1)
+}
+
+// runLabels names every run, distinctly.
+func runLabels(runs []RunFile) []string {
+	labels := make([]string, len(runs))
+	for i, rf := range runs {
+		labels[i] = label(rf, i)
+	}
+	// Two files may share a name (results/a.json, other/a.json).
+	for i := range labels {
+		for j := i + 1; j < len(labels); j++ {
+			if labels[j] == labels[i] {
+				labels[j] = fmt.Sprintf("%s (%d)", labels[j], j+1)
+			}
+		}
+	}
+	return labels
+}
+
+func subLabel(run *Run) string {
+	var parts []string
+	for _, s := range []string{run.Env.Host, run.Machine.Model, startTime(run.Env.Start)} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+func startTime(s string) string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+func buildView(runs []RunFile) (*htmlView, error) {
+	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1}
+	labels := runLabels(runs)
+	all := make([]*Run, len(runs))
+	for i, rf := range runs {
+		all[i] = rf.Run
+	}
+	pal := newPalette(all...)
+	if v.Multi {
+		v.Subtitle = fmt.Sprintf("%d runs side by side: %s", len(runs), strings.Join(labels, ", "))
+	} else {
+		v.Subtitle = subLabel(runs[0].Run)
+	}
+	for i, rf := range runs {
+		rv := runView{Label: labels[i], Sub: subLabel(rf.Run)}
+		rv.Compute, rv.Bandwidth = peakTables(rf.Run)
+		rv.Backends = backendTable(rf.Run)
+		for _, r := range rf.Run.Results {
+			if r.Noisy {
+				rv.Noisy = append(rv.Noisy, fmt.Sprintf("%s: spread %s (target %s)", KeyOf(&r), percent(r.Spread), percent(rf.Run.Env.NoiseTarget)))
+			}
+			if r.Error != "" || !r.Verified {
+				rv.Failed++
+			}
+		}
+		if rf.Run.Interrupted {
+			v.Interrupted = append(v.Interrupted, labels[i])
+		}
+		v.Runs = append(v.Runs, rv)
+	}
+	v.Summary = summaryTable(runs, labels)
+	v.Machine = machineTable(runs, labels)
+	v.Env = envTable(runs, labels)
+
+	// Charts: every run's rooflines, then per op its share charts.
+	shares := map[string][]chartView{}
+	for i, rf := range runs {
+		name := ""
+		if v.Multi {
+			name = labels[i]
+		}
+		rc := chartsOf(rf.Run, pal, name)
+		for _, c := range rc.Rooflines {
+			s, err := c.svg()
+			if err != nil {
+				return nil, err
+			}
+			v.Rooflines = append(v.Rooflines, chartView{Title: c.Title, SVG: template.HTML(s), WidthPx: c.widthPx()}) // #nosec: drawn by vgsvg, which escapes text
+		}
+		for _, c := range rc.Shares {
+			s, err := c.svg()
+			if err != nil {
+				return nil, err
+			}
+			op, _, _ := strings.Cut(c.Title, ":")
+			shares[op] = append(shares[op], chartView{Title: c.Title, SVG: template.HTML(s), WidthPx: c.widthPx()})
+		}
+	}
+	for _, op := range opOrder(runs) {
+		v.Ops = append(v.Ops, opView{Op: op, Anchor: "op-" + op, Charts: shares[op], Table: opTable(runs, labels, op)})
+	}
+	for i, rf := range runs {
+		if t, ok := failureTable(rf.Run); ok {
+			v.Failures = append(v.Failures, failureView{Run: labels[i], Rows: t})
+		}
+	}
+	return v, nil
+}
+
+func opOrder(runs []RunFile) []string {
+	var ops []string
+	for _, rf := range runs {
+		for _, r := range rf.Run.Results {
+			if !slices.Contains(ops, r.Op) {
+				ops = append(ops, r.Op)
+			}
+		}
+	}
+	return ops
+}
+
+func peakTables(run *Run) (compute, bw table) {
+	compute.Head = heads("dtype", "threads", "theoretical GFLOP/s", "how (formula)", "clock GHz", "FLOP/cycle/core", "measured GFLOP/s", "measured / theoretical", "kernel")
+	for _, c := range run.Peaks.Compute {
+		compute.Rows = append(compute.Rows, []cell{txt(c.DType), num(strconv.Itoa(c.Threads)), num(Sig(c.TheoreticalGFLOPS)),
+			long(c.Formula), num(fmt.Sprintf("%.3f", c.ClockGHz)), num(Sig(c.FLOPsPerCycle)), num(Sig(c.EmpiricalGFLOPS)),
+			num(percent(ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
+	}
+	bw.Head = heads("level", "threads", "GB/s", "working set / thread", "how (source)")
+	for _, b := range run.Peaks.Bandwidth {
+		ws := "given"
+		if b.WorkingSet > 0 {
+			ws = bytesText(b.WorkingSet)
+		}
+		bw.Rows = append(bw.Rows, []cell{txt(b.Level), num(strconv.Itoa(b.Threads)), num(Sig(b.GBPS)), num(ws), long(b.Source)})
+	}
+	return compute, bw
+}
+
+func bytesText(n int) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.4g GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.4g MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func backendTable(run *Run) table {
+	t := table{Head: heads("backend", "device", "available", "version", "details")}
+	for _, b := range run.Backends {
+		avail := cell{Text: "yes"}
+		details := ""
+		if !b.Available {
+			avail = cell{Text: "no", Class: "warn"}
+			details = b.Reason
+		} else {
+			var kv []string
+			for _, k := range slices.Sorted(maps.Keys(b.Details)) {
+				kv = append(kv, k+"="+b.Details[k])
+			}
+			details = strings.Join(kv, ", ")
+		}
+		t.Rows = append(t.Rows, []cell{{Text: b.Name, Class: "key"}, txt(b.Device), avail, long(b.Version), long(details)})
+	}
+	return t
+}
+
+// runHeads builds a header with one column per run after first.
+func runHeads(first []string, labels []string) []cell {
+	h := heads(first...)
+	for _, l := range labels {
+		h = append(h, cell{Text: l})
+	}
+	return h
+}
+
+func machineTable(runs []RunFile, labels []string) table {
+	t := table{Head: runHeads([]string{""}, labels)}
+	rows := []struct {
+		name string
+		get  func(*Run) string
+	}{
+		{"model", func(r *Run) string { return r.Machine.Model }},
+		{"vendor, family/model", func(r *Run) string {
+			return fmt.Sprintf("%s, %d/%d", r.Machine.Vendor, r.Machine.Family, r.Machine.ModelID)
+		}},
+		{"micro-architecture", func(r *Run) string { return r.Machine.Microarch }},
+		{"OS / arch", func(r *Run) string { return r.Machine.OS + "/" + r.Machine.Arch }},
+		{"logical CPUs", func(r *Run) string {
+			if r.Machine.Cores <= 0 {
+				return strconv.Itoa(r.Machine.CPUs)
+			}
+			return fmt.Sprintf("%d (%d cores)", r.Machine.CPUs, r.Machine.Cores)
+		}},
+		{"FP units per core", func(r *Run) string {
+			m := r.Machine
+			return fmt.Sprintf("%d FMA × %d-bit SIMD → %s f32 / %s f64 FLOP/cycle", m.FMAUnits, m.SIMDBits,
+				Sig(m.FLOPsPerCycle("f32")), Sig(m.FLOPsPerCycle("f64")))
+		}},
+		{"caches", func(r *Run) string {
+			var cs []string
+			for _, c := range r.Machine.Caches {
+				s := fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes))
+				if c.SharedBy > 1 {
+					s += fmt.Sprintf(" per %d CPUs", c.SharedBy)
+				}
+				cs = append(cs, s)
+			}
+			return strings.Join(cs, ", ")
+		}},
+		{"nominal clock", func(r *Run) string {
+			if r.Machine.NominalGHz <= 0 {
+				return "unknown"
+			}
+			return fmt.Sprintf("%.3f GHz (TSC)", r.Machine.NominalGHz)
+		}},
+		{"measured clock", func(r *Run) string {
+			var cs []string
+			for _, c := range r.Peaks.Compute {
+				s := fmt.Sprintf("%.3f GHz (%d threads)", c.ClockGHz, c.Threads)
+				if !slices.Contains(cs, s) {
+					cs = append(cs, s)
+				}
+			}
+			return strings.Join(cs, ", ")
+		}},
+		{"features", func(r *Run) string { return strings.Join(r.Machine.Features, " ") }},
+	}
+	for _, row := range rows {
+		cs := []cell{{Text: row.name, Class: "key"}}
+		for _, rf := range runs {
+			cs = append(cs, long(row.get(rf.Run)))
+		}
+		t.Rows = append(t.Rows, cs)
+	}
+	return t
+}
+
+func envTable(runs []RunFile, labels []string) table {
+	t := table{Head: runHeads([]string{""}, labels)}
+	rows := []struct {
+		name string
+		get  func(*Run) string
+	}{
+		{"file", nil},
+		{"start", func(r *Run) string { return r.Env.Start }},
+		{"host", func(r *Run) string { return r.Env.Host }},
+		{"Go", func(r *Run) string { return r.Env.GoVersion }},
+		{"arguments", func(r *Run) string { return strings.Join(r.Env.Args, " ") }},
+		{"threads", func(r *Run) string {
+			var ts []string
+			for _, res := range r.Results {
+				s := strconv.Itoa(res.Threads)
+				if !slices.Contains(ts, s) {
+					ts = append(ts, s)
+				}
+			}
+			return strings.Join(ts, ", ")
+		}},
+		{"cache", func(r *Run) string { return r.Env.Cache }},
+		{"seed", func(r *Run) string { return strconv.FormatUint(r.Env.Seed, 10) }},
+		{"least sample time", func(r *Run) string { return time.Duration(r.Env.MinTimeNS).String() }},
+		{"noise target", func(r *Run) string { return percent(r.Env.NoiseTarget) + " (IQR / median)" }},
+		{"timer overhead", func(r *Run) string { return Sig(r.Env.TimerOverheadNS) + " ns per pair of clock reads" }},
+		{"results", func(r *Run) string {
+			noisy := 0
+			for _, res := range r.Results {
+				if res.Noisy {
+					noisy++
+				}
+			}
+			return fmt.Sprintf("%d (%d noisy)", len(r.Results), noisy)
+		}},
+		{"interrupted", func(r *Run) string {
+			if r.Interrupted {
+				return "yes: stopped before its end"
+			}
+			return "no"
+		}},
+	}
+	for _, row := range rows {
+		cs := []cell{{Text: row.name, Class: "key"}}
+		for _, rf := range runs {
+			switch {
+			case row.get == nil && rf.Name == "":
+				cs = append(cs, cell{Text: "(this run)", Class: "muted"})
+			case row.get == nil:
+				cs = append(cs, long(rf.Name))
+			default:
+				c := long(row.get(rf.Run))
+				if row.name == "interrupted" && rf.Run.Interrupted {
+					c.Class = "bad wrap"
+				}
+				cs = append(cs, c)
+			}
+		}
+		t.Rows = append(t.Rows, cs)
+	}
+	return t
+}
+
+// workloads returns every workload of the runs in the order first met.
+func workloads(runs []RunFile) []Workload {
+	var out []Workload
+	for _, rf := range runs {
+		for i := range rf.Run.Results {
+			if w := WorkloadOf(&rf.Run.Results[i]); !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func shapeText(w Workload) string {
+	if w.Cache == "cold" {
+		return w.Shape + " (cold)"
+	}
+	return w.Shape
+}
+
+func summaryTable(runs []RunFile, labels []string) table {
+	best := make([]map[Workload]Best, len(runs))
+	for i, rf := range runs {
+		best[i] = map[Workload]Best{}
+		for _, b := range Summarize(rf.Run) {
+			best[i][b.Workload] = b
+		}
+	}
+	var t table
+	if len(runs) == 1 {
+		t.Head = heads("op", "dtype", "shape", "threads", "best backend", "GFLOP/s", "% of peak", "of", "faster than next", "correct")
+	} else {
+		t.Groups = []span{{"", 4}}
+		t.Head = heads("op", "dtype", "shape", "threads")
+		for _, l := range labels {
+			t.Groups = append(t.Groups, span{l, 3})
+			t.Head = append(t.Head, heads("best", "GFLOP/s", "% of peak")...)
+		}
+	}
+	for _, w := range workloads(runs) {
+		row := []cell{{Text: w.Op, Class: "key"}, txt(w.DType), txt(shapeText(w)), num(strconv.Itoa(w.Threads))}
+		for i := range runs {
+			b, ok := best[i][w]
+			switch {
+			case !ok:
+				row = append(row, cell{Text: "not run", Class: "muted"}, txt(""), txt(""))
+			case b.Best == nil:
+				row = append(row, cell{Text: "none correct", Class: "bad"}, txt(""), txt(""))
+			default:
+				sc := shareCell(b.Best.Share.Roofline)
+				sc.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(b.Best.Share.Roofline), boundName(b.Best), Sig(b.Best.Peak.RooflineGFLOPS))
+				row = append(row, cell{Text: b.Best.Backend, Class: "key"}, num(Sig(b.Best.GFLOPS)), sc)
+			}
+			if len(runs) == 1 {
+				if b.Best == nil {
+					row = append(row, txt(""), txt(""), num(fmt.Sprintf("%d/%d", b.Correct, b.Tried)))
+					continue
+				}
+				next := ""
+				if b.Next != nil {
+					next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Backend)
+				}
+				row = append(row, txt(boundName(b.Best)), txt(next), num(fmt.Sprintf("%d/%d", b.Correct, b.Tried)))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// opTable lists op's results: every figure for a single run; for several,
+// the headline figures of each run side by side and the change of the time
+// against the first run (Mann-Whitney U, "~" when not significant).
+func opTable(runs []RunFile, labels []string, op string) table {
+	var t table
+	if len(runs) == 1 {
+		t.Head = heads("backend", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "FLOP/B",
+			"% of peak", "of", "% compute (theor.)", "% compute (meas.)", "% bandwidth", "verified")
+		for i := range runs[0].Run.Results {
+			r := &runs[0].Run.Results[i]
+			if r.Op != op {
+				continue
+			}
+			row := []cell{{Text: r.Backend, Class: "key"}, txt(r.DType), txt(shapeText(WorkloadOf(r))), num(strconv.Itoa(r.Threads))}
+			if r.Error != "" {
+				row = append(row, cell{Text: "error: " + r.Error, Class: "bad"})
+				for len(row) < len(t.Head) {
+					row = append(row, txt(""))
+				}
+				t.Rows = append(t.Rows, row)
+				continue
+			}
+			spread := cell{Text: percent(r.Spread), Class: "num"}
+			if r.Noisy {
+				spread.Class, spread.Title = "num warn", "noisy: over the noise target"
+			}
+			row = append(row, num(Duration(r.MedianNS)), spread, num(Sig(r.GFLOPS)), num(Sig(r.GBPS)), num(Sig(r.Intensity)),
+				shareCell(r.Share.Roofline), txt(boundName(r)), num(percent(r.Share.ComputeTheoretical)),
+				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), verifiedCell(r))
+			if !r.Verified {
+				for j := 4; j < len(row)-1; j++ {
+					row[j].Class += " struck"
+				}
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		return t
+	}
+	t.Groups = []span{{"", 4}}
+	t.Head = heads("backend", "dtype", "shape", "threads")
+	for i, l := range labels {
+		n := 3
+		t.Head = append(t.Head, heads("median", "GFLOP/s", "% of peak")...)
+		if i > 0 {
+			t.Head = append(t.Head, cell{Text: "time vs " + labels[0], Title: "change of the median time; ~: no significant difference (Mann-Whitney U, α = 0.05)"})
+			n++
+		}
+		t.Groups = append(t.Groups, span{l, n})
+	}
+	index := make([]map[Key]*Result, len(runs))
+	var keys []Key
+	for i, rf := range runs {
+		index[i] = map[Key]*Result{}
+		for j := range rf.Run.Results {
+			r := &rf.Run.Results[j]
+			if r.Op != op {
+				continue
+			}
+			k := KeyOf(r)
+			if _, dup := index[i][k]; !dup {
+				index[i][k] = r
+			}
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	deltas := make([]map[Key]Delta, len(runs))
+	for i := 1; i < len(runs); i++ {
+		deltas[i] = map[Key]Delta{}
+		for _, d := range Compare(runs[0].Run, runs[i].Run).Rows {
+			deltas[i][d.Key] = d
+		}
+	}
+	for _, k := range keys {
+		row := []cell{{Text: k.Backend, Class: "key"}, txt(k.DType), txt(shapeText(Workload{Shape: k.Shape, Cache: k.Cache})), num(strconv.Itoa(k.Threads))}
+		for i := range runs {
+			r, ok := index[i][k]
+			switch {
+			case !ok:
+				row = append(row, cell{Text: "not run", Class: "muted"}, txt(""), txt(""))
+			case r.Error != "":
+				row = append(row, cell{Text: "error", Class: "bad", Title: r.Error}, txt(""), txt(""))
+			case !r.Verified:
+				row = append(row, cell{Text: "wrong", Class: "bad", Title: fmt.Sprintf("error %.2g > tolerance %.2g", r.MaxRelErr, r.Tolerance)}, txt(""), txt(""))
+			default:
+				row = append(row, num(Duration(r.MedianNS)), num(Sig(r.GFLOPS)), shareCell(r.Share.Roofline))
+			}
+			if i > 0 {
+				d, ok := deltas[i][k]
+				switch {
+				case !ok:
+					row = append(row, txt(""))
+				case !d.Significant:
+					row = append(row, cell{Text: "~", Class: "num muted", Title: fmt.Sprintf("p=%.3f", d.P)})
+				default:
+					c := cell{Text: d.DeltaString(), Class: "num", Title: fmt.Sprintf("p=%.3f", d.P)}
+					if d.Change > 0 {
+						c.Class += " bad"
+					} else {
+						c.Class += " good"
+					}
+					row = append(row, c)
+				}
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func verifiedCell(r *Result) cell {
+	if r.Verified {
+		return cell{Text: "ok", Title: fmt.Sprintf("%s: max error %.2g ≤ %.2g", r.VerifyMethod, r.MaxRelErr, r.Tolerance)}
+	}
+	return cell{Text: "FAILED", Class: "bad", Title: fmt.Sprintf("max error %.2g > %.2g", r.MaxRelErr, r.Tolerance)}
+}
+
+func failureTable(run *Run) (table, bool) {
+	t := table{Head: heads("backend", "op", "dtype", "shape", "threads", "what", "detail")}
+	for i := range run.Results {
+		r := &run.Results[i]
+		var what, detail string
+		switch {
+		case r.Error != "":
+			what, detail = "could not run", r.Error
+		case !r.Verified:
+			what = fmt.Sprintf("wrong result: max error %.3g > tolerance %.3g", r.MaxRelErr, r.Tolerance)
+			if r.MaxRelErr >= 1e308 {
+				what = fmt.Sprintf("wrong result: NaN or Inf in the output (tolerance %.3g)", r.Tolerance)
+			}
+			detail = strings.TrimSpace(r.VerifyMethod + ": " + r.VerifyDetail)
+		default:
+			continue
+		}
+		t.Rows = append(t.Rows, []cell{{Text: r.Backend, Class: "key"}, txt(r.Op), txt(r.DType), txt(r.Shape),
+			num(strconv.Itoa(r.Threads)), {Text: what, Class: "bad wrap"}, long(detail)})
+	}
+	return t, len(t.Rows) > 0
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/peakbench/peakbench/bench/report"
+)
+
+// subcommands work on saved results instead of measuring; each is named
+// first on the command line:
+//
+//	peakbench report [-o FILE] [-format html|md|table|svg|png|json|csv|gobench] a.json [b.json …]
+//	peakbench compare OLD.json NEW.json [-threshold 5%]
+var subcommands = map[string]func(ctx context.Context, stdout, stderr io.Writer, args []string) error{
+	"report":  runReport,
+	"compare": runCompare,
+}
+
+// reportFormats are what `report` writes: the HTML page (default), a
+// Markdown or terminal view, a roofline image, or the other printers' output
+// converted from a saved file.
+var reportFormats = []string{"html", "md", "table", "svg", "png", "json", "csv", "gobench"}
+
+func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("peakbench report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "html", "output format: "+strings.Join(reportFormats, ", ")+" (md and html show several files side by side)")
+	output := fs.String("o", "", "write to this file (atomically) instead of standard output")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: peakbench report [-o FILE] [-format FORMAT] RESULTS.json [MORE.json …]\n\n"+
+			"Writes a report of saved runs (-format=json output): one self-contained HTML page by default,\n"+
+			"with several files side by side (a column per file).\n\n")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(reportFormats, *format) {
+		return usagef("-format: unknown format %q (accepted: %s)", *format, strings.Join(reportFormats, ", "))
+	}
+	if len(files) == 0 {
+		return usagef("report: no results file given (usage: peakbench report [-o out.html] a.json [b.json …])")
+	}
+	switch *format {
+	case "html", "md":
+	default:
+		if len(files) > 1 {
+			return usagef("report: -format=%s takes one file (html and md show several side by side)", *format)
+		}
+	}
+	runs, err := loadRuns(files)
+	if err != nil {
+		return err
+	}
+	if *output != "" {
+		if err := report.CheckWritable(*output); err != nil {
+			return usagef("-o: %v", err)
+		}
+	}
+	write := func(w io.Writer) error {
+		switch *format {
+		case "html":
+			return report.WriteHTML(w, runs)
+		case "md":
+			return report.WriteMarkdownRuns(w, runs)
+		case "svg", "png":
+			return report.WriteRoofline(w, runs[0].Run, *format)
+		}
+		return report.Write(w, runs[0].Run, *format)
+	}
+	if *output == "" {
+		return write(stdout)
+	}
+	return report.WriteFileAtomic(*output, func(f *os.File) error { return write(f) })
+}
+
+func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("peakbench compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	threshold := fs.String("threshold", "", "exit 1 when a significant slowdown exceeds this `PERCENT` (e.g. 5%); for CI")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: peakbench compare OLD.json NEW.json [-threshold 5%%]\n\n"+
+			"Compares two saved runs result by result (matched by backend, op, dtype, shape, threads, cache):\n"+
+			"the change of the median time with its 95%% confidence interval, and whether it is significant\n"+
+			"(Mann-Whitney U test over the samples, alpha 0.05, as benchstat does).\n\n")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 2 {
+		return usagef("compare: want two results files, OLD.json NEW.json (got %d)", len(files))
+	}
+	var (
+		gate  float64
+		gated bool
+	)
+	if *threshold != "" {
+		if gate, err = parseThreshold(*threshold); err != nil {
+			return usagef("-threshold: %v", err)
+		}
+		gated = true
+	}
+	runs, err := loadRuns(files)
+	if err != nil {
+		return err
+	}
+	c := report.Compare(runs[0].Run, runs[1].Run)
+	if gated {
+		c.Gate(gate)
+	}
+	if err := report.WriteComparison(stdout, c, report.RunLabel(runs[0].Run, files[0]), report.RunLabel(runs[1].Run, files[1])); err != nil {
+		return err
+	}
+	return c.GateError()
+}
+
+// loadRuns reads saved runs; a file that cannot be read or is not a
+// peakbench run is bad input (exit 2), named in a one-line error.
+func loadRuns(files []string) ([]report.RunFile, error) {
+	var runs []report.RunFile
+	for _, f := range files {
+		run, err := report.Load(f)
+		if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		runs = append(runs, report.RunFile{Name: f, Run: run})
+	}
+	return runs, nil
+}
+
+// parseInterspersed parses flags anywhere among the positional arguments
+// (`compare a.json b.json -threshold 5%`), which flag.Parse alone stops at.
+// Everything after "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// gemmKernel describes one register-blocked GEMM micro-kernel: it computes
+// the mr×nr tile C = alpha·A·B + beta·C from a packed panel of A (k steps of
+// mr values) and one of B (k steps of nr values), C row-major with row stride
+// ldc elements. Names follow BLIS: type, shape, ISA (sgemm6x16AVX2).
+type gemmKernel struct {
+	t      dtype
+	w      width
+	mr, nr int
+	unroll int // k steps per loop trip
+	// prefetchA is how many bytes ahead of the A panel the loop prefetches
+	// (0: none): the A panel streams from L2 while B's stays in L1.
+	prefetchA int
+}
+
+func (k gemmKernel) name() string {
+	return fmt.Sprintf("%sgemm%dx%d%s", k.t.char, k.mr, k.nr, k.w.name)
+}
+
+// gemmKernels are the micro-kernels gobackend/gemm dispatches to; see
+// kernelFor there for which runs where and why.
+var gemmKernels = []gemmKernel{
+	{t: f32, w: ymm, mr: 6, nr: 16, unroll: 4, prefetchA: 256},
+	{t: f64, w: ymm, mr: 6, nr: 8, unroll: 4, prefetchA: 256},
+	{t: f32, w: zmm, mr: 14, nr: 32, unroll: 4, prefetchA: 512},
+	{t: f64, w: zmm, mr: 14, nr: 16, unroll: 4, prefetchA: 512},
+}
+
+func genGemm(g *gen) {
+	for _, k := range gemmKernels {
+		g.gemmMicroKernel(k)
+	}
+	genPack(g)
+	// GEMV's inner loops: a dot product per row of A (op(A) = A) and an
+	// axpy per row (op(A) = Aᵀ), the same kernels as reduce's and elem's.
+	for _, t := range []dtype{f32, f64} {
+		g.sum(t, true)
+		g.axpy(t)
+	}
+}
+
+func (g *gen) gemmMicroKernel(k gemmKernel) {
+	t, w := k.t, k.w
+	vw := w.lanes(t)
+	nv := k.nr / vw // vectors per row of the tile
+	if nv*vw != k.nr {
+		panic(k.name() + ": nr is not a multiple of the vector width")
+	}
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	g.Function(k.name())
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf("func(k int, a, b, c *%[1]s, ldc int, alpha, beta %[1]s)", elem))
+	g.Doc(
+		fmt.Sprintf("%s computes the %d×%d tile c = alpha·a·b + beta·c, a a packed", k.name(), k.mr, k.nr),
+		fmt.Sprintf("panel of op(A) (k steps of %d values), b one of op(B) (k steps of %d", k.mr, k.nr),
+		"values), c row-major with row stride ldc. beta == 0 (either sign) writes c",
+		"without reading it. k ≥ 1.",
+	)
+	acc := func(i, j int) VecPhysical { return w.vec(i*nv + j) }
+	breg := func(j int) VecPhysical { return w.vec(k.mr*nv + j) }
+	bcast := func(i int) VecPhysical { return w.vec(k.mr*nv + nv + i%2) }
+	if k.mr*nv+nv+2 > 16 && w.bytes == 32 || k.mr*nv+nv+2 > 32 {
+		panic(k.name() + ": too many registers")
+	}
+
+	g.Load(g.Param("k"), RCX)
+	g.Load(g.Param("a"), RAX)
+	g.Load(g.Param("b"), RBX)
+	g.Load(g.Param("c"), RDX)
+	g.Load(g.Param("ldc"), RSI)
+	shift := 2
+	if t.f64 {
+		shift = 3
+	}
+	g.SHLQ(U8(shift), RSI)
+
+	g.Comment("Prefetch the tile of C: its rows are read (or written) after the loop.")
+	g.MOVQ(RDX, RDI)
+	for i := 0; i < k.mr; i++ {
+		g.PREFETCHT0(Mem{Base: RDI})
+		g.PREFETCHT0(Mem{Base: RDI, Disp: k.nr*t.size - 1})
+		if i < k.mr-1 {
+			g.ADDQ(RSI, RDI)
+		}
+	}
+	for i := 0; i < k.mr; i++ {
+		for j := 0; j < nv; j++ {
+			g.vxor(t, acc(i, j), acc(i, j), acc(i, j))
+		}
+	}
+
+	step := func(u int) {
+		for j := 0; j < nv; j++ {
+			g.vmovu(t, Mem{Base: RBX, Disp: (u*k.nr + j*vw) * t.size}, breg(j))
+		}
+		for i := 0; i < k.mr; i++ {
+			g.vbroadcast(t, Mem{Base: RAX, Disp: (u*k.mr + i) * t.size}, bcast(i))
+			for j := 0; j < nv; j++ {
+				g.vfmadd231(t, breg(j), bcast(i), acc(i, j))
+			}
+		}
+	}
+
+	g.MOVQ(RCX, R8)
+	g.SHRQ(U8(log2(k.unroll)), R8)
+	g.JZ(LabelRef("tail"))
+	g.Label("loop")
+	if k.prefetchA > 0 {
+		stepBytes := k.unroll * k.mr * t.size
+		for off := 0; off < stepBytes; off += 64 {
+			g.PREFETCHT0(Mem{Base: RAX, Disp: k.prefetchA + off})
+		}
+	}
+	for u := 0; u < k.unroll; u++ {
+		step(u)
+	}
+	g.ADDQ(U32(k.unroll*k.mr*t.size), RAX)
+	g.ADDQ(U32(k.unroll*k.nr*t.size), RBX)
+	g.DECQ(R8)
+	g.JNZ(LabelRef("loop"))
+
+	g.Label("tail")
+	g.ANDQ(U8(k.unroll-1), RCX)
+	g.JZ(LabelRef("update"))
+	g.Label("tailloop")
+	step(0)
+	g.ADDQ(U32(k.mr*t.size), RAX)
+	g.ADDQ(U32(k.nr*t.size), RBX)
+	g.DECQ(RCX)
+	g.JNZ(LabelRef("tailloop"))
+
+	g.Label("update")
+	alpha, beta := breg(0), bcast(0)
+	g.vbroadcast(t, g.addr("alpha"), alpha)
+	for i := 0; i < k.mr; i++ {
+		for j := 0; j < nv; j++ {
+			g.vmul(t, alpha, acc(i, j), acc(i, j))
+		}
+	}
+	g.Comment("beta == 0 (either sign) when its bits shifted left by one are zero.")
+	if t.f64 {
+		g.MOVQ(g.addr("beta"), R9)
+		g.SHLQ(U8(1), R9)
+	} else {
+		g.MOVL(g.addr("beta"), R9L)
+		g.SHLL(U8(1), R9L)
+	}
+	g.JNZ(LabelRef("withbeta"))
+	g.MOVQ(RDX, RDI)
+	for i := 0; i < k.mr; i++ {
+		for j := 0; j < nv; j++ {
+			g.vmovu(t, acc(i, j), Mem{Base: RDI, Disp: j * vw * t.size})
+		}
+		if i < k.mr-1 {
+			g.ADDQ(RSI, RDI)
+		}
+	}
+	g.VZEROUPPER()
+	g.RET()
+
+	g.Label("withbeta")
+	g.vbroadcast(t, g.addr("beta"), beta)
+	g.MOVQ(RDX, RDI)
+	for i := 0; i < k.mr; i++ {
+		for j := 0; j < nv; j++ {
+			g.vfmadd231(t, Mem{Base: RDI, Disp: j * vw * t.size}, beta, acc(i, j))
+			g.vmovu(t, acc(i, j), Mem{Base: RDI, Disp: j * vw * t.size})
+		}
+		if i < k.mr-1 {
+			g.ADDQ(RSI, RDI)
+		}
+	}
+	g.VZEROUPPER()
+	g.RET()
+}
+
+func log2(n int) int {
+	l := 0
+	for 1<<l < n {
+		l++
+	}
+	if 1<<l != n {
+		panic(fmt.Sprint(n, " is not a power of two"))
+	}
+	return l
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mmcloughlin/avo/attr"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Vector kernels: one pass over n elements, 256-bit vectors, several
+// vectors per loop trip, then single vectors, then the last n mod lanes
+// elements under a mask (VMASKMOVPS), so every element goes through the same
+// arithmetic whatever its position. Registers are avo's virtual ones.
+
+// vconst returns a 32-byte constant holding v in every lane of t (the bits
+// of v for a float, v itself for an integer), defined once per file.
+func (g *gen) vconst(t dtype, name string, bits uint64) Mem {
+	key := fmt.Sprintf("%s%s", t.char, name)
+	if m, ok := g.consts[key]; ok {
+		return m
+	}
+	m := g.StaticGlobal(key)
+	g.DataAttributes(attr.RODATA | attr.NOPTR)
+	for off := 0; off < 32; off += t.size {
+		if t.f64 {
+			g.AddDatum(off, U64(bits))
+		} else {
+			g.AddDatum(off, U32(uint32(bits)))
+		}
+	}
+	if g.consts == nil {
+		g.consts = map[string]Mem{}
+	}
+	g.consts[key] = m
+	return m
+}
+
+// fconst is vconst of a float value.
+func (g *gen) fconst(t dtype, name string, v float64) Mem {
+	if t.f64 {
+		return g.vconst(t, name, math.Float64bits(v))
+	}
+	return g.vconst(t, name, uint64(math.Float32bits(float32(v))))
+}
+
+// maskTable is 32 bytes of ones then 32 of zeros: the 32 bytes at
+// 32 − r·size select the first r lanes.
+func (g *gen) maskTable() Mem {
+	if g.masks != nil {
+		return *g.masks
+	}
+	m := g.StaticGlobal("tailmask")
+	g.DataAttributes(attr.RODATA | attr.NOPTR)
+	for off := 0; off < 64; off += 4 {
+		v := uint32(0)
+		if off < 32 {
+			v = 0xffffffff
+		}
+		g.AddDatum(off, U32(v))
+	}
+	g.masks = &m
+	return m
+}
+
+// vload loads vector u (counted from ptr) into dst, under the tail mask
+// when one is active.
+func (g *gen) vload(t dtype, ptr Register, u int, dst VecVirtual) {
+	m := Mem{Base: ptr, Disp: u * 32}
+	if g.mask != nil {
+		if t.f64 {
+			g.VMASKMOVPD(m, g.mask, dst)
+		} else {
+			g.VMASKMOVPS(m, g.mask, dst)
+		}
+		return
+	}
+	g.vmovu(t, m, dst)
+}
+
+// vstore stores src as vector u from ptr, under the tail mask when active.
+func (g *gen) vstore(t dtype, src VecVirtual, ptr Register, u int) {
+	m := Mem{Base: ptr, Disp: u * 32}
+	if g.mask != nil {
+		if t.f64 {
+			g.VMASKMOVPD(src, g.mask, m)
+		} else {
+			g.VMASKMOVPS(src, g.mask, m)
+		}
+		return
+	}
+	g.vmovu(t, src, m)
+}
+
+// loop emits the element loop over n (a GP register, counting down): body(u,
+// of) handles vector u of the of vectors of the current trip, from the
+// current position of every pointer in ptrs,
+// unroll vectors per trip, then one per trip, then the masked tail. After
+// the loop n is zero and the pointers are past the last full vector.
+func (g *gen) loop(t dtype, unroll int, n Register, ptrs []Register, body func(u, of int)) {
+	vw := 32 / t.size
+	big, single, tail, done := g.label("big"), g.label("single"), g.label("tail"), g.label("done")
+	g.Label(big)
+	g.CMPQ(n, U32(unroll*vw))
+	g.JL(LabelRef(single))
+	for u := 0; u < unroll; u++ {
+		body(u, unroll)
+	}
+	for _, p := range ptrs {
+		g.ADDQ(U32(unroll*32), p)
+	}
+	g.SUBQ(U32(unroll*vw), n)
+	g.JMP(LabelRef(big))
+
+	g.Label(single)
+	g.CMPQ(n, U32(vw))
+	g.JL(LabelRef(tail))
+	body(0, 1)
+	for _, p := range ptrs {
+		g.ADDQ(U32(32), p)
+	}
+	g.SUBQ(U32(vw), n)
+	g.JMP(LabelRef(single))
+
+	g.Label(tail)
+	g.TESTQ(n, n)
+	g.JZ(LabelRef(done))
+	tbl, off := g.GP64(), g.GP64()
+	g.LEAQ(g.maskTable(), tbl)
+	g.MOVQ(n, off)
+	g.SHLQ(U8(log2(t.size)), off)
+	g.NEGQ(off)
+	mask := g.YMM()
+	g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
+	g.mask = mask
+	body(0, 1)
+	g.mask = nil
+	g.Label(done)
+}
+
+// elemFunc declares a kernel function.
+func (g *gen) elemFunc(t dtype, name, sig string, doc ...string) {
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	g.Function(fmt.Sprintf("%s%sAVX2", t.char, name))
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf(sig, elem))
+	g.Doc(doc...)
+}
+
+func genElem(g *gen) {
+	for _, t := range []dtype{f32, f64} {
+		g.binary(t, "add", "z[i] = x[i] + y[i]", g.vadd)
+		g.binary(t, "mul", "z[i] = x[i] · y[i]", g.vmul)
+		g.axpy(t)
+		g.relu(t)
+		g.mathKernel(t, "exp", "y[i] = exp(x[i])", g.exp)
+		g.mathKernel(t, "tanh", "y[i] = tanh(x[i])", g.tanh)
+		g.mathKernel(t, "sigmoid", "y[i] = 1/(1+exp(-x[i]))", g.sigmoid)
+	}
+}
+
+type vop func(t dtype, y, x, dst Op)
+
+func (g *gen) binary(t dtype, name, what string, op vop) {
+	g.elemFunc(t, name, "func(n int, x, y, z *%s)",
+		fmt.Sprintf("%s%sAVX2 sets %s for i < n (z may be x or y).", t.char, name, what))
+	n, x, y, z := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("z"), z)
+	g.loop(t, 4, n, []Register{x, y, z}, func(u, _ int) {
+		a, b := g.YMM(), g.YMM()
+		g.vload(t, x, u, a)
+		g.vload(t, y, u, b)
+		op(t, b, a, a)
+		g.vstore(t, a, z, u)
+	})
+	g.VZEROUPPER()
+	g.RET()
+}
+
+func (g *gen) axpy(t dtype) {
+	g.elemFunc(t, "axpy", "func(n int, alpha %s, x, y *%[1]s)",
+		fmt.Sprintf("%saxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).", t.char))
+	n, x, y := g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("y"), y)
+	alpha := g.YMM()
+	g.vbroadcast(t, g.addr("alpha"), alpha)
+	g.loop(t, 4, n, []Register{x, y}, func(u, _ int) {
+		a, b := g.YMM(), g.YMM()
+		g.vload(t, x, u, a)
+		g.vload(t, y, u, b)
+		g.vfmadd231(t, alpha, a, b)
+		g.vstore(t, b, y, u)
+	})
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// relu: y = x where not (x ≤ 0), else +0: NaN stays NaN, -0 becomes +0.
+func (g *gen) relu(t dtype) {
+	g.elemFunc(t, "relu", "func(n int, x, y *%s)",
+		fmt.Sprintf("%sreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN, -0 becomes +0.", t.char))
+	n, x, y := g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("y"), y)
+	zero := g.YMM()
+	g.vxor(t, zero, zero, zero)
+	g.loop(t, 4, n, []Register{x, y}, func(u, _ int) {
+		a, m := g.YMM(), g.YMM()
+		g.vload(t, x, u, a)
+		g.vcmp(t, cmpLE, zero, a, m) // a ≤ 0 (false for NaN)
+		g.vandn(t, a, m, a)          // a &^ m
+		g.vstore(t, a, y, u)
+	})
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// mathKernel is an element-wise kernel of one function; f computes it on a
+// vector (it may clobber its input).
+func (g *gen) mathKernel(t dtype, name, what string, f func(t dtype, x VecVirtual) VecVirtual) {
+	g.elemFunc(t, name, "func(n int, x, y *%s)",
+		fmt.Sprintf("%s%sAVX2 sets %s for i < n (y may be x); see math.go in", t.char, name, what),
+		"gobackend/_asm for the method and its error.")
+	n, x, y := g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("y"), y)
+	g.loop(t, 2, n, []Register{x, y}, func(u, _ int) {
+		a := g.YMM()
+		g.vload(t, x, u, a)
+		r := f(t, a)
+		g.vstore(t, r, y, u)
+	})
+	g.VZEROUPPER()
+	g.RET()
+}

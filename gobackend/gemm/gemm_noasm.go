@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package gemm
+
+import "github.com/peakbench/peakbench/gobackend/isa"
+
+// asmKernel: no assembly on this platform or under the purego tag.
+func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKernel[T]{}, false }
+
+const haveGemvAsm = false
+
+func dotAsm[T Float]([]T, []T) float64 { panic("gemm: no assembly") }
+func axpyAsm[T Float](T, []T, []T)     { panic("gemm: no assembly") }

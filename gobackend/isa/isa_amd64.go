@@ -1,0 +1,20 @@
+//go:build !purego
+
+package isa
+
+import "golang.org/x/sys/cpu"
+
+// detect asks CPUID through x/sys/cpu, which also checks that the OS saves
+// the vector registers (XGETBV): a CPU with AVX-512 under an OS that does
+// not enable it reports no AVX-512 here.
+func detect() Level {
+	x := cpu.X86
+	switch {
+	case x.HasAVX512F && x.HasAVX512CD && x.HasAVX512BW && x.HasAVX512DQ && x.HasAVX512VL &&
+		x.HasAVX2 && x.HasFMA && x.HasBMI2:
+		return AVX512
+	case x.HasAVX2 && x.HasFMA && x.HasBMI2:
+		return AVX2
+	}
+	return Generic
+}

@@ -1,0 +1,57 @@
+package isa
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestLevels(t *testing.T) {
+	ls := Levels()
+	if len(ls) == 0 || ls[0] != Generic || ls[len(ls)-1] != Best {
+		t.Fatalf("Levels() = %v, Best %v", ls, Best)
+	}
+	for _, l := range []Level{Generic, AVX2, AVX512, 7} {
+		if c := l.Clamp(); c > l || c > Best || (l <= Best && c != l) {
+			t.Errorf("%v.Clamp() = %v (Best %v)", l, c, Best)
+		}
+		if l.Supported() != (l <= Best) {
+			t.Errorf("%v.Supported() = %v", l, l.Supported())
+		}
+	}
+	for l, want := range map[Level]string{Generic: "generic", AVX2: "avx2", AVX512: "avx512", 9: "level(9)"} {
+		if got := l.String(); got != want {
+			t.Errorf("String() = %q, want %q", got, want)
+		}
+	}
+	t.Logf("Best = %v, caches %+v", Best, Caches())
+}
+
+func TestCaches(t *testing.T) {
+	dir := t.TempDir()
+	write := func(index, level, typ, size string) {
+		d := filepath.Join(dir, index)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range map[string]string{"level": level, "type": typ, "size": size} {
+			if err := os.WriteFile(filepath.Join(d, name), []byte(v+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write("index0", "1", "Data", "48K")
+	write("index1", "1", "Instruction", "32K")
+	write("index2", "2", "Unified", "2048K")
+	write("index3", "3", "Unified", "36M")
+	if got, want := readCaches(dir), (CacheSizes{48 << 10, 2 << 20, 36 << 20}); got != want {
+		t.Errorf("readCaches = %+v, want %+v", got, want)
+	}
+	if got := readCaches(filepath.Join(dir, "missing")); got != defaultCaches {
+		t.Errorf("no sysfs: %+v, want the defaults %+v", got, defaultCaches)
+	}
+	c := Caches()
+	if c.L1 <= 0 || c.L2 <= 0 {
+		t.Errorf("Caches() = %+v", c)
+	}
+}

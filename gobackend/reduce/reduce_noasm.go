@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package reduce
+
+// No assembly on this platform or under the purego tag: implFor never
+// returns an assembly impl, so these are never called.
+
+const haveAsm = false
+
+func sumAsm[T Float]([]T) float64      { panic("reduce: no assembly") }
+func dotAsm[T Float]([]T, []T) float64 { panic("reduce: no assembly") }
+func maxAsm[T Float]([]T) T            { panic("reduce: no assembly") }

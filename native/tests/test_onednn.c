@@ -1,0 +1,145 @@
+/*
+ * test_onednn — oneDNN's primitives from C against a naive reference, and
+ * its failures: f64, bad shapes, bad thread counts, a missing file, a file
+ * that is not oneDNN. Skipped when oneDNN is not installed, unless
+ * PEAKBENCH_REQUIRE_LIBS names onednn.
+ */
+#include "peakbench.h"
+#include "pb_test.h"
+
+static char err[4096];
+
+static double ref(pb_dnnl_op op, double x, double y)
+{
+	switch (op) {
+	case PB_DNNL_RELU:
+		return x > 0 ? x : 0;
+	case PB_DNNL_SIGMOID:
+		return 1 / (1 + exp(-x));
+	case PB_DNNL_TANH:
+		return tanh(x);
+	case PB_DNNL_EXP:
+		return exp(x);
+	case PB_DNNL_ADD:
+		return x + y;
+	case PB_DNNL_MUL:
+		return x * y;
+	default:
+		return NAN;
+	}
+}
+
+static void test_op(pb_dnnl *lib, pb_dnnl_op op, int64_t rows, int64_t cols, int threads)
+{
+	int64_t n = rows * cols;
+	double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+	double *out = malloc((size_t)n * sizeof *out);
+	for (int64_t i = 0; i < n; i++) {
+		x[i] = (float)(8 * urand());
+		y[i] = (float)urand();
+	}
+	pb_job_opts o = {3, threads};
+	pb_job *j = NULL;
+	pb_status st = pb_dnnl_job(lib, op, PB_F32, rows, cols, &o, &j, err, sizeof err);
+	CHECK(st == PB_OK, "op %d %lldx%lld: %s", (int)op, (long long)rows, (long long)cols, err);
+	if (j != NULL) {
+		int nargs = 0, output = 0;
+		pb_job_args(j, &nargs, &output, NULL, 0);
+		pb_job_set_input(j, 0, x, (size_t)n, NULL, 0);
+		if (nargs == 3)
+			pb_job_set_input(j, 1, y, (size_t)n, NULL, 0);
+		int64_t ns;
+		CHECK(pb_job_run(j, 4, &ns, err, sizeof err) == PB_OK, "run: %s", err);
+		size_t len = 0;
+		pb_job_arg_len(j, output, &len, NULL, 0);
+		CHECK(pb_job_output(j, out, len, err, sizeof err) == PB_OK, "output: %s", err);
+		if (op == PB_DNNL_SUM || op == PB_DNNL_MAX) {
+			double r = op == PB_DNNL_SUM ? 0 : x[0];
+			for (int64_t i = 0; i < n; i++)
+				r = op == PB_DNNL_SUM ? r + x[i] : fmax(r, x[i]);
+			CHECK(fabs(out[0] - r) <= 1e-6 * 8 * (double)n, "op %d n %lld: %g want %g", (int)op,
+			      (long long)n, out[0], r);
+		} else if (op == PB_DNNL_SOFTMAX) {
+			for (int64_t r = 0; r < rows; r++) {
+				double m = -INFINITY, s = 0;
+				for (int64_t c = 0; c < cols; c++)
+					m = fmax(m, x[r * cols + c]);
+				for (int64_t c = 0; c < cols; c++)
+					s += exp(x[r * cols + c] - m);
+				for (int64_t c = 0; c < cols; c++) {
+					double want = exp(x[r * cols + c] - m) / s;
+					CHECK(fabs(out[r * cols + c] - want) <= 1e-5 * want + 1e-7,
+					      "softmax (%lld,%lld) %g want %g", (long long)r, (long long)c,
+					      out[r * cols + c], want);
+				}
+			}
+		} else {
+			for (int64_t i = 0; i < n; i++) {
+				double want = ref(op, x[i], y[i]);
+				CHECK(fabs(out[i] - want) <= 1e-5 * fabs(want) + 1e-30, "op %d [%lld] %g want %g",
+				      (int)op, (long long)i, out[i], want);
+			}
+		}
+		pb_job_free(j);
+	}
+	free(x);
+	free(y);
+	free(out);
+}
+
+int main(void)
+{
+	pb_dnnl *lib = NULL;
+	char tried[8192];
+	pb_status st = pb_dnnl_open("/nonexistent/libdnnl.so.2", &lib, tried, sizeof tried, err,
+	                            sizeof err);
+	CHECK(st == PB_ERR_NOT_FOUND && lib == NULL, "missing file: %d", st);
+	CHECK(strstr(err, "/nonexistent/libdnnl.so.2") != NULL && strstr(err, "install") != NULL,
+	      "message %s", err);
+	st = pb_dnnl_open("/lib/x86_64-linux-gnu/libm.so.6", &lib, NULL, 0, err, sizeof err);
+	CHECK(st == PB_ERR_SYMBOL && strstr(err, "dnnl_version") != NULL, "libm: %s", err);
+
+	st = pb_dnnl_open(NULL, &lib, tried, sizeof tried, err, sizeof err);
+	if (st != PB_OK) {
+		CHECK(!required("onednn"), "PEAKBENCH_REQUIRE_LIBS names onednn: %s", err);
+		printf("SKIP onednn: %s\n", err);
+		return pb_failures > 0;
+	}
+	char info[4096];
+	CHECK(pb_dnnl_info(lib, info, sizeof info, err, sizeof err) == PB_OK, "info");
+	printf("== onednn\n%s", info);
+
+	CHECK(pb_dnnl_set_threads(lib, 0, err, sizeof err) == PB_ERR_INVALID, "0 threads");
+	CHECK(pb_dnnl_set_threads(lib, 10000, err, sizeof err) == PB_ERR_INVALID, "10000 threads");
+	CHECK(strstr(err, "accepted: 1 to 1024") != NULL, "message %s", err);
+	CHECK(pb_dnnl_set_threads(lib, 2, err, sizeof err) == PB_OK, "2 threads: %s", err);
+
+	for (int op = PB_DNNL_RELU; op <= PB_DNNL_MAX; op++)
+		for (int t = 1; t <= 2; t++) {
+			test_op(lib, (pb_dnnl_op)op, 1, 1, t);
+			test_op(lib, (pb_dnnl_op)op, 1, 1031, t);
+		}
+	test_op(lib, PB_DNNL_SOFTMAX, 3, 17, 1);
+	test_op(lib, PB_DNNL_SOFTMAX, 64, 130, 2);
+
+	pb_job *j = NULL;
+	st = pb_dnnl_job(lib, PB_DNNL_EXP, PB_F64, 1, 8, NULL, &j, err, sizeof err);
+	CHECK(st == PB_ERR_UNSUPPORTED && j == NULL && strstr(err, "f64") != NULL, "f64: %s", err);
+	st = pb_dnnl_job(lib, PB_DNNL_RELU, PB_F32, 2, 8, NULL, &j, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID, "relu with 2 rows: %d", st);
+	st = pb_dnnl_job(lib, PB_DNNL_RELU, PB_F32, 1, 0, NULL, &j, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID, "relu of 0 elements: %d", st);
+	st = pb_dnnl_job(lib, (pb_dnnl_op)42, PB_F32, 1, 8, NULL, &j, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID, "op 42: %d", st);
+	pb_job_opts bad = {1, 10000};
+	st = pb_dnnl_job(lib, PB_DNNL_RELU, PB_F32, 1, 8, &bad, &j, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID, "job with 10000 threads: %d", st);
+
+	CHECK(pb_dnnl_close(lib, err, sizeof err) == PB_OK, "close");
+	if (pb_failures > 0) {
+		fprintf(stderr, "%d failures\n", pb_failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
