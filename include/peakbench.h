@@ -290,6 +290,240 @@ typedef enum pb_dnnl_op {
 pb_status pb_dnnl_job(pb_dnnl *lib, pb_dnnl_op op, pb_dtype dt, int64_t rows, int64_t cols,
                       const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
 
+/*
+ * GPUs: the CUDA runtime or HIP, cuBLAS, cuDNN, rocBLAS and NVML.
+ *
+ * Loaded lazily like every other library: nothing here runs until
+ * pb_gpu_rt_open, and a missing driver or device is an error returned, never
+ * an exit. The CUDA *runtime* (libcudart) is used rather than the driver API
+ * (libcuda): cuBLAS and cuDNN are runtime-API libraries whose handles,
+ * streams and device pointers belong to the runtime's primary context, so a
+ * runtime is needed anyway, and its error codes tell a missing driver
+ * (cudaErrorInsufficientDriver, 35) from a machine without a device
+ * (cudaErrorNoDevice, 100). HIP mirrors the runtime call for call, so one
+ * implementation (pb_gpu_*) serves both; rocBLAS uses HIP.
+ *
+ * Where libraries are looked for (each soname, newest major first): the
+ * dynamic linker's own search (LD_LIBRARY_PATH, ldconfig), then, where the
+ * file exists, $CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda*/lib64,
+ * the nvidia/<pkg>/lib folders of Python site-packages ($VIRTUAL_ENV,
+ * $CONDA_PREFIX, ~/.local, /usr/local/lib/python3*, /usr/lib/python3*,
+ * pyenv; this covers both the nvidia/cublas/lib and the nvidia/cu13/lib
+ * wheel layouts), and for ROCm $ROCM_PATH/lib, /opt/rocm*/lib. An
+ * environment variable names the only file tried: PEAKBENCH_CUDART,
+ * PEAKBENCH_CUBLAS, PEAKBENCH_CUDNN, PEAKBENCH_NVML, PEAKBENCH_HIP,
+ * PEAKBENCH_ROCBLAS. A library's companions in its own folder (libcublasLt
+ * beside libcublas, cuDNN 9's sub-libraries beside libcudnn) are loaded by
+ * full path first, so that the dynamic linker binds to them rather than to
+ * another version on its search path.
+ *
+ * Threads: the runtimes keep the current device per host thread, and Go
+ * runs each cgo call on any thread, so every entry point below that touches
+ * a device makes it current first. Handles are not safe for concurrent use.
+ */
+
+typedef enum pb_gpu_vendor {
+	PB_GPU_CUDA = 1, /* libcudart */
+	PB_GPU_HIP = 2   /* libamdhip64 */
+} pb_gpu_vendor;
+
+/* Element types of GPU jobs. */
+typedef enum pb_gpu_dtype {
+	PB_GPU_F16 = 1,  /* IEEE binary16 storage */
+	PB_GPU_BF16 = 2, /* bfloat16 storage */
+	PB_GPU_F32 = 3,
+	PB_GPU_TF32 = 4, /* f32 storage, TF32 tensor-core arithmetic (gemm only) */
+	PB_GPU_F64 = 5
+} pb_gpu_dtype;
+
+/* Runtime error codes the callers classify (equal in CUDA and HIP). */
+#define PB_GPU_CODE_OUT_OF_MEMORY 2
+#define PB_GPU_CODE_INSUFFICIENT_DRIVER 35
+#define PB_GPU_CODE_NO_DEVICE 100
+#define PB_GPU_CODE_INVALID_DEVICE 101
+
+typedef struct pb_gpu_rt pb_gpu_rt;
+
+/*
+ * pb_gpu_rt_open loads the runtime of vendor (path NULL or "": the search
+ * above; else the only file tried) and resolves its calls. Runtimes stay
+ * loaded for the life of the process (unloading a GPU runtime is unsafe)
+ * and a second open of the same file returns the same handle. When a CUDA
+ * runtime reports cudaErrorInsufficientDriver, older runtimes found are
+ * tried before giving up. *code receives the runtime's error code of the
+ * device query (0 when it succeeded), tried the candidates, one
+ * "CAND: WHY" per line, when none loads.
+ */
+pb_status pb_gpu_rt_open(pb_gpu_vendor vendor, const char *path, pb_gpu_rt **out, int *code,
+                         char *tried, size_t triedlen, char *err, size_t errlen);
+/* pb_gpu_rt_info writes key=value lines: vendor, path, version, driver_version. */
+pb_status pb_gpu_rt_info(const pb_gpu_rt *rt, char *buf, size_t buflen, char *err, size_t errlen);
+/*
+ * pb_gpu_device_count writes the number of devices. A runtime without a
+ * usable driver or device fails with the runtime's text and *code set
+ * (PB_GPU_CODE_NO_DEVICE, PB_GPU_CODE_INSUFFICIENT_DRIVER, ...).
+ */
+pb_status pb_gpu_device_count(pb_gpu_rt *rt, int *count, int *code, char *err, size_t errlen);
+
+/* What a device is, read from the runtime's attributes (0 where unknown). */
+typedef struct pb_gpu_props {
+	char name[256];
+	char pci_bus_id[64];   /* "0000:3b:00.0" */
+	int major, minor;      /* compute capability (HIP: its approximation) */
+	int sms;               /* streaming multiprocessors / compute units */
+	int clock_khz;         /* peak SM clock */
+	int mem_clock_khz;     /* peak memory clock; the data rate is twice this */
+	int bus_width_bits;    /* memory bus width */
+	int l2_bytes;          /* L2 cache */
+	unsigned long long total_mem, free_mem; /* bytes */
+} pb_gpu_props;
+
+pb_status pb_gpu_device_props(pb_gpu_rt *rt, int device, pb_gpu_props *props, int *code,
+                              char *err, size_t errlen);
+
+/* A device opened for work: a non-blocking stream of its own. */
+typedef struct pb_gpu pb_gpu;
+
+pb_status pb_gpu_open(pb_gpu_rt *rt, int device, pb_gpu **out, int *code, char *err,
+                      size_t errlen);
+/* pb_gpu_close frees the stream; libraries and jobs on it must be closed first. */
+void pb_gpu_close(pb_gpu *gpu);
+pb_status pb_gpu_mem_info(pb_gpu *gpu, unsigned long long *free_bytes,
+                          unsigned long long *total_bytes, char *err, size_t errlen);
+/*
+ * pb_gpu_copy_bandwidth copies bytes from one device buffer to another
+ * iters times back to back (after two untimed copies) and writes the time
+ * the copies took, measured with events on the device's stream. The
+ * traffic is 2·bytes per copy (read and write).
+ */
+pb_status pb_gpu_copy_bandwidth(pb_gpu *gpu, size_t bytes, int iters, int64_t *ns, char *err,
+                                size_t errlen);
+
+/*
+ * GPU jobs: an operation prepared on device buffers (one set per copy),
+ * inputs copied in once, timed with device events. Arguments are as for
+ * pb_job (inputs first; gemm A, B, C; gemv A, x, y; axpy x, y; dot x, y, r;
+ * unary x, y; binary x, y, z; reductions x, r). pb_gpu_job_run records an
+ * event on the device's stream, enqueues iters iterations (iteration i on
+ * copy (start + i) mod copies), records a second event, waits for it and
+ * writes the time between the two. Out of device memory at preparation is
+ * PB_ERR_NOMEM with a message naming the device, the size and the job.
+ */
+typedef struct pb_gpu_job pb_gpu_job;
+
+typedef struct pb_gpu_job_opts {
+	int copies; /* buffer sets to rotate through: 1 .. PB_MAX_COPIES (0 means 1) */
+} pb_gpu_job_opts;
+
+pb_status pb_gpu_job_args(const pb_gpu_job *job, int *nargs, int *output, char *err,
+                          size_t errlen);
+pb_status pb_gpu_job_arg_len(const pb_gpu_job *job, int arg, size_t *len, char *err,
+                             size_t errlen);
+/*
+ * pb_gpu_job_set_input converts src to the argument's type on the host (f16
+ * and bf16 rounded to nearest, ties to even) and copies it to every copy.
+ */
+pb_status pb_gpu_job_set_input(pb_gpu_job *job, int arg, const double *src, size_t len,
+                               char *err, size_t errlen);
+pb_status pb_gpu_job_run(pb_gpu_job *job, int64_t iters, int64_t *ns, char *err, size_t errlen);
+/* Waits for the device, copies the latest iteration's output back and widens it. */
+pb_status pb_gpu_job_output(pb_gpu_job *job, double *dst, size_t len, char *err, size_t errlen);
+pb_status pb_gpu_job_describe(const pb_gpu_job *job, char *buf, size_t buflen, char *err,
+                              size_t errlen);
+void pb_gpu_job_free(pb_gpu_job *job);
+
+/* NVML: clocks, temperature and throttle reasons of an NVIDIA device. */
+typedef struct pb_nvml pb_nvml;
+
+#define PB_NVML_HAVE_SM_CLOCK 0x1
+#define PB_NVML_HAVE_MEM_CLOCK 0x2
+#define PB_NVML_HAVE_MAX_SM_CLOCK 0x4
+#define PB_NVML_HAVE_MAX_MEM_CLOCK 0x8
+#define PB_NVML_HAVE_TEMP 0x10
+#define PB_NVML_HAVE_POWER 0x20
+#define PB_NVML_HAVE_REASONS 0x40
+
+typedef struct pb_nvml_sample {
+	unsigned sm_mhz, mem_mhz, max_sm_mhz, max_mem_mhz, temp_c, power_mw;
+	unsigned long long reasons; /* nvmlClocksEventReason* bits (include/vendor/nvml.h) */
+	int have;                   /* PB_NVML_HAVE_* of the fields read */
+} pb_nvml_sample;
+
+/*
+ * pb_nvml_open initializes NVML (PEAKBENCH_NVML, else libnvidia-ml.so.1)
+ * and finds the device by its PCI bus id.
+ */
+pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_t triedlen,
+                       char *err, size_t errlen);
+pb_status pb_nvml_info(const pb_nvml *nvml, char *buf, size_t buflen, char *err, size_t errlen);
+pb_status pb_nvml_read(pb_nvml *nvml, pb_nvml_sample *sample, char *err, size_t errlen);
+void pb_nvml_close(pb_nvml *nvml);
+
+/* cuBLAS (11 or later) on a CUDA device. */
+typedef struct pb_cublas pb_cublas;
+
+pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *tried,
+                         size_t triedlen, char *err, size_t errlen);
+/* key=value lines: version, path, lt_path (libcublasLt loaded beside it, if any). */
+pb_status pb_cublas_info(const pb_cublas *lib, char *buf, size_t buflen, char *err,
+                         size_t errlen);
+void pb_cublas_close(pb_cublas *lib);
+/*
+ * Row-major C (m×n) = op(A)·op(B), computed as cuBLAS's column-major
+ * Cᵀ = op(B)ᵀ·op(A)ᵀ (operands and m, n swapped). F32 and F64: Sgemm,
+ * Dgemm; F16 and BF16: GemmEx with A, B and C in that type and
+ * CUBLAS_COMPUTE_32F; TF32: GemmEx on f32 with CUBLAS_COMPUTE_32F_FAST_TF32.
+ */
+pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_trans tb, int m,
+                             int n, int k, const pb_gpu_job_opts *opts, pb_gpu_job **out,
+                             char *err, size_t errlen);
+/* y = A·x, A m×n row-major (to cuBLAS: Aᵀ of its column-major n×m view). F32, F64. */
+pb_status pb_cublas_job_gemv(pb_cublas *lib, pb_gpu_dtype dt, int m, int n,
+                             const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
+                             size_t errlen);
+pb_status pb_cublas_job_axpy(pb_cublas *lib, pb_gpu_dtype dt, int n, double alpha,
+                             const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
+                             size_t errlen);
+/* dot runs in device pointer mode: the result stays on the device, no sync per call. */
+pb_status pb_cublas_job_dot(pb_cublas *lib, pb_gpu_dtype dt, int n, const pb_gpu_job_opts *opts,
+                            pb_gpu_job **out, char *err, size_t errlen);
+
+/* cuDNN (8 or 9, the legacy tensor-op API) on a CUDA device; f32 only. */
+typedef struct pb_cudnn pb_cudnn;
+
+typedef enum pb_cudnn_op {
+	PB_CUDNN_ADD = 0, /* cudnnOpTensor add: x, y, z */
+	PB_CUDNN_MUL,     /* cudnnOpTensor mul: x, y, z */
+	PB_CUDNN_RELU,    /* cudnnActivationForward: x, y */
+	PB_CUDNN_SIGMOID,
+	PB_CUDNN_TANH,
+	PB_CUDNN_SOFTMAX, /* cudnnSoftmaxForward, accurate, per row: N×C×1×1, instance mode */
+	PB_CUDNN_SUM,     /* cudnnReduceTensor add: x, r */
+	PB_CUDNN_MAX      /* cudnnReduceTensor max: x, r */
+} pb_cudnn_op;
+
+pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tried,
+                        size_t triedlen, char *err, size_t errlen);
+pb_status pb_cudnn_info(const pb_cudnn *lib, char *buf, size_t buflen, char *err, size_t errlen);
+void pb_cudnn_close(pb_cudnn *lib);
+/* rows is 1 except for softmax. */
+pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t rows,
+                       int64_t cols, const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
+                       size_t errlen);
+
+/* rocBLAS on a HIP device. */
+typedef struct pb_rocblas pb_rocblas;
+
+pb_status pb_rocblas_open(pb_gpu *gpu, const char *path, pb_rocblas **out, char *tried,
+                          size_t triedlen, char *err, size_t errlen);
+pb_status pb_rocblas_info(const pb_rocblas *lib, char *buf, size_t buflen, char *err,
+                          size_t errlen);
+void pb_rocblas_close(pb_rocblas *lib);
+/* As pb_cublas_job_gemm (column-major, operands swapped); F32 and F64. */
+pb_status pb_rocblas_job_gemm(pb_rocblas *lib, pb_gpu_dtype dt, pb_trans ta, pb_trans tb, int m,
+                              int n, int k, const pb_gpu_job_opts *opts, pb_gpu_job **out,
+                              char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

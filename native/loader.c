@@ -157,18 +157,22 @@ int pb_dl_deepbind(void)
 
 /*
  * Worker threads of a threaded library spin for a while after each parallel
- * region before they sleep (libiomp5, MKL's: 200 ms; libgomp: up to 300 k
- * spins; OpenBLAS: 2^28 cycles). peakbench interleaves the samples of several
- * libraries in one process, so a library's spinning workers would steal the
- * cores from the next one measured: oneDNN's exp ran at half speed right
- * after MKL. Before the first library loads, ask every runtime to sleep at
- * once, unless the user set these variables. Results record the values.
+ * region before they sleep: libiomp5 (MKL's) for KMP_BLOCKTIME, 200 ms by
+ * default; OpenBLAS for 2^OPENBLAS_THREAD_TIMEOUT cycles, 2^28 (~70 ms) by
+ * default. peakbench interleaves the samples of several libraries in one
+ * process, so those spinning workers would steal the cores from the next
+ * library measured (oneDNN's exp ran at half speed right after MKL). Sleeping
+ * at once (KMP_BLOCKTIME=0) is no cure: it made MKL's 1 MiB saxpy 4× slower,
+ * every call waking its workers. About a millisecond keeps the workers hot
+ * between the back-to-back calls of one sample (microseconds apart) and
+ * quiet soon after it; the measurement loop pauses that long when it
+ * switches libraries. libgomp (BLIS, oneDNN) spins ~0.3 ms by default and
+ * is left alone. A user's own setting wins; results record the values.
  */
 static void quiet_idle_threads(void)
 {
-	setenv("KMP_BLOCKTIME", "0", 0);
-	setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
-	setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0); /* 2^4 cycles, its minimum */
+	setenv("KMP_BLOCKTIME", "1", 0);
+	setenv("OPENBLAS_THREAD_TIMEOUT", "22", 0); /* 2^22 cycles, ~1 ms */
 }
 
 static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;

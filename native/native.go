@@ -45,10 +45,11 @@ var _ = [1]int{}[MaxCopies-C.PB_MAX_COPIES]
 // idleWaitVars are the variables the loader sets, before the first library
 // loads, so that idle worker threads sleep instead of spinning on the cores
 // the next library measured needs (see quiet_idle_threads in loader.c).
-var idleWaitVars = []string{"KMP_BLOCKTIME", "OMP_WAIT_POLICY", "OPENBLAS_THREAD_TIMEOUT"}
+var idleWaitVars = []string{"KMP_BLOCKTIME", "OPENBLAS_THREAD_TIMEOUT", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT"}
 
-// IdleWait reports those variables as the C libraries see them, for the
-// record of a result: "KMP_BLOCKTIME=0 OMP_WAIT_POLICY=PASSIVE ...".
+// IdleWait reports those variables, and the ones a user may set for
+// libgomp, as the C libraries see them, for the record of a result:
+// "KMP_BLOCKTIME=1 OPENBLAS_THREAD_TIMEOUT=22".
 func IdleWait() string {
 	var parts []string
 	for _, name := range idleWaitVars {

@@ -60,7 +60,7 @@ func plan(backends ...backend.Backend) Plan {
 	return Plan{
 		Workloads: []workload.Workload{
 			{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 8, N: 8, K: 8}},
-			{Op: workload.AXPY, DType: workload.F64, Shape: workload.Shape{N: 1 << 20}},
+			{Op: workload.AXPY, DType: workload.F64, Shape: workload.Shape{N: 1 << 19}},
 		},
 		Backends: backends,
 		Threads:  []int{1, 2},
@@ -113,7 +113,7 @@ func TestExecute(t *testing.T) {
 	if g.GFLOPS != 1.024 || g.Share.ComputeTheoretical != 1.024/100 || g.Share.ComputeEmpirical != 1.024/90 {
 		t.Errorf("gemm: %v GFLOP/s, shares %+v", g.GFLOPS, g.Share)
 	}
-	a := by["good"][1] // axpy f64 1Mi, 1 thread: 24 MiB, lives in L3.
+	a := by["good"][1] // axpy f64 512Ki, 1 thread: 12 MiB, lives in L3 (half of 32 MiB).
 	if a.Op != "axpy" || a.Peak.BandwidthLevel != "L3" || a.Peak.Bound != "memory" || a.Peak.BandwidthGBPS != 80 {
 		t.Errorf("axpy peak %+v", a.Peak)
 	}

@@ -28,6 +28,11 @@ type Options struct {
 	MaxTime time.Duration
 	// Seed orders the targets within each round.
 	Seed uint64
+	// Settle is a pause before a sample of a target other than the one
+	// sampled last: threaded libraries' workers spin for a while after a
+	// call (the C loader shortens that to about a millisecond), and would
+	// otherwise steal cores from the next library's sample.
+	Settle time.Duration
 }
 
 // DefaultOptions are the command line's defaults.
@@ -38,6 +43,7 @@ func DefaultOptions() Options {
 		MaxSamples:  40,
 		NoiseTarget: 0.03,
 		MaxTime:     2 * time.Second,
+		Settle:      2 * time.Millisecond,
 	}
 }
 
@@ -91,6 +97,7 @@ func Interleaved(ctx context.Context, targets []Target, opt Options) ([]Result, 
 	for i := range started {
 		started[i] = time.Now()
 	}
+	last := -1
 	for {
 		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		any := false
@@ -103,6 +110,10 @@ func Interleaved(ctx context.Context, targets []Target, opt Options) ([]Result, 
 				return res, ErrInterrupted
 			}
 			any = true
+			if last != i && len(targets) > 1 && opt.Settle > 0 {
+				time.Sleep(opt.Settle)
+			}
+			last = i
 			d, err := targets[i].Run(res[i].Iters)
 			if err != nil {
 				res[i].Err, active[i] = err, false

@@ -177,6 +177,10 @@ func peakLines(run *Run) []string {
 func footer(run *Run) []string {
 	var out []string
 	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in); \"of\" names the bound.")
+	if e := run.Env; e.TimerOverheadNS > 0 {
+		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",
+			Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, Duration(e.TimerOverheadNS), e.Seed, e.Cache))
+	}
 	for _, b := range run.Backends {
 		if b.Available {
 			out = append(out, fmt.Sprintf("%s: %s", b.Name, describe(b)))

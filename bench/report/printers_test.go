@@ -28,7 +28,7 @@ func fixture() *Run {
 				ClockGHz: 3.05, FLOPsPerCycle: 32, Formula: "2 × 3.05 GHz × 32", Kernel: "fma-avx2"}},
 			Bandwidth: []peak.BandwidthPeak{{Level: "L2", Threads: 2, GBPS: 155}, {Level: "DRAM", Threads: 2, GBPS: 28}},
 		},
-		Env: Env{NoiseTarget: 0.03, Cache: "hot"},
+		Env: Env{NoiseTarget: 0.03, Cache: "hot", MinTimeNS: 20e6, TimerOverheadNS: 24, Seed: 1},
 		Backends: []BackendInfo{
 			{Name: "go", Device: "cpu", Available: true, Info: backend.Info{Version: "peakbench (devel)", Details: map[string]string{"kernels": "pure Go"}}},
 			{Name: "mkl", Reason: "libmkl_rt.so not found"},

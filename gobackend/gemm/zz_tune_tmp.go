@@ -26,3 +26,6 @@ func splitComma(s string) []string {
 	}
 	return out
 }
+
+// SetBlocksTmp is a temporary tuning hook (removed before commit).
+func SetBlocksTmp(kc, mc, nc int) { blockKC, blockMC, blockNC = kc, mc, nc }

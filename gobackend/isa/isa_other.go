@@ -2,4 +2,5 @@
 
 package isa
 
-func detect() Level { return Generic }
+func detect() Level        { return Generic }
+func detectSplit512() bool { return false }

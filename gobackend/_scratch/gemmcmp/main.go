@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,12 +22,14 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
+// candidates: level[@kc,mc,nc] comma... separated by ';'
 func main() {
 	n := flag.Int("n", 1024, "size")
 	th := flag.Int("t", 1, "threads")
 	d := flag.Bool("d", false, "f64")
-	reps := flag.Int("r", 7, "rounds")
-	lv := flag.String("l", "avx2,avx512", "levels")
+	reps := flag.Int("r", 15, "rounds")
+	lv := flag.String("l", "avx2;avx512", "candidates: level[@kc,mc,nc];...")
+	secs := flag.Float64("s", 0.25, "seconds per sample")
 	flag.Parse()
 	runtime.GOMAXPROCS(*th)
 	C.openblas_set_num_threads(C.int(*th))
@@ -43,12 +46,20 @@ func main() {
 		f    func()
 	}
 	var cs []cand
-	for _, l := range strings.Split(*lv, ",") {
+	for _, spec := range strings.Split(*lv, ";") {
+		l, blk, _ := strings.Cut(spec, "@")
 		lvl := map[string]isa.Level{"generic": isa.Generic, "avx2": isa.AVX2, "avx512": isa.AVX512}[l]
+		var bs [3]int
+		if blk != "" {
+			for i, f := range strings.Split(blk, ",") {
+				bs[i], _ = strconv.Atoi(f)
+			}
+		}
+		set := func() { gemm.SetBlocksTmp(bs[0], bs[1], bs[2]) }
 		if *d {
-			cs = append(cs, cand{l, func() { gemm.Gemm(lvl, false, false, N, N, N, 1, a64, N, b64, N, 0, c64, N, *th) }})
+			cs = append(cs, cand{spec, func() { set(); gemm.Gemm(lvl, false, false, N, N, N, 1, a64, N, b64, N, 0, c64, N, *th) }})
 		} else {
-			cs = append(cs, cand{l, func() { gemm.Gemm(lvl, false, false, N, N, N, 1, a32, N, b32, N, 0, c32, N, *th) }})
+			cs = append(cs, cand{spec, func() { set(); gemm.Gemm(lvl, false, false, N, N, N, 1, a32, N, b32, N, 0, c32, N, *th) }})
 		}
 	}
 	if *d {
@@ -62,12 +73,15 @@ func main() {
 	}
 	res := make([][]float64, len(cs))
 	flops := 2 * float64(N) * float64(N) * float64(N)
-	iters := max(1, int(3e9/flops))
+	iters := max(1, int(*secs*90e9*float64(*th)/flops))
 	for _, c := range cs {
 		c.f()
 	}
+	rr := rand.New(rand.NewPCG(3, 4))
 	for rep := 0; rep < *reps; rep++ {
-		for i, c := range cs {
+		order := rr.Perm(len(cs))
+		for _, i := range order {
+			c := cs[i]
 			t := time.Now()
 			for range iters {
 				c.f()
@@ -78,7 +92,7 @@ func main() {
 	for i, c := range cs {
 		s := append([]float64(nil), res[i]...)
 		sort.Float64s(s)
-		fmt.Printf("%-9s median %6.1f  max %6.1f GFLOP/s  ratio-to-openblas(median of per-round) %.3f\n", c.name, s[len(s)/2], s[len(s)-1], ratio(res[i], res[len(cs)-1]))
+		fmt.Printf("%-28s median %6.1f  max %6.1f GFLOP/s  ratio/openblas median %.3f\n", c.name, s[len(s)/2], s[len(s)-1], ratio(res[i], res[len(cs)-1]))
 	}
 }
 
