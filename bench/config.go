@@ -32,6 +32,7 @@ type config struct {
 	verbose    bool
 	peakGFLOPS float64
 	peakGBPS   float64
+	device     int            // -device: the GPU the GPU backends run on
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 }
 
@@ -50,7 +51,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
 		suite    = fs.String("suite", "standard", "problem set: "+strings.Join(workload.Suites, ", "))
 		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, others the element count (suffixes k, M, Ki, Mi)")
-		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\"")
+		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32 (gemm only, GPU backends)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
 		c        = &config{}
 	)
@@ -65,6 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.verbose, "v", false, "verbose progress on standard error")
 	fs.Float64Var(&c.peakGFLOPS, "peak-gflops", 0, "theoretical compute peak in GFLOP/s to use instead of the computed one")
 	fs.Float64Var(&c.peakGBPS, "peak-bw", 0, "DRAM bandwidth in GB/s to use instead of the measured one")
+	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -128,6 +130,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if !slices.Contains(report.Formats, c.format) {
 		return nil, usagef("-format: unknown format %q (accepted: %s)", c.format, strings.Join(report.Formats, ", "))
+	}
+	if c.device < 0 {
+		return nil, usagef("-device: %d is not a device index (0, 1, …)", c.device)
 	}
 	if c.peakGFLOPS < 0 || c.peakGBPS < 0 {
 		return nil, usagef("-peak-gflops and -peak-bw must be positive")

@@ -20,6 +20,8 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	_ "github.com/peakbench/peakbench/bench/backend/all"
+	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
@@ -64,6 +66,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	gpu.SelectDevice(cfg.device) // gpu.go
+	rocblas.SelectDevice(cfg.device)
 	if cfg.list {
 		return listBackends(stdout)
 	}
@@ -104,12 +108,19 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		}
 		return fmt.Errorf("measuring peaks: %v", err)
 	}
+	var noGPU []string
+	peaks.GPUs, noGPU = gpuPeaks(stderr, backends, cfg) // gpu.go
 	rep := &report.Run{
 		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
 		Env: environment(start, args, cfg),
 	}
 	if cfg.peak {
-		return emit(stdout, cfg, func(w io.Writer) error { return writePeaks(w, rep, cfg.format) })
+		return emit(stdout, cfg, func(w io.Writer) error {
+			if err := writePeaks(w, rep, cfg.format); err != nil {
+				return err
+			}
+			return writeGPUPeaks(w, stderr, rep.Peaks.GPUs, noGPU, cfg.format)
+		})
 	}
 
 	opt := measure.DefaultOptions()
@@ -128,6 +139,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		progressf(stderr, "%s", plan.Describe())
 	}
 	rep.Results, err = harness.Execute(ctx, plan)
+	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
 	if errors.Is(err, measure.ErrInterrupted) {
 		rep.Interrupted = true
 		werr := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) })

@@ -305,11 +305,12 @@ pb_status pb_dnnl_job(pb_dnnl *lib, pb_dnnl_op op, pb_dtype dt, int64_t rows, in
  *
  * Where libraries are looked for (each soname, newest major first): the
  * dynamic linker's own search (LD_LIBRARY_PATH, ldconfig), then, where the
- * file exists, $CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda*/lib64,
- * the nvidia/<pkg>/lib folders of Python site-packages ($VIRTUAL_ENV,
- * $CONDA_PREFIX, ~/.local, /usr/local/lib/python3*, /usr/lib/python3*,
- * pyenv; this covers both the nvidia/cublas/lib and the nvidia/cu13/lib
- * wheel layouts), and for ROCm $ROCM_PATH/lib, /opt/rocm*/lib. An
+ * file exists, $CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda/lib64,
+ * /usr/local/cuda-<version>/lib64, the nvidia/<package>/lib folders of
+ * Python site-packages ($VIRTUAL_ENV, $CONDA_PREFIX, ~/.local, pyenv,
+ * /usr/local/lib/python3.x, /usr/lib/python3.x: this covers both the
+ * nvidia/cublas/lib and the nvidia/cu13/lib wheel layouts), and for ROCm
+ * $ROCM_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib. An
  * environment variable names the only file tried: PEAKBENCH_CUDART,
  * PEAKBENCH_CUBLAS, PEAKBENCH_CUDNN, PEAKBENCH_NVML, PEAKBENCH_HIP,
  * PEAKBENCH_ROCBLAS. A library's companions in its own folder (libcublasLt
@@ -523,6 +524,73 @@ void pb_rocblas_close(pb_rocblas *lib);
 pb_status pb_rocblas_job_gemm(pb_rocblas *lib, pb_gpu_dtype dt, pb_trans ta, pb_trans tb, int m,
                               int n, int k, const pb_gpu_job_opts *opts, pb_gpu_job **out,
                               char *err, size_t errlen);
+
+/* Deep-learning layers (native/cblas_conv.c, native/onednn_layers.c). */
+
+/*
+ * The geometry of a layer job. Spatial extents are three dimensions D, H, W
+ * (index 0, 1, 2); a job of rank r uses the last r and keeps the others at
+ * extent 1, window 1, stride 1, padding 0, dilation 1. Tensors are
+ * N×C×D×H×W, or N×D×H×W×C when nhwc; convolution filters K×C×T×R×S, or
+ * K×T×R×S×C when nhwc; outputs as inputs (K channels for convolutions).
+ * Output extents: ⌊(in + 2·pad − dil·(window−1) − 1)/stride⌋ + 1 (floor).
+ */
+typedef struct pb_layer {
+	int64_t n, c, k;   /* batch, input channels, convolution output channels */
+	int64_t in[3];     /* input extents D, H, W */
+	int64_t window[3]; /* convolution filter or pooling window T, R, S */
+	int64_t stride[3];
+	int64_t pad[3];    /* zero padding, both sides */
+	int64_t dil[3];    /* convolution dilation (1: none) */
+	int64_t out[3];    /* adaptive average pooling: the output extents */
+	int rank;          /* spatial dimensions: 1..3 (normalizations 0..3) */
+	int nhwc;          /* channels last */
+	int groups;        /* group normalization */
+} pb_layer;
+
+/*
+ * pb_cblas_job_conv prepares a convolution computed by im2col and the
+ * library's GEMM, both inside every timed iteration: for each sample, the
+ * input values each output position sees are copied (im2col, in C, one
+ * thread) into a column buffer the job owns, then one cblas_?gemm
+ * multiplies it with the filter (NCHW: y[n] = w · col, K×P; NHWC: y[n] =
+ * col · wᵀ, P×K). A 1×1 convolution with stride 1 and no padding needs no
+ * copy (NHWC: one GEMM over the whole batch). Arguments: x, w, y (output).
+ */
+pb_status pb_cblas_job_conv(pb_cblas *lib, pb_dtype dt, const pb_layer *geom,
+                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+
+typedef enum pb_dnnl_layer_op {
+	PB_DNNL_CONV = 0,     /* convolution forward (inference), no bias: x, w, y */
+	PB_DNNL_MAXPOOL,      /* pooling max: x, y */
+	PB_DNNL_AVGPOOL,      /* pooling avg_include_padding: x, y */
+	PB_DNNL_ADAPTIVEPOOL, /* avg pool to geom->out: exact windows only (in % out == 0): x, y */
+	PB_DNNL_BATCHNORM,    /* batch normalization inference, global stats, scale and shift:
+	                         x, mean, variance, scale (γ), shift (β), y */
+	PB_DNNL_LAYERNORM,    /* layer normalization over all but N, scale and shift
+	                         (C·D·H·W each): x, scale, shift, y */
+	PB_DNNL_GROUPNORM     /* oneDNN 2.x has none: PB_ERR_UNSUPPORTED */
+} pb_dnnl_layer_op;
+
+/* The algorithm of PB_DNNL_CONV. */
+typedef enum pb_dnnl_conv_alg {
+	PB_DNNL_CONV_AUTO = 0, /* dnnl_convolution_auto: the library chooses */
+	PB_DNNL_CONV_DIRECT,   /* dnnl_convolution_direct */
+	PB_DNNL_CONV_WINOGRAD  /* dnnl_convolution_winograd */
+} pb_dnnl_conv_alg;
+
+/*
+ * pb_dnnl_layer_job prepares a layer primitive on the CPU engine, f32, on
+ * plain tensors in the geometry's layout (nchw/nhwc and friends). The
+ * convolution's weights are given plain (oihw or ohwi) but the primitive
+ * may prefer a blocked layout (format any): then a reorder to it runs
+ * before the clock starts, as frameworks reorder constant weights once.
+ * eps is the normalizations' ε. pb_job_describe names the implementation
+ * oneDNN chose (impl_info_str).
+ */
+pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, const pb_layer *geom,
+                            pb_dnnl_conv_alg alg, float eps, const pb_job_opts *opts,
+                            pb_job **out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -96,6 +96,7 @@ struct pb_gpu_job {
 	size_t len[PB_JOB_MAX_ARGS];
 	pb_gpu_dtype dt[PB_JOB_MAX_ARGS]; /* storage type of each argument */
 	void **dbuf;                      /* device buffers [copy*nargs + arg] */
+	void *block;                      /* the one allocation they are carved from */
 	void *ev[2];                      /* timing events */
 
 	pb_gpu_iter_fn iter;   /* enqueue one iteration on one copy (required) */
@@ -113,7 +114,9 @@ struct pb_gpu_job {
 
 /*
  * pb_gpu_job_alloc makes a job on gpu: nargs device buffers of lens[i]
- * elements of types dts[i] for each copy, zero-filled. what names the job in
+ * elements of types dts[i] for each copy, zero-filled, carved 256-byte
+ * aligned from one device allocation (one cudaMalloc however many copies
+ * a cold run rotates through). what names the job in
  * an out-of-memory message ("cublas gemm f32 m=… n=… k=…"). Device memory
  * short of the total is PB_ERR_NOMEM before any allocation is made.
  */

@@ -141,7 +141,7 @@ void pb_mkl_describe(pb_cblas *lib, pb_sb *info);
 
 /* Jobs (timing.c) */
 
-#define PB_JOB_MAX_ARGS 4
+#define PB_JOB_MAX_ARGS 6 /* batchnorm: x, mean, variance, scale, shift, y */
 
 typedef pb_status (*pb_job_iter_fn)(pb_job *job, int copy, char *err, size_t errlen);
 typedef pb_status (*pb_job_hook_fn)(pb_job *job, char *err, size_t errlen);
@@ -184,5 +184,15 @@ static inline void *pb_job_buf(const pb_job *j, int copy, int arg)
 {
 	return j->buf[(size_t)copy * (size_t)j->nargs + (size_t)arg];
 }
+
+/* Layer jobs (layer.c) */
+
+/*
+ * pb_layer_check validates a geometry (conv: a convolution, with K and
+ * dilation; else a pooling or normalization); what names the job in errors.
+ */
+pb_status pb_layer_check(const pb_layer *g, int conv, const char *what, char *err, size_t errlen);
+/* pb_layer_outdims writes the output extents (conv: with dilation). */
+void pb_layer_outdims(const pb_layer *g, int conv, int64_t o[3]);
 
 #endif /* PB_INTERNAL_H */

@@ -51,6 +51,9 @@ type Config struct {
 	// together exceed the last-level cache for cold-cache runs. Every copy
 	// holds the same input values.
 	Copies int
+	// Algorithm is the way to compute the workload, one of those the
+	// backend lists (BackendAlgorithms in algorithm.go); "" is its default.
+	Algorithm string
 }
 
 // Kernel is one workload prepared on one backend.

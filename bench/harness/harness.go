@@ -77,11 +77,17 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			k.Close()
 		}
 	}()
-	for _, b := range p.Backends {
+	for _, v := range variants(p.Backends, w) { // each backend, once per algorithm it lists (algorithm.go)
+		b := v.backend
+		cfg.Algorithm = v.algorithm
 		if ctx.Err() != nil {
 			return nil, measure.ErrInterrupted
 		}
+		if !SupportsDType(b, w.DType) {
+			continue // f16, bf16, tf32 on a backend that does not say it computes them
+		}
 		r := p.newResult(b, w, threads)
+		r.Algorithm = v.algorithm
 		k, err := b.Prepare(w, data, cfg)
 		if errors.Is(err, backend.ErrUnsupported) {
 			continue
@@ -91,6 +97,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			results = append(results, r)
 			continue
 		}
+		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
 		p.verify(&r, k, w, data)
 		if r.Error != "" {
 			k.Close()
@@ -157,6 +164,10 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 		r.GFLOPS = w.FLOPs() / s.Median // FLOP per ns = GFLOP/s
 		r.GBPS = w.Bytes() / s.Median
 	}
+	if r.Device != "" && r.Device != "cpu" {
+		p.fillGPU(r, w)
+		return
+	}
 	level := "DRAM"
 	if p.cache() == "hot" {
 		level = p.Machine.LevelFor(w.Bytes(), threads)
@@ -167,6 +178,76 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 		bw, _ = p.Peaks.BandwidthFor("DRAM", threads)
 	}
 	r.Ceilings(compute, bw)
+}
+
+// fillGPU sets the ceilings of a result measured on a GPU: the GPU's
+// theoretical peak for the dtype (bench/peak/gpu.go), and the measured
+// copy bandwidth of the level the working set lives in (L2 when hot and it
+// fits in half the L2, else DRAM; the theoretical DRAM figure when nothing
+// was measured). The empirical compute ceiling, the best GEMM of the run,
+// is known only at the end: GPUEmpirical sets it.
+func (p Plan) fillGPU(r *report.Result, w workload.Workload) {
+	g, ok := p.Peaks.GPU(r.Device)
+	if !ok {
+		r.Ceilings(peak.ComputePeak{}, peak.BandwidthPeak{})
+		return
+	}
+	compute, _ := g.ComputeFor(string(w.DType))
+	level := "DRAM"
+	if p.cache() == "hot" {
+		level = g.LevelFor(w.Bytes())
+	}
+	bw, ok := g.BandwidthFor(level)
+	if !ok {
+		bw, ok = g.BandwidthFor("DRAM")
+	}
+	if !ok {
+		bw = peak.BandwidthPeak{Level: "DRAM", GBPS: g.TheoreticalGBPS, Source: "theoretical"}
+	}
+	r.Ceilings(compute, bw)
+}
+
+// DTypeSupporter is implemented by backends that compute the
+// reduced-precision gemm types (workload.GEMMDTypes: f16, bf16, tf32).
+// Backends without it are given f32 and f64 only: the CPU libraries'
+// adapters would compute any other type as one of those.
+type DTypeSupporter interface {
+	SupportsDType(dt workload.DType) bool
+}
+
+// SupportsDType reports whether b computes dt.
+func SupportsDType(b backend.Backend, dt workload.DType) bool {
+	if s, ok := b.(DTypeSupporter); ok {
+		return s.SupportsDType(dt)
+	}
+	return !dt.GEMMOnly()
+}
+
+// GPUEmpirical completes a run's GPU ceilings once every result is in: each
+// GPU's empirical compute peak of a dtype is the fastest verified gemm of
+// that dtype measured on it in the run (recorded in peaks.GPUs), and every
+// GPU result's compute_empirical share is taken against it. Call it after
+// Execute (main does).
+func GPUEmpirical(peaks *peak.Peaks, results []report.Result) {
+	for _, r := range results {
+		if r.Device == "" || r.Device == "cpu" || r.Op != string(workload.GEMM) || !r.Verified || r.Error != "" || r.GFLOPS <= 0 {
+			continue
+		}
+		peaks.SetEmpirical(r.Device, r.DType, r.GFLOPS, fmt.Sprintf("%s gemm %s %s", r.Backend, r.DType, r.Shape))
+	}
+	for i := range results {
+		r := &results[i]
+		g, ok := peaks.GPU(r.Device)
+		if !ok || r.Error != "" {
+			continue
+		}
+		c, _ := g.ComputeFor(r.DType)
+		r.Peak.ComputeEmpiricalGFLOPS = c.EmpiricalGFLOPS
+		r.Share.ComputeEmpirical = 0
+		if c.EmpiricalGFLOPS > 0 {
+			r.Share.ComputeEmpirical = r.GFLOPS / c.EmpiricalGFLOPS
+		}
+	}
 }
 
 func (p Plan) cache() string {

@@ -182,6 +182,7 @@ type Options struct {
 type Peaks struct {
 	Compute   []ComputePeak   `json:"compute"`
 	Bandwidth []BandwidthPeak `json:"bandwidth"`
+	GPUs      []GPUPeaks      `json:"gpus,omitempty"` // the GPUs of GPU backends opened (gpu.go)
 }
 
 // ComputePeak is the FLOP/s peak of one dtype on `Threads` threads.

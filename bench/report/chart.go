@@ -205,7 +205,7 @@ func newPalette(runs ...*Run) *palette {
 			p.add(b.Name)
 		}
 		for _, r := range run.Results {
-			p.add(r.Backend)
+			p.add(r.Series())
 		}
 	}
 	return p
@@ -329,7 +329,7 @@ func rooflinePlot(run *Run, g chartGroup, pal *palette, title string) *plot.Plot
 	for _, name := range pal.names {
 		var xys plotter.XYs
 		for _, r := range g.Results {
-			if r.Backend != name {
+			if r.Series() != name {
 				continue
 			}
 			xys = append(xys, plotter.XY{X: r.Intensity, Y: r.GFLOPS})
@@ -636,7 +636,7 @@ func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot,
 		threads[r.Threads] = true
 	}
 	for _, n := range pal.names {
-		if slices.ContainsFunc(rs, func(r *Result) bool { return r.Backend == n }) {
+		if slices.ContainsFunc(rs, func(r *Result) bool { return r.Series() == n }) {
 			backends = append(backends, n)
 		}
 	}
@@ -661,7 +661,7 @@ func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot,
 		vals := make(plotter.Values, len(groups))
 		for gi, g := range groups {
 			for _, r := range rs {
-				if r.Backend != name || (wk{r.DType, r.Shape, r.Cache, r.Threads}) != g {
+				if r.Series() != name || (wk{r.DType, r.Shape, r.Cache, r.Threads}) != g {
 					continue
 				}
 				l := barLabel{group: gi, bar: bi}

@@ -22,7 +22,7 @@ type Key struct {
 
 // KeyOf returns r's key.
 func KeyOf(r *Result) Key {
-	return Key{Backend: r.Backend, Op: r.Op, DType: r.DType, Shape: r.Shape, Threads: r.Threads, Cache: r.Cache}
+	return Key{Backend: r.Series(), Op: r.Op, DType: r.DType, Shape: r.Shape, Threads: r.Threads, Cache: r.Cache}
 }
 
 // String reads like "go gemm f32 512x512x512 threads=2" (+ " cache=cold").

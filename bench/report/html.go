@@ -491,7 +491,7 @@ func summaryTable(runs []RunFile, labels []string) table {
 			default:
 				sc := shareCell(b.Best.Share.Roofline)
 				sc.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(b.Best.Share.Roofline), boundName(b.Best), Sig(b.Best.Peak.RooflineGFLOPS))
-				row = append(row, cell{Text: b.Best.Backend, Class: "key"}, num(Sig(b.Best.GFLOPS)), sc)
+				row = append(row, cell{Text: b.Best.Series(), Class: "key"}, num(Sig(b.Best.GFLOPS)), sc)
 			}
 			if len(runs) == 1 {
 				if b.Best == nil {
@@ -500,7 +500,7 @@ func summaryTable(runs []RunFile, labels []string) table {
 				}
 				next := ""
 				if b.Next != nil {
-					next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Backend)
+					next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Series())
 				}
 				row = append(row, txt(boundName(b.Best)), txt(next), num(fmt.Sprintf("%d/%d", b.Correct, b.Tried)))
 			}
@@ -523,7 +523,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			if r.Op != op {
 				continue
 			}
-			row := []cell{{Text: r.Backend, Class: "key"}, txt(r.DType), txt(shapeText(WorkloadOf(r))), num(strconv.Itoa(r.Threads))}
+			row := []cell{{Text: r.Series(), Class: "key"}, txt(r.DType), txt(shapeText(WorkloadOf(r))), num(strconv.Itoa(r.Threads))}
 			if r.Error != "" {
 				row = append(row, cell{Text: "error: " + r.Error, Class: "bad"})
 				for len(row) < len(t.Head) {
@@ -645,7 +645,7 @@ func failureTable(run *Run) (table, bool) {
 		default:
 			continue
 		}
-		t.Rows = append(t.Rows, []cell{{Text: r.Backend, Class: "key"}, txt(r.Op), txt(r.DType), txt(r.Shape),
+		t.Rows = append(t.Rows, []cell{{Text: r.Label(), Class: "key"}, txt(r.Op), txt(r.DType), txt(r.Shape),
 			num(strconv.Itoa(r.Threads)), {Text: what, Class: "bad wrap"}, long(detail)})
 	}
 	return t, len(t.Rows) > 0

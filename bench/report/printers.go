@@ -50,7 +50,7 @@ type row struct {
 var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "of", "verified"}
 
 func rowOf(r *Result) row {
-	rw := row{backend: r.Backend, op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
+	rw := row{backend: r.Label(), op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
 	if r.Error != "" {
 		rw.time, rw.verified = "-", "ERROR: "+r.Error
 		return rw
@@ -218,7 +218,8 @@ func describe(b BackendInfo) string {
 var csvHeader = []string{"backend", "device", "op", "dtype", "shape", "threads", "cache", "iters_per_sample", "samples",
 	"median_ns", "min_ns", "max_ns", "iqr_ns", "spread", "noisy", "flops", "bytes", "gflops", "gbps", "intensity",
 	"verified", "max_rel_err", "tolerance", "bound", "bandwidth_level", "roofline_gflops",
-	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error"}
+	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error",
+	"algorithm", "implementation"}
 
 func writeCSV(w io.Writer, run *Run) error {
 	cw := csv.NewWriter(w)
@@ -230,7 +231,8 @@ func writeCSV(w io.Writer, run *Run) error {
 			g(r.MedianNS), g(r.MinNS), g(r.MaxNS), g(r.IQRNS), g(r.Spread), strconv.FormatBool(r.Noisy),
 			g(r.FLOPs), g(r.Bytes), g(r.GFLOPS), g(r.GBPS), g(r.Intensity),
 			strconv.FormatBool(r.Verified), g(r.MaxRelErr), g(r.Tolerance), r.Peak.Bound, r.Peak.BandwidthLevel, g(r.Peak.RooflineGFLOPS),
-			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error})
+			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error,
+			r.Algorithm, r.Implementation})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -254,6 +256,9 @@ func writeGoBench(w io.Writer, run *Run) error {
 		}
 		name := fmt.Sprintf("Benchmark%s/backend=%s/dtype=%s/shape=%s/threads=%d",
 			capitalize(r.Op), r.Backend, r.DType, r.Shape, r.Threads)
+		if r.Algorithm != "" {
+			name += "/algorithm=" + r.Algorithm
+		}
 		if r.Cache == "cold" {
 			name += "/cache=cold"
 		}

@@ -55,6 +55,13 @@ type Result struct {
 	Shape   string `json:"shape"`
 	Threads int    `json:"threads"`
 	Cache   string `json:"cache"`
+	// Algorithm is how the backend computed it, when it has several ways
+	// (conv: "im2col+gemm", "direct", "auto"); with Backend it names the
+	// series the result belongs to (Series). Implementation is the
+	// library's own name for the code that ran (oneDNN's impl_info_str,
+	// the algorithm cuDNN chose), for information.
+	Algorithm      string `json:"algorithm,omitempty"`
+	Implementation string `json:"implementation,omitempty"`
 
 	Iters     int       `json:"iters_per_sample"`
 	SamplesNS []float64 `json:"samples_ns"` // per iteration, in the order taken

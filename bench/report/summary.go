@@ -84,9 +84,9 @@ func summaryCells(b Best) []string {
 	}
 	next := ""
 	if b.Next != nil {
-		next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Backend)
+		next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Series())
 	}
-	return []string{b.Op, b.DType, shape, threads, b.Best.Backend, Sig(b.Best.GFLOPS),
+	return []string{b.Op, b.DType, shape, threads, b.Best.Series(), Sig(b.Best.GFLOPS),
 		fmt.Sprintf("%.1f%%", 100*b.Best.Share.Roofline), boundName(b.Best), next}
 }
 

@@ -16,6 +16,7 @@ import (
 //	axpy     x, y   (y is also the output)
 //	dot, add, mul   x, y
 //	others   x
+//	layer ops  see newLayerData (layer_ref.go)
 type Data struct {
 	Alpha float64 // axpy's scalar; 1 elsewhere
 	Args  [][]float64
@@ -25,6 +26,9 @@ type Data struct {
 // same inputs on every machine. Values are never all zero: uniform in
 // [-1, 1), or [-8, 8) for the ops whose interesting range is wider.
 func (w Workload) NewData(seed uint64) Data {
+	if w.Op.Layer() {
+		return w.newLayerData(seed) // layer_ref.go
+	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(w.Op))<<32^uint64(w.DType.Size())))
 	scale := 1.0
 	if w.Op.Transcendental() {
@@ -57,12 +61,37 @@ func (w Workload) NewData(seed uint64) Data {
 	return d
 }
 
-// Round rounds v to the nearest value of the type.
+// Round rounds v to the nearest value of the type, ties to even
+// (tf32: to f32's range with 11 significant bits).
 func (d DType) Round(v float64) float64 {
-	if d == F32 {
+	switch d {
+	case F32:
 		return float64(float32(v))
+	case F16:
+		return roundTo(v, 11, -14, 65504)
+	case BF16:
+		return roundTo(v, 8, -126, math.MaxFloat32)
+	case TF32:
+		return roundTo(v, 11, -126, math.MaxFloat32)
 	}
 	return v
+}
+
+// roundTo rounds v to the binary format with p significant bits, least
+// normal exponent emin (subnormals below it, in steps of 2^(emin-p+1)) and
+// largest finite value top (beyond it ±Inf, as rounding to nearest does
+// from top + half an ulp on), ties to even. The arithmetic is exact: p ≤ 24.
+func roundTo(v float64, p, emin int, top float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	_, e := math.Frexp(v) // |v| = f·2^e, f in [0.5, 1): the leading bit is 2^(e-1)
+	q := max(e-1, emin) - (p - 1)
+	r := math.Ldexp(math.RoundToEven(math.Ldexp(v, -q)), q)
+	if math.Abs(r) > top {
+		return math.Copysign(math.Inf(1), v)
+	}
+	return r
 }
 
 // ToF32 converts to float32 (exact for Data made for an f32 workload).

@@ -12,12 +12,16 @@ import (
 type Shape struct {
 	M, N, K        int
 	TransA, TransB bool
+	Layer          LayerShape // the layer ops' geometry (layer.go); zero for the others
 }
 
 // Format writes the shape as ParseShape reads it: "MxNxK" for gemm (with
 // ":TN"-style suffix when a transpose is set), "MxN" for gemv and softmax,
 // "N" for vector ops.
 func (s Shape) Format(op Op) string {
+	if op.Layer() {
+		return s.Layer.Format(op)
+	}
 	switch op.Kind() {
 	case KindMatMul:
 		str := fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K)
@@ -44,9 +48,13 @@ func transName(t bool) string {
 //	gemv     N (square) or MxN
 //	softmax  ROWSxCOLS
 //	others   the element count
+//	layer ops  see parseLayer (layer.go), e.g. conv2d 1x64x56x56:64x3x3:p1
 //
 // Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
 func ParseShape(op Op, s string) (Shape, error) {
+	if op.Layer() {
+		return parseLayer(op, s)
+	}
 	var sh Shape
 	dims, trans, hasTrans := strings.Cut(s, ":")
 	if hasTrans {

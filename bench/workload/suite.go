@@ -2,11 +2,14 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// Suites names the predefined problem sets.
-var Suites = []string{"quick", "standard", "full"}
+// Suites names the predefined problem sets. deepbench holds DeepBench's
+// GEMM and convolution shapes and ResNet-50's layers (deepbench.go); full
+// includes them.
+var Suites = []string{"quick", "standard", "full", "deepbench"}
 
 // suiteSizes lists each suite's shapes per op kind. Vector sizes are chosen
 // so that f32 working sets land in L1, L2, L3 and DRAM of a typical core
@@ -36,7 +39,7 @@ var suiteSizes = map[string]map[Kind][]string{
 type Selection struct {
 	Suite  string   // quick, standard (default), full
 	Ops    []Op     // all when empty
-	DTypes []DType  // f32 and f64 when empty
+	DTypes []DType  // when empty: f32 and f64 (layer ops and the deepbench suite: f32)
 	Sizes  []string // -size values, overriding the suite's shapes for every selected op
 }
 
@@ -47,22 +50,28 @@ func Expand(sel Selection) ([]Workload, error) {
 	if suite == "" {
 		suite = "standard"
 	}
-	sizes, ok := suiteSizes[suite]
-	if !ok {
+	if !slices.Contains(Suites, suite) {
 		return nil, fmt.Errorf("unknown suite %q (accepted: %s)", suite, strings.Join(Suites, ", "))
 	}
-	ops, dtypes := sel.Ops, sel.DTypes
+	ops := sel.Ops
 	if len(ops) == 0 {
 		ops = Ops
-	}
-	if len(dtypes) == 0 {
-		dtypes = DTypes
 	}
 	var out []Workload
 	for _, op := range ops {
 		specs := sel.Sizes
 		if len(specs) == 0 {
-			specs = sizes[op.Kind()]
+			specs = suiteSpecs(suite, op) // deepbench.go
+		}
+		if len(specs) == 0 {
+			if len(sel.Ops) > 0 {
+				return nil, noShapesError(suite, op)
+			}
+			continue // -op=all: the ops this suite has shapes for
+		}
+		dtypes := sel.DTypes
+		if len(dtypes) == 0 {
+			dtypes = defaultDTypes(suite, op)
 		}
 		var shapes []Shape
 		for _, spec := range specs {
@@ -73,6 +82,9 @@ func Expand(sel Selection) ([]Workload, error) {
 			shapes = append(shapes, sh)
 		}
 		for _, dt := range dtypes {
+			if dt.GEMMOnly() && op != GEMM && len(sel.Ops) == 0 {
+				continue // -op=all with -dtype=bf16: gemm alone (named ops fail Validate)
+			}
 			for _, sh := range shapes {
 				w := Workload{Op: op, DType: dt, Shape: sh}
 				if err := w.Validate(); err != nil {

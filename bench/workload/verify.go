@@ -39,6 +39,9 @@ func (w Workload) Verify(d Data, out []float64) Check {
 		return Check{MaxRelErr: math.MaxFloat64, Method: "full",
 			Detail: fmt.Sprintf("output has %d elements, want %d", len(out), w.OutputLen())}
 	}
+	if w.Op.Layer() {
+		return w.verifyLayer(d, out) // layer_ref.go
+	}
 	if w.Op == GEMM && float64(w.Shape.M)*float64(w.Shape.N)*float64(w.Shape.K) > fullGEMMLimit {
 		return w.verifyProjected(d, out)
 	}
@@ -57,6 +60,9 @@ func (w Workload) Reference(d Data) []float64 {
 // reference computes the exact-as-float64 result, each element's error
 // scale, and the tolerance in units of the dtype's roundoff.
 func (w Workload) reference(d Data) (ref, scale []float64, tolULPs float64) {
+	if w.Op.Layer() {
+		return w.layerReference(d)
+	}
 	s := w.Shape
 	x := d.Args[0]
 	n := len(x)
@@ -64,7 +70,7 @@ func (w Workload) reference(d Data) (ref, scale []float64, tolULPs float64) {
 	case GEMM:
 		a, b := w.plainOperands(d)
 		ref, scale = matmul(a, b, s.M, s.N, s.K)
-		return ref, scale, float64(s.K) + 2
+		return ref, scale, w.gemmTolULPs()
 	case GEMV:
 		ref, scale = matmul(d.Args[0], d.Args[1], s.M, 1, s.N)
 		return ref, scale, float64(s.N) + 2
@@ -138,6 +144,23 @@ func absOf(v []float64) []float64 {
 		a[i] = math.Abs(x)
 	}
 	return a
+}
+
+// gemmTolULPs is a gemm's tolerance in units of the dtype's roundoff ε,
+// relative to Σ|a||b|. f32 and f64: γ_k ≈ (k+2)·ε for k products summed in
+// the type, in any order. f16, bf16 and tf32: the inputs are exact in the
+// type (NewData rounds to it) and so are their products in f32 (at most
+// 2·11 significant bits); tensor cores sum them in f32 but may truncate
+// instead of rounding, so the sum is off by at most (k+2)·2^-23 relative to
+// Σ|a||b|; rounding the result to the output type (f16, bf16; tf32 stores
+// f32, and is allowed its own ε) adds ε·|c| ≤ ε·Σ|a||b|, doubled for margin:
+// tolerance (k+2)·2^-23 + 2ε.
+func (w Workload) gemmTolULPs() float64 {
+	k := float64(w.Shape.K)
+	if w.DType.GEMMOnly() {
+		return (k+2)*0x1p-23/w.DType.Epsilon() + 2
+	}
+	return k + 2
 }
 
 // compare measures out against ref; tol is relative to scale.
@@ -234,7 +257,7 @@ func (w Workload) verifyProjected(d Data, out []float64) Check {
 	m, n, k := s.M, s.N, s.K
 	a, b := w.plainOperands(d)
 	eps := w.DType.Epsilon()
-	tol := (float64(k) + 2) * eps
+	tol := w.gemmTolULPs() * eps
 	rng := rand.New(rand.NewPCG(uint64(m*n), uint64(k)))
 	t := make([]float64, n)
 	for j := range t {

@@ -35,6 +35,9 @@ func TestVerifyAcceptsCorrectResults(t *testing.T) {
 	for _, op := range Ops {
 		for _, dt := range DTypes {
 			spec := map[Kind]string{KindMatMul: "17x9x33:TN", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40"}[op.Kind()]
+			if op.Layer() {
+				spec = layerTestSpecs[op] // layer_test.go
+			}
 			sh, _ := ParseShape(op, spec)
 			w := Workload{op, dt, sh}
 			d := w.NewData(7)
@@ -52,6 +55,9 @@ func TestVerifyAcceptsCorrectResults(t *testing.T) {
 func TestVerifyCatchesPlantedErrors(t *testing.T) {
 	for _, op := range Ops {
 		spec := map[Kind]string{KindMatMul: "16x8x32", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40"}[op.Kind()]
+		if op.Layer() {
+			spec = layerTestSpecs[op] // layer_test.go
+		}
 		sh, _ := ParseShape(op, spec)
 		w := Workload{op, F32, sh}
 		d := w.NewData(3)

@@ -31,8 +31,9 @@ const (
 	Softmax Op = "softmax" // y[r] = softmax(x[r]) for each of m rows of n columns
 )
 
-// Ops lists every operation in the order reports show them.
-var Ops = []Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}
+// Ops lists every operation in the order reports show them (the layer
+// operations, LayerOps, last).
+var Ops = append([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, LayerOps...)
 
 // ParseOp returns the Op named s.
 func ParseOp(s string) (Op, error) {
@@ -64,6 +65,9 @@ const (
 
 // Kind tells how op's shape is given.
 func (op Op) Kind() Kind {
+	if op.Layer() {
+		return op.layerKind()
+	}
 	switch op {
 	case GEMM:
 		return KindMatMul
@@ -90,32 +94,53 @@ type DType string
 const (
 	F32 DType = "f32"
 	F64 DType = "f64"
+	// The reduced-precision types of tensor cores, for gemm only (GEMMOnly):
+	// inputs and output in that type, products accumulated in f32.
+	F16  DType = "f16"  // IEEE binary16: 11-bit significand, 5-bit exponent
+	BF16 DType = "bf16" // bfloat16: 8-bit significand, f32's 8-bit exponent
+	TF32 DType = "tf32" // f32 storage, inputs rounded to 11 significant bits (TF32 tensor cores)
 )
 
-// DTypes lists the element types.
+// DTypes lists the element types every backend computes, the default set.
 var DTypes = []DType{F32, F64}
+
+// GEMMDTypes lists the reduced-precision types, which apply to gemm only
+// and which only backends that say so compute (GPU backends).
+var GEMMDTypes = []DType{F16, BF16, TF32}
 
 // ParseDType returns the DType named s.
 func ParseDType(s string) (DType, error) {
 	switch DType(s) {
-	case F32, F64:
+	case F32, F64, F16, BF16, TF32:
 		return DType(s), nil
 	}
-	return "", fmt.Errorf("unknown dtype %q (accepted: f32, f64)", s)
+	return "", fmt.Errorf("unknown dtype %q (accepted: f32, f64, f16, bf16, tf32)", s)
 }
 
-// Size is the size of one element in bytes.
+// GEMMOnly reports whether d is a reduced-precision type, valid for gemm only.
+func (d DType) GEMMOnly() bool { return d == F16 || d == BF16 || d == TF32 }
+
+// Size is the size of one element in bytes (tf32 is stored as f32).
 func (d DType) Size() int {
-	if d == F32 {
+	switch d {
+	case F32, TF32:
 		return 4
+	case F16, BF16:
+		return 2
 	}
 	return 8
 }
 
-// Epsilon is the unit roundoff, 2^-p, of the type.
+// Epsilon is the unit roundoff, 2^-p, of the type (p significant bits):
+// f64 2^-53, f32 2^-24, f16 and tf32 2^-11 (10 stored bits), bf16 2^-8.
 func (d DType) Epsilon() float64 {
-	if d == F32 {
+	switch d {
+	case F32:
 		return 0x1p-24
+	case F16, TF32:
+		return 0x1p-11
+	case BF16:
+		return 0x1p-8
 	}
 	return 0x1p-53
 }
@@ -133,6 +158,12 @@ func (w Workload) String() string {
 
 // Validate reports whether the shape suits the op.
 func (w Workload) Validate() error {
+	if w.DType.GEMMOnly() && w.Op != GEMM {
+		return fmt.Errorf("dtype %s applies to gemm only", w.DType)
+	}
+	if w.Op.Layer() {
+		return w.validateLayer()
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -159,6 +190,9 @@ const maxElements = 1 << 30
 
 // Elements is the number of elements of all operands together.
 func (w Workload) Elements() int {
+	if w.Op.Layer() {
+		return int(w.layerElements())
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -185,10 +219,14 @@ func (w Workload) Elements() int {
 //	axpy     2·n              dot  2·n
 //	add, mul, relu, sigmoid, tanh, exp, sum, max   n   (one op per element)
 //	softmax  5·m·n            (max, subtract, exp, sum, divide per element)
+//	layer ops (conv, pools, norms): see layerFLOPs in layer.go
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
 func (w Workload) FLOPs() float64 {
+	if w.Op.Layer() {
+		return w.layerFLOPs()
+	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
 	switch w.Op {
@@ -214,6 +252,10 @@ func (w Workload) FLOPs() float64 {
 //	axpy     3·n·size (x, y read; y written)   dot  2·n·size
 //	add, mul 3·n·size                          unary ops  2·n·size
 //	sum, max n·size                            softmax  2·m·n·size
+//	conv     (N·C·D·H·W + K·C·T·R·S + N·K·P)·size   (input, filter, output)
+//	pools    (N·C·D·H·W + N·C·P)·size
+//	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
+//	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
 func (w Workload) Bytes() float64 {
 	return float64(w.Elements())*float64(w.DType.Size()) + w.extraWrites()
 }
@@ -232,6 +274,9 @@ func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 
 // OutputLen is the number of elements a kernel's Output returns.
 func (w Workload) OutputLen() int {
+	if w.Op.Layer() {
+		return w.layerOutputLen()
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:

@@ -9,8 +9,8 @@ import (
 )
 
 // Reductions: Sum and Dot with eight vector accumulators, folded into
-// float64 totals every 1024 elements (16 terms per lane for float32, 32 for
-// float64), so a float32 sum of millions of elements keeps float64-like
+// float64 totals every 2048 elements (32 terms per lane for float32, as in
+// the generic kernels' blocks, 64 for float64), so a float32 sum of millions of elements keeps float64-like
 // accuracy at float32 speed. Max tracks NaN on the side, as VMAXPS drops it.
 
 func genReduce(g *gen) {
@@ -21,7 +21,7 @@ func genReduce(g *gen) {
 	}
 }
 
-const sumBlock = 1024 // elements summed in T before a fold into float64
+const sumBlock = 2048 // elements summed in T before a fold into float64
 
 func (g *gen) sum(t dtype, dot bool) {
 	name, sig := "sum", "func(n int, x *%s) float64"
@@ -29,8 +29,17 @@ func (g *gen) sum(t dtype, dot bool) {
 	if dot {
 		name, sig, what = "dot", "func(n int, x, y *%[1]s) float64", "Σ x[i]·y[i]"
 	}
-	doc := []string{fmt.Sprintf("%s%sAVX2 returns %s for i < n, in eight vector accumulators", t.char, name, what),
-		fmt.Sprintf("folded (pairwise) into float64 totals every %d elements.", sumBlock)}
+	// Accumulators: a dot product is bound by its two loads per FMA (one
+	// FMA per cycle, 4 cycles of latency: 4 chains suffice), a sum by its
+	// adds (two per cycle, 3 cycles: 6 chains). Fewer make the final fold
+	// shorter, which shows on short vectors.
+	nacc := 8
+	if dot {
+		nacc = 4
+	}
+	doc := []string{fmt.Sprintf("%s%sAVX2 returns %s for i < n, in %d vector accumulators", t.char, name, what, nacc),
+		fmt.Sprintf("folded (pairwise) into float64 totals every %d elements; the last", sumBlock),
+		"partial block is reduced in its own type, then converted."}
 	g.elemFunc(t, name, sig, doc...)
 	n, x, y := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
@@ -40,7 +49,6 @@ func (g *gen) sum(t dtype, dot bool) {
 		g.Load(g.Param("y"), y)
 		ptrs = append(ptrs, y)
 	}
-	const nacc = 8
 	acc := make([]VecVirtual, nacc)
 	for i := range acc {
 		acc[i] = g.YMM()
@@ -49,11 +57,14 @@ func (g *gen) sum(t dtype, dot bool) {
 	body := func(u, _ int) {
 		a := g.YMM()
 		g.vload(t, x, u, a)
-		if dot {
+		switch {
+		case dot && g.mask == nil:
+			g.vfmadd231(t, Mem{Base: y, Disp: u * 32}, a, acc[u%nacc])
+		case dot:
 			b := g.YMM()
 			g.vload(t, y, u, b)
 			g.vfmadd231(t, b, a, acc[u%nacc])
-		} else {
+		default:
 			g.vadd(t, a, acc[u%nacc], acc[u%nacc])
 		}
 	}
@@ -66,7 +77,7 @@ func (g *gen) sum(t dtype, dot bool) {
 		}
 	}
 	// Blocks of sumBlock elements in T, folded into float64 totals: the
-	// error bound is that of sumBlock/(lanes·8)-term sums, plus one
+	// error bound is that of sumBlock/(lanes·nacc)-term sums, plus one
 	// float64 addition per block.
 	var tot [2]VecVirtual
 	tot[0], tot[1] = g.YMM(), g.YMM()
@@ -94,13 +105,14 @@ func (g *gen) sum(t dtype, dot bool) {
 	g.Label(blocks)
 	g.CMPQ(n, U32(sumBlock))
 	g.JL(LabelRef(rest))
-	g.MOVQ(U32(sumBlock/(nacc*vw)), cnt)
+	const unroll = 8
+	g.MOVQ(U32(sumBlock/(unroll*vw)), cnt)
 	g.Label(inner)
-	for u := 0; u < nacc; u++ {
-		body(u, nacc)
+	for u := 0; u < unroll; u++ {
+		body(u, unroll)
 	}
 	for _, p := range ptrs {
-		g.ADDQ(U32(nacc*32), p)
+		g.ADDQ(U32(unroll*32), p)
 	}
 	g.DECQ(cnt)
 	g.JNZ(LabelRef(inner))
@@ -108,16 +120,33 @@ func (g *gen) sum(t dtype, dot bool) {
 	g.SUBQ(U32(sumBlock), n)
 	g.JMP(LabelRef(blocks))
 	g.Label(rest)
-	g.loop(t, nacc, n, ptrs, body)
-	toF64()
+	g.loop(t, unroll, n, ptrs, body)
+	// The last partial block: its accumulators reduced in T, converted
+	// once, added to the horizontal sum of the float64 totals. (The two
+	// chains run side by side; on a short vector only the first counts.)
+	fold()
+	r := g.XMM()
+	g.VEXTRACTF128(U8(1), acc[0], r)
+	g.vadd(t, r, acc[0].AsX(), r)
+	p := g.XMM()
+	if t.f64 {
+		g.VPERMILPD(U8(1), r, p)
+		g.VADDSD(p, r, r)
+	} else {
+		g.VPERMILPS(U8(0x4e), r, p)
+		g.VADDPS(p, r, r)
+		g.VPERMILPS(U8(0xb1), r, p)
+		g.VADDSS(p, r, r)
+		g.VCVTSS2SD(r, r, r)
+	}
 	g.VADDPD(tot[1], tot[0], tot[0])
-	// Horizontal sum of the four float64 lanes of tot[0].
 	h := g.XMM()
 	g.VEXTRACTF128(U8(1), tot[0], h)
 	g.VADDPD(h, tot[0].AsX(), h)
 	l := g.XMM()
 	g.VPERMILPD(U8(1), h, l)
 	g.VADDSD(l, h, h)
+	g.VADDSD(r, h, h)
 	g.VZEROUPPER()
 	g.Store(h, g.ReturnIndex(0))
 	g.RET()

@@ -174,10 +174,15 @@ func (g *gen) binary(t dtype, name, what string, op vop) {
 	g.Load(g.Param("y"), y)
 	g.Load(g.Param("z"), z)
 	g.loop(t, 4, n, []Register{x, y, z}, func(u, _ int) {
-		a, b := g.YMM(), g.YMM()
+		a := g.YMM()
 		g.vload(t, x, u, a)
-		g.vload(t, y, u, b)
-		op(t, b, a, a)
+		if g.mask == nil {
+			op(t, Mem{Base: y, Disp: u * 32}, a, a)
+		} else {
+			b := g.YMM()
+			g.vload(t, y, u, b)
+			op(t, b, a, a)
+		}
 		g.vstore(t, a, z, u)
 	})
 	g.VZEROUPPER()
@@ -194,11 +199,16 @@ func (g *gen) axpy(t dtype) {
 	alpha := g.YMM()
 	g.vbroadcast(t, g.addr("alpha"), alpha)
 	g.loop(t, 4, n, []Register{x, y}, func(u, _ int) {
-		a, b := g.YMM(), g.YMM()
-		g.vload(t, x, u, a)
-		g.vload(t, y, u, b)
-		g.vfmadd231(t, alpha, a, b)
-		g.vstore(t, b, y, u)
+		a := g.YMM()
+		g.vload(t, y, u, a)
+		if g.mask == nil {
+			g.vfmadd231(t, Mem{Base: x, Disp: u * 32}, alpha, a)
+		} else {
+			b := g.YMM()
+			g.vload(t, x, u, b)
+			g.vfmadd231(t, b, alpha, a)
+		}
+		g.vstore(t, a, y, u)
 	})
 	g.VZEROUPPER()
 	g.RET()

@@ -75,10 +75,7 @@ func forChunks(n, threads, minChunk int, f func(lo, hi int)) {
 	num.For(n, threads, align, minChunk, func(_, lo, hi int) { f(lo, hi) })
 }
 
-func single(n, threads, minChunk int) bool {
-	parts, _ := num.Chunks(n, threads, align, minChunk)
-	return parts <= 1
-}
+func single(n, threads, minChunk int) bool { return num.Single(n, threads, minChunk) }
 
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {

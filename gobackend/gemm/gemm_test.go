@@ -292,27 +292,6 @@ func TestGemmThreadsDeterministic(t *testing.T) {
 	}
 }
 
-func TestGrid(t *testing.T) {
-	withBlocks(0, 0, 0, 1, func() {
-		for _, m := range []int{1, 2, 3, 4, 10, 100} {
-			for _, n := range []int{1, 3, 4, 100} {
-				for _, th := range []int{1, 2, 3, 7, 16} {
-					tm, tn := grid(m, n, 10, th, 3, 3)
-					if tm < 1 || tn < 1 || tm*tn > th {
-						t.Fatalf("grid(%d, %d, threads %d) = %d×%d", m, n, th, tm, tn)
-					}
-					if tm > ceilDiv(m, 3) || tn > ceilDiv(n, 3) {
-						t.Fatalf("grid(%d, %d, threads %d) = %d×%d: more cells than tiles", m, n, th, tm, tn)
-					}
-				}
-			}
-		}
-	})
-	if tm, tn := grid(8, 8, 8, 2, 3, 3); tm*tn != 1 {
-		t.Fatalf("small product split %d×%d, want serial", tm, tn)
-	}
-}
-
 func expectPanic(t *testing.T, want string, f func()) {
 	t.Helper()
 	defer func() {

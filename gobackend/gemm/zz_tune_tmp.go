@@ -29,3 +29,5 @@ func splitComma(s string) []string {
 
 // SetBlocksTmp is a temporary tuning hook (removed before commit).
 func SetBlocksTmp(kc, mc, nc int) { blockKC, blockMC, blockNC = kc, mc, nc }
+
+func SetItemsTmp(q int) { minItemsPerThread = q }

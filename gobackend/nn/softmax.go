@@ -81,7 +81,7 @@ func Softmax[T Float](lvl isa.Level, rows, cols int, x, y []T, threads int) {
 	}
 	k := implFor(lvl)
 	minRows := max(1, minSoftmaxPerThread/cols)
-	if parts, _ := num.Chunks(rows, threads, 1, minRows); parts <= 1 {
+	if num.Single(rows, threads, minRows) {
 		softmaxRows(k, 0, rows, cols, x, y)
 		return
 	}

@@ -62,6 +62,9 @@ func Kernel(lvl isa.Level) string {
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl)
+	if num.Single(len(x), threads, minChunk) {
+		return T(sum(k, x)) // no closure to allocate
+	}
 	return T(reduce(len(x), threads, func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
 }
 
@@ -73,6 +76,9 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	}
 	checkThreads(threads)
 	k := implFor(lvl)
+	if num.Single(len(x), threads, minChunk) {
+		return T(dot(k, x, y))
+	}
 	return T(reduce(len(x), threads, func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))
 }
 
@@ -80,9 +86,6 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 // order.
 func reduce(n, threads int, f func(lo, hi int) float64) float64 {
 	parts, _ := num.Chunks(n, threads, 64, minChunk)
-	if parts <= 1 {
-		return f(0, n)
-	}
 	partial := make([]float64, parts)
 	num.For(n, threads, 64, minChunk, func(p, lo, hi int) { partial[p] = f(lo, hi) })
 	var total float64
@@ -99,10 +102,10 @@ func reduce(n, threads int, f func(lo, hi int) float64) float64 {
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl)
-	parts, _ := num.Chunks(len(x), threads, 64, minChunk)
-	if parts <= 1 {
+	if num.Single(len(x), threads, minChunk) {
 		return maxOf(k, x)
 	}
+	parts, _ := num.Chunks(len(x), threads, 64, minChunk)
 	partial := make([]T, parts)
 	num.For(len(x), threads, 64, minChunk, func(p, lo, hi int) {
 		partial[p] = maxOf(k, x[lo:hi])

@@ -4,24 +4,28 @@
 
 package reduce
 
-// ssumAVX2 returns Σ x[i] for i < n, in eight vector accumulators
-// folded (pairwise) into float64 totals every 1024 elements.
+// ssumAVX2 returns Σ x[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
 func ssumAVX2(n int, x *float32) float64
 
-// sdotAVX2 returns Σ x[i]·y[i] for i < n, in eight vector accumulators
-// folded (pairwise) into float64 totals every 1024 elements.
+// sdotAVX2 returns Σ x[i]·y[i] for i < n, in 4 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
 func sdotAVX2(n int, x *float32, y *float32) float64
 
 // smaxAVX2 returns max x[i] for i < n: NaN if any x[i] is NaN, -Inf if n == 0.
 // Of +0 and -0 it may return either.
 func smaxAVX2(n int, x *float32) float32
 
-// dsumAVX2 returns Σ x[i] for i < n, in eight vector accumulators
-// folded (pairwise) into float64 totals every 1024 elements.
+// dsumAVX2 returns Σ x[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
 func dsumAVX2(n int, x *float64) float64
 
-// ddotAVX2 returns Σ x[i]·y[i] for i < n, in eight vector accumulators
-// folded (pairwise) into float64 totals every 1024 elements.
+// ddotAVX2 returns Σ x[i]·y[i] for i < n, in 4 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
 func ddotAVX2(n int, x *float64, y *float64) float64
 
 // dmaxAVX2 returns max x[i] for i < n: NaN if any x[i] is NaN, -Inf if n == 0.

@@ -25,7 +25,7 @@ func lengths() []int {
 	for n := 0; n <= 140; n++ {
 		ls = append(ls, n)
 	}
-	return append(ls, 255, 256, 257, 1000, 1023, 1024, 1025, 5003)
+	return append(ls, 255, 256, 257, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 5003)
 }
 
 // levels are the levels this CPU runs that have kernels of their own.
@@ -65,12 +65,12 @@ func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
 }
 
 // tol is the error bound of a blocked sum of n terms of total magnitude mag:
-// at most 1024/32 + 8 roundings in T per term inside a block (the
+// at most 2048/64 + 8 roundings in T per term inside a block (the
 // assembly's blocks; the generic ones are shorter), one float64 addition
 // per block and the final rounding to T.
 func tol[T Float](n int, mag, want float64) float64 {
 	eps := numtest.Eps[T]()
-	return float64(min(n, 1024)/32+8)*eps*mag + float64(n/256+1)*0x1p-53*mag + eps*math.Abs(want)
+	return float64(min(n, 2048)/64+8)*eps*mag + float64(n/256+1)*0x1p-53*mag + eps*math.Abs(want)
 }
 
 func testSumDot[T Float](t *testing.T) {

@@ -56,9 +56,11 @@ typedef void *cublasHandle_t;
 
 #define CUBLAS_GEMM_DEFAULT (-1)
 
+#ifndef PB_LIBPROP_MAJOR
 #define PB_LIBPROP_MAJOR 0
 #define PB_LIBPROP_MINOR 1
 #define PB_LIBPROP_PATCH 2
+#endif
 
 typedef cublasStatus_t (*cublasCreate_fn)(cublasHandle_t *handle);
 typedef cublasStatus_t (*cublasDestroy_fn)(cublasHandle_t handle);

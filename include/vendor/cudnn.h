@@ -49,6 +49,12 @@ typedef void *cudnnReduceTensorDescriptor_t;
 #define CUDNN_REDUCE_TENSOR_NO_INDICES 0
 #define CUDNN_32BIT_INDICES 0
 
+#ifndef PB_LIBPROP_MAJOR
+#define PB_LIBPROP_MAJOR 0
+#define PB_LIBPROP_MINOR 1
+#define PB_LIBPROP_PATCH 2
+#endif
+
 typedef size_t (*cudnnGetVersion_fn)(void);
 typedef cudnnStatus_t (*cudnnGetProperty_fn)(int type, int *value);
 typedef const char *(*cudnnGetErrorString_fn)(cudnnStatus_t status);

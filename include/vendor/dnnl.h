@@ -146,4 +146,83 @@ typedef dnnl_status_t (*dnnl_primitive_destroy_fn)(dnnl_primitive_t prim);
 typedef dnnl_status_t (*dnnl_primitive_execute_fn)(const void *prim, dnnl_stream_t stream,
                                                    int nargs, const dnnl_exec_arg_t *args);
 
+/*
+ * The layer primitives (native/onednn_layers.c). Values of oneDNN 2.6.3's
+ * dnnl_types.h, each printed by a program compiled against the installed
+ * headers (/usr/include/oneapi/dnnl, libdnnl-dev 2.6.3):
+ *
+ *   dnnl_format_tag_any 1, dnnl_abc 4, dnnl_abcd 5, dnnl_abcde 7,
+ *   dnnl_acb 17, dnnl_acdb 20, dnnl_acdeb 21 (ncw/oiw, nchw/oihw,
+ *   ncdhw/oidhw; nwc/owi, nhwc/ohwi, ndhwc/odhwi are the same values)
+ *   dnnl_convolution_direct 1, winograd 2, auto 3
+ *   dnnl_pooling_max 0x1ff, avg_include_padding 0x2ff, avg_exclude_padding 0x3ff
+ *   dnnl_use_global_stats 0x1, dnnl_use_scale 0x8, dnnl_use_shift 0x10
+ *   DNNL_ARG_WEIGHTS 33, MEAN 49, VARIANCE 50, SCALE 51, SHIFT 52,
+ *   WORKSPACE 64, FROM 1, TO 17
+ *   dnnl_query_weights_md 131, dnnl_query_exec_arg_md 255
+ *
+ * In 2.6 a convolution descriptor is 5976 bytes, pooling_v2 3288, batch
+ * and layer normalization 3496: pb_dnnl_layer_desc_t reserves 8 KiB.
+ */
+#define dnnl_format_tag_any 1
+#define dnnl_abc 4
+#define dnnl_abcd 5
+#define dnnl_abcde 7
+#define dnnl_acb 17
+#define dnnl_acdb 20
+#define dnnl_acdeb 21
+
+#define dnnl_convolution_direct 0x1
+#define dnnl_convolution_winograd 0x2
+#define dnnl_convolution_auto 0x3
+#define dnnl_pooling_max 0x1ff
+#define dnnl_pooling_avg_include_padding 0x2ff
+#define dnnl_pooling_avg_exclude_padding 0x3ff
+
+#define dnnl_use_global_stats 0x1u
+#define dnnl_use_scale 0x8u
+#define dnnl_use_shift 0x10u
+
+#define DNNL_ARG_WEIGHTS 33
+#define DNNL_ARG_MEAN 49
+#define DNNL_ARG_VARIANCE 50
+#define DNNL_ARG_SCALE 51
+#define DNNL_ARG_SHIFT 52
+#define DNNL_ARG_WORKSPACE 64
+#define DNNL_ARG_FROM 1
+#define DNNL_ARG_TO 17
+
+#define dnnl_query_weights_md 131
+#define dnnl_query_exec_arg_md 255
+
+typedef struct {
+	_Alignas(8) unsigned char bytes[8192];
+} pb_dnnl_layer_desc_t;
+
+typedef dnnl_status_t (*dnnl_dilated_convolution_forward_desc_init_fn)(
+	pb_dnnl_layer_desc_t *desc, dnnl_prop_kind_t prop, dnnl_alg_kind_t alg,
+	const dnnl_memory_desc_t *src, const dnnl_memory_desc_t *weights,
+	const dnnl_memory_desc_t *bias, const dnnl_memory_desc_t *dst, const dnnl_dims_t strides,
+	const dnnl_dims_t dilates, const dnnl_dims_t padding_l, const dnnl_dims_t padding_r);
+typedef dnnl_status_t (*dnnl_pooling_v2_forward_desc_init_fn)(
+	pb_dnnl_layer_desc_t *desc, dnnl_prop_kind_t prop, dnnl_alg_kind_t alg,
+	const dnnl_memory_desc_t *src, const dnnl_memory_desc_t *dst, const dnnl_dims_t strides,
+	const dnnl_dims_t kernel, const dnnl_dims_t dilation, const dnnl_dims_t padding_l,
+	const dnnl_dims_t padding_r);
+typedef dnnl_status_t (*dnnl_batch_normalization_forward_desc_init_fn)(
+	pb_dnnl_layer_desc_t *desc, dnnl_prop_kind_t prop, const dnnl_memory_desc_t *data,
+	float epsilon, unsigned flags);
+typedef dnnl_status_t (*dnnl_layer_normalization_forward_desc_init_fn)(
+	pb_dnnl_layer_desc_t *desc, dnnl_prop_kind_t prop, const dnnl_memory_desc_t *data,
+	const dnnl_memory_desc_t *stat, float epsilon, unsigned flags);
+typedef dnnl_status_t (*dnnl_reorder_primitive_desc_create_fn)(
+	dnnl_primitive_desc_t *pd, const dnnl_memory_desc_t *src, dnnl_engine_t src_engine,
+	const dnnl_memory_desc_t *dst, dnnl_engine_t dst_engine, const void *attr);
+typedef const dnnl_memory_desc_t *(*dnnl_primitive_desc_query_md_fn)(const void *pd,
+                                                                      dnnl_query_t what,
+                                                                      int index);
+typedef int (*dnnl_memory_desc_equal_fn)(const dnnl_memory_desc_t *a,
+                                         const dnnl_memory_desc_t *b);
+typedef size_t (*dnnl_memory_desc_get_size_fn)(const dnnl_memory_desc_t *md);
+
 #endif

@@ -9,5 +9,7 @@ import (
 	_ "github.com/peakbench/peakbench/bench/backend/cblas"
 	_ "github.com/peakbench/peakbench/bench/backend/gobackend"
 	_ "github.com/peakbench/peakbench/bench/backend/gonum"
+	_ "github.com/peakbench/peakbench/bench/backend/gpu"
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"
+	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
 )

@@ -81,5 +81,8 @@ func (b Backend) Info() backend.Info {
 
 // Prepare implements backend.Backend. Every op is supported.
 func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if w.Op.Layer() {
+		return gokernels.PrepareLayer(b.Level, w, in, cfg) // conv, pools, norms (layers.go)
+	}
 	return gokernels.Prepare(b.Level, w, in, cfg), nil
 }

@@ -30,14 +30,17 @@ func Run(t *testing.T, b backend.Backend) {
 	supported := 0
 	for _, op := range workload.Ops {
 		for _, dt := range workload.DTypes {
-			for _, spec := range shapes[op.Kind()] {
+			for _, spec := range specsFor(op) { // layer ops: layers.go
 				sh, err := workload.ParseShape(op, spec)
 				if err != nil {
 					t.Fatal(err)
 				}
 				w := workload.Workload{Op: op, DType: dt, Shape: sh}
-				for _, cfg := range []backend.Config{{Threads: 1, Copies: 1}, {Threads: 2, Copies: 3}} {
+				for _, cfg := range configs(b, w) {
 					name := fmt.Sprintf("%s/%s/%s/threads=%d/copies=%d", op, dt, spec, cfg.Threads, cfg.Copies)
+					if cfg.Algorithm != "" {
+						name += "/algorithm=" + cfg.Algorithm
+					}
 					ok := t.Run(name, func(t *testing.T) {
 						if !check(t, b, w, cfg) {
 							t.Skip("not supported")
@@ -74,6 +77,9 @@ func check(t *testing.T, b backend.Backend, w workload.Workload, cfg backend.Con
 	}()
 	if !equalData(data, orig) {
 		t.Fatal("Prepare modified the caller's inputs")
+	}
+	if got := backend.AlgorithmOf(k, cfg.Algorithm); got != cfg.Algorithm && cfg.Algorithm != "" {
+		t.Errorf("prepared for algorithm %q, the kernel says %q", cfg.Algorithm, got)
 	}
 	d, err := k.Run(1)
 	if err != nil {

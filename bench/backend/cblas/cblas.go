@@ -95,6 +95,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 			return nil, b.wrap(w, err)
 		}
 	}
+	if w.Op.Layer() {
+		return b.prepareLayer(w, in, dt, opt, cfg.Algorithm) // layers.go
+	}
 	s := w.Shape
 	var (
 		job *cblas.Job

@@ -40,5 +40,8 @@ func (Backend) Info() backend.Info {
 // Prepare implements backend.Backend. Every op is supported, with the
 // pure-Go kernels (isa.Generic) whatever the CPU.
 func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if w.Op.Layer() {
+		return gokernels.PrepareLayer(isa.Generic, w, in, cfg) // conv, pools, norms (layers.go)
+	}
 	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
 }

@@ -75,6 +75,9 @@ var ops = map[workload.Op]onednn.Op{
 
 // Prepare implements backend.Backend.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if w.Op.Layer() {
+		return b.prepareLayer(w, in, cfg) // conv, pools, batchnorm, layernorm (layers.go)
+	}
 	op, ok := ops[w.Op]
 	if !ok {
 		return nil, backend.Unsupported("onednn", w)

@@ -47,6 +47,10 @@ func main() {
 	}
 	var cs []cand
 	for _, spec := range strings.Split(*lv, ";") {
+		spec0 := spec
+		spec, qs, _ := strings.Cut(spec, "#")
+		q, _ := strconv.Atoi(qs)
+		q = max(q, 1)
 		l, blk, _ := strings.Cut(spec, "@")
 		lvl := map[string]isa.Level{"generic": isa.Generic, "avx2": isa.AVX2, "avx512": isa.AVX512}[l]
 		var bs [3]int
@@ -55,7 +59,8 @@ func main() {
 				bs[i], _ = strconv.Atoi(f)
 			}
 		}
-		set := func() { gemm.SetBlocksTmp(bs[0], bs[1], bs[2]) }
+		set := func() { gemm.SetBlocksTmp(bs[0], bs[1], bs[2]); gemm.SetItemsTmp(q) }
+		spec = spec0
 		if *d {
 			cs = append(cs, cand{spec, func() { set(); gemm.Gemm(lvl, false, false, N, N, N, 1, a64, N, b64, N, 0, c64, N, *th) }})
 		} else {

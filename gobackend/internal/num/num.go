@@ -2,7 +2,10 @@
 // type constraint and the one way they split work over goroutines.
 package num
 
-import "sync"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // Float is the element type of every gobackend kernel.
 type Float interface{ ~float32 | ~float64 }
@@ -17,6 +20,11 @@ func Chunks(n, threads, align, minChunk int) (parts, step int) {
 	}
 	if align < 1 {
 		align = 1
+	}
+	if threads <= 1 || n < 2*minChunk {
+		// One piece, without the divisions below (tens of cycles each):
+		// the kernels on short vectors take not much more.
+		return 1, (n + align - 1) / align * align
 	}
 	parts = threads
 	if minChunk > 0 && n/minChunk < parts {
@@ -33,10 +41,14 @@ func Chunks(n, threads, align, minChunk int) (parts, step int) {
 }
 
 // For runs fn(part, lo, hi) over the pieces Chunks gives, piece 0 on the
-// calling goroutine and each other one on its own goroutine, and returns when
-// all are done. The pieces depend only on n and the arguments, never on
+// calling goroutine and each other one on a worker goroutine of a pool that
+// stays awake between calls (pool.go), and returns when all are done. The pieces depend only on n and the arguments, never on
 // timing, so a caller combining per-piece results in piece order is
 // deterministic for a given thread count.
+//
+// A caller on a hot path with short inputs can check Single first and call
+// its kernel directly: fn is a closure that escapes to the goroutines, so
+// making it allocates.
 func For(n, threads, align, minChunk int, fn func(part, lo, hi int)) {
 	parts, step := Chunks(n, threads, align, minChunk)
 	if parts == 0 {
@@ -46,16 +58,22 @@ func For(n, threads, align, minChunk int, fn func(part, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	wg.Add(parts - 1)
+	var pending atomic.Int32
+	pending.Store(int32(parts - 1))
+	jobs := make([]job, parts-1)
 	for p := 1; p < parts; p++ {
 		lo := p * step
-		hi := min(lo+step, n)
-		go func() {
-			defer wg.Done()
-			fn(p, lo, hi)
-		}()
+		jobs[p-1] = job{fn: fn, part: p, lo: lo, hi: min(lo+step, n), pending: &pending}
+		dispatch(&jobs[p-1])
 	}
 	fn(0, 0, min(step, n))
-	wg.Wait()
+	for pending.Load() != 0 {
+		runtime.Gosched()
+	}
+}
+
+// Single reports whether For would run [0,n) as one piece on the caller's
+// goroutine; it costs a compare or two.
+func Single(n, threads, minChunk int) bool {
+	return threads <= 1 || n < 2*minChunk
 }

@@ -49,3 +49,16 @@ func TestForVisitsEachOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestSingle(t *testing.T) {
+	for n := 1; n < 300; n++ {
+		for _, threads := range []int{1, 2, 3, 7} {
+			for _, minChunk := range []int{0, 1, 50} {
+				parts, _ := Chunks(n, threads, 64, minChunk)
+				if Single(n, threads, minChunk) && parts != 1 {
+					t.Fatalf("n=%d threads=%d min=%d: Single, but %d parts", n, threads, minChunk, parts)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package backend
+
+import "github.com/peakbench/peakbench/bench/workload"
+
+// BackendAlgorithms is implemented by a backend that can compute some
+// workloads in more than one way, each measured on its own: the harness
+// prepares such a workload once per algorithm listed, passing it in
+// Config.Algorithm, and each result records it (report.Result.Algorithm).
+// A nil or empty list means the one default way. The peakbench backends
+// go and asm list "im2col+gemm" and "direct" for convolutions.
+type BackendAlgorithms interface {
+	Algorithms(w workload.Workload) []string
+}
+
+// KernelAlgorithm is implemented by a kernel that names the algorithm it
+// runs, in a short stable vocabulary ("im2col+gemm", "direct", "auto" for
+// a library left to choose): it is part of what identifies the result.
+type KernelAlgorithm interface {
+	Algorithm() string
+}
+
+// KernelImplementation is implemented by a kernel that can say which of
+// the library's code paths it runs (oneDNN's impl_info_str such as
+// "jit:avx512_core", the algorithm cuDNN chose): recorded with the result,
+// for information.
+type KernelImplementation interface {
+	Implementation() string
+}
+
+// AlgorithmOf returns the algorithm k names (KernelAlgorithm), else
+// requested, the Config.Algorithm it was prepared with.
+func AlgorithmOf(k Kernel, requested string) string {
+	if a, ok := k.(KernelAlgorithm); ok {
+		return a.Algorithm()
+	}
+	return requested
+}
+
+// ImplementationOf returns what k says it runs (KernelImplementation), or "".
+func ImplementationOf(k Kernel) string {
+	if i, ok := k.(KernelImplementation); ok {
+		return i.Implementation()
+	}
+	return ""
+}
+
+// AlgorithmsFor returns the algorithms b offers for w: its list, or the
+// one default ("").
+func AlgorithmsFor(b Backend, w workload.Workload) []string {
+	if a, ok := b.(BackendAlgorithms); ok {
+		if list := a.Algorithms(w); len(list) > 0 {
+			return list
+		}
+	}
+	return []string{""}
+}

@@ -1,0 +1,88 @@
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/cudnn"
+)
+
+// CUDNN is cuDNN as a peakbench backend.
+type CUDNN struct {
+	base
+	lib *cudnn.Library
+}
+
+// OpenCUDNN opens the selected CUDA device and cuDNN on it.
+func OpenCUDNN() (*CUDNN, error) {
+	dev, err := openDevice()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := cudnn.Open(dev)
+	if err != nil {
+		dev.Close()
+		return nil, err
+	}
+	return &CUDNN{base: newBase("cudnn", dev), lib: lib}, nil
+}
+
+// Library returns the library behind the backend.
+func (b *CUDNN) Library() *cudnn.Library { return b.lib }
+
+// Info implements backend.Backend.
+func (b *CUDNN) Info() backend.Info {
+	d := b.details()
+	for k, v := range b.lib.Details() {
+		d[k] = v
+	}
+	return backend.Info{Version: b.lib.Version(), Details: d}
+}
+
+// Close implements backend.Backend.
+func (b *CUDNN) Close() error {
+	b.lib.Close()
+	b.mon.close()
+	return b.dev.Close()
+}
+
+var dnnOps = map[workload.Op]cudnn.Op{
+	workload.Add: cudnn.Add, workload.Mul: cudnn.Mul,
+	workload.ReLU: cudnn.ReLU, workload.Sigmoid: cudnn.Sigmoid, workload.Tanh: cudnn.Tanh,
+	workload.Softmax: cudnn.Softmax, workload.Sum: cudnn.Sum, workload.Max: cudnn.Max,
+}
+
+// Prepare implements backend.Backend.
+func (b *CUDNN) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if w.Op == workload.Exp {
+		return nil, fmt.Errorf("cudnn: exp: cuDNN's legacy API has no exp activation: %w", backend.ErrUnsupported)
+	}
+	op, ok := dnnOps[w.Op]
+	if !ok {
+		return nil, backend.Unsupported("cudnn", w)
+	}
+	if w.DType != workload.F32 {
+		return nil, fmt.Errorf("cudnn: %s %s: peakbench runs cuDNN in f32 only: %w", w.Op, w.DType, backend.ErrUnsupported)
+	}
+	opt := cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)}
+	var (
+		job *cuda.Job
+		err error
+	)
+	if op == cudnn.Softmax {
+		job, err = b.lib.PrepareSoftmax(cuda.F32, w.Shape.M, w.Shape.N, opt)
+	} else {
+		job, err = b.lib.Prepare(op, cuda.F32, w.Shape.N, opt)
+	}
+	if err != nil {
+		return nil, wrap("cudnn", w, err)
+	}
+	nargs, output := job.Args()
+	if err := setInputs(job, in.Args[:min(output, len(in.Args), nargs)]...); err != nil {
+		job.Close()
+		return nil, wrap("cudnn", w, err)
+	}
+	return kernel{job, b.mon}, nil
+}

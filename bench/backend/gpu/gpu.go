@@ -1,0 +1,287 @@
+// Package gpu registers the NVIDIA GPU backends: "cublas" (gemm in f32,
+// f64, f16, bf16 and tf32; gemv, axpy, dot) and "cudnn" (add, mul, relu,
+// sigmoid, tanh, softmax, sum, max in f32), through
+// github.com/peakbench/peakbench/cgo/cuda, cgo/cublas and cgo/cudnn, loaded
+// at run time: nothing GPU is touched until one of them is opened.
+//
+// Each backend opens the device SelectDevice chose (-device, default 0)
+// with a stream of its own. Kernels are timed with device events around the
+// enqueued iterations; inputs are copied to the device once, in Prepare
+// (f16 and bf16 converted on the host), and results copied back by Output
+// for verification. Results name the device, e.g.
+// "cuda:0 NVIDIA H100 80GB HBM3", and are compared with that GPU's peaks
+// (bench/peak/gpu.go; MeasurePeaks measures its copy bandwidth).
+//
+// Cold cache (backend.Config.Copies > 1): a kernel rotates through enough
+// identical buffer sets that they exceed twice the GPU's L2 cache (at least
+// the copies asked for, at most 4096, within 2 GiB and half the free
+// memory), so each iteration reads from device memory, as on the CPU. No
+// flush runs inside the timed region.
+//
+// NVML (the driver's libnvidia-ml) is read after each timed run, at most
+// every 50 ms: the clocks, temperature and the throttle reasons seen while
+// the backend ran are in Info().Details, and Warnings reports throttling.
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cublas"
+	"github.com/peakbench/peakbench/cgo/cuda"
+)
+
+func init() {
+	backend.Register(backend.Factory{
+		Name:        "cublas",
+		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32, gemv, axpy, dot)",
+		Open:        func() (backend.Backend, error) { return OpenCUBLAS() },
+	})
+	backend.Register(backend.Factory{
+		Name:        "cudnn",
+		Description: "NVIDIA cuDNN on a CUDA GPU, loaded at run time (add, mul, relu, sigmoid, tanh, softmax, sum, max; f32)",
+		Open:        func() (backend.Backend, error) { return OpenCUDNN() },
+	})
+}
+
+var selected atomic.Int32
+
+// SelectDevice sets the CUDA device the backends open from now on (-device).
+func SelectDevice(n int) { selected.Store(int32(n)) }
+
+// SelectedDevice returns the device SelectDevice chose (0 by default).
+func SelectedDevice() int { return int(selected.Load()) }
+
+// openDevice loads the CUDA runtime and opens the selected device. The
+// error says what is missing: the runtime (with the files tried), the
+// driver, or a device.
+func openDevice() (*cuda.Device, error) {
+	rt, err := cuda.Open()
+	if err != nil {
+		return nil, err
+	}
+	n, err := rt.DeviceCount()
+	if err != nil {
+		return nil, err
+	}
+	d := SelectedDevice()
+	if d < 0 || d >= n {
+		return nil, fmt.Errorf("cuda: -device %d: this machine has %d CUDA device%s (0 to %d)", d, n, plural(n), n-1)
+	}
+	return rt.OpenDevice(d)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// base is what both backends share: the device and its monitor.
+type base struct {
+	name string
+	dev  *cuda.Device
+	mon  *monitor
+}
+
+func newBase(name string, dev *cuda.Device) base {
+	return base{name: name, dev: dev, mon: newMonitor(dev.Info())}
+}
+
+// Name implements backend.Backend.
+func (b *base) Name() string { return b.name }
+
+// Device implements backend.Backend: "cuda:0 NVIDIA H100 80GB HBM3".
+func (b *base) Device() string { return b.dev.Info().ID() }
+
+// CUDADevice returns the device the backend runs on.
+func (b *base) CUDADevice() *cuda.Device { return b.dev }
+
+// Warnings reports what makes the backend's numbers suspect, e.g. a GPU
+// that throttled while it ran.
+func (b *base) Warnings() []string { return b.mon.warnings(b.Device(), b.name) }
+
+func (b *base) details() map[string]string {
+	info := b.dev.Info()
+	rt := b.dev.Runtime()
+	d := map[string]string{
+		"device":             info.ID(),
+		"compute_capability": info.ComputeCapability(),
+		"sms":                strconv.Itoa(info.SMs),
+		"clock_mhz":          strconv.Itoa(info.ClockKHz / 1000),
+		"memory":             fmt.Sprintf("%.1f GiB", float64(info.TotalMemory)/(1<<30)),
+		"pci_bus_id":         info.PCIBusID,
+		"cudart":             rt.Path(),
+		"cudart_version":     rt.Version(),
+		"driver_cuda":        rt.DriverVersion(),
+	}
+	b.mon.details(d)
+	return d
+}
+
+// maxColdCopies bounds the buffer sets of a cold kernel: tiny sets (under
+// 2·L2/4096, 25 KiB on an H100) then stay partly in L2, rather than cost
+// thousands of allocations.
+const maxColdCopies = 4096
+
+// Copies is the number of buffer sets for a kernel whose one set is
+// setBytes: 1 when hot; when cold, enough that the sets exceed twice the
+// L2 cache (and at least cfg.Copies), within maxColdCopies, 2 GiB (or one
+// set, if larger) and half the free device memory.
+func Copies(cfg backend.Config, setBytes float64, dev *cuda.Device) int {
+	if cfg.Copies <= 1 || setBytes <= 0 {
+		return 1
+	}
+	info := dev.Info()
+	n := max(cfg.Copies, int(math.Ceil(2*float64(info.L2Bytes)/setBytes))+1)
+	n = min(n, maxColdCopies)
+	limit := math.Max(2<<30, setBytes)
+	if free, _, err := dev.MemInfo(); err == nil && free > 0 {
+		limit = math.Min(limit, float64(free)/2)
+	}
+	return max(1, min(n, int(limit/setBytes)))
+}
+
+// kernel is a prepared job; Run reads NVML after the timed region.
+type kernel struct {
+	job *cuda.Job
+	mon *monitor
+}
+
+func (k kernel) Run(iters int) (time.Duration, error) {
+	d, err := k.job.Run(iters)
+	k.mon.sample()
+	return d, err
+}
+func (k kernel) Output() ([]float64, error) { return k.job.Output() }
+func (k kernel) Close() error               { return k.job.Close() }
+
+// String describes what the kernel runs.
+func (k kernel) String() string { return k.job.String() }
+
+// setInputs copies the workload's inputs into the job's arguments.
+func setInputs(job *cuda.Job, args ...[]float64) error {
+	for i, a := range args {
+		if err := job.SetInput(i, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var gpuDTypes = map[workload.DType]cuda.DType{
+	workload.F32: cuda.F32, workload.F64: cuda.F64,
+	workload.F16: cuda.F16, workload.BF16: cuda.BF16, workload.TF32: cuda.TF32,
+}
+
+// wrap makes a library's "cannot" an unsupported pair the harness skips,
+// and prefixes the workload to other errors.
+func wrap(name string, w workload.Workload, err error) error {
+	if errors.Is(err, cuda.ErrUnsupported) {
+		return fmt.Errorf("%s: %s %s: %v: %w", name, w.Op, w.DType, err, backend.ErrUnsupported)
+	}
+	return &wrapped{fmt.Sprintf("%s: %s: %v", name, w, err), err}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
+
+// CUBLAS is cuBLAS as a peakbench backend.
+type CUBLAS struct {
+	base
+	lib *cublas.Library
+}
+
+// OpenCUBLAS opens the selected CUDA device and cuBLAS on it.
+func OpenCUBLAS() (*CUBLAS, error) {
+	dev, err := openDevice()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := cublas.Open(dev)
+	if err != nil {
+		dev.Close()
+		return nil, err
+	}
+	return &CUBLAS{base: newBase("cublas", dev), lib: lib}, nil
+}
+
+// Library returns the library behind the backend.
+func (b *CUBLAS) Library() *cublas.Library { return b.lib }
+
+// Info implements backend.Backend.
+func (b *CUBLAS) Info() backend.Info {
+	d := b.details()
+	for k, v := range b.lib.Details() {
+		d[k] = v
+	}
+	return backend.Info{Version: b.lib.Version(), Details: d}
+}
+
+// SupportsDType implements harness.DTypeSupporter: cuBLAS computes gemm in
+// f16, bf16 and tf32 as well.
+func (b *CUBLAS) SupportsDType(dt workload.DType) bool {
+	_, ok := gpuDTypes[dt]
+	return ok
+}
+
+// Close implements backend.Backend.
+func (b *CUBLAS) Close() error {
+	b.lib.Close()
+	b.mon.close()
+	return b.dev.Close()
+}
+
+// Prepare implements backend.Backend.
+func (b *CUBLAS) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	dt, ok := gpuDTypes[w.DType]
+	if !ok {
+		return nil, backend.Unsupported("cublas", w)
+	}
+	if w.DType.GEMMOnly() && w.Op != workload.GEMM {
+		return nil, backend.Unsupported("cublas", w)
+	}
+	opt := cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)}
+	s := w.Shape
+	var (
+		job  *cuda.Job
+		err  error
+		args [][]float64
+	)
+	switch w.Op {
+	case workload.GEMM:
+		job, err = b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, opt)
+		args = in.Args[:2]
+	case workload.GEMV:
+		job, err = b.lib.PrepareGEMV(dt, s.M, s.N, opt)
+		args = in.Args[:2]
+	case workload.AXPY:
+		job, err = b.lib.PrepareAXPY(dt, s.N, in.Alpha, opt)
+		args = in.Args[:2]
+	case workload.Dot:
+		job, err = b.lib.PrepareDot(dt, s.N, opt)
+		args = in.Args[:2]
+	default:
+		return nil, backend.Unsupported("cublas", w)
+	}
+	if err != nil {
+		return nil, wrap("cublas", w, err)
+	}
+	if err := setInputs(job, args...); err != nil {
+		job.Close()
+		return nil, wrap("cublas", w, err)
+	}
+	return kernel{job, b.mon}, nil
+}

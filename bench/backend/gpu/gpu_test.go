@@ -1,0 +1,268 @@
+//go:build cgo
+
+package gpu_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/backendtest"
+	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/harness"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	gpufake.Cleanup()
+	os.Exit(code)
+}
+
+func open(t *testing.T, name string) backend.Backend {
+	t.Helper()
+	f, err := backend.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Open()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return b
+}
+
+// TestNotAvailable: without a CUDA runtime the backends say so, naming the
+// file tried, and nothing else breaks.
+func TestNotAvailable(t *testing.T) {
+	t.Setenv("PEAKBENCH_CUDART", "/nonexistent/libcudart.so.12")
+	for _, name := range []string{"cublas", "cudnn"} {
+		f, _ := backend.Lookup(name)
+		_, err := f.Open()
+		if err == nil || !strings.Contains(err.Error(), "cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := gpu.MeasurePeaks(true); err == nil {
+		t.Error("MeasurePeaks without a runtime: no error")
+	}
+}
+
+// TestReal runs the conformance suite on a real GPU when one is there.
+func TestReal(t *testing.T) {
+	for _, name := range []string{"cublas", "cudnn"} {
+		t.Run(name, func(t *testing.T) {
+			f, _ := backend.Lookup(name)
+			b, err := f.Open()
+			if err != nil {
+				if os.Getenv("PEAKBENCH_REQUIRE_GPU") != "" {
+					t.Fatalf("PEAKBENCH_REQUIRE_GPU is set: %v", err)
+				}
+				t.Skipf("no GPU: %v", err)
+			}
+			defer b.Close()
+			t.Logf("%s on %s: %+v", name, b.Device(), b.Info())
+			backendtest.Run(t, b)
+			if name == "cublas" {
+				checkReduced(t, b)
+			}
+		})
+	}
+}
+
+func TestFakeCUBLAS(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cublas")
+	if d := b.Device(); d != "cuda:0 NVIDIA H100 80GB HBM3 (fake 0)" {
+		t.Errorf("Device() = %q", d)
+	}
+	info := b.Info()
+	for k, want := range map[string]string{"compute_capability": "9.0", "sms": "132", "cudart_version": "12.4", "nvml_max_sm_clock_mhz": "1980", "nvml_throttle_reasons": "none"} {
+		if info.Details[k] != want {
+			t.Errorf("Details[%s] = %q; want %q (all: %v)", k, info.Details[k], want, info.Details)
+		}
+	}
+	if info.Version != "12.4.5" || !strings.HasSuffix(info.Details["lt_path"], "libcublasLt.so.12") {
+		t.Errorf("Info() = %+v", info)
+	}
+	backendtest.Run(t, b)
+	checkReduced(t, b)
+}
+
+// checkReduced verifies gemm in f16, bf16 and tf32, every transpose.
+func checkReduced(t *testing.T, b backend.Backend) {
+	for _, dt := range workload.GEMMDTypes {
+		if !harness.SupportsDType(b, dt) {
+			t.Errorf("%s does not claim %s", b.Name(), dt)
+		}
+		for _, spec := range []string{"1", "17x33x65", "64x48x128:NT", "17x33x65:TN", "31x7x129:TT"} {
+			sh, _ := workload.ParseShape(workload.GEMM, spec)
+			w := workload.Workload{Op: workload.GEMM, DType: dt, Shape: sh}
+			t.Run(fmt.Sprintf("%s/%s", dt, spec), func(t *testing.T) {
+				d := w.NewData(3)
+				k, err := b.Prepare(w, d, backend.Config{Threads: 1, Copies: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer k.Close()
+				if _, err := k.Run(3); err != nil {
+					t.Fatal(err)
+				}
+				out, err := k.Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c := w.Verify(d, out); !c.OK {
+					t.Errorf("%v: %s (max %g, tol %g)", w, c.Detail, c.MaxRelErr, c.Tolerance)
+				}
+			})
+		}
+	}
+	// Reduced types apply to gemm only.
+	w := workload.Workload{Op: workload.Dot, DType: workload.BF16, Shape: workload.Shape{N: 8}}
+	if _, err := b.Prepare(w, workload.Data{Alpha: 1, Args: [][]float64{make([]float64, 8), make([]float64, 8)}}, backend.Config{Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("dot bf16: %v", err)
+	}
+}
+
+func TestFakeCUDNN(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cudnn")
+	if v := b.Info().Version; v != "9.1.0" {
+		t.Errorf("version %q", v)
+	}
+	if harness.SupportsDType(b, workload.BF16) {
+		t.Error("cudnn claims bf16")
+	}
+	backendtest.Run(t, b)
+	for _, w := range []workload.Workload{
+		{Op: workload.Exp, DType: workload.F32, Shape: workload.Shape{N: 8}},
+		{Op: workload.Add, DType: workload.F64, Shape: workload.Shape{N: 8}},
+		{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 2, N: 2, K: 2}},
+	} {
+		if _, err := b.Prepare(w, w.NewData(1), backend.Config{Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
+			t.Errorf("%v: %v; want ErrUnsupported", w, err)
+		}
+	}
+}
+
+func TestFakeOutOfMemory(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cublas")
+	t.Setenv("PB_FAKE_CUDA_MEM", fmt.Sprint(1<<20))
+	w := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 512, N: 512, K: 512}}
+	_, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
+	if !errors.Is(err, cuda.ErrOutOfMemory) || errors.Is(err, backend.ErrUnsupported) {
+		t.Fatalf("Prepare: %v; want out of memory", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "cuda:0: out of memory allocating 3.0 MiB for cublas gemm f32 m=512 n=512 k=512 (1 copy; 1.0 MiB free of 1.0 MiB)") {
+		t.Errorf("message %q", msg)
+	}
+}
+
+// TestFakeColdCopies: cold runs rotate through sets exceeding twice the L2.
+func TestFakeColdCopies(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cublas")
+	w := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 512, N: 512, K: 512}}
+	k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	desc := fmt.Sprint(k)
+	// 3 MiB a set, L2 50 MiB: ⌈100/3⌉+1 = 35 copies, within half the fake's 1 GiB.
+	if !strings.Contains(desc, "(35 copies)") {
+		t.Errorf("kernel %q; want 35 copies", desc)
+	}
+}
+
+func TestFakeDevices(t *testing.T) {
+	gpufake.Require(t)
+	t.Setenv("PB_FAKE_CUDA_DEVICES", "2")
+	defer gpu.SelectDevice(0)
+	gpu.SelectDevice(1)
+	b := open(t, "cublas")
+	if d := b.Device(); d != "cuda:1 NVIDIA H100 80GB HBM3 (fake 1)" {
+		t.Errorf("Device() = %q", d)
+	}
+	w := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 7, N: 5, K: 3}}
+	d := w.NewData(1)
+	k, err := b.Prepare(w, d, backend.Config{Threads: 1, Copies: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if _, err := k.Run(2); err != nil {
+		t.Fatal(err)
+	}
+	gpu.SelectDevice(5)
+	f, _ := backend.Lookup("cudnn")
+	if _, err := f.Open(); err == nil || err.Error() != "cuda: -device 5: this machine has 2 CUDA devices (0 to 1)" {
+		t.Errorf("device 5: %v", err)
+	}
+	t.Setenv("PB_FAKE_CUDA_DEVICES", "0")
+	gpu.SelectDevice(0)
+	if _, err := f.Open(); !errors.Is(err, cuda.ErrNoDevice) || !strings.Contains(err.Error(), "no CUDA-capable device is detected") {
+		t.Errorf("no device: %v", err)
+	}
+}
+
+func TestFakeThrottle(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cublas")
+	t.Setenv("PB_FAKE_NVML_REASONS", "0x5") // idle + software power cap
+	t.Setenv("PB_FAKE_NVML_SM_MHZ", "1410")
+	w := workload.Workload{Op: workload.Dot, DType: workload.F32, Shape: workload.Shape{N: 64}}
+	k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	time.Sleep(60 * time.Millisecond) // past NVML's sampling interval
+	if _, err := k.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	warn := b.(interface{ Warnings() []string }).Warnings()
+	if len(warn) != 1 || !strings.Contains(warn[0], "cuda:0 NVIDIA H100 80GB HBM3 (fake 0) throttled while cublas ran: sw_power_cap (SM clock as low as 1410 MHz of 1980 MHz; up to 65 °C)") {
+		t.Errorf("Warnings() = %q", warn)
+	}
+	if d := b.Info().Details; d["nvml_throttle_reasons"] != "sw_power_cap" || d["nvml_min_sm_clock_mhz"] != "1410" {
+		t.Errorf("details %v", d)
+	}
+}
+
+func TestFakePeaks(t *testing.T) {
+	gpufake.Require(t)
+	t.Setenv("PB_FAKE_CUDA_MEM", fmt.Sprint(64<<20))
+	p, err := gpu.MeasurePeaks(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Device != "cuda:0 NVIDIA H100 80GB HBM3 (fake 0)" || p.Arch != "Hopper" || p.Runtime != "cuda 12.4, driver 12.4" {
+		t.Errorf("peaks %+v", p.GPU)
+	}
+	bf, ok := p.ComputeFor("bf16")
+	if !ok || bf.TheoreticalGFLOPS < 989000 || bf.TheoreticalGFLOPS > 990000 {
+		t.Errorf("bf16 %+v", bf)
+	}
+	if p.TheoreticalGBPS < 3350 || p.TheoreticalGBPS > 3355 {
+		t.Errorf("theoretical bandwidth %v", p.TheoreticalGBPS)
+	}
+	for _, level := range []string{"DRAM", "L2"} {
+		if b, ok := p.BandwidthFor(level); !ok || b.GBPS <= 0 || b.Source == "" {
+			t.Errorf("%s bandwidth %+v (notes %q)", level, b, p.Notes)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package gpu
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/peakbench/peakbench/cgo/cuda"
+)
+
+// monitor keeps what NVML said while a backend ran: the latest sample, the
+// lowest SM clock and highest temperature seen after a timed run, and the
+// union of the throttle reasons seen then.
+type monitor struct {
+	m   *cuda.Monitor
+	err error // why there is no NVML
+
+	mu      sync.Mutex
+	last    time.Time
+	latest  cuda.Sample
+	samples int
+	minSM   uint
+	maxTemp uint
+	seen    cuda.Reasons // throttling reasons seen after timed runs
+}
+
+// minInterval bounds how often NVML is read.
+const minInterval = 50 * time.Millisecond
+
+func newMonitor(info cuda.DeviceInfo) *monitor {
+	mon := &monitor{}
+	if info.PCIBusID == "" {
+		mon.err = fmt.Errorf("the runtime reports no PCI bus id for %s", info.Label())
+		return mon
+	}
+	mon.m, mon.err = cuda.OpenMonitor(info.PCIBusID)
+	if mon.err == nil {
+		mon.read()
+	}
+	return mon
+}
+
+// sample reads NVML, at most every minInterval.
+func (mon *monitor) sample() {
+	if mon.m == nil {
+		return
+	}
+	mon.mu.Lock()
+	due := time.Since(mon.last) >= minInterval
+	mon.mu.Unlock()
+	if due {
+		mon.read()
+	}
+}
+
+func (mon *monitor) read() {
+	s, err := mon.m.Read()
+	mon.mu.Lock()
+	defer mon.mu.Unlock()
+	mon.last = time.Now()
+	if err != nil {
+		return
+	}
+	mon.latest = s
+	mon.samples++
+	if s.Have&cuda.HaveSMClock != 0 && (mon.minSM == 0 || s.SMMHz < mon.minSM) {
+		mon.minSM = s.SMMHz
+	}
+	if s.Have&cuda.HaveTemp != 0 && s.TempC > mon.maxTemp {
+		mon.maxTemp = s.TempC
+	}
+	if s.Have&cuda.HaveReasons != 0 {
+		mon.seen |= s.Reasons.Throttling()
+	}
+}
+
+func (mon *monitor) close() {
+	if mon.m != nil {
+		mon.m.Close()
+	}
+}
+
+// details adds the nvml_* keys to d.
+func (mon *monitor) details(d map[string]string) {
+	if mon.m == nil {
+		d["nvml"] = "unavailable: " + mon.err.Error()
+		return
+	}
+	mon.mu.Lock()
+	defer mon.mu.Unlock()
+	s := mon.latest
+	d["nvml"] = mon.m.Path()
+	d["nvidia_driver"] = mon.m.Driver()
+	if s.Have&cuda.HaveSMClock != 0 {
+		d["nvml_sm_clock_mhz"] = strconv.Itoa(int(s.SMMHz))
+		d["nvml_min_sm_clock_mhz"] = strconv.Itoa(int(mon.minSM))
+	}
+	if s.Have&cuda.HaveMaxSMClock != 0 {
+		d["nvml_max_sm_clock_mhz"] = strconv.Itoa(int(s.MaxSMMHz))
+	}
+	if s.Have&cuda.HaveMemClock != 0 {
+		d["nvml_mem_clock_mhz"] = strconv.Itoa(int(s.MemMHz))
+	}
+	if s.Have&cuda.HaveTemp != 0 {
+		d["nvml_temperature_c"] = strconv.Itoa(int(s.TempC))
+		d["nvml_max_temperature_c"] = strconv.Itoa(int(mon.maxTemp))
+	}
+	if s.Have&cuda.HavePower != 0 {
+		d["nvml_power_w"] = fmt.Sprintf("%.0f", float64(s.PowerMW)/1000)
+	}
+	if s.Have&cuda.HaveReasons != 0 {
+		d["nvml_throttle_reasons"] = mon.seen.String()
+		d["nvml_clock_reasons_now"] = s.Reasons.String()
+	}
+	d["nvml_samples"] = strconv.Itoa(mon.samples)
+}
+
+// warnings says whether the device throttled while the backend ran.
+func (mon *monitor) warnings(device, backend string) []string {
+	if mon.m == nil {
+		return nil
+	}
+	mon.mu.Lock()
+	defer mon.mu.Unlock()
+	if mon.seen == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%s throttled while %s ran: %s", device, backend, mon.seen)
+	if mon.minSM > 0 && mon.latest.MaxSMMHz > 0 {
+		msg += fmt.Sprintf(" (SM clock as low as %d MHz of %d MHz", mon.minSM, mon.latest.MaxSMMHz)
+		if mon.maxTemp > 0 {
+			msg += fmt.Sprintf("; up to %d °C", mon.maxTemp)
+		}
+		msg += ")"
+	}
+	return []string{msg + "; its figures are below what the card does cool and unthrottled"}
+}

@@ -1,0 +1,156 @@
+// Package rocblas registers the "rocblas" backend: AMD's rocBLAS gemm (f32,
+// f64) on a HIP device, through github.com/peakbench/peakbench/cgo/cuda
+// (the HIP runtime) and cgo/rocblas, loaded at run time. Kernels are timed
+// with HIP events, like the CUDA backends of bench/backend/gpu, whose
+// helpers (cold-cache copies, copy-bandwidth peaks) it shares. Results name
+// the device "rocm:N NAME".
+package rocblas
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/rocblas"
+)
+
+func init() {
+	backend.Register(backend.Factory{
+		Name:        "rocblas",
+		Description: "AMD rocBLAS on a ROCm GPU through HIP, loaded at run time (gemm f32/f64)",
+		Open:        func() (backend.Backend, error) { return Open() },
+	})
+}
+
+var selected atomic.Int32
+
+// SelectDevice sets the HIP device the backend opens from now on (-device).
+func SelectDevice(n int) { selected.Store(int32(n)) }
+
+func openDevice() (*cuda.Device, error) {
+	rt, err := cuda.OpenHIP()
+	if err != nil {
+		return nil, err
+	}
+	n, err := rt.DeviceCount()
+	if err != nil {
+		return nil, err
+	}
+	d := int(selected.Load())
+	if d < 0 || d >= n {
+		s := "s"
+		if n == 1 {
+			s = ""
+		}
+		return nil, fmt.Errorf("rocm: -device %d: this machine has %d ROCm device%s (0 to %d)", d, n, s, n-1)
+	}
+	return rt.OpenDevice(d)
+}
+
+// Backend is rocBLAS as a peakbench backend.
+type Backend struct {
+	dev *cuda.Device
+	lib *rocblas.Library
+}
+
+// Open opens the selected HIP device and rocBLAS on it.
+func Open() (*Backend, error) {
+	dev, err := openDevice()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := rocblas.Open(dev)
+	if err != nil {
+		dev.Close()
+		return nil, err
+	}
+	return &Backend{dev: dev, lib: lib}, nil
+}
+
+// Name implements backend.Backend.
+func (b *Backend) Name() string { return "rocblas" }
+
+// Device implements backend.Backend: "rocm:0 AMD Instinct MI300X".
+func (b *Backend) Device() string { return b.dev.Info().ID() }
+
+// Info implements backend.Backend.
+func (b *Backend) Info() backend.Info {
+	info := b.dev.Info()
+	rt := b.dev.Runtime()
+	d := map[string]string{
+		"device":          info.ID(),
+		"compute_units":   strconv.Itoa(info.SMs),
+		"clock_mhz":       strconv.Itoa(info.ClockKHz / 1000),
+		"memory":          fmt.Sprintf("%.1f GiB", float64(info.TotalMemory)/(1<<30)),
+		"pci_bus_id":      info.PCIBusID,
+		"hip":             rt.Path(),
+		"hip_version":     rt.Version(),
+		"hip_driver":      rt.DriverVersion(),
+		"gfx_approximate": info.ComputeCapability(),
+	}
+	for k, v := range b.lib.Details() {
+		d[k] = v
+	}
+	return backend.Info{Version: b.lib.Version(), Details: d}
+}
+
+// Close implements backend.Backend.
+func (b *Backend) Close() error {
+	b.lib.Close()
+	return b.dev.Close()
+}
+
+// Prepare implements backend.Backend: gemm in f32 and f64.
+func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	var dt cuda.DType
+	switch {
+	case w.Op != workload.GEMM:
+		return nil, backend.Unsupported("rocblas", w)
+	case w.DType == workload.F32:
+		dt = cuda.F32
+	case w.DType == workload.F64:
+		dt = cuda.F64
+	default:
+		return nil, backend.Unsupported("rocblas", w)
+	}
+	s := w.Shape
+	job, err := b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, cuda.JobOptions{Copies: gpu.Copies(cfg, w.Bytes(), b.dev)})
+	if err != nil {
+		if errors.Is(err, cuda.ErrUnsupported) {
+			return nil, fmt.Errorf("rocblas: %v: %v: %w", w, err, backend.ErrUnsupported)
+		}
+		return nil, fmt.Errorf("rocblas: %v: %w", w, err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := job.SetInput(i, in.Args[i]); err != nil {
+			job.Close()
+			return nil, fmt.Errorf("rocblas: %v: %w", w, err)
+		}
+	}
+	return kernel{job}, nil
+}
+
+type kernel struct{ job *cuda.Job }
+
+func (k kernel) Run(iters int) (time.Duration, error) { return k.job.Run(iters) }
+func (k kernel) Output() ([]float64, error)           { return k.job.Output() }
+func (k kernel) Close() error                         { return k.job.Close() }
+func (k kernel) String() string                       { return k.job.String() }
+
+// MeasurePeaks opens the selected HIP device and returns its peaks (see
+// gpu.MeasureCopies); the error says why there is no ROCm GPU.
+func MeasurePeaks(quick bool) (peak.GPUPeaks, error) {
+	dev, err := openDevice()
+	if err != nil {
+		return peak.GPUPeaks{}, err
+	}
+	defer dev.Close()
+	return gpu.MeasureCopies(dev, quick), nil
+}

@@ -1,0 +1,20 @@
+package report
+
+// Series names the backend and the algorithm of r, "asm (direct)", or the
+// backend alone when it has one way: what charts, summaries and
+// comparisons tell results apart by.
+func (r *Result) Series() string {
+	if r.Algorithm == "" {
+		return r.Backend
+	}
+	return r.Backend + " (" + r.Algorithm + ")"
+}
+
+// Label is Series with the library's implementation, when it names one, as
+// tables show it: "onednn (auto) [jit:avx512_core]".
+func (r *Result) Label() string {
+	if r.Implementation == "" {
+		return r.Series()
+	}
+	return r.Series() + " [" + r.Implementation + "]"
+}

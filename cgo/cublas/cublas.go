@@ -1,0 +1,219 @@
+// Package cublas loads NVIDIA's cuBLAS (11, 12 or 13) at run time and
+// prepares its routines as GPU jobs on a device opened with
+// github.com/peakbench/peakbench/cgo/cuda: gemm in f32, f64, f16, bf16
+// (GemmEx, f32 accumulation) and tf32 (GemmEx with
+// CUBLAS_COMPUTE_32F_FAST_TF32), gemv, axpy and dot.
+//
+// Matrices are row-major; the C layer computes the row-major product as
+// cuBLAS's column-major transpose (operands and m, n swapped), so no data
+// is transposed. Dot products run in device pointer mode, so that timed
+// iterations never wait for the host.
+//
+//	rt, _ := cuda.Open()
+//	dev, _ := rt.OpenDevice(0)
+//	lib, err := cublas.Open(dev) // PEAKBENCH_CUBLAS, or libcublas.so.13/.12/.11
+//	job, err := lib.PrepareGEMM(cuda.BF16, false, false, 8192, 8192, 8192, cuda.JobOptions{})
+//	job.SetInput(0, a); job.SetInput(1, b)
+//	elapsed, err := job.Run(10)
+//
+// Built without cgo, Open returns an error wrapping cuda.ErrNoCgo.
+package cublas
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/peakbench/peakbench/cgo/cuda"
+)
+
+// Library is cuBLAS with a handle on one device.
+type Library struct {
+	dev     *cuda.Device
+	h       handle
+	details map[string]string
+	release func()
+
+	mu     sync.Mutex
+	jobs   int
+	closed bool
+	freed  bool
+}
+
+// Open loads cuBLAS (PEAKBENCH_CUBLAS, when set, names the only file tried)
+// and creates a handle on dev's stream.
+func Open(dev *cuda.Device) (*Library, error) { return OpenPath(dev, "") }
+
+// OpenPath loads cuBLAS from path (the search when empty).
+func OpenPath(dev *cuda.Device, path string) (*Library, error) {
+	if dev == nil {
+		return nil, errors.New("cublas: Open: nil device")
+	}
+	release, err := dev.Retain()
+	if err != nil {
+		return nil, fmt.Errorf("cublas: %w", err)
+	}
+	var (
+		h    handle
+		info string
+	)
+	err = dev.Do(func(gpu unsafe.Pointer) error {
+		var err error
+		h, info, err = open(gpu, path)
+		return err
+	})
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return &Library{dev: dev, h: h, details: cuda.ParseInfo(info), release: release}, nil
+}
+
+// Version returns cuBLAS's version, e.g. "12.4.5".
+func (l *Library) Version() string { return l.details["version"] }
+
+// Path returns the file loaded.
+func (l *Library) Path() string { return l.details["path"] }
+
+// Details describes the library: "path", "lt_path" (the libcublasLt bound).
+func (l *Library) Details() map[string]string {
+	m := map[string]string{}
+	for k, v := range l.details {
+		if k != "version" {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Device returns the device the handle is on.
+func (l *Library) Device() *cuda.Device { return l.dev }
+
+func (l *Library) String() string {
+	return fmt.Sprintf("cublas %s (%s) on %s", l.Version(), l.Path(), l.dev)
+}
+
+// Close destroys the handle once every job is closed. Closing twice is a no-op.
+func (l *Library) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	last := l.jobs == 0 && !l.freed
+	l.freed = l.freed || last
+	l.mu.Unlock()
+	if last {
+		l.destroy()
+	}
+	return nil
+}
+
+func (l *Library) destroy() {
+	l.dev.Do(func(unsafe.Pointer) error { l.free(); return nil })
+	l.release()
+}
+
+func (l *Library) jobDone() {
+	l.mu.Lock()
+	l.jobs--
+	last := l.jobs == 0 && l.closed && !l.freed
+	l.freed = l.freed || last
+	l.mu.Unlock()
+	if last {
+		l.destroy()
+	}
+}
+
+// prepare makes a job with mk (called holding the device) and wraps it.
+func (l *Library) prepare(mk func() (unsafe.Pointer, error)) (*cuda.Job, error) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, errors.New("cublas: library is closed")
+	}
+	l.jobs++
+	l.mu.Unlock()
+	var job *cuda.Job
+	err := l.dev.Do(func(unsafe.Pointer) error {
+		p, err := mk()
+		if err != nil {
+			return err
+		}
+		job, err = cuda.NewJob(l.dev, p, "cublas: ", l.jobDone)
+		if err != nil {
+			freeJob(p)
+		}
+		return err
+	})
+	if err != nil {
+		l.jobDone()
+		return nil, err
+	}
+	return job, nil
+}
+
+func checkCopies(op string, opt cuda.JobOptions) error {
+	if opt.Copies < 0 || opt.Copies > maxCopies {
+		return fmt.Errorf("cublas: %s: copies %d outside [1, %d]", op, opt.Copies, maxCopies)
+	}
+	return nil
+}
+
+// PrepareGEMM prepares row-major C (m×n) = op(A)·op(B), A m×k (k×m when
+// transA), B k×n (n×k when transB). Arguments: 0 A, 1 B, 2 C (the output).
+// dt: F32 (Sgemm), F64 (Dgemm), F16 and BF16 (GemmEx, inputs and output in
+// that type, f32 accumulation), TF32 (GemmEx on f32 data with TF32 tensor
+// cores).
+func (l *Library) PrepareGEMM(dt cuda.DType, transA, transB bool, m, n, k int, opt cuda.JobOptions) (*cuda.Job, error) {
+	if err := checkCopies("gemm", opt); err != nil {
+		return nil, err
+	}
+	if m < 1 || n < 1 || k < 1 || m > maxDim || n > maxDim || k > maxDim {
+		return nil, fmt.Errorf("cublas: gemm: dimensions %d×%d×%d must lie in [1, %d]", m, n, k, maxDim)
+	}
+	return l.prepare(func() (unsafe.Pointer, error) { return l.gemm(dt, transA, transB, m, n, k, opt) })
+}
+
+// PrepareGEMV prepares y = A·x, A m×n row-major. Arguments: 0 A, 1 x, 2 y. F32, F64.
+func (l *Library) PrepareGEMV(dt cuda.DType, m, n int, opt cuda.JobOptions) (*cuda.Job, error) {
+	if err := checkCopies("gemv", opt); err != nil {
+		return nil, err
+	}
+	if m < 1 || n < 1 || m > maxDim || n > maxDim {
+		return nil, fmt.Errorf("cublas: gemv: dimensions %d×%d must lie in [1, %d]", m, n, maxDim)
+	}
+	return l.prepare(func() (unsafe.Pointer, error) { return l.gemv(dt, m, n, opt) })
+}
+
+// PrepareAXPY prepares y += alpha·x on n elements (accumulating on every
+// iteration). Arguments: 0 x, 1 y (also the output). F32, F64.
+func (l *Library) PrepareAXPY(dt cuda.DType, n int, alpha float64, opt cuda.JobOptions) (*cuda.Job, error) {
+	if err := checkCopies("axpy", opt); err != nil {
+		return nil, err
+	}
+	if n < 1 || n > maxDim {
+		return nil, fmt.Errorf("cublas: axpy: size %d must lie in [1, %d]", n, maxDim)
+	}
+	return l.prepare(func() (unsafe.Pointer, error) { return l.axpy(dt, n, alpha, opt) })
+}
+
+// PrepareDot prepares r = x·y on n elements, in device pointer mode.
+// Arguments: 0 x, 1 y, 2 r (one element). F32, F64.
+func (l *Library) PrepareDot(dt cuda.DType, n int, opt cuda.JobOptions) (*cuda.Job, error) {
+	if err := checkCopies("dot", opt); err != nil {
+		return nil, err
+	}
+	if n < 1 || n > maxDim {
+		return nil, fmt.Errorf("cublas: dot: size %d must lie in [1, %d]", n, maxDim)
+	}
+	return l.prepare(func() (unsafe.Pointer, error) { return l.dot(dt, n, opt) })
+}
+
+// maxDim is the largest dimension cuBLAS's 32-bit interface takes.
+const maxDim = 1<<31 - 1
+
+// maxCopies bounds JobOptions.Copies (PB_MAX_COPIES).
+const maxCopies = 65536

@@ -1,0 +1,161 @@
+// Package gpufake builds stand-ins for the CUDA runtime, cuBLAS (with its
+// libcublasLt companion), cuDNN 9 (with a sub-library), NVML, HIP and
+// rocBLAS from the C sources in csrc/, so that peakbench's GPU loaders,
+// call sequences and backends are tested on machines without a GPU.
+//
+// The fakes keep "device" memory in host memory behind a header naming its
+// device, compute naively with the vendors' column-major semantics, and are
+// stricter than the real libraries where those would silently misbehave:
+// every pointer must be a device allocation of the handle's device, leading
+// dimensions must fit, the calling thread's current device must be the
+// handle's, and cuBLAS's pointer mode must be host for gemm, gemv and axpy
+// and device for dot. The fake libraries link to each other by soname, like
+// the real ones (libcublas needs libcudart and libcublasLt, libcudnn needs
+// libcudart and libcudnn_ops, librocblas needs libamdhip64), without run
+// paths: a companion loads only if peakbench's loader loaded it first.
+//
+// The libraries are built once per test process (a process can load only
+// one library per soname) with the C compiler "cc" into a temporary folder;
+// call Cleanup from TestMain to remove it. Their behavior is steered by
+// environment variables read at each call (see csrc/fake_runtime.c):
+// PB_FAKE_CUDA_DEVICES, PB_FAKE_CUDA_ERROR, PB_FAKE_CUDA_MEM, the same with
+// HIP, PB_FAKE_NVML_REASONS, PB_FAKE_NVML_SM_MHZ, PB_FAKE_CUBLAS_MAJOR.
+package gpufake
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+//go:embed csrc/*.c
+var sources embed.FS
+
+// Libs are the paths of the built fake libraries.
+type Libs struct {
+	Dir      string
+	CUDART   string // libcudart.so.12
+	CUBLASLt string // libcublasLt.so.12
+	CUBLAS   string // libcublas.so.12 (needs libcudart and libcublasLt)
+	CUDNNOps string // libcudnn_ops.so.9
+	CUDNN    string // libcudnn.so.9 (needs libcudart and libcudnn_ops)
+	NVML     string // libnvidia-ml.so.1
+	HIP      string // libamdhip64.so.6
+	ROCBLAS  string // librocblas.so.4 (needs libamdhip64)
+}
+
+var (
+	once     sync.Once
+	built    *Libs
+	buildErr error
+)
+
+// Build compiles the fakes (once per process) and returns their paths.
+func Build() (*Libs, error) {
+	once.Do(func() { built, buildErr = build() })
+	return built, buildErr
+}
+
+// Cleanup removes the folder Build made.
+func Cleanup() {
+	if built != nil {
+		os.RemoveAll(built.Dir)
+	}
+}
+
+func build() (*Libs, error) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		return nil, fmt.Errorf("gpufake: no C compiler: %v", err)
+	}
+	dir, err := os.MkdirTemp("", "peakbench-gpufake-")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := sources.ReadDir("csrc")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		b, err := sources.ReadFile("csrc/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	l := &Libs{
+		Dir:      dir,
+		CUDART:   filepath.Join(dir, "libcudart.so.12"),
+		CUBLASLt: filepath.Join(dir, "libcublasLt.so.12"),
+		CUBLAS:   filepath.Join(dir, "libcublas.so.12"),
+		CUDNNOps: filepath.Join(dir, "libcudnn_ops.so.9"),
+		CUDNN:    filepath.Join(dir, "libcudnn.so.9"),
+		NVML:     filepath.Join(dir, "libnvidia-ml.so.1"),
+		HIP:      filepath.Join(dir, "libamdhip64.so.6"),
+		ROCBLAS:  filepath.Join(dir, "librocblas.so.4"),
+	}
+	src := func(name string) string { return filepath.Join(dir, name) }
+	// The runtimes' sonames are their own (libpbfake_*), so that a real
+	// runtime loaded earlier in the process cannot stand in for them when
+	// the fake libraries that call into them load; the companions keep the
+	// real sonames, and are linked without using a symbol of theirs.
+	steps := []struct {
+		out, soname string
+		args        []string
+	}{
+		{l.CUDART, "libpbfake_cudart.so", []string{src("fake_runtime.c"), "-lpthread"}},
+		{l.HIP, "libpbfake_amdhip64.so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
+		{l.CUBLASLt, "", []string{src("fake_sublib.c")}},
+		{l.CUDNNOps, "", []string{src("fake_sublib.c")}},
+		{l.CUBLAS, "", []string{src("fake_cublas.c"), "-Wl,--no-as-needed", l.CUDART, l.CUBLASLt}},
+		{l.CUDNN, "", []string{src("fake_cudnn.c"), "-Wl,--no-as-needed", l.CUDART, l.CUDNNOps, "-lm"}},
+		{l.NVML, "", []string{src("fake_nvml.c")}},
+		{l.ROCBLAS, "", []string{src("fake_rocblas.c"), "-Wl,--no-as-needed", l.HIP}},
+	}
+	for _, s := range steps {
+		soname := s.soname
+		if soname == "" {
+			soname = filepath.Base(s.out)
+		}
+		args := append([]string{"-shared", "-fPIC", "-O1", "-Wall", "-o", s.out, "-Wl,-soname," + soname}, s.args...)
+		if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("gpufake: cc %v: %v\n%s", args, err, out)
+		}
+	}
+	return l, nil
+}
+
+// Setenv points peakbench's loader at the fakes for the duration of t:
+// PEAKBENCH_CUDART, PEAKBENCH_CUBLAS, PEAKBENCH_CUDNN, PEAKBENCH_NVML,
+// PEAKBENCH_HIP and PEAKBENCH_ROCBLAS.
+func (l *Libs) Setenv(t testing.TB) {
+	t.Helper()
+	t.Setenv("PEAKBENCH_CUDART", l.CUDART)
+	t.Setenv("PEAKBENCH_CUBLAS", l.CUBLAS)
+	t.Setenv("PEAKBENCH_CUDNN", l.CUDNN)
+	t.Setenv("PEAKBENCH_NVML", l.NVML)
+	t.Setenv("PEAKBENCH_HIP", l.HIP)
+	t.Setenv("PEAKBENCH_ROCBLAS", l.ROCBLAS)
+}
+
+// Require builds the fakes and points the loader at them for t, skipping t
+// when no C compiler is installed.
+func Require(t testing.TB) *Libs {
+	t.Helper()
+	l, err := Build()
+	if err != nil {
+		if _, lerr := exec.LookPath("cc"); lerr != nil {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	l.Setenv(t)
+	return l
+}

@@ -1,0 +1,138 @@
+package conv
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/peakbench/peakbench/gobackend/internal/num"
+)
+
+// PoolKind selects a pooling.
+type PoolKind int
+
+const (
+	// Max takes the largest input of each window; padding never wins.
+	Max PoolKind = iota
+	// Avg divides each window's sum by the window size: padding counts as
+	// zeros (PyTorch's count_include_pad, oneDNN's avg_include_padding).
+	Avg
+	// AdaptiveAvg averages the window ⌊i·in/out⌋ … ⌈(i+1)·in/out⌉ − 1 of
+	// each output i (PyTorch's AdaptiveAvgPool), ignoring Window, Stride
+	// and Pad.
+	AdaptiveAvg
+)
+
+// Pool pools x into y. p's K is unused (the output has C channels) and its
+// Dil must be 1; out gives the output extents of AdaptiveAvg and is ignored
+// otherwise (p.Out() applies). x holds N·C·D·H·W elements, y N·C·P₀·P₁·P₂,
+// both in p's layout. Pure Go at every level: pooling is bound by memory.
+func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
+	if p.Dil != [3]int{1, 1, 1} {
+		panic("conv: pooling has no dilation")
+	}
+	if kind != AdaptiveAvg {
+		p.check(false)
+		out = p.Out()
+	} else {
+		for i := range 3 {
+			if out[i] < 1 || p.In[i] < 1 {
+				panic(fmt.Sprintf("conv: adaptive pooling of %v to %v", p.In, out))
+			}
+		}
+	}
+	if p.N < 1 || p.C < 1 {
+		panic(fmt.Sprintf("conv: bad sizes N=%d C=%d", p.N, p.C))
+	}
+	checkThreads(threads)
+	checkLen("x", len(x), p.InLen())
+	checkLen("y", len(y), p.N*p.C*prod(out))
+	window := func(d, i int) (lo, hi, size int) {
+		if kind == AdaptiveAvg {
+			lo, hi = i*p.In[d]/out[d], ((i+1)*p.In[d]+out[d]-1)/out[d]
+			return lo, hi, hi - lo
+		}
+		lo = i*p.Stride[d] - p.Pad[d]
+		return max(lo, 0), min(lo+p.Window[d], p.In[d]), p.Window[d]
+	}
+	osz, isz := prod(out), prod(p.In)
+	if !p.NHWC {
+		num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
+			for nc := lo; nc < hi; nc++ {
+				xc, yc := x[nc*isz:(nc+1)*isz], y[nc*osz:(nc+1)*osz]
+				for o0 := range out[0] {
+					a0, b0, s0 := window(0, o0)
+					for o1 := range out[1] {
+						a1, b1, s1 := window(1, o1)
+						for o2 := range out[2] {
+							a2, b2, s2 := window(2, o2)
+							acc := T(math.Inf(-1))
+							if kind != Max {
+								acc = 0
+							}
+							for i0 := a0; i0 < b0; i0++ {
+								for i1 := a1; i1 < b1; i1++ {
+									row := xc[(i0*p.In[1]+i1)*p.In[2]:]
+									if kind == Max {
+										for _, v := range row[a2:b2] {
+											acc = max(acc, v)
+										}
+									} else {
+										for _, v := range row[a2:b2] {
+											acc += v
+										}
+									}
+								}
+							}
+							if kind != Max {
+								acc /= T(s0 * s1 * s2)
+							}
+							yc[(o0*out[1]+o1)*out[2]+o2] = acc
+						}
+					}
+				}
+			}
+		})
+		return
+	}
+	// NHWC: each output pixel accumulates the C-vectors of its window.
+	num.For(p.N*out[0]*out[1], threads, 1, 1, func(_, lo, hi int) {
+		for row := lo; row < hi; row++ {
+			n, o0, o1 := row/(out[0]*out[1]), row/out[1]%out[0], row%out[1]
+			a0, b0, s0 := window(0, o0)
+			a1, b1, s1 := window(1, o1)
+			for o2 := range out[2] {
+				a2, b2, s2 := window(2, o2)
+				acc := y[(row*out[2]+o2)*p.C : (row*out[2]+o2+1)*p.C]
+				if kind == Max {
+					for c := range acc {
+						acc[c] = T(math.Inf(-1))
+					}
+				} else {
+					clear(acc)
+				}
+				for i0 := a0; i0 < b0; i0++ {
+					for i1 := a1; i1 < b1; i1++ {
+						for i2 := a2; i2 < b2; i2++ {
+							px := x[(((n*p.In[0]+i0)*p.In[1]+i1)*p.In[2]+i2)*p.C:][:p.C]
+							if kind == Max {
+								for c, v := range px {
+									acc[c] = max(acc[c], v)
+								}
+							} else {
+								for c, v := range px {
+									acc[c] += v
+								}
+							}
+						}
+					}
+				}
+				if kind != Max {
+					inv := 1 / T(s0*s1*s2)
+					for c := range acc {
+						acc[c] *= inv
+					}
+				}
+			}
+		}
+	})
+}

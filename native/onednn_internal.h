@@ -1,0 +1,53 @@
+/*
+ * onednn_internal.h — the oneDNN handle, shared by onednn.c (loading,
+ * eltwise, binary, reduction and softmax jobs) and onednn_layers.c
+ * (convolution, pooling and normalization jobs).
+ */
+#ifndef PB_ONEDNN_INTERNAL_H
+#define PB_ONEDNN_INTERNAL_H
+
+#include "pb_internal.h"
+#include "vendor/dnnl.h"
+#include "vendor/omp.h"
+
+struct pb_dnnl {
+	void *dl;
+	char path[PATH_MAX];
+	dnnl_version_t version;
+	char hash[64];
+
+	dnnl_engine_create_fn engine_create;
+	dnnl_engine_destroy_fn engine_destroy;
+	dnnl_stream_create_fn stream_create;
+	dnnl_stream_wait_fn stream_wait;
+	dnnl_stream_destroy_fn stream_destroy;
+	dnnl_memory_desc_init_by_tag_fn md_init_by_tag;
+	dnnl_memory_create_fn memory_create;
+	dnnl_memory_destroy_fn memory_destroy;
+	dnnl_eltwise_forward_desc_init_fn eltwise_init;
+	dnnl_binary_desc_init_fn binary_init;
+	dnnl_reduction_desc_init_fn reduction_init;
+	dnnl_softmax_forward_desc_init_fn softmax_init;
+	dnnl_primitive_desc_create_fn pd_create;
+	dnnl_primitive_desc_destroy_fn pd_destroy;
+	dnnl_primitive_desc_query_fn pd_query;
+	dnnl_primitive_create_fn prim_create;
+	dnnl_primitive_destroy_fn prim_destroy;
+	dnnl_primitive_execute_fn prim_execute;
+	int (*effective_isa)(void);
+
+	dnnl_engine_t engine;
+	omp_set_num_threads_fn omp_set;
+	omp_get_max_threads_fn omp_get;
+	char omp_path[PATH_MAX];
+	int threads;
+};
+
+/*
+ * pb_dnnl_apply_threads sets oneDNN's OpenMP thread count on the calling
+ * thread (a no-op with another CPU runtime); an error when it reads back
+ * differently.
+ */
+pb_status pb_dnnl_apply_threads(const pb_dnnl *lib, int n, char *err, size_t errlen);
+
+#endif /* PB_ONEDNN_INTERNAL_H */

@@ -1,0 +1,319 @@
+/*
+ * rocblas.c — AMD's HIP runtime (libamdhip64) as a pb_gpu_rt, and rocBLAS
+ * gemm (f32, f64) as GPU jobs.
+ *
+ * HIP mirrors the CUDA runtime call for call, so devices, buffers, streams,
+ * events and jobs are gpu.c's. rocBLAS is column-major like cuBLAS: the
+ * row-major C = op(A)·op(B) is the column-major Cᵀ = op(B)ᵀ·op(A)ᵀ (see
+ * cublas.c). Scalars stay on the host (rocBLAS's default pointer mode).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_gpu.h"
+#include "vendor/hip.h"
+#include "vendor/rocblas.h"
+
+static const char *const hip_sonames[] = {
+	"libamdhip64.so.7",
+	"libamdhip64.so.6",
+	"libamdhip64.so.5",
+	NULL,
+};
+
+#define HIP_HINT                                                                                \
+	"install ROCm (the amdgpu driver and the HIP runtime, /opt/rocm) or set PEAKBENCH_HIP to "   \
+	"the path of libamdhip64.so"
+
+static int hip_device_name(pb_gpu_rt *rt, int device, char *name, size_t len)
+{
+	hipDeviceGetName_fn get;
+	memcpy(&get, &rt->props_fn, sizeof get);
+	char buf[256];
+	memset(buf, 0, sizeof buf);
+	int e = get(buf, (int)sizeof buf - 1, device);
+	if (e == 0)
+		snprintf(name, len, "%s", buf);
+	return e;
+}
+
+struct want {
+	const char *name;
+	void *slot;
+	int optional;
+};
+
+static int hip_accept(void *dl, const char *path, void *arg, char *why, size_t whylen)
+{
+	pb_gpu_rt *rt = arg;
+	pb_gpu_calls *c = &rt->c;
+	void *name = NULL;
+	struct want want[] = {
+		{"hipGetDeviceCount", &c->get_device_count, 0},
+		{"hipSetDevice", &c->set_device, 0},
+		{"hipDeviceGetAttribute", &c->get_attribute, 0},
+		{"hipDeviceGetName", &name, 0},
+		{"hipDeviceGetPCIBusId", &c->pci_bus_id, 1},
+		{"hipRuntimeGetVersion", &c->runtime_version, 0},
+		{"hipDriverGetVersion", &c->driver_version, 0},
+		{"hipGetErrorString", &c->error_string, 0},
+		{"hipGetErrorName", &c->error_name, 0},
+		{"hipGetLastError", &c->get_last_error, 0},
+		{"hipMalloc", &c->malloc, 0},
+		{"hipFree", &c->free, 0},
+		{"hipMemGetInfo", &c->mem_get_info, 0},
+		{"hipMemcpyAsync", &c->memcpy_async, 0},
+		{"hipMemsetAsync", &c->memset_async, 0},
+		{"hipStreamCreateWithFlags", &c->stream_create, 0},
+		{"hipStreamDestroy", &c->stream_destroy, 0},
+		{"hipStreamSynchronize", &c->stream_sync, 0},
+		{"hipEventCreate", &c->event_create, 0},
+		{"hipEventRecord", &c->event_record, 0},
+		{"hipEventSynchronize", &c->event_sync, 0},
+		{"hipEventElapsedTime", &c->event_elapsed, 0},
+		{"hipEventDestroy", &c->event_destroy, 0},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		void *p = dlsym(dl, want[i].name);
+		if (p == NULL && !want[i].optional) {
+			snprintf(why, whylen, "not a HIP runtime: missing symbol %s", want[i].name);
+			return -1;
+		}
+		memcpy(want[i].slot, &p, sizeof p);
+	}
+	rt->dl = dl;
+	rt->vendor = PB_GPU_HIP;
+	rt->prefix = "rocm";
+	rt->api = "hip";
+	rt->props_fn = name;
+	rt->device_name = hip_device_name;
+	snprintf(rt->path, sizeof rt->path, "%s", path);
+	rt->version = rt->driver_version = 0;
+	c->runtime_version(&rt->version);
+	c->driver_version(&rt->driver_version);
+	c->get_last_error();
+	if (rt->version / 10000000 >= 5) /* the ROCm 5+ attribute numbering */
+		rt->attr = (pb_gpu_attrs){
+			.clock = hipDeviceAttributeClockRate,
+			.sms = hipDeviceAttributeMultiprocessorCount,
+			.mem_clock = hipDeviceAttributeMemoryClockRate,
+			.bus_width = hipDeviceAttributeMemoryBusWidth,
+			.l2 = hipDeviceAttributeL2CacheSize,
+			.major = hipDeviceAttributeComputeCapabilityMajor,
+			.minor = hipDeviceAttributeComputeCapabilityMinor,
+		};
+	else
+		rt->attr = (pb_gpu_attrs){-1, -1, -1, -1, -1, -1, -1};
+	return 0;
+}
+
+pb_status pb_hip_load(pb_gpu_rt *rt, const char *path, int *code, char *tried, size_t triedlen,
+                      char *err, size_t errlen)
+{
+	(void)code;
+	const char *one[2] = {path, NULL};
+	const char *const *sonames = hip_sonames;
+	const char *env = "PEAKBENCH_HIP";
+	int search = PB_SEARCH_ROCM;
+	if (path != NULL && path[0] != '\0') {
+		sonames = one;
+		env = NULL;
+		search = 0;
+	}
+	void *dl = NULL;
+	char msg[4096];
+	pb_status st = pb_gpu_dlopen("libamdhip64", env, sonames, search, NULL, hip_accept, rt, &dl,
+	                             NULL, rt->path, sizeof rt->path, tried, triedlen, msg, sizeof msg);
+	if (st != PB_OK)
+		return pb_fail(st, err, errlen, "rocm: %s; %s", msg, HIP_HINT);
+	return PB_OK;
+}
+
+/* ---- rocBLAS ---- */
+
+struct pb_rocblas {
+	pb_gpu *gpu;
+	void *dl;
+	char path[PATH_MAX];
+	char version[128];
+	rocblas_handle h;
+	rocblas_create_handle_fn create;
+	rocblas_destroy_handle_fn destroy;
+	rocblas_set_stream_fn set_stream;
+	rocblas_status_to_string_fn status_string;
+	rocblas_get_version_string_fn version_string;
+	rocblas_sgemm_fn sgemm;
+	rocblas_dgemm_fn dgemm;
+};
+
+static const char *const rocblas_sonames[] = {
+	"librocblas.so.5",
+	"librocblas.so.4",
+	"librocblas.so.3",
+	NULL,
+};
+
+#define ROCBLAS_HINT "install rocBLAS (ROCm's rocblas package) or set PEAKBENCH_ROCBLAS to the path of librocblas.so"
+
+static pb_status rocblas_fail(const pb_rocblas *lib, int s, const char *call, char *err,
+                              size_t errlen)
+{
+	const char *text = lib->status_string != NULL ? lib->status_string(s) : NULL;
+	return pb_fail(PB_ERR_LIBRARY, err, errlen, "rocblas: %s: %s failed (%d): %s",
+	               lib->gpu->label, call, s, text != NULL ? text : "unknown rocBLAS status");
+}
+
+pb_status pb_rocblas_open(pb_gpu *gpu, const char *path, pb_rocblas **out, char *tried,
+                          size_t triedlen, char *err, size_t errlen)
+{
+	if (gpu == NULL || out == NULL)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_rocblas_open: NULL argument");
+	*out = NULL;
+	if (gpu->rt->vendor != PB_GPU_HIP)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "rocblas: %s is not a HIP device", gpu->label);
+	pb_rocblas *lib = calloc(1, sizeof *lib);
+	if (lib == NULL)
+		return pb_fail(PB_ERR_NOMEM, err, errlen, "rocblas: out of memory");
+	lib->gpu = gpu;
+	const char *one[2] = {path, NULL};
+	const char *const *sonames = rocblas_sonames;
+	const char *env = "PEAKBENCH_ROCBLAS";
+	int search = PB_SEARCH_ROCM;
+	if (path != NULL && path[0] != '\0') {
+		sonames = one;
+		env = NULL;
+		search = 0;
+	}
+	char msg[4096];
+	pb_status st = pb_gpu_dlopen("librocblas", env, sonames, search, NULL, NULL, NULL, &lib->dl,
+	                             NULL, lib->path, sizeof lib->path, tried, triedlen, msg, sizeof msg);
+	if (st != PB_OK) {
+		free(lib);
+		return pb_fail(st, err, errlen, "rocblas: %s; %s", msg, ROCBLAS_HINT);
+	}
+	struct want syms[] = {
+		{"rocblas_create_handle", &lib->create, 0},
+		{"rocblas_destroy_handle", &lib->destroy, 0},
+		{"rocblas_set_stream", &lib->set_stream, 0},
+		{"rocblas_status_to_string", &lib->status_string, 1},
+		{"rocblas_get_version_string", &lib->version_string, 1},
+		{"rocblas_sgemm", &lib->sgemm, 0},
+		{"rocblas_dgemm", &lib->dgemm, 0},
+	};
+	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		void *p = dlsym(lib->dl, syms[i].name);
+		if (p == NULL && !syms[i].optional) {
+			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "rocblas: %s is not rocBLAS: missing symbol %s",
+			             lib->path, syms[i].name);
+			free(lib);
+			return st;
+		}
+		memcpy(syms[i].slot, &p, sizeof p);
+	}
+	snprintf(lib->version, sizeof lib->version, "unknown");
+	if (lib->version_string != NULL &&
+	    lib->version_string(lib->version, sizeof lib->version) != rocblas_status_success)
+		snprintf(lib->version, sizeof lib->version, "unknown");
+	st = pb_gpu_enter(gpu, err, errlen);
+	if (st != PB_OK) {
+		free(lib);
+		return st;
+	}
+	int s = lib->create(&lib->h);
+	if (s != rocblas_status_success) {
+		st = rocblas_fail(lib, s, "rocblas_create_handle", err, errlen);
+		free(lib);
+		return st;
+	}
+	s = lib->set_stream(lib->h, gpu->stream);
+	if (s != rocblas_status_success) {
+		st = rocblas_fail(lib, s, "rocblas_set_stream", err, errlen);
+		lib->destroy(lib->h);
+		free(lib);
+		return st;
+	}
+	*out = lib;
+	return PB_OK;
+}
+
+pb_status pb_rocblas_info(const pb_rocblas *lib, char *buf, size_t buflen, char *err,
+                          size_t errlen)
+{
+	if (lib == NULL || buf == NULL)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_rocblas_info: NULL argument");
+	pb_sb sb;
+	pb_sb_init(&sb, buf, buflen);
+	pb_sb_printf(&sb, "version=%s\npath=%s\n", lib->version, lib->path);
+	return PB_OK;
+}
+
+void pb_rocblas_close(pb_rocblas *lib)
+{
+	if (lib == NULL)
+		return;
+	if (pb_gpu_enter(lib->gpu, NULL, 0) == PB_OK)
+		lib->destroy(lib->h);
+	free(lib);
+}
+
+static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
+{
+	pb_rocblas *lib = j->lib;
+	int m = (int)j->p[0], n = (int)j->p[1], k = (int)j->p[2];
+	int ta = (int)j->p[3], tb = (int)j->p[4];
+	const void *A = pb_gpu_job_buf(j, c, 0), *B = pb_gpu_job_buf(j, c, 1);
+	void *C = pb_gpu_job_buf(j, c, 2);
+	/* column-major Cᵀ (n×m) = op(B)ᵀ (n×k) · op(A)ᵀ (k×m) */
+	int opb = tb ? rocblas_operation_transpose : rocblas_operation_none, ldb = tb ? k : n;
+	int opa = ta ? rocblas_operation_transpose : rocblas_operation_none, lda = ta ? m : k;
+	int s;
+	if (j->dt[2] == PB_GPU_F64) {
+		const double one = 1, zero = 0;
+		s = lib->dgemm(lib->h, opb, opa, n, m, k, &one, B, ldb, A, lda, &zero, C, n);
+	} else {
+		const float one = 1, zero = 0;
+		s = lib->sgemm(lib->h, opb, opa, n, m, k, &one, B, ldb, A, lda, &zero, C, n);
+	}
+	if (s != rocblas_status_success)
+		return rocblas_fail(lib, s, j->dt[2] == PB_GPU_F64 ? "rocblas_dgemm" : "rocblas_sgemm",
+		                    err, errlen);
+	return PB_OK;
+}
+
+pb_status pb_rocblas_job_gemm(pb_rocblas *lib, pb_gpu_dtype dt, pb_trans ta, pb_trans tb, int m,
+                              int n, int k, const pb_gpu_job_opts *opts, pb_gpu_job **out,
+                              char *err, size_t errlen)
+{
+	if (lib == NULL || out == NULL)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_rocblas_job_gemm: NULL argument");
+	*out = NULL;
+	if (dt != PB_GPU_F32 && dt != PB_GPU_F64)
+		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen, "rocblas: gemm %s: only f32 and f64",
+		               pb_gpu_dtype_name(dt));
+	if (m < 1 || n < 1 || k < 1)
+		return pb_fail(PB_ERR_INVALID, err, errlen,
+		               "rocblas: gemm: dimensions m=%d n=%d k=%d must be at least 1", m, n, k);
+	char what[160];
+	snprintf(what, sizeof what, "rocblas gemm %s m=%d n=%d k=%d", pb_gpu_dtype_name(dt), m, n, k);
+	size_t lens[3] = {(size_t)m * (size_t)k, (size_t)k * (size_t)n, (size_t)m * (size_t)n};
+	pb_gpu_dtype dts[3] = {dt, dt, dt};
+	pb_gpu_job *j;
+	pb_status st = pb_gpu_job_alloc(lib->gpu, 3, lens, dts, 2, opts, what, &j, err, errlen);
+	if (st != PB_OK)
+		return st;
+	j->lib = lib;
+	j->iter = gemm_iter;
+	j->p[0] = m;
+	j->p[1] = n;
+	j->p[2] = k;
+	j->p[3] = ta != PB_NO_TRANS;
+	j->p[4] = tb != PB_NO_TRANS;
+	snprintf(j->desc, sizeof j->desc, "rocblas %s %s %c%c m=%d n=%d k=%d on %s (%d cop%s)",
+	         lib->version, dt == PB_GPU_F64 ? "rocblas_dgemm" : "rocblas_sgemm", ta ? 'T' : 'N',
+	         tb ? 'T' : 'N', m, n, k, lib->gpu->label, j->copies, j->copies == 1 ? "y" : "ies");
+	*out = j;
+	return PB_OK;
+}
