@@ -11,7 +11,7 @@ SHELL := /bin/bash
 PB_SRC := $(shell cat $$(ls include/*.h include/*/*.h native/*.c native/*.h 2>/dev/null) /dev/null | sha1sum | cut -c1-12)
 export CGO_CFLAGS := -O2 -g -DPB_SRC=$(PB_SRC)
 
-.PHONY: all deps build bench bench-cpu test test-go test-c lint generate check-generate fmt clean
+.PHONY: all deps build bench bench-cpu bench-cuda gpu-build test test-go test-c lint generate check-generate fmt clean
 
 all: build
 
@@ -30,6 +30,23 @@ bench: deps
 
 ## bench-cpu: the same, CPU backends only
 bench-cpu: bench
+
+# The GPU the GPU targets use (-device).
+DEVICE ?= 0
+
+## bench-cuda: the quick suite on the GPU backends (cuBLAS, cuDNN) with OpenBLAS beside them as the CPU reference (DEVICE=N, ARGS to adjust)
+bench-cuda: deps
+	$(GO) run ./bench -backend=cublas,cudnn,openblas -suite=quick -device=$(DEVICE) $(ARGS)
+
+## gpu-build: the binary and the GPU packages' test binaries in .gpu/ (git-ignored), with scripts/gpu-check.sh, to copy to a GPU machine without Go
+gpu-build:
+	@mkdir -p .gpu
+	$(GO) build -o .gpu/peakbench ./bench
+	$(GO) test -c -o .gpu/cuda.test ./cgo/cuda
+	$(GO) test -c -o .gpu/gpu.test ./bench/backend/gpu
+	$(GO) test -c -o .gpu/rocblas.test ./bench/backend/rocblas
+	cp scripts/gpu-check.sh .gpu/gpu-check.sh
+	@echo "copy .gpu/ to the GPU machine and run .gpu/gpu-check.sh there"
 
 ## test: formatting, vet, the Go tests with the race detector, and the C tests (sanitized)
 test: deps lint check-generate test-go test-c
@@ -64,4 +81,4 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf build
+	rm -rf build .gpu

@@ -50,7 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		backends = fs.String("backend", "all", "backends to run, comma-separated, or \"all\" available ones (see -list)")
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
 		suite    = fs.String("suite", "standard", "problem set: "+strings.Join(workload.Suites, ", "))
-		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, others the element count (suffixes k, M, Ki, Mi)")
+		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, Ki, Mi); "+workload.LayerSyntax()+" (docs/layers.md)")
 		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32 (gemm only, GPU backends)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
 		c        = &config{}

@@ -234,11 +234,11 @@ func progress(w io.Writer, done, total int, latest []report.Result, verbose bool
 	for _, r := range latest {
 		switch {
 		case r.Error != "":
-			parts = append(parts, fmt.Sprintf("%s error", r.Backend))
+			parts = append(parts, fmt.Sprintf("%s error", r.Series()))
 		case !r.Verified:
-			parts = append(parts, fmt.Sprintf("%s FAILED verification", r.Backend))
+			parts = append(parts, fmt.Sprintf("%s FAILED verification", r.Series()))
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%)", r.Backend, report.Sig(r.GFLOPS), 100*r.Share.Roofline))
+			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%)", r.Series(), report.Sig(r.GFLOPS), 100*r.Share.Roofline))
 		}
 		if verbose && r.Error != "" {
 			parts[len(parts)-1] += ": " + r.Error

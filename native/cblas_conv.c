@@ -3,9 +3,12 @@
  * job: every iteration lowers each sample into the job's column buffer (in
  * C, on the calling thread) and multiplies it with the filter with
  * cblas_sgemm or cblas_dgemm (on the library's threads). The lowering is
- * part of the method's cost, so it is inside the clock.
+ * part of the method's cost, so it is inside the clock; it is split over
+ * the job's thread count (pthreads made for each lowering, when the column
+ * matrix is large enough to pay for them), as the GEMM is.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +54,9 @@ static void copy_strided(char *dst, const char *src, int64_t n, int64_t stride, 
 	}
 }
 
-/* im2col lowers one sample x (C·D·H·W elements) into col. */
-static void im2col(const conv_ctx *cx, const char *x, char *col, size_t es)
+/* im2col lowers rows [lo, hi) of one sample x (C·D·H·W elements) into col. */
+static void im2col(const conv_ctx *cx, const char *x, char *col, size_t es, int64_t lo_row,
+                   int64_t hi_row)
 {
 	const pb_layer *g = &cx->g;
 	const int64_t *o = cx->o;
@@ -60,31 +64,31 @@ static void im2col(const conv_ctx *cx, const char *x, char *col, size_t es)
 	if (g->nhwc) {
 		/* P rows of T·R·S·C: each tap copies one input pixel's C channels. */
 		size_t cb = (size_t)g->c * es;
-		char *dst = col;
-		for (int64_t o0 = 0; o0 < o[0]; o0++)
-			for (int64_t o1 = 0; o1 < o[1]; o1++)
-				for (int64_t o2 = 0; o2 < o[2]; o2++)
-					for (int64_t t = 0; t < g->window[0]; t++) {
-						int64_t i0 = o0 * g->stride[0] + t * g->dil[0] - g->pad[0];
-						for (int64_t r = 0; r < g->window[1]; r++) {
-							int64_t i1 = o1 * g->stride[1] + r * g->dil[1] - g->pad[1];
-							for (int64_t s = 0; s < g->window[2]; s++, dst += cb) {
-								int64_t i2 = o2 * g->stride[2] + s * g->dil[2] - g->pad[2];
-								if (i0 < 0 || i1 < 0 || i2 < 0 || i0 >= g->in[0] ||
-								    i1 >= g->in[1] || i2 >= g->in[2]) {
-									memset(dst, 0, cb);
-									continue;
-								}
-								memcpy(dst, x + (size_t)((i0 * g->in[1] + i1) * g->in[2] + i2) * cb,
-								       cb);
-							}
+		char *dst = col + (size_t)(lo_row * taps) * cb;
+		for (int64_t q = lo_row; q < hi_row; q++) {
+			int64_t o0 = q / (o[1] * o[2]), o1 = q / o[2] % o[1], o2 = q % o[2];
+			for (int64_t t = 0; t < g->window[0]; t++) {
+				int64_t i0 = o0 * g->stride[0] + t * g->dil[0] - g->pad[0];
+				for (int64_t r = 0; r < g->window[1]; r++) {
+					int64_t i1 = o1 * g->stride[1] + r * g->dil[1] - g->pad[1];
+					for (int64_t s = 0; s < g->window[2]; s++, dst += cb) {
+						int64_t i2 = o2 * g->stride[2] + s * g->dil[2] - g->pad[2];
+						if (i0 < 0 || i1 < 0 || i2 < 0 || i0 >= g->in[0] ||
+						    i1 >= g->in[1] || i2 >= g->in[2]) {
+							memset(dst, 0, cb);
+							continue;
 						}
+						memcpy(dst, x + (size_t)((i0 * g->in[1] + i1) * g->in[2] + i2) * cb,
+						       cb);
 					}
+				}
+			}
+		}
 		return;
 	}
 	/* C·T·R·S rows of P: each row is the input plane c seen through tap (t, r, s). */
 	int64_t isz = g->in[0] * g->in[1] * g->in[2];
-	for (int64_t row = 0; row < g->c * taps; row++) {
+	for (int64_t row = lo_row; row < hi_row; row++) {
 		int64_t c = row / taps, tap = row % taps;
 		int64_t t = tap / (g->window[1] * g->window[2]), r = tap / g->window[2] % g->window[1],
 		        s = tap % g->window[2];
@@ -111,6 +115,59 @@ static void im2col(const conv_ctx *cx, const char *x, char *col, size_t es)
 					             hi - lo, g->stride[2], es);
 			}
 		}
+	}
+}
+
+typedef struct im2col_part {
+	const conv_ctx *cx;
+	const char *x;
+	char *col;
+	size_t es;
+	int64_t lo, hi;
+} im2col_part;
+
+static void *im2col_thread(void *arg)
+{
+	im2col_part *p = arg;
+	im2col(p->cx, p->x, p->col, p->es, p->lo, p->hi);
+	return NULL;
+}
+
+/* Column matrices smaller than this are lowered on the calling thread. */
+#define PARALLEL_BYTES (256 << 10)
+
+/*
+ * lower writes one sample's column matrix with up to threads threads, each
+ * on a band of rows; a thread that cannot be made leaves its band to the
+ * caller.
+ */
+static void lower(const conv_ctx *cx, const char *x, char *col, size_t es, int threads)
+{
+	const pb_layer *g = &cx->g;
+	int64_t rows = g->nhwc ? cx->P : cx->kdim;
+	size_t bytes = (size_t)(cx->kdim * cx->P) * es;
+	if (threads > 16)
+		threads = 16;
+	if (threads <= 1 || bytes < PARALLEL_BYTES || rows < threads) {
+		im2col(cx, x, col, es, 0, rows);
+		return;
+	}
+	pthread_t tid[16];
+	im2col_part part[16];
+	int made[16] = {0};
+	int64_t step = (rows + threads - 1) / threads;
+	for (int t = 0; t < threads; t++) {
+		int64_t lo = t * step, hi = lo + step < rows ? lo + step : rows;
+		part[t] = (im2col_part){cx, x, col, es, lo, hi > lo ? hi : lo};
+		if (t > 0)
+			made[t] = pthread_create(&tid[t], NULL, im2col_thread, &part[t]) == 0;
+	}
+	im2col_thread(&part[0]);
+	for (int t = 1; t < threads; t++) {
+		if (made[t])
+			pthread_join(tid[t], NULL);
+		else
+			im2col_thread(&part[t]);
 	}
 }
 
@@ -147,7 +204,7 @@ static pb_status it_conv(pb_job *j, int copy, char *err, size_t errlen)
 		char *yn = y + (size_t)(n * g->k * cx->P) * es;
 		const char *col = xn;
 		if (!cx->pointwise) {
-			im2col(cx, xn, cx->col, es);
+			lower(cx, xn, cx->col, es, j->threads);
 			col = cx->col;
 		}
 		if (g->nhwc)

@@ -13,6 +13,11 @@
  * starts on every Run, since inference frameworks reorder constant weights
  * once and cache them.
  *
+ * Each job owns its primitives' scratchpad (scratchpad mode user): in the
+ * default mode it is a thread-local buffer of the thread that created the
+ * primitive, and executing it from another thread — Go makes cgo calls on
+ * any — crashed in oneDNN's gemm convolution.
+ *
  * The entry points oneDNN 2.x adds for these (the *_desc_init calls of
  * each primitive, reorders, memory descriptor queries) are resolved with
  * dlsym on the handle onednn.c opened, when a layer job is first made.
@@ -34,6 +39,9 @@ typedef struct layer_fns {
 	dnnl_primitive_desc_query_md_fn query_md;
 	dnnl_memory_desc_equal_fn md_equal;
 	dnnl_memory_desc_get_size_fn md_size;
+	dnnl_primitive_attr_create_fn attr_create;
+	dnnl_primitive_attr_destroy_fn attr_destroy;
+	dnnl_primitive_attr_set_scratchpad_mode_fn attr_scratchpad;
 } layer_fns;
 
 static pb_status resolve(const pb_dnnl *lib, layer_fns *f, char *err, size_t errlen)
@@ -50,6 +58,9 @@ static pb_status resolve(const pb_dnnl *lib, layer_fns *f, char *err, size_t err
 		{"dnnl_primitive_desc_query_md", &f->query_md},
 		{"dnnl_memory_desc_equal", &f->md_equal},
 		{"dnnl_memory_desc_get_size", &f->md_size},
+		{"dnnl_primitive_attr_create", &f->attr_create},
+		{"dnnl_primitive_attr_destroy", &f->attr_destroy},
+		{"dnnl_primitive_attr_set_scratchpad_mode", &f->attr_scratchpad},
 	};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
 		void *p = dlsym(lib->dl, need[i].name);
@@ -93,9 +104,11 @@ typedef struct layer_job {
 	size_t nmems;
 	void **bufs;            /* every buffer allocated here, to free */
 	size_t nbufs;
+	dnnl_primitive_attr_t attr; /* scratchpad mode user */
 	dnnl_primitive_desc_t rpd; /* the weights reorder, when the primitive wants one */
 	dnnl_primitive_t reorder;
-	dnnl_exec_arg_t *rargs; /* [copy * 2 + 0 from, 1 to] */
+	dnnl_exec_arg_t *rargs; /* [copy * 3 + 0 from, 1 to, 2 scratchpad] */
+	int nrargs;             /* 2, or 3 with a scratchpad */
 } layer_job;
 
 static void layer_destroy(pb_job *j)
@@ -117,6 +130,8 @@ static void layer_destroy(pb_job *j)
 		lib->pd_destroy(d->pd);
 	if (d->stream != NULL)
 		lib->stream_destroy(d->stream);
+	if (d->attr != NULL)
+		d->f.attr_destroy(d->attr);
 	for (size_t i = 0; i < d->nbufs; i++)
 		free(d->bufs[i]);
 	free(d->bufs);
@@ -160,7 +175,7 @@ static pb_status layer_before(pb_job *j, char *err, size_t errlen)
 	if (d->reorder == NULL)
 		return PB_OK;
 	for (int c = 0; c < j->copies; c++) {
-		dnnl_status_t s = d->lib->prim_execute(d->reorder, d->stream, 2, d->rargs + 2 * c);
+		dnnl_status_t s = d->lib->prim_execute(d->reorder, d->stream, d->nrargs, d->rargs + 3 * c);
 		if (s != dnnl_success)
 			return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: weights reorder: %s",
 			               status_str(s));
@@ -448,7 +463,11 @@ pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, cons
 	}
 	if (s == dnnl_success) {
 		fail_at = 2;
-		s = lib->pd_create(&d->pd, desc, NULL, lib->engine, NULL);
+		s = d->f.attr_create(&d->attr);
+		if (s == dnnl_success)
+			s = d->f.attr_scratchpad(d->attr, dnnl_scratchpad_mode_user);
+		if (s == dnnl_success)
+			s = lib->pd_create(&d->pd, desc, d->attr, lib->engine, NULL);
 	}
 	free(desc);
 	if (s != dnnl_success) {
@@ -460,14 +479,17 @@ pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, cons
 	CHECK(lib->stream_create(&d->stream, lib->engine, dnnl_stream_default_flags), "stream");
 
 	/* Exec arguments: ours, then whatever else the primitive asks for. */
-	int extra_ids[] = {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_WORKSPACE};
-	const dnnl_memory_desc_t *extra_md[3];
+	int extra_ids[] = {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_WORKSPACE, DNNL_ARG_SCRATCHPAD};
+	const dnnl_memory_desc_t *extra_md[4];
 	int nextra = 0;
 	for (size_t e = 0; e < sizeof extra_ids / sizeof extra_ids[0]; e++) {
 		int mine = 0;
 		for (int a = 0; a < nargs; a++)
 			mine |= ids[a] == extra_ids[e];
-		const dnnl_memory_desc_t *q = d->f.query_md(d->pd, dnnl_query_exec_arg_md, extra_ids[e]);
+		const dnnl_memory_desc_t *q =
+			extra_ids[e] == DNNL_ARG_SCRATCHPAD
+				? d->f.query_md(d->pd, dnnl_query_scratchpad_md, 0)
+				: d->f.query_md(d->pd, dnnl_query_exec_arg_md, extra_ids[e]);
 		if (!mine && q != NULL && d->f.md_size(q) > 0) {
 			extra_md[nextra] = q;
 			extra_ids[nextra++] = extra_ids[e];
@@ -485,12 +507,28 @@ pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, cons
 				FAIL(PB_ERR_LIBRARY, "conv: no weights memory descriptor");
 		}
 		if (!d->f.md_equal(wmd, &md[1])) {
-			CHECK(d->f.reorder_pd(&d->rpd, &md[1], lib->engine, wmd, lib->engine, NULL),
+			CHECK(d->f.reorder_pd(&d->rpd, &md[1], lib->engine, wmd, lib->engine, d->attr),
 			      "weights reorder descriptor");
 			CHECK(lib->prim_create(&d->reorder, d->rpd), "weights reorder");
-			d->rargs = calloc((size_t)j->copies * 2, sizeof *d->rargs);
+			d->rargs = calloc((size_t)j->copies * 3, sizeof *d->rargs);
 			if (d->rargs == NULL) {
 				FAIL(PB_ERR_NOMEM, "out of memory");
+			}
+			d->nrargs = 2;
+			const dnnl_memory_desc_t *rs = d->f.query_md(d->rpd, dnnl_query_scratchpad_md, 0);
+			if (rs != NULL && d->f.md_size(rs) > 0) {
+				void *buf = track_buf(d, d->f.md_size(rs));
+				dnnl_memory_t m = NULL;
+				if (buf == NULL)
+					FAIL(PB_ERR_NOMEM, "out of memory");
+				CHECK(lib->memory_create(&m, rs, lib->engine, buf), "memory");
+				if (!track_mem(d, m)) {
+					lib->memory_destroy(m);
+					FAIL(PB_ERR_NOMEM, "out of memory");
+				}
+				for (int c = 0; c < j->copies; c++)
+					d->rargs[3 * c + 2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, m};
+				d->nrargs = 3;
 			}
 		}
 	}
@@ -532,12 +570,16 @@ pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, cons
 					lib->memory_destroy(w2);
 						FAIL(PB_ERR_NOMEM, "out of memory");
 				}
-				d->rargs[2 * c] = (dnnl_exec_arg_t){DNNL_ARG_FROM, m};
-				d->rargs[2 * c + 1] = (dnnl_exec_arg_t){DNNL_ARG_TO, w2};
+				d->rargs[3 * c] = (dnnl_exec_arg_t){DNNL_ARG_FROM, m};
+				d->rargs[3 * c + 1] = (dnnl_exec_arg_t){DNNL_ARG_TO, w2};
 				ea[a].memory = w2;
 			}
 		}
 		for (int e = 0; e < nextra; e++) {
+			if (c > 0 && extra_ids[e] == DNNL_ARG_SCRATCHPAD) {
+				ea[nargs + e] = d->args[nargs + e]; /* one scratchpad serves every copy */
+				continue;
+			}
 			void *buf = track_buf(d, d->f.md_size(extra_md[e]));
 			dnnl_memory_t m = NULL;
 			if (buf == NULL) {

@@ -171,6 +171,28 @@ func peakLines(run *Run) []string {
 	if len(bw) > 0 {
 		out = append(out, fmt.Sprintf("bandwidth, %d threads: %s GB/s", threads, strings.Join(bw, ", ")))
 	}
+	for _, g := range run.Peaks.GPUs { // GPU results are shares of their GPU's peaks
+		var parts []string
+		for _, c := range g.Compute {
+			p := fmt.Sprintf("%s %s", c.DType, Sig(c.TheoreticalGFLOPS))
+			if c.EmpiricalGFLOPS > 0 {
+				p += fmt.Sprintf(" (best gemm %s)", Sig(c.EmpiricalGFLOPS))
+			}
+			parts = append(parts, p)
+		}
+		line := fmt.Sprintf("GPU %s: %s GFLOP/s theoretical", g.Device, strings.Join(parts, ", "))
+		var gbw []string
+		for _, b := range g.Bandwidth {
+			gbw = append(gbw, fmt.Sprintf("%s copy %s", b.Level, Sig(b.GBPS)))
+		}
+		if g.TheoreticalGBPS > 0 {
+			gbw = append(gbw, fmt.Sprintf("theoretical %s", Sig(g.TheoreticalGBPS)))
+		}
+		if len(gbw) > 0 {
+			line += fmt.Sprintf("; memory %s GB/s", strings.Join(gbw, ", "))
+		}
+		out = append(out, line)
+	}
 	return out
 }
 

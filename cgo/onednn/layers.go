@@ -116,4 +116,3 @@ func Implementation(j *Job) string {
 	}
 	return impl
 }
-

@@ -98,27 +98,152 @@ func validRange(n, stride, off, in int) (lo, hi int) {
 }
 
 // Direct computes y = x ⋆ w (cross-correlation, as every DL framework) by
-// a direct loop nest, without a lowered copy of x:
+// a direct convolution: no lowered copy of x, the input read in place (see
+// DirectConv). It allocates the packed filter; DirectConv.Run does not.
+func Direct[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
+	NewDirectConv[T](p).Run(lvl, x, w, y, threads)
+}
+
+// DirectConv computes convolutions directly, in the way of Zhang et al.'s
+// "zero-memory-overhead direct convolutions" (2018): for every output row
+// and filter tap, the tap's K×C slice of the filter times the C×width
+// slice of the input the row sees, in place, is one small gemm.Gemm
+// (serial; goroutines split the output rows):
 //
-//   - NCHW: each goroutine owns whole output planes (n, k); for every
-//     input channel and filter tap, each output row gets an axpy of the
-//     input row it sees (elem.Axpy, contiguous when the W stride is 1).
-//   - NHWC: each goroutine owns output rows; for every output pixel and
-//     filter tap, the pixel's K outputs get the K×C tap of the filter times
-//     the C channels of the input pixel (gemm.Gemv).
+//   - NHWC: y[row] (Q×K) += x[pixels] (Q×C, row stride stride·C) · w[tap]ᵀ
+//     (w[tap] K×C, row stride T·R·S·C), at any stride.
+//   - NCHW: y[:, row] (K×Q, row stride P) += w[tap] (K×C) · x[:, row]
+//     (C×Q, row stride D·H·W) when the W stride is 1; the filter taps are
+//     first copied into K×C matrices (K·C·T·R·S elements, inside Run, a
+//     1/P fraction of the work). With a W stride over 1 the input row is
+//     not contiguous, and each output row instead gets an elem.Axpy per
+//     input channel and tap, strided in Go.
 //
 // x holds N·C·D·H·W elements, w K·C·T·R·S and y N·K·P₀·P₁·P₂; y is
-// overwritten.
-func Direct[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
+// overwritten. A DirectConv is not safe for concurrent Runs (the packed
+// filter is shared).
+type DirectConv[T Float] struct {
+	p      Params
+	packed []T // NCHW, unit W stride: the filter as T·R·S matrices K×C
+}
+
+// NewDirectConv prepares a direct convolution of geometry p.
+func NewDirectConv[T Float](p Params) *DirectConv[T] {
 	p.check(true)
+	d := &DirectConv[T]{p: p}
+	if !p.NHWC && p.Stride[2] == 1 {
+		d.packed = make([]T, p.FilterLen())
+	}
+	return d
+}
+
+// Run computes y = x ⋆ w with threads goroutines.
+func (d *DirectConv[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
+	p := d.p
 	checkThreads(threads)
 	checkLen("x", len(x), p.InLen())
 	checkLen("w", len(w), p.FilterLen())
 	checkLen("y", len(y), p.OutLen())
-	if p.NHWC {
-		directNHWC(lvl, p, x, w, y, threads)
-		return
+	o := p.Out()
+	rows := p.N * o[0] * o[1]
+	taps := prod(p.Window)
+	switch {
+	case p.NHWC:
+		num.For(rows, threads, 1, 1, func(_, lo, hi int) {
+			for row := lo; row < hi; row++ {
+				directRowNHWC(lvl, p, o, row, x, w, y)
+			}
+		})
+	case d.packed != nil:
+		// packed[tap] is K×C: packed[(tap·K + k)·C + c] = w[(k·C + c)·taps + tap].
+		for k := range p.K {
+			for c := range p.C {
+				src := w[(k*p.C+c)*taps : (k*p.C+c+1)*taps]
+				for tap, v := range src {
+					d.packed[(tap*p.K+k)*p.C+c] = v
+				}
+			}
+		}
+		num.For(rows, threads, 1, 1, func(_, lo, hi int) {
+			for row := lo; row < hi; row++ {
+				directRowNCHW(lvl, p, o, row, x, d.packed, y)
+			}
+		})
+	default:
+		directAxpy(lvl, p, x, w, y, threads)
 	}
+}
+
+// directRowNHWC computes output row (n, o0, o1) of an NHWC convolution.
+func directRowNHWC[T Float](lvl isa.Level, p Params, o [3]int, row int, x, w, y []T) {
+	n, o0, o1 := row/(o[0]*o[1]), row/o[1]%o[0], row%o[1]
+	yrow := y[row*o[2]*p.K : (row+1)*o[2]*p.K]
+	clear(yrow)
+	ldb := prod(p.Window) * p.C
+	for t := range p.Window[0] {
+		i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
+		if i0 < 0 || i0 >= p.In[0] {
+			continue
+		}
+		for r := range p.Window[1] {
+			i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
+			if i1 < 0 || i1 >= p.In[1] {
+				continue
+			}
+			for s := range p.Window[2] {
+				off := s*p.Dil[2] - p.Pad[2]
+				lo, hi := validRange(o[2], p.Stride[2], off, p.In[2])
+				if lo >= hi {
+					continue
+				}
+				px := ((n*p.In[0]+i0)*p.In[1]+i1)*p.In[2] + lo*p.Stride[2] + off
+				tap := ((t*p.Window[1]+r)*p.Window[2] + s) * p.C
+				gemm.Gemm(lvl, false, true, hi-lo, p.K, p.C, 1, x[px*p.C:], p.Stride[2]*p.C,
+					w[tap:], ldb, 1, yrow[lo*p.K:], p.K, 1)
+			}
+		}
+	}
+}
+
+// directRowNCHW computes output row (n, o0, o1) of an NCHW convolution
+// with unit W stride, from the packed filter.
+func directRowNCHW[T Float](lvl isa.Level, p Params, o [3]int, row int, x, packed, y []T) {
+	n, o0, o1 := row/(o[0]*o[1]), row/o[1]%o[0], row%o[1]
+	osz, isz := prod(o), prod(p.In)
+	yn := y[n*p.K*osz : (n+1)*p.K*osz]
+	rowOff := (o0*o[1] + o1) * o[2]
+	for k := range p.K {
+		clear(yn[k*osz+rowOff : k*osz+rowOff+o[2]])
+	}
+	xn := x[n*p.C*isz : (n+1)*p.C*isz]
+	for t := range p.Window[0] {
+		i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
+		if i0 < 0 || i0 >= p.In[0] {
+			continue
+		}
+		for r := range p.Window[1] {
+			i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
+			if i1 < 0 || i1 >= p.In[1] {
+				continue
+			}
+			for s := range p.Window[2] {
+				off := s*p.Dil[2] - p.Pad[2]
+				lo, hi := validRange(o[2], 1, off, p.In[2])
+				if lo >= hi {
+					continue
+				}
+				tap := (t*p.Window[1]+r)*p.Window[2] + s
+				gemm.Gemm(lvl, false, false, p.K, hi-lo, p.C, 1, packed[tap*p.K*p.C:], p.C,
+					xn[(i0*p.In[1]+i1)*p.In[2]+lo+off:], isz, 1, yn[rowOff+lo:], osz, 1)
+			}
+		}
+	}
+}
+
+// directAxpy is the NCHW direct convolution with a W stride over 1: each
+// goroutine owns whole output planes (n, k); every input channel and tap
+// adds a strided row to each output row.
+func directAxpy[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
 	o := p.Out()
 	osz, isz, win := prod(o), prod(p.In), prod(p.Window)
 	num.For(p.N*p.K, threads, 1, 1, func(_, lo, hi int) {
@@ -159,42 +284,6 @@ func Direct[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
 									}
 								}
 							}
-						}
-					}
-				}
-			}
-		}
-	})
-}
-
-func directNHWC[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
-	o := p.Out()
-	taps := prod(p.Window)
-	lda := taps * p.C // stride between the filter's rows k
-	num.For(p.N*o[0]*o[1], threads, 1, 1, func(_, lo, hi int) {
-		for row := lo; row < hi; row++ {
-			n, o0, o1 := row/(o[0]*o[1]), row/o[1]%o[0], row%o[1]
-			for o2 := range o[2] {
-				yp := y[(row*o[2]+o2)*p.K : (row*o[2]+o2+1)*p.K]
-				clear(yp)
-				for t := range p.Window[0] {
-					i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
-					if i0 < 0 || i0 >= p.In[0] {
-						continue
-					}
-					for r := range p.Window[1] {
-						i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
-						if i1 < 0 || i1 >= p.In[1] {
-							continue
-						}
-						for s := range p.Window[2] {
-							i2 := o2*p.Stride[2] + s*p.Dil[2] - p.Pad[2]
-							if i2 < 0 || i2 >= p.In[2] {
-								continue
-							}
-							px := (((n*p.In[0]+i0)*p.In[1]+i1)*p.In[2] + i2) * p.C
-							tap := ((t*p.Window[1]+r)*p.Window[2] + s) * p.C
-							gemm.Gemv(lvl, false, p.K, p.C, 1, w[tap:], lda, x[px:px+p.C], 1, 1, yp, 1, 1)
 						}
 					}
 				}

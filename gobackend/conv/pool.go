@@ -11,7 +11,8 @@ import (
 type PoolKind int
 
 const (
-	// Max takes the largest input of each window; padding never wins.
+	// Max takes the largest input of each window; padding never wins
+	// (nor does a NaN input: comparisons skip it).
 	Max PoolKind = iota
 	// Avg divides each window's sum by the window size: padding counts as
 	// zeros (PyTorch's count_include_pad, oneDNN's avg_include_padding).
@@ -55,6 +56,64 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 		return max(lo, 0), min(lo+p.Window[d], p.In[d]), p.Window[d]
 	}
 	osz, isz := prod(out), prod(p.In)
+	if !p.NHWC && kind != AdaptiveAvg {
+		// Each output row takes, for every window tap, the input row the
+		// tap sees, element-wise: short strided loops instead of a window
+		// walk per output.
+		inv := 1 / T(prod(p.Window))
+		num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
+			for nc := lo; nc < hi; nc++ {
+				xc, yc := x[nc*isz:(nc+1)*isz], y[nc*osz:(nc+1)*osz]
+				for o0 := range out[0] {
+					for o1 := range out[1] {
+						yrow := yc[(o0*out[1]+o1)*out[2]:][:out[2]]
+						for i := range yrow {
+							if kind == Max {
+								yrow[i] = T(math.Inf(-1))
+							} else {
+								yrow[i] = 0
+							}
+						}
+						for t := range p.Window[0] {
+							i0 := o0*p.Stride[0] + t - p.Pad[0]
+							if i0 < 0 || i0 >= p.In[0] {
+								continue
+							}
+							for r := range p.Window[1] {
+								i1 := o1*p.Stride[1] + r - p.Pad[1]
+								if i1 < 0 || i1 >= p.In[1] {
+									continue
+								}
+								xrow := xc[(i0*p.In[1]+i1)*p.In[2]:][:p.In[2]]
+								for s := range p.Window[2] {
+									off := s - p.Pad[2]
+									a, b := validRange(out[2], p.Stride[2], off, p.In[2])
+									st := p.Stride[2]
+									if kind == Max {
+										for q := a; q < b; q++ {
+											if v := xrow[q*st+off]; v > yrow[q] {
+												yrow[q] = v
+											}
+										}
+									} else {
+										for q := a; q < b; q++ {
+											yrow[q] += xrow[q*st+off]
+										}
+									}
+								}
+							}
+						}
+						if kind == Avg {
+							for i := range yrow {
+								yrow[i] *= inv
+							}
+						}
+					}
+				}
+			}
+		})
+		return
+	}
 	if !p.NHWC {
 		num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
 			for nc := lo; nc < hi; nc++ {
@@ -74,7 +133,9 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 									row := xc[(i0*p.In[1]+i1)*p.In[2]:]
 									if kind == Max {
 										for _, v := range row[a2:b2] {
-											acc = max(acc, v)
+											if v > acc {
+												acc = v
+											}
 										}
 									} else {
 										for _, v := range row[a2:b2] {
@@ -116,7 +177,9 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 							px := x[(((n*p.In[0]+i0)*p.In[1]+i1)*p.In[2]+i2)*p.C:][:p.C]
 							if kind == Max {
 								for c, v := range px {
-									acc[c] = max(acc[c], v)
+									if v > acc[c] {
+										acc[c] = v
+									}
 								}
 							} else {
 								for c, v := range px {

@@ -31,10 +31,11 @@ type Float = num.Float
 // type, so two goroutines never write the same line.
 const align = 64
 
-// Below these many elements per goroutine a chunk runs on the caller's
-// goroutine instead: starting and joining one costs about a microsecond,
-// which is the time of ~16K adds in cache but only ~1K transcendentals.
-// Variables so that tests can drive the split with short vectors.
+// Below these many elements per piece a vector runs on the caller's
+// goroutine alone: handing a piece to a pooled worker and waiting for it
+// costs about a microsecond when the worker is awake (internal/num), the
+// time of ~16K adds in cache but only ~1K transcendentals. Variables so
+// that tests can drive the split with short vectors.
 var (
 	minChunkCheap = 1 << 14 // Add, Mul, Axpy, ReLU
 	minChunkMath  = 1 << 10 // Sigmoid, Tanh, Exp
@@ -69,8 +70,9 @@ func Kernel(lvl isa.Level) string {
 	return "generic"
 }
 
-// forChunks runs f on the chunks of [0, n) num.For makes, directly on the
-// caller's goroutine (no closure to allocate) when there is one chunk.
+// forChunks runs f on the pieces of [0, n) num.For makes. The callers check
+// single first and then call their kernel directly: the closure passed here
+// escapes to the workers, so making it allocates.
 func forChunks(n, threads, minChunk int, f func(lo, hi int)) {
 	num.For(n, threads, align, minChunk, func(_, lo, hi int) { f(lo, hi) })
 }

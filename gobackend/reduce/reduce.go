@@ -25,9 +25,10 @@ import (
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
 
-// minChunk is the least number of elements a goroutine gets: a reduction
-// streams its input once, ~1 element per cycle, so a smaller share costs more
-// to start and join than it saves. A variable so tests can shrink it.
+// minChunk is the least number of elements a piece of a parallel reduction
+// gets: a reduction streams its input once, several elements per cycle, so
+// a smaller piece costs more to hand to a worker than it saves. A variable
+// so tests can shrink it.
 var minChunk = 1 << 14
 
 // impl is a set of kernels: the generic ones, or an assembly set. The

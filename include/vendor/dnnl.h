@@ -159,7 +159,8 @@ typedef dnnl_status_t (*dnnl_primitive_execute_fn)(const void *prim, dnnl_stream
  *   dnnl_use_global_stats 0x1, dnnl_use_scale 0x8, dnnl_use_shift 0x10
  *   DNNL_ARG_WEIGHTS 33, MEAN 49, VARIANCE 50, SCALE 51, SHIFT 52,
  *   WORKSPACE 64, FROM 1, TO 17
- *   dnnl_query_weights_md 131, dnnl_query_exec_arg_md 255
+ *   dnnl_query_weights_md 131, dnnl_query_exec_arg_md 255,
+ *   dnnl_query_scratchpad_md 136, DNNL_ARG_SCRATCHPAD 80, dnnl_scratchpad_mode_user 1
  *
  * In 2.6 a convolution descriptor is 5976 bytes, pooling_v2 3288, batch
  * and layer normalization 3496: pb_dnnl_layer_desc_t reserves 8 KiB.
@@ -193,7 +194,23 @@ typedef dnnl_status_t (*dnnl_primitive_execute_fn)(const void *prim, dnnl_stream
 #define DNNL_ARG_TO 17
 
 #define dnnl_query_weights_md 131
+#define dnnl_query_scratchpad_md 136
 #define dnnl_query_exec_arg_md 255
+
+/*
+ * Scratchpad. In the default mode (library) a primitive's scratchpad is a
+ * thread-local buffer of the thread that created it, which another thread
+ * executing it does not have (it crashed: Go runs cgo calls on any thread),
+ * so the layer jobs own theirs (mode user, dnnl_scratchpad_mode_user 1,
+ * DNNL_ARG_SCRATCHPAD 80, dnnl_query_scratchpad_md 136).
+ */
+#define dnnl_scratchpad_mode_user 1
+#define DNNL_ARG_SCRATCHPAD 80
+typedef struct dnnl_primitive_attr *dnnl_primitive_attr_t;
+typedef dnnl_status_t (*dnnl_primitive_attr_create_fn)(dnnl_primitive_attr_t *attr);
+typedef dnnl_status_t (*dnnl_primitive_attr_destroy_fn)(dnnl_primitive_attr_t attr);
+typedef dnnl_status_t (*dnnl_primitive_attr_set_scratchpad_mode_fn)(dnnl_primitive_attr_t attr,
+                                                                    int mode);
 
 typedef struct {
 	_Alignas(8) unsigned char bytes[8192];

@@ -11,9 +11,10 @@ import (
 var layerShapes = map[workload.Op][]string{
 	workload.Conv1D: {"1x1x1:1x1", "2x3x17:5x3:s2:p1:d2", "1x4x9:3x4:p2:nhwc"},
 	workload.Conv2D: {"2x3x9x11:5x3x2:s2x1:p1x0:d1x2", "2x3x9x11:5x3x2:s2x1:p1x0:d1x2:nhwc", "1x5x7x7:3x1x1:s2:p3",
-		"3x7x6x6:9x1x1", "3x7x6x6:9x1x1:nhwc", "1x16x12x13:17x3x3:p1", "1x16x12x13:17x3x3:p1:nhwc", "1x2x7x7:3x5x5:s3:p4"},
+		"3x7x6x6:9x1x1", "3x7x6x6:9x1x1:nhwc", "1x16x12x13:17x3x3:p1", "1x16x12x13:17x3x3:p1:nhwc", "1x2x7x7:3x5x5:s3:p4",
+		"1x3x8x8:4x3x3:s2"}, // the last input row and column unused: negative right padding to oneDNN
 	workload.Conv3D:          {"1x3x5x6x7:4x3x2x3:s1x2x1:p1", "1x3x5x6x7:4x3x2x3:p1:d2x1x1:nhwc"},
-	workload.MaxPool:         {"2x3x9x10:3x3:s2:p1", "1x3x9x10:3x3:s2:p1:nhwc", "1x3x9:3:p1", "1x2x5x6x7:2x3x3:s1:p1"},
+	workload.MaxPool:         {"2x3x9x10:3x3:s2:p1", "1x3x9x10:3x3:s2:p1:nhwc", "1x3x9:3:p1", "1x2x5x6x7:2x3x3:s1:p1", "1x3x8x8:3x3:s2"},
 	workload.AvgPool:         {"2x3x9x10:3x2:s2x1:p1:nhwc", "1x3x9x10:3x3:s2:p1", "1x4x8x8:2x2"},
 	workload.AdaptiveAvgPool: {"2x3x9x10:4x3", "1x3x8x8:2x2:nhwc", "1x5x7x7:1x1"},
 	workload.BatchNorm:       {"2x5x7x3", "2x5x7x3:nhwc", "3x4", "1x3x2x3x4"},

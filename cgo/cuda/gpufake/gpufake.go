@@ -101,16 +101,18 @@ func build() (*Libs, error) {
 		ROCBLAS:  filepath.Join(dir, "librocblas.so.4"),
 	}
 	src := func(name string) string { return filepath.Join(dir, name) }
-	// The runtimes' sonames are their own (libpbfake_*), so that a real
-	// runtime loaded earlier in the process cannot stand in for them when
-	// the fake libraries that call into them load; the companions keep the
-	// real sonames, and are linked without using a symbol of theirs.
+	// The runtimes' sonames are their own and unique to this build
+	// (libpbfake_*-TAG), so that no runtime loaded earlier in the process, a
+	// real one or another build's fake, stands in for them when the fake
+	// libraries that call into them load; the companions keep the real
+	// sonames, and are linked without using a symbol of theirs.
+	tag := filepath.Base(dir)
 	steps := []struct {
 		out, soname string
 		args        []string
 	}{
-		{l.CUDART, "libpbfake_cudart.so", []string{src("fake_runtime.c"), "-lpthread"}},
-		{l.HIP, "libpbfake_amdhip64.so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
+		{l.CUDART, "libpbfake_cudart-" + tag + ".so", []string{src("fake_runtime.c"), "-lpthread"}},
+		{l.HIP, "libpbfake_amdhip64-" + tag + ".so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
 		{l.CUBLASLt, "", []string{src("fake_sublib.c")}},
 		{l.CUDNNOps, "", []string{src("fake_sublib.c")}},
 		{l.CUBLAS, "", []string{src("fake_cublas.c"), "-Wl,--no-as-needed", l.CUDART, l.CUBLASLt}},
@@ -132,11 +134,22 @@ func build() (*Libs, error) {
 	return l, nil
 }
 
+// Knobs are the environment variables that steer the fakes.
+var Knobs = []string{
+	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER",
+	"PB_FAKE_HIP_DEVICES", "PB_FAKE_HIP_ERROR", "PB_FAKE_HIP_MEM", "PB_FAKE_HIP_DRIVER",
+	"PB_FAKE_NVML_REASONS", "PB_FAKE_NVML_SM_MHZ", "PB_FAKE_CUBLAS_MAJOR",
+}
+
 // Setenv points peakbench's loader at the fakes for the duration of t:
 // PEAKBENCH_CUDART, PEAKBENCH_CUBLAS, PEAKBENCH_CUDNN, PEAKBENCH_NVML,
-// PEAKBENCH_HIP and PEAKBENCH_ROCBLAS.
+// PEAKBENCH_HIP and PEAKBENCH_ROCBLAS; and clears the Knobs (the fakes'
+// defaults), which t may then set.
 func (l *Libs) Setenv(t testing.TB) {
 	t.Helper()
+	for _, k := range Knobs {
+		t.Setenv(k, "")
+	}
 	t.Setenv("PEAKBENCH_CUDART", l.CUDART)
 	t.Setenv("PEAKBENCH_CUBLAS", l.CUBLAS)
 	t.Setenv("PEAKBENCH_CUDNN", l.CUDNN)

@@ -2,18 +2,14 @@
 // type constraint and the one way they split work over goroutines.
 package num
 
-import (
-	"runtime"
-	"sync/atomic"
-)
-
 // Float is the element type of every gobackend kernel.
 type Float interface{ ~float32 | ~float64 }
 
 // Chunks says how [0,n) is cut for For: into parts pieces of size step
-// (the last one shorter), step a multiple of align. It uses at most threads
-// pieces and no more than leaves each piece minChunk elements, so a short
-// input runs serially instead of paying for goroutines it cannot use.
+// (the last one shorter), step a multiple of align. It uses at most
+// PiecesPerThread·threads pieces and no more than leaves each piece
+// minChunk elements, so a short input runs serially instead of paying for
+// goroutines it cannot use.
 func Chunks(n, threads, align, minChunk int) (parts, step int) {
 	if n <= 0 {
 		return 0, 0
@@ -26,7 +22,7 @@ func Chunks(n, threads, align, minChunk int) (parts, step int) {
 		// the kernels on short vectors take not much more.
 		return 1, (n + align - 1) / align * align
 	}
-	parts = threads
+	parts = threads * PiecesPerThread
 	if minChunk > 0 && n/minChunk < parts {
 		parts = n / minChunk
 	}
@@ -40,9 +36,15 @@ func Chunks(n, threads, align, minChunk int) (parts, step int) {
 	return parts, step
 }
 
-// For runs fn(part, lo, hi) over the pieces Chunks gives, piece 0 on the
-// calling goroutine and each other one on a worker goroutine of a pool that
-// stays awake between calls (pool.go), and returns when all are done. The pieces depend only on n and the arguments, never on
+// PiecesPerThread is how many pieces For makes per thread when the input is
+// long enough: the threads take them as they come, so when one thread is
+// held up (its core busy with another process) the others take its share,
+// and the last piece it was caught in is small.
+const PiecesPerThread = 4
+
+// For runs fn(part, lo, hi) over the pieces Chunks gives, shared between the
+// calling goroutine and workers of a pool that stays awake between calls
+// (pool.go), and returns when all are done. The pieces depend only on n and the arguments, never on
 // timing, so a caller combining per-piece results in piece order is
 // deterministic for a given thread count.
 //
@@ -58,18 +60,13 @@ func For(n, threads, align, minChunk int, fn func(part, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	var pending atomic.Int32
-	pending.Store(int32(parts - 1))
-	jobs := make([]job, parts-1)
-	for p := 1; p < parts; p++ {
-		lo := p * step
-		jobs[p-1] = job{fn: fn, part: p, lo: lo, hi: min(lo+step, n), pending: &pending}
-		dispatch(&jobs[p-1])
+	j := &job{fn: fn, n: n, step: step, parts: int32(parts)}
+	j.cond.L = &j.mu
+	for range min(parts, threads) - 1 {
+		dispatch(j)
 	}
-	fn(0, 0, min(step, n))
-	for pending.Load() != 0 {
-		runtime.Gosched()
-	}
+	j.work()
+	j.wait()
 }
 
 // Single reports whether For would run [0,n) as one piece on the caller's

@@ -17,7 +17,7 @@ func TestChunksCover(t *testing.T) {
 						}
 						continue
 					}
-					if parts < 1 || parts > threads {
+					if parts < 1 || parts > PiecesPerThread*threads {
 						t.Fatalf("n=%d threads=%d: parts %d", n, threads, parts)
 					}
 					if step%align != 0 || (parts-1)*step >= n || parts*step < n {
@@ -59,6 +59,35 @@ func TestSingle(t *testing.T) {
 					t.Fatalf("n=%d threads=%d min=%d: Single, but %d parts", n, threads, minChunk, parts)
 				}
 			}
+		}
+	}
+}
+
+// TestForConcurrent runs For from several goroutines at once, sharing the
+// pool, with pieces of uneven cost.
+func TestForConcurrent(t *testing.T) {
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			ok := true
+			for it := 0; it < 50; it++ {
+				n := 1000 + it*37
+				seen := make([]int32, n)
+				For(n, 3, 1, 16, func(part, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						atomic.AddInt32(&seen[i], 1)
+					}
+				})
+				for _, s := range seen {
+					ok = ok && s == 1
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Fatal("an element was not visited exactly once")
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // The convolution algorithms of the go and asm backends, the default first.
 const (
 	Im2colGEMM = "im2col+gemm" // conv.Lowered: im2col, then gemm.Gemm
-	Direct     = "direct"      // conv.Direct: a loop nest of axpys (NCHW) or gemvs (NHWC)
+	Direct     = "direct"      // conv.DirectConv: in place, a small gemm.Gemm per output row and filter tap
 )
 
 // LayerAlgorithms lists the algorithms the go and asm backends offer for w:
@@ -75,7 +75,8 @@ func prepareLayer[T backend.Float](lvl isa.Level, w workload.Workload, in worklo
 	switch w.Op {
 	case workload.Conv1D, workload.Conv2D, workload.Conv3D:
 		if alg == Direct {
-			step = func(s *set) { conv.Direct(lvl, p, s.args[0], s.args[1], s.out, th) }
+			dc := conv.NewDirectConv[T](p)
+			step = func(s *set) { dc.Run(lvl, s.args[0], s.args[1], s.out, th) }
 		} else {
 			low := conv.NewLowered[T](p)
 			step = func(s *set) { low.Run(lvl, s.args[0], s.args[1], s.out, th) }

@@ -1,0 +1,70 @@
+//go:build cgo
+
+package rocblas_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/rocblas"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	gpufake.Cleanup()
+	os.Exit(code)
+}
+
+func TestGEMM(t *testing.T) {
+	gpufake.Require(t)
+	rt, err := cuda.OpenHIP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := rt.OpenDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	lib, err := rocblas.Open(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	job, err := lib.PrepareGEMM(cuda.F64, false, true, 2, 2, 3, cuda.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	job.SetInput(0, []float64{1, 2, 3, 4, 5, 6})     // A 2×3
+	job.SetInput(1, []float64{1, -1, 0.5, 0, 2, -2}) // B stored 2×3 (op(B) = Bᵀ, 3×2)
+	if _, err := job.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := job.Output()
+	if want := []float64{0.5, -2, 2, -2}; got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
+		t.Errorf("C = %v; want %v", got, want)
+	}
+	if !strings.Contains(job.String(), "rocblas_dgemm NT m=2 n=2 k=3 on rocm:0") {
+		t.Errorf("job %q", job)
+	}
+}
+
+func TestNotHIP(t *testing.T) {
+	gpufake.Require(t)
+	rt, err := cuda.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := rt.OpenDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	if _, err := rocblas.Open(dev); err == nil || !strings.Contains(err.Error(), "rocblas: cuda:0 is not a HIP device") {
+		t.Errorf("rocBLAS on a CUDA device: %v", err)
+	}
+}

@@ -1,0 +1,139 @@
+/*
+ * test_gpu.c — the GPU layer's parts that need no GPU: the f16 and bf16
+ * conversions, exhaustively, and the loader's errors where no CUDA runtime
+ * or HIP is installed (or, with one installed, that it loads). The Go tests
+ * (cgo/cuda, bench/backend/gpu, bench/backend/rocblas) drive the call
+ * sequences against fake runtimes and libraries.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_gpu.h"
+#include "pb_test.h"
+
+static int is_nan(double v) { return v != v; }
+
+/* check_format: every value round-trips, midpoints round to even, overflow goes to Inf. */
+static void check_format(const char *name, double (*widen)(uint16_t), uint16_t (*narrow)(double),
+                         uint16_t max_finite, uint16_t inf)
+{
+	for (uint32_t h = 0; h <= 0xffff; h++) {
+		double v = widen((uint16_t)h);
+		uint16_t back = narrow(v);
+		if (is_nan(v)) {
+			CHECK(is_nan(widen(back)), "%s: NaN 0x%04x -> 0x%04x", name, h, back);
+			continue;
+		}
+		CHECK(back == h, "%s: 0x%04x (%g) -> 0x%04x", name, h, v, back);
+	}
+	for (uint32_t h = 0; h < max_finite; h++) {
+		double a = widen((uint16_t)h), b = widen((uint16_t)(h + 1));
+		uint16_t want = (h & 1) ? (uint16_t)(h + 1) : (uint16_t)h;
+		uint16_t got = narrow((a + b) / 2);
+		CHECK(got == want, "%s: midpoint of 0x%04x and 0x%04x -> 0x%04x", name, h, h + 1, got);
+		got = narrow(-(a + b) / 2);
+		CHECK(got == (uint16_t)(want | 0x8000), "%s: negative midpoint of 0x%04x -> 0x%04x", name,
+		      h, got);
+	}
+	double top = widen(max_finite), below = widen((uint16_t)(max_finite - 1));
+	CHECK(narrow(top + (top - below) / 2) == inf, "%s: half an ulp above the largest finite", name);
+	CHECK(narrow(top + (top - below) / 4) == max_finite, "%s: a quarter ulp above the largest", name);
+	CHECK(narrow(1e300) == inf && narrow(-1e300) == (uint16_t)(inf | 0x8000), "%s: huge", name);
+	CHECK(narrow(1e-300) == 0 && narrow(-1e-300) == 0x8000, "%s: tiny", name);
+}
+
+/* check_nearest: random values in range round to a nearest representable value. */
+static void check_nearest(const char *name, double (*widen)(uint16_t), uint16_t (*narrow)(double),
+                          double range)
+{
+	for (int i = 0; i < 200000; i++) {
+		double v = urand() * range;
+		uint16_t h = narrow(v);
+		double w = widen(h), d = w > v ? w - v : v - w;
+		double up = widen((uint16_t)(h + 1)), down = h & 0x7fff ? widen((uint16_t)(h - 1)) : w;
+		double du = up > v ? up - v : v - up, dd = down > v ? down - v : v - down;
+		CHECK(d <= du && d <= dd, "%s: %.17g -> 0x%04x (%g), a neighbour is nearer", name, v, h, w);
+		if (pb_failures > 20)
+			return;
+	}
+}
+
+static void test_conversions(void)
+{
+	check_nearest("f16", pb_f16_to_f64, pb_f64_to_f16, 60000);
+	check_nearest("f16 small", pb_f16_to_f64, pb_f64_to_f16, 1e-3);
+	check_nearest("bf16", pb_bf16_to_f64, pb_f64_to_bf16, 1e30);
+	check_format("f16", pb_f16_to_f64, pb_f64_to_f16, 0x7bff, 0x7c00);
+	check_format("bf16", pb_bf16_to_f64, pb_f64_to_bf16, 0x7f7f, 0x7f80);
+	CHECK(pb_f64_to_f16(65504) == 0x7bff && pb_f64_to_f16(65520) == 0x7c00, "f16 overflow edge");
+	CHECK(pb_f64_to_f16(0x1p-24) == 0x0001 && pb_f64_to_f16(0x1p-25) == 0 &&
+	          pb_f64_to_f16(3 * 0x1p-25) == 0x0002,
+	      "f16 subnormals");
+	CHECK(pb_f64_to_bf16(1.0) == 0x3f80 && pb_f64_to_bf16(-2.0) == 0xc000, "bf16 basics");
+	CHECK(pb_gpu_dtype_size(PB_GPU_BF16) == 2 && pb_gpu_dtype_size(PB_GPU_TF32) == 4 &&
+	          pb_gpu_dtype_size(PB_GPU_F64) == 8,
+	      "dtype sizes");
+}
+
+static void test_loader(void)
+{
+	char err[4096], tried[4096];
+	pb_gpu_rt *rt = NULL;
+	int code = -1;
+	CHECK(pb_gpu_rt_open(PB_GPU_CUDA, NULL, NULL, &code, NULL, 0, err, sizeof err) == PB_ERR_INVALID,
+	      "NULL out");
+	CHECK(pb_gpu_rt_open(7, NULL, &rt, &code, NULL, 0, err, sizeof err) == PB_ERR_INVALID,
+	      "bad vendor");
+
+	setenv("PEAKBENCH_CUDART", "/nonexistent/libcudart.so.12", 1);
+	pb_status st = pb_gpu_rt_open(PB_GPU_CUDA, NULL, &rt, &code, tried, sizeof tried, err, sizeof err);
+	CHECK(st == PB_ERR_NOT_FOUND && rt == NULL, "override to a missing file: %s", pb_status_name(st));
+	CHECK(strstr(err, "cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ") == err,
+	      "message: %s", err);
+	CHECK(strncmp(tried, "PEAKBENCH_CUDART=/nonexistent/", 30) == 0 && strchr(tried, '\n') == NULL,
+	      "tried: %s", tried);
+	unsetenv("PEAKBENCH_CUDART");
+
+	/* The search: a runtime, or the sonames tried. */
+	st = pb_gpu_rt_open(PB_GPU_CUDA, NULL, &rt, &code, tried, sizeof tried, err, sizeof err);
+	if (st == PB_OK) {
+		int n = -1;
+		st = pb_gpu_device_count(rt, &n, &code, err, sizeof err);
+		printf("CUDA runtime found: %s devices=%d (%s)\n", pb_status_name(st), n, st == PB_OK ? "" : err);
+	} else {
+		/* not PEAKBENCH_REQUIRE_LIBS=all: CPU-only CI sets that */
+		(void)required;
+		CHECK(getenv("PEAKBENCH_REQUIRE_GPU") == NULL, "PEAKBENCH_REQUIRE_GPU is set: %s", err);
+		CHECK(st == PB_ERR_NOT_FOUND && strstr(err, "libcudart.so.13: ") != NULL &&
+		          strstr(err, "libcudart.so.11.0: ") != NULL,
+		      "search message: %s", err);
+	}
+	setenv("PEAKBENCH_HIP", "/nonexistent/libamdhip64.so.6", 1);
+	st = pb_gpu_rt_open(PB_GPU_HIP, NULL, &rt, &code, tried, sizeof tried, err, sizeof err);
+	CHECK(st == PB_ERR_NOT_FOUND && strstr(err, "rocm: libamdhip64 not found (tried: PEAKBENCH_HIP=") == err,
+	      "HIP message: %s", err);
+	unsetenv("PEAKBENCH_HIP");
+
+	pb_gpu_job *job = NULL;
+	CHECK(pb_cublas_job_gemm(NULL, PB_GPU_F32, PB_NO_TRANS, PB_NO_TRANS, 1, 1, 1, NULL, &job, err,
+	                         sizeof err) == PB_ERR_INVALID,
+	      "gemm on a NULL library");
+	CHECK(pb_gpu_job_run(NULL, 1, NULL, err, sizeof err) == PB_ERR_INVALID, "run a NULL job");
+	pb_gpu_job_free(NULL);
+	pb_gpu_close(NULL);
+	pb_nvml_close(NULL);
+}
+
+int main(void)
+{
+	test_conversions();
+	test_loader();
+	if (pb_failures > 0) {
+		fprintf(stderr, "%d failure(s)\n", pb_failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
