@@ -592,6 +592,19 @@ pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, cons
                             pb_dnnl_conv_alg alg, float eps, const pb_job_opts *opts,
                             pb_job **out, char *err, size_t errlen);
 
+/*
+ * pb_cudnn_conv_job prepares a convolution forward with cuDNN (f32, no
+ * bias, CUDNN_FMA_MATH: no TF32), in the geometry's layout (1-D as 2-D of
+ * height 1). The algorithm is the fastest cudnnFindConvolutionForwardAlgorithm
+ * measures (cudnnGetConvolutionForwardAlgorithm_v7's first when that fails);
+ * its workspace (cudnnGetConvolutionForwardWorkspaceSize) is allocated
+ * once. pb_gpu_job_describe names the algorithm ("algo=IMPLICIT_GEMM").
+ * Arguments: x, w, y.
+ */
+pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *geom,
+                            const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
+                            size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

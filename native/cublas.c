@@ -260,14 +260,18 @@ static pb_status host_mode(pb_gpu_job *j, char *err, size_t errlen)
 {
 	pb_cublas *lib = j->lib;
 	int s = lib->set_pointer_mode(lib->h, CUBLAS_POINTER_MODE_HOST);
-	return s == CUBLAS_STATUS_SUCCESS ? PB_OK : cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
+	return PB_OK;
 }
 
 static pb_status device_mode(pb_gpu_job *j, char *err, size_t errlen)
 {
 	pb_cublas *lib = j->lib;
 	int s = lib->set_pointer_mode(lib->h, CUBLAS_POINTER_MODE_DEVICE);
-	return s == CUBLAS_STATUS_SUCCESS ? PB_OK : cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
+	return PB_OK;
 }
 
 static int gpu_ok_dtype(pb_gpu_dtype dt)

@@ -185,9 +185,9 @@ pb_status pb_cuda_load(pb_gpu_rt *rt, const char *path, int *code, char *tried, 
 	struct cuda_accept a = {.rt = rt};
 	void *dl = NULL;
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("libcudart", env, sonames, path != NULL && path[0] != '\0' ? 0 : PB_SEARCH_CUDA,
-	                             NULL, cuda_accept_fn, &a, &dl, NULL, rt->path, sizeof rt->path,
-	                             tried, triedlen, msg, sizeof msg);
+	int search = path != NULL && path[0] != '\0' ? 0 : PB_SEARCH_CUDA;
+	pb_status st = pb_gpu_dlopen("libcudart", env, sonames, search, NULL, cuda_accept_fn, &a, &dl,
+	                             NULL, rt->path, sizeof rt->path, tried, triedlen, msg, sizeof msg);
 	if (st == PB_OK)
 		return PB_OK;
 	if (a.first_dl != NULL) {

@@ -290,7 +290,8 @@ static pb_status cudnn_iter(pb_gpu_job *j, int cp, char *err, size_t errlen)
 	return PB_OK;
 }
 
-static const char *const op_names[] = {"add", "mul", "relu", "sigmoid", "tanh", "softmax", "sum", "max"};
+static const char *const op_names[] = {"add",     "mul",     "relu", "sigmoid",
+                                       "tanh",    "softmax", "sum",  "max"};
 
 pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t rows, int64_t cols,
                        const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err, size_t errlen)
@@ -322,7 +323,8 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
 	char what[128];
 	snprintf(what, sizeof what, "cudnn %s f32 %lldx%lld", name, (long long)rows, (long long)cols);
 	pb_gpu_job *j;
-	pb_status st = pb_gpu_job_alloc(lib->gpu, nargs, lens, dts, nargs - 1, opts, what, &j, err, errlen);
+	pb_status st =
+		pb_gpu_job_alloc(lib->gpu, nargs, lens, dts, nargs - 1, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
 	j->lib = lib;
@@ -385,7 +387,9 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
 				s = lib->create_reduce(&c->red);
 			}
 			if (s == CUDNN_STATUS_SUCCESS)
-				s = lib->set_reduce(c->red, op == PB_CUDNN_SUM ? CUDNN_REDUCE_TENSOR_ADD : CUDNN_REDUCE_TENSOR_MAX,
+				s = lib->set_reduce(c->red,
+				                    op == PB_CUDNN_SUM ? CUDNN_REDUCE_TENSOR_ADD
+				                                       : CUDNN_REDUCE_TENSOR_MAX,
 				                    CUDNN_DATA_FLOAT, CUDNN_NOT_PROPAGATE_NAN,
 				                    CUDNN_REDUCE_TENSOR_NO_INDICES, CUDNN_32BIT_INDICES);
 			if (s == CUDNN_STATUS_SUCCESS) {
@@ -420,4 +424,14 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
 	         lib->gpu->label, j->copies, j->copies == 1 ? "y" : "ies");
 	*out = j;
 	return PB_OK;
+}
+
+/* pb_cudnn_parts hands cudnn_conv.c the loaded library, its handle and device. */
+void pb_cudnn_parts(pb_cudnn *lib, void **dl, cudnnHandle_t *h, pb_gpu **gpu,
+                    cudnnGetErrorString_fn *error_string)
+{
+	*dl = lib->dl;
+	*h = lib->h;
+	*gpu = lib->gpu;
+	*error_string = lib->error_string;
 }

@@ -33,7 +33,7 @@ pb_status pb_gpu_enter(const pb_gpu *gpu, char *err, size_t errlen)
 {
 	int e = gpu->rt->c.set_device(gpu->device);
 	if (e != 0)
-		return pb_gpu_fail(gpu->rt, gpu->label, e, gpu->rt->vendor == PB_GPU_CUDA ? "cudaSetDevice" : "hipSetDevice", err, errlen);
+		return pb_gpu_fail(gpu->rt, gpu->label, e, PB_GPU_CALL(gpu->rt, "SetDevice"), err, errlen);
 	return PB_OK;
 }
 
@@ -48,11 +48,6 @@ const char *pb_gpu_bytes(double n, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.0f B", n);
 	return buf;
-}
-
-static const char *call_name(const pb_gpu_rt *rt, const char *cuda, const char *hip)
-{
-	return rt->vendor == PB_GPU_CUDA ? cuda : hip;
 }
 
 /* ---- the runtime registry ---- */
@@ -165,7 +160,7 @@ pb_status pb_gpu_device_count(pb_gpu_rt *rt, int *count, int *code, char *err, s
 	if (e != 0) {
 		if (code != NULL)
 			*code = e;
-		const char *call = call_name(rt, "cudaGetDeviceCount", "hipGetDeviceCount");
+		const char *call = PB_GPU_CALL(rt, "GetDeviceCount");
 		pb_status st = pb_gpu_fail(rt, rt->prefix, e, call, err, errlen);
 		if (e == PB_GPU_CODE_INSUFFICIENT_DRIVER && err != NULL && errlen > 0) {
 			size_t l = strlen(err);
@@ -212,9 +207,12 @@ pb_status pb_gpu_device_props(pb_gpu_rt *rt, int device, pb_gpu_props *p, int *c
 	if (e != 0) {
 		if (code != NULL)
 			*code = e;
-		return pb_gpu_fail(rt, label, e, call_name(rt, "cudaGetDeviceProperties", "hipDeviceGetName"), err, errlen);
+		return pb_gpu_fail(rt, label, e,
+		                   rt->vendor == PB_GPU_CUDA ? "cudaGetDeviceProperties" : "hipDeviceGetName",
+		                   err, errlen);
 	}
-	if (rt->c.pci_bus_id != NULL && rt->c.pci_bus_id(p->pci_bus_id, (int)sizeof p->pci_bus_id, device) != 0)
+	if (rt->c.pci_bus_id != NULL &&
+	    rt->c.pci_bus_id(p->pci_bus_id, (int)sizeof p->pci_bus_id, device) != 0)
 		p->pci_bus_id[0] = '\0';
 	struct {
 		int attr;
@@ -277,7 +275,7 @@ pb_status pb_gpu_open(pb_gpu_rt *rt, int device, pb_gpu **out, int *code, char *
 	if (e != 0) {
 		if (code != NULL)
 			*code = e;
-		st = pb_gpu_fail(rt, g->label, e, call_name(rt, "cudaStreamCreateWithFlags", "hipStreamCreateWithFlags"), err, errlen);
+		st = pb_gpu_fail(rt, g->label, e, PB_GPU_CALL(rt, "StreamCreateWithFlags"), err, errlen);
 		rt->c.get_last_error();
 		free(g);
 		return st;
@@ -309,7 +307,7 @@ pb_status pb_gpu_mem_info(pb_gpu *g, unsigned long long *free_bytes,
 	size_t fr = 0, tot = 0;
 	int e = g->rt->c.mem_get_info(&fr, &tot);
 	if (e != 0)
-		return pb_gpu_fail(g->rt, g->label, e, call_name(g->rt, "cudaMemGetInfo", "hipMemGetInfo"), err, errlen);
+		return pb_gpu_fail(g->rt, g->label, e, PB_GPU_CALL(g->rt, "MemGetInfo"), err, errlen);
 	*free_bytes = fr;
 	*total_bytes = tot;
 	return PB_OK;
@@ -332,23 +330,23 @@ pb_status pb_gpu_copy_bandwidth(pb_gpu *g, size_t bytes, int iters, int64_t *ns,
 	void *src = NULL, *dst = NULL, *e0 = NULL, *e1 = NULL;
 	const char *call = NULL;
 	int e = c->malloc(&src, bytes);
-	call = call_name(g->rt, "cudaMalloc", "hipMalloc");
+	call = PB_GPU_CALL(g->rt, "Malloc");
 	if (e == 0)
 		e = c->malloc(&dst, bytes);
 	if (e == 0) {
-		call = call_name(g->rt, "cudaMemsetAsync", "hipMemsetAsync");
+		call = PB_GPU_CALL(g->rt, "MemsetAsync");
 		e = c->memset_async(src, 1, bytes, g->stream);
 		if (e == 0)
 			e = c->memset_async(dst, 0, bytes, g->stream);
 	}
 	if (e == 0) {
-		call = call_name(g->rt, "cudaEventCreate", "hipEventCreate");
+		call = PB_GPU_CALL(g->rt, "EventCreate");
 		e = c->event_create(&e0);
 		if (e == 0)
 			e = c->event_create(&e1);
 	}
 	for (int i = 0; e == 0 && i < 2; i++) { /* untimed */
-		call = call_name(g->rt, "cudaMemcpyAsync", "hipMemcpyAsync");
+		call = PB_GPU_CALL(g->rt, "MemcpyAsync");
 		e = c->memcpy_async(dst, src, bytes, PB_GPU_D2D, g->stream);
 	}
 	if (e == 0)
@@ -356,16 +354,16 @@ pb_status pb_gpu_copy_bandwidth(pb_gpu *g, size_t bytes, int iters, int64_t *ns,
 	for (int i = 0; e == 0 && i < iters; i++)
 		e = c->memcpy_async(dst, src, bytes, PB_GPU_D2D, g->stream);
 	if (e == 0) {
-		call = call_name(g->rt, "cudaEventRecord", "hipEventRecord");
+		call = PB_GPU_CALL(g->rt, "EventRecord");
 		e = c->event_record(e1, g->stream);
 	}
 	if (e == 0) {
-		call = call_name(g->rt, "cudaEventSynchronize", "hipEventSynchronize");
+		call = PB_GPU_CALL(g->rt, "EventSynchronize");
 		e = c->event_sync(e1);
 	}
 	float ms = 0;
 	if (e == 0) {
-		call = call_name(g->rt, "cudaEventElapsedTime", "hipEventElapsedTime");
+		call = PB_GPU_CALL(g->rt, "EventElapsedTime");
 		e = c->event_elapsed(&ms, e0, e1);
 	}
 	if (e != 0) {
@@ -571,7 +569,7 @@ pb_status pb_gpu_job_alloc(pb_gpu *gpu, int nargs, const size_t *lens, const pb_
 		j->len[a] = lens[a];
 		j->dt[a] = dts[a];
 	}
-	const char *call = call_name(gpu->rt, "cudaMalloc", "hipMalloc");
+	const char *call = PB_GPU_CALL(gpu->rt, "Malloc");
 	size_t bytes_total = set * (size_t)copies;
 	int e = c->malloc(&j->block, bytes_total);
 	if (e != 0) {
@@ -586,16 +584,16 @@ pb_status pb_gpu_job_alloc(pb_gpu *gpu, int nargs, const size_t *lens, const pb_
 		}
 		e = c->memset_async(j->block, 0, bytes_total, gpu->stream);
 		if (e != 0)
-			call = call_name(gpu->rt, "cudaMemsetAsync", "hipMemsetAsync");
+			call = PB_GPU_CALL(gpu->rt, "MemsetAsync");
 	}
 	if (e == 0) {
-		call = call_name(gpu->rt, "cudaEventCreate", "hipEventCreate");
+		call = PB_GPU_CALL(gpu->rt, "EventCreate");
 		e = c->event_create(&j->ev[0]);
 		if (e == 0)
 			e = c->event_create(&j->ev[1]);
 	}
 	if (e == 0) {
-		call = call_name(gpu->rt, "cudaStreamSynchronize", "hipStreamSynchronize");
+		call = PB_GPU_CALL(gpu->rt, "StreamSynchronize");
 		e = c->stream_sync(gpu->stream);
 	}
 	if (e != 0) {
@@ -634,7 +632,7 @@ pb_status pb_gpu_job_scratch(pb_gpu_job *j, int i, size_t bytes, char *err, size
 			return pb_fail(PB_ERR_NOMEM, err, errlen,
 			               "%s: out of memory allocating a %s workspace for %s", j->gpu->label,
 			               pb_gpu_bytes((double)bytes, b, sizeof b), j->desc);
-		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, call_name(j->gpu->rt, "cudaMalloc", "hipMalloc"), err, errlen);
+		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, PB_GPU_CALL(j->gpu->rt, "Malloc"), err, errlen);
 	}
 	j->scratch_bytes[i] = bytes;
 	return PB_OK;
@@ -762,7 +760,8 @@ pb_status pb_gpu_job_set_input(pb_gpu_job *j, int arg, const double *src, size_t
 	if (e == 0)
 		e = e2;
 	if (e != 0)
-		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, call_name(j->gpu->rt, "cudaMemcpyAsync", "hipMemcpyAsync"), err, errlen);
+		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, PB_GPU_CALL(j->gpu->rt, "MemcpyAsync"), err,
+		                   errlen);
 	return PB_OK;
 }
 
@@ -784,7 +783,8 @@ pb_status pb_gpu_job_run(pb_gpu_job *j, int64_t iters, int64_t *ns, char *err, s
 	int cp = j->next, last = j->last;
 	int e = c->event_record(j->ev[0], s);
 	if (e != 0)
-		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, call_name(j->gpu->rt, "cudaEventRecord", "hipEventRecord"), err, errlen);
+		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, PB_GPU_CALL(j->gpu->rt, "EventRecord"), err,
+		                   errlen);
 	for (int64_t i = 0; i < iters; i++) {
 		st = j->iter(j, cp, err, errlen);
 		if (st != PB_OK)
@@ -800,15 +800,15 @@ pb_status pb_gpu_job_run(pb_gpu_job *j, int64_t iters, int64_t *ns, char *err, s
 		c->get_last_error();
 		return st;
 	}
-	const char *call = call_name(j->gpu->rt, "cudaEventRecord", "hipEventRecord");
+	const char *call = PB_GPU_CALL(j->gpu->rt, "EventRecord");
 	e = c->event_record(j->ev[1], s);
 	if (e == 0) {
-		call = call_name(j->gpu->rt, "cudaEventSynchronize", "hipEventSynchronize");
+		call = PB_GPU_CALL(j->gpu->rt, "EventSynchronize");
 		e = c->event_sync(j->ev[1]);
 	}
 	float ms = 0;
 	if (e == 0) {
-		call = call_name(j->gpu->rt, "cudaEventElapsedTime", "hipEventElapsedTime");
+		call = PB_GPU_CALL(j->gpu->rt, "EventElapsedTime");
 		e = c->event_elapsed(&ms, j->ev[0], j->ev[1]);
 	}
 	if (e != 0)
@@ -847,7 +847,8 @@ pb_status pb_gpu_job_output(pb_gpu_job *j, double *dst, size_t len, char *err, s
 		e = c->stream_sync(s);
 	if (e != 0) {
 		free(host);
-		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, call_name(j->gpu->rt, "cudaMemcpyAsync", "hipMemcpyAsync"), err, errlen);
+		return pb_gpu_fail(j->gpu->rt, j->gpu->label, e, PB_GPU_CALL(j->gpu->rt, "MemcpyAsync"), err,
+		                   errlen);
 	}
 	unpack(dt, host, len, dst);
 	free(host);

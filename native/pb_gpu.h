@@ -73,6 +73,9 @@ struct pb_gpu {
 #define PB_GPU_D2H 2
 #define PB_GPU_D2D 3
 
+/* PB_GPU_CALL(rt, "Malloc") names a runtime call in messages: "cudaMalloc", "hipMalloc". */
+#define PB_GPU_CALL(rt, name) ((rt)->vendor == PB_GPU_CUDA ? "cuda" name : "hip" name)
+
 /* pb_gpu_fail formats "LABEL: CALL failed: NAME (CODE): TEXT" for a runtime error. */
 pb_status pb_gpu_fail(const pb_gpu_rt *rt, const char *label, int code, const char *call,
                       char *err, size_t errlen);

@@ -156,7 +156,9 @@ static const char *const rocblas_sonames[] = {
 	NULL,
 };
 
-#define ROCBLAS_HINT "install rocBLAS (ROCm's rocblas package) or set PEAKBENCH_ROCBLAS to the path of librocblas.so"
+#define ROCBLAS_HINT                                                                            \
+	"install rocBLAS (ROCm's rocblas package) or set PEAKBENCH_ROCBLAS to the path of "          \
+	"librocblas.so"
 
 static pb_status rocblas_fail(const pb_rocblas *lib, int s, const char *call, char *err,
                               size_t errlen)

@@ -259,6 +259,9 @@ func GPUTheoretical(g GPU) GPUPeaks {
 	if g.MemoryClockMHz > 0 && g.BusWidthBits > 0 {
 		p.TheoreticalGBPS = 2 * g.MemoryClockMHz * 1e6 * float64(g.BusWidthBits) / 8 / 1e9
 		p.BandwidthFormula = fmt.Sprintf("2 × %.0f MHz × %d bit / 8 (two transfers per memory clock)", g.MemoryClockMHz, g.BusWidthBits)
+		if g.Vendor == "amd" {
+			p.Notes = append(p.Notes, "theoretical bandwidth: two transfers per memory clock HIP reports, unverified on AMD hardware")
+		}
 	}
 	return p
 }

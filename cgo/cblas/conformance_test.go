@@ -1,3 +1,5 @@
+//go:build cgo
+
 package cblas_test
 
 // The CBLAS conformance suite: every library × all transposes × strides

@@ -221,3 +221,31 @@ func TestReasons(t *testing.T) {
 		t.Error("idle and application clocks are not throttling")
 	}
 }
+
+// TestSearchVirtualEnv: a runtime in a virtual environment's
+// site-packages/nvidia/cu13/lib (pip's CUDA 13 layout) is found without an
+// override. (Last in the file: a successful search is cached.)
+func TestSearchVirtualEnv(t *testing.T) {
+	libs := gpufake.Require(t)
+	venv := t.TempDir()
+	dir := venv + "/lib/python3.12/site-packages/nvidia/cu13/lib"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(libs.CUDART)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/libcudart.so.13", b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PEAKBENCH_CUDART", "")
+	t.Setenv("VIRTUAL_ENV", venv)
+	rt, err := cuda.Open()
+	if err != nil {
+		t.Fatalf("Open with %s: %v", dir, err)
+	}
+	if rt.Path() != dir+"/libcudart.so.13" {
+		t.Skipf("a runtime on the system's path came first: %s", rt.Path())
+	}
+}

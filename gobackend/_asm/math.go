@@ -88,53 +88,84 @@ func (g *gen) constsFor(t dtype) expConsts {
 	return expF32
 }
 
-// exp returns a register holding exp of x's lanes; x is clobbered.
-func (g *gen) exp(t dtype, x VecVirtual) VecVirtual {
+// The functions below work on several vectors at once, each step emitted
+// for all of them before the next: the steps of one vector form a chain of
+// some 25 dependent instructions (about 90 cycles), and interleaving the
+// chains of independent vectors lets the core overlap them, which it could
+// not do well enough across loop trips (the out-of-order window fills with
+// one chain's waiting instructions).
+
+// exp returns registers holding exp of the lanes of xs, which it clobbers.
+func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 	c := g.constsFor(t)
-	lim := g.YMM()
-	g.vmovu(t, g.fconst(t, "explo", c.lo), lim)
-	g.vmax(t, x, lim, x) // lo > x ? lo : x, and x when NaN
-	g.vmovu(t, g.fconst(t, "exphi", c.hi), lim)
-	g.vmin(t, x, lim, x) // hi < x ? hi : x, and x when NaN
+	each := func(f func(i int)) {
+		for i := range xs {
+			f(i)
+		}
+	}
+	lo, hi := g.YMM(), g.YMM()
+	g.vmovu(t, g.fconst(t, "explo", c.lo), lo)
+	g.vmovu(t, g.fconst(t, "exphi", c.hi), hi)
+	each(func(i int) { g.vmax(t, xs[i], lo, xs[i]) }) // lo > x ? lo : x, and x when NaN
+	each(func(i int) { g.vmin(t, xs[i], hi, xs[i]) }) // hi < x ? hi : x, and x when NaN
 
 	// tt = x·log2e + magic: n in its low bits.
-	tt := g.YMM()
-	g.vmovu(t, g.fconst(t, "log2e", math.Log2E), tt)
-	g.vfmadd213(t, g.fconst(t, "magic", c.magic), x, tt)
-	nf := g.YMM()
-	g.vsub(t, g.fconst(t, "magic", c.magic), tt, nf)
-	g.vfnmadd231(t, g.fconst(t, "ln2hi", c.ln2hi), nf, x) // x −= n·ln2hi
-	g.vfnmadd231(t, g.fconst(t, "ln2lo", c.ln2lo), nf, x) // r = x − n·ln2lo
+	tt, nf := make([]VecVirtual, len(xs)), make([]VecVirtual, len(xs))
+	each(func(i int) {
+		tt[i] = g.YMM()
+		g.vmovu(t, g.fconst(t, "log2e", math.Log2E), tt[i])
+	})
+	each(func(i int) { g.vfmadd213(t, g.fconst(t, "magic", c.magic), xs[i], tt[i]) })
+	each(func(i int) {
+		nf[i] = g.YMM()
+		g.vsub(t, g.fconst(t, "magic", c.magic), tt[i], nf[i])
+	})
+	each(func(i int) { g.vfnmadd231(t, g.fconst(t, "ln2hi", c.ln2hi), nf[i], xs[i]) }) // x −= n·ln2hi
+	each(func(i int) { g.vfnmadd231(t, g.fconst(t, "ln2lo", c.ln2lo), nf[i], xs[i]) }) // r = x − n·ln2lo
 
 	// p = 1 + r + r²·P(r)
-	p := g.YMM()
-	g.vmovu(t, g.fconst(t, "expp0", c.poly[0]), p)
-	for i, k := range c.poly[1:] {
-		g.vfmadd213(t, g.fconst(t, "expp"+itoa(i+1), k), x, p)
+	p := make([]VecVirtual, len(xs))
+	each(func(i int) {
+		p[i] = g.YMM()
+		g.vmovu(t, g.fconst(t, "expp0", c.poly[0]), p[i])
+	})
+	for k, v := range c.poly[1:] {
+		each(func(i int) { g.vfmadd213(t, g.fconst(t, "expp"+itoa(k+1), v), xs[i], p[i]) })
 	}
-	r2 := g.YMM()
-	g.vmul(t, x, x, r2)
-	g.vfmadd213(t, x, r2, p) // p·r² + r
-	g.vadd(t, g.fconst(t, "one", 1), p, p)
+	r2 := make([]VecVirtual, len(xs))
+	each(func(i int) {
+		r2[i] = g.YMM()
+		g.vmul(t, xs[i], xs[i], r2[i])
+	})
+	each(func(i int) { g.vfmadd213(t, xs[i], r2[i], p[i]) }) // p·r² + r
+	each(func(i int) { g.vadd(t, g.fconst(t, "one", 1), p[i], p[i]) })
 
 	// Scale by 2^n as two factors: m = n + 2·bias, m1 = m>>1 = ⌊n/2⌋+bias,
 	// m2 = m − m1 = ⌈n/2⌉+bias; each shifted into an exponent field.
-	m1, m2 := g.YMM(), g.YMM()
-	if t.f64 {
-		g.VPSUBQ(g.vconst(t, "expbias", c.bias), tt, m2)
-		g.VPSRLQ(U8(1), m2, m1)
-		g.VPSUBQ(m1, m2, m2)
-		g.VPSLLQ(U8(c.mantBits), m1, m1)
-		g.VPSLLQ(U8(c.mantBits), m2, m2)
-	} else {
-		g.VPSUBD(g.vconst(t, "expbias", c.bias), tt, m2)
-		g.VPSRLD(U8(1), m2, m1)
-		g.VPSUBD(m1, m2, m2)
-		g.VPSLLD(U8(c.mantBits), m1, m1)
-		g.VPSLLD(U8(c.mantBits), m2, m2)
-	}
-	g.vmul(t, m1, p, p)
-	g.vmul(t, m2, p, p)
+	m1, m2 := make([]VecVirtual, len(xs)), make([]VecVirtual, len(xs))
+	each(func(i int) {
+		m1[i], m2[i] = g.YMM(), g.YMM()
+		if t.f64 {
+			g.VPSUBQ(g.vconst(t, "expbias", c.bias), tt[i], m2[i])
+			g.VPSRLQ(U8(1), m2[i], m1[i])
+		} else {
+			g.VPSUBD(g.vconst(t, "expbias", c.bias), tt[i], m2[i])
+			g.VPSRLD(U8(1), m2[i], m1[i])
+		}
+	})
+	each(func(i int) {
+		if t.f64 {
+			g.VPSUBQ(m1[i], m2[i], m2[i])
+			g.VPSLLQ(U8(c.mantBits), m1[i], m1[i])
+			g.VPSLLQ(U8(c.mantBits), m2[i], m2[i])
+		} else {
+			g.VPSUBD(m1[i], m2[i], m2[i])
+			g.VPSLLD(U8(c.mantBits), m1[i], m1[i])
+			g.VPSLLD(U8(c.mantBits), m2[i], m2[i])
+		}
+	})
+	each(func(i int) { g.vmul(t, m1[i], p[i], p[i]) })
+	each(func(i int) { g.vmul(t, m2[i], p[i], p[i]) })
 	return p
 }
 
@@ -172,71 +203,119 @@ var (
 		4.84406305325125486048e3}
 )
 
-// tanh returns a register holding tanh of x's lanes; x is preserved.
-func (g *gen) tanh(t dtype, x VecVirtual) VecVirtual {
-	ax := g.YMM()
-	g.vand(t, g.absMask(t), x, ax)
+// tanh returns registers holding tanh of the lanes of xs (preserved).
+func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
+	n := len(xs)
+	each := func(f func(i int)) {
+		for i := range n {
+			f(i)
+		}
+	}
+	ax, z, bs := make([]VecVirtual, n), make([]VecVirtual, n), make([]VecVirtual, n)
+	each(func(i int) {
+		ax[i] = g.YMM()
+		g.vand(t, g.absMask(t), xs[i], ax[i])
+	})
 
 	// Small |x|: B = ax·z·P(z), C = Q(z) (1 for float32).
-	z := g.YMM()
-	g.vmul(t, ax, ax, z)
-	bs, cs := g.YMM(), g.YMM()
+	each(func(i int) {
+		z[i] = g.YMM()
+		g.vmul(t, ax[i], ax[i], z[i])
+	})
 	poly := tanhF32P
 	if t.f64 {
 		poly = tanhF64P
 	}
-	g.vmovu(t, g.fconst(t, "tanhp0", poly[0]), bs)
-	for i, k := range poly[1:] {
-		g.vfmadd213(t, g.fconst(t, "tanhp"+itoa(i+1), k), z, bs)
+	each(func(i int) {
+		bs[i] = g.YMM()
+		g.vmovu(t, g.fconst(t, "tanhp0", poly[0]), bs[i])
+	})
+	for k, v := range poly[1:] {
+		each(func(i int) { g.vfmadd213(t, g.fconst(t, "tanhp"+itoa(k+1), v), z[i], bs[i]) })
 	}
-	g.vmul(t, z, bs, bs)
-	g.vmul(t, ax, bs, bs)
+	each(func(i int) { g.vmul(t, z[i], bs[i], bs[i]) })
+	each(func(i int) { g.vmul(t, ax[i], bs[i], bs[i]) })
+	var cs []VecVirtual
 	if t.f64 {
-		g.vmovu(t, g.fconst(t, "tanhq0", tanhF64Q[0]), cs)
-		for i, k := range tanhF64Q[1:] {
-			g.vfmadd213(t, g.fconst(t, "tanhq"+itoa(i+1), k), z, cs)
+		cs = make([]VecVirtual, n)
+		each(func(i int) {
+			cs[i] = g.YMM()
+			g.vmovu(t, g.fconst(t, "tanhq0", tanhF64Q[0]), cs[i])
+		})
+		for k, v := range tanhF64Q[1:] {
+			each(func(i int) { g.vfmadd213(t, g.fconst(t, "tanhq"+itoa(k+1), v), z[i], cs[i]) })
 		}
-	} else {
-		g.vmovu(t, g.fconst(t, "one", 1), cs)
 	}
 
 	// Large |x|: A = 1, B = −2, C = exp(2|x|) + 1.
-	e2 := g.YMM()
-	g.vadd(t, ax, ax, e2)
+	e2 := make([]VecVirtual, n)
+	each(func(i int) {
+		e2[i] = g.YMM()
+		g.vadd(t, ax[i], ax[i], e2[i])
+	})
 	e := g.exp(t, e2)
-	one := g.YMM()
-	g.vmovu(t, g.fconst(t, "one", 1), one)
-	g.vadd(t, one, e, e)
+	each(func(i int) { g.vadd(t, g.fconst(t, "one", 1), e[i], e[i]) })
 
-	small := g.YMM()
-	g.vcmp(t, cmpLT, g.fconst(t, "tanhsmall", 0.625), ax, small)
-	a, b := g.YMM(), g.YMM()
-	g.blendv(t, small, ax, one, a)
-	g.vmovu(t, g.fconst(t, "minus2", -2), b)
-	g.blendv(t, small, bs, b, b)
-	g.blendv(t, small, cs, e, e)
-	g.vdiv(t, e, b, b)
-	g.vadd(t, b, a, a)
+	// Blend by |x| < 0.625 (false for NaN: the large form, NaN).
+	small, a, b := make([]VecVirtual, n), make([]VecVirtual, n), make([]VecVirtual, n)
+	each(func(i int) {
+		small[i] = g.YMM()
+		g.vcmp(t, cmpLT, g.fconst(t, "tanhsmall", 0.625), ax[i], small[i])
+	})
+	each(func(i int) {
+		a[i] = g.YMM()
+		g.vmovu(t, g.fconst(t, "one", 1), a[i])
+		g.blendv(t, small[i], ax[i], a[i], a[i])
+	})
+	each(func(i int) {
+		b[i] = g.YMM()
+		g.vmovu(t, g.fconst(t, "minus2", -2), b[i])
+		g.blendv(t, small[i], bs[i], b[i], b[i])
+	})
+	each(func(i int) {
+		if t.f64 {
+			g.blendv(t, small[i], cs[i], e[i], e[i])
+		} else {
+			// C = 1 for small |x|.
+			one := g.YMM()
+			g.vmovu(t, g.fconst(t, "one", 1), one)
+			g.blendv(t, small[i], one, e[i], e[i])
+		}
+	})
+	each(func(i int) { g.vdiv(t, e[i], b[i], b[i]) })
+	each(func(i int) { g.vadd(t, b[i], a[i], a[i]) })
 	// Put the sign back.
-	sign := g.YMM()
-	g.vand(t, g.signMask(t), x, sign)
-	g.vor(t, sign, a, a)
+	each(func(i int) {
+		sign := g.YMM()
+		g.vand(t, g.signMask(t), xs[i], sign)
+		g.vor(t, sign, a[i], a[i])
+	})
 	return a
 }
 
-// sigmoid returns a register holding 1/(1+exp(−x)) of x's lanes; x is
-// preserved.
-func (g *gen) sigmoid(t dtype, x VecVirtual) VecVirtual {
-	nx := g.YMM()
-	g.vor(t, g.signMask(t), x, nx) // −|x|
+// sigmoid returns registers holding 1/(1+exp(−x)) of the lanes of xs
+// (preserved).
+func (g *gen) sigmoid(t dtype, xs []VecVirtual) []VecVirtual {
+	n := len(xs)
+	nx := make([]VecVirtual, n)
+	for i := range n {
+		nx[i] = g.YMM()
+		g.vor(t, g.signMask(t), xs[i], nx[i]) // −|x|
+	}
 	e := g.exp(t, nx)
-	one := g.YMM()
-	g.vmovu(t, g.fconst(t, "one", 1), one)
-	d := g.YMM()
-	g.vadd(t, one, e, d)
-	g.blendv(t, x, e, one, one) // numerator: e where x's sign bit is set, else 1
-	g.vdiv(t, d, one, one)
-	return one
+	num, d := make([]VecVirtual, n), make([]VecVirtual, n)
+	for i := range n {
+		num[i], d[i] = g.YMM(), g.YMM()
+		g.vmovu(t, g.fconst(t, "one", 1), num[i])
+		g.vadd(t, num[i], e[i], d[i])
+	}
+	for i := range n {
+		g.blendv(t, xs[i], e[i], num[i], num[i]) // e where x's sign bit is set, else 1
+	}
+	for i := range n {
+		g.vdiv(t, d[i], num[i], num[i])
+	}
+	return num
 }
 
 func itoa(i int) string {

@@ -60,7 +60,7 @@ func (g *gen) softmax(t dtype) {
 		a := g.YMM()
 		g.vload(t, p, u, a)
 		g.vsub(t, m[0], a, a)
-		e := g.exp(t, a)
+		e := g.exp(t, []VecVirtual{a})[0]
 		g.vstore(t, e, q, u)
 		if g.mask != nil {
 			g.vand(t, g.mask, e, e) // lanes past the end must not count

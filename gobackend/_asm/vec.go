@@ -157,9 +157,11 @@ func genElem(g *gen) {
 		g.binary(t, "mul", "z[i] = x[i] · y[i]", g.vmul)
 		g.axpy(t)
 		g.relu(t)
-		g.mathKernel(t, "exp", "y[i] = exp(x[i])", g.exp)
-		g.mathKernel(t, "tanh", "y[i] = tanh(x[i])", g.tanh)
-		g.mathKernel(t, "sigmoid", "y[i] = 1/(1+exp(-x[i]))", g.sigmoid)
+		// Vectors per loop trip, their chains interleaved: as many as
+		// the 16 registers hold.
+		g.mathKernel(t, "exp", "y[i] = exp(x[i])", g.exp, 3)
+		g.mathKernel(t, "tanh", "y[i] = tanh(x[i])", g.tanh, 2)
+		g.mathKernel(t, "sigmoid", "y[i] = 1/(1+exp(-x[i]))", g.sigmoid, 3)
 	}
 }
 
@@ -235,9 +237,9 @@ func (g *gen) relu(t dtype) {
 	g.RET()
 }
 
-// mathKernel is an element-wise kernel of one function; f computes it on a
-// vector (it may clobber its input).
-func (g *gen) mathKernel(t dtype, name, what string, f func(t dtype, x VecVirtual) VecVirtual) {
+// mathKernel is an element-wise kernel of one function; f computes it on
+// several vectors at once (it may clobber them), batch of them per loop trip.
+func (g *gen) mathKernel(t dtype, name, what string, f func(t dtype, xs []VecVirtual) []VecVirtual, batch int) {
 	g.elemFunc(t, name, "func(n int, x, y *%s)",
 		fmt.Sprintf("%s%sAVX2 sets %s for i < n (y may be x); see math.go in", t.char, name, what),
 		"gobackend/_asm for the method and its error.")
@@ -245,11 +247,19 @@ func (g *gen) mathKernel(t dtype, name, what string, f func(t dtype, x VecVirtua
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("y"), y)
-	g.loop(t, 2, n, []Register{x, y}, func(u, _ int) {
+	var in []VecVirtual
+	g.loop(t, batch, n, []Register{x, y}, func(u, of int) {
 		a := g.YMM()
 		g.vload(t, x, u, a)
-		r := f(t, a)
-		g.vstore(t, r, y, u)
+		in = append(in, a)
+		if u < of-1 {
+			return // the trip's last vector computes them all
+		}
+		out := f(t, in)
+		for i, r := range out {
+			g.vstore(t, r, y, u-len(out)+1+i)
+		}
+		in = nil
 	})
 	g.VZEROUPPER()
 	g.RET()

@@ -10,16 +10,14 @@
 // 1). Convolution filters are K×C×T×R×S for NCHW and K×T×R×S×C for NHWC.
 //
 // Every function takes an isa.Level: the inner loops are the gobackend
-// kernels of that level (gemm.Gemm and gemm.Gemv, elem.Axpy, reduce.Sum
-// and reduce.Dot), so isa.Generic runs pure Go and a higher level the
-// assembly. Caller mistakes (a bad geometry, a slice of the wrong length,
+// kernels of that level (gemm.Gemm, reduce.Sum and reduce.Dot), so
+// isa.Generic runs pure Go and a higher level the assembly. Caller mistakes (a bad geometry, a slice of the wrong length,
 // threads < 1) panic with a message starting "conv: ".
 package conv
 
 import (
 	"fmt"
 
-	"github.com/peakbench/peakbench/gobackend/elem"
 	"github.com/peakbench/peakbench/gobackend/gemm"
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -113,25 +111,26 @@ func Direct[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
 //   - NHWC: y[row] (Q×K) += x[pixels] (Q×C, row stride stride·C) · w[tap]ᵀ
 //     (w[tap] K×C, row stride T·R·S·C), at any stride.
 //   - NCHW: y[:, row] (K×Q, row stride P) += w[tap] (K×C) · x[:, row]
-//     (C×Q, row stride D·H·W) when the W stride is 1; the filter taps are
-//     first copied into K×C matrices (K·C·T·R·S elements, inside Run, a
-//     1/P fraction of the work). With a W stride over 1 the input row is
-//     not contiguous, and each output row instead gets an elem.Axpy per
-//     input channel and tap, strided in Go.
+//     (C×Q, row stride D·H·W); the filter taps are first copied into K×C
+//     matrices (K·C·T·R·S elements, inside Run, a 1/P fraction of the
+//     work). With a W stride over 1 the input row is not contiguous: the
+//     C×Q values the tap sees are gathered into a per-goroutine buffer
+//     first (a 1/K fraction of the work).
 //
 // x holds N·C·D·H·W elements, w K·C·T·R·S and y N·K·P₀·P₁·P₂; y is
 // overwritten. A DirectConv is not safe for concurrent Runs (the packed
 // filter is shared).
 type DirectConv[T Float] struct {
 	p      Params
-	packed []T // NCHW, unit W stride: the filter as T·R·S matrices K×C
+	packed []T   // NCHW: the filter as T·R·S matrices K×C
+	gather [][]T // NCHW with a W stride over 1: one C×Q buffer per goroutine
 }
 
 // NewDirectConv prepares a direct convolution of geometry p.
 func NewDirectConv[T Float](p Params) *DirectConv[T] {
 	p.check(true)
 	d := &DirectConv[T]{p: p}
-	if !p.NHWC && p.Stride[2] == 1 {
+	if !p.NHWC {
 		d.packed = make([]T, p.FilterLen())
 	}
 	return d
@@ -154,7 +153,7 @@ func (d *DirectConv[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 				directRowNHWC(lvl, p, o, row, x, w, y)
 			}
 		})
-	case d.packed != nil:
+	default:
 		// packed[tap] is K×C: packed[(tap·K + k)·C + c] = w[(k·C + c)·taps + tap].
 		for k := range p.K {
 			for c := range p.C {
@@ -164,13 +163,23 @@ func (d *DirectConv[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 				}
 			}
 		}
-		num.For(rows, threads, 1, 1, func(_, lo, hi int) {
+		var gather [][]T
+		if p.Stride[2] != 1 {
+			parts, _ := num.Chunks(rows, threads, 1, 1) // For's pieces: one buffer each
+			for len(d.gather) < parts {
+				d.gather = append(d.gather, make([]T, p.C*o[2]))
+			}
+			gather = d.gather
+		}
+		num.For(rows, threads, 1, 1, func(part, lo, hi int) {
+			var buf []T
+			if gather != nil {
+				buf = gather[part]
+			}
 			for row := lo; row < hi; row++ {
-				directRowNCHW(lvl, p, o, row, x, d.packed, y)
+				directRowNCHW(lvl, p, o, row, x, d.packed, y, buf)
 			}
 		})
-	default:
-		directAxpy(lvl, p, x, w, y, threads)
 	}
 }
 
@@ -206,8 +215,8 @@ func directRowNHWC[T Float](lvl isa.Level, p Params, o [3]int, row int, x, w, y 
 }
 
 // directRowNCHW computes output row (n, o0, o1) of an NCHW convolution
-// with unit W stride, from the packed filter.
-func directRowNCHW[T Float](lvl isa.Level, p Params, o [3]int, row int, x, packed, y []T) {
+// from the packed filter; buf (C·Q elements) gathers strided input rows.
+func directRowNCHW[T Float](lvl isa.Level, p Params, o [3]int, row int, x, packed, y, buf []T) {
 	n, o0, o1 := row/(o[0]*o[1]), row/o[1]%o[0], row%o[1]
 	osz, isz := prod(o), prod(p.In)
 	yn := y[n*p.K*osz : (n+1)*p.K*osz]
@@ -228,66 +237,27 @@ func directRowNCHW[T Float](lvl isa.Level, p Params, o [3]int, row int, x, packe
 			}
 			for s := range p.Window[2] {
 				off := s*p.Dil[2] - p.Pad[2]
-				lo, hi := validRange(o[2], 1, off, p.In[2])
+				st := p.Stride[2]
+				lo, hi := validRange(o[2], st, off, p.In[2])
 				if lo >= hi {
 					continue
 				}
 				tap := (t*p.Window[1]+r)*p.Window[2] + s
+				src, ld := xn[(i0*p.In[1]+i1)*p.In[2]+lo*st+off:], isz
+				if st != 1 {
+					n := hi - lo
+					for c := range p.C {
+						row := src[c*isz:]
+						dst := buf[c*n : (c+1)*n]
+						for q := range dst {
+							dst[q] = row[q*st]
+						}
+					}
+					src, ld = buf, n
+				}
 				gemm.Gemm(lvl, false, false, p.K, hi-lo, p.C, 1, packed[tap*p.K*p.C:], p.C,
-					xn[(i0*p.In[1]+i1)*p.In[2]+lo+off:], isz, 1, yn[rowOff+lo:], osz, 1)
+					src, ld, 1, yn[rowOff+lo:], osz, 1)
 			}
 		}
 	}
-}
-
-// directAxpy is the NCHW direct convolution with a W stride over 1: each
-// goroutine owns whole output planes (n, k); every input channel and tap
-// adds a strided row to each output row.
-func directAxpy[T Float](lvl isa.Level, p Params, x, w, y []T, threads int) {
-	o := p.Out()
-	osz, isz, win := prod(o), prod(p.In), prod(p.Window)
-	num.For(p.N*p.K, threads, 1, 1, func(_, lo, hi int) {
-		for nk := lo; nk < hi; nk++ {
-			n, k := nk/p.K, nk%p.K
-			yp := y[nk*osz : (nk+1)*osz]
-			clear(yp)
-			for c := range p.C {
-				xc := x[(n*p.C+c)*isz : (n*p.C+c+1)*isz]
-				wc := w[(k*p.C+c)*win : (k*p.C+c+1)*win]
-				for t := range p.Window[0] {
-					for r := range p.Window[1] {
-						for s := range p.Window[2] {
-							wv := wc[(t*p.Window[1]+r)*p.Window[2]+s]
-							off := s*p.Dil[2] - p.Pad[2]
-							lo2, hi2 := validRange(o[2], p.Stride[2], off, p.In[2])
-							if lo2 >= hi2 {
-								continue
-							}
-							for o0 := range o[0] {
-								i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
-								if i0 < 0 || i0 >= p.In[0] {
-									continue
-								}
-								for o1 := range o[1] {
-									i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
-									if i1 < 0 || i1 >= p.In[1] {
-										continue
-									}
-									xrow := xc[(i0*p.In[1]+i1)*p.In[2]:]
-									yrow := yp[(o0*o[1]+o1)*o[2]:]
-									if p.Stride[2] == 1 {
-										elem.Axpy(lvl, wv, xrow[lo2+off:hi2+off], yrow[lo2:hi2], 1)
-										continue
-									}
-									for q := lo2; q < hi2; q++ {
-										yrow[q] += wv * xrow[q*p.Stride[2]+off]
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	})
 }

@@ -313,3 +313,44 @@ func TestPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestPoolRow: every window, stride, padding and row length up to small
+// bounds against the definition, for the interior/edge split.
+func TestPoolRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for in := 1; in <= 12; in++ {
+		for win := 1; win <= 4; win++ {
+			for st := 1; st <= 3; st++ {
+				for pad := 0; 2*pad <= win; pad++ {
+					if in+2*pad < win {
+						continue
+					}
+					n := (in+2*pad-win)/st + 1
+					x, _ := random[float64](rng, in)
+					for _, kind := range []PoolKind{Max, Avg} {
+						y := make([]float64, n)
+						for i := range y {
+							y[i] = 0.25 // poolRow folds into what is there
+						}
+						poolRow(kind, y, x, win, st, pad)
+						for q := range n {
+							want := 0.25
+							for s := range win {
+								if i := q*st + s - pad; i >= 0 && i < in {
+									if kind == Max {
+										want = math.Max(want, x[i])
+									} else {
+										want += x[i]
+									}
+								}
+							}
+							if math.Abs(y[q]-want) > 1e-12 {
+								t.Fatalf("in %d win %d stride %d pad %d kind %d: y[%d] = %v, want %v", in, win, st, pad, kind, q, y[q], want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -11,8 +11,8 @@ import (
 type PoolKind int
 
 const (
-	// Max takes the largest input of each window; padding never wins
-	// (nor does a NaN input: comparisons skip it).
+	// Max takes the largest input of each window; padding never wins (a
+	// NaN input gives NaN).
 	Max PoolKind = iota
 	// Avg divides each window's sum by the window size: padding counts as
 	// zeros (PyTorch's count_include_pad, oneDNN's avg_include_padding).
@@ -57,9 +57,8 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	}
 	osz, isz := prod(out), prod(p.In)
 	if !p.NHWC && kind != AdaptiveAvg {
-		// Each output row takes, for every window tap, the input row the
-		// tap sees, element-wise: short strided loops instead of a window
-		// walk per output.
+		// Each output row folds in the input rows its windows see
+		// (poolRow), instead of a window walk with bounds per output.
 		inv := 1 / T(prod(p.Window))
 		num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
 			for nc := lo; nc < hi; nc++ {
@@ -85,22 +84,7 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 									continue
 								}
 								xrow := xc[(i0*p.In[1]+i1)*p.In[2]:][:p.In[2]]
-								for s := range p.Window[2] {
-									off := s - p.Pad[2]
-									a, b := validRange(out[2], p.Stride[2], off, p.In[2])
-									st := p.Stride[2]
-									if kind == Max {
-										for q := a; q < b; q++ {
-											if v := xrow[q*st+off]; v > yrow[q] {
-												yrow[q] = v
-											}
-										}
-									} else {
-										for q := a; q < b; q++ {
-											yrow[q] += xrow[q*st+off]
-										}
-									}
-								}
+								poolRow(kind, yrow, xrow, p.Window[2], p.Stride[2], p.Pad[2])
 							}
 						}
 						if kind == Avg {
@@ -133,9 +117,7 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 									row := xc[(i0*p.In[1]+i1)*p.In[2]:]
 									if kind == Max {
 										for _, v := range row[a2:b2] {
-											if v > acc {
-												acc = v
-											}
+											acc = max(acc, v)
 										}
 									} else {
 										for _, v := range row[a2:b2] {
@@ -177,9 +159,7 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 							px := x[(((n*p.In[0]+i0)*p.In[1]+i1)*p.In[2]+i2)*p.C:][:p.C]
 							if kind == Max {
 								for c, v := range px {
-									if v > acc[c] {
-										acc[c] = v
-									}
+									acc[c] = max(acc[c], v)
 								}
 							} else {
 								for c, v := range px {
@@ -198,4 +178,47 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 			}
 		}
 	})
+}
+
+// poolRow folds into yrow (max, or sum) the input row xrow through a
+// window of width win, stride st and left padding pad: yrow[q] takes
+// xrow[q·st + s − pad] for every s in the window that falls inside xrow.
+// Where the whole window is inside, the window is folded per output
+// (yrow[q] read and written once); at the edges tap by tap.
+func poolRow[T Float](kind PoolKind, yrow, xrow []T, win, st, pad int) {
+	n, in := len(yrow), len(xrow)
+	// Interior: q·st − pad ≥ 0 and q·st − pad + win − 1 ≤ in − 1.
+	lo, hi := validRange(n, st, -pad, in)
+	lo2, hi2 := validRange(n, st, win-1-pad, in)
+	lo, hi = max(lo, lo2), min(hi, hi2)
+	if lo >= hi {
+		lo, hi = 0, 0
+	}
+	for s := range win { // edges, tap by tap
+		off := s - pad
+		a, b := validRange(n, st, off, in)
+		for _, r := range [2][2]int{{a, min(b, lo)}, {max(a, hi), b}} {
+			for q := r[0]; q < r[1]; q++ {
+				if kind == Max {
+					yrow[q] = max(yrow[q], xrow[q*st+off])
+				} else {
+					yrow[q] += xrow[q*st+off]
+				}
+			}
+		}
+	}
+	for q := lo; q < hi; q++ {
+		w := xrow[q*st-pad:][:win]
+		acc := yrow[q]
+		if kind == Max {
+			for _, v := range w {
+				acc = max(acc, v)
+			}
+		} else {
+			for _, v := range w {
+				acc += v
+			}
+		}
+		yrow[q] = acc
+	}
 }

@@ -259,65 +259,88 @@ TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big17:
-	CMPQ         AX, $0x00000010
+	CMPQ         AX, $0x00000018
 	JL           single18
 	VMOVUPS      (CX), Y0
-	VMOVUPS      sexplo<>+0(SB), Y1
-	VMAXPS       Y0, Y1, Y0
-	VMOVUPS      sexphi<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
-	VMOVUPS      slog2e<>+0(SB), Y1
-	VFMADD213PS  smagic<>+0(SB), Y0, Y1
-	VSUBPS       smagic<>+0(SB), Y1, Y2
-	VFNMADD231PS sln2hi<>+0(SB), Y2, Y0
-	VFNMADD231PS sln2lo<>+0(SB), Y2, Y0
-	VMOVUPS      sexpp0<>+0(SB), Y2
-	VFMADD213PS  sexpp1<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp2<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp3<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp4<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp5<>+0(SB), Y0, Y2
-	VMULPS       Y0, Y0, Y3
-	VFMADD213PS  Y0, Y3, Y2
-	VADDPS       sone<>+0(SB), Y2, Y2
-	VPSUBD       sexpbias<>+0(SB), Y1, Y1
+	VMOVUPS      32(CX), Y1
+	VMOVUPS      64(CX), Y2
+	VMOVUPS      sexplo<>+0(SB), Y3
+	VMOVUPS      sexphi<>+0(SB), Y4
+	VMAXPS       Y0, Y3, Y0
+	VMAXPS       Y1, Y3, Y1
+	VMAXPS       Y2, Y3, Y2
+	VMINPS       Y0, Y4, Y0
+	VMINPS       Y1, Y4, Y1
+	VMINPS       Y2, Y4, Y2
+	VMOVUPS      slog2e<>+0(SB), Y3
+	VMOVUPS      slog2e<>+0(SB), Y4
+	VMOVUPS      slog2e<>+0(SB), Y5
+	VFMADD213PS  smagic<>+0(SB), Y0, Y3
+	VFMADD213PS  smagic<>+0(SB), Y1, Y4
+	VFMADD213PS  smagic<>+0(SB), Y2, Y5
+	VSUBPS       smagic<>+0(SB), Y3, Y6
+	VSUBPS       smagic<>+0(SB), Y4, Y7
+	VSUBPS       smagic<>+0(SB), Y5, Y8
+	VFNMADD231PS sln2hi<>+0(SB), Y6, Y0
+	VFNMADD231PS sln2hi<>+0(SB), Y7, Y1
+	VFNMADD231PS sln2hi<>+0(SB), Y8, Y2
+	VFNMADD231PS sln2lo<>+0(SB), Y6, Y0
+	VFNMADD231PS sln2lo<>+0(SB), Y7, Y1
+	VFNMADD231PS sln2lo<>+0(SB), Y8, Y2
+	VMOVUPS      sexpp0<>+0(SB), Y6
+	VMOVUPS      sexpp0<>+0(SB), Y7
+	VMOVUPS      sexpp0<>+0(SB), Y8
+	VFMADD213PS  sexpp1<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp1<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp1<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp2<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp2<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp2<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp3<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp3<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp3<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp4<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp4<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp4<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp5<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp5<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp5<>+0(SB), Y2, Y8
+	VMULPS       Y0, Y0, Y9
+	VMULPS       Y1, Y1, Y10
+	VMULPS       Y2, Y2, Y11
+	VFMADD213PS  Y0, Y9, Y6
+	VFMADD213PS  Y1, Y10, Y7
+	VFMADD213PS  Y2, Y11, Y8
+	VADDPS       sone<>+0(SB), Y6, Y6
+	VADDPS       sone<>+0(SB), Y7, Y7
+	VADDPS       sone<>+0(SB), Y8, Y8
+	VPSUBD       sexpbias<>+0(SB), Y3, Y1
 	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       sexpbias<>+0(SB), Y4, Y3
+	VPSRLD       $0x01, Y3, Y2
+	VPSUBD       sexpbias<>+0(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y4
 	VPSUBD       Y0, Y1, Y1
 	VPSLLD       $0x17, Y0, Y0
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y0, Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VMOVUPS      Y2, (DX)
-	VMOVUPS      32(CX), Y0
-	VMOVUPS      sexplo<>+0(SB), Y1
-	VMAXPS       Y0, Y1, Y0
-	VMOVUPS      sexphi<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
-	VMOVUPS      slog2e<>+0(SB), Y1
-	VFMADD213PS  smagic<>+0(SB), Y0, Y1
-	VSUBPS       smagic<>+0(SB), Y1, Y2
-	VFNMADD231PS sln2hi<>+0(SB), Y2, Y0
-	VFNMADD231PS sln2lo<>+0(SB), Y2, Y0
-	VMOVUPS      sexpp0<>+0(SB), Y2
-	VFMADD213PS  sexpp1<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp2<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp3<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp4<>+0(SB), Y0, Y2
-	VFMADD213PS  sexpp5<>+0(SB), Y0, Y2
-	VMULPS       Y0, Y0, Y3
-	VFMADD213PS  Y0, Y3, Y2
-	VADDPS       sone<>+0(SB), Y2, Y2
-	VPSUBD       sexpbias<>+0(SB), Y1, Y1
-	VPSRLD       $0x01, Y1, Y0
-	VPSUBD       Y0, Y1, Y1
-	VPSLLD       $0x17, Y0, Y0
-	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y0, Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VMOVUPS      Y2, 32(DX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000010, AX
+	VPSUBD       Y2, Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
+	VPSUBD       Y4, Y5, Y5
+	VPSLLD       $0x17, Y4, Y4
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y0, Y6, Y6
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y4, Y8, Y8
+	VMULPS       Y1, Y6, Y6
+	VMULPS       Y3, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VMOVUPS      Y6, (DX)
+	VMOVUPS      Y7, 32(DX)
+	VMOVUPS      Y8, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x00000018, AX
 	JMP          big17
 
 single18:
@@ -325,9 +348,9 @@ single18:
 	JL           tail19
 	VMOVUPS      (CX), Y0
 	VMOVUPS      sexplo<>+0(SB), Y1
+	VMOVUPS      sexphi<>+0(SB), Y2
 	VMAXPS       Y0, Y1, Y0
-	VMOVUPS      sexphi<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
+	VMINPS       Y0, Y2, Y0
 	VMOVUPS      slog2e<>+0(SB), Y1
 	VFMADD213PS  smagic<>+0(SB), Y0, Y1
 	VSUBPS       smagic<>+0(SB), Y1, Y2
@@ -364,9 +387,9 @@ tail19:
 	VMOVDQU      32(BX)(AX*1), Y0
 	VMASKMOVPS   (CX), Y0, Y1
 	VMOVUPS      sexplo<>+0(SB), Y2
+	VMOVUPS      sexphi<>+0(SB), Y3
 	VMAXPS       Y1, Y2, Y1
-	VMOVUPS      sexphi<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
+	VMINPS       Y1, Y3, Y1
 	VMOVUPS      slog2e<>+0(SB), Y2
 	VFMADD213PS  smagic<>+0(SB), Y1, Y2
 	VSUBPS       smagic<>+0(SB), Y2, Y3
@@ -545,103 +568,101 @@ big21:
 	CMPQ         AX, $0x00000010
 	JL           single22
 	VMOVUPS      (CX), Y0
-	VANDPS       sabsmask<>+0(SB), Y0, Y1
-	VMULPS       Y1, Y1, Y2
-	VMOVUPS      stanhp0<>+0(SB), Y3
-	VFMADD213PS  stanhp1<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp2<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp3<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp4<>+0(SB), Y2, Y3
-	VMULPS       Y2, Y3, Y3
-	VMULPS       Y1, Y3, Y3
-	VMOVUPS      sone<>+0(SB), Y2
-	VADDPS       Y1, Y1, Y4
-	VMOVUPS      sexplo<>+0(SB), Y5
-	VMAXPS       Y4, Y5, Y4
-	VMOVUPS      sexphi<>+0(SB), Y5
-	VMINPS       Y4, Y5, Y4
-	VMOVUPS      slog2e<>+0(SB), Y5
-	VFMADD213PS  smagic<>+0(SB), Y4, Y5
-	VSUBPS       smagic<>+0(SB), Y5, Y6
-	VFNMADD231PS sln2hi<>+0(SB), Y6, Y4
-	VFNMADD231PS sln2lo<>+0(SB), Y6, Y4
-	VMOVUPS      sexpp0<>+0(SB), Y6
-	VFMADD213PS  sexpp1<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp2<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp3<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp4<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp5<>+0(SB), Y4, Y6
-	VMULPS       Y4, Y4, Y7
-	VFMADD213PS  Y4, Y7, Y6
-	VADDPS       sone<>+0(SB), Y6, Y6
-	VPSUBD       sexpbias<>+0(SB), Y5, Y5
+	VMOVUPS      32(CX), Y1
+	VANDPS       sabsmask<>+0(SB), Y0, Y2
+	VANDPS       sabsmask<>+0(SB), Y1, Y3
+	VMULPS       Y2, Y2, Y4
+	VMULPS       Y3, Y3, Y5
+	VMOVUPS      stanhp0<>+0(SB), Y6
+	VMOVUPS      stanhp0<>+0(SB), Y7
+	VFMADD213PS  stanhp1<>+0(SB), Y4, Y6
+	VFMADD213PS  stanhp1<>+0(SB), Y5, Y7
+	VFMADD213PS  stanhp2<>+0(SB), Y4, Y6
+	VFMADD213PS  stanhp2<>+0(SB), Y5, Y7
+	VFMADD213PS  stanhp3<>+0(SB), Y4, Y6
+	VFMADD213PS  stanhp3<>+0(SB), Y5, Y7
+	VFMADD213PS  stanhp4<>+0(SB), Y4, Y6
+	VFMADD213PS  stanhp4<>+0(SB), Y5, Y7
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y5, Y7, Y7
+	VMULPS       Y2, Y6, Y6
+	VMULPS       Y3, Y7, Y7
+	VADDPS       Y2, Y2, Y4
+	VADDPS       Y3, Y3, Y5
+	VMOVUPS      sexplo<>+0(SB), Y8
+	VMOVUPS      sexphi<>+0(SB), Y9
+	VMAXPS       Y4, Y8, Y4
+	VMAXPS       Y5, Y8, Y5
+	VMINPS       Y4, Y9, Y4
+	VMINPS       Y5, Y9, Y5
+	VMOVUPS      slog2e<>+0(SB), Y8
+	VMOVUPS      slog2e<>+0(SB), Y9
+	VFMADD213PS  smagic<>+0(SB), Y4, Y8
+	VFMADD213PS  smagic<>+0(SB), Y5, Y9
+	VSUBPS       smagic<>+0(SB), Y8, Y10
+	VSUBPS       smagic<>+0(SB), Y9, Y11
+	VFNMADD231PS sln2hi<>+0(SB), Y10, Y4
+	VFNMADD231PS sln2hi<>+0(SB), Y11, Y5
+	VFNMADD231PS sln2lo<>+0(SB), Y10, Y4
+	VFNMADD231PS sln2lo<>+0(SB), Y11, Y5
+	VMOVUPS      sexpp0<>+0(SB), Y10
+	VMOVUPS      sexpp0<>+0(SB), Y11
+	VFMADD213PS  sexpp1<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp1<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp2<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp2<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp3<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp3<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp4<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp4<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp5<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp5<>+0(SB), Y5, Y11
+	VMULPS       Y4, Y4, Y12
+	VMULPS       Y5, Y5, Y13
+	VFMADD213PS  Y4, Y12, Y10
+	VFMADD213PS  Y5, Y13, Y11
+	VADDPS       sone<>+0(SB), Y10, Y10
+	VADDPS       sone<>+0(SB), Y11, Y11
+	VPSUBD       sexpbias<>+0(SB), Y8, Y5
 	VPSRLD       $0x01, Y5, Y4
+	VPSUBD       sexpbias<>+0(SB), Y9, Y9
+	VPSRLD       $0x01, Y9, Y8
 	VPSUBD       Y4, Y5, Y5
 	VPSLLD       $0x17, Y4, Y4
 	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y5, Y6, Y6
-	VMOVUPS      sone<>+0(SB), Y4
-	VADDPS       Y4, Y6, Y6
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y1, Y5
-	VBLENDVPS    Y5, Y1, Y4, Y1
-	VMOVUPS      sminus2<>+0(SB), Y4
-	VBLENDVPS    Y5, Y3, Y4, Y4
-	VBLENDVPS    Y5, Y2, Y6, Y6
-	VDIVPS       Y6, Y4, Y4
-	VADDPS       Y4, Y1, Y1
-	VANDPS       ssignmask<>+0(SB), Y0, Y0
-	VORPS        Y0, Y1, Y1
-	VMOVUPS      Y1, (DX)
-	VMOVUPS      32(CX), Y0
-	VANDPS       sabsmask<>+0(SB), Y0, Y1
-	VMULPS       Y1, Y1, Y2
-	VMOVUPS      stanhp0<>+0(SB), Y3
-	VFMADD213PS  stanhp1<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp2<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp3<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp4<>+0(SB), Y2, Y3
-	VMULPS       Y2, Y3, Y3
-	VMULPS       Y1, Y3, Y3
+	VPSUBD       Y8, Y9, Y9
+	VPSLLD       $0x17, Y8, Y8
+	VPSLLD       $0x17, Y9, Y9
+	VMULPS       Y4, Y10, Y10
+	VMULPS       Y8, Y11, Y11
+	VMULPS       Y5, Y10, Y10
+	VMULPS       Y9, Y11, Y11
+	VADDPS       sone<>+0(SB), Y10, Y10
+	VADDPS       sone<>+0(SB), Y11, Y11
+	VCMPPS       $0x11, stanhsmall<>+0(SB), Y2, Y4
+	VCMPPS       $0x11, stanhsmall<>+0(SB), Y3, Y5
+	VMOVUPS      sone<>+0(SB), Y8
+	VBLENDVPS    Y4, Y2, Y8, Y8
 	VMOVUPS      sone<>+0(SB), Y2
-	VADDPS       Y1, Y1, Y4
-	VMOVUPS      sexplo<>+0(SB), Y5
-	VMAXPS       Y4, Y5, Y4
-	VMOVUPS      sexphi<>+0(SB), Y5
-	VMINPS       Y4, Y5, Y4
-	VMOVUPS      slog2e<>+0(SB), Y5
-	VFMADD213PS  smagic<>+0(SB), Y4, Y5
-	VSUBPS       smagic<>+0(SB), Y5, Y6
-	VFNMADD231PS sln2hi<>+0(SB), Y6, Y4
-	VFNMADD231PS sln2lo<>+0(SB), Y6, Y4
-	VMOVUPS      sexpp0<>+0(SB), Y6
-	VFMADD213PS  sexpp1<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp2<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp3<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp4<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp5<>+0(SB), Y4, Y6
-	VMULPS       Y4, Y4, Y7
-	VFMADD213PS  Y4, Y7, Y6
-	VADDPS       sone<>+0(SB), Y6, Y6
-	VPSUBD       sexpbias<>+0(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y4
-	VPSUBD       Y4, Y5, Y5
-	VPSLLD       $0x17, Y4, Y4
-	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y5, Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VMOVUPS      sminus2<>+0(SB), Y3
+	VBLENDVPS    Y4, Y6, Y3, Y3
+	VMOVUPS      sminus2<>+0(SB), Y6
+	VBLENDVPS    Y5, Y7, Y6, Y6
+	VMOVUPS      sone<>+0(SB), Y7
+	VBLENDVPS    Y4, Y7, Y10, Y10
 	VMOVUPS      sone<>+0(SB), Y4
-	VADDPS       Y4, Y6, Y6
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y1, Y5
-	VBLENDVPS    Y5, Y1, Y4, Y1
-	VMOVUPS      sminus2<>+0(SB), Y4
-	VBLENDVPS    Y5, Y3, Y4, Y4
-	VBLENDVPS    Y5, Y2, Y6, Y6
-	VDIVPS       Y6, Y4, Y4
-	VADDPS       Y4, Y1, Y1
+	VBLENDVPS    Y5, Y4, Y11, Y11
+	VDIVPS       Y10, Y3, Y3
+	VDIVPS       Y11, Y6, Y6
+	VADDPS       Y3, Y8, Y8
+	VADDPS       Y6, Y2, Y2
 	VANDPS       ssignmask<>+0(SB), Y0, Y0
-	VORPS        Y0, Y1, Y1
-	VMOVUPS      Y1, 32(DX)
+	VORPS        Y0, Y8, Y8
+	VANDPS       ssignmask<>+0(SB), Y1, Y0
+	VORPS        Y0, Y2, Y2
+	VMOVUPS      Y8, (DX)
+	VMOVUPS      Y2, 32(DX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
@@ -660,45 +681,45 @@ single22:
 	VFMADD213PS  stanhp4<>+0(SB), Y2, Y3
 	VMULPS       Y2, Y3, Y3
 	VMULPS       Y1, Y3, Y3
-	VMOVUPS      sone<>+0(SB), Y2
-	VADDPS       Y1, Y1, Y4
-	VMOVUPS      sexplo<>+0(SB), Y5
-	VMAXPS       Y4, Y5, Y4
+	VADDPS       Y1, Y1, Y2
+	VMOVUPS      sexplo<>+0(SB), Y4
 	VMOVUPS      sexphi<>+0(SB), Y5
-	VMINPS       Y4, Y5, Y4
-	VMOVUPS      slog2e<>+0(SB), Y5
-	VFMADD213PS  smagic<>+0(SB), Y4, Y5
-	VSUBPS       smagic<>+0(SB), Y5, Y6
-	VFNMADD231PS sln2hi<>+0(SB), Y6, Y4
-	VFNMADD231PS sln2lo<>+0(SB), Y6, Y4
-	VMOVUPS      sexpp0<>+0(SB), Y6
-	VFMADD213PS  sexpp1<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp2<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp3<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp4<>+0(SB), Y4, Y6
-	VFMADD213PS  sexpp5<>+0(SB), Y4, Y6
-	VMULPS       Y4, Y4, Y7
-	VFMADD213PS  Y4, Y7, Y6
-	VADDPS       sone<>+0(SB), Y6, Y6
-	VPSUBD       sexpbias<>+0(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y4
-	VPSUBD       Y4, Y5, Y5
+	VMAXPS       Y2, Y4, Y2
+	VMINPS       Y2, Y5, Y2
+	VMOVUPS      slog2e<>+0(SB), Y4
+	VFMADD213PS  smagic<>+0(SB), Y2, Y4
+	VSUBPS       smagic<>+0(SB), Y4, Y5
+	VFNMADD231PS sln2hi<>+0(SB), Y5, Y2
+	VFNMADD231PS sln2lo<>+0(SB), Y5, Y2
+	VMOVUPS      sexpp0<>+0(SB), Y5
+	VFMADD213PS  sexpp1<>+0(SB), Y2, Y5
+	VFMADD213PS  sexpp2<>+0(SB), Y2, Y5
+	VFMADD213PS  sexpp3<>+0(SB), Y2, Y5
+	VFMADD213PS  sexpp4<>+0(SB), Y2, Y5
+	VFMADD213PS  sexpp5<>+0(SB), Y2, Y5
+	VMULPS       Y2, Y2, Y6
+	VFMADD213PS  Y2, Y6, Y5
+	VADDPS       sone<>+0(SB), Y5, Y5
+	VPSUBD       sexpbias<>+0(SB), Y4, Y4
+	VPSRLD       $0x01, Y4, Y2
+	VPSUBD       Y2, Y4, Y4
+	VPSLLD       $0x17, Y2, Y2
 	VPSLLD       $0x17, Y4, Y4
-	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y5, Y6, Y6
+	VMULPS       Y2, Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS       sone<>+0(SB), Y5, Y5
+	VCMPPS       $0x11, stanhsmall<>+0(SB), Y1, Y2
 	VMOVUPS      sone<>+0(SB), Y4
-	VADDPS       Y4, Y6, Y6
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y1, Y5
-	VBLENDVPS    Y5, Y1, Y4, Y1
-	VMOVUPS      sminus2<>+0(SB), Y4
-	VBLENDVPS    Y5, Y3, Y4, Y4
-	VBLENDVPS    Y5, Y2, Y6, Y6
-	VDIVPS       Y6, Y4, Y4
-	VADDPS       Y4, Y1, Y1
+	VBLENDVPS    Y2, Y1, Y4, Y4
+	VMOVUPS      sminus2<>+0(SB), Y1
+	VBLENDVPS    Y2, Y3, Y1, Y1
+	VMOVUPS      sone<>+0(SB), Y3
+	VBLENDVPS    Y2, Y3, Y5, Y5
+	VDIVPS       Y5, Y1, Y1
+	VADDPS       Y1, Y4, Y4
 	VANDPS       ssignmask<>+0(SB), Y0, Y0
-	VORPS        Y0, Y1, Y1
-	VMOVUPS      Y1, (DX)
+	VORPS        Y0, Y4, Y4
+	VMOVUPS      Y4, (DX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
@@ -721,45 +742,45 @@ tail23:
 	VFMADD213PS  stanhp4<>+0(SB), Y3, Y4
 	VMULPS       Y3, Y4, Y4
 	VMULPS       Y2, Y4, Y4
-	VMOVUPS      sone<>+0(SB), Y3
-	VADDPS       Y2, Y2, Y5
-	VMOVUPS      sexplo<>+0(SB), Y6
-	VMAXPS       Y5, Y6, Y5
+	VADDPS       Y2, Y2, Y3
+	VMOVUPS      sexplo<>+0(SB), Y5
 	VMOVUPS      sexphi<>+0(SB), Y6
-	VMINPS       Y5, Y6, Y5
-	VMOVUPS      slog2e<>+0(SB), Y6
-	VFMADD213PS  smagic<>+0(SB), Y5, Y6
-	VSUBPS       smagic<>+0(SB), Y6, Y7
-	VFNMADD231PS sln2hi<>+0(SB), Y7, Y5
-	VFNMADD231PS sln2lo<>+0(SB), Y7, Y5
-	VMOVUPS      sexpp0<>+0(SB), Y7
-	VFMADD213PS  sexpp1<>+0(SB), Y5, Y7
-	VFMADD213PS  sexpp2<>+0(SB), Y5, Y7
-	VFMADD213PS  sexpp3<>+0(SB), Y5, Y7
-	VFMADD213PS  sexpp4<>+0(SB), Y5, Y7
-	VFMADD213PS  sexpp5<>+0(SB), Y5, Y7
-	VMULPS       Y5, Y5, Y8
-	VFMADD213PS  Y5, Y8, Y7
-	VADDPS       sone<>+0(SB), Y7, Y7
-	VPSUBD       sexpbias<>+0(SB), Y6, Y6
-	VPSRLD       $0x01, Y6, Y5
-	VPSUBD       Y5, Y6, Y6
+	VMAXPS       Y3, Y5, Y3
+	VMINPS       Y3, Y6, Y3
+	VMOVUPS      slog2e<>+0(SB), Y5
+	VFMADD213PS  smagic<>+0(SB), Y3, Y5
+	VSUBPS       smagic<>+0(SB), Y5, Y6
+	VFNMADD231PS sln2hi<>+0(SB), Y6, Y3
+	VFNMADD231PS sln2lo<>+0(SB), Y6, Y3
+	VMOVUPS      sexpp0<>+0(SB), Y6
+	VFMADD213PS  sexpp1<>+0(SB), Y3, Y6
+	VFMADD213PS  sexpp2<>+0(SB), Y3, Y6
+	VFMADD213PS  sexpp3<>+0(SB), Y3, Y6
+	VFMADD213PS  sexpp4<>+0(SB), Y3, Y6
+	VFMADD213PS  sexpp5<>+0(SB), Y3, Y6
+	VMULPS       Y3, Y3, Y7
+	VFMADD213PS  Y3, Y7, Y6
+	VADDPS       sone<>+0(SB), Y6, Y6
+	VPSUBD       sexpbias<>+0(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y3
+	VPSUBD       Y3, Y5, Y5
+	VPSLLD       $0x17, Y3, Y3
 	VPSLLD       $0x17, Y5, Y5
-	VPSLLD       $0x17, Y6, Y6
-	VMULPS       Y5, Y7, Y7
-	VMULPS       Y6, Y7, Y7
+	VMULPS       Y3, Y6, Y6
+	VMULPS       Y5, Y6, Y6
+	VADDPS       sone<>+0(SB), Y6, Y6
+	VCMPPS       $0x11, stanhsmall<>+0(SB), Y2, Y3
 	VMOVUPS      sone<>+0(SB), Y5
-	VADDPS       Y5, Y7, Y7
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y2, Y6
-	VBLENDVPS    Y6, Y2, Y5, Y2
-	VMOVUPS      sminus2<>+0(SB), Y5
-	VBLENDVPS    Y6, Y4, Y5, Y5
-	VBLENDVPS    Y6, Y3, Y7, Y7
-	VDIVPS       Y7, Y5, Y5
-	VADDPS       Y5, Y2, Y2
+	VBLENDVPS    Y3, Y2, Y5, Y5
+	VMOVUPS      sminus2<>+0(SB), Y2
+	VBLENDVPS    Y3, Y4, Y2, Y2
+	VMOVUPS      sone<>+0(SB), Y4
+	VBLENDVPS    Y3, Y4, Y6, Y6
+	VDIVPS       Y6, Y2, Y2
+	VADDPS       Y2, Y5, Y5
 	VANDPS       ssignmask<>+0(SB), Y1, Y1
-	VORPS        Y1, Y2, Y2
-	VMASKMOVPS   Y2, Y0, (DX)
+	VORPS        Y1, Y5, Y5
+	VMASKMOVPS   Y5, Y0, (DX)
 
 done24:
 	VZEROUPPER
@@ -863,75 +884,103 @@ TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big25:
-	CMPQ         AX, $0x00000010
+	CMPQ         AX, $0x00000018
 	JL           single26
 	VMOVUPS      (CX), Y0
-	VORPS        ssignmask<>+0(SB), Y0, Y1
-	VMOVUPS      sexplo<>+0(SB), Y2
-	VMAXPS       Y1, Y2, Y1
-	VMOVUPS      sexphi<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
-	VMOVUPS      slog2e<>+0(SB), Y2
-	VFMADD213PS  smagic<>+0(SB), Y1, Y2
-	VSUBPS       smagic<>+0(SB), Y2, Y3
-	VFNMADD231PS sln2hi<>+0(SB), Y3, Y1
-	VFNMADD231PS sln2lo<>+0(SB), Y3, Y1
-	VMOVUPS      sexpp0<>+0(SB), Y3
-	VFMADD213PS  sexpp1<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp2<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp3<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp4<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp5<>+0(SB), Y1, Y3
-	VMULPS       Y1, Y1, Y4
-	VFMADD213PS  Y1, Y4, Y3
-	VADDPS       sone<>+0(SB), Y3, Y3
-	VPSUBD       sexpbias<>+0(SB), Y2, Y2
-	VPSRLD       $0x01, Y2, Y1
-	VPSUBD       Y1, Y2, Y2
-	VPSLLD       $0x17, Y1, Y1
-	VPSLLD       $0x17, Y2, Y2
-	VMULPS       Y1, Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VMOVUPS      sone<>+0(SB), Y1
-	VADDPS       Y1, Y3, Y2
-	VBLENDVPS    Y0, Y3, Y1, Y1
-	VDIVPS       Y2, Y1, Y1
-	VMOVUPS      Y1, (DX)
-	VMOVUPS      32(CX), Y0
-	VORPS        ssignmask<>+0(SB), Y0, Y1
-	VMOVUPS      sexplo<>+0(SB), Y2
-	VMAXPS       Y1, Y2, Y1
-	VMOVUPS      sexphi<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
-	VMOVUPS      slog2e<>+0(SB), Y2
-	VFMADD213PS  smagic<>+0(SB), Y1, Y2
-	VSUBPS       smagic<>+0(SB), Y2, Y3
-	VFNMADD231PS sln2hi<>+0(SB), Y3, Y1
-	VFNMADD231PS sln2lo<>+0(SB), Y3, Y1
-	VMOVUPS      sexpp0<>+0(SB), Y3
-	VFMADD213PS  sexpp1<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp2<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp3<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp4<>+0(SB), Y1, Y3
-	VFMADD213PS  sexpp5<>+0(SB), Y1, Y3
-	VMULPS       Y1, Y1, Y4
-	VFMADD213PS  Y1, Y4, Y3
-	VADDPS       sone<>+0(SB), Y3, Y3
-	VPSUBD       sexpbias<>+0(SB), Y2, Y2
-	VPSRLD       $0x01, Y2, Y1
-	VPSUBD       Y1, Y2, Y2
-	VPSLLD       $0x17, Y1, Y1
-	VPSLLD       $0x17, Y2, Y2
-	VMULPS       Y1, Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VMOVUPS      sone<>+0(SB), Y1
-	VADDPS       Y1, Y3, Y2
-	VBLENDVPS    Y0, Y3, Y1, Y1
-	VDIVPS       Y2, Y1, Y1
-	VMOVUPS      Y1, 32(DX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000010, AX
+	VMOVUPS      32(CX), Y1
+	VMOVUPS      64(CX), Y2
+	VORPS        ssignmask<>+0(SB), Y0, Y3
+	VORPS        ssignmask<>+0(SB), Y1, Y4
+	VORPS        ssignmask<>+0(SB), Y2, Y5
+	VMOVUPS      sexplo<>+0(SB), Y6
+	VMOVUPS      sexphi<>+0(SB), Y7
+	VMAXPS       Y3, Y6, Y3
+	VMAXPS       Y4, Y6, Y4
+	VMAXPS       Y5, Y6, Y5
+	VMINPS       Y3, Y7, Y3
+	VMINPS       Y4, Y7, Y4
+	VMINPS       Y5, Y7, Y5
+	VMOVUPS      slog2e<>+0(SB), Y6
+	VMOVUPS      slog2e<>+0(SB), Y7
+	VMOVUPS      slog2e<>+0(SB), Y8
+	VFMADD213PS  smagic<>+0(SB), Y3, Y6
+	VFMADD213PS  smagic<>+0(SB), Y4, Y7
+	VFMADD213PS  smagic<>+0(SB), Y5, Y8
+	VSUBPS       smagic<>+0(SB), Y6, Y9
+	VSUBPS       smagic<>+0(SB), Y7, Y10
+	VSUBPS       smagic<>+0(SB), Y8, Y11
+	VFNMADD231PS sln2hi<>+0(SB), Y9, Y3
+	VFNMADD231PS sln2hi<>+0(SB), Y10, Y4
+	VFNMADD231PS sln2hi<>+0(SB), Y11, Y5
+	VFNMADD231PS sln2lo<>+0(SB), Y9, Y3
+	VFNMADD231PS sln2lo<>+0(SB), Y10, Y4
+	VFNMADD231PS sln2lo<>+0(SB), Y11, Y5
+	VMOVUPS      sexpp0<>+0(SB), Y9
+	VMOVUPS      sexpp0<>+0(SB), Y10
+	VMOVUPS      sexpp0<>+0(SB), Y11
+	VFMADD213PS  sexpp1<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp1<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp1<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp2<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp2<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp2<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp3<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp3<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp3<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp4<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp4<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp4<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp5<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp5<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp5<>+0(SB), Y5, Y11
+	VMULPS       Y3, Y3, Y12
+	VMULPS       Y4, Y4, Y13
+	VMULPS       Y5, Y5, Y14
+	VFMADD213PS  Y3, Y12, Y9
+	VFMADD213PS  Y4, Y13, Y10
+	VFMADD213PS  Y5, Y14, Y11
+	VADDPS       sone<>+0(SB), Y9, Y9
+	VADDPS       sone<>+0(SB), Y10, Y10
+	VADDPS       sone<>+0(SB), Y11, Y11
+	VPSUBD       sexpbias<>+0(SB), Y6, Y4
+	VPSRLD       $0x01, Y4, Y3
+	VPSUBD       sexpbias<>+0(SB), Y7, Y6
+	VPSRLD       $0x01, Y6, Y5
+	VPSUBD       sexpbias<>+0(SB), Y8, Y8
+	VPSRLD       $0x01, Y8, Y7
+	VPSUBD       Y3, Y4, Y4
+	VPSLLD       $0x17, Y3, Y3
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y5, Y6, Y6
+	VPSLLD       $0x17, Y5, Y5
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y7, Y8, Y8
+	VPSLLD       $0x17, Y7, Y7
+	VPSLLD       $0x17, Y8, Y8
+	VMULPS       Y3, Y9, Y9
+	VMULPS       Y5, Y10, Y10
+	VMULPS       Y7, Y11, Y11
+	VMULPS       Y4, Y9, Y9
+	VMULPS       Y6, Y10, Y10
+	VMULPS       Y8, Y11, Y11
+	VMOVUPS      sone<>+0(SB), Y3
+	VADDPS       Y3, Y9, Y4
+	VMOVUPS      sone<>+0(SB), Y5
+	VADDPS       Y5, Y10, Y6
+	VMOVUPS      sone<>+0(SB), Y7
+	VADDPS       Y7, Y11, Y8
+	VBLENDVPS    Y0, Y9, Y3, Y3
+	VBLENDVPS    Y1, Y10, Y5, Y5
+	VBLENDVPS    Y2, Y11, Y7, Y7
+	VDIVPS       Y4, Y3, Y3
+	VDIVPS       Y6, Y5, Y5
+	VDIVPS       Y8, Y7, Y7
+	VMOVUPS      Y3, (DX)
+	VMOVUPS      Y5, 32(DX)
+	VMOVUPS      Y7, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x00000018, AX
 	JMP          big25
 
 single26:
@@ -940,9 +989,9 @@ single26:
 	VMOVUPS      (CX), Y0
 	VORPS        ssignmask<>+0(SB), Y0, Y1
 	VMOVUPS      sexplo<>+0(SB), Y2
+	VMOVUPS      sexphi<>+0(SB), Y3
 	VMAXPS       Y1, Y2, Y1
-	VMOVUPS      sexphi<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
+	VMINPS       Y1, Y3, Y1
 	VMOVUPS      slog2e<>+0(SB), Y2
 	VFMADD213PS  smagic<>+0(SB), Y1, Y2
 	VSUBPS       smagic<>+0(SB), Y2, Y3
@@ -984,9 +1033,9 @@ tail27:
 	VMASKMOVPS   (CX), Y0, Y1
 	VORPS        ssignmask<>+0(SB), Y1, Y2
 	VMOVUPS      sexplo<>+0(SB), Y3
+	VMOVUPS      sexphi<>+0(SB), Y4
 	VMAXPS       Y2, Y3, Y2
-	VMOVUPS      sexphi<>+0(SB), Y3
-	VMINPS       Y2, Y3, Y2
+	VMINPS       Y2, Y4, Y2
 	VMOVUPS      slog2e<>+0(SB), Y3
 	VFMADD213PS  smagic<>+0(SB), Y2, Y3
 	VSUBPS       smagic<>+0(SB), Y3, Y4
@@ -1255,77 +1304,106 @@ TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big45:
-	CMPQ         AX, $0x00000008
+	CMPQ         AX, $0x0000000c
 	JL           single46
 	VMOVUPD      (CX), Y0
-	VMOVUPD      dexplo<>+0(SB), Y1
-	VMAXPD       Y0, Y1, Y0
-	VMOVUPD      dexphi<>+0(SB), Y1
-	VMINPD       Y0, Y1, Y0
-	VMOVUPD      dlog2e<>+0(SB), Y1
-	VFMADD213PD  dmagic<>+0(SB), Y0, Y1
-	VSUBPD       dmagic<>+0(SB), Y1, Y2
-	VFNMADD231PD dln2hi<>+0(SB), Y2, Y0
-	VFNMADD231PD dln2lo<>+0(SB), Y2, Y0
-	VMOVUPD      dexpp0<>+0(SB), Y2
-	VFMADD213PD  dexpp1<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp2<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp3<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp4<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp5<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp6<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp7<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp8<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp9<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp10<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp11<>+0(SB), Y0, Y2
-	VMULPD       Y0, Y0, Y3
-	VFMADD213PD  Y0, Y3, Y2
-	VADDPD       done<>+0(SB), Y2, Y2
-	VPSUBQ       dexpbias<>+0(SB), Y1, Y1
+	VMOVUPD      32(CX), Y1
+	VMOVUPD      64(CX), Y2
+	VMOVUPD      dexplo<>+0(SB), Y3
+	VMOVUPD      dexphi<>+0(SB), Y4
+	VMAXPD       Y0, Y3, Y0
+	VMAXPD       Y1, Y3, Y1
+	VMAXPD       Y2, Y3, Y2
+	VMINPD       Y0, Y4, Y0
+	VMINPD       Y1, Y4, Y1
+	VMINPD       Y2, Y4, Y2
+	VMOVUPD      dlog2e<>+0(SB), Y3
+	VMOVUPD      dlog2e<>+0(SB), Y4
+	VMOVUPD      dlog2e<>+0(SB), Y5
+	VFMADD213PD  dmagic<>+0(SB), Y0, Y3
+	VFMADD213PD  dmagic<>+0(SB), Y1, Y4
+	VFMADD213PD  dmagic<>+0(SB), Y2, Y5
+	VSUBPD       dmagic<>+0(SB), Y3, Y6
+	VSUBPD       dmagic<>+0(SB), Y4, Y7
+	VSUBPD       dmagic<>+0(SB), Y5, Y8
+	VFNMADD231PD dln2hi<>+0(SB), Y6, Y0
+	VFNMADD231PD dln2hi<>+0(SB), Y7, Y1
+	VFNMADD231PD dln2hi<>+0(SB), Y8, Y2
+	VFNMADD231PD dln2lo<>+0(SB), Y6, Y0
+	VFNMADD231PD dln2lo<>+0(SB), Y7, Y1
+	VFNMADD231PD dln2lo<>+0(SB), Y8, Y2
+	VMOVUPD      dexpp0<>+0(SB), Y6
+	VMOVUPD      dexpp0<>+0(SB), Y7
+	VMOVUPD      dexpp0<>+0(SB), Y8
+	VFMADD213PD  dexpp1<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp1<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp1<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp2<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp2<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp2<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp3<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp3<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp3<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp4<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp4<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp4<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp5<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp5<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp5<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp6<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp6<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp6<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp7<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp7<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp7<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp8<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp8<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp8<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp9<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp9<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp9<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp10<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp10<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp10<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp11<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp11<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp11<>+0(SB), Y2, Y8
+	VMULPD       Y0, Y0, Y9
+	VMULPD       Y1, Y1, Y10
+	VMULPD       Y2, Y2, Y11
+	VFMADD213PD  Y0, Y9, Y6
+	VFMADD213PD  Y1, Y10, Y7
+	VFMADD213PD  Y2, Y11, Y8
+	VADDPD       done<>+0(SB), Y6, Y6
+	VADDPD       done<>+0(SB), Y7, Y7
+	VADDPD       done<>+0(SB), Y8, Y8
+	VPSUBQ       dexpbias<>+0(SB), Y3, Y1
 	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       dexpbias<>+0(SB), Y4, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       dexpbias<>+0(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y4
 	VPSUBQ       Y0, Y1, Y1
 	VPSLLQ       $0x34, Y0, Y0
 	VPSLLQ       $0x34, Y1, Y1
-	VMULPD       Y0, Y2, Y2
-	VMULPD       Y1, Y2, Y2
-	VMOVUPD      Y2, (DX)
-	VMOVUPD      32(CX), Y0
-	VMOVUPD      dexplo<>+0(SB), Y1
-	VMAXPD       Y0, Y1, Y0
-	VMOVUPD      dexphi<>+0(SB), Y1
-	VMINPD       Y0, Y1, Y0
-	VMOVUPD      dlog2e<>+0(SB), Y1
-	VFMADD213PD  dmagic<>+0(SB), Y0, Y1
-	VSUBPD       dmagic<>+0(SB), Y1, Y2
-	VFNMADD231PD dln2hi<>+0(SB), Y2, Y0
-	VFNMADD231PD dln2lo<>+0(SB), Y2, Y0
-	VMOVUPD      dexpp0<>+0(SB), Y2
-	VFMADD213PD  dexpp1<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp2<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp3<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp4<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp5<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp6<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp7<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp8<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp9<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp10<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp11<>+0(SB), Y0, Y2
-	VMULPD       Y0, Y0, Y3
-	VFMADD213PD  Y0, Y3, Y2
-	VADDPD       done<>+0(SB), Y2, Y2
-	VPSUBQ       dexpbias<>+0(SB), Y1, Y1
-	VPSRLQ       $0x01, Y1, Y0
-	VPSUBQ       Y0, Y1, Y1
-	VPSLLQ       $0x34, Y0, Y0
-	VPSLLQ       $0x34, Y1, Y1
-	VMULPD       Y0, Y2, Y2
-	VMULPD       Y1, Y2, Y2
-	VMOVUPD      Y2, 32(DX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000008, AX
+	VPSUBQ       Y2, Y3, Y3
+	VPSLLQ       $0x34, Y2, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VPSUBQ       Y4, Y5, Y5
+	VPSLLQ       $0x34, Y4, Y4
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y0, Y6, Y6
+	VMULPD       Y2, Y7, Y7
+	VMULPD       Y4, Y8, Y8
+	VMULPD       Y1, Y6, Y6
+	VMULPD       Y3, Y7, Y7
+	VMULPD       Y5, Y8, Y8
+	VMOVUPD      Y6, (DX)
+	VMOVUPD      Y7, 32(DX)
+	VMOVUPD      Y8, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x0000000c, AX
 	JMP          big45
 
 single46:
@@ -1333,9 +1411,9 @@ single46:
 	JL           tail47
 	VMOVUPD      (CX), Y0
 	VMOVUPD      dexplo<>+0(SB), Y1
+	VMOVUPD      dexphi<>+0(SB), Y2
 	VMAXPD       Y0, Y1, Y0
-	VMOVUPD      dexphi<>+0(SB), Y1
-	VMINPD       Y0, Y1, Y0
+	VMINPD       Y0, Y2, Y0
 	VMOVUPD      dlog2e<>+0(SB), Y1
 	VFMADD213PD  dmagic<>+0(SB), Y0, Y1
 	VSUBPD       dmagic<>+0(SB), Y1, Y2
@@ -1378,9 +1456,9 @@ tail47:
 	VMOVDQU      32(BX)(AX*1), Y0
 	VMASKMOVPD   (CX), Y0, Y1
 	VMOVUPD      dexplo<>+0(SB), Y2
+	VMOVUPD      dexphi<>+0(SB), Y3
 	VMAXPD       Y1, Y2, Y1
-	VMOVUPD      dexphi<>+0(SB), Y2
-	VMINPD       Y1, Y2, Y1
+	VMINPD       Y1, Y3, Y1
 	VMOVUPD      dlog2e<>+0(SB), Y2
 	VFMADD213PD  dmagic<>+0(SB), Y1, Y2
 	VSUBPD       dmagic<>+0(SB), Y2, Y3
@@ -1545,117 +1623,115 @@ big49:
 	CMPQ         AX, $0x00000008
 	JL           single50
 	VMOVUPD      (CX), Y0
-	VANDPD       dabsmask<>+0(SB), Y0, Y1
-	VMULPD       Y1, Y1, Y2
-	VMOVUPD      dtanhp0<>+0(SB), Y3
-	VFMADD213PD  dtanhp1<>+0(SB), Y2, Y3
-	VFMADD213PD  dtanhp2<>+0(SB), Y2, Y3
-	VMULPD       Y2, Y3, Y3
-	VMULPD       Y1, Y3, Y3
-	VMOVUPD      dtanhq0<>+0(SB), Y4
-	VFMADD213PD  dtanhq1<>+0(SB), Y2, Y4
-	VFMADD213PD  dtanhq2<>+0(SB), Y2, Y4
-	VFMADD213PD  dtanhq3<>+0(SB), Y2, Y4
-	VADDPD       Y1, Y1, Y2
-	VMOVUPD      dexplo<>+0(SB), Y5
-	VMAXPD       Y2, Y5, Y2
-	VMOVUPD      dexphi<>+0(SB), Y5
-	VMINPD       Y2, Y5, Y2
-	VMOVUPD      dlog2e<>+0(SB), Y5
-	VFMADD213PD  dmagic<>+0(SB), Y2, Y5
-	VSUBPD       dmagic<>+0(SB), Y5, Y6
-	VFNMADD231PD dln2hi<>+0(SB), Y6, Y2
-	VFNMADD231PD dln2lo<>+0(SB), Y6, Y2
-	VMOVUPD      dexpp0<>+0(SB), Y6
-	VFMADD213PD  dexpp1<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp2<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp3<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp4<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp5<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp6<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp7<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp8<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp9<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y6
-	VMULPD       Y2, Y2, Y7
-	VFMADD213PD  Y2, Y7, Y6
-	VADDPD       done<>+0(SB), Y6, Y6
-	VPSUBQ       dexpbias<>+0(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y2
-	VPSUBQ       Y2, Y5, Y5
-	VPSLLQ       $0x34, Y2, Y2
-	VPSLLQ       $0x34, Y5, Y5
+	VMOVUPD      32(CX), Y1
+	VANDPD       dabsmask<>+0(SB), Y0, Y2
+	VANDPD       dabsmask<>+0(SB), Y1, Y3
+	VMULPD       Y2, Y2, Y4
+	VMULPD       Y3, Y3, Y5
+	VMOVUPD      dtanhp0<>+0(SB), Y6
+	VMOVUPD      dtanhp0<>+0(SB), Y7
+	VFMADD213PD  dtanhp1<>+0(SB), Y4, Y6
+	VFMADD213PD  dtanhp1<>+0(SB), Y5, Y7
+	VFMADD213PD  dtanhp2<>+0(SB), Y4, Y6
+	VFMADD213PD  dtanhp2<>+0(SB), Y5, Y7
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y5, Y7, Y7
 	VMULPD       Y2, Y6, Y6
-	VMULPD       Y5, Y6, Y6
-	VMOVUPD      done<>+0(SB), Y2
-	VADDPD       Y2, Y6, Y6
-	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y1, Y5
-	VBLENDVPD    Y5, Y1, Y2, Y1
-	VMOVUPD      dminus2<>+0(SB), Y2
-	VBLENDVPD    Y5, Y3, Y2, Y2
-	VBLENDVPD    Y5, Y4, Y6, Y6
-	VDIVPD       Y6, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VANDPD       dsignmask<>+0(SB), Y0, Y0
-	VORPD        Y0, Y1, Y1
-	VMOVUPD      Y1, (DX)
-	VMOVUPD      32(CX), Y0
-	VANDPD       dabsmask<>+0(SB), Y0, Y1
-	VMULPD       Y1, Y1, Y2
-	VMOVUPD      dtanhp0<>+0(SB), Y3
-	VFMADD213PD  dtanhp1<>+0(SB), Y2, Y3
-	VFMADD213PD  dtanhp2<>+0(SB), Y2, Y3
-	VMULPD       Y2, Y3, Y3
-	VMULPD       Y1, Y3, Y3
-	VMOVUPD      dtanhq0<>+0(SB), Y4
-	VFMADD213PD  dtanhq1<>+0(SB), Y2, Y4
-	VFMADD213PD  dtanhq2<>+0(SB), Y2, Y4
-	VFMADD213PD  dtanhq3<>+0(SB), Y2, Y4
-	VADDPD       Y1, Y1, Y2
-	VMOVUPD      dexplo<>+0(SB), Y5
-	VMAXPD       Y2, Y5, Y2
-	VMOVUPD      dexphi<>+0(SB), Y5
-	VMINPD       Y2, Y5, Y2
-	VMOVUPD      dlog2e<>+0(SB), Y5
-	VFMADD213PD  dmagic<>+0(SB), Y2, Y5
-	VSUBPD       dmagic<>+0(SB), Y5, Y6
-	VFNMADD231PD dln2hi<>+0(SB), Y6, Y2
-	VFNMADD231PD dln2lo<>+0(SB), Y6, Y2
-	VMOVUPD      dexpp0<>+0(SB), Y6
-	VFMADD213PD  dexpp1<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp2<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp3<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp4<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp5<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp6<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp7<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp8<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp9<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y6
-	VMULPD       Y2, Y2, Y7
-	VFMADD213PD  Y2, Y7, Y6
-	VADDPD       done<>+0(SB), Y6, Y6
-	VPSUBQ       dexpbias<>+0(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y2
-	VPSUBQ       Y2, Y5, Y5
-	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y3, Y7, Y7
+	VMOVUPD      dtanhq0<>+0(SB), Y8
+	VMOVUPD      dtanhq0<>+0(SB), Y9
+	VFMADD213PD  dtanhq1<>+0(SB), Y4, Y8
+	VFMADD213PD  dtanhq1<>+0(SB), Y5, Y9
+	VFMADD213PD  dtanhq2<>+0(SB), Y4, Y8
+	VFMADD213PD  dtanhq2<>+0(SB), Y5, Y9
+	VFMADD213PD  dtanhq3<>+0(SB), Y4, Y8
+	VFMADD213PD  dtanhq3<>+0(SB), Y5, Y9
+	VADDPD       Y2, Y2, Y4
+	VADDPD       Y3, Y3, Y5
+	VMOVUPD      dexplo<>+0(SB), Y10
+	VMOVUPD      dexphi<>+0(SB), Y11
+	VMAXPD       Y4, Y10, Y4
+	VMAXPD       Y5, Y10, Y5
+	VMINPD       Y4, Y11, Y4
+	VMINPD       Y5, Y11, Y5
+	VMOVUPD      dlog2e<>+0(SB), Y10
+	VMOVUPD      dlog2e<>+0(SB), Y11
+	VFMADD213PD  dmagic<>+0(SB), Y4, Y10
+	VFMADD213PD  dmagic<>+0(SB), Y5, Y11
+	VSUBPD       dmagic<>+0(SB), Y10, Y12
+	VSUBPD       dmagic<>+0(SB), Y11, Y13
+	VFNMADD231PD dln2hi<>+0(SB), Y12, Y4
+	VFNMADD231PD dln2hi<>+0(SB), Y13, Y5
+	VFNMADD231PD dln2lo<>+0(SB), Y12, Y4
+	VFNMADD231PD dln2lo<>+0(SB), Y13, Y5
+	VMOVUPD      dexpp0<>+0(SB), Y12
+	VMOVUPD      dexpp0<>+0(SB), Y13
+	VFMADD213PD  dexpp1<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp1<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp2<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp2<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp3<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp3<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp4<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp4<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp5<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp5<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp6<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp6<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp7<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp7<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp8<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp8<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp9<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp9<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp10<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp10<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp11<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp11<>+0(SB), Y5, Y13
+	VMULPD       Y4, Y4, Y14
+	VMULPD       Y5, Y5, Y15
+	VFMADD213PD  Y4, Y14, Y12
+	VFMADD213PD  Y5, Y15, Y13
+	VADDPD       done<>+0(SB), Y12, Y12
+	VADDPD       done<>+0(SB), Y13, Y13
+	VPSUBQ       dexpbias<>+0(SB), Y10, Y5
+	VPSRLQ       $0x01, Y5, Y4
+	VPSUBQ       dexpbias<>+0(SB), Y11, Y11
+	VPSRLQ       $0x01, Y11, Y10
+	VPSUBQ       Y4, Y5, Y5
+	VPSLLQ       $0x34, Y4, Y4
 	VPSLLQ       $0x34, Y5, Y5
-	VMULPD       Y2, Y6, Y6
-	VMULPD       Y5, Y6, Y6
+	VPSUBQ       Y10, Y11, Y11
+	VPSLLQ       $0x34, Y10, Y10
+	VPSLLQ       $0x34, Y11, Y11
+	VMULPD       Y4, Y12, Y12
+	VMULPD       Y10, Y13, Y13
+	VMULPD       Y5, Y12, Y12
+	VMULPD       Y11, Y13, Y13
+	VADDPD       done<>+0(SB), Y12, Y12
+	VADDPD       done<>+0(SB), Y13, Y13
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y2, Y4
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y3, Y5
+	VMOVUPD      done<>+0(SB), Y10
+	VBLENDVPD    Y4, Y2, Y10, Y10
 	VMOVUPD      done<>+0(SB), Y2
-	VADDPD       Y2, Y6, Y6
-	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y1, Y5
-	VBLENDVPD    Y5, Y1, Y2, Y1
-	VMOVUPD      dminus2<>+0(SB), Y2
 	VBLENDVPD    Y5, Y3, Y2, Y2
-	VBLENDVPD    Y5, Y4, Y6, Y6
-	VDIVPD       Y6, Y2, Y2
-	VADDPD       Y2, Y1, Y1
+	VMOVUPD      dminus2<>+0(SB), Y3
+	VBLENDVPD    Y4, Y6, Y3, Y3
+	VMOVUPD      dminus2<>+0(SB), Y6
+	VBLENDVPD    Y5, Y7, Y6, Y6
+	VBLENDVPD    Y4, Y8, Y12, Y12
+	VBLENDVPD    Y5, Y9, Y13, Y13
+	VDIVPD       Y12, Y3, Y3
+	VDIVPD       Y13, Y6, Y6
+	VADDPD       Y3, Y10, Y10
+	VADDPD       Y6, Y2, Y2
 	VANDPD       dsignmask<>+0(SB), Y0, Y0
-	VORPD        Y0, Y1, Y1
-	VMOVUPD      Y1, 32(DX)
+	VORPD        Y0, Y10, Y10
+	VANDPD       dsignmask<>+0(SB), Y1, Y0
+	VORPD        Y0, Y2, Y2
+	VMOVUPD      Y10, (DX)
+	VMOVUPD      Y2, 32(DX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
@@ -1678,9 +1754,9 @@ single50:
 	VFMADD213PD  dtanhq3<>+0(SB), Y2, Y4
 	VADDPD       Y1, Y1, Y2
 	VMOVUPD      dexplo<>+0(SB), Y5
+	VMOVUPD      dexphi<>+0(SB), Y6
 	VMAXPD       Y2, Y5, Y2
-	VMOVUPD      dexphi<>+0(SB), Y5
-	VMINPD       Y2, Y5, Y2
+	VMINPD       Y2, Y6, Y2
 	VMOVUPD      dlog2e<>+0(SB), Y5
 	VFMADD213PD  dmagic<>+0(SB), Y2, Y5
 	VSUBPD       dmagic<>+0(SB), Y5, Y6
@@ -1708,18 +1784,18 @@ single50:
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y2, Y6, Y6
 	VMULPD       Y5, Y6, Y6
-	VMOVUPD      done<>+0(SB), Y2
-	VADDPD       Y2, Y6, Y6
-	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y1, Y5
-	VBLENDVPD    Y5, Y1, Y2, Y1
-	VMOVUPD      dminus2<>+0(SB), Y2
-	VBLENDVPD    Y5, Y3, Y2, Y2
-	VBLENDVPD    Y5, Y4, Y6, Y6
-	VDIVPD       Y6, Y2, Y2
-	VADDPD       Y2, Y1, Y1
+	VADDPD       done<>+0(SB), Y6, Y6
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y1, Y2
+	VMOVUPD      done<>+0(SB), Y5
+	VBLENDVPD    Y2, Y1, Y5, Y5
+	VMOVUPD      dminus2<>+0(SB), Y1
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VBLENDVPD    Y2, Y4, Y6, Y6
+	VDIVPD       Y6, Y1, Y1
+	VADDPD       Y1, Y5, Y5
 	VANDPD       dsignmask<>+0(SB), Y0, Y0
-	VORPD        Y0, Y1, Y1
-	VMOVUPD      Y1, (DX)
+	VORPD        Y0, Y5, Y5
+	VMOVUPD      Y5, (DX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
@@ -1746,9 +1822,9 @@ tail51:
 	VFMADD213PD  dtanhq3<>+0(SB), Y3, Y5
 	VADDPD       Y2, Y2, Y3
 	VMOVUPD      dexplo<>+0(SB), Y6
+	VMOVUPD      dexphi<>+0(SB), Y7
 	VMAXPD       Y3, Y6, Y3
-	VMOVUPD      dexphi<>+0(SB), Y6
-	VMINPD       Y3, Y6, Y3
+	VMINPD       Y3, Y7, Y3
 	VMOVUPD      dlog2e<>+0(SB), Y6
 	VFMADD213PD  dmagic<>+0(SB), Y3, Y6
 	VSUBPD       dmagic<>+0(SB), Y6, Y7
@@ -1776,18 +1852,18 @@ tail51:
 	VPSLLQ       $0x34, Y6, Y6
 	VMULPD       Y3, Y7, Y7
 	VMULPD       Y6, Y7, Y7
-	VMOVUPD      done<>+0(SB), Y3
-	VADDPD       Y3, Y7, Y7
-	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, Y2, Y3, Y2
-	VMOVUPD      dminus2<>+0(SB), Y3
-	VBLENDVPD    Y6, Y4, Y3, Y3
-	VBLENDVPD    Y6, Y5, Y7, Y7
-	VDIVPD       Y7, Y3, Y3
-	VADDPD       Y3, Y2, Y2
+	VADDPD       done<>+0(SB), Y7, Y7
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y2, Y3
+	VMOVUPD      done<>+0(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y6
+	VMOVUPD      dminus2<>+0(SB), Y2
+	VBLENDVPD    Y3, Y4, Y2, Y2
+	VBLENDVPD    Y3, Y5, Y7, Y7
+	VDIVPD       Y7, Y2, Y2
+	VADDPD       Y2, Y6, Y6
 	VANDPD       dsignmask<>+0(SB), Y1, Y1
-	VORPD        Y1, Y2, Y2
-	VMASKMOVPD   Y2, Y0, (DX)
+	VORPD        Y1, Y6, Y6
+	VMASKMOVPD   Y6, Y0, (DX)
 
 done52:
 	VZEROUPPER
@@ -1867,87 +1943,121 @@ TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big53:
-	CMPQ         AX, $0x00000008
+	CMPQ         AX, $0x0000000c
 	JL           single54
 	VMOVUPD      (CX), Y0
-	VORPD        dsignmask<>+0(SB), Y0, Y1
-	VMOVUPD      dexplo<>+0(SB), Y2
-	VMAXPD       Y1, Y2, Y1
-	VMOVUPD      dexphi<>+0(SB), Y2
-	VMINPD       Y1, Y2, Y1
-	VMOVUPD      dlog2e<>+0(SB), Y2
-	VFMADD213PD  dmagic<>+0(SB), Y1, Y2
-	VSUBPD       dmagic<>+0(SB), Y2, Y3
-	VFNMADD231PD dln2hi<>+0(SB), Y3, Y1
-	VFNMADD231PD dln2lo<>+0(SB), Y3, Y1
-	VMOVUPD      dexpp0<>+0(SB), Y3
-	VFMADD213PD  dexpp1<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp2<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp3<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp4<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp5<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp6<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y3
-	VMULPD       Y1, Y1, Y4
-	VFMADD213PD  Y1, Y4, Y3
-	VADDPD       done<>+0(SB), Y3, Y3
-	VPSUBQ       dexpbias<>+0(SB), Y2, Y2
-	VPSRLQ       $0x01, Y2, Y1
-	VPSUBQ       Y1, Y2, Y2
-	VPSLLQ       $0x34, Y1, Y1
-	VPSLLQ       $0x34, Y2, Y2
-	VMULPD       Y1, Y3, Y3
-	VMULPD       Y2, Y3, Y3
-	VMOVUPD      done<>+0(SB), Y1
-	VADDPD       Y1, Y3, Y2
-	VBLENDVPD    Y0, Y3, Y1, Y1
-	VDIVPD       Y2, Y1, Y1
-	VMOVUPD      Y1, (DX)
-	VMOVUPD      32(CX), Y0
-	VORPD        dsignmask<>+0(SB), Y0, Y1
-	VMOVUPD      dexplo<>+0(SB), Y2
-	VMAXPD       Y1, Y2, Y1
-	VMOVUPD      dexphi<>+0(SB), Y2
-	VMINPD       Y1, Y2, Y1
-	VMOVUPD      dlog2e<>+0(SB), Y2
-	VFMADD213PD  dmagic<>+0(SB), Y1, Y2
-	VSUBPD       dmagic<>+0(SB), Y2, Y3
-	VFNMADD231PD dln2hi<>+0(SB), Y3, Y1
-	VFNMADD231PD dln2lo<>+0(SB), Y3, Y1
-	VMOVUPD      dexpp0<>+0(SB), Y3
-	VFMADD213PD  dexpp1<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp2<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp3<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp4<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp5<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp6<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y3
-	VMULPD       Y1, Y1, Y4
-	VFMADD213PD  Y1, Y4, Y3
-	VADDPD       done<>+0(SB), Y3, Y3
-	VPSUBQ       dexpbias<>+0(SB), Y2, Y2
-	VPSRLQ       $0x01, Y2, Y1
-	VPSUBQ       Y1, Y2, Y2
-	VPSLLQ       $0x34, Y1, Y1
-	VPSLLQ       $0x34, Y2, Y2
-	VMULPD       Y1, Y3, Y3
-	VMULPD       Y2, Y3, Y3
-	VMOVUPD      done<>+0(SB), Y1
-	VADDPD       Y1, Y3, Y2
-	VBLENDVPD    Y0, Y3, Y1, Y1
-	VDIVPD       Y2, Y1, Y1
-	VMOVUPD      Y1, 32(DX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000008, AX
+	VMOVUPD      32(CX), Y1
+	VMOVUPD      64(CX), Y2
+	VORPD        dsignmask<>+0(SB), Y0, Y3
+	VORPD        dsignmask<>+0(SB), Y1, Y4
+	VORPD        dsignmask<>+0(SB), Y2, Y5
+	VMOVUPD      dexplo<>+0(SB), Y6
+	VMOVUPD      dexphi<>+0(SB), Y7
+	VMAXPD       Y3, Y6, Y3
+	VMAXPD       Y4, Y6, Y4
+	VMAXPD       Y5, Y6, Y5
+	VMINPD       Y3, Y7, Y3
+	VMINPD       Y4, Y7, Y4
+	VMINPD       Y5, Y7, Y5
+	VMOVUPD      dlog2e<>+0(SB), Y6
+	VMOVUPD      dlog2e<>+0(SB), Y7
+	VMOVUPD      dlog2e<>+0(SB), Y8
+	VFMADD213PD  dmagic<>+0(SB), Y3, Y6
+	VFMADD213PD  dmagic<>+0(SB), Y4, Y7
+	VFMADD213PD  dmagic<>+0(SB), Y5, Y8
+	VSUBPD       dmagic<>+0(SB), Y6, Y9
+	VSUBPD       dmagic<>+0(SB), Y7, Y10
+	VSUBPD       dmagic<>+0(SB), Y8, Y11
+	VFNMADD231PD dln2hi<>+0(SB), Y9, Y3
+	VFNMADD231PD dln2hi<>+0(SB), Y10, Y4
+	VFNMADD231PD dln2hi<>+0(SB), Y11, Y5
+	VFNMADD231PD dln2lo<>+0(SB), Y9, Y3
+	VFNMADD231PD dln2lo<>+0(SB), Y10, Y4
+	VFNMADD231PD dln2lo<>+0(SB), Y11, Y5
+	VMOVUPD      dexpp0<>+0(SB), Y9
+	VMOVUPD      dexpp0<>+0(SB), Y10
+	VMOVUPD      dexpp0<>+0(SB), Y11
+	VFMADD213PD  dexpp1<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp1<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp1<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp2<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp2<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp2<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp3<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp3<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp3<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp4<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp4<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp4<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp5<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp5<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp5<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp6<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp6<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp6<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp7<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp7<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp7<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp8<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp8<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp8<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp9<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp9<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp9<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp10<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp10<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp10<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp11<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp11<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp11<>+0(SB), Y5, Y11
+	VMULPD       Y3, Y3, Y12
+	VMULPD       Y4, Y4, Y13
+	VMULPD       Y5, Y5, Y14
+	VFMADD213PD  Y3, Y12, Y9
+	VFMADD213PD  Y4, Y13, Y10
+	VFMADD213PD  Y5, Y14, Y11
+	VADDPD       done<>+0(SB), Y9, Y9
+	VADDPD       done<>+0(SB), Y10, Y10
+	VADDPD       done<>+0(SB), Y11, Y11
+	VPSUBQ       dexpbias<>+0(SB), Y6, Y4
+	VPSRLQ       $0x01, Y4, Y3
+	VPSUBQ       dexpbias<>+0(SB), Y7, Y6
+	VPSRLQ       $0x01, Y6, Y5
+	VPSUBQ       dexpbias<>+0(SB), Y8, Y8
+	VPSRLQ       $0x01, Y8, Y7
+	VPSUBQ       Y3, Y4, Y4
+	VPSLLQ       $0x34, Y3, Y3
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y5, Y6, Y6
+	VPSLLQ       $0x34, Y5, Y5
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y7, Y8, Y8
+	VPSLLQ       $0x34, Y7, Y7
+	VPSLLQ       $0x34, Y8, Y8
+	VMULPD       Y3, Y9, Y9
+	VMULPD       Y5, Y10, Y10
+	VMULPD       Y7, Y11, Y11
+	VMULPD       Y4, Y9, Y9
+	VMULPD       Y6, Y10, Y10
+	VMULPD       Y8, Y11, Y11
+	VMOVUPD      done<>+0(SB), Y3
+	VADDPD       Y3, Y9, Y4
+	VMOVUPD      done<>+0(SB), Y5
+	VADDPD       Y5, Y10, Y6
+	VMOVUPD      done<>+0(SB), Y7
+	VADDPD       Y7, Y11, Y8
+	VBLENDVPD    Y0, Y9, Y3, Y3
+	VBLENDVPD    Y1, Y10, Y5, Y5
+	VBLENDVPD    Y2, Y11, Y7, Y7
+	VDIVPD       Y4, Y3, Y3
+	VDIVPD       Y6, Y5, Y5
+	VDIVPD       Y8, Y7, Y7
+	VMOVUPD      Y3, (DX)
+	VMOVUPD      Y5, 32(DX)
+	VMOVUPD      Y7, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x0000000c, AX
 	JMP          big53
 
 single54:
@@ -1956,9 +2066,9 @@ single54:
 	VMOVUPD      (CX), Y0
 	VORPD        dsignmask<>+0(SB), Y0, Y1
 	VMOVUPD      dexplo<>+0(SB), Y2
+	VMOVUPD      dexphi<>+0(SB), Y3
 	VMAXPD       Y1, Y2, Y1
-	VMOVUPD      dexphi<>+0(SB), Y2
-	VMINPD       Y1, Y2, Y1
+	VMINPD       Y1, Y3, Y1
 	VMOVUPD      dlog2e<>+0(SB), Y2
 	VFMADD213PD  dmagic<>+0(SB), Y1, Y2
 	VSUBPD       dmagic<>+0(SB), Y2, Y3
@@ -2006,9 +2116,9 @@ tail55:
 	VMASKMOVPD   (CX), Y0, Y1
 	VORPD        dsignmask<>+0(SB), Y1, Y2
 	VMOVUPD      dexplo<>+0(SB), Y3
+	VMOVUPD      dexphi<>+0(SB), Y4
 	VMAXPD       Y2, Y3, Y2
-	VMOVUPD      dexphi<>+0(SB), Y3
-	VMINPD       Y2, Y3, Y2
+	VMINPD       Y2, Y4, Y2
 	VMOVUPD      dlog2e<>+0(SB), Y3
 	VFMADD213PD  dmagic<>+0(SB), Y2, Y3
 	VSUBPD       dmagic<>+0(SB), Y3, Y4

@@ -71,9 +71,9 @@ big5:
 	VMOVUPS      (SI), Y3
 	VSUBPS       Y1, Y3, Y3
 	VMOVUPS      sexplo<>+0(SB), Y4
+	VMOVUPS      sexphi<>+0(SB), Y5
 	VMAXPS       Y3, Y4, Y3
-	VMOVUPS      sexphi<>+0(SB), Y4
-	VMINPS       Y3, Y4, Y3
+	VMINPS       Y3, Y5, Y3
 	VMOVUPS      slog2e<>+0(SB), Y4
 	VFMADD213PS  smagic<>+0(SB), Y3, Y4
 	VSUBPS       smagic<>+0(SB), Y4, Y5
@@ -100,9 +100,9 @@ big5:
 	VMOVUPS      32(SI), Y3
 	VSUBPS       Y1, Y3, Y3
 	VMOVUPS      sexplo<>+0(SB), Y4
+	VMOVUPS      sexphi<>+0(SB), Y5
 	VMAXPS       Y3, Y4, Y3
-	VMOVUPS      sexphi<>+0(SB), Y4
-	VMINPS       Y3, Y4, Y3
+	VMINPS       Y3, Y5, Y3
 	VMOVUPS      slog2e<>+0(SB), Y4
 	VFMADD213PS  smagic<>+0(SB), Y3, Y4
 	VSUBPS       smagic<>+0(SB), Y4, Y5
@@ -137,9 +137,9 @@ single6:
 	VMOVUPS      (SI), Y3
 	VSUBPS       Y1, Y3, Y3
 	VMOVUPS      sexplo<>+0(SB), Y4
+	VMOVUPS      sexphi<>+0(SB), Y5
 	VMAXPS       Y3, Y4, Y3
-	VMOVUPS      sexphi<>+0(SB), Y4
-	VMINPS       Y3, Y4, Y3
+	VMINPS       Y3, Y5, Y3
 	VMOVUPS      slog2e<>+0(SB), Y4
 	VFMADD213PS  smagic<>+0(SB), Y3, Y4
 	VSUBPS       smagic<>+0(SB), Y4, Y5
@@ -178,9 +178,9 @@ tail7:
 	VMASKMOVPS   (SI), Y3, Y4
 	VSUBPS       Y1, Y4, Y4
 	VMOVUPS      sexplo<>+0(SB), Y1
+	VMOVUPS      sexphi<>+0(SB), Y5
 	VMAXPS       Y4, Y1, Y4
-	VMOVUPS      sexphi<>+0(SB), Y1
-	VMINPS       Y4, Y1, Y4
+	VMINPS       Y4, Y5, Y4
 	VMOVUPS      slog2e<>+0(SB), Y1
 	VFMADD213PS  smagic<>+0(SB), Y4, Y1
 	VSUBPS       smagic<>+0(SB), Y1, Y5
@@ -497,9 +497,9 @@ big17:
 	VMOVUPD      (SI), Y3
 	VSUBPD       Y1, Y3, Y3
 	VMOVUPD      dexplo<>+0(SB), Y4
+	VMOVUPD      dexphi<>+0(SB), Y5
 	VMAXPD       Y3, Y4, Y3
-	VMOVUPD      dexphi<>+0(SB), Y4
-	VMINPD       Y3, Y4, Y3
+	VMINPD       Y3, Y5, Y3
 	VMOVUPD      dlog2e<>+0(SB), Y4
 	VFMADD213PD  dmagic<>+0(SB), Y3, Y4
 	VSUBPD       dmagic<>+0(SB), Y4, Y5
@@ -532,9 +532,9 @@ big17:
 	VMOVUPD      32(SI), Y3
 	VSUBPD       Y1, Y3, Y3
 	VMOVUPD      dexplo<>+0(SB), Y4
+	VMOVUPD      dexphi<>+0(SB), Y5
 	VMAXPD       Y3, Y4, Y3
-	VMOVUPD      dexphi<>+0(SB), Y4
-	VMINPD       Y3, Y4, Y3
+	VMINPD       Y3, Y5, Y3
 	VMOVUPD      dlog2e<>+0(SB), Y4
 	VFMADD213PD  dmagic<>+0(SB), Y3, Y4
 	VSUBPD       dmagic<>+0(SB), Y4, Y5
@@ -575,9 +575,9 @@ single18:
 	VMOVUPD      (SI), Y3
 	VSUBPD       Y1, Y3, Y3
 	VMOVUPD      dexplo<>+0(SB), Y4
+	VMOVUPD      dexphi<>+0(SB), Y5
 	VMAXPD       Y3, Y4, Y3
-	VMOVUPD      dexphi<>+0(SB), Y4
-	VMINPD       Y3, Y4, Y3
+	VMINPD       Y3, Y5, Y3
 	VMOVUPD      dlog2e<>+0(SB), Y4
 	VFMADD213PD  dmagic<>+0(SB), Y3, Y4
 	VSUBPD       dmagic<>+0(SB), Y4, Y5
@@ -622,9 +622,9 @@ tail19:
 	VMASKMOVPD   (SI), Y3, Y4
 	VSUBPD       Y1, Y4, Y4
 	VMOVUPD      dexplo<>+0(SB), Y1
+	VMOVUPD      dexphi<>+0(SB), Y5
 	VMAXPD       Y4, Y1, Y4
-	VMOVUPD      dexphi<>+0(SB), Y1
-	VMINPD       Y4, Y1, Y4
+	VMINPD       Y4, Y5, Y4
 	VMOVUPD      dlog2e<>+0(SB), Y1
 	VFMADD213PD  dmagic<>+0(SB), Y4, Y1
 	VSUBPD       dmagic<>+0(SB), Y1, Y5

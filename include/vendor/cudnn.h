@@ -116,4 +116,69 @@ typedef cudnnStatus_t (*cudnnReduceTensor_fn)(cudnnHandle_t h, cudnnReduceTensor
                                               const void *a, const void *beta,
                                               cudnnTensorDescriptor_t c_desc, void *c);
 
+/*
+ * Convolution forward (native/cudnn_conv.c), the legacy API of cuDNN 8 and
+ * 9 (cudnn_cnn_infer.h; cudnn_cnn.h in 9). Values, unchanged from cuDNN 7
+ * to 9: CUDNN_TENSOR_NHWC 1; CUDNN_CROSS_CORRELATION 1; cudnnMathType_t
+ * CUDNN_DEFAULT_MATH 0, TENSOR_OP_MATH 1, TENSOR_OP_MATH_ALLOW_CONVERSION
+ * 2, FMA_MATH 3 (8.0 on: no TF32 for f32 data, which CUDNN_DEFAULT_MATH
+ * allows on Ampere and later); cudnnConvolutionFwdAlgo_t IMPLICIT_GEMM 0,
+ * IMPLICIT_PRECOMP_GEMM 1, GEMM 2, DIRECT 3, FFT 4, FFT_TILING 5,
+ * WINOGRAD 6, WINOGRAD_NONFUSED 7 (COUNT 8). Not checked against NVIDIA's
+ * headers on this machine (none installed); they are cuDNN's documented
+ * values.
+ */
+typedef void *cudnnFilterDescriptor_t;
+typedef void *cudnnConvolutionDescriptor_t;
+
+#define CUDNN_TENSOR_NHWC 1
+#define CUDNN_CROSS_CORRELATION 1
+#define CUDNN_FMA_MATH 3
+#define CUDNN_CONVOLUTION_FWD_ALGO_COUNT 8
+
+typedef struct {
+	int algo;
+	cudnnStatus_t status;
+	float time; /* milliseconds */
+	size_t memory;
+	int determinism;
+	int math_type;
+	int reserved[3];
+} cudnnConvolutionFwdAlgoPerf_t;
+
+typedef cudnnStatus_t (*cudnnSetTensorNdDescriptorEx_fn)(cudnnTensorDescriptor_t desc, int format,
+                                                         int dtype, int nbdims, const int *dims);
+typedef cudnnStatus_t (*cudnnCreateFilterDescriptor_fn)(cudnnFilterDescriptor_t *desc);
+typedef cudnnStatus_t (*cudnnSetFilterNdDescriptor_fn)(cudnnFilterDescriptor_t desc, int dtype,
+                                                       int format, int nbdims, const int *dims);
+typedef cudnnStatus_t (*cudnnDestroyFilterDescriptor_fn)(cudnnFilterDescriptor_t desc);
+typedef cudnnStatus_t (*cudnnCreateConvolutionDescriptor_fn)(cudnnConvolutionDescriptor_t *desc);
+typedef cudnnStatus_t (*cudnnSetConvolutionNdDescriptor_fn)(cudnnConvolutionDescriptor_t desc,
+                                                            int length, const int *pad,
+                                                            const int *stride,
+                                                            const int *dilation, int mode,
+                                                            int compute_type);
+typedef cudnnStatus_t (*cudnnSetConvolutionMathType_fn)(cudnnConvolutionDescriptor_t desc,
+                                                        int math_type);
+typedef cudnnStatus_t (*cudnnDestroyConvolutionDescriptor_fn)(cudnnConvolutionDescriptor_t desc);
+typedef cudnnStatus_t (*cudnnGetConvolutionNdForwardOutputDim_fn)(
+	cudnnConvolutionDescriptor_t conv, cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
+	int nbdims, int *dims);
+typedef cudnnStatus_t (*cudnnFindConvolutionForwardAlgorithm_fn)(
+	cudnnHandle_t h, cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
+	cudnnConvolutionDescriptor_t conv, cudnnTensorDescriptor_t y, int requested, int *returned,
+	cudnnConvolutionFwdAlgoPerf_t *perf);
+typedef cudnnStatus_t (*cudnnGetConvolutionForwardAlgorithm_v7_fn)(
+	cudnnHandle_t h, cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
+	cudnnConvolutionDescriptor_t conv, cudnnTensorDescriptor_t y, int requested, int *returned,
+	cudnnConvolutionFwdAlgoPerf_t *perf);
+typedef cudnnStatus_t (*cudnnGetConvolutionForwardWorkspaceSize_fn)(
+	cudnnHandle_t h, cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
+	cudnnConvolutionDescriptor_t conv, cudnnTensorDescriptor_t y, int algo, size_t *bytes);
+typedef cudnnStatus_t (*cudnnConvolutionForward_fn)(
+	cudnnHandle_t h, const void *alpha, cudnnTensorDescriptor_t x_desc, const void *x,
+	cudnnFilterDescriptor_t w_desc, const void *w, cudnnConvolutionDescriptor_t conv, int algo,
+	void *workspace, size_t workspace_bytes, const void *beta, cudnnTensorDescriptor_t y_desc,
+	void *y);
+
 #endif /* PB_VENDOR_CUDNN_H */

@@ -90,7 +90,8 @@ static void test_loader(void)
 	setenv("PEAKBENCH_CUDART", "/nonexistent/libcudart.so.12", 1);
 	pb_status st = pb_gpu_rt_open(PB_GPU_CUDA, NULL, &rt, &code, tried, sizeof tried, err, sizeof err);
 	CHECK(st == PB_ERR_NOT_FOUND && rt == NULL, "override to a missing file: %s", pb_status_name(st));
-	CHECK(strstr(err, "cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ") == err,
+	CHECK(strstr(err, "cuda: libcudart not found (tried: "
+	                  "PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ") == err,
 	      "message: %s", err);
 	CHECK(strncmp(tried, "PEAKBENCH_CUDART=/nonexistent/", 30) == 0 && strchr(tried, '\n') == NULL,
 	      "tried: %s", tried);
@@ -112,7 +113,8 @@ static void test_loader(void)
 	}
 	setenv("PEAKBENCH_HIP", "/nonexistent/libamdhip64.so.6", 1);
 	st = pb_gpu_rt_open(PB_GPU_HIP, NULL, &rt, &code, tried, sizeof tried, err, sizeof err);
-	CHECK(st == PB_ERR_NOT_FOUND && strstr(err, "rocm: libamdhip64 not found (tried: PEAKBENCH_HIP=") == err,
+	CHECK(st == PB_ERR_NOT_FOUND &&
+	          strstr(err, "rocm: libamdhip64 not found (tried: PEAKBENCH_HIP=") == err,
 	      "HIP message: %s", err);
 	unsetenv("PEAKBENCH_HIP");
 

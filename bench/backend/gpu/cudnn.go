@@ -56,6 +56,9 @@ var dnnOps = map[workload.Op]cudnn.Op{
 
 // Prepare implements backend.Backend.
 func (b *CUDNN) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if w.Op.Layer() {
+		return b.prepareConv(w, in, cfg) // cudnn_layers.go
+	}
 	if w.Op == workload.Exp {
 		return nil, fmt.Errorf("cudnn: exp: cuDNN's legacy API has no exp activation: %w", backend.ErrUnsupported)
 	}

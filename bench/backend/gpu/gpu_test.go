@@ -266,3 +266,21 @@ func TestFakePeaks(t *testing.T) {
 		}
 	}
 }
+
+// TestFakeNoClockAttributes: a runtime without the clock attributes (CUDA
+// 13 dropped them from cudaDeviceProp) gets NVML's maximum clocks.
+func TestFakeNoClockAttributes(t *testing.T) {
+	gpufake.Require(t)
+	t.Setenv("PB_FAKE_CUDA_MEM", fmt.Sprint(64<<20))
+	t.Setenv("PB_FAKE_CUDA_NO_CLOCKS", "1")
+	p, err := gpu.MeasurePeaks(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ClockMHz != 1980 || p.MemoryClockMHz != 2619 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "NVML's maximum used") {
+		t.Errorf("clocks %v, %v; notes %q", p.ClockMHz, p.MemoryClockMHz, p.Notes)
+	}
+	if bf, _ := p.ComputeFor("bf16"); bf.TheoreticalGFLOPS < 989000 {
+		t.Errorf("bf16 %+v", bf)
+	}
+}

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/cgo/cuda"
@@ -37,6 +38,37 @@ func Describe(dev *cuda.Device) peak.GPU {
 	}
 }
 
+// nvmlClocks fills in clocks the runtime did not report (CUDA 13 dropped
+// them from cudaDeviceProp, and may drop the attributes next) from NVML's
+// maximum SM and memory clocks, saying so in a note.
+func nvmlClocks(g *peak.GPU, info cuda.DeviceInfo) string {
+	if info.Vendor != cuda.CUDA || (g.ClockMHz > 0 && g.MemoryClockMHz > 0) || info.PCIBusID == "" {
+		return ""
+	}
+	m, err := cuda.OpenMonitor(info.PCIBusID)
+	if err != nil {
+		return ""
+	}
+	defer m.Close()
+	s, err := m.Read()
+	if err != nil {
+		return ""
+	}
+	var used []string
+	if g.ClockMHz == 0 && s.Have&cuda.HaveMaxSMClock != 0 {
+		g.ClockMHz = float64(s.MaxSMMHz)
+		used = append(used, "SM")
+	}
+	if g.MemoryClockMHz == 0 && s.Have&cuda.HaveMaxMemClock != 0 {
+		g.MemoryClockMHz = float64(s.MaxMemMHz)
+		used = append(used, "memory")
+	}
+	if len(used) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the runtime reported no %s clock: NVML's maximum used", strings.Join(used, " or "))
+}
+
 // MeasureCopies computes dev's theoretical peaks and measures its copy
 // bandwidth: "DRAM", copies of max(256 MiB, 4 × L2) (at most a quarter of
 // the free memory), and "L2", copies of L2/4 (source and destination
@@ -44,8 +76,13 @@ func Describe(dev *cuda.Device) peak.GPU {
 // read plus bytes written per time. A failed measurement leaves a note and
 // no entry (results then fall back to the theoretical DRAM figure).
 func MeasureCopies(dev *cuda.Device, quick bool) peak.GPUPeaks {
-	p := peak.GPUTheoretical(Describe(dev))
 	info := dev.Info()
+	g := Describe(dev)
+	note := nvmlClocks(&g, info)
+	p := peak.GPUTheoretical(g)
+	if note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 	dram := max(int64(256<<20), 4*int64(info.L2Bytes))
 	if free, _, err := dev.MemInfo(); err == nil && free > 0 {
 		dram = min(dram, int64(free/4))

@@ -18,8 +18,7 @@
 // one library per soname) with the C compiler "cc" into a temporary folder;
 // call Cleanup from TestMain to remove it. Their behavior is steered by
 // environment variables read at each call (see csrc/fake_runtime.c):
-// PB_FAKE_CUDA_DEVICES, PB_FAKE_CUDA_ERROR, PB_FAKE_CUDA_MEM, the same with
-// HIP, PB_FAKE_NVML_REASONS, PB_FAKE_NVML_SM_MHZ, PB_FAKE_CUBLAS_MAJOR.
+// Knobs lists them.
 package gpufake
 
 import (
@@ -136,7 +135,7 @@ func build() (*Libs, error) {
 
 // Knobs are the environment variables that steer the fakes.
 var Knobs = []string{
-	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER",
+	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER", "PB_FAKE_CUDA_NO_CLOCKS",
 	"PB_FAKE_HIP_DEVICES", "PB_FAKE_HIP_ERROR", "PB_FAKE_HIP_MEM", "PB_FAKE_HIP_DRIVER",
 	"PB_FAKE_NVML_REASONS", "PB_FAKE_NVML_SM_MHZ", "PB_FAKE_CUBLAS_MAJOR",
 }

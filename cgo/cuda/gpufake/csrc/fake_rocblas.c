@@ -15,7 +15,14 @@
 extern int pbfake_current_device(void);
 extern int pbfake_device_of(const void *p);
 
-enum { OK = 0, INVALID_HANDLE = 1, INVALID_POINTER = 3, INVALID_SIZE = 4, INTERNAL = 6, INVALID_VALUE = 11 };
+enum {
+	OK = 0,
+	INVALID_HANDLE = 1,
+	INVALID_POINTER = 3,
+	INVALID_SIZE = 4,
+	INTERNAL = 6,
+	INVALID_VALUE = 11
+};
 
 typedef struct handle {
 	int dev;

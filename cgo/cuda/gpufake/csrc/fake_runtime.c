@@ -9,6 +9,7 @@
  *   PB_FAKE_<RT>_DEVICES  device count (default 1; 0: the no-device error)
  *   PB_FAKE_<RT>_ERROR    error code every device query returns (e.g. 35)
  *   PB_FAKE_<RT>_MEM      device memory in bytes (default 1 GiB)
+ *   PB_FAKE_CUDA_NO_CLOCKS  set to 1: no clock attributes (13, 36)
  * with <RT> CUDA or HIP.
  */
 #define _GNU_SOURCE
@@ -190,6 +191,8 @@ EXPORT int P(DeviceGetAttribute)(int *v, int attr, int dev)
 		return 0;
 	}
 #else
+	if ((attr == 13 || attr == 36) && envl(ENV("NO_CLOCKS"), 0) != 0)
+		return 1; /* as a runtime without the clock attributes would */
 	switch (attr) { /* an H100 SXM5 */
 	case 13:
 		*v = 1980000;
@@ -491,7 +494,8 @@ EXPORT int P(EventElapsedTime)(float *ms, void *a, void *b)
 	if (x == NULL || y == NULL || x->magic != MAGIC || y->magic != MAGIC || !x->recorded ||
 	    !y->recorded)
 		return 400;
-	double d = (double)(y->t.tv_sec - x->t.tv_sec) * 1e3 + (double)(y->t.tv_nsec - x->t.tv_nsec) * 1e-6;
+	double d = (double)(y->t.tv_sec - x->t.tv_sec) * 1e3 +
+	           (double)(y->t.tv_nsec - x->t.tv_nsec) * 1e-6;
 	*ms = (float)d;
 	return 0;
 }
