@@ -332,7 +332,8 @@ func TestPoolRow(t *testing.T) {
 						for i := range y {
 							y[i] = 0.25 // poolRow folds into what is there
 						}
-						poolRow(kind, y, x, win, st, pad)
+						rp := newRowPlan(n, in, win, st, pad)
+						poolRow(kind, y, x, &rp)
 						for q := range n {
 							want := 0.25
 							for s := range win {

@@ -60,6 +60,7 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 		// Each output row folds in the input rows its windows see
 		// (poolRow), instead of a window walk with bounds per output.
 		inv := 1 / T(prod(p.Window))
+		rp := newRowPlan(out[2], p.In[2], p.Window[2], p.Stride[2], p.Pad[2])
 		num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
 			for nc := lo; nc < hi; nc++ {
 				xc, yc := x[nc*isz:(nc+1)*isz], y[nc*osz:(nc+1)*osz]
@@ -84,7 +85,7 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 									continue
 								}
 								xrow := xc[(i0*p.In[1]+i1)*p.In[2]:][:p.In[2]]
-								poolRow(kind, yrow, xrow, p.Window[2], p.Stride[2], p.Pad[2])
+								poolRow(kind, yrow, xrow, &rp)
 							}
 						}
 						if kind == Avg {
@@ -180,13 +181,18 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	})
 }
 
-// poolRow folds into yrow (max, or sum) the input row xrow through a
-// window of width win, stride st and left padding pad: yrow[q] takes
-// xrow[q·st + s − pad] for every s in the window that falls inside xrow.
-// Where the whole window is inside, the window is folded per output
-// (yrow[q] read and written once); at the edges tap by tap.
-func poolRow[T Float](kind PoolKind, yrow, xrow []T, win, st, pad int) {
-	n, in := len(yrow), len(xrow)
+// rowPlan is how poolRow walks an output row: the interior [lo, hi)
+// where every window lies inside the input, and the edge work: for window
+// taps that reach outputs outside the interior, those ranges of outputs.
+type rowPlan struct {
+	win, st, pad, lo, hi int
+	edges                []edge
+}
+
+// edge is a window tap off (= s − pad) and the outputs [a, b) it reaches.
+type edge struct{ off, a, b int }
+
+func newRowPlan(n, in, win, st, pad int) rowPlan {
 	// Interior: q·st − pad ≥ 0 and q·st − pad + win − 1 ≤ in − 1.
 	lo, hi := validRange(n, st, -pad, in)
 	lo2, hi2 := validRange(n, st, win-1-pad, in)
@@ -194,21 +200,35 @@ func poolRow[T Float](kind PoolKind, yrow, xrow []T, win, st, pad int) {
 	if lo >= hi {
 		lo, hi = 0, 0
 	}
-	for s := range win { // edges, tap by tap
-		off := s - pad
-		a, b := validRange(n, st, off, in)
+	rp := rowPlan{win: win, st: st, pad: pad, lo: lo, hi: hi}
+	for s := range win {
+		a, b := validRange(n, st, s-pad, in)
 		for _, r := range [2][2]int{{a, min(b, lo)}, {max(a, hi), b}} {
-			for q := r[0]; q < r[1]; q++ {
-				if kind == Max {
-					yrow[q] = max(yrow[q], xrow[q*st+off])
-				} else {
-					yrow[q] += xrow[q*st+off]
-				}
+			if r[0] < r[1] {
+				rp.edges = append(rp.edges, edge{s - pad, r[0], r[1]})
 			}
 		}
 	}
-	for q := lo; q < hi; q++ {
-		w := xrow[q*st-pad:][:win]
+	return rp
+}
+
+// poolRow folds into yrow (max, or sum) the input row xrow through the
+// windows of rp: yrow[q] takes xrow[q·st + s − pad] for every tap s that
+// falls inside xrow. In the interior each output folds its whole window
+// (yrow[q] read and written once); at the edges tap by tap.
+func poolRow[T Float](kind PoolKind, yrow, xrow []T, rp *rowPlan) {
+	st, pad := rp.st, rp.pad
+	for _, e := range rp.edges {
+		for q := e.a; q < e.b; q++ {
+			if kind == Max {
+				yrow[q] = max(yrow[q], xrow[q*st+e.off])
+			} else {
+				yrow[q] += xrow[q*st+e.off]
+			}
+		}
+	}
+	for q := rp.lo; q < rp.hi; q++ {
+		w := xrow[q*st-pad:][:rp.win]
 		acc := yrow[q]
 		if kind == Max {
 			for _, v := range w {
