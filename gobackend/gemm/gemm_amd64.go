@@ -14,8 +14,9 @@ import (
 // asmKernel returns the assembly micro-kernel for T at lvl, if there is one.
 // At AVX512 it returns the AVX2 kernels unless prefer512: on Zen 4, which
 // splits 512-bit instructions in two, the AVX-512 kernels (14×32 and 14×16)
-// measured 0–8% slower than the AVX2 ones at n = 1024 (interleaved runs,
-// each at its best blocking).
+// measured no faster than the AVX2 ones (−3% to +2%, medians of 6
+// alternating runs of BenchmarkGemm, n = 1024 and 2048, one thread), so the
+// AVX2 ones, the more tuned, run there.
 func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	var z T
 	f32 := unsafe.Sizeof(z) == 4
