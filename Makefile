@@ -19,6 +19,7 @@ all: build
 deps:
 	scripts/install-deps.sh
 	$(GO) mod download
+	cd gobackend/_asm && $(GO) mod download
 
 ## build: the peakbench binary in build/
 build:

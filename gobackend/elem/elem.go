@@ -33,11 +33,12 @@ const align = 64
 
 // Below these many elements per piece a vector runs on the caller's
 // goroutine alone: handing a piece to a pooled worker and waiting for it
-// costs about a microsecond when the worker is awake (internal/num), the
-// time of ~16K adds in cache but only ~1K transcendentals. Variables so
-// that tests can drive the split with short vectors.
+// costs a microsecond or more (internal/num), the time of some 16K adds in
+// cache but only ~1K transcendentals; with 16K-element pieces, two threads
+// ran a 32K-element add at half the speed of one on the development VM.
+// Variables so that tests can drive the split with short vectors.
 var (
-	minChunkCheap = 1 << 14 // Add, Mul, Axpy, ReLU
+	minChunkCheap = 1 << 16 // Add, Mul, Axpy, ReLU
 	minChunkMath  = 1 << 10 // Sigmoid, Tanh, Exp
 )
 

@@ -29,7 +29,7 @@ type Float = num.Float
 // gets: a reduction streams its input once, several elements per cycle, so
 // a smaller piece costs more to hand to a worker than it saves. A variable
 // so tests can shrink it.
-var minChunk = 1 << 14
+var minChunk = 1 << 16
 
 // impl is a set of kernels: the generic ones, or an assembly set. The
 // exported functions dispatch with a switch, not through function values,
