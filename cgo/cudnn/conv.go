@@ -24,7 +24,7 @@ func (l *Library) PrepareConv(dt cuda.DType, g Layer, opt cuda.JobOptions) (*cud
 	if opt.Copies < 0 || opt.Copies > maxCopies {
 		return nil, fmt.Errorf("cudnn: conv: copies %d outside [1, %d]", opt.Copies, maxCopies)
 	}
-	return l.prepare(func() (jobPtr, error) { return l.convJob(dt, g, opt) })
+	return l.MakeJob(func() (jobPtr, error) { return l.convJob(dt, g, opt) })
 }
 
 // Algorithm returns the convolution algorithm a PrepareConv job runs, as

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/cgo/cuda"
@@ -57,15 +56,8 @@ func ParseOp(s string) (Op, error) {
 
 // Library is cuDNN with a handle on one device.
 type Library struct {
-	dev     *cuda.Device
-	h       handle
-	details map[string]string
-	release func()
-
-	mu     sync.Mutex
-	jobs   int
-	closed bool
-	freed  bool
+	*cuda.VendorLib
+	h handle
 }
 
 // Open loads cuDNN (PEAKBENCH_CUDNN, when set, names the only file tried)
@@ -74,112 +66,17 @@ func Open(dev *cuda.Device) (*Library, error) { return OpenPath(dev, "") }
 
 // OpenPath loads cuDNN from path (the search when empty).
 func OpenPath(dev *cuda.Device, path string) (*Library, error) {
-	if dev == nil {
-		return nil, errors.New("cudnn: Open: nil device")
-	}
-	release, err := dev.Retain()
+	l := &Library{}
+	v, err := cuda.OpenVendorLib(dev, "cudnn", func(gpu unsafe.Pointer) (string, error) {
+		h, info, err := open(gpu, path)
+		l.h = h
+		return info, err
+	}, func() { l.free() }, freeJob)
 	if err != nil {
-		return nil, fmt.Errorf("cudnn: %w", err)
-	}
-	var (
-		h    handle
-		info string
-	)
-	err = dev.Do(func(gpu unsafe.Pointer) error {
-		var err error
-		h, info, err = open(gpu, path)
-		return err
-	})
-	if err != nil {
-		release()
 		return nil, err
 	}
-	return &Library{dev: dev, h: h, details: cuda.ParseInfo(info), release: release}, nil
-}
-
-// Version returns cuDNN's version, e.g. "9.1.0".
-func (l *Library) Version() string { return l.details["version"] }
-
-// Path returns the file loaded.
-func (l *Library) Path() string { return l.details["path"] }
-
-// Details describes the library: "path", .
-func (l *Library) Details() map[string]string {
-	m := map[string]string{}
-	for k, v := range l.details {
-		if k != "version" {
-			m[k] = v
-		}
-	}
-	return m
-}
-
-// Device returns the device the handle is on.
-func (l *Library) Device() *cuda.Device { return l.dev }
-
-func (l *Library) String() string {
-	return fmt.Sprintf("cudnn %s (%s) on %s", l.Version(), l.Path(), l.dev)
-}
-
-// Close destroys the handle once every job is closed. Closing twice is a no-op.
-func (l *Library) Close() error {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil
-	}
-	l.closed = true
-	last := l.jobs == 0 && !l.freed
-	l.freed = l.freed || last
-	l.mu.Unlock()
-	if last {
-		l.destroy()
-	}
-	return nil
-}
-
-func (l *Library) destroy() {
-	l.dev.Do(func(unsafe.Pointer) error { l.free(); return nil })
-	l.release()
-}
-
-func (l *Library) jobDone() {
-	l.mu.Lock()
-	l.jobs--
-	last := l.jobs == 0 && l.closed && !l.freed
-	l.freed = l.freed || last
-	l.mu.Unlock()
-	if last {
-		l.destroy()
-	}
-}
-
-// prepare makes a job with mk (called holding the device) and wraps it.
-func (l *Library) prepare(mk func() (unsafe.Pointer, error)) (*cuda.Job, error) {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil, errors.New("cudnn: library is closed")
-	}
-	l.jobs++
-	l.mu.Unlock()
-	var job *cuda.Job
-	err := l.dev.Do(func(unsafe.Pointer) error {
-		p, err := mk()
-		if err != nil {
-			return err
-		}
-		job, err = cuda.NewJob(l.dev, p, "cudnn: ", l.jobDone)
-		if err != nil {
-			freeJob(p)
-		}
-		return err
-	})
-	if err != nil {
-		l.jobDone()
-		return nil, err
-	}
-	return job, nil
+	l.VendorLib = v
+	return l, nil
 }
 
 // Prepare prepares op on n elements (Softmax: use PrepareSoftmax). dt must
@@ -207,7 +104,7 @@ func (l *Library) prep(op Op, dt cuda.DType, rows, cols int, opt cuda.JobOptions
 	if opt.Copies < 0 || opt.Copies > maxCopies {
 		return nil, fmt.Errorf("cudnn: %s: copies %d outside [1, %d]", op, opt.Copies, maxCopies)
 	}
-	return l.prepare(func() (unsafe.Pointer, error) { return l.job(op, dt, rows, cols, opt) })
+	return l.MakeJob(func() (unsafe.Pointer, error) { return l.job(op, dt, rows, cols, opt) })
 }
 
 // maxCopies bounds JobOptions.Copies (PB_MAX_COPIES).
