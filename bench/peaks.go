@@ -50,11 +50,12 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 			report.Sig(c.TheoreticalGFLOPS), report.Sig(c.EmpiricalGFLOPS), 100*share, c.Formula, c.Kernel)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nbandwidth (triad a[i] = b[i] + s·c[i] per thread on its own arrays; 24 B/element, write-allocate not counted)")
+	fmt.Fprintln(w, "\nbandwidth (per thread on its own arrays, the same bytes per level for each pattern: triad a[i] = b[i] + s·c[i], copy a[i] = b[i], read Σ b[i];")
+	fmt.Fprintln(w, "the bytes the program loads and stores, write-allocate not counted; a result is a share of the pattern with its own mix of loads and stores)")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "LEVEL\tTHREADS\tGB/s\tWORKING SET/THREAD\tSOURCE")
+	fmt.Fprintln(tw, "LEVEL\tPATTERN\tTHREADS\tGB/s\tWORKING SET/THREAD\tSOURCE")
 	for _, b := range run.Peaks.Bandwidth {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", b.Level, b.Threads, report.Sig(b.GBPS), bytesName(b.WorkingSet), b.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, report.Sig(b.GBPS), bytesName(b.WorkingSet), b.Source)
 	}
 	return tw.Flush()
 }

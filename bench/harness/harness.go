@@ -173,9 +173,13 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 		level = p.Machine.LevelFor(w.Bytes(), threads)
 	}
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
-	bw, ok := p.Peaks.BandwidthFor(level, threads)
+	// The ceiling is the bandwidth measured with the workload's own mix of
+	// loads and stores: a reduction's with a read-only stream, an
+	// element-wise function's with a copy, add's with the triad.
+	pattern := peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes())
+	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
 	if !ok {
-		bw, _ = p.Peaks.BandwidthFor("DRAM", threads)
+		bw, _ = p.Peaks.PatternBandwidthFor("DRAM", pattern, threads)
 	}
 	r.Ceilings(compute, bw)
 }

@@ -173,3 +173,32 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("%d results kept, want the 1 finished", len(results))
 	}
 }
+
+// TestPatternCeilings checks that each workload is a share of the bandwidth
+// measured with its own mix of loads and stores.
+func TestPatternCeilings(t *testing.T) {
+	p := plan(&fake{name: "good", perIter: time.Microsecond})
+	p.Threads = []int{1}
+	p.Workloads = []workload.Workload{
+		{Op: workload.Sum, DType: workload.F32, Shape: workload.Shape{N: 1024}},
+		{Op: workload.Add, DType: workload.F32, Shape: workload.Shape{N: 1024}},
+		{Op: workload.ReLU, DType: workload.F32, Shape: workload.Shape{N: 1024}},
+	}
+	p.Peaks.Bandwidth = append(p.Peaks.Bandwidth,
+		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternRead, Threads: 1, GBPS: 200},
+		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopy, Threads: 1, GBPS: 210})
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		pattern string
+		gbps    float64
+	}{"sum": {"read", 200}, "add": {"", 300}, "relu": {"copy", 210}} // add: the triad, from a peak without a pattern
+	for _, r := range results {
+		w := want[r.Op]
+		if r.Peak.BandwidthLevel != "L1" || r.Peak.BandwidthPattern != w.pattern || r.Peak.BandwidthGBPS != w.gbps {
+			t.Errorf("%s: ceiling %s %q %g GB/s, want L1 %q %g", r.Op, r.Peak.BandwidthLevel, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS, w.pattern, w.gbps)
+		}
+	}
+}

@@ -18,10 +18,57 @@ type fmaKernel struct {
 	newRunner func() func(rounds int) float64
 }
 
-// triadKernel computes a[i] = b[i] + s·c[i] for i < len(a), `passes` times.
-type triadKernel struct {
-	name string
-	run  func(a, b, c []float64, s float64, passes int)
+// The access patterns of the bandwidth kernels. Each memory level's
+// bandwidth is measured for all three, since a core moves data at different
+// rates depending on the mix of loads and stores (Zen 4's L1 serves two
+// loads and one store per cycle: a read-only stream gets two thirds of a
+// triad's bytes); a workload is compared with the pattern of its own mix
+// (PatternFor).
+const (
+	PatternTriad = "triad" // a[i] = b[i] + s·c[i]: two reads, one write, 24 B/element
+	PatternCopy  = "copy"  // a[i] = b[i]: one read, one write, 16 B/element
+	PatternRead  = "read"  // Σ b[i]: one read, 8 B/element
+)
+
+// patterns is the order Measure runs them in.
+var patterns = []string{PatternTriad, PatternCopy, PatternRead}
+
+// patternBytes is the traffic per element of each pattern, counted as the
+// program's loads and stores: the line a store first reads (write-allocate)
+// is not counted, here as in the workloads' byte counts.
+var patternBytes = map[string]int{PatternTriad: 24, PatternCopy: 16, PatternRead: 8}
+
+// patternFormula is what each pattern computes, for the Source of a peak.
+var patternFormula = map[string]string{
+	PatternTriad: "triad a[i]=b[i]+s·c[i]",
+	PatternCopy:  "copy a[i]=b[i]",
+	PatternRead:  "read Σ b[i]",
+}
+
+// PatternFor names the bandwidth pattern whose share of written bytes is
+// nearest a workload's (read 0, triad ⅓, copy ½): a reduction or GEMV is a
+// read, an element-wise function or softmax a copy, add, mul and axpy a triad.
+func PatternFor(readBytes, writtenBytes float64) string {
+	total := readBytes + writtenBytes
+	if total <= 0 {
+		return PatternTriad
+	}
+	switch w := writtenBytes / total; {
+	case w < 1.0/6:
+		return PatternRead
+	case w < 5.0/12:
+		return PatternTriad
+	}
+	return PatternCopy
+}
+
+// streamKernel runs one access pattern `passes` times: a triad or a copy
+// over the first len(a) elements of the arrays it touches; a read over all
+// of b, storing its total in a[0] so that its work is not dead.
+type streamKernel struct {
+	pattern string
+	name    string
+	run     func(a, b, c []float64, s float64, passes int)
 }
 
 // clockKernel runs n iterations of `adds` dependent one-cycle integer adds.
@@ -80,22 +127,46 @@ func goFMAKernel(dtype string) fmaKernel {
 	}}
 }
 
-// triadKernelFor picks the triad kernel: assembly when there is one for this
-// CPU (512-bit only where simdBits says the core runs it at full rate).
-func triadKernelFor(simdBits int) triadKernel {
-	if k, ok := asmTriadKernel(simdBits); ok {
+// streamKernelFor picks the kernel of a pattern: assembly when there is one
+// for this CPU (512-bit only where simdBits says the core runs it at full
+// rate).
+func streamKernelFor(pattern string, simdBits int) streamKernel {
+	if k, ok := asmStreamKernel(pattern, simdBits); ok {
 		return k
 	}
-	return goTriadKernel()
+	return goStreamKernel(pattern)
 }
 
-// goTriadKernel is the pure-Go triad.
-func goTriadKernel() triadKernel {
-	return triadKernel{"triad-go (pure Go)", triad(func(a, b, c []float64, s float64, passes int) {
-		for range passes {
-			triadF64Generic(a, b, c, s)
+// goStreamKernel is the pure-Go kernel of a pattern.
+func goStreamKernel(pattern string) streamKernel {
+	var run func(a, b, c []float64, s float64, passes int)
+	switch pattern {
+	case PatternTriad:
+		run = func(a, b, c []float64, s float64, passes int) {
+			for range passes {
+				triadF64Generic(a, b, c, s)
+			}
 		}
-	})}
+	case PatternCopy:
+		run = func(a, b, _ []float64, _ float64, passes int) {
+			for range passes {
+				copyF64Generic(a, b)
+			}
+		}
+	case PatternRead:
+		run = func(a, b, _ []float64, _ float64, passes int) {
+			if passes > 0 && len(a) > 0 {
+				var t float64
+				for range passes {
+					t += readF64Generic(b)
+				}
+				a[0] = t
+			}
+		}
+	default:
+		panic("peak: unknown bandwidth pattern " + pattern)
+	}
+	return streamKernel{pattern, pattern + "-go (pure Go)", checked(pattern, run)}
 }
 
 // clockKernelFor picks the dependent-add chain: assembly on amd64 (exactly one
@@ -107,11 +178,15 @@ func clockKernelFor() clockKernel {
 	return clockKernel{"add-chain-go (pure Go, approximate)", addChainGenericAdds, addChainGeneric}
 }
 
-// triad wraps a kernel with the length check every kernel relies on.
-func triad(k func(a, b, c []float64, s float64, passes int)) func(a, b, c []float64, s float64, passes int) {
+// checked wraps a kernel with the length check every kernel relies on.
+func checked(pattern string, k func(a, b, c []float64, s float64, passes int)) func(a, b, c []float64, s float64, passes int) {
 	return func(a, b, c []float64, s float64, passes int) {
-		if len(b) < len(a) || len(c) < len(a) {
-			panic(fmt.Sprintf("peak: triad: len(a)=%d but len(b)=%d, len(c)=%d", len(a), len(b), len(c)))
+		bad := len(b) < len(a) || (pattern == PatternTriad && len(c) < len(a))
+		if pattern == PatternRead {
+			bad = len(b) > 0 && len(a) < 1
+		}
+		if bad {
+			panic(fmt.Sprintf("peak: %s: len(a)=%d but len(b)=%d, len(c)=%d", pattern, len(a), len(b), len(c)))
 		}
 		k(a, b, c, s, passes)
 	}

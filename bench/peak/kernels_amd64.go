@@ -2,7 +2,11 @@
 
 package peak
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
 
 // Assembly kernels (kernels_amd64.s). The FMA kernels run `rounds` rounds of
 // acc[k] = acc[k]·m + c (one VFMADD213 per register) over fmaAccs independent
@@ -19,6 +23,16 @@ func fmaF64AVX512(acc *[fmaAccs * 8]float64, m, c float64, rounds int)
 // not dwarfed by the cost of a call.
 func triadF64AVX(a, b, c *float64, n, passes int, s float64)
 func triadF64AVX512(a, b, c *float64, n, passes int, s float64)
+
+// copyF64AVX copies b into a (n elements, a multiple of 16), `passes` times,
+// four ymm per iteration; copyF64AVX512 with zmm, n a multiple of 32.
+func copyF64AVX(a, b *float64, n, passes int)
+func copyF64AVX512(a, b *float64, n, passes int)
+
+// readF64AVX returns passes·Σ b[i] (n elements, a multiple of 32) summed in
+// eight ymm accumulators; readF64AVX512 with zmm, n a multiple of 64.
+func readF64AVX(b *float64, n, passes int) float64
+func readF64AVX512(b *float64, n, passes int) float64
 
 // addChainAMD64 returns x + 100·n·step through n iterations of 100 dependent
 // ADDQ (one cycle latency each on every x86 core since the P6).
@@ -62,14 +76,64 @@ func asmFMAKernel(dtype string, simdBits int) (fmaKernel, bool) {
 	return fmaKernel{}, false
 }
 
-func asmTriadKernel(simdBits int) (triadKernel, bool) {
-	switch {
-	case simdBits >= 512 && haveAVX512:
-		return triadKernel{"triad-avx512 (4 zmm per iteration, VMULPD+VADDPD)", triad(triadAVX512)}, true
-	case haveAVX:
-		return triadKernel{"triad-avx (4 ymm per iteration, VMULPD+VADDPD)", triad(triadAVX)}, true
+func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
+	wide := simdBits >= 512 && haveAVX512
+	if !wide && !haveAVX {
+		return streamKernel{}, false
 	}
-	return triadKernel{}, false
+	isa, reg, vec := "avx", "ymm", 4
+	if wide {
+		isa, reg, vec = "avx512", "zmm", 8
+	}
+	name := func(how string) string { return fmt.Sprintf("%s-%s (%s)", pattern, isa, fmt.Sprintf(how, reg)) }
+	switch pattern {
+	case PatternTriad:
+		k := triadAVX
+		if wide {
+			k = triadAVX512
+		}
+		return streamKernel{pattern, name("4 %s per iteration, VMULPD+VADDPD"), checked(pattern, k)}, true
+	case PatternCopy:
+		f := copyF64AVX
+		if wide {
+			f = copyF64AVX512
+		}
+		step := 4 * vec
+		return streamKernel{pattern, name("4 %s loads and stores per iteration"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+			n := len(a) / step * step
+			if n > 0 && passes > 0 {
+				f(&a[0], &b[0], n, passes)
+			}
+			if n < len(a) {
+				for range passes {
+					copyF64Generic(a[n:], b[n:])
+				}
+			}
+		})}, true
+	case PatternRead:
+		f := readF64AVX
+		if wide {
+			f = readF64AVX512
+		}
+		step := 8 * vec
+		return streamKernel{pattern, name("8 %s accumulators, VADDPD from memory"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+			if len(a) == 0 || passes <= 0 {
+				return
+			}
+			n := len(b) / step * step
+			var t float64
+			if n > 0 {
+				t = f(&b[0], n, passes)
+			}
+			if n < len(b) {
+				for range passes {
+					t += readF64Generic(b[n:])
+				}
+			}
+			a[0] = t
+		})}, true
+	}
+	return streamKernel{}, false
 }
 
 func asmClockKernel() (clockKernel, bool) {

@@ -309,6 +309,187 @@ done:
 	VZEROUPPER
 	RET
 
+// func copyF64AVX(a, b *float64, n, passes int)
+// `passes` times a[i] = b[i] for i < n, 16 elements per iteration; n must be
+// a multiple of 16.
+TEXT ·copyF64AVX(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMOVUPD 0(SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VMOVUPD 64(SI)(AX*8), Y2
+	VMOVUPD 96(SI)(AX*8), Y3
+	VMOVUPD Y0, 0(DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	VMOVUPD Y2, 64(DI)(AX*8)
+	VMOVUPD Y3, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func copyF64AVX512(a, b *float64, n, passes int)
+// `passes` times a[i] = b[i] for i < n, 32 elements per iteration; n must be
+// a multiple of 32.
+TEXT ·copyF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMOVUPD 0(SI)(AX*8), Z0
+	VMOVUPD 64(SI)(AX*8), Z1
+	VMOVUPD 128(SI)(AX*8), Z2
+	VMOVUPD 192(SI)(AX*8), Z3
+	VMOVUPD Z0, 0(DI)(AX*8)
+	VMOVUPD Z1, 64(DI)(AX*8)
+	VMOVUPD Z2, 128(DI)(AX*8)
+	VMOVUPD Z3, 192(DI)(AX*8)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func readF64AVX(b *float64, n, passes int) float64
+// Returns the sum of b[i] for i < n over `passes` passes, in eight ymm
+// accumulators (two adds per cycle at 3–4 cycles of latency need at least
+// six chains), 32 elements per iteration; n must be a multiple of 32.
+TEXT ·readF64AVX(SB), NOSPLIT, $0-32
+	MOVQ b+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ passes+16(FP), R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	TESTQ CX, CX
+	JLE fold
+	TESTQ R8, R8
+	JLE fold
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VADDPD 0(SI)(AX*8), Y0, Y0
+	VADDPD 32(SI)(AX*8), Y1, Y1
+	VADDPD 64(SI)(AX*8), Y2, Y2
+	VADDPD 96(SI)(AX*8), Y3, Y3
+	VADDPD 128(SI)(AX*8), Y4, Y4
+	VADDPD 160(SI)(AX*8), Y5, Y5
+	VADDPD 192(SI)(AX*8), Y6, Y6
+	VADDPD 224(SI)(AX*8), Y7, Y7
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+fold:
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y5, Y4, Y4
+	VADDPD Y7, Y6, Y6
+	VADDPD Y2, Y0, Y0
+	VADDPD Y6, Y4, Y4
+	VADDPD Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
+// func readF64AVX512(b *float64, n, passes int) float64
+// readF64AVX with eight zmm accumulators, 64 elements per iteration; n must
+// be a multiple of 64.
+TEXT ·readF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ b+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ passes+16(FP), R8
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	TESTQ CX, CX
+	JLE fold
+	TESTQ R8, R8
+	JLE fold
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VADDPD 0(SI)(AX*8), Z0, Z0
+	VADDPD 64(SI)(AX*8), Z1, Z1
+	VADDPD 128(SI)(AX*8), Z2, Z2
+	VADDPD 192(SI)(AX*8), Z3, Z3
+	VADDPD 256(SI)(AX*8), Z4, Z4
+	VADDPD 320(SI)(AX*8), Z5, Z5
+	VADDPD 384(SI)(AX*8), Z6, Z6
+	VADDPD 448(SI)(AX*8), Z7, Z7
+	ADDQ $64, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+fold:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z5, Z4, Z4
+	VADDPD Z7, Z6, Z6
+	VADDPD Z2, Z0, Z0
+	VADDPD Z6, Z4, Z4
+	VADDPD Z4, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
 // Ten dependent adds; ADDQ reg, reg (not an immediate, which some cores fold at rename).
 #define ADD10 ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX; ADDQ BX, AX
 

@@ -114,6 +114,55 @@ func TestTriadAsm(t *testing.T) {
 	}
 }
 
+func TestCopyReadAsm(t *testing.T) {
+	for _, k := range []struct {
+		name       string
+		ok         bool
+		copyStep   int
+		readStep   int
+		copyKernel func(a, b *float64, n, passes int)
+		readKernel func(b *float64, n, passes int) float64
+	}{
+		{"AVX", haveAVX, 16, 32, copyF64AVX, readF64AVX},
+		{"AVX512", haveAVX512, 32, 64, copyF64AVX512, readF64AVX512},
+	} {
+		if !k.ok {
+			t.Logf("%s: not supported by this CPU", k.name)
+			continue
+		}
+		for n := k.copyStep; n <= 8*k.copyStep; n += k.copyStep {
+			for _, passes := range []int{0, 1, 2} {
+				b, _ := triadInputs(n, 1)
+				buf, a := guarded(n)
+				want := append([]float64(nil), a...) // passes=0 leaves a alone
+				if passes > 0 {
+					copy(want, b)
+				}
+				k.copyKernel(&a[0], &b[0], n, passes)
+				checkGuards(t, buf, n)
+				for i := range a {
+					if math.Float64bits(a[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("copyF64%s n=%d passes=%d: a[%d] = %v, want %v", k.name, n, passes, i, a[i], want[i])
+					}
+				}
+			}
+		}
+		for n := k.readStep; n <= 8*k.readStep; n += k.readStep {
+			b := make([]float64, n)
+			var s float64
+			for i := range b {
+				b[i] = float64(i%5) - 1.5 // exact in any order
+				s += b[i]
+			}
+			for _, passes := range []int{0, 1, 3} {
+				if got, want := k.readKernel(&b[0], n, passes), float64(passes)*s; got != want {
+					t.Fatalf("readF64%s n=%d passes=%d = %v, want %v", k.name, n, passes, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestAddChainAsm(t *testing.T) {
 	for _, n := range []int{0, 1, 1000} {
 		x, step := uint64(7), uint64(0x9e3779b97f4a7c15)

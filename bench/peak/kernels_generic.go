@@ -76,6 +76,36 @@ func triadF64Generic(a, b, c []float64, s float64) {
 	}
 }
 
+// copyF64Generic copies b into a (len(a) elements) with a plain loop: the
+// Go compiler does not turn it into a memmove call.
+func copyF64Generic(a, b []float64) {
+	b = b[:len(a)]
+	for i := range a {
+		a[i] = b[i]
+	}
+}
+
+// readF64Generic returns Σ x[i] in eight chains, so that the adds' latency
+// does not bound it.
+func readF64Generic(x []float64) float64 {
+	var acc [8]float64
+	i := 0
+	for ; i+8 <= len(x); i += 8 {
+		acc[0] += x[i]
+		acc[1] += x[i+1]
+		acc[2] += x[i+2]
+		acc[3] += x[i+3]
+		acc[4] += x[i+4]
+		acc[5] += x[i+5]
+		acc[6] += x[i+6]
+		acc[7] += x[i+7]
+	}
+	for ; i < len(x); i++ {
+		acc[0] += x[i]
+	}
+	return (acc[0] + acc[1]) + (acc[2] + acc[3]) + (acc[4] + acc[5]) + (acc[6] + acc[7])
+}
+
 // addChainGenericAdds is the number of dependent one-cycle operations per
 // iteration of addChainGeneric.
 const addChainGenericAdds = 16

@@ -4,6 +4,6 @@ package peak
 
 // No assembly here: every kernel is the pure-Go one.
 
-func asmFMAKernel(dtype string, simdBits int) (fmaKernel, bool) { return fmaKernel{}, false }
-func asmTriadKernel(simdBits int) (triadKernel, bool)           { return triadKernel{}, false }
-func asmClockKernel() (clockKernel, bool)                       { return clockKernel{}, false }
+func asmFMAKernel(dtype string, simdBits int) (fmaKernel, bool)         { return fmaKernel{}, false }
+func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) { return streamKernel{}, false }
+func asmClockKernel() (clockKernel, bool)                               { return clockKernel{}, false }

@@ -49,29 +49,52 @@ func TestTriadGeneric(t *testing.T) {
 	}
 }
 
-// TestTriadKernels checks every kernel this CPU can run, the one Measure
-// picks included, against the pure-Go twin bit for bit: every length up to
-// 100, four alignments, one and three passes, guards around the output.
-func TestTriadKernels(t *testing.T) {
-	ks := map[string]triadKernel{"generic": goTriadKernel()}
-	for _, bits := range []int{128, 256, 512} {
-		k := triadKernelFor(bits)
-		ks[k.name] = k
-	}
-	for name, k := range ks {
-		for n := 0; n <= 100; n++ {
-			for off := 0; off < 4; off++ {
-				b, c := triadInputs(n, off)
-				want := make([]float64, n)
-				triadF64Generic(want, b, c, -1.25)
-				for _, passes := range []int{1, 3} {
-					buf, a := guarded(n + off)
-					a = a[off:]
-					k.run(a, b, c, -1.25, passes)
-					checkGuards(t, buf, n+off)
-					for i := range a {
-						if math.Float64bits(a[i]) != math.Float64bits(want[i]) {
-							t.Fatalf("%s n=%d off=%d passes=%d: a[%d] = %v, want %v", name, n, off, passes, i, a[i], want[i])
+// TestStreamKernels checks every kernel of every pattern this CPU can run,
+// the ones Measure picks included, against the pure-Go twins bit for bit:
+// every length up to 200, four alignments, one and three passes, guards
+// around the output. The read sums small integers, exact in any order.
+func TestStreamKernels(t *testing.T) {
+	for _, pat := range patterns {
+		ks := map[string]streamKernel{"generic": goStreamKernel(pat)}
+		for _, bits := range []int{128, 256, 512} {
+			k := streamKernelFor(pat, bits)
+			if k.pattern != pat {
+				t.Fatalf("streamKernelFor(%s, %d) is a %s kernel", pat, bits, k.pattern)
+			}
+			ks[k.name] = k
+		}
+		for name, k := range ks {
+			for n := 0; n <= 200; n++ {
+				for off := 0; off < 4; off++ {
+					b, c := triadInputs(n, off)
+					if pat == PatternRead {
+						for i := range b {
+							b[i] = float64(i%7 - 3)
+						}
+					}
+					for _, passes := range []int{1, 3} {
+						var want []float64
+						switch pat {
+						case PatternTriad:
+							want = make([]float64, n)
+							triadF64Generic(want, b, c, -1.25)
+						case PatternCopy:
+							want = append([]float64(nil), b...)
+						case PatternRead:
+							var s float64
+							for _, v := range b {
+								s += v
+							}
+							want = []float64{float64(passes) * s}
+						}
+						buf, a := guarded(len(want) + off)
+						a = a[off:]
+						k.run(a, b, c, -1.25, passes)
+						checkGuards(t, buf, len(want)+off)
+						for i := range want {
+							if math.Float64bits(a[i]) != math.Float64bits(want[i]) {
+								t.Fatalf("%s n=%d off=%d passes=%d: a[%d] = %v, want %v", name, n, off, passes, i, a[i], want[i])
+							}
 						}
 					}
 				}
@@ -80,13 +103,57 @@ func TestTriadKernels(t *testing.T) {
 	}
 }
 
-func TestTriadShortInputPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for len(b) < len(a)")
+func TestStreamShortInputPanics(t *testing.T) {
+	for _, pat := range patterns {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic for arrays shorter than a", pat)
+				}
+			}()
+			a := make([]float64, 4)
+			if pat == PatternRead {
+				a = nil // no room for the total
+			}
+			streamKernelFor(pat, 256).run(a, make([]float64, 3), make([]float64, 3), 1, 1)
+		}()
+	}
+}
+
+func TestPatternFor(t *testing.T) {
+	for _, c := range []struct {
+		read, written float64
+		want          string
+	}{
+		{4096, 0, PatternRead},     // sum, max, dot
+		{8192, 4096, PatternTriad}, // add, mul, axpy
+		{4096, 4096, PatternCopy},  // relu, exp, softmax
+		{1 << 20, 4096, PatternRead},
+		{0, 0, PatternTriad},
+	} {
+		if got := PatternFor(c.read, c.written); got != c.want {
+			t.Errorf("PatternFor(%g, %g) = %s, want %s", c.read, c.written, got, c.want)
 		}
-	}()
-	triadKernelFor(256).run(make([]float64, 4), make([]float64, 3), make([]float64, 4), 1, 1)
+	}
+}
+
+func TestPatternBandwidthFor(t *testing.T) {
+	p := Peaks{Bandwidth: []BandwidthPeak{
+		{Level: "L1", Threads: 1, GBPS: 300}, // an older file: no pattern, a triad
+		{Level: "L1", Threads: 1, Pattern: PatternRead, GBPS: 200},
+		{Level: "L2", Threads: 1, Pattern: PatternTriad, GBPS: 100},
+	}}
+	for _, c := range []struct {
+		level, pattern string
+		want           float64
+	}{
+		{"L1", PatternRead, 200}, {"L1", PatternTriad, 300}, {"L1", PatternCopy, 300}, {"L2", PatternRead, 100}, {"L3", PatternRead, 0},
+	} {
+		b, ok := p.PatternBandwidthFor(c.level, c.pattern, 1)
+		if b.GBPS != c.want || ok != (c.want > 0) {
+			t.Errorf("PatternBandwidthFor(%s, %s) = %v, %v; want %v", c.level, c.pattern, b.GBPS, ok, c.want)
+		}
+	}
 }
 
 func TestFMAGeneric(t *testing.T) {

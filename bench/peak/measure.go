@@ -134,36 +134,46 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		need = max(need, l.elems)
 	}
 	c.run(func(w int) { // allocated and first touched by the thread that streams it
-		if len(bufs[w].raw) < 3*triadSpan(need) {
+		if len(bufs[w].raw) < triadRoom(need) {
 			bufs[w] = triadBuf{} // let the old arrays go before the new ones arrive
 			bufs[w] = newTriadBuf(need)
 		}
 	})
 	runtime.GC()
-	k := triadKernelFor(m.SIMDBits)
 	type abc struct{ a, b, c []float64 }
 	arrays := make([]abc, t)
 	for _, l := range levels {
-		if err := ctx.Err(); err != nil {
-			return err
+		// Every pattern streams the same bytes per thread as the triad
+		// (its three arrays: l.elems each), so all three measure one level.
+		for _, pat := range patterns {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			k := streamKernelFor(pat, m.SIMDBits)
+			per := patternBytes[pat]
+			n := l.elems
+			if pat != PatternTriad {
+				n = 24 * l.elems / per &^ 63 // a multiple of the zmm read's step
+			}
+			c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(n, per/8) })
+			passes, wall := c.best(b.target, b.reps, 1, func(w, passes int) {
+				x := arrays[w]
+				k.run(x.a, x.b, x.c, triadS, passes)
+				consume(x.a[0])
+			})
+			p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
+				Level:      l.name,
+				Pattern:    pat,
+				Threads:    t,
+				GBPS:       float64(t) * float64(passes) * float64(per) * float64(n) / wall.Seconds() / 1e9,
+				WorkingSet: per * n,
+				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[pat], per, k.name),
+			})
 		}
-		n := l.elems
-		c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(n) })
-		passes, wall := c.best(b.target, b.reps, 1, func(w, passes int) {
-			x := arrays[w]
-			k.run(x.a, x.b, x.c, triadS, passes)
-			consume(x.a[n-1])
-		})
-		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
-			Level:      l.name,
-			Threads:    t,
-			GBPS:       float64(t) * float64(passes) * 24 * float64(n) / wall.Seconds() / 1e9,
-			WorkingSet: 24 * n,
-			Source:     "measured: triad a[i]=b[i]+s·c[i], 24 B/elem (write-allocate not counted); " + k.name,
-		})
 	}
 	if opt.PeakGBPS > 0 {
-		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{Level: "DRAM", Threads: t, GBPS: opt.PeakGBPS, Source: "given (-peak-bw)"})
+		// One figure, which PatternBandwidthFor returns for every pattern.
+		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{Level: "DRAM", Threads: t, GBPS: opt.PeakGBPS, Source: "given (-peak-bw; used for every pattern)"})
 	}
 	return nil
 }
@@ -189,7 +199,7 @@ type triadLevel struct {
 func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
 	var ls []triadLevel
 	add := func(level string, bytes int) {
-		n := bytes / 24 &^ 31 // a multiple of every assembly kernel's step
+		n := bytes / 24 &^ 31 // a multiple of every triad kernel's step
 		if n >= 32 {
 			ls = append(ls, triadLevel{level, n})
 		}
@@ -220,8 +230,9 @@ func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
 // triadBuf is one thread's memory for the triad, carved into a, b and c anew
 // for each level.
 type triadBuf struct {
-	raw  []float64
-	skip int // elements up to the first 64-byte boundary
+	raw    []float64
+	skip   int       // elements up to the first 64-byte boundary
+	result []float64 // where a read pattern stores its total
 }
 
 // triadSpan is the room one array of n elements takes: whole pages plus one,
@@ -231,18 +242,25 @@ func triadSpan(n int) int {
 	return (n+page-1)/page*page + page
 }
 
+// triadRoom is the buffer a level of n triad elements per array needs: room
+// for three arrays of n, or two of 1.5·n, or one of 3·n (the other patterns
+// stream the same bytes), each rounded up to pages, plus the alignment skip.
+func triadRoom(n int) int {
+	return max(3*triadSpan(n), 2*triadSpan(3*n/2), triadSpan(3*n)) + 64/8
+}
+
 // newTriadBuf allocates room for three arrays of n elements on the calling
 // thread (which thus first touches it) and fills it with values that are not
 // zero, so no hardware shortcut applies.
 func newTriadBuf(n int) triadBuf {
-	raw := make([]float64, 3*triadSpan(n)+64/8)
+	raw := make([]float64, triadRoom(n))
 	for i := range raw {
 		raw[i] = 1 + float64(i&1023)/1024
 	}
-	return triadBuf{raw: raw, skip: int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8)}
+	return triadBuf{result: make([]float64, 1), raw: raw, skip: int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8)}
 }
 
-// carve returns three arrays of n elements laid out back to back (a small
+// carve returns `arrays` arrays of n elements laid out back to back (a small
 // level must not be spread over the whole buffer: on Zen 4, a, b and c 128
 // MiB apart halve the L1 triad, presumably through the L1's linear-address
 // way predictor), a on a 64-byte boundary and b, c at +1344 and +2688 bytes
@@ -250,17 +268,31 @@ func newTriadBuf(n int) triadBuf {
 // 4K-aliases the store stream (a load falsely waits for an earlier store
 // whose address matches in the low 12 bits; glibc's memcpy on this project's
 // machine drops to 2 GB/s when buffers are 8 or 16 bytes apart modulo 4 KiB).
-// It refills b and c: earlier levels wrote their a over them.
-func (t triadBuf) carve(n int) (a, b, c []float64) {
+// With two arrays c is nil; with one (a read) b is the only array and a is
+// the buffer's one-element result slot. It refills b and c: earlier levels
+// wrote their a over them.
+func (t triadBuf) carve(n, arrays int) (a, b, c []float64) {
 	span := triadSpan(n)
 	at := func(i, offBytes int) []float64 {
 		s := t.skip + i*span + offBytes/8
+		if s+n > len(t.raw) {
+			panic(fmt.Sprintf("peak: carve(%d, %d): buffer of %d elements too small", n, arrays, len(t.raw)))
+		}
 		return t.raw[s : s+n : s+n]
 	}
-	a, b, c = at(0, 0), at(1, 1344), at(2, 2688)
+	switch arrays {
+	case 1:
+		a, b = t.result, at(0, 0)
+	case 2:
+		a, b = at(0, 0), at(1, 1344)
+	default:
+		a, b, c = at(0, 0), at(1, 1344), at(2, 2688)
+	}
 	for i := range n {
 		b[i] = 1 + float64(i&1023)/1024
-		c[i] = 0.5 - float64(i&511)/1024
+		if c != nil {
+			c[i] = 0.5 - float64(i&511)/1024
+		}
 	}
 	return a, b, c
 }

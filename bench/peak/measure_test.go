@@ -48,16 +48,19 @@ func TestMeasureQuick(t *testing.T) {
 			}
 		}
 	}
-	levels := map[string]bool{}
+	levels := map[string]int{}
 	for _, b := range p.Bandwidth {
-		t.Logf("%-4s ×%d: %6.1f GB/s, %d KiB/thread (%s)", b.Level, b.Threads, b.GBPS, b.WorkingSet>>10, b.Source)
-		levels[b.Level] = true
-		if !finitePositive(b.GBPS) || b.WorkingSet <= 0 || !strings.HasPrefix(b.Source, "measured: triad") {
+		t.Logf("%-4s %-5s ×%d: %6.1f GB/s, %d KiB/thread (%s)", b.Level, b.Pattern, b.Threads, b.GBPS, b.WorkingSet>>10, b.Source)
+		levels[b.Level]++
+		if !finitePositive(b.GBPS) || b.WorkingSet <= 0 || !strings.HasPrefix(b.Source, "measured: "+b.Pattern) {
 			t.Errorf("%+v: not a sane measurement", b)
 		}
+		if triad, _ := p.BandwidthFor(b.Level, b.Threads); b.WorkingSet > triad.WorkingSet || b.WorkingSet < triad.WorkingSet*9/10 {
+			t.Errorf("%s %s: working set %d, the triad's %d: the patterns must stream the same level", b.Level, b.Pattern, b.WorkingSet, triad.WorkingSet)
+		}
 	}
-	if !levels["L1"] || !levels["DRAM"] {
-		t.Errorf("levels %v: want at least L1 and DRAM", levels)
+	if levels["L1"] != len(patterns) || levels["DRAM"] != len(patterns) {
+		t.Errorf("peaks per level %v: want every pattern at least at L1 and DRAM", levels)
 	}
 	if l1, _ := p.BandwidthFor("L1", 1); l1.GBPS < func() float64 { d, _ := p.BandwidthFor("DRAM", 1); return d.GBPS }() {
 		t.Logf("note: L1 triad slower than DRAM; a very noisy run?")
@@ -80,8 +83,11 @@ func TestMeasureOverrides(t *testing.T) {
 		t.Errorf("thread counts not de-duplicated: %d compute peaks", len(p.Compute))
 	}
 	d, ok := p.BandwidthFor("DRAM", 1)
-	if !ok || d.GBPS != 56 || d.Source != "given (-peak-bw)" {
+	if !ok || d.GBPS != 56 || !strings.HasPrefix(d.Source, "given (-peak-bw") {
 		t.Errorf("BandwidthFor(DRAM, 1) = %+v, %v", d, ok)
+	}
+	if r, ok := p.PatternBandwidthFor("DRAM", PatternRead, 1); !ok || r.GBPS != 56 {
+		t.Errorf("PatternBandwidthFor(DRAM, read, 1) = %+v, %v; want the given figure", r, ok)
 	}
 	n := 0
 	for _, b := range p.Bandwidth {

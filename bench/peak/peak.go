@@ -199,7 +199,8 @@ type ComputePeak struct {
 
 // BandwidthPeak is the triad bandwidth of one memory level on `Threads` threads.
 type BandwidthPeak struct {
-	Level      string  `json:"level"` // "L1", "L2", "L3", "DRAM"
+	Level      string  `json:"level"`             // "L1", "L2", "L3", "DRAM"
+	Pattern    string  `json:"pattern,omitempty"` // "triad", "copy", "read" (PatternFor); empty in files older than patterns: triad
 	Threads    int     `json:"threads"`
 	GBPS       float64 `json:"gbps"`
 	WorkingSet int     `json:"working_set_bytes"` // per thread (a, b and c together); 0 when given
@@ -216,13 +217,37 @@ func (p Peaks) ComputeFor(dtype string, threads int) (ComputePeak, bool) {
 	return ComputePeak{}, false
 }
 
-// BandwidthFor returns the bandwidth of level ("L1", "L2", "L3", "DRAM") on
-// exactly `threads` threads.
+// BandwidthFor returns the triad bandwidth of level ("L1", "L2", "L3",
+// "DRAM") on exactly `threads` threads.
 func (p Peaks) BandwidthFor(level string, threads int) (BandwidthPeak, bool) {
+	return p.PatternBandwidthFor(level, PatternTriad, threads)
+}
+
+// PatternBandwidthFor returns the bandwidth of level for one access pattern
+// (PatternFor) on exactly `threads` threads; the triad's when that pattern
+// was not measured (peaks read from older files).
+func (p Peaks) PatternBandwidthFor(level, pattern string, threads int) (BandwidthPeak, bool) {
+	var triad BandwidthPeak
+	found := false
 	for _, b := range p.Bandwidth {
-		if b.Level == level && b.Threads == threads {
+		if b.Level != level || b.Threads != threads {
+			continue
+		}
+		if b.PatternName() == pattern {
 			return b, true
 		}
+		if b.PatternName() == PatternTriad {
+			triad, found = b, true
+		}
 	}
-	return BandwidthPeak{}, false
+	return triad, found
+}
+
+// PatternName is the peak's pattern, "triad" for peaks from files older
+// than patterns.
+func (b BandwidthPeak) PatternName() string {
+	if b.Pattern == "" {
+		return PatternTriad
+	}
+	return b.Pattern
 }

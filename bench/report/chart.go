@@ -103,10 +103,13 @@ func (c computeCeiling) label() string {
 	return fmt.Sprintf("%s %s %s GFLOP/s", strings.Join(c.DTypes, "/"), kind, Sig(c.GFLOPS))
 }
 
-// bandwidthCeiling is a diagonal roof: a memory level's bandwidth.
+// bandwidthCeiling is a diagonal roof: a memory level's bandwidth, the
+// fastest of the access patterns measured there (so that no result of that
+// level plots above its roof), with the pattern that reached it.
 type bandwidthCeiling struct {
-	Level string
-	GBPS  float64
+	Level   string
+	Pattern string
+	GBPS    float64
 }
 
 // ceilings are the roofs of one chart group.
@@ -141,7 +144,7 @@ func deviceCeilings(run *Run, g chartGroup) ceilings {
 		}
 		for _, b := range run.Peaks.Bandwidth {
 			if b.Threads == g.Threads {
-				c.addBandwidth(b.Level, b.GBPS)
+				c.addBandwidth(b.Level, b.Pattern, b.GBPS)
 			}
 		}
 	}
@@ -152,7 +155,7 @@ func deviceCeilings(run *Run, g chartGroup) ceilings {
 		for _, r := range g.Results {
 			c.addCompute(r.DType, r.Peak.ComputeTheoreticalGFLOPS, false)
 			c.addCompute(r.DType, r.Peak.ComputeEmpiricalGFLOPS, true)
-			c.addBandwidth(r.Peak.BandwidthLevel, r.Peak.BandwidthGBPS)
+			c.addBandwidth(r.Peak.BandwidthLevel, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS)
 		}
 	}
 	slices.SortStableFunc(c.Bandwidth, func(a, b bandwidthCeiling) int { return cmpFloat(b.GBPS, a.GBPS) })
@@ -180,17 +183,19 @@ func (c *ceilings) addCompute(dtype string, gflops float64, empirical bool) {
 	c.Compute = append(c.Compute, computeCeiling{DTypes: []string{dtype}, GFLOPS: gflops, Empirical: empirical})
 }
 
-func (c *ceilings) addBandwidth(level string, gbps float64) {
+func (c *ceilings) addBandwidth(level, pattern string, gbps float64) {
 	if level == "" || gbps <= 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
 		return
 	}
 	for i := range c.Bandwidth {
-		if c.Bandwidth[i].Level == level {
-			c.Bandwidth[i].GBPS = max(c.Bandwidth[i].GBPS, gbps)
+		if b := &c.Bandwidth[i]; b.Level == level {
+			if gbps > b.GBPS {
+				b.GBPS, b.Pattern = gbps, pattern
+			}
 			return
 		}
 	}
-	c.Bandwidth = append(c.Bandwidth, bandwidthCeiling{Level: level, GBPS: gbps})
+	c.Bandwidth = append(c.Bandwidth, bandwidthCeiling{Level: level, Pattern: pattern, GBPS: gbps})
 }
 
 // palette gives every backend one colour and one glyph, the same in every
@@ -454,6 +459,9 @@ func (rf *roofs) Plot(c draw.Canvas, p *plot.Plot) {
 		sty.Rotation = ang
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 		label := fmt.Sprintf("%s %s GB/s", b.Level, Sig(b.GBPS))
+		if b.Pattern != "" {
+			label = fmt.Sprintf("%s %s %s GB/s", b.Level, b.Pattern, Sig(b.GBPS))
+		}
 		d := vg.Points(14)
 		if prevY != nil {
 			if apart := (prevY(x0) - a.Y) * vg.Length(math.Cos(ang)); apart < 1.4*sty.Height(label) {

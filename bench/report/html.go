@@ -263,13 +263,13 @@ func peakTables(run *Run) (compute, bw table) {
 			long(c.Formula), num(fmt.Sprintf("%.3f", c.ClockGHz)), num(Sig(c.FLOPsPerCycle)), num(Sig(c.EmpiricalGFLOPS)),
 			num(percent(ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
 	}
-	bw.Head = heads("level", "threads", "GB/s", "working set / thread", "how (source)")
+	bw.Head = heads("level", "pattern", "threads", "GB/s", "working set / thread", "how (source)")
 	for _, b := range run.Peaks.Bandwidth {
 		ws := "given"
 		if b.WorkingSet > 0 {
 			ws = bytesText(b.WorkingSet)
 		}
-		bw.Rows = append(bw.Rows, []cell{txt(b.Level), num(strconv.Itoa(b.Threads)), num(Sig(b.GBPS)), num(ws), long(b.Source)})
+		bw.Rows = append(bw.Rows, []cell{txt(b.Level), txt(b.PatternName()), num(strconv.Itoa(b.Threads)), num(Sig(b.GBPS)), num(ws), long(b.Source)})
 	}
 	return compute, bw
 }

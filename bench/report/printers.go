@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/peakbench/peakbench/bench/peak"
 	"io"
 	"maps"
 	"math"
@@ -77,6 +78,9 @@ func rowOf(r *Result) row {
 // memory level's bandwidth.
 func boundName(r *Result) string {
 	if r.Peak.Bound == "memory" {
+		if r.Peak.BandwidthPattern != "" {
+			return r.Peak.BandwidthLevel + " " + r.Peak.BandwidthPattern
+		}
 		return r.Peak.BandwidthLevel + " bw"
 	}
 	return r.DType + " FMA"
@@ -158,19 +162,7 @@ func peakLines(run *Run) []string {
 		out = append(out, fmt.Sprintf("peak %s, %d threads: %s GFLOP/s theoretical (%s), %s measured (%s)",
 			c.DType, c.Threads, Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
 	}
-	var bw []string
-	threads := -1
-	for _, b := range run.Peaks.Bandwidth {
-		if b.Threads != threads && len(bw) > 0 {
-			out = append(out, fmt.Sprintf("bandwidth, %d threads: %s GB/s", threads, strings.Join(bw, ", ")))
-			bw = nil
-		}
-		threads = b.Threads
-		bw = append(bw, fmt.Sprintf("%s %s", b.Level, Sig(b.GBPS)))
-	}
-	if len(bw) > 0 {
-		out = append(out, fmt.Sprintf("bandwidth, %d threads: %s GB/s", threads, strings.Join(bw, ", ")))
-	}
+	out = append(out, bandwidthLines(run.Peaks.Bandwidth)...)
 	for _, g := range run.Peaks.GPUs { // GPU results are shares of their GPU's peaks
 		var parts []string
 		for _, c := range g.Compute {
@@ -196,9 +188,55 @@ func peakLines(run *Run) []string {
 	return out
 }
 
+// bandwidthLines lists the bandwidth peaks, one line per thread count with
+// each pattern's levels, e.g. "bandwidth GB/s, 1 thread: triad L1 312, L2 107;
+// copy L1 220, L2 98; read …" (older files, without patterns: one list).
+func bandwidthLines(bws []peak.BandwidthPeak) []string {
+	type group struct {
+		threads int
+		pattern string
+		levels  []string
+	}
+	var groups []*group
+	find := func(threads int, pattern string) *group {
+		for _, g := range groups {
+			if g.threads == threads && g.pattern == pattern {
+				return g
+			}
+		}
+		g := &group{threads: threads, pattern: pattern}
+		groups = append(groups, g)
+		return g
+	}
+	for _, b := range bws {
+		g := find(b.Threads, b.Pattern)
+		g.levels = append(g.levels, fmt.Sprintf("%s %s", b.Level, Sig(b.GBPS)))
+	}
+	var out, parts []string
+	for i, g := range groups {
+		p := strings.Join(g.levels, ", ")
+		if g.pattern != "" {
+			p = g.pattern + " " + p
+		}
+		parts = append(parts, p)
+		if i == len(groups)-1 || groups[i+1].threads != g.threads {
+			out = append(out, fmt.Sprintf("bandwidth GB/s, %s: %s", threadsName(g.threads), strings.Join(parts, "; ")))
+			parts = nil
+		}
+	}
+	return out
+}
+
+func threadsName(n int) string {
+	if n == 1 {
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", n)
+}
+
 func footer(run *Run) []string {
 	var out []string
-	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in); \"of\" names the bound.")
+	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, copy or read); \"of\" names the bound.")
 	if e := run.Env; e.TimerOverheadNS > 0 {
 		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",
 			Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, Duration(e.TimerOverheadNS), e.Seed, e.Cache))

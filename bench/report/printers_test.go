@@ -26,7 +26,8 @@ func fixture() *Run {
 		Peaks: peak.Peaks{
 			Compute: []peak.ComputePeak{{DType: "f32", Threads: 2, TheoreticalGFLOPS: 195.2, EmpiricalGFLOPS: 190.1,
 				ClockGHz: 3.05, FLOPsPerCycle: 32, Formula: "2 × 3.05 GHz × 32", Kernel: "fma-avx2"}},
-			Bandwidth: []peak.BandwidthPeak{{Level: "L2", Threads: 2, GBPS: 155}, {Level: "DRAM", Threads: 2, GBPS: 28}},
+			Bandwidth: []peak.BandwidthPeak{{Level: "L2", Pattern: "triad", Threads: 2, GBPS: 155}, {Level: "DRAM", Pattern: "triad", Threads: 2, GBPS: 28},
+				{Level: "L2", Pattern: "read", Threads: 2, GBPS: 160}, {Level: "DRAM", Pattern: "read", Threads: 2, GBPS: 31}},
 		},
 		Env: Env{NoiseTarget: 0.03, Cache: "hot", MinTimeNS: 20e6, TimerOverheadNS: 24, Seed: 1},
 		Backends: []BackendInfo{

@@ -96,9 +96,10 @@ type PeakRef struct {
 	ComputeTheoreticalGFLOPS float64 `json:"compute_theoretical_gflops"`
 	ComputeEmpiricalGFLOPS   float64 `json:"compute_empirical_gflops"`
 	BandwidthGBPS            float64 `json:"bandwidth_gbps"`
-	BandwidthLevel           string  `json:"bandwidth_level"` // L1, L2, L3 or DRAM
-	RooflineGFLOPS           float64 `json:"roofline_gflops"` // min(compute, intensity × bandwidth)
-	Bound                    string  `json:"bound"`           // "compute" or "memory"
+	BandwidthLevel           string  `json:"bandwidth_level"`             // L1, L2, L3 or DRAM
+	BandwidthPattern         string  `json:"bandwidth_pattern,omitempty"` // triad, copy or read: the access mix that bandwidth was measured with
+	RooflineGFLOPS           float64 `json:"roofline_gflops"`             // min(compute, intensity × bandwidth)
+	Bound                    string  `json:"bound"`                       // "compute" or "memory"
 }
 
 // Share holds a result as fractions (0..1) of each ceiling.
@@ -118,6 +119,7 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 		ComputeEmpiricalGFLOPS:   compute.EmpiricalGFLOPS,
 		BandwidthGBPS:            bw.GBPS,
 		BandwidthLevel:           bw.Level,
+		BandwidthPattern:         bw.Pattern,
 		RooflineGFLOPS:           compute.TheoreticalGFLOPS,
 		Bound:                    "compute",
 	}

@@ -269,6 +269,16 @@ func (w Workload) extraWrites() float64 {
 	return 0
 }
 
+// WrittenBytes is the part of Bytes that is stored: the output (a
+// reduction's single result counts as nothing). It picks the bandwidth
+// pattern a workload is compared with (peak.PatternFor).
+func (w Workload) WrittenBytes() float64 {
+	if w.Op.Reduces() {
+		return 0
+	}
+	return float64(w.OutputLen()) * float64(w.DType.Size())
+}
+
 // Intensity is the arithmetic intensity in FLOP per byte.
 func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 

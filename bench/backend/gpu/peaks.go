@@ -126,7 +126,7 @@ func MeasureCopies(dev *cuda.Device, quick bool) peak.GPUPeaks {
 			continue
 		}
 		p.Bandwidth = append(p.Bandwidth, peak.BandwidthPeak{
-			Level: l.name, GBPS: best, WorkingSet: int(2 * l.bytes),
+			Level: l.name, Pattern: peak.PatternCopy, GBPS: best, WorkingSet: int(2 * l.bytes),
 			Source: fmt.Sprintf("device-to-device copy of %s, %d× (%sMemcpyAsync), best of 3, read+write counted", bytesName(l.bytes), l.iters, dev.Runtime().Vendor()),
 		})
 	}
