@@ -29,14 +29,12 @@ func (g *gen) sum(t dtype, dot bool) {
 	if dot {
 		name, sig, what = "dot", "func(n int, x, y *%[1]s) float64", "Σ x[i]·y[i]"
 	}
-	// Accumulators: a dot product is bound by its two loads per FMA (one
-	// FMA per cycle, 4 cycles of latency: 4 chains suffice), a sum by its
-	// adds (two per cycle, 3 cycles: 6 chains). Fewer make the final fold
-	// shorter, which shows on short vectors.
+	// Accumulators: eight for both. A sum is bound by its adds (two per
+	// cycle, 3 cycles of latency: six chains at least); a dot product by
+	// its two loads per FMA, but with four chains of 4-cycle FMAs its
+	// latency floor equals the load floor, and a short vector (the 4 KiB
+	// working sets of the benchmarks) loses a fifth to that.
 	nacc := 8
-	if dot {
-		nacc = 4
-	}
 	doc := []string{fmt.Sprintf("%s%sAVX2 returns %s for i < n, in %d vector accumulators", t.char, name, what, nacc),
 		fmt.Sprintf("folded (pairwise) into float64 totals every %d elements; the last", sumBlock),
 		"partial block is reduced in its own type, then converted."}

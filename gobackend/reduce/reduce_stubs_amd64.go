@@ -9,7 +9,7 @@ package reduce
 // partial block is reduced in its own type, then converted.
 func ssumAVX2(n int, x *float32) float64
 
-// sdotAVX2 returns Σ x[i]·y[i] for i < n, in 4 vector accumulators
+// sdotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
 // partial block is reduced in its own type, then converted.
 func sdotAVX2(n int, x *float32, y *float32) float64
@@ -23,7 +23,7 @@ func smaxAVX2(n int, x *float32) float32
 // partial block is reduced in its own type, then converted.
 func dsumAVX2(n int, x *float64) float64
 
-// ddotAVX2 returns Σ x[i]·y[i] for i < n, in 4 vector accumulators
+// ddotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
 // partial block is reduced in its own type, then converted.
 func ddotAVX2(n int, x *float64, y *float64) float64

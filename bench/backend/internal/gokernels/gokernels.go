@@ -43,11 +43,8 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 		}
 	}
 	alpha := T(in.Alpha)
-	unary := map[workload.Op]func(lvl isa.Level, x, y []T, threads int){
-		workload.ReLU: elem.ReLU[T], workload.Sigmoid: elem.Sigmoid[T],
-		workload.Tanh: elem.Tanh[T], workload.Exp: elem.Exp[T],
-	}
-	var step func(b *buffers[T])
+	// Each step runs its workload n times in its own loop (NewHostBatchKernel).
+	var step func(b *buffers[T], n int)
 	switch w.Op {
 	case workload.GEMM:
 		lda, ldb := s.K, s.N
@@ -57,28 +54,85 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 		if s.TransB {
 			ldb = s.K
 		}
-		step = func(b *buffers[T]) {
-			gemm.Gemm(lvl, s.TransA, s.TransB, s.M, s.N, s.K, 1, b.args[0], lda, b.args[1], ldb, 0, b.out, s.N, th)
+		step = func(b *buffers[T], n int) {
+			for range n {
+				gemm.Gemm(lvl, s.TransA, s.TransB, s.M, s.N, s.K, 1, b.args[0], lda, b.args[1], ldb, 0, b.out, s.N, th)
+			}
 		}
 	case workload.GEMV:
-		step = func(b *buffers[T]) { gemm.Gemv(lvl, false, s.M, s.N, 1, b.args[0], s.N, b.args[1], 1, 0, b.out, 1, th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				gemm.Gemv(lvl, false, s.M, s.N, 1, b.args[0], s.N, b.args[1], 1, 0, b.out, 1, th)
+			}
+		}
 	case workload.AXPY:
-		step = func(b *buffers[T]) { elem.Axpy(lvl, alpha, b.args[0], b.args[1], th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.Axpy(lvl, alpha, b.args[0], b.args[1], th)
+			}
+		}
 	case workload.Dot:
-		step = func(b *buffers[T]) { b.scalar = reduce.Dot(lvl, b.args[0], b.args[1], th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				b.scalar = reduce.Dot(lvl, b.args[0], b.args[1], th)
+			}
+		}
 	case workload.Add:
-		step = func(b *buffers[T]) { elem.Add(lvl, b.args[0], b.args[1], b.out, th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.Add(lvl, b.args[0], b.args[1], b.out, th)
+			}
+		}
 	case workload.Mul:
-		step = func(b *buffers[T]) { elem.Mul(lvl, b.args[0], b.args[1], b.out, th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.Mul(lvl, b.args[0], b.args[1], b.out, th)
+			}
+		}
 	case workload.Sum:
-		step = func(b *buffers[T]) { b.scalar = reduce.Sum(lvl, b.args[0], th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				b.scalar = reduce.Sum(lvl, b.args[0], th)
+			}
+		}
 	case workload.Max:
-		step = func(b *buffers[T]) { b.scalar = reduce.Max(lvl, b.args[0], th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				b.scalar = reduce.Max(lvl, b.args[0], th)
+			}
+		}
 	case workload.Softmax:
-		step = func(b *buffers[T]) { nn.Softmax(lvl, s.M, s.N, b.args[0], b.out, th) }
+		step = func(b *buffers[T], n int) {
+			for range n {
+				nn.Softmax(lvl, s.M, s.N, b.args[0], b.out, th)
+			}
+		}
+	case workload.ReLU:
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.ReLU(lvl, b.args[0], b.out, th)
+			}
+		}
+	case workload.Sigmoid:
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.Sigmoid(lvl, b.args[0], b.out, th)
+			}
+		}
+	case workload.Tanh:
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.Tanh(lvl, b.args[0], b.out, th)
+			}
+		}
+	case workload.Exp:
+		step = func(b *buffers[T], n int) {
+			for range n {
+				elem.Exp(lvl, b.args[0], b.out, th)
+			}
+		}
 	default:
-		f := unary[w.Op]
-		step = func(b *buffers[T]) { f(lvl, b.args[0], b.out, th) }
+		panic("gokernels: Prepare of " + string(w.Op))
 	}
 	output := func(c int) []float64 {
 		b := &sets[c]
@@ -90,5 +144,5 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 		}
 		return backend.Widen(b.out)
 	}
-	return backend.NewHostKernel(len(sets), func(c int) { step(&sets[c]) }, output)
+	return backend.NewHostBatchKernel(len(sets), func(c, n int) { step(&sets[c], n) }, output)
 }
