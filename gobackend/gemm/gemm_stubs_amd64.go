@@ -76,7 +76,7 @@ func dpackCopy16AVX2(k int, src *float64, lds int, dst *float64)
 // dpackGather16AVX2 sets dst[p*16+i] = src[i*lds+p] for p < k, i < 16.
 func dpackGather16AVX2(k int, src *float64, lds int, dst *float64)
 
-// sdotAVX2 returns Σ x[i]·y[i] for i < n, in 4 vector accumulators
+// sdotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
 // partial block is reduced in its own type, then converted.
 func sdotAVX2(n int, x *float32, y *float32) float64
@@ -84,7 +84,7 @@ func sdotAVX2(n int, x *float32, y *float32) float64
 // saxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func saxpyAVX2(n int, alpha float32, x *float32, y *float32)
 
-// ddotAVX2 returns Σ x[i]·y[i] for i < n, in 4 vector accumulators
+// ddotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
 // partial block is reduced in its own type, then converted.
 func ddotAVX2(n int, x *float64, y *float64) float64

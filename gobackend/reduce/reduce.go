@@ -39,22 +39,39 @@ type impl uint8
 const (
 	implGeneric impl = iota
 	implAVX2         // reduce_amd64.s
+	implAVX512       // the AVX2 Sum and Dot, the AVX-512 Max
 )
 
-// implFor returns the kernels lvl runs (clamped to what the CPU runs): the
-// AVX2 assembly serves isa.AVX512 as well (streaming reductions are bound by
-// memory; Zen 4 runs 512-bit vectors as two 256-bit halves).
+// implFor returns the kernels lvl runs (clamped to what the CPU runs). Sum
+// and Dot run their AVX2 assembly at isa.AVX512 too: they are bound by the
+// loads, which 512-bit vectors do not widen on Zen 4 (it splits them in two
+// 256-bit halves); Max has an AVX-512 kernel, whose mask registers take its
+// NaN bookkeeping off the vector pipes.
 func implFor(lvl isa.Level) impl {
-	if haveAsm && lvl.Clamp() >= isa.AVX2 {
-		return implAVX2
+	switch l := lvl.Clamp(); {
+	case !haveAsm || l < isa.AVX2:
+		return implGeneric
+	case l >= isa.AVX512:
+		return implAVX512
 	}
-	return implGeneric
+	return implAVX2
 }
 
-// Kernel names the kernels a level runs: "generic" or "AVX2".
+// Kernel names the Sum and Dot kernels a level runs: "generic" or "AVX2".
 func Kernel(lvl isa.Level) string {
-	if implFor(lvl) == implAVX2 {
+	if implFor(lvl) != implGeneric {
 		return "AVX2"
+	}
+	return "generic"
+}
+
+// MaxKernel names the Max kernel a level runs: "generic", "AVX2" or "AVX512".
+func MaxKernel(lvl isa.Level) string {
+	switch implFor(lvl) {
+	case implAVX2:
+		return "AVX2"
+	case implAVX512:
+		return "AVX512"
 	}
 	return "generic"
 }
@@ -138,7 +155,7 @@ func maxOf[T Float](k impl, x []T) T {
 	if k == implGeneric {
 		return maxGeneric(x)
 	}
-	m := maxAsm(x)
+	m := maxAsm(k, x)
 	if m == 0 {
 		// The assembly does not order ±0 (VMAXPS returns its second
 		// operand for equal ones): the max is +0 if any element is.

@@ -33,11 +33,16 @@ func dotAsm[T Float](x, y []T) float64 {
 	return ddotAVX2(len(x), p64(x), p64(y))
 }
 
-func maxAsm[T Float](x []T) T {
+func maxAsm[T Float](k impl, x []T) T {
 	if len(x) == 0 {
 		return T(math.Inf(-1))
 	}
-	if is32[T]() {
+	switch {
+	case k == implAVX512 && is32[T]():
+		return T(smaxAVX512(len(x), p32(x)))
+	case k == implAVX512:
+		return T(dmaxAVX512(len(x), p64(x)))
+	case is32[T]():
 		return T(smaxAVX2(len(x), p32(x)))
 	}
 	return T(dmaxAVX2(len(x), p64(x)))

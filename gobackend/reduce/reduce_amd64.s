@@ -391,6 +391,119 @@ DATA snan<>+24(SB)/4, $0x7fc00000
 DATA snan<>+28(SB)/4, $0x7fc00000
 GLOBL snan<>(SB), RODATA|NOPTR, $32
 
+// func smaxAVX512(n int, x *float32) float32
+// Requires: AVX, AVX512F, SSE
+TEXT ·smaxAVX512(SB), NOSPLIT, $0-20
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	VBROADCASTSS sneginf<>+0(SB), Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, Z4
+	VMOVUPS      Z0, Z5
+	VMOVUPS      Z0, Z6
+	VMOVUPS      Z0, Z7
+	VMOVUPS      Z0, Z8
+	KXORW        K1, K1, K1
+
+big20:
+	CMPQ    AX, $0x00000080
+	JL      single21
+	VMOVUPS (CX), Z9
+	VMOVUPS 64(CX), Z10
+	VMOVUPS 128(CX), Z11
+	VMOVUPS 192(CX), Z12
+	VMOVUPS 256(CX), Z13
+	VMOVUPS 320(CX), Z14
+	VMOVUPS 384(CX), Z15
+	VMOVUPS 448(CX), Z16
+	VCMPPS  $0x03, Z9, Z10, K2
+	KORW    K2, K1, K1
+	VCMPPS  $0x03, Z11, Z12, K2
+	KORW    K2, K1, K1
+	VCMPPS  $0x03, Z13, Z14, K2
+	KORW    K2, K1, K1
+	VCMPPS  $0x03, Z15, Z16, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z9, Z1, Z1
+	VMAXPS  Z10, Z2, Z2
+	VMAXPS  Z11, Z3, Z3
+	VMAXPS  Z12, Z4, Z4
+	VMAXPS  Z13, Z5, Z5
+	VMAXPS  Z14, Z6, Z6
+	VMAXPS  Z15, Z7, Z7
+	VMAXPS  Z16, Z8, Z8
+	ADDQ    $0x00000200, CX
+	SUBQ    $0x00000080, AX
+	JMP     big20
+
+single21:
+	CMPQ    AX, $0x00000010
+	JL      tail22
+	VMOVUPS (CX), Z9
+	VCMPPS  $0x03, Z9, Z9, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z9, Z1, Z1
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, AX
+	JMP     single21
+
+tail22:
+	TESTQ   AX, AX
+	JZ      done23
+	LEAQ    kmask<>+0(SB), DX
+	KMOVW   (DX)(AX*2), K2
+	VMOVUPS Z0, Z0
+	VMOVUPS (CX), K2, Z0
+	VCMPPS  $0x03, Z0, Z0, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z0, Z2, Z2
+
+done23:
+	VMAXPS        Z2, Z1, Z1
+	VMAXPS        Z4, Z3, Z3
+	VMAXPS        Z6, Z5, Z5
+	VMAXPS        Z8, Z7, Z7
+	VMAXPS        Z3, Z1, Z1
+	VMAXPS        Z7, Z5, Z5
+	VMAXPS        Z5, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VMAXPS        Y0, Y1, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VMAXPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VMAXPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VMAXPS        X0, X1, X1
+	KORTESTW      K1, K1
+	JZ            clean24
+	VMOVUPS       snan<>+0(SB), X1
+
+clean24:
+	VZEROUPPER
+	MOVSS X1, ret+16(FP)
+	RET
+
+DATA kmask<>+0(SB)/2, $0x0000
+DATA kmask<>+2(SB)/2, $0x0001
+DATA kmask<>+4(SB)/2, $0x0003
+DATA kmask<>+6(SB)/2, $0x0007
+DATA kmask<>+8(SB)/2, $0x000f
+DATA kmask<>+10(SB)/2, $0x001f
+DATA kmask<>+12(SB)/2, $0x003f
+DATA kmask<>+14(SB)/2, $0x007f
+DATA kmask<>+16(SB)/2, $0x00ff
+DATA kmask<>+18(SB)/2, $0x01ff
+DATA kmask<>+20(SB)/2, $0x03ff
+DATA kmask<>+22(SB)/2, $0x07ff
+DATA kmask<>+24(SB)/2, $0x0fff
+DATA kmask<>+26(SB)/2, $0x1fff
+DATA kmask<>+28(SB)/2, $0x3fff
+DATA kmask<>+30(SB)/2, $0x7fff
+DATA kmask<>+32(SB)/2, $0xffff
+GLOBL kmask<>(SB), RODATA|NOPTR, $34
+
 // func dsumAVX2(n int, x *float64) float64
 // Requires: AVX, SSE2
 TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
@@ -407,12 +520,12 @@ TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
 
-blocks20:
+blocks25:
 	CMPQ AX, $0x00000800
-	JL   rest22
+	JL   rest27
 	MOVQ $0x00000040, DX
 
-inner21:
+inner26:
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	VMOVUPD 32(CX), Y10
@@ -431,7 +544,7 @@ inner21:
 	VADDPD  Y10, Y7, Y7
 	ADDQ    $0x00000100, CX
 	DECQ    DX
-	JNZ     inner21
+	JNZ     inner26
 	VADDPD  Y1, Y0, Y0
 	VADDPD  Y3, Y2, Y2
 	VADDPD  Y5, Y4, Y4
@@ -449,12 +562,12 @@ inner21:
 	VXORPD  Y6, Y6, Y6
 	VXORPD  Y7, Y7, Y7
 	SUBQ    $0x00000800, AX
-	JMP     blocks20
+	JMP     blocks25
 
-rest22:
-big23:
+rest27:
+big28:
 	CMPQ    AX, $0x00000020
-	JL      single24
+	JL      single29
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	VMOVUPD 32(CX), Y10
@@ -473,20 +586,20 @@ big23:
 	VADDPD  Y10, Y7, Y7
 	ADDQ    $0x00000100, CX
 	SUBQ    $0x00000020, AX
-	JMP     big23
+	JMP     big28
 
-single24:
+single29:
 	CMPQ    AX, $0x00000004
-	JL      tail25
+	JL      tail30
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single24
+	JMP     single29
 
-tail25:
+tail30:
 	TESTQ      AX, AX
-	JZ         done26
+	JZ         done31
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -494,7 +607,7 @@ tail25:
 	VMASKMOVPD (CX), Y10, Y10
 	VADDPD     Y10, Y0, Y0
 
-done26:
+done31:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -533,12 +646,12 @@ TEXT ·ddotAVX2(SB), NOSPLIT, $0-32
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
 
-blocks27:
+blocks32:
 	CMPQ AX, $0x00000800
-	JL   rest29
+	JL   rest34
 	MOVQ $0x00000040, BX
 
-inner28:
+inner33:
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -558,7 +671,7 @@ inner28:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	DECQ        BX
-	JNZ         inner28
+	JNZ         inner33
 	VADDPD      Y1, Y0, Y0
 	VADDPD      Y3, Y2, Y2
 	VADDPD      Y5, Y4, Y4
@@ -576,12 +689,12 @@ inner28:
 	VXORPD      Y6, Y6, Y6
 	VXORPD      Y7, Y7, Y7
 	SUBQ        $0x00000800, AX
-	JMP         blocks27
+	JMP         blocks32
 
-rest29:
-big30:
+rest34:
+big35:
 	CMPQ        AX, $0x00000020
-	JL          single31
+	JL          single36
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -601,21 +714,21 @@ big30:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big30
+	JMP         big35
 
-single31:
+single36:
 	CMPQ        AX, $0x00000004
-	JL          tail32
+	JL          tail37
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single31
+	JMP         single36
 
-tail32:
+tail37:
 	TESTQ       AX, AX
-	JZ          done33
+	JZ          done38
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -624,7 +737,7 @@ tail32:
 	VMASKMOVPD  (DX), Y10, Y10
 	VFMADD231PD Y10, Y11, Y0
 
-done33:
+done38:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -661,9 +774,9 @@ TEXT ·dmaxAVX2(SB), NOSPLIT, $0-24
 	VMOVUPD Y0, Y7
 	VXORPD  Y8, Y8, Y8
 
-big34:
+big39:
 	CMPQ    AX, $0x00000010
-	JL      single35
+	JL      single40
 	VMOVUPD (CX), Y9
 	VMAXPD  Y9, Y1, Y1
 	VMOVUPD 32(CX), Y10
@@ -678,22 +791,22 @@ big34:
 	VMAXPD  Y10, Y7, Y7
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000010, AX
-	JMP     big34
+	JMP     big39
 
-single35:
+single40:
 	CMPQ    AX, $0x00000004
-	JL      tail36
+	JL      tail41
 	VMOVUPD (CX), Y9
 	VCMPPD  $0x03, Y9, Y9, Y10
 	VORPD   Y10, Y2, Y2
 	VMAXPD  Y9, Y1, Y1
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single35
+	JMP     single40
 
-tail36:
+tail41:
 	TESTQ      AX, AX
-	JZ         done37
+	JZ         done42
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -704,7 +817,7 @@ tail36:
 	VORPD      Y0, Y2, Y2
 	VMAXPD     Y10, Y1, Y1
 
-done37:
+done42:
 	VMAXPD       Y3, Y1, Y1
 	VMAXPD       Y7, Y5, Y5
 	VMAXPD       Y5, Y1, Y1
@@ -716,10 +829,10 @@ done37:
 	VPERMILPD    $0x01, X0, X1
 	VMAXSD       X1, X0, X0
 	VPTEST       Y2, Y2
-	JZ           done38
+	JZ           done43
 	VMOVUPD      dnan<>+0(SB), X0
 
-done38:
+done43:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
@@ -735,3 +848,95 @@ DATA dnan<>+8(SB)/8, $0x7ff8000000000000
 DATA dnan<>+16(SB)/8, $0x7ff8000000000000
 DATA dnan<>+24(SB)/8, $0x7ff8000000000000
 GLOBL dnan<>(SB), RODATA|NOPTR, $32
+
+// func dmaxAVX512(n int, x *float64) float64
+// Requires: AVX, AVX512F, SSE2
+TEXT ·dmaxAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	VBROADCASTSD dneginf<>+0(SB), Z0
+	VMOVUPD      Z0, Z1
+	VMOVUPD      Z0, Z2
+	VMOVUPD      Z0, Z3
+	VMOVUPD      Z0, Z4
+	VMOVUPD      Z0, Z5
+	VMOVUPD      Z0, Z6
+	VMOVUPD      Z0, Z7
+	VMOVUPD      Z0, Z8
+	KXORW        K1, K1, K1
+
+big44:
+	CMPQ    AX, $0x00000040
+	JL      single45
+	VMOVUPD (CX), Z9
+	VMOVUPD 64(CX), Z10
+	VMOVUPD 128(CX), Z11
+	VMOVUPD 192(CX), Z12
+	VMOVUPD 256(CX), Z13
+	VMOVUPD 320(CX), Z14
+	VMOVUPD 384(CX), Z15
+	VMOVUPD 448(CX), Z16
+	VCMPPD  $0x03, Z9, Z10, K2
+	KORW    K2, K1, K1
+	VCMPPD  $0x03, Z11, Z12, K2
+	KORW    K2, K1, K1
+	VCMPPD  $0x03, Z13, Z14, K2
+	KORW    K2, K1, K1
+	VCMPPD  $0x03, Z15, Z16, K2
+	KORW    K2, K1, K1
+	VMAXPD  Z9, Z1, Z1
+	VMAXPD  Z10, Z2, Z2
+	VMAXPD  Z11, Z3, Z3
+	VMAXPD  Z12, Z4, Z4
+	VMAXPD  Z13, Z5, Z5
+	VMAXPD  Z14, Z6, Z6
+	VMAXPD  Z15, Z7, Z7
+	VMAXPD  Z16, Z8, Z8
+	ADDQ    $0x00000200, CX
+	SUBQ    $0x00000040, AX
+	JMP     big44
+
+single45:
+	CMPQ    AX, $0x00000008
+	JL      tail46
+	VMOVUPD (CX), Z9
+	VCMPPD  $0x03, Z9, Z9, K2
+	KORW    K2, K1, K1
+	VMAXPD  Z9, Z1, Z1
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, AX
+	JMP     single45
+
+tail46:
+	TESTQ   AX, AX
+	JZ      done47
+	LEAQ    kmask<>+0(SB), DX
+	KMOVW   (DX)(AX*2), K2
+	VMOVUPD Z0, Z0
+	VMOVUPD (CX), K2, Z0
+	VCMPPD  $0x03, Z0, Z0, K2
+	KORW    K2, K1, K1
+	VMAXPD  Z0, Z2, Z2
+
+done47:
+	VMAXPD        Z2, Z1, Z1
+	VMAXPD        Z4, Z3, Z3
+	VMAXPD        Z6, Z5, Z5
+	VMAXPD        Z8, Z7, Z7
+	VMAXPD        Z3, Z1, Z1
+	VMAXPD        Z7, Z5, Z5
+	VMAXPD        Z5, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VMAXPD        Y0, Y1, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VMAXPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VMAXSD        X0, X1, X1
+	KORTESTW      K1, K1
+	JZ            clean48
+	VMOVUPD       dnan<>+0(SB), X1
+
+clean48:
+	VZEROUPPER
+	MOVSD X1, ret+16(FP)
+	RET

@@ -9,4 +9,4 @@ const haveAsm = false
 
 func sumAsm[T Float]([]T) float64      { panic("reduce: no assembly") }
 func dotAsm[T Float]([]T, []T) float64 { panic("reduce: no assembly") }
-func maxAsm[T Float]([]T) T            { panic("reduce: no assembly") }
+func maxAsm[T Float](impl, []T) T      { panic("reduce: no assembly") }

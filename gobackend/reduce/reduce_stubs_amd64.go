@@ -18,6 +18,10 @@ func sdotAVX2(n int, x *float32, y *float32) float64
 // Of +0 and -0 it may return either.
 func smaxAVX2(n int, x *float32) float32
 
+// smaxAVX512 returns max x[i] for i < n: NaN if any x[i] is NaN, -Inf if n == 0.
+// Of +0 and -0 it may return either. It needs AVX-512F.
+func smaxAVX512(n int, x *float32) float32
+
 // dsumAVX2 returns Σ x[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
 // partial block is reduced in its own type, then converted.
@@ -31,3 +35,7 @@ func ddotAVX2(n int, x *float64, y *float64) float64
 // dmaxAVX2 returns max x[i] for i < n: NaN if any x[i] is NaN, -Inf if n == 0.
 // Of +0 and -0 it may return either.
 func dmaxAVX2(n int, x *float64) float64
+
+// dmaxAVX512 returns max x[i] for i < n: NaN if any x[i] is NaN, -Inf if n == 0.
+// Of +0 and -0 it may return either. It needs AVX-512F.
+func dmaxAVX512(n int, x *float64) float64

@@ -194,6 +194,21 @@ func TestMax(t *testing.T) {
 		if m := Max(lvl, []float64{math.Inf(-1)}, 1); !math.IsInf(m, -1) {
 			t.Errorf("%v: Max(-Inf) = %v", lvl, m)
 		}
+		// A NaN at every position of every loop's part: the unrolled
+		// trips, single vectors and the masked tail.
+		for n := 1; n <= 300; n++ {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = -float32(i)
+			}
+			for i := range x {
+				x[i] = float32(math.NaN())
+				if m := Max(lvl, x, 1); m == m {
+					t.Fatalf("%v n=%d: NaN at %d: Max = %v", lvl, n, i, m)
+				}
+				x[i] = -float32(i)
+			}
+		}
 	}
 }
 
