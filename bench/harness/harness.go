@@ -175,8 +175,9 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
 	// loads and stores: a reduction's with a read-only stream, an
-	// element-wise function's with a copy, add's with the triad.
-	pattern := peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes())
+	// element-wise function's with a copy, add's with the triad, axpy's
+	// with an in-place update.
+	pattern := peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
 	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
 	if !ok {
 		bw, _ = p.Peaks.PatternBandwidthFor("DRAM", pattern, threads)

@@ -183,10 +183,12 @@ func TestPatternCeilings(t *testing.T) {
 		{Op: workload.Sum, DType: workload.F32, Shape: workload.Shape{N: 1024}},
 		{Op: workload.Add, DType: workload.F32, Shape: workload.Shape{N: 1024}},
 		{Op: workload.ReLU, DType: workload.F32, Shape: workload.Shape{N: 1024}},
+		{Op: workload.AXPY, DType: workload.F32, Shape: workload.Shape{N: 1024}},
 	}
 	p.Peaks.Bandwidth = append(p.Peaks.Bandwidth,
 		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternRead, Threads: 1, GBPS: 200},
-		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopy, Threads: 1, GBPS: 210})
+		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopy, Threads: 1, GBPS: 210},
+		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternUpdate, Threads: 1, GBPS: 280})
 	results, err := Execute(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +196,7 @@ func TestPatternCeilings(t *testing.T) {
 	want := map[string]struct {
 		pattern string
 		gbps    float64
-	}{"sum": {"read", 200}, "add": {"", 300}, "relu": {"copy", 210}} // add: the triad, from a peak without a pattern
+	}{"sum": {"read", 200}, "add": {"", 300}, "relu": {"copy", 210}, "axpy": {"update", 280}} // add: the triad, from a peak without a pattern
 	for _, r := range results {
 		w := want[r.Op]
 		if r.Peak.BandwidthLevel != "L1" || r.Peak.BandwidthPattern != w.pattern || r.Peak.BandwidthGBPS != w.gbps {

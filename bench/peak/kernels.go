@@ -25,32 +25,45 @@ type fmaKernel struct {
 // triad's bytes); a workload is compared with the pattern of its own mix
 // (PatternFor).
 const (
-	PatternTriad = "triad" // a[i] = b[i] + s·c[i]: two reads, one write, 24 B/element
-	PatternCopy  = "copy"  // a[i] = b[i]: one read, one write, 16 B/element
-	PatternRead  = "read"  // Σ b[i]: one read, 8 B/element
+	PatternTriad  = "triad"  // a[i] = b[i] + s·c[i]: two reads, one write, 24 B/element
+	PatternUpdate = "update" // a[i] = a[i] + s·b[i]: two reads, one write in place, 24 B/element
+	PatternCopy   = "copy"   // a[i] = b[i]: one read, one write, 16 B/element
+	PatternRead   = "read"   // Σ b[i]: one read, 8 B/element
 )
 
 // patterns is the order Measure runs them in.
-var patterns = []string{PatternTriad, PatternCopy, PatternRead}
+var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead}
 
 // patternBytes is the traffic per element of each pattern, counted as the
 // program's loads and stores: the line a store first reads (write-allocate)
-// is not counted, here as in the workloads' byte counts.
-var patternBytes = map[string]int{PatternTriad: 24, PatternCopy: 16, PatternRead: 8}
+// is not counted, here as in the workloads' byte counts. That is why an
+// in-place update has a pattern of its own: it stores into lines it has just
+// loaded, where the triad's stores each bring in a line of their own, so
+// beyond L1 it moves a third more bytes than it is counted for.
+var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternRead: 8}
+
+// patternArrays is how many arrays each pattern streams.
+var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternRead: 1}
 
 // patternFormula is what each pattern computes, for the Source of a peak.
 var patternFormula = map[string]string{
-	PatternTriad: "triad a[i]=b[i]+s·c[i]",
-	PatternCopy:  "copy a[i]=b[i]",
-	PatternRead:  "read Σ b[i]",
+	PatternTriad:  "triad a[i]=b[i]+s·c[i]",
+	PatternUpdate: "update a[i]=a[i]+s·b[i]",
+	PatternCopy:   "copy a[i]=b[i]",
+	PatternRead:   "read Σ b[i]",
 }
 
-// PatternFor names the bandwidth pattern whose share of written bytes is
-// nearest a workload's (read 0, triad ⅓, copy ½): a reduction or GEMV is a
-// read, an element-wise function or softmax a copy, add, mul and axpy a triad.
-func PatternFor(readBytes, writtenBytes float64) string {
+// PatternFor names the bandwidth pattern a workload is a share of: update
+// for one that writes in place what it reads (axpy), else the one whose
+// share of written bytes is nearest the workload's (read 0, triad ⅓, copy
+// ½): a reduction or GEMV is a read, an element-wise function or softmax a
+// copy, add and mul a triad.
+func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 	total := readBytes + writtenBytes
-	if total <= 0 {
+	switch {
+	case inPlace:
+		return PatternUpdate
+	case total <= 0:
 		return PatternTriad
 	}
 	switch w := writtenBytes / total; {
@@ -145,6 +158,12 @@ func goStreamKernel(pattern string) streamKernel {
 		run = func(a, b, c []float64, s float64, passes int) {
 			for range passes {
 				triadF64Generic(a, b, c, s)
+			}
+		}
+	case PatternUpdate:
+		run = func(a, b, _ []float64, s float64, passes int) {
+			for range passes {
+				updateF64Generic(a, b, s)
 			}
 		}
 	case PatternCopy:

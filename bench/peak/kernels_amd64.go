@@ -24,6 +24,12 @@ func fmaF64AVX512(acc *[fmaAccs * 8]float64, m, c float64, rounds int)
 func triadF64AVX(a, b, c *float64, n, passes int, s float64)
 func triadF64AVX512(a, b, c *float64, n, passes int, s float64)
 
+// updateF64AVX computes a[i] += s·b[i] (n elements, a multiple of 16),
+// `passes` times, four ymm per iteration; updateF64AVX512 with zmm, n a
+// multiple of 32.
+func updateF64AVX(a, b *float64, n, passes int, s float64)
+func updateF64AVX512(a, b *float64, n, passes int, s float64)
+
 // copyF64AVX copies b into a (n elements, a multiple of 16), `passes` times,
 // four ymm per iteration; copyF64AVX512 with zmm, n a multiple of 32.
 func copyF64AVX(a, b *float64, n, passes int)
@@ -93,6 +99,23 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 			k = triadAVX512
 		}
 		return streamKernel{pattern, name("4 %s per iteration, VMULPD+VADDPD"), checked(pattern, k)}, true
+	case PatternUpdate:
+		f := updateF64AVX
+		if wide {
+			f = updateF64AVX512
+		}
+		step := 4 * vec
+		return streamKernel{pattern, name("4 %s per iteration, VMULPD+VADDPD, stored in place"), checked(pattern, func(a, b, _ []float64, s float64, passes int) {
+			n := len(a) / step * step
+			if n > 0 && passes > 0 {
+				f(&a[0], &b[0], n, passes, s)
+			}
+			if n < len(a) {
+				for range passes {
+					updateF64Generic(a[n:], b[n:], s)
+				}
+			}
+		})}, true
 	case PatternCopy:
 		f := copyF64AVX
 		if wide {

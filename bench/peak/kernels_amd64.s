@@ -309,6 +309,86 @@ done:
 	VZEROUPPER
 	RET
 
+// func updateF64AVX(a, b *float64, n, passes int, s float64)
+// `passes` times a[i] = a[i] + s·b[i] for i < n, 16 elements per iteration;
+// n must be a multiple of 16. The product is rounded before the add, like
+// the Go twin.
+TEXT ·updateF64AVX(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	VBROADCASTSD s+32(FP), Y15
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMULPD 0(SI)(AX*8), Y15, Y0
+	VMULPD 32(SI)(AX*8), Y15, Y1
+	VMULPD 64(SI)(AX*8), Y15, Y2
+	VMULPD 96(SI)(AX*8), Y15, Y3
+	VADDPD 0(DI)(AX*8), Y0, Y0
+	VADDPD 32(DI)(AX*8), Y1, Y1
+	VADDPD 64(DI)(AX*8), Y2, Y2
+	VADDPD 96(DI)(AX*8), Y3, Y3
+	VMOVUPD Y0, 0(DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	VMOVUPD Y2, 64(DI)(AX*8)
+	VMOVUPD Y3, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func updateF64AVX512(a, b *float64, n, passes int, s float64)
+// updateF64AVX with zmm, 32 elements per iteration; n must be a multiple of 32.
+TEXT ·updateF64AVX512(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	VBROADCASTSD s+32(FP), Z15
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMULPD 0(SI)(AX*8), Z15, Z0
+	VMULPD 64(SI)(AX*8), Z15, Z1
+	VMULPD 128(SI)(AX*8), Z15, Z2
+	VMULPD 192(SI)(AX*8), Z15, Z3
+	VADDPD 0(DI)(AX*8), Z0, Z0
+	VADDPD 64(DI)(AX*8), Z1, Z1
+	VADDPD 128(DI)(AX*8), Z2, Z2
+	VADDPD 192(DI)(AX*8), Z3, Z3
+	VMOVUPD Z0, 0(DI)(AX*8)
+	VMOVUPD Z1, 64(DI)(AX*8)
+	VMOVUPD Z2, 128(DI)(AX*8)
+	VMOVUPD Z3, 192(DI)(AX*8)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
 // func copyF64AVX(a, b *float64, n, passes int)
 // `passes` times a[i] = b[i] for i < n, 16 elements per iteration; n must be
 // a multiple of 16.

@@ -114,6 +114,41 @@ func TestTriadAsm(t *testing.T) {
 	}
 }
 
+func TestUpdateAsm(t *testing.T) {
+	for _, k := range []struct {
+		name string
+		ok   bool
+		step int
+		fn   func(a, b *float64, n, passes int, s float64)
+	}{
+		{"updateF64AVX", haveAVX, 16, updateF64AVX},
+		{"updateF64AVX512", haveAVX512, 32, updateF64AVX512},
+	} {
+		if !k.ok {
+			t.Logf("%s: not supported by this CPU", k.name)
+			continue
+		}
+		for n := k.step; n <= 8*k.step; n += k.step {
+			for _, passes := range []int{0, 1, 2} {
+				b, c := triadInputs(n, 1)
+				buf, a := guarded(n)
+				copy(a, c)
+				want := append([]float64(nil), a...)
+				for range passes {
+					updateF64Generic(want, b, 2.5)
+				}
+				k.fn(&a[0], &b[0], n, passes, 2.5)
+				checkGuards(t, buf, n)
+				for i := range a {
+					if math.Float64bits(a[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("%s n=%d passes=%d: a[%d] = %v, want %v", k.name, n, passes, i, a[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestCopyReadAsm(t *testing.T) {
 	for _, k := range []struct {
 		name       string

@@ -76,6 +76,15 @@ func triadF64Generic(a, b, c []float64, s float64) {
 	}
 }
 
+// updateF64Generic computes a[i] += s·b[i] for i < len(a), the product
+// rounded before the add, as the assembly does.
+func updateF64Generic(a, b []float64, s float64) {
+	b = b[:len(a)]
+	for i := range a {
+		a[i] += float64(s * b[i])
+	}
+}
+
 // copyF64Generic copies b into a (len(a) elements) with a plain loop: the
 // Go compiler does not turn it into a memmove call.
 func copyF64Generic(a, b []float64) {

@@ -73,11 +73,22 @@ func TestStreamKernels(t *testing.T) {
 						}
 					}
 					for _, passes := range []int{1, 3} {
-						var want []float64
+						var want, a0 []float64
+						if pat == PatternUpdate { // reads a too
+							a0 = make([]float64, n)
+							for i := range a0 {
+								a0[i] = 0.5 + float64(i%11)/3
+							}
+						}
 						switch pat {
 						case PatternTriad:
 							want = make([]float64, n)
 							triadF64Generic(want, b, c, -1.25)
+						case PatternUpdate:
+							want = append([]float64(nil), a0...)
+							for range passes {
+								updateF64Generic(want, b, -1.25)
+							}
 						case PatternCopy:
 							want = append([]float64(nil), b...)
 						case PatternRead:
@@ -89,6 +100,7 @@ func TestStreamKernels(t *testing.T) {
 						}
 						buf, a := guarded(len(want) + off)
 						a = a[off:]
+						copy(a, a0)
 						k.run(a, b, c, -1.25, passes)
 						checkGuards(t, buf, len(want)+off)
 						for i := range want {
@@ -126,14 +138,17 @@ func TestPatternFor(t *testing.T) {
 		want          string
 	}{
 		{4096, 0, PatternRead},     // sum, max, dot
-		{8192, 4096, PatternTriad}, // add, mul, axpy
+		{8192, 4096, PatternTriad}, // add, mul
 		{4096, 4096, PatternCopy},  // relu, exp, softmax
 		{1 << 20, 4096, PatternRead},
 		{0, 0, PatternTriad},
 	} {
-		if got := PatternFor(c.read, c.written); got != c.want {
+		if got := PatternFor(c.read, c.written, false); got != c.want {
 			t.Errorf("PatternFor(%g, %g) = %s, want %s", c.read, c.written, got, c.want)
 		}
+	}
+	if got := PatternFor(8192, 4096, true); got != PatternUpdate { // axpy
+		t.Errorf("PatternFor of an in-place workload = %s, want %s", got, PatternUpdate)
 	}
 }
 

@@ -155,7 +155,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			if pat != PatternTriad {
 				n = 24 * l.elems / per &^ 63 // a multiple of the zmm read's step
 			}
-			c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(n, per/8) })
+			c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(n, patternArrays[pat]) })
 			passes, wall := c.best(b.target, b.reps, 1, func(w, passes int) {
 				x := arrays[w]
 				k.run(x.a, x.b, x.c, triadS, passes)

@@ -236,7 +236,7 @@ func threadsName(n int) string {
 
 func footer(run *Run) []string {
 	var out []string
-	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, copy or read); \"of\" names the bound.")
+	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, update, copy or read); \"of\" names the bound.")
 	if e := run.Env; e.TimerOverheadNS > 0 {
 		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",
 			Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, Duration(e.TimerOverheadNS), e.Seed, e.Cache))

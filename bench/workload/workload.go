@@ -279,6 +279,11 @@ func (w Workload) WrittenBytes() float64 {
 	return float64(w.OutputLen()) * float64(w.DType.Size())
 }
 
+// InPlace says whether the workload stores into the data it reads (axpy's
+// y): its stores then need no line of their own (write-allocate), which
+// picks the bandwidth pattern it is compared with.
+func (w Workload) InPlace() bool { return w.Op == AXPY }
+
 // Intensity is the arithmetic intensity in FLOP per byte.
 func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 
