@@ -2114,11 +2114,12 @@ TEXT ·sdotAVX2(SB), NOSPLIT, $0-32
 	VXORPS Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
+	MOVQ   AX, BX
 
 blocks1:
 	CMPQ AX, $0x00000800
 	JL   rest3
-	MOVQ $0x00000020, BX
+	MOVQ $0x00000020, SI
 
 inner2:
 	VMOVUPS      (CX), Y10
@@ -2139,7 +2140,7 @@ inner2:
 	VFMADD231PS  224(DX), Y10, Y7
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
-	DECQ         BX
+	DECQ         SI
 	JNZ          inner2
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
@@ -2202,10 +2203,10 @@ single5:
 tail6:
 	TESTQ       AX, AX
 	JZ          done7
-	LEAQ        tailmask<>+0(SB), BX
+	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x02, AX
 	NEGQ        AX
-	VMOVDQU     32(BX)(AX*1), Y10
+	VMOVDQU     32(SI)(AX*1), Y10
 	VMASKMOVPS  (CX), Y10, Y11
 	VMASKMOVPS  (DX), Y10, Y10
 	VFMADD231PS Y10, Y11, Y0
@@ -2225,6 +2226,13 @@ done7:
 	VPERMILPS    $0xb1, X1, X0
 	VADDSS       X0, X1, X1
 	VCVTSS2SD    X1, X1, X1
+	CMPQ         BX, $0x00000800
+	JGE          full8
+	VZEROUPPER
+	MOVSD        X1, ret+24(FP)
+	RET
+
+full8:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -2261,9 +2269,9 @@ TEXT ·saxpyAVX2(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSS alpha+8(FP), Y0
 
-big8:
+big9:
 	CMPQ        AX, $0x00000020
-	JL          single9
+	JL          single10
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
@@ -2279,22 +2287,22 @@ big8:
 	ADDQ        $0x00000080, CX
 	ADDQ        $0x00000080, DX
 	SUBQ        $0x00000020, AX
-	JMP         big8
+	JMP         big9
 
-single9:
+single10:
 	CMPQ        AX, $0x00000008
-	JL          tail10
+	JL          tail11
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single9
+	JMP         single10
 
-tail10:
+tail11:
 	TESTQ       AX, AX
-	JZ          done11
+	JZ          done12
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -2304,7 +2312,7 @@ tail10:
 	VFMADD231PS Y3, Y0, Y2
 	VMASKMOVPS  Y2, Y1, (DX)
 
-done11:
+done12:
 	VZEROUPPER
 	RET
 
@@ -2324,13 +2332,14 @@ TEXT ·ddotAVX2(SB), NOSPLIT, $0-32
 	VXORPD Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
+	MOVQ   AX, BX
 
-blocks12:
+blocks13:
 	CMPQ AX, $0x00000800
-	JL   rest14
-	MOVQ $0x00000040, BX
+	JL   rest15
+	MOVQ $0x00000040, SI
 
-inner13:
+inner14:
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -2349,8 +2358,8 @@ inner13:
 	VFMADD231PD 224(DX), Y10, Y7
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
-	DECQ        BX
-	JNZ         inner13
+	DECQ        SI
+	JNZ         inner14
 	VADDPD      Y1, Y0, Y0
 	VADDPD      Y3, Y2, Y2
 	VADDPD      Y5, Y4, Y4
@@ -2368,12 +2377,12 @@ inner13:
 	VXORPD      Y6, Y6, Y6
 	VXORPD      Y7, Y7, Y7
 	SUBQ        $0x00000800, AX
-	JMP         blocks12
+	JMP         blocks13
 
-rest14:
-big15:
+rest15:
+big16:
 	CMPQ        AX, $0x00000020
-	JL          single16
+	JL          single17
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -2393,30 +2402,30 @@ big15:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big15
+	JMP         big16
 
-single16:
+single17:
 	CMPQ        AX, $0x00000004
-	JL          tail17
+	JL          tail18
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single16
+	JMP         single17
 
-tail17:
+tail18:
 	TESTQ       AX, AX
-	JZ          done18
-	LEAQ        tailmask<>+0(SB), BX
+	JZ          done19
+	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x03, AX
 	NEGQ        AX
-	VMOVDQU     32(BX)(AX*1), Y10
+	VMOVDQU     32(SI)(AX*1), Y10
 	VMASKMOVPD  (CX), Y10, Y11
 	VMASKMOVPD  (DX), Y10, Y10
 	VFMADD231PD Y10, Y11, Y0
 
-done18:
+done19:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -2428,6 +2437,13 @@ done18:
 	VADDPD       X1, X0, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
+	CMPQ         BX, $0x00000800
+	JGE          full20
+	VZEROUPPER
+	MOVSD        X1, ret+24(FP)
+	RET
+
+full20:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -2446,9 +2462,9 @@ TEXT ·daxpyAVX2(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Y0
 
-big19:
+big21:
 	CMPQ        AX, $0x00000010
-	JL          single20
+	JL          single22
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
@@ -2464,22 +2480,22 @@ big19:
 	ADDQ        $0x00000080, CX
 	ADDQ        $0x00000080, DX
 	SUBQ        $0x00000010, AX
-	JMP         big19
+	JMP         big21
 
-single20:
+single22:
 	CMPQ        AX, $0x00000004
-	JL          tail21
+	JL          tail23
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single20
+	JMP         single22
 
-tail21:
+tail23:
 	TESTQ       AX, AX
-	JZ          done22
+	JZ          done24
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -2489,6 +2505,6 @@ tail21:
 	VFMADD231PD Y3, Y0, Y2
 	VMASKMOVPD  Y2, Y1, (DX)
 
-done22:
+done24:
 	VZEROUPPER
 	RET

@@ -81,6 +81,9 @@ func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl)
 	if num.Single(len(x), threads, minChunk) {
+		if k != implGeneric {
+			return T(sumAsm(x)) // one call deep: sum is too big to inline
+		}
 		return T(sum(k, x)) // no closure to allocate
 	}
 	return T(reduce(len(x), threads, func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
@@ -95,6 +98,9 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl)
 	if num.Single(len(x), threads, minChunk) {
+		if k != implGeneric {
+			return T(dotAsm(x, y)) // one call deep, as Sum
+		}
 		return T(dot(k, x, y))
 	}
 	return T(reduce(len(x), threads, func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))

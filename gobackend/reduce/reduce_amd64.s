@@ -19,11 +19,12 @@ TEXT ·ssumAVX2(SB), NOSPLIT, $0-24
 	VXORPS Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
+	MOVQ   AX, DX
 
 blocks1:
 	CMPQ AX, $0x00000800
 	JL   rest3
-	MOVQ $0x00000020, DX
+	MOVQ $0x00000020, BX
 
 inner2:
 	VMOVUPS      (CX), Y10
@@ -43,7 +44,7 @@ inner2:
 	VMOVUPS      224(CX), Y10
 	VADDPS       Y10, Y7, Y7
 	ADDQ         $0x00000100, CX
-	DECQ         DX
+	DECQ         BX
 	JNZ          inner2
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
@@ -104,10 +105,10 @@ single5:
 tail6:
 	TESTQ      AX, AX
 	JZ         done7
-	LEAQ       tailmask<>+0(SB), DX
+	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x02, AX
 	NEGQ       AX
-	VMOVDQU    32(DX)(AX*1), Y10
+	VMOVDQU    32(BX)(AX*1), Y10
 	VMASKMOVPS (CX), Y10, Y10
 	VADDPS     Y10, Y0, Y0
 
@@ -126,6 +127,13 @@ done7:
 	VPERMILPS    $0xb1, X1, X0
 	VADDSS       X0, X1, X1
 	VCVTSS2SD    X1, X1, X1
+	CMPQ         DX, $0x00000800
+	JGE          full8
+	VZEROUPPER
+	MOVSD        X1, ret+16(FP)
+	RET
+
+full8:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -170,13 +178,14 @@ TEXT ·sdotAVX2(SB), NOSPLIT, $0-32
 	VXORPS Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
+	MOVQ   AX, BX
 
-blocks8:
+blocks9:
 	CMPQ AX, $0x00000800
-	JL   rest10
-	MOVQ $0x00000020, BX
+	JL   rest11
+	MOVQ $0x00000020, SI
 
-inner9:
+inner10:
 	VMOVUPS      (CX), Y10
 	VFMADD231PS  (DX), Y10, Y0
 	VMOVUPS      32(CX), Y10
@@ -195,8 +204,8 @@ inner9:
 	VFMADD231PS  224(DX), Y10, Y7
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
-	DECQ         BX
-	JNZ          inner9
+	DECQ         SI
+	JNZ          inner10
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
 	VADDPS       Y5, Y4, Y4
@@ -218,12 +227,12 @@ inner9:
 	VXORPS       Y6, Y6, Y6
 	VXORPS       Y7, Y7, Y7
 	SUBQ         $0x00000800, AX
-	JMP          blocks8
+	JMP          blocks9
 
-rest10:
-big11:
+rest11:
+big12:
 	CMPQ        AX, $0x00000040
-	JL          single12
+	JL          single13
 	VMOVUPS     (CX), Y10
 	VFMADD231PS (DX), Y10, Y0
 	VMOVUPS     32(CX), Y10
@@ -243,30 +252,30 @@ big11:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000040, AX
-	JMP         big11
+	JMP         big12
 
-single12:
+single13:
 	CMPQ        AX, $0x00000008
-	JL          tail13
+	JL          tail14
 	VMOVUPS     (CX), Y10
 	VFMADD231PS (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single12
+	JMP         single13
 
-tail13:
+tail14:
 	TESTQ       AX, AX
-	JZ          done14
-	LEAQ        tailmask<>+0(SB), BX
+	JZ          done15
+	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x02, AX
 	NEGQ        AX
-	VMOVDQU     32(BX)(AX*1), Y10
+	VMOVDQU     32(SI)(AX*1), Y10
 	VMASKMOVPS  (CX), Y10, Y11
 	VMASKMOVPS  (DX), Y10, Y10
 	VFMADD231PS Y10, Y11, Y0
 
-done14:
+done15:
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
 	VADDPS       Y5, Y4, Y4
@@ -281,6 +290,13 @@ done14:
 	VPERMILPS    $0xb1, X1, X0
 	VADDSS       X0, X1, X1
 	VCVTSS2SD    X1, X1, X1
+	CMPQ         BX, $0x00000800
+	JGE          full16
+	VZEROUPPER
+	MOVSD        X1, ret+24(FP)
+	RET
+
+full16:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -306,9 +322,9 @@ TEXT ·smaxAVX2(SB), NOSPLIT, $0-20
 	VMOVUPS Y0, Y7
 	VXORPS  Y8, Y8, Y8
 
-big15:
+big17:
 	CMPQ    AX, $0x00000020
-	JL      single16
+	JL      single18
 	VMOVUPS (CX), Y9
 	VMAXPS  Y9, Y1, Y1
 	VMOVUPS 32(CX), Y10
@@ -323,22 +339,22 @@ big15:
 	VMAXPS  Y10, Y7, Y7
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000020, AX
-	JMP     big15
+	JMP     big17
 
-single16:
+single18:
 	CMPQ    AX, $0x00000008
-	JL      tail17
+	JL      tail19
 	VMOVUPS (CX), Y9
 	VCMPPS  $0x03, Y9, Y9, Y10
 	VORPS   Y10, Y2, Y2
 	VMAXPS  Y9, Y1, Y1
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000008, AX
-	JMP     single16
+	JMP     single18
 
-tail17:
+tail19:
 	TESTQ      AX, AX
-	JZ         done18
+	JZ         done20
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -349,7 +365,7 @@ tail17:
 	VORPS      Y0, Y2, Y2
 	VMAXPS     Y10, Y1, Y1
 
-done18:
+done20:
 	VMAXPS       Y3, Y1, Y1
 	VMAXPS       Y7, Y5, Y5
 	VMAXPS       Y5, Y1, Y1
@@ -363,10 +379,10 @@ done18:
 	VPERMILPS    $0xb1, X0, X1
 	VMAXPS       X1, X0, X0
 	VPTEST       Y2, Y2
-	JZ           done19
+	JZ           done21
 	VMOVUPS      snan<>+0(SB), X0
 
-done19:
+done21:
 	VZEROUPPER
 	MOVSS X0, ret+16(FP)
 	RET
@@ -407,9 +423,9 @@ TEXT ·smaxAVX512(SB), NOSPLIT, $0-20
 	VMOVUPS      Z0, Z8
 	KXORW        K1, K1, K1
 
-big20:
+big22:
 	CMPQ    AX, $0x00000080
-	JL      single21
+	JL      single23
 	VMOVUPS (CX), Z9
 	VMOVUPS 64(CX), Z10
 	VMOVUPS 128(CX), Z11
@@ -436,22 +452,22 @@ big20:
 	VMAXPS  Z16, Z8, Z8
 	ADDQ    $0x00000200, CX
 	SUBQ    $0x00000080, AX
-	JMP     big20
+	JMP     big22
 
-single21:
+single23:
 	CMPQ    AX, $0x00000010
-	JL      tail22
+	JL      tail24
 	VMOVUPS (CX), Z9
 	VCMPPS  $0x03, Z9, Z9, K2
 	KORW    K2, K1, K1
 	VMAXPS  Z9, Z1, Z1
 	ADDQ    $0x00000040, CX
 	SUBQ    $0x00000010, AX
-	JMP     single21
+	JMP     single23
 
-tail22:
+tail24:
 	TESTQ   AX, AX
-	JZ      done23
+	JZ      done25
 	LEAQ    kmask<>+0(SB), DX
 	KMOVW   (DX)(AX*2), K2
 	VMOVUPS Z0, Z0
@@ -460,7 +476,7 @@ tail22:
 	KORW    K2, K1, K1
 	VMAXPS  Z0, Z2, Z2
 
-done23:
+done25:
 	VMAXPS        Z2, Z1, Z1
 	VMAXPS        Z4, Z3, Z3
 	VMAXPS        Z6, Z5, Z5
@@ -477,10 +493,10 @@ done23:
 	VPERMILPS     $0xb1, X1, X0
 	VMAXPS        X0, X1, X1
 	KORTESTW      K1, K1
-	JZ            clean24
+	JZ            clean26
 	VMOVUPS       snan<>+0(SB), X1
 
-clean24:
+clean26:
 	VZEROUPPER
 	MOVSS X1, ret+16(FP)
 	RET
@@ -519,13 +535,14 @@ TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
 	VXORPD Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
+	MOVQ   AX, DX
 
-blocks25:
+blocks27:
 	CMPQ AX, $0x00000800
-	JL   rest27
-	MOVQ $0x00000040, DX
+	JL   rest29
+	MOVQ $0x00000040, BX
 
-inner26:
+inner28:
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	VMOVUPD 32(CX), Y10
@@ -543,8 +560,8 @@ inner26:
 	VMOVUPD 224(CX), Y10
 	VADDPD  Y10, Y7, Y7
 	ADDQ    $0x00000100, CX
-	DECQ    DX
-	JNZ     inner26
+	DECQ    BX
+	JNZ     inner28
 	VADDPD  Y1, Y0, Y0
 	VADDPD  Y3, Y2, Y2
 	VADDPD  Y5, Y4, Y4
@@ -562,12 +579,12 @@ inner26:
 	VXORPD  Y6, Y6, Y6
 	VXORPD  Y7, Y7, Y7
 	SUBQ    $0x00000800, AX
-	JMP     blocks25
+	JMP     blocks27
 
-rest27:
-big28:
+rest29:
+big30:
 	CMPQ    AX, $0x00000020
-	JL      single29
+	JL      single31
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	VMOVUPD 32(CX), Y10
@@ -586,28 +603,28 @@ big28:
 	VADDPD  Y10, Y7, Y7
 	ADDQ    $0x00000100, CX
 	SUBQ    $0x00000020, AX
-	JMP     big28
+	JMP     big30
 
-single29:
+single31:
 	CMPQ    AX, $0x00000004
-	JL      tail30
+	JL      tail32
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single29
+	JMP     single31
 
-tail30:
+tail32:
 	TESTQ      AX, AX
-	JZ         done31
-	LEAQ       tailmask<>+0(SB), DX
+	JZ         done33
+	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
-	VMOVDQU    32(DX)(AX*1), Y10
+	VMOVDQU    32(BX)(AX*1), Y10
 	VMASKMOVPD (CX), Y10, Y10
 	VADDPD     Y10, Y0, Y0
 
-done31:
+done33:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -619,6 +636,13 @@ done31:
 	VADDPD       X1, X0, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
+	CMPQ         DX, $0x00000800
+	JGE          full34
+	VZEROUPPER
+	MOVSD        X1, ret+16(FP)
+	RET
+
+full34:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -645,13 +669,14 @@ TEXT ·ddotAVX2(SB), NOSPLIT, $0-32
 	VXORPD Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
+	MOVQ   AX, BX
 
-blocks32:
+blocks35:
 	CMPQ AX, $0x00000800
-	JL   rest34
-	MOVQ $0x00000040, BX
+	JL   rest37
+	MOVQ $0x00000040, SI
 
-inner33:
+inner36:
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -670,8 +695,8 @@ inner33:
 	VFMADD231PD 224(DX), Y10, Y7
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
-	DECQ        BX
-	JNZ         inner33
+	DECQ        SI
+	JNZ         inner36
 	VADDPD      Y1, Y0, Y0
 	VADDPD      Y3, Y2, Y2
 	VADDPD      Y5, Y4, Y4
@@ -689,12 +714,12 @@ inner33:
 	VXORPD      Y6, Y6, Y6
 	VXORPD      Y7, Y7, Y7
 	SUBQ        $0x00000800, AX
-	JMP         blocks32
+	JMP         blocks35
 
-rest34:
-big35:
+rest37:
+big38:
 	CMPQ        AX, $0x00000020
-	JL          single36
+	JL          single39
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -714,30 +739,30 @@ big35:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big35
+	JMP         big38
 
-single36:
+single39:
 	CMPQ        AX, $0x00000004
-	JL          tail37
+	JL          tail40
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single36
+	JMP         single39
 
-tail37:
+tail40:
 	TESTQ       AX, AX
-	JZ          done38
-	LEAQ        tailmask<>+0(SB), BX
+	JZ          done41
+	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x03, AX
 	NEGQ        AX
-	VMOVDQU     32(BX)(AX*1), Y10
+	VMOVDQU     32(SI)(AX*1), Y10
 	VMASKMOVPD  (CX), Y10, Y11
 	VMASKMOVPD  (DX), Y10, Y10
 	VFMADD231PD Y10, Y11, Y0
 
-done38:
+done41:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -749,6 +774,13 @@ done38:
 	VADDPD       X1, X0, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
+	CMPQ         BX, $0x00000800
+	JGE          full42
+	VZEROUPPER
+	MOVSD        X1, ret+24(FP)
+	RET
+
+full42:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -774,9 +806,9 @@ TEXT ·dmaxAVX2(SB), NOSPLIT, $0-24
 	VMOVUPD Y0, Y7
 	VXORPD  Y8, Y8, Y8
 
-big39:
+big43:
 	CMPQ    AX, $0x00000010
-	JL      single40
+	JL      single44
 	VMOVUPD (CX), Y9
 	VMAXPD  Y9, Y1, Y1
 	VMOVUPD 32(CX), Y10
@@ -791,22 +823,22 @@ big39:
 	VMAXPD  Y10, Y7, Y7
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000010, AX
-	JMP     big39
+	JMP     big43
 
-single40:
+single44:
 	CMPQ    AX, $0x00000004
-	JL      tail41
+	JL      tail45
 	VMOVUPD (CX), Y9
 	VCMPPD  $0x03, Y9, Y9, Y10
 	VORPD   Y10, Y2, Y2
 	VMAXPD  Y9, Y1, Y1
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single40
+	JMP     single44
 
-tail41:
+tail45:
 	TESTQ      AX, AX
-	JZ         done42
+	JZ         done46
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -817,7 +849,7 @@ tail41:
 	VORPD      Y0, Y2, Y2
 	VMAXPD     Y10, Y1, Y1
 
-done42:
+done46:
 	VMAXPD       Y3, Y1, Y1
 	VMAXPD       Y7, Y5, Y5
 	VMAXPD       Y5, Y1, Y1
@@ -829,10 +861,10 @@ done42:
 	VPERMILPD    $0x01, X0, X1
 	VMAXSD       X1, X0, X0
 	VPTEST       Y2, Y2
-	JZ           done43
+	JZ           done47
 	VMOVUPD      dnan<>+0(SB), X0
 
-done43:
+done47:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
@@ -865,9 +897,9 @@ TEXT ·dmaxAVX512(SB), NOSPLIT, $0-24
 	VMOVUPD      Z0, Z8
 	KXORW        K1, K1, K1
 
-big44:
+big48:
 	CMPQ    AX, $0x00000040
-	JL      single45
+	JL      single49
 	VMOVUPD (CX), Z9
 	VMOVUPD 64(CX), Z10
 	VMOVUPD 128(CX), Z11
@@ -894,22 +926,22 @@ big44:
 	VMAXPD  Z16, Z8, Z8
 	ADDQ    $0x00000200, CX
 	SUBQ    $0x00000040, AX
-	JMP     big44
+	JMP     big48
 
-single45:
+single49:
 	CMPQ    AX, $0x00000008
-	JL      tail46
+	JL      tail50
 	VMOVUPD (CX), Z9
 	VCMPPD  $0x03, Z9, Z9, K2
 	KORW    K2, K1, K1
 	VMAXPD  Z9, Z1, Z1
 	ADDQ    $0x00000040, CX
 	SUBQ    $0x00000008, AX
-	JMP     single45
+	JMP     single49
 
-tail46:
+tail50:
 	TESTQ   AX, AX
-	JZ      done47
+	JZ      done51
 	LEAQ    kmask<>+0(SB), DX
 	KMOVW   (DX)(AX*2), K2
 	VMOVUPD Z0, Z0
@@ -918,7 +950,7 @@ tail46:
 	KORW    K2, K1, K1
 	VMAXPD  Z0, Z2, Z2
 
-done47:
+done51:
 	VMAXPD        Z2, Z1, Z1
 	VMAXPD        Z4, Z3, Z3
 	VMAXPD        Z6, Z5, Z5
@@ -933,10 +965,10 @@ done47:
 	VPERMILPD     $0x01, X1, X0
 	VMAXSD        X0, X1, X1
 	KORTESTW      K1, K1
-	JZ            clean48
+	JZ            clean52
 	VMOVUPD       dnan<>+0(SB), X1
 
-clean48:
+clean52:
 	VZEROUPPER
 	MOVSD X1, ret+16(FP)
 	RET
