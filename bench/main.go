@@ -127,7 +127,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	opt.MinTime, opt.NoiseTarget = cfg.minTime, cfg.noise
 	plan := harness.Plan{
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
-		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks,
+		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
 		Progress: func(done, total int, latest []report.Result) {
 			progress(stderr, done, total, latest, cfg.verbose)
 			if progressHook != nil {

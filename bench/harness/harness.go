@@ -27,6 +27,11 @@ type Plan struct {
 	Measure   measure.Options
 	Machine   peak.Machine
 	Peaks     peak.Peaks
+	// Reference samples, beside the backends of each memory-bound workload
+	// on the CPU (hot cache), the bandwidth pattern of its mix over the same
+	// bytes (peak.StreamTarget): results then carry their share of a plain
+	// stream measured at the same moments, besides their share of the peak.
+	Reference bool
 	// Progress, when set, is called after each workload at each thread
 	// count with the results just measured.
 	Progress func(done, total int, latest []report.Result)
@@ -112,13 +117,21 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	for i, k := range kernels {
 		targets[i] = k
 	}
+	ref, err := p.reference(w, threads, results, owners)
+	if err != nil {
+		return nil, err
+	}
+	if ref != nil {
+		defer ref.Close()
+		targets = append(targets, ref)
+	}
 	opt := p.Measure
 	opt.Seed = p.Seed
 	ms, err := measure.Interleaved(ctx, targets, opt)
 	if err != nil {
 		return nil, err
 	}
-	for i, m := range ms {
+	for i, m := range ms[:len(kernels)] {
 		r := &results[owners[i]]
 		if m.Err != nil {
 			r.Error = oneLine(m.Err)
@@ -126,8 +139,50 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		}
 		p.fill(r, w, threads, m)
 	}
+	if ref != nil && ms[len(kernels)].Err == nil && ms[len(kernels)].Stats.Median > 0 {
+		gbps := ref.Bytes() / ms[len(kernels)].Stats.Median // bytes per ns = GB/s
+		for _, o := range owners {
+			if r := &results[o]; r.Error == "" && isCPU(r) {
+				r.Peak.ReferenceGBPS, r.Peak.Reference = gbps, ref.Describe()
+				r.Share.Reference = r.GBPS / gbps
+			}
+		}
+	}
 	return results, nil
 }
+
+// reference returns the stream target to sample beside a workload's
+// kernels (Plan.Reference), or nil: when off, when the cache is cold (the
+// target's arrays would be hot), when no CPU kernel runs, or when the
+// workload is bound by compute rather than memory at the start-of-run peaks.
+func (p Plan) reference(w workload.Workload, threads int, results []report.Result, owners []int) (*peak.StreamTarget, error) {
+	if !p.Reference || p.cache() != "hot" {
+		return nil, nil
+	}
+	cpu := false
+	for _, o := range owners {
+		cpu = cpu || isCPU(&results[o])
+	}
+	if !cpu {
+		return nil, nil
+	}
+	pattern := workloadPattern(w)
+	bw, ok := p.Peaks.PatternBandwidthFor(p.Machine.LevelFor(w.Bytes(), threads), pattern, threads)
+	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
+	if !ok || w.Intensity()*bw.GBPS >= compute.TheoreticalGFLOPS {
+		return nil, nil
+	}
+	return peak.NewStreamTarget(p.Machine, pattern, int(w.Bytes()), threads)
+}
+
+// workloadPattern is the bandwidth pattern of a workload's mix of loads and
+// stores: a reduction's a read-only stream, an element-wise function's a
+// copy, add's the triad, axpy's an in-place update.
+func workloadPattern(w workload.Workload) string {
+	return peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
+}
+
+func isCPU(r *report.Result) bool { return r.Device == "" || r.Device == "cpu" }
 
 func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) report.Result {
 	return report.Result{
@@ -174,10 +229,8 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 	}
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
-	// loads and stores: a reduction's with a read-only stream, an
-	// element-wise function's with a copy, add's with the triad, axpy's
-	// with an in-place update.
-	pattern := peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
+	// loads and stores (workloadPattern).
+	pattern := workloadPattern(w)
 	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
 	if !ok {
 		bw, _ = p.Peaks.PatternBandwidthFor("DRAM", pattern, threads)

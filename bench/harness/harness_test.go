@@ -3,6 +3,8 @@ package harness
 import (
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,6 +203,48 @@ func TestPatternCeilings(t *testing.T) {
 		w := want[r.Op]
 		if r.Peak.BandwidthLevel != "L1" || r.Peak.BandwidthPattern != w.pattern || r.Peak.BandwidthGBPS != w.gbps {
 			t.Errorf("%s: ceiling %s %q %g GB/s, want L1 %q %g", r.Op, r.Peak.BandwidthLevel, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS, w.pattern, w.gbps)
+		}
+	}
+}
+
+// TestReference checks the stream sampled beside memory-bound CPU
+// workloads: a sum gets its share of a read stream of its bytes; a GEMM
+// (compute-bound), a cold run and a plan without Reference get none.
+func TestReference(t *testing.T) {
+	sum := workload.Workload{Op: workload.Sum, DType: workload.F32, Shape: workload.Shape{N: 4096}}
+	gemm := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 64, N: 64, K: 64}}
+	run := func(reference bool, cache string) []report.Result {
+		p := plan(&fake{name: "good", perIter: time.Microsecond})
+		p.Threads, p.Reference, p.Cache = []int{1}, reference, cache
+		p.Workloads = []workload.Workload{sum, gemm}
+		p.Peaks.Bandwidth = append(p.Peaks.Bandwidth, peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternRead, Threads: 1, GBPS: 200})
+		results, err := Execute(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return results
+	}
+	for _, r := range run(true, "hot") {
+		switch r.Op {
+		case "sum":
+			if r.Peak.ReferenceGBPS <= 0 || !strings.HasPrefix(r.Peak.Reference, "read Σ b[i] over 16 KiB on 1 thread") ||
+				math.Abs(r.Share.Reference-r.GBPS/r.Peak.ReferenceGBPS) > 1e-12 {
+				t.Errorf("sum: reference %q %g GB/s, share %g (%g GB/s)", r.Peak.Reference, r.Peak.ReferenceGBPS, r.Share.Reference, r.GBPS)
+			}
+		default:
+			if r.Peak.ReferenceGBPS != 0 || r.Share.Reference != 0 {
+				t.Errorf("%s (compute-bound) has a reference: %+v", r.Op, r.Peak)
+			}
+		}
+	}
+	for _, c := range []struct {
+		reference bool
+		cache     string
+	}{{false, "hot"}, {true, "cold"}} {
+		for _, r := range run(c.reference, c.cache) {
+			if r.Peak.ReferenceGBPS != 0 {
+				t.Errorf("reference=%v cache=%s: %s has a reference %+v", c.reference, c.cache, r.Op, r.Peak)
+			}
 		}
 	}
 }

@@ -252,8 +252,11 @@ func triadRoom(n int) int {
 // newTriadBuf allocates room for three arrays of n elements on the calling
 // thread (which thus first touches it) and fills it with values that are not
 // zero, so no hardware shortcut applies.
-func newTriadBuf(n int) triadBuf {
-	raw := make([]float64, triadRoom(n))
+func newTriadBuf(n int) triadBuf { return newBuf(triadRoom(n)) }
+
+// newBuf allocates a triadBuf of room elements, filled the same way.
+func newBuf(room int) triadBuf {
+	raw := make([]float64, room)
 	for i := range raw {
 		raw[i] = 1 + float64(i&1023)/1024
 	}

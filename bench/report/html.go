@@ -517,7 +517,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 	var t table
 	if len(runs) == 1 {
 		t.Head = heads("backend", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "FLOP/B",
-			"% of peak", "of", "% compute (theor.)", "% compute (meas.)", "% bandwidth", "verified")
+			"% of peak", "of", "% compute (theor.)", "% compute (meas.)", "% bandwidth", "% of reference stream", "verified")
 		for i := range runs[0].Run.Results {
 			r := &runs[0].Run.Results[i]
 			if r.Op != op {
@@ -538,7 +538,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			}
 			row = append(row, num(Duration(r.MedianNS)), spread, num(Sig(r.GFLOPS)), num(Sig(r.GBPS)), num(Sig(r.Intensity)),
 				shareCell(r.Share.Roofline), txt(boundName(r)), num(percent(r.Share.ComputeTheoretical)),
-				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), verifiedCell(r))
+				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), referenceCell(r), verifiedCell(r))
 			if !r.Verified {
 				for j := 4; j < len(row)-1; j++ {
 					row[j].Class += " struck"
@@ -649,4 +649,15 @@ func failureTable(run *Run) (table, bool) {
 			num(strconv.Itoa(r.Threads)), {Text: what, Class: "bad wrap"}, long(detail)})
 	}
 	return t, len(t.Rows) > 0
+}
+
+// referenceCell is a result's share of the stream sampled beside it, with
+// what that stream was as its title; empty without one.
+func referenceCell(r *Result) cell {
+	if r.Peak.ReferenceGBPS <= 0 {
+		return txt("")
+	}
+	c := num(percent(r.Share.Reference))
+	c.Title = fmt.Sprintf("of %s GB/s: %s", Sig(r.Peak.ReferenceGBPS), r.Peak.Reference)
+	return c
 }

@@ -45,10 +45,10 @@ func writeJSON(w io.Writer, v any) error {
 
 // row is one result as the human-readable printers show it.
 type row struct {
-	backend, op, dtype, shape, threads, time, spread, gflops, gbps, peak, bound, verified string
+	backend, op, dtype, shape, threads, time, spread, gflops, gbps, peak, ref, bound, verified string
 }
 
-var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "of", "verified"}
+var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "%ref", "of", "verified"}
 
 func rowOf(r *Result) row {
 	rw := row{backend: r.Label(), op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
@@ -64,6 +64,9 @@ func rowOf(r *Result) row {
 	rw.gflops = Sig(r.GFLOPS)
 	rw.gbps = Sig(r.GBPS)
 	rw.peak = fmt.Sprintf("%.1f%%", 100*r.Share.Roofline)
+	if r.Peak.ReferenceGBPS > 0 {
+		rw.ref = fmt.Sprintf("%.1f%%", 100*r.Share.Reference)
+	}
 	rw.bound = boundName(r)
 	switch {
 	case r.Verified:
@@ -86,8 +89,24 @@ func boundName(r *Result) string {
 	return r.DType + " FMA"
 }
 
-func (r row) cells() []string {
-	return []string{r.backend, r.op, r.dtype, r.shape, r.threads, r.time, r.spread, r.gflops, r.gbps, r.peak, r.bound, r.verified}
+// cells lists a row's columns; %ref only when withRef (some result of the
+// run has a reference stream).
+func (r row) cells(withRef bool) []string {
+	c := []string{r.backend, r.op, r.dtype, r.shape, r.threads, r.time, r.spread, r.gflops, r.gbps, r.peak}
+	if withRef {
+		c = append(c, r.ref)
+	}
+	return append(c, r.bound, r.verified)
+}
+
+// hasReference says whether any result carries a reference stream's share.
+func hasReference(run *Run) bool {
+	for i := range run.Results {
+		if run.Results[i].Peak.ReferenceGBPS > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func writeTable(w io.Writer, run *Run) error {
@@ -97,9 +116,10 @@ func writeTable(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(upper(header.cells()), "\t"))
+	ref := hasReference(run)
+	fmt.Fprintln(tw, strings.Join(upper(header.cells(ref)), "\t"))
 	for i := range run.Results {
-		fmt.Fprintln(tw, strings.Join(rowOf(&run.Results[i]).cells(), "\t"))
+		fmt.Fprintln(tw, strings.Join(rowOf(&run.Results[i]).cells(ref), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -126,18 +146,19 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	fmt.Fprintln(w)
 	writeMarkdownSummary(w, run)
 	fmt.Fprintf(w, "### All results\n\n")
-	cells := header.cells()
+	ref := hasReference(run)
+	cells := header.cells(ref)
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
 	for i := range align {
 		align[i] = "---"
-		if i >= 4 && i <= 9 {
+		if i >= 4 && i < len(cells)-2 { // threads … %peak (and %ref)
 			align[i] = "---:"
 		}
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
-		c := rowOf(&run.Results[i]).cells()
+		c := rowOf(&run.Results[i]).cells(ref)
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}
@@ -237,6 +258,9 @@ func threadsName(n int) string {
 func footer(run *Run) []string {
 	var out []string
 	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, update, copy or read); \"of\" names the bound.")
+	if hasReference(run) {
+		out = append(out, "%ref: achieved GB/s over that of a plain stream of the same pattern and bytes, sampled interleaved with the backends (the peaks are the best of a few runs at the start).")
+	}
 	if e := run.Env; e.TimerOverheadNS > 0 {
 		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",
 			Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, Duration(e.TimerOverheadNS), e.Seed, e.Cache))

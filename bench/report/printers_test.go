@@ -48,6 +48,8 @@ func fixture() *Run {
 	axpy.FLOPs, axpy.Bytes = 2*16777216, 12*16777216
 	axpy.GFLOPS, axpy.GBPS, axpy.Intensity = axpy.FLOPs/axpy.MedianNS, axpy.Bytes/axpy.MedianNS, axpy.FLOPs/axpy.Bytes
 	axpy.Ceilings(run.Peaks.Compute[0], run.Peaks.Bandwidth[1])
+	axpy.Peak.ReferenceGBPS, axpy.Peak.Reference = 24, "update a[i]=a[i]+s·b[i] over 192 MiB on 2 threads (update-avx)"
+	axpy.Share.Reference = axpy.GBPS / 24
 	bad := gemm
 	bad.Backend, bad.Verified, bad.MaxRelErr, bad.VerifyDetail = "gonum", false, 0.5, "element 3 is 1, want 2"
 	failed := Result{Backend: "gonum", Device: "cpu", Op: "dot", DType: "f64", Shape: "1000", Threads: 2, Cache: "hot", Error: "out of memory"}

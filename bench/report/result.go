@@ -100,6 +100,11 @@ type PeakRef struct {
 	BandwidthPattern         string  `json:"bandwidth_pattern,omitempty"` // triad, copy or read: the access mix that bandwidth was measured with
 	RooflineGFLOPS           float64 `json:"roofline_gflops"`             // min(compute, intensity × bandwidth)
 	Bound                    string  `json:"bound"`                       // "compute" or "memory"
+	// ReferenceGBPS is the bandwidth of a plain stream of the workload's
+	// pattern over its bytes, sampled interleaved with the backends
+	// (-reference); Reference says what it streamed.
+	ReferenceGBPS float64 `json:"reference_gbps,omitempty"`
+	Reference     string  `json:"reference,omitempty"`
 }
 
 // Share holds a result as fractions (0..1) of each ceiling.
@@ -108,6 +113,7 @@ type Share struct {
 	ComputeEmpirical   float64 `json:"compute_empirical"`
 	Bandwidth          float64 `json:"bandwidth"`
 	Roofline           float64 `json:"roofline"`
+	Reference          float64 `json:"reference,omitempty"` // gbps / peak.reference_gbps
 }
 
 // Ceilings fills a result's PeakRef and Share from its GFLOP/s and GB/s.

@@ -1,0 +1,50 @@
+package peak
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestStreamTarget(t *testing.T) {
+	m := DetectMachine()
+	for _, pat := range patterns {
+		for _, threads := range []int{1, 2} {
+			st, err := NewStreamTarget(m, pat, 48<<10, threads)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := st.Bytes(); b > 48<<10 || b < 40<<10 {
+				t.Errorf("%s ×%d: %g bytes per pass, want about 48 KiB", pat, threads, b)
+			}
+			if d := st.Describe(); !strings.HasPrefix(d, pat) || !strings.Contains(d, "KiB") {
+				t.Errorf("%s ×%d: Describe() = %q", pat, threads, d)
+			}
+			for _, iters := range []int{1, 100} {
+				if d, err := st.Run(iters); err != nil || d <= 0 {
+					t.Errorf("%s ×%d: Run(%d) = %v, %v", pat, threads, iters, d, err)
+				}
+			}
+			if _, err := st.Run(0); err == nil {
+				t.Errorf("%s: Run(0) gave no error", pat)
+			}
+			// The kernel ran over the arrays: a triad's or update's a, a
+			// copy's a equal to b, a read's total in a[0].
+			x := st.arrays[threads-1]
+			switch pat {
+			case PatternCopy:
+				if x[0][st.n-1] != x[1][st.n-1] {
+					t.Errorf("copy: a[n-1] = %v, b[n-1] = %v", x[0][st.n-1], x[1][st.n-1])
+				}
+			case PatternRead:
+				if want := 100 * readF64Generic(x[1]); x[0][0] < 0.99*want || x[0][0] > 1.01*want {
+					t.Errorf("read: total %v, want about %v", x[0][0], want)
+				}
+			}
+			st.Close()
+			st.Close() // twice is harmless
+		}
+	}
+	if _, err := NewStreamTarget(m, "scale", 4096, 1); err == nil {
+		t.Error("unknown pattern accepted")
+	}
+}
