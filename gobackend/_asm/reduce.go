@@ -218,19 +218,7 @@ func (g *gen) max(t dtype) {
 	g.vor(t, nan[1], nan[0], nan[0])
 	g.vor(t, nan[3], nan[2], nan[2])
 	g.vor(t, nan[2], nan[0], nan[0])
-	h := g.XMM()
-	g.VEXTRACTF128(U8(1), acc[0], h)
-	g.vmax(t, h, acc[0].AsX(), h)
-	l := g.XMM()
-	if t.f64 {
-		g.VPERMILPD(U8(1), h, l)
-		g.VMAXSD(l, h, h)
-	} else {
-		g.VPERMILPS(U8(0x4e), h, l)
-		g.VMAXPS(l, h, h)
-		g.VPERMILPS(U8(0xb1), h, l)
-		g.VMAXPS(l, h, h)
-	}
+	h := g.hmax(t, acc[0])
 	done := g.label("done")
 	g.VPTEST(nan[0], nan[0])
 	g.JZ(LabelRef(done))
@@ -344,6 +332,20 @@ func (g *gen) maxAVX512(t dtype) {
 	y := g.YMM()
 	g.VEXTRACTF64X4(U8(1), acc[0], y)
 	g.vmax(t, y, acc[0].AsY(), y)
+	h := g.hmax(t, y)
+	clean := g.label("clean")
+	g.KORTESTW(nan, nan)
+	g.JZ(LabelRef(clean))
+	g.vmovu(t, g.vconst(t, "nan", nanBits(t)), h)
+	g.Label(clean)
+	g.VZEROUPPER()
+	g.Store(h, g.ReturnIndex(0))
+	g.RET()
+}
+
+// hmax returns an xmm register whose lane 0 holds the largest lane of the
+// ymm register y (of the ordered lanes: VMAXPS drops NaN, tracked aside).
+func (g *gen) hmax(t dtype, y VecVirtual) VecVirtual {
 	h := g.XMM()
 	g.VEXTRACTF128(U8(1), y, h)
 	g.vmax(t, h, y.AsX(), h)
@@ -357,14 +359,7 @@ func (g *gen) maxAVX512(t dtype) {
 		g.VPERMILPS(U8(0xb1), h, l)
 		g.VMAXPS(l, h, h)
 	}
-	clean := g.label("clean")
-	g.KORTESTW(nan, nan)
-	g.JZ(LabelRef(clean))
-	g.vmovu(t, g.vconst(t, "nan", nanBits(t)), h)
-	g.Label(clean)
-	g.VZEROUPPER()
-	g.Store(h, g.ReturnIndex(0))
-	g.RET()
+	return h
 }
 
 // kmaskTable is 17 uint16 masks, entry r holding the low r bits set: the
