@@ -97,7 +97,11 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 
 	start := time.Now()
 	machine := peak.DetectMachine()
-	progressf(stderr, "measuring peaks for %s threads…", joinInts(cfg.threads))
+	who := "threads"
+	if len(cfg.threads) == 1 && cfg.threads[0] == 1 {
+		who = "thread"
+	}
+	progressf(stderr, "measuring peaks for %s %s…", joinInts(cfg.threads), who)
 	peaks, err := peak.Measure(ctx, machine, peak.Options{
 		Threads: cfg.threads, PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
 		Quick: cfg.selection.Suite == "quick",

@@ -180,8 +180,8 @@ func machineLine(run *Run) string {
 func peakLines(run *Run) []string {
 	var out []string
 	for _, c := range run.Peaks.Compute {
-		out = append(out, fmt.Sprintf("peak %s, %d threads: %s GFLOP/s theoretical (%s), %s measured (%s)",
-			c.DType, c.Threads, Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
+		out = append(out, fmt.Sprintf("peak %s, %s: %s GFLOP/s theoretical (%s), %s measured (%s)",
+			c.DType, threadsName(c.Threads), Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
 	}
 	out = append(out, bandwidthLines(run.Peaks.Bandwidth)...)
 	for _, g := range run.Peaks.GPUs { // GPU results are shares of their GPU's peaks
