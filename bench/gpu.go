@@ -79,7 +79,7 @@ func writeGPUPeaks(w, stderr io.Writer, gpus []peak.GPUPeaks, why []string, form
 			arch = "unknown architecture"
 		}
 		fmt.Fprintf(w, "\nGPU %s: compute capability %s (%s), %d SMs at %.0f MHz, %s, L2 %s; %s\n",
-			g.Device, g.ComputeCapability, arch, g.SMs, g.ClockMHz, bytesName(int(g.MemoryBytes)), bytesName(g.L2Bytes), g.Runtime)
+			g.Device, g.ComputeCapability, arch, g.SMs, g.ClockMHz, peak.BytesText(int(g.MemoryBytes)), peak.BytesText(g.L2Bytes), g.Runtime)
 		fmt.Fprintln(w, "compute (theoretical = SMs × clock × FLOP/SM/clock, dense; empirical = the best verified GEMM of a run on this GPU, not measured by -peak)")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "DTYPE\tTHEORETICAL GFLOP/s\tCLOCK GHz\tFLOP/SM/CLK\tFORMULA")
@@ -93,7 +93,7 @@ func writeGPUPeaks(w, stderr io.Writer, gpus []peak.GPUPeaks, why []string, form
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LEVEL\tMEASURED GB/s\tWORKING SET\tSOURCE")
 		for _, b := range g.Bandwidth {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", b.Level, report.Sig(b.GBPS), bytesName(b.WorkingSet), b.Source)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", b.Level, report.Sig(b.GBPS), peak.BytesText(b.WorkingSet), b.Source)
 		}
 		tw.Flush()
 		for _, n := range g.Notes {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
 )
 
@@ -32,7 +33,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 		m.FMAUnits, m.SIMDBits, m.FLOPsPerCycle("f32"), m.FLOPsPerCycle("f64"))
 	var caches []string
 	for _, c := range m.Caches {
-		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesName(c.Bytes)))
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes)))
 	}
 	fmt.Fprintf(w, "caches:    %s\n", strings.Join(caches, ", "))
 	if m.NominalGHz > 0 {
@@ -55,19 +56,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "LEVEL\tPATTERN\tTHREADS\tGB/s\tWORKING SET/THREAD\tSOURCE")
 	for _, b := range run.Peaks.Bandwidth {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, report.Sig(b.GBPS), bytesName(b.WorkingSet), b.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, report.Sig(b.GBPS), peak.BytesText(b.WorkingSet), b.Source)
 	}
 	return tw.Flush()
-}
-
-func bytesName(n int) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.4g MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

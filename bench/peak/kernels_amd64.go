@@ -104,34 +104,17 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 		if wide {
 			f = updateF64AVX512
 		}
-		step := 4 * vec
 		return streamKernel{pattern, name("4 %s per iteration, VMULPD+VADDPD, stored in place"), checked(pattern, func(a, b, _ []float64, s float64, passes int) {
-			n := len(a) / step * step
-			if n > 0 && passes > 0 {
-				f(&a[0], &b[0], n, passes, s)
-			}
-			if n < len(a) {
-				for range passes {
-					updateF64Generic(a[n:], b[n:], s)
-				}
-			}
+			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { f(a, b, n, passes, s) },
+				func(a, b []float64) { updateF64Generic(a, b, s) })
 		})}, true
 	case PatternCopy:
 		f := copyF64AVX
 		if wide {
 			f = copyF64AVX512
 		}
-		step := 4 * vec
 		return streamKernel{pattern, name("4 %s loads and stores per iteration"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
-			n := len(a) / step * step
-			if n > 0 && passes > 0 {
-				f(&a[0], &b[0], n, passes)
-			}
-			if n < len(a) {
-				for range passes {
-					copyF64Generic(a[n:], b[n:])
-				}
-			}
+			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { f(a, b, n, passes) }, copyF64Generic)
 		})}, true
 	case PatternRead:
 		f := readF64AVX
@@ -161,6 +144,21 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 
 func asmClockKernel() (clockKernel, bool) {
 	return clockKernel{"add-chain-amd64 (100 dependent ADDQ per iteration)", 100, addChainAMD64}, true
+}
+
+// inSteps runs a two-array kernel `passes` times over len(a) elements: asm
+// (which loops over the passes itself) on the largest multiple of step, the
+// Go twin on the rest.
+func inSteps(step int, a, b []float64, passes int, asm func(a, b *float64, n int), generic func(a, b []float64)) {
+	n := len(a) / step * step
+	if n > 0 && passes > 0 {
+		asm(&a[0], &b[0], n)
+	}
+	if n < len(a) {
+		for range passes {
+			generic(a[n:], b[n:])
+		}
+	}
 }
 
 // triadAVX runs the assembly on the largest multiple of 16 elements and Go on

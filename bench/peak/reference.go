@@ -74,7 +74,7 @@ func (t *StreamTarget) Describe() string {
 	if t.threads > 1 {
 		who = fmt.Sprintf("%d threads", t.threads)
 	}
-	return fmt.Sprintf("%s over %s on %s (%s)", patternFormula[t.pattern], bytesText(int(t.Bytes())), who, t.kernel.name)
+	return fmt.Sprintf("%s over %s on %s (%s)", patternFormula[t.pattern], BytesText(int(t.Bytes())), who, t.kernel.name)
 }
 
 // Close stops the target's threads and lets its memory go.
@@ -83,14 +83,4 @@ func (t *StreamTarget) Close() {
 		t.crew.close()
 		t.crew, t.bufs, t.arrays = nil, nil, nil
 	}
-}
-
-func bytesText(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.4g MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

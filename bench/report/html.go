@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/peakbench/peakbench/bench/peak"
 )
 
 // RunFile is a run with the name it is shown under: its file name, or ""
@@ -267,23 +269,11 @@ func peakTables(run *Run) (compute, bw table) {
 	for _, b := range run.Peaks.Bandwidth {
 		ws := "given"
 		if b.WorkingSet > 0 {
-			ws = bytesText(b.WorkingSet)
+			ws = peak.BytesText(b.WorkingSet)
 		}
 		bw.Rows = append(bw.Rows, []cell{txt(b.Level), txt(b.PatternName()), num(strconv.Itoa(b.Threads)), num(Sig(b.GBPS)), num(ws), long(b.Source)})
 	}
 	return compute, bw
-}
-
-func bytesText(n int) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.4g GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.4g MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 func backendTable(run *Run) table {
@@ -341,7 +331,7 @@ func machineTable(runs []RunFile, labels []string) table {
 		{"caches", func(r *Run) string {
 			var cs []string
 			for _, c := range r.Machine.Caches {
-				s := fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes))
+				s := fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes))
 				if c.SharedBy > 1 {
 					s += fmt.Sprintf(" per %d CPUs", c.SharedBy)
 				}

@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/peakbench/peakbench/bench/peak"
 	"io"
 	"maps"
 	"math"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/peakbench/peakbench/bench/peak"
 )
 
 // Formats lists the output formats Write knows.
