@@ -83,34 +83,24 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
-		binaryAsm(k, opAdd, x, y, z) // see direct
-		return
-	}
-	binary(k, opAdd, x, y, z, threads)
+	binary(implFor(lvl), opAdd, x, y, z, threads)
 }
 
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
-		binaryAsm(k, opMul, x, y, z) // see direct
-		return
-	}
-	binary(k, opMul, x, y, z, threads)
+	binary(implFor(lvl), opMul, x, y, z, threads)
 }
 
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
-		axpyAsm(k, alpha, x, y) // see direct
-		return
-	}
 	if single(len(x), threads, minChunkCheap) {
+		if k != implGeneric {
+			axpyAsm(k, alpha, x, y) // see single-thread calls below
+			return
+		}
 		axpy(k, alpha, x, y)
 		return
 	}
@@ -120,52 +110,27 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 // ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch), -0 becomes +0.
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
-		unaryAsm(k, opReLU, x, y) // see direct
-		return
-	}
-	unary(k, opReLU, x, y, threads, minChunkCheap)
+	unary(implFor(lvl), opReLU, x, y, threads, minChunkCheap)
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
 // small results keeping their relative accuracy. NaN stays NaN.
 func Sigmoid[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkMath) {
-		unaryAsm(k, opSigmoid, x, y) // see direct
-		return
-	}
-	unary(k, opSigmoid, x, y, threads, minChunkMath)
+	unary(implFor(lvl), opSigmoid, x, y, threads, minChunkMath)
 }
 
 // Tanh sets y = tanh(x).
 func Tanh[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkMath) {
-		unaryAsm(k, opTanh, x, y) // see direct
-		return
-	}
-	unary(k, opTanh, x, y, threads, minChunkMath)
+	unary(implFor(lvl), opTanh, x, y, threads, minChunkMath)
 }
 
 // Exp sets y = exp(x) (overflow gives +Inf, underflow subnormals then 0).
 func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl)
-	if k != implGeneric && single(len(x), threads, minChunkMath) {
-		unaryAsm(k, opExp, x, y) // see direct
-		return
-	}
-	unary(k, opExp, x, y, threads, minChunkMath)
+	unary(implFor(lvl), opExp, x, y, threads, minChunkMath)
 }
-
-// direct: on one thread with assembly, the exported functions call the
-// assembly's wrapper themselves rather than through binary or unary and
-// binaryKernel or unaryKernel: none of those is small enough to inline,
-// and the two calls saved are a few nanoseconds of a 16 KiB add (~60 ns).
 
 type op uint8
 
@@ -178,8 +143,17 @@ const (
 	opSigmoid
 )
 
+// Single-thread calls: binary, unary and Axpy call the assembly's wrapper
+// themselves on one thread rather than through binaryKernel, unaryKernel or
+// axpy: none of those is small enough to inline, and a call saved is a
+// nanosecond or two of a 16 KiB add (~60 ns).
+
 func binary[T Float](k impl, o op, x, y, z []T, threads int) {
 	if single(len(x), threads, minChunkCheap) {
+		if k != implGeneric {
+			binaryAsm(k, o, x, y, z)
+			return
+		}
 		binaryKernel(k, o, x, y, z)
 		return
 	}
@@ -188,6 +162,10 @@ func binary[T Float](k impl, o op, x, y, z []T, threads int) {
 
 func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {
 	if single(len(x), threads, minChunk) {
+		if k != implGeneric {
+			unaryAsm(k, o, x, y)
+			return
+		}
 		unaryKernel(k, o, x, y)
 		return
 	}
