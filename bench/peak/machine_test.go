@@ -119,14 +119,14 @@ func TestLevelFor(t *testing.T) {
 		want    string
 	}{
 		{0, 1, "L1"},
-		{16 << 10, 1, "L1"}, // half of L1 is usable
-		{16<<10 + 1, 1, "L2"},
-		{32 << 10, 2, "L1"}, // private: one L1 per thread
-		{32<<10 + 1, 2, "L2"},
-		{512 << 10, 1, "L2"},
-		{512<<10 + 1, 1, "L3"},
-		{1 << 20, 2, "L2"},
-		{16 << 20, 1, "L3"}, // shared: one instance for both
+		{32 << 10, 1, "L1"}, // a private cache counts whole
+		{32<<10 + 1, 1, "L2"},
+		{64 << 10, 2, "L1"}, // private: one L1 per thread
+		{64<<10 + 1, 2, "L2"},
+		{1 << 20, 1, "L2"},
+		{1<<20 + 1, 1, "L3"},
+		{2 << 20, 2, "L2"},
+		{16 << 20, 1, "L3"}, // shared: half of one instance for both
 		{16 << 20, 2, "L3"},
 		{16<<20 + 1, 2, "DRAM"},
 		{1 << 30, 1, "DRAM"},
@@ -136,20 +136,22 @@ func TestLevelFor(t *testing.T) {
 		}
 	}
 
-	// SMT 2: L1/L2 shared by sibling pairs, 4 CPUs, unknown L3 sharing (all
-	// CPUs), caches listed out of order. Two threads spread over two cores.
-	u := Machine{CPUs: 4, Caches: []Cache{{Level: 3, Bytes: 8 << 20}, {Level: 2, Bytes: 1 << 20, SharedBy: 2}, {Level: 1, Bytes: 48 << 10, SharedBy: 2}}}
+	// SMT 2: L1/L2 shared by sibling pairs (a core's own: whole), 4 CPUs on 2
+	// cores, unknown L3 sharing (all CPUs: half), caches listed out of order.
+	// Two threads spread over two cores.
+	u := Machine{CPUs: 4, Cores: 2, Caches: []Cache{{Level: 3, Bytes: 8 << 20}, {Level: 2, Bytes: 1 << 20, SharedBy: 2}, {Level: 1, Bytes: 48 << 10, SharedBy: 2}}}
 	for _, tc := range []struct {
 		bytes   float64
 		threads int
 		want    string
 	}{
-		{48 << 10, 2, "L1"}, // two L1 instances
-		{48<<10 + 1, 2, "L2"},
-		{48 << 10, 8, "L1"}, // oversubscribed: still two instances
-		{48<<10 + 1, 8, "L2"},
-		{1 << 20, 2, "L2"},
-		{1<<20 + 1, 4, "L3"},
+		{96 << 10, 2, "L1"}, // two L1 instances
+		{96<<10 + 1, 2, "L2"},
+		{96 << 10, 8, "L1"}, // oversubscribed: still two instances
+		{96<<10 + 1, 8, "L2"},
+		{48 << 10, 1, "L1"},
+		{2 << 20, 2, "L2"},
+		{2<<20 + 1, 4, "L3"},
 		{4 << 20, 4, "L3"}, // one L3
 		{4<<20 + 1, 4, "DRAM"},
 	} {
@@ -157,12 +159,39 @@ func TestLevelFor(t *testing.T) {
 			t.Errorf("SMT machine: LevelFor(%g, %d) = %s, want %s", tc.bytes, tc.threads, got, tc.want)
 		}
 	}
+	// Cores unknown: a cache shared by two CPUs may be shared by two cores,
+	// and counts half.
+	u.Cores = 0
+	if got := u.LevelFor(24<<10+1, 1); got != "L2" {
+		t.Errorf("SMT machine, cores unknown: LevelFor(24 KiB + 1, 1) = %s, want L2", got)
+	}
 	// CPUs unknown: private caches count once per thread.
-	if got := (Machine{Caches: []Cache{{1, 32 << 10, 1}}}).LevelFor(64<<10, 4); got != "L1" {
+	if got := (Machine{Caches: []Cache{{1, 32 << 10, 1}}}).LevelFor(128<<10, 4); got != "L1" {
 		t.Errorf("CPUs unknown: got %s, want L1", got)
+	}
+	// An L3 of unknown sharing counts half even on one CPU.
+	if got := (Machine{CPUs: 1, Caches: []Cache{{3, 8 << 20, 0}}}).LevelFor(4<<20+1, 1); got != "DRAM" {
+		t.Errorf("one CPU, L3 of unknown sharing: got %s, want DRAM", got)
 	}
 	if got := (Machine{}).LevelFor(1, 1); got != "DRAM" {
 		t.Errorf("no caches: got %s, want DRAM", got)
+	}
+}
+
+// TestPeakLevelsClassify checks that each level's bandwidth peak is measured
+// over a working set LevelFor places in that level, so that a result at the
+// peak's own size is a share of that peak.
+func TestPeakLevelsClassify(t *testing.T) {
+	smt := Machine{CPUs: 4, Cores: 2, Caches: []Cache{{Level: 1, Bytes: 48 << 10, SharedBy: 2}, {Level: 2, Bytes: 2 << 20, SharedBy: 2}, {Level: 3, Bytes: 36 << 20}}}
+	for _, m := range []Machine{testMachine(), smt} {
+		for _, threads := range []int{1, 2, 4} {
+			for _, l := range triadLevels(m, threads, 2, true) {
+				ws := float64(3*8*l.elems) * float64(threads)
+				if got := m.LevelFor(ws, threads); got != l.name {
+					t.Errorf("%d CPUs, %d threads: the %s peak's working set %s counts as %s", m.CPUs, threads, l.name, BytesText(int(ws)), got)
+				}
+			}
+		}
 	}
 }
 
