@@ -16,6 +16,8 @@
 package reduce
 
 import (
+	"unsafe"
+
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
@@ -81,8 +83,13 @@ func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl)
 	if num.Single(len(x), threads, minChunk) {
-		if k != implGeneric {
-			return T(sumAsm(x)) // one call deep: sum is too big to inline
+		if k != implGeneric && len(x) > 0 {
+			// The assembly straight from here, no wrapper between: on a
+			// 4 KiB vector each call level costs ~1 ns of ~21 (Zen 4).
+			if is32[T]() {
+				return T(ssumAVX2(len(x), p32(x)))
+			}
+			return T(dsumAVX2(len(x), p64(x)))
 		}
 		return T(sum(k, x)) // no closure to allocate
 	}
@@ -98,8 +105,11 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl)
 	if num.Single(len(x), threads, minChunk) {
-		if k != implGeneric {
-			return T(dotAsm(x, y)) // one call deep, as Sum
+		if k != implGeneric && len(x) > 0 {
+			if is32[T]() { // as Sum
+				return T(sdotAVX2(len(x), p32(x), p32(y)))
+			}
+			return T(ddotAVX2(len(x), p64(x), p64(y)))
 		}
 		return T(dot(k, x, y))
 	}
@@ -169,6 +179,16 @@ func maxOf[T Float](k impl, x []T) T {
 	}
 	return m
 }
+
+func is32[T Float]() bool {
+	var z T
+	return unsafe.Sizeof(z) == 4
+}
+
+// p32 and p64 are &s[0] as the assembly's element type, which T is or is
+// defined on.
+func p32[T Float](s []T) *float32 { return (*float32)(unsafe.Pointer(&s[0])) }
+func p64[T Float](s []T) *float64 { return (*float64)(unsafe.Pointer(&s[0])) }
 
 func checkThreads(threads int) {
 	if threads < 1 {

@@ -5,6 +5,11 @@ package reduce
 // No assembly on this platform or under the purego tag: implFor never
 // returns an assembly impl, so these are never called.
 
+func ssumAVX2(int, *float32) float64           { panic("reduce: no assembly") }
+func dsumAVX2(int, *float64) float64           { panic("reduce: no assembly") }
+func sdotAVX2(int, *float32, *float32) float64 { panic("reduce: no assembly") }
+func ddotAVX2(int, *float64, *float64) float64 { panic("reduce: no assembly") }
+
 const haveAsm = false
 
 func sumAsm[T Float]([]T) float64      { panic("reduce: no assembly") }

@@ -43,7 +43,9 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 		}
 	}
 	alpha := T(in.Alpha)
-	// Each step runs its workload n times in its own loop (NewHostBatchKernel).
+	// Each step runs its workload n times in its own loop (NewHostBatchKernel),
+	// its operands read once before it: on a 4 KiB dot, reading them from
+	// the buffers in every call cost ~1 ns of ~22 (a0, a1: the inputs in order).
 	var step func(b *buffers[T], n int)
 	switch w.Op {
 	case workload.GEMM:
@@ -55,80 +57,102 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 			ldb = s.K
 		}
 		step = func(b *buffers[T], n int) {
+			a0, a1 := b.args[0], b.args[1]
+			out := b.out
 			for range n {
-				gemm.Gemm(lvl, s.TransA, s.TransB, s.M, s.N, s.K, 1, b.args[0], lda, b.args[1], ldb, 0, b.out, s.N, th)
+				gemm.Gemm(lvl, s.TransA, s.TransB, s.M, s.N, s.K, 1, a0, lda, a1, ldb, 0, out, s.N, th)
 			}
 		}
 	case workload.GEMV:
 		step = func(b *buffers[T], n int) {
+			a0, a1 := b.args[0], b.args[1]
+			out := b.out
 			for range n {
-				gemm.Gemv(lvl, false, s.M, s.N, 1, b.args[0], s.N, b.args[1], 1, 0, b.out, 1, th)
+				gemm.Gemv(lvl, false, s.M, s.N, 1, a0, s.N, a1, 1, 0, out, 1, th)
 			}
 		}
 	case workload.AXPY:
 		step = func(b *buffers[T], n int) {
+			a0, a1 := b.args[0], b.args[1]
 			for range n {
-				elem.Axpy(lvl, alpha, b.args[0], b.args[1], th)
+				elem.Axpy(lvl, alpha, a0, a1, th)
 			}
 		}
 	case workload.Dot:
 		step = func(b *buffers[T], n int) {
+			a0, a1 := b.args[0], b.args[1]
 			for range n {
-				b.scalar = reduce.Dot(lvl, b.args[0], b.args[1], th)
+				b.scalar = reduce.Dot(lvl, a0, a1, th)
 			}
 		}
 	case workload.Add:
 		step = func(b *buffers[T], n int) {
+			a0, a1 := b.args[0], b.args[1]
+			out := b.out
 			for range n {
-				elem.Add(lvl, b.args[0], b.args[1], b.out, th)
+				elem.Add(lvl, a0, a1, out, th)
 			}
 		}
 	case workload.Mul:
 		step = func(b *buffers[T], n int) {
+			a0, a1 := b.args[0], b.args[1]
+			out := b.out
 			for range n {
-				elem.Mul(lvl, b.args[0], b.args[1], b.out, th)
+				elem.Mul(lvl, a0, a1, out, th)
 			}
 		}
 	case workload.Sum:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
 			for range n {
-				b.scalar = reduce.Sum(lvl, b.args[0], th)
+				b.scalar = reduce.Sum(lvl, a0, th)
 			}
 		}
 	case workload.Max:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
 			for range n {
-				b.scalar = reduce.Max(lvl, b.args[0], th)
+				b.scalar = reduce.Max(lvl, a0, th)
 			}
 		}
 	case workload.Softmax:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
+			out := b.out
 			for range n {
-				nn.Softmax(lvl, s.M, s.N, b.args[0], b.out, th)
+				nn.Softmax(lvl, s.M, s.N, a0, out, th)
 			}
 		}
 	case workload.ReLU:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
+			out := b.out
 			for range n {
-				elem.ReLU(lvl, b.args[0], b.out, th)
+				elem.ReLU(lvl, a0, out, th)
 			}
 		}
 	case workload.Sigmoid:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
+			out := b.out
 			for range n {
-				elem.Sigmoid(lvl, b.args[0], b.out, th)
+				elem.Sigmoid(lvl, a0, out, th)
 			}
 		}
 	case workload.Tanh:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
+			out := b.out
 			for range n {
-				elem.Tanh(lvl, b.args[0], b.out, th)
+				elem.Tanh(lvl, a0, out, th)
 			}
 		}
 	case workload.Exp:
 		step = func(b *buffers[T], n int) {
+			a0 := b.args[0]
+			out := b.out
 			for range n {
-				elem.Exp(lvl, b.args[0], b.out, th)
+				elem.Exp(lvl, a0, out, th)
 			}
 		}
 	default:
