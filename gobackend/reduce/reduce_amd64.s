@@ -408,7 +408,7 @@ DATA snan<>+28(SB)/4, $0x7fc00000
 GLOBL snan<>(SB), RODATA|NOPTR, $32
 
 // func smaxAVX512(n int, x *float32) float32
-// Requires: AVX, AVX512F, SSE
+// Requires: AVX, AVX512DQ, AVX512F, SSE
 TEXT ·smaxAVX512(SB), NOSPLIT, $0-20
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -422,37 +422,44 @@ TEXT ·smaxAVX512(SB), NOSPLIT, $0-20
 	VMOVUPS      Z0, Z7
 	VMOVUPS      Z0, Z8
 	KXORW        K1, K1, K1
+	VXORPS       Z9, Z9, Z9
+	VXORPS       Z10, Z10, Z10
+	VXORPS       Z11, Z11, Z11
+	VXORPS       Z12, Z12, Z12
+	VXORPS       Z13, Z13, Z13
+	MOVQ         CX, DX
+	MOVQ         AX, BX
 
 big22:
-	CMPQ    AX, $0x00000080
-	JL      single23
-	VMOVUPS (CX), Z9
-	VMOVUPS 64(CX), Z10
-	VMOVUPS 128(CX), Z11
-	VMOVUPS 192(CX), Z12
-	VMOVUPS 256(CX), Z13
-	VMOVUPS 320(CX), Z14
-	VMOVUPS 384(CX), Z15
-	VMOVUPS 448(CX), Z16
-	VCMPPS  $0x03, Z9, Z10, K2
-	KORW    K2, K1, K1
-	VCMPPS  $0x03, Z11, Z12, K2
-	KORW    K2, K1, K1
-	VCMPPS  $0x03, Z13, Z14, K2
-	KORW    K2, K1, K1
-	VCMPPS  $0x03, Z15, Z16, K2
-	KORW    K2, K1, K1
-	VMAXPS  Z9, Z1, Z1
-	VMAXPS  Z10, Z2, Z2
-	VMAXPS  Z11, Z3, Z3
-	VMAXPS  Z12, Z4, Z4
-	VMAXPS  Z13, Z5, Z5
-	VMAXPS  Z14, Z6, Z6
-	VMAXPS  Z15, Z7, Z7
-	VMAXPS  Z16, Z8, Z8
-	ADDQ    $0x00000200, CX
-	SUBQ    $0x00000080, AX
-	JMP     big22
+	CMPQ        AX, $0x00000080
+	JL          single23
+	VMOVUPS     (CX), Z14
+	VMOVUPS     64(CX), Z15
+	VMOVUPS     128(CX), Z16
+	VMOVUPS     192(CX), Z17
+	VMOVUPS     256(CX), Z18
+	VMOVUPS     320(CX), Z19
+	VMOVUPS     384(CX), Z20
+	VMOVUPS     448(CX), Z21
+	VMAXPS      Z14, Z1, Z1
+	VMAXPS      Z15, Z2, Z2
+	VMAXPS      Z16, Z3, Z3
+	VMAXPS      Z17, Z4, Z4
+	VMAXPS      Z18, Z5, Z5
+	VMAXPS      Z19, Z6, Z6
+	VMAXPS      Z20, Z7, Z7
+	VMAXPS      Z21, Z8, Z8
+	VFMADD231PS Z9, Z14, Z10
+	VFMADD231PS Z9, Z15, Z11
+	VFMADD231PS Z9, Z16, Z12
+	VFMADD231PS Z9, Z17, Z13
+	VFMADD231PS Z9, Z18, Z10
+	VFMADD231PS Z9, Z19, Z11
+	VFMADD231PS Z9, Z20, Z12
+	VFMADD231PS Z9, Z21, Z13
+	ADDQ        $0x00000200, CX
+	SUBQ        $0x00000080, AX
+	JMP         big22
 
 single23:
 	CMPQ    AX, $0x00000010
@@ -468,8 +475,8 @@ single23:
 tail24:
 	TESTQ   AX, AX
 	JZ      done25
-	LEAQ    kmask<>+0(SB), DX
-	KMOVW   (DX)(AX*2), K2
+	LEAQ    kmask<>+0(SB), SI
+	KMOVW   (SI)(AX*2), K2
 	VMOVUPS Z0, Z0
 	VMOVUPS (CX), K2, Z0
 	VCMPPS  $0x03, Z0, Z0, K2
@@ -492,11 +499,43 @@ done25:
 	VMAXPS        X0, X1, X1
 	VPERMILPS     $0xb1, X1, X0
 	VMAXPS        X0, X1, X1
-	KORTESTW      K1, K1
-	JZ            clean26
-	VMOVUPS       snan<>+0(SB), X1
+	VADDPS        Z11, Z10, Z10
+	VADDPS        Z13, Z12, Z12
+	VADDPS        Z12, Z10, Z10
+	VCMPPS        $0x03, Z10, Z10, K2
+	KORTESTW      K2, K2
+	JZ            check27
+	ANDQ          $-128, BX
 
-clean26:
+rescan26:
+	TESTQ   BX, BX
+	JZ      check27
+	VMOVUPS (DX), Z0
+	VMOVUPS 64(DX), Z2
+	VCMPPS  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	VMOVUPS 128(DX), Z0
+	VMOVUPS 192(DX), Z2
+	VCMPPS  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	VMOVUPS 256(DX), Z0
+	VMOVUPS 320(DX), Z2
+	VCMPPS  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	VMOVUPS 384(DX), Z0
+	VMOVUPS 448(DX), Z2
+	VCMPPS  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000200, DX
+	SUBQ    $0x00000080, BX
+	JMP     rescan26
+
+check27:
+	KORTESTW K1, K1
+	JZ       clean28
+	VMOVUPS  snan<>+0(SB), X1
+
+clean28:
 	VZEROUPPER
 	MOVSS X1, ret+16(FP)
 	RET
@@ -537,12 +576,12 @@ TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
 	VXORPD Y9, Y9, Y9
 	MOVQ   AX, DX
 
-blocks27:
+blocks29:
 	CMPQ AX, $0x00000800
-	JL   rest29
+	JL   rest31
 	MOVQ $0x00000040, BX
 
-inner28:
+inner30:
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	VMOVUPD 32(CX), Y10
@@ -561,7 +600,7 @@ inner28:
 	VADDPD  Y10, Y7, Y7
 	ADDQ    $0x00000100, CX
 	DECQ    BX
-	JNZ     inner28
+	JNZ     inner30
 	VADDPD  Y1, Y0, Y0
 	VADDPD  Y3, Y2, Y2
 	VADDPD  Y5, Y4, Y4
@@ -579,12 +618,12 @@ inner28:
 	VXORPD  Y6, Y6, Y6
 	VXORPD  Y7, Y7, Y7
 	SUBQ    $0x00000800, AX
-	JMP     blocks27
+	JMP     blocks29
 
-rest29:
-big30:
+rest31:
+big32:
 	CMPQ    AX, $0x00000020
-	JL      single31
+	JL      single33
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	VMOVUPD 32(CX), Y10
@@ -603,20 +642,20 @@ big30:
 	VADDPD  Y10, Y7, Y7
 	ADDQ    $0x00000100, CX
 	SUBQ    $0x00000020, AX
-	JMP     big30
+	JMP     big32
 
-single31:
+single33:
 	CMPQ    AX, $0x00000004
-	JL      tail32
+	JL      tail34
 	VMOVUPD (CX), Y10
 	VADDPD  Y10, Y0, Y0
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single31
+	JMP     single33
 
-tail32:
+tail34:
 	TESTQ      AX, AX
-	JZ         done33
+	JZ         done35
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -624,7 +663,7 @@ tail32:
 	VMASKMOVPD (CX), Y10, Y10
 	VADDPD     Y10, Y0, Y0
 
-done33:
+done35:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -637,12 +676,12 @@ done33:
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	CMPQ         DX, $0x00000800
-	JGE          full34
+	JGE          full36
 	VZEROUPPER
 	MOVSD        X1, ret+16(FP)
 	RET
 
-full34:
+full36:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -671,12 +710,12 @@ TEXT ·ddotAVX2(SB), NOSPLIT, $0-32
 	VXORPD Y9, Y9, Y9
 	MOVQ   AX, BX
 
-blocks35:
+blocks37:
 	CMPQ AX, $0x00000800
-	JL   rest37
+	JL   rest39
 	MOVQ $0x00000040, SI
 
-inner36:
+inner38:
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -696,7 +735,7 @@ inner36:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	DECQ        SI
-	JNZ         inner36
+	JNZ         inner38
 	VADDPD      Y1, Y0, Y0
 	VADDPD      Y3, Y2, Y2
 	VADDPD      Y5, Y4, Y4
@@ -714,12 +753,12 @@ inner36:
 	VXORPD      Y6, Y6, Y6
 	VXORPD      Y7, Y7, Y7
 	SUBQ        $0x00000800, AX
-	JMP         blocks35
+	JMP         blocks37
 
-rest37:
-big38:
+rest39:
+big40:
 	CMPQ        AX, $0x00000020
-	JL          single39
+	JL          single41
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -739,21 +778,21 @@ big38:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big38
+	JMP         big40
 
-single39:
+single41:
 	CMPQ        AX, $0x00000004
-	JL          tail40
+	JL          tail42
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single39
+	JMP         single41
 
-tail40:
+tail42:
 	TESTQ       AX, AX
-	JZ          done41
+	JZ          done43
 	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -762,7 +801,7 @@ tail40:
 	VMASKMOVPD  (DX), Y10, Y10
 	VFMADD231PD Y10, Y11, Y0
 
-done41:
+done43:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -775,12 +814,12 @@ done41:
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	CMPQ         BX, $0x00000800
-	JGE          full42
+	JGE          full44
 	VZEROUPPER
 	MOVSD        X1, ret+24(FP)
 	RET
 
-full42:
+full44:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -806,9 +845,9 @@ TEXT ·dmaxAVX2(SB), NOSPLIT, $0-24
 	VMOVUPD Y0, Y7
 	VXORPD  Y8, Y8, Y8
 
-big43:
+big45:
 	CMPQ    AX, $0x00000010
-	JL      single44
+	JL      single46
 	VMOVUPD (CX), Y9
 	VMAXPD  Y9, Y1, Y1
 	VMOVUPD 32(CX), Y10
@@ -823,22 +862,22 @@ big43:
 	VMAXPD  Y10, Y7, Y7
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000010, AX
-	JMP     big43
+	JMP     big45
 
-single44:
+single46:
 	CMPQ    AX, $0x00000004
-	JL      tail45
+	JL      tail47
 	VMOVUPD (CX), Y9
 	VCMPPD  $0x03, Y9, Y9, Y10
 	VORPD   Y10, Y2, Y2
 	VMAXPD  Y9, Y1, Y1
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single44
+	JMP     single46
 
-tail45:
+tail47:
 	TESTQ      AX, AX
-	JZ         done46
+	JZ         done48
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -849,7 +888,7 @@ tail45:
 	VORPD      Y0, Y2, Y2
 	VMAXPD     Y10, Y1, Y1
 
-done46:
+done48:
 	VMAXPD       Y3, Y1, Y1
 	VMAXPD       Y7, Y5, Y5
 	VMAXPD       Y5, Y1, Y1
@@ -861,10 +900,10 @@ done46:
 	VPERMILPD    $0x01, X0, X1
 	VMAXSD       X1, X0, X0
 	VPTEST       Y2, Y2
-	JZ           done47
+	JZ           done49
 	VMOVUPD      dnan<>+0(SB), X0
 
-done47:
+done49:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
@@ -882,7 +921,7 @@ DATA dnan<>+24(SB)/8, $0x7ff8000000000000
 GLOBL dnan<>(SB), RODATA|NOPTR, $32
 
 // func dmaxAVX512(n int, x *float64) float64
-// Requires: AVX, AVX512F, SSE2
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
 TEXT ·dmaxAVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -896,61 +935,68 @@ TEXT ·dmaxAVX512(SB), NOSPLIT, $0-24
 	VMOVUPD      Z0, Z7
 	VMOVUPD      Z0, Z8
 	KXORW        K1, K1, K1
+	VXORPD       Z9, Z9, Z9
+	VXORPD       Z10, Z10, Z10
+	VXORPD       Z11, Z11, Z11
+	VXORPD       Z12, Z12, Z12
+	VXORPD       Z13, Z13, Z13
+	MOVQ         CX, DX
+	MOVQ         AX, BX
 
-big48:
-	CMPQ    AX, $0x00000040
-	JL      single49
-	VMOVUPD (CX), Z9
-	VMOVUPD 64(CX), Z10
-	VMOVUPD 128(CX), Z11
-	VMOVUPD 192(CX), Z12
-	VMOVUPD 256(CX), Z13
-	VMOVUPD 320(CX), Z14
-	VMOVUPD 384(CX), Z15
-	VMOVUPD 448(CX), Z16
-	VCMPPD  $0x03, Z9, Z10, K2
-	KORW    K2, K1, K1
-	VCMPPD  $0x03, Z11, Z12, K2
-	KORW    K2, K1, K1
-	VCMPPD  $0x03, Z13, Z14, K2
-	KORW    K2, K1, K1
-	VCMPPD  $0x03, Z15, Z16, K2
-	KORW    K2, K1, K1
-	VMAXPD  Z9, Z1, Z1
-	VMAXPD  Z10, Z2, Z2
-	VMAXPD  Z11, Z3, Z3
-	VMAXPD  Z12, Z4, Z4
-	VMAXPD  Z13, Z5, Z5
-	VMAXPD  Z14, Z6, Z6
-	VMAXPD  Z15, Z7, Z7
-	VMAXPD  Z16, Z8, Z8
-	ADDQ    $0x00000200, CX
-	SUBQ    $0x00000040, AX
-	JMP     big48
+big50:
+	CMPQ        AX, $0x00000040
+	JL          single51
+	VMOVUPD     (CX), Z14
+	VMOVUPD     64(CX), Z15
+	VMOVUPD     128(CX), Z16
+	VMOVUPD     192(CX), Z17
+	VMOVUPD     256(CX), Z18
+	VMOVUPD     320(CX), Z19
+	VMOVUPD     384(CX), Z20
+	VMOVUPD     448(CX), Z21
+	VMAXPD      Z14, Z1, Z1
+	VMAXPD      Z15, Z2, Z2
+	VMAXPD      Z16, Z3, Z3
+	VMAXPD      Z17, Z4, Z4
+	VMAXPD      Z18, Z5, Z5
+	VMAXPD      Z19, Z6, Z6
+	VMAXPD      Z20, Z7, Z7
+	VMAXPD      Z21, Z8, Z8
+	VFMADD231PD Z9, Z14, Z10
+	VFMADD231PD Z9, Z15, Z11
+	VFMADD231PD Z9, Z16, Z12
+	VFMADD231PD Z9, Z17, Z13
+	VFMADD231PD Z9, Z18, Z10
+	VFMADD231PD Z9, Z19, Z11
+	VFMADD231PD Z9, Z20, Z12
+	VFMADD231PD Z9, Z21, Z13
+	ADDQ        $0x00000200, CX
+	SUBQ        $0x00000040, AX
+	JMP         big50
 
-single49:
+single51:
 	CMPQ    AX, $0x00000008
-	JL      tail50
+	JL      tail52
 	VMOVUPD (CX), Z9
 	VCMPPD  $0x03, Z9, Z9, K2
 	KORW    K2, K1, K1
 	VMAXPD  Z9, Z1, Z1
 	ADDQ    $0x00000040, CX
 	SUBQ    $0x00000008, AX
-	JMP     single49
+	JMP     single51
 
-tail50:
+tail52:
 	TESTQ   AX, AX
-	JZ      done51
-	LEAQ    kmask<>+0(SB), DX
-	KMOVW   (DX)(AX*2), K2
+	JZ      done53
+	LEAQ    kmask<>+0(SB), SI
+	KMOVW   (SI)(AX*2), K2
 	VMOVUPD Z0, Z0
 	VMOVUPD (CX), K2, Z0
 	VCMPPD  $0x03, Z0, Z0, K2
 	KORW    K2, K1, K1
 	VMAXPD  Z0, Z2, Z2
 
-done51:
+done53:
 	VMAXPD        Z2, Z1, Z1
 	VMAXPD        Z4, Z3, Z3
 	VMAXPD        Z6, Z5, Z5
@@ -964,11 +1010,43 @@ done51:
 	VMAXPD        X1, X0, X1
 	VPERMILPD     $0x01, X1, X0
 	VMAXSD        X0, X1, X1
-	KORTESTW      K1, K1
-	JZ            clean52
-	VMOVUPD       dnan<>+0(SB), X1
+	VADDPD        Z11, Z10, Z10
+	VADDPD        Z13, Z12, Z12
+	VADDPD        Z12, Z10, Z10
+	VCMPPD        $0x03, Z10, Z10, K2
+	KORTESTW      K2, K2
+	JZ            check55
+	ANDQ          $-64, BX
 
-clean52:
+rescan54:
+	TESTQ   BX, BX
+	JZ      check55
+	VMOVUPD (DX), Z0
+	VMOVUPD 64(DX), Z2
+	VCMPPD  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	VMOVUPD 128(DX), Z0
+	VMOVUPD 192(DX), Z2
+	VCMPPD  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	VMOVUPD 256(DX), Z0
+	VMOVUPD 320(DX), Z2
+	VCMPPD  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	VMOVUPD 384(DX), Z0
+	VMOVUPD 448(DX), Z2
+	VCMPPD  $0x03, Z0, Z2, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000200, DX
+	SUBQ    $0x00000040, BX
+	JMP     rescan54
+
+check55:
+	KORTESTW K1, K1
+	JZ       clean56
+	VMOVUPD  dnan<>+0(SB), X1
+
+clean56:
 	VZEROUPPER
 	MOVSD X1, ret+16(FP)
 	RET

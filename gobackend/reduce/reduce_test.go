@@ -194,20 +194,38 @@ func TestMax(t *testing.T) {
 		if m := Max(lvl, []float64{math.Inf(-1)}, 1); !math.IsInf(m, -1) {
 			t.Errorf("%v: Max(-Inf) = %v", lvl, m)
 		}
-		// A NaN at every position of every loop's part: the unrolled
-		// trips, single vectors and the masked tail.
-		for n := 1; n <= 300; n++ {
-			x := make([]float32, n)
+		maxEveryPosition[float32](t, lvl)
+		maxEveryPosition[float64](t, lvl)
+	}
+}
+
+// maxEveryPosition puts a NaN, an infinity, and both, at every position of
+// every loop's part (the unrolled trips, single vectors, the masked tail):
+// the AVX-512 kernel watches its main loop for NaN and infinity together
+// and rescans that part when it sees one.
+func maxEveryPosition[T Float](t *testing.T, lvl isa.Level) {
+	for n := 1; n <= 300; n++ {
+		x := make([]T, n)
+		reset := func() {
 			for i := range x {
-				x[i] = -float32(i)
+				x[i] = -T(i)
 			}
-			for i := range x {
-				x[i] = float32(math.NaN())
-				if m := Max(lvl, x, 1); m == m {
-					t.Fatalf("%v n=%d: NaN at %d: Max = %v", lvl, n, i, m)
+		}
+		reset()
+		for i := range x {
+			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				x[i] = T(v)
+				if got, want := Max(lvl, x, 1), maxGeneric(x); numtest.Differ([]T{got}, []T{want}) >= 0 {
+					t.Fatalf("%v n=%d: %v at %d: Max = %v, want %v", lvl, n, v, i, got, want)
 				}
-				x[i] = -float32(i)
 			}
+			if j := (i + n/2) % n; j != i {
+				x[j] = T(math.NaN()) // with -Inf at i
+				if got := Max(lvl, x, 1); got == got {
+					t.Fatalf("%v n=%d: -Inf at %d, NaN at %d: Max = %v, want NaN", lvl, n, i, j, got)
+				}
+			}
+			reset()
 		}
 	}
 }
