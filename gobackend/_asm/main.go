@@ -40,7 +40,6 @@ var packages = map[string]func(g *gen){
 	"elem":   genElem,
 	"reduce": genReduce,
 	"nn":     genNN,
-	"isa":    genISA,
 }
 
 func main() {

@@ -12,29 +12,30 @@ import (
 // in BLIS naming, and the packing routines for their full panels.
 
 // asmKernel returns the assembly micro-kernel for T at lvl, if there is one.
-// At AVX512 it returns the AVX2 kernels unless prefer512: on Zen 4, which
-// splits 512-bit instructions in two, the AVX-512 kernels (14×32 and 14×16)
-// measured no faster than the AVX2 ones (−3% to +2%, medians of 6
-// alternating runs of BenchmarkGemm, n = 1024 and 2048, one thread), so the
-// AVX2 ones, the more tuned, run there.
+//
+// At AVX512 the 14-row kernels run, on Zen 4 too, where each 512-bit
+// instruction executes as two 256-bit halves: with their own blocking (kc =
+// 512, see blocking) they matched or beat the AVX2 kernels in every case
+// measured there (n = 1024 and 2048, f32 and f64, medians of 4–8 alternating
+// runs): +0–14% on one thread, +6–16% on two, where the 2-vCPU VM's threads
+// share a core's front end and the zmm kernels issue half the instructions.
+// At kc = 256, their block sizes before, they had measured −3% to +2% on one
+// thread.
 func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	var z T
 	f32 := unsafe.Sizeof(z) == 4
-	if lvl == isa.AVX512 && !prefer512 {
-		lvl = isa.AVX2
-	}
 	switch {
 	case lvl == isa.AVX512 && f32:
-		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, sgemm14x32AVX512,
+		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, sgemm14x32AVX512,
 			spackCopy14AVX2, spackGather14AVX2, spackCopy32AVX2, spackGather32AVX2), true
 	case lvl == isa.AVX512:
-		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, dgemm14x16AVX512,
+		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, dgemm14x16AVX512,
 			dpackCopy14AVX2, dpackGather14AVX2, dpackCopy16AVX2, dpackGather16AVX2), true
 	case lvl == isa.AVX2 && f32:
-		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, sgemm6x16AVX2,
+		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, kcMin256, sgemm6x16AVX2,
 			spackCopy6AVX2, spackGather6AVX2, spackCopy16AVX2, spackGather16AVX2), true
 	case lvl == isa.AVX2:
-		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, dgemm6x8AVX2,
+		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, kcMin256, dgemm6x8AVX2,
 			dpackCopy6AVX2, dpackGather6AVX2, dpackCopy8AVX2, dpackGather8AVX2), true
 	}
 	return microKernel[T]{}, false
@@ -49,10 +50,10 @@ type (
 // the same size as T) as a microKernel[T]. The closures check the bounds
 // the assembly relies on, so a bug in the loop nest panics instead of
 // corrupting memory.
-func kernelOf[T Float, E float32 | float64](name string, mr, nr int, fn asmMicro[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
+func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fn asmMicro[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
 	var z E
 	k := microKernel[T]{name: name, mr: mr, nr: nr}
-	k.kc, k.mc, k.nc = blocking(mr, nr, int(unsafe.Sizeof(z)))
+	k.kc, k.mc, k.nc = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
 	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
 		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))
@@ -84,10 +85,6 @@ func packerOf[T Float, E float32 | float64](f asmPacker[E], w int, gather bool) 
 func ptr[T Float, E float32 | float64](s []T) *E { return (*E)(unsafe.Pointer(&s[0])) }
 
 const haveGemvAsm = true
-
-// prefer512 selects the AVX-512 micro-kernels at isa.AVX512: on CPUs that
-// run 512-bit instructions at full width. A variable so that tests run both.
-var prefer512 = !isa.Split512
 
 // dotAsm is Σ x[i]·y[i] in float64 (len(y) ≥ len(x)).
 func dotAsm[T Float](x, y []T) float64 {

@@ -11,5 +11,3 @@ const haveGemvAsm = false
 
 func dotAsm[T Float]([]T, []T) float64 { panic("gemm: no assembly") }
 func axpyAsm[T Float](T, []T, []T)     { panic("gemm: no assembly") }
-
-var prefer512 = false

@@ -68,19 +68,29 @@ var blockKC, blockMC, blockNC int
 //   - kc: the kc×nr micro-panel of B stays in L1 while the kernel sweeps the
 //     micro-panels of A past it, so it gets about half of L1 (the other half
 //     holds the A micro-panel streaming in and the C tile), but kc is at
-//     least 256: with the 14×32 and 14×16 AVX-512 tiles half of L1 gives
-//     kc = 128, and that measured 5–13% slower than 256 at n = 1024 (the
-//     update of C after each kc-deep pass costs more than the L1 misses);
+//     least kcMin: the update of C after each kc-deep pass costs more than
+//     L1 misses below that. kcMin is 256 for the 12-accumulator AVX2 kernels
+//     and 512 for the 28-accumulator AVX-512 ones, whose C update is dearer
+//     and whose B micro-panel (16 or 32 columns) fills half of L1 at kc =
+//     128 already: at kc = 512 both micro-panels stream from L2, and on Zen 4
+//     that ran 2–14% faster than 256 (n = 1024 and 2048, one and two
+//     threads); 384 and 768 ran within noise of 512, 128 5–13% slower;
 //   - mc: the packed mc×kc block of A stays in L2, half of it;
 //   - nc: the packed kc×nc block of B lives in L3; a quarter of it, as the L3
 //     is shared with the other cores (and, on a VM, other tenants).
-func blocking(mr, nr, size int) (kc, mc, nc int) {
+func blocking(mr, nr, size, kcMin int) (kc, mc, nc int) {
 	c := isa.Caches()
-	kc = max(256, c.L1/2/(nr*size)/8*8)
+	kc = max(kcMin, c.L1/2/(nr*size)/8*8)
 	mc = max(mr, c.L2/2/(kc*size)/mr*mr)
 	nc = max(nr, min(8192, c.L3/4/(kc*size))/nr*nr)
 	return kc, mc, nc
 }
+
+// The least kc of blocking, by kernel family.
+const (
+	kcMin256 = 256 // the AVX2 kernels
+	kcMin512 = 512 // the AVX-512 kernels
+)
 
 func dtypeChar[T Float](z T) string {
 	if unsafe.Sizeof(z) == 4 {

@@ -1,44 +1,26 @@
 package gemm
 
 import (
-	"os"
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-// defaultPrefer512 is Gemm's own choice, before TestMain overrides it.
-var defaultPrefer512 = prefer512
-
-func TestMain(m *testing.M) {
-	// Test (and benchmark) the AVX-512 micro-kernels at isa.AVX512 even on a
-	// CPU where Gemm runs the AVX2 ones there (Zen 4): TestKernelChoice
-	// checks Gemm's own choice.
-	prefer512 = isa.AVX512.Supported()
-	os.Exit(m.Run())
-}
-
 func TestKernelChoice(t *testing.T) {
-	defer func(p bool) { prefer512 = p }(prefer512)
-	prefer512 = defaultPrefer512
 	want := map[isa.Level][2]string{
 		isa.Generic: {"sgemm3x3Generic", "dgemm3x3Generic"},
 		isa.AVX2:    {"sgemm6x16AVX2", "dgemm6x8AVX2"},
 		isa.AVX512:  {"sgemm14x32AVX512", "dgemm14x16AVX512"},
 	}
-	if isa.Split512 {
-		want[isa.AVX512] = want[isa.AVX2]
-	}
 	for _, lvl := range isa.Levels() {
 		if s, d := Kernel[float32](lvl), Kernel[float64](lvl); s != want[lvl][0] || d != want[lvl][1] {
-			t.Errorf("%v (Split512 %v): kernels %s, %s; want %v", lvl, isa.Split512, s, d, want[lvl])
+			t.Errorf("%v: kernels %s, %s; want %v", lvl, s, d, want[lvl])
 		}
 	}
 	// Above the CPU's best, the best.
 	if s := Kernel[float32](isa.AVX512); s != Kernel[float32](isa.Best) {
 		t.Errorf("AVX512 on a %v CPU: %s", isa.Best, s)
 	}
-	t.Logf("Split512 %v: at %v Gemm runs %s and %s", isa.Split512, isa.Best, Kernel[float32](isa.Best), Kernel[float64](isa.Best))
 }
 
 func TestBlocking(t *testing.T) {

@@ -31,12 +31,6 @@ const (
 // the program starts.
 var Best = detect()
 
-// Split512 reports a CPU that runs 512-bit instructions as two 256-bit
-// halves (AMD Zen 4): AVX-512 brings it more registers and masks but no
-// more FLOP per cycle, and kernels whose 256-bit version measured faster
-// there pick it at AVX512 too (see gemm's kernelFor).
-var Split512 = detectSplit512()
-
 // String returns "generic", "avx2" or "avx512".
 func (l Level) String() string {
 	switch l {

@@ -2,5 +2,4 @@
 
 package isa
 
-func detect() Level        { return Generic }
-func detectSplit512() bool { return false }
+func detect() Level { return Generic }
