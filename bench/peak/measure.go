@@ -39,7 +39,8 @@ const maxTriadBytes = 1<<31 - 1 // ≈ 2 GiB; fits a 32-bit int
 // Threads run as goroutines locked to their own OS threads, started together;
 // a thread count above GOMAXPROCS time-shares and measures less. Every figure
 // is the best of a few repetitions (the host may be noisy; the best is the
-// least disturbed). On cancellation it returns what it measured so far and
+// least disturbed); the bandwidth ones take theirs in rounds over every level
+// and pattern, spread over the whole measurement. On cancellation it returns what it measured so far and
 // ctx.Err(). Options.Threads empty means {1, CPUs}.
 func Measure(ctx context.Context, m Machine, opt Options) (Peaks, error) {
 	threads, err := threadCounts(opt.Threads, m.CPUs)
@@ -142,34 +143,71 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	runtime.GC()
 	type abc struct{ a, b, c []float64 }
 	arrays := make([]abc, t)
+	// Every pattern streams the same bytes per thread as the triad (its
+	// three arrays: l.elems each), so all of a level's patterns measure it.
+	type stream struct {
+		level  triadLevel
+		pat    string
+		kernel streamKernel
+		n      int // elements per array and thread
+		passes int
+		wall   time.Duration // the best repetition's
+	}
+	var streams []*stream
 	for _, l := range levels {
-		// Every pattern streams the same bytes per thread as the triad
-		// (its three arrays: l.elems each), so all three measure one level.
 		for _, pat := range patterns {
+			n := l.elems
+			if pat != PatternTriad {
+				n = 24 * l.elems / patternBytes[pat] &^ 63 // a multiple of the zmm read's step
+			}
+			streams = append(streams, &stream{level: l, pat: pat, kernel: streamKernelFor(pat, m.SIMDBits), n: n, wall: time.Duration(math.MaxInt64)})
+		}
+	}
+	// run times passes over st's arrays after one untimed pass, which brings
+	// them back into the level the stream before evicted them from.
+	run := func(st *stream, passes int) time.Duration {
+		c.run(func(w int) {
+			arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.n, patternArrays[st.pat])
+			x := arrays[w]
+			st.kernel.run(x.a, x.b, x.c, triadS, 1)
+		})
+		_, wall := c.run(func(w int) {
+			x := arrays[w]
+			st.kernel.run(x.a, x.b, x.c, triadS, passes)
+			consume(x.a[0])
+		})
+		return max(wall, 1)
+	}
+	// The repetitions go round every level and pattern in turn, so that
+	// each figure's best is taken over the whole measurement, not over a
+	// few back-to-back runs that one busy second on a shared host spoils.
+	for r := -1; r < b.reps; r++ {
+		for _, st := range streams {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			k := streamKernelFor(pat, m.SIMDBits)
-			per := patternBytes[pat]
-			n := l.elems
-			if pat != PatternTriad {
-				n = 24 * l.elems / per &^ 63 // a multiple of the zmm read's step
+			if r < 0 {
+				c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.n, patternArrays[st.pat]) })
+				st.passes = c.calibrate(b.target, 1, func(w, passes int) {
+					x := arrays[w]
+					st.kernel.run(x.a, x.b, x.c, triadS, passes)
+					consume(x.a[0])
+				})
+				continue
 			}
-			c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(n, patternArrays[pat]) })
-			passes, wall := c.best(b.target, b.reps, 1, func(w, passes int) {
-				x := arrays[w]
-				k.run(x.a, x.b, x.c, triadS, passes)
-				consume(x.a[0])
-			})
-			p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
-				Level:      l.name,
-				Pattern:    pat,
-				Threads:    t,
-				GBPS:       float64(t) * float64(passes) * float64(per) * float64(n) / wall.Seconds() / 1e9,
-				WorkingSet: per * n,
-				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[pat], per, k.name),
-			})
+			st.wall = min(st.wall, run(st, st.passes))
 		}
+	}
+	for _, st := range streams {
+		per := patternBytes[st.pat]
+		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
+			Level:      st.level.name,
+			Pattern:    st.pat,
+			Threads:    t,
+			GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / st.wall.Seconds() / 1e9,
+			WorkingSet: per * st.n,
+			Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
+		})
 	}
 	if opt.PeakGBPS > 0 {
 		// One figure, which PatternBandwidthFor returns for every pattern.
