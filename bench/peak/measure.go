@@ -39,9 +39,9 @@ const maxTriadBytes = 1<<31 - 1 // ≈ 2 GiB; fits a 32-bit int
 // Threads run as goroutines locked to their own OS threads, started together;
 // a thread count above GOMAXPROCS time-shares and measures less. Every figure
 // is the best of a few repetitions (the host may be noisy; the best is the
-// least disturbed); the bandwidth ones take theirs in rounds over every level
-// and pattern, spread over the whole measurement. On cancellation it returns what it measured so far and
-// ctx.Err(). Options.Threads empty means {1, CPUs}.
+// least disturbed); the bandwidth ones take theirs in rounds over every
+// level and pattern, spread over the whole measurement. On cancellation it
+// returns what it measured so far and ctx.Err(). Options.Threads empty means {1, CPUs}.
 func Measure(ctx context.Context, m Machine, opt Options) (Peaks, error) {
 	threads, err := threadCounts(opt.Threads, m.CPUs)
 	if err != nil {
@@ -163,52 +163,59 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			streams = append(streams, &stream{level: l, pat: pat, kernel: streamKernelFor(pat, m.SIMDBits), n: n, wall: time.Duration(math.MaxInt64)})
 		}
 	}
-	// run times passes over st's arrays after one untimed pass, which brings
-	// them back into the level the stream before evicted them from.
-	run := func(st *stream, passes int) time.Duration {
-		c.run(func(w int) {
-			arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.n, patternArrays[st.pat])
-			x := arrays[w]
-			st.kernel.run(x.a, x.b, x.c, triadS, 1)
-		})
-		_, wall := c.run(func(w int) {
+	carve := func(st *stream) {
+		c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.n, patternArrays[st.pat]) })
+	}
+	work := func(st *stream) func(w, passes int) {
+		return func(w, passes int) {
 			x := arrays[w]
 			st.kernel.run(x.a, x.b, x.c, triadS, passes)
 			consume(x.a[0])
-		})
-		return max(wall, 1)
+		}
+	}
+	for _, st := range streams { // the calibration warms up too
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		carve(st)
+		st.passes = c.calibrate(b.target, 1, work(st))
 	}
 	// The repetitions go round every level and pattern in turn, so that
 	// each figure's best is taken over the whole measurement, not over a
 	// few back-to-back runs that one busy second on a shared host spoils.
-	for r := -1; r < b.reps; r++ {
+	// An untimed pass first brings the arrays back into their level.
+	// record adds the figures with a timed repetition (all of them, unless
+	// the measurement was cancelled in its first round).
+	record := func() {
 		for _, st := range streams {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if r < 0 {
-				c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.n, patternArrays[st.pat]) })
-				st.passes = c.calibrate(b.target, 1, func(w, passes int) {
-					x := arrays[w]
-					st.kernel.run(x.a, x.b, x.c, triadS, passes)
-					consume(x.a[0])
-				})
+			if st.wall == time.Duration(math.MaxInt64) {
 				continue
 			}
-			st.wall = min(st.wall, run(st, st.passes))
+			per := patternBytes[st.pat]
+			p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
+				Level:      st.level.name,
+				Pattern:    st.pat,
+				Threads:    t,
+				GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / st.wall.Seconds() / 1e9,
+				WorkingSet: per * st.n,
+				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
+			})
 		}
 	}
-	for _, st := range streams {
-		per := patternBytes[st.pat]
-		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
-			Level:      st.level.name,
-			Pattern:    st.pat,
-			Threads:    t,
-			GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / st.wall.Seconds() / 1e9,
-			WorkingSet: per * st.n,
-			Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
-		})
+	for range b.reps {
+		for _, st := range streams {
+			if err := ctx.Err(); err != nil {
+				record()
+				return err
+			}
+			carve(st)
+			run := work(st)
+			c.run(func(w int) { run(w, 1) })
+			_, wall := c.run(func(w int) { run(w, st.passes) })
+			st.wall = min(st.wall, max(wall, 1))
+		}
 	}
+	record()
 	if opt.PeakGBPS > 0 {
 		// One figure, which PatternBandwidthFor returns for every pattern.
 		p.Bandwidth = append(p.Bandwidth, BandwidthPeak{Level: "DRAM", Threads: t, GBPS: opt.PeakGBPS, Source: "given (-peak-bw; used for every pattern)"})
