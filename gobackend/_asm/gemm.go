@@ -89,15 +89,13 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 	}
 	g.SHLQ(U8(shift), RSI)
 
-	g.Comment("Prefetch the tile of C: its rows are read (or written) after the loop.")
+	// The rows of C are read (or written) after the loop: the loop's first
+	// mr trips prefetch one each, at DI, R11 left to go. All at once before
+	// the loop, their misses held up the loop's own loads from L2, and the
+	// kernels ran 0–5% slower (n = 1024 and 2048, every kernel, 1 and 2
+	// threads; f64 gained most).
 	g.MOVQ(RDX, RDI)
-	for i := 0; i < k.mr; i++ {
-		g.PREFETCHT0(Mem{Base: RDI})
-		g.PREFETCHT0(Mem{Base: RDI, Disp: k.nr*t.size - 1})
-		if i < k.mr-1 {
-			g.ADDQ(RSI, RDI)
-		}
-	}
+	g.MOVQ(U32(k.mr), R11)
 	for i := 0; i < k.mr; i++ {
 		for j := 0; j < nv; j++ {
 			g.vxor(t, acc(i, j), acc(i, j), acc(i, j))
@@ -120,6 +118,13 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 	g.SHRQ(U8(log2(k.unroll)), R8)
 	g.JZ(LabelRef("tail"))
 	g.Label("loop")
+	g.TESTQ(R11, R11)
+	g.JZ(LabelRef("prefetched"))
+	g.PREFETCHT0(Mem{Base: RDI})
+	g.PREFETCHT0(Mem{Base: RDI, Disp: k.nr*t.size - 1})
+	g.ADDQ(RSI, RDI)
+	g.DECQ(R11)
+	g.Label("prefetched")
 	if k.prefetchA > 0 {
 		stepBytes := k.unroll * k.mr * t.size
 		for off := 0; off < stepBytes; off += 64 {

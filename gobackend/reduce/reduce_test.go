@@ -294,3 +294,37 @@ func BenchmarkReduce(b *testing.B) {
 		}
 	}
 }
+
+// TestZmmLimit checks that calls reading more than zmmMaxBytes run the
+// AVX2 kernels at isa.AVX512, bit for bit, and smaller ones do not.
+func TestZmmLimit(t *testing.T) {
+	if got := forBytes(implAVX512, zmmMaxBytes); got != implAVX512 {
+		t.Errorf("forBytes(AVX512, zmmMaxBytes) = %v, want AVX512", got)
+	}
+	if got := forBytes(implAVX512, zmmMaxBytes+1); got != implAVX2 {
+		t.Errorf("forBytes(AVX512, zmmMaxBytes+1) = %v, want AVX2", got)
+	}
+	if got := forBytes(implGeneric, zmmMaxBytes+1); got != implGeneric {
+		t.Errorf("forBytes(generic, zmmMaxBytes+1) = %v, want generic", got)
+	}
+	if implFor(isa.AVX512) != implAVX512 {
+		t.Skip("no AVX-512 kernels here")
+	}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	x, y := numtest.New[float32](5003, rnd).Data, numtest.New[float32](5003, rnd).Data
+	old := zmmMaxBytes
+	defer func() { zmmMaxBytes = old }()
+	for _, th := range threadSet() {
+		zmmMaxBytes = 4 * len(x) // Sum within, Dot over
+		if got, want := Sum(isa.AVX512, x, 1), float32(ssumAVX512(len(x), &x[0])); got != want {
+			t.Errorf("Sum within the limit = %v, want the AVX-512 kernel's %v", got, want)
+		}
+		if got, want := Dot(isa.AVX512, x, y, th), Dot(isa.AVX2, x, y, th); got != want {
+			t.Errorf("threads=%d: Dot over the limit = %v, want the AVX2 kernel's %v", th, got, want)
+		}
+		zmmMaxBytes = 0
+		if got, want := Sum(isa.AVX512, x, th), Sum(isa.AVX2, x, th); got != want {
+			t.Errorf("threads=%d: Sum over the limit = %v, want the AVX2 kernel's %v", th, got, want)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func (b Backend) Info() backend.Info {
 			"relu":    elem.Kernel(l),
 			"dot":     reduce.Kernel(l),
 			"sum":     reduce.Kernel(l),
-			"max":     reduce.MaxKernel(l),
+			"max":     reduce.Kernel(l),
 			"exp":     ulps("exp"),
 			"tanh":    ulps("tanh"),
 			"sigmoid": ulps("sigmoid"),
