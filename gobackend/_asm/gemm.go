@@ -46,7 +46,7 @@ func genGemm(g *gen) {
 	// GEMV's inner loops: a dot product per row of A (op(A) = A) and an
 	// axpy per row (op(A) = Aᵀ), the same kernels as reduce's and elem's.
 	for _, t := range []dtype{f32, f64} {
-		g.sum(t, true)
+		g.sum(t, true, ymm)
 		g.axpy(t)
 	}
 }

@@ -17,18 +17,19 @@ import (
 
 func genReduce(g *gen) {
 	for _, t := range []dtype{f32, f64} {
-		g.sum(t, false)
-		g.sum(t, true)
+		g.sum(t, false, ymm)
+		g.sum(t, true, ymm)
 		g.max(t)
 		g.maxAVX512(t)
-		g.sumAVX512(t, false)
-		g.sumAVX512(t, true)
+		g.sum(t, false, zmm)
+		g.sum(t, true, zmm)
 	}
 }
 
 const sumBlock = 2048 // elements summed in T before a fold into float64
 
-func (g *gen) sum(t dtype, dot bool) {
+// sum emits Σ x[i] (dot: Σ x[i]·y[i]) with vectors of width w.
+func (g *gen) sum(t dtype, dot bool, w width) {
 	name, sig := "sum", "func(n int, x *%s) float64"
 	what := "Σ x[i]"
 	if dot {
@@ -38,12 +39,16 @@ func (g *gen) sum(t dtype, dot bool) {
 	// cycle, 3 cycles of latency: six chains at least); a dot product by
 	// its two loads per FMA, but with four chains of 4-cycle FMAs its
 	// latency floor equals the load floor, and a short vector (the 4 KiB
-	// working sets of the benchmarks) loses a fifth to that.
-	nacc := 8
-	doc := []string{fmt.Sprintf("%s%sAVX2 returns %s for i < n, in %d vector accumulators", t.char, name, what, nacc),
+	// working sets of the benchmarks) loses a fifth to that (ymm; with zmm,
+	// four and eight ran alike).
+	const nacc = 8
+	doc := []string{fmt.Sprintf("%s%s%s returns %s for i < n, in %d vector accumulators", t.char, name, w.name, what, nacc),
 		fmt.Sprintf("folded (pairwise) into float64 totals every %d elements; the last", sumBlock),
 		"partial block is reduced in its own type, then converted."}
-	g.elemFunc(t, name, sig, doc...)
+	if w == zmm {
+		doc = append(doc, "It needs AVX-512F.")
+	}
+	g.vecFunc(t, w, name, sig, doc...)
 	n, x, y := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
@@ -54,27 +59,29 @@ func (g *gen) sum(t dtype, dot bool) {
 	}
 	acc := make([]VecVirtual, nacc)
 	for i := range acc {
-		acc[i] = g.YMM()
+		acc[i] = g.vec(w)
 		g.vxor(t, acc[i], acc[i], acc[i])
 	}
 	// Whole vectors are added from memory: one instruction instead of a
 	// load and an add ran a 16 KiB sum 5–8% faster on Zen 4.
-	body := func(u, _ int) {
-		if !dot && g.mask == nil {
-			g.vadd(t, Mem{Base: x, Disp: u * 32}, acc[u%nacc], acc[u%nacc])
+	body := func(u, _ int, k Op) {
+		m := Mem{Base: x, Disp: u * w.bytes}
+		a := acc[u%nacc]
+		if !dot && k == nil {
+			g.vadd(t, m, a, a)
 			return
 		}
-		a := g.YMM()
-		g.vload(t, x, u, a)
+		v := g.vec(w)
+		g.vloadW(t, w, m, k, v)
 		switch {
-		case dot && g.mask == nil:
-			g.vfmadd231(t, Mem{Base: y, Disp: u * 32}, a, acc[u%nacc])
+		case dot && k == nil:
+			g.vfmadd231(t, Mem{Base: y, Disp: u * w.bytes}, v, a)
 		case dot:
-			b := g.YMM()
-			g.vload(t, y, u, b)
-			g.vfmadd231(t, b, a, acc[u%nacc])
+			b := g.vec(w)
+			g.vloadW(t, w, Mem{Base: y, Disp: u * w.bytes}, k, b)
+			g.vfmadd231(t, b, v, a)
 		default:
-			g.vadd(t, a, acc[u%nacc], acc[u%nacc])
+			g.vadd(t, v, a, a)
 		}
 	}
 	// fold adds the accumulators into acc[0] (pairwise).
@@ -89,7 +96,7 @@ func (g *gen) sum(t dtype, dot bool) {
 	// error bound is that of sumBlock/(lanes·nacc)-term sums, plus one
 	// float64 addition per block.
 	var tot [2]VecVirtual
-	tot[0], tot[1] = g.YMM(), g.YMM()
+	tot[0], tot[1] = g.vec(w), g.vec(w)
 	g.VXORPD(tot[0], tot[0], tot[0])
 	g.VXORPD(tot[1], tot[1], tot[1])
 	toF64 := func() {
@@ -97,10 +104,10 @@ func (g *gen) sum(t dtype, dot bool) {
 		if t.f64 {
 			g.VADDPD(acc[0], tot[0], tot[0])
 		} else {
-			lo, hi := g.YMM(), g.YMM()
-			g.VCVTPS2PD(acc[0].AsX(), lo)
-			g.VEXTRACTF128(U8(1), acc[0], hi.AsX())
-			g.VCVTPS2PD(hi.AsX(), hi)
+			lo, hi := g.vec(w), g.vec(w)
+			g.VCVTPS2PD(lowHalf(acc[0]), lo)
+			g.extractHigh(acc[0], lowHalf(hi))
+			g.VCVTPS2PD(lowHalf(hi), hi)
 			g.VADDPD(lo, tot[0], tot[0])
 			g.VADDPD(hi, tot[1], tot[1])
 		}
@@ -108,7 +115,7 @@ func (g *gen) sum(t dtype, dot bool) {
 			g.vxor(t, acc[i], acc[i], acc[i])
 		}
 	}
-	vw := 32 / t.size
+	lanes := w.lanes(t)
 	blocks, inner, rest := g.label("blocks"), g.label("inner"), g.label("rest")
 	// A vector shorter than a block never touches the float64 totals: it
 	// returns its own sum, sparing their fold (about 15 cycles of latency,
@@ -120,13 +127,13 @@ func (g *gen) sum(t dtype, dot bool) {
 	g.CMPQ(n, U32(sumBlock))
 	g.JL(LabelRef(rest))
 	const unroll = 8
-	g.MOVQ(U32(sumBlock/(unroll*vw)), cnt)
+	g.MOVQ(U32(sumBlock/(unroll*lanes)), cnt)
 	g.Label(inner)
 	for u := 0; u < unroll; u++ {
-		body(u, unroll)
+		body(u, unroll, nil)
 	}
 	for _, p := range ptrs {
-		g.ADDQ(U32(unroll*32), p)
+		g.ADDQ(U32(unroll*w.bytes), p)
 	}
 	g.DECQ(cnt)
 	g.JNZ(LabelRef(inner))
@@ -134,23 +141,13 @@ func (g *gen) sum(t dtype, dot bool) {
 	g.SUBQ(U32(sumBlock), n)
 	g.JMP(LabelRef(blocks))
 	g.Label(rest)
-	g.loop(t, unroll, n, ptrs, body)
+	g.loopW(t, w, unroll, n, ptrs, body)
 	// The last partial block: its accumulators reduced in T, converted
 	// once, added to the horizontal sum of the float64 totals. (The two
 	// chains run side by side; on a short vector only the first counts.)
 	fold()
-	r := g.XMM()
-	g.VEXTRACTF128(U8(1), acc[0], r)
-	g.vadd(t, r, acc[0].AsX(), r)
-	p := g.XMM()
-	if t.f64 {
-		g.VPERMILPD(U8(1), r, p)
-		g.VADDSD(p, r, r)
-	} else {
-		g.VPERMILPS(U8(0x4e), r, p)
-		g.VADDPS(p, r, r)
-		g.VPERMILPS(U8(0xb1), r, p)
-		g.VADDSS(p, r, r)
+	r := g.hsumToX(t, acc[0])
+	if !t.f64 {
 		g.VCVTSS2SD(r, r, r)
 	}
 	full := g.label("full")
@@ -161,16 +158,36 @@ func (g *gen) sum(t dtype, dot bool) {
 	g.RET()
 	g.Label(full)
 	g.VADDPD(tot[1], tot[0], tot[0])
-	h := g.XMM()
-	g.VEXTRACTF128(U8(1), tot[0], h)
-	g.VADDPD(h, tot[0].AsX(), h)
-	l := g.XMM()
-	g.VPERMILPD(U8(1), h, l)
-	g.VADDSD(l, h, h)
+	h := g.hsumToX(f64, tot[0])
 	g.VADDSD(r, h, h)
 	g.VZEROUPPER()
 	g.Store(h, g.ReturnIndex(0))
 	g.RET()
+}
+
+// hsumToX adds the lanes of v (a ymm or zmm register of t) into the low
+// lane of an X register, pairwise.
+func (g *gen) hsumToX(t dtype, v VecVirtual) VecVirtual {
+	if v.Size() == 64 {
+		h := g.YMM()
+		g.extractHigh(v, h)
+		g.vadd(t, h, v.AsY(), h)
+		v = h
+	}
+	r := g.XMM()
+	g.extractHigh(v, r)
+	g.vadd(t, r, v.AsX(), r)
+	p := g.XMM()
+	if t.f64 {
+		g.VPERMILPD(U8(1), r, p)
+		g.VADDSD(p, r, r)
+	} else {
+		g.VPERMILPS(U8(0x4e), r, p)
+		g.VADDPS(p, r, r)
+		g.VPERMILPS(U8(0xb1), r, p)
+		g.VADDSS(p, r, r)
+	}
+	return r
 }
 
 // max returns the largest element, NaN if any is NaN, -Inf for n == 0. It
@@ -437,186 +454,4 @@ func nanBits(t dtype) uint64 {
 		return 0x7ff8000000000000
 	}
 	return 0x7fc00000
-}
-
-// sumAVX512 is sum with 512-bit vectors, for AVX512 CPUs: the same blocks
-// and float64 totals, accumulators of 16 (8) lanes, and a masked tail. On
-// Zen 4, where a zmm load takes both 256-bit load ports, the 4–8 MiB dot
-// products of the L3 benchmarks ran 3–7% faster than with ymm vectors.
-func (g *gen) sumAVX512(t dtype, dot bool) {
-	const nacc = 8 // as sum's; four ran alike at every size
-	name, sig := "sum", "func(n int, x *%s) float64"
-	what := "Σ x[i]"
-	if dot {
-		name, sig, what = "dot", "func(n int, x, y *%[1]s) float64", "Σ x[i]·y[i]"
-	}
-	elem := "float32"
-	if t.f64 {
-		elem = "float64"
-	}
-	g.Function(fmt.Sprintf("%s%sAVX512", t.char, name))
-	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr(fmt.Sprintf(sig, elem))
-	g.Doc(fmt.Sprintf("%s%sAVX512 returns %s for i < n, in %d zmm accumulators folded", t.char, name, what, nacc),
-		fmt.Sprintf("(pairwise) into float64 totals every %d elements; the last partial block", sumBlock),
-		"is reduced in its own type, then converted. It needs AVX-512F.")
-	n, x, y := g.GP64(), g.GP64(), g.GP64()
-	g.Load(g.Param("n"), n)
-	g.Load(g.Param("x"), x)
-	ptrs := []Register{x}
-	if dot {
-		g.Load(g.Param("y"), y)
-		ptrs = append(ptrs, y)
-	}
-	lanes := 64 / t.size
-	acc := make([]VecVirtual, nacc)
-	for i := range acc {
-		acc[i] = g.ZMM()
-		g.vxor(t, acc[i], acc[i], acc[i])
-	}
-	body := func(u int) {
-		a := acc[u%nacc]
-		if !dot {
-			g.vadd(t, Mem{Base: x, Disp: u * 64}, a, a)
-			return
-		}
-		v := g.ZMM()
-		g.vmovu(t, Mem{Base: x, Disp: u * 64}, v)
-		g.vfmadd231(t, Mem{Base: y, Disp: u * 64}, v, a)
-	}
-	fold := func() {
-		for step := 1; step < nacc; step *= 2 {
-			for i := 0; i+step < nacc; i += 2 * step {
-				g.vadd(t, acc[i+step], acc[i], acc[i])
-			}
-		}
-	}
-	var tot [2]VecVirtual
-	tot[0], tot[1] = g.ZMM(), g.ZMM()
-	g.VXORPD(tot[0], tot[0], tot[0])
-	g.VXORPD(tot[1], tot[1], tot[1])
-	toF64 := func() {
-		fold()
-		if t.f64 {
-			g.VADDPD(acc[0], tot[0], tot[0])
-		} else {
-			lo, hi := g.ZMM(), g.ZMM()
-			g.VCVTPS2PD(acc[0].AsY(), lo)
-			g.VEXTRACTF64X4(U8(1), acc[0], hi.AsY())
-			g.VCVTPS2PD(hi.AsY(), hi)
-			g.VADDPD(lo, tot[0], tot[0])
-			g.VADDPD(hi, tot[1], tot[1])
-		}
-		for i := range acc {
-			g.vxor(t, acc[i], acc[i], acc[i])
-		}
-	}
-	const unroll = 8
-	blocks, inner, rest := g.label("blocks"), g.label("inner"), g.label("rest")
-	short, cnt := g.GP64(), g.GP64()
-	g.MOVQ(n, short)
-	g.Label(blocks)
-	g.CMPQ(n, U32(sumBlock))
-	g.JL(LabelRef(rest))
-	g.MOVQ(U32(sumBlock/(unroll*lanes)), cnt)
-	g.Label(inner)
-	for u := 0; u < unroll; u++ {
-		body(u)
-	}
-	for _, p := range ptrs {
-		g.ADDQ(U32(unroll*64), p)
-	}
-	g.DECQ(cnt)
-	g.JNZ(LabelRef(inner))
-	toF64()
-	g.SUBQ(U32(sumBlock), n)
-	g.JMP(LabelRef(blocks))
-
-	g.Label(rest)
-	big, single, tail, done := g.label("big"), g.label("single"), g.label("tail"), g.label("done")
-	g.Label(big)
-	g.CMPQ(n, U32(unroll*lanes))
-	g.JL(LabelRef(single))
-	for u := 0; u < unroll; u++ {
-		body(u)
-	}
-	for _, p := range ptrs {
-		g.ADDQ(U32(unroll*64), p)
-	}
-	g.SUBQ(U32(unroll*lanes), n)
-	g.JMP(LabelRef(big))
-	g.Label(single)
-	g.CMPQ(n, U32(lanes))
-	g.JL(LabelRef(tail))
-	body(0)
-	for _, p := range ptrs {
-		g.ADDQ(U32(64), p)
-	}
-	g.SUBQ(U32(lanes), n)
-	g.JMP(LabelRef(single))
-	g.Label(tail)
-	g.TESTQ(n, n)
-	g.JZ(LabelRef(done))
-	// The lanes past the end load as zeros (and cannot fault).
-	km, tbl := g.K(), g.GP64()
-	g.LEAQ(g.kmaskTable(), tbl)
-	g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
-	v := g.ZMM()
-	if t.f64 {
-		g.VMOVUPD_Z(Mem{Base: x}, km, v)
-	} else {
-		g.VMOVUPS_Z(Mem{Base: x}, km, v)
-	}
-	if dot {
-		w := g.ZMM()
-		if t.f64 {
-			g.VMOVUPD_Z(Mem{Base: y}, km, w)
-		} else {
-			g.VMOVUPS_Z(Mem{Base: y}, km, w)
-		}
-		g.vfmadd231(t, w, v, acc[1%nacc])
-	} else {
-		g.vadd(t, v, acc[1%nacc], acc[1%nacc])
-	}
-	g.Label(done)
-
-	fold()
-	h := g.YMM()
-	g.VEXTRACTF64X4(U8(1), acc[0], h)
-	g.vadd(t, h, acc[0].AsY(), h)
-	r := g.XMM()
-	g.VEXTRACTF128(U8(1), h, r)
-	g.vadd(t, r, h.AsX(), r)
-	p := g.XMM()
-	if t.f64 {
-		g.VPERMILPD(U8(1), r, p)
-		g.VADDSD(p, r, r)
-	} else {
-		g.VPERMILPS(U8(0x4e), r, p)
-		g.VADDPS(p, r, r)
-		g.VPERMILPS(U8(0xb1), r, p)
-		g.VADDSS(p, r, r)
-		g.VCVTSS2SD(r, r, r)
-	}
-	full := g.label("full")
-	g.CMPQ(short, U32(sumBlock))
-	g.JGE(LabelRef(full))
-	g.VZEROUPPER()
-	g.Store(r, g.ReturnIndex(0))
-	g.RET()
-	g.Label(full)
-	g.VADDPD(tot[1], tot[0], tot[0])
-	q := g.YMM()
-	g.VEXTRACTF64X4(U8(1), tot[0], q)
-	g.VADDPD(q, tot[0].AsY(), q)
-	s := g.XMM()
-	g.VEXTRACTF128(U8(1), q, s)
-	g.VADDPD(s, q.AsX(), s)
-	l := g.XMM()
-	g.VPERMILPD(U8(1), s, l)
-	g.VADDSD(l, s, s)
-	g.VADDSD(r, s, s)
-	g.VZEROUPPER()
-	g.Store(s, g.ReturnIndex(0))
-	g.RET()
 }

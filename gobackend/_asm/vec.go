@@ -96,56 +96,123 @@ func (g *gen) vstore(t dtype, src VecVirtual, ptr Register, u int) {
 // loop emits the element loop over n (a GP register, counting down): body(u,
 // of) handles vector u of the of vectors of the current trip, from the
 // current position of every pointer in ptrs,
-// unroll vectors per trip, then one per trip, then the masked tail. After
-// the loop n is zero and the pointers are past the last full vector.
+// unroll vectors per trip, then one per trip, then the masked tail (g.mask
+// set). After the loop n is zero and the pointers are past the last full
+// vector.
 func (g *gen) loop(t dtype, unroll int, n Register, ptrs []Register, body func(u, of int)) {
-	vw := 32 / t.size
+	g.loopW(t, ymm, unroll, n, ptrs, func(u, of int, k Op) {
+		g.mask = k
+		body(u, of)
+		g.mask = nil
+	})
+}
+
+// loopW is loop for vectors of width w, the tail's mask passed to body as
+// k (nil for whole vectors): a ymm register of all-ones lanes for
+// VMASKMOVPS, or, for zmm, a mask register.
+func (g *gen) loopW(t dtype, w width, unroll int, n Register, ptrs []Register, body func(u, of int, k Op)) {
+	lanes := w.lanes(t)
 	big, single, tail, done := g.label("big"), g.label("single"), g.label("tail"), g.label("done")
 	g.Label(big)
-	g.CMPQ(n, U32(unroll*vw))
+	g.CMPQ(n, U32(unroll*lanes))
 	g.JL(LabelRef(single))
 	for u := 0; u < unroll; u++ {
-		body(u, unroll)
+		body(u, unroll, nil)
 	}
 	for _, p := range ptrs {
-		g.ADDQ(U32(unroll*32), p)
+		g.ADDQ(U32(unroll*w.bytes), p)
 	}
-	g.SUBQ(U32(unroll*vw), n)
+	g.SUBQ(U32(unroll*lanes), n)
 	g.JMP(LabelRef(big))
 
 	g.Label(single)
-	g.CMPQ(n, U32(vw))
+	g.CMPQ(n, U32(lanes))
 	g.JL(LabelRef(tail))
-	body(0, 1)
+	body(0, 1, nil)
 	for _, p := range ptrs {
-		g.ADDQ(U32(32), p)
+		g.ADDQ(U32(w.bytes), p)
 	}
-	g.SUBQ(U32(vw), n)
+	g.SUBQ(U32(lanes), n)
 	g.JMP(LabelRef(single))
 
 	g.Label(tail)
 	g.TESTQ(n, n)
 	g.JZ(LabelRef(done))
-	tbl, off := g.GP64(), g.GP64()
-	g.LEAQ(g.maskTable(), tbl)
-	g.MOVQ(n, off)
-	g.SHLQ(U8(log2(t.size)), off)
-	g.NEGQ(off)
-	mask := g.YMM()
-	g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
-	g.mask = mask
-	body(0, 1)
-	g.mask = nil
+	tbl := g.GP64()
+	if w == zmm {
+		g.LEAQ(g.kmaskTable(), tbl)
+		km := g.K()
+		g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
+		body(0, 1, km)
+	} else {
+		off := g.GP64()
+		g.LEAQ(g.maskTable(), tbl)
+		g.MOVQ(n, off)
+		g.SHLQ(U8(log2(t.size)), off)
+		g.NEGQ(off)
+		mask := g.YMM()
+		g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
+		body(0, 1, mask)
+	}
 	g.Label(done)
 }
 
-// elemFunc declares a kernel function.
+// vloadW loads m into dst, a vector of width w: with k (loopW's tail
+// mask), only its lanes, the others zero (a masked load does not fault).
+func (g *gen) vloadW(t dtype, w width, m Mem, k Op, dst VecVirtual) {
+	switch {
+	case k == nil:
+		g.vmovu(t, m, dst)
+	case w == zmm && t.f64:
+		g.VMOVUPD_Z(m, k, dst)
+	case w == zmm:
+		g.VMOVUPS_Z(m, k, dst)
+	case t.f64:
+		g.VMASKMOVPD(m, k, dst)
+	default:
+		g.VMASKMOVPS(m, k, dst)
+	}
+}
+
+// vec returns a new virtual vector register of width w.
+func (g *gen) vec(w width) VecVirtual {
+	if w == zmm {
+		return g.ZMM()
+	}
+	return g.YMM()
+}
+
+// lowHalf is the register of half v's width holding its low half.
+func lowHalf(v VecVirtual) Register {
+	if v.Size() == 64 {
+		return v.AsY()
+	}
+	return v.AsX()
+}
+
+// extractHigh copies the high half of v (ymm or zmm) into dst, a register
+// of half its width.
+func (g *gen) extractHigh(v VecVirtual, dst Register) {
+	if v.Size() == 64 {
+		g.VEXTRACTF64X4(U8(1), v, dst)
+	} else {
+		g.VEXTRACTF128(U8(1), v, dst)
+	}
+}
+
+// elemFunc declares an AVX2 kernel function.
 func (g *gen) elemFunc(t dtype, name, sig string, doc ...string) {
+	g.vecFunc(t, ymm, name, sig, doc...)
+}
+
+// vecFunc declares the kernel function <t><name><w.name>, its signature sig
+// with %s for the element type.
+func (g *gen) vecFunc(t dtype, w width, name, sig string, doc ...string) {
 	elem := "float32"
 	if t.f64 {
 		elem = "float64"
 	}
-	g.Function(fmt.Sprintf("%s%sAVX2", t.char, name))
+	g.Function(fmt.Sprintf("%s%s%s", t.char, name, w.name))
 	g.Attributes(attr.NOSPLIT)
 	g.SignatureExpr(fmt.Sprintf(sig, elem))
 	g.Doc(doc...)

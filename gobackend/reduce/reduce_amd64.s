@@ -629,7 +629,7 @@ tail34:
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z10
-	VADDPS    Z10, Z1, Z1
+	VADDPS    Z10, Z0, Z0
 
 done35:
 	VADDPS        Z1, Z0, Z0
@@ -776,7 +776,7 @@ tail42:
 	KMOVW       (SI)(AX*2), K1
 	VMOVUPS.Z   (CX), K1, Z10
 	VMOVUPS.Z   (DX), K1, Z11
-	VFMADD231PS Z11, Z10, Z1
+	VFMADD231PS Z11, Z10, Z0
 
 done43:
 	VADDPS        Z1, Z0, Z0
@@ -1372,7 +1372,7 @@ tail78:
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z10
-	VADDPD    Z10, Z1, Z1
+	VADDPD    Z10, Z0, Z0
 
 done79:
 	VADDPD        Z1, Z0, Z0
@@ -1512,7 +1512,7 @@ tail86:
 	KMOVW       (SI)(AX*2), K1
 	VMOVUPD.Z   (CX), K1, Z10
 	VMOVUPD.Z   (DX), K1, Z11
-	VFMADD231PD Z11, Z10, Z1
+	VFMADD231PD Z11, Z10, Z0
 
 done87:
 	VADDPD        Z1, Z0, Z0

@@ -22,14 +22,16 @@ func smaxAVX2(n int, x *float32) float32
 // Of +0 and -0 it may return either. It needs AVX-512F.
 func smaxAVX512(n int, x *float32) float32
 
-// ssumAVX512 returns Σ x[i] for i < n, in 8 zmm accumulators folded
-// (pairwise) into float64 totals every 2048 elements; the last partial block
-// is reduced in its own type, then converted. It needs AVX-512F.
+// ssumAVX512 returns Σ x[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
+// It needs AVX-512F.
 func ssumAVX512(n int, x *float32) float64
 
-// sdotAVX512 returns Σ x[i]·y[i] for i < n, in 8 zmm accumulators folded
-// (pairwise) into float64 totals every 2048 elements; the last partial block
-// is reduced in its own type, then converted. It needs AVX-512F.
+// sdotAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
+// It needs AVX-512F.
 func sdotAVX512(n int, x *float32, y *float32) float64
 
 // dsumAVX2 returns Σ x[i] for i < n, in 8 vector accumulators
@@ -50,12 +52,14 @@ func dmaxAVX2(n int, x *float64) float64
 // Of +0 and -0 it may return either. It needs AVX-512F.
 func dmaxAVX512(n int, x *float64) float64
 
-// dsumAVX512 returns Σ x[i] for i < n, in 8 zmm accumulators folded
-// (pairwise) into float64 totals every 2048 elements; the last partial block
-// is reduced in its own type, then converted. It needs AVX-512F.
+// dsumAVX512 returns Σ x[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
+// It needs AVX-512F.
 func dsumAVX512(n int, x *float64) float64
 
-// ddotAVX512 returns Σ x[i]·y[i] for i < n, in 8 zmm accumulators folded
-// (pairwise) into float64 totals every 2048 elements; the last partial block
-// is reduced in its own type, then converted. It needs AVX-512F.
+// ddotAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 2048 elements; the last
+// partial block is reduced in its own type, then converted.
+// It needs AVX-512F.
 func ddotAVX512(n int, x *float64, y *float64) float64
