@@ -16,6 +16,7 @@
 package reduce
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
@@ -76,15 +77,26 @@ func forBytes(k impl, n int) impl {
 }
 
 // Kernel names the Sum, Dot and Max kernels a level runs: "generic",
-// "AVX2" or "AVX512" (and AVX2 beyond the last-level cache, see forBytes).
+// "AVX2", or at AVX512 "AVX512 (AVX2 above N MiB)", the limit of forBytes.
 func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return "AVX512"
+		return fmt.Sprintf("AVX512 (AVX2 above %s)", sizeString(zmmMaxBytes))
 	}
 	return "generic"
+}
+
+// sizeString is n bytes in MiB or KiB when a whole number of them.
+func sizeString(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
