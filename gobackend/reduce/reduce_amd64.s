@@ -560,9 +560,9 @@ TEXT ·ssumAVX512(SB), NOSPLIT, $0-24
 	MOVQ   AX, DX
 
 blocks29:
-	CMPQ AX, $0x00000800
+	CMPQ AX, $0x00001000
 	JL   rest31
-	MOVQ $0x00000010, BX
+	MOVQ $0x00000020, BX
 
 inner30:
 	VADDPS        (CX), Z0, Z0
@@ -596,7 +596,7 @@ inner30:
 	VXORPS        Z5, Z5, Z5
 	VXORPS        Z6, Z6, Z6
 	VXORPS        Z7, Z7, Z7
-	SUBQ          $0x00000800, AX
+	SUBQ          $0x00001000, AX
 	JMP           blocks29
 
 rest31:
@@ -648,7 +648,7 @@ done35:
 	VPERMILPS     $0xb1, X0, X1
 	VADDSS        X1, X0, X0
 	VCVTSS2SD     X0, X0, X0
-	CMPQ          DX, $0x00000800
+	CMPQ          DX, $0x00001000
 	JGE           full36
 	VZEROUPPER
 	MOVSD         X0, ret+16(FP)
@@ -686,9 +686,9 @@ TEXT ·sdotAVX512(SB), NOSPLIT, $0-32
 	MOVQ   AX, BX
 
 blocks37:
-	CMPQ AX, $0x00000800
+	CMPQ AX, $0x00001000
 	JL   rest39
-	MOVQ $0x00000010, SI
+	MOVQ $0x00000020, SI
 
 inner38:
 	VMOVUPS       (CX), Z10
@@ -731,7 +731,7 @@ inner38:
 	VXORPS        Z5, Z5, Z5
 	VXORPS        Z6, Z6, Z6
 	VXORPS        Z7, Z7, Z7
-	SUBQ          $0x00000800, AX
+	SUBQ          $0x00001000, AX
 	JMP           blocks37
 
 rest39:
@@ -795,7 +795,7 @@ done43:
 	VPERMILPS     $0xb1, X0, X1
 	VADDSS        X1, X0, X0
 	VCVTSS2SD     X0, X0, X0
-	CMPQ          BX, $0x00000800
+	CMPQ          BX, $0x00001000
 	JGE           full44
 	VZEROUPPER
 	MOVSD         X0, ret+24(FP)
@@ -1307,9 +1307,9 @@ TEXT ·dsumAVX512(SB), NOSPLIT, $0-24
 	MOVQ   AX, DX
 
 blocks73:
-	CMPQ AX, $0x00000800
+	CMPQ AX, $0x00001000
 	JL   rest75
-	MOVQ $0x00000020, BX
+	MOVQ $0x00000040, BX
 
 inner74:
 	VADDPD (CX), Z0, Z0
@@ -1339,7 +1339,7 @@ inner74:
 	VXORPD Z5, Z5, Z5
 	VXORPD Z6, Z6, Z6
 	VXORPD Z7, Z7, Z7
-	SUBQ   $0x00000800, AX
+	SUBQ   $0x00001000, AX
 	JMP    blocks73
 
 rest75:
@@ -1388,7 +1388,7 @@ done79:
 	VADDPD        X0, X1, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	CMPQ          DX, $0x00000800
+	CMPQ          DX, $0x00001000
 	JGE           full80
 	VZEROUPPER
 	MOVSD         X0, ret+16(FP)
@@ -1426,9 +1426,9 @@ TEXT ·ddotAVX512(SB), NOSPLIT, $0-32
 	MOVQ   AX, BX
 
 blocks81:
-	CMPQ AX, $0x00000800
+	CMPQ AX, $0x00001000
 	JL   rest83
-	MOVQ $0x00000020, SI
+	MOVQ $0x00000040, SI
 
 inner82:
 	VMOVUPD     (CX), Z10
@@ -1467,7 +1467,7 @@ inner82:
 	VXORPD      Z5, Z5, Z5
 	VXORPD      Z6, Z6, Z6
 	VXORPD      Z7, Z7, Z7
-	SUBQ        $0x00000800, AX
+	SUBQ        $0x00001000, AX
 	JMP         blocks81
 
 rest83:
@@ -1528,7 +1528,7 @@ done87:
 	VADDPD        X0, X1, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	CMPQ          BX, $0x00000800
+	CMPQ          BX, $0x00001000
 	JGE           full88
 	VZEROUPPER
 	MOVSD         X0, ret+24(FP)

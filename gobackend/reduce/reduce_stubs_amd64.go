@@ -23,13 +23,13 @@ func smaxAVX2(n int, x *float32) float32
 func smaxAVX512(n int, x *float32) float32
 
 // ssumAVX512 returns Σ x[i] for i < n, in 8 vector accumulators
-// folded (pairwise) into float64 totals every 2048 elements; the last
+// folded (pairwise) into float64 totals every 4096 elements; the last
 // partial block is reduced in its own type, then converted.
 // It needs AVX-512F.
 func ssumAVX512(n int, x *float32) float64
 
 // sdotAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
-// folded (pairwise) into float64 totals every 2048 elements; the last
+// folded (pairwise) into float64 totals every 4096 elements; the last
 // partial block is reduced in its own type, then converted.
 // It needs AVX-512F.
 func sdotAVX512(n int, x *float32, y *float32) float64
@@ -53,13 +53,13 @@ func dmaxAVX2(n int, x *float64) float64
 func dmaxAVX512(n int, x *float64) float64
 
 // dsumAVX512 returns Σ x[i] for i < n, in 8 vector accumulators
-// folded (pairwise) into float64 totals every 2048 elements; the last
+// folded (pairwise) into float64 totals every 4096 elements; the last
 // partial block is reduced in its own type, then converted.
 // It needs AVX-512F.
 func dsumAVX512(n int, x *float64) float64
 
 // ddotAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
-// folded (pairwise) into float64 totals every 2048 elements; the last
+// folded (pairwise) into float64 totals every 4096 elements; the last
 // partial block is reduced in its own type, then converted.
 // It needs AVX-512F.
 func ddotAVX512(n int, x *float64, y *float64) float64

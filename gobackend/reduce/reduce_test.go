@@ -25,7 +25,7 @@ func lengths() []int {
 	for n := 0; n <= 140; n++ {
 		ls = append(ls, n)
 	}
-	return append(ls, 255, 256, 257, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 5003)
+	return append(ls, 255, 256, 257, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 5003, 8193)
 }
 
 // levels are the levels this CPU runs that have kernels of their own.
