@@ -150,7 +150,7 @@ func (g *gen) sum(t dtype, dot bool, w width) {
 	// once, added to the horizontal sum of the float64 totals. (The two
 	// chains run side by side; on a short vector only the first counts.)
 	fold()
-	r := g.hsumToX(t, acc[0])
+	r := g.hfold(t, acc[0], g.vadd)
 	if !t.f64 {
 		g.VCVTSS2SD(r, r, r)
 	}
@@ -162,34 +162,34 @@ func (g *gen) sum(t dtype, dot bool, w width) {
 	g.RET()
 	g.Label(full)
 	g.VADDPD(tot[1], tot[0], tot[0])
-	h := g.hsumToX(f64, tot[0])
+	h := g.hfold(f64, tot[0], g.vadd)
 	g.VADDSD(r, h, h)
 	g.VZEROUPPER()
 	g.Store(h, g.ReturnIndex(0))
 	g.RET()
 }
 
-// hsumToX adds the lanes of v (a ymm or zmm register of t) into the low
-// lane of an X register, pairwise.
-func (g *gen) hsumToX(t dtype, v VecVirtual) VecVirtual {
+// hfold folds the lanes of v (a ymm or zmm register of t) pairwise with op
+// (vadd, vmax) into lane 0 of the X register it returns.
+func (g *gen) hfold(t dtype, v VecVirtual, op func(t dtype, y, x, dst Op)) VecVirtual {
 	if v.Size() == 64 {
 		h := g.YMM()
 		g.extractHigh(v, h)
-		g.vadd(t, h, v.AsY(), h)
+		op(t, h, v.AsY(), h)
 		v = h
 	}
 	r := g.XMM()
 	g.extractHigh(v, r)
-	g.vadd(t, r, v.AsX(), r)
+	op(t, r, v.AsX(), r)
 	p := g.XMM()
 	if t.f64 {
 		g.VPERMILPD(U8(1), r, p)
-		g.VADDSD(p, r, r)
+		op(t, p, r, r)
 	} else {
 		g.VPERMILPS(U8(0x4e), r, p)
-		g.VADDPS(p, r, r)
+		op(t, p, r, r)
 		g.VPERMILPS(U8(0xb1), r, p)
-		g.VADDSS(p, r, r)
+		op(t, p, r, r)
 	}
 	return r
 }
@@ -247,7 +247,7 @@ func (g *gen) max(t dtype) {
 	g.vor(t, nan[1], nan[0], nan[0])
 	g.vor(t, nan[3], nan[2], nan[2])
 	g.vor(t, nan[2], nan[0], nan[0])
-	h := g.hmax(t, acc[0])
+	h := g.hfold(t, acc[0], g.vmax) // of the ordered lanes: VMAXPS drops NaN, tracked aside
 	done := g.label("done")
 	g.VPTEST(nan[0], nan[0])
 	g.JZ(LabelRef(done))
@@ -376,10 +376,7 @@ func (g *gen) maxAVX512(t dtype) {
 			zmax(acc[i+step], acc[i])
 		}
 	}
-	y := g.YMM()
-	g.VEXTRACTF64X4(U8(1), acc[0], y)
-	g.vmax(t, y, acc[0].AsY(), y)
-	h := g.hmax(t, y)
+	h := g.hfold(t, acc[0], g.vmax)
 
 	// A NaN or an infinity went through the main loop: compare its part of x.
 	for step := 1; step < nseen; step *= 2 {
@@ -414,25 +411,6 @@ func (g *gen) maxAVX512(t dtype) {
 	g.VZEROUPPER()
 	g.Store(h, g.ReturnIndex(0))
 	g.RET()
-}
-
-// hmax returns an xmm register whose lane 0 holds the largest lane of the
-// ymm register y (of the ordered lanes: VMAXPS drops NaN, tracked aside).
-func (g *gen) hmax(t dtype, y VecVirtual) VecVirtual {
-	h := g.XMM()
-	g.VEXTRACTF128(U8(1), y, h)
-	g.vmax(t, h, y.AsX(), h)
-	l := g.XMM()
-	if t.f64 {
-		g.VPERMILPD(U8(1), h, l)
-		g.VMAXSD(l, h, h)
-	} else {
-		g.VPERMILPS(U8(0x4e), h, l)
-		g.VMAXPS(l, h, h)
-		g.VPERMILPS(U8(0xb1), h, l)
-		g.VMAXPS(l, h, h)
-	}
-	return h
 }
 
 // kmaskTable is 17 uint16 masks, entry r holding the low r bits set: the

@@ -2136,7 +2136,7 @@ done7:
 	VPERMILPS    $0x4e, X1, X0
 	VADDPS       X0, X1, X1
 	VPERMILPS    $0xb1, X1, X0
-	VADDSS       X0, X1, X1
+	VADDPS       X0, X1, X1
 	VCVTSS2SD    X1, X1, X1
 	CMPQ         BX, $0x00000800
 	JGE          full8
@@ -2149,7 +2149,7 @@ full8:
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
 	VPERMILPD    $0x01, X0, X2
-	VADDSD       X2, X0, X0
+	VADDPD       X2, X0, X0
 	VADDSD       X1, X0, X0
 	VZEROUPPER
 	MOVSD        X0, ret+24(FP)
@@ -2348,7 +2348,7 @@ done19:
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X1
 	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
+	VADDPD       X0, X1, X1
 	CMPQ         BX, $0x00000800
 	JGE          full20
 	VZEROUPPER
@@ -2360,7 +2360,7 @@ full20:
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
 	VPERMILPD    $0x01, X0, X2
-	VADDSD       X2, X0, X0
+	VADDPD       X2, X0, X0
 	VADDSD       X1, X0, X0
 	VZEROUPPER
 	MOVSD        X0, ret+24(FP)

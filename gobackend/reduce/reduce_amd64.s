@@ -108,7 +108,7 @@ done7:
 	VPERMILPS    $0x4e, X1, X0
 	VADDPS       X0, X1, X1
 	VPERMILPS    $0xb1, X1, X0
-	VADDSS       X0, X1, X1
+	VADDPS       X0, X1, X1
 	VCVTSS2SD    X1, X1, X1
 	CMPQ         DX, $0x00000800
 	JGE          full8
@@ -121,7 +121,7 @@ full8:
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
 	VPERMILPD    $0x01, X0, X2
-	VADDSD       X2, X0, X0
+	VADDPD       X2, X0, X0
 	VADDSD       X1, X0, X0
 	VZEROUPPER
 	MOVSD        X0, ret+16(FP)
@@ -271,7 +271,7 @@ done15:
 	VPERMILPS    $0x4e, X1, X0
 	VADDPS       X0, X1, X1
 	VPERMILPS    $0xb1, X1, X0
-	VADDSS       X0, X1, X1
+	VADDPS       X0, X1, X1
 	VCVTSS2SD    X1, X1, X1
 	CMPQ         BX, $0x00000800
 	JGE          full16
@@ -284,7 +284,7 @@ full16:
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
 	VPERMILPD    $0x01, X0, X2
-	VADDSD       X2, X0, X0
+	VADDPD       X2, X0, X0
 	VADDSD       X1, X0, X0
 	VZEROUPPER
 	MOVSD        X0, ret+24(FP)
@@ -646,7 +646,7 @@ done35:
 	VPERMILPS     $0x4e, X0, X1
 	VADDPS        X1, X0, X0
 	VPERMILPS     $0xb1, X0, X1
-	VADDSS        X1, X0, X0
+	VADDPS        X1, X0, X0
 	VCVTSS2SD     X0, X0, X0
 	CMPQ          DX, $0x00001000
 	JGE           full36
@@ -661,7 +661,7 @@ full36:
 	VEXTRACTF128  $0x01, Y1, X2
 	VADDPD        X2, X1, X2
 	VPERMILPD     $0x01, X2, X1
-	VADDSD        X1, X2, X2
+	VADDPD        X1, X2, X2
 	VADDSD        X0, X2, X2
 	VZEROUPPER
 	MOVSD         X2, ret+16(FP)
@@ -793,7 +793,7 @@ done43:
 	VPERMILPS     $0x4e, X0, X1
 	VADDPS        X1, X0, X0
 	VPERMILPS     $0xb1, X0, X1
-	VADDSS        X1, X0, X0
+	VADDPS        X1, X0, X0
 	VCVTSS2SD     X0, X0, X0
 	CMPQ          BX, $0x00001000
 	JGE           full44
@@ -808,7 +808,7 @@ full44:
 	VEXTRACTF128  $0x01, Y1, X2
 	VADDPD        X2, X1, X2
 	VPERMILPD     $0x01, X2, X1
-	VADDSD        X1, X2, X2
+	VADDPD        X1, X2, X2
 	VADDSD        X0, X2, X2
 	VZEROUPPER
 	MOVSD         X2, ret+24(FP)
@@ -912,7 +912,7 @@ done51:
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X1
 	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
+	VADDPD       X0, X1, X1
 	CMPQ         DX, $0x00000800
 	JGE          full52
 	VZEROUPPER
@@ -924,7 +924,7 @@ full52:
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
 	VPERMILPD    $0x01, X0, X2
-	VADDSD       X2, X0, X0
+	VADDPD       X2, X0, X0
 	VADDSD       X1, X0, X0
 	VZEROUPPER
 	MOVSD        X0, ret+16(FP)
@@ -1050,7 +1050,7 @@ done59:
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X1
 	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
+	VADDPD       X0, X1, X1
 	CMPQ         BX, $0x00000800
 	JGE          full60
 	VZEROUPPER
@@ -1062,7 +1062,7 @@ full60:
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
 	VPERMILPD    $0x01, X0, X2
-	VADDSD       X2, X0, X0
+	VADDPD       X2, X0, X0
 	VADDSD       X1, X0, X0
 	VZEROUPPER
 	MOVSD        X0, ret+24(FP)
@@ -1136,7 +1136,7 @@ done64:
 	VEXTRACTF128 $0x01, Y1, X0
 	VMAXPD       X0, X1, X0
 	VPERMILPD    $0x01, X0, X1
-	VMAXSD       X1, X0, X0
+	VMAXPD       X1, X0, X0
 	VPTEST       Y2, Y2
 	JZ           done65
 	VMOVUPD      dnan<>+0(SB), X0
@@ -1247,7 +1247,7 @@ done69:
 	VEXTRACTF128  $0x01, Y0, X1
 	VMAXPD        X1, X0, X1
 	VPERMILPD     $0x01, X1, X0
-	VMAXSD        X0, X1, X1
+	VMAXPD        X0, X1, X1
 	VADDPD        Z11, Z10, Z10
 	VADDPD        Z13, Z12, Z12
 	VADDPD        Z12, Z10, Z10
@@ -1387,7 +1387,7 @@ done79:
 	VEXTRACTF128  $0x01, Y1, X0
 	VADDPD        X0, X1, X0
 	VPERMILPD     $0x01, X0, X1
-	VADDSD        X1, X0, X0
+	VADDPD        X1, X0, X0
 	CMPQ          DX, $0x00001000
 	JGE           full80
 	VZEROUPPER
@@ -1401,7 +1401,7 @@ full80:
 	VEXTRACTF128  $0x01, Y1, X2
 	VADDPD        X2, X1, X2
 	VPERMILPD     $0x01, X2, X1
-	VADDSD        X1, X2, X2
+	VADDPD        X1, X2, X2
 	VADDSD        X0, X2, X2
 	VZEROUPPER
 	MOVSD         X2, ret+16(FP)
@@ -1527,7 +1527,7 @@ done87:
 	VEXTRACTF128  $0x01, Y1, X0
 	VADDPD        X0, X1, X0
 	VPERMILPD     $0x01, X0, X1
-	VADDSD        X1, X0, X0
+	VADDPD        X1, X0, X0
 	CMPQ          BX, $0x00001000
 	JGE           full88
 	VZEROUPPER
@@ -1541,7 +1541,7 @@ full88:
 	VEXTRACTF128  $0x01, Y1, X2
 	VADDPD        X2, X1, X2
 	VPERMILPD     $0x01, X2, X1
-	VADDSD        X1, X2, X2
+	VADDPD        X1, X2, X2
 	VADDSD        X0, X2, X2
 	VZEROUPPER
 	MOVSD         X2, ret+24(FP)
