@@ -191,6 +191,14 @@ func (m Machine) sortedCaches() []Cache {
 
 func levelName(level int) string { return fmt.Sprintf("L%d", level) }
 
+// ThreadsText is "1 thread" or "n threads".
+func ThreadsText(n int) string {
+	if n == 1 {
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", n)
+}
+
 // BytesText writes a size in binary units: "16 KiB", "3.999 MiB", "32 GiB".
 func BytesText(n int) string {
 	switch {

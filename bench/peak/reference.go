@@ -70,11 +70,7 @@ func (t *StreamTarget) Bytes() float64 {
 // Describe says what the target streams, e.g. "read Σ b[i] over 16 KiB on 1
 // thread (read-avx (…))".
 func (t *StreamTarget) Describe() string {
-	who := "1 thread"
-	if t.threads > 1 {
-		who = fmt.Sprintf("%d threads", t.threads)
-	}
-	return fmt.Sprintf("%s over %s on %s (%s)", patternFormula[t.pattern], BytesText(int(t.Bytes())), who, t.kernel.name)
+	return fmt.Sprintf("%s over %s on %s (%s)", patternFormula[t.pattern], BytesText(int(t.Bytes())), ThreadsText(t.threads), t.kernel.name)
 }
 
 // Close stops the target's threads and lets its memory go.

@@ -182,7 +182,7 @@ func peakLines(run *Run) []string {
 	var out []string
 	for _, c := range run.Peaks.Compute {
 		out = append(out, fmt.Sprintf("peak %s, %s: %s GFLOP/s theoretical (%s), %s measured (%s)",
-			c.DType, threadsName(c.Threads), Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
+			c.DType, peak.ThreadsText(c.Threads), Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
 	}
 	out = append(out, bandwidthLines(run.Peaks.Bandwidth)...)
 	for _, g := range run.Peaks.GPUs { // GPU results are shares of their GPU's peaks
@@ -242,18 +242,11 @@ func bandwidthLines(bws []peak.BandwidthPeak) []string {
 		}
 		parts = append(parts, p)
 		if i == len(groups)-1 || groups[i+1].threads != g.threads {
-			out = append(out, fmt.Sprintf("bandwidth GB/s, %s: %s", threadsName(g.threads), strings.Join(parts, "; ")))
+			out = append(out, fmt.Sprintf("bandwidth GB/s, %s: %s", peak.ThreadsText(g.threads), strings.Join(parts, "; ")))
 			parts = nil
 		}
 	}
 	return out
-}
-
-func threadsName(n int) string {
-	if n == 1 {
-		return "1 thread"
-	}
-	return fmt.Sprintf("%d threads", n)
 }
 
 func footer(run *Run) []string {

@@ -87,20 +87,9 @@ func Kernel(lvl isa.Level) string {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return fmt.Sprintf("AVX512 (AVX2 above %s)", sizeString(zmmMaxBytes))
+		return fmt.Sprintf("AVX512 (AVX2 above %.4g MiB)", float64(zmmMaxBytes)/(1<<20))
 	}
 	return "generic"
-}
-
-// sizeString is n bytes in MiB or KiB when a whole number of them.
-func sizeString(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
