@@ -47,7 +47,7 @@ func genGemm(g *gen) {
 	// axpy per row (op(A) = Aᵀ), the same kernels as reduce's and elem's.
 	for _, t := range []dtype{f32, f64} {
 		g.sum(t, true, ymm)
-		g.axpy(t)
+		g.axpy(t, ymm)
 	}
 }
 

@@ -196,6 +196,7 @@ const (
 	cmpUNORD = 0x03
 	cmpNEQ   = 0x04 // unordered, quiet
 	cmpNLT   = 0x15 // unordered, quiet: not less than
+	cmpNLE   = 0x16 // unordered, quiet: not less than or equal
 	cmpGE    = 0x1d // ordered, quiet
 	cmpGT    = 0x1e // ordered, quiet
 )

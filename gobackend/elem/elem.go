@@ -16,7 +16,9 @@
 package elem
 
 import (
+	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -51,24 +53,62 @@ type impl uint8
 const (
 	implGeneric impl = iota
 	implAVX2         // elem_amd64.s
+	implAVX512       // elem_amd64.s: Add, Mul, Axpy and ReLU only
 )
 
-// implFor returns the kernels lvl runs (clamped to what the CPU runs): the
-// AVX2 assembly serves isa.AVX512 as well, as the element-wise kernels are
-// bound by memory, and Zen 4 runs 512-bit vectors as two 256-bit halves.
+// implFor returns the kernels lvl runs (clamped to what the CPU runs).
 func implFor(lvl isa.Level) impl {
-	if haveAsm && lvl.Clamp() >= isa.AVX2 {
-		return implAVX2
+	switch l := lvl.Clamp(); {
+	case !haveAsm || l < isa.AVX2:
+		return implGeneric
+	case l >= isa.AVX512:
+		return implAVX512
 	}
-	return implGeneric
+	return implAVX2
 }
 
-// Kernel names the kernels a level runs: "generic" or "AVX2".
+// mathImpl is the kernels Exp, Tanh and Sigmoid run at k: they have no
+// AVX-512 form (Zen 4 runs 512-bit arithmetic as two 256-bit halves, so
+// wider vectors would not compute faster there).
+func mathImpl(k impl) impl { return min(k, implAVX2) }
+
+// zmmMaxBytes is the most bytes (read and written) a call moves with the
+// AVX-512 kernels; see isa.ZMMMaxBytes. A variable so tests can move it.
+var zmmMaxBytes = isa.ZMMMaxBytes()
+
+// forBytes is k for a call moving n bytes: AVX2 above zmmMaxBytes.
+func forBytes(k impl, n int) impl {
+	if k == implAVX512 && n > zmmMaxBytes {
+		return implAVX2
+	}
+	return k
+}
+
+// Kernel names the Add, Mul, Axpy and ReLU kernels a level runs: "generic",
+// "AVX2", or at AVX512 "AVX512 (AVX2 above N MiB)", the limit of forBytes.
 func Kernel(lvl isa.Level) string {
-	if implFor(lvl) == implAVX2 {
+	switch implFor(lvl) {
+	case implAVX2:
+		return "AVX2"
+	case implAVX512:
+		return fmt.Sprintf("AVX512 (AVX2 above %.4g MiB)", float64(zmmMaxBytes)/(1<<20))
+	}
+	return "generic"
+}
+
+// MathKernel names the Exp, Tanh and Sigmoid kernels a level runs:
+// "generic" or "AVX2".
+func MathKernel(lvl isa.Level) string {
+	if mathImpl(implFor(lvl)) == implAVX2 {
 		return "AVX2"
 	}
 	return "generic"
+}
+
+// sizeOf is the size of T in bytes.
+func sizeOf[T Float]() int {
+	var z T
+	return int(unsafe.Sizeof(z))
 }
 
 // forChunks runs f on the pieces of [0, n) num.For makes. The callers check
@@ -83,53 +123,69 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	binary(implFor(lvl), opAdd, x, y, z, threads)
+	k := forBytes(implFor(lvl), 3*len(x)*sizeOf[T]())
+	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
+		return
+	}
+	binary(k, opAdd, x, y, z, threads)
 }
 
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	binary(implFor(lvl), opMul, x, y, z, threads)
+	k := forBytes(implFor(lvl), 3*len(x)*sizeOf[T]())
+	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+		binaryAsm(k, opMul, x, y, z)
+		return
+	}
+	binary(k, opMul, x, y, z, threads)
 }
 
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl)
+	k := forBytes(implFor(lvl), 3*len(x)*sizeOf[T]())
+	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+		axpyAsm(k, alpha, x, y)
+		return
+	}
 	if single(len(x), threads, minChunkCheap) {
-		if k != implGeneric {
-			axpyAsm(k, alpha, x, y) // see single-thread calls below
-			return
-		}
-		axpy(k, alpha, x, y)
+		axpyGeneric(alpha, x, y)
 		return
 	}
 	forChunks(len(x), threads, minChunkCheap, func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
 }
 
-// ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch), -0 becomes +0.
+// ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch; its sign bit
+// cleared, every other bit kept), -0 becomes +0.
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl), opReLU, x, y, threads, minChunkCheap)
+	k := forBytes(implFor(lvl), 2*len(x)*sizeOf[T]())
+	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+		unaryAsm(k, opReLU, x, y)
+		return
+	}
+	unary(k, opReLU, x, y, threads, minChunkCheap)
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
 // small results keeping their relative accuracy. NaN stays NaN.
 func Sigmoid[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl), opSigmoid, x, y, threads, minChunkMath)
+	unary(mathImpl(implFor(lvl)), opSigmoid, x, y, threads, minChunkMath)
 }
 
 // Tanh sets y = tanh(x).
 func Tanh[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl), opTanh, x, y, threads, minChunkMath)
+	unary(mathImpl(implFor(lvl)), opTanh, x, y, threads, minChunkMath)
 }
 
 // Exp sets y = exp(x) (overflow gives +Inf, underflow subnormals then 0).
 func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl), opExp, x, y, threads, minChunkMath)
+	unary(mathImpl(implFor(lvl)), opExp, x, y, threads, minChunkMath)
 }
 
 type op uint8
@@ -143,17 +199,15 @@ const (
 	opSigmoid
 )
 
-// Single-thread calls: binary, unary and Axpy call the assembly's wrapper
-// themselves on one thread rather than through binaryKernel, unaryKernel or
-// axpy: none of those is small enough to inline, and a call saved is a
-// nanosecond or two of a 16 KiB add (~60 ns).
+// Single-thread calls: Add, Mul, Axpy and ReLU call the assembly's wrapper
+// themselves on one thread, rather than through binary, unary or axpy and
+// their kernel functions: none of those is small enough to inline, and on a
+// 16 KiB ReLU (~100 ns) each call level saved was 2–3 ns.
+
+// binary and unary run a kernel on one thread or split over several.
 
 func binary[T Float](k impl, o op, x, y, z []T, threads int) {
 	if single(len(x), threads, minChunkCheap) {
-		if k != implGeneric {
-			binaryAsm(k, o, x, y, z)
-			return
-		}
 		binaryKernel(k, o, x, y, z)
 		return
 	}
@@ -162,10 +216,6 @@ func binary[T Float](k impl, o op, x, y, z []T, threads int) {
 
 func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {
 	if single(len(x), threads, minChunk) {
-		if k != implGeneric {
-			unaryAsm(k, o, x, y)
-			return
-		}
 		unaryKernel(k, o, x, y)
 		return
 	}
@@ -217,7 +267,7 @@ func unaryKernel[T Float](k impl, o op, x, y []T) {
 // if a kernel exceeds it. fn is "exp", "tanh" or "sigmoid"; f64 selects the
 // float64 kernels.
 func MaxULP(lvl isa.Level, fn string, f64 bool) float64 {
-	b, ok := ulpBounds[boundKey{implFor(lvl), fn, f64}]
+	b, ok := ulpBounds[boundKey{mathImpl(implFor(lvl)), fn, f64}]
 	if !ok {
 		panic("elem: MaxULP: unknown function " + fn)
 	}

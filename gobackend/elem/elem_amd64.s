@@ -194,30 +194,27 @@ done12:
 // func sreluAVX2(n int, x *float32, y *float32)
 // Requires: AVX
 TEXT ·sreluAVX2(SB), NOSPLIT, $0-24
-	MOVQ   n+0(FP), AX
-	MOVQ   x+8(FP), CX
-	MOVQ   y+16(FP), DX
-	VXORPS Y0, Y0, Y0
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	VBROADCASTSS sabsmask<>+0(SB), Y1
 
 big13:
 	CMPQ    AX, $0x00000020
 	JL      single14
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x12, Y0, Y1, Y2
-	VANDNPS Y1, Y2, Y1
-	VMOVUPS Y1, (DX)
-	VMOVUPS 32(CX), Y1
-	VCMPPS  $0x12, Y0, Y1, Y2
-	VANDNPS Y1, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	VMOVUPS 64(CX), Y1
-	VCMPPS  $0x12, Y0, Y1, Y2
-	VANDNPS Y1, Y2, Y1
-	VMOVUPS Y1, 64(DX)
-	VMOVUPS 96(CX), Y1
-	VCMPPS  $0x12, Y0, Y1, Y2
-	VANDNPS Y1, Y2, Y1
-	VMOVUPS Y1, 96(DX)
+	VMAXPS  (CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)
+	VMAXPS  32(CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 32(DX)
+	VMAXPS  64(CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 64(DX)
+	VMAXPS  96(CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 96(DX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000020, AX
@@ -226,10 +223,9 @@ big13:
 single14:
 	CMPQ    AX, $0x00000008
 	JL      tail15
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x12, Y0, Y1, Y2
-	VANDNPS Y1, Y2, Y1
-	VMOVUPS Y1, (DX)
+	VMAXPS  (CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000008, AX
@@ -241,15 +237,25 @@ tail15:
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x02, AX
 	NEGQ       AX
-	VMOVDQU    32(BX)(AX*1), Y1
-	VMASKMOVPS (CX), Y1, Y2
-	VCMPPS     $0x12, Y0, Y2, Y0
-	VANDNPS    Y2, Y0, Y2
-	VMASKMOVPS Y2, Y1, (DX)
+	VMOVDQU    32(BX)(AX*1), Y2
+	VMASKMOVPS (CX), Y2, Y3
+	VMAXPS     Y3, Y0, Y3
+	VANDPS     Y1, Y3, Y3
+	VMASKMOVPS Y3, Y2, (DX)
 
 done16:
 	VZEROUPPER
 	RET
+
+DATA sabsmask<>+0(SB)/4, $0x7fffffff
+DATA sabsmask<>+4(SB)/4, $0x7fffffff
+DATA sabsmask<>+8(SB)/4, $0x7fffffff
+DATA sabsmask<>+12(SB)/4, $0x7fffffff
+DATA sabsmask<>+16(SB)/4, $0x7fffffff
+DATA sabsmask<>+20(SB)/4, $0x7fffffff
+DATA sabsmask<>+24(SB)/4, $0x7fffffff
+DATA sabsmask<>+28(SB)/4, $0x7fffffff
+GLOBL sabsmask<>(SB), RODATA|NOPTR, $32
 
 // func sexpAVX2(n int, x *float32, y *float32)
 // Requires: AVX, AVX2, FMA3
@@ -786,16 +792,6 @@ done24:
 	VZEROUPPER
 	RET
 
-DATA sabsmask<>+0(SB)/4, $0x7fffffff
-DATA sabsmask<>+4(SB)/4, $0x7fffffff
-DATA sabsmask<>+8(SB)/4, $0x7fffffff
-DATA sabsmask<>+12(SB)/4, $0x7fffffff
-DATA sabsmask<>+16(SB)/4, $0x7fffffff
-DATA sabsmask<>+20(SB)/4, $0x7fffffff
-DATA sabsmask<>+24(SB)/4, $0x7fffffff
-DATA sabsmask<>+28(SB)/4, $0x7fffffff
-GLOBL sabsmask<>(SB), RODATA|NOPTR, $32
-
 DATA stanhp0<>+0(SB)/4, $0xbbbaf0ea
 DATA stanhp0<>+4(SB)/4, $0xbbbaf0ea
 DATA stanhp0<>+8(SB)/4, $0xbbbaf0ea
@@ -1239,30 +1235,27 @@ done40:
 // func dreluAVX2(n int, x *float64, y *float64)
 // Requires: AVX
 TEXT ·dreluAVX2(SB), NOSPLIT, $0-24
-	MOVQ   n+0(FP), AX
-	MOVQ   x+8(FP), CX
-	MOVQ   y+16(FP), DX
-	VXORPD Y0, Y0, Y0
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPD       Y0, Y0, Y0
+	VBROADCASTSD dabsmask<>+0(SB), Y1
 
 big41:
 	CMPQ    AX, $0x00000010
 	JL      single42
-	VMOVUPD (CX), Y1
-	VCMPPD  $0x12, Y0, Y1, Y2
-	VANDNPD Y1, Y2, Y1
-	VMOVUPD Y1, (DX)
-	VMOVUPD 32(CX), Y1
-	VCMPPD  $0x12, Y0, Y1, Y2
-	VANDNPD Y1, Y2, Y1
-	VMOVUPD Y1, 32(DX)
-	VMOVUPD 64(CX), Y1
-	VCMPPD  $0x12, Y0, Y1, Y2
-	VANDNPD Y1, Y2, Y1
-	VMOVUPD Y1, 64(DX)
-	VMOVUPD 96(CX), Y1
-	VCMPPD  $0x12, Y0, Y1, Y2
-	VANDNPD Y1, Y2, Y1
-	VMOVUPD Y1, 96(DX)
+	VMAXPD  (CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (DX)
+	VMAXPD  32(CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, 32(DX)
+	VMAXPD  64(CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, 64(DX)
+	VMAXPD  96(CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, 96(DX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000010, AX
@@ -1271,10 +1264,9 @@ big41:
 single42:
 	CMPQ    AX, $0x00000004
 	JL      tail43
-	VMOVUPD (CX), Y1
-	VCMPPD  $0x12, Y0, Y1, Y2
-	VANDNPD Y1, Y2, Y1
-	VMOVUPD Y1, (DX)
+	VMAXPD  (CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (DX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000004, AX
@@ -1286,15 +1278,21 @@ tail43:
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
-	VMOVDQU    32(BX)(AX*1), Y1
-	VMASKMOVPD (CX), Y1, Y2
-	VCMPPD     $0x12, Y0, Y2, Y0
-	VANDNPD    Y2, Y0, Y2
-	VMASKMOVPD Y2, Y1, (DX)
+	VMOVDQU    32(BX)(AX*1), Y2
+	VMASKMOVPD (CX), Y2, Y3
+	VMAXPD     Y3, Y0, Y3
+	VANDPD     Y1, Y3, Y3
+	VMASKMOVPD Y3, Y2, (DX)
 
 done44:
 	VZEROUPPER
 	RET
+
+DATA dabsmask<>+0(SB)/8, $0x7fffffffffffffff
+DATA dabsmask<>+8(SB)/8, $0x7fffffffffffffff
+DATA dabsmask<>+16(SB)/8, $0x7fffffffffffffff
+DATA dabsmask<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL dabsmask<>(SB), RODATA|NOPTR, $32
 
 // func dexpAVX2(n int, x *float64, y *float64)
 // Requires: AVX, AVX2, FMA3
@@ -1869,12 +1867,6 @@ done52:
 	VZEROUPPER
 	RET
 
-DATA dabsmask<>+0(SB)/8, $0x7fffffffffffffff
-DATA dabsmask<>+8(SB)/8, $0x7fffffffffffffff
-DATA dabsmask<>+16(SB)/8, $0x7fffffffffffffff
-DATA dabsmask<>+24(SB)/8, $0x7fffffffffffffff
-GLOBL dabsmask<>(SB), RODATA|NOPTR, $32
-
 DATA dtanhp0<>+0(SB)/8, $0xbfeedc5baafd6f4b
 DATA dtanhp0<>+8(SB)/8, $0xbfeedc5baafd6f4b
 DATA dtanhp0<>+16(SB)/8, $0xbfeedc5baafd6f4b
@@ -2153,5 +2145,458 @@ tail55:
 	VMASKMOVPD   Y2, Y0, (DX)
 
 done56:
+	VZEROUPPER
+	RET
+
+// func saddAVX512(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, AVX512F
+TEXT ·saddAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big57:
+	CMPQ    AX, $0x00000040
+	JL      single58
+	VMOVUPS (CX), Z0
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	VMOVUPS 64(CX), Z0
+	VADDPS  64(DX), Z0, Z0
+	VMOVUPS Z0, 64(BX)
+	VMOVUPS 128(CX), Z0
+	VADDPS  128(DX), Z0, Z0
+	VMOVUPS Z0, 128(BX)
+	VMOVUPS 192(CX), Z0
+	VADDPS  192(DX), Z0, Z0
+	VMOVUPS Z0, 192(BX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	SUBQ    $0x00000040, AX
+	JMP     big57
+
+single58:
+	CMPQ    AX, $0x00000010
+	JL      tail59
+	VMOVUPS (CX), Z0
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000010, AX
+	JMP     single58
+
+tail59:
+	TESTQ     AX, AX
+	JZ        done60
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+
+done60:
+	VZEROUPPER
+	RET
+
+DATA kmask<>+0(SB)/2, $0x0000
+DATA kmask<>+2(SB)/2, $0x0001
+DATA kmask<>+4(SB)/2, $0x0003
+DATA kmask<>+6(SB)/2, $0x0007
+DATA kmask<>+8(SB)/2, $0x000f
+DATA kmask<>+10(SB)/2, $0x001f
+DATA kmask<>+12(SB)/2, $0x003f
+DATA kmask<>+14(SB)/2, $0x007f
+DATA kmask<>+16(SB)/2, $0x00ff
+DATA kmask<>+18(SB)/2, $0x01ff
+DATA kmask<>+20(SB)/2, $0x03ff
+DATA kmask<>+22(SB)/2, $0x07ff
+DATA kmask<>+24(SB)/2, $0x0fff
+DATA kmask<>+26(SB)/2, $0x1fff
+DATA kmask<>+28(SB)/2, $0x3fff
+DATA kmask<>+30(SB)/2, $0x7fff
+DATA kmask<>+32(SB)/2, $0xffff
+GLOBL kmask<>(SB), RODATA|NOPTR, $34
+
+// func smulAVX512(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, AVX512F
+TEXT ·smulAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big61:
+	CMPQ    AX, $0x00000040
+	JL      single62
+	VMOVUPS (CX), Z0
+	VMULPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	VMOVUPS 64(CX), Z0
+	VMULPS  64(DX), Z0, Z0
+	VMOVUPS Z0, 64(BX)
+	VMOVUPS 128(CX), Z0
+	VMULPS  128(DX), Z0, Z0
+	VMOVUPS Z0, 128(BX)
+	VMOVUPS 192(CX), Z0
+	VMULPS  192(DX), Z0, Z0
+	VMOVUPS Z0, 192(BX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	SUBQ    $0x00000040, AX
+	JMP     big61
+
+single62:
+	CMPQ    AX, $0x00000010
+	JL      tail63
+	VMOVUPS (CX), Z0
+	VMULPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000010, AX
+	JMP     single62
+
+tail63:
+	TESTQ     AX, AX
+	JZ        done64
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+
+done64:
+	VZEROUPPER
+	RET
+
+// func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·saxpyAVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSS alpha+8(FP), Z0
+
+big65:
+	CMPQ        AX, $0x00000040
+	JL          single66
+	VMOVUPS     (DX), Z1
+	VFMADD231PS (CX), Z0, Z1
+	VMOVUPS     Z1, (DX)
+	VMOVUPS     64(DX), Z1
+	VFMADD231PS 64(CX), Z0, Z1
+	VMOVUPS     Z1, 64(DX)
+	VMOVUPS     128(DX), Z1
+	VFMADD231PS 128(CX), Z0, Z1
+	VMOVUPS     Z1, 128(DX)
+	VMOVUPS     192(DX), Z1
+	VFMADD231PS 192(CX), Z0, Z1
+	VMOVUPS     Z1, 192(DX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	SUBQ        $0x00000040, AX
+	JMP         big65
+
+single66:
+	CMPQ        AX, $0x00000010
+	JL          tail67
+	VMOVUPS     (DX), Z1
+	VFMADD231PS (CX), Z0, Z1
+	VMOVUPS     Z1, (DX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         single66
+
+tail67:
+	TESTQ       AX, AX
+	JZ          done68
+	LEAQ        kmask<>+0(SB), BX
+	KMOVW       (BX)(AX*2), K1
+	VMOVUPS.Z   (DX), K1, Z1
+	VMOVUPS.Z   (CX), K1, Z2
+	VFMADD231PS Z2, Z0, Z1
+	VMOVUPS     Z1, K1, (DX)
+
+done68:
+	VZEROUPPER
+	RET
+
+// func sreluAVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sreluAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPS       Z0, Z0, Z0
+	VBROADCASTSS sabsmask<>+0(SB), Z1
+
+big69:
+	CMPQ    AX, $0x00000040
+	JL      single70
+	VMAXPS  (CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, (DX)
+	VMAXPS  64(CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, 64(DX)
+	VMAXPS  128(CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, 128(DX)
+	VMAXPS  192(CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, 192(DX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	SUBQ    $0x00000040, AX
+	JMP     big69
+
+single70:
+	CMPQ    AX, $0x00000010
+	JL      tail71
+	VMAXPS  (CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, (DX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000010, AX
+	JMP     single70
+
+tail71:
+	TESTQ     AX, AX
+	JZ        done72
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z2
+	VMAXPS    Z2, Z0, Z2
+	VPANDD    Z1, Z2, Z2
+	VMOVUPS   Z2, K1, (DX)
+
+done72:
+	VZEROUPPER
+	RET
+
+// func daddAVX512(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, AVX512F
+TEXT ·daddAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big73:
+	CMPQ    AX, $0x00000020
+	JL      single74
+	VMOVUPD (CX), Z0
+	VADDPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	VMOVUPD 64(CX), Z0
+	VADDPD  64(DX), Z0, Z0
+	VMOVUPD Z0, 64(BX)
+	VMOVUPD 128(CX), Z0
+	VADDPD  128(DX), Z0, Z0
+	VMOVUPD Z0, 128(BX)
+	VMOVUPD 192(CX), Z0
+	VADDPD  192(DX), Z0, Z0
+	VMOVUPD Z0, 192(BX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	SUBQ    $0x00000020, AX
+	JMP     big73
+
+single74:
+	CMPQ    AX, $0x00000008
+	JL      tail75
+	VMOVUPD (CX), Z0
+	VADDPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000008, AX
+	JMP     single74
+
+tail75:
+	TESTQ     AX, AX
+	JZ        done76
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
+
+done76:
+	VZEROUPPER
+	RET
+
+// func dmulAVX512(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, AVX512F
+TEXT ·dmulAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big77:
+	CMPQ    AX, $0x00000020
+	JL      single78
+	VMOVUPD (CX), Z0
+	VMULPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	VMOVUPD 64(CX), Z0
+	VMULPD  64(DX), Z0, Z0
+	VMOVUPD Z0, 64(BX)
+	VMOVUPD 128(CX), Z0
+	VMULPD  128(DX), Z0, Z0
+	VMOVUPD Z0, 128(BX)
+	VMOVUPD 192(CX), Z0
+	VMULPD  192(DX), Z0, Z0
+	VMOVUPD Z0, 192(BX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	SUBQ    $0x00000020, AX
+	JMP     big77
+
+single78:
+	CMPQ    AX, $0x00000008
+	JL      tail79
+	VMOVUPD (CX), Z0
+	VMULPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000008, AX
+	JMP     single78
+
+tail79:
+	TESTQ     AX, AX
+	JZ        done80
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
+
+done80:
+	VZEROUPPER
+	RET
+
+// func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSD alpha+8(FP), Z0
+
+big81:
+	CMPQ        AX, $0x00000020
+	JL          single82
+	VMOVUPD     (DX), Z1
+	VFMADD231PD (CX), Z0, Z1
+	VMOVUPD     Z1, (DX)
+	VMOVUPD     64(DX), Z1
+	VFMADD231PD 64(CX), Z0, Z1
+	VMOVUPD     Z1, 64(DX)
+	VMOVUPD     128(DX), Z1
+	VFMADD231PD 128(CX), Z0, Z1
+	VMOVUPD     Z1, 128(DX)
+	VMOVUPD     192(DX), Z1
+	VFMADD231PD 192(CX), Z0, Z1
+	VMOVUPD     Z1, 192(DX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	SUBQ        $0x00000020, AX
+	JMP         big81
+
+single82:
+	CMPQ        AX, $0x00000008
+	JL          tail83
+	VMOVUPD     (DX), Z1
+	VFMADD231PD (CX), Z0, Z1
+	VMOVUPD     Z1, (DX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000008, AX
+	JMP         single82
+
+tail83:
+	TESTQ       AX, AX
+	JZ          done84
+	LEAQ        kmask<>+0(SB), BX
+	KMOVW       (BX)(AX*2), K1
+	VMOVUPD.Z   (DX), K1, Z1
+	VMOVUPD.Z   (CX), K1, Z2
+	VFMADD231PD Z2, Z0, Z1
+	VMOVUPD     Z1, K1, (DX)
+
+done84:
+	VZEROUPPER
+	RET
+
+// func dreluAVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dreluAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPD       Z0, Z0, Z0
+	VBROADCASTSD dabsmask<>+0(SB), Z1
+
+big85:
+	CMPQ    AX, $0x00000020
+	JL      single86
+	VMAXPD  (CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, (DX)
+	VMAXPD  64(CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, 64(DX)
+	VMAXPD  128(CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, 128(DX)
+	VMAXPD  192(CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, 192(DX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	SUBQ    $0x00000020, AX
+	JMP     big85
+
+single86:
+	CMPQ    AX, $0x00000008
+	JL      tail87
+	VMAXPD  (CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, (DX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000008, AX
+	JMP     single86
+
+tail87:
+	TESTQ     AX, AX
+	JZ        done88
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z2
+	VMAXPD    Z2, Z0, Z2
+	VPANDQ    Z1, Z2, Z2
+	VMOVUPD   Z2, K1, (DX)
+
+done88:
 	VZEROUPPER
 	RET

@@ -1,6 +1,9 @@
 package elem
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // The pure-Go kernels: built everywhere, the go backend's, and the
 // reference the assembly is tested against.
@@ -29,11 +32,24 @@ func axpyGeneric[T Float](alpha T, x, y []T) {
 func reluGeneric[T Float](x, y []T) {
 	y = y[:len(x)]
 	for i, v := range x {
-		if v <= 0 {
+		switch {
+		case v <= 0:
 			v = 0
+		case v != v:
+			v = clearSign(v) // as the assembly's VMAXPS and VANDPS do
 		}
 		y[i] = v
 	}
+}
+
+// clearSign is v with its sign bit cleared, every other bit kept (a NaN's
+// payload too, which a conversion between float32 and float64 may change).
+func clearSign[T Float](v T) T {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return T(math.Float32frombits(math.Float32bits(float32(v)) &^ (1 << 31)))
+	}
+	return T(math.Float64frombits(math.Float64bits(float64(v)) &^ (1 << 63)))
 }
 
 // exp is math.Exp, except above 709, where the amd64 assembly of math.Exp

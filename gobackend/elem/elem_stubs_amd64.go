@@ -13,7 +13,8 @@ func smulAVX2(n int, x *float32, y *float32, z *float32)
 // saxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func saxpyAVX2(n int, alpha float32, x *float32, y *float32)
 
-// sreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN, -0 becomes +0.
+// sreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
 func sreluAVX2(n int, x *float32, y *float32)
 
 // sexpAVX2 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
@@ -37,7 +38,8 @@ func dmulAVX2(n int, x *float64, y *float64, z *float64)
 // daxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func daxpyAVX2(n int, alpha float64, x *float64, y *float64)
 
-// dreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN, -0 becomes +0.
+// dreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
 func dreluAVX2(n int, x *float64, y *float64)
 
 // dexpAVX2 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
@@ -51,3 +53,37 @@ func dtanhAVX2(n int, x *float64, y *float64)
 // dsigmoidAVX2 sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
 // gobackend/_asm for the method and its error.
 func dsigmoidAVX2(n int, x *float64, y *float64)
+
+// saddAVX512 sets z[i] = x[i] + y[i] for i < n (z may be x or y).
+// It needs AVX-512F.
+func saddAVX512(n int, x *float32, y *float32, z *float32)
+
+// smulAVX512 sets z[i] = x[i] · y[i] for i < n (z may be x or y).
+// It needs AVX-512F.
+func smulAVX512(n int, x *float32, y *float32, z *float32)
+
+// saxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
+// It needs AVX-512F.
+func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
+
+// sreluAVX512 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// It needs AVX-512F.
+func sreluAVX512(n int, x *float32, y *float32)
+
+// daddAVX512 sets z[i] = x[i] + y[i] for i < n (z may be x or y).
+// It needs AVX-512F.
+func daddAVX512(n int, x *float64, y *float64, z *float64)
+
+// dmulAVX512 sets z[i] = x[i] · y[i] for i < n (z may be x or y).
+// It needs AVX-512F.
+func dmulAVX512(n int, x *float64, y *float64, z *float64)
+
+// daxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
+// It needs AVX-512F.
+func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
+
+// dreluAVX512 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// It needs AVX-512F.
+func dreluAVX512(n int, x *float64, y *float64)

@@ -299,9 +299,68 @@ func TestKernel(t *testing.T) {
 	if got := Kernel(isa.Generic); got != "generic" {
 		t.Errorf("Kernel(Generic) = %q", got)
 	}
-	if isa.AVX2.Supported() && isa.AVX2.Clamp() == isa.AVX2 {
-		if got := Kernel(isa.AVX2); got != "AVX2" && got != "generic" {
+	if got := MathKernel(isa.Generic); got != "generic" {
+		t.Errorf("MathKernel(Generic) = %q", got)
+	}
+	if implFor(isa.AVX2) == implAVX2 {
+		if got := Kernel(isa.AVX2); got != "AVX2" {
 			t.Errorf("Kernel(AVX2) = %q", got)
+		}
+	}
+	if implFor(isa.AVX512) == implAVX512 {
+		old := zmmMaxBytes
+		defer func() { zmmMaxBytes = old }()
+		zmmMaxBytes = 16 << 20
+		if got, want := Kernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
+			t.Errorf("Kernel(AVX512) = %q, want %q", got, want)
+		}
+		if got := MathKernel(isa.AVX512); got != "AVX2" {
+			t.Errorf("MathKernel(AVX512) = %q, want AVX2", got)
+		}
+	}
+}
+
+// TestZmmLimit checks that calls moving more than zmmMaxBytes run the AVX2
+// kernels at isa.AVX512 and smaller ones the AVX-512 kernels: Axpy's FMA
+// and ReLU's compare give the same bits either way, so the limit is checked
+// through which kernel the dispatch picks, and the results against AVX2.
+func TestZmmLimit(t *testing.T) {
+	if got := forBytes(implAVX512, zmmMaxBytes); got != implAVX512 {
+		t.Errorf("forBytes(AVX512, zmmMaxBytes) = %v, want AVX512", got)
+	}
+	if got := forBytes(implAVX512, zmmMaxBytes+1); got != implAVX2 {
+		t.Errorf("forBytes(AVX512, zmmMaxBytes+1) = %v, want AVX2", got)
+	}
+	if got := forBytes(implGeneric, zmmMaxBytes+1); got != implGeneric {
+		t.Errorf("forBytes(generic, zmmMaxBytes+1) = %v, want generic", got)
+	}
+	if implFor(isa.AVX512) != implAVX512 {
+		t.Skip("no AVX-512 kernels here")
+	}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	x, y := numtest.New[float32](5003, rnd).Data, numtest.New[float32](5003, rnd).Data
+	old := zmmMaxBytes
+	defer func() { zmmMaxBytes = old }()
+	for _, limit := range []int{0, 12 * len(x)} {
+		zmmMaxBytes = limit
+		for _, th := range threadSet() {
+			want, got := make([]float32, len(x)), make([]float32, len(x))
+			Add(isa.AVX2, x, y, want, th)
+			Add(isa.AVX512, x, y, got, th)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("limit %d, threads=%d: Add at AVX512 [%d] = %v, AVX2 %v", limit, th, i, got[i], want[i])
+				}
+			}
+			copy(want, y)
+			copy(got, y)
+			Axpy(isa.AVX512, 0.5, x, got, th)
+			Axpy(isa.AVX2, 0.5, x, want, th)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("limit %d, threads=%d: Axpy at AVX512 [%d] = %v, AVX2 %v", limit, th, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }
@@ -341,5 +400,45 @@ func BenchmarkElem(b *testing.B) {
 				}
 			}
 		}
+	}
+}
+
+// TestReLUBits checks that every level gives the generic kernel's bits for
+// ReLU's special inputs, at each position of a vector long enough to use
+// every loop of the assembly (and its masked tail).
+func TestReLUBits(t *testing.T) {
+	negNaN := math.Float64frombits(0xfff8_0000_0000_0001)
+	sNaN := math.Float64frombits(0x7ff0_0000_0000_0001)
+	specials := []float64{negNaN, math.NaN(), sNaN, math.Copysign(0, -1), 0, -1, 1, math.Inf(-1), math.Inf(1), -0x1p-1074, 0x1p-1074}
+	f32 := []float32{float32(negNaN), float32(math.NaN()), math.Float32frombits(0x7f80_0001), math.Float32frombits(0xff80_0001),
+		float32(math.Copysign(0, -1)), 0, -1, 1, float32(math.Inf(-1)), -0x1p-149}
+	for _, lvl := range levels() {
+		for n := 1; n <= 150; n += 7 {
+			for i := range n {
+				x := make([]float64, n)
+				x[i] = specials[i%len(specials)]
+				want, got := make([]float64, n), make([]float64, n)
+				ReLU(isa.Generic, x, want, 1)
+				ReLU(lvl, x, got, 1)
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || !math.IsNaN(x[i]) && math.IsNaN(want[i]) {
+					t.Fatalf("%v n=%d: ReLU(%v) at %d = %#x, generic %#x", lvl, n, x[i], i, math.Float64bits(got[i]), math.Float64bits(want[i]))
+				}
+				x32 := make([]float32, n)
+				x32[i] = f32[i%len(f32)]
+				w32, g32 := make([]float32, n), make([]float32, n)
+				ReLU(isa.Generic, x32, w32, 1)
+				ReLU(lvl, x32, g32, 1)
+				if math.Float32bits(g32[i]) != math.Float32bits(w32[i]) {
+					t.Fatalf("%v n=%d: ReLU(%v) at %d = %#x, generic %#x", lvl, n, x32[i], i, math.Float32bits(g32[i]), math.Float32bits(w32[i]))
+				}
+			}
+		}
+	}
+	// The generic kernel itself: NaN stays NaN with its sign cleared, -0
+	// and negatives become +0.
+	y := make([]float64, 3)
+	ReLU(isa.Generic, []float64{negNaN, math.Copysign(0, -1), -2}, y, 1)
+	if math.Float64bits(y[0]) != 0x7ff8_0000_0000_0001 || math.Float64bits(y[1]) != 0 || math.Float64bits(y[2]) != 0 {
+		t.Errorf("generic ReLU(-NaN, -0, -2) = %#x %#x %#x", math.Float64bits(y[0]), math.Float64bits(y[1]), math.Float64bits(y[2]))
 	}
 }

@@ -83,3 +83,13 @@ func parseSize(s string) int {
 	}
 	return n * mult
 }
+
+// ZMMMaxBytes is the most bytes a memory-bound kernel call (a reduction, an
+// element-wise op) moves with 512-bit vectors before it falls back to 256-bit
+// ones: half the last-level cache, shared with the other cores. Measured on
+// Zen 4, which runs a 512-bit access as two 256-bit halves, alternating the
+// kernels in one process: from the caches zmm ran as fast or faster (a 16
+// KiB sum or dot 6%, a 4 MiB dot 5–8%, Max 1.1–2× at 16 KiB, a 16 KiB add,
+// axpy or ReLU 4–13%); streaming from DRAM slower (a 256 MiB sum, dot or
+// max 5–14%, a 384 MiB add or axpy 3–9%).
+func ZMMMaxBytes() int { return Caches().L3 / 2 }

@@ -58,19 +58,14 @@ func implFor(lvl isa.Level) impl {
 	return implAVX2
 }
 
-// zmmMaxBytes is the most bytes a call reads with the AVX-512 kernels:
-// half the last-level cache, shared with the other cores. Measured on Zen
-// 4, which runs a 512-bit load as two 256-bit halves, alternating in one
-// process: streaming from DRAM, the zmm kernels were slower (256 MiB sum,
-// dot and max took 5–14% longer); from the caches, as fast or faster (a
-// 16 KiB sum or dot on a 64-byte boundary 6%, a 4 MiB dot 5–8%, Max 1.1–2×
-// at 16 KiB). One case goes the other way: from L1, a zmm load that
+// zmmMaxBytes is the most bytes a call reads with the AVX-512 kernels (see
+// isa.ZMMMaxBytes). One case goes the other way: from L1, a zmm load that
 // straddles two cache lines costs an extra access, so on a slice 32 bytes
 // past a 64-byte boundary a 16 KiB zmm sum or dot ran 13–18% slower than
 // the ymm one. Slices of 512 bytes or more from make start on a 64-byte
 // boundary; Sum and Dot keep one kernel for every alignment, so that their
 // rounding does not depend on it. A variable so tests can move it.
-var zmmMaxBytes = isa.Caches().L3 / 2
+var zmmMaxBytes = isa.ZMMMaxBytes()
 
 // forBytes is k for a call reading n bytes: AVX2 above zmmMaxBytes.
 func forBytes(k impl, n int) impl {

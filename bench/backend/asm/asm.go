@@ -56,7 +56,7 @@ func (b Backend) Info() backend.Info {
 	l := b.Level
 	ulps := func(fn string) string {
 		return fmt.Sprintf("%s, max error %g ulp (f32), %g ulp (f64)",
-			elem.Kernel(l), elem.MaxULP(l, fn, false), elem.MaxULP(l, fn, true))
+			elem.MathKernel(l), elem.MaxULP(l, fn, false), elem.MaxULP(l, fn, true))
 	}
 	return backend.Info{
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
