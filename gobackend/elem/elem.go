@@ -16,7 +16,6 @@
 package elem
 
 import (
-	"fmt"
 	"math"
 	"unsafe"
 
@@ -72,26 +71,15 @@ func implFor(lvl isa.Level) impl {
 // wider vectors would not compute faster there).
 func mathImpl(k impl) impl { return min(k, implAVX2) }
 
-// zmmMaxBytes is the most bytes (read and written) a call moves with the
-// AVX-512 kernels; see isa.ZMMMaxBytes. A variable so tests can move it.
-var zmmMaxBytes = isa.ZMMMaxBytes()
-
-// forBytes is k for a call moving n bytes: AVX2 above zmmMaxBytes.
-func forBytes(k impl, n int) impl {
-	if k == implAVX512 && n > zmmMaxBytes {
-		return implAVX2
-	}
-	return k
-}
-
 // Kernel names the Add, Mul, Axpy and ReLU kernels a level runs: "generic",
-// "AVX2", or at AVX512 "AVX512 (AVX2 above N MiB)", the limit of forBytes.
+// "AVX2", or at AVX512 isa.ZMMKernel(): the AVX-512 kernels run while a call
+// moves (reads and writes) at most isa.ZMMMaxBytes.
 func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return fmt.Sprintf("AVX512 (AVX2 above %.4g MiB)", float64(zmmMaxBytes)/(1<<20))
+		return isa.ZMMKernel()
 	}
 	return "generic"
 }
@@ -123,7 +111,7 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := forBytes(implFor(lvl), 3*len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(3 * len(x) * sizeOf[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
@@ -134,7 +122,7 @@ func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := forBytes(implFor(lvl), 3*len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(3 * len(x) * sizeOf[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		binaryAsm(k, opMul, x, y, z)
 		return
@@ -145,7 +133,7 @@ func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := forBytes(implFor(lvl), 3*len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(3 * len(x) * sizeOf[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		axpyAsm(k, alpha, x, y)
 		return
@@ -161,7 +149,7 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 // cleared, every other bit kept), -0 becomes +0.
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := forBytes(implFor(lvl), 2*len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(2 * len(x) * sizeOf[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		unaryAsm(k, opReLU, x, y)
 		return

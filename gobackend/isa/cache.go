@@ -91,5 +91,20 @@ func parseSize(s string) int {
 // kernels in one process: from the caches zmm ran as fast or faster (a 16
 // KiB sum or dot 6%, a 4 MiB dot 5–8%, Max 1.1–2× at 16 KiB, a 16 KiB add,
 // axpy or ReLU 4–13%); streaming from DRAM slower (a 256 MiB sum, dot or
-// max 5–14%, a 384 MiB add or axpy 3–9%).
-func ZMMMaxBytes() int { return Caches().L3 / 2 }
+// max 5–14%, a 384 MiB add or axpy 3–9%). A variable so tests can move it.
+var ZMMMaxBytes = Caches().L3 / 2
+
+// ForBytes is the level a memory-bound kernel call moving n bytes runs at:
+// l, but AVX2 in place of AVX512 above ZMMMaxBytes.
+func (l Level) ForBytes(n int) Level {
+	if l >= AVX512 && n > ZMMMaxBytes {
+		return AVX2
+	}
+	return l
+}
+
+// ZMMKernel names the kernels ForBytes picks at AVX512:
+// "AVX512 (AVX2 above N MiB)".
+func ZMMKernel() string {
+	return "AVX512 (AVX2 above " + strconv.FormatFloat(float64(ZMMMaxBytes)/(1<<20), 'g', 4, 64) + " MiB)"
+}

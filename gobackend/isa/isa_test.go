@@ -55,3 +55,29 @@ func TestCaches(t *testing.T) {
 		t.Errorf("Caches() = %+v", c)
 	}
 }
+
+// TestForBytes checks the switch from AVX512 to AVX2 above ZMMMaxBytes, and
+// that the other levels pass through.
+func TestForBytes(t *testing.T) {
+	old := ZMMMaxBytes
+	defer func() { ZMMMaxBytes = old }()
+	ZMMMaxBytes = 16 << 20
+	for _, c := range []struct {
+		l    Level
+		n    int
+		want Level
+	}{
+		{AVX512, 16 << 20, AVX512},
+		{AVX512, 16<<20 + 1, AVX2},
+		{AVX2, 16<<20 + 1, AVX2},
+		{Generic, 16<<20 + 1, Generic},
+		{Generic, 0, Generic},
+	} {
+		if got := c.l.ForBytes(c.n); got != c.want {
+			t.Errorf("%v.ForBytes(%d) = %v, want %v", c.l, c.n, got, c.want)
+		}
+	}
+	if got, want := ZMMKernel(), "AVX512 (AVX2 above 16 MiB)"; got != want {
+		t.Errorf("ZMMKernel() = %q, want %q", got, want)
+	}
+}

@@ -16,7 +16,6 @@
 package reduce
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
@@ -47,7 +46,15 @@ const (
 
 // implFor returns the kernels lvl runs (clamped to what the CPU runs). At
 // isa.AVX512, Max's mask registers take its NaN bookkeeping off the vector
-// pipes, and Sum and Dot read whole cache lines per load; but see forBytes.
+// pipes, and Sum and Dot read whole cache lines per load; the callers pass
+// lvl.ForBytes of what they read, so that DRAM-sized calls run AVX2.
+//
+// One case goes the other way: from L1, a zmm load that straddles two cache
+// lines costs an extra access, so on a slice 32 bytes past a 64-byte
+// boundary a 16 KiB zmm sum or dot ran 13–18% slower than the ymm one.
+// Slices of 512 bytes or more from make start on a 64-byte boundary; Sum and
+// Dot keep one kernel for every alignment, so that their rounding does not
+// depend on it.
 func implFor(lvl isa.Level) impl {
 	switch l := lvl.Clamp(); {
 	case !haveAsm || l < isa.AVX2:
@@ -58,31 +65,15 @@ func implFor(lvl isa.Level) impl {
 	return implAVX2
 }
 
-// zmmMaxBytes is the most bytes a call reads with the AVX-512 kernels (see
-// isa.ZMMMaxBytes). One case goes the other way: from L1, a zmm load that
-// straddles two cache lines costs an extra access, so on a slice 32 bytes
-// past a 64-byte boundary a 16 KiB zmm sum or dot ran 13–18% slower than
-// the ymm one. Slices of 512 bytes or more from make start on a 64-byte
-// boundary; Sum and Dot keep one kernel for every alignment, so that their
-// rounding does not depend on it. A variable so tests can move it.
-var zmmMaxBytes = isa.ZMMMaxBytes()
-
-// forBytes is k for a call reading n bytes: AVX2 above zmmMaxBytes.
-func forBytes(k impl, n int) impl {
-	if k == implAVX512 && n > zmmMaxBytes {
-		return implAVX2
-	}
-	return k
-}
-
 // Kernel names the Sum, Dot and Max kernels a level runs: "generic",
-// "AVX2", or at AVX512 "AVX512 (AVX2 above N MiB)", the limit of forBytes.
+// "AVX2", or at AVX512 isa.ZMMKernel(): the AVX-512 kernels run while a call
+// reads at most isa.ZMMMaxBytes.
 func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return fmt.Sprintf("AVX512 (AVX2 above %.4g MiB)", float64(zmmMaxBytes)/(1<<20))
+		return isa.ZMMKernel()
 	}
 	return "generic"
 }
@@ -90,7 +81,7 @@ func Kernel(lvl isa.Level) string {
 // Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := forBytes(implFor(lvl), len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(len(x) * sizeOf[T]()))
 	if num.Single(len(x), threads, minChunk) {
 		if k != implGeneric && len(x) > 0 {
 			// The assembly straight from here, no wrapper between: on a
@@ -117,7 +108,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 		panic("reduce: len(y) != len(x)")
 	}
 	checkThreads(threads)
-	k := forBytes(implFor(lvl), 2*len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(2 * len(x) * sizeOf[T]()))
 	if num.Single(len(x), threads, minChunk) {
 		if k != implGeneric && len(x) > 0 {
 			switch { // as Sum
@@ -154,7 +145,7 @@ func reduce(n, threads int, f func(lo, hi int) float64) float64 {
 // identity of max.
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := forBytes(implFor(lvl), len(x)*sizeOf[T]())
+	k := implFor(lvl.ForBytes(len(x) * sizeOf[T]()))
 	if num.Single(len(x), threads, minChunk) {
 		return maxOf(k, x)
 	}

@@ -295,34 +295,25 @@ func BenchmarkReduce(b *testing.B) {
 	}
 }
 
-// TestZmmLimit checks that calls reading more than zmmMaxBytes run the
+// TestZmmLimit checks that calls reading more than isa.ZMMMaxBytes run the
 // AVX2 kernels at isa.AVX512, bit for bit, and smaller ones do not.
 func TestZmmLimit(t *testing.T) {
-	if got := forBytes(implAVX512, zmmMaxBytes); got != implAVX512 {
-		t.Errorf("forBytes(AVX512, zmmMaxBytes) = %v, want AVX512", got)
-	}
-	if got := forBytes(implAVX512, zmmMaxBytes+1); got != implAVX2 {
-		t.Errorf("forBytes(AVX512, zmmMaxBytes+1) = %v, want AVX2", got)
-	}
-	if got := forBytes(implGeneric, zmmMaxBytes+1); got != implGeneric {
-		t.Errorf("forBytes(generic, zmmMaxBytes+1) = %v, want generic", got)
-	}
 	if implFor(isa.AVX512) != implAVX512 {
 		t.Skip("no AVX-512 kernels here")
 	}
 	rnd := rand.New(rand.NewPCG(5, 6))
 	x, y := numtest.New[float32](5003, rnd).Data, numtest.New[float32](5003, rnd).Data
-	old := zmmMaxBytes
-	defer func() { zmmMaxBytes = old }()
+	old := isa.ZMMMaxBytes
+	defer func() { isa.ZMMMaxBytes = old }()
 	for _, th := range threadSet() {
-		zmmMaxBytes = 4 * len(x) // Sum within, Dot over
+		isa.ZMMMaxBytes = 4 * len(x) // Sum within, Dot over
 		if got, want := Sum(isa.AVX512, x, 1), float32(ssumAVX512(len(x), &x[0])); got != want {
 			t.Errorf("Sum within the limit = %v, want the AVX-512 kernel's %v", got, want)
 		}
 		if got, want := Dot(isa.AVX512, x, y, th), Dot(isa.AVX2, x, y, th); got != want {
 			t.Errorf("threads=%d: Dot over the limit = %v, want the AVX2 kernel's %v", th, got, want)
 		}
-		zmmMaxBytes = 0
+		isa.ZMMMaxBytes = 0
 		if got, want := Sum(isa.AVX512, x, th), Sum(isa.AVX2, x, th); got != want {
 			t.Errorf("threads=%d: Sum over the limit = %v, want the AVX2 kernel's %v", th, got, want)
 		}
@@ -334,9 +325,9 @@ func TestKernelName(t *testing.T) {
 		t.Errorf("Kernel(Generic) = %q", got)
 	}
 	if implFor(isa.AVX512) == implAVX512 {
-		old := zmmMaxBytes
-		defer func() { zmmMaxBytes = old }()
-		zmmMaxBytes = 16 << 20
+		old := isa.ZMMMaxBytes
+		defer func() { isa.ZMMMaxBytes = old }()
+		isa.ZMMMaxBytes = 16 << 20
 		if got, want := Kernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("Kernel(AVX512) = %q, want %q", got, want)
 		}
