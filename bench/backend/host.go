@@ -5,20 +5,37 @@ import (
 	"runtime/debug"
 	"time"
 	"unsafe"
+
+	"github.com/peakbench/peakbench/bench/workload"
 )
 
 // Float is an element type of host memory.
 type Float interface{ ~float32 | ~float64 }
 
-// slotStride separates the start of buffers placed in consecutive slots.
-// Large Go allocations are page-aligned, so without it every operand would
-// start at the same address modulo 4 KiB, and loads from one stream would
-// falsely alias stores to another (4K aliasing; it costs glibc's memcpy 10×
-// on this project's development machine).
-const slotStride = 3 * 64
+// slotStride separates the start of buffers placed in consecutive slots:
+// buffer k of a kernel's operand sets starts (k·576) mod 4096 bytes into a
+// page, the rule the C jobs follow (PB_STAGGER in native/timing.c), so that
+// Go and C backends stream from the same page offsets. Large Go allocations
+// are page-aligned, so without it every operand would start at the same
+// offset, and loads from one stream would falsely alias stores to another
+// (4K aliasing; it costs glibc's memcpy 10×). The distance matters beyond
+// that: on Zen 4 a zmm axpy with y 192 bytes past x ran 13–17% slower from
+// L2 than with y 576 bytes past x, and OpenBLAS's likewise (ymm: 1–3%).
+const slotStride = 9 * 64
 
-// Place returns a copy of v converted to T, starting slot·192 bytes into a
-// page, so that operands given distinct slots never alias by 4 KiB.
+// SetSlots is how many slots one set of operands takes, as the C jobs count
+// buffers: its inputs, then its output, except for axpy, which updates its
+// input y. Set c's input i goes in slot c·SetSlots+i, its output in slot
+// c·SetSlots+inputs.
+func SetSlots(op workload.Op, inputs int) int {
+	if op == workload.AXPY {
+		return inputs
+	}
+	return inputs + 1
+}
+
+// Place returns a copy of v converted to T, starting (slot·576) mod 4096
+// bytes into a page.
 func Place[T Float](v []float64, slot int) []T {
 	out := PlaceZero[T](len(v), slot)
 	for i, x := range v {
@@ -27,13 +44,14 @@ func Place[T Float](v []float64, slot int) []T {
 	return out
 }
 
-// PlaceZero returns n zeros of T placed like Place.
+// PlaceZero returns n zeros of T placed like Place. The offset is taken
+// from the address itself: small Go allocations are not page-aligned.
 func PlaceZero[T Float](n, slot int) []T {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
-	perPage := 4096 / size
-	off := (slot * slotStride / size) % perPage
-	buf := make([]T, n+perPage)
+	buf := make([]T, n+4096/size)
+	at := int(uintptr(unsafe.Pointer(&buf[0])) % 4096)
+	off := ((slot*slotStride-at)%4096 + 4096) % 4096 / size
 	return buf[off : off+n : off+n]
 }
 

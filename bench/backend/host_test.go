@@ -1,6 +1,11 @@
 package backend
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/peakbench/peakbench/bench/workload"
+)
 
 // TestHostKernelCopies checks both loops of HostKernel: one set runs the
 // batch in a single call, several sets rotate one iteration at a time and
@@ -47,3 +52,39 @@ func TestHostKernelCopies(t *testing.T) {
 		t.Errorf("NewHostKernel: %d steps for Run(5), err %v", n, err)
 	}
 }
+
+// TestPlace checks the placement rule the C jobs share: slot k starts
+// (k·576) mod 4096 bytes into a page, the values converted, and a set takes
+// its inputs plus an output slot, except axpy's.
+func TestPlace(t *testing.T) {
+	v := []float64{1.5, -2, 3}
+	for slot := range 10 {
+		for _, off := range []uintptr{
+			pageOffset(Place[float32](v, slot)),
+			pageOffset(Place[float64](v, slot)),
+			pageOffset(PlaceZero[float64](100, slot)),
+			pageOffset(PlaceZero[float32](1<<18, slot)),
+		} {
+			if want := uintptr(slot*576) % 4096; off != want {
+				t.Errorf("slot %d: page offset %d, want %d", slot, off, want)
+			}
+		}
+	}
+	if got := Place[float32](v, 3); len(got) != 3 || cap(got) != 3 || got[0] != 1.5 || got[1] != -2 || got[2] != 3 {
+		t.Errorf("Place = %v (cap %d), want [1.5 -2 3] (cap 3)", got, cap(got))
+	}
+	if z := PlaceZero[float32](5, 2); len(z) != 5 || z[4] != 0 {
+		t.Errorf("PlaceZero = %v", z)
+	}
+	for _, c := range []struct {
+		op     workload.Op
+		inputs int
+		want   int
+	}{{workload.AXPY, 2, 2}, {workload.Dot, 2, 3}, {workload.GEMM, 2, 3}, {workload.Add, 2, 3}, {workload.Sum, 1, 2}, {workload.ReLU, 1, 2}} {
+		if got := SetSlots(c.op, c.inputs); got != c.want {
+			t.Errorf("SetSlots(%s, %d) = %d, want %d", c.op, c.inputs, got, c.want)
+		}
+	}
+}
+
+func pageOffset[T Float](s []T) uintptr { return uintptr(unsafe.Pointer(&s[0])) % 4096 }

@@ -167,7 +167,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []report.Resul
 		return nil, nil
 	}
 	pattern := workloadPattern(w)
-	bw, ok := p.Peaks.PatternBandwidthFor(p.Machine.LevelFor(w.Bytes(), threads), pattern, threads)
+	bw, ok := p.Peaks.PatternBandwidthFor(p.Machine.LevelFor(w.Footprint(), threads), pattern, threads)
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
 	if !ok || w.Intensity()*bw.GBPS >= compute.TheoreticalGFLOPS {
 		return nil, nil
@@ -225,7 +225,7 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 	}
 	level := "DRAM"
 	if p.cache() == "hot" {
-		level = p.Machine.LevelFor(w.Bytes(), threads)
+		level = p.Machine.LevelFor(w.Footprint(), threads)
 	}
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
@@ -253,7 +253,7 @@ func (p Plan) fillGPU(r *report.Result, w workload.Workload) {
 	compute, _ := g.ComputeFor(string(w.DType))
 	level := "DRAM"
 	if p.cache() == "hot" {
-		level = g.LevelFor(w.Bytes())
+		level = g.LevelFor(w.Footprint())
 	}
 	bw, ok := g.BandwidthFor(level)
 	if !ok {

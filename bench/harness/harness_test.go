@@ -186,6 +186,8 @@ func TestPatternCeilings(t *testing.T) {
 		{Op: workload.Add, DType: workload.F32, Shape: workload.Shape{N: 1024}},
 		{Op: workload.ReLU, DType: workload.F32, Shape: workload.Shape{N: 1024}},
 		{Op: workload.AXPY, DType: workload.F32, Shape: workload.Shape{N: 1024}},
+		// 48 KiB of traffic, but x and y take 32 KiB: it runs from L1.
+		{Op: workload.AXPY, DType: workload.F32, Shape: workload.Shape{N: 4096}},
 	}
 	p.Peaks.Bandwidth = append(p.Peaks.Bandwidth,
 		peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternRead, Threads: 1, GBPS: 200},

@@ -260,6 +260,14 @@ func (w Workload) Bytes() float64 {
 	return float64(w.Elements())*float64(w.DType.Size()) + w.extraWrites()
 }
 
+// Footprint is the memory the operands occupy, each counted once (axpy's y
+// too): what a cache level must hold for a run to stay in it, and so what
+// picks the level a result is compared with. It is Bytes but for an
+// in-place output's second count.
+func (w Workload) Footprint() float64 {
+	return float64(w.Elements()) * float64(w.DType.Size())
+}
+
 // extraWrites counts an in-place output's write, which Elements counts once
 // as an operand: axpy reads and writes y.
 func (w Workload) extraWrites() float64 {

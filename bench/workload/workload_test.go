@@ -33,6 +33,14 @@ func TestFLOPsAndBytes(t *testing.T) {
 		if got := c.w.Intensity(); math.Abs(got-c.flops/c.bytes) > 1e-12 {
 			t.Errorf("%v: Intensity = %v", c.w, got)
 		}
+		// Only axpy's in-place y is traffic twice and memory once.
+		want := c.bytes
+		if c.w.Op == AXPY {
+			want = c.bytes * 2 / 3
+		}
+		if got := c.w.Footprint(); got != want {
+			t.Errorf("%v: Footprint = %v, want %v", c.w, got, want)
+		}
 	}
 }
 

@@ -75,13 +75,14 @@ type buffers[T backend.Float] struct {
 func prepare[T backend.Float](w workload.Workload, in workload.Data, cfg backend.Config, o ops[T]) backend.Kernel {
 	s := w.Shape
 	sets := make([]buffers[T], max(cfg.Copies, 1))
+	per := backend.SetSlots(w.Op, len(in.Args))
 	for c := range sets {
 		set := &sets[c]
 		for i, a := range in.Args {
-			set.args = append(set.args, backend.Place[T](a, c*4+i))
+			set.args = append(set.args, backend.Place[T](a, c*per+i))
 		}
 		if w.Op == workload.GEMM || w.Op == workload.GEMV {
-			set.out = backend.PlaceZero[T](w.OutputLen(), c*4+3)
+			set.out = backend.PlaceZero[T](w.OutputLen(), c*per+len(in.Args))
 		}
 	}
 	alpha := T(in.Alpha)

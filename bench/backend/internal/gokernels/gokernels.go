@@ -33,13 +33,14 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 	s := w.Shape
 	th := max(cfg.Threads, 1)
 	sets := make([]buffers[T], max(cfg.Copies, 1))
+	per := backend.SetSlots(w.Op, len(in.Args))
 	for c := range sets {
 		set := &sets[c]
 		for i, a := range in.Args {
-			set.args = append(set.args, backend.Place[T](a, c*4+i))
+			set.args = append(set.args, backend.Place[T](a, c*per+i))
 		}
 		if w.Op != workload.AXPY && !w.Op.Reduces() {
-			set.out = backend.PlaceZero[T](w.OutputLen(), c*4+3)
+			set.out = backend.PlaceZero[T](w.OutputLen(), c*per+len(in.Args))
 		}
 	}
 	alpha := T(in.Alpha)

@@ -63,11 +63,12 @@ func prepareLayer[T backend.Float](lvl isa.Level, w workload.Workload, in worklo
 		out  []T
 	}
 	sets := make([]set, max(cfg.Copies, 1))
+	per := backend.SetSlots(w.Op, len(in.Args))
 	for c := range sets {
 		for i, a := range in.Args {
-			sets[c].args = append(sets[c].args, backend.Place[T](a, c*6+i))
+			sets[c].args = append(sets[c].args, backend.Place[T](a, c*per+i))
 		}
-		sets[c].out = backend.PlaceZero[T](w.OutputLen(), c*6+5)
+		sets[c].out = backend.PlaceZero[T](w.OutputLen(), c*per+len(in.Args))
 	}
 	p := conv.Params{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad, Dil: l.Dil, NHWC: l.NHWC}
 	sp := l.InSize()
