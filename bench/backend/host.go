@@ -23,12 +23,12 @@ type Float interface{ ~float32 | ~float64 }
 // L2 than with y 576 bytes past x, and OpenBLAS's likewise (ymm: 1–3%).
 const slotStride = 9 * 64
 
-// SetSlots is how many slots one set of operands takes, as the C jobs count
-// buffers: its inputs, then its output, except for axpy, which updates its
-// input y. Set c's input i goes in slot c·SetSlots+i, its output in slot
+// SetSlots is how many slots one set of w's operands takes, as the C jobs
+// count buffers: its inputs, then its output unless it stores into an input
+// (axpy's y). Set c's input i goes in slot c·SetSlots+i, its output in slot
 // c·SetSlots+inputs.
-func SetSlots(op workload.Op, inputs int) int {
-	if op == workload.AXPY {
+func SetSlots(w workload.Workload, inputs int) int {
+	if w.InPlace() {
 		return inputs
 	}
 	return inputs + 1

@@ -81,7 +81,7 @@ func TestPlace(t *testing.T) {
 		inputs int
 		want   int
 	}{{workload.AXPY, 2, 2}, {workload.Dot, 2, 3}, {workload.GEMM, 2, 3}, {workload.Add, 2, 3}, {workload.Sum, 1, 2}, {workload.ReLU, 1, 2}} {
-		if got := SetSlots(c.op, c.inputs); got != c.want {
+		if got := SetSlots(workload.Workload{Op: c.op}, c.inputs); got != c.want {
 			t.Errorf("SetSlots(%s, %d) = %d, want %d", c.op, c.inputs, got, c.want)
 		}
 	}

@@ -257,7 +257,7 @@ func (w Workload) FLOPs() float64 {
 //	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
 //	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
 func (w Workload) Bytes() float64 {
-	return float64(w.Elements())*float64(w.DType.Size()) + w.extraWrites()
+	return w.Footprint() + w.extraWrites()
 }
 
 // Footprint is the memory the operands occupy, each counted once (axpy's y

@@ -75,7 +75,7 @@ type buffers[T backend.Float] struct {
 func prepare[T backend.Float](w workload.Workload, in workload.Data, cfg backend.Config, o ops[T]) backend.Kernel {
 	s := w.Shape
 	sets := make([]buffers[T], max(cfg.Copies, 1))
-	per := backend.SetSlots(w.Op, len(in.Args))
+	per := backend.SetSlots(w, len(in.Args))
 	for c := range sets {
 		set := &sets[c]
 		for i, a := range in.Args {

@@ -33,7 +33,7 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 	s := w.Shape
 	th := max(cfg.Threads, 1)
 	sets := make([]buffers[T], max(cfg.Copies, 1))
-	per := backend.SetSlots(w.Op, len(in.Args))
+	per := backend.SetSlots(w, len(in.Args))
 	for c := range sets {
 		set := &sets[c]
 		for i, a := range in.Args {

@@ -63,7 +63,7 @@ func prepareLayer[T backend.Float](lvl isa.Level, w workload.Workload, in worklo
 		out  []T
 	}
 	sets := make([]set, max(cfg.Copies, 1))
-	per := backend.SetSlots(w.Op, len(in.Args))
+	per := backend.SetSlots(w, len(in.Args))
 	for c := range sets {
 		for i, a := range in.Args {
 			sets[c].args = append(sets[c].args, backend.Place[T](a, c*per+i))
