@@ -17,7 +17,6 @@ package elem
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -93,12 +92,6 @@ func MathKernel(lvl isa.Level) string {
 	return "generic"
 }
 
-// sizeOf is the size of T in bytes.
-func sizeOf[T Float]() int {
-	var z T
-	return int(unsafe.Sizeof(z))
-}
-
 // forChunks runs f on the pieces of [0, n) num.For makes. The callers check
 // single first and then call their kernel directly: the closure passed here
 // escapes to the workers, so making it allocates.
@@ -111,7 +104,7 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := implFor(lvl.ForBytes(3 * len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
@@ -122,7 +115,7 @@ func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := implFor(lvl.ForBytes(3 * len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		binaryAsm(k, opMul, x, y, z)
 		return
@@ -133,7 +126,7 @@ func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl.ForBytes(3 * len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		axpyAsm(k, alpha, x, y)
 		return
@@ -149,7 +142,7 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 // cleared, every other bit kept), -0 becomes +0.
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl.ForBytes(2 * len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
 	if k != implGeneric && single(len(x), threads, minChunkCheap) {
 		unaryAsm(k, opReLU, x, y)
 		return

@@ -81,7 +81,7 @@ func Kernel(lvl isa.Level) string {
 // Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := implFor(lvl.ForBytes(len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
 	if num.Single(len(x), threads, minChunk) {
 		if k != implGeneric && len(x) > 0 {
 			// The assembly straight from here, no wrapper between: on a
@@ -108,7 +108,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 		panic("reduce: len(y) != len(x)")
 	}
 	checkThreads(threads)
-	k := implFor(lvl.ForBytes(2 * len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
 	if num.Single(len(x), threads, minChunk) {
 		if k != implGeneric && len(x) > 0 {
 			switch { // as Sum
@@ -145,7 +145,7 @@ func reduce(n, threads int, f func(lo, hi int) float64) float64 {
 // identity of max.
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := implFor(lvl.ForBytes(len(x) * sizeOf[T]()))
+	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
 	if num.Single(len(x), threads, minChunk) {
 		return maxOf(k, x)
 	}
@@ -190,12 +190,7 @@ func maxOf[T Float](k impl, x []T) T {
 	return m
 }
 
-func is32[T Float]() bool { return sizeOf[T]() == 4 }
-
-func sizeOf[T Float]() int {
-	var z T
-	return int(unsafe.Sizeof(z))
-}
+func is32[T Float]() bool { return num.Size[T]() == 4 }
 
 // p32 and p64 are &s[0] as the assembly's element type, which T is or is
 // defined on.

@@ -2,8 +2,16 @@
 // type constraint and the one way they split work over goroutines.
 package num
 
+import "unsafe"
+
 // Float is the element type of every gobackend kernel.
 type Float interface{ ~float32 | ~float64 }
+
+// Size is the size of T in bytes: 4 or 8.
+func Size[T Float]() int {
+	var z T
+	return int(unsafe.Sizeof(z))
+}
 
 // Chunks says how [0,n) is cut for For: into parts pieces of size step
 // (the last one shorter), step a multiple of align. It uses at most
