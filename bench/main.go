@@ -23,6 +23,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/gpu"
 	"github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/harness"
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
@@ -229,6 +230,7 @@ func environment(start time.Time, args []string, cfg *config) report.Env {
 		Args: args, Seed: cfg.seed, Cache: cfg.cache,
 		MinTimeNS: cfg.minTime.Nanoseconds(), NoiseTarget: cfg.noise,
 		TimerOverheadNS: float64(measure.TimerOverhead().Nanoseconds()),
+		HugePages:       hostmem.HugePages(),
 	}
 }
 

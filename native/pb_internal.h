@@ -157,6 +157,7 @@ struct pb_job {
 	size_t len[PB_JOB_MAX_ARGS];
 	void **buf;  /* [copy*nargs + arg] */
 	void **base; /* the allocations behind buf */
+	size_t *mapped; /* length of base[b]'s own mapping; 0 when malloc'd */
 
 	pb_job_iter_fn iter;    /* one iteration on one copy (required) */
 	pb_job_hook_fn before;  /* before the clock starts, e.g. apply the thread count */
@@ -175,7 +176,8 @@ struct pb_job {
  * elements of dt, one set per copy, each 64-byte aligned, staggered by
  * multiples of 576 bytes within a page so that no two of 64 consecutive
  * buffers are ≡ mod 4 KiB (glibc/4K aliasing), and zero-filled (which also
- * faults their pages in before any timing).
+ * faults their pages in before any timing). A buffer of 2 MiB or more has a
+ * mapping of its own, advised for transparent huge pages (timing.c).
  */
 pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
                        const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);

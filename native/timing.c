@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "pb_internal.h"
@@ -22,6 +23,55 @@
  */
 #define PB_STAGGER 576
 #define PB_PAGE 4096
+
+/*
+ * A buffer of PB_HUGE bytes or more gets a mapping of its own, advised for
+ * transparent huge pages (as the Go backends' do, bench/internal/hostmem):
+ * at DRAM sizes a stream's speed depends on the physical pages behind it,
+ * and memory reused from earlier buffers is scattered over 4 KiB pages.
+ */
+#define PB_HUGE ((size_t)2 << 20)
+
+/*
+ * buf_alloc returns off + bytes zeroed bytes from a page boundary, or NULL;
+ * *base is what buf_free releases, *mapped the length of the buffer's own
+ * mapping (0 when it came from malloc). The bytes are written here, so that
+ * no buffer is left on the shared zero page, and the huge pages are taken.
+ */
+static char *buf_alloc(size_t bytes, size_t off, void **base, size_t *mapped)
+{
+	size_t need = off + bytes;
+	*base = NULL;
+	*mapped = 0;
+	if (bytes >= PB_HUGE) {
+		size_t len = (need + PB_HUGE - 1) / PB_HUGE * PB_HUGE + PB_HUGE;
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			/* The huge-page-aligned part holds the buffer; the head
+			 * and tail around it are never touched. */
+			char *start = m + (PB_HUGE - (uintptr_t)m % PB_HUGE) % PB_HUGE;
+#ifdef MADV_HUGEPAGE
+			(void)madvise(start, len - PB_HUGE, MADV_HUGEPAGE); /* advice only */
+#endif
+			memset(start, 0, need);
+			*base = m;
+			*mapped = len;
+			return start;
+		}
+	}
+	if (posix_memalign(base, PB_PAGE, need) != 0)
+		return NULL;
+	memset(*base, 0, need);
+	return *base;
+}
+
+static void buf_free(void *base, size_t mapped)
+{
+	if (mapped > 0)
+		munmap(base, mapped);
+	else
+		free(base);
+}
 
 pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
                        const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
@@ -58,7 +108,8 @@ pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
 	size_t nbuf = (size_t)copies * (size_t)nargs;
 	j->buf = calloc(nbuf, sizeof *j->buf);
 	j->base = calloc(nbuf, sizeof *j->base);
-	if (j->buf == NULL || j->base == NULL) {
+	j->mapped = calloc(nbuf, sizeof *j->mapped);
+	if (j->buf == NULL || j->base == NULL || j->mapped == NULL) {
 		pb_job_free(j);
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "job: out of memory");
 	}
@@ -76,16 +127,14 @@ pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
 		if (bytes < 64)
 			bytes = 64;
 		size_t off = (b * PB_STAGGER) % PB_PAGE;
-		void *base = NULL;
-		if (posix_memalign(&base, PB_PAGE, bytes + off) != 0) {
+		char *start = buf_alloc(bytes, off, &j->base[b], &j->mapped[b]);
+		if (start == NULL) {
 			pb_job_free(j);
 			return pb_fail(PB_ERR_NOMEM, err, errlen,
 			               "job: cannot allocate %zu bytes for copy %zu of argument %d", bytes,
 			               b / (size_t)nargs, a);
 		}
-		memset(base, 0, bytes + off);
-		j->base[b] = base;
-		j->buf[b] = (char *)base + off;
+		j->buf[b] = start + off;
 	}
 	*out = j;
 	return PB_OK;
@@ -97,10 +146,11 @@ void pb_job_free(pb_job *j)
 		return;
 	if (j->destroy != NULL)
 		j->destroy(j);
-	if (j->base != NULL)
+	if (j->base != NULL && j->mapped != NULL)
 		for (size_t b = 0; b < (size_t)j->copies * (size_t)j->nargs; b++)
-			free(j->base[b]);
+			buf_free(j->base[b], j->mapped[b]);
 	free(j->base);
+	free(j->mapped);
 	free(j->buf);
 	free(j);
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"time"
-	"unsafe"
 
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -35,24 +35,19 @@ func SetSlots(w workload.Workload, inputs int) int {
 }
 
 // Place returns a copy of v converted to T, starting (slot·576) mod 4096
-// bytes into a page.
-func Place[T Float](v []float64, slot int) []T {
-	out := PlaceZero[T](len(v), slot)
+// bytes into a page, from mem (hostmem.Slice: buffers of 2 MiB and more
+// are mapped on their own, advised for huge pages, as the C jobs' are).
+func Place[T Float](mem *hostmem.Arena, v []float64, slot int) []T {
+	out := PlaceZero[T](mem, len(v), slot)
 	for i, x := range v {
 		out[i] = T(x)
 	}
 	return out
 }
 
-// PlaceZero returns n zeros of T placed like Place. The offset is taken
-// from the address itself: small Go allocations are not page-aligned.
-func PlaceZero[T Float](n, slot int) []T {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	buf := make([]T, n+4096/size)
-	at := int(uintptr(unsafe.Pointer(&buf[0])) % 4096)
-	off := ((slot*slotStride-at)%4096 + 4096) % 4096 / size
-	return buf[off : off+n : off+n]
+// PlaceZero returns n zeros of T placed like Place.
+func PlaceZero[T Float](mem *hostmem.Arena, n, slot int) []T {
+	return hostmem.Slice[T](mem, n, slot*slotStride%hostmem.Page)
 }
 
 // Widen converts a result to float64 for verification.
@@ -68,16 +63,18 @@ func Widen[T Float](v []T) []float64 {
 // runs the iterations, rotating through the buffer copies, and times the
 // loop with the monotonic clock.
 type HostKernel struct {
+	mem    *hostmem.Arena
 	copies int
 	steps  func(copy, iters int)
 	output func(copy int) []float64
 	last   int
 }
 
-// NewHostKernel makes a kernel over copies buffer sets; step runs the
+// NewHostKernel makes a kernel over copies buffer sets, placed in mem
+// (which Close frees; nil when they are all the Go heap's); step runs the
 // workload on one set and output reads one set's result.
-func NewHostKernel(copies int, step func(copy int), output func(copy int) []float64) *HostKernel {
-	return NewHostBatchKernel(copies, func(c, iters int) {
+func NewHostKernel(mem *hostmem.Arena, copies int, step func(copy int), output func(copy int) []float64) *HostKernel {
+	return NewHostBatchKernel(mem, copies, func(c, iters int) {
 		for range iters {
 			step(c)
 		}
@@ -89,8 +86,8 @@ func NewHostKernel(copies int, step func(copy int), output func(copy int) []floa
 // then times a loop that calls the library directly, as the C backends'
 // timing loop does, rather than through a function value per iteration
 // (a few nanoseconds, a tenth of a 4 KiB dot product).
-func NewHostBatchKernel(copies int, steps func(copy, iters int), output func(copy int) []float64) *HostKernel {
-	return &HostKernel{copies: max(copies, 1), steps: steps, output: output}
+func NewHostBatchKernel(mem *hostmem.Arena, copies int, steps func(copy, iters int), output func(copy int) []float64) *HostKernel {
+	return &HostKernel{mem: mem, copies: max(copies, 1), steps: steps, output: output}
 }
 
 // Run implements Kernel.
@@ -119,8 +116,14 @@ func (k *HostKernel) Run(iters int) (time.Duration, error) {
 // Output implements Kernel.
 func (k *HostKernel) Output() ([]float64, error) { return k.output(k.last), nil }
 
-// Close implements Kernel.
-func (k *HostKernel) Close() error { return nil }
+// Close implements Kernel: it frees the buffers' mappings, so neither Run
+// nor Output may follow it.
+func (k *HostKernel) Close() error {
+	if k.mem != nil {
+		k.mem.Free()
+	}
+	return nil
+}
 
 // ModuleVersion returns the version of module path this binary was built
 // with ("(devel)" for the main module built from a checkout).

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -14,7 +15,7 @@ func TestHostKernelCopies(t *testing.T) {
 	for _, copies := range []int{1, 3} {
 		runs := make([]int, copies)
 		var calls int
-		k := NewHostBatchKernel(copies, func(c, iters int) {
+		k := NewHostBatchKernel(nil, copies, func(c, iters int) {
 			calls++
 			runs[c] += iters
 		}, func(c int) []float64 { return []float64{float64(c)} })
@@ -47,7 +48,7 @@ func TestHostKernelCopies(t *testing.T) {
 	}
 	// NewHostKernel is the per-iteration form of the same.
 	n := 0
-	k := NewHostKernel(1, func(int) { n++ }, func(int) []float64 { return nil })
+	k := NewHostKernel(nil, 1, func(int) { n++ }, func(int) []float64 { return nil })
 	if _, err := k.Run(5); err != nil || n != 5 {
 		t.Errorf("NewHostKernel: %d steps for Run(5), err %v", n, err)
 	}
@@ -57,23 +58,32 @@ func TestHostKernelCopies(t *testing.T) {
 // (k·576) mod 4096 bytes into a page, the values converted, and a set takes
 // its inputs plus an output slot, except axpy's.
 func TestPlace(t *testing.T) {
+	mem := new(hostmem.Arena)
 	v := []float64{1.5, -2, 3}
 	for slot := range 10 {
 		for _, off := range []uintptr{
-			pageOffset(Place[float32](v, slot)),
-			pageOffset(Place[float64](v, slot)),
-			pageOffset(PlaceZero[float64](100, slot)),
-			pageOffset(PlaceZero[float32](1<<18, slot)),
+			pageOffset(Place[float32](mem, v, slot)),
+			pageOffset(Place[float64](mem, v, slot)),
+			pageOffset(PlaceZero[float64](mem, 100, slot)),
+			pageOffset(PlaceZero[float32](mem, 1<<18, slot)),
+			pageOffset(PlaceZero[float32](mem, hostmem.HugeMin/4, slot)), // mapped on its own
 		} {
 			if want := uintptr(slot*576) % 4096; off != want {
 				t.Errorf("slot %d: page offset %d, want %d", slot, off, want)
 			}
 		}
 	}
-	if got := Place[float32](v, 3); len(got) != 3 || cap(got) != 3 || got[0] != 1.5 || got[1] != -2 || got[2] != 3 {
+	// Closing the kernel that owns the buffers unmaps the large ones.
+	if mem.Mapped() == 0 && hostmem.HugePages() != "unknown" {
+		t.Error("no buffer of 2 MiB was mapped on its own")
+	}
+	if err := NewHostKernel(mem, 1, func(int) {}, nil).Close(); err != nil || mem.Mapped() != 0 {
+		t.Errorf("Close: err %v, %d bytes still mapped", err, mem.Mapped())
+	}
+	if got := Place[float32](mem, v, 3); len(got) != 3 || cap(got) != 3 || got[0] != 1.5 || got[1] != -2 || got[2] != 3 {
 		t.Errorf("Place = %v (cap %d), want [1.5 -2 3] (cap 3)", got, cap(got))
 	}
-	if z := PlaceZero[float32](5, 2); len(z) != 5 || z[4] != 0 {
+	if z := PlaceZero[float32](mem, 5, 2); len(z) != 5 || z[4] != 0 {
 		t.Errorf("PlaceZero = %v", z)
 	}
 	for _, c := range []struct {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"time"
 	"unsafe"
+
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 )
 
 // budget is how long Measure spends on each figure.
@@ -51,8 +53,10 @@ func Measure(ctx context.Context, m Machine, opt Options) (Peaks, error) {
 	p := Peaks{Compute: []ComputePeak{}, Bandwidth: []BandwidthPeak{}}
 	bufs := make([]triadBuf, slices.Max(threads)) // per worker index, kept across thread counts
 	defer func() {
-		bufs = nil
-		debug.FreeOSMemory() // hand the DRAM arrays back now, not at the next GCs
+		for w := range bufs {
+			bufs[w].free() // hand the DRAM arrays back now
+		}
+		debug.FreeOSMemory() // and the heap's small ones, not at the next GCs
 	}()
 	for _, t := range threads {
 		if err := ctx.Err(); err != nil {
@@ -136,7 +140,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	}
 	c.run(func(w int) { // allocated and first touched by the thread that streams it
 		if len(bufs[w].raw) < triadRoom(need) {
-			bufs[w] = triadBuf{} // let the old arrays go before the new ones arrive
+			bufs[w].free() // let the old arrays go before the new ones arrive
 			bufs[w] = newTriadBuf(need)
 		}
 	})
@@ -275,6 +279,7 @@ func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
 // triadBuf is one thread's memory for the triad, carved into a, b and c anew
 // for each level.
 type triadBuf struct {
+	mem    *hostmem.Arena // behind raw when it is large
 	raw    []float64
 	skip   int       // elements up to the first 64-byte boundary
 	result []float64 // where a read pattern stores its total
@@ -300,12 +305,23 @@ func triadRoom(n int) int {
 func newTriadBuf(n int) triadBuf { return newBuf(triadRoom(n)) }
 
 // newBuf allocates a triadBuf of room elements, filled the same way.
+// Large ones are mapped and advised for huge pages, as the backends'
+// buffers are (hostmem), so that peaks and results stream from like memory.
 func newBuf(room int) triadBuf {
-	raw := make([]float64, room)
+	mem := new(hostmem.Arena)
+	raw := hostmem.Slice[float64](mem, room, 0)
 	for i := range raw {
 		raw[i] = 1 + float64(i&1023)/1024
 	}
-	return triadBuf{result: make([]float64, 1), raw: raw, skip: int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8)}
+	return triadBuf{mem: mem, result: make([]float64, 1), raw: raw, skip: int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8)}
+}
+
+// free releases the buffer's memory; its arrays must not be used after.
+func (t *triadBuf) free() {
+	if t.mem != nil {
+		t.mem.Free()
+	}
+	*t = triadBuf{}
 }
 
 // carve returns `arrays` arrays of n elements laid out back to back (a small

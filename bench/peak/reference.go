@@ -77,6 +77,9 @@ func (t *StreamTarget) Describe() string {
 func (t *StreamTarget) Close() {
 	if t.crew != nil {
 		t.crew.close()
+		for w := range t.bufs {
+			t.bufs[w].free()
+		}
 		t.crew, t.bufs, t.arrays = nil, nil, nil
 	}
 }

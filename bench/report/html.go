@@ -393,6 +393,7 @@ func envTable(runs []RunFile, labels []string) table {
 		{"least sample time", func(r *Run) string { return time.Duration(r.Env.MinTimeNS).String() }},
 		{"noise target", func(r *Run) string { return percent(r.Env.NoiseTarget) + " (IQR / median)" }},
 		{"timer overhead", func(r *Run) string { return Sig(r.Env.TimerOverheadNS) + " ns per pair of clock reads" }},
+		{"host buffers", func(r *Run) string { return HugePagesText(r.Env.HugePages) }},
 		{"results", func(r *Run) string {
 			noisy := 0
 			for _, res := range r.Results {

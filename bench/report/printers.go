@@ -259,6 +259,9 @@ func footer(run *Run) []string {
 		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",
 			Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, Duration(e.TimerOverheadNS), e.Seed, e.Cache))
 	}
+	if h := run.Env.HugePages; h != "" {
+		out = append(out, "memory: "+HugePagesText(h)+".")
+	}
 	for _, b := range run.Backends {
 		if b.Available {
 			out = append(out, fmt.Sprintf("%s: %s", b.Name, describe(b)))
@@ -388,4 +391,17 @@ func roundTo(ns float64) time.Duration {
 		return 1
 	}
 	return time.Duration(math.Pow(10, math.Floor(math.Log10(ns))-2))
+}
+
+// HugePagesText says how the run's host buffers were backed, from the
+// system's transparent huge page mode (Env.HugePages).
+func HugePagesText(mode string) string {
+	const mapped = "buffers of 2 MiB or more mapped on their own and advised for huge pages"
+	switch mode {
+	case "":
+		return "not recorded"
+	case "never":
+		return mapped + ", but transparent huge pages are off (never): 4 KiB pages"
+	}
+	return mapped + " (transparent huge pages: " + mode + ")"
 }

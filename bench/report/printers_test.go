@@ -29,7 +29,7 @@ func fixture() *Run {
 			Bandwidth: []peak.BandwidthPeak{{Level: "L2", Pattern: "triad", Threads: 2, GBPS: 155}, {Level: "DRAM", Pattern: "triad", Threads: 2, GBPS: 28},
 				{Level: "L2", Pattern: "read", Threads: 2, GBPS: 160}, {Level: "DRAM", Pattern: "read", Threads: 2, GBPS: 31}},
 		},
-		Env: Env{NoiseTarget: 0.03, Cache: "hot", MinTimeNS: 20e6, TimerOverheadNS: 24, Seed: 1},
+		Env: Env{NoiseTarget: 0.03, Cache: "hot", MinTimeNS: 20e6, TimerOverheadNS: 24, Seed: 1, HugePages: "madvise"},
 		Backends: []BackendInfo{
 			{Name: "go", Device: "cpu", Available: true, Info: backend.Info{Version: "peakbench (devel)", Details: map[string]string{"kernels": "pure Go"}}},
 			{Name: "mkl", Reason: "libmkl_rt.so not found"},

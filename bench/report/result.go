@@ -35,6 +35,11 @@ type Env struct {
 	MinTimeNS       int64    `json:"min_time_ns"`
 	NoiseTarget     float64  `json:"noise_target"`
 	TimerOverheadNS float64  `json:"timer_overhead_ns"`
+	// HugePages is the system's transparent huge page mode ("always",
+	// "madvise", "never" or "unknown"): buffers of 2 MiB or more are
+	// mapped on their own and advised for huge pages, which "madvise" and
+	// "always" honour.
+	HugePages string `json:"huge_pages,omitempty"`
 }
 
 // BackendInfo is a backend as the run found it.

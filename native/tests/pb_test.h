@@ -20,7 +20,7 @@ static int pb_failures;
 	} while (0)
 
 /* required reports whether PEAKBENCH_REQUIRE_LIBS (comma-separated, or "all") names lib. */
-static int required(const char *lib)
+static inline int required(const char *lib)
 {
 	const char *env = getenv("PEAKBENCH_REQUIRE_LIBS");
 	if (env == NULL)
@@ -39,7 +39,7 @@ static int required(const char *lib)
 
 /* A deterministic generator of values in [-1, 1). */
 static unsigned long long pb_rng = 88172645463325252ULL;
-static double urand(void)
+static inline double urand(void)
 {
 	pb_rng ^= pb_rng << 13;
 	pb_rng ^= pb_rng >> 7;

@@ -6,6 +6,7 @@ package gonum
 
 import (
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
 	"gonum.org/v1/gonum/blas"
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
@@ -75,14 +76,15 @@ type buffers[T backend.Float] struct {
 func prepare[T backend.Float](w workload.Workload, in workload.Data, cfg backend.Config, o ops[T]) backend.Kernel {
 	s := w.Shape
 	sets := make([]buffers[T], max(cfg.Copies, 1))
+	mem := new(hostmem.Arena)
 	per := backend.SetSlots(w, len(in.Args))
 	for c := range sets {
 		set := &sets[c]
 		for i, a := range in.Args {
-			set.args = append(set.args, backend.Place[T](a, c*per+i))
+			set.args = append(set.args, backend.Place[T](mem, a, c*per+i))
 		}
 		if w.Op == workload.GEMM || w.Op == workload.GEMV {
-			set.out = backend.PlaceZero[T](w.OutputLen(), c*per+len(in.Args))
+			set.out = backend.PlaceZero[T](mem, w.OutputLen(), c*per+len(in.Args))
 		}
 	}
 	alpha := T(in.Alpha)
@@ -120,5 +122,5 @@ func prepare[T backend.Float](w workload.Workload, in workload.Data, cfg backend
 		}
 		return backend.Widen(b.out)
 	}
-	return backend.NewHostKernel(len(sets), step, output)
+	return backend.NewHostKernel(mem, len(sets), step, output)
 }

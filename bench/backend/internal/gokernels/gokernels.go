@@ -6,6 +6,7 @@ package gokernels
 
 import (
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/elem"
 	"github.com/peakbench/peakbench/gobackend/gemm"
@@ -33,14 +34,15 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 	s := w.Shape
 	th := max(cfg.Threads, 1)
 	sets := make([]buffers[T], max(cfg.Copies, 1))
+	mem := new(hostmem.Arena)
 	per := backend.SetSlots(w, len(in.Args))
 	for c := range sets {
 		set := &sets[c]
 		for i, a := range in.Args {
-			set.args = append(set.args, backend.Place[T](a, c*per+i))
+			set.args = append(set.args, backend.Place[T](mem, a, c*per+i))
 		}
 		if w.Op != workload.AXPY && !w.Op.Reduces() {
-			set.out = backend.PlaceZero[T](w.OutputLen(), c*per+len(in.Args))
+			set.out = backend.PlaceZero[T](mem, w.OutputLen(), c*per+len(in.Args))
 		}
 	}
 	alpha := T(in.Alpha)
@@ -169,5 +171,5 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 		}
 		return backend.Widen(b.out)
 	}
-	return backend.NewHostBatchKernel(len(sets), func(c, n int) { step(&sets[c], n) }, output)
+	return backend.NewHostBatchKernel(mem, len(sets), func(c, n int) { step(&sets[c], n) }, output)
 }

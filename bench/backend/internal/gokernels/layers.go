@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/conv"
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -63,12 +64,13 @@ func prepareLayer[T backend.Float](lvl isa.Level, w workload.Workload, in worklo
 		out  []T
 	}
 	sets := make([]set, max(cfg.Copies, 1))
+	mem := new(hostmem.Arena)
 	per := backend.SetSlots(w, len(in.Args))
 	for c := range sets {
 		for i, a := range in.Args {
-			sets[c].args = append(sets[c].args, backend.Place[T](a, c*per+i))
+			sets[c].args = append(sets[c].args, backend.Place[T](mem, a, c*per+i))
 		}
-		sets[c].out = backend.PlaceZero[T](w.OutputLen(), c*per+len(in.Args))
+		sets[c].out = backend.PlaceZero[T](mem, w.OutputLen(), c*per+len(in.Args))
 	}
 	p := conv.Params{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad, Dil: l.Dil, NHWC: l.NHWC}
 	sp := l.InSize()
@@ -105,6 +107,6 @@ func prepareLayer[T backend.Float](lvl isa.Level, w workload.Workload, in worklo
 	if w.Op.Kind() != workload.KindConv {
 		alg = ""
 	}
-	hk := backend.NewHostKernel(len(sets), func(c int) { step(&sets[c]) }, func(c int) []float64 { return backend.Widen(sets[c].out) })
+	hk := backend.NewHostKernel(mem, len(sets), func(c int) { step(&sets[c]) }, func(c int) []float64 { return backend.Widen(sets[c].out) })
 	return layerKernel{hk, alg}
 }

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package hostmem
+
+// mapHuge is Linux only: elsewhere every buffer comes from the Go heap.
+func (a *Arena) mapHuge(int) []byte { return nil }
+
+func unmap([]byte) {}
+
+// HugePages is "unknown" off Linux.
+func HugePages() string { return "unknown" }
