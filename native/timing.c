@@ -41,6 +41,7 @@
 static char *buf_alloc(size_t bytes, size_t off, void **base, size_t *mapped)
 {
 	size_t need = off + bytes;
+	char *start = NULL;
 	*base = NULL;
 	*mapped = 0;
 	if (bytes >= PB_HUGE) {
@@ -49,20 +50,21 @@ static char *buf_alloc(size_t bytes, size_t off, void **base, size_t *mapped)
 		if (m != MAP_FAILED) {
 			/* The huge-page-aligned part holds the buffer; the head
 			 * and tail around it are never touched. */
-			char *start = m + (PB_HUGE - (uintptr_t)m % PB_HUGE) % PB_HUGE;
+			start = m + (PB_HUGE - (uintptr_t)m % PB_HUGE) % PB_HUGE;
 #ifdef MADV_HUGEPAGE
 			(void)madvise(start, len - PB_HUGE, MADV_HUGEPAGE); /* advice only */
 #endif
-			memset(start, 0, need);
 			*base = m;
 			*mapped = len;
-			return start;
 		}
 	}
-	if (posix_memalign(base, PB_PAGE, need) != 0)
-		return NULL;
-	memset(*base, 0, need);
-	return *base;
+	if (start == NULL) {
+		if (posix_memalign(base, PB_PAGE, need) != 0)
+			return NULL;
+		start = *base;
+	}
+	memset(start, 0, need);
+	return start;
 }
 
 static void buf_free(void *base, size_t mapped)
