@@ -32,6 +32,13 @@
  */
 #define PB_HUGE ((size_t)2 << 20)
 
+/* PEAKBENCH_HUGE_PAGES=off drops the advice (4 KiB pages), as in hostmem. */
+static int huge_advice(void)
+{
+	const char *e = getenv("PEAKBENCH_HUGE_PAGES");
+	return e == NULL || strcmp(e, "off") != 0;
+}
+
 /*
  * buf_alloc returns off + bytes zeroed bytes from a page boundary, or NULL;
  * *base is what buf_free releases, *mapped the length of the buffer's own
@@ -52,7 +59,8 @@ static char *buf_alloc(size_t bytes, size_t off, void **base, size_t *mapped)
 			 * and tail around it are never touched. */
 			start = m + (PB_HUGE - (uintptr_t)m % PB_HUGE) % PB_HUGE;
 #ifdef MADV_HUGEPAGE
-			(void)madvise(start, len - PB_HUGE, MADV_HUGEPAGE); /* advice only */
+			if (huge_advice())
+				(void)madvise(start, len - PB_HUGE, MADV_HUGEPAGE); /* advice only */
 #endif
 			*base = m;
 			*mapped = len;

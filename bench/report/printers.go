@@ -402,6 +402,8 @@ func HugePagesText(mode string) string {
 		return "not recorded"
 	case "never":
 		return mapped + ", but transparent huge pages are off (never): 4 KiB pages"
+	case "off":
+		return "buffers of 2 MiB or more mapped on their own, not advised for huge pages (PEAKBENCH_HUGE_PAGES=off): 4 KiB pages"
 	}
 	return mapped + " (transparent huge pages: " + mode + ")"
 }

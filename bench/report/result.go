@@ -38,7 +38,8 @@ type Env struct {
 	// HugePages is the system's transparent huge page mode ("always",
 	// "madvise", "never" or "unknown"): buffers of 2 MiB or more are
 	// mapped on their own and advised for huge pages, which "madvise" and
-	// "always" honour.
+	// "always" honour; "off" when PEAKBENCH_HUGE_PAGES=off dropped the
+	// advice.
 	HugePages string `json:"huge_pages,omitempty"`
 }
 

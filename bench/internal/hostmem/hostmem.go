@@ -7,12 +7,34 @@
 // 6–16% slower on Go heap buffers than on fresh ones), so which backend
 // allocated first decided comparisons. Huge pages also give every backend
 // the same TLB reach. Smaller buffers come from the Go heap.
+//
+// PEAKBENCH_HUGE_PAGES=off keeps the mappings but drops the advice, for
+// 4 KiB pages: what a program that allocates with make or malloc gets where
+// transparent huge pages are "madvise" (Debian's and Ubuntu's default).
 package hostmem
 
 import (
 	"fmt"
+	"os"
 	"unsafe"
 )
+
+// EnvVar names the environment variable that, set to "off", drops the
+// huge-page advice (the C jobs read it too).
+const EnvVar = "PEAKBENCH_HUGE_PAGES"
+
+// advise is whether mappings are advised for huge pages.
+var advise = os.Getenv(EnvVar) != "off"
+
+// HugePages says how large buffers are backed: "off" when EnvVar turns the
+// advice off, else the system's transparent huge page mode ("always",
+// "madvise", "never"; "unknown" where it cannot be read, or off Linux).
+func HugePages() string {
+	if !advise {
+		return "off"
+	}
+	return systemMode()
+}
 
 // Page is the page size buffer offsets are taken modulo.
 const Page = 4096

@@ -24,16 +24,18 @@ func (a *Arena) mapHuge(bytes int) []byte {
 	aligned := m[skip : skip+(bytes+hugePage-1)/hugePage*hugePage]
 	// Advice only: where transparent huge pages are off it fails, and the
 	// buffer is still fresh memory of its own.
-	_ = unix.Madvise(aligned, unix.MADV_HUGEPAGE)
+	if advise {
+		_ = unix.Madvise(aligned, unix.MADV_HUGEPAGE)
+	}
 	return aligned
 }
 
 func unmap(m []byte) { _ = unix.Munmap(m) }
 
-// HugePages says how the system treats the huge-page advice: the selected
-// mode of /sys/kernel/mm/transparent_hugepage/enabled ("always", "madvise"
-// or "never"), or "unknown".
-func HugePages() string {
+// systemMode is the selected mode of
+// /sys/kernel/mm/transparent_hugepage/enabled ("always", "madvise" or
+// "never"), or "unknown".
+func systemMode() string {
 	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil {
 		return "unknown"

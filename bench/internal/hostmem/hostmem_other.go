@@ -7,5 +7,4 @@ func (a *Arena) mapHuge(int) []byte { return nil }
 
 func unmap([]byte) {}
 
-// HugePages is "unknown" off Linux.
-func HugePages() string { return "unknown" }
+func systemMode() string { return "unknown" }

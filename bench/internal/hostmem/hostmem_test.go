@@ -62,16 +62,24 @@ func TestHugeAdvice(t *testing.T) {
 	if mode := HugePages(); mode != "madvise" && mode != "always" {
 		t.Skipf("transparent huge pages are %q here", mode)
 	}
-	var a Arena
-	defer a.Free()
-	s := Slice[float32](&a, 3*HugeMin/4, 576)
-	addr := uintptr(unsafe.Pointer(&s[len(s)/2]))
-	flags, err := vmFlags(addr)
-	if err != nil {
-		t.Fatal(err)
+	defer func(was bool) { advise = was }(advise)
+	for _, on := range []bool{true, false} { // false: PEAKBENCH_HUGE_PAGES=off
+		advise = on
+		var a Arena
+		s := Slice[float32](&a, 3*HugeMin/4, 576)
+		addr := uintptr(unsafe.Pointer(&s[len(s)/2]))
+		flags, err := vmFlags(addr)
+		a.Free()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hg := strings.Contains(" "+flags+" ", " hg "); hg != on {
+			t.Errorf("advice %v: mapping of %#x has flags %q", on, addr, flags)
+		}
 	}
-	if !strings.Contains(" "+flags+" ", " hg ") {
-		t.Errorf("mapping of %#x has flags %q, no hg (MADV_HUGEPAGE)", addr, flags)
+	advise = false
+	if got := HugePages(); got != "off" {
+		t.Errorf("HugePages() with the advice off = %q", got)
 	}
 }
 
