@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
-	"unsafe"
 
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 )
@@ -280,9 +279,8 @@ func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
 // for each level.
 type triadBuf struct {
 	mem    *hostmem.Arena // behind raw when it is large
-	raw    []float64
-	skip   int       // elements up to the first 64-byte boundary
-	result []float64 // where a read pattern stores its total
+	raw    []float64      // from a page boundary
+	result []float64      // where a read pattern stores its total
 }
 
 // triadSpan is the room one array of n elements takes: whole pages plus one,
@@ -294,9 +292,9 @@ func triadSpan(n int) int {
 
 // triadRoom is the buffer a level of n triad elements per array needs: room
 // for three arrays of n, or two of 1.5·n, or one of 3·n (the other patterns
-// stream the same bytes), each rounded up to pages, plus the alignment skip.
+// stream the same bytes), each rounded up to pages.
 func triadRoom(n int) int {
-	return max(3*triadSpan(n), 2*triadSpan(3*n/2), triadSpan(3*n)) + 64/8
+	return max(3*triadSpan(n), 2*triadSpan(3*n/2), triadSpan(3*n))
 }
 
 // newTriadBuf allocates room for three arrays of n elements on the calling
@@ -304,8 +302,8 @@ func triadRoom(n int) int {
 // zero, so no hardware shortcut applies.
 func newTriadBuf(n int) triadBuf { return newBuf(triadRoom(n)) }
 
-// newBuf allocates a triadBuf of room elements, filled the same way.
-// Large ones are mapped and advised for huge pages, as the backends'
+// newBuf allocates a triadBuf of room elements from a page boundary, filled
+// the same way. Large ones are mapped and advised for huge pages, as the backends'
 // buffers are (hostmem), so that peaks and results stream from like memory.
 func newBuf(room int) triadBuf {
 	mem := new(hostmem.Arena)
@@ -313,7 +311,7 @@ func newBuf(room int) triadBuf {
 	for i := range raw {
 		raw[i] = 1 + float64(i&1023)/1024
 	}
-	return triadBuf{mem: mem, result: make([]float64, 1), raw: raw, skip: int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8)}
+	return triadBuf{mem: mem, result: make([]float64, 1), raw: raw}
 }
 
 // free releases the buffer's memory; its arrays must not be used after.
@@ -338,7 +336,7 @@ func (t *triadBuf) free() {
 func (t triadBuf) carve(n, arrays int) (a, b, c []float64) {
 	span := triadSpan(n)
 	at := func(i, offBytes int) []float64 {
-		s := t.skip + i*span + offBytes/8
+		s := i*span + offBytes/8
 		if s+n > len(t.raw) {
 			panic(fmt.Sprintf("peak: carve(%d, %d): buffer of %d elements too small", n, arrays, len(t.raw)))
 		}

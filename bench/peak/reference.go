@@ -40,7 +40,7 @@ func NewStreamTarget(m Machine, pattern string, bytes, threads int) (*StreamTarg
 		crew: newCrew(threads), bufs: make([]triadBuf, threads), arrays: make([][3][]float64, threads)}
 	arrays := patternArrays[pattern]
 	t.crew.run(func(w int) {
-		t.bufs[w] = newBuf(arrays*triadSpan(n) + 64/8) // what carve(n, arrays) takes
+		t.bufs[w] = newBuf(arrays * triadSpan(n)) // what carve(n, arrays) takes
 		a, b, c := t.bufs[w].carve(n, arrays)
 		t.arrays[w] = [3][]float64{a, b, c}
 	})

@@ -14,14 +14,15 @@ const hugePage = 2 << 20
 // the huge-page-aligned part for huge pages. It returns that part, or nil
 // when the system refuses the mapping (the caller falls back to the heap).
 func (a *Arena) mapHuge(bytes int) []byte {
-	length := (bytes+hugePage-1)/hugePage*hugePage + hugePage
+	rounded := (bytes + hugePage - 1) / hugePage * hugePage
+	length := rounded + hugePage
 	m, err := unix.Mmap(-1, 0, length, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
 		return nil
 	}
 	a.maps = append(a.maps, m)
 	skip := int((hugePage - uintptr(unsafe.Pointer(&m[0]))%hugePage) % hugePage)
-	aligned := m[skip : skip+(bytes+hugePage-1)/hugePage*hugePage]
+	aligned := m[skip : skip+rounded]
 	// Advice only: where transparent huge pages are off it fails, and the
 	// buffer is still fresh memory of its own.
 	if advise {
