@@ -31,16 +31,22 @@ type Float = num.Float
 // type, so two goroutines never write the same line.
 const align = 64
 
-// Below these many elements per piece a vector runs on the caller's
-// goroutine alone: handing a piece to a pooled worker and waiting for it
-// costs a microsecond or more (internal/num), the time of some 16K adds in
-// cache but only ~1K transcendentals; with 16K-element pieces, two threads
-// ran a 32K-element add at half the speed of one on the development VM.
+// Below these sizes per piece a vector runs on the caller's goroutine
+// alone: handing pieces to a pooled worker and waiting for them costs about
+// half a microsecond (internal/num), the time of a few thousand adds in
+// cache but only a few hundred transcendentals. The cheap ops' limit is in
+// bytes of x: on the 2-core development VM (Zen 4), from 32K float32 or 16K
+// float64 elements (pieces of 64 KiB of x) on, two threads mostly ran add,
+// axpy and ReLU 1.2–2× as fast as one; below that, no faster, and axpy
+// slower.
 // Variables so that tests can drive the split with short vectors.
 var (
-	minChunkCheap = 1 << 16 // Add, Mul, Axpy, ReLU
-	minChunkMath  = 1 << 10 // Sigmoid, Tanh, Exp
+	minChunkCheap = 64 << 10 // Add, Mul, Axpy, ReLU: bytes of x
+	minChunkMath  = 1 << 10  // Sigmoid, Tanh, Exp: elements
 )
+
+// cheapChunk is minChunkCheap in elements of T.
+func cheapChunk[T Float]() int { return max(1, minChunkCheap/num.Size[T]()) }
 
 // impl is a set of kernels: the generic ones, or an assembly set. Each
 // exported function turns its level into an impl once and dispatches with a
@@ -105,7 +111,7 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
 	}
@@ -116,7 +122,7 @@ func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
 		binaryAsm(k, opMul, x, y, z)
 		return
 	}
@@ -127,15 +133,15 @@ func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
 		axpyAsm(k, alpha, x, y)
 		return
 	}
-	if single(len(x), threads, minChunkCheap) {
+	if single(len(x), threads, cheapChunk[T]()) {
 		axpyGeneric(alpha, x, y)
 		return
 	}
-	forChunks(len(x), threads, minChunkCheap, func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
+	forChunks(len(x), threads, cheapChunk[T](), func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
 }
 
 // ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch; its sign bit
@@ -143,11 +149,11 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, minChunkCheap) {
+	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
 		unaryAsm(k, opReLU, x, y)
 		return
 	}
-	unary(k, opReLU, x, y, threads, minChunkCheap)
+	unary(k, opReLU, x, y, threads, cheapChunk[T]())
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
@@ -188,11 +194,11 @@ const (
 // binary and unary run a kernel on one thread or split over several.
 
 func binary[T Float](k impl, o op, x, y, z []T, threads int) {
-	if single(len(x), threads, minChunkCheap) {
+	if single(len(x), threads, cheapChunk[T]()) {
 		binaryKernel(k, o, x, y, z)
 		return
 	}
-	forChunks(len(x), threads, minChunkCheap, func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
+	forChunks(len(x), threads, cheapChunk[T](), func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
 }
 
 func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {

@@ -91,3 +91,22 @@ func TestForConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestChunksOnePerThreadFirst checks that an input long enough to split
+// gets one piece per thread, and more only once every piece keeps
+// balanceChunks·minChunk elements.
+func TestChunksOnePerThreadFirst(t *testing.T) {
+	const minChunk = 1000
+	for _, c := range []struct{ n, threads, parts int }{
+		{1999, 2, 1},
+		{2000, 2, 2},
+		{3 * balanceChunks * minChunk, 2, 3},
+		{100 * balanceChunks * minChunk, 2, 2 * PiecesPerThread},
+		{3000, 4, 3},
+		{4000, 4, 4},
+	} {
+		if parts, _ := Chunks(c.n, c.threads, 1, minChunk); parts != c.parts {
+			t.Errorf("Chunks(%d, %d threads): %d pieces, want %d", c.n, c.threads, parts, c.parts)
+		}
+	}
+}
