@@ -45,9 +45,6 @@ var (
 	minChunkMath  = 1 << 10  // Sigmoid, Tanh, Exp: elements
 )
 
-// cheapChunk is minChunkCheap in elements of T.
-func cheapChunk[T Float]() int { return max(1, minChunkCheap/num.Size[T]()) }
-
 // impl is a set of kernels: the generic ones, or an assembly set. Each
 // exported function turns its level into an impl once and dispatches with a
 // switch, not through function values, so that a call on a short vector
@@ -111,7 +108,7 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
+	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
 	}
@@ -122,7 +119,7 @@ func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
+	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
 		binaryAsm(k, opMul, x, y, z)
 		return
 	}
@@ -133,15 +130,15 @@ func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
+	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
 		axpyAsm(k, alpha, x, y)
 		return
 	}
-	if single(len(x), threads, cheapChunk[T]()) {
+	if single(len(x), threads, num.Elems[T](minChunkCheap)) {
 		axpyGeneric(alpha, x, y)
 		return
 	}
-	forChunks(len(x), threads, cheapChunk[T](), func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
+	forChunks(len(x), threads, num.Elems[T](minChunkCheap), func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
 }
 
 // ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch; its sign bit
@@ -149,11 +146,11 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, cheapChunk[T]()) {
+	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
 		unaryAsm(k, opReLU, x, y)
 		return
 	}
-	unary(k, opReLU, x, y, threads, cheapChunk[T]())
+	unary(k, opReLU, x, y, threads, num.Elems[T](minChunkCheap))
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
@@ -194,11 +191,11 @@ const (
 // binary and unary run a kernel on one thread or split over several.
 
 func binary[T Float](k impl, o op, x, y, z []T, threads int) {
-	if single(len(x), threads, cheapChunk[T]()) {
+	if single(len(x), threads, num.Elems[T](minChunkCheap)) {
 		binaryKernel(k, o, x, y, z)
 		return
 	}
-	forChunks(len(x), threads, cheapChunk[T](), func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
+	forChunks(len(x), threads, num.Elems[T](minChunkCheap), func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
 }
 
 func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {

@@ -35,9 +35,6 @@ type Float = num.Float
 // variable so tests can shrink it.
 var minChunk = 128 << 10
 
-// chunk is minChunk in elements of T.
-func chunk[T Float]() int { return max(1, minChunk/num.Size[T]()) }
-
 // impl is a set of kernels: the generic ones, or an assembly set. The
 // exported functions dispatch with a switch, not through function values,
 // so a call on a short vector allocates nothing.
@@ -87,7 +84,7 @@ func Kernel(lvl isa.Level) string {
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
-	if num.Single(len(x), threads, chunk[T]()) {
+	if num.Single(len(x), threads, num.Elems[T](minChunk)) {
 		if k != implGeneric && len(x) > 0 {
 			// The assembly straight from here, no wrapper between: on a
 			// 4 KiB vector each call level costs ~1 ns of ~21 (Zen 4).
@@ -103,7 +100,7 @@ func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 		}
 		return T(sum(k, x)) // no closure to allocate
 	}
-	return T(reduce(len(x), threads, chunk[T](), func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
+	return T(reduce(len(x), threads, num.Elems[T](minChunk), func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
 }
 
 // Dot returns Σ x[i]·y[i] (0 for empty slices), with the same blocking as
@@ -114,7 +111,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	}
 	checkThreads(threads)
 	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
-	if num.Single(len(x), threads, chunk[T]()) {
+	if num.Single(len(x), threads, num.Elems[T](minChunk)) {
 		if k != implGeneric && len(x) > 0 {
 			switch { // as Sum
 			case k == implAVX512 && is32[T]():
@@ -128,7 +125,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 		}
 		return T(dot(k, x, y))
 	}
-	return T(reduce(len(x), threads, chunk[T](), func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))
+	return T(reduce(len(x), threads, num.Elems[T](minChunk), func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))
 }
 
 // reduce adds f's float64 partials over the chunks of [0, n) (pieces of at
@@ -151,12 +148,12 @@ func reduce(n, threads, least int, f func(lo, hi int) float64) float64 {
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
-	if num.Single(len(x), threads, chunk[T]()) {
+	if num.Single(len(x), threads, num.Elems[T](minChunk)) {
 		return maxOf(k, x)
 	}
-	parts, _ := num.Chunks(len(x), threads, 64, chunk[T]())
+	parts, _ := num.Chunks(len(x), threads, 64, num.Elems[T](minChunk))
 	partial := make([]T, parts)
-	num.For(len(x), threads, 64, chunk[T](), func(p, lo, hi int) {
+	num.For(len(x), threads, 64, num.Elems[T](minChunk), func(p, lo, hi int) {
 		partial[p] = maxOf(k, x[lo:hi])
 	})
 	m := partial[0]

@@ -13,6 +13,10 @@ func Size[T Float]() int {
 	return int(unsafe.Sizeof(z))
 }
 
+// Elems is how many elements of T fit in bytes, at least 1: a minimum piece
+// size given in bytes, for Chunks, For and Single.
+func Elems[T Float](bytes int) int { return max(1, bytes/Size[T]()) }
+
 // Chunks says how [0,n) is cut for For: into parts pieces of size step
 // (the last one shorter), step a multiple of align. Each piece gets at
 // least minChunk elements, so a short input runs serially instead of paying

@@ -110,3 +110,15 @@ func TestChunksOnePerThreadFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestElems(t *testing.T) {
+	if got := Elems[float32](64 << 10); got != 16<<10 {
+		t.Errorf("Elems[float32](64 KiB) = %d, want %d", got, 16<<10)
+	}
+	if got := Elems[float64](64 << 10); got != 8<<10 {
+		t.Errorf("Elems[float64](64 KiB) = %d, want %d", got, 8<<10)
+	}
+	if got := Elems[float64](1); got != 1 {
+		t.Errorf("Elems[float64](1) = %d, want 1", got)
+	}
+}
