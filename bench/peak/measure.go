@@ -94,7 +94,9 @@ func threadCounts(ts []int, cpus int) ([]int, error) {
 func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *crew, bufs []triadBuf, p *Peaks) error {
 	t := c.size()
 	runtime.GC() // leave no collection running under the clock
-	ghz := measureClock(c, clockKernelFor(), b.clock)
+	ck := clockKernelFor()
+	ghz := measureClock(c, ck, b.clock)
+	p.Clocks = append(p.Clocks, ClockReading{Threads: t, GHz: ghz, Kernel: ck.name})
 
 	for _, dtype := range []string{"f32", "f64"} {
 		if err := ctx.Err(); err != nil {

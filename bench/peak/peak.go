@@ -225,6 +225,27 @@ type Peaks struct {
 	Compute   []ComputePeak   `json:"compute"`
 	Bandwidth []BandwidthPeak `json:"bandwidth"`
 	GPUs      []GPUPeaks      `json:"gpus,omitempty"` // the GPUs of GPU backends opened (gpu.go)
+	// Clocks is the integer clock of each thread count at the start of the
+	// run (MeasureClock's dependent-add chain): what a later MeasureClock
+	// is compared with to find a clock that drifted during the run.
+	Clocks []ClockReading `json:"clocks,omitempty"`
+}
+
+// ClockReading is the clock of `Threads` busy threads, measured with Kernel.
+type ClockReading struct {
+	Threads int     `json:"threads"`
+	GHz     float64 `json:"ghz"`
+	Kernel  string  `json:"kernel"`
+}
+
+// ClockFor returns the start-of-run clock reading of `threads` threads.
+func (p Peaks) ClockFor(threads int) (ClockReading, bool) {
+	for _, c := range p.Clocks {
+		if c.Threads == threads {
+			return c, true
+		}
+	}
+	return ClockReading{}, false
 }
 
 // ComputePeak is the FLOP/s peak of one dtype on `Threads` threads.
