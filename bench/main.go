@@ -97,7 +97,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}()
 
 	start := time.Now()
-	machine := peak.DetectMachine()
+	machine := peak.MeasureUnits(peak.DetectMachine(), cfg.selection.Suite == "quick")
+	if machine.UnitsNote != "" {
+		progressf(stderr, "fp units: %s", machine.UnitsNote)
+	}
 	who := "threads"
 	if len(cfg.threads) == 1 && cfg.threads[0] == 1 {
 		who = "thread"

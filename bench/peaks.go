@@ -29,8 +29,20 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 	fmt.Fprintf(w, "machine:   %s\n", m.Model)
 	fmt.Fprintf(w, "vendor:    %s, family %d model %d → %s\n", m.Vendor, m.Family, m.ModelID, m.Microarch)
 	fmt.Fprintf(w, "cpus:      %d (%s/%s), features: %s\n", m.CPUs, m.OS, m.Arch, strings.Join(m.Features, " "))
-	fmt.Fprintf(w, "fp units:  %d FMA pipes × %d-bit SIMD per core → %g f32 / %g f64 FLOP/cycle/core (2 FLOP per FMA lane)\n",
-		m.FMAUnits, m.SIMDBits, m.FLOPsPerCycle("f32"), m.FLOPsPerCycle("f64"))
+	fmt.Fprintf(w, "fp units:  %d FMA pipes × %d-bit SIMD per core → %g f32 / %g f64 FLOP/cycle/core (2 FLOP per FMA lane; %s)\n",
+		m.FMAUnits, m.SIMDBits, m.FLOPsPerCycle("f32"), m.FLOPsPerCycle("f64"), m.UnitsSource)
+	for _, u := range m.Units {
+		if !u.OK() {
+			fmt.Fprintf(w, "           %d-bit: not probed: %s\n", u.Bits, u.Error)
+			continue
+		}
+		fmt.Fprintf(w, "           %d-bit: %.2f FMA/cycle → %d pipes at %.2f GHz (clock under its FMAs); 1 thread %s f32 / %s f64 GFLOP/s\n",
+			u.Bits, u.FMAPerCycle, u.Pipes, u.ClockGHz, report.Sig(u.F32GFLOPS), report.Sig(u.F64GFLOPS))
+	}
+	fmt.Fprintf(w, "table:     %s: %d FMA pipes × %d-bit SIMD per core\n", m.Table.Microarch, m.Table.FMAUnits, m.Table.SIMDBits)
+	if m.UnitsNote != "" {
+		fmt.Fprintf(w, "note:      %s\n", m.UnitsNote)
+	}
 	var caches []string
 	for _, c := range m.Caches {
 		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes)))

@@ -2,6 +2,6 @@
 
 package peak
 
-// cpuidInfo reports that CPUID is not available: DetectMachine reads
+// hostCPUID is nil: there is no CPUID to run, and DetectMachine reads
 // /proc/cpuinfo instead.
-func cpuidInfo() (cpuidResult, bool) { return cpuidResult{}, false }
+var hostCPUID cpuidFunc

@@ -20,15 +20,39 @@ var (
 	sysCPU      = "/sys/devices/system/cpu"
 )
 
-// DetectMachine describes the CPU it runs on. It never fails: what cannot be
-// read is left zero (Family, ModelID, NominalGHz), named "generic" (Microarch)
-// or assumed (caches: 32 KiB L1d and 1 MiB L2 per core, 32 MiB L3 shared,
-// when neither sysfs nor CPUID tells).
-func DetectMachine() Machine {
-	m := Machine{Arch: runtime.GOARCH, OS: runtime.GOOS, CPUs: runtime.NumCPU()}
-	info := readCPUInfo(procCPUInfo)
+// DetectMachine describes the CPU it runs on, as far as it can be read. It
+// never fails: what cannot be read is left zero (Family, ModelID,
+// NominalGHz), named "generic" (Microarch) or assumed (caches: 32 KiB L1d and
+// 1 MiB L2 per core, 32 MiB L3 shared, when neither sysfs nor CPUID tells).
+// Its FP units come from the micro-architecture table until MeasureUnits
+// replaces them with what the core does.
+func DetectMachine() Machine { return detect(hostView()) }
 
-	x, haveCPUID := cpuidInfo()
+// view is where detect reads a machine: the one at hand (hostView), or a
+// recorded one in tests.
+type view struct {
+	arch, os    string
+	cpus        int
+	cpuid       cpuidFunc // nil where there is no CPUID
+	isa         isa
+	features    []string
+	procCPUInfo string // /proc/cpuinfo
+	sysCPU      string // /sys/devices/system/cpu
+}
+
+func hostView() view {
+	return view{
+		arch: runtime.GOARCH, os: runtime.GOOS, cpus: runtime.NumCPU(),
+		cpuid: hostCPUID, isa: hostISA(), features: hostFeatures(),
+		procCPUInfo: procCPUInfo, sysCPU: sysCPU,
+	}
+}
+
+func detect(v view) Machine {
+	m := Machine{Arch: v.arch, OS: v.os, CPUs: v.cpus, Features: v.features}
+	info := readCPUInfo(v.procCPUInfo)
+
+	x, haveCPUID := cpuidInfoFrom(v.cpuid)
 	if haveCPUID {
 		m.Vendor, m.Model, m.Family, m.ModelID = x.vendor, x.brand, x.family, x.model
 	} else {
@@ -44,16 +68,20 @@ func DetectMachine() Machine {
 		}
 	}
 	if m.Vendor == "" {
-		m.Vendor = runtime.GOARCH
+		m.Vendor = v.arch
 	}
 	if m.Model == "" {
-		m.Model = "unknown " + runtime.GOARCH + " CPU"
+		m.Model = "unknown " + v.arch + " CPU"
+	}
+	if m.Features == nil {
+		m.Features = []string{}
 	}
 
-	m.Features = hostFeatures()
-	m.Microarch, m.SIMDBits, m.FMAUnits = classify(m.Vendor, m.Family, m.ModelID, hostISA())
+	m.Microarch, m.SIMDBits, m.FMAUnits = classify(m.Vendor, m.Family, m.ModelID, v.isa)
+	m.Table = UnitClaim{Microarch: m.Microarch, SIMDBits: m.SIMDBits, FMAUnits: m.FMAUnits}
+	m.UnitsSource = UnitsFromTable
 
-	m.Caches = sysfsCaches(filepath.Join(sysCPU, "cpu0", "cache"))
+	m.Caches = sysfsCaches(filepath.Join(v.sysCPU, "cpu0", "cache"))
 	if len(m.Caches) == 0 && haveCPUID {
 		m.Caches = x.caches
 	}
@@ -63,7 +91,7 @@ func DetectMachine() Machine {
 	if len(m.Caches) == 0 {
 		m.Caches = []Cache{{1, 32 << 10, 1}, {2, 1 << 20, 1}, {3, defaultLLC, m.CPUs}}
 	}
-	m.Cores = physicalCores(sysCPU, m.CPUs)
+	m.Cores = physicalCores(v.sysCPU, m.CPUs)
 
 	// Nominal (TSC/base) clock: the brand string's "@ 2.40GHz", Intel's CPUID
 	// leaf 0x16, cpufreq's base_frequency, then /proc/cpuinfo's "cpu MHz" (on a
@@ -73,7 +101,7 @@ func DetectMachine() Machine {
 		m.NominalGHz = float64(x.baseMHz) / 1000
 	}
 	if m.NominalGHz == 0 {
-		if khz, err := readInt(filepath.Join(sysCPU, "cpu0", "cpufreq", "base_frequency")); err == nil && khz > 0 {
+		if khz, err := readInt(filepath.Join(v.sysCPU, "cpu0", "cpufreq", "base_frequency")); err == nil && khz > 0 {
 			m.NominalGHz = float64(khz) / 1e6
 		}
 	}

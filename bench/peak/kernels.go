@@ -106,12 +106,17 @@ func fmaStart[F float32 | float64](acc []F) {
 	}
 }
 
-// fmaKernelFor picks the fastest FMA kernel for dtype on a core whose FP units
-// run simdBits-wide vectors at full rate: assembly when there is one, else
-// the pure-Go scalar loop.
+// fmaKernelFor picks the FMA kernel for dtype on a core whose FP units run
+// simdBits-wide vectors at full rate: the assembly of that width, else of
+// the widest narrower one this CPU runs, else the pure-Go scalar loop.
 func fmaKernelFor(dtype string, simdBits int) fmaKernel {
-	if k, ok := asmFMAKernel(dtype, simdBits); ok {
-		return k
+	for _, bits := range []int{512, 256, 128} {
+		if bits > simdBits {
+			continue
+		}
+		if k, ok := asmFMAKernel(dtype, bits); ok {
+			return k
+		}
 	}
 	return goFMAKernel(dtype)
 }

@@ -16,6 +16,8 @@ func fmaF32AVX2(acc *[fmaAccs * 8]float32, m, c float32, rounds int)
 func fmaF64AVX2(acc *[fmaAccs * 4]float64, m, c float64, rounds int)
 func fmaF32AVX512(acc *[fmaAccs * 16]float32, m, c float32, rounds int)
 func fmaF64AVX512(acc *[fmaAccs * 8]float64, m, c float64, rounds int)
+func fmaF32XMM(acc *[fmaAccs * 4]float32, m, c float32, rounds int) // units_amd64.s
+func fmaF64XMM(acc *[fmaAccs * 2]float64, m, c float64, rounds int)
 
 // triadF64AVX computes a[i] = b[i] + s·c[i] for i < n, `passes` times, n a
 // multiple of 16, four ymm per iteration; triadF64AVX512 the same with zmm, n
@@ -51,32 +53,46 @@ var (
 	haveAVX512 = cpu.X86.HasAVX512F
 )
 
-func asmFMAKernel(dtype string, simdBits int) (fmaKernel, bool) {
-	wide := simdBits >= 512 && haveAVX512
-	switch {
-	case wide && dtype == "f32":
-		return fmaKernel{"fma-avx512 (12 independent zmm accumulators, VFMADD213PS)", fmaAccs * 16 * 2, func() func(int) float64 {
-			acc := new([fmaAccs * 16]float32)
-			fmaStart(acc[:])
-			return func(rounds int) float64 { fmaF32AVX512(acc, fmaM, fmaC, rounds); return sum(acc[:]) }
+// asmFMAKernel returns the assembly FMA kernel of dtype at exactly `bits`
+// (128, 256 or 512), if this CPU runs that width.
+func asmFMAKernel(dtype string, bits int) (fmaKernel, bool) {
+	type kern struct {
+		reg   string
+		lanes int // f32 lanes; f64 has half
+		have  bool
+		f32   func(acc []float32, m, c float32, rounds int)
+		f64   func(acc []float64, m, c float64, rounds int)
+	}
+	var k kern
+	switch bits {
+	case 128:
+		k = kern{"xmm", 4, haveFMA3,
+			func(a []float32, m, c float32, r int) { fmaF32XMM((*[fmaAccs * 4]float32)(a), m, c, r) },
+			func(a []float64, m, c float64, r int) { fmaF64XMM((*[fmaAccs * 2]float64)(a), m, c, r) }}
+	case 256:
+		k = kern{"ymm", 8, haveFMA3,
+			func(a []float32, m, c float32, r int) { fmaF32AVX2((*[fmaAccs * 8]float32)(a), m, c, r) },
+			func(a []float64, m, c float64, r int) { fmaF64AVX2((*[fmaAccs * 4]float64)(a), m, c, r) }}
+	case 512:
+		k = kern{"zmm", 16, haveAVX512,
+			func(a []float32, m, c float32, r int) { fmaF32AVX512((*[fmaAccs * 16]float32)(a), m, c, r) },
+			func(a []float64, m, c float64, r int) { fmaF64AVX512((*[fmaAccs * 8]float64)(a), m, c, r) }}
+	}
+	if !k.have {
+		return fmaKernel{}, false
+	}
+	switch dtype {
+	case "f32":
+		return fmaKernel{fmt.Sprintf("fma-%s (12 independent %s accumulators, VFMADD213PS)", k.reg, k.reg), fmaAccs * float64(k.lanes) * 2, func() func(int) float64 {
+			acc := make([]float32, fmaAccs*k.lanes)
+			fmaStart(acc)
+			return func(rounds int) float64 { k.f32(acc, fmaM, fmaC, rounds); return sum(acc) }
 		}}, true
-	case wide && dtype == "f64":
-		return fmaKernel{"fma-avx512 (12 independent zmm accumulators, VFMADD213PD)", fmaAccs * 8 * 2, func() func(int) float64 {
-			acc := new([fmaAccs * 8]float64)
-			fmaStart(acc[:])
-			return func(rounds int) float64 { fmaF64AVX512(acc, fmaM, fmaC, rounds); return sum(acc[:]) }
-		}}, true
-	case haveFMA3 && dtype == "f32":
-		return fmaKernel{"fma-avx2 (12 independent ymm accumulators, VFMADD213PS)", fmaAccs * 8 * 2, func() func(int) float64 {
-			acc := new([fmaAccs * 8]float32)
-			fmaStart(acc[:])
-			return func(rounds int) float64 { fmaF32AVX2(acc, fmaM, fmaC, rounds); return sum(acc[:]) }
-		}}, true
-	case haveFMA3 && dtype == "f64":
-		return fmaKernel{"fma-avx2 (12 independent ymm accumulators, VFMADD213PD)", fmaAccs * 4 * 2, func() func(int) float64 {
-			acc := new([fmaAccs * 4]float64)
-			fmaStart(acc[:])
-			return func(rounds int) float64 { fmaF64AVX2(acc, fmaM, fmaC, rounds); return sum(acc[:]) }
+	case "f64":
+		return fmaKernel{fmt.Sprintf("fma-%s (12 independent %s accumulators, VFMADD213PD)", k.reg, k.reg), fmaAccs * float64(k.lanes/2) * 2, func() func(int) float64 {
+			acc := make([]float64, fmaAccs*k.lanes/2)
+			fmaStart(acc)
+			return func(rounds int) float64 { k.f64(acc, fmaM, fmaC, rounds); return sum(acc) }
 		}}, true
 	}
 	return fmaKernel{}, false
@@ -144,6 +160,31 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 
 func asmClockKernel() (clockKernel, bool) {
 	return clockKernel{"add-chain-amd64 (100 dependent ADDQ per iteration)", 100, addChainAMD64}, true
+}
+
+// clockUnderXMM, clockUnderYMM and clockUnderZMM return x + 16·n·step
+// through n iterations of 16 dependent ADDQ beside 12 independent FMAs of
+// their width (units_amd64.s).
+func clockUnderXMM(n int, x, step uint64) uint64
+func clockUnderYMM(n int, x, step uint64) uint64
+func clockUnderZMM(n int, x, step uint64) uint64
+
+// asmClockUnderKernel returns the clock kernel that runs FMAs of `bits`
+// beside its add chain, if this CPU runs that width.
+func asmClockUnderKernel(bits int) (clockKernel, bool) {
+	var run func(n int, x, step uint64) uint64
+	reg := ""
+	switch {
+	case bits == 128 && haveFMA3:
+		run, reg = clockUnderXMM, "xmm"
+	case bits == 256 && haveFMA3:
+		run, reg = clockUnderYMM, "ymm"
+	case bits == 512 && haveAVX512:
+		run, reg = clockUnderZMM, "zmm"
+	default:
+		return clockKernel{}, false
+	}
+	return clockKernel{fmt.Sprintf("add-chain-under-%s (16 dependent ADDQ beside 12 %s VFMADD213PS per iteration)", reg, reg), 16, run}, true
 }
 
 // inSteps runs a two-array kernel `passes` times over len(a) elements: asm

@@ -12,22 +12,30 @@ package peak
 
 import "fmt"
 
-// Machine describes the CPU: what was read, not measured.
+// Machine describes the CPU: what was read (identity, features, reported
+// caches) and, once MeasureUnits ran, what its FP units do.
 type Machine struct {
-	Vendor     string   `json:"vendor"`   // "AuthenticAMD", "GenuineIntel", ..., or runtime.GOARCH when unknown
-	Model      string   `json:"model"`    // brand string, e.g. "AMD EPYC 7B13 64-Core Processor"
-	Family     int      `json:"family"`   // CPUID display family
-	ModelID    int      `json:"model_id"` // CPUID display model
-	Microarch  string   `json:"microarch"`
-	Arch       string   `json:"arch"` // runtime.GOARCH
-	OS         string   `json:"os"`
-	CPUs       int      `json:"cpus"`  // logical CPUs usable (runtime.NumCPU)
-	Cores      int      `json:"cores"` // physical cores among CPUs (SMT siblings share FMA pipes); = CPUs when unknown
-	Features   []string `json:"features"`
-	SIMDBits   int      `json:"simd_bits"` // vector width the FP units execute at full rate
-	FMAUnits   int      `json:"fma_units"` // FMA pipes per core
-	Caches     []Cache  `json:"caches"`    // data and unified caches, by level
-	NominalGHz float64  `json:"nominal_ghz"`
+	Vendor    string   `json:"vendor"`   // "AuthenticAMD", "GenuineIntel", ..., or runtime.GOARCH when unknown
+	Model     string   `json:"model"`    // brand string, e.g. "AMD EPYC 7B13 64-Core Processor"
+	Family    int      `json:"family"`   // CPUID display family
+	ModelID   int      `json:"model_id"` // CPUID display model
+	Microarch string   `json:"microarch"`
+	Arch      string   `json:"arch"` // runtime.GOARCH
+	OS        string   `json:"os"`
+	CPUs      int      `json:"cpus"`  // logical CPUs usable (runtime.NumCPU)
+	Cores     int      `json:"cores"` // physical cores among CPUs (SMT siblings share FMA pipes); = CPUs when unknown
+	Features  []string `json:"features"`
+	SIMDBits  int      `json:"simd_bits"` // vector width the FP units execute at full rate
+	FMAUnits  int      `json:"fma_units"` // FMA pipes per core at that width
+	// UnitsSource says where SIMDBits and FMAUnits come from: "measured"
+	// (Units) or "table" (Table, when no probe could run). UnitsNote is one
+	// line on where the two disagree, or why nothing was measured.
+	UnitsSource string       `json:"units_source"`
+	UnitsNote   string       `json:"units_note,omitempty"`
+	Table       UnitClaim    `json:"table"`           // what the micro-architecture table claims
+	Units       []WidthUnits `json:"units,omitempty"` // what each vector width did (MeasureUnits)
+	Caches      []Cache      `json:"caches"`          // data and unified caches, by level
+	NominalGHz  float64      `json:"nominal_ghz"`
 }
 
 // Cache is one data or unified cache level.
