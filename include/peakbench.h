@@ -456,6 +456,7 @@ typedef struct pb_nvml_sample {
  */
 pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_t triedlen,
                        char *err, size_t errlen);
+/* key=value lines: path, driver, and the calls used: reasons_call, temperature_call. */
 pb_status pb_nvml_info(const pb_nvml *nvml, char *buf, size_t buflen, char *err, size_t errlen);
 pb_status pb_nvml_read(pb_nvml *nvml, pb_nvml_sample *sample, char *err, size_t errlen);
 void pb_nvml_close(pb_nvml *nvml);

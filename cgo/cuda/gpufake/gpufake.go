@@ -1,7 +1,8 @@
 // Package gpufake builds stand-ins for the CUDA runtime, cuBLAS (with its
-// libcublasLt companion), cuDNN 9 (with a sub-library), NVML, HIP and
-// rocBLAS from the C sources in csrc/, so that peakbench's GPU loaders,
-// call sequences and backends are tested on machines without a GPU.
+// libcublasLt companion), cuDNN 9 (with a sub-library), NVML (current and
+// pre-NVML-13), HIP and rocBLAS from the C sources in csrc/, so that
+// peakbench's GPU loaders, call sequences and backends are tested on
+// machines without a GPU.
 //
 // The fakes keep "device" memory in host memory behind a header naming its
 // device, compute naively with the vendors' column-major semantics, and are
@@ -42,7 +43,8 @@ type Libs struct {
 	CUBLAS   string // libcublas.so.12 (needs libcudart and libcublasLt)
 	CUDNNOps string // libcudnn_ops.so.9
 	CUDNN    string // libcudnn.so.9 (needs libcudart and libcudnn_ops)
-	NVML     string // libnvidia-ml.so.1
+	NVML     string // libnvidia-ml.so.1 of NVML 13 (nvmlDeviceGetTemperatureV)
+	NVMLOld  string // nvml-old/libnvidia-ml.so.1, without nvmlDeviceGetTemperatureV
 	HIP      string // libamdhip64.so.6
 	ROCBLAS  string // librocblas.so.4 (needs libamdhip64)
 }
@@ -88,6 +90,9 @@ func build() (*Libs, error) {
 			return nil, err
 		}
 	}
+	if err := os.Mkdir(filepath.Join(dir, "nvml-old"), 0o755); err != nil {
+		return nil, err
+	}
 	l := &Libs{
 		Dir:      dir,
 		CUDART:   filepath.Join(dir, "libcudart.so.12"),
@@ -96,6 +101,7 @@ func build() (*Libs, error) {
 		CUDNNOps: filepath.Join(dir, "libcudnn_ops.so.9"),
 		CUDNN:    filepath.Join(dir, "libcudnn.so.9"),
 		NVML:     filepath.Join(dir, "libnvidia-ml.so.1"),
+		NVMLOld:  filepath.Join(dir, "nvml-old", "libnvidia-ml.so.1"),
 		HIP:      filepath.Join(dir, "libamdhip64.so.6"),
 		ROCBLAS:  filepath.Join(dir, "librocblas.so.4"),
 	}
@@ -117,6 +123,7 @@ func build() (*Libs, error) {
 		{l.CUBLAS, "", []string{src("fake_cublas.c"), "-Wl,--no-as-needed", l.CUDART, l.CUBLASLt}},
 		{l.CUDNN, "", []string{src("fake_cudnn.c"), "-Wl,--no-as-needed", l.CUDART, l.CUDNNOps, "-lm"}},
 		{l.NVML, "", []string{src("fake_nvml.c")}},
+		{l.NVMLOld, "", []string{"-DPB_FAKE_NVML_OLD", src("fake_nvml.c")}},
 		{l.ROCBLAS, "", []string{src("fake_rocblas.c"), "-Wl,--no-as-needed", l.HIP}},
 	}
 	for _, s := range steps {
