@@ -3,8 +3,9 @@
  *
  * Why the runtime and not the driver API: cuBLAS and cuDNN take runtime
  * streams and device pointers of the runtime's primary context, so a
- * runtime must be present for them anyway (pip's nvidia-cuda-runtime wheel
- * ships one in site-packages/nvidia/cuda_runtime/lib); with the runtime,
+ * runtime must be present for them anyway (pip's nvidia-cuda-runtime-cu12
+ * wheel ships one in site-packages/nvidia/cuda_runtime/lib, CUDA 13's
+ * nvidia-cuda-runtime in nvidia/cu13/lib); with the runtime,
  * our buffers, streams and events are theirs without any context juggling;
  * and cudaGetDeviceCount's error codes say what is missing: no driver or an
  * old one (cudaErrorInsufficientDriver) or no device (cudaErrorNoDevice).
@@ -34,7 +35,8 @@ static const char *const cudart_sonames[] = {
 
 #define CUDART_HINT                                                                             \
 	"install the NVIDIA driver and the CUDA runtime (the CUDA toolkit, or `pip install "         \
-	"nvidia-cuda-runtime-cu12`), or set PEAKBENCH_CUDART to the path of libcudart.so"
+	"nvidia-cuda-runtime-cu12` for CUDA 12, `nvidia-cuda-runtime` for CUDA 13), or set "         \
+	"PEAKBENCH_CUDART to the path of libcudart.so"
 
 /* Property block larger than any CUDA version's cudaDeviceProp (about 1 KiB). */
 #define PROPS_BYTES 16384

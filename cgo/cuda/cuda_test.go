@@ -30,7 +30,8 @@ func TestNotFound(t *testing.T) {
 		t.Fatalf("Open() = %v; want a *LoadError", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ", "No such file", "PEAKBENCH_CUDART"} {
+	for _, want := range []string{"cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ", "No such file", "PEAKBENCH_CUDART",
+		"`pip install nvidia-cuda-runtime-cu12` for CUDA 12, `nvidia-cuda-runtime` for CUDA 13"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
