@@ -314,9 +314,9 @@ pb_status pb_dnnl_job(pb_dnnl *lib, pb_dnnl_op op, pb_dtype dt, int64_t rows, in
  * environment variable names the only file tried: PEAKBENCH_CUDART,
  * PEAKBENCH_CUBLAS, PEAKBENCH_CUDNN, PEAKBENCH_NVML, PEAKBENCH_HIP,
  * PEAKBENCH_ROCBLAS. A library's companions in its own folder (libcublasLt
- * beside libcublas, cuDNN 9's sub-libraries beside libcudnn) are loaded by
- * full path first, so that the dynamic linker binds to them rather than to
- * another version on its search path.
+ * beside libcublas, cuDNN 9's and 8's sub-libraries beside libcudnn) are
+ * loaded by full path first, so that the dynamic linker binds to them rather
+ * than to another version on its search path.
  *
  * Threads: the runtimes keep the current device per host thread, and Go
  * runs each cgo call on any thread, so every entry point below that touches
@@ -456,6 +456,7 @@ typedef struct pb_nvml_sample {
  */
 pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_t triedlen,
                        char *err, size_t errlen);
+/* key=value lines: path, driver, and the calls used: reasons_call, temperature_call. */
 pb_status pb_nvml_info(const pb_nvml *nvml, char *buf, size_t buflen, char *err, size_t errlen);
 pb_status pb_nvml_read(pb_nvml *nvml, pb_nvml_sample *sample, char *err, size_t errlen);
 void pb_nvml_close(pb_nvml *nvml);
@@ -503,8 +504,19 @@ typedef enum pb_cudnn_op {
 	PB_CUDNN_MAX      /* cudnnReduceTensor max: x, r */
 } pb_cudnn_op;
 
+/*
+ * pb_cudnn_open refuses (PB_ERR_VERSION) a cuDNN built for another CUDA
+ * major than the runtime's (cudnnGetCudartVersion), and a cuDNN 8 without
+ * libcudnn_ops_infer.so.8 (PB_ERR_NOT_FOUND): cuDNN 8 aborts the process
+ * when a sub-library it needs does not load.
+ */
 pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tried,
                         size_t triedlen, char *err, size_t errlen);
+/*
+ * key=value lines: version, path, built_for_cuda ("12.4"), sublibraries
+ * (cuDNN 8's resident, by path, comma-separated), conv ("not available:
+ * WHY" when cuDNN 8's libcudnn_cnn_infer.so.8 is missing).
+ */
 pb_status pb_cudnn_info(const pb_cudnn *lib, char *buf, size_t buflen, char *err, size_t errlen);
 void pb_cudnn_close(pb_cudnn *lib);
 /* rows is 1 except for softmax. */
@@ -599,7 +611,8 @@ pb_status pb_dnnl_layer_job(pb_dnnl *lib, pb_dnnl_layer_op op, pb_dtype dt, cons
  * measures (cudnnGetConvolutionForwardAlgorithm_v7's first when that fails);
  * its workspace (cudnnGetConvolutionForwardWorkspaceSize) is allocated
  * once. pb_gpu_job_describe names the algorithm ("algo=IMPLICIT_GEMM").
- * Arguments: x, w, y.
+ * Arguments: x, w, y. PB_ERR_NOT_FOUND, before any cuDNN call, when cuDNN
+ * 8's convolution library is missing (pb_cudnn_info's conv).
  */
 pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *geom,
                             const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,

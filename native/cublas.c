@@ -70,8 +70,9 @@ static const char *const cublas_companions[] = {
 };
 
 #define CUBLAS_HINT                                                                             \
-	"install the CUDA toolkit's cuBLAS, or `pip install nvidia-cublas-cu12`, or set "           \
-	"PEAKBENCH_CUBLAS to the path of libcublas.so"
+	"install the CUDA toolkit's cuBLAS, or `pip install nvidia-cublas-cu12` for CUDA 12, "       \
+	"`nvidia-cublas` for CUDA 13 (it installs nvidia/cu13/lib), or set PEAKBENCH_CUBLAS to the "  \
+	"path of libcublas.so"
 
 static const char *status_name(int s)
 {

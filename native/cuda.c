@@ -3,8 +3,9 @@
  *
  * Why the runtime and not the driver API: cuBLAS and cuDNN take runtime
  * streams and device pointers of the runtime's primary context, so a
- * runtime must be present for them anyway (pip's nvidia-cuda-runtime wheel
- * ships one in site-packages/nvidia/cuda_runtime/lib); with the runtime,
+ * runtime must be present for them anyway (pip's nvidia-cuda-runtime-cu12
+ * wheel ships one in site-packages/nvidia/cuda_runtime/lib, CUDA 13's
+ * nvidia-cuda-runtime in nvidia/cu13/lib); with the runtime,
  * our buffers, streams and events are theirs without any context juggling;
  * and cudaGetDeviceCount's error codes say what is missing: no driver or an
  * old one (cudaErrorInsufficientDriver) or no device (cudaErrorNoDevice).
@@ -34,7 +35,8 @@ static const char *const cudart_sonames[] = {
 
 #define CUDART_HINT                                                                             \
 	"install the NVIDIA driver and the CUDA runtime (the CUDA toolkit, or `pip install "         \
-	"nvidia-cuda-runtime-cu12`), or set PEAKBENCH_CUDART to the path of libcudart.so"
+	"nvidia-cuda-runtime-cu12` for CUDA 12, `nvidia-cuda-runtime` for CUDA 13), or set "         \
+	"PEAKBENCH_CUDART to the path of libcudart.so"
 
 /* Property block larger than any CUDA version's cudaDeviceProp (about 1 KiB). */
 #define PROPS_BYTES 16384
@@ -213,6 +215,7 @@ struct pb_nvml {
 	nvmlDeviceGetClockInfo_fn clock;
 	nvmlDeviceGetMaxClockInfo_fn max_clock;
 	nvmlDeviceGetTemperature_fn temperature;
+	nvmlDeviceGetTemperatureV_fn temperature_v;
 	nvmlDeviceGetPowerUsage_fn power;
 	nvmlDeviceGetReasons_fn reasons;
 	const char *reasons_name;
@@ -261,6 +264,8 @@ pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_
 	memcpy(&n->max_clock, &p, sizeof p);
 	p = dlsym(n->dl, "nvmlDeviceGetTemperature");
 	memcpy(&n->temperature, &p, sizeof p);
+	p = dlsym(n->dl, "nvmlDeviceGetTemperatureV"); /* NVML 13 deprecates the one above */
+	memcpy(&n->temperature_v, &p, sizeof p);
 	p = dlsym(n->dl, "nvmlDeviceGetPowerUsage");
 	memcpy(&n->power, &p, sizeof p);
 	n->reasons_name = "nvmlDeviceGetCurrentClocksEventReasons";
@@ -313,8 +318,11 @@ pb_status pb_nvml_info(const pb_nvml *n, char *buf, size_t buflen, char *err, si
 		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_nvml_info: NULL argument");
 	pb_sb sb;
 	pb_sb_init(&sb, buf, buflen);
-	pb_sb_printf(&sb, "path=%s\ndriver=%s\nreasons_call=%s\n", n->path, n->driver,
-	             n->reasons != NULL ? n->reasons_name : "none");
+	pb_sb_printf(&sb, "path=%s\ndriver=%s\nreasons_call=%s\ntemperature_call=%s\n", n->path,
+	             n->driver, n->reasons != NULL ? n->reasons_name : "none",
+	             n->temperature_v != NULL ? "nvmlDeviceGetTemperatureV"
+	             : n->temperature != NULL ? "nvmlDeviceGetTemperature"
+	                                      : "none");
 	return PB_OK;
 }
 
@@ -335,8 +343,14 @@ pb_status pb_nvml_read(pb_nvml *n, pb_nvml_sample *s, char *err, size_t errlen)
 		if (n->max_clock(n->dev, NVML_CLOCK_MEM, &s->max_mem_mhz) == NVML_SUCCESS)
 			s->have |= PB_NVML_HAVE_MAX_MEM_CLOCK;
 	}
-	if (n->temperature != NULL &&
-	    n->temperature(n->dev, NVML_TEMPERATURE_GPU, &s->temp_c) == NVML_SUCCESS)
+	/* The versioned call where NVML has it; the old one where it has not, or refuses. */
+	nvmlTemperature_v1_t t = {.version = nvmlTemperature_v1, .sensorType = NVML_TEMPERATURE_GPU};
+	if (n->temperature_v != NULL && n->temperature_v(n->dev, &t) == NVML_SUCCESS &&
+	    t.temperature >= 0) {
+		s->temp_c = (unsigned)t.temperature;
+		s->have |= PB_NVML_HAVE_TEMP;
+	} else if (n->temperature != NULL &&
+	           n->temperature(n->dev, NVML_TEMPERATURE_GPU, &s->temp_c) == NVML_SUCCESS)
 		s->have |= PB_NVML_HAVE_TEMP;
 	if (n->power != NULL && n->power(n->dev, &s->power_mw) == NVML_SUCCESS)
 		s->have |= PB_NVML_HAVE_POWER;

@@ -12,10 +12,26 @@
  *
  * cuDNN 9 splits into sub-libraries (libcudnn_graph, libcudnn_ops, the
  * engine libraries); libcudnn.so.9 is the shim exporting every call, which
- * loads the others by soname when first needed. The loader loads the
- * sub-libraries found beside the shim by full path first, so the shim's
- * later load by soname binds to those (and not to another cuDNN on the
- * search path).
+ * loads the others by soname when first needed. cuDNN 8 is built the same
+ * way (libcudnn.so.8 over libcudnn_ops_infer, _ops_train, _cnn_infer,
+ * _cnn_train, _adv_infer, _adv_train). The loader loads the sub-libraries
+ * found beside the shim by full path first, so the shim's later load by
+ * soname binds to those (and not to another cuDNN on the search path).
+ *
+ * cuDNN 8 answers a sub-library it cannot load by aborting the process, in
+ * the middle of whichever call needed it: a libcudnn.so.8 from a folder
+ * not on the linker's path (pip's nvidia/cudnn/lib) without its
+ * convolution library beside it would kill the run at the first
+ * convolution. So with cuDNN 8 every sub-library peakbench calls into is
+ * made resident before any cuDNN call: one missing that every call needs
+ * (ops_infer) fails the open; a missing cnn_infer makes convolutions "not
+ * available", with the reason, when one is prepared. cuDNN 9 reports the
+ * same failure as a status (CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED).
+ *
+ * The CUDA 12 and CUDA 13 builds of cuDNN 9 are both libcudnn.so.9;
+ * cudnnGetCudartVersion says which CUDA the file was built for, and one for
+ * another major than the runtime loaded is refused at open, with both
+ * versions, rather than failing later inside a call.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,9 +47,13 @@ struct pb_cudnn {
 	void *dl;
 	char path[PATH_MAX];
 	int major, minor, patch;
+	size_t cudart;      /* cudnnGetCudartVersion: 1000·major + 10·minor, 0 unknown */
+	char sublibs[2048]; /* the sub-libraries resident, by path, comma-separated */
+	char no_conv[1024]; /* why convolutions are not available ("" when they are) */
 	cudnnHandle_t h;
 
 	cudnnGetVersion_fn get_version;
+	cudnnGetCudartVersion_fn get_cudart;
 	cudnnGetProperty_fn get_property;
 	cudnnGetErrorString_fn error_string;
 	cudnnCreate_fn create;
@@ -61,7 +81,13 @@ struct pb_cudnn {
 
 static const char *const cudnn_sonames[] = {"libcudnn.so.9", "libcudnn.so.8", NULL};
 
-/* cuDNN 9's and 8's sub-libraries, in dependency order, loaded from the shim's folder. */
+/*
+ * cuDNN 9's and 8's sub-libraries, each after those it needs, loaded from
+ * the shim's folder. cuDNN 8's (the documented dependencies): ops_train,
+ * cnn_infer and adv_infer need ops_infer; cnn_train needs ops_infer,
+ * ops_train and cnn_infer; adv_train needs ops_infer, ops_train and
+ * adv_infer.
+ */
 static const char *const cudnn_companions[] = {
 	"libcudnn_graph.so.9",
 	"libcudnn_engines_precompiled.so.9",
@@ -72,12 +98,90 @@ static const char *const cudnn_companions[] = {
 	"libcudnn_adv.so.9",
 	"libcudnn_ops_infer.so.8",
 	"libcudnn_ops_train.so.8",
+	"libcudnn_cnn_infer.so.8",
+	"libcudnn_cnn_train.so.8",
+	"libcudnn_adv_infer.so.8",
+	"libcudnn_adv_train.so.8",
 	NULL,
 };
 
+/* What peakbench needs of each cuDNN 8 sub-library. */
+enum { SUB_OPTIONAL, SUB_OPEN, SUB_CONV };
+static const struct {
+	const char *soname;
+	int need;
+} cudnn8_sublibs[] = {
+	{"libcudnn_ops_infer.so.8", SUB_OPEN}, /* handles, tensors, every tensor op */
+	{"libcudnn_ops_train.so.8", SUB_OPTIONAL},
+	{"libcudnn_cnn_infer.so.8", SUB_CONV}, /* convolution forward */
+	{"libcudnn_cnn_train.so.8", SUB_OPTIONAL},
+	{"libcudnn_adv_infer.so.8", SUB_OPTIONAL},
+	{"libcudnn_adv_train.so.8", SUB_OPTIONAL},
+};
+
 #define CUDNN_HINT                                                                              \
-	"install cuDNN (NVIDIA's packages, or `pip install nvidia-cudnn-cu12`) or set "              \
-	"PEAKBENCH_CUDNN to the path of libcudnn.so"
+	"install cuDNN (NVIDIA's packages, or `pip install nvidia-cudnn-cu12` for CUDA 12, "         \
+	"`nvidia-cudnn-cu13` for CUDA 13) or set PEAKBENCH_CUDNN to the path of libcudnn.so"
+
+/* file_major returns N of a file named libcudnn.so.N[.…], else 0. */
+static int file_major(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	if (strncmp(base, "libcudnn.so.", 12) != 0)
+		return 0;
+	return atoi(base + 12);
+}
+
+/*
+ * cudnn8_resident makes cuDNN 8's sub-libraries resident before any cuDNN
+ * call can ask for one: those preloaded from the shim's folder are found
+ * by soname (as the shim will find them); any other is opened by soname on
+ * the linker's path now, as the shim would mid-run. One every call needs
+ * that is missing fails; a missing convolution library is noted in
+ * lib->no_conv.
+ */
+static pb_status cudnn8_resident(pb_cudnn *lib, char *err, size_t errlen)
+{
+	pb_sb sb;
+	pb_sb_init(&sb, lib->sublibs, sizeof lib->sublibs);
+	for (size_t i = 0; i < sizeof cudnn8_sublibs / sizeof cudnn8_sublibs[0]; i++) {
+		const char *so = cudnn8_sublibs[i].soname;
+		char why[512];
+		void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+		if (h == NULL && pb_dl_sibling_exists(lib->path, so)) {
+			/* beside the shim, yet the preload failed: say why */
+			char full[PATH_MAX + 64];
+			snprintf(full, sizeof full, "%.*s/%s",
+			         (int)(strrchr(lib->path, '/') - lib->path), lib->path, so);
+			dlerror();
+			h = dlopen(full, RTLD_NOW | RTLD_LOCAL);
+			if (h == NULL) {
+				const char *e = dlerror();
+				snprintf(why, sizeof why, "%s beside %s does not load: %s", so, lib->path,
+				         e != NULL ? e : "unknown dlopen error");
+			}
+		} else if (h == NULL) {
+			h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+			if (h == NULL)
+				snprintf(why, sizeof why, "%s missing (not beside %s, nor on the linker's path)",
+				         so, lib->path);
+		}
+		if (h != NULL) {
+			char rp[PATH_MAX];
+			pb_dl_realpath(h, rp, sizeof rp);
+			pb_sb_printf(&sb, "%s%s", sb.len > 0 ? "," : "", rp[0] != '\0' ? rp : so);
+			continue; /* stays loaded: the shim's dlopen by soname finds it */
+		}
+		if (cudnn8_sublibs[i].need == SUB_OPEN)
+			return pb_fail(PB_ERR_NOT_FOUND, err, errlen,
+			               "cudnn: %s is cuDNN 8, whose every call needs %s: %s; %s", lib->path,
+			               so, why, CUDNN_HINT);
+		if (cudnn8_sublibs[i].need == SUB_CONV)
+			snprintf(lib->no_conv, sizeof lib->no_conv, "%s", why);
+	}
+	return PB_OK;
+}
 
 static pb_status cudnn_fail(const pb_cudnn *lib, int s, const char *call, char *err,
                             size_t errlen)
@@ -122,8 +226,23 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 		free(lib);
 		return pb_fail(st, err, errlen, "cudnn: %s; %s", msg, CUDNN_HINT);
 	}
+	/*
+	 * cuDNN 8's sub-libraries before its first call (which may need one);
+	 * a file not named by its major is cuDNN 8 when ops_infer is beside it.
+	 */
+	int fmajor = file_major(lib->path);
+	int checked8 = fmajor == 8 ||
+	               (fmajor == 0 && pb_dl_sibling_exists(lib->path, "libcudnn_ops_infer.so.8"));
+	if (checked8) {
+		st = cudnn8_resident(lib, err, errlen);
+		if (st != PB_OK) {
+			free(lib);
+			return st;
+		}
+	}
 	struct sym syms[] = {
 		{"cudnnGetVersion", &lib->get_version, 0},
+		{"cudnnGetCudartVersion", &lib->get_cudart, 1},
 		{"cudnnGetProperty", &lib->get_property, 1},
 		{"cudnnGetErrorString", &lib->error_string, 0},
 		{"cudnnCreate", &lib->create, 0},
@@ -181,6 +300,28 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 		free(lib);
 		return st;
 	}
+	if (lib->major == 8 && !checked8) { /* late, but before the first handle */
+		st = cudnn8_resident(lib, err, errlen);
+		if (st != PB_OK) {
+			free(lib);
+			return st;
+		}
+	}
+	/* The CUDA it was built for must be the runtime's major (minor versions are compatible). */
+	int rtv = gpu->rt->version;
+	lib->cudart = lib->get_cudart != NULL ? lib->get_cudart() : 0;
+	if (lib->cudart > 0 && rtv > 0 && (int)(lib->cudart / 1000) != rtv / 1000) {
+		st = pb_fail(PB_ERR_VERSION, err, errlen,
+		             "cudnn: %s is cuDNN %d.%d.%d built for CUDA %d.%d (cudnnGetCudartVersion "
+		             "%zu), but the CUDA runtime loaded is %d.%d (%s): install the cuDNN built "
+		             "for CUDA %d (`pip install nvidia-cudnn-cu%d`), or set PEAKBENCH_CUDNN to "
+		             "one, or PEAKBENCH_CUDART to a CUDA %d.x runtime",
+		             lib->path, lib->major, lib->minor, lib->patch, (int)(lib->cudart / 1000),
+		             (int)(lib->cudart % 1000 / 10), lib->cudart, rtv / 1000, rtv % 1000 / 10,
+		             gpu->rt->path, rtv / 1000, rtv / 1000, (int)(lib->cudart / 1000));
+		free(lib);
+		return st;
+	}
 	st = pb_gpu_enter(gpu, err, errlen);
 	if (st != PB_OK) {
 		free(lib);
@@ -211,6 +352,13 @@ pb_status pb_cudnn_info(const pb_cudnn *lib, char *buf, size_t buflen, char *err
 	pb_sb_init(&sb, buf, buflen);
 	pb_sb_printf(&sb, "version=%d.%d.%d\npath=%s\n", lib->major, lib->minor, lib->patch,
 	             lib->path);
+	if (lib->cudart > 0)
+		pb_sb_printf(&sb, "built_for_cuda=%d.%d\n", (int)(lib->cudart / 1000),
+		             (int)(lib->cudart % 1000 / 10));
+	if (lib->sublibs[0] != '\0')
+		pb_sb_printf(&sb, "sublibraries=%s\n", lib->sublibs);
+	if (lib->no_conv[0] != '\0')
+		pb_sb_printf(&sb, "conv=not available: %s\n", lib->no_conv);
 	return PB_OK;
 }
 
@@ -426,10 +574,14 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
 	return PB_OK;
 }
 
-/* pb_cudnn_parts hands cudnn_conv.c the loaded library, its handle and device. */
+/*
+ * pb_cudnn_parts hands cudnn_conv.c the loaded library, its handle and
+ * device, and why convolutions are not available (NULL when they are).
+ */
 void pb_cudnn_parts(pb_cudnn *lib, void **dl, cudnnHandle_t *h, pb_gpu **gpu,
-                    cudnnGetErrorString_fn *error_string)
+                    cudnnGetErrorString_fn *error_string, const char **no_conv)
 {
+	*no_conv = lib->no_conv[0] != '\0' ? lib->no_conv : NULL;
 	*dl = lib->dl;
 	*h = lib->h;
 	*gpu = lib->gpu;

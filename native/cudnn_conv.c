@@ -22,7 +22,7 @@
 
 /* cudnn.c */
 void pb_cudnn_parts(pb_cudnn *lib, void **dl, cudnnHandle_t *h, pb_gpu **gpu,
-                    cudnnGetErrorString_fn *error_string);
+                    cudnnGetErrorString_fn *error_string, const char **no_conv);
 
 typedef struct conv_fns {
 	cudnnCreateTensorDescriptor_fn create_tensor;
@@ -132,8 +132,18 @@ pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *g,
 	if (c == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "cudnn: out of memory");
 	pb_gpu *gpu;
-	pb_cudnn_parts(lib, &dl, &c->h, &gpu, &c->error_string);
+	const char *no_conv;
+	pb_cudnn_parts(lib, &dl, &c->h, &gpu, &c->error_string, &no_conv);
 	c->label = gpu->label;
+	/*
+	 * cuDNN 8 would abort in the first convolution call. Not found, not
+	 * unsupported: an installation to fix, which each result shows.
+	 */
+	if (no_conv != NULL) {
+		free(c);
+		return pb_fail(PB_ERR_NOT_FOUND, err, errlen, "cudnn: %s: conv not available: %s",
+		               gpu->label, no_conv);
+	}
 	struct {
 		const char *name;
 		void *slot;

@@ -149,10 +149,16 @@ struct pb_rocblas {
 	rocblas_dgemm_fn dgemm;
 };
 
+/*
+ * Newest first. rocBLAS's SOVERSION does not follow ROCm's version: ROCm 7.x
+ * ships .5, 6.x .4, 5.6–5.7 .3, and 5.0–5.5 (rocBLAS 2.42–2.47, SOVERSION
+ * 0.1) .0, whose HIP runtime (libamdhip64.so.5) is accepted too.
+ */
 static const char *const rocblas_sonames[] = {
 	"librocblas.so.5",
 	"librocblas.so.4",
 	"librocblas.so.3",
+	"librocblas.so.0",
 	NULL,
 };
 

@@ -73,6 +73,9 @@ func TestNotFound(t *testing.T) {
 	if !errors.As(err, &le) || len(le.Tried) != 1 || !strings.HasPrefix(err.Error(), "cublas: libcublas not found (tried: PEAKBENCH_CUBLAS=/nonexistent/libcublas.so.12: ") {
 		t.Errorf("Open: %v", err)
 	}
+	if !strings.Contains(err.Error(), "`pip install nvidia-cublas-cu12` for CUDA 12, `nvidia-cublas` for CUDA 13") {
+		t.Errorf("install hint: %v", err)
+	}
 }
 
 func TestOldVersion(t *testing.T) {

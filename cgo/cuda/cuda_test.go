@@ -30,7 +30,8 @@ func TestNotFound(t *testing.T) {
 		t.Fatalf("Open() = %v; want a *LoadError", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ", "No such file", "PEAKBENCH_CUDART"} {
+	for _, want := range []string{"cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ", "No such file", "PEAKBENCH_CUDART",
+		"`pip install nvidia-cuda-runtime-cu12` for CUDA 12, `nvidia-cuda-runtime` for CUDA 13"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
@@ -198,7 +199,7 @@ func TestMonitor(t *testing.T) {
 	if s.Reasons.Throttling() != cuda.ReasonSWPowerCap|cuda.ReasonSWThermal || s.Reasons.String() != "gpu_idle,sw_power_cap,sw_thermal_slowdown" {
 		t.Errorf("reasons %v, throttling %v", s.Reasons, s.Reasons.Throttling())
 	}
-	if m.Driver() != "550.54.15-fake" {
+	if m.Driver() != "580.65.06-fake" {
 		t.Errorf("Driver() = %q", m.Driver())
 	}
 	if _, err := cuda.OpenMonitor("bogus"); err == nil || !strings.Contains(err.Error(), "nvml: no device at PCI bus id bogus") {
@@ -207,6 +208,27 @@ func TestMonitor(t *testing.T) {
 	t.Setenv("PEAKBENCH_NVML", "/nonexistent/libnvidia-ml.so.1")
 	if _, err := cuda.OpenMonitor("0000:01:00.0"); err == nil || !strings.Contains(err.Error(), "nvml: libnvidia-ml not found") {
 		t.Errorf("OpenMonitor without NVML: %v", err)
+	}
+}
+
+// TestMonitorTemperature: NVML 13's fake answers the deprecated
+// nvmlDeviceGetTemperature with NVML_ERROR_DEPRECATED, so TestMonitor's
+// temperature came from nvmlDeviceGetTemperatureV; an NVML without the
+// versioned call gets the old one.
+func TestMonitorTemperature(t *testing.T) {
+	libs := gpufake.Require(t)
+	t.Setenv("PEAKBENCH_NVML", libs.NVMLOld)
+	m, err := cuda.OpenMonitor("0000:01:00.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	s, err := m.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Have&cuda.HaveTemp == 0 || s.TempC != 65 || m.Driver() != "535.104.05-fake" {
+		t.Errorf("old NVML: Read() = %+v, driver %q", s, m.Driver())
 	}
 }
 

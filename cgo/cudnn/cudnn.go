@@ -5,8 +5,14 @@
 // (accurate, over each row) and cudnnReduceTensor (sum, max), in f32.
 // cuDNN has no exp activation.
 //
-// cuDNN 9 is a shim (libcudnn.so.9) over sub-libraries; the loader loads
-// those found beside it first, by full path (see native/cudnn.c).
+// cuDNN 9 and 8 are shims (libcudnn.so.9, .8) over sub-libraries; the
+// loader loads those found beside them first, by full path. cuDNN 8 aborts
+// the process when a sub-library does not load mid-call, so Open makes its
+// sub-libraries resident first: it fails without libcudnn_ops_infer.so.8,
+// and without libcudnn_cnn_infer.so.8 PrepareConv returns the reason
+// (Details "conv"). Open refuses a cuDNN built for another CUDA major than
+// the runtime's (cudnnGetCudartVersion; Details "built_for_cuda"). See
+// native/cudnn.c.
 //
 // Built without cgo, Open returns an error wrapping cuda.ErrNoCgo.
 package cudnn

@@ -6,7 +6,7 @@
 //
 //	rt, _ := cuda.OpenHIP()        // PEAKBENCH_HIP, or libamdhip64.so.7/.6/.5
 //	dev, _ := rt.OpenDevice(0)
-//	lib, err := rocblas.Open(dev)  // PEAKBENCH_ROCBLAS, or librocblas.so.5/.4/.3
+//	lib, err := rocblas.Open(dev)  // PEAKBENCH_ROCBLAS, or librocblas.so.5/.4/.3/.0
 //
 // Built without cgo, Open returns an error wrapping cuda.ErrNoCgo.
 package rocblas

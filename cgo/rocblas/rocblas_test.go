@@ -4,6 +4,7 @@ package rocblas_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,6 +17,65 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	gpufake.Cleanup()
 	os.Exit(code)
+}
+
+func hipDevice(t *testing.T) (*gpufake.Libs, *cuda.Device) {
+	t.Helper()
+	libs := gpufake.Require(t)
+	rt, err := cuda.OpenHIP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := rt.OpenDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	return libs, dev
+}
+
+// TestROCm5Tree: ROCm 5.0–5.5 ship rocBLAS as librocblas.so.0 (SOVERSION
+// 0.1); the search finds it in $ROCM_PATH/lib. (Runs first: once the fake
+// librocblas.so.4 is loaded, its soname alone would find it.)
+func TestROCm5Tree(t *testing.T) {
+	libs, dev := hipDevice(t)
+	root := t.TempDir()
+	dir := filepath.Join(root, "lib")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PEAKBENCH_ROCBLAS", "")
+	t.Setenv("ROCM_PATH", root)
+	t.Setenv("HIP_PATH", "")
+	lib, err := rocblas.Open(dev)
+	if err == nil {
+		lib.Close()
+		t.Skipf("a rocBLAS on this system's search path came first: %s", lib.Path())
+	}
+	for _, want := range []string{"librocblas.so.5: ", "librocblas.so.4: ", "librocblas.so.3: ", "librocblas.so.0: "} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("not found: %q lacks %q", err, want)
+		}
+	}
+	b, err := os.ReadFile(libs.ROCBLAS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "librocblas.so.0.1")
+	if err := os.WriteFile(file, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("librocblas.so.0.1", filepath.Join(dir, "librocblas.so.0")); err != nil {
+		t.Fatal(err)
+	}
+	lib, err = rocblas.Open(dev)
+	if err != nil {
+		t.Fatalf("ROCm 5 tree %s: %v", dir, err)
+	}
+	defer lib.Close()
+	if real, _ := filepath.EvalSymlinks(file); lib.Path() != real {
+		t.Errorf("Path() = %q; want %q", lib.Path(), real)
+	}
 }
 
 func TestGEMM(t *testing.T) {

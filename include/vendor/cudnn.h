@@ -56,6 +56,8 @@ typedef void *cudnnReduceTensorDescriptor_t;
 #endif
 
 typedef size_t (*cudnnGetVersion_fn)(void);
+/* CUDART_VERSION of the CUDA cuDNN was built for: 1000·major + 10·minor (12040: 12.4). */
+typedef size_t (*cudnnGetCudartVersion_fn)(void);
 typedef cudnnStatus_t (*cudnnGetProperty_fn)(int type, int *value);
 typedef const char *(*cudnnGetErrorString_fn)(cudnnStatus_t status);
 typedef cudnnStatus_t (*cudnnCreate_fn)(cudnnHandle_t *handle);

@@ -11,6 +11,13 @@
  *     HwThermalSlowdown 0x40, HwPowerBrakeSlowdown 0x80,
  *     DisplayClockSetting 0x100
  *
+ * nvmlDeviceGetTemperatureV (NVML 12.9+; the old nvmlDeviceGetTemperature is
+ * deprecated in NVML 13) takes a versioned struct, nvmlTemperature_v1_t:
+ * unsigned version, nvmlTemperatureSensors_t sensorType (an enum), int
+ * temperature; 12 bytes, temperature at offset 8. Its version is
+ * NVML_STRUCT_VERSION(Temperature, 1) = sizeof | 1 << 24 = 0x0100000c; a
+ * wrong one is answered NVML_ERROR_ARGUMENT_VERSION_MISMATCH (25).
+ *
  * nvmlDeviceGetCurrentClocksEventReasons (driver 535+) replaced
  * nvmlDeviceGetCurrentClocksThrottleReasons (same signature and bits);
  * whichever the library exports is used. Devices are looked up by PCI bus
@@ -46,6 +53,14 @@ typedef nvmlReturn_t (*nvmlDeviceGetHandleByPciBusId_fn)(const char *bus_id, nvm
 typedef nvmlReturn_t (*nvmlDeviceGetClockInfo_fn)(nvmlDevice_t dev, int type, unsigned *mhz);
 typedef nvmlReturn_t (*nvmlDeviceGetMaxClockInfo_fn)(nvmlDevice_t dev, int type, unsigned *mhz);
 typedef nvmlReturn_t (*nvmlDeviceGetTemperature_fn)(nvmlDevice_t dev, int sensor, unsigned *c);
+
+typedef struct nvmlTemperature_v1_t {
+	unsigned version;
+	int sensorType;
+	int temperature;
+} nvmlTemperature_v1_t;
+#define nvmlTemperature_v1 ((unsigned)(sizeof(nvmlTemperature_v1_t) | (1u << 24)))
+typedef nvmlReturn_t (*nvmlDeviceGetTemperatureV_fn)(nvmlDevice_t dev, nvmlTemperature_v1_t *t);
 typedef nvmlReturn_t (*nvmlDeviceGetPowerUsage_fn)(nvmlDevice_t dev, unsigned *mw);
 typedef nvmlReturn_t (*nvmlDeviceGetReasons_fn)(nvmlDevice_t dev, unsigned long long *reasons);
 typedef nvmlReturn_t (*nvmlSystemGetDriverVersion_fn)(char *version, unsigned len);

@@ -157,6 +157,18 @@ func TestFakeCUDNN(t *testing.T) {
 	}
 }
 
+// TestFakeCUDNNOtherCUDA: a cuDNN built for another CUDA major than the
+// runtime's is not available, with both versions in the reason.
+func TestFakeCUDNNOtherCUDA(t *testing.T) {
+	gpufake.Require(t)
+	t.Setenv("PB_FAKE_CUDNN_CUDART", "11080")
+	f, _ := backend.Lookup("cudnn")
+	_, err := f.Open()
+	if err == nil || !strings.Contains(err.Error(), "built for CUDA 11.8 (cudnnGetCudartVersion 11080), but the CUDA runtime loaded is 12.4") {
+		t.Errorf("Open: %v", err)
+	}
+}
+
 func TestFakeOutOfMemory(t *testing.T) {
 	gpufake.Require(t)
 	b := open(t, "cublas")

@@ -1,7 +1,8 @@
 // Package gpufake builds stand-ins for the CUDA runtime, cuBLAS (with its
-// libcublasLt companion), cuDNN 9 (with a sub-library), NVML, HIP and
-// rocBLAS from the C sources in csrc/, so that peakbench's GPU loaders,
-// call sequences and backends are tested on machines without a GPU.
+// libcublasLt companion), cuDNN 9 and cuDNN 8 (with their sub-libraries),
+// NVML (current and pre-NVML-13), HIP and rocBLAS from the C sources in
+// csrc/, so that peakbench's GPU loaders, call sequences and backends are
+// tested on machines without a GPU.
 //
 // The fakes keep "device" memory in host memory behind a header naming its
 // device, compute naively with the vendors' column-major semantics, and are
@@ -10,9 +11,12 @@
 // dimensions must fit, the calling thread's current device must be the
 // handle's, and cuBLAS's pointer mode must be host for gemm, gemv and axpy
 // and device for dot. The fake libraries link to each other by soname, like
-// the real ones (libcublas needs libcudart and libcublasLt, libcudnn needs
-// libcudart and libcudnn_ops, librocblas needs libamdhip64), without run
-// paths: a companion loads only if peakbench's loader loaded it first.
+// the real ones (libcublas needs libcudart and libcublasLt, libcudnn.so.9
+// needs libcudart and libcudnn_ops, librocblas needs libamdhip64, cuDNN 8's
+// sub-libraries need each other as cuDNN 8's do), without run paths: a
+// companion loads only if peakbench's loader loaded it first. The cuDNN
+// shims also open their sub-libraries by soname when a call needs one, as
+// the real ones do (see csrc/fake_cudnn.c).
 //
 // The libraries are built once per test process (a process can load only
 // one library per soname) with the C compiler "cc" into a temporary folder;
@@ -41,10 +45,30 @@ type Libs struct {
 	CUBLASLt string // libcublasLt.so.12
 	CUBLAS   string // libcublas.so.12 (needs libcudart and libcublasLt)
 	CUDNNOps string // libcudnn_ops.so.9
+	CUDNNCNN string // libcudnn_cnn.so.9 (needs libcudnn_ops; the shim opens it for convolutions)
 	CUDNN    string // libcudnn.so.9 (needs libcudart and libcudnn_ops)
-	NVML     string // libnvidia-ml.so.1
+	NVML     string // libnvidia-ml.so.1 of NVML 13 (nvmlDeviceGetTemperatureV)
+	NVMLOld  string // nvml-old/libnvidia-ml.so.1, without nvmlDeviceGetTemperatureV
 	HIP      string // libamdhip64.so.6
 	ROCBLAS  string // librocblas.so.4 (needs libamdhip64)
+
+	// CUDNN8 is cudnn8/libcudnn.so.8 (needs libcudart), with its
+	// sub-libraries, CUDNN8Sub, beside it in dependency order.
+	CUDNN8    string
+	CUDNN8Sub []string
+}
+
+// cudnn8Sub are cuDNN 8's sub-libraries and the ones each needs.
+var cudnn8Sub = []struct {
+	name string
+	deps []string
+}{
+	{"libcudnn_ops_infer.so.8", nil},
+	{"libcudnn_ops_train.so.8", []string{"libcudnn_ops_infer.so.8"}},
+	{"libcudnn_cnn_infer.so.8", []string{"libcudnn_ops_infer.so.8"}},
+	{"libcudnn_cnn_train.so.8", []string{"libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8", "libcudnn_cnn_infer.so.8"}},
+	{"libcudnn_adv_infer.so.8", []string{"libcudnn_ops_infer.so.8"}},
+	{"libcudnn_adv_train.so.8", []string{"libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8", "libcudnn_adv_infer.so.8"}},
 }
 
 var (
@@ -88,16 +112,24 @@ func build() (*Libs, error) {
 			return nil, err
 		}
 	}
+	for _, sub := range []string{"nvml-old", "cudnn8"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, err
+		}
+	}
 	l := &Libs{
 		Dir:      dir,
 		CUDART:   filepath.Join(dir, "libcudart.so.12"),
 		CUBLASLt: filepath.Join(dir, "libcublasLt.so.12"),
 		CUBLAS:   filepath.Join(dir, "libcublas.so.12"),
 		CUDNNOps: filepath.Join(dir, "libcudnn_ops.so.9"),
+		CUDNNCNN: filepath.Join(dir, "libcudnn_cnn.so.9"),
 		CUDNN:    filepath.Join(dir, "libcudnn.so.9"),
 		NVML:     filepath.Join(dir, "libnvidia-ml.so.1"),
+		NVMLOld:  filepath.Join(dir, "nvml-old", "libnvidia-ml.so.1"),
 		HIP:      filepath.Join(dir, "libamdhip64.so.6"),
 		ROCBLAS:  filepath.Join(dir, "librocblas.so.4"),
+		CUDNN8:   filepath.Join(dir, "cudnn8", "libcudnn.so.8"),
 	}
 	src := func(name string) string { return filepath.Join(dir, name) }
 	// The runtimes' sonames are their own and unique to this build
@@ -114,10 +146,27 @@ func build() (*Libs, error) {
 		{l.HIP, "libpbfake_amdhip64-" + tag + ".so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
 		{l.CUBLASLt, "", []string{src("fake_sublib.c")}},
 		{l.CUDNNOps, "", []string{src("fake_sublib.c")}},
+		{l.CUDNNCNN, "", []string{src("fake_sublib.c"), "-Wl,--no-as-needed", l.CUDNNOps}},
 		{l.CUBLAS, "", []string{src("fake_cublas.c"), "-Wl,--no-as-needed", l.CUDART, l.CUBLASLt}},
 		{l.CUDNN, "", []string{src("fake_cudnn.c"), "-Wl,--no-as-needed", l.CUDART, l.CUDNNOps, "-lm"}},
 		{l.NVML, "", []string{src("fake_nvml.c")}},
+		{l.NVMLOld, "", []string{"-DPB_FAKE_NVML_OLD", src("fake_nvml.c")}},
 		{l.ROCBLAS, "", []string{src("fake_rocblas.c"), "-Wl,--no-as-needed", l.HIP}},
+		// cuDNN 8's shim needs none of its sub-libraries to load: it opens them when called.
+		{l.CUDNN8, "", []string{"-DPB_FAKE_CUDNN_MAJOR=8", src("fake_cudnn.c"), "-Wl,--no-as-needed", l.CUDART, "-lm"}},
+	}
+	d8 := filepath.Dir(l.CUDNN8)
+	for _, sub := range cudnn8Sub {
+		out := filepath.Join(d8, sub.name)
+		args := []string{src("fake_sublib.c"), "-Wl,--no-as-needed"}
+		for _, dep := range sub.deps {
+			args = append(args, filepath.Join(d8, dep))
+		}
+		steps = append(steps, struct {
+			out, soname string
+			args        []string
+		}{out, "", args})
+		l.CUDNN8Sub = append(l.CUDNN8Sub, out)
 	}
 	for _, s := range steps {
 		soname := s.soname
@@ -137,7 +186,7 @@ func build() (*Libs, error) {
 var Knobs = []string{
 	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER", "PB_FAKE_CUDA_NO_CLOCKS",
 	"PB_FAKE_HIP_DEVICES", "PB_FAKE_HIP_ERROR", "PB_FAKE_HIP_MEM", "PB_FAKE_HIP_DRIVER",
-	"PB_FAKE_NVML_REASONS", "PB_FAKE_NVML_SM_MHZ", "PB_FAKE_CUBLAS_MAJOR",
+	"PB_FAKE_NVML_REASONS", "PB_FAKE_NVML_SM_MHZ", "PB_FAKE_CUBLAS_MAJOR", "PB_FAKE_CUDNN_CUDART",
 }
 
 // Setenv points peakbench's loader at the fakes for the duration of t:

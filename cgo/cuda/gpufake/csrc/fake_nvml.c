@@ -1,8 +1,14 @@
 /*
- * fake_nvml.c — a stand-in for libnvidia-ml.so.1. Environment:
+ * fake_nvml.c — a stand-in for libnvidia-ml.so.1 of NVML 13, or, built with
+ * -DPB_FAKE_NVML_OLD, of a driver older than nvmlDeviceGetTemperatureV.
+ * Environment:
  *   PB_FAKE_NVML_SM_MHZ   current SM clock (default 1980)
  *   PB_FAKE_NVML_REASONS  current clocks event reasons (default 0)
- * It exports both the current and the older name of the reasons call.
+ * It exports both the current and the older name of the reasons call. The
+ * NVML 13 build is stricter than NVML 13: its deprecated
+ * nvmlDeviceGetTemperature answers NVML_ERROR_DEPRECATED, so a temperature
+ * read proves the versioned call was made, and that call checks the
+ * struct's version.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +47,10 @@ EXPORT const char *nvmlErrorString(int r)
 		return "Uninitialized";
 	case 6:
 		return "Not Found";
+	case 25:
+		return "Argument version mismatch";
+	case 26:
+		return "Deprecated";
 	}
 	return "Unknown Error";
 }
@@ -83,9 +93,32 @@ EXPORT int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned *c)
 {
 	if (dev != &dev_tag || sensor != 0)
 		return 2;
+#ifdef PB_FAKE_NVML_OLD
 	*c = 65;
 	return 0;
+#else
+	(void)c;
+	return 26; /* NVML_ERROR_DEPRECATED */
+#endif
 }
+
+#ifndef PB_FAKE_NVML_OLD
+typedef struct {
+	unsigned version;
+	int sensor;
+	int temperature;
+} temperature_v1;
+
+EXPORT int nvmlDeviceGetTemperatureV(void *dev, temperature_v1 *t)
+{
+	if (dev != &dev_tag || t == NULL || t->sensor != 0)
+		return 2;
+	if (t->version != (sizeof(temperature_v1) | 1u << 24))
+		return 25; /* NVML_ERROR_ARGUMENT_VERSION_MISMATCH */
+	t->temperature = 65;
+	return 0;
+}
+#endif
 
 EXPORT int nvmlDeviceGetPowerUsage(void *dev, unsigned *mw)
 {
@@ -110,7 +143,11 @@ EXPORT int nvmlDeviceGetCurrentClocksThrottleReasons(void *dev, unsigned long lo
 
 EXPORT int nvmlSystemGetDriverVersion(char *v, unsigned len)
 {
-	strncpy(v, "550.54.15-fake", len);
+#ifdef PB_FAKE_NVML_OLD
+	strncpy(v, "535.104.05-fake", len);
+#else
+	strncpy(v, "580.65.06-fake", len);
+#endif
 	if (len > 0)
 		v[len - 1] = '\0';
 	return 0;
