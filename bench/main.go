@@ -122,6 +122,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
 		Env: environment(start, args, cfg),
 	}
+	report.CheckCodePaths(rep) // each library's code path against the machine
 	if cfg.peak {
 		return emit(stdout, cfg, func(w io.Writer) error {
 			if err := writePeaks(w, rep, cfg.format); err != nil {
@@ -136,6 +137,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	plan := harness.Plan{
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
 		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
+		Clock: peak.MeasureClock,
 		Progress: func(done, total int, latest []report.Result) {
 			progress(stderr, done, total, latest, cfg.verbose)
 			if progressHook != nil {
@@ -146,14 +148,17 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if cfg.verbose {
 		progressf(stderr, "%s", plan.Describe())
 	}
-	rep.Results, err = harness.Execute(ctx, plan)
+	outcome, err := harness.Run(ctx, plan)
+	rep.Results, rep.ClockEnd = outcome.Results, outcome.Clocks
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
+	rep.ModelErrors = report.CheckModel(rep)
 	if errors.Is(err, measure.ErrInterrupted) {
 		rep.Interrupted = true
 		werr := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) })
 		if werr != nil {
 			return werr
 		}
+		printChecks(stderr, rep)
 		return fmt.Errorf("interrupted: wrote the %d results measured before the stop", len(rep.Results))
 	}
 	if err != nil {
@@ -162,8 +167,47 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) }); err != nil {
 		return err
 	}
+	printChecks(stderr, rep)
 	return cfg.baselines.after(stdout, stderr, cfg, rep)
 }
+
+// printChecks ends a run on standard error with what its checks found
+// (report.CheckLines): model errors, clock drift, code paths below the
+// machine; or one line saying all passed.
+func printChecks(stderr io.Writer, rep *report.Run) {
+	lines := report.CheckLines(rep)
+	if len(lines) == 0 {
+		progressf(stderr, "checks passed: no result above its roofline bound beyond its noise, no clock drift, every library on the machine's full vector width.")
+		return
+	}
+	items := 0 // model errors listed under the last cause
+	more := func() {
+		if items > maxStderrItems {
+			fmt.Fprintf(stderr, "    - and %d more: every one is in the output (model_errors in the JSON).\n", items-maxStderrItems)
+		}
+		items = 0
+	}
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "    - "):
+			if items++; items <= maxStderrItems {
+				fmt.Fprintln(stderr, l)
+			}
+			continue
+		case strings.HasPrefix(l, " "):
+			more()
+			fmt.Fprintln(stderr, l)
+		default:
+			more()
+			progressf(stderr, "%s", l)
+		}
+	}
+	more()
+}
+
+// maxStderrItems bounds the model errors standard error lists under one
+// likely cause.
+const maxStderrItems = 5
 
 // emit writes to -o atomically, or to stdout.
 func emit(stdout io.Writer, cfg *config, write func(io.Writer) error) error {
@@ -247,7 +291,11 @@ func progress(w io.Writer, done, total int, latest []report.Result, verbose bool
 		case !r.Verified:
 			parts = append(parts, fmt.Sprintf("%s FAILED verification", r.Series()))
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%)", r.Series(), report.Sig(r.GFLOPS), 100*r.Share.Roofline))
+			mark := ""
+			if report.OverBound(&r) {
+				mark = " above its bound!"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%%s)", r.Series(), report.Sig(r.GFLOPS), 100*r.Share.Roofline, mark))
 		}
 		if verbose && r.Error != "" {
 			parts[len(parts)-1] += ": " + r.Error

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
 )
 
@@ -142,6 +144,9 @@ func TestRunWritesJSON(t *testing.T) {
 	if len(run.Peaks.Compute) == 0 || run.Machine.CPUs == 0 {
 		t.Error("no machine or peaks recorded")
 	}
+	if len(run.ClockEnd) != 1 || run.ClockEnd[0].Threads != 1 || run.ClockEnd[0].EndGHz <= 0 || run.ClockEnd[0].Checks != 2 {
+		t.Errorf("clock_end %+v, want one thread count read after 2 workloads and at the end", run.ClockEnd)
+	}
 	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*"))
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left: %v", leftovers)
@@ -177,5 +182,77 @@ func TestInterruptWritesWhatWasMeasured(t *testing.T) {
 	}
 	if !run.Interrupted || len(run.Results) != 1 {
 		t.Errorf("interrupted=%v with %d results, want true with 1", run.Interrupted, len(run.Results))
+	}
+}
+
+// TestModelErrorPlanted runs with a compute peak far too low
+// (-peak-gflops=0.01): every gemm is above its bound, and the run must say
+// so in the JSON and, loudly, on standard error.
+func TestModelErrorPlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	path := filepath.Join(t.TempDir(), "planted.json")
+	_, stderr, code := runArgs(t, "-backend=go", "-op=gemm", "-dtype=f32", "-size=64", "-peak-gflops=0.01",
+		"-threads=1", "-min-time=1ms", "-suite=quick", "-format=json", "-o="+path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var run report.Run
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &run); err != nil {
+		t.Fatal(err)
+	}
+	if len(run.ModelErrors) != 1 {
+		t.Fatalf("%d model errors, want 1: %+v", len(run.ModelErrors), run.ModelErrors)
+	}
+	e := run.ModelErrors[0]
+	if e.Backend != "go" || e.Op != "gemm" || e.Shape != "64x64x64" || e.Bound != "compute" || e.Cause != report.CauseComputePeak ||
+		e.Share <= e.Limit || !strings.Contains(e.ComputeFormula, "-peak-gflops=0.01") {
+		t.Errorf("model error %+v", e)
+	}
+	for _, want := range []string{"MODEL ERROR: 1 result(s)", "go gemm f32 64x64x64, 1 thread", "-peak-gflops=0.01"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestCodePathsOfInstalledLibraries opens every CPU library installed here
+// and checks that the code path it reports is one the check knows, and
+// that a machine with two 512-bit FMA units flags the narrower ones.
+func TestCodePathsOfInstalledLibraries(t *testing.T) {
+	wide := peak.Machine{Vendor: "GenuineIntel", Model: "Intel(R) Xeon(R) Processor", Family: 6, ModelID: 0xA7, Arch: "amd64",
+		SIMDBits: 512, FMAUnits: 2, Features: []string{"avx2", "fma", "avx512f"}}
+	seen := 0
+	for _, f := range backend.All() {
+		b, err := f.Open()
+		if err != nil {
+			continue
+		}
+		info := report.BackendInfo{Name: f.Name, Device: b.Device(), Available: true, Info: b.Info()}
+		b.Close()
+		path, ok := info.Details["code_path"]
+		if !ok {
+			continue
+		}
+		seen++
+		cp, known := report.ParseCodePath(path)
+		if !known {
+			t.Errorf("%s reports code path %q, which the check does not know (report.codePaths)", f.Name, path)
+			continue
+		}
+		finding, flagged := report.CodePathFinding(wide, info)
+		if want := cp.Bits < 512 && f.Name != "netlib"; flagged != want {
+			t.Errorf("%s on %d bits: flagged %v, want %v (%+v)", f.Name, cp.Bits, flagged, want, finding)
+		}
+		if flagged && finding.Remedy == "" {
+			t.Errorf("%s: a finding without a remedy: %+v", f.Name, finding)
+		}
+		here, _ := report.CodePathFinding(peak.DetectMachine(), info)
+		t.Logf("%s: code_path %q → %d-bit, FMA %v; on this machine: %s", f.Name, path, cp.Bits, cp.FMA, here.Text)
+	}
+	if seen == 0 {
+		t.Skip("no CPU library installed (make deps)")
 	}
 }

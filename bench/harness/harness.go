@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/measure"
@@ -35,36 +36,177 @@ type Plan struct {
 	// Progress, when set, is called after each workload at each thread
 	// count with the results just measured.
 	Progress func(done, total int, latest []report.Result)
+	// Clock reads the clock in GHz of `threads` busy threads over about d
+	// (main: peak.MeasureClock, the kernel of Peaks.Clocks). When set, Run
+	// reads it before the first workload of each thread count, after every
+	// workload (ClockCheck) and at the end (ClockEnd), and marks the
+	// results taken while it was off the start-of-run reading by more than
+	// the noise target (report.Result.ClockDrift). Nil: no clock checks.
+	Clock func(threads int, d time.Duration) float64
+}
+
+// How long the clock readings last: between workloads, a few milliseconds
+// (on the 2-vCPU development VM, 4 ms readings of an unchanged clock agreed
+// within 1.2%, 2 ms ones within 6%); at the end, as long as the
+// start-of-run reading.
+const (
+	ClockCheck = 4 * time.Millisecond
+	ClockEnd   = 30 * time.Millisecond
+)
+
+// Outcome is what Run returns: the results and the clock of each thread
+// count over the run.
+type Outcome struct {
+	Results []report.Result
+	Clocks  []report.ClockCheck
 }
 
 // maxColdBytes bounds the memory the cold-cache buffer copies may take.
 const maxColdBytes = 2 << 30
 
-// Execute runs the plan. When ctx ends it returns the results completed so
-// far with measure.ErrInterrupted.
+// Execute runs the plan and returns its results (Run without the clocks).
+// When ctx ends it returns the results completed so far with
+// measure.ErrInterrupted.
 func Execute(ctx context.Context, p Plan) ([]report.Result, error) {
-	var results []report.Result
+	o, err := Run(ctx, p)
+	return o.Results, err
+}
+
+// Run runs the plan: every workload at every thread count, with the clock
+// checks of Plan.Clock. When ctx ends it returns what was completed so far
+// (no end-of-run clock reading) with measure.ErrInterrupted.
+func Run(ctx context.Context, p Plan) (o Outcome, err error) {
 	total := len(p.Workloads) * len(p.Threads)
 	done := 0
 	prevProcs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(prevProcs)
-	for _, threads := range p.Threads {
+	watches := make([]*clockWatch, len(p.Threads))
+	defer func() {
+		for _, cw := range watches {
+			if cw != nil {
+				o.Clocks = append(o.Clocks, cw.check)
+			}
+		}
+	}()
+	for i, threads := range p.Threads {
 		// Pure-Go backends use as many threads as the scheduler has
 		// processors; C libraries are told their count in Prepare.
 		runtime.GOMAXPROCS(threads)
+		cw := p.newClockWatch(threads)
+		watches[i] = cw
 		for _, w := range p.Workloads {
-			rs, err := p.runOne(ctx, w, threads)
-			if err != nil {
-				return results, err
+			var rs []report.Result
+			if rs, err = p.runOne(ctx, w, threads); err != nil {
+				return o, err
 			}
-			results = append(results, rs...)
+			cw.after(rs)
+			o.Results = append(o.Results, rs...)
 			done++
 			if p.Progress != nil {
 				p.Progress(done, total, rs)
 			}
 		}
 	}
-	return results, nil
+	for i, threads := range p.Threads {
+		if ctx.Err() != nil {
+			return o, measure.ErrInterrupted
+		}
+		runtime.GOMAXPROCS(threads)
+		watches[i].end()
+	}
+	return o, nil
+}
+
+// clockWatch follows the clock of one thread count through a run.
+type clockWatch struct {
+	p       *Plan
+	threads int
+	noise   float64
+	last    float64 // the reading before the next workload
+	seen    bool    // check.MinGHz and MaxGHz hold a reading
+	check   report.ClockCheck
+}
+
+// newClockWatch takes the first reading of a thread count, before its
+// first workload; nil without Plan.Clock.
+func (p *Plan) newClockWatch(threads int) *clockWatch {
+	if p.Clock == nil {
+		return nil
+	}
+	cw := &clockWatch{p: p, threads: threads, noise: p.Measure.NoiseTarget}
+	if cw.noise <= 0 {
+		cw.noise = measure.DefaultOptions().NoiseTarget
+	}
+	cw.check = report.ClockCheck{Threads: threads}
+	if c, ok := p.Peaks.ClockFor(threads); ok && c.GHz > 0 {
+		cw.check.StartGHz, cw.check.Kernel = c.GHz, c.Kernel
+	}
+	cw.last = cw.read(ClockCheck)
+	if cw.check.StartGHz <= 0 { // no start-of-run reading: this one stands for it
+		cw.check.StartGHz = cw.last
+	}
+	return cw
+}
+
+// read reads the clock over d. A reading low by more than the noise target
+// is taken again and the higher kept: a clock reading errs only low (a
+// thread descheduled, an interrupt), never high.
+func (cw *clockWatch) read(d time.Duration) float64 {
+	g := cw.p.Clock(cw.threads, d)
+	if cw.check.StartGHz > 0 && g < cw.check.StartGHz*(1-cw.noise) {
+		g = max(g, cw.p.Clock(cw.threads, d))
+	}
+	cw.note(g)
+	return g
+}
+
+func (cw *clockWatch) note(g float64) {
+	if !cw.seen {
+		cw.check.MinGHz, cw.check.MaxGHz, cw.seen = g, g, true
+	}
+	cw.check.MinGHz, cw.check.MaxGHz = min(cw.check.MinGHz, g), max(cw.check.MaxGHz, g)
+}
+
+// after reads the clock after a workload and marks its CPU results when
+// the reading before it or this one is off the start beyond the noise
+// target.
+func (cw *clockWatch) after(rs []report.Result) {
+	if cw == nil {
+		return
+	}
+	before := cw.last
+	now := cw.read(ClockCheck)
+	cw.check.Checks++
+	cw.last = now
+	start := cw.check.StartGHz
+	if start <= 0 {
+		return
+	}
+	drift := before/start - 1
+	if d := now/start - 1; math.Abs(d) > math.Abs(drift) {
+		drift = d
+	}
+	if math.Abs(drift) <= cw.noise {
+		return
+	}
+	for i := range rs {
+		if r := &rs[i]; r.Error == "" && isCPU(r) {
+			r.ClockDrift = &report.ClockDrift{StartGHz: start, BeforeGHz: before, AfterGHz: now, Drift: drift}
+			cw.check.Marked++
+		}
+	}
+}
+
+// end takes the end-of-run reading, as long as the start-of-run one.
+func (cw *clockWatch) end() {
+	if cw == nil {
+		return
+	}
+	g := cw.read(ClockEnd)
+	cw.check.EndGHz = g
+	if cw.check.StartGHz > 0 {
+		cw.check.Drift = g/cw.check.StartGHz - 1
+	}
 }
 
 // runOne prepares w on every backend, verifies each kernel, measures them
@@ -189,7 +331,7 @@ func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) rep
 		Backend: b.Name(), Device: b.Device(),
 		Op: string(w.Op), DType: string(w.DType), Shape: w.Shape.Format(w.Op),
 		Threads: threads, Cache: p.cache(),
-		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Intensity: w.Intensity(),
+		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Footprint: w.Footprint(), Intensity: w.Intensity(),
 	}
 }
 

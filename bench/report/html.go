@@ -55,6 +55,9 @@ type htmlView struct {
 	Multi       bool
 	Runs        []runView
 	Interrupted []string // labels of interrupted runs
+	ModelErrors []string // "label: n results …" for runs with model errors
+	NoiseFloor  string   // ModelNoiseFloor, as a percentage
+	Checks      []checksView
 	Summary     table
 	Machine     table
 	Rooflines   []chartView
@@ -83,6 +86,16 @@ type opView struct {
 	Anchor string
 	Charts []chartView
 	Table  table
+}
+
+// checksView is what a run's checks found (checks.go): model errors, the
+// clock over the run, code-path findings.
+type checksView struct {
+	Run         string
+	ModelErrors table
+	Clock       table
+	ClockDrift  bool
+	Findings    []Finding
 }
 
 type failureView struct {
@@ -178,7 +191,7 @@ func startTime(s string) string {
 }
 
 func buildView(runs []RunFile) (*htmlView, error) {
-	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1}
+	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1, NoiseFloor: percent(ModelNoiseFloor)}
 	labels := runLabels(runs)
 	all := make([]*Run, len(runs))
 	for i, rf := range runs {
@@ -205,6 +218,10 @@ func buildView(runs []RunFile) (*htmlView, error) {
 		if rf.Run.Interrupted {
 			v.Interrupted = append(v.Interrupted, labels[i])
 		}
+		if n := len(rf.Run.ModelErrors); n > 0 {
+			v.ModelErrors = append(v.ModelErrors, fmt.Sprintf("%s: %d result(s) above their roofline bound by more than their noise", labels[i], n))
+		}
+		v.Checks = append(v.Checks, checksOf(rf.Run, labels[i]))
 		v.Runs = append(v.Runs, rv)
 	}
 	v.Summary = summaryTable(runs, labels)
@@ -480,8 +497,7 @@ func summaryTable(runs []RunFile, labels []string) table {
 			case b.Best == nil:
 				row = append(row, cell{Text: "none correct", Class: "bad"}, txt(""), txt(""))
 			default:
-				sc := shareCell(b.Best.Share.Roofline)
-				sc.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(b.Best.Share.Roofline), boundName(b.Best), Sig(b.Best.Peak.RooflineGFLOPS))
+				sc := resultShareCell(b.Best)
 				row = append(row, cell{Text: b.Best.Series(), Class: "key"}, num(Sig(b.Best.GFLOPS)), sc)
 			}
 			if len(runs) == 1 {
@@ -527,8 +543,14 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			if r.Noisy {
 				spread.Class, spread.Title = "num warn", "noisy: over the noise target"
 			}
+			if d := r.ClockDrift; d != nil {
+				spread.Text += " clock"
+				spread.Class = "num warn"
+				spread.Title = strings.TrimPrefix(spread.Title+"; ", "; ") + fmt.Sprintf("clock %s off its start-of-run %s GHz (%s before, %s after)",
+					signedPercent(d.Drift), ghz(d.StartGHz), ghz(d.BeforeGHz), ghz(d.AfterGHz))
+			}
 			row = append(row, num(Duration(r.MedianNS)), spread, num(Sig(r.GFLOPS)), num(Sig(r.GBPS)), num(Sig(r.Intensity)),
-				shareCell(r.Share.Roofline), txt(boundName(r)), num(percent(r.Share.ComputeTheoretical)),
+				resultShareCell(r), txt(boundName(r)), num(percent(r.Share.ComputeTheoretical)),
 				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), referenceCell(r), verifiedCell(r))
 			if !r.Verified {
 				for j := 4; j < len(row)-1; j++ {
@@ -587,7 +609,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			case !r.Verified:
 				row = append(row, cell{Text: "wrong", Class: "bad", Title: fmt.Sprintf("error %.2g > tolerance %.2g", r.MaxRelErr, r.Tolerance)}, txt(""), txt(""))
 			default:
-				row = append(row, num(Duration(r.MedianNS)), num(Sig(r.GFLOPS)), shareCell(r.Share.Roofline))
+				row = append(row, num(Duration(r.MedianNS)), num(Sig(r.GFLOPS)), resultShareCell(r))
 			}
 			if i > 0 {
 				d, ok := deltas[i][k]
@@ -612,11 +634,55 @@ func opTable(runs []RunFile, labels []string, op string) table {
 	return t
 }
 
+// resultShareCell is r's share of its roofline bound, with the bound as
+// its title; "!" and in red when above it beyond its noise (OverBound).
+func resultShareCell(r *Result) cell {
+	c := shareCell(r.Share.Roofline)
+	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(r.Share.Roofline), boundName(r), Sig(r.Peak.RooflineGFLOPS))
+	if OverBound(r) {
+		c.Text += " !"
+		c.Class += " bad"
+		c.Title += fmt.Sprintf(": above it by more than its noise (limit %s), a model error (see Checks)", percent(ModelLimit(r)))
+	}
+	return c
+}
+
 func verifiedCell(r *Result) cell {
 	if r.Verified {
 		return cell{Text: "ok", Title: fmt.Sprintf("%s: max error %.2g ≤ %.2g", r.VerifyMethod, r.MaxRelErr, r.Tolerance)}
 	}
 	return cell{Text: "FAILED", Class: "bad", Title: fmt.Sprintf("max error %.2g > %.2g", r.MaxRelErr, r.Tolerance)}
+}
+
+// checksOf lays out run's checks for the HTML report.
+func checksOf(run *Run, label string) checksView {
+	c := checksView{Run: label}
+	c.ModelErrors.Head = heads("result", "% of bound", "limit", "bound", "likely cause")
+	for _, e := range run.ModelErrors {
+		c.ModelErrors.Rows = append(c.ModelErrors.Rows, []cell{{Text: e.What(), Class: "key"}, {Text: percent(e.Share), Class: "num bad"},
+			num(percent(e.Limit)), long(e.Bound + ": " + e.BoundText()), long(e.Text)})
+	}
+	noise := noiseTarget(run)
+	c.Clock.Head = heads("threads", "start GHz", "end GHz", "drift", "GHz across the run", "workloads checked", "results marked")
+	for _, k := range run.ClockEnd {
+		end, drift := "not read", ""
+		if k.EndGHz > 0 {
+			end, drift = ghz(k.EndGHz), signedPercent(k.Drift)
+		}
+		between := ""
+		if k.MaxGHz > 0 {
+			between = ghz(k.MinGHz) + "–" + ghz(k.MaxGHz)
+		}
+		dc := num(drift)
+		if k.Drifted(noise) {
+			dc.Class, c.ClockDrift = "num bad", true
+		}
+		c.Clock.Rows = append(c.Clock.Rows, []cell{num(strconv.Itoa(k.Threads)), num(ghz(k.StartGHz)), num(end), dc, num(between), num(strconv.Itoa(k.Checks)), num(strconv.Itoa(k.Marked))})
+	}
+	for _, b := range run.Backends {
+		c.Findings = append(c.Findings, b.Findings...)
+	}
+	return c
 }
 
 func failureTable(run *Run) (table, bool) {

@@ -62,9 +62,15 @@ func rowOf(r *Result) row {
 	if r.Noisy {
 		rw.spread += " noisy"
 	}
+	if r.ClockDrift != nil {
+		rw.spread += " clock"
+	}
 	rw.gflops = Sig(r.GFLOPS)
 	rw.gbps = Sig(r.GBPS)
 	rw.peak = fmt.Sprintf("%.1f%%", 100*r.Share.Roofline)
+	if OverBound(r) {
+		rw.peak += " !"
+	}
 	if r.Peak.ReferenceGBPS > 0 {
 		rw.ref = fmt.Sprintf("%.1f%%", 100*r.Share.Reference)
 	}
@@ -166,10 +172,29 @@ func writeMarkdown(w io.Writer, run *Run) error {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(c, " | "))
 	}
 	fmt.Fprintln(w)
+	list := false
 	for _, l := range footer(run) {
-		fmt.Fprintln(w, l+"  ")
+		m := markdownLine(l)
+		item := strings.HasPrefix(m, "- ") || strings.HasPrefix(m, "  - ")
+		if list && !item {
+			fmt.Fprintln(w) // end the list, or the line continues its last item
+		}
+		list = item
+		fmt.Fprintln(w, m)
 	}
 	return nil
+}
+
+// markdownLine is a footer line in Markdown: a line break at its end, and
+// CheckLines' indented lines as a list and its sub-lists.
+func markdownLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "    - "):
+		return "  - " + l[6:]
+	case strings.HasPrefix(l, "  "):
+		return "- " + strings.TrimSpace(l)
+	}
+	return l + "  "
 }
 
 func machineLine(run *Run) string {
@@ -267,17 +292,30 @@ func footer(run *Run) []string {
 			out = append(out, fmt.Sprintf("%s: %s", b.Name, describe(b)))
 		}
 	}
-	noisy, failed := 0, 0
-	for _, r := range run.Results {
+	noisy, failed, over, drift := 0, 0, 0, 0
+	for i := range run.Results {
+		r := &run.Results[i]
 		if r.Noisy {
 			noisy++
 		}
 		if r.Error == "" && !r.Verified {
 			failed++
 		}
+		if OverBound(r) {
+			over++
+		}
+		if r.ClockDrift != nil {
+			drift++
+		}
 	}
 	if noisy > 0 {
 		out = append(out, fmt.Sprintf("%d result(s) noisy: spread over the %.0f%% target; compare them with care.", noisy, 100*run.Env.NoiseTarget))
+	}
+	if drift > 0 {
+		out = append(out, fmt.Sprintf("%d result(s) marked clock: the clock read just before or after them was off its start-of-run reading by more than the noise target.", drift))
+	}
+	if over > 0 {
+		out = append(out, fmt.Sprintf("%d result(s) marked !: above their roofline bound by more than their noise, a model error (below).", over))
 	}
 	if failed > 0 {
 		out = append(out, fmt.Sprintf("%d result(s) FAILED verification: their speed does not count.", failed))
@@ -285,7 +323,7 @@ func footer(run *Run) []string {
 	if run.Interrupted {
 		out = append(out, "interrupted: results above are those measured before the stop.")
 	}
-	return out
+	return append(out, CheckLines(run)...)
 }
 
 func describe(b BackendInfo) string {
@@ -300,20 +338,24 @@ var csvHeader = []string{"backend", "device", "op", "dtype", "shape", "threads",
 	"median_ns", "min_ns", "max_ns", "iqr_ns", "spread", "noisy", "flops", "bytes", "gflops", "gbps", "intensity",
 	"verified", "max_rel_err", "tolerance", "bound", "bandwidth_level", "roofline_gflops",
 	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error",
-	"algorithm", "implementation"}
+	"algorithm", "implementation", "footprint_bytes", "over_bound", "clock_drift"}
 
 func writeCSV(w io.Writer, run *Run) error {
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, r := range run.Results {
+		drift := ""
+		if r.ClockDrift != nil {
+			drift = g(r.ClockDrift.Drift)
+		}
 		cw.Write([]string{r.Backend, r.Device, r.Op, r.DType, r.Shape, strconv.Itoa(r.Threads), r.Cache,
 			strconv.Itoa(r.Iters), strconv.Itoa(len(r.SamplesNS)),
 			g(r.MedianNS), g(r.MinNS), g(r.MaxNS), g(r.IQRNS), g(r.Spread), strconv.FormatBool(r.Noisy),
 			g(r.FLOPs), g(r.Bytes), g(r.GFLOPS), g(r.GBPS), g(r.Intensity),
 			strconv.FormatBool(r.Verified), g(r.MaxRelErr), g(r.Tolerance), r.Peak.Bound, r.Peak.BandwidthLevel, g(r.Peak.RooflineGFLOPS),
 			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error,
-			r.Algorithm, r.Implementation})
+			r.Algorithm, r.Implementation, g(r.Footprint), strconv.FormatBool(OverBound(&r)), drift})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -61,7 +61,7 @@ func TestGolden(t *testing.T) {
 	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, fixture(), format); err != nil {
+			if err := Write(&buf, checkedFixture(), format); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", "run."+format+".golden")

@@ -22,6 +22,13 @@ type Run struct {
 	// Interrupted is set when the run was stopped (Ctrl-C) before its end:
 	// Results hold what was measured until then.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// ModelErrors are the results above their roofline bound by more than
+	// their noise (CheckModel); absent when there is none.
+	ModelErrors []ModelError `json:"model_errors,omitempty"`
+	// ClockEnd is the clock of each thread count over the run: at the
+	// start, between workloads and at the end (harness.Run); absent when
+	// the clock was not checked.
+	ClockEnd []ClockCheck `json:"clock_end,omitempty"`
 }
 
 // Env records how the run was made.
@@ -50,6 +57,9 @@ type BackendInfo struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"` // why not available
 	backend.Info
+	// Findings say what the run found about the library as loaded: its
+	// code path against the machine (CheckCodePaths).
+	Findings []Finding `json:"findings,omitempty"`
 }
 
 // Result is one workload measured on one backend with one thread count.
@@ -78,8 +88,9 @@ type Result struct {
 	Spread    float64   `json:"spread"` // IQR / median
 	Noisy     bool      `json:"noisy"`  // spread over the noise target
 
-	FLOPs     float64 `json:"flops"` // per iteration
-	Bytes     float64 `json:"bytes"` // minimum traffic per iteration
+	FLOPs     float64 `json:"flops"`                     // per iteration
+	Bytes     float64 `json:"bytes"`                     // minimum traffic per iteration
+	Footprint float64 `json:"footprint_bytes,omitempty"` // working set: each operand once (decides the level)
 	GFLOPS    float64 `json:"gflops"`
 	GBPS      float64 `json:"gbps"`
 	Intensity float64 `json:"intensity"` // FLOP per byte
@@ -92,6 +103,11 @@ type Result struct {
 
 	Peak  PeakRef `json:"peak"`
 	Share Share   `json:"share"`
+
+	// ClockDrift is set when the clock read just before or just after
+	// this result's workload was off its start-of-run reading by more than
+	// the noise target.
+	ClockDrift *ClockDrift `json:"clock_drift,omitempty"`
 
 	// Error is set when the workload could not be measured at all.
 	Error string `json:"error,omitempty"`

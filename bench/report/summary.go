@@ -86,8 +86,11 @@ func summaryCells(b Best) []string {
 	if b.Next != nil {
 		next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Series())
 	}
-	return []string{b.Op, b.DType, shape, threads, b.Best.Series(), Sig(b.Best.GFLOPS),
-		fmt.Sprintf("%.1f%%", 100*b.Best.Share.Roofline), boundName(b.Best), next}
+	share := fmt.Sprintf("%.1f%%", 100*b.Best.Share.Roofline)
+	if OverBound(b.Best) {
+		share += " !"
+	}
+	return []string{b.Op, b.DType, shape, threads, b.Best.Series(), Sig(b.Best.GFLOPS), share, boundName(b.Best), next}
 }
 
 var summaryHeader = []string{"op", "dtype", "shape", "threads", "best", "GFLOP/s", "%peak", "of", "faster than"}
