@@ -131,6 +131,7 @@ static pb_status resolve_all(pb_cblas *lib, char *err, size_t errlen)
 		resolve(dl, "bli_thread_set_num_threads", &lib->bli_set_threads, &missing, &nm);
 		resolve(dl, "bli_thread_get_num_threads", &lib->bli_get_threads, &missing, &nm);
 		resolve(dl, "bli_info_get_version_str", &lib->bli_version, &missing, &nm);
+		lib->bli_init = (bli_init_fn)sym(dl, "bli_init");
 		lib->bli_arch_id = (bli_arch_query_id_fn)sym(dl, "bli_arch_query_id");
 		lib->bli_arch_string = (bli_arch_string_fn)sym(dl, "bli_arch_string");
 		lib->bli_openmp = (bli_info_get_enable_flag_fn)sym(dl, "bli_info_get_enable_openmp");
@@ -278,8 +279,10 @@ static void describe(pb_cblas *lib)
 		else if (lib->bli_pthreads != NULL && lib->bli_pthreads())
 			threading = "pthreads";
 		pb_sb_printf(&s, "threading=%s\n", threading);
-		if (lib->bli_arch_id != NULL && lib->bli_arch_string != NULL)
+		if (lib->bli_init != NULL && lib->bli_arch_id != NULL && lib->bli_arch_string != NULL) {
+			lib->bli_init(); /* before the query: see include/vendor/blis.h */
 			pb_sb_printf(&s, "code_path=%s\n", lib->bli_arch_string(lib->bli_arch_id()));
+		}
 		break;
 	}
 	case PB_FAM_MKL:

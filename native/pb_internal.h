@@ -119,6 +119,7 @@ struct pb_cblas {
 	bli_thread_set_num_threads_fn bli_set_threads;
 	bli_thread_get_num_threads_fn bli_get_threads;
 	bli_info_get_version_str_fn bli_version;
+	bli_init_fn bli_init;
 	bli_arch_query_id_fn bli_arch_id;
 	bli_arch_string_fn bli_arch_string;
 	bli_info_get_enable_flag_fn bli_openmp, bli_pthreads;

@@ -15,6 +15,10 @@ typedef int bli_arch_t; /* an enum */
 typedef void (*bli_thread_set_num_threads_fn)(bli_dim_t n);
 typedef bli_dim_t (*bli_thread_get_num_threads_fn)(void);
 typedef char *(*bli_info_get_version_str_fn)(void);
+/* bli_init sets BLIS up; the other calls do it on first use, but
+ * bli_arch_query_id does not, and with BLIS_ARCH_TYPE set it aborts
+ * ("Accessed uninitialized context in gks") when called first. */
+typedef void (*bli_init_fn)(void);
 typedef bli_arch_t (*bli_arch_query_id_fn)(void);
 typedef char *(*bli_arch_string_fn)(bli_arch_t id);
 /* gint_t: 1 when BLIS was configured with that threading model */
