@@ -3,6 +3,7 @@
 package cblas_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -336,5 +337,32 @@ func TestGonumMat(t *testing.T) {
 	want.Mul(a, b.T())
 	if !mat.EqualApprox(&got, &want, 1e-12) {
 		t.Errorf("gonum/mat on openblas differs from gonum")
+	}
+}
+
+// TestBLISArchOverride opens BLIS in a child process with BLIS_ARCH_TYPE set,
+// the override its multi-architecture builds read at initialisation: the open
+// must succeed and the code path name the configuration asked for (0, the
+// first of x86-64 builds: skx). Querying the code path before BLIS has
+// initialised aborted the process under this override.
+func TestBLISArchOverride(t *testing.T) {
+	if os.Getenv("PEAKBENCH_BLIS_CHILD") == "1" {
+		l := openLib(t, "blis")
+		t.Logf("code_path=%s", l.Details()["code_path"])
+		return
+	}
+	openLib(t, "blis").Close() // skips where BLIS is absent
+	if runtime.GOARCH != "amd64" {
+		t.Skip("configuration 0 is skx on x86-64 builds only")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBLISArchOverride$", "-test.v")
+	cmd.Env = append(os.Environ(), "PEAKBENCH_BLIS_CHILD=1", "BLIS_ARCH_TYPE=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("BLIS with BLIS_ARCH_TYPE=0: %v\n%s", err, out)
+	}
+	t.Logf("child: %s", bytes.TrimSpace(out))
+	if !strings.Contains(string(out), "code_path=skx") {
+		t.Errorf("BLIS with BLIS_ARCH_TYPE=0 did not report skx:\n%s", out)
 	}
 }
