@@ -95,6 +95,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 			b.Close()
 		}
 	}()
+	if err := checkMemory(workloads, backends, cfg); err != nil { // validate.go
+		return err
+	}
 
 	start := time.Now()
 	machine := peak.MeasureUnits(peak.DetectMachine(), cfg.selection.Suite == "quick")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -144,11 +143,8 @@ func loadRuns(files []string) ([]report.RunFile, error) {
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err.Error()}
+		if err := parseQuietly(fs, args, fs.Output()); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
