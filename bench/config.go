@@ -34,6 +34,7 @@ type config struct {
 	peakGFLOPS float64
 	peakGBPS   float64
 	device     int            // -device: the GPU the GPU backends run on
+	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 }
 
@@ -68,6 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.verbose, "v", false, "verbose progress on standard error")
 	fs.Float64Var(&c.peakGFLOPS, "peak-gflops", 0, "theoretical compute peak in GFLOP/s to use instead of the computed one")
 	fs.Float64Var(&c.peakGBPS, "peak-bw", 0, "DRAM bandwidth in GB/s to use instead of the measured one")
+	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
 	fs.Usage = func() {
