@@ -74,34 +74,45 @@ func (b *baselineFlags) load() error {
 	return nil
 }
 
-// after saves and compares the finished run. The comparison follows the
-// normal output on standard output, or goes to standard error when standard
-// output carries a machine-readable format (json, csv, gobench, html).
+// after judges the finished run and saves and compares it. The run fails
+// when a result failed (exit status 3, unless -allow-failures) or when the
+// comparison with -baseline fails -threshold (exit status 1); a run that
+// fails is not saved as a baseline, so a regressed or broken run never
+// replaces the good one it was checked against. The comparison follows the
+// normal output on standard output, or goes to standard error when
+// standard output carries a machine-readable format (json, csv, gobench,
+// html).
 func (b *baselineFlags) after(stdout, stderr io.Writer, cfg *config, run *report.Run) error {
-	if b.save != "" {
-		path, err := report.SaveBaseline(b.save, run)
-		if err != nil {
+	failed := checkResults(stderr, run, cfg.allowFail) // exit.go
+	var gate error
+	if b.old != nil {
+		w := stdout
+		if cfg.output == "" && cfg.format != "table" && cfg.format != "md" {
+			w = stderr
+		}
+		c := report.Compare(b.old, run)
+		if b.gated {
+			c.Gate(b.gate)
+		}
+		fmt.Fprintln(w)
+		if err := report.WriteComparison(w, c, "baseline "+b.compare+": "+report.RunLabel(b.old, b.oldPath),
+			"this run: "+report.RunLabel(run, "")); err != nil {
 			return err
 		}
-		progressf(stderr, "saved baseline %s to %s", b.save, path)
+		gate = c.GateError()
 	}
-	if b.old == nil {
-		return nil
+	if b.save != "" {
+		if failed != nil || gate != nil {
+			progressf(stderr, "baseline %s not saved: this run failed", b.save)
+		} else {
+			path, err := report.SaveBaseline(b.save, run)
+			if err != nil {
+				return err
+			}
+			progressf(stderr, "saved baseline %s to %s", b.save, path)
+		}
 	}
-	w := stdout
-	if cfg.output == "" && cfg.format != "table" && cfg.format != "md" {
-		w = stderr
-	}
-	c := report.Compare(b.old, run)
-	if b.gated {
-		c.Gate(b.gate)
-	}
-	fmt.Fprintln(w)
-	if err := report.WriteComparison(w, c, "baseline "+b.compare+": "+report.RunLabel(b.old, b.oldPath),
-		"this run: "+report.RunLabel(run, "")); err != nil {
-		return err
-	}
-	return c.GateError()
+	return joinExit(failed, gate)
 }
 
 // parseThreshold reads "5%" or "0.05" (a fraction); 0 fails on any

@@ -34,6 +34,7 @@ type config struct {
 	peakGFLOPS float64
 	peakGBPS   float64
 	device     int            // -device: the GPU the GPU backends run on
+	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 }
 
@@ -68,17 +69,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.verbose, "v", false, "verbose progress on standard error")
 	fs.Float64Var(&c.peakGFLOPS, "peak-gflops", 0, "theoretical compute peak in GFLOP/s to use instead of the computed one")
 	fs.Float64Var(&c.peakGBPS, "peak-bw", 0, "DRAM bandwidth in GB/s to use instead of the measured one")
+	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, usageError{err.Error()}
+	if err := parseQuietly(fs, args, stderr); err != nil {
+		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
@@ -99,6 +98,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, usagef("-suite: unknown suite %q (accepted: %s)", *suite, strings.Join(workload.Suites, ", "))
 	}
 	if *ops != "all" {
+		if len(splitList(*ops)) == 0 {
+			return nil, usagef("-op: empty list (name ops such as gemm,axpy, or all)")
+		}
 		for _, s := range splitList(*ops) {
 			op, err := workload.ParseOp(s)
 			if err != nil {
@@ -108,6 +110,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	if *dtypes != "all" {
+		if len(splitList(*dtypes)) == 0 {
+			return nil, usagef("-dtype: empty list (name dtypes such as f32,f64, or all)")
+		}
 		for _, s := range splitList(*dtypes) {
 			dt, err := workload.ParseDType(s)
 			if err != nil {
@@ -117,8 +122,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	c.selection.Sizes = splitList(*sizes)
+	if len(c.selection.Sizes) == 0 && flagSet(fs, "size") {
+		return nil, usagef("-size: empty list (name sizes such as 512,1024, or leave -size out for the suite's)")
+	}
 	var err error
 	if c.threads, err = parseThreads(*threads); err != nil {
+		return nil, usagef("-threads: %v", err)
+	}
+	if err := checkThreads(c.threads, availableCPUs()); err != nil { // validate.go
 		return nil, usagef("-threads: %v", err)
 	}
 	if c.cache != "hot" && c.cache != "cold" {
@@ -136,8 +147,16 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if c.device < 0 {
 		return nil, usagef("-device: %d is not a device index (0, 1, …)", c.device)
 	}
-	if c.peakGFLOPS < 0 || c.peakGBPS < 0 {
-		return nil, usagef("-peak-gflops and -peak-bw must be positive")
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"-peak-gflops", c.peakGFLOPS}, {"-peak-bw", c.peakGBPS}} {
+		if err := checkRate(f.v); err != nil { // validate.go
+			return nil, usagef("%s: %v", f.name, err)
+		}
+	}
+	if err := checkEnvironment(); err != nil { // validate.go
+		return nil, usageError{err.Error()}
 	}
 	if err := c.baselines.check(c); err != nil {
 		return nil, err
@@ -193,7 +212,7 @@ func parsePercent(s string) (float64, error) {
 	if pct {
 		f /= 100
 	}
-	if err != nil || f <= 0 || f >= 1 {
+	if err != nil || !(f > 0 && f < 1) { // also refuses NaN
 		return 0, fmt.Errorf("%q is not a fraction between 0 and 1 (e.g. 3%% or 0.03)", s)
 	}
 	return f, nil

@@ -40,10 +40,14 @@ func main() {
 	os.Exit(exitCode(os.Stderr, err))
 }
 
-// exitCode prints err in one line and maps it to the exit status: 2 for bad
-// input, 1 for a failure or interruption, 0 for success.
+// exitCode prints err in one line and maps it to the exit status (exit.go):
+// 2 for bad input, 3 for failed results, 1 for a regression, a failure or
+// an interruption, 0 for success.
 func exitCode(stderr io.Writer, err error) int {
-	var ue usageError
+	var (
+		ue usageError
+		fr failedResults
+	)
 	switch {
 	case err == nil:
 		return 0
@@ -51,10 +55,13 @@ func exitCode(stderr io.Writer, err error) int {
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "peakbench: %v\n", err)
-		return 2
+		return exitUsage
+	case errors.As(err, &fr):
+		fmt.Fprintf(stderr, "peakbench: %v\n", err)
+		return exitFailed
 	}
 	fmt.Fprintf(stderr, "peakbench: %v\n", err)
-	return 1
+	return exitRegression
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -95,6 +102,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 			b.Close()
 		}
 	}()
+	if err := checkMemory(workloads, backends, cfg); err != nil { // validate.go
+		return err
+	}
 
 	start := time.Now()
 	machine := peak.MeasureUnits(peak.DetectMachine(), cfg.selection.Suite == "quick")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -85,12 +84,15 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("peakbench compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	threshold := fs.String("threshold", "", "exit 1 when a significant slowdown exceeds this `PERCENT` (e.g. 5%); for CI")
+	threshold := fs.String("threshold", "", "exit 1 when a significant slowdown exceeds this `PERCENT` (e.g. 5%), or when no result can be compared; for CI")
+	allowFail := fs.Bool("allow-failures", false, "exit 0 even when results of NEW.json failed verification or errored (the default exit status is 3)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench compare OLD.json NEW.json [-threshold 5%%]\n\n"+
 			"Compares two saved runs result by result (matched by backend, op, dtype, shape, threads, cache):\n"+
 			"the change of the median time with its 95%% confidence interval, and whether it is significant\n"+
-			"(Mann-Whitney U test over the samples, alpha 0.05, as benchstat does).\n\n")
+			"(Mann-Whitney U test over the samples, alpha 0.05, as benchstat does).\n"+
+			"Exit status: 0, or 1 for a regression beyond -threshold (or nothing to compare), 2 for bad input,\n"+
+			"3 when results of NEW.json failed verification or errored.\n\n")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterspersed(fs, args)
@@ -121,7 +123,16 @@ func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := report.WriteComparison(stdout, c, report.RunLabel(runs[0].Run, files[0]), report.RunLabel(runs[1].Run, files[1])); err != nil {
 		return err
 	}
-	return c.GateError()
+	var failed error
+	if len(c.NewFailures) > 0 {
+		text := files[1] + ": " + report.FailuresText(c.NewFailures, c.NewTotal)
+		if *allowFail {
+			progressf(stderr, "%s (exit status 0: -allow-failures)", text)
+		} else {
+			failed = failedResults{text + " (-allow-failures exits 0 all the same)"}
+		}
+	}
+	return joinExit(failed, c.GateError()) // exit.go
 }
 
 // loadRuns reads saved runs; a file that cannot be read or is not a
@@ -144,11 +155,8 @@ func loadRuns(files []string) ([]report.RunFile, error) {
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err.Error()}
+		if err := parseQuietly(fs, args, fs.Output()); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {

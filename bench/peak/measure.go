@@ -262,7 +262,10 @@ func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
 	var ls []triadLevel
 	add := func(level string, bytes int) {
 		n := bytes / 24 &^ 31 // a multiple of every triad kernel's step
-		if n >= 32 {
+		// At least 64: the copy and update patterns round their arrays down
+		// to 64 elements, and one of 32 (a thread's sliver of L1 when many
+		// threads share a core) would leave them empty.
+		if n >= 64 {
 			ls = append(ls, triadLevel{level, n})
 		}
 	}

@@ -1,14 +1,41 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
-// CheckWritable fails early, before a long run, when path cannot be created.
+// CheckWritable fails early, before a long run, when path cannot be
+// written: a directory, a folder that does not exist or cannot be written
+// to, a device or pipe that cannot be opened for writing.
 func CheckWritable(path string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".peakbench-check-*")
+	if path == "" {
+		return errors.New("empty file name")
+	}
+	target, fi, err := outputTarget(path)
+	if err != nil {
+		return err
+	}
+	if fi != nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	if fi != nil && !fi.Mode().IsRegular() {
+		// A device or pipe is written in place. A pipe without a reader
+		// yet (ENXIO) will have one by the end of the run, or the write waits.
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			if errors.Is(err, syscall.ENXIO) {
+				return nil
+			}
+			return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		}
+		return f.Close()
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), ".peakbench-check-*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
 	}
@@ -17,10 +44,25 @@ func CheckWritable(path string) error {
 	return os.Remove(name)
 }
 
-// WriteFileAtomic writes a file through a temporary file in the same folder
+// WriteFileAtomic writes path through a temporary file in the same folder
 // and a rename, so a reader (or an interrupted run) never sees half a file.
+// A file it replaces keeps its permissions (and, where allowed, its owner);
+// a new one gets 0644. A symbolic link is followed: its target is replaced,
+// the link stays. A device or a named pipe (/dev/null, /dev/stdout, a
+// process substitution) is written in place, never replaced by a file; a
+// directory is refused.
 func WriteFileAtomic(path string, write func(f *os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	target, fi, err := outputTarget(path)
+	if err != nil {
+		return err
+	}
+	if fi != nil && fi.IsDir() {
+		return fmt.Errorf("cannot write %s: it is a directory", path)
+	}
+	if fi != nil && !fi.Mode().IsRegular() {
+		return writeInPlace(path, write)
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
 	}
@@ -32,17 +74,74 @@ func WriteFileAtomic(path string, write func(f *os.File) error) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
+	mode := fs.FileMode(0o644)
+	if fi != nil {
+		mode = fi.Mode().Perm()
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = os.Chmod(tmp, mode)
+	}
+	if err == nil && fi != nil {
+		keepOwner(tmp, fi)
+	}
+	if err == nil {
+		err = os.Rename(tmp, target)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %v", path, unwrapPath(err))
 	}
 	return nil
+}
+
+// writeInPlace writes a device or a pipe through path itself.
+func writeInPlace(path string, write func(f *os.File) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %v", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// outputTarget resolves the file a write to path changes: path itself, or
+// the end of its chain of symbolic links (which may not exist yet), with
+// that file's information (nil when it does not exist). Stat follows the
+// links the kernel's way first, so that /dev/stdout and /proc/self/fd/N,
+// whose targets are not paths, resolve to the pipe or terminal they are.
+func outputTarget(path string) (string, fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return path, fi, nil // directory, device, pipe, socket: not renamed over
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", nil, fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+	}
+	target := path
+	for range 40 { // the kernel's limit on links in a path
+		li, lerr := os.Lstat(target)
+		if lerr != nil || li.Mode()&fs.ModeSymlink == 0 {
+			if err != nil { // the chain ends at a file to create
+				return target, nil, nil
+			}
+			return target, fi, nil
+		}
+		dest, lerr := os.Readlink(target)
+		if lerr != nil {
+			return "", nil, fmt.Errorf("cannot write %s: %v", path, unwrapPath(lerr))
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(target), dest)
+		}
+		target = dest
+	}
+	return "", nil, fmt.Errorf("cannot write %s: too many levels of symbolic links", path)
 }
 
 // unwrapPath drops the temporary file's name from an error about it.

@@ -68,6 +68,10 @@ type Comparison struct {
 	GeomeanOld, GeomeanNew, GeomeanChange float64
 	OnlyOld, OnlyNew                      []Key    // results present in one run only
 	Skipped                               []string // matched results that cannot be compared, with the reason
+	// NewFailures are the new run's results that failed verification or
+	// errored (compared or not), NewTotal its number of results.
+	NewFailures []Failure
+	NewTotal    int
 }
 
 // Compare matches the results of old and new by Key and tests each pair for
@@ -75,7 +79,7 @@ type Comparison struct {
 // benchmath.AssumeNothing (median, its confidence interval, Mann-Whitney U).
 // Gate sets a regression threshold.
 func Compare(old, new *Run) *Comparison {
-	c := &Comparison{Alpha: Alpha}
+	c := &Comparison{Alpha: Alpha, NewFailures: Failures(new), NewTotal: len(new.Results)}
 	oldKeys, oldRes := groupResults(old)
 	newKeys, newRes := groupResults(new)
 	thr := benchmath.DefaultThresholds
@@ -151,8 +155,13 @@ func (c *Comparison) Regressions() []Delta {
 }
 
 // GateError is nil when no regression passes the threshold, else a one-line
-// error naming the worst ones.
+// error naming the worst ones. A gate with nothing to compare fails too:
+// an empty new run, or one whose every result failed, must not pass.
 func (c *Comparison) GateError() error {
+	if c.Gated && len(c.Rows) == 0 {
+		return fmt.Errorf("no result could be compared (%d only in old, %d only in new, %d not compared), so the %s threshold gate cannot pass",
+			len(c.OnlyOld), len(c.OnlyNew), len(c.Skipped), pct(c.Threshold))
+	}
 	regs := c.Regressions()
 	if len(regs) == 0 {
 		return nil
@@ -288,8 +297,13 @@ func WriteComparison(w io.Writer, c *Comparison, oldName, newName string) error 
 	for _, s := range c.Skipped {
 		fmt.Fprintf(w, "not compared: %s\n", s)
 	}
+	for _, f := range c.NewFailures {
+		fmt.Fprintf(w, "failed in new: %s\n", f)
+	}
 	if c.Gated {
-		if n := len(c.Regressions()); n > 0 {
+		if len(c.Rows) == 0 {
+			fmt.Fprintf(w, "FAIL: no result compared, so nothing passes the %s threshold\n", pct(c.Threshold))
+		} else if n := len(c.Regressions()); n > 0 {
 			fmt.Fprintf(w, "FAIL: %d significant regression(s) beyond the %s threshold\n", n, pct(c.Threshold))
 		} else {
 			fmt.Fprintf(w, "ok: no significant regression beyond the %s threshold\n", pct(c.Threshold))

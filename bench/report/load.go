@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -14,20 +15,72 @@ import (
 // are one line that starts with the path and names the problem: a missing or
 // unreadable file, text that is not JSON or is cut short, JSON that is not a
 // peakbench run (an array, another program's object, another format).
+//
+// It reads regular files only (not a directory, device or pipe, which could
+// block or never end) of at most MaxLoadBytes.
 func Load(path string) (*Run, error) {
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path, MaxLoadBytes)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: cannot read: %v", path, err)
+		return nil, err
 	}
 	run, err := Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return run, nil
+}
+
+// MaxLoadBytes bounds the files Load reads: far above any run's JSON (a
+// full suite with every backend is a few MiB), low enough that a wrong
+// file is refused rather than read into memory.
+const MaxLoadBytes = 1 << 30
+
+// readRegular reads path when it is a regular file of at most limit bytes.
+func readRegular(path string, limit int64) ([]byte, error) {
+	// Stat first: opening a named pipe for reading waits for a writer.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s); save the run to a file first", path, fileKind(fi.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v", path, unwrapPath(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s); save the run to a file first", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a peakbench result may have", path, fi.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v", path, unwrapPath(err))
+	}
+	if int64(len(data)) > limit { // it grew while being read
+		return nil, fmt.Errorf("%s: more than the %d bytes a peakbench result may have", path, limit)
+	}
+	return data, nil
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a plain file"
 }
 
 // Decode parses a saved run and checks that it is one.

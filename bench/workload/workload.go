@@ -179,16 +179,42 @@ func (w Workload) Validate() error {
 			return fmt.Errorf("%s: size %d: must be at least 1", w.Op, s.N)
 		}
 	}
-	if w.Elements() > maxElements {
-		return fmt.Errorf("%s: shape %s holds %d elements, more than the %d this harness allocates", w.Op, s.Format(w.Op), w.Elements(), maxElements)
+	if n := w.elementCount(); n > maxElements {
+		return fmt.Errorf("%s: shape %s holds %.0f elements, more than the %d this harness allocates", w.Op, s.Format(w.Op), n, maxElements)
 	}
 	return nil
+}
+
+// elementCount is Elements in float64, which cannot overflow: a gemm of
+// 2³² per side holds 3·2⁶⁴ elements, which int arithmetic wraps to 0.
+func (w Workload) elementCount() float64 {
+	if w.Op.Layer() {
+		return w.layerElements()
+	}
+	s := w.Shape
+	m, n, k := float64(s.M), float64(s.N), float64(s.K)
+	switch w.Op.Kind() {
+	case KindMatMul:
+		return m*k + k*n + m*n
+	case KindMatVec:
+		return m*n + n + m
+	case KindRows:
+		return 2 * m * n
+	}
+	switch w.Op {
+	case Add, Mul:
+		return 3 * n
+	case Sum, Max:
+		return n
+	}
+	return 2 * n
 }
 
 // maxElements bounds one workload's operands (1 Gi elements: 8 GiB in f64).
 const maxElements = 1 << 30
 
-// Elements is the number of elements of all operands together.
+// Elements is the number of elements of all operands together, for a
+// workload that passes Validate (at most maxElements).
 func (w Workload) Elements() int {
 	if w.Op.Layer() {
 		return int(w.layerElements())

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func writeText(s string) func(f *os.File) error {
+	return func(f *os.File) error { _, err := io.WriteString(f, s); return err }
+}
+
+func TestWriteFileAtomicKeepsModeAndFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	// A file it replaces keeps its mode; a new one gets 0644.
+	kept := filepath.Join(dir, "kept.json")
+	if err := os.WriteFile(kept, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(kept, 0o640)
+	if err := WriteFileAtomic(kept, writeText("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(kept); fi.Mode().Perm() != 0o640 {
+		t.Errorf("replaced file has mode %v, want 0640", fi.Mode().Perm())
+	}
+	fresh := filepath.Join(dir, "fresh.json")
+	if err := WriteFileAtomic(fresh, writeText("x")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(fresh); fi.Mode().Perm() != 0o644 {
+		t.Errorf("new file has mode %v, want 0644", fi.Mode().Perm())
+	}
+	// A link (relative, and through a second link) stays a link; its target
+	// gets the content and keeps its mode.
+	os.Symlink("kept.json", filepath.Join(dir, "link1"))
+	os.Symlink(filepath.Join(dir, "link1"), filepath.Join(dir, "link2"))
+	if err := WriteFileAtomic(filepath.Join(dir, "link2"), writeText("via link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"link1", "link2"} {
+		if li, err := os.Lstat(filepath.Join(dir, l)); err != nil || li.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link: %v", l, err)
+		}
+	}
+	if b, _ := os.ReadFile(kept); string(b) != "via link" {
+		t.Errorf("target holds %q", b)
+	}
+	if fi, _ := os.Stat(kept); fi.Mode().Perm() != 0o640 {
+		t.Errorf("target's mode %v, want 0640", fi.Mode().Perm())
+	}
+	// A dangling link: the target is created.
+	os.Symlink("later.json", filepath.Join(dir, "dangling"))
+	if err := CheckWritable(filepath.Join(dir, "dangling")); err != nil {
+		t.Error(err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "dangling"), writeText("later")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "later.json")); string(b) != "later" {
+		t.Errorf("dangling link's target holds %q", b)
+	}
+	if li, _ := os.Lstat(filepath.Join(dir, "dangling")); li.Mode()&fs.ModeSymlink == 0 {
+		t.Error("the dangling link was replaced")
+	}
+	// A loop of links is an error, not a hang.
+	os.Symlink("loopB", filepath.Join(dir, "loopA"))
+	os.Symlink("loopA", filepath.Join(dir, "loopB"))
+	if err := WriteFileAtomic(filepath.Join(dir, "loopA"), writeText("x")); err == nil {
+		t.Error("a loop of links was written")
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+func TestWriteFileAtomicRefusesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []func(string) error{CheckWritable, func(p string) error { return WriteFileAtomic(p, writeText("x")) }} {
+		err := f(dir)
+		if err == nil || !strings.Contains(err.Error(), "directory") {
+			t.Errorf("directory: %v", err)
+		}
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("the directory is gone: %v", err)
+	}
+	if err := CheckWritable(filepath.Join(dir, "missing", "x.json")); err == nil {
+		t.Error("a file in a missing folder passed the check")
+	}
+}
+
+// TestWriteFileAtomicWritesDevicesAndPipes: a device or a named pipe is
+// written in place, never replaced by a regular file.
+func TestWriteFileAtomicWritesDevicesAndPipes(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes:", err)
+	}
+	if err := CheckWritable(fifo); err != nil { // no reader yet: fine
+		t.Error(err)
+	}
+	got := make(chan string)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(b)
+	}()
+	if err := WriteFileAtomic(fifo, writeText("through the pipe")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through the pipe" {
+		t.Errorf("reader got %q", s)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v %v", fi.Mode(), err)
+	}
+	// /dev/null, named directly and through a link.
+	null := filepath.Join(dir, "null")
+	os.Symlink("/dev/null", null)
+	for _, p := range []string{"/dev/null", null} {
+		if err := CheckWritable(p); err != nil {
+			t.Error(err)
+		}
+		if err := WriteFileAtomic(p, writeText("gone")); err != nil {
+			t.Error(err)
+		}
+	}
+	if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v %v", fi.Mode(), err)
+	}
+	if li, _ := os.Lstat(null); li.Mode()&fs.ModeSymlink == 0 {
+		t.Error("the link to /dev/null was replaced")
+	}
+}
+
+func TestLoadReadsRegularFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "not a regular file (a directory)") {
+		t.Errorf("directory: %v", err)
+	}
+	if _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("/dev/zero: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if syscall.Mkfifo(fifo, 0o600) == nil { // must not wait for a writer
+		if _, err := Load(fifo); err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("fifo: %v", err)
+		}
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(strings.Repeat(" ", 100)), 0o644)
+	if _, err := readRegular(big, 99); err == nil || !strings.Contains(err.Error(), "more than the 99") {
+		t.Errorf("over the limit: %v", err)
+	}
+	if b, err := readRegular(big, 100); err != nil || len(b) != 100 {
+		t.Errorf("at the limit: %d bytes, %v", len(b), err)
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// Checks of the command line and the environment that run before any
+// work: each failure is one line and exit status 2.
+
+// availableCPUs is the number of CPUs this process may run on (its
+// affinity mask); a variable for tests.
+var availableCPUs = runtime.NumCPU
+
+// checkThreads refuses thread counts above the CPUs this process may use:
+// threads beyond them time-share cores, so the peaks and the results both
+// measure the scheduler, and every thread's buffers still take memory.
+func checkThreads(threads []int, cpus int) error {
+	for _, t := range threads {
+		if t > cpus {
+			return fmt.Errorf("%d is more than the %d CPUs this process may use (more threads would time-share the cores; use at most %d)", t, cpus, cpus)
+		}
+	}
+	return nil
+}
+
+// checkRate accepts a finite rate ≥ 0 (0: measure it instead).
+func checkRate(v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return fmt.Errorf("%v is not a positive finite number (or 0 to measure it)", v)
+	}
+	return nil
+}
+
+// checkEnvironment refuses values the PEAKBENCH_* variables that take a
+// fixed set of values do not accept (the library overrides take paths,
+// whose errors the backends report when they open).
+func checkEnvironment() error {
+	v, set := os.LookupEnv(hostmem.EnvVar)
+	return hostmem.CheckEnv(v, set)
+}
+
+// availableMemory is hostmem.Available; a variable for tests.
+var availableMemory = hostmem.Available
+
+// maxColdBytes mirrors the harness's bound on the cold-cache copies
+// (bench/harness: copies).
+const maxColdBytes = 2 << 30
+
+// coldSets is the number of operand sets a kernel rotates through with
+// -cache=cold, as the harness computes it (bench/harness: Plan.copies).
+func coldSets(w workload.Workload, llc int) int {
+	set := w.Bytes()
+	n := int(math.Ceil(2*float64(llc)/set)) + 1
+	n = min(n, int(maxColdBytes/set))
+	return max(n, 1)
+}
+
+// checkMemory refuses a workload whose host memory (HostBytes: the inputs,
+// every kernel's operands, the reference) exceeds what the machine has
+// available, naming the largest size of it that would fit, rather than
+// letting the run die of "out of memory" half way through.
+func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg *config) error {
+	avail, source, ok := availableMemory()
+	if !ok || len(workloads) == 0 {
+		return nil
+	}
+	llc := 0
+	if cfg.cache == "cold" {
+		llc = peak.DetectMachine().LastLevelCacheBytes()
+	}
+	need := func(w workload.Workload) float64 {
+		kernels := 0
+		for _, b := range backends {
+			kernels += len(backend.AlgorithmsFor(b, w))
+		}
+		sets := 1
+		if cfg.cache == "cold" {
+			sets = coldSets(w, llc)
+		}
+		return w.HostBytes(kernels, sets, cfg.reference && cfg.cache == "hot")
+	}
+	fits := func(w workload.Workload) bool { return need(w) <= float64(avail) }
+	for _, w := range workloads {
+		if fits(w) {
+			continue
+		}
+		msg := fmt.Sprintf("%s needs about %s of memory (its inputs, each backend's operands, the reference), more than the %s available (%s)",
+			w, sizeText(need(w)), sizeText(float64(avail)), source)
+		if small, ok := w.Shrink(fits); ok {
+			msg += fmt.Sprintf("; the largest that fits is -size=%s", sizeArg(small))
+		} else {
+			msg += "; no smaller size of it fits either"
+		}
+		return usageError{msg}
+	}
+	return nil
+}
+
+// sizeText writes a byte count in binary units: "1.5 GiB".
+func sizeText(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	return fmt.Sprintf("%.1f %s", b, units[i])
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// sizeArg writes w's shape as -size takes it, a square gemm as its side.
+func sizeArg(w workload.Workload) string {
+	s := w.Shape
+	if w.Op == workload.GEMM && s.M == s.N && s.N == s.K && !s.TransA && !s.TransB {
+		return fmt.Sprint(s.N)
+	}
+	return s.Format(w.Op)
+}
+
+// parseQuietly parses args: -h prints the usage to stderr; a bad flag is
+// one line (a usage error), not the flag package's line and then the whole
+// usage.
+func parseQuietly(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	var buf bytes.Buffer
+	fs.SetOutput(&buf)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		stderr.Write(buf.Bytes())
+		return err
+	}
+	return usagef("%v (%s -h lists the flags)", err, fs.Name())
+}
