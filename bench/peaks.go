@@ -43,11 +43,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 	if m.UnitsNote != "" {
 		fmt.Fprintf(w, "note:      %s\n", m.UnitsNote)
 	}
-	var caches []string
-	for _, c := range m.Caches {
-		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes)))
-	}
-	fmt.Fprintf(w, "caches:    %s\n", strings.Join(caches, ", "))
+	writeCaches(w, m, run.Peaks)
 	if m.NominalGHz > 0 {
 		fmt.Fprintf(w, "nominal:   %.3f GHz (TSC/nominal; the measured clock below is what the cores ran at)\n", m.NominalGHz)
 	}
@@ -71,4 +67,48 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, report.Sig(b.GBPS), peak.BytesText(b.WorkingSet), b.Source)
 	}
 	return tw.Flush()
+}
+
+// writeCaches prints the caches as reported and as the working-set sweep
+// found them for each thread count (the effective size: all threads' working
+// set at the level's knee; in parentheses where the working sets compared
+// with the level end, past its transition), then each disagreement.
+func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
+	var caches []string
+	for _, c := range m.Caches {
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes)))
+	}
+	fmt.Fprintf(w, "caches:    reported %s (one instance each; sysfs/CPUID)\n", strings.Join(caches, ", "))
+	if len(p.Sweeps) > 0 {
+		fmt.Fprintln(w, "           measured by a read sweep (where each level's plateau ends; < the working sets compared with it; all threads together):")
+	}
+	var notes []string
+	for _, s := range p.Sweeps {
+		var found []string
+		for _, c := range p.CachesFor(s.Threads) {
+			if c.Found {
+				found = append(found, fmt.Sprintf("%s %s (< %s)", c.Level, peak.BytesText(c.EffectiveBytes), peak.BytesText(c.BoundBytes)))
+			}
+			if c.Note != "" {
+				notes = append(notes, c.Note)
+			}
+		}
+		if len(found) == 0 {
+			found = []string{"none: every working set ran at DRAM speed"}
+		}
+		disturbed := 0
+		for _, pt := range s.Points {
+			if pt.Disturbed {
+				disturbed++
+			}
+		}
+		if disturbed > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d of %d sweep figures were taken while a thread waited for a CPU (another process ran): these levels may be off",
+				peak.ThreadsText(s.Threads), disturbed, len(s.Points)))
+		}
+		fmt.Fprintf(w, "           %s: %s; larger: DRAM\n", peak.ThreadsText(s.Threads), strings.Join(found, ", "))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "           %s\n", n)
+	}
 }

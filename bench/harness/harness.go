@@ -309,7 +309,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []report.Resul
 		return nil, nil
 	}
 	pattern := workloadPattern(w)
-	bw, ok := p.Peaks.PatternBandwidthFor(p.Machine.LevelFor(w.Footprint(), threads), pattern, threads)
+	bw, ok := p.Peaks.PatternBandwidthFor(p.Peaks.LevelFor(p.Machine, w.Footprint(), threads), pattern, threads)
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
 	if !ok || w.Intensity()*bw.GBPS >= compute.TheoreticalGFLOPS {
 		return nil, nil
@@ -367,7 +367,7 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 	}
 	level := "DRAM"
 	if p.cache() == "hot" {
-		level = p.Machine.LevelFor(w.Footprint(), threads)
+		level = p.Peaks.LevelFor(p.Machine, w.Footprint(), threads)
 	}
 	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
@@ -465,7 +465,7 @@ func (p Plan) copies(w workload.Workload) int {
 		return 1
 	}
 	set := w.Bytes()
-	llc := float64(p.Machine.LastLevelCacheBytes())
+	llc := float64(p.Peaks.LastLevelBytes(p.Machine))
 	n := int(math.Ceil(2*llc/set)) + 1
 	n = min(n, int(maxColdBytes/set))
 	return max(n, 1)

@@ -178,23 +178,6 @@ func TestLevelFor(t *testing.T) {
 	}
 }
 
-// TestPeakLevelsClassify checks that each level's bandwidth peak is measured
-// over a working set LevelFor places in that level, so that a result at the
-// peak's own size is a share of that peak.
-func TestPeakLevelsClassify(t *testing.T) {
-	smt := Machine{CPUs: 4, Cores: 2, Caches: []Cache{{Level: 1, Bytes: 48 << 10, SharedBy: 2}, {Level: 2, Bytes: 2 << 20, SharedBy: 2}, {Level: 3, Bytes: 36 << 20}}}
-	for _, m := range []Machine{testMachine(), smt} {
-		for _, threads := range []int{1, 2, 4} {
-			for _, l := range triadLevels(m, threads, 2, true) {
-				ws := float64(3*8*l.elems) * float64(threads)
-				if got := m.LevelFor(ws, threads); got != l.name {
-					t.Errorf("%d CPUs, %d threads: the %s peak's working set %s counts as %s", m.CPUs, threads, l.name, BytesText(int(ws)), got)
-				}
-			}
-		}
-	}
-}
-
 func TestCacheBytes(t *testing.T) {
 	m := testMachine()
 	if m.CacheBytes(2) != 1<<20 || m.CacheBytes(4) != 0 {

@@ -146,11 +146,9 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		p.Compute = append(p.Compute, cp)
 	}
 
-	levels := triadLevels(m, t, b.dramLLCs, opt.PeakGBPS <= 0)
-	need := 0
-	for _, l := range levels {
-		need = max(need, l.elems)
-	}
+	// The levels come from a working-set sweep (levels.go) over the memory
+	// of the DRAM peak, which also holds every level's arrays.
+	need := dramElems(m, t, b.dramLLCs)
 	c.run(func(w int) { // allocated and first touched by the thread that streams it
 		if len(bufs[w].raw) < triadRoom(need) {
 			bufs[w].free() // let the old arrays go before the new ones arrive
@@ -158,6 +156,14 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		}
 	})
 	runtime.GC()
+	sw, err := runSweep(ctx, c, bufs, m.SIMDBits, 24*need, opt.Quick)
+	if err != nil {
+		return err
+	}
+	plan := findLevels(m, sw)
+	p.Sweeps = append(p.Sweeps, sw)
+	p.Caches = append(p.Caches, plan.caches...)
+	levels := plannedLevels(plan, t, opt.PeakGBPS <= 0)
 	type abc struct{ a, b, c []float64 }
 	arrays := make([]abc, t)
 	// Every pattern streams the same bytes per thread as the triad (its
@@ -249,19 +255,13 @@ type triadLevel struct {
 	elems int
 }
 
-// triadLevels sizes the triad's arrays so that the three of one thread live in
-// each level, given that threadsPerInstance threads share one instance:
-//   - L1: half of L1d (stack, code and an SMT sibling want the rest);
-//   - L2: ¾ of L2 (well above L1, below L2);
-//   - L3: ⅛ of L3 per thread, at most half of one instance split between the
-//     threads on it; skipped when that does not exceed a thread's L2, since
-//     the run would then measure L2 or DRAM and call it L3;
-//   - DRAM: each array dramLLCs × the last-level cache (the three arrays of
-//     all threads capped at maxTriadBytes), so hardly anything hits in cache.
-func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
+// plannedLevels sizes the triad's arrays of each level the sweep found (and
+// of DRAM when withDRAM) at the working set findLevels chose for its peaks,
+// split between the threads.
+func plannedLevels(plan levelPlan, threads int, withDRAM bool) []triadLevel {
 	var ls []triadLevel
 	add := func(level string, bytes int) {
-		n := bytes / 24 &^ 31 // a multiple of every triad kernel's step
+		n := bytes / threads / 24 &^ 31 // a multiple of every triad kernel's step
 		// At least 64: the copy and update patterns round their arrays down
 		// to 64 elements, and one of 32 (a thread's sliver of L1 when many
 		// threads share a core) would leave them empty.
@@ -269,27 +269,32 @@ func triadLevels(m Machine, threads, dramLLCs int, withDRAM bool) []triadLevel {
 			ls = append(ls, triadLevel{level, n})
 		}
 	}
-	var l2 int
-	for _, c := range m.sortedCaches() {
-		share := c.Bytes / m.threadsPerInstance(c, threads)
-		switch c.Level {
-		case 1:
-			add("L1", share/2)
-		case 2:
-			l2 = share
-			add("L2", share*3/4)
-		case 3:
-			if ws := min(c.Bytes/8, share/2); ws > l2 {
-				add("L3", ws)
-			}
+	for _, c := range plan.caches {
+		if c.Found {
+			add(c.Level, c.PeakBytes)
 		}
 	}
 	if withDRAM {
-		arr := dramLLCs * m.LastLevelCacheBytes()
-		arr = min(arr, maxTriadBytes/(3*threads))
-		add("DRAM", 3*max(arr, 8<<20))
+		add("DRAM", plan.dramBytes)
 	}
 	return ls
+}
+
+// minAnchorBytes is the least working set of all threads at the sweep's
+// anchor: past the caches not reported (a Neoverse's system-level cache) and
+// those reported too small, up to 256 MiB, since the sweep reaches at most
+// half of it.
+const minAnchorBytes = 512 << 20
+
+// dramElems sizes the triad arrays of the sweep's anchor, its largest working
+// set, which must be DRAM whatever the caches: each array dramLLCs × the
+// reported last-level cache (a VM's report errs large: the host's), the
+// three arrays of all threads at least minAnchorBytes and at most
+// maxTriadBytes. Elements per array and thread, a multiple of 32.
+func dramElems(m Machine, threads, dramLLCs int) int {
+	arr := max(dramLLCs*m.LastLevelCacheBytes(), minAnchorBytes/(3*threads))
+	arr = min(arr, maxTriadBytes/(3*threads))
+	return arr / 8 &^ 31
 }
 
 // triadBuf is one thread's memory for the triad, carved into a, b and c anew

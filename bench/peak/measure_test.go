@@ -148,44 +148,7 @@ func TestPeaksLookup(t *testing.T) {
 	}
 }
 
-func TestTriadLevels(t *testing.T) {
-	m := testMachine()
-	for _, threads := range []int{1, 2} {
-		ls := triadLevels(m, threads, 4, true)
-		got := map[string]int{}
-		for _, l := range ls {
-			got[l.name] = 24 * l.elems
-			if l.elems%32 != 0 {
-				t.Errorf("%s: %d elements, not a multiple of 32", l.name, l.elems)
-			}
-		}
-		// Working sets per thread: ½ L1, ¾ L2, ⅛ L3, 3 × 4 × L3 (rounded down to 32 elements).
-		for level, want := range map[string]int{"L1": 16 << 10, "L2": 768 << 10, "L3": 4 << 20, "DRAM": 3 * 4 * 32 << 20} {
-			if g := got[level]; g > want || g < want-24*32 {
-				t.Errorf("threads=%d %s: %d bytes, want about %d", threads, level, g, want)
-			}
-			// Each level's working set lies in that level (LevelFor counts all
-			// threads), but for L2: ¾ of it is above LevelFor's usable half.
-			if lf := m.LevelFor(float64(threads*got[level]), threads); lf != level && level != "L2" {
-				t.Errorf("threads=%d: LevelFor(%s working set) = %s", threads, level, lf)
-			}
-		}
-	}
-	// No L3 measurement when the share of L3 per thread does not exceed L2.
-	small := Machine{CPUs: 8, Caches: []Cache{{1, 32 << 10, 1}, {2, 1 << 20, 1}, {3, 8 << 20, 8}}}
-	for _, l := range triadLevels(small, 8, 4, false) {
-		if l.name == "L3" || l.name == "DRAM" {
-			t.Errorf("unexpected level %+v", l)
-		}
-	}
-	// SMT 2 (L1, L2 per sibling pair), 4 CPUs: 2 threads get a core each, 4 share.
-	smt := Machine{CPUs: 4, Caches: []Cache{{1, 32 << 10, 2}, {2, 1 << 20, 2}, {3, 32 << 20, 4}}}
-	for threads, wantL1 := range map[int]int{2: 16 << 10, 4: 8 << 10} {
-		ls := triadLevels(smt, threads, 4, false)
-		if len(ls) == 0 || ls[0].name != "L1" || 24*ls[0].elems > wantL1 || 24*ls[0].elems < wantL1-24*32 {
-			t.Errorf("SMT, %d threads: levels %+v, want L1 ≈ %d bytes", threads, ls, wantL1)
-		}
-	}
+func TestThreadCounts(t *testing.T) {
 	if _, err := threadCounts([]int{2, 1, 2}, 4); err != nil {
 		t.Error(err)
 	}

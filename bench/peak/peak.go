@@ -121,8 +121,10 @@ func (m Machine) cores(threads int) int {
 }
 
 // LevelFor names the memory level a working set of `bytes` (per run, all
-// threads together) lives in when hot: the smallest cache level whose capacity
-// available to `threads` threads holds it, else "DRAM".
+// threads together) lives in when hot by the reported sizes: the smallest
+// cache level whose capacity available to `threads` threads holds it, else
+// "DRAM". Results are classified by the measured levels (Peaks.LevelFor);
+// this is its fallback for peaks without a sweep.
 //
 // A cache of one core (L1, L2; shared at most with the core's SMT siblings,
 // which in a run are its own threads, counted by instancesUsed, or idle)
@@ -232,7 +234,12 @@ type Options struct {
 type Peaks struct {
 	Compute   []ComputePeak   `json:"compute"`
 	Bandwidth []BandwidthPeak `json:"bandwidth"`
-	GPUs      []GPUPeaks      `json:"gpus,omitempty"` // the GPUs of GPU backends opened (gpu.go)
+	// Caches are the cache levels each thread count's working-set sweep
+	// found (levels.go), with the sizes reported beside them: what
+	// LevelFor classifies hot working sets by. Sweeps are those curves.
+	Caches []CacheLevel `json:"caches,omitempty"`
+	Sweeps []Sweep      `json:"sweeps,omitempty"`
+	GPUs   []GPUPeaks   `json:"gpus,omitempty"` // the GPUs of GPU backends opened (gpu.go)
 	// Clocks is the integer clock of each thread count at the start of the
 	// run (MeasureClock's dependent-add chain): what a later MeasureClock
 	// is compared with to find a clock that drifted during the run.
