@@ -59,7 +59,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 			report.Sig(c.TheoreticalGFLOPS), report.Sig(c.EmpiricalGFLOPS), 100*share, c.Formula, c.Kernel)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nbandwidth (per thread on its own arrays, the same bytes per level for each pattern: triad a[i] = b[i] + s·c[i], update a[i] += s·b[i], copy a[i] = b[i], read Σ b[i];")
+	fmt.Fprintln(w, "\nbandwidth (per thread on its own arrays, the same memory per level for each pattern: triad a[i] = b[i] + s·c[i], update a[i] += s·b[i], copy a[i] = b[i], read Σ b[i];")
 	fmt.Fprintln(w, "the bytes the program loads and stores, write-allocate not counted; a result is a share of the pattern with its own mix of loads and stores)")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "LEVEL\tPATTERN\tTHREADS\tGB/s\tWORKING SET/THREAD\tSOURCE")

@@ -75,6 +75,11 @@ func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 	return PatternCopy
 }
 
+// streamStep is a multiple of every stream kernel's step, in elements (the
+// zmm read's: 16 accumulators × 8): working sets are rounded to it, so the
+// assembly covers them whole and no Go tail is timed with it.
+const streamStep = 128
+
 // streamKernel runs one access pattern `passes` times: a triad or a copy
 // over the first len(a) elements of the arrays it touches; a read over all
 // of b, storing its total in a[0] so that its work is not dead.

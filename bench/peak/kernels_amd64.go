@@ -38,7 +38,7 @@ func copyF64AVX(a, b *float64, n, passes int)
 func copyF64AVX512(a, b *float64, n, passes int)
 
 // readF64AVX returns passes·Σ b[i] (n elements, a multiple of 32) summed in
-// eight ymm accumulators; readF64AVX512 with zmm, n a multiple of 64.
+// eight ymm accumulators; readF64AVX512 in sixteen zmm, n a multiple of 128.
 func readF64AVX(b *float64, n, passes int) float64
 func readF64AVX512(b *float64, n, passes int) float64
 
@@ -100,7 +100,7 @@ func asmFMAKernel(dtype string, bits int) (fmaKernel, bool) {
 
 func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 	wide := simdBits >= 512 && haveAVX512
-	if !wide && !haveAVX {
+	if !wide && !haveFMA3 { // the triad and update fuse their multiply-add
 		return streamKernel{}, false
 	}
 	isa, reg, vec := "avx", "ymm", 4
@@ -114,13 +114,13 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 		if wide {
 			k = triadAVX512
 		}
-		return streamKernel{pattern, name("4 %s per iteration, VMULPD+VADDPD"), checked(pattern, k)}, true
+		return streamKernel{pattern, name("4 %s per iteration, VFMADD231PD"), checked(pattern, k)}, true
 	case PatternUpdate:
 		f := updateF64AVX
 		if wide {
 			f = updateF64AVX512
 		}
-		return streamKernel{pattern, name("4 %s per iteration, VMULPD+VADDPD, stored in place"), checked(pattern, func(a, b, _ []float64, s float64, passes int) {
+		return streamKernel{pattern, name("4 %s per iteration, VFMADD231PD, stored in place"), checked(pattern, func(a, b, _ []float64, s float64, passes int) {
 			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { f(a, b, n, passes, s) },
 				func(a, b []float64) { updateF64Generic(a, b, s) })
 		})}, true
@@ -137,8 +137,12 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 		if wide {
 			f = readF64AVX512
 		}
-		step := 8 * vec
-		return streamKernel{pattern, name("8 %s accumulators, VADDPD from memory"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+		accs := 8
+		if wide {
+			accs = 16
+		}
+		step := accs * vec
+		return streamKernel{pattern, name(fmt.Sprint(accs) + " %s accumulators, VADDPD from memory"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
 			if len(a) == 0 || passes <= 0 {
 				return
 			}

@@ -227,8 +227,9 @@ store:
 
 // func triadF64AVX(a, b, c *float64, n, passes int, s float64)
 // `passes` times a[i] = b[i] + s·c[i] for i < n, 16 elements per iteration;
-// n must be a multiple of 16. The product is rounded before the add
-// (VMULPD, VADDPD), like the Go twin.
+// n must be a multiple of 16. One fused VFMADD231PD per vector, like the
+// Go twin (math.FMA): a multiply and an add would take both FP pipes of a
+// core whose L1 can serve the loads and the store in one cycle.
 TEXT ·triadF64AVX(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
@@ -245,14 +246,14 @@ pass:
 	XORQ AX, AX
 
 loop:
-	VMULPD 0(DX)(AX*8), Y15, Y0
-	VMULPD 32(DX)(AX*8), Y15, Y1
-	VMULPD 64(DX)(AX*8), Y15, Y2
-	VMULPD 96(DX)(AX*8), Y15, Y3
-	VADDPD 0(SI)(AX*8), Y0, Y0
-	VADDPD 32(SI)(AX*8), Y1, Y1
-	VADDPD 64(SI)(AX*8), Y2, Y2
-	VADDPD 96(SI)(AX*8), Y3, Y3
+	VMOVUPD 0(SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VMOVUPD 64(SI)(AX*8), Y2
+	VMOVUPD 96(SI)(AX*8), Y3
+	VFMADD231PD 0(DX)(AX*8), Y15, Y0
+	VFMADD231PD 32(DX)(AX*8), Y15, Y1
+	VFMADD231PD 64(DX)(AX*8), Y15, Y2
+	VFMADD231PD 96(DX)(AX*8), Y15, Y3
 	VMOVUPD Y0, 0(DI)(AX*8)
 	VMOVUPD Y1, 32(DI)(AX*8)
 	VMOVUPD Y2, 64(DI)(AX*8)
@@ -269,8 +270,8 @@ done:
 
 // func triadF64AVX512(a, b, c *float64, n, passes int, s float64)
 // `passes` times a[i] = b[i] + s·c[i] for i < n, 32 elements per iteration;
-// n must be a multiple of 32. The product is rounded before the add
-// (VMULPD, VADDPD), like the Go twin.
+// n must be a multiple of 32. One fused VFMADD231PD per vector, like the
+// Go twin.
 TEXT ·triadF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
@@ -287,14 +288,14 @@ pass:
 	XORQ AX, AX
 
 loop:
-	VMULPD 0(DX)(AX*8), Z15, Z0
-	VMULPD 64(DX)(AX*8), Z15, Z1
-	VMULPD 128(DX)(AX*8), Z15, Z2
-	VMULPD 192(DX)(AX*8), Z15, Z3
-	VADDPD 0(SI)(AX*8), Z0, Z0
-	VADDPD 64(SI)(AX*8), Z1, Z1
-	VADDPD 128(SI)(AX*8), Z2, Z2
-	VADDPD 192(SI)(AX*8), Z3, Z3
+	VMOVUPD 0(SI)(AX*8), Z0
+	VMOVUPD 64(SI)(AX*8), Z1
+	VMOVUPD 128(SI)(AX*8), Z2
+	VMOVUPD 192(SI)(AX*8), Z3
+	VFMADD231PD 0(DX)(AX*8), Z15, Z0
+	VFMADD231PD 64(DX)(AX*8), Z15, Z1
+	VFMADD231PD 128(DX)(AX*8), Z15, Z2
+	VFMADD231PD 192(DX)(AX*8), Z15, Z3
 	VMOVUPD Z0, 0(DI)(AX*8)
 	VMOVUPD Z1, 64(DI)(AX*8)
 	VMOVUPD Z2, 128(DI)(AX*8)
@@ -311,8 +312,8 @@ done:
 
 // func updateF64AVX(a, b *float64, n, passes int, s float64)
 // `passes` times a[i] = a[i] + s·b[i] for i < n, 16 elements per iteration;
-// n must be a multiple of 16. The product is rounded before the add, like
-// the Go twin.
+// n must be a multiple of 16. One fused VFMADD231PD per vector, like the
+// Go twin.
 TEXT ·updateF64AVX(SB), NOSPLIT, $0-40
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
@@ -328,14 +329,14 @@ pass:
 	XORQ AX, AX
 
 loop:
-	VMULPD 0(SI)(AX*8), Y15, Y0
-	VMULPD 32(SI)(AX*8), Y15, Y1
-	VMULPD 64(SI)(AX*8), Y15, Y2
-	VMULPD 96(SI)(AX*8), Y15, Y3
-	VADDPD 0(DI)(AX*8), Y0, Y0
-	VADDPD 32(DI)(AX*8), Y1, Y1
-	VADDPD 64(DI)(AX*8), Y2, Y2
-	VADDPD 96(DI)(AX*8), Y3, Y3
+	VMOVUPD 0(DI)(AX*8), Y0
+	VMOVUPD 32(DI)(AX*8), Y1
+	VMOVUPD 64(DI)(AX*8), Y2
+	VMOVUPD 96(DI)(AX*8), Y3
+	VFMADD231PD 0(SI)(AX*8), Y15, Y0
+	VFMADD231PD 32(SI)(AX*8), Y15, Y1
+	VFMADD231PD 64(SI)(AX*8), Y15, Y2
+	VFMADD231PD 96(SI)(AX*8), Y15, Y3
 	VMOVUPD Y0, 0(DI)(AX*8)
 	VMOVUPD Y1, 32(DI)(AX*8)
 	VMOVUPD Y2, 64(DI)(AX*8)
@@ -367,14 +368,14 @@ pass:
 	XORQ AX, AX
 
 loop:
-	VMULPD 0(SI)(AX*8), Z15, Z0
-	VMULPD 64(SI)(AX*8), Z15, Z1
-	VMULPD 128(SI)(AX*8), Z15, Z2
-	VMULPD 192(SI)(AX*8), Z15, Z3
-	VADDPD 0(DI)(AX*8), Z0, Z0
-	VADDPD 64(DI)(AX*8), Z1, Z1
-	VADDPD 128(DI)(AX*8), Z2, Z2
-	VADDPD 192(DI)(AX*8), Z3, Z3
+	VMOVUPD 0(DI)(AX*8), Z0
+	VMOVUPD 64(DI)(AX*8), Z1
+	VMOVUPD 128(DI)(AX*8), Z2
+	VMOVUPD 192(DI)(AX*8), Z3
+	VFMADD231PD 0(SI)(AX*8), Z15, Z0
+	VFMADD231PD 64(SI)(AX*8), Z15, Z1
+	VFMADD231PD 128(SI)(AX*8), Z15, Z2
+	VFMADD231PD 192(SI)(AX*8), Z15, Z3
 	VMOVUPD Z0, 0(DI)(AX*8)
 	VMOVUPD Z1, 64(DI)(AX*8)
 	VMOVUPD Z2, 128(DI)(AX*8)
@@ -515,8 +516,10 @@ fold:
 	RET
 
 // func readF64AVX512(b *float64, n, passes int) float64
-// readF64AVX with eight zmm accumulators, 64 elements per iteration; n must
-// be a multiple of 64.
+// passes·Σ b[i] over n elements (a multiple of 128) in sixteen zmm
+// accumulators: two loads per cycle at VADDPD's 4-cycle latency need eight
+// chains at least, and eight left the L1 read at 80% of two loads per cycle
+// on the Intel VM of docs/architecture.md.
 TEXT ·readF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ b+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -529,6 +532,14 @@ TEXT ·readF64AVX512(SB), NOSPLIT, $0-32
 	VXORPD Z5, Z5, Z5
 	VXORPD Z6, Z6, Z6
 	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
 	TESTQ CX, CX
 	JLE fold
 	TESTQ R8, R8
@@ -546,13 +557,29 @@ loop:
 	VADDPD 320(SI)(AX*8), Z5, Z5
 	VADDPD 384(SI)(AX*8), Z6, Z6
 	VADDPD 448(SI)(AX*8), Z7, Z7
-	ADDQ $64, AX
+	VADDPD 512(SI)(AX*8), Z8, Z8
+	VADDPD 576(SI)(AX*8), Z9, Z9
+	VADDPD 640(SI)(AX*8), Z10, Z10
+	VADDPD 704(SI)(AX*8), Z11, Z11
+	VADDPD 768(SI)(AX*8), Z12, Z12
+	VADDPD 832(SI)(AX*8), Z13, Z13
+	VADDPD 896(SI)(AX*8), Z14, Z14
+	VADDPD 960(SI)(AX*8), Z15, Z15
+	ADDQ $128, AX
 	CMPQ AX, CX
 	JLT loop
 	DECQ R8
 	JNZ pass
 
 fold:
+	VADDPD Z8, Z0, Z0
+	VADDPD Z9, Z1, Z1
+	VADDPD Z10, Z2, Z2
+	VADDPD Z11, Z3, Z3
+	VADDPD Z12, Z4, Z4
+	VADDPD Z13, Z5, Z5
+	VADDPD Z14, Z6, Z6
+	VADDPD Z15, Z7, Z7
 	VADDPD Z1, Z0, Z0
 	VADDPD Z3, Z2, Z2
 	VADDPD Z5, Z4, Z4

@@ -86,7 +86,7 @@ func TestTriadAsm(t *testing.T) {
 		step int
 		fn   func(a, b, c *float64, n, passes int, s float64)
 	}{
-		{"triadF64AVX", haveAVX, 16, triadF64AVX},
+		{"triadF64AVX", haveFMA3, 16, triadF64AVX},
 		{"triadF64AVX512", haveAVX512, 32, triadF64AVX512},
 	} {
 		if !k.ok {
@@ -121,7 +121,7 @@ func TestUpdateAsm(t *testing.T) {
 		step int
 		fn   func(a, b *float64, n, passes int, s float64)
 	}{
-		{"updateF64AVX", haveAVX, 16, updateF64AVX},
+		{"updateF64AVX", haveFMA3, 16, updateF64AVX},
 		{"updateF64AVX512", haveAVX512, 32, updateF64AVX512},
 	} {
 		if !k.ok {
@@ -159,7 +159,7 @@ func TestCopyReadAsm(t *testing.T) {
 		readKernel func(b *float64, n, passes int) float64
 	}{
 		{"AVX", haveAVX, 16, 32, copyF64AVX, readF64AVX},
-		{"AVX512", haveAVX512, 32, 64, copyF64AVX512, readF64AVX512},
+		{"AVX512", haveAVX512, 32, 128, copyF64AVX512, readF64AVX512},
 	} {
 		if !k.ok {
 			t.Logf("%s: not supported by this CPU", k.name)

@@ -66,22 +66,22 @@ func fmaF64Generic(acc []float64, m, c float64, rounds int) {
 	}
 }
 
-// triadF64Generic computes a[i] = b[i] + s·c[i] for i < len(a). The product is
-// rounded before the add (the conversion forbids fusing it into an FMA), as
-// the assembly does with VMULPD then VADDPD, so both give identical bits.
+// triadF64Generic computes a[i] = b[i] + s·c[i] for i < len(a), fused (one
+// rounding), as the assembly does with VFMADD231PD, so both give identical
+// bits.
 func triadF64Generic(a, b, c []float64, s float64) {
 	b, c = b[:len(a)], c[:len(a)]
 	for i := range a {
-		a[i] = b[i] + float64(s*c[i])
+		a[i] = math.FMA(s, c[i], b[i])
 	}
 }
 
-// updateF64Generic computes a[i] += s·b[i] for i < len(a), the product
-// rounded before the add, as the assembly does.
+// updateF64Generic computes a[i] += s·b[i] for i < len(a), fused, as the
+// assembly does.
 func updateF64Generic(a, b []float64, s float64) {
 	b = b[:len(a)]
 	for i := range a {
-		a[i] += float64(s * b[i])
+		a[i] = math.FMA(s, b[i], a[i])
 	}
 }
 

@@ -43,7 +43,7 @@ func TestTriadGeneric(t *testing.T) {
 	triadF64Generic(a, b, c, 3)
 	checkGuards(t, buf, 100)
 	for i := range a {
-		if want := b[i] + float64(3*c[i]); a[i] != want {
+		if want := math.FMA(3, c[i], b[i]); a[i] != want {
 			t.Fatalf("a[%d] = %v, want %v", i, a[i], want)
 		}
 	}

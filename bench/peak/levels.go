@@ -117,9 +117,9 @@ func sweepConfigFor(quick bool) sweepConfig {
 	return sweepConfig{minBytes: 4 << 10, perOctave: 4, rounds: 3, target: 2 * time.Millisecond}
 }
 
-// sweepStep is the granularity of the sweep's working sets per thread: a
-// multiple of every read kernel's step (64 float64).
-const sweepStep = 512
+// sweepStep is the granularity of the sweep's working sets per thread, in
+// bytes: a multiple of every read kernel's step (streamStep float64).
+const sweepStep = 8 * streamStep
 
 // sweepSizes returns the working sets per thread from cfg.minBytes up by
 // 2^(1/perOctave), rounded down to sweepStep, below limit.

@@ -593,9 +593,9 @@ func TestPlannedLevelsManyThreads(t *testing.T) {
 			for _, pat := range patterns {
 				n := l.elems
 				if pat != PatternTriad {
-					n = 24 * l.elems / patternBytes[pat] &^ 63
+					n = 24 * l.elems / patternBytes[pat] / streamStep * streamStep
 				}
-				if n < 64 {
+				if n < streamStep {
 					t.Errorf("threads=%d %s %s: %d elements per array", threads, l.name, pat, n)
 				}
 			}

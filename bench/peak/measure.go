@@ -166,8 +166,9 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	levels := plannedLevels(plan, t, opt.PeakGBPS <= 0)
 	type abc struct{ a, b, c []float64 }
 	arrays := make([]abc, t)
-	// Every pattern streams the same bytes per thread as the triad (its
-	// three arrays: l.elems each), so all of a level's patterns measure it.
+	// Every pattern streams over the same memory per thread as the triad
+	// (its three arrays: l.elems each), so all of a level's patterns
+	// measure it.
 	type stream struct {
 		level  triadLevel
 		pat    string
@@ -179,9 +180,15 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	var streams []*stream
 	for _, l := range levels {
 		for _, pat := range patterns {
+			// The same footprint for every pattern (the triad's three
+			// arrays): the level a workload is compared with is picked by
+			// its footprint, and an in-place update moves 24 bytes per
+			// element over 16 of memory (sized by its bytes moved, its
+			// arrays fitted in L1 where the triad's spilled to L2, and its
+			// "L2" peak read 532 GB/s, the L1's).
 			n := l.elems
 			if pat != PatternTriad {
-				n = 24 * l.elems / patternBytes[pat] &^ 63 // a multiple of the zmm read's step
+				n = 3 * l.elems / patternArrays[pat] / streamStep * streamStep
 			}
 			streams = append(streams, &stream{level: l, pat: pat, kernel: streamKernelFor(pat, m.SIMDBits), n: n, wall: time.Duration(math.MaxInt64)})
 		}
@@ -220,7 +227,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 				Pattern:    st.pat,
 				Threads:    t,
 				GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / st.wall.Seconds() / 1e9,
-				WorkingSet: per * st.n,
+				WorkingSet: 8 * patternArrays[st.pat] * st.n, // the footprint
 				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
 			})
 		}
@@ -262,10 +269,10 @@ func plannedLevels(plan levelPlan, threads int, withDRAM bool) []triadLevel {
 	var ls []triadLevel
 	add := func(level string, bytes int) {
 		n := bytes / threads / 24 &^ 31 // a multiple of every triad kernel's step
-		// At least 64: the copy and update patterns round their arrays down
-		// to 64 elements, and one of 32 (a thread's sliver of L1 when many
-		// threads share a core) would leave them empty.
-		if n >= 64 {
+		// At least streamStep: the other patterns round their arrays down
+		// to it, and fewer (a thread's sliver of L1 when many threads share
+		// a core) would leave them empty.
+		if n >= streamStep {
 			ls = append(ls, triadLevel{level, n})
 		}
 	}

@@ -35,7 +35,7 @@ func NewStreamTarget(m Machine, pattern string, bytes, threads int) (*StreamTarg
 	}
 	// A multiple of every kernel's step, so the assembly covers it all; at
 	// least one step.
-	n := max(bytes/threads/per&^63, 64)
+	n := max(bytes/threads/per/streamStep*streamStep, streamStep)
 	t := &StreamTarget{pattern: pattern, kernel: streamKernelFor(pattern, m.SIMDBits), threads: threads, n: n,
 		crew: newCrew(threads), bufs: make([]triadBuf, threads), arrays: make([][3][]float64, threads)}
 	arrays := patternArrays[pattern]
