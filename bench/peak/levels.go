@@ -250,23 +250,10 @@ func (p *sweepProbe) probe(perThread int) (gbps float64, clean bool) {
 		passes = p.c.calibrate(p.target, 1, work) // warms up too
 		p.passes[perThread] = passes
 	}
-	cpu := make([]time.Duration, p.c.size())
-	timed := func(w int) {
-		c0, ok := threadCPU()
-		work(w, passes)
-		c1, _ := threadCPU()
-		cpu[w] = c1 - c0
-		if !ok {
-			cpu[w] = -1 // not told: taken as undisturbed
-		}
-	}
 	for range sweepRetries + 1 {
-		_, wall := p.c.run(timed)
+		var wall time.Duration
+		wall, clean = p.c.runClean(func(w int) { work(w, passes) })
 		gbps = max(gbps, float64(p.c.size())*float64(passes)*float64(8*n)/max(wall, 1).Seconds()/1e9)
-		clean = true
-		for _, d := range cpu {
-			clean = clean && (d < 0 || float64(d) >= disturbedShare*float64(wall))
-		}
 		if clean {
 			break
 		}

@@ -176,6 +176,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		n      int // elements per array and thread
 		passes int
 		wall   time.Duration // the best repetition's
+		clean  time.Duration // the best undisturbed repetition's (runClean)
 	}
 	var streams []*stream
 	for _, l := range levels {
@@ -190,7 +191,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			if pat != PatternTriad {
 				n = 3 * l.elems / patternArrays[pat] / streamStep * streamStep
 			}
-			streams = append(streams, &stream{level: l, pat: pat, kernel: streamKernelFor(pat, m.SIMDBits), n: n, wall: time.Duration(math.MaxInt64)})
+			streams = append(streams, &stream{level: l, pat: pat, kernel: streamKernelFor(pat, m.SIMDBits), n: n, wall: time.Duration(math.MaxInt64), clean: time.Duration(math.MaxInt64)})
 		}
 	}
 	carve := func(st *stream) {
@@ -222,18 +223,29 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 				continue
 			}
 			per := patternBytes[st.pat]
+			wall, disturbed := st.clean, false
+			if wall == time.Duration(math.MaxInt64) {
+				wall, disturbed = st.wall, true
+			}
 			p.Bandwidth = append(p.Bandwidth, BandwidthPeak{
 				Level:      st.level.name,
 				Pattern:    st.pat,
 				Threads:    t,
-				GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / st.wall.Seconds() / 1e9,
+				GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / wall.Seconds() / 1e9,
 				WorkingSet: 8 * patternArrays[st.pat] * st.n, // the footprint
 				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
+				Disturbed:  disturbed,
 			})
 		}
 	}
-	for range b.reps {
+	// A repetition during which a thread was set aside does not count
+	// (runClean); a figure with none clean after b.reps rounds gets up to
+	// twice as many more, and is marked Disturbed if it still has none.
+	for round := 0; round < 3*b.reps; round++ {
 		for _, st := range streams {
+			if round >= b.reps && st.clean != time.Duration(math.MaxInt64) {
+				continue
+			}
 			if err := ctx.Err(); err != nil {
 				record()
 				return err
@@ -241,8 +253,11 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			carve(st)
 			run := work(st)
 			c.run(func(w int) { run(w, 1) })
-			_, wall := c.run(func(w int) { run(w, st.passes) })
+			wall, clean := c.runClean(func(w int) { run(w, st.passes) })
 			st.wall = min(st.wall, max(wall, 1))
+			if clean {
+				st.clean = min(st.clean, max(wall, 1))
+			}
 		}
 	}
 	record()
@@ -491,6 +506,29 @@ func (c *crew) run(fn func(w int)) (per []time.Duration, wall time.Duration) {
 	return per, last.Sub(first)
 }
 
+// runClean runs fn on every member at once like run, and also reports
+// whether every member ran on a CPU for at least disturbedShare of the wall
+// time: a member the OS set aside (another process on its CPU, a VM's steal)
+// makes a figure that says nothing of the hardware. Where the OS does not
+// tell a thread's CPU time, a run counts as clean.
+func (c *crew) runClean(fn func(w int)) (wall time.Duration, clean bool) {
+	cpu := make([]time.Duration, c.size())
+	_, wall = c.run(func(w int) {
+		c0, ok := threadCPU()
+		fn(w)
+		c1, _ := threadCPU()
+		cpu[w] = c1 - c0
+		if !ok {
+			cpu[w] = -1
+		}
+	})
+	clean = true
+	for _, d := range cpu {
+		clean = clean && (d < 0 || float64(d) >= disturbedShare*float64(wall))
+	}
+	return wall, clean
+}
+
 // calibrate returns how many units of work make one run last about target,
 // starting from `start` units. Its runs double as warm-up: clock ramp, page
 // faults, caches, branch predictors.
@@ -513,13 +551,22 @@ func (c *crew) calibrate(target time.Duration, start int, work func(w, units int
 }
 
 // best calibrates work to about target per run, runs it reps times, and
-// returns the units per member and the shortest wall time seen.
+// returns the units per member and the shortest wall time seen among the
+// runs no member was set aside in (runClean): when none of the reps was
+// clean it tries up to twice as many more, then takes the shortest of all.
 func (c *crew) best(target time.Duration, reps, start int, work func(w, units int)) (units int, wall time.Duration) {
 	units = c.calibrate(target, start, work)
 	wall = time.Duration(math.MaxInt64)
-	for range reps {
-		_, d := c.run(func(w int) { work(w, units) })
+	cleanWall := wall
+	for r := 0; r < reps || (r < 3*reps && cleanWall == time.Duration(math.MaxInt64)); r++ {
+		d, clean := c.runClean(func(w int) { work(w, units) })
 		wall = min(wall, max(d, 1))
+		if clean {
+			cleanWall = min(cleanWall, max(d, 1))
+		}
+	}
+	if cleanWall != time.Duration(math.MaxInt64) {
+		wall = cleanWall
 	}
 	return units, wall
 }

@@ -283,6 +283,10 @@ type BandwidthPeak struct {
 	GBPS       float64 `json:"gbps"`
 	WorkingSet int     `json:"working_set_bytes"` // per thread (a, b and c together); 0 when given
 	Source     string  `json:"source"`
+	// Disturbed is set when no repetition ran with every thread on a CPU
+	// throughout (another process or a VM's steal took one): the figure
+	// may read low.
+	Disturbed bool `json:"disturbed,omitempty"`
 }
 
 // ComputeFor returns the compute peak of dtype on exactly `threads` threads.
