@@ -88,7 +88,7 @@ func start(spec Spec) (*Backend, error) {
 		spec.Device = "cpu"
 	}
 	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
-	cmd.Env = append(os.Environ(), spec.Env...)
+	cmd.Env = append(append(os.Environ(), idleWait()...), spec.Env...)
 	// Its own process group: a terminal's Ctrl-C reaches peakbench, which
 	// then closes the worker in order, rather than the worker dying mid-reply.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -250,6 +250,39 @@ func (b *Backend) failLocked(err error) error {
 	return b.dead
 }
 
+// idleWaitVars are what the C layer sets for the libraries it loads
+// (quiet_idle_threads in native/loader.c), so that a worker's idle BLAS
+// threads sleep rather than spin on the cores the next backend sampled
+// needs: Intel OpenMP's block time, and OpenBLAS's thread timeout (its
+// default spins about a tenth of a second after every call). A value
+// the user set is kept.
+var idleWaitVars = [][2]string{{"KMP_BLOCKTIME", "1"}, {"OPENBLAS_THREAD_TIMEOUT", "22"}}
+
+func idleWait() []string {
+	var out []string
+	for _, kv := range idleWaitVars {
+		if _, set := os.LookupEnv(kv[0]); !set {
+			out = append(out, kv[0]+"="+kv[1])
+		}
+	}
+	return out
+}
+
+// idleWaitDetail records the idle-wait settings the worker runs with, as
+// the C backends' "idle_wait" detail does, with libgomp's, which
+// PyTorch's OpenMP reads, when the user set them.
+func idleWaitDetail(env []string) string {
+	var parts []string
+	for _, name := range []string{"KMP_BLOCKTIME", "OPENBLAS_THREAD_TIMEOUT", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} {
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, name+"="); ok {
+				parts = append(parts, name+"="+v)
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // kill stops the worker's process group and waits for it.
 func (b *Backend) kill() {
 	b.once.Do(func() { close(b.quit) })
@@ -278,6 +311,9 @@ func (b *Backend) Device() string {
 // details its worker reports (its BLAS, threading, interpreter).
 func (b *Backend) Info() backend.Info {
 	d := map[string]string{"worker": strings.Join(b.spec.Command, " "), "protocol": fmt.Sprint(Protocol)}
+	if w := idleWaitDetail(b.cmd.Env); w != "" {
+		d["idle_wait"] = w
+	}
 	for k, v := range b.hello.Details {
 		d[k] = v
 	}

@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peakbench_worker import Kernel, Missing, Unsupported, loaded_library, python_details, serve  # noqa: E402
+from peakbench_worker import Kernel, Missing, Refused, Unsupported, loaded_library, python_details, serve  # noqa: E402
 
 OPS = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 
@@ -21,7 +21,7 @@ OPS = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "
 class NumPy:
     def hello(self, device):
         if device != "cpu":
-            raise RuntimeError("NumPy runs on the CPU only, not %s" % device)
+            raise Refused("NumPy runs on the CPU only, not %s" % device)
         try:
             import numpy as np
             import scipy
@@ -86,11 +86,12 @@ class NumPy:
             return (lambda: np.matmul(A, x, out=y)), (lambda: y), "np.matmul(a, x, out=y)"
         if op == "axpy":
             x, y, alpha = a[0], a[1], float(req.get("alpha", 1))
-            f = self.blas.saxpy if x.dtype == np.float32 else self.blas.daxpy
+            fname = "saxpy" if x.dtype == np.float32 else "daxpy"
+            f = getattr(self.blas, fname)
             # SciPy's axpy overwrites y in place when y is contiguous and of
             # its type, as here; NumPy itself has no axpy that does not
             # allocate (y += alpha * x makes a temporary).
-            return (lambda: f(x, y, a=alpha)), (lambda: y), "scipy.linalg.blas.%s(x, y, a=a)" % f.__name__
+            return (lambda: f(x, y, a=alpha)), (lambda: y), "scipy.linalg.blas.%s(x, y, a=a)" % fname
         if op in ("add", "mul"):
             x, y = a[0], a[1]
             z = np.empty_like(x)

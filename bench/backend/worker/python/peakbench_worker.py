@@ -22,6 +22,11 @@ class Unsupported(Exception):
     """The worker has no such op, dtype or geometry."""
 
 
+class Refused(Exception):
+    """The worker cannot do what was asked (a device it does not have);
+    its message is the whole error."""
+
+
 class Kernel:
     """A prepared workload: steps[c]() runs it once on buffer set c;
     result() returns the latest run's output (a NumPy-convertible array or
@@ -160,6 +165,8 @@ def serve(framework):
             reply(ok=False, missing=True, error=str(e))
         except Unsupported as e:
             reply(ok=False, unsupported=True, error=str(e))
+        except Refused as e:
+            reply(ok=False, error=str(e))
         except Exception as e:  # one request failed; the worker goes on
             msg = str(e).strip().splitlines()
             reply(ok=False, error="%s: %s" % (type(e).__name__, msg[0] if msg else ""))

@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peakbench_worker import Kernel, Missing, Unsupported, loaded_library, python_details, serve  # noqa: E402
+from peakbench_worker import Kernel, Missing, Refused, Unsupported, loaded_library, python_details, serve  # noqa: E402
 
 VECTOR = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 LAYERS = ["conv1d", "conv2d", "conv3d", "maxpool", "avgpool", "adaptiveavgpool", "batchnorm", "layernorm", "groupnorm"]
@@ -44,10 +44,10 @@ class Torch:
         if device.startswith("cuda"):
             if not torch.cuda.is_available():
                 why = "built without CUDA" if torch.version.cuda is None else "no CUDA device is visible"
-                raise RuntimeError("torch %s: %s" % (torch.__version__, why))
+                raise Refused("torch %s: %s" % (torch.__version__, why))
             idx = int(device.split(":")[1]) if ":" in device else 0
             if idx >= torch.cuda.device_count():
-                raise RuntimeError("no CUDA device %d (%d visible)" % (idx, torch.cuda.device_count()))
+                raise Refused("no CUDA device %d (%d visible)" % (idx, torch.cuda.device_count()))
             self.dev = "cuda:%d" % idx
             name = "%s %s" % (self.dev, torch.cuda.get_device_name(idx))
             details["cuda"] = str(torch.version.cuda)
