@@ -36,6 +36,7 @@ type config struct {
 	device     int            // -device: the GPU the GPU backends run on
 	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
+	vs         string         // -vs: the backend speedups are shown over
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -72,6 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
+	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
 		fs.PrintDefaults()
@@ -91,6 +93,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 		if len(c.backends) == 0 {
 			return nil, usagef("-backend: empty list")
+		}
+	}
+	if c.vs != "" {
+		if _, err := backend.Lookup(c.vs); err != nil {
+			return nil, usagef("-vs: %v", err)
+		}
+		if len(c.backends) > 0 && !slices.Contains(c.backends, c.vs) {
+			return nil, usagef("-vs: %s is not among the -backend list (%s)", c.vs, strings.Join(c.backends, ","))
 		}
 	}
 	c.selection.Suite = *suite

@@ -32,6 +32,8 @@ func TestInputsCheckedBeforeWork(t *testing.T) {
 		{args: []string{"-backend=go", "-op=gemm", "-size=4Gi"}, want: []string{"gemm", "more than the"}},
 		{args: []string{"-backend=go", "-op=gemv", "-size=1099511627776x1099511627776"}, want: []string{"gemv", "more than the"}},
 		{args: []string{"-backend=go"}, env: "of", want: []string{`PEAKBENCH_HUGE_PAGES="of"`, "off"}},
+		{args: []string{"-vs=nope"}, want: []string{`-vs: unknown backend "nope"`}},
+		{args: []string{"-backend=go,asm", "-vs=torch"}, want: []string{"-vs: torch is not among the -backend list (go,asm)"}},
 	} {
 		if c.env != "" {
 			t.Setenv("PEAKBENCH_HUGE_PAGES", c.env)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what peakbench needs from Debian's (or Ubuntu's) packages: a C
-# compiler, cmake, and the CPU libraries it measures (OpenBLAS, BLIS, MKL,
-# oneDNN, the reference BLAS). Idempotent: it installs only what is missing
+# compiler, cmake, the CPU libraries it measures (OpenBLAS, BLIS, MKL,
+# oneDNN, the reference BLAS), and the frameworks its worker backends run
+# (PyTorch, NumPy, SciPy for the distribution's python3). Idempotent: it installs only what is missing
 # and touches the package sources only to enable the component MKL lives in.
 #
 #   scripts/install-deps.sh           install what is missing
@@ -20,6 +21,7 @@ packages=(
   libopenblas-dev libblis-dev libblas-dev
   libmkl-dev libomp-dev
   libdnnl-dev
+  python3 python3-numpy python3-scipy python3-torch
 )
 
 say() { printf 'install-deps: %s\n' "$*" >&2; }

@@ -173,6 +173,11 @@ func CodePathFinding(m peak.Machine, b BackendInfo) (Finding, bool) {
 			}
 			f.Remedy += "; otherwise this MKL predates the CPU."
 		}
+	case "torch":
+		// The worker reports ATen's CPU capability: its own element-wise,
+		// reduction and softmax kernels. Its matrix products run in its BLAS.
+		f.Text += " That is ATen's own kernels' path (element-wise, reductions, softmax); its matrix products run in the BLAS it loaded (the blas detail) and oneDNN."
+		f.Remedy = "ATEN_CPU_CAPABILITY=avx512 selects ATen's AVX-512 kernels in builds that have them (torch.__config__.show() lists PERF_WITH_AVX512=1); PyTorch 1.x takes AVX2 by default even where AVX-512 runs."
 	case "onednn":
 		f.Remedy = "ONEDNN_MAX_CPU_ISA (DNNL_MAX_CPU_ISA in older releases), when set, caps oneDNN's ISA: unset it; otherwise this oneDNN predates the CPU."
 	}

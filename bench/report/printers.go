@@ -124,11 +124,14 @@ func writeTable(w io.Writer, run *Run) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	ref := hasReference(run)
-	fmt.Fprintln(tw, strings.Join(upper(header.cells(ref)), "\t"))
+	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, header.cells(ref))), "\t"))
 	for i := range run.Results {
-		fmt.Fprintln(tw, strings.Join(rowOf(&run.Results[i]).cells(ref), "\t"))
+		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref)), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := writeSpeedupTable(w, run); err != nil { // -vs (speedup.go)
 		return err
 	}
 	for _, l := range footer(run) {
@@ -152,9 +155,10 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintln(w)
 	writeMarkdownSummary(w, run)
+	writeMarkdownSpeedups(w, run) // -vs (speedup.go)
 	fmt.Fprintf(w, "### All results\n\n")
 	ref := hasReference(run)
-	cells := header.cells(ref)
+	cells := vsCells(run, nil, header.cells(ref))
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
 	for i := range align {
@@ -165,7 +169,7 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
-		c := rowOf(&run.Results[i]).cells(ref)
+		c := vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref))
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}

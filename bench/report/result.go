@@ -29,6 +29,9 @@ type Run struct {
 	// start, between workloads and at the end (harness.Run); absent when
 	// the clock was not checked.
 	ClockEnd []ClockCheck `json:"clock_end,omitempty"`
+	// Vs is the backend the tables show every other one's speedup over
+	// (-vs); empty when none was asked for.
+	Vs string `json:"vs,omitempty"`
 }
 
 // Env records how the run was made.

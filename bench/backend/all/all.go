@@ -12,4 +12,5 @@ import (
 	_ "github.com/peakbench/peakbench/bench/backend/gpu"
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"
 	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
+	_ "github.com/peakbench/peakbench/bench/backend/worker"
 )

@@ -1,0 +1,102 @@
+package worker
+
+import (
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// Protocol is the version of the worker protocol this package speaks
+// (docs/workers.md). A worker whose hello names another is refused.
+const Protocol = 1
+
+// request is one line peakbench writes to a worker's standard input. Cmd
+// says which; the other fields belong to the commands that use them.
+type request struct {
+	Cmd      string `json:"cmd"`                // hello, prepare, run, output, free, close
+	Protocol int    `json:"protocol,omitempty"` // hello
+	Device   string `json:"device,omitempty"`   // hello: "cpu", or "cuda:N" for a GPU worker
+	ID       int    `json:"id,omitempty"`       // prepare, run, output, free: the kernel
+
+	// prepare
+	Op      string   `json:"op,omitempty"`
+	DType   string   `json:"dtype,omitempty"`
+	Shape   string   `json:"shape,omitempty"` // as -size writes it (workload.ParseShape reads it)
+	Dims    *dims    `json:"dims,omitempty"`
+	Alpha   float64  `json:"alpha,omitempty"`
+	Threads int      `json:"threads,omitempty"`
+	Copies  int      `json:"copies,omitempty"`
+	File    string   `json:"file,omitempty"` // the shared file the inputs and output live in
+	Inputs  []region `json:"inputs,omitempty"`
+	Output  *region  `json:"output,omitempty"`
+	Iters   int      `json:"iters,omitempty"` // run
+}
+
+// dims is a workload's shape as numbers, for workers that would rather
+// not parse Shape. Fields an op does not use are left out.
+type dims struct {
+	M      int    `json:"m,omitempty"`
+	N      int    `json:"n,omitempty"`
+	K      int    `json:"k,omitempty"`
+	TransA bool   `json:"trans_a,omitempty"`
+	TransB bool   `json:"trans_b,omitempty"`
+	Layer  *layer `json:"layer,omitempty"`
+}
+
+// layer is workload.LayerShape in the protocol's names.
+type layer struct {
+	N      int     `json:"n"`
+	C      int     `json:"c"`
+	K      int     `json:"k,omitempty"`
+	Rank   int     `json:"rank"`
+	In     [3]int  `json:"in"`
+	Window [3]int  `json:"window"`
+	Stride [3]int  `json:"stride"`
+	Pad    [3]int  `json:"pad"`
+	Dil    [3]int  `json:"dil"`
+	Out    [3]int  `json:"out"`
+	Groups int     `json:"groups,omitempty"`
+	NHWC   bool    `json:"nhwc,omitempty"`
+	Eps    float64 `json:"eps,omitempty"`
+}
+
+// region is one buffer in the shared file: count elements of the
+// workload's dtype, little-endian, starting offset bytes in.
+type region struct {
+	Offset int64 `json:"offset"`
+	Count  int   `json:"count"`
+}
+
+// reply is one line a worker writes to its standard output for each
+// request, in order. OK is required; a reply without it is malformed.
+type reply struct {
+	OK          *bool  `json:"ok"`
+	Error       string `json:"error,omitempty"`
+	Unsupported bool   `json:"unsupported,omitempty"` // prepare: the worker has no such op or dtype
+	Missing     bool   `json:"missing,omitempty"`     // hello: the framework cannot be imported here
+
+	// hello
+	Protocol int                 `json:"protocol,omitempty"`
+	Name     string              `json:"name,omitempty"`
+	Version  string              `json:"version,omitempty"`
+	Device   string              `json:"device,omitempty"`
+	Ops      map[string][]string `json:"ops,omitempty"`
+	Threads  bool                `json:"threads,omitempty"` // honours prepare's threads
+	Details  map[string]string   `json:"details,omitempty"`
+
+	// prepare
+	Implementation string `json:"implementation,omitempty"` // the call timed, e.g. "torch.mm(a, b, out=c)"
+
+	// run
+	NS *int64 `json:"ns,omitempty"` // the iterations' total time by the worker's clock
+}
+
+// dimsOf writes w's shape as numbers.
+func dimsOf(w workload.Workload) *dims {
+	s := w.Shape
+	if w.Op.Layer() {
+		l := s.Layer
+		return &dims{Layer: &layer{N: l.N, C: l.C, K: l.K, Rank: l.Rank, In: l.In, Window: l.Window,
+			Stride: l.Stride, Pad: l.Pad, Dil: l.Dil, Out: l.Out, Groups: l.Groups, NHWC: l.NHWC,
+			Eps: workload.NormEpsilon}}
+	}
+	return &dims{M: s.M, N: s.N, K: s.K, TransA: s.TransA, TransB: s.TransB}
+}

@@ -1,0 +1,129 @@
+"""peakbench worker for NumPy and SciPy (docs/workers.md).
+
+Each kernel times the call a NumPy user writes, with out= where NumPy takes
+one, on arrays NumPy allocated itself (the inputs are copied once from the
+shared file). NumPy's ufuncs run on one thread; matmul, dot and SciPy's BLAS
+calls run on the threads of the BLAS NumPy was linked with, which the worker
+sets through threadpoolctl when installed, else through the BLAS's own call.
+"""
+
+import ctypes
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from peakbench_worker import Kernel, Missing, Refused, Unsupported, loaded_library, python_details, serve  # noqa: E402
+
+OPS = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
+
+
+class NumPy:
+    def hello(self, device):
+        if device != "cpu":
+            raise Refused("NumPy runs on the CPU only, not %s" % device)
+        try:
+            import numpy as np
+            import scipy
+            import scipy.linalg.blas
+            import scipy.special
+        except ImportError as e:
+            raise Missing(str(e))
+        self.np, self.blas, self.special = np, scipy.linalg.blas, scipy.special
+        details = python_details()
+        details["scipy"] = scipy.__version__
+        self.blas_path = loaded_library("libblas", "openblas", "mkl_rt", "blis", "libcblas")
+        if self.blas_path:
+            details["blas"] = self.blas_path
+        self.set_threads, how = self.thread_control()
+        details["threads"] = how
+        details["elementwise"] = "single-threaded (NumPy ufuncs)"
+        return dict(name="numpy", version=np.__version__, device="cpu", ops={op: ["f32", "f64"] for op in OPS},
+                    threads=self.set_threads is not None, details=details)
+
+    def thread_control(self):
+        try:
+            from threadpoolctl import threadpool_limits
+
+            return (lambda n: threadpool_limits(limits=n, user_api="blas")), "threadpoolctl"
+        except ImportError:
+            pass
+        if self.blas_path:
+            lib = ctypes.CDLL(self.blas_path)
+            for sym in ("openblas_set_num_threads", "MKL_Set_Num_Threads", "bli_thread_set_num_threads"):
+                if hasattr(lib, sym):
+                    f = getattr(lib, sym)
+                    return (lambda n: f(ctypes.c_int(n))), sym
+        return None, "not controlled (no threadpoolctl, and the BLAS has no known thread call)"
+
+    def to_numpy(self, r):
+        return r
+
+    def prepare(self, req, inputs):
+        if req.get("threads") and self.set_threads is not None:
+            self.set_threads(int(req["threads"]))
+        copies = max(int(req.get("copies", 1)), 1)
+        sets = [self.build(req, [a.copy() for a in inputs]) for _ in range(copies)]
+        k = Kernel([s[0] for s in sets], None, sets[0][2])
+        k.result = lambda: sets[k.last][1]()
+        if req["op"] != "axpy":  # (axpy would change y)
+            sets[0][0]()  # a call NumPy refuses fails here, at prepare
+        return k
+
+    def build(self, req, a):
+        np, op, d = self.np, req["op"], req["dims"]
+        m, n, k = d.get("m", 0), d.get("n", 0), d.get("k", 0)
+        if op == "gemm":
+            ta, tb = d.get("trans_a", False), d.get("trans_b", False)
+            A = a[0].reshape(k, m).T if ta else a[0].reshape(m, k)
+            B = a[1].reshape(n, k).T if tb else a[1].reshape(k, n)
+            C = np.empty((m, n), dtype=A.dtype)
+            name = "np.matmul(a%s, b%s, out=c)" % (".T" if ta else "", ".T" if tb else "")
+            return (lambda: np.matmul(A, B, out=C)), (lambda: C), name
+        if op == "gemv":
+            A, x = a[0].reshape(m, n), a[1]
+            y = np.empty(m, dtype=A.dtype)
+            return (lambda: np.matmul(A, x, out=y)), (lambda: y), "np.matmul(a, x, out=y)"
+        if op == "axpy":
+            x, y, alpha = a[0], a[1], float(req.get("alpha", 1))
+            fname = "saxpy" if x.dtype == np.float32 else "daxpy"
+            f = getattr(self.blas, fname)
+            # SciPy's axpy overwrites y in place when y is contiguous and of
+            # its type, as here; NumPy itself has no axpy that does not
+            # allocate (y += alpha * x makes a temporary).
+            return (lambda: f(x, y, a=alpha)), (lambda: y), "scipy.linalg.blas.%s(x, y, a=a)" % fname
+        if op in ("add", "mul"):
+            x, y = a[0], a[1]
+            z = np.empty_like(x)
+            f = np.add if op == "add" else np.multiply
+            return (lambda: f(x, y, out=z)), (lambda: z), "np.%s(x, y, out=z)" % f.__name__
+        if op == "relu":
+            x = a[0]
+            y = np.empty_like(x)
+            return (lambda: np.maximum(x, 0, out=y)), (lambda: y), "np.maximum(x, 0, out=y)"
+        if op == "sigmoid":
+            x = a[0]
+            y = np.empty_like(x)
+            f = self.special.expit
+            return (lambda: f(x, out=y)), (lambda: y), "scipy.special.expit(x, out=y)"
+        if op in ("tanh", "exp"):
+            x = a[0]
+            y = np.empty_like(x)
+            f = getattr(np, op)
+            return (lambda: f(x, out=y)), (lambda: y), "np.%s(x, out=y)" % op
+        if op == "dot":
+            x, y = a[0], a[1]
+            return (lambda: np.dot(x, y)), (lambda: np.dot(x, y)), "np.dot(x, y)"
+        if op in ("sum", "max"):
+            x = a[0]
+            f = getattr(np, op)
+            return (lambda: f(x)), (lambda: f(x)), "np.%s(x)" % op
+        if op == "softmax":
+            x = a[0].reshape(m, n)
+            f = self.special.softmax
+            return (lambda: f(x, axis=1)), (lambda: f(x, axis=1)), "scipy.special.softmax(x, axis=1)"
+        raise Unsupported("numpy worker: no op %s" % op)
+
+
+if __name__ == "__main__":
+    serve(NumPy())

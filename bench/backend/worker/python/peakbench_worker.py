@@ -1,0 +1,191 @@
+"""The peakbench worker protocol, version 1 (docs/workers.md), for Python.
+
+A worker module defines a Framework (hello, prepare) and calls serve(). This
+module owns the protocol: the JSON lines, the shared file of inputs and the
+output, the timing loop. It needs NumPy for the views of the shared file.
+"""
+
+import json
+import mmap
+import os
+import sys
+import time
+
+PROTOCOL = 1
+
+
+class Missing(Exception):
+    """The framework cannot be imported by this interpreter."""
+
+
+class Unsupported(Exception):
+    """The worker has no such op, dtype or geometry."""
+
+
+class Refused(Exception):
+    """The worker cannot do what was asked (a device it does not have);
+    its message is the whole error."""
+
+
+class Kernel:
+    """A prepared workload: steps[c]() runs it once on buffer set c;
+    result() returns the latest run's output (a NumPy-convertible array or
+    scalar); sync() waits for a device."""
+
+    def __init__(self, steps, result, implementation, sync=None, timer=None):
+        self.steps = steps
+        self.result = result
+        self.implementation = implementation
+        self.sync = sync or (lambda: None)
+        self.timer = timer
+        self.last = 0
+
+    def run(self, iters):
+        if self.timer is not None:
+            return self.timer(self, iters)
+        steps = self.steps
+        self.sync()
+        if len(steps) == 1:
+            f = steps[0]
+            t0 = time.perf_counter_ns()
+            for _ in range(iters):
+                f()
+            self.sync()
+            return time.perf_counter_ns() - t0
+        c, n = self.last, len(steps)
+        t0 = time.perf_counter_ns()
+        for _ in range(iters):
+            c += 1
+            if c == n:
+                c = 0
+            steps[c]()
+        self.sync()
+        ns = time.perf_counter_ns() - t0
+        self.last = c
+        return ns
+
+
+def np_dtype(name):
+    import numpy as np
+
+    return {"f32": np.float32, "f64": np.float64}[name]
+
+
+class Shared:
+    """The shared file mapped, and NumPy views of its regions."""
+
+    def __init__(self, path, dtype):
+        import numpy as np
+
+        fd = os.open(path, os.O_RDWR)
+        try:
+            size = os.fstat(fd).st_size
+            self.mm = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        finally:
+            os.close(fd)
+        self.dtype = np_dtype(dtype)
+        self.np = np
+
+    def view(self, region):
+        return self.np.frombuffer(self.mm, dtype=self.dtype, count=region["count"], offset=region["offset"])
+
+    def close(self):
+        try:
+            self.mm.close()
+        except BufferError:
+            pass  # a view is still referenced; the mapping goes with it
+
+
+def _channel():
+    """The protocol's output: a duplicate of standard output, which then
+    becomes standard error, so that whatever the framework or its C
+    libraries print cannot corrupt the protocol."""
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def serve(framework):
+    out = _channel()
+    kernels = {}
+
+    def reply(**kw):
+        out.write(json.dumps(kw, separators=(",", ":")) + "\n")
+        out.flush()
+
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+            cmd = req.get("cmd")
+            if cmd == "hello":
+                if req.get("protocol") != PROTOCOL:
+                    reply(ok=False, protocol=PROTOCOL, error="this worker speaks protocol %d, not %s" % (PROTOCOL, req.get("protocol")))
+                    continue
+                h = framework.hello(req.get("device", "cpu"))
+                reply(ok=True, protocol=PROTOCOL, **h)
+            elif cmd == "prepare":
+                sh = Shared(req["file"], req["dtype"])
+                try:
+                    inputs = [sh.view(r) for r in req["inputs"]]
+                    output = sh.view(req["output"])
+                    k = framework.prepare(req, inputs)
+                    del inputs
+                except BaseException:
+                    sh.close()
+                    raise
+                k.shared, k.out = sh, output
+                kernels[req["id"]] = k
+                reply(ok=True, implementation=k.implementation)
+            elif cmd == "run":
+                k = kernels[req["id"]]
+                reply(ok=True, ns=max(int(k.run(int(req["iters"]))), 1))
+            elif cmd == "output":
+                k = kernels[req["id"]]
+                import numpy as np
+
+                r = framework.to_numpy(k.result())
+                np.copyto(k.out, np.asarray(r, dtype=k.out.dtype).reshape(-1))
+                reply(ok=True)
+            elif cmd == "free":
+                k = kernels.pop(req["id"], None)
+                if k is not None:
+                    k.out = None
+                    k.shared.close()
+                reply(ok=True)
+            elif cmd == "close":
+                reply(ok=True)
+                return
+            else:
+                reply(ok=False, error="unknown command %r" % cmd)
+        except Missing as e:
+            reply(ok=False, missing=True, error=str(e))
+        except Unsupported as e:
+            reply(ok=False, unsupported=True, error=str(e))
+        except Refused as e:
+            reply(ok=False, error=str(e))
+        except Exception as e:  # one request failed; the worker goes on
+            msg = str(e).strip().splitlines()
+            reply(ok=False, error="%s: %s" % (type(e).__name__, msg[0] if msg else ""))
+
+
+def loaded_library(*names):
+    """The path of the first shared library mapped into this process whose
+    file name contains one of names (the BLAS a framework really uses)."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                base = os.path.basename(path)
+                if any(n in base for n in names):
+                    return os.path.realpath(path)
+    except OSError:
+        pass
+    return ""
+
+
+def python_details():
+    return {"python": "%s %s" % (sys.executable, sys.version.split()[0])}

@@ -1,0 +1,192 @@
+"""peakbench worker for PyTorch (docs/workers.md): the CPU, or a CUDA device.
+
+Each kernel times the call a PyTorch user writes, with out= where PyTorch
+takes one (so the allocator is not what is measured), on tensors PyTorch
+allocated itself: the inputs are copied once from the shared file.
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from peakbench_worker import Kernel, Missing, Refused, Unsupported, loaded_library, python_details, serve  # noqa: E402
+
+VECTOR = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
+LAYERS = ["conv1d", "conv2d", "conv3d", "maxpool", "avgpool", "adaptiveavgpool", "batchnorm", "layernorm", "groupnorm"]
+
+
+class Torch:
+    def __init__(self):
+        self.torch = None
+        self.dev = "cpu"
+
+    def hello(self, device):
+        try:
+            import numpy  # noqa: F401  (the shared file's views)
+            import torch
+        except ImportError as e:
+            raise Missing(str(e))
+        self.torch = torch
+        details = python_details()
+        cfg = torch.__config__.show()
+        for key, pat in [("blas_info", r"BLAS_INFO=([^,\s]+)"), ("onednn", r"MKL-DNN (v[\d.]+)"),
+                         ("openmp", r"OpenMP (\d+)"), ("code_path", r"CPU capability usage: (\S+)")]:
+            m = re.search(pat, cfg)
+            if m:
+                details[key] = m.group(1)
+        blas = loaded_library("libblas", "openblas", "mkl_rt", "blis")
+        if blas:
+            details["blas"] = blas
+        details["threads"] = "torch.set_num_threads"
+        name = "cpu"
+        if device.startswith("cuda"):
+            if not torch.cuda.is_available():
+                why = "built without CUDA" if torch.version.cuda is None else "no CUDA device is visible"
+                raise Refused("torch %s: %s" % (torch.__version__, why))
+            idx = int(device.split(":")[1]) if ":" in device else 0
+            if idx >= torch.cuda.device_count():
+                raise Refused("no CUDA device %d (%d visible)" % (idx, torch.cuda.device_count()))
+            self.dev = "cuda:%d" % idx
+            name = "%s %s" % (self.dev, torch.cuda.get_device_name(idx))
+            details["cuda"] = str(torch.version.cuda)
+            details["cudnn"] = str(torch.backends.cudnn.version())
+            details.pop("code_path", None)
+        ops = {op: ["f32", "f64"] for op in VECTOR + LAYERS}
+        return dict(name="torch", version=torch.__version__, device=name, ops=ops, threads=True, details=details)
+
+    def to_numpy(self, r):
+        return r.detach().cpu().numpy() if hasattr(r, "detach") else r
+
+    def sync(self):
+        if self.dev != "cpu":
+            self.torch.cuda.synchronize(self.dev)
+
+    def prepare(self, req, inputs):
+        torch = self.torch
+        if req.get("threads"):
+            torch.set_num_threads(int(req["threads"]))
+        copies = max(int(req.get("copies", 1)), 1)
+        sets = [self.build(req, [torch.from_numpy(a).to(self.dev, copy=True) for a in inputs]) for _ in range(copies)]
+        steps = [s[0] for s in sets]
+        impl = sets[0][2]
+        k = Kernel(steps, None, impl, sync=self.sync if self.dev != "cpu" else None)
+        k.result = lambda: sets[k.last][1]()
+        if req["op"] != "axpy":  # (axpy would change y)
+            steps[0]()  # a call the framework refuses fails here, at prepare
+            self.sync()
+        return k
+
+    def build(self, req, t):
+        """Returns (step, result, implementation) over tensors t (flat)."""
+        torch = self.torch
+        op, d = req["op"], req["dims"]
+        m, n, k = d.get("m", 0), d.get("n", 0), d.get("k", 0)
+        if op == "gemm":
+            ta, tb = d.get("trans_a", False), d.get("trans_b", False)
+            a = t[0].view(k, m).t() if ta else t[0].view(m, k)
+            b = t[1].view(n, k).t() if tb else t[1].view(k, n)
+            c = torch.empty(m, n, dtype=a.dtype, device=a.device)
+            name = "torch.mm(a%s, b%s, out=c)" % (".t()" if ta else "", ".t()" if tb else "")
+            return (lambda: torch.mm(a, b, out=c)), (lambda: c), name
+        if op == "gemv":
+            a, x = t[0].view(m, n), t[1]
+            y = torch.empty(m, dtype=a.dtype, device=a.device)
+            return (lambda: torch.mv(a, x, out=y)), (lambda: y), "torch.mv(a, x, out=y)"
+        if op == "axpy":
+            x, y, alpha = t[0], t[1], float(req.get("alpha", 1))
+            return (lambda: y.add_(x, alpha=alpha)), (lambda: y), "y.add_(x, alpha=a)"
+        if op in ("add", "mul"):
+            x, y = t[0], t[1]
+            z = torch.empty_like(x)
+            f = torch.add if op == "add" else torch.mul
+            return (lambda: f(x, y, out=z)), (lambda: z), "torch.%s(x, y, out=z)" % op
+        if op in ("sigmoid", "tanh", "exp"):
+            x = t[0]
+            y = torch.empty_like(x)
+            f = getattr(torch, op)
+            return (lambda: f(x, out=y)), (lambda: y), "torch.%s(x, out=y)" % op
+        if op == "relu":
+            x = t[0]
+            return (lambda: torch.relu(x)), (lambda: torch.relu(x)), "torch.relu(x)"
+        if op == "dot":
+            x, y = t[0], t[1]
+            return (lambda: torch.dot(x, y)), (lambda: torch.dot(x, y)), "torch.dot(x, y)"
+        if op in ("sum", "max"):
+            x = t[0]
+            f = getattr(torch, op)
+            return (lambda: f(x)), (lambda: f(x)), "torch.%s(x)" % op
+        if op == "softmax":
+            x = t[0].view(m, n)
+            y = torch.empty_like(x)
+            return (lambda: torch.softmax(x, 1, out=y)), (lambda: y), "torch.softmax(x, 1, out=y)"
+        if op in LAYERS:
+            return self.layer(req, t)
+        raise Unsupported("torch worker: no op %s" % op)
+
+    def layer(self, req, t):
+        torch = self.torch
+        F = torch.nn.functional
+        op, l = req["op"], req["dims"]["layer"]
+        r, nhwc = l["rank"], l.get("nhwc", False)
+        N, C = l["n"], l["c"]
+        sp = tuple(l["in"][3 - r:])
+        eps = l.get("eps", 1e-5)
+
+        def tensor(v, lead, chans, spatial):
+            # A logical N×C×spatial tensor over v's layout: channels-last
+            # memory seen through a permutation when nhwc.
+            if not nhwc:
+                return v.view(lead, chans, *spatial)
+            x = v.view(lead, *spatial, chans)
+            return x.permute(0, len(spatial) + 1, *range(1, len(spatial) + 1))
+
+        def out_layout(y):
+            if not nhwc or y.dim() <= 2:
+                return y
+            return y.permute(0, *range(2, y.dim()), 1).contiguous()
+
+        x = tensor(t[0], N, C, sp)
+        win, stride, pad, dil = (tuple(l[f][3 - r:]) for f in ("window", "stride", "pad", "dil"))
+        if op.startswith("conv"):
+            w = tensor(t[1], l["k"], C, win)
+            f = getattr(F, "conv%dd" % r)
+            call = lambda: f(x, w, None, stride, pad, dil)  # noqa: E731
+            name = "F.conv%dd(x, w, stride, padding, dilation)" % r
+        elif op == "maxpool":
+            f = getattr(F, "max_pool%dd" % r)
+            call = lambda: f(x, win, stride, pad)  # noqa: E731
+            name = "F.max_pool%dd(x, window, stride, padding)" % r
+        elif op == "avgpool":
+            f = getattr(F, "avg_pool%dd" % r)
+            call = lambda: f(x, win, stride, pad, count_include_pad=True)  # noqa: E731
+            name = "F.avg_pool%dd(x, window, stride, padding)" % r
+        elif op == "adaptiveavgpool":
+            f = getattr(F, "adaptive_avg_pool%dd" % r)
+            osz = tuple(l["out"][3 - r:])
+            call = lambda: f(x, osz)  # noqa: E731
+            name = "F.adaptive_avg_pool%dd(x, size)" % r
+        elif op == "batchnorm":
+            mean, var, g, b = t[1], t[2], t[3], t[4]
+            call = lambda: F.batch_norm(x, mean, var, g, b, False, 0.0, eps)  # noqa: E731
+            name = "F.batch_norm(x, mean, var, weight, bias)"
+        elif op == "layernorm":
+            # γ and β follow x's layout within a sample: normalize the
+            # tensor as stored, whichever layout that is.
+            xs = t[0].view(N, *sp, C) if nhwc else t[0].view(N, C, *sp)
+            shape = xs.shape[1:]
+            g, b = t[1].view(shape), t[2].view(shape)
+            y = lambda: F.layer_norm(xs, shape, g, b, eps)  # noqa: E731
+            return y, y, "F.layer_norm(x, shape, weight, bias)"
+        elif op == "groupnorm":
+            G, g, b = l["groups"], t[1], t[2]
+            call = lambda: F.group_norm(x, G, g, b, eps)  # noqa: E731
+            name = "F.group_norm(x, groups, weight, bias)"
+        else:
+            raise Unsupported("torch worker: no op %s" % op)
+        return call, (lambda: out_layout(call())), name
+
+
+if __name__ == "__main__":
+    serve(Torch())

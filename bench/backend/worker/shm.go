@@ -1,0 +1,147 @@
+package worker
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// shared is the file a kernel's inputs and output live in: peakbench
+// writes the inputs, the worker maps the file and reads them, and on an
+// output request writes its result into the output region, which
+// peakbench reads from its own mapping. Nothing but commands crosses the
+// pipe. The file is in /dev/shm (memory, never a disk) where there is one.
+type shared struct {
+	path    string
+	mem     []byte
+	dtype   workload.DType
+	inputs  []region
+	output  region
+	removed bool
+}
+
+var fileSeq atomic.Int64
+
+// shmDir is where shared files go: /dev/shm, or the temporary directory
+// on systems without it.
+func shmDir() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() && unix.Access("/dev/shm", unix.W_OK) == nil {
+		return "/dev/shm"
+	}
+	return os.TempDir()
+}
+
+// slotStride staggers buffer starts within their pages as backend.Place
+// does (k·576 mod 4096), so the worker's views start at the same page
+// offsets as every other backend's buffers.
+const slotStride = 9 * 64
+
+const page = 4096
+
+// newShared lays out the inputs and an output of outLen elements of dt,
+// each buffer on pages of its own at its staggered offset, and writes the
+// inputs.
+func newShared(name string, dt workload.DType, inputs [][]float64, outLen int) (*shared, error) {
+	size := dt.Size()
+	s := &shared{dtype: dt}
+	var end int64
+	place := func(slot, count int) region {
+		start := (end+page-1)/page*page + int64(slot*slotStride%page)
+		end = start + int64(count*size)
+		return region{Offset: start, Count: count}
+	}
+	for i, v := range inputs {
+		s.inputs = append(s.inputs, place(i, len(v)))
+	}
+	s.output = place(len(inputs), outLen)
+	total := max((end+page-1)/page*page, page)
+
+	s.path = filepath.Join(shmDir(), fmt.Sprintf("peakbench-%d-%s-%d", os.Getpid(), name, fileSeq.Add(1)))
+	f, err := os.OpenFile(s.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("shared inputs: %v", err)
+	}
+	defer f.Close()
+	if err := f.Truncate(total); err != nil {
+		s.remove()
+		return nil, fmt.Errorf("shared inputs: %v", err)
+	}
+	s.mem, err = unix.Mmap(int(f.Fd()), 0, int(total), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		s.remove()
+		return nil, fmt.Errorf("shared inputs: mapping %s (%d bytes): %v", s.path, total, err)
+	}
+	for i, v := range inputs {
+		s.write(s.inputs[i], v)
+	}
+	return s, nil
+}
+
+// write stores v in r as the dtype (inputs are exact in it: workload.Data).
+func (s *shared) write(r region, v []float64) {
+	b := s.mem[r.Offset : r.Offset+int64(r.Count*s.dtype.Size())]
+	if len(v) == 0 {
+		return
+	}
+	switch s.dtype {
+	case workload.F64:
+		copy(unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), len(v)), v)
+	default:
+		out := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(v))
+		for i, x := range v {
+			out[i] = float32(x)
+		}
+	}
+}
+
+// read returns r's elements as float64.
+func (s *shared) read(r region) []float64 {
+	out := make([]float64, r.Count)
+	if r.Count == 0 {
+		return out
+	}
+	b := s.mem[r.Offset : r.Offset+int64(r.Count*s.dtype.Size())]
+	switch s.dtype {
+	case workload.F64:
+		copy(out, unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), r.Count))
+	default:
+		for i, x := range unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), r.Count) {
+			out[i] = float64(x)
+		}
+	}
+	return out
+}
+
+// clearOutput fills the output region with NaN, so that a worker that
+// answers an output request without writing its result fails verification.
+func (s *shared) clearOutput() {
+	nan := make([]float64, s.output.Count)
+	for i := range nan {
+		nan[i] = math.NaN()
+	}
+	s.write(s.output, nan)
+}
+
+// remove unlinks the file; both mappings stay valid.
+func (s *shared) remove() {
+	if !s.removed {
+		os.Remove(s.path)
+		s.removed = true
+	}
+}
+
+// close unlinks the file and unmaps it.
+func (s *shared) close() {
+	s.remove()
+	if s.mem != nil {
+		unix.Munmap(s.mem)
+		s.mem = nil
+	}
+}

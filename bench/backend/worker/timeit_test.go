@@ -1,0 +1,98 @@
+package worker
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// TestTorchMatchesTimeit: the torch worker's time per call agrees within
+// 5% with timing the same call in plain Python with timeit, on the same
+// interpreter, one thread. Rounds alternate between the two so that a
+// shared machine's slow spells hit both; each side keeps its fastest
+// round (a slow spell only ever adds time).
+func TestTorchMatchesTimeit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PyTorch")
+	}
+	b := openPython(t, "torch")
+	py, _, _ := strings.Cut(b.Info().Details["python"], " ")
+	for _, c := range []struct {
+		w          workload.Workload
+		setup, run string
+	}{
+		{workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 256, N: 256, K: 256}},
+			"a = torch.rand(256, 256); b = torch.rand(256, 256); c = torch.empty(256, 256)", "torch.mm(a, b, out=c)"},
+		{workload.Workload{Op: workload.Exp, DType: workload.F32, Shape: workload.Shape{N: 1 << 16}},
+			"x = torch.rand(1 << 16) * 8; y = torch.empty(1 << 16)", "torch.exp(x, out=y)"},
+	} {
+		k, err := b.Prepare(c.w, c.w.NewData(1), backend.Config{Threads: 1, Copies: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if impl := backend.ImplementationOf(k); !strings.HasPrefix(impl, strings.Split(c.run, "(")[0]+"(") {
+			t.Errorf("%s: the worker times %q, the test %q", c.w, impl, c.run)
+		}
+		// Iterations for about 20 ms, as peakbench's samples.
+		d, err := k.Run(10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		iters := max(int(20*time.Millisecond/(d/10+1)), 1)
+		var worker, timeit []float64
+		for range 5 {
+			var best float64
+			for range 5 {
+				d, err := k.Run(iters)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ns := float64(d.Nanoseconds()) / float64(iters)
+				if best == 0 || ns < best {
+					best = ns
+				}
+			}
+			worker = append(worker, best)
+			timeit = append(timeit, pythonTimeit(t, py, c.setup, c.run, iters))
+		}
+		k.Close()
+		wMin, pMin := slices.Min(worker), slices.Min(timeit)
+		diff := wMin/pMin - 1
+		t.Logf("%s: worker %.1f µs, timeit %.1f µs per call (%+.1f%%); rounds worker %v timeit %v", c.w, wMin/1e3, pMin/1e3, 100*diff, us(worker), us(timeit))
+		if diff > 0.05 || diff < -0.05 {
+			t.Errorf("%s: the worker's %.1f µs and timeit's %.1f µs differ by %+.1f%%, more than 5%%", c.w, wMin/1e3, pMin/1e3, 100*diff)
+		}
+	}
+}
+
+// pythonTimeit times stmt in a fresh interpreter: the best of 5 timeit
+// repeats of iters calls, in ns per call.
+func pythonTimeit(t *testing.T, py, setup, stmt string, iters int) float64 {
+	t.Helper()
+	prog := fmt.Sprintf("import timeit, torch\ntorch.set_num_threads(1)\n%s\nprint(min(timeit.repeat(%q, number=%d, repeat=5, globals=globals())) / %d * 1e9)\n",
+		setup, stmt, iters, iters)
+	out, err := exec.Command(py, "-c", prog).Output()
+	if err != nil {
+		t.Fatalf("%s -c …: %v", py, err)
+	}
+	ns, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if err != nil {
+		t.Fatalf("timeit printed %q", out)
+	}
+	return ns
+}
+
+func us(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf("%.1f", x/1e3)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
