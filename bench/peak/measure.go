@@ -71,6 +71,21 @@ func Measure(ctx context.Context, m Machine, opt Options) (Peaks, error) {
 	return p, nil
 }
 
+// repSpread is the noise of a best-of figure: (median − best) / best over
+// its repetitions' wall times; 0 with fewer than two.
+func repSpread(walls []time.Duration) float64 {
+	if len(walls) < 2 {
+		return 0
+	}
+	w := slices.Clone(walls)
+	slices.Sort(w)
+	med := float64(w[len(w)/2])
+	if len(w)%2 == 0 {
+		med = (float64(w[len(w)/2-1]) + float64(w[len(w)/2])) / 2
+	}
+	return med/float64(w[0]) - 1
+}
+
 // threadCounts validates and de-duplicates the thread counts, keeping their order.
 func threadCounts(ts []int, cpus int) ([]int, error) {
 	if len(ts) == 0 {
@@ -175,8 +190,9 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		kernel streamKernel
 		n      int // elements per array and thread
 		passes int
-		wall   time.Duration // the best repetition's
-		clean  time.Duration // the best undisturbed repetition's (runClean)
+		wall   time.Duration   // the best repetition's
+		clean  time.Duration   // the best undisturbed repetition's (runClean)
+		walls  []time.Duration // every undisturbed repetition's
 	}
 	var streams []*stream
 	for _, l := range levels {
@@ -235,6 +251,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 				WorkingSet: 8 * patternArrays[st.pat] * st.n, // the footprint
 				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
 				Disturbed:  disturbed,
+				Spread:     repSpread(st.walls),
 			})
 		}
 	}
@@ -257,6 +274,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			st.wall = min(st.wall, max(wall, 1))
 			if clean {
 				st.clean = min(st.clean, max(wall, 1))
+				st.walls = append(st.walls, max(wall, 1))
 			}
 		}
 	}

@@ -287,6 +287,10 @@ type BandwidthPeak struct {
 	// throughout (another process or a VM's steal took one): the figure
 	// may read low.
 	Disturbed bool `json:"disturbed,omitempty"`
+	// Spread is the figure's own noise: (median − best) / best of its
+	// repetitions' times. A result may pass the figure by as much without
+	// the model being wrong (the roofline check allows it).
+	Spread float64 `json:"spread,omitempty"`
 }
 
 // ComputeFor returns the compute peak of dtype on exactly `threads` threads.

@@ -30,12 +30,17 @@ type Finding struct {
 const ModelNoiseFloor = 0.02
 
 // ModelLimit is the largest share of its roofline bound r may reach:
-// 1 + max(r.Spread, ModelNoiseFloor). Above it, the bound is wrong, not
+// 1 + max(r.Spread, ModelNoiseFloor), plus, for a memory-bound result, the
+// noise of the bandwidth peak it is a share of (a best-of figure measured at
+// the start of the run on a shared host). Above it, the bound is wrong, not
 // the result: a model error.
 func ModelLimit(r *Result) float64 {
 	s := r.Spread
 	if math.IsNaN(s) || s < ModelNoiseFloor {
 		s = ModelNoiseFloor
+	}
+	if r.Peak.Bound == "memory" {
+		s += r.Peak.BandwidthSpread // the bound's own noise
 	}
 	return 1 + s
 }
@@ -68,7 +73,7 @@ type ModelError struct {
 	Cache     string `json:"cache"`
 
 	Share  float64 `json:"share"`  // share.roofline
-	Limit  float64 `json:"limit"`  // ModelLimit: 1 + max(spread, ModelNoiseFloor)
+	Limit  float64 `json:"limit"`  // ModelLimit: 1 + max(spread, ModelNoiseFloor) (+ the bandwidth peak's spread)
 	Spread float64 `json:"spread"` // the result's IQR / median
 	GFLOPS float64 `json:"gflops"`
 	GBPS   float64 `json:"gbps"`
@@ -332,7 +337,7 @@ func clockCheckFor(run *Run, threads int) (ClockCheck, bool) {
 func CheckLines(run *Run) []string {
 	var out []string
 	if n := len(run.ModelErrors); n > 0 {
-		out = append(out, fmt.Sprintf("MODEL ERROR: %d result(s) above their roofline bound by more than their noise (the limit is 1 + max(spread, %s)): the peaks or the levels they are compared with are wrong, and shares of peak cannot be trusted until they are fixed:",
+		out = append(out, fmt.Sprintf("MODEL ERROR: %d result(s) above their roofline bound by more than their noise (the limit is 1 + max(spread, %s), plus a bandwidth peak's own spread): the peaks or the levels they are compared with are wrong, and shares of peak cannot be trusted until they are fixed:",
 			n, percent(ModelNoiseFloor)))
 		// One line per likely cause, then the results it explains.
 		var causes []string

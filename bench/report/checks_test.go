@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -371,5 +372,31 @@ func TestCodePathFinding(t *testing.T) {
 	CheckCodePaths(run)
 	if len(run.Backends[0].Findings) != 1 || len(run.Backends[1].Findings) != 0 {
 		t.Errorf("findings %+v", run.Backends)
+	}
+}
+
+// TestModelLimitCountsTheBoundsNoise: a memory-bound result may pass its
+// bandwidth peak by that peak's own measured spread; a compute-bound one
+// only by its own.
+func TestModelLimitCountsTheBoundsNoise(t *testing.T) {
+	r := Result{Verified: true, Spread: 0.01, GFLOPS: 1.05, Intensity: 1}
+	r.Ceilings(peak.ComputePeak{TheoreticalGFLOPS: 100}, peak.BandwidthPeak{Level: "DRAM", Pattern: "triad", GBPS: 1, Spread: 0.04})
+	if r.Peak.Bound != "memory" || r.Peak.BandwidthSpread != 0.04 {
+		t.Fatalf("peak ref %+v", r.Peak)
+	}
+	if got := ModelLimit(&r); math.Abs(got-1.06) > 1e-12 {
+		t.Errorf("ModelLimit = %g, want 1 + 0.02 + 0.04", got)
+	}
+	if OverBound(&r) {
+		t.Errorf("a result at 105%% of a bound with 4%% noise is flagged")
+	}
+	r.Peak.BandwidthSpread = 0
+	if !OverBound(&r) {
+		t.Errorf("a result at 105%% of a noiseless bound is not flagged")
+	}
+	c := Result{Verified: true, Spread: 0.01, GFLOPS: 105, Intensity: 1000}
+	c.Ceilings(peak.ComputePeak{TheoreticalGFLOPS: 100}, peak.BandwidthPeak{Level: "L1", GBPS: 1000, Spread: 0.5})
+	if c.Peak.Bound != "compute" || !OverBound(&c) {
+		t.Errorf("a compute-bound result at 105%% is not flagged (bound %s, limit %g)", c.Peak.Bound, ModelLimit(&c))
 	}
 }

@@ -123,6 +123,7 @@ type PeakRef struct {
 	BandwidthGBPS            float64 `json:"bandwidth_gbps"`
 	BandwidthLevel           string  `json:"bandwidth_level"`             // L1, L2, L3 or DRAM
 	BandwidthPattern         string  `json:"bandwidth_pattern,omitempty"` // triad, copy or read: the access mix that bandwidth was measured with
+	BandwidthSpread          float64 `json:"bandwidth_spread,omitempty"`  // that bandwidth's own noise (peak.BandwidthPeak.Spread)
 	RooflineGFLOPS           float64 `json:"roofline_gflops"`             // min(compute, intensity × bandwidth)
 	Bound                    string  `json:"bound"`                       // "compute" or "memory"
 	// ReferenceGBPS is the bandwidth of a plain stream of the workload's
@@ -151,6 +152,7 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 		BandwidthGBPS:            bw.GBPS,
 		BandwidthLevel:           bw.Level,
 		BandwidthPattern:         bw.Pattern,
+		BandwidthSpread:          bw.Spread,
 		RooflineGFLOPS:           compute.TheoreticalGFLOPS,
 		Bound:                    "compute",
 	}
