@@ -103,7 +103,11 @@ const (
 	// depends on the access order and, in a VM, on its neighbours: on the
 	// Intel VM a 2-thread GEMV over 8.4 MB read 86 GB/s where the sweep,
 	// at the start of the run, read 58 there and put the bound at 7 MB.
-	// The margin keeps such a result under the faster level's ceiling.
+	// The margin keeps such a result under the faster level's ceiling. It
+	// does not apply before DRAM: there the sweep already waits for the
+	// slow fade of a shared last level (on the Intel VM, from 30 GB/s at
+	// 8 MiB to DRAM's 20 past 256 MiB), and half an octave more compared
+	// DRAM-sized streams with the L3's bandwidth.
 	boundMargin = math.Sqrt2
 	// mismatchFactor: an effective size off the reported one by more than
 	// this factor is a disagreement worth a note.
@@ -302,8 +306,9 @@ type levelPlan struct {
 //     half its knee; DRAM's an octave past where the curve reached it
 //     (capped at the anchor).
 //  5. A level's working sets reach up to (not including) the first point
-//     within boundSlack of the next level's peak; a next level whose peak
-//     working set that leaves below moves it up (1/8 octave at a time).
+//     within boundSlack of the next level's peak, times boundMargin when
+//     the next level is a cache; a next level whose peak working set that
+//     leaves below moves it up (1/8 octave at a time).
 //  6. The levels are named by the reported levels they match (nearest size,
 //     in order), the rest after the level before; a disagreement of more
 //     than mismatchFactor in size, a level not reported and a reported one
@@ -438,7 +443,11 @@ func findLevels(m Machine, s Sweep) levelPlan {
 			for i < n-1 && env[i] > limit {
 				i++
 			}
-			bound[k] = min(boundMargin*size[i], size[n-1])
+			margin := boundMargin
+			if k == len(levels)-1 {
+				margin = 1 // DRAM next: the last cache's fade is the sweep's own measure
+			}
+			bound[k] = min(margin*size[i], size[n-1])
 			if bound[k] <= peakAt[k+1] || peakAt[k+1] >= limitAt[k+1] {
 				break
 			}

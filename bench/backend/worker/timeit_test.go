@@ -46,29 +46,37 @@ func TestTorchMatchesTimeit(t *testing.T) {
 			t.Fatal(err)
 		}
 		iters := max(int(20*time.Millisecond/(d/10+1)), 1)
-		var worker, timeit []float64
-		for range 5 {
-			var best float64
+		// Up to three attempts: other test packages run beside this one
+		// and can load both CPUs through a whole attempt.
+		for attempt := 1; ; attempt++ {
+			var worker, timeit []float64
 			for range 5 {
-				d, err := k.Run(iters)
-				if err != nil {
-					t.Fatal(err)
+				var best float64
+				for range 5 {
+					d, err := k.Run(iters)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ns := float64(d.Nanoseconds()) / float64(iters)
+					if best == 0 || ns < best {
+						best = ns
+					}
 				}
-				ns := float64(d.Nanoseconds()) / float64(iters)
-				if best == 0 || ns < best {
-					best = ns
-				}
+				worker = append(worker, best)
+				timeit = append(timeit, pythonTimeit(t, py, c.setup, c.run, iters))
 			}
-			worker = append(worker, best)
-			timeit = append(timeit, pythonTimeit(t, py, c.setup, c.run, iters))
+			wMin, pMin := slices.Min(worker), slices.Min(timeit)
+			diff := wMin/pMin - 1
+			t.Logf("%s, attempt %d: worker %.1f µs, timeit %.1f µs per call (%+.1f%%); rounds worker %v timeit %v", c.w, attempt, wMin/1e3, pMin/1e3, 100*diff, us(worker), us(timeit))
+			if diff <= 0.05 && diff >= -0.05 {
+				break
+			}
+			if attempt == 3 {
+				t.Errorf("%s: the worker's %.1f µs and timeit's %.1f µs differ by %+.1f%%, more than 5%%", c.w, wMin/1e3, pMin/1e3, 100*diff)
+				break
+			}
 		}
 		k.Close()
-		wMin, pMin := slices.Min(worker), slices.Min(timeit)
-		diff := wMin/pMin - 1
-		t.Logf("%s: worker %.1f µs, timeit %.1f µs per call (%+.1f%%); rounds worker %v timeit %v", c.w, wMin/1e3, pMin/1e3, 100*diff, us(worker), us(timeit))
-		if diff > 0.05 || diff < -0.05 {
-			t.Errorf("%s: the worker's %.1f µs and timeit's %.1f µs differ by %+.1f%%, more than 5%%", c.w, wMin/1e3, pMin/1e3, 100*diff)
-		}
 	}
 }
 
