@@ -557,7 +557,7 @@ func TestPlannedLevels(t *testing.T) {
 		}
 		for _, l := range ls {
 			ws := 24 * l.elems * threads
-			if l.elems%32 != 0 || ws > want[l.name] || ws < want[l.name]-24*32*threads {
+			if l.elems%(2*streamStep) != 0 || ws > want[l.name] || ws < want[l.name]-24*2*streamStep*threads {
 				t.Errorf("%d threads: %s at %d elements (%s in all), want %s", threads, l.name, l.elems, BytesText(ws), BytesText(want[l.name]))
 			}
 		}

@@ -301,11 +301,12 @@ type triadLevel struct {
 func plannedLevels(plan levelPlan, threads int, withDRAM bool) []triadLevel {
 	var ls []triadLevel
 	add := func(level string, bytes int) {
-		n := bytes / threads / 24 &^ 31 // a multiple of every triad kernel's step
-		// At least streamStep: the other patterns round their arrays down
-		// to it, and fewer (a thread's sliver of L1 when many threads share
-		// a core) would leave them empty.
-		if n >= streamStep {
+		// A multiple of 2·streamStep, so that the other patterns' arrays
+		// (1.5 or 3 times as long, the same footprint) are whole steps too;
+		// none when a thread's share is smaller (a sliver of L1 when many
+		// threads share a core would leave them empty).
+		n := bytes / threads / 24 / (2 * streamStep) * (2 * streamStep)
+		if n > 0 {
 			ls = append(ls, triadLevel{level, n})
 		}
 	}

@@ -59,8 +59,14 @@ func TestMeasureQuick(t *testing.T) {
 			t.Errorf("%s %s: working set %d, the triad's %d: the patterns must stream the same level", b.Level, b.Pattern, b.WorkingSet, triad.WorkingSet)
 		}
 	}
-	if levels["L1"] != len(patterns) || levels["DRAM"] != len(patterns) {
-		t.Errorf("peaks per level %v: want every pattern at least at L1 and DRAM", levels)
+	// The pure-Go read loop (purego, other GOARCHes) is too slow to tell
+	// L1 from L2: its first level may take L2's name; the assembly's is L1.
+	first := "L1"
+	if strings.HasSuffix(streamKernelFor(PatternRead, m.SIMDBits).name, "(pure Go)") && levels["L1"] == 0 {
+		first = "L2"
+	}
+	if levels[first] != len(patterns) || levels["DRAM"] != len(patterns) {
+		t.Errorf("peaks per level %v: want every pattern at least at %s and DRAM", levels, first)
 	}
 	if l1, _ := p.BandwidthFor("L1", 1); l1.GBPS < func() float64 { d, _ := p.BandwidthFor("DRAM", 1); return d.GBPS }() {
 		t.Logf("note: L1 triad slower than DRAM; a very noisy run?")
