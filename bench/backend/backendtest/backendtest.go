@@ -14,7 +14,32 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/native"
 )
+
+// Open opens the registered backend name for a test and closes it when the
+// test ends. A backend that cannot open skips the test, unless
+// PEAKBENCH_REQUIRE_LIBS names it (CI installs those: there they must load).
+func Open(t *testing.T, name string) backend.Backend {
+	t.Helper()
+	f, err := backend.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Open()
+	if err != nil {
+		if native.Required(name) {
+			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names %s: %v", name, err)
+		}
+		t.Skipf("%s unavailable: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return b
+}
 
 // shapes per op kind: sizes that straddle vector widths and block edges.
 var shapes = map[workload.Kind][]string{

@@ -8,34 +8,12 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	"github.com/peakbench/peakbench/bench/backend/cblas"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/native"
 )
-
-func open(t *testing.T, name string) backend.Backend {
-	t.Helper()
-	f, err := backend.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := f.Open()
-	if err != nil {
-		if native.Required(name) {
-			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names %s: %v", name, err)
-		}
-		t.Skipf("%s unavailable: %v", name, err)
-	}
-	t.Cleanup(func() {
-		if err := b.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return b
-}
 
 func TestConformance(t *testing.T) {
 	for _, name := range []string{"openblas", "blis", "mkl", "netlib"} {
 		t.Run(name, func(t *testing.T) {
-			b := open(t, name)
+			b := backendtest.Open(t, name)
 			info := b.Info()
 			t.Logf("%s %s %v", name, info.Version, info.Details)
 			if info.Version == "" || info.Details["path"] == "" {
@@ -50,12 +28,12 @@ func TestConformance(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	b := open(t, "openblas")
+	b := backendtest.Open(t, "openblas")
 	w := workload.Workload{Op: workload.Exp, DType: workload.F32, Shape: workload.Shape{N: 8}}
 	if _, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1}); !isUnsupported(err) {
 		t.Errorf("openblas exp: err = %v; want ErrUnsupported", err)
 	}
-	m := open(t, "mkl")
+	m := backendtest.Open(t, "mkl")
 	w.Op = workload.Sigmoid
 	if _, err := m.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1}); !isUnsupported(err) {
 		t.Errorf("mkl sigmoid: err = %v; want ErrUnsupported", err)
@@ -63,14 +41,14 @@ func TestUnsupported(t *testing.T) {
 }
 
 func TestThreads(t *testing.T) {
-	b := open(t, "openblas")
+	b := backendtest.Open(t, "openblas")
 	w := workload.Workload{Op: workload.Dot, DType: workload.F64, Shape: workload.Shape{N: 8}}
 	for _, n := range []int{-1, 10000} {
 		if _, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: n, Copies: 1}); err == nil {
 			t.Errorf("threads %d: no error", n)
 		}
 	}
-	nl := open(t, "netlib")
+	nl := backendtest.Open(t, "netlib")
 	if _, err := nl.Prepare(w, w.NewData(1), backend.Config{Threads: 2, Copies: 1}); !isUnsupported(err) {
 		t.Errorf("netlib threads 2: err = %v; want ErrUnsupported", err)
 	}
@@ -79,7 +57,7 @@ func TestThreads(t *testing.T) {
 // TestAxpyAccumulates checks the harness's contract: Output after Run(1)
 // right after Prepare is alpha·x + y.
 func TestAxpyAccumulates(t *testing.T) {
-	b := open(t, "openblas")
+	b := backendtest.Open(t, "openblas")
 	w := workload.Workload{Op: workload.AXPY, DType: workload.F64, Shape: workload.Shape{N: 5}}
 	d := w.NewData(3)
 	k, err := b.Prepare(w, d, backend.Config{Threads: 1, Copies: 3})

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
 func TestLayers(t *testing.T) {
-	b := open(t, "openblas")
+	b := backendtest.Open(t, "openblas")
 	sh, _ := workload.ParseShape(workload.Conv2D, "1x8x9x9:4x3x3:p1")
 	w := workload.Workload{Op: workload.Conv2D, DType: workload.F32, Shape: sh}
 	k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
@@ -35,7 +36,7 @@ func TestLayers(t *testing.T) {
 // TestConvParallelLowering: column matrices large enough to be lowered on
 // several threads (over 256 KiB), both layouts, verified.
 func TestConvParallelLowering(t *testing.T) {
-	b := open(t, "openblas")
+	b := backendtest.Open(t, "openblas")
 	for _, spec := range []string{"2x32x28x28:16x3x3:p1", "2x32x28x28:16x3x3:p1:nhwc", "1x16x30x30:8x5x5:s2:p2:d2"} {
 		sh, err := workload.ParseShape(workload.Conv2D, spec)
 		if err != nil {

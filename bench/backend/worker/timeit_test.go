@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -22,7 +23,7 @@ func TestTorchMatchesTimeit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts PyTorch")
 	}
-	b := openPython(t, "torch")
+	b := backendtest.Open(t, "torch")
 	py, _, _ := strings.Cut(b.Info().Details["python"], " ")
 	for _, c := range []struct {
 		w          workload.Workload
