@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -87,7 +88,10 @@ func pythonTimeit(t *testing.T, py, setup, stmt string, iters int) float64 {
 	t.Helper()
 	prog := fmt.Sprintf("import timeit, torch\ntorch.set_num_threads(1)\n%s\nprint(min(timeit.repeat(%q, number=%d, repeat=5, globals=globals())) / %d * 1e9)\n",
 		setup, stmt, iters, iters)
-	out, err := exec.Command(py, "-c", prog).Output()
+	cmd := exec.Command(py, "-c", prog)
+	// The BLAS torch loaded on one thread too, as the worker sets it.
+	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "MKL_NUM_THREADS=1", "BLIS_NUM_THREADS=1")
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s -c …: %v", py, err)
 	}

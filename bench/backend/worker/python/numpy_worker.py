@@ -7,13 +7,12 @@ calls run on the threads of the BLAS NumPy was linked with, which the worker
 sets through threadpoolctl when installed, else through the BLAS's own call.
 """
 
-import ctypes
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peakbench_worker import Kernel, Missing, Refused, Unsupported, loaded_library, python_details, serve  # noqa: E402
+from peakbench_worker import Kernel, Missing, Refused, Unsupported, blas_thread_control, loaded_library, python_details, serve  # noqa: E402
 
 OPS = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 
@@ -35,26 +34,11 @@ class NumPy:
         self.blas_path = loaded_library("libblas", "openblas", "mkl_rt", "blis", "libcblas")
         if self.blas_path:
             details["blas"] = self.blas_path
-        self.set_threads, how = self.thread_control()
+        self.set_threads, how = blas_thread_control(self.blas_path)
         details["threads"] = how
         details["elementwise"] = "single-threaded (NumPy ufuncs)"
         return dict(name="numpy", version=np.__version__, device="cpu", ops={op: ["f32", "f64"] for op in OPS},
                     threads=self.set_threads is not None, details=details)
-
-    def thread_control(self):
-        try:
-            from threadpoolctl import threadpool_limits
-
-            return (lambda n: threadpool_limits(limits=n, user_api="blas")), "threadpoolctl"
-        except ImportError:
-            pass
-        if self.blas_path:
-            lib = ctypes.CDLL(self.blas_path)
-            for sym in ("openblas_set_num_threads", "MKL_Set_Num_Threads", "bli_thread_set_num_threads"):
-                if hasattr(lib, sym):
-                    f = getattr(lib, sym)
-                    return (lambda n: f(ctypes.c_int(n))), sym
-        return None, "not controlled (no threadpoolctl, and the BLAS has no known thread call)"
 
     def to_numpy(self, r):
         return r

@@ -5,6 +5,7 @@ module owns the protocol: the JSON lines, the shared file of inputs and the
 output, the timing loop. It needs NumPy for the views of the shared file.
 """
 
+import ctypes
 import json
 import mmap
 import os
@@ -185,6 +186,27 @@ def loaded_library(*names):
     except OSError:
         pass
     return ""
+
+
+def blas_thread_control(blas_path):
+    """A function that sets the thread count of the BLAS at blas_path (or of
+    every BLAS, through threadpoolctl when installed), and how; None when
+    there is no known way. A framework's own thread setting does not reach
+    the BLAS it loaded: torch.set_num_threads(1) left Debian's OpenBLAS on 2
+    threads, and torch's 1-thread SGEMM read 132% of a core's peak."""
+    try:
+        from threadpoolctl import threadpool_limits
+
+        return (lambda n: threadpool_limits(limits=n, user_api="blas")), "threadpoolctl"
+    except ImportError:
+        pass
+    if blas_path:
+        lib = ctypes.CDLL(blas_path)
+        for sym in ("openblas_set_num_threads", "MKL_Set_Num_Threads", "bli_thread_set_num_threads"):
+            if hasattr(lib, sym):
+                f = getattr(lib, sym)
+                return (lambda n: f(ctypes.c_int(n))), sym
+    return None, "not controlled (no threadpoolctl, and the BLAS has no known thread call)"
 
 
 def python_details():

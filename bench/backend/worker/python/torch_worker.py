@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peakbench_worker import Kernel, Missing, Refused, Unsupported, loaded_library, python_details, serve  # noqa: E402
+from peakbench_worker import Kernel, Missing, Refused, Unsupported, blas_thread_control, loaded_library, python_details, serve  # noqa: E402
 
 VECTOR = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 LAYERS = ["conv1d", "conv2d", "conv3d", "maxpool", "avgpool", "adaptiveavgpool", "batchnorm", "layernorm", "groupnorm"]
@@ -39,7 +39,8 @@ class Torch:
         blas = loaded_library("libblas", "openblas", "mkl_rt", "blis")
         if blas:
             details["blas"] = blas
-        details["threads"] = "torch.set_num_threads"
+        self.set_blas_threads, how = blas_thread_control(blas)
+        details["threads"] = "torch.set_num_threads; BLAS: " + how
         name = "cpu"
         if device.startswith("cuda"):
             if not torch.cuda.is_available():
@@ -67,6 +68,8 @@ class Torch:
         torch = self.torch
         if req.get("threads"):
             torch.set_num_threads(int(req["threads"]))
+            if self.set_blas_threads is not None:
+                self.set_blas_threads(int(req["threads"]))
         copies = max(int(req.get("copies", 1)), 1)
         sets = [self.build(req, [torch.from_numpy(a).to(self.dev, copy=True) for a in inputs]) for _ in range(copies)]
         steps = [s[0] for s in sets]
