@@ -20,27 +20,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func device(t *testing.T) (*gpufake.Libs, *cuda.Device) {
-	t.Helper()
-	libs := gpufake.Require(t)
-	rt, err := cuda.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := rt.OpenDevice(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return libs, dev
-}
-
 // TestCompanion: the fake libcublas needs libcublasLt.so.12 by soname and
 // has no run path: it loads only if the loader loads the libcublasLt beside
 // it first, which it does unless the file is missing. (Runs first: once a
 // libcublasLt.so.12 is loaded in the process, any folder would do.)
 func TestCompanion(t *testing.T) {
-	libs, dev := device(t)
+	libs, dev := gpufake.Device(t, cuda.Open)
 	dir := t.TempDir()
 	b, err := os.ReadFile(libs.CUBLAS)
 	if err != nil {
@@ -66,7 +51,7 @@ func TestCompanion(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
-	_, dev := device(t)
+	_, dev := gpufake.Device(t, cuda.Open)
 	t.Setenv("PEAKBENCH_CUBLAS", "/nonexistent/libcublas.so.12")
 	_, err := cublas.Open(dev)
 	var le *cuda.LoadError
@@ -79,7 +64,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestOldVersion(t *testing.T) {
-	_, dev := device(t)
+	_, dev := gpufake.Device(t, cuda.Open)
 	t.Setenv("PB_FAKE_CUBLAS_MAJOR", "10")
 	_, err := cublas.Open(dev)
 	if err == nil || !strings.Contains(err.Error(), "is cuBLAS 10.4.5; peakbench needs cuBLAS 11 or later") {
@@ -107,7 +92,7 @@ func run(t *testing.T, job *cuda.Job, inputs ...[]float64) []float64 {
 // TestRowMajor: small products with known results, in every dtype and
 // transpose: the column-major swap must give the row-major product.
 func TestRowMajor(t *testing.T) {
-	_, dev := device(t)
+	_, dev := gpufake.Device(t, cuda.Open)
 	lib, err := cublas.Open(dev)
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +160,7 @@ func TestRowMajor(t *testing.T) {
 
 // TestLifecycle: jobs outlive a closed library and device; closed things fail cleanly.
 func TestLifecycle(t *testing.T) {
-	_, dev := device(t)
+	_, dev := gpufake.Device(t, cuda.Open)
 	lib, err := cublas.Open(dev)
 	if err != nil {
 		t.Fatal(err)

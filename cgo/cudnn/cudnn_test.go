@@ -22,21 +22,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func device(t *testing.T) (*gpufake.Libs, *cuda.Device) {
-	t.Helper()
-	libs := gpufake.Require(t)
-	rt, err := cuda.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := rt.OpenDevice(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return libs, dev
-}
-
 // cudnn8Tree copies the fake cuDNN 8 (libcudnn.so.8 and its sub-libraries)
 // into a folder of its own, leaving out the files named in without, and
 // points PEAKBENCH_CUDNN at its libcudnn.so.8.
@@ -64,7 +49,7 @@ func cudnn8Tree(t *testing.T, libs *gpufake.Libs, without ...string) string {
 // libcudnn.so.8 the open fails first, saying so. (The cuDNN 8 tests run
 // first: once a sub-library is loaded, its soname alone finds it.)
 func TestCUDNN8WithoutOps(t *testing.T) {
-	libs, dev := device(t)
+	libs, dev := gpufake.Device(t, cuda.Open)
 	dir := cudnn8Tree(t, libs, "libcudnn_ops_infer.so.8")
 	lib, err := cudnn.Open(dev)
 	if err == nil {
@@ -85,7 +70,7 @@ func TestCUDNN8WithoutOps(t *testing.T) {
 // work, and a convolution is "not available" with the reason before any
 // cuDNN call that would abort.
 func TestCUDNN8WithoutCNN(t *testing.T) {
-	libs, dev := device(t)
+	libs, dev := gpufake.Device(t, cuda.Open)
 	dir := cudnn8Tree(t, libs, "libcudnn_cnn_infer.so.8")
 	lib, err := cudnn.Open(dev)
 	if err != nil {
@@ -124,7 +109,7 @@ func TestCUDNN8WithoutCNN(t *testing.T) {
 // open, so the fake shim's own load of libcudnn_cnn_infer.so.8 by soname at
 // the first convolution call succeeds.
 func TestCUDNN8(t *testing.T) {
-	libs, dev := device(t)
+	libs, dev := gpufake.Device(t, cuda.Open)
 	t.Setenv("PEAKBENCH_CUDNN", libs.CUDNN8)
 	lib, err := cudnn.Open(dev)
 	if err != nil {
@@ -164,7 +149,7 @@ func TestCUDNN8(t *testing.T) {
 // one built for another CUDA major than the runtime's is refused at open,
 // naming both.
 func TestCUDARTMismatch(t *testing.T) {
-	_, dev := device(t)
+	_, dev := gpufake.Device(t, cuda.Open)
 	t.Setenv("PB_FAKE_CUDNN_CUDART", "13000")
 	_, err := cudnn.Open(dev)
 	if err == nil {

@@ -19,26 +19,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func hipDevice(t *testing.T) (*gpufake.Libs, *cuda.Device) {
-	t.Helper()
-	libs := gpufake.Require(t)
-	rt, err := cuda.OpenHIP()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := rt.OpenDevice(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return libs, dev
-}
-
 // TestROCm5Tree: ROCm 5.0–5.5 ship rocBLAS as librocblas.so.0 (SOVERSION
 // 0.1); the search finds it in $ROCM_PATH/lib. (Runs first: once the fake
 // librocblas.so.4 is loaded, its soname alone would find it.)
 func TestROCm5Tree(t *testing.T) {
-	libs, dev := hipDevice(t)
+	libs, dev := gpufake.Device(t, cuda.OpenHIP)
 	root := t.TempDir()
 	dir := filepath.Join(root, "lib")
 	if err := os.Mkdir(dir, 0o755); err != nil {

@@ -33,6 +33,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/peakbench/peakbench/cgo/cuda"
 )
 
 //go:embed csrc/*.c
@@ -219,4 +221,21 @@ func Require(t testing.TB) *Libs {
 	}
 	l.Setenv(t)
 	return l
+}
+
+// Device builds the fakes (Require), opens a runtime with open (cuda.Open or
+// cuda.OpenHIP) and its device 0, and closes the device when the test ends.
+func Device(t *testing.T, open func() (*cuda.Runtime, error)) (*Libs, *cuda.Device) {
+	t.Helper()
+	libs := Require(t)
+	rt, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := rt.OpenDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	return libs, dev
 }
