@@ -27,7 +27,7 @@ build:
 
 ## bench: the standard suite on every available backend (ARGS="-suite=quick" etc. to adjust)
 bench: deps
-	$(GO) run ./bench $(ARGS)
+	$(GO) run ./bench -results-dir=results $(ARGS)
 
 ## bench-cpu: the same, CPU backends only
 bench-cpu: bench

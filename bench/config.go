@@ -37,6 +37,9 @@ type config struct {
 	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 	vs         string         // -vs: the backend speedups are shown over
+	resultsDir string         // -results-dir: also write DIR/<machine>-<date>.json and .html
+	idleWait   string         // -idle-wait: short (peakbench's) or library (the libraries' defaults)
+	summary    bool           // -summary: end the run with the one-screen summary on standard error
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -52,7 +55,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	var (
 		backends = fs.String("backend", "all", "backends to run, comma-separated, or \"all\" available ones (see -list)")
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
-		suite    = fs.String("suite", "standard", "problem set: "+strings.Join(workload.Suites, ", "))
+		suite    = fs.String("suite", workload.DefaultSuite, "problem set: "+strings.Join(workload.Suites, ", ")+" (default: one size per cache level of each op, a few minutes on 2 cores; standard and full are the long runs)")
 		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, Ki, Mi); "+workload.LayerSyntax()+" (docs/layers.md)")
 		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32 (gemm only, GPU backends)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
@@ -73,6 +76,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
+	fs.StringVar(&c.resultsDir, "results-dir", "", "also write the run as DIR/<machine>-<date>.json and .html (make bench: results)")
+	fs.StringVar(&c.idleWait, "idle-wait", "short", "idle-wait settings of the threaded libraries: short (KMP_BLOCKTIME=1, OPENBLAS_THREAD_TIMEOUT=22, so that idle threads leave the cores to the next backend) or library (each library's own defaults)")
+	fs.BoolVar(&c.summary, "summary", true, "end the run with a one-screen summary on standard error: best backend per op family, each backend's standing, the top findings, the files written")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -153,6 +159,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if !slices.Contains(report.Formats, c.format) {
 		return nil, usagef("-format: unknown format %q (accepted: %s)", c.format, strings.Join(report.Formats, ", "))
+	}
+	if c.idleWait != "short" && c.idleWait != "library" {
+		return nil, usagef("-idle-wait: %q is not short or library", c.idleWait)
+	}
+	if c.resultsDir != "" {
+		if err := checkResultsDir(c.resultsDir); err != nil { // results.go
+			return nil, usagef("-results-dir: %v", err)
+		}
 	}
 	if c.device < 0 {
 		return nil, usagef("-device: %d is not a device index (0, 1, …)", c.device)

@@ -74,6 +74,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	applyIdleWait(cfg.idleWait)  // finish.go
 	gpu.SelectDevice(cfg.device) // gpu.go
 	rocblas.SelectDevice(cfg.device)
 	if cfg.list {
@@ -144,12 +145,13 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 
 	opt := measure.DefaultOptions()
 	opt.MinTime, opt.NoiseTarget = cfg.minTime, cfg.noise
+	var measureStart time.Time
 	plan := harness.Plan{
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
 		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
 		Clock: peak.MeasureClock,
 		Progress: func(done, total int, latest []report.Result) {
-			progress(stderr, done, total, latest, cfg.verbose)
+			progress(stderr, done, total, latest, cfg.verbose, remaining(time.Since(measureStart), done, total))
 			if progressHook != nil {
 				progressHook()
 			}
@@ -158,26 +160,24 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if cfg.verbose {
 		progressf(stderr, "%s", plan.Describe())
 	}
+	measureStart = time.Now()
 	outcome, err := harness.Run(ctx, plan)
 	rep.Results, rep.ClockEnd = outcome.Results, outcome.Clocks
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
 	rep.ModelErrors = report.CheckModel(rep)
 	if errors.Is(err, measure.ErrInterrupted) {
 		rep.Interrupted = true
-		werr := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) })
-		if werr != nil {
+		if werr := finishRun(stdout, stderr, cfg, rep); werr != nil { // finish.go
 			return werr
 		}
-		printChecks(stderr, rep)
 		return fmt.Errorf("interrupted: wrote the %d results measured before the stop", len(rep.Results))
 	}
 	if err != nil {
 		return err
 	}
-	if err := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) }); err != nil {
+	if err := finishRun(stdout, stderr, cfg, rep); err != nil {
 		return err
 	}
-	printChecks(stderr, rep)
 	return cfg.baselines.after(stdout, stderr, cfg, rep)
 }
 
@@ -291,8 +291,30 @@ func environment(start time.Time, args []string, cfg *config) report.Env {
 	}
 }
 
-// progress reports one finished workload on standard error.
-func progress(w io.Writer, done, total int, latest []report.Result, verbose bool) {
+// remaining estimates the time left from the time per workload so far:
+// sampling lasts about as long for every workload (the samples are sized
+// by -min-time), so the count of workloads left is a fair measure.
+func remaining(elapsed time.Duration, done, total int) time.Duration {
+	if done <= 0 || done >= total {
+		return 0
+	}
+	return elapsed / time.Duration(done) * time.Duration(total-done)
+}
+
+// etaText writes a time left for progress lines: "about 3m10s left".
+func etaText(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	if d < time.Minute {
+		return fmt.Sprintf(" (about %ds left)", int(d.Seconds()+0.5))
+	}
+	return fmt.Sprintf(" (about %s left)", d.Round(10*time.Second))
+}
+
+// progress reports one finished workload on standard error, with the time
+// left (0: not said).
+func progress(w io.Writer, done, total int, latest []report.Result, verbose bool, left time.Duration) {
 	var parts []string
 	for _, r := range latest {
 		switch {
@@ -315,7 +337,7 @@ func progress(w io.Writer, done, total int, latest []report.Result, verbose bool
 		return
 	}
 	r := latest[0]
-	fmt.Fprintf(w, "[%d/%d] %s %s %s threads=%d: %s\n", done, total, r.Op, r.DType, r.Shape, r.Threads, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "[%d/%d]%s %s %s %s threads=%d: %s\n", done, total, etaText(left), r.Op, r.DType, r.Shape, r.Threads, strings.Join(parts, ", "))
 }
 
 func progressf(w io.Writer, format string, args ...any) {

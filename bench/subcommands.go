@@ -25,7 +25,7 @@ var subcommands = map[string]func(ctx context.Context, stdout, stderr io.Writer,
 // reportFormats are what `report` writes: the HTML page (default), a
 // Markdown or terminal view, a roofline image, or the other printers' output
 // converted from a saved file.
-var reportFormats = []string{"html", "md", "table", "svg", "png", "json", "csv", "gobench"}
+var reportFormats = []string{"html", "md", "table", "summary", "svg", "png", "json", "csv", "gobench"}
 
 func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("peakbench report", flag.ContinueOnError)
@@ -72,6 +72,8 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 			return report.WriteMarkdownRuns(w, runs)
 		case "svg", "png":
 			return report.WriteRoofline(w, runs[0].Run, *format)
+		case "summary": // the screen a run ends with
+			return report.WriteSummary(w, runs[0].Run, nil)
 		}
 		return report.Write(w, runs[0].Run, *format)
 	}
@@ -137,12 +139,29 @@ func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) erro
 
 // loadRuns reads saved runs; a file that cannot be read or is not a
 // peakbench run is bad input (exit 2), named in a one-line error.
+func hasBackendFindings(run *report.Run) bool {
+	for _, b := range run.Backends {
+		if len(b.Findings) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func loadRuns(files []string) ([]report.RunFile, error) {
 	var runs []report.RunFile
 	for _, f := range files {
 		run, err := report.Load(f)
 		if err != nil {
 			return nil, usageError{err.Error()}
+		}
+		if !report.HasFindings(run) {
+			// A file older than findings: its records are enough to
+			// diagnose it now (the rules read only what the file holds).
+			if !hasBackendFindings(run) {
+				report.CheckCodePaths(run)
+			}
+			report.Diagnose(run)
 		}
 		runs = append(runs, report.RunFile{Name: f, Run: run})
 	}

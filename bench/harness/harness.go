@@ -256,8 +256,10 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		results = append(results, r)
 	}
 	targets := make([]measure.Target, len(kernels))
+	usage := make([]*usageTarget, len(kernels))
 	for i, k := range kernels {
-		targets[i] = k
+		usage[i] = &usageTarget{Target: k}
+		targets[i] = usage[i]
 	}
 	ref, err := p.reference(w, threads, results, owners)
 	if err != nil {
@@ -280,6 +282,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			continue
 		}
 		p.fill(r, w, threads, m)
+		r.Host = usage[i].host()
 	}
 	if ref != nil && ms[len(kernels)].Err == nil && ms[len(kernels)].Stats.Median > 0 {
 		gbps := ref.Bytes() / ms[len(kernels)].Stats.Median // bytes per ns = GB/s

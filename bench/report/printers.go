@@ -46,10 +46,10 @@ func writeJSON(w io.Writer, v any) error {
 
 // row is one result as the human-readable printers show it.
 type row struct {
-	backend, op, dtype, shape, threads, time, spread, gflops, gbps, peak, ref, bound, verified string
+	backend, op, dtype, shape, threads, time, spread, gflops, gbps, peak, ref, bound, verified, why string
 }
 
-var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "%ref", "of", "verified"}
+var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "%ref", "of", "verified", "why"}
 
 func rowOf(r *Result) row {
 	rw := row{backend: r.Label(), op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
@@ -75,6 +75,7 @@ func rowOf(r *Result) row {
 		rw.ref = fmt.Sprintf("%.1f%%", 100*r.Share.Reference)
 	}
 	rw.bound = boundName(r)
+	rw.why = WhyLabel(r)
 	switch {
 	case r.Verified:
 		rw.verified = "ok"
@@ -96,14 +97,23 @@ func boundName(r *Result) string {
 	return r.DType + " FMA"
 }
 
-// cells lists a row's columns; %ref only when withRef (some result of the
-// run has a reference stream).
-func (r row) cells(withRef bool) []string {
-	c := []string{r.backend, r.op, r.dtype, r.shape, r.threads, r.time, r.spread, r.gflops, r.gbps, r.peak}
-	if withRef {
-		c = append(c, r.ref)
+// columns says which optional columns a run's tables have: %ref when some
+// result has a reference stream, why when some has findings.
+type columns struct{ ref, why bool }
+
+func columnsOf(run *Run) columns { return columns{ref: hasReference(run), why: HasFindings(run)} }
+
+// cells lists a row's columns.
+func (r row) cells(c columns) []string {
+	out := []string{r.backend, r.op, r.dtype, r.shape, r.threads, r.time, r.spread, r.gflops, r.gbps, r.peak}
+	if c.ref {
+		out = append(out, r.ref)
 	}
-	return append(c, r.bound, r.verified)
+	out = append(out, r.bound, r.verified)
+	if c.why {
+		out = append(out, r.why)
+	}
+	return out
 }
 
 // hasReference says whether any result carries a reference stream's share.
@@ -123,10 +133,10 @@ func writeTable(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	ref := hasReference(run)
-	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, header.cells(ref))), "\t"))
+	cols := columnsOf(run)
+	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, header.cells(cols))), "\t"))
 	for i := range run.Results {
-		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref)), "\t"))
+		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols)), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -157,19 +167,23 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	writeMarkdownSummary(w, run)
 	writeMarkdownSpeedups(w, run) // -vs (speedup.go)
 	fmt.Fprintf(w, "### All results\n\n")
-	ref := hasReference(run)
-	cells := vsCells(run, nil, header.cells(ref))
+	cols := columnsOf(run)
+	cells := vsCells(run, nil, header.cells(cols))
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
+	text := 2 // of, verified
+	if cols.why {
+		text++
+	}
 	for i := range align {
 		align[i] = "---"
-		if i >= 4 && i < len(cells)-2 { // threads … %peak (and %ref)
+		if i >= 4 && i < len(cells)-text { // threads … %peak (and %ref)
 			align[i] = "---:"
 		}
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
-		c := vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref))
+		c := vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols))
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}
@@ -283,6 +297,9 @@ func footer(run *Run) []string {
 	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, update, copy or read); \"of\" names the bound.")
 	if hasReference(run) {
 		out = append(out, "%ref: achieved GB/s over that of a plain stream of the same pattern and bytes, sampled interleaved with the backends (the peaks are the best of a few runs at the start).")
+	}
+	if HasFindings(run) {
+		out = append(out, "why: the result's most specific finding, else what bounds it (compute, memory, overhead); each finding's sentence, evidence and remedy are in the JSON (findings) and the HTML report.")
 	}
 	if e := run.Env; e.TimerOverheadNS > 0 {
 		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",

@@ -112,8 +112,32 @@ type Result struct {
 	// the noise target.
 	ClockDrift *ClockDrift `json:"clock_drift,omitempty"`
 
+	// Host is what the host's CPUs did during this result's samples;
+	// absent where it could not be read (and in files older than it).
+	Host *HostUse `json:"host,omitempty"`
+
+	// Findings say why the result is where it is against its bound
+	// (Diagnose, findings.go); absent in files older than them.
+	Findings []Finding `json:"findings,omitempty"`
+
 	// Error is set when the workload could not be measured at all.
 	Error string `json:"error,omitempty"`
+}
+
+// HostUse is what the host's CPUs did while a result's samples ran
+// (bench/internal/hostuse).
+type HostUse struct {
+	// BusyThreads is the CPU time of peakbench and its worker processes
+	// over the samples' wall time: the threads the backend kept busy.
+	BusyThreads float64 `json:"busy_threads,omitempty"`
+	// Steal is the share of all CPUs' time the hypervisor took from this
+	// guest during the samples (/proc/stat); absent on bare metal.
+	Steal float64 `json:"steal,omitempty"`
+	// OtherThreads is the CPUs the machine's other processes kept busy
+	// meanwhile (its busy time in /proc/stat less peakbench's).
+	OtherThreads float64 `json:"other_threads,omitempty"`
+	// SampledNS is the wall time of the samples the figures cover.
+	SampledNS float64 `json:"sampled_ns"`
 }
 
 // PeakRef names the ceilings a result is a share of.

@@ -207,8 +207,9 @@ func writeMarkdownSpeedups(w io.Writer, run *Run) {
 	fmt.Fprintln(w)
 }
 
-// vsCells adds the -vs column to a row of cells, before the last one
-// (verified); the header's when r is nil. Without -vs they are unchanged.
+// vsCells adds the -vs column to a row of cells, before verified (the last
+// one, or the one before why); the header's when r is nil. Without -vs
+// they are unchanged.
 func vsCells(run *Run, r *Result, cells []string) []string {
 	if run.Vs == "" {
 		return cells
@@ -217,6 +218,10 @@ func vsCells(run *Run, r *Result, cells []string) []string {
 	if r != nil {
 		c = speedupCell(run, r)
 	}
-	out := append([]string(nil), cells[:len(cells)-1]...)
-	return append(out, c, cells[len(cells)-1])
+	at := len(cells) - 1
+	if HasFindings(run) {
+		at--
+	}
+	out := append([]string(nil), cells[:at]...)
+	return append(append(out, c), cells[at:]...)
 }

@@ -155,6 +155,17 @@ var layerSuiteSizes = map[string]map[Op][]string{
 		LayerNorm:       {"512x1024"},
 		GroupNorm:       {"1x256x56x56:g32"},
 	},
+	"default": {
+		Conv1D:          {"1x256x1000:256x5:p2"},
+		Conv2D:          {"1x64x56x56:64x3x3:p1", "1x256x56x56:64x1x1"},
+		Conv3D:          {"1x16x8x28x28:16x3x3x3:p1"},
+		MaxPool:         {"1x64x112x112:3x3:s2:p1"},
+		AvgPool:         {"1x64x56x56:2x2"},
+		AdaptiveAvgPool: {"1x2048x7x7:1x1"},
+		BatchNorm:       {"1x64x56x56"},
+		LayerNorm:       {"512x1024"},
+		GroupNorm:       {"1x256x56x56:g32"},
+	},
 	"standard": {
 		Conv1D:          {"1x256x1000:256x5:p2", "1x256x1000:256x5:p2:nhwc"},
 		Conv2D:          {"1x3x224x224:64x7x7:s2:p3", "1x64x56x56:64x3x3:p1", "1x64x56x56:64x3x3:p1:nhwc", "1x256x56x56:64x1x1", "1x512x7x7:512x3x3:p1"},

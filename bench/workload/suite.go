@@ -9,7 +9,14 @@ import (
 // Suites names the predefined problem sets. deepbench holds DeepBench's
 // GEMM and convolution shapes and ResNet-50's layers (deepbench.go); full
 // includes them.
-var Suites = []string{"quick", "standard", "full", "deepbench"}
+var Suites = []string{"quick", "default", "standard", "full", "deepbench"}
+
+// DefaultSuite is the suite a run without -suite takes: every op, with
+// sizes enough for each op's per-call overhead to be fitted (three vector
+// sizes, from L1 to DRAM on most machines) and one shape of each layer
+// kind, to finish in a few minutes on 2 cores with every CPU library.
+// standard and full are the long runs.
+const DefaultSuite = "default"
 
 // suiteSizes lists each suite's shapes per op kind. Vector sizes are chosen
 // so that f32 working sets land in L1, L2, L3 and DRAM of a typical core
@@ -20,6 +27,12 @@ var suiteSizes = map[string]map[Kind][]string{
 		KindMatVec: {"1024"},
 		KindVector: {"256Ki"},
 		KindRows:   {"256x1024"},
+	},
+	"default": {
+		KindMatMul: {"256", "1024"},
+		KindMatVec: {"1024", "4096"},
+		KindVector: {"1Ki", "256Ki", "16Mi"},
+		KindRows:   {"256x1024", "4096x1024"},
 	},
 	"standard": {
 		KindMatMul: {"256", "512", "1024", "2048"},
@@ -37,7 +50,7 @@ var suiteSizes = map[string]map[Kind][]string{
 
 // Selection narrows a suite: nil fields keep the suite's choice.
 type Selection struct {
-	Suite  string   // quick, standard (default), full
+	Suite  string   // quick, default (DefaultSuite, when empty), standard, full, deepbench
 	Ops    []Op     // all when empty
 	DTypes []DType  // when empty: f32 and f64 (layer ops and the deepbench suite: f32)
 	Sizes  []string // -size values, overriding the suite's shapes for every selected op
@@ -48,7 +61,7 @@ type Selection struct {
 func Expand(sel Selection) ([]Workload, error) {
 	suite := sel.Suite
 	if suite == "" {
-		suite = "standard"
+		suite = DefaultSuite
 	}
 	if !slices.Contains(Suites, suite) {
 		return nil, fmt.Errorf("unknown suite %q (accepted: %s)", suite, strings.Join(Suites, ", "))

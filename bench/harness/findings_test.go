@@ -1,0 +1,109 @@
+package harness
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/workload"
+)
+
+// spinner is a backend whose kernel spins on the calling thread for a
+// planted fixed cost per call plus a cost per element: what a library with
+// per-call overhead that ignores the thread count it is given looks like.
+type spinner struct {
+	fixed, perElem time.Duration
+}
+
+func (s *spinner) Name() string       { return "spinner" }
+func (s *spinner) Device() string     { return "cpu" }
+func (s *spinner) Info() backend.Info { return backend.Info{Version: "1.0"} }
+func (s *spinner) Close() error       { return nil }
+func (s *spinner) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	per := s.fixed + time.Duration(w.Shape.N)*s.perElem
+	return &spinKernel{out: w.Reference(in), per: per}, nil
+}
+
+type spinKernel struct {
+	out []float64
+	per time.Duration
+}
+
+func (k *spinKernel) Run(iters int) (time.Duration, error) {
+	start := time.Now()
+	end := start.Add(time.Duration(iters) * k.per)
+	for time.Now().Before(end) {
+	}
+	return time.Since(start), nil
+}
+func (k *spinKernel) Output() ([]float64, error) { return k.out, nil }
+func (k *spinKernel) Close() error               { return nil }
+
+// A planted per-call overhead is found by the fit over the run's sizes,
+// and a kernel that keeps one thread busy when given two is found idle:
+// both measured for real through the harness (CPU time, wall time).
+func TestFindingsOnPlantedOverheadAndIdleThread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spins for about a second")
+	}
+	p := plan(&spinner{fixed: 40 * time.Microsecond, perElem: time.Nanosecond})
+	p.Measure.MinTime = 10 * time.Millisecond
+	p.Measure.MaxSamples = 8
+	p.Threads = []int{2}
+	p.Workloads = nil
+	for _, n := range []int{1 << 10, 1 << 13, 1 << 16} { // 41 µs, 48 µs, 106 µs
+		p.Workloads = append(p.Workloads, workload.Workload{Op: workload.AXPY, DType: workload.F32, Shape: workload.Shape{N: n}})
+	}
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &report.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
+	report.Diagnose(run)
+	for _, r := range run.Results {
+		for _, f := range r.Findings {
+			t.Logf("%s: %s: %s [%s] %s", r.Shape, f.Code, f.Text, f.Evidence, f.Remedy)
+		}
+	}
+	small := findFinding(t, &run.Results[0], report.CodeOverhead)
+	if !strings.Contains(small.Evidence, "fit over 3 sizes") {
+		t.Errorf("evidence %q", small.Evidence)
+	}
+	// The fixed cost is planted at 40 µs; the fit reads it from the medians.
+	if !strings.Contains(small.Text, "fixed 3") && !strings.Contains(small.Text, "fixed 4") {
+		t.Errorf("planted 40 µs per call, finding says %q", small.Text)
+	}
+	if b := run.Results[0].Findings[0]; b.Code != report.CodeBoundOverhead {
+		t.Errorf("1 Ki elements with a 40 µs fixed cost: bound %s, want %s", b.Code, report.CodeBoundOverhead)
+	}
+	for i := range run.Results {
+		r := &run.Results[i]
+		if r.Host == nil || r.Host.SampledNS <= 0 {
+			t.Fatalf("%s: no host use recorded", r.Shape)
+		}
+		if r.Host.Steal < 0.1 { // on a host that lets the thread run
+			f := findFinding(t, r, report.CodeThreadsIdle)
+			if !strings.Contains(f.Evidence, "2 asked") {
+				t.Errorf("threads evidence %q", f.Evidence)
+			}
+		}
+	}
+}
+
+func findFinding(t *testing.T, r *report.Result, code string) report.Finding {
+	t.Helper()
+	for _, f := range r.Findings {
+		if f.Code == code {
+			return f
+		}
+	}
+	var codes []string
+	for _, f := range r.Findings {
+		codes = append(codes, f.Code)
+	}
+	t.Fatalf("%s %s %s: no %s finding (has %v; host %+v)", r.Backend, r.Op, r.Shape, code, codes, r.Host)
+	return report.Finding{}
+}

@@ -1,0 +1,36 @@
+package harness
+
+import (
+	"time"
+
+	"github.com/peakbench/peakbench/bench/internal/hostuse"
+	"github.com/peakbench/peakbench/bench/measure"
+	"github.com/peakbench/peakbench/bench/report"
+)
+
+// usageTarget reads the host around each sample of a kernel: the CPU time
+// of peakbench and its workers, and the hypervisor's steal. Samples of
+// different backends are interleaved, so only the stretches inside this
+// kernel's own Run calls count towards its result.
+type usageTarget struct {
+	measure.Target
+	use hostuse.Use
+}
+
+func (u *usageTarget) Run(iters int) (time.Duration, error) {
+	a := hostuse.Read()
+	d, err := u.Target.Run(iters)
+	u.use.Add(a, hostuse.Read())
+	return d, err
+}
+
+// host is the result's HostUse, nil when nothing could be read.
+func (u *usageTarget) host() *report.HostUse {
+	busy, okBusy := u.use.BusyThreads()
+	steal, okSteal := u.use.StealShare()
+	if !okBusy && !okSteal {
+		return nil
+	}
+	others, _ := u.use.OtherThreads()
+	return &report.HostUse{BusyThreads: busy, Steal: steal, OtherThreads: others, SampledNS: float64(u.use.Wall.Nanoseconds())}
+}

@@ -1,0 +1,113 @@
+package hostuse
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// spin keeps n goroutines busy for d.
+func spin(n int, d time.Duration) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := 0
+			for end := time.Now().Add(d); time.Now().Before(end); {
+				x++
+			}
+			_ = x
+		}()
+	}
+	wg.Wait()
+}
+
+func TestBusyThreadsCountsThisProcess(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("no /proc")
+	}
+	var u Use
+	a := Read()
+	spin(1, 300*time.Millisecond)
+	u.Add(a, Read())
+	busy, ok := u.BusyThreads()
+	if !ok {
+		t.Fatal("CPU time not readable")
+	}
+	others, _ := u.OtherThreads()
+	// One goroutine spinning: one thread busy, less what other processes
+	// of a shared machine took from it; never two.
+	if busy > 1.3 || busy+others < 0.5 {
+		t.Errorf("one spinning thread read as %.2f busy threads (others %.2f)", busy, others)
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	// Two spinning goroutines: more CPU time than one, on a machine
+	// whose other processes leave room.
+	var u2 Use
+	a = Read()
+	spin(2, 300*time.Millisecond)
+	u2.Add(a, Read())
+	busy2, _ := u2.BusyThreads()
+	others2, _ := u2.OtherThreads()
+	if busy2 > 2.3 || (others2 < 0.3 && busy2 < 1.3) {
+		t.Errorf("two spinning threads read as %.2f busy threads (others %.2f)", busy2, others2)
+	}
+}
+
+func TestBusyThreadsCountsChildren(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children"); err != nil {
+		t.Skip("no /proc/PID/task/TID/children on this kernel")
+	}
+	// A child that spins, while this process sleeps: its time is counted.
+	cmd := exec.Command(os.Args[0], "-test.run=TestHelperSpin")
+	cmd.Env = append(os.Environ(), "HOSTUSE_SPIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	time.Sleep(50 * time.Millisecond)
+	var u Use
+	a := Read()
+	time.Sleep(300 * time.Millisecond)
+	u.Add(a, Read())
+	busy, ok := u.BusyThreads()
+	if !ok {
+		t.Fatal("CPU time not readable")
+	}
+	if busy < 0.3 {
+		t.Errorf("a spinning child read as %.2f busy threads", busy)
+	}
+}
+
+func TestStealShare(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc/stat")
+	}
+	var u Use
+	a := Read()
+	spin(1, 100*time.Millisecond)
+	u.Add(a, Read())
+	s, ok := u.StealShare()
+	if !ok {
+		t.Fatal("no ticks counted in 100 ms")
+	}
+	if s < 0 || s > 1 {
+		t.Errorf("steal share %v outside [0, 1]", s)
+	}
+}
+
+// TestHelperSpin is the child of TestBusyThreadsCountsChildren: it spins
+// for three seconds when HOSTUSE_SPIN is set.
+func TestHelperSpin(t *testing.T) {
+	if os.Getenv("HOSTUSE_SPIN") == "" {
+		t.Skip("the child process of TestBusyThreadsCountsChildren")
+	}
+	spin(1, 3*time.Second)
+}

@@ -1,0 +1,328 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/peakbench/peakbench/bench/peak"
+)
+
+func findingCodes(r *Result) []string {
+	var c []string
+	for _, f := range r.Findings {
+		c = append(c, f.Code)
+	}
+	return c
+}
+
+func finding(r *Result, code string) (Finding, bool) {
+	for _, f := range r.Findings {
+		if f.Code == code {
+			return f, true
+		}
+	}
+	return Finding{}, false
+}
+
+func mustFinding(t *testing.T, r *Result, code string) Finding {
+	t.Helper()
+	f, ok := finding(r, code)
+	if !ok {
+		t.Fatalf("%s %s %s: no %s finding; has %v", r.Backend, r.Op, r.Shape, code, findingCodes(r))
+	}
+	if f.Text == "" || f.Evidence == "" {
+		t.Errorf("%s finding without text or evidence: %+v", code, f)
+	}
+	return f
+}
+
+func noFinding(t *testing.T, r *Result, code string) {
+	t.Helper()
+	if f, ok := finding(r, code); ok {
+		t.Errorf("%s %s %s: unexpected %s finding: %s", r.Backend, r.Op, r.Shape, code, f.Text)
+	}
+}
+
+// Recorded on the Intel Xeon VM (2 vCPUs): ReLU f32 at four sizes on
+// oneDNN, PyTorch and the asm kernel, 2 threads. oneDNN's primitive costs
+// microseconds per call, the asm kernel nanoseconds.
+func TestDiagnoseRecordedPerCallOverhead(t *testing.T) {
+	run, err := Load("testdata/findings/relu-intel-xeon-vm.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Diagnose(run)
+	get := func(backend, shape string) *Result {
+		for i := range run.Results {
+			if r := &run.Results[i]; r.Backend == backend && r.Shape == shape {
+				return r
+			}
+		}
+		t.Fatalf("no %s %s in the recording", backend, shape)
+		return nil
+	}
+	onednn := get("onednn", "1024")
+	f := mustFinding(t, onednn, CodeOverhead)
+	fit := newDiagnosis(run).fits[fitKeyOf(onednn)]
+	if fit.FixedNS < 3000 || fit.FixedNS > onednn.MedianNS {
+		t.Errorf("oneDNN's fixed cost %v ns; its 1 Ki ReLU took %v ns", fit.FixedNS, onednn.MedianNS)
+	}
+	if !strings.Contains(f.Remedy, "asm") {
+		t.Errorf("remedy should name the backend with the least fixed cost (asm): %q", f.Remedy)
+	}
+	if b := onednn.Findings[0]; b.Code != CodeBoundOverhead {
+		t.Errorf("oneDNN 1 Ki ReLU bound: %s, want %s", b.Code, CodeBoundOverhead)
+	}
+	noFinding(t, get("asm", "1024"), CodeOverhead)
+	// 16 Mi elements stream from the VM's 480 MiB L3: the fixed cost is
+	// nothing there.
+	big := get("onednn", "16777216")
+	noFinding(t, big, CodeOverhead)
+	if b := big.Findings[0]; b.Code != CodeBoundMemory || !strings.Contains(b.Text, "L3 copy bandwidth") {
+		t.Errorf("16 Mi ReLU bound: %+v", b)
+	}
+	// Every result below half its bound has a finding with evidence.
+	for i := range run.Results {
+		r := &run.Results[i]
+		if len(r.Findings) == 0 || r.Findings[0].Evidence == "" {
+			t.Errorf("%s %s: no bound finding", r.Backend, r.Shape)
+		}
+	}
+}
+
+// fitOverhead recovers a planted fixed cost and cost per element.
+func TestFitOverheadPlanted(t *testing.T) {
+	var pts []fitPoint
+	for _, n := range []float64{1 << 10, 1 << 14, 1 << 18, 1 << 24} {
+		pts = append(pts, fitPoint{Units: n, NS: 30000 + 0.4*n})
+	}
+	// The largest size streams from DRAM at another cost per element: the
+	// fit uses the smallest three.
+	pts[3].NS *= 3
+	f, ok := fitOverhead(pts)
+	if !ok {
+		t.Fatal("no fit")
+	}
+	if math.Abs(f.FixedNS-30000) > 1 || math.Abs(f.PerUnitNS-0.4) > 1e-6 {
+		t.Errorf("fit %v ns + %v ns/element, planted 30000 + 0.4", f.FixedNS, f.PerUnitNS)
+	}
+	if c := f.crossover(); math.Abs(c-75000) > 1 {
+		t.Errorf("crossover %v elements, want 75000", c)
+	}
+	// No fixed cost: a line through the origin, not a negative intercept.
+	f, ok = fitOverhead([]fitPoint{{1000, 1000}, {2000, 2100}})
+	if !ok || f.FixedNS != 0 {
+		t.Errorf("growth faster than linear fitted a fixed cost %v (ok %v)", f.FixedNS, ok)
+	}
+	if _, ok := fitOverhead([]fitPoint{{1000, 5000}}); ok {
+		t.Error("one size fitted")
+	}
+	if _, ok := fitOverhead([]fitPoint{{1000, 5000}, {2000, 4000}}); ok {
+		t.Error("a time that falls with size fitted")
+	}
+}
+
+// cpuRun is a run on a machine like the Intel Xeon VM: 2 threads, f32
+// peak 493 GFLOP/s, L2 copy 300 GB/s up to 4 MiB, L3 100 GB/s, DRAM 20.
+func cpuRun(results ...Result) *Run {
+	run := &Run{
+		Machine: peak.Machine{Arch: "amd64", Vendor: "GenuineIntel", SIMDBits: 512, FMAUnits: 2, Features: []string{"fma", "avx512f"}},
+		Peaks: peak.Peaks{
+			Compute: []peak.ComputePeak{{DType: "f32", Threads: 2, TheoreticalGFLOPS: 493, Formula: "2 cores × 3.85 GHz × 64 FLOP/cycle"}},
+			Bandwidth: []peak.BandwidthPeak{
+				{Level: "L2", Pattern: "copy", Threads: 2, GBPS: 300},
+				{Level: "L3", Pattern: "copy", Threads: 2, GBPS: 100},
+				{Level: "DRAM", Pattern: "copy", Threads: 2, GBPS: 20},
+			},
+			Caches: []peak.CacheLevel{{Level: "L2", Threads: 2, Found: true, BoundBytes: 4 << 20}},
+		},
+		Results: results,
+	}
+	return run
+}
+
+func computeResult(backend string, gflops float64) Result {
+	r := Result{Backend: backend, Device: "cpu", Op: "gemm", DType: "f32", Shape: "1024x1024x1024", Threads: 2, Cache: "hot",
+		Verified: true, FLOPs: 2 << 30, Intensity: 170}
+	r.MedianNS = r.FLOPs / gflops
+	r.GFLOPS = gflops
+	r.Ceilings(peak.ComputePeak{DType: "f32", Threads: 2, TheoreticalGFLOPS: 493}, peak.BandwidthPeak{Level: "L3", GBPS: 100})
+	return r
+}
+
+// A library whose code path is narrower than the machine's (BLIS's
+// haswell path on two 512-bit FMA units, as Debian's BLIS took before
+// peakbench initialised it) carries that finding on its compute-bound
+// results; a library on the full width does not.
+func TestDiagnoseCodePath(t *testing.T) {
+	run := cpuRun(computeResult("blis", 200), computeResult("mkl", 450))
+	run.Backends = []BackendInfo{
+		{Name: "blis", Available: true, Device: "cpu"},
+		{Name: "mkl", Available: true, Device: "cpu"},
+	}
+	run.Backends[0].Details = map[string]string{"code_path": "haswell"}
+	run.Backends[1].Details = map[string]string{"code_path": "avx512"}
+	run.Machine.Model = "Intel(R) Xeon(R) Processor"
+	CheckCodePaths(run)
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeCodePath)
+	if !strings.Contains(f.Remedy, "BLIS_ARCH_TYPE") {
+		t.Errorf("remedy %q", f.Remedy)
+	}
+	noFinding(t, &run.Results[1], CodeCodePath)
+	if b := run.Results[0].Findings[0]; b.Code != CodeBoundCompute || !strings.Contains(b.Evidence, "3.85 GHz") {
+		t.Errorf("bound %+v", b)
+	}
+	if got := WhyLabel(&run.Results[0]); got != "code-path,behind" {
+		t.Errorf("why label %q", got)
+	}
+	if got := WhyLabel(&run.Results[1]); got != "compute" {
+		t.Errorf("why label %q", got)
+	}
+}
+
+// Recorded on the Intel Xeon VM before the workers set their BLAS's
+// threads: PyTorch's "1-thread" SGEMM kept both cores busy; and a 2-thread
+// run of a library that used one.
+func TestDiagnoseThreads(t *testing.T) {
+	extra := computeResult("torch", 320)
+	extra.Threads = 1
+	extra.Host = &HostUse{BusyThreads: 1.97, SampledNS: 400e6}
+	idle := computeResult("openblas", 230)
+	idle.Host = &HostUse{BusyThreads: 1.02, SampledNS: 300e6}
+	stolen := computeResult("mkl", 230)
+	stolen.Host = &HostUse{BusyThreads: 1.1, Steal: 0.3, SampledNS: 300e6}
+	fine := computeResult("blis", 450)
+	fine.Host = &HostUse{BusyThreads: 1.96, SampledNS: 300e6}
+	short := computeResult("onednn", 230)
+	short.Host = &HostUse{BusyThreads: 1.0, SampledNS: 10e6} // too short to trust
+	run := cpuRun(extra, idle, stolen, fine, short)
+	run.Peaks.Compute = append(run.Peaks.Compute, peak.ComputePeak{DType: "f32", Threads: 1, TheoreticalGFLOPS: 246})
+	Diagnose(run)
+	mustFinding(t, &run.Results[0], CodeThreadsExtra)
+	f := mustFinding(t, &run.Results[1], CodeThreadsIdle)
+	if !strings.Contains(f.Text, "1.0 of the 2") || f.Remedy == "" {
+		t.Errorf("idle finding %+v", f)
+	}
+	f = mustFinding(t, &run.Results[2], CodeThreadsIdle)
+	if !strings.Contains(f.Text, "host took 30.0%") {
+		t.Errorf("a host that stole the CPU should be named: %q", f.Text)
+	}
+	mustFinding(t, &run.Results[2], CodeSteal)
+	for _, i := range []int{3, 4} {
+		noFinding(t, &run.Results[i], CodeThreadsIdle)
+		noFinding(t, &run.Results[i], CodeThreadsExtra)
+	}
+}
+
+// A clock that dropped during a result's workload (the harness's readings
+// before and after it) is said with its figures.
+func TestDiagnoseClockDrop(t *testing.T) {
+	r := computeResult("mkl", 400)
+	r.ClockDrift = &ClockDrift{StartGHz: 3.85, BeforeGHz: 3.84, AfterGHz: 3.2, Drift: 3.2/3.85 - 1}
+	run := cpuRun(r, computeResult("mkl", 410))
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeClock)
+	if !strings.Contains(f.Text, "-16.9%") || !strings.Contains(f.Evidence, "3.20 GHz after") {
+		t.Errorf("clock finding %+v", f)
+	}
+	noFinding(t, &run.Results[1], CodeClock)
+}
+
+func copyResult(backend string, footprint, gbps float64) Result {
+	r := Result{Backend: backend, Device: "cpu", Op: "relu", DType: "f32", Threads: 2, Cache: "hot", Verified: true,
+		Footprint: footprint, Bytes: footprint, FLOPs: footprint / 8, Intensity: 0.125}
+	r.Shape = "393216" // 1.5 MiB of input and output
+	r.MedianNS = r.Bytes / gbps
+	r.GBPS, r.GFLOPS = gbps, r.FLOPs/r.MedianNS
+	r.Ceilings(peak.ComputePeak{DType: "f32", Threads: 2, TheoreticalGFLOPS: 493}, peak.BandwidthPeak{Level: "L2", Pattern: "copy", GBPS: 300})
+	return r
+}
+
+// A working set that fits L2 but streamed no faster than DRAM is a level
+// mismatch; one at L2 speed, or merely below it, is not.
+func TestDiagnoseLevelMismatch(t *testing.T) {
+	// Each backend streams a small working set at L2 speed: its code can.
+	small := func(backend string) Result {
+		r := copyResult(backend, 64<<10, 250)
+		r.Shape = "8192"
+		return r
+	}
+	run := cpuRun(copyResult("slow", 3<<20, 19), copyResult("l3", 3<<20, 90), copyResult("fast", 3<<20, 250),
+		small("slow"), small("l3"), small("fast"))
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeLevel)
+	if !strings.Contains(f.Text, "fits L2 (up to 4 MiB on 2 threads)") || !strings.Contains(f.Text, "DRAM") {
+		t.Errorf("level finding %q", f.Text)
+	}
+	// At L3 speed: its data came from L3, not L2.
+	f = mustFinding(t, &run.Results[1], CodeLevel)
+	if !strings.Contains(f.Text, "no faster than L3") {
+		t.Errorf("level finding %q", f.Text)
+	}
+	noFinding(t, &run.Results[2], CodeLevel)
+	cold := copyResult("cold", 3<<20, 19)
+	cold.Cache = "cold"
+	run = cpuRun(cold)
+	Diagnose(run)
+	noFinding(t, &run.Results[0], CodeLevel)
+	// As slow at every size: its instructions limit it, not the level.
+	flat := small("flat")
+	flat.GBPS, flat.MedianNS = 22, flat.Bytes/22
+	flat.Ceilings(peak.ComputePeak{DType: "f32", Threads: 2, TheoreticalGFLOPS: 493}, peak.BandwidthPeak{Level: "L1", Pattern: "copy", GBPS: 600})
+	run = cpuRun(copyResult("flat", 3<<20, 21), flat)
+	Diagnose(run)
+	noFinding(t, &run.Results[0], CodeLevel)
+	mustFinding(t, &run.Results[0], CodeInstructions)
+}
+
+// A result far behind the fastest backend on its workload says so and
+// names it; the fastest, below half its bound with no cause found, says
+// no backend reached the bound.
+func TestDiagnoseRelative(t *testing.T) {
+	run := cpuRun(computeResult("gonum", 20), computeResult("mkl", 200), computeResult("blis", 150))
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeBehindBest)
+	if !strings.Contains(f.Text, "mkl ran this workload 10.00× faster") || f.Remedy != "for this workload, use mkl." {
+		t.Errorf("behind finding %+v", f)
+	}
+	noFinding(t, &run.Results[2], CodeBehindBest) // 1.33×: within reach
+	f = mustFinding(t, &run.Results[1], CodeUnreached)
+	if !strings.Contains(f.Text, "of the 3 backends") {
+		t.Errorf("unreached finding %q", f.Text)
+	}
+	if got := WhyLabel(&run.Results[0]); got != "behind" {
+		t.Errorf("why %q", got)
+	}
+}
+
+// Steal explains a noisy result; a quiet host gives no finding.
+func TestDiagnoseSteal(t *testing.T) {
+	noisy := copyResult("a", 3<<20, 250)
+	noisy.Noisy, noisy.Spread = true, 0.12
+	noisy.Host = &HostUse{BusyThreads: 1.9, Steal: 0.08, SampledNS: 200e6}
+	quiet := copyResult("b", 3<<20, 250)
+	quiet.Noisy, quiet.Spread = true, 0.12
+	quiet.Host = &HostUse{BusyThreads: 1.9, Steal: 0.001, SampledNS: 200e6}
+	run := cpuRun(noisy, quiet)
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeSteal)
+	if !strings.Contains(f.Text, "8.0%") || !strings.Contains(f.Text, "12.0% spread") {
+		t.Errorf("steal finding %q", f.Text)
+	}
+	noFinding(t, &run.Results[1], CodeSteal)
+}
+
+// Results that errored or failed verification get no findings; a file
+// older than findings loads, and Diagnose fills them.
+func TestDiagnoseSkipsFailures(t *testing.T) {
+	failed := computeResult("x", 100)
+	failed.Verified = false
+	errored := Result{Backend: "y", Op: "gemm", Error: "out of memory"}
+	run := cpuRun(failed, errored)
+	Diagnose(run)
+	if HasFindings(run) {
+		t.Errorf("findings on failed results: %v %v", run.Results[0].Findings, run.Results[1].Findings)
+	}
+}
