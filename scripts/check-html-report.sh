@@ -75,7 +75,7 @@ if [[ $charts -lt 1 || $charts -ne $sourcecharts ]]; then
 	echo "check-html-report: $charts chart(s) rendered, $sourcecharts in the file" >&2
 	fail=1
 fi
-for id in summary machine roofline ops failures environment method; do
+for id in glance summary machine roofline ops failures environment method; do
 	grep -q "id=\"$id\"" "$work/dom.html" || { echo "check-html-report: section #$id missing" >&2; fail=1; }
 done
 # Self-contained: nothing fetched from the network.

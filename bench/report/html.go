@@ -58,6 +58,7 @@ type htmlView struct {
 	ModelErrors []string // "label: n results …" for runs with model errors
 	NoiseFloor  string   // ModelNoiseFloor, as a percentage
 	Checks      []checksView
+	Glance      []glanceView // heatmap.go: the first screen
 	Summary     table
 	Machine     table
 	Rooflines   []chartView
@@ -222,6 +223,11 @@ func buildView(runs []RunFile) (*htmlView, error) {
 			v.ModelErrors = append(v.ModelErrors, fmt.Sprintf("%s: %d result(s) above their roofline bound by more than their noise", labels[i], n))
 		}
 		v.Checks = append(v.Checks, checksOf(rf.Run, labels[i]))
+		gl := ""
+		if v.Multi {
+			gl = labels[i]
+		}
+		v.Glance = append(v.Glance, glanceOf(rf.Run, gl))
 		v.Runs = append(v.Runs, rv)
 	}
 	v.Summary = summaryTable(runs, labels)

@@ -183,3 +183,38 @@ func TestRooflinePerDevice(t *testing.T) {
 		}
 	}
 }
+
+// The report opens with the heat map: a row per workload, a column per
+// backend, each cell its share, its ratio to the fastest and its main
+// finding, with every finding on hover; the overview follows.
+func TestHTMLGlance(t *testing.T) {
+	run, err := Load("testdata/findings/relu-intel-xeon-vm.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckCodePaths(run)
+	Diagnose(run)
+	var b strings.Builder
+	if err := WriteHTML(&b, []RunFile{{Run: run}}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	glance := strings.Index(page, `<section id="glance">`)
+	summary := strings.Index(page, `<section id="summary">`)
+	if glance < 0 || summary < glance {
+		t.Fatalf("the glance section should open the report (glance at %d, summary at %d)", glance, summary)
+	}
+	heat := page[glance:summary]
+	// 4 ReLU sizes × 3 backends (asm, onednn, torch, as recorded).
+	if n := strings.Count(heat, `<td class="cell`); n != 12 {
+		t.Errorf("%d heat cells", n)
+	}
+	if n := strings.Count(heat, `class="cell best"`); n != 4 {
+		t.Errorf("%d cells marked fastest, want one per workload (4)", n)
+	}
+	for _, want := range []string{"background: hsl(", "overhead", "×0.", "per-call overhead", "Best backend per op family", "elementwise", "Top findings"} {
+		if !strings.Contains(heat, want) {
+			t.Errorf("glance section lacks %q", want)
+		}
+	}
+}
