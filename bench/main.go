@@ -149,7 +149,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	plan := harness.Plan{
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
 		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
-		Clock: peak.MeasureClock,
+		Clock: peak.MeasureClock, ProbeOverhead: true,
 		Progress: func(done, total int, latest []report.Result) {
 			progress(stderr, done, total, latest, cfg.verbose, remaining(time.Since(measureStart), done, total))
 			if progressHook != nil {

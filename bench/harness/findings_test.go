@@ -107,3 +107,34 @@ func findFinding(t *testing.T, r *report.Result, code string) report.Finding {
 	t.Fatalf("%s %s %s: no %s finding (has %v; host %+v)", r.Backend, r.Op, r.Shape, code, codes, r.Host)
 	return report.Finding{}
 }
+
+// An op measured at one size gets a tiny-size probe on each backend,
+// which the overhead fit takes as its second point.
+func TestProbeOneSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spins for about a second")
+	}
+	p := plan(&spinner{fixed: 30 * time.Microsecond, perElem: 10 * time.Nanosecond}) // 4096 elements: 71 µs
+	p.Measure.MinTime = 5 * time.Millisecond
+	p.Measure.MaxSamples = 8
+	p.Threads = []int{1}
+	p.ProbeOverhead = true
+	p.Workloads = []workload.Workload{{Op: workload.AXPY, DType: workload.F32, Shape: workload.Shape{N: 4096}}}
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 {
+		t.Fatalf("%d results; the probe must not be one", len(results))
+	}
+	pr := results[0].Probe
+	if pr == nil || pr.Shape != "64" || pr.MedianNS < 25e3 {
+		t.Fatalf("probe %+v", pr)
+	}
+	run := &report.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
+	report.Diagnose(run)
+	f := findFinding(t, &run.Results[0], report.CodeOverhead)
+	if !strings.Contains(f.Evidence, "fit over 2 sizes (64 elements") {
+		t.Errorf("evidence %q", f.Evidence)
+	}
+}

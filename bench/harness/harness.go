@@ -43,6 +43,10 @@ type Plan struct {
 	// results taken while it was off the start-of-run reading by more than
 	// the noise target (report.Result.ClockDrift). Nil: no clock checks.
 	Clock func(threads int, d time.Duration) float64
+	// ProbeOverhead measures, for an op and dtype the plan has at one
+	// size only, a tiny size on every backend (probe.go), for the
+	// per-call overhead finding.
+	ProbeOverhead bool
 }
 
 // How long the clock readings last: between workloads, a few milliseconds
@@ -104,6 +108,11 @@ func Run(ctx context.Context, p Plan) (o Outcome, err error) {
 			done++
 			if p.Progress != nil {
 				p.Progress(done, total, rs)
+			}
+		}
+		if p.ProbeOverhead {
+			if err = p.probe(ctx, threads, o.Results); err != nil { // probe.go
+				return o, err
 			}
 		}
 	}

@@ -625,7 +625,7 @@ func shapeUnits(op, shape string) float64 {
 }
 
 // fitOverheads fits every group of verified results with at least two
-// sizes.
+// sizes, a result's tiny-size probe (Result.Probe) counting as one.
 func fitOverheads(results []Result) map[fitKey]overheadFit {
 	points := map[fitKey]map[float64]float64{}
 	for i := range results {
@@ -642,6 +642,13 @@ func fitOverheads(results []Result) map[fitKey]overheadFit {
 			points[k] = map[float64]float64{}
 		}
 		points[k][u] = r.MedianNS
+		if pr := r.Probe; pr != nil && pr.MedianNS > 0 {
+			if pu := shapeUnits(r.Op, pr.Shape); pu > 0 && pu < u {
+				if _, measured := points[k][pu]; !measured {
+					points[k][pu] = pr.MedianNS
+				}
+			}
+		}
 	}
 	fits := map[fitKey]overheadFit{}
 	for k, byUnits := range points {

@@ -116,12 +116,23 @@ type Result struct {
 	// absent where it could not be read (and in files older than it).
 	Host *HostUse `json:"host,omitempty"`
 
+	// Probe is the same op on the same backend at a tiny size, measured
+	// when the run had this op at one size only: the per-call overhead
+	// fit's second point (findings.go).
+	Probe *Probe `json:"probe,omitempty"`
+
 	// Findings say why the result is where it is against its bound
 	// (Diagnose, findings.go); absent in files older than them.
 	Findings []Finding `json:"findings,omitempty"`
 
 	// Error is set when the workload could not be measured at all.
 	Error string `json:"error,omitempty"`
+}
+
+// Probe is a tiny-size measurement beside a result.
+type Probe struct {
+	Shape    string  `json:"shape"`
+	MedianNS float64 `json:"median_ns"`
 }
 
 // HostUse is what the host's CPUs did while a result's samples ran
