@@ -153,6 +153,46 @@ func TestRunWritesJSON(t *testing.T) {
 	}
 }
 
+// A run ends with the summary on standard error, naming the files
+// -results-dir wrote; each verified result carries findings, the first
+// its bound; a single-size op gets its tiny-size probe.
+func TestRunEndsWithSummaryAndFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	dir := filepath.Join(t.TempDir(), "results")
+	_, stderr, code := runArgs(t, "-backend=go,asm", "-op=axpy", "-dtype=f32", "-size=1Ki,1Mi",
+		"-threads=1", "-min-time=1ms", "-suite=quick", "-results-dir="+dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 2 || !strings.HasSuffix(files[0], ".html") || !strings.HasSuffix(files[1], ".json") {
+		t.Fatalf("results dir holds %v, want one .json and one .html", files)
+	}
+	summary := stderr[strings.Index(stderr, "== summary"):]
+	for _, want := range []string{"best per op family", "blas1", "backends (", "written: " + files[1] + ", " + files[0]} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	run, err := report.Load(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range run.Results {
+		if len(r.Findings) == 0 || !strings.HasPrefix(r.Findings[0].Code, "bound_") {
+			t.Errorf("%s %s: findings %+v", r.Backend, r.Shape, r.Findings)
+		}
+		if r.Host == nil || r.Host.SampledNS <= 0 {
+			t.Errorf("%s %s: no host use", r.Backend, r.Shape)
+		}
+	}
+	if !strings.Contains(stderr, "left)") {
+		t.Errorf("progress gives no time left:\n%s", stderr)
+	}
+}
+
 // TestInterruptKeepsResults cancels a run before it starts measuring and
 // checks the partial report is still written, flagged, with exit 1.
 func TestInterruptWritesWhatWasMeasured(t *testing.T) {

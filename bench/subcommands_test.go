@@ -159,6 +159,8 @@ func TestReportCommand(t *testing.T) {
 		{"md", "| op | dtype | shape | threads | node1: best |"}, {"svg", "<svg"}, {"png", "\x89PNG"},
 		{"gobench", "BenchmarkGemm/backend=go/dtype=f32/shape=256x256x256/threads=2\t10\t"},
 		{"table", "BACKEND"}, {"html", "<!DOCTYPE html>"},
+		// Saved without findings (as older peakbench wrote): diagnosed on load.
+		{"table", " WHY"}, {"summary", "best per op family"}, {"html", `<section id="glance">`}, {"json", `"findings"`},
 	} {
 		files := []string{a}
 		if c.format == "md" {
