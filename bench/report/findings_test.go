@@ -326,3 +326,38 @@ func TestDiagnoseSkipsFailures(t *testing.T) {
 		t.Errorf("findings on failed results: %v %v", run.Results[0].Findings, run.Results[1].Findings)
 	}
 }
+
+// Small threaded calls of a library the short idle spin reaches carry the
+// idle-wait finding with the flag that lifts it; a framework's own kernels
+// (PyTorch's element-wise ops run on libgomp) and BLIS do not.
+func TestDiagnoseIdleWait(t *testing.T) {
+	small := func(backend, op string, ns float64) Result {
+		r := copyResult(backend, 8<<10, 10)
+		r.Op, r.Shape, r.MedianNS = op, "1024", ns
+		return r
+	}
+	big := func(backend, op string, ns float64) Result {
+		r := copyResult(backend, 8<<20, 10)
+		r.Op, r.Shape, r.MedianNS = op, "1048576", ns
+		return r
+	}
+	run := cpuRun(
+		small("openblas", "axpy", 5000), big("openblas", "axpy", 60000),
+		small("torch", "relu", 5000), big("torch", "relu", 60000),
+		small("blis", "axpy", 5000), big("blis", "axpy", 60000),
+	)
+	idle := "KMP_BLOCKTIME=1 OPENBLAS_THREAD_TIMEOUT=22"
+	for _, name := range []string{"openblas", "torch", "blis"} {
+		b := BackendInfo{Name: name, Available: true, Device: "cpu"}
+		b.Details = map[string]string{"idle_wait": idle}
+		run.Backends = append(run.Backends, b)
+	}
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeIdleWait)
+	if !strings.Contains(f.Remedy, "-idle-wait=library") || !strings.Contains(f.Text, idle) {
+		t.Errorf("idle-wait finding %+v", f)
+	}
+	noFinding(t, &run.Results[1], CodeIdleWait) // large: the fixed cost is a small share
+	noFinding(t, &run.Results[2], CodeIdleWait) // ATen's own kernel
+	noFinding(t, &run.Results[4], CodeIdleWait) // BLIS: libgomp, left alone
+}
