@@ -37,6 +37,7 @@ type config struct {
 	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 	vs         string         // -vs: the backend speedups are shown over
+	mem        bool           // -mem: a memory column in the tables
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -73,6 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
+	fs.BoolVar(&c.mem, "mem", false, "add a memory column to the table and Markdown: each result's resident growth and, for Go backends, allocations per iteration (always in the JSON)")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")

@@ -130,7 +130,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	peaks.GPUs, noGPU = gpuPeaks(stderr, backends, cfg) // gpu.go
 	rep := &report.Run{
 		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
-		Env: environment(start, args, cfg), Vs: cfg.vs,
+		Env: environment(start, args, cfg), Vs: cfg.vs, MemColumn: cfg.mem,
 	}
 	report.CheckCodePaths(rep) // each library's code path against the machine
 	if cfg.peak {

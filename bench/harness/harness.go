@@ -217,7 +217,8 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	var (
 		results []report.Result
 		kernels []backend.Kernel
-		owners  []int // index into results for each kernel
+		owners  []int       // index into results for each kernel
+		watches []*memWatch // each kernel's memory (memory.go)
 	)
 	defer func() {
 		for _, k := range kernels {
@@ -235,6 +236,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		}
 		r := p.newResult(b, w, threads)
 		r.Algorithm = v.algorithm
+		mw := startMemory(b)
 		k, err := b.Prepare(w, data, cfg)
 		if errors.Is(err, backend.ErrUnsupported) {
 			continue
@@ -245,19 +247,21 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			continue
 		}
 		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
-		p.verify(&r, k, w, data)
+		p.verify(&r, k, w, data, mw.prepared)
 		if r.Error != "" {
 			k.Close()
+			r.Memory = mw.result()
 			results = append(results, r)
 			continue
 		}
 		kernels = append(kernels, k)
+		watches = append(watches, mw)
 		owners = append(owners, len(results))
 		results = append(results, r)
 	}
 	targets := make([]measure.Target, len(kernels))
 	for i, k := range kernels {
-		targets[i] = k
+		targets[i] = memTarget{k, watches[i]}
 	}
 	ref, err := p.reference(w, threads, results, owners)
 	if err != nil {
@@ -275,6 +279,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	}
 	for i, m := range ms[:len(kernels)] {
 		r := &results[owners[i]]
+		r.Memory = watches[i].result()
 		if m.Err != nil {
 			r.Error = oneLine(m.Err)
 			continue
@@ -336,8 +341,12 @@ func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) rep
 }
 
 // verify runs the kernel once on its fresh inputs and checks the output.
-func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, data workload.Data) {
-	if _, err := k.Run(1); err != nil {
+// ran is called right after that run, before the output is copied back
+// and checked: what the check allocates is not the backend's memory.
+func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, data workload.Data, ran func()) {
+	_, err := k.Run(1)
+	ran()
+	if err != nil {
 		r.Error = oneLine(err)
 		return
 	}

@@ -124,9 +124,9 @@ func writeTable(w io.Writer, run *Run) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	ref := hasReference(run)
-	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, header.cells(ref))), "\t"))
+	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, memCells(run, nil, header.cells(ref)))), "\t"))
 	for i := range run.Results {
-		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref)), "\t"))
+		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], memCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref))), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -158,7 +158,7 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	writeMarkdownSpeedups(w, run) // -vs (speedup.go)
 	fmt.Fprintf(w, "### All results\n\n")
 	ref := hasReference(run)
-	cells := vsCells(run, nil, header.cells(ref))
+	cells := vsCells(run, nil, memCells(run, nil, header.cells(ref)))
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
 	for i := range align {
@@ -169,7 +169,7 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
-		c := vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref))
+		c := vsCells(run, &run.Results[i], memCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(ref)))
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}
@@ -327,6 +327,7 @@ func footer(run *Run) []string {
 	if run.Interrupted {
 		out = append(out, "interrupted: results above are those measured before the stop.")
 	}
+	out = append(out, memoryFooter(run)...)
 	return append(out, CheckLines(run)...)
 }
 

@@ -32,6 +32,9 @@ type Run struct {
 	// Vs is the backend the tables show every other one's speedup over
 	// (-vs); empty when none was asked for.
 	Vs string `json:"vs,omitempty"`
+	// MemColumn asks the tables for a memory column (-mem, memory.go); the
+	// figures themselves are always in Result.Memory.
+	MemColumn bool `json:"-"`
 }
 
 // Env records how the run was made.
@@ -111,6 +114,10 @@ type Result struct {
 	// this result's workload was off its start-of-run reading by more than
 	// the noise target.
 	ClockDrift *ClockDrift `json:"clock_drift,omitempty"`
+
+	// Memory is the memory the backend took on the workload (memory.go);
+	// absent where it could not be read, and in files from before it.
+	Memory *Memory `json:"memory,omitempty"`
 
 	// Error is set when the workload could not be measured at all.
 	Error string `json:"error,omitempty"`
