@@ -36,6 +36,12 @@ type Plan struct {
 	// Progress, when set, is called after each workload at each thread
 	// count with the results just measured.
 	Progress func(done, total int, latest []report.Result)
+	// Finished, when set, is called with each workload's results as soon
+	// as they are complete, before Progress (main: the journal).
+	Finished func(w workload.Workload, threads int, results []report.Result)
+	// Skip, when set, says which workloads a resumed run has already
+	// measured: they are counted done and not run.
+	Skip func(w workload.Workload, threads int) bool
 	// Clock reads the clock in GHz of `threads` busy threads over about d
 	// (main: peak.MeasureClock, the kernel of Peaks.Clocks). When set, Run
 	// reads it before the first workload of each thread count, after every
@@ -95,12 +101,19 @@ func Run(ctx context.Context, p Plan) (o Outcome, err error) {
 		cw := p.newClockWatch(threads)
 		watches[i] = cw
 		for _, w := range p.Workloads {
+			if p.Skip != nil && p.Skip(w, threads) {
+				done++
+				continue
+			}
 			var rs []report.Result
 			if rs, err = p.runOne(ctx, w, threads); err != nil {
 				return o, err
 			}
 			cw.after(rs)
 			o.Results = append(o.Results, rs...)
+			if p.Finished != nil {
+				p.Finished(w, threads, rs)
+			}
 			done++
 			if p.Progress != nil {
 				p.Progress(done, total, rs)
