@@ -38,6 +38,7 @@ type config struct {
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 	vs         string         // -vs: the backend speedups are shown over
 	mem        bool           // -mem: a memory column in the tables
+	resume     string         // -resume: the journal of the run to continue (journal.go)
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -75,6 +76,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
 	fs.BoolVar(&c.mem, "mem", false, "add a memory column to the table and Markdown: each result's resident growth and, for Go backends, allocations per iteration (always in the JSON)")
+	fs.StringVar(&c.resume, "resume", "", "continue the stopped run whose journal is this `FILE` (given the same flags): workloads it finished are kept, the rest measured")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -166,6 +168,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		if err := checkRate(f.v); err != nil { // validate.go
 			return nil, usagef("%s: %v", f.name, err)
 		}
+	}
+	if c.resume != "" && (c.peak || c.list) {
+		return nil, usagef("-resume continues a benchmark run; it does not go with -peak or -list")
 	}
 	if err := checkEnvironment(); err != nil { // validate.go
 		return nil, usageError{err.Error()}

@@ -54,6 +54,9 @@ type Env struct {
 	// "always" honour; "off" when PEAKBENCH_HUGE_PAGES=off dropped the
 	// advice.
 	HugePages string `json:"huge_pages,omitempty"`
+	// Resumed lists when the run was continued from its journal (-resume,
+	// RFC 3339); Start and Args are those of the run that began it.
+	Resumed []string `json:"resumed,omitempty"`
 }
 
 // BackendInfo is a backend as the run found it.
