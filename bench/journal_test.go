@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,11 +142,40 @@ poll:
 			t.Errorf("result %d: %s %s median %v in the output, %s %s median %v in the journal", i, got.Backend, got.Shape, got.MedianNS, r.Backend, r.Shape, r.MedianNS)
 		}
 	}
+	checkMemoryFigures(t, run)
 	if len(run.Env.Resumed) != 1 || run.Interrupted {
 		t.Errorf("env.resumed %v, interrupted %v: want one resumption, not interrupted", run.Env.Resumed, run.Interrupted)
 	}
 	if _, err := os.Stat(journalFile); err == nil {
 		t.Error("the journal of a finished JSON run was left behind")
+	}
+}
+
+// checkMemoryFigures checks every result of a real run carries plausible
+// memory figures (Linux): a resident growth from 0 to the workload's
+// footprint plus slack (packing buffers, thread stacks, the heap's own
+// growth), Go heap counts for the Go backends and a note for the others.
+func checkMemoryFigures(t *testing.T, run *report.Run) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return
+	}
+	const slack = 32 << 20
+	for _, r := range run.Results {
+		m := r.Memory
+		if m == nil {
+			t.Errorf("%s %s %s: no memory figures", r.Backend, r.Op, r.Shape)
+			continue
+		}
+		if m.PeakGrowthBytes < 0 || float64(m.PeakGrowthBytes) > r.Footprint+slack {
+			t.Errorf("%s %s %s: resident growth %d for a footprint of %.0f bytes", r.Backend, r.Op, r.Shape, m.PeakGrowthBytes, r.Footprint)
+		}
+		switch goCode := r.Backend == "go" || r.Backend == "gonum"; {
+		case goCode && m.GoHeap == nil:
+			t.Errorf("%s %s %s: a Go backend without heap counts", r.Backend, r.Op, r.Shape)
+		case !goCode && (m.GoHeap != nil || m.AllocNote == ""):
+			t.Errorf("%s %s %s: a C library with heap counts %+v or no note", r.Backend, r.Op, r.Shape, m.GoHeap)
+		}
 	}
 }
 
