@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -278,5 +279,58 @@ func TestJournalLinesAreJSON(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d lines, want the header and one workload", n)
+	}
+}
+
+// Ctrl-C keeps the journal of the workloads finished, unfinished, and
+// says how to continue; -resume then measures only the rest.
+func TestResumeAfterInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.json")
+	args := []string{"-backend=go", "-op=axpy,dot,sum", "-dtype=f32", "-size=1000", "-threads=1", "-min-time=1ms", "-suite=quick", "-format=json", "-o=" + out}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := 0
+	progressHook = func() {
+		if done++; done == 1 {
+			cancel() // after the first workload is in the journal
+		}
+	}
+	var stdout, stderr strings.Builder
+	err := run(ctx, &stdout, &stderr, args)
+	progressHook = nil
+	if code := exitCode(&stderr, err); code != 1 {
+		t.Fatalf("interrupted run: exit %d\n%s", code, stderr.String())
+	}
+	path := out + ".journal"
+	if !strings.Contains(stderr.String(), "-resume "+path) {
+		t.Errorf("the interrupted run did not say how to continue:\n%s", stderr.String())
+	}
+	j, err := journal.Read(path)
+	if err != nil || j.Finished || len(j.Done) != 1 {
+		t.Fatalf("journal after Ctrl-C: %v, finished %v, %d workloads", err, j != nil && j.Finished, len(j.Done))
+	}
+	progressed := 0
+	progressHook = func() { progressed++ }
+	defer func() { progressHook = nil }()
+	if _, stderr, code := runArgs(t, append(args, "-resume="+path)...); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, stderr)
+	}
+	if progressed != 2 {
+		t.Errorf("the resumed run measured %d workloads, want the 2 left", progressed)
+	}
+	r, err := report.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]int{}
+	for _, res := range r.Results {
+		ops[res.Op]++
+	}
+	if len(r.Results) != 3 || ops["axpy"] != 1 || ops["dot"] != 1 || ops["sum"] != 1 || r.Interrupted {
+		t.Errorf("results by op %v (interrupted %v), want axpy, dot and sum once each", ops, r.Interrupted)
 	}
 }
