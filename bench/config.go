@@ -40,6 +40,8 @@ type config struct {
 	resultsDir string         // -results-dir: also write DIR/<machine>-<date>.json and .html
 	idleWait   string         // -idle-wait: short (peakbench's) or library (the libraries' defaults)
 	summary    bool           // -summary: end the run with the one-screen summary on standard error
+	mem        bool           // -mem: a memory column in the tables
+	resume     string         // -resume: the journal of the run to continue (journal.go)
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -79,6 +81,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.resultsDir, "results-dir", "", "also write the run as DIR/<machine>-<date>.json and .html (make bench: results)")
 	fs.StringVar(&c.idleWait, "idle-wait", "short", "idle-wait settings of the threaded libraries: short (KMP_BLOCKTIME=1, OPENBLAS_THREAD_TIMEOUT=22, so that idle threads leave the cores to the next backend) or library (each library's own defaults)")
 	fs.BoolVar(&c.summary, "summary", true, "end the run with a one-screen summary on standard error: best backend per op family, each backend's standing, the top findings, the files written")
+	fs.BoolVar(&c.mem, "mem", false, "add a memory column to the table and Markdown: each result's resident growth and, for Go backends, allocations per iteration (always in the JSON)")
+	fs.StringVar(&c.resume, "resume", "", "continue the stopped run whose journal is this `FILE` (given the same flags): workloads it finished are kept, the rest measured")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -178,6 +182,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		if err := checkRate(f.v); err != nil { // validate.go
 			return nil, usagef("%s: %v", f.name, err)
 		}
+	}
+	if c.resume != "" && (c.peak || c.list) {
+		return nil, usagef("-resume continues a benchmark run; it does not go with -peak or -list")
 	}
 	if err := checkEnvironment(); err != nil { // validate.go
 		return nil, usageError{err.Error()}

@@ -108,31 +108,20 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 
 	start := time.Now()
-	machine := peak.MeasureUnits(peak.DetectMachine(), cfg.selection.Suite == "quick")
-	if machine.UnitsNote != "" {
-		progressf(stderr, "fp units: %s", machine.UnitsNote)
-	}
-	who := "threads"
-	if len(cfg.threads) == 1 && cfg.threads[0] == 1 {
-		who = "thread"
-	}
-	progressf(stderr, "measuring peaks for %s %s…", joinInts(cfg.threads), who)
-	peaks, err := peak.Measure(ctx, machine, peak.Options{
-		Threads: cfg.threads, PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
-		Quick: cfg.selection.Suite == "quick",
-	})
+	jp, err := planJournal(cfg, workloads, infos, start) // journal.go: where results are kept as measured; -resume
 	if err != nil {
-		if ctx.Err() != nil {
-			return errors.New("interrupted while measuring peaks; nothing was benchmarked")
-		}
-		return fmt.Errorf("measuring peaks: %v", err)
+		return err
 	}
-	var noGPU []string
-	peaks.GPUs, noGPU = gpuPeaks(stderr, backends, cfg) // gpu.go
-	rep := &report.Run{
-		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
-		Env: environment(start, args, cfg), Vs: cfg.vs,
+	var (
+		rep   *report.Run
+		noGPU []string
+	)
+	if jp.prior != nil { // the machine, peaks and environment of the run resumed
+		rep = jp.resumedRun(stderr, cfg, start)
+	} else if rep, noGPU, err = measurePeaks(ctx, stderr, cfg, args, backends, infos, start); err != nil { // peaks.go
+		return err
 	}
+	machine, peaks := rep.Machine, rep.Peaks
 	report.CheckCodePaths(rep) // each library's code path against the machine
 	if cfg.peak {
 		return emit(stdout, cfg, func(w io.Writer) error {
@@ -143,13 +132,15 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		})
 	}
 
+	jr := jp.open(stderr, rep, cfg)
+	defer jr.close(stderr)
 	opt := measure.DefaultOptions()
 	opt.MinTime, opt.NoiseTarget = cfg.minTime, cfg.noise
 	var measureStart time.Time
 	plan := harness.Plan{
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
 		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
-		Clock: peak.MeasureClock, ProbeOverhead: true,
+		Clock: peak.MeasureClock, ProbeOverhead: true, Skip: jr.skip, Finished: jr.record,
 		Progress: func(done, total int, latest []report.Result) {
 			progress(stderr, done, total, latest, cfg.verbose, remaining(time.Since(measureStart), done, total))
 			if progressHook != nil {
@@ -162,7 +153,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	measureStart = time.Now()
 	outcome, err := harness.Run(ctx, plan)
-	rep.Results, rep.ClockEnd = outcome.Results, outcome.Clocks
+	// The results are the journal's: a resumed run's earlier ones included.
+	rep.Results, rep.ClockEnd = jr.results(outcome.Results), outcome.Clocks
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
 	rep.ModelErrors = report.CheckModel(rep)
 	if errors.Is(err, measure.ErrInterrupted) {
@@ -178,6 +170,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err := finishRun(stdout, stderr, cfg, rep); err != nil {
 		return err
 	}
+	jr.finish(stderr, cfg)
 	return cfg.baselines.after(stdout, stderr, cfg, rep)
 }
 

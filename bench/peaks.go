@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
 )
@@ -115,4 +119,34 @@ func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
 	for _, n := range notes {
 		fmt.Fprintf(w, "           %s\n", n)
 	}
+}
+
+// measurePeaks measures the machine's FP units and peaks for a new run
+// and returns the run they start, with the GPUs that have no peaks.
+func measurePeaks(ctx context.Context, stderr io.Writer, cfg *config, args []string, backends []backend.Backend, infos []report.BackendInfo, start time.Time) (*report.Run, []string, error) {
+	machine := peak.MeasureUnits(peak.DetectMachine(), cfg.selection.Suite == "quick")
+	if machine.UnitsNote != "" {
+		progressf(stderr, "fp units: %s", machine.UnitsNote)
+	}
+	who := "threads"
+	if len(cfg.threads) == 1 && cfg.threads[0] == 1 {
+		who = "thread"
+	}
+	progressf(stderr, "measuring peaks for %s %s…", joinInts(cfg.threads), who)
+	peaks, err := peak.Measure(ctx, machine, peak.Options{
+		Threads: cfg.threads, PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
+		Quick: cfg.selection.Suite == "quick",
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, errors.New("interrupted while measuring peaks; nothing was benchmarked")
+		}
+		return nil, nil, fmt.Errorf("measuring peaks: %v", err)
+	}
+	var noGPU []string
+	peaks.GPUs, noGPU = gpuPeaks(stderr, backends, cfg) // gpu.go
+	return &report.Run{
+		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
+		Env: environment(start, args, cfg), Vs: cfg.vs, MemColumn: cfg.mem,
+	}, noGPU, nil
 }

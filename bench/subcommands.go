@@ -32,6 +32,7 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 	fs.SetOutput(stderr)
 	format := fs.String("format", "html", "output format: "+strings.Join(reportFormats, ", ")+" (md and html show several files side by side)")
 	output := fs.String("o", "", "write to this file (atomically) instead of standard output")
+	mem := fs.Bool("mem", false, "add a memory column to -format=table and md (the HTML report shows one whenever the file has memory figures)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench report [-o FILE] [-format FORMAT] RESULTS.json [MORE.json …]\n\n"+
 			"Writes a report of saved runs (-format=json output): one self-contained HTML page by default,\n"+
@@ -63,6 +64,9 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 		if err := report.CheckWritable(*output); err != nil {
 			return usagef("-o: %v", err)
 		}
+	}
+	for _, rf := range runs {
+		rf.Run.MemColumn = *mem
 	}
 	write := func(w io.Writer) error {
 		switch *format {

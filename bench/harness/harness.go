@@ -36,6 +36,12 @@ type Plan struct {
 	// Progress, when set, is called after each workload at each thread
 	// count with the results just measured.
 	Progress func(done, total int, latest []report.Result)
+	// Finished, when set, is called with each workload's results as soon
+	// as they are complete, before Progress (main: the journal).
+	Finished func(w workload.Workload, threads int, results []report.Result)
+	// Skip, when set, says which workloads a resumed run has already
+	// measured: they are counted done and not run.
+	Skip func(w workload.Workload, threads int) bool
 	// Clock reads the clock in GHz of `threads` busy threads over about d
 	// (main: peak.MeasureClock, the kernel of Peaks.Clocks). When set, Run
 	// reads it before the first workload of each thread count, after every
@@ -92,6 +98,7 @@ func Run(ctx context.Context, p Plan) (o Outcome, err error) {
 			}
 		}
 	}()
+	single := singleSizes(p.Workloads, p.ProbeOverhead)
 	for i, threads := range p.Threads {
 		// Pure-Go backends use as many threads as the scheduler has
 		// processors; C libraries are told their count in Prepare.
@@ -99,20 +106,25 @@ func Run(ctx context.Context, p Plan) (o Outcome, err error) {
 		cw := p.newClockWatch(threads)
 		watches[i] = cw
 		for _, w := range p.Workloads {
+			if p.Skip != nil && p.Skip(w, threads) {
+				done++
+				continue
+			}
 			var rs []report.Result
 			if rs, err = p.runOne(ctx, w, threads); err != nil {
 				return o, err
 			}
+			if err = p.probe(ctx, w, threads, single, rs); err != nil { // probe.go
+				return o, err
+			}
 			cw.after(rs)
 			o.Results = append(o.Results, rs...)
+			if p.Finished != nil {
+				p.Finished(w, threads, rs)
+			}
 			done++
 			if p.Progress != nil {
 				p.Progress(done, total, rs)
-			}
-		}
-		if p.ProbeOverhead {
-			if err = p.probe(ctx, threads, o.Results); err != nil { // probe.go
-				return o, err
 			}
 		}
 	}
@@ -226,7 +238,8 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	var (
 		results []report.Result
 		kernels []backend.Kernel
-		owners  []int // index into results for each kernel
+		owners  []int       // index into results for each kernel
+		watches []*memWatch // each kernel's memory (memory.go)
 	)
 	defer func() {
 		for _, k := range kernels {
@@ -244,6 +257,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		}
 		r := p.newResult(b, w, threads)
 		r.Algorithm = v.algorithm
+		mw := startMemory(b)
 		k, err := b.Prepare(w, data, cfg)
 		if errors.Is(err, backend.ErrUnsupported) {
 			continue
@@ -254,20 +268,22 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			continue
 		}
 		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
-		p.verify(&r, k, w, data)
+		p.verify(&r, k, w, data, mw.prepared)
 		if r.Error != "" {
 			k.Close()
+			r.Memory = mw.result()
 			results = append(results, r)
 			continue
 		}
 		kernels = append(kernels, k)
+		watches = append(watches, mw)
 		owners = append(owners, len(results))
 		results = append(results, r)
 	}
 	targets := make([]measure.Target, len(kernels))
 	usage := make([]*usageTarget, len(kernels))
 	for i, k := range kernels {
-		usage[i] = &usageTarget{Target: k}
+		usage[i] = &usageTarget{Target: memTarget{k, watches[i]}}
 		targets[i] = usage[i]
 	}
 	ref, err := p.reference(w, threads, results, owners)
@@ -286,6 +302,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	}
 	for i, m := range ms[:len(kernels)] {
 		r := &results[owners[i]]
+		r.Memory = watches[i].result()
 		if m.Err != nil {
 			r.Error = oneLine(m.Err)
 			continue
@@ -348,8 +365,12 @@ func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) rep
 }
 
 // verify runs the kernel once on its fresh inputs and checks the output.
-func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, data workload.Data) {
-	if _, err := k.Run(1); err != nil {
+// ran is called right after that run, before the output is copied back
+// and checked: what the check allocates is not the backend's memory.
+func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, data workload.Data, ran func()) {
+	_, err := k.Run(1)
+	ran()
+	if err != nil {
 		r.Error = oneLine(err)
 		return
 	}

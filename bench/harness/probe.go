@@ -46,47 +46,50 @@ type probeKey struct {
 	dtype workload.DType
 }
 
-// singleSizes lists the workloads whose op and dtype the plan measures at
-// one size only.
-func singleSizes(ws []workload.Workload) []workload.Workload {
+// singleSizes says which workloads of ws are their op and dtype's only
+// size: none unless probes is set.
+func singleSizes(ws []workload.Workload, probes bool) map[workload.Workload]bool {
+	if !probes {
+		return nil
+	}
 	count := map[probeKey]int{}
 	for _, w := range ws {
 		count[probeKey{w.Op, w.DType}]++
 	}
-	var out []workload.Workload
+	out := map[workload.Workload]bool{}
 	for _, w := range ws {
 		if count[probeKey{w.Op, w.DType}] == 1 {
-			out = append(out, w)
+			out[w] = true
 		}
 	}
 	return out
 }
 
-// probe measures the tiny size of each single-size workload at threads and
-// attaches each backend's median to its result of that workload in rs.
-func (p Plan) probe(ctx context.Context, threads int, rs []report.Result) error {
+// probe measures the tiny size of w at threads, when w is its op and
+// dtype's only size in single, and attaches each backend's median to its
+// result of w in rs.
+func (p Plan) probe(ctx context.Context, w workload.Workload, threads int, single map[workload.Workload]bool, rs []report.Result) error {
+	if !single[w] {
+		return nil
+	}
+	tiny, ok := tinyShape(w)
+	if !ok {
+		return nil
+	}
 	q := p
 	q.Reference = false
 	q.Measure.MinTime = probeMinTime
-	for _, w := range singleSizes(p.Workloads) {
-		tiny, ok := tinyShape(w)
-		if !ok {
+	probes, err := q.runOne(ctx, tiny, threads)
+	if err != nil {
+		return err
+	}
+	for _, pr := range probes {
+		if pr.Error != "" || !pr.Verified || pr.MedianNS <= 0 {
 			continue
 		}
-		probes, err := q.runOne(ctx, tiny, threads)
-		if err != nil {
-			return err
-		}
-		shape := w.Shape.Format(w.Op)
-		for _, pr := range probes {
-			if pr.Error != "" || !pr.Verified || pr.MedianNS <= 0 {
-				continue
-			}
-			for i := range rs {
-				r := &rs[i]
-				if r.Op == pr.Op && r.DType == pr.DType && r.Shape == shape && r.Threads == threads && r.Series() == pr.Series() {
-					r.Probe = &report.Probe{Shape: pr.Shape, MedianNS: pr.MedianNS}
-				}
+		for i := range rs {
+			if r := &rs[i]; r.Series() == pr.Series() {
+				r.Probe = &report.Probe{Shape: pr.Shape, MedianNS: pr.MedianNS}
 			}
 		}
 	}

@@ -720,11 +720,11 @@ func unitsText(op string, u float64) string {
 		n := math.Cbrt(u)
 		return fmt.Sprintf("%.0f×%.0f×%.0f", n, n, n)
 	}
-	return countText(u) + " elements"
+	return elementsText(u) + " elements"
 }
 
-// countText writes a count with binary suffixes, as -size takes them.
-func countText(v float64) string {
+// elementsText writes a count with binary suffixes, as -size takes them.
+func elementsText(v float64) string {
 	switch {
 	case v >= 1<<20:
 		return fmt.Sprintf("%.3g Mi", v/(1<<20))

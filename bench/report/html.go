@@ -531,6 +531,10 @@ func opTable(runs []RunFile, labels []string, op string) table {
 	if len(runs) == 1 {
 		t.Head = heads("backend", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "FLOP/B",
 			"% of peak", "of", "% compute (theor.)", "% compute (meas.)", "% bandwidth", "% of reference stream", "verified")
+		mem := hasMemory(runs[0].Run)
+		if mem { // before "verified" (memory.go)
+			t.Head = append(t.Head[:len(t.Head)-1:len(t.Head)-1], cell{Text: "memory", Title: memoryTitle}, t.Head[len(t.Head)-1])
+		}
 		for i := range runs[0].Run.Results {
 			r := &runs[0].Run.Results[i]
 			if r.Op != op {
@@ -557,7 +561,11 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			}
 			row = append(row, num(Duration(r.MedianNS)), spread, num(Sig(r.GFLOPS)), num(Sig(r.GBPS)), num(Sig(r.Intensity)),
 				resultShareCell(r), txt(boundName(r)), num(percent(r.Share.ComputeTheoretical)),
-				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), referenceCell(r), verifiedCell(r))
+				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), referenceCell(r))
+			if mem {
+				row = append(row, memoryCell(r))
+			}
+			row = append(row, verifiedCell(r))
 			if !r.Verified {
 				for j := 4; j < len(row)-1; j++ {
 					row[j].Class += " struck"

@@ -134,9 +134,9 @@ func writeTable(w io.Writer, run *Run) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	cols := columnsOf(run)
-	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, header.cells(cols))), "\t"))
+	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, memCells(run, nil, header.cells(cols)))), "\t"))
 	for i := range run.Results {
-		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols)), "\t"))
+		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], memCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols))), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -168,7 +168,7 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	writeMarkdownSpeedups(w, run) // -vs (speedup.go)
 	fmt.Fprintf(w, "### All results\n\n")
 	cols := columnsOf(run)
-	cells := vsCells(run, nil, header.cells(cols))
+	cells := vsCells(run, nil, memCells(run, nil, header.cells(cols)))
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
 	text := 2 // of, verified
@@ -183,7 +183,7 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
-		c := vsCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols))
+		c := vsCells(run, &run.Results[i], memCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols)))
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}
@@ -344,6 +344,7 @@ func footer(run *Run) []string {
 	if run.Interrupted {
 		out = append(out, "interrupted: results above are those measured before the stop.")
 	}
+	out = append(out, memoryFooter(run)...)
 	return append(out, CheckLines(run)...)
 }
 

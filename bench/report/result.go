@@ -32,6 +32,9 @@ type Run struct {
 	// Vs is the backend the tables show every other one's speedup over
 	// (-vs); empty when none was asked for.
 	Vs string `json:"vs,omitempty"`
+	// MemColumn asks the tables for a memory column (-mem, memory.go); the
+	// figures themselves are always in Result.Memory.
+	MemColumn bool `json:"-"`
 }
 
 // Env records how the run was made.
@@ -51,6 +54,9 @@ type Env struct {
 	// "always" honour; "off" when PEAKBENCH_HUGE_PAGES=off dropped the
 	// advice.
 	HugePages string `json:"huge_pages,omitempty"`
+	// Resumed lists when the run was continued from its journal (-resume,
+	// RFC 3339); Start and Args are those of the run that began it.
+	Resumed []string `json:"resumed,omitempty"`
 }
 
 // BackendInfo is a backend as the run found it.
@@ -124,6 +130,10 @@ type Result struct {
 	// Findings say why the result is where it is against its bound
 	// (Diagnose, findings.go); absent in files older than them.
 	Findings []Finding `json:"findings,omitempty"`
+
+	// Memory is the memory the backend took on the workload (memory.go);
+	// absent where it could not be read, and in files from before it.
+	Memory *Memory `json:"memory,omitempty"`
 
 	// Error is set when the workload could not be measured at all.
 	Error string `json:"error,omitempty"`

@@ -50,6 +50,10 @@ func (Backend) Name() string   { return "asm" }
 func (Backend) Device() string { return "cpu" }
 func (Backend) Close() error   { return nil }
 
+// GoCode says the kernels are Go (and Go assembly) in this process: each
+// result counts their Go heap allocations (bench/harness: GoCode).
+func (Backend) GoCode() bool { return true }
+
 // Info names the kernel each op runs and the measured maximum errors of the
 // transcendentals.
 func (b Backend) Info() backend.Info {

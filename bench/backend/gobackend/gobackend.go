@@ -30,6 +30,11 @@ type Backend struct{}
 func (Backend) Name() string   { return "go" }
 func (Backend) Device() string { return "cpu" }
 func (Backend) Close() error   { return nil }
+
+// GoCode says the kernels are Go code in this process: each result counts
+// their Go heap allocations (bench/harness: GoCode).
+func (Backend) GoCode() bool { return true }
+
 func (Backend) Info() backend.Info {
 	return backend.Info{
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),

@@ -296,6 +296,15 @@ func (b *Backend) kill() {
 	}
 }
 
+// PID is the worker's process id: the results' memory figures are that
+// process's (bench/harness: OwnProcess); 0 once it has exited.
+func (b *Backend) PID() int {
+	if b.cmd == nil || b.cmd.Process == nil || b.cmd.ProcessState != nil {
+		return 0
+	}
+	return b.cmd.Process.Pid
+}
+
 // Name implements backend.Backend.
 func (b *Backend) Name() string { return b.spec.Name }
 
