@@ -13,6 +13,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/report"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -97,7 +98,7 @@ func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg 
 			continue
 		}
 		msg := fmt.Sprintf("%s needs about %s of memory (its inputs, each backend's operands, the reference), more than the %s available (%s)",
-			w, sizeText(need(w)), sizeText(float64(avail)), source)
+			w, report.BytesText(need(w)), report.BytesText(float64(avail)), source)
 		if small, ok := w.Shrink(fits); ok {
 			msg += fmt.Sprintf("; the largest that fits is -size=%s", sizeArg(small))
 		} else {
@@ -106,20 +107,6 @@ func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg 
 		return usageError{msg}
 	}
 	return nil
-}
-
-// sizeText writes a byte count in binary units: "1.5 GiB".
-func sizeText(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	return fmt.Sprintf("%.1f %s", b, units[i])
 }
 
 // flagSet reports whether the flag name was given on the command line.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/peakbench/peakbench/bench/report"
 	"strings"
 	"testing"
 )
@@ -81,10 +82,10 @@ func TestMemoryCheckedBeforeWork(t *testing.T) {
 	}
 }
 
-func TestSizeText(t *testing.T) {
+func TestBytesText(t *testing.T) {
 	for b, want := range map[float64]string{0: "0 B", 1023: "1023 B", 1536: "1.5 KiB", 64 << 20: "64.0 MiB", 3 << 30: "3.0 GiB"} {
-		if got := sizeText(b); got != want {
-			t.Errorf("sizeText(%g) = %q, want %q", b, got, want)
+		if got := report.BytesText(b); got != want {
+			t.Errorf("BytesText(%g) = %q, want %q", b, got, want)
 		}
 	}
 }

@@ -48,14 +48,14 @@ func MemoryText(r *Result) string {
 	if m == nil {
 		return "not measured"
 	}
-	s := "+" + bytesText(float64(m.PeakGrowthBytes))
+	s := "+" + BytesText(float64(m.PeakGrowthBytes))
 	if m.Method == "vmrss" {
 		s = "≥" + s
 	}
 	if h := m.GoHeap; h != nil {
 		s += fmt.Sprintf(", %s allocs/op", countText(h.AllocsPerIter))
 		if h.BytesPerIter > 0 {
-			s += " " + bytesText(h.BytesPerIter) + "/op"
+			s += " " + BytesText(h.BytesPerIter) + "/op"
 		}
 	}
 	return s
@@ -70,8 +70,8 @@ func countText(v float64) string {
 	return Sig(v)
 }
 
-// bytesText writes a byte count in binary units: "1.5 MiB".
-func bytesText(b float64) string {
+// BytesText writes a byte count in binary units: "1.5 MiB".
+func BytesText(b float64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	i := 0
 	for b >= 1024 && i < len(units)-1 {
@@ -160,7 +160,7 @@ func memoryCell(r *Result) cell {
 	c.Title += ")"
 	if h := m.GoHeap; h != nil {
 		c.Title += fmt.Sprintf("; Go heap: Prepare and first run %s in %d objects, %s allocs and %s per iteration",
-			bytesText(float64(h.PrepareBytes)), h.PrepareAllocs, countText(h.AllocsPerIter), bytesText(h.BytesPerIter))
+			BytesText(float64(h.PrepareBytes)), h.PrepareAllocs, countText(h.AllocsPerIter), BytesText(h.BytesPerIter))
 	} else if m.AllocNote != "" {
 		c.Title += "; allocations: " + m.AllocNote
 	}

@@ -27,14 +27,20 @@ func spin(n int, d time.Duration) {
 	wg.Wait()
 }
 
+// over reads the host around f.
+func over(f func()) Use {
+	var u Use
+	a := Read()
+	f()
+	u.Add(a, Read())
+	return u
+}
+
 func TestBusyThreadsCountsThisProcess(t *testing.T) {
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("no /proc")
 	}
-	var u Use
-	a := Read()
-	spin(1, 300*time.Millisecond)
-	u.Add(a, Read())
+	u := over(func() { spin(1, 300*time.Millisecond) })
 	busy, ok := u.BusyThreads()
 	if !ok {
 		t.Fatal("CPU time not readable")
@@ -50,10 +56,7 @@ func TestBusyThreadsCountsThisProcess(t *testing.T) {
 	}
 	// Two spinning goroutines: more CPU time than one, on a machine
 	// whose other processes leave room.
-	var u2 Use
-	a = Read()
-	spin(2, 300*time.Millisecond)
-	u2.Add(a, Read())
+	u2 := over(func() { spin(2, 300*time.Millisecond) })
 	busy2, _ := u2.BusyThreads()
 	others2, _ := u2.OtherThreads()
 	if busy2 > 2.3 || (others2 < 0.3 && busy2 < 1.3) {
@@ -73,10 +76,7 @@ func TestBusyThreadsCountsChildren(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	time.Sleep(50 * time.Millisecond)
-	var u Use
-	a := Read()
-	time.Sleep(300 * time.Millisecond)
-	u.Add(a, Read())
+	u := over(func() { time.Sleep(300 * time.Millisecond) })
 	busy, ok := u.BusyThreads()
 	if !ok {
 		t.Fatal("CPU time not readable")
@@ -90,10 +90,7 @@ func TestStealShare(t *testing.T) {
 	if _, err := os.Stat("/proc/stat"); err != nil {
 		t.Skip("no /proc/stat")
 	}
-	var u Use
-	a := Read()
-	spin(1, 100*time.Millisecond)
-	u.Add(a, Read())
+	u := over(func() { spin(1, 100*time.Millisecond) })
 	s, ok := u.StealShare()
 	if !ok {
 		t.Fatal("no ticks counted in 100 ms")
