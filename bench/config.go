@@ -37,6 +37,8 @@ type config struct {
 	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 	vs         string         // -vs: the backend speedups are shown over
+	isolate    string         // -isolate: on, off, or both (isolate.go)
+	timeout    time.Duration  // -timeout: the watchdog's base limit (isolate.go)
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -73,6 +75,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
+	fs.StringVar(&c.isolate, "isolate", "on", "vendor libraries (openblas, blis, mkl, netlib, onednn) run in a child process each: \"on\"; \"off\" runs them in process; \"both\" runs each both ways, the in-process one named NAME-inproc, to measure the cost (docs/architecture.md)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "a backend in a child process that takes longer than this to answer one request (a run: 20× its expected time if longer) is stopped and its results reported as timed out; 0: max(30s, 1000 × -min-time)")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -153,6 +157,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if !slices.Contains(report.Formats, c.format) {
 		return nil, usagef("-format: unknown format %q (accepted: %s)", c.format, strings.Join(report.Formats, ", "))
+	}
+	if !slices.Contains(isolateModes, c.isolate) {
+		return nil, usagef("-isolate: unknown mode %q (accepted: %s)", c.isolate, strings.Join(isolateModes, ", "))
+	}
+	if c.timeout < 0 {
+		return nil, usagef("-timeout: %v is negative (0 derives it from -min-time)", c.timeout)
+	}
+	if c.timeout == 0 {
+		c.timeout = defaultTimeout(c.minTime)
 	}
 	if c.device < 0 {
 		return nil, usagef("-device: %d is not a device index (0, 1, …)", c.device)
