@@ -80,6 +80,7 @@ var (
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(p)
 	for len(p) > 0 {
 		i := strings.IndexByte(string(p), '\n')
 		if i < 0 {
@@ -91,7 +92,7 @@ func (t *tail) Write(p []byte) (int, error) {
 		t.partial = t.partial[:0]
 		p = p[i+1:]
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (t *tail) line(l string) {
