@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(refWorkerEnv); mode != "" {
 		os.Exit(refWorker(mode))
 	}
+	if len(os.Args) == 3 && os.Args[1] == ServeCommand { // isolate_test.go
+		os.Exit(ServeMain(os.Args[2]))
+	}
 	os.Exit(m.Run())
 }
 

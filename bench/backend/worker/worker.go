@@ -238,19 +238,16 @@ func (b *Backend) callWithin(req request, timeout time.Duration, what string) (*
 }
 
 // refusal is the error of a reply with ok: false: the worker's message,
-// prefixed with the backend's name unless it already starts with it (a
-// builtin worker's messages are the backend's own). A builtin worker's
-// messages may span lines, as its backend's do (-list prints them whole).
+// prefixed with the backend's name. A builtin worker's message is its
+// backend's error as it would be in process, whole (-list prints a
+// library's missing files in full), and stays as it is.
 func (b *Backend) refusal(rep *reply) error {
 	msg := strings.TrimSpace(rep.Error)
-	if msg == "" {
-		msg = "failed, without a message"
-	}
-	if !b.spec.Builtin {
-		msg = firstLine(msg)
-	}
-	if !strings.HasPrefix(msg, b.spec.Name+": ") {
-		msg = b.spec.Name + ": " + msg
+	switch {
+	case msg == "":
+		msg = b.spec.Name + ": failed, without a message"
+	case !b.spec.Builtin:
+		msg = b.spec.Name + ": " + firstLine(msg)
 	}
 	switch {
 	case rep.Unsupported:
