@@ -117,3 +117,25 @@ type renamedBackend struct {
 }
 
 func (r renamedBackend) Name() string { return r.name }
+
+// TestIsolatedEnvironment: the variables the C libraries read reach the
+// child as they reach the library in process: the idle-wait settings the
+// backend records, and MKL's threading layer.
+func TestIsolatedEnvironment(t *testing.T) {
+	t.Setenv("KMP_BLOCKTIME", "7")
+	t.Setenv("OPENBLAS_THREAD_TIMEOUT", "23")
+	t.Setenv("MKL_THREADING_LAYER", "SEQUENTIAL")
+	for _, name := range []string{"openblas", "mkl"} {
+		in := backendtest.Open(t, name)
+		b := openIsolated(t, name)
+		want := "KMP_BLOCKTIME=7 OPENBLAS_THREAD_TIMEOUT=23"
+		if got := b.Info().Details["idle_wait"]; got != want || in.Info().Details["idle_wait"] != want {
+			t.Errorf("%s idle_wait: isolated %q, in process %q; want %q", name, got, in.Info().Details["idle_wait"], want)
+		}
+		// MKL's layer is chosen once per process: the in-process MKL may
+		// have been loaded by an earlier test; the child's is fresh.
+		if name == "mkl" && b.Info().Details["threading"] != "sequential" {
+			t.Errorf("mkl isolated with MKL_THREADING_LAYER=SEQUENTIAL: threading %q", b.Info().Details["threading"])
+		}
+	}
+}
