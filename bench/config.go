@@ -75,7 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.allowFail, "allow-failures", false, "exit 0 even when a result fails verification or its backend errors (the default exit status is 3)")
 	fs.IntVar(&c.device, "device", 0, "GPU device index the GPU backends (cublas, cudnn, rocblas) run on")
 	c.baselines = registerBaselineFlags(fs)
-	fs.StringVar(&c.isolate, "isolate", "on", "vendor libraries (openblas, blis, mkl, netlib, onednn) run in a child process each: \"on\"; \"off\" runs them in process; \"both\" runs each both ways, the in-process one named NAME-inproc, to measure the cost (docs/architecture.md)")
+	fs.StringVar(&c.isolate, "isolate", "on", "vendor libraries (openblas, blis, mkl, netlib, onednn, cublas, cudnn, rocblas) run in a child process each: \"on\"; \"off\" runs them in process; \"both\" runs each both ways, the in-process one named NAME-inproc, to measure the cost (docs/architecture.md)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "a backend in a child process that takes longer than this to answer one request (a run: 20× its expected time if longer) is stopped and its results reported as timed out; 0: max(30s, 1000 × -min-time)")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {

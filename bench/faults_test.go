@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
-	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/report"
 )
 
@@ -21,13 +20,13 @@ import (
 // (asMainEnv), with a fake OpenBLAS (testdata/fakeblas.c) that crashes,
 // hangs or errs on cue, beside pure Go and the real BLIS: the fake's
 // faults must cost the openblas results alone. The binary also serves as
-// the isolated backends' child process (worker.ServeCommand), as
+// the isolated backends' child process (serveChild), as
 // peakbench does.
 const asMainEnv = "PEAKBENCH_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == worker.ServeCommand {
-		os.Exit(worker.ServeMain(os.Args[2]))
+	if code, child := serveChild(os.Args); child {
+		os.Exit(code)
 	}
 	if os.Getenv(asMainEnv) != "" {
 		main()

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -73,6 +75,18 @@ func (r renamed) Name() string { return r.name }
 
 func (r renamed) Algorithms(w workload.Workload) []string {
 	return backend.AlgorithmsFor(r.Backend, w)
+}
+
+// serveChild runs a vendor backend's child process when args are a
+// child's (worker.ServeArgs), on the GPU device the parent selected.
+func serveChild(args []string) (code int, child bool) {
+	name, device, ok := worker.ServeArgs(args)
+	if !ok {
+		return 0, false
+	}
+	gpu.SelectDevice(device)
+	rocblas.SelectDevice(device)
+	return worker.ServeMain(name), true
 }
 
 // stopWorkersOn stops every backend in a child process when ctx ends

@@ -35,8 +35,8 @@ import (
 var progressHook func()
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == worker.ServeCommand { // a vendor backend's child process (isolate.go)
-		os.Exit(worker.ServeMain(os.Args[2]))
+	if code, child := serveChild(os.Args); child { // a vendor backend's child process (isolate.go)
+		os.Exit(code)
 	}
 	// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or SSH session) end the
 	// run: the children are stopped, the finished results written.

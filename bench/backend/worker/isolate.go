@@ -3,16 +3,29 @@ package worker
 import (
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/gpu"
 	"golang.org/x/sys/unix"
 )
 
 // ServeCommand is the hidden first argument that makes the peakbench
 // binary a worker serving one of its own backends: `peakbench
-// serve-worker openblas`. main (and a test binary that runs backends
-// isolated) calls ServeMain when it sees it.
+// serve-worker openblas 0`, the last argument the GPU device (-device) the
+// GPU backends open. main (and a test binary that runs backends isolated)
+// selects the device and calls ServeMain when it sees it.
 const ServeCommand = "serve-worker"
+
+// ServeArgs reads the arguments of a child process: the backend's name and
+// the GPU device; ok is false when args are not a child's.
+func ServeArgs(args []string) (name string, device int, ok bool) {
+	if len(args) != 4 || args[1] != ServeCommand {
+		return "", 0, false
+	}
+	device, err := strconv.Atoi(args[3])
+	return args[2], device, err == nil && device >= 0
+}
 
 // Isolated returns f opened in a child process: the running binary
 // re-executed as `serve-worker NAME`, which opens f's backend there and
@@ -25,7 +38,8 @@ func Isolated(f backend.Factory) backend.Factory {
 		if err != nil {
 			return nil, fmt.Errorf("%s: starting it in a child process: %v (-isolate=off runs it in process)", f.Name, err)
 		}
-		b, err := Start(Spec{Name: f.Name, Command: []string{exe, ServeCommand, f.Name}, Builtin: true})
+		dev := strconv.Itoa(gpu.SelectedDevice()) // main selects the same for rocblas
+		b, err := Start(Spec{Name: f.Name, Command: []string{exe, ServeCommand, f.Name, dev}, Builtin: true})
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ const Protocol = 1
 // request is one line peakbench writes to a worker's standard input. Cmd
 // says which; the other fields belong to the commands that use them.
 type request struct {
-	Cmd      string `json:"cmd"`                // hello, prepare, run, output, free, close
+	Cmd      string `json:"cmd"`                // hello, prepare, run, output, free, close; info (serve.go)
 	Protocol int    `json:"protocol,omitempty"` // hello
 	Device   string `json:"device,omitempty"`   // hello: "cpu", or "cuda:N" for a GPU worker
 	ID       int    `json:"id,omitempty"`       // prepare, run, output, free: the kernel
@@ -87,6 +87,10 @@ type reply struct {
 	// Algorithms lists, per op, the ways the worker computes it that
 	// results tell apart (backend.BackendAlgorithms); absent: one way.
 	Algorithms map[string][]string `json:"algorithms,omitempty"`
+
+	// info (peakbench's own workers): what makes the numbers suspect,
+	// e.g. a GPU that throttled
+	Warnings []string `json:"warnings,omitempty"`
 
 	// prepare
 	Implementation string `json:"implementation,omitempty"` // the call timed, e.g. "torch.mm(a, b, out=c)"

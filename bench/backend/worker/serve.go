@@ -115,6 +115,13 @@ func (s *server) handle(req request) bool {
 			delete(s.kernels, req.ID)
 		}
 		s.ok(reply{})
+	case "info":
+		info := s.b.Info()
+		r := reply{Version: info.Version, Details: info.Details}
+		if w, ok := s.b.(interface{ Warnings() []string }); ok {
+			r.Warnings = w.Warnings()
+		}
+		s.ok(r)
 	case "close":
 		s.closeAll()
 		s.ok(reply{})
@@ -262,7 +269,7 @@ func readShared(req request) (workload.Workload, workload.Data, *shared, error) 
 	}
 	sh := &shared{mem: mem, dtype: w.DType, inputs: req.Inputs, output: *req.Output}
 	for _, r := range append(append([]region(nil), req.Inputs...), *req.Output) {
-		if r.Offset < 0 || r.Count < 0 || r.Offset+int64(r.Count*w.DType.Size()) > int64(len(mem)) {
+		if r.Offset < 0 || r.Count < 0 || r.Offset+int64(r.Count*elemSize(w.DType)) > int64(len(mem)) {
 			unix.Munmap(mem)
 			return w, data, nil, fmt.Errorf("shared inputs: region %+v outside the %d-byte file", r, len(mem))
 		}

@@ -363,11 +363,17 @@ func (b *Backend) Device() string {
 // worker's are its backend's own, unchanged: the same as in process.
 func (b *Backend) Info() backend.Info {
 	if b.spec.Builtin {
-		d := make(map[string]string, len(b.hello.Details))
-		for k, v := range b.hello.Details {
+		// As the backend has it now (a GPU's clocks and throttling are
+		// read again after a run); the hello's once the worker is gone.
+		rep := &b.hello
+		if now, err := b.call(request{Cmd: "info"}); err == nil {
+			rep = now
+		}
+		d := make(map[string]string, len(rep.Details))
+		for k, v := range rep.Details {
 			d[k] = v
 		}
-		return backend.Info{Version: b.hello.Version, Details: d}
+		return backend.Info{Version: rep.Version, Details: d}
 	}
 	d := map[string]string{"worker": strings.Join(b.spec.Command, " "), "protocol": fmt.Sprint(Protocol)}
 	if w := idleWaitDetail(b.cmd.Env); w != "" {
@@ -377,6 +383,19 @@ func (b *Backend) Info() backend.Info {
 		d[k] = v
 	}
 	return backend.Info{Version: b.hello.Version, Details: d}
+}
+
+// Warnings reports what makes a builtin worker's numbers suspect, as its
+// backend says (a GPU that throttled while it ran); nil for a framework's.
+func (b *Backend) Warnings() []string {
+	if !b.spec.Builtin {
+		return nil
+	}
+	rep, err := b.call(request{Cmd: "info"})
+	if err != nil {
+		return nil
+	}
+	return rep.Warnings
 }
 
 // Ops lists the ops and dtypes the worker's hello said it computes.
