@@ -136,6 +136,9 @@ func TestIsolatedFaults(t *testing.T) {
 		{"hang", []string{"FAKE_MODE=hang", "FAKE_SIZE=48"},
 			"openblas: gemm f64 48x48x48 timed out after 2s; stopped the worker", true},
 		{"wrong", []string{"FAKE_MODE=wrong", "FAKE_SIZE=48"}, "", true},
+		// -threads=1 reaches the library's openblas_set_num_threads(1).
+		{"threads", []string{"FAKE_MODE=threads", "FAKE_SIZE=48"},
+			"openblas: worker exited with status 41 while running gemm f64 48x48x48: fakeblas: exit with the thread count", true},
 		{"segv-30th-call", []string{"FAKE_MODE=segv", "FAKE_AT=30"},
 			"openblas: worker died of SIGSEGV (segmentation violation) while running gemm f64 32x32x32: fakeblas: segfault on call 30", false},
 	} {

@@ -3,8 +3,9 @@
  * GEMM, that misbehaves on its FAKE_AT-th GEMM call (1 by default) as
  * FAKE_MODE says: segv (a write through a null pointer), abort, exit (exit
  * status 7), hang (never returns, after creating the file FAKE_MARK names,
- * if any), or wrong (every result from then on is off by one in its first
- * element). With FAKE_SIZE set, only GEMMs of that many rows count: the
+ * if any), wrong (every result from then on is off by one in its first
+ * element), or threads (exit status 40 + the count openblas_set_num_threads
+ * last set: what peakbench asked the library for). With FAKE_SIZE set, only GEMMs of that many rows count: the
  * workloads before it run correctly. */
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 static int calls;
+static int threads = 1;
 
 /* misbehave runs before each GEMM; it returns whether the result must be
  * made wrong. */
@@ -41,6 +43,9 @@ static int misbehave(int m)
 			pause();
 	case 'w':
 		return 1;
+	case 't':
+		fprintf(stderr, "fakeblas: exit with the thread count\n");
+		exit(40 + threads);
 	}
 	return 0;
 }
@@ -78,6 +83,5 @@ void cblas_daxpy(void) {}
 float cblas_sdot(void) { return 0; }
 double cblas_ddot(void) { return 0; }
 
-static int threads = 1;
 void openblas_set_num_threads(int n) { threads = n; }
 int openblas_get_num_threads(void) { return threads; }
