@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -237,4 +239,65 @@ func TestSignalStopsHungLibrary(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKilledRunTakesItsChildren: a peakbench killed by SIGKILL, which it
+// cannot catch, while a library hangs in its child takes the child with it
+// (Linux's parent-death signal): no library spins on after the run.
+func TestKilledRunTakesItsChildren(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	so := fakeBLAS(t)
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "hung")
+	cmd, stderr := startMain(t, []string{"PEAKBENCH_OPENBLAS=" + so, "FAKE_MODE=hang", "FAKE_MARK=" + mark},
+		"-backend=openblas", "-op=gemm", "-size=32", "-dtype=f64", "-threads=1", "-min-time=1ms", "-suite=quick")
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(mark); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the library never hung:\n%s", stderr)
+		}
+	}
+	children := childPIDs(cmd.Process.Pid)
+	if len(children) != 1 {
+		t.Fatalf("peakbench has children %v; want its one worker", children)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for deadline := time.Now().Add(time.Second); running(children[0]); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(children[0], syscall.SIGKILL)
+			t.Fatalf("worker %d still running a second after peakbench was killed", children[0])
+		}
+	}
+}
+
+// childPIDs lists the children of process pid (/proc/PID/task/*/children).
+func childPIDs(pid int) []int {
+	var out []int
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(s); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// running says whether process pid exists and is not a zombie (a killed
+// orphan waits for the reaper, which in a container may never come).
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }
