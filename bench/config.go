@@ -42,6 +42,8 @@ type config struct {
 	summary    bool           // -summary: end the run with the one-screen summary on standard error
 	mem        bool           // -mem: a memory column in the tables
 	resume     string         // -resume: the journal of the run to continue (journal.go)
+	isolate    string         // -isolate: on, off, or both (isolate.go)
+	timeout    time.Duration  // -timeout: the watchdog's base limit (isolate.go)
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -83,6 +85,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.summary, "summary", true, "end the run with a one-screen summary on standard error: best backend per op family, each backend's standing, the top findings, the files written")
 	fs.BoolVar(&c.mem, "mem", false, "add a memory column to the table and Markdown: each result's resident growth and, for Go backends, allocations per iteration (always in the JSON)")
 	fs.StringVar(&c.resume, "resume", "", "continue the stopped run whose journal is this `FILE` (given the same flags): workloads it finished are kept, the rest measured")
+	fs.StringVar(&c.isolate, "isolate", "on", "vendor libraries (openblas, blis, mkl, netlib, onednn, cublas, cudnn, rocblas) run in a child process each: \"on\"; \"off\" runs them in process; \"both\" runs each both ways, the in-process one named NAME-inproc, to measure the cost (docs/architecture.md)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "a backend in a child process that takes longer than this to answer one request (a run: 20× its expected time if longer) is stopped and its results reported as timed out; 0: max(30s, 1000 × -min-time)")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -171,6 +175,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		if err := checkResultsDir(c.resultsDir); err != nil { // results.go
 			return nil, usagef("-results-dir: %v", err)
 		}
+	}
+	if !slices.Contains(isolateModes, c.isolate) {
+		return nil, usagef("-isolate: unknown mode %q (accepted: %s)", c.isolate, strings.Join(isolateModes, ", "))
+	}
+	if c.timeout < 0 {
+		return nil, usagef("-timeout: %v is negative (0 derives it from -min-time)", c.timeout)
+	}
+	if c.timeout == 0 {
+		c.timeout = defaultTimeout(c.minTime)
 	}
 	if c.device < 0 {
 		return nil, usagef("-device: %d is not a device index (0, 1, …)", c.device)

@@ -21,20 +21,6 @@ import (
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
-// TestMain keeps the journals of the runs the tests make (those without
-// -o go to the cache folder) out of the user's cache.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "peakbench-test-cache-")
-	if err == nil {
-		os.Setenv("XDG_CACHE_HOME", dir)
-	}
-	code := m.Run()
-	if dir != "" {
-		os.RemoveAll(dir)
-	}
-	os.Exit(code)
-}
-
 // resumeBackends are the backends of the SIGKILL test: a C library and the
 // Go kernels when OpenBLAS is installed, else two Go backends.
 func resumeBackends() string {

@@ -22,6 +22,7 @@ import (
 	_ "github.com/peakbench/peakbench/bench/backend/all"
 	"github.com/peakbench/peakbench/bench/backend/gpu"
 	"github.com/peakbench/peakbench/bench/backend/rocblas"
+	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/measure"
@@ -34,7 +35,12 @@ import (
 var progressHook func()
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if code, child := serveChild(os.Args); child { // a vendor backend's child process (isolate.go)
+		os.Exit(code)
+	}
+	// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or SSH session) end the
+	// run: the children are stopped, the finished results written.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
 	os.Exit(exitCode(os.Stderr, err))
@@ -77,8 +83,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	applyIdleWait(cfg.idleWait)  // finish.go
 	gpu.SelectDevice(cfg.device) // gpu.go
 	rocblas.SelectDevice(cfg.device)
+	worker.SetTimeout(cfg.timeout)
 	if cfg.list {
-		return listBackends(stdout)
+		return listBackends(stdout, cfg.isolate)
 	}
 	var workloads []workload.Workload
 	if !cfg.peak {
@@ -94,7 +101,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err := cfg.baselines.load(); err != nil {
 		return err
 	}
-	backends, infos, err := openBackends(cfg.backends)
+	backends, infos, err := openBackends(cfg.backends, cfg.isolate)
 	if err != nil {
 		return err
 	}
@@ -103,6 +110,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 			b.Close()
 		}
 	}()
+	defer stopWorkersOn(ctx, backends)()
 	if err := checkMemory(workloads, backends, cfg); err != nil { // validate.go
 		return err
 	}
@@ -223,22 +231,25 @@ func emit(stdout io.Writer, cfg *config, write func(io.Writer) error) error {
 // openBackends opens the named backends, or every available one when names
 // is empty. A named backend that cannot open is an error; an unnamed one is
 // recorded as unavailable with its reason.
-func openBackends(names []string) ([]backend.Backend, []report.BackendInfo, error) {
+// Vendor libraries open in a child process unless isolate is "off"
+// (isolate.go).
+func openBackends(names []string, isolate string) ([]backend.Backend, []report.BackendInfo, error) {
 	all := len(names) == 0
-	var factories []backend.Factory
+	var fs []backend.Factory
 	if all {
-		factories = backend.All()
+		fs = backend.All()
 	} else {
 		for _, n := range names {
 			f, _ := backend.Lookup(n) // validated by parseFlags
-			factories = append(factories, f)
+			fs = append(fs, f)
 		}
 	}
+	fs = factories(fs, isolate)
 	var (
 		opened []backend.Backend
 		infos  []report.BackendInfo
 	)
-	for _, f := range factories {
+	for _, f := range fs {
 		b, err := f.Open()
 		if err != nil {
 			if !all {
@@ -259,8 +270,8 @@ func openBackends(names []string) ([]backend.Backend, []report.BackendInfo, erro
 	return opened, infos, nil
 }
 
-func listBackends(w io.Writer) error {
-	for _, f := range backend.All() {
+func listBackends(w io.Writer, isolate string) error {
+	for _, f := range factories(backend.All(), isolate) {
 		b, err := f.Open()
 		if err != nil {
 			fmt.Fprintf(w, "%-10s not available: %v\n", f.Name, err)

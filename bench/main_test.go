@@ -41,6 +41,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-noise=200%"}, []string{`"200%"`}},
 		{[]string{"-min-time=-1s"}, []string{"-1s"}},
 		{[]string{"-nosuchflag"}, []string{"nosuchflag"}},
+		{[]string{"-isolate=maybe"}, []string{`"maybe"`, "both"}},
+		{[]string{"-timeout=-1s"}, []string{"-1s"}},
 		{[]string{"stray"}, []string{`"stray"`}},
 		{[]string{"-o=/nonexistent-dir/x.json", "-backend=go"}, []string{"/nonexistent-dir/x.json"}},
 	} {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
@@ -84,7 +85,13 @@ func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg 
 	need := func(w workload.Workload) float64 {
 		kernels := 0
 		for _, b := range backends {
-			kernels += len(backend.AlgorithmsFor(b, w))
+			n := len(backend.AlgorithmsFor(b, w))
+			if _, child := b.(*worker.Backend); child {
+				// In another process (a framework, an isolated library): the
+				// shared file and the worker's own copy of the inputs besides.
+				n *= 2
+			}
+			kernels += n
 		}
 		sets := 1
 		if cfg.cache == "cold" {

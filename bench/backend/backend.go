@@ -54,6 +54,11 @@ type Config struct {
 	// Algorithm is the way to compute the workload, one of those the
 	// backend lists (BackendAlgorithms in algorithm.go); "" is its default.
 	Algorithm string
+	// Estimate is a generous bound on one iteration's time, before any is
+	// measured (the harness: the workload at a small share of the
+	// machine's peak), for the watchdogs of backends in another process;
+	// 0 when unknown.
+	Estimate time.Duration
 }
 
 // Kernel is one workload prepared on one backend.
@@ -73,6 +78,10 @@ type Factory struct {
 	Name        string
 	Description string
 	Open        func() (Backend, error)
+	// Isolate marks a vendor library — C code that can crash or hang the
+	// process that calls it. peakbench runs such a backend in a child
+	// process unless -isolate=off (worker.Isolated, docs/architecture.md).
+	Isolate bool
 }
 
 var (

@@ -234,7 +234,7 @@ func (cw *clockWatch) end() {
 // interleaved and turns the timings into results.
 func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]report.Result, error) {
 	data := w.NewData(p.Seed)
-	cfg := backend.Config{Threads: threads, Copies: p.copies(w)}
+	cfg := backend.Config{Threads: threads, Copies: p.copies(w), Estimate: p.estimate(w, threads)}
 	var (
 		results []report.Result
 		kernels []backend.Kernel
@@ -299,6 +299,11 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	ms, err := measure.Interleaved(ctx, targets, opt)
 	if err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		// Stopped while a kernel was verified or measured (a worker
+		// interrupted mid-call): the workload is not finished.
+		return nil, measure.ErrInterrupted
 	}
 	for i, m := range ms[:len(kernels)] {
 		r := &results[owners[i]]

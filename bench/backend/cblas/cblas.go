@@ -29,6 +29,7 @@ func init() {
 			Name:        name,
 			Description: descriptions[name],
 			Open:        func() (backend.Backend, error) { return Open(name) },
+			Isolate:     true,
 		})
 	}
 }

@@ -42,11 +42,13 @@ func init() {
 		Name:        "cublas",
 		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32, gemv, axpy, dot)",
 		Open:        func() (backend.Backend, error) { return OpenCUBLAS() },
+		Isolate:     true,
 	})
 	backend.Register(backend.Factory{
 		Name:        "cudnn",
 		Description: "NVIDIA cuDNN on a CUDA GPU, loaded at run time (add, mul, relu, sigmoid, tanh, softmax, sum, max; f32)",
 		Open:        func() (backend.Backend, error) { return OpenCUDNN() },
+		Isolate:     true,
 	})
 }
 

@@ -23,6 +23,7 @@ func init() {
 		Name:        "onednn",
 		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax; f32)",
 		Open:        func() (backend.Backend, error) { return Open() },
+		Isolate:     true,
 	})
 }
 

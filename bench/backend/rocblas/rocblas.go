@@ -26,6 +26,7 @@ func init() {
 		Name:        "rocblas",
 		Description: "AMD rocBLAS on a ROCm GPU through HIP, loaded at run time (gemm f32/f64)",
 		Open:        func() (backend.Backend, error) { return Open() },
+		Isolate:     true,
 	})
 }
 

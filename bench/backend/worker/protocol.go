@@ -11,7 +11,7 @@ const Protocol = 1
 // request is one line peakbench writes to a worker's standard input. Cmd
 // says which; the other fields belong to the commands that use them.
 type request struct {
-	Cmd      string `json:"cmd"`                // hello, prepare, run, output, free, close
+	Cmd      string `json:"cmd"`                // hello, prepare, run, output, free, close; info (serve.go)
 	Protocol int    `json:"protocol,omitempty"` // hello
 	Device   string `json:"device,omitempty"`   // hello: "cpu", or "cuda:N" for a GPU worker
 	ID       int    `json:"id,omitempty"`       // prepare, run, output, free: the kernel
@@ -27,7 +27,10 @@ type request struct {
 	File    string   `json:"file,omitempty"` // the shared file the inputs and output live in
 	Inputs  []region `json:"inputs,omitempty"`
 	Output  *region  `json:"output,omitempty"`
-	Iters   int      `json:"iters,omitempty"` // run
+	// Algorithm is one of those the hello's algorithms lists for the op;
+	// "" is the worker's one way.
+	Algorithm string `json:"algorithm,omitempty"`
+	Iters     int    `json:"iters,omitempty"` // run
 }
 
 // dims is a workload's shape as numbers, for workers that would rather
@@ -81,9 +84,17 @@ type reply struct {
 	Ops      map[string][]string `json:"ops,omitempty"`
 	Threads  bool                `json:"threads,omitempty"` // honours prepare's threads
 	Details  map[string]string   `json:"details,omitempty"`
+	// Algorithms lists, per op, the ways the worker computes it that
+	// results tell apart (backend.BackendAlgorithms); absent: one way.
+	Algorithms map[string][]string `json:"algorithms,omitempty"`
+
+	// info (peakbench's own workers): what makes the numbers suspect,
+	// e.g. a GPU that throttled
+	Warnings []string `json:"warnings,omitempty"`
 
 	// prepare
 	Implementation string `json:"implementation,omitempty"` // the call timed, e.g. "torch.mm(a, b, out=c)"
+	Algorithm      string `json:"algorithm,omitempty"`      // the algorithm the kernel runs, when it names one
 
 	// run
 	NS *int64 `json:"ns,omitempty"` // the iterations' total time by the worker's clock

@@ -10,7 +10,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/peakbench/peakbench/bench/backend/gpu"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
 )
 
 // The reference worker: the test binary, started with PEAKBENCH_REFWORKER
@@ -33,7 +35,13 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(refWorkerEnv); mode != "" {
 		os.Exit(refWorker(mode))
 	}
-	os.Exit(m.Run())
+	if name, device, ok := ServeArgs(os.Args); ok { // isolate_test.go
+		gpu.SelectDevice(device)
+		os.Exit(ServeMain(name))
+	}
+	code := m.Run()
+	gpufake.Cleanup()
+	os.Exit(code)
 }
 
 type refKernel struct {

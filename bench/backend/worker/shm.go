@@ -49,7 +49,7 @@ const page = 4096
 // each buffer on pages of its own at its staggered offset, and writes the
 // inputs.
 func newShared(name string, dt workload.DType, inputs [][]float64, outLen int) (*shared, error) {
-	size := dt.Size()
+	size := elemSize(dt)
 	s := &shared{dtype: dt}
 	var end int64
 	place := func(slot, count int) region {
@@ -84,9 +84,20 @@ func newShared(name string, dt workload.DType, inputs [][]float64, outLen int) (
 	return s, nil
 }
 
+// elemSize is the bytes of one element in the shared file: f64 as f64,
+// every other dtype as f32. The reduced-precision gemm types (f16, bf16,
+// tf32) travel as f32, which holds their values exactly (the inputs are
+// exact in the dtype: workload.Data); the worker converts them.
+func elemSize(dt workload.DType) int {
+	if dt == workload.F64 {
+		return 8
+	}
+	return 4
+}
+
 // write stores v in r as the dtype (inputs are exact in it: workload.Data).
 func (s *shared) write(r region, v []float64) {
-	b := s.mem[r.Offset : r.Offset+int64(r.Count*s.dtype.Size())]
+	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.dtype))]
 	if len(v) == 0 {
 		return
 	}
@@ -107,7 +118,7 @@ func (s *shared) read(r region) []float64 {
 	if r.Count == 0 {
 		return out
 	}
-	b := s.mem[r.Offset : r.Offset+int64(r.Count*s.dtype.Size())]
+	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.dtype))]
 	switch s.dtype {
 	case workload.F64:
 		copy(out, unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), r.Count))

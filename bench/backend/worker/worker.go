@@ -7,19 +7,25 @@
 //
 // It registers "torch" (PyTorch on the CPU), "torch-cuda" (PyTorch on the
 // selected GPU) and "numpy" (NumPy and SciPy), whose workers ship in
-// python/ and are built into the binary (python.go).
+// python/ and are built into the binary (python.go). The same protocol
+// runs peakbench's own vendor-library backends in a child process
+// (isolate.go, serve.go), so that a library that crashes or hangs costs
+// its own results only.
 package worker
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -27,9 +33,9 @@ import (
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
-// DefaultTimeout bounds the wait for any one reply: a worker silent for
-// longer is taken to hang, and stopped. Imports of a large framework on a
-// loaded machine and the largest suites' runs stay well within it.
+// DefaultTimeout bounds the wait for a hello: imports of a large framework
+// on a loaded machine stay well within it. It is also the watchdog's limit
+// for the other requests until SetTimeout sets one (watchdog.go).
 const DefaultTimeout = 2 * time.Minute
 
 // Spec says how to start a worker.
@@ -38,7 +44,14 @@ type Spec struct {
 	Command []string // program and arguments
 	Env     []string // added to peakbench's environment
 	Device  string   // what hello asks for: "cpu" (default) or "cuda:N"
+	// Timeout is the least time a request may take before the worker is
+	// taken to hang and stopped (watchdog.go); 0: the one SetTimeout set.
 	Timeout time.Duration
+	// Builtin marks peakbench itself serving one of its own backends
+	// (isolate.go): the hello's details are the backend's own and are
+	// reported as they are, its messages already name the backend, and the
+	// C layer in the child sets the idle-wait variables itself.
+	Builtin bool
 }
 
 // Backend is a running worker process as a peakbench backend.
@@ -52,6 +65,10 @@ type Backend struct {
 	exited chan struct{} // closed when the process has been waited for
 	quit   chan struct{} // closed when peakbench stops the worker
 	once   sync.Once
+
+	// interrupted is set by Interrupt, which stops the worker without
+	// waiting for the request under way (it holds mu).
+	interrupted atomic.Bool
 
 	mu     sync.Mutex
 	dead   error // set once the worker failed; every later request returns it
@@ -82,16 +99,22 @@ func start(spec Spec) (*Backend, error) {
 		return nil, fmt.Errorf("%s: worker: no command", spec.Name)
 	}
 	if spec.Timeout <= 0 {
-		spec.Timeout = DefaultTimeout
+		spec.Timeout = Timeout()
 	}
 	if spec.Device == "" {
 		spec.Device = "cpu"
 	}
 	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
-	cmd.Env = append(append(os.Environ(), idleWait()...), spec.Env...)
+	cmd.Env = os.Environ()
+	if !spec.Builtin {
+		cmd.Env = append(cmd.Env, idleWait()...)
+	}
+	cmd.Env = append(cmd.Env, spec.Env...)
 	// Its own process group: a terminal's Ctrl-C reaches peakbench, which
-	// then closes the worker in order, rather than the worker dying mid-reply.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// then stops the worker (Interrupt) and writes what it measured, rather
+	// than the worker dying mid-reply unseen; and killed with its parent
+	// (procattr_linux.go), so a library hung in the child never outlives it.
+	cmd.SysProcAttr = procAttr()
 	b := &Backend{spec: spec, cmd: cmd, lines: make(chan line, 1), stderr: &tail{}, exited: make(chan struct{}), quit: make(chan struct{})}
 	cmd.Stderr = b.stderr
 	stdin, err := cmd.StdinPipe()
@@ -137,7 +160,7 @@ func (b *Backend) read(stdout io.Reader) {
 // greet sends hello and checks the reply: the protocol version, a name,
 // and what the worker computes.
 func (b *Backend) greet() error {
-	rep, err := b.call(request{Cmd: "hello", Protocol: Protocol, Device: b.spec.Device})
+	rep, err := b.callWithin(request{Cmd: "hello", Protocol: Protocol, Device: b.spec.Device}, max(b.spec.Timeout, DefaultTimeout), "")
 	if err != nil {
 		return err
 	}
@@ -166,9 +189,11 @@ func (e errMissing) Error() string { return e.msg }
 // backend.ErrUnsupported when it says unsupported). A worker that exits,
 // hangs past the timeout or writes a malformed line is stopped, and this
 // and every later request return the error that says so.
-func (b *Backend) call(req request) (*reply, error) { return b.callWithin(req, b.spec.Timeout) }
+func (b *Backend) call(req request) (*reply, error) { return b.callWithin(req, b.spec.Timeout, "") }
 
-func (b *Backend) callWithin(req request, timeout time.Duration) (*reply, error) {
+// callWithin is call with a time limit; what names the workload the
+// request is about ("gemm f32 256x256x256"), for the messages of faults.
+func (b *Backend) callWithin(req request, timeout time.Duration, what string) (*reply, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.dead != nil {
@@ -179,7 +204,7 @@ func (b *Backend) callWithin(req request, timeout time.Duration) (*reply, error)
 		return nil, fmt.Errorf("%s: worker: %v", b.spec.Name, err) // a bug: every field marshals
 	}
 	if _, err := b.stdin.Write(append(msg, '\n')); err != nil {
-		return nil, b.failExited(req.Cmd)
+		return nil, b.failExited(req.Cmd, what)
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -187,11 +212,13 @@ func (b *Backend) callWithin(req request, timeout time.Duration) (*reply, error)
 	select {
 	case got, ok := <-b.lines:
 		if !ok || got.err != nil {
-			return nil, b.failExited(req.Cmd)
+			return nil, b.failExited(req.Cmd, what)
 		}
 		l = got
 	case <-timer.C:
-		return nil, b.failLocked(fmt.Errorf("%s: worker did not answer %s within %v; stopped it%s", b.spec.Name, req.Cmd, timeout, b.stderr.last()))
+		return nil, b.failLocked(b.timedOut(req.Cmd, what, timeout))
+	case <-b.quit: // Interrupt, from another goroutine
+		return nil, b.failLocked(b.interruptedErr())
 	}
 	var rep reply
 	dec := json.NewDecoder(bytes.NewReader(l.b))
@@ -205,34 +232,58 @@ func (b *Backend) callWithin(req request, timeout time.Duration) (*reply, error)
 		return nil, b.failLocked(fmt.Errorf("%s: worker's reply to %s is malformed (%s): %q; stopped it", b.spec.Name, req.Cmd, why, clip(l.b, 80)))
 	}
 	if !*rep.OK {
-		msg := rep.Error
-		if msg == "" {
-			msg = "failed, without a message"
-		}
-		msg = firstLine(msg)
-		switch {
-		case rep.Unsupported:
-			return nil, fmt.Errorf("%s: %s: %w", b.spec.Name, msg, backend.ErrUnsupported)
-		case rep.Missing:
-			return nil, errMissing{fmt.Sprintf("%s: %s", b.spec.Name, msg)}
-		}
-		return nil, fmt.Errorf("%s: %s", b.spec.Name, msg)
+		return nil, b.refusal(&rep)
 	}
 	return &rep, nil
 }
 
+// refusal is the error of a reply with ok: false: the worker's message,
+// prefixed with the backend's name. A builtin worker's message is its
+// backend's error as it would be in process, whole (-list prints a
+// library's missing files in full), and stays as it is.
+func (b *Backend) refusal(rep *reply) error {
+	msg := strings.TrimSpace(rep.Error)
+	switch {
+	case msg == "":
+		msg = b.spec.Name + ": failed, without a message"
+	case !b.spec.Builtin:
+		msg = b.spec.Name + ": " + firstLine(msg)
+	}
+	switch {
+	case rep.Unsupported:
+		msg = strings.TrimSuffix(msg, ": "+backend.ErrUnsupported.Error())
+		return fmt.Errorf("%s: %w", msg, backend.ErrUnsupported)
+	case rep.Missing:
+		return errMissing{msg}
+	}
+	return errors.New(msg)
+}
+
 // failExited records that the worker's pipe closed while a request was
-// under way, with its exit status and last line on standard error.
-func (b *Backend) failExited(cmd string) error {
+// under way: how it died (fault.go), the workload it was on, and what it
+// last wrote on standard error.
+func (b *Backend) failExited(cmd, what string) error {
 	select {
 	case <-b.exited:
 	case <-time.After(5 * time.Second):
 	}
-	status := "closed its output"
-	if ps := b.cmd.ProcessState; ps != nil {
-		status = "exited (" + ps.String() + ")"
+	if b.interrupted.Load() {
+		return b.failLocked(b.interruptedErr())
 	}
-	return b.failLocked(fmt.Errorf("%s: worker %s while answering %s%s", b.spec.Name, status, cmd, b.stderr.last()))
+	return b.failLocked(fmt.Errorf("%s: worker %s while %s%s", b.spec.Name, b.death(), doing(cmd, what), b.stderr.last()))
+}
+
+// Interrupt stops the worker at once, even while a request is under way
+// (a library call that never returns): that request and every later one
+// return an error saying the run was interrupted. Call it when the run is
+// cancelled (main does, on Ctrl-C, SIGTERM and SIGHUP).
+func (b *Backend) Interrupt() {
+	b.interrupted.Store(true)
+	b.kill()
+}
+
+func (b *Backend) interruptedErr() error {
+	return fmt.Errorf("%s: interrupted; stopped the worker", b.spec.Name)
 }
 
 // fail marks the worker dead with err and stops it.
@@ -317,8 +368,22 @@ func (b *Backend) Device() string {
 }
 
 // Info implements backend.Backend: the framework's version and the
-// details its worker reports (its BLAS, threading, interpreter).
+// details its worker reports (its BLAS, threading, interpreter). A builtin
+// worker's are its backend's own, unchanged: the same as in process.
 func (b *Backend) Info() backend.Info {
+	if b.spec.Builtin {
+		// As the backend has it now (a GPU's clocks and throttling are
+		// read again after a run); the hello's once the worker is gone.
+		rep := &b.hello
+		if now, err := b.call(request{Cmd: "info"}); err == nil {
+			rep = now
+		}
+		d := make(map[string]string, len(rep.Details))
+		for k, v := range rep.Details {
+			d[k] = v
+		}
+		return backend.Info{Version: rep.Version, Details: d}
+	}
 	d := map[string]string{"worker": strings.Join(b.spec.Command, " "), "protocol": fmt.Sprint(Protocol)}
 	if w := idleWaitDetail(b.cmd.Env); w != "" {
 		d["idle_wait"] = w
@@ -327,6 +392,19 @@ func (b *Backend) Info() backend.Info {
 		d[k] = v
 	}
 	return backend.Info{Version: b.hello.Version, Details: d}
+}
+
+// Warnings reports what makes a builtin worker's numbers suspect, as its
+// backend says (a GPU that throttled while it ran); nil for a framework's.
+func (b *Backend) Warnings() []string {
+	if !b.spec.Builtin {
+		return nil
+	}
+	rep, err := b.call(request{Cmd: "info"})
+	if err != nil {
+		return nil
+	}
+	return rep.Warnings
 }
 
 // Ops lists the ops and dtypes the worker's hello said it computes.
@@ -342,6 +420,23 @@ func (b *Backend) supports(w workload.Workload) bool {
 	return false
 }
 
+// SupportsDType implements harness.DTypeSupporter: whether the hello
+// listed dt for any op (a GPU library's f16, bf16, tf32 gemm).
+func (b *Backend) SupportsDType(dt workload.DType) bool {
+	for _, dts := range b.hello.Ops {
+		for _, d := range dts {
+			if d == string(dt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Algorithms implements backend.BackendAlgorithms: those the hello listed
+// for w's op.
+func (b *Backend) Algorithms(w workload.Workload) []string { return b.hello.Algorithms[string(w.Op)] }
+
 // Prepare implements backend.Backend: the inputs go into a shared file,
 // and the worker builds the kernel from them.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
@@ -351,8 +446,11 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	if cfg.Threads < 0 || cfg.Copies < 0 {
 		return nil, fmt.Errorf("%s: bad config: threads %d, copies %d", b.spec.Name, cfg.Threads, cfg.Copies)
 	}
-	if cfg.Algorithm != "" {
-		return nil, fmt.Errorf("%s: %s: unknown algorithm %q (the worker has one way)", b.spec.Name, w.Op, cfg.Algorithm)
+	if algs := b.Algorithms(w); cfg.Algorithm != "" && !slices.Contains(algs, cfg.Algorithm) {
+		if len(algs) == 0 {
+			return nil, fmt.Errorf("%s: %s: unknown algorithm %q (the worker has one way)", b.spec.Name, w.Op, cfg.Algorithm)
+		}
+		return nil, fmt.Errorf("%s: %s: unknown algorithm %q (accepted: %s)", b.spec.Name, w.Op, cfg.Algorithm, strings.Join(algs, ", "))
 	}
 	b.mu.Lock()
 	dead := b.dead
@@ -368,17 +466,22 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	}
 	defer sh.remove() // the worker has mapped it by the time prepare returns
 	out := sh.output
-	rep, err := b.call(request{
+	k := &kernel{b: b, id: id, sh: sh, what: w.String(), estimate: cfg.Estimate}
+	rep, err := b.callWithin(request{
 		Cmd: "prepare", ID: id, Op: string(w.Op), DType: string(w.DType),
 		Shape: w.Shape.Format(w.Op), Dims: dimsOf(w), Alpha: in.Alpha,
 		Threads: cfg.Threads, Copies: max(cfg.Copies, 1),
-		File: sh.path, Inputs: sh.inputs, Output: &out,
-	})
+		File: sh.path, Inputs: sh.inputs, Output: &out, Algorithm: cfg.Algorithm,
+	}, b.spec.Timeout, k.what)
 	if err != nil {
 		sh.close()
 		return nil, err
 	}
-	return &kernel{b: b, id: id, sh: sh, impl: rep.Implementation}, nil
+	k.impl, k.alg = rep.Implementation, rep.Algorithm
+	if k.alg == "" {
+		k.alg = cfg.Algorithm
+	}
+	return k, nil
 }
 
 // Close implements backend.Backend: it asks the worker to exit, and stops
@@ -388,7 +491,7 @@ func (b *Backend) Close() error {
 	dead := b.dead
 	b.mu.Unlock()
 	if dead == nil {
-		b.callWithin(request{Cmd: "close"}, 5*time.Second)
+		b.callWithin(request{Cmd: "close"}, 5*time.Second, "")
 		b.stdin.Close()
 		select {
 		case <-b.exited:
@@ -406,6 +509,12 @@ type kernel struct {
 	id   int
 	sh   *shared
 	impl string
+	alg  string
+	what string // the workload, for messages: "gemm f32 256x256x256"
+
+	// For the watchdog (watchdog.go): the harness's bound on one
+	// iteration, and the slowest iteration seen so far.
+	estimate, perIter time.Duration
 }
 
 // Run implements backend.Kernel: the worker runs iters iterations and
@@ -414,7 +523,7 @@ func (k *kernel) Run(iters int) (time.Duration, error) {
 	if iters < 1 {
 		return 0, fmt.Errorf("%s: Run(%d): iterations must be at least 1", k.b.spec.Name, iters)
 	}
-	rep, err := k.b.call(request{Cmd: "run", ID: k.id, Iters: iters})
+	rep, err := k.b.callWithin(request{Cmd: "run", ID: k.id, Iters: iters}, k.runLimit(iters), k.what)
 	if err != nil {
 		return 0, err
 	}
@@ -423,14 +532,16 @@ func (k *kernel) Run(iters int) (time.Duration, error) {
 		k.b.fail(err)
 		return 0, err
 	}
-	return time.Duration(*rep.NS), nil
+	d := time.Duration(*rep.NS)
+	k.perIter = max(k.perIter, d/time.Duration(iters))
+	return d, nil
 }
 
 // Output implements backend.Kernel: the worker writes its latest result
 // into the shared output region, which peakbench reads.
 func (k *kernel) Output() ([]float64, error) {
 	k.sh.clearOutput()
-	if _, err := k.b.call(request{Cmd: "output", ID: k.id}); err != nil {
+	if _, err := k.b.callWithin(request{Cmd: "output", ID: k.id}, k.b.spec.Timeout, k.what); err != nil {
 		return nil, err
 	}
 	return k.sh.read(k.sh.output), nil
@@ -438,7 +549,7 @@ func (k *kernel) Output() ([]float64, error) {
 
 // Close implements backend.Kernel.
 func (k *kernel) Close() error {
-	k.b.call(request{Cmd: "free", ID: k.id}) // a dead worker has freed everything
+	k.b.callWithin(request{Cmd: "free", ID: k.id}, k.b.spec.Timeout, k.what) // a dead worker has freed everything
 	k.sh.close()
 	return nil
 }
@@ -447,34 +558,9 @@ func (k *kernel) Close() error {
 // worker times, as it names it.
 func (k *kernel) Implementation() string { return k.impl }
 
-// tail keeps the end of a worker's standard error, for error messages.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailBytes = 4 << 10
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > tailBytes {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-tailBytes:]...)
-	}
-	return len(p), nil
-}
-
-// last returns ": " and the last non-blank line written, or "".
-func (t *tail) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
-	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
-		return ": " + clip([]byte(l), 200)
-	}
-	return ""
-}
+// Algorithm implements backend.KernelAlgorithm: the algorithm the worker
+// says the kernel runs, else the one asked for.
+func (k *kernel) Algorithm() string { return k.alg }
 
 func clip(b []byte, n int) string {
 	if len(b) > n {

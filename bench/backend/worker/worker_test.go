@@ -78,8 +78,8 @@ func TestHelloRefused(t *testing.T) {
 // verification), the other's are all kept and verified.
 func TestFaults(t *testing.T) {
 	for _, c := range []struct{ mode, want string }{
-		{"crash", "bad: worker exited (exit status 3) while answering run: Fatal: simulated crash"},
-		{"hang", "bad: worker did not answer run within 1s; stopped it"},
+		{"crash", "bad: worker exited with status 3 while running gemm f32 8x8x8: Fatal: simulated crash"},
+		{"hang", "bad: gemm f32 8x8x8 timed out after 1s; stopped the worker"},
 		{"malformed", `bad: worker's reply to run is malformed (invalid character 'h' in literal true (expecting 'r')): "this is not JSON"; stopped it`},
 		{"wrong", ""},
 	} {
