@@ -214,7 +214,7 @@ func (d *diagnosis) relative(r *Result, explained bool) (Finding, bool) {
 		return Finding{
 			Code: CodeBehindBest,
 			Text: fmt.Sprintf("%s ran this workload %.2f× faster (%s of the bound against %s): the gap is %s's code, not the machine.",
-				best.Label(), ratio, percent(best.Share.Roofline), percent(r.Share.Roofline), r.Backend),
+				best.Label(), ratio, sharePercent(best.Share.Roofline), sharePercent(r.Share.Roofline), r.Backend),
 			Evidence: fmt.Sprintf("%s in %s, %s in %s (medians)", r.Label(), Duration(r.MedianNS), best.Label(), Duration(best.MedianNS)),
 			Remedy:   fmt.Sprintf("for this workload, use %s.", best.Label()),
 		}, true
@@ -561,6 +561,15 @@ func idleWaitReaches(backend, op string) bool {
 		return slices.Contains([]string{"gemm", "gemv", "axpy", "dot"}, op)
 	}
 	return false
+}
+
+// sharePercent writes a share with three significant digits, so that a
+// share under 0.1% does not read as 0.0%.
+func sharePercent(f float64) string {
+	if f > 0 && f < 0.001 {
+		return Sig(100*f) + "%"
+	}
+	return percent(f)
 }
 
 func isCPUResult(r *Result) bool { return r.Device == "" || r.Device == "cpu" }

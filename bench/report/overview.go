@@ -275,9 +275,23 @@ func findingCounts(run *Run) []FindingCount {
 	for _, k := range order {
 		out = append(out, *by[k])
 	}
-	slices.SortStableFunc(out, func(a, b FindingCount) int { return cmp.Compare(b.Count, a.Count) })
+	// Causes first, then the comparisons with other backends, each by
+	// how many results they explain.
+	slices.SortStableFunc(out, func(a, b FindingCount) int {
+		if ra, rb := relativeCode(a.Code), relativeCode(b.Code); ra != rb {
+			if ra {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(b.Count, a.Count)
+	})
 	return out
 }
+
+// relativeCode says whether a finding compares a result with other
+// backends' rather than naming a cause.
+func relativeCode(code string) bool { return code == CodeBehindBest || code == CodeUnreached }
 
 // topFindings picks n of counts, most frequent first, with at most two
 // per backend and two per code, so one slow library does not fill the
