@@ -100,8 +100,8 @@ func noGoTrace(t *testing.T, stderr string) {
 	}
 }
 
-// TestIsolatedFaults: a library that segfaults, aborts, exits, hangs or
-// computes wrong values on its second workload (or on its 30th call) costs
+// TestIsolatedFaults: a library that segfaults, aborts, exits, hangs,
+// computes wrong values or NaN on its second workload (or on its 30th call) costs
 // its own results from then on, with one line saying how it died and on
 // which workload; pure Go's and BLIS's results are kept and verified; the
 // run exits 3 and writes valid JSON.
@@ -128,6 +128,7 @@ func TestIsolatedFaults(t *testing.T) {
 		{"hang", []string{"FAKE_MODE=hang", "FAKE_SIZE=48"},
 			"openblas: gemm f64 48x48x48 timed out after 2s; stopped the worker", true},
 		{"wrong", []string{"FAKE_MODE=wrong", "FAKE_SIZE=48"}, "", true},
+		{"nan", []string{"FAKE_MODE=nan", "FAKE_SIZE=48"}, "", true},
 		// -threads=1 reaches the library's openblas_set_num_threads(1).
 		{"threads", []string{"FAKE_MODE=threads", "FAKE_SIZE=48"},
 			"openblas: worker exited with status 41 while running gemm f64 48x48x48: fakeblas: exit with the thread count", true},
@@ -169,6 +170,35 @@ func TestIsolatedFaults(t *testing.T) {
 				t.Errorf("standard error does not say results failed:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// A library that leaks memory on every call costs nothing but shows it: its
+// results stay verified and their resident growth, read in its own
+// process, holds the leak; the other backends' does not.
+func TestIsolatedLeakShows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures peaks")
+	}
+	so := fakeBLAS(t)
+	out := filepath.Join(t.TempDir(), "run.json")
+	cmd, stderr := startMain(t, []string{"PEAKBENCH_OPENBLAS=" + so, "FAKE_MODE=leak", "FAKE_SIZE=48"}, faultArgs(out)...)
+	if code := exitStatus(t, cmd.Wait()); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	const leak = 32 << 20
+	for _, r := range readRun(t, out).Results {
+		m := r.Memory
+		if !r.Verified || m == nil {
+			t.Fatalf("%s %s: verified %v, memory %+v", r.Backend, r.Shape, r.Verified, m)
+		}
+		leaking := r.Backend == "openblas" && r.Shape == "48x48x48"
+		if leaking && (m.PeakGrowthBytes < leak || !strings.HasPrefix(m.Process, "worker pid")) {
+			t.Errorf("the leaking library's result: memory %+v, want at least %d bytes in its worker", m, leak)
+		}
+		if !leaking && m.PeakGrowthBytes >= leak {
+			t.Errorf("%s %s: growth %d bytes, though only openblas's 48³ leaks", r.Backend, r.Shape, m.PeakGrowthBytes)
+		}
 	}
 }
 

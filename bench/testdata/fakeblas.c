@@ -4,19 +4,23 @@
  * FAKE_MODE says: segv (a write through a null pointer), abort, exit (exit
  * status 7), hang (never returns, after creating the file FAKE_MARK names,
  * if any), wrong (every result from then on is off by one in its first
- * element), or threads (exit status 40 + the count openblas_set_num_threads
- * last set: what peakbench asked the library for). With FAKE_SIZE set, only GEMMs of that many rows count: the
+ * element), nan (every result from then on is NaN in its first element),
+ * leak (every call from then on takes 32 MiB, touched and never freed), or
+ * threads (exit status 40 + the count openblas_set_num_threads last set:
+ * what peakbench asked the library for). With FAKE_SIZE set, only GEMMs of that many rows count: the
  * workloads before it run correctly. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 static int calls;
+static volatile char *volatile leaked; /* the last leak, reachable: not optimised away */
 static int threads = 1;
 
-/* misbehave runs before each GEMM; it returns whether the result must be
- * made wrong. */
+/* misbehave runs before each GEMM; it returns 1 when the result must be
+ * made wrong, 2 when it must be NaN. */
 static int misbehave(int m)
 {
 	const char *mode = getenv("FAKE_MODE");
@@ -43,6 +47,16 @@ static int misbehave(int m)
 			pause();
 	case 'w':
 		return 1;
+	case 'n':
+		return 2;
+	case 'l': {
+		size_t n = 32u << 20;
+		volatile char *p = malloc(n); /* volatile: the stores are not elided */
+		for (size_t i = 0; p != NULL && i < n; i += 4096)
+			p[i] = 1; /* resident, and never freed */
+		leaked = p;
+		return 0;
+	}
 	case 't':
 		fprintf(stderr, "fakeblas: exit with the thread count\n");
 		exit(40 + threads);
@@ -70,7 +84,7 @@ static int misbehave(int m)
 				*cij = alpha * s + (beta != 0 ? beta * *cij : 0);                                  \
 			}                                                                                      \
 		if (wrong && m > 0 && n > 0)                                                               \
-			c[0] += 1;                                                                             \
+			c[0] = wrong == 2 ? (T)NAN : c[0] + 1;                                                 \
 	}
 GEMM(cblas_sgemm, float)
 GEMM(cblas_dgemm, double)
