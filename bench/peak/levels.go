@@ -281,6 +281,17 @@ type levelPlan struct {
 	dramBytes int // all threads' working set for the DRAM peaks
 }
 
+// peakGBPS is the sweep's read bandwidth where level's peaks are measured
+// (its PeakBytes), 0 for a level the sweep did not find (DRAM).
+func (p levelPlan) peakGBPS(level string) float64 {
+	for _, c := range p.caches {
+		if c.Level == level && c.Found {
+			return c.PeakGBPS
+		}
+	}
+	return 0
+}
+
 // findLevels finds the cache levels in sweep s of a machine whose caches m
 // reports: a pure function of the curve and the report.
 //
