@@ -224,6 +224,10 @@ func modelCause(run *Run, r *Result, e *ModelError, cpu bool) (cause, text strin
 	if !cpu {
 		return CauseMemoryLevel, fmt.Sprintf("the working set (%s) ran from a faster level than %s, or the %s copy bandwidth was measured low", bytesF(e.FootprintBytes), e.Level, e.Level)
 	}
+	if bw, ok := run.Peaks.PatternBandwidthFor(e.Level, patternOr(e.Pattern), r.Threads); ok && bw.Disturbed {
+		return CauseBandwidthPeak, fmt.Sprintf("the %s %s bandwidth peak (%s GB/s) was measured disturbed: no repetition ran undisturbed, or its read disagreed with the working-set sweep at the same size, so it reads low%s",
+			e.Level, patternOr(e.Pattern), Sig(bw.GBPS), driftNote(r))
+	}
 	var peakSet string
 	if e.PeakWorkingSetBytes > 0 {
 		peakSet = fmt.Sprintf(", measured over %s per thread", peak.BytesText(e.PeakWorkingSetBytes))

@@ -361,3 +361,19 @@ func TestDiagnoseIdleWait(t *testing.T) {
 	noFinding(t, &run.Results[2], CodeIdleWait) // ATen's own kernel
 	noFinding(t, &run.Results[4], CodeIdleWait) // BLIS: libgomp, left alone
 }
+
+// A result above a bandwidth peak that was measured disturbed names that
+// peak as the likely cause, not the level its working set was put in.
+func TestModelCauseDisturbedPeak(t *testing.T) {
+	r := copyResult("asm", 32<<20, 55) // at 48.6 GB/s of L3 copy, as the VM once read
+	r.Ceilings(peak.ComputePeak{DType: "f32", Threads: 2, TheoreticalGFLOPS: 493}, peak.BandwidthPeak{Level: "L3", Pattern: "copy", GBPS: 48.6})
+	run := cpuRun(r)
+	run.Peaks.Bandwidth = []peak.BandwidthPeak{
+		{Level: "L2", Pattern: "copy", Threads: 2, GBPS: 300},
+		{Level: "L3", Pattern: "copy", Threads: 2, GBPS: 48.6, Disturbed: true},
+	}
+	errs := CheckModel(run)
+	if len(errs) != 1 || errs[0].Cause != CauseBandwidthPeak || !strings.Contains(errs[0].Text, "measured disturbed") {
+		t.Fatalf("model errors %+v", errs)
+	}
+}
