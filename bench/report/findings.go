@@ -289,36 +289,13 @@ func (d *diagnosis) overhead(r *Result, fit overheadFit, fixedShare float64) Fin
 			r.Backend, Duration(fit.FixedNS), r.Op, percent(fixedShare), Duration(r.MedianNS), unitsText(r.Op, fit.crossover())),
 		Evidence: fit.describe(r),
 	}
-	if best, bestFit, ok := d.leastFixed(r); ok && bestFit.FixedNS < fit.FixedNS/2 {
-		f.Remedy = fmt.Sprintf("batch the work into fewer, larger calls; at small sizes %s costs %s per call.", best, Duration(bestFit.FixedNS))
-	} else {
-		f.Remedy = "batch the work into fewer, larger calls."
+	f.Remedy = "batch the work into fewer, larger calls."
+	if best := d.fastest[WorkloadOf(r)]; best != nil && best.Series() != r.Series() && best.MedianNS*behindRatio <= r.MedianNS {
+		if bf, ok := d.fits[fitKeyOf(best)]; ok && bf.FixedNS < fit.FixedNS/2 {
+			f.Remedy = fmt.Sprintf("batch the work into fewer, larger calls; at this size %s takes %s a call, with a fixed cost of %s.", best.Label(), Duration(best.MedianNS), Duration(bf.FixedNS))
+		}
 	}
 	return f
-}
-
-// leastFixed finds the backend of the run with the least fixed cost on
-// r's op, dtype, threads and cache.
-func (d *diagnosis) leastFixed(r *Result) (string, overheadFit, bool) {
-	key := fitKeyOf(r)
-	var (
-		name string
-		best overheadFit
-		ok   bool
-	)
-	for k, f := range d.fits {
-		if k.op != key.op || k.dtype != key.dtype || k.threads != key.threads || k.cache != key.cache || k.variant != key.variant || k.device != key.device {
-			continue
-		}
-		series := k.backend
-		if k.algorithm != "" {
-			series += "/" + k.algorithm
-		}
-		if !ok || f.FixedNS < best.FixedNS || (f.FixedNS == best.FixedNS && series < name) {
-			name, best, ok = series, f, true
-		}
-	}
-	return name, best, ok
 }
 
 // codePath carries the backend's code-path finding (CheckCodePaths) onto
