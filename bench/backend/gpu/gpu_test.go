@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
@@ -234,19 +233,7 @@ func TestFakeDevices(t *testing.T) {
 func TestFakeThrottle(t *testing.T) {
 	gpufake.Require(t)
 	b := open(t, "cublas")
-	t.Setenv("PB_FAKE_NVML_REASONS", "0x5") // idle + software power cap
-	t.Setenv("PB_FAKE_NVML_SM_MHZ", "1410")
-	w := workload.Workload{Op: workload.Dot, DType: workload.F32, Shape: workload.Shape{N: 64}}
-	k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
-	time.Sleep(60 * time.Millisecond) // past NVML's sampling interval
-	if _, err := k.Run(1); err != nil {
-		t.Fatal(err)
-	}
-	warn := b.(interface{ Warnings() []string }).Warnings()
+	warn := backendtest.RunThrottled(t, b)
 	if len(warn) != 1 || !strings.Contains(warn[0], "cuda:0 NVIDIA H100 80GB HBM3 (fake 0) throttled while cublas ran: sw_power_cap (SM clock as low as 1410 MHz of 1980 MHz; up to 65 °C)") {
 		t.Errorf("Warnings() = %q", warn)
 	}

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
@@ -93,25 +92,14 @@ func reducedGEMM(t *testing.T, in, iso backend.Backend) {
 func TestIsolatedGPUDevice(t *testing.T) {
 	gpufake.Require(t)
 	t.Setenv("PB_FAKE_CUDA_DEVICES", "2")
-	t.Setenv("PB_FAKE_NVML_REASONS", "0x5") // idle + software power cap
-	t.Setenv("PB_FAKE_NVML_SM_MHZ", "1410")
+	backendtest.Throttle(t) // before the child starts
 	defer gpu.SelectDevice(0)
 	gpu.SelectDevice(1)
 	b := openIsolated(t, "cublas")
 	if d := b.Device(); d != "cuda:1 NVIDIA H100 80GB HBM3 (fake 1)" {
 		t.Errorf("Device() = %q", d)
 	}
-	w := workload.Workload{Op: workload.Dot, DType: workload.F32, Shape: workload.Shape{N: 64}}
-	k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
-	time.Sleep(60 * time.Millisecond) // past NVML's sampling interval
-	if _, err := k.Run(1); err != nil {
-		t.Fatal(err)
-	}
-	warn := b.Warnings()
+	warn := backendtest.RunThrottled(t, b)
 	if len(warn) != 1 || !strings.Contains(warn[0], "cuda:1 NVIDIA H100 80GB HBM3 (fake 1) throttled while cublas ran: sw_power_cap") {
 		t.Errorf("Warnings() = %q", warn)
 	}
