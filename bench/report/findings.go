@@ -30,6 +30,7 @@ const (
 	CodeLevel         = "level_mismatch"    // it streamed at a slower level's speed than its working set's
 	CodeSteal         = "host_steal"        // the hypervisor took CPU time during its samples
 	CodeInstructions  = "instruction_bound" // a memory-bound op slower than even DRAM: its instructions limit it
+	CodeGPUThrottle   = "gpu_throttle"      // the GPU throttled while its backend ran
 	CodeBehindBest    = "behind_best"       // another backend ran the same workload much faster
 	CodeUnreached     = "bound_unreached"   // no backend of the run came near the bound
 	CodeIdleWait      = "idle_wait"         // peakbench's short spin setting may change a small call's time
@@ -185,7 +186,7 @@ func (d *diagnosis) findings(r *Result) []Finding {
 		out = append(out, d.overhead(r, fit, fixedShare))
 	}
 	for _, rule := range []func(*Result, float64) (Finding, bool){
-		d.codePath, d.threads, d.clock, d.level, d.instructions, d.steal, d.idleWait,
+		d.codePath, d.threads, d.clock, d.gpuThrottle, d.level, d.instructions, d.steal, d.idleWait,
 	} {
 		if f, ok := rule(r, fixedShare); ok {
 			out = append(out, f)
@@ -384,6 +385,32 @@ func (d *diagnosis) clock(r *Result, _ float64) (Finding, bool) {
 			ghz(c.StartGHz), ghz(c.BeforeGHz), ghz(c.AfterGHz)),
 		Remedy: "re-run on a quiet, cool machine (on a VM the host sets the clock); compare results as ratios within one run.",
 	}, true
+}
+
+// gpuThrottle carries NVML's throttle reasons, read while a GPU backend
+// ran (its nvml_* details), onto that backend's GPU results: their shares
+// are of a peak at the full clock.
+func (d *diagnosis) gpuThrottle(r *Result, _ float64) (Finding, bool) {
+	b := d.backends[r.Backend]
+	if b == nil || isCPUResult(r) {
+		return Finding{}, false
+	}
+	reasons := b.Details["nvml_throttle_reasons"]
+	if reasons == "" || reasons == "none" {
+		return Finding{}, false
+	}
+	f := Finding{
+		Code:     CodeGPUThrottle,
+		Text:     fmt.Sprintf("The GPU throttled (%s) while %s ran: its shares are of a peak at the full clock.", reasons, r.Backend),
+		Evidence: "NVML clocks-event reasons " + reasons,
+		Remedy:   "check the GPU's power and thermal limits and other users (nvidia-smi -q -d PERFORMANCE); a power-capped or shared GPU cannot reach its peak.",
+	}
+	lo, hi := b.Details["nvml_min_sm_clock_mhz"], b.Details["nvml_max_sm_clock_mhz"]
+	if lo != "" && hi != "" && lo != hi {
+		f.Text = fmt.Sprintf("The GPU throttled (%s) while %s ran, its SM clock as low as %s MHz of %s: its shares are of a peak at the full clock.", reasons, r.Backend, lo, hi)
+		f.Evidence += fmt.Sprintf("; SM clock %s–%s MHz during the run", lo, hi)
+	}
+	return f, true
 }
 
 // levelOrder lists memory levels from the fastest.
@@ -762,6 +789,7 @@ var whyLabels = map[string]string{
 	CodeThreadsIdle:  "threads-idle",
 	CodeThreadsExtra: "threads-extra",
 	CodeClock:        "clock",
+	CodeGPUThrottle:  "throttle",
 	CodeLevel:        "level",
 	CodeInstructions: "instructions",
 	CodeBehindBest:   "behind",

@@ -377,3 +377,25 @@ func TestModelCauseDisturbedPeak(t *testing.T) {
 		t.Fatalf("model errors %+v", errs)
 	}
 }
+
+// A GPU that throttled while its backend ran (NVML's reasons, as the fake
+// NVML reports a software power cap) marks that backend's GPU results.
+func TestDiagnoseGPUThrottle(t *testing.T) {
+	gpu := computeResult("cublas", 400)
+	gpu.Device = "cuda:0 NVIDIA H100 80GB HBM3"
+	quiet := gpu
+	quiet.Backend = "cudnn"
+	run := cpuRun(gpu, quiet, computeResult("mkl", 400))
+	for _, b := range []struct{ name, reasons string }{{"cublas", "sw_power_cap"}, {"cudnn", "none"}, {"mkl", ""}} {
+		info := BackendInfo{Name: b.name, Available: true}
+		info.Details = map[string]string{"nvml_throttle_reasons": b.reasons, "nvml_min_sm_clock_mhz": "1410", "nvml_max_sm_clock_mhz": "1980"}
+		run.Backends = append(run.Backends, info)
+	}
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeGPUThrottle)
+	if !strings.Contains(f.Text, "as low as 1410 MHz of 1980") {
+		t.Errorf("throttle finding %q", f.Text)
+	}
+	noFinding(t, &run.Results[1], CodeGPUThrottle)
+	noFinding(t, &run.Results[2], CodeGPUThrottle)
+}
