@@ -166,7 +166,7 @@ func (d *diagnosis) fixedShare(r *Result) float64 {
 	if !ok {
 		return 0
 	}
-	return min(fit.FixedNS/r.MedianNS, 1)
+	return min(fit.FixedNS/fit.timeOf(r), 1)
 }
 
 // flat reports whether r's group streams at about r's speed at every size
@@ -242,7 +242,7 @@ func (d *diagnosis) bound(r *Result, fit overheadFit, fixedShare float64) Findin
 	if fixedShare >= overheadBound {
 		return Finding{
 			Code: CodeBoundOverhead,
-			Text: fmt.Sprintf("Bound by per-call overhead: a fixed %s of each call is %s of its %s.", Duration(fit.FixedNS), percent(fixedShare), Duration(r.MedianNS)),
+			Text: fmt.Sprintf("Bound by per-call overhead: a fixed %s%s of each call is %s of its %s.", Duration(fit.FixedNS), fit.of(), percent(fixedShare), Duration(fit.timeOf(r))),
 			Evidence: fmt.Sprintf("%s; %s of its roofline bound (%s)",
 				fit.describe(r), reached, boundName(r)),
 		}
@@ -287,13 +287,17 @@ func (d *diagnosis) overhead(r *Result, fit overheadFit, fixedShare float64) Fin
 	f := Finding{
 		Code: CodeOverhead,
 		Text: fmt.Sprintf("%s costs a fixed %s per %s call, %s of this result's %s; below %s the fixed cost is more than half of a call.",
-			r.Backend, Duration(fit.FixedNS), r.Op, percent(fixedShare), Duration(r.MedianNS), unitsText(r.Op, fit.crossover())),
+			r.Backend, Duration(fit.FixedNS)+fit.of(), r.Op, percent(fixedShare), Duration(fit.timeOf(r)), unitsText(r.Op, fit.crossover())),
 		Evidence: fit.describe(r),
 	}
 	f.Remedy = "batch the work into fewer, larger calls."
 	if best := d.fastest[WorkloadOf(r)]; best != nil && best.Series() != r.Series() && best.MedianNS*behindRatio <= r.MedianNS {
 		if bf, ok := d.fits[fitKeyOf(best)]; ok && bf.FixedNS < fit.FixedNS/2 {
-			f.Remedy = fmt.Sprintf("batch the work into fewer, larger calls; at this size %s takes %s a call, with a fixed cost of %s.", best.Label(), Duration(best.MedianNS), Duration(bf.FixedNS))
+			fixed := "no fixed cost the fit can see"
+			if bf.FixedNS >= 1 {
+				fixed = "a fixed cost of " + Duration(bf.FixedNS) + bf.of()
+			}
+			f.Remedy = fmt.Sprintf("batch the work into fewer, larger calls; at this size %s takes %s a call, with %s.", best.Label(), Duration(best.MedianNS), fixed)
 		}
 	}
 	return f
@@ -598,9 +602,28 @@ func fitKeyOf(r *Result) fitKey {
 type overheadFit struct {
 	FixedNS, PerUnitNS float64
 	Points             []fitPoint // the sizes fitted, smallest first
+	// CPU says the times are CPU time (wall × busy threads), not wall.
+	CPU bool
 }
 
 type fitPoint struct{ Units, NS float64 }
+
+// timeOf is r's time in the fit's terms: CPU or wall.
+func (f overheadFit) timeOf(r *Result) float64 {
+	if c := cpuNS(r.MedianNS, r.Host); f.CPU && c > 0 {
+		return c
+	}
+	return r.MedianNS
+}
+
+// of names the fit's time in sentences: " of CPU time", or nothing for wall
+// time.
+func (f overheadFit) of() string {
+	if f.CPU {
+		return " of CPU time"
+	}
+	return ""
+}
 
 // crossover is the size in units where the fixed cost equals the rest.
 func (f overheadFit) crossover() float64 {
@@ -615,8 +638,12 @@ func (f overheadFit) describe(r *Result) string {
 	for i, p := range f.Points {
 		sizes[i] = fmt.Sprintf("%s in %s", unitsText(r.Op, p.Units), Duration(p.NS))
 	}
-	return fmt.Sprintf("fit over %d sizes (%s): time ≈ %s + %s per %s",
-		len(f.Points), strings.Join(sizes, ", "), Duration(f.FixedNS), perUnitText(f.PerUnitNS), unitName(r.Op))
+	what := "time"
+	if f.CPU {
+		what = "CPU time (wall × busy threads)"
+	}
+	return fmt.Sprintf("fit over %d sizes (%s): %s ≈ %s + %s per %s",
+		len(f.Points), strings.Join(sizes, ", "), what, Duration(f.FixedNS), perUnitText(f.PerUnitNS), unitName(r.Op))
 }
 
 // shapeUnits is the product of a shape's dimensions, 0 for the layer ops
@@ -640,7 +667,8 @@ func shapeUnits(op, shape string) float64 {
 // fitOverheads fits every group of verified results with at least two
 // sizes, a result's tiny-size probe (Result.Probe) counting as one.
 func fitOverheads(results []Result) map[fitKey]overheadFit {
-	points := map[fitKey]map[float64]float64{}
+	type point struct{ wall, cpu float64 } // cpu 0: not known
+	points := map[fitKey]map[float64]point{}
 	for i := range results {
 		r := &results[i]
 		if r.Error != "" || !r.Verified || r.MedianNS <= 0 {
@@ -652,28 +680,50 @@ func fitOverheads(results []Result) map[fitKey]overheadFit {
 		}
 		k := fitKeyOf(r)
 		if points[k] == nil {
-			points[k] = map[float64]float64{}
+			points[k] = map[float64]point{}
 		}
-		points[k][u] = r.MedianNS
+		points[k][u] = point{r.MedianNS, cpuNS(r.MedianNS, r.Host)}
 		if pr := r.Probe; pr != nil && pr.MedianNS > 0 {
 			if pu := shapeUnits(r.Op, pr.Shape); pu > 0 && pu < u {
 				if _, measured := points[k][pu]; !measured {
-					points[k][pu] = pr.MedianNS
+					points[k][pu] = point{pr.MedianNS, cpuNS(pr.MedianNS, &HostUse{BusyThreads: pr.BusyThreads})}
 				}
 			}
 		}
 	}
 	fits := map[fitKey]overheadFit{}
 	for k, byUnits := range points {
+		// CPU time where every size has it: a library that runs small
+		// sizes on one thread and large ones on two costs the same CPU time
+		// per element at both, while its wall time per element halves (a
+		// fit over wall time would call the difference a fixed cost).
+		cpu := true
+		for _, p := range byUnits {
+			cpu = cpu && p.cpu > 0
+		}
 		var pts []fitPoint
-		for u, ns := range byUnits {
+		for u, p := range byUnits {
+			ns := p.wall
+			if cpu {
+				ns = p.cpu
+			}
 			pts = append(pts, fitPoint{u, ns})
 		}
 		if f, ok := fitOverhead(pts); ok {
+			f.CPU = cpu
 			fits[k] = f
 		}
 	}
 	return fits
+}
+
+// cpuNS is a call's CPU time: its wall time × the threads busy during its
+// samples; 0 when those were not measured.
+func cpuNS(wall float64, h *HostUse) float64 {
+	if h == nil || h.BusyThreads <= 0 {
+		return 0
+	}
+	return wall * h.BusyThreads
 }
 
 // fitOverhead fits time = fixed + perUnit × units to the smallest

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -398,4 +399,27 @@ func TestDiagnoseGPUThrottle(t *testing.T) {
 	}
 	noFinding(t, &run.Results[1], CodeGPUThrottle)
 	noFinding(t, &run.Results[2], CodeGPUThrottle)
+}
+
+// A library that runs a small size on one thread and larger ones on two
+// spends the same CPU time per element at every size, while its wall time
+// per element halves: the fit, over CPU time, finds no fixed cost there
+// (over wall time it read 15 µs for the pure-Go sigmoid at 1 Ki elements).
+func TestOverheadFitOverCPUTime(t *testing.T) {
+	at := func(n, busy, nsPerElem float64) Result {
+		r := copyResult("go", n*8, 1)
+		r.Op, r.Shape = "sigmoid", strconv.FormatFloat(n, 'f', 0, 64)
+		r.MedianNS = n * nsPerElem
+		r.Host = &HostUse{BusyThreads: busy, SampledNS: 200e6}
+		return r
+	}
+	run := cpuRun(at(1024, 1, 30), at(262144, 2, 15), at(4194304, 2, 15))
+	Diagnose(run)
+	noFinding(t, &run.Results[0], CodeOverhead)
+	// Without the thread figures (files older than them), wall time it is.
+	for i := range run.Results {
+		run.Results[i].Host = nil
+	}
+	Diagnose(run)
+	mustFinding(t, &run.Results[0], CodeOverhead)
 }

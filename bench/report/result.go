@@ -141,8 +141,9 @@ type Result struct {
 
 // Probe is a tiny-size measurement beside a result.
 type Probe struct {
-	Shape    string  `json:"shape"`
-	MedianNS float64 `json:"median_ns"`
+	Shape       string  `json:"shape"`
+	MedianNS    float64 `json:"median_ns"`
+	BusyThreads float64 `json:"busy_threads,omitempty"` // as HostUse's, over the probe's samples
 }
 
 // HostUse is what the host's CPUs did while a result's samples ran
