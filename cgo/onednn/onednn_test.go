@@ -15,13 +15,14 @@ import (
 
 	"github.com/peakbench/peakbench/cgo/onednn"
 	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/native/nativetest"
 )
 
 func open(t *testing.T) *onednn.Library {
 	t.Helper()
 	l, err := onednn.Open()
 	if err != nil {
-		if native.Required("onednn") {
+		if nativetest.Required("onednn") {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names onednn: %v", err)
 		}
 		t.Skipf("onednn unavailable: %v", err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/native/nativetest"
 )
 
 // Open opens the registered backend name for a test and closes it when the
@@ -28,7 +28,7 @@ func Open(t *testing.T, name string) backend.Backend {
 	}
 	b, err := f.Open()
 	if err != nil {
-		if native.Required(name) {
+		if nativetest.Required(name) {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names %s: %v", name, err)
 		}
 		t.Skipf("%s unavailable: %v", name, err)
