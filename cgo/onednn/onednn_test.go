@@ -223,3 +223,26 @@ const v_t *dnnl_version(void) { return &v; }
 		t.Errorf("err = %v; want a version refusal naming 3.1.0", err)
 	}
 }
+
+// TestHas: what HasLayer and HasDType say the library lacks, the C layer
+// refuses with ErrUnsupported, and what they say it has, it prepares (the
+// onednn backend declares its ops from them).
+func TestHas(t *testing.T) {
+	l := open(t)
+	g := onednn.Layer{N: 1, C: 4, K: 2, In: [3]int{1, 4, 4}, Window: [3]int{1, 1, 1}, Stride: [3]int{1, 1, 1},
+		Dil: [3]int{1, 1, 1}, Out: [3]int{1, 2, 2}, Rank: 2, Groups: 2}
+	for op := onednn.Conv; op <= onednn.GroupNorm; op++ {
+		for _, dt := range []onednn.DType{onednn.F32, onednn.F64} {
+			j, err := l.PrepareLayer(op, dt, g, onednn.LayerOptions{})
+			if has := l.HasLayer(op) && l.HasDType(dt); has != (err == nil) || (!has && !errors.Is(err, onednn.ErrUnsupported)) {
+				t.Errorf("%s %v: HasLayer %v, HasDType %v; PrepareLayer: %v", op, dt, l.HasLayer(op), l.HasDType(dt), err)
+			}
+			if j != nil {
+				j.Close()
+			}
+		}
+	}
+	if _, err := l.Prepare(onednn.ReLU, onednn.F64, 4, onednn.JobOptions{}); l.HasDType(onednn.F64) || !errors.Is(err, onednn.ErrUnsupported) {
+		t.Errorf("relu f64: HasDType %v; Prepare: %v", l.HasDType(onednn.F64), err)
+	}
+}
