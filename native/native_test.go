@@ -26,21 +26,6 @@ func TestStatus(t *testing.T) {
 	}
 }
 
-func TestRequired(t *testing.T) {
-	t.Setenv("PEAKBENCH_REQUIRE_LIBS", "openblas, mkl")
-	if !native.Required("openblas") || !native.Required("mkl") || native.Required("blis") {
-		t.Error("Required misreads PEAKBENCH_REQUIRE_LIBS")
-	}
-	t.Setenv("PEAKBENCH_REQUIRE_LIBS", "all")
-	if !native.Required("onednn") {
-		t.Error(`Required ignores "all"`)
-	}
-	t.Setenv("PEAKBENCH_REQUIRE_LIBS", "")
-	if native.Required("openblas") {
-		t.Error("Required with PEAKBENCH_REQUIRE_LIBS empty")
-	}
-}
-
 func TestDType(t *testing.T) {
 	if native.F32.String() != "f32" || native.F64.String() != "f64" || native.F32 != 4 || native.F64 != 8 {
 		t.Error("DType values or names")

@@ -3,8 +3,6 @@ package native
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 )
 
 // Status mirrors pb_status (include/peakbench.h); native.go checks at
@@ -99,18 +97,4 @@ func (d DType) String() string {
 		return "f64"
 	}
 	return fmt.Sprintf("DType(%d)", int(d))
-}
-
-// Required reports whether the environment variable PEAKBENCH_REQUIRE_LIBS
-// (a comma-separated list such as "openblas,blis,mkl,netlib,onednn", or
-// "all") names library: tests then fail, instead of skipping, when it
-// cannot be loaded. CI sets it.
-func Required(library string) bool {
-	for _, s := range strings.Split(os.Getenv("PEAKBENCH_REQUIRE_LIBS"), ",") {
-		s = strings.TrimSpace(s)
-		if s == library || s == "all" {
-			return true
-		}
-	}
-	return false
 }

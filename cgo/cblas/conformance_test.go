@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/cgo/cblas"
-	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/native/nativetest"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -35,7 +35,7 @@ func openLib(t testing.TB, name string) *cblas.Library {
 	t.Helper()
 	l, err := cblas.Open(name)
 	if err != nil {
-		if native.Required(name) {
+		if nativetest.Required(name) {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names %s: %v", name, err)
 		}
 		t.Skipf("%s unavailable: %v", name, err)

@@ -116,3 +116,11 @@ func Implementation(j *Job) string {
 	}
 	return impl
 }
+
+// HasLayer reports whether the loaded oneDNN has the layer primitive op
+// that PrepareLayer runs: every one but GroupNorm, which oneDNN 2.x lacks
+// (3.3 added one; the C layer speaks 2.x and refuses it).
+func (l *Library) HasLayer(op LayerOp) bool {
+	l.check()
+	return op >= Conv && op < GroupNorm
+}

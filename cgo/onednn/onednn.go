@@ -220,6 +220,13 @@ type JobOptions struct {
 	Threads int
 }
 
+// HasDType reports whether the loaded oneDNN computes in dt: f32 only, as
+// oneDNN 2.x has no f64 data type (Prepare and PrepareLayer refuse it).
+func (l *Library) HasDType(dt DType) bool {
+	l.check()
+	return dt == F32
+}
+
 // Prepare creates the primitive for op on n elements (Softmax: use
 // PrepareSoftmax). f64 returns an error wrapping ErrUnsupported: oneDNN 2.x
 // has no f64 data type.

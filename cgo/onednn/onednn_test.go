@@ -15,13 +15,14 @@ import (
 
 	"github.com/peakbench/peakbench/cgo/onednn"
 	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/native/nativetest"
 )
 
 func open(t *testing.T) *onednn.Library {
 	t.Helper()
 	l, err := onednn.Open()
 	if err != nil {
-		if native.Required("onednn") {
+		if nativetest.Required("onednn") {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names onednn: %v", err)
 		}
 		t.Skipf("onednn unavailable: %v", err)
@@ -220,5 +221,28 @@ const v_t *dnnl_version(void) { return &v; }
 	var ce *onednn.Error
 	if !errors.As(err, &ce) || ce.Status != native.Version || !strings.Contains(err.Error(), "oneDNN 3.1.0") {
 		t.Errorf("err = %v; want a version refusal naming 3.1.0", err)
+	}
+}
+
+// TestHas: what HasLayer and HasDType say the library lacks, the C layer
+// refuses with ErrUnsupported, and what they say it has, it prepares (the
+// onednn backend declares its ops from them).
+func TestHas(t *testing.T) {
+	l := open(t)
+	g := onednn.Layer{N: 1, C: 4, K: 2, In: [3]int{1, 4, 4}, Window: [3]int{1, 1, 1}, Stride: [3]int{1, 1, 1},
+		Dil: [3]int{1, 1, 1}, Out: [3]int{1, 2, 2}, Rank: 2, Groups: 2}
+	for op := onednn.Conv; op <= onednn.GroupNorm; op++ {
+		for _, dt := range []onednn.DType{onednn.F32, onednn.F64} {
+			j, err := l.PrepareLayer(op, dt, g, onednn.LayerOptions{})
+			if has := l.HasLayer(op) && l.HasDType(dt); has != (err == nil) || (!has && !errors.Is(err, onednn.ErrUnsupported)) {
+				t.Errorf("%s %v: HasLayer %v, HasDType %v; PrepareLayer: %v", op, dt, l.HasLayer(op), l.HasDType(dt), err)
+			}
+			if j != nil {
+				j.Close()
+			}
+		}
+	}
+	if _, err := l.Prepare(onednn.ReLU, onednn.F64, 4, onednn.JobOptions{}); l.HasDType(onednn.F64) || !errors.Is(err, onednn.ErrUnsupported) {
+		t.Errorf("relu f64: HasDType %v; Prepare: %v", l.HasDType(onednn.F64), err)
 	}
 }

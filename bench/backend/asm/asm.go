@@ -83,6 +83,9 @@ func (b Backend) Info() backend.Info {
 	}
 }
 
+// Declared implements backend.Declarer: every op, in f32 and f64.
+func (Backend) Declared() backend.Support { return gokernels.Declared() }
+
 // Prepare implements backend.Backend. Every op is supported.
 func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if w.Op.Layer() {

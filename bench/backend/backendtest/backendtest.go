@@ -1,5 +1,5 @@
 // Package backendtest is the conformance suite every backend passes: each
-// op it supports, in both dtypes, on small odd shapes (all gemm transposes),
+// op it declares (backend.Declarer), in both dtypes, on small odd shapes (all gemm transposes),
 // with one and two threads and one and three buffer copies, verified against
 // the float64 reference. A backend's test calls it in one line:
 //
@@ -14,7 +14,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/native/nativetest"
 )
 
 // Open opens the registered backend name for a test and closes it when the
@@ -28,7 +28,7 @@ func Open(t *testing.T, name string) backend.Backend {
 	}
 	b, err := f.Open()
 	if err != nil {
-		if native.Required(name) {
+		if nativetest.Required(name) {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names %s: %v", name, err)
 		}
 		t.Skipf("%s unavailable: %v", name, err)
@@ -49,12 +49,32 @@ var shapes = map[workload.Kind][]string{
 	workload.KindRows:   {"1x1", "3x7", "17x130"},
 }
 
-// Run checks every op b supports. It fails when b supports none.
+// Run checks every op b supports, and holds b to what it declares
+// (backend.Declarer): it fails when b
+//   - declares nothing, or supports no op;
+//   - refuses an op × dtype it declares with ErrUnsupported (a refusal of
+//     one shape or configuration must wrap backend.ErrUnsupportedShape);
+//   - declares an op × dtype and computes it on none of the suite's shapes;
+//   - computes an op × dtype it does not declare.
+//
+// So a backend that regresses to "unsupported" on an op fails here rather
+// than passing by skipping it.
 func Run(t *testing.T, b backend.Backend) {
 	t.Helper()
-	supported := 0
+	declared := backend.DeclaredBy(b)
+	if len(declared) == 0 {
+		t.Fatalf("%s declares no ops (backend.Declarer)", b.Name())
+	}
+	for op, dts := range declared {
+		for _, dt := range dts {
+			if dt.GEMMOnly() && op != workload.GEMM {
+				t.Errorf("%s declares %s %s: %s applies to gemm only", b.Name(), op, dt, dt)
+			}
+		}
+	}
+	computed := backend.Support{}
 	for _, op := range workload.Ops {
-		for _, dt := range workload.DTypes {
+		for _, dt := range dtypesFor(declared, op) {
 			for _, spec := range specsFor(op) { // layer ops: layers.go
 				sh, err := workload.ParseShape(op, spec)
 				if err != nil {
@@ -67,10 +87,10 @@ func Run(t *testing.T, b backend.Backend) {
 						name += "/algorithm=" + cfg.Algorithm
 					}
 					ok := t.Run(name, func(t *testing.T) {
-						if !check(t, b, w, cfg) {
-							t.Skip("not supported")
+						if why := check(t, b, declared, w, cfg); why != "" {
+							t.Skip(why)
 						}
-						supported++
+						computed.Add([]workload.DType{dt}, op)
 					})
 					if !ok {
 						break
@@ -79,20 +99,45 @@ func Run(t *testing.T, b backend.Backend) {
 			}
 		}
 	}
-	if supported == 0 {
+	if len(computed) == 0 {
 		t.Errorf("%s supports no op", b.Name())
+	}
+	for _, op := range workload.Ops {
+		for _, dt := range declared[op] {
+			if len(specsFor(op)) > 0 && !computed.Has(op, dt) {
+				t.Errorf("%s declares %s %s but computed it on none of the suite's shapes", b.Name(), op, dt)
+			}
+		}
 	}
 }
 
-// check verifies one workload; it reports false when b does not support it.
-func check(t *testing.T, b backend.Backend, w workload.Workload, cfg backend.Config) bool {
+// dtypesFor lists the dtypes Run checks op in: f32 and f64, and the
+// reduced-precision types declared for it.
+func dtypesFor(declared backend.Support, op workload.Op) []workload.DType {
+	dts := slices.Clone(workload.DTypes)
+	for _, dt := range workload.GEMMDTypes {
+		if declared.Has(op, dt) {
+			dts = append(dts, dt)
+		}
+	}
+	return dts
+}
+
+// check verifies one workload. It returns why it was skipped: "" when b
+// computed it, else the reason b refused (a pair b does not declare, or a
+// shape of one it does, wrapping ErrUnsupportedShape).
+func check(t *testing.T, b backend.Backend, declared backend.Support, w workload.Workload, cfg backend.Config) string {
 	data := w.NewData(1)
 	orig := cloneData(data)
 	k, err := b.Prepare(w, data, cfg)
-	if errors.Is(err, backend.ErrUnsupported) {
-		return false
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, backend.ErrUnsupported) && !declared.Has(w.Op, w.DType):
+		return "not declared: " + err.Error()
+	case errors.Is(err, backend.ErrUnsupportedShape):
+		return "shape or configuration refused: " + err.Error()
+	case errors.Is(err, backend.ErrUnsupported):
+		t.Fatalf("%s declares %s %s, but Prepare refuses it: %v", b.Name(), w.Op, w.DType, err)
+	case err != nil:
 		t.Fatalf("Prepare: %v", err)
 	}
 	defer func() {
@@ -100,6 +145,9 @@ func check(t *testing.T, b backend.Backend, w workload.Workload, cfg backend.Con
 			t.Errorf("Close: %v", err)
 		}
 	}()
+	if !declared.Has(w.Op, w.DType) {
+		t.Fatalf("%s computes %s %s, which it does not declare", b.Name(), w.Op, w.DType)
+	}
 	if !equalData(data, orig) {
 		t.Fatal("Prepare modified the caller's inputs")
 	}
@@ -134,7 +182,7 @@ func check(t *testing.T, b backend.Backend, w workload.Workload, cfg backend.Con
 			t.Fatalf("wrong result after repeated runs: %s", c.Detail)
 		}
 	}
-	return true
+	return ""
 }
 
 func cloneData(d workload.Data) workload.Data {

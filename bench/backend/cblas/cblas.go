@@ -80,12 +80,50 @@ var vmlOps = map[workload.Op]cblas.VMLOp{
 	workload.Sigmoid: cblas.VMLSigmoid,
 }
 
+// blasOps are what every CBLAS computes: its routines, and convolutions
+// by im2col and its gemm (layers.go).
+var blasOps = []workload.Op{workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot,
+	workload.Conv1D, workload.Conv2D, workload.Conv3D}
+
+// dtypeOf is the library's type of dt, f32 or f64.
+func dtypeOf(dt workload.DType) cblas.DType {
+	if dt == workload.F64 {
+		return cblas.F64
+	}
+	return cblas.F32
+}
+
+// Declared implements backend.Declarer: gemm, gemv, axpy, dot and the
+// convolutions in f32 and f64, and the VML functions the library loaded
+// provides (cblas.Library.HasVML: MKL's add, mul, exp, tanh), which is
+// what Prepare asks too.
+func (b *Backend) Declared() backend.Support {
+	s := backend.Support{}.Add(workload.DTypes, blasOps...)
+	for op, v := range vmlOps {
+		for _, dt := range workload.DTypes {
+			if b.lib.HasVML(v, dtypeOf(dt)) {
+				s.Add([]workload.DType{dt}, op)
+			}
+		}
+	}
+	return s
+}
+
 // Prepare implements backend.Backend.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	dt := cblas.F32
-	if w.DType == workload.F64 {
-		dt = cblas.F64
+	if !b.Declared().Has(w.Op, w.DType) {
+		if v, ok := vmlOps[w.Op]; ok && b.name == "mkl" && !w.DType.GEMMOnly() {
+			if v == cblas.VMLSigmoid {
+				return nil, fmt.Errorf("%s: %s %s: MKL's Vector Math Library has no sigmoid (logistic) function: %w", b.name, w.Op, w.DType, backend.ErrUnsupported)
+			}
+			return nil, fmt.Errorf("%s: %s %s: %s lacks this VML function: %w", b.name, w.Op, w.DType, b.lib.Path(), backend.ErrUnsupported)
+		}
+		if w.Op.Layer() {
+			return nil, fmt.Errorf("%s: %s: a BLAS has no pooling or normalization: %w", b.name, w.Op, backend.ErrUnsupported)
+		}
+		return nil, backend.Unsupported(b.name, w)
 	}
+	dt := dtypeOf(w.DType)
 	if cfg.Threads < 0 || cfg.Copies < 0 {
 		return nil, fmt.Errorf("%s: bad config: threads %d, copies %d", b.name, cfg.Threads, cfg.Copies)
 	}
@@ -113,18 +151,8 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		job, err = b.lib.PrepareAxpy(dt, s.N, in.Alpha, opt)
 	case workload.Dot:
 		job, err = b.lib.PrepareDot(dt, s.N, opt)
-	default:
-		op, ok := vmlOps[w.Op]
-		if !ok || b.name != "mkl" {
-			return nil, backend.Unsupported(b.name, w)
-		}
-		if !b.lib.HasVML(op, dt) {
-			if op == cblas.VMLSigmoid {
-				return nil, fmt.Errorf("%s: %s %s: MKL's Vector Math Library has no sigmoid (logistic) function: %w", b.name, w.Op, w.DType, backend.ErrUnsupported)
-			}
-			return nil, fmt.Errorf("%s: %s %s: %s lacks this VML function: %w", b.name, w.Op, w.DType, b.lib.Path(), backend.ErrUnsupported)
-		}
-		job, err = b.lib.PrepareVML(op, dt, s.N, opt)
+	default: // a VML function the library has (Declared)
+		job, err = b.lib.PrepareVML(vmlOps[w.Op], dt, s.N, opt)
 	}
 	if err != nil {
 		return nil, b.wrap(w, err)
@@ -147,10 +175,11 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 }
 
 // wrap adds context, and makes a library's "cannot" (e.g. threads on the
-// reference BLAS) an unsupported pair the harness skips with the reason.
+// reference BLAS) an unsupported shape or configuration of a declared op,
+// which the harness skips with the reason.
 func (b *Backend) wrap(w workload.Workload, err error) error {
 	if errors.Is(err, cblas.ErrUnsupported) {
-		return fmt.Errorf("%s: %s %s: %v: %w", b.name, w.Op, w.DType, err, backend.ErrUnsupported)
+		return backend.UnsupportedShape(fmt.Errorf("%s: %s %s: %v: %w", b.name, w.Op, w.DType, err, backend.ErrUnsupported))
 	}
 	return fmt.Errorf("%s: %s %s: %w", b.name, w.Op, w.DType, err)
 }

@@ -22,12 +22,9 @@ func (b *Backend) Algorithms(w workload.Workload) []string {
 }
 
 // prepareLayer prepares a layer op: convolutions by im2col (in C) and the
-// library's sgemm/dgemm, both timed; a BLAS has no pooling or
-// normalization, so those are unsupported.
+// library's sgemm/dgemm, both timed. A BLAS has no pooling or
+// normalization: those are not declared, and Prepare refuses them.
 func (b *Backend) prepareLayer(w workload.Workload, in workload.Data, dt cblas.DType, opt cblas.JobOptions, alg string) (backend.Kernel, error) {
-	if w.Op.Kind() != workload.KindConv {
-		return nil, fmt.Errorf("%s: %s: a BLAS has no pooling or normalization: %w", b.name, w.Op, backend.ErrUnsupported)
-	}
 	if alg != "" && alg != Im2colGEMM {
 		return nil, fmt.Errorf("%s: %s: unknown algorithm %q (accepted: %s)", b.name, w.Op, alg, Im2colGEMM)
 	}

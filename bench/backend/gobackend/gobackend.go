@@ -42,6 +42,9 @@ func (Backend) Info() backend.Info {
 	}
 }
 
+// Declared implements backend.Declarer: every op, in f32 and f64.
+func (Backend) Declared() backend.Support { return gokernels.Declared() }
+
 // Prepare implements backend.Backend. Every op is supported, with the
 // pure-Go kernels (isa.Generic) whatever the CPU.
 func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {

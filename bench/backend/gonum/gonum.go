@@ -37,11 +37,16 @@ func (Backend) Info() backend.Info {
 	return backend.Info{Version: module + " " + backend.ModuleVersion(module)}
 }
 
+// declared is what gonum computes: its BLAS routines, in f32 and f64.
+var declared = backend.Support{}.Add(workload.DTypes, workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot)
+
+// Declared implements backend.Declarer: gemm, gemv, axpy and dot in f32
+// and f64.
+func (Backend) Declared() backend.Support { return declared }
+
 // Prepare implements backend.Backend.
 func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	switch w.Op {
-	case workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot:
-	default:
+	if !declared.Has(w.Op, w.DType) {
 		return nil, backend.Unsupported("gonum", w)
 	}
 	if w.DType == workload.F32 {

@@ -54,21 +54,25 @@ var dnnOps = map[workload.Op]cudnn.Op{
 	workload.Softmax: cudnn.Softmax, workload.Sum: cudnn.Sum, workload.Max: cudnn.Max,
 }
 
+// Declared implements backend.Declarer: the ops of dnnOps and the
+// convolutions, in f32.
+func (b *CUDNN) Declared() backend.Support {
+	s := backend.Support{}
+	for op := range dnnOps {
+		s.Add([]workload.DType{workload.F32}, op)
+	}
+	return s.Add([]workload.DType{workload.F32}, workload.Conv1D, workload.Conv2D, workload.Conv3D)
+}
+
 // Prepare implements backend.Backend.
 func (b *CUDNN) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if !b.Declared().Has(w.Op, w.DType) {
+		return b.unsupported(w)
+	}
 	if w.Op.Layer() {
 		return b.prepareConv(w, in, cfg) // cudnn_layers.go
 	}
-	if w.Op == workload.Exp {
-		return nil, fmt.Errorf("cudnn: exp: cuDNN's legacy API has no exp activation: %w", backend.ErrUnsupported)
-	}
-	op, ok := dnnOps[w.Op]
-	if !ok {
-		return nil, backend.Unsupported("cudnn", w)
-	}
-	if w.DType != workload.F32 {
-		return nil, fmt.Errorf("cudnn: %s %s: peakbench runs cuDNN in f32 only: %w", w.Op, w.DType, backend.ErrUnsupported)
-	}
+	op := dnnOps[w.Op]
 	opt := cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)}
 	var (
 		job *cuda.Job
@@ -88,4 +92,18 @@ func (b *CUDNN) Prepare(w workload.Workload, in workload.Data, cfg backend.Confi
 		return nil, wrap("cudnn", w, err)
 	}
 	return kernel{job, b.mon}, nil
+}
+
+// unsupported says why b does not declare w's op and dtype.
+func (b *CUDNN) unsupported(w workload.Workload) (backend.Kernel, error) {
+	_, isOp := dnnOps[w.Op]
+	switch {
+	case w.Op == workload.Exp:
+		return nil, fmt.Errorf("cudnn: exp: cuDNN's legacy API has no exp activation: %w", backend.ErrUnsupported)
+	case w.Op.Layer() && w.Op.Kind() != workload.KindConv:
+		return nil, fmt.Errorf("cudnn: %s: peakbench runs cuDNN's convolutions only among the layers: %w", w.Op, backend.ErrUnsupported)
+	case isOp || w.Op.Layer():
+		return nil, fmt.Errorf("cudnn: %s %s: peakbench runs cuDNN in f32 only: %w", w.Op, w.DType, backend.ErrUnsupported)
+	}
+	return nil, backend.Unsupported("cudnn", w)
 }

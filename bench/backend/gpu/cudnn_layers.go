@@ -21,15 +21,9 @@ func (b *CUDNN) Algorithms(w workload.Workload) []string {
 }
 
 // prepareConv prepares a convolution forward (f32, FMA math). cuDNN's
-// pooling and normalizations are not wired: those layer ops are
-// unsupported here.
+// pooling and normalizations are not wired: those layer ops are not
+// declared, and Prepare refuses them.
 func (b *CUDNN) prepareConv(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	if w.Op.Kind() != workload.KindConv {
-		return nil, fmt.Errorf("cudnn: %s: peakbench runs cuDNN's convolutions only among the layers: %w", w.Op, backend.ErrUnsupported)
-	}
-	if w.DType != workload.F32 {
-		return nil, fmt.Errorf("cudnn: %s %s: peakbench runs cuDNN in f32 only: %w", w.Op, w.DType, backend.ErrUnsupported)
-	}
 	if cfg.Algorithm != "" && cfg.Algorithm != "auto" {
 		return nil, fmt.Errorf("cudnn: %s: unknown algorithm %q (accepted: auto)", w.Op, cfg.Algorithm)
 	}

@@ -183,11 +183,13 @@ var gpuDTypes = map[workload.DType]cuda.DType{
 	workload.F16: cuda.F16, workload.BF16: cuda.BF16, workload.TF32: cuda.TF32,
 }
 
-// wrap makes a library's "cannot" an unsupported pair the harness skips,
-// and prefixes the workload to other errors.
+// wrap makes a library's "cannot" (a tensor too large for its index
+// type, a geometry no algorithm supports) an unsupported shape of a
+// declared op, which the harness skips, and prefixes the workload to
+// other errors.
 func wrap(name string, w workload.Workload, err error) error {
 	if errors.Is(err, cuda.ErrUnsupported) {
-		return fmt.Errorf("%s: %s %s: %v: %w", name, w.Op, w.DType, err, backend.ErrUnsupported)
+		return backend.UnsupportedShape(fmt.Errorf("%s: %s %s: %v: %w", name, w.Op, w.DType, err, backend.ErrUnsupported))
 	}
 	return &wrapped{fmt.Sprintf("%s: %s: %v", name, w, err), err}
 }
@@ -232,6 +234,16 @@ func (b *CUBLAS) Info() backend.Info {
 	return backend.Info{Version: b.lib.Version(), Details: d}
 }
 
+// Declared implements backend.Declarer: gemm in every type of gpuDTypes
+// (f32, f64, f16, bf16, tf32), gemv, axpy and dot in f32 and f64.
+func (b *CUBLAS) Declared() backend.Support {
+	s := backend.Support{}.Add(workload.DTypes, workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot)
+	for dt := range gpuDTypes {
+		s.Add([]workload.DType{dt}, workload.GEMM)
+	}
+	return s
+}
+
 // SupportsDType implements harness.DTypeSupporter: cuBLAS computes gemm in
 // f16, bf16 and tf32 as well.
 func (b *CUBLAS) SupportsDType(dt workload.DType) bool {
@@ -248,13 +260,10 @@ func (b *CUBLAS) Close() error {
 
 // Prepare implements backend.Backend.
 func (b *CUBLAS) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	dt, ok := gpuDTypes[w.DType]
-	if !ok {
+	if !b.Declared().Has(w.Op, w.DType) {
 		return nil, backend.Unsupported("cublas", w)
 	}
-	if w.DType.GEMMOnly() && w.Op != workload.GEMM {
-		return nil, backend.Unsupported("cublas", w)
-	}
+	dt := gpuDTypes[w.DType]
 	opt := cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)}
 	s := w.Shape
 	var (

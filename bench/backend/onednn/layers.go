@@ -36,13 +36,10 @@ func (b *Backend) Algorithms(w workload.Workload) []string {
 }
 
 // prepareLayer prepares a layer op: convolution, pooling (adaptive when
-// its windows tile the input), batch and layer normalization. oneDNN 2.x
-// has no group normalization.
+// its windows tile the input), batch and layer normalization, in f32
+// (Declared: oneDNN 2.x has no group normalization).
 func (b *Backend) prepareLayer(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	op := layerOps[w.Op]
-	if w.DType != workload.F32 {
-		return nil, fmt.Errorf("onednn: %s %s: oneDNN %s computes layers in f32 (and lower precisions) only: %w", w.Op, w.DType, b.lib.Version(), backend.ErrUnsupported)
-	}
 	if cfg.Threads < 0 || cfg.Copies < 0 {
 		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
 	}

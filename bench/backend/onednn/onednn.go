@@ -74,18 +74,41 @@ var ops = map[workload.Op]onednn.Op{
 	workload.Softmax: onednn.Softmax,
 }
 
+// dtypes maps the workload types to oneDNN's.
+var dtypes = map[workload.DType]onednn.DType{workload.F32: onednn.F32, workload.F64: onednn.F64}
+
+// Declared implements backend.Declarer: the primitives of ops and
+// layerOps that the library loaded has (onednn.Library.HasLayer), in the
+// types it computes (HasDType: f32 for oneDNN 2.x). Prepare refuses the
+// rest.
+func (b *Backend) Declared() backend.Support {
+	var dts []workload.DType
+	for _, dt := range workload.DTypes {
+		if b.lib.HasDType(dtypes[dt]) {
+			dts = append(dts, dt)
+		}
+	}
+	s := backend.Support{}
+	for op := range ops {
+		s.Add(dts, op)
+	}
+	for op, l := range layerOps {
+		if b.lib.HasLayer(l) {
+			s.Add(dts, op)
+		}
+	}
+	return s
+}
+
 // Prepare implements backend.Backend.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if !b.Declared().Has(w.Op, w.DType) {
+		return nil, b.unsupported(w)
+	}
 	if w.Op.Layer() {
 		return b.prepareLayer(w, in, cfg) // conv, pools, batchnorm, layernorm (layers.go)
 	}
-	op, ok := ops[w.Op]
-	if !ok {
-		return nil, backend.Unsupported("onednn", w)
-	}
-	if w.DType == workload.F64 {
-		return nil, fmt.Errorf("onednn: %s f64: oneDNN %s has no f64 data type: %w", w.Op, b.lib.Version(), backend.ErrUnsupported)
-	}
+	op := ops[w.Op]
 	if cfg.Threads < 0 || cfg.Copies < 0 {
 		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
 	}
@@ -112,15 +135,34 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	return kernel{job}, nil
 }
 
+// unsupported says why b does not declare w's op and dtype.
+func (b *Backend) unsupported(w workload.Workload) error {
+	_, isOp := ops[w.Op]
+	l, isLayer := layerOps[w.Op]
+	switch {
+	case !isOp && !isLayer:
+		return backend.Unsupported("onednn", w)
+	case isLayer && !b.lib.HasLayer(l) && w.Op == workload.GroupNorm:
+		return fmt.Errorf("onednn: %s: oneDNN %s has no group normalization primitive (3.3 added one): %w", w.Op, b.lib.Version(), backend.ErrUnsupported)
+	case isLayer && !b.lib.HasLayer(l):
+		return fmt.Errorf("onednn: %s: oneDNN %s has no %s primitive: %w", w.Op, b.lib.Version(), l, backend.ErrUnsupported)
+	case isLayer:
+		return fmt.Errorf("onednn: %s %s: oneDNN %s computes layers in f32 (and lower precisions) only: %w", w.Op, w.DType, b.lib.Version(), backend.ErrUnsupported)
+	}
+	return fmt.Errorf("onednn: %s %s: oneDNN %s has no %s data type: %w", w.Op, w.DType, b.lib.Version(), w.DType, backend.ErrUnsupported)
+}
+
 // wrap adds context (the C layer's messages name the op already), and makes
-// oneDNN's "cannot" an unsupported pair the harness skips with the reason.
+// oneDNN's "cannot" (a pooling it has no primitive for, a thread count its
+// runtime does not control) an unsupported shape or configuration of a
+// declared op, which the harness skips with the reason.
 func wrap(w workload.Workload, err error) error {
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "onednn: ") {
 		msg = fmt.Sprintf("onednn: %s %s: %s", w.Op, w.DType, msg)
 	}
 	if errors.Is(err, onednn.ErrUnsupported) {
-		return fmt.Errorf("%s: %w", msg, backend.ErrUnsupported)
+		return backend.UnsupportedShape(fmt.Errorf("%s: %w", msg, backend.ErrUnsupported))
 	}
 	return &wrapped{msg, err}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/native/nativetest"
 )
 
 func open(t *testing.T) backend.Backend {
@@ -19,7 +19,7 @@ func open(t *testing.T) backend.Backend {
 	}
 	b, err := f.Open()
 	if err != nil {
-		if native.Required("onednn") {
+		if nativetest.Required("onednn") {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names onednn: %v", err)
 		}
 		t.Skipf("onednn unavailable: %v", err)

@@ -108,24 +108,25 @@ func (b *Backend) Close() error {
 	return b.dev.Close()
 }
 
+// Declared implements backend.Declarer: gemm in f32 and f64.
+func (b *Backend) Declared() backend.Support {
+	return backend.Support{}.Add(workload.DTypes, workload.GEMM)
+}
+
 // Prepare implements backend.Backend: gemm in f32 and f64.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	var dt cuda.DType
-	switch {
-	case w.Op != workload.GEMM:
+	if !b.Declared().Has(w.Op, w.DType) {
 		return nil, backend.Unsupported("rocblas", w)
-	case w.DType == workload.F32:
-		dt = cuda.F32
-	case w.DType == workload.F64:
+	}
+	dt := cuda.F32
+	if w.DType == workload.F64 {
 		dt = cuda.F64
-	default:
-		return nil, backend.Unsupported("rocblas", w)
 	}
 	s := w.Shape
 	job, err := b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, cuda.JobOptions{Copies: gpu.Copies(cfg, w.Bytes(), b.dev)})
 	if err != nil {
-		if errors.Is(err, cuda.ErrUnsupported) {
-			return nil, fmt.Errorf("rocblas: %v: %v: %w", w, err, backend.ErrUnsupported)
+		if errors.Is(err, cuda.ErrUnsupported) { // this shape (rocBLAS's int dimensions)
+			return nil, backend.UnsupportedShape(fmt.Errorf("rocblas: %v: %v: %w", w, err, backend.ErrUnsupported))
 		}
 		return nil, fmt.Errorf("rocblas: %v: %w", w, err)
 	}

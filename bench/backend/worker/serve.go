@@ -149,10 +149,14 @@ func (s *server) hello(req request) {
 	}
 	info := s.b.Info()
 	ops, algs := map[string][]string{}, map[string][]string{}
+	declared := backend.DeclaredBy(s.b) // the ops: what the backend declares
 	dtypes := append(append([]workload.DType(nil), workload.DTypes...), workload.GEMMDTypes...)
 	for _, op := range workload.Ops {
 		w := workload.Workload{Op: op}
 		for _, dt := range dtypes {
+			if declared != nil && !declared.Has(op, dt) {
+				continue
+			}
 			if (!dt.GEMMOnly() || op == workload.GEMM) && harness.SupportsDType(s.b, dt) {
 				ops[string(op)] = append(ops[string(op)], string(dt))
 			}

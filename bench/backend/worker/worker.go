@@ -250,9 +250,9 @@ func (b *Backend) refusal(rep *reply) error {
 		msg = b.spec.Name + ": " + firstLine(msg)
 	}
 	switch {
-	case rep.Unsupported:
+	case rep.Unsupported: // of an op and dtype the hello listed: this shape or configuration
 		msg = strings.TrimSuffix(msg, ": "+backend.ErrUnsupported.Error())
-		return fmt.Errorf("%s: %w", msg, backend.ErrUnsupported)
+		return backend.UnsupportedShape(fmt.Errorf("%s: %w", msg, backend.ErrUnsupported))
 	case rep.Missing:
 		return errMissing{msg}
 	}
@@ -409,6 +409,20 @@ func (b *Backend) Warnings() []string {
 
 // Ops lists the ops and dtypes the worker's hello said it computes.
 func (b *Backend) Ops() map[string][]string { return b.hello.Ops }
+
+// Declared implements backend.Declarer: the ops and dtypes the worker's
+// hello listed (for peakbench's own workers, what the backend in the child
+// declares). Prepare asks the worker for these only; a worker that refuses
+// one of them ("unsupported": true) refuses that shape or configuration.
+func (b *Backend) Declared() backend.Support {
+	s := backend.Support{}
+	for op, dts := range b.hello.Ops {
+		for _, dt := range dts {
+			s.Add([]workload.DType{workload.DType(dt)}, workload.Op(op))
+		}
+	}
+	return s
+}
 
 // supports says whether the hello listed w's op and dtype.
 func (b *Backend) supports(w workload.Workload) bool {

@@ -15,6 +15,12 @@ import (
 	"github.com/peakbench/peakbench/gobackend/reduce"
 )
 
+// Declared is what the go and asm backends compute: every op, in f32 and
+// f64 (Prepare and PrepareLayer have a kernel for each).
+func Declared() backend.Support {
+	return backend.Support{}.Add(workload.DTypes, workload.Ops...)
+}
+
 // Prepare makes the kernel of w on in with the kernels of level lvl. Every
 // op is supported.
 func Prepare(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
