@@ -60,7 +60,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		backends = fs.String("backend", "all", "backends to run, comma-separated, or \"all\" available ones (see -list)")
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
 		suite    = fs.String("suite", workload.DefaultSuite, "problem set: "+strings.Join(workload.Suites, ", ")+" (default: one size per cache level of each op, a few minutes on 2 cores; standard and full are the long runs)")
-		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, Ki, Mi); "+workload.LayerSyntax()+" (docs/layers.md)")
+		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, G: powers of 1000; Ki, Mi, Gi: of 1024); "+workload.LayerSyntax()+" (docs/layers.md)")
 		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32 (gemm only, GPU backends)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
 		c        = &config{}

@@ -46,7 +46,7 @@ func init() {
 	})
 	backend.Register(backend.Factory{
 		Name:        "cudnn",
-		Description: "NVIDIA cuDNN on a CUDA GPU, loaded at run time (add, mul, relu, sigmoid, tanh, softmax, sum, max; f32)",
+		Description: "NVIDIA cuDNN on a CUDA GPU, loaded at run time (add, mul, relu, sigmoid, tanh, softmax, sum, max, conv1d, conv2d, conv3d; f32)",
 		Open:        func() (backend.Backend, error) { return OpenCUDNN() },
 		Isolate:     true,
 	})
