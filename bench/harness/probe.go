@@ -89,10 +89,7 @@ func (p Plan) probe(ctx context.Context, w workload.Workload, threads int, singl
 		}
 		for i := range rs {
 			if r := &rs[i]; r.Series() == pr.Series() {
-				r.Probe = &report.Probe{Shape: pr.Shape, MedianNS: pr.MedianNS}
-				if pr.Host != nil {
-					r.Probe.BusyThreads = pr.Host.BusyThreads
-				}
+				r.Probe = &report.Probe{Shape: pr.Shape, MedianNS: pr.MedianNS, Host: pr.Host}
 			}
 		}
 	}

@@ -111,10 +111,8 @@ type diagnosis struct {
 	// they were bound by: whether its code can stream faster than one
 	// result did, and whether its speed follows the level at all.
 	streams map[fitKey]*groupStreams
-	// fastest is each workload's fastest correct result.
-	fastest map[Workload]*Result
-	// tried counts each workload's correct results.
-	tried map[Workload]int
+	// bests holds each workload's fastest correct result (Summarize).
+	bests map[Workload]Best
 }
 
 type groupStreams struct {
@@ -124,20 +122,9 @@ type groupStreams struct {
 
 func newDiagnosis(run *Run) *diagnosis {
 	d := &diagnosis{run: run, fits: fitOverheads(run.Results), backends: map[string]*BackendInfo{}, streams: map[fitKey]*groupStreams{},
-		fastest: map[Workload]*Result{}, tried: map[Workload]int{}}
+		bests: bestByWorkload(run)}
 	for i := range run.Backends {
 		d.backends[run.Backends[i].Name] = &run.Backends[i]
-	}
-	for i := range run.Results {
-		r := &run.Results[i]
-		if !correct(r) {
-			continue
-		}
-		w := WorkloadOf(r)
-		d.tried[w]++
-		if f := d.fastest[w]; f == nil || r.MedianNS < f.MedianNS {
-			d.fastest[w] = r
-		}
 	}
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -207,7 +194,7 @@ func (d *diagnosis) relative(r *Result, explained bool) (Finding, bool) {
 		return Finding{}, false
 	}
 	w := WorkloadOf(r)
-	best := d.fastest[w]
+	best := d.bests[w].Best
 	if best == nil {
 		return Finding{}, false
 	}
@@ -223,7 +210,7 @@ func (d *diagnosis) relative(r *Result, explained bool) (Finding, bool) {
 	if explained || best != r {
 		return Finding{}, false
 	}
-	n := d.tried[w]
+	n := d.bests[w].Correct
 	f := Finding{
 		Code:     CodeUnreached,
 		Text:     fmt.Sprintf("The fastest of the %d backends that ran this workload, it reached %s of the bound, and no rule found a cause: the bound may be out of reach for this shape, or every library here leaves the same cycles idle.", n, percent(r.Share.Roofline)),
@@ -291,7 +278,7 @@ func (d *diagnosis) overhead(r *Result, fit overheadFit, fixedShare float64) Fin
 		Evidence: fit.describe(r),
 	}
 	f.Remedy = "batch the work into fewer, larger calls."
-	if best := d.fastest[WorkloadOf(r)]; best != nil && best.Series() != r.Series() && best.MedianNS*behindRatio <= r.MedianNS {
+	if best := d.bests[WorkloadOf(r)].Best; best != nil && best.Series() != r.Series() && best.MedianNS*behindRatio <= r.MedianNS {
 		if bf, ok := d.fits[fitKeyOf(best)]; ok && bf.FixedNS < fit.FixedNS/2 {
 			fixed := "no fixed cost the fit can see"
 			if bf.FixedNS >= 1 {
@@ -686,7 +673,7 @@ func fitOverheads(results []Result) map[fitKey]overheadFit {
 		if pr := r.Probe; pr != nil && pr.MedianNS > 0 {
 			if pu := shapeUnits(r.Op, pr.Shape); pu > 0 && pu < u {
 				if _, measured := points[k][pu]; !measured {
-					points[k][pu] = point{pr.MedianNS, cpuNS(pr.MedianNS, &HostUse{BusyThreads: pr.BusyThreads})}
+					points[k][pu] = point{pr.MedianNS, cpuNS(pr.MedianNS, pr.Host)}
 				}
 			}
 		}
@@ -718,9 +705,11 @@ func fitOverheads(results []Result) map[fitKey]overheadFit {
 }
 
 // cpuNS is a call's CPU time: its wall time × the threads busy during its
-// samples; 0 when those were not measured.
+// samples; 0 when those were not measured, or when other processes or the
+// hypervisor took CPUs meanwhile: the library's threads then waited for a
+// CPU, and their CPU time no longer counts the threads it used.
 func cpuNS(wall float64, h *HostUse) float64 {
-	if h == nil || h.BusyThreads <= 0 {
+	if h == nil || h.BusyThreads <= 0 || h.OtherThreads >= otherBusy || h.Steal >= stealNotable {
 		return 0
 	}
 	return wall * h.BusyThreads

@@ -82,7 +82,7 @@ func heatOf(run *Run) heatView {
 	var h heatView
 	type wkey = Workload
 	cells := map[wkey]map[string]*Result{}
-	fastest := map[wkey]float64{}
+	bests := bestByWorkload(run)
 	var order []wkey
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -96,9 +96,6 @@ func heatOf(run *Run) heatView {
 			order = append(order, w)
 		}
 		cells[w][s] = r
-		if correct(r) && (fastest[w] == 0 || r.MedianNS < fastest[w]) {
-			fastest[w] = r.MedianNS
-		}
 	}
 	slices.SortStableFunc(order, func(a, b wkey) int { return familyIndex(FamilyOf(a.Op)) - familyIndex(FamilyOf(b.Op)) })
 	family := ""
@@ -116,7 +113,7 @@ func heatOf(run *Run) heatView {
 				row.Cells = append(row.Cells, heatCell{Empty: true})
 				continue
 			}
-			row.Cells = append(row.Cells, heatCellOf(r, fastest[w]))
+			row.Cells = append(row.Cells, heatCellOf(r, fastestNS(bests, w)))
 		}
 		h.Rows = append(h.Rows, row)
 	}

@@ -84,25 +84,19 @@ func BytesText(b float64) string {
 	return fmt.Sprintf("%.1f %s", b, units[i])
 }
 
-// memCells adds the memory column (-mem) before a table row's last cell,
-// as vsCells adds the speedup.
-func memCells(run *Run, r *Result, cells []string) []string {
+// memCell is a row's -mem cell (the header's when r is nil); ok is false
+// without the column.
+func memCell(run *Run, r *Result) (c string, ok bool) {
 	if !run.MemColumn {
-		return cells
+		return "", false
 	}
-	c := "mem"
-	if r != nil {
-		c = MemoryText(r)
-		if r.Error != "" {
-			c = ""
-		}
+	switch {
+	case r == nil:
+		return "mem", true
+	case r.Error != "":
+		return "", true
 	}
-	at := len(cells) - 1 // before verified, which why may follow
-	if HasFindings(run) {
-		at--
-	}
-	out := append([]string(nil), cells[:at]...)
-	return append(append(out, c), cells[at:]...)
+	return MemoryText(r), true
 }
 
 // memoryFooter explains the memory column, when shown.

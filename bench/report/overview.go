@@ -92,20 +92,12 @@ const minFamilyCoverage = 0.5
 func Overviewed(run *Run) Overview {
 	var o Overview
 	o.Results = len(run.Results)
-	fastest := map[Workload]float64{}
-	for i := range run.Results {
-		r := &run.Results[i]
-		if !correct(r) {
-			continue
-		}
-		o.Verified++
-		w := WorkloadOf(r)
-		if t, ok := fastest[w]; !ok || r.MedianNS < t {
-			fastest[w] = r.MedianNS
-		}
+	bests := bestByWorkload(run)
+	for _, b := range bests {
+		o.Verified += b.Correct
 	}
-	o.Backends = backendScores(run, fastest)
-	o.Families = familyBests(run, fastest)
+	o.Backends = backendScores(run, bests)
+	o.Families = familyBests(run, bests)
 	o.Findings = findingCounts(run)
 	return o
 }
@@ -130,7 +122,7 @@ func (g geo) mean() float64 {
 	return math.Exp(g.logSum / float64(g.n))
 }
 
-func backendScores(run *Run, fastest map[Workload]float64) []BackendScore {
+func backendScores(run *Run, bests map[Workload]Best) []BackendScore {
 	by := map[string]*BackendScore{}
 	var order []string
 	share, vs := map[string]*geo{}, map[string]*geo{}
@@ -150,7 +142,7 @@ func backendScores(run *Run, fastest map[Workload]float64) []BackendScore {
 		b.Results++
 		b.Workloads++
 		share[s].add(r.Share.Roofline)
-		t := fastest[WorkloadOf(r)]
+		t := fastestNS(bests, WorkloadOf(r))
 		vs[s].add(t / r.MedianNS)
 		if r.MedianNS == t {
 			b.Fastest++
@@ -166,7 +158,7 @@ func backendScores(run *Run, fastest map[Workload]float64) []BackendScore {
 	return out
 }
 
-func familyBests(run *Run, fastest map[Workload]float64) []FamilyBest {
+func familyBests(run *Run, bests map[Workload]Best) []FamilyBest {
 	type seriesTimes map[Workload]*Result
 	fam := map[string]map[string]seriesTimes{}
 	workloads := map[string]map[Workload]bool{}
@@ -204,7 +196,7 @@ func familyBests(run *Run, fastest map[Workload]float64) []FamilyBest {
 			}
 			var v, sh geo
 			for w, r := range byW {
-				v.add(fastest[w] / r.MedianNS)
+				v.add(fastestNS(bests, w) / r.MedianNS)
 				sh.add(r.Share.Roofline)
 			}
 			rs = append(rs, ranked{s, v.mean(), sh.mean()})

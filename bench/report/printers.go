@@ -103,15 +103,23 @@ type columns struct{ ref, why bool }
 
 func columnsOf(run *Run) columns { return columns{ref: hasReference(run), why: HasFindings(run)} }
 
-// cells lists a row's columns.
-func (r row) cells(c columns) []string {
-	out := []string{r.backend, r.op, r.dtype, r.shape, r.threads, r.time, r.spread, r.gflops, r.gbps, r.peak}
+// cells lists the columns of result r (the header when r is nil) as row
+// rw shows them: -mem's and -vs's cells, when the run has them, before
+// verified.
+func (rw row) cells(run *Run, c columns, r *Result) []string {
+	out := []string{rw.backend, rw.op, rw.dtype, rw.shape, rw.threads, rw.time, rw.spread, rw.gflops, rw.gbps, rw.peak}
 	if c.ref {
-		out = append(out, r.ref)
+		out = append(out, rw.ref)
 	}
-	out = append(out, r.bound, r.verified)
+	out = append(out, rw.bound)
+	for _, cell := range []func(*Run, *Result) (string, bool){memCell, vsCell} {
+		if v, ok := cell(run, r); ok {
+			out = append(out, v)
+		}
+	}
+	out = append(out, rw.verified)
 	if c.why {
-		out = append(out, r.why)
+		out = append(out, rw.why)
 	}
 	return out
 }
@@ -134,9 +142,10 @@ func writeTable(w io.Writer, run *Run) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	cols := columnsOf(run)
-	fmt.Fprintln(tw, strings.Join(upper(vsCells(run, nil, memCells(run, nil, header.cells(cols)))), "\t"))
+	fmt.Fprintln(tw, strings.Join(upper(header.cells(run, cols, nil)), "\t"))
 	for i := range run.Results {
-		fmt.Fprintln(tw, strings.Join(vsCells(run, &run.Results[i], memCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols))), "\t"))
+		r := &run.Results[i]
+		fmt.Fprintln(tw, strings.Join(rowOf(r).cells(run, cols, r), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -168,7 +177,7 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	writeMarkdownSpeedups(w, run) // -vs (speedup.go)
 	fmt.Fprintf(w, "### All results\n\n")
 	cols := columnsOf(run)
-	cells := vsCells(run, nil, memCells(run, nil, header.cells(cols)))
+	cells := header.cells(run, cols, nil)
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
 	text := 2 // of, verified
@@ -183,7 +192,8 @@ func writeMarkdown(w io.Writer, run *Run) error {
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
-		c := vsCells(run, &run.Results[i], memCells(run, &run.Results[i], rowOf(&run.Results[i]).cells(cols)))
+		r := &run.Results[i]
+		c := rowOf(r).cells(run, cols, r)
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}

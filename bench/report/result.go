@@ -141,9 +141,9 @@ type Result struct {
 
 // Probe is a tiny-size measurement beside a result.
 type Probe struct {
-	Shape       string  `json:"shape"`
-	MedianNS    float64 `json:"median_ns"`
-	BusyThreads float64 `json:"busy_threads,omitempty"` // as HostUse's, over the probe's samples
+	Shape    string   `json:"shape"`
+	MedianNS float64  `json:"median_ns"`
+	Host     *HostUse `json:"host,omitempty"` // over the probe's samples
 }
 
 // HostUse is what the host's CPUs did while a result's samples ran

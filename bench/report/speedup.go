@@ -207,21 +207,14 @@ func writeMarkdownSpeedups(w io.Writer, run *Run) {
 	fmt.Fprintln(w)
 }
 
-// vsCells adds the -vs column to a row of cells, before verified (the last
-// one, or the one before why); the header's when r is nil. Without -vs
-// they are unchanged.
-func vsCells(run *Run, r *Result, cells []string) []string {
+// vsCell is a row's -vs cell (the header's when r is nil); ok is false
+// without -vs.
+func vsCell(run *Run, r *Result) (c string, ok bool) {
 	if run.Vs == "" {
-		return cells
+		return "", false
 	}
-	c := speedupHeader(run)
-	if r != nil {
-		c = speedupCell(run, r)
+	if r == nil {
+		return speedupHeader(run), true
 	}
-	at := len(cells) - 1
-	if HasFindings(run) {
-		at--
-	}
-	out := append([]string(nil), cells[:at]...)
-	return append(append(out, c), cells[at:]...)
+	return speedupCell(run, r), true
 }

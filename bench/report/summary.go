@@ -72,6 +72,24 @@ func Summarize(run *Run) []Best {
 	return out
 }
 
+// bestByWorkload is Summarize keyed by workload.
+func bestByWorkload(run *Run) map[Workload]Best {
+	m := map[Workload]Best{}
+	for _, b := range Summarize(run) {
+		m[b.Workload] = b
+	}
+	return m
+}
+
+// fastestNS is the least median time of a workload's correct results, 0
+// when none is correct.
+func fastestNS(bests map[Workload]Best, w Workload) float64 {
+	if b := bests[w].Best; b != nil {
+		return b.MedianNS
+	}
+	return 0
+}
+
 // summaryCells are a Best as the text printers show it.
 func summaryCells(b Best) []string {
 	threads := fmt.Sprint(b.Threads)
