@@ -180,13 +180,6 @@ func (m Machine) sharedBy(c Cache) int {
 	return 1
 }
 
-// threadsPerInstance is how many of `threads` threads share one instance of c
-// (spread as in instancesUsed), rounded up.
-func (m Machine) threadsPerInstance(c Cache, threads int) int {
-	in := m.instancesUsed(c, threads)
-	return (max(threads, 1) + in - 1) / in
-}
-
 // sortedCaches returns the caches by ascending level (detection already
 // produces that order; a hand-built Machine may not).
 func (m Machine) sortedCaches() []Cache {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -21,7 +22,7 @@ func layer(t *testing.T, op workload.Op, dt workload.DType, spec string) workloa
 // TestLayers: the algorithm and implementation a convolution reports, and
 // the layer workloads oneDNN 2.x cannot run.
 func TestLayers(t *testing.T) {
-	b := open(t)
+	b := backendtest.Open(t, "onednn")
 	w := layer(t, workload.Conv2D, workload.F32, "1x16x14x14:32x3x3:p1:nhwc")
 	k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 2, Copies: 2})
 	if err != nil {

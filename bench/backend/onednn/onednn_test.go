@@ -8,32 +8,10 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/native/nativetest"
 )
 
-func open(t *testing.T) backend.Backend {
-	t.Helper()
-	f, err := backend.Lookup("onednn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := f.Open()
-	if err != nil {
-		if nativetest.Required("onednn") {
-			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names onednn: %v", err)
-		}
-		t.Skipf("onednn unavailable: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := b.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return b
-}
-
 func TestConformance(t *testing.T) {
-	b := open(t)
+	b := backendtest.Open(t, "onednn")
 	info := b.Info()
 	t.Logf("onednn %s %v", info.Version, info.Details)
 	if info.Version == "" || info.Details["path"] == "" {
@@ -43,7 +21,7 @@ func TestConformance(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	b := open(t)
+	b := backendtest.Open(t, "onednn")
 	for _, w := range []workload.Workload{
 		{Op: workload.Exp, DType: workload.F64, Shape: workload.Shape{N: 8}},
 		{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 2, N: 2, K: 2}},

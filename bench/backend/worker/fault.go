@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -82,7 +83,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	n := len(p)
 	for len(p) > 0 {
-		i := strings.IndexByte(string(p), '\n')
+		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			t.partial = append(t.partial, p[:min(len(p), maxLine-len(t.partial))]...)
 			break

@@ -407,9 +407,6 @@ func (b *Backend) Warnings() []string {
 	return rep.Warnings
 }
 
-// Ops lists the ops and dtypes the worker's hello said it computes.
-func (b *Backend) Ops() map[string][]string { return b.hello.Ops }
-
 // Declared implements backend.Declarer: the ops and dtypes the worker's
 // hello listed (for peakbench's own workers, what the backend in the child
 // declares). Prepare asks the worker for these only; a worker that refuses

@@ -46,7 +46,6 @@ func Read() Snapshot {
 type Use struct {
 	Wall, CPU          time.Duration
 	Steal, Busy, Total uint64
-	Stretches          int
 	cpuMissing         bool
 }
 
@@ -63,7 +62,6 @@ func (u *Use) Add(a, b Snapshot) {
 		u.Busy += b.Busy - a.Busy
 		u.Total += b.Total - a.Total
 	}
-	u.Stretches++
 }
 
 // BusyThreads is the CPU time over the wall time: how many threads were

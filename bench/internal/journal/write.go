@@ -79,9 +79,6 @@ func Continue(j *Journal, resumed string) (*Writer, error) {
 	return w, nil
 }
 
-// Path is the journal's file.
-func (w *Writer) Path() string { return w.path }
-
 // Add appends a workload's results.
 func (w *Writer) Add(l Line) error { return w.add(l) }
 
