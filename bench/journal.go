@@ -106,9 +106,6 @@ func (jp *journalPlan) resumedRun(stderr io.Writer, cfg *config, start time.Time
 	run := jp.prior.Header.Run
 	run.Format, run.Vs, run.MemColumn = report.Format, cfg.vs, cfg.mem
 	run.Env.Resumed = append(append([]string(nil), jp.prior.Resumed...), start.UTC().Format(time.RFC3339))
-	for i := range run.Backends {
-		run.Backends[i].Findings = nil // CheckCodePaths finds them again
-	}
 	progressf(stderr, "resuming %s: %d of %d workloads done; the rest measured against the peaks of its start (%s)",
 		jp.path, len(jp.prior.Done), len(jp.names)*len(cfg.threads), run.Env.Start)
 	return &run

@@ -143,15 +143,6 @@ func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) erro
 
 // loadRuns reads saved runs; a file that cannot be read or is not a
 // peakbench run is bad input (exit 2), named in a one-line error.
-func hasBackendFindings(run *report.Run) bool {
-	for _, b := range run.Backends {
-		if len(b.Findings) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func loadRuns(files []string) ([]report.RunFile, error) {
 	var runs []report.RunFile
 	for _, f := range files {
@@ -162,9 +153,7 @@ func loadRuns(files []string) ([]report.RunFile, error) {
 		if !report.HasFindings(run) {
 			// A file older than findings: its records are enough to
 			// diagnose it now (the rules read only what the file holds).
-			if !hasBackendFindings(run) {
-				report.CheckCodePaths(run)
-			}
+			report.CheckCodePaths(run)
 			report.Diagnose(run)
 		}
 		runs = append(runs, report.RunFile{Name: f, Run: run})

@@ -211,7 +211,7 @@ func (cw *clockWatch) after(rs []report.Result) {
 		return
 	}
 	for i := range rs {
-		if r := &rs[i]; r.Error == "" && isCPU(r) {
+		if r := &rs[i]; r.Error == "" && r.OnCPU() {
 			r.ClockDrift = &report.ClockDrift{StartGHz: start, BeforeGHz: before, AfterGHz: now, Drift: drift}
 			cw.check.Marked++
 		}
@@ -283,8 +283,10 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	targets := make([]measure.Target, len(kernels))
 	usage := make([]*usageTarget, len(kernels))
 	for i, k := range kernels {
-		usage[i] = &usageTarget{Target: memTarget{k, watches[i]}}
-		targets[i] = usage[i]
+		// The host readings closest to the kernel: the memory readings
+		// around them are peakbench's own work, not the backend's.
+		usage[i] = &usageTarget{Target: k}
+		targets[i] = memTarget{usage[i], watches[i]}
 	}
 	ref, err := p.reference(w, threads, results, owners)
 	if err != nil {
@@ -318,7 +320,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	if ref != nil && ms[len(kernels)].Err == nil && ms[len(kernels)].Stats.Median > 0 {
 		gbps := ref.Bytes() / ms[len(kernels)].Stats.Median // bytes per ns = GB/s
 		for _, o := range owners {
-			if r := &results[o]; r.Error == "" && isCPU(r) {
+			if r := &results[o]; r.Error == "" && r.OnCPU() {
 				r.Peak.ReferenceGBPS, r.Peak.Reference = gbps, ref.Describe()
 				r.Share.Reference = r.GBPS / gbps
 			}
@@ -337,7 +339,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []report.Resul
 	}
 	cpu := false
 	for _, o := range owners {
-		cpu = cpu || isCPU(&results[o])
+		cpu = cpu || results[o].OnCPU()
 	}
 	if !cpu {
 		return nil, nil
@@ -357,8 +359,6 @@ func (p Plan) reference(w workload.Workload, threads int, results []report.Resul
 func workloadPattern(w workload.Workload) string {
 	return peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
 }
-
-func isCPU(r *report.Result) bool { return r.Device == "" || r.Device == "cpu" }
 
 func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) report.Result {
 	return report.Result{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/procmem"
+	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/report"
 )
 
@@ -72,7 +73,7 @@ func (mw *memWatch) prepared() {
 // memTarget is a kernel as measure samples it, with its memory read around
 // each run (outside the timed region, which the kernel times itself).
 type memTarget struct {
-	k  backend.Kernel
+	k  measure.Target
 	mw *memWatch
 }
 

@@ -84,7 +84,7 @@ func (p Plan) probe(ctx context.Context, w workload.Workload, threads int, singl
 		return err
 	}
 	for _, pr := range probes {
-		if pr.Error != "" || !pr.Verified || pr.MedianNS <= 0 {
+		if !pr.Correct() {
 			continue
 		}
 		for i := range rs {

@@ -92,9 +92,11 @@ const CodeCodePath = "code_path_below_machine"
 
 // CheckCodePaths compares each available CPU backend's code path with the
 // widest vector the machine runs at full rate (Machine.SIMDBits) and sets
-// its Findings (CodePathFinding).
+// its Findings (CodePathFinding), replacing what they held: a run read
+// back or resumed is checked again.
 func CheckCodePaths(run *Run) {
 	for i := range run.Backends {
+		run.Backends[i].Findings = nil
 		if f, ok := CodePathFinding(run.Machine, run.Backends[i]); ok {
 			run.Backends[i].Findings = append(run.Backends[i].Findings, f)
 		}

@@ -83,7 +83,7 @@ func Diagnose(run *Run) {
 	for i := range run.Results {
 		r := &run.Results[i]
 		r.Findings = nil
-		if r.Error != "" || !r.Verified || r.MedianNS <= 0 {
+		if !r.Correct() {
 			continue
 		}
 		r.Findings = d.findings(r)
@@ -128,7 +128,7 @@ func newDiagnosis(run *Run) *diagnosis {
 	}
 	for i := range run.Results {
 		r := &run.Results[i]
-		if r.Error != "" || !r.Verified || r.MedianNS <= 0 || r.Peak.Bound != "memory" || d.fixedShare(r) >= overheadShare {
+		if !r.Correct() || r.Peak.Bound != "memory" || d.fixedShare(r) >= overheadShare {
 			continue
 		}
 		k := fitKeyOf(r)
@@ -238,7 +238,7 @@ func (d *diagnosis) bound(r *Result, fit overheadFit, fixedShare float64) Findin
 		return Finding{
 			Code: CodeBoundMemory,
 			Text: fmt.Sprintf("Memory-bound: at %s FLOP/byte its ceiling is the %s %s bandwidth, %s GB/s; it reached %s.",
-				Sig(r.Intensity), r.Peak.BandwidthLevel, patternOf(r), Sig(r.Peak.BandwidthGBPS), reached),
+				Sig(r.Intensity), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), Sig(r.Peak.BandwidthGBPS), reached),
 			Evidence: fmt.Sprintf("%s GB/s of %s GB/s (%s, %d threads, working set %s)",
 				Sig(r.GBPS), Sig(r.Peak.BandwidthGBPS), r.Peak.BandwidthLevel, r.Threads, bytesF(r.Footprint)),
 		}
@@ -251,17 +251,10 @@ func (d *diagnosis) bound(r *Result, fit overheadFit, fixedShare float64) Findin
 	}
 }
 
-func patternOf(r *Result) string {
-	if r.Peak.BandwidthPattern == "" {
-		return "triad"
-	}
-	return r.Peak.BandwidthPattern
-}
-
 // computeEvidence names the compute peak's formula where the run has it.
 func (d *diagnosis) computeEvidence(r *Result) string {
 	s := fmt.Sprintf("%s GFLOP/s of %s GFLOP/s", Sig(r.GFLOPS), Sig(r.Peak.ComputeTheoreticalGFLOPS))
-	if c, ok := d.run.Peaks.ComputeFor(r.DType, r.Threads); ok && c.Formula != "" && isCPUResult(r) {
+	if c, ok := d.run.Peaks.ComputeFor(r.DType, r.Threads); ok && c.Formula != "" && r.OnCPU() {
 		s += " (" + c.Formula + ")"
 	}
 	return s
@@ -319,7 +312,7 @@ func codePathCovers(backend, op string) bool {
 // threads compares the threads busy during the samples with those asked.
 func (d *diagnosis) threads(r *Result, fixedShare float64) (Finding, bool) {
 	h := r.Host
-	if h == nil || !isCPUResult(r) || h.BusyThreads <= 0 || h.SampledNS < minHostSample {
+	if h == nil || !r.OnCPU() || h.BusyThreads <= 0 || h.SampledNS < minHostSample {
 		return Finding{}, false
 	}
 	asked := float64(r.Threads)
@@ -383,7 +376,7 @@ func (d *diagnosis) clock(r *Result, _ float64) (Finding, bool) {
 // are of a peak at the full clock.
 func (d *diagnosis) gpuThrottle(r *Result, _ float64) (Finding, bool) {
 	b := d.backends[r.Backend]
-	if b == nil || isCPUResult(r) {
+	if b == nil || r.OnCPU() {
 		return Finding{}, false
 	}
 	reasons := b.Details["nvml_throttle_reasons"]
@@ -410,7 +403,7 @@ var levelOrder = []string{"L1", "L2", "L3", "DRAM"}
 // level reports a memory-bound result no faster than the level below the
 // one its working set fits: its data was not where its size says.
 func (d *diagnosis) level(r *Result, fixedShare float64) (Finding, bool) {
-	if r.Peak.Bound != "memory" || !isCPUResult(r) || r.Cache == "cold" || r.Share.Roofline >= levelShare || fixedShare >= overheadShare {
+	if r.Peak.Bound != "memory" || !r.OnCPU() || r.Cache == "cold" || r.Share.Roofline >= levelShare || fixedShare >= overheadShare {
 		return Finding{}, false
 	}
 	// Its code must be able to stream faster, at another size: a kernel
@@ -428,7 +421,7 @@ func (d *diagnosis) level(r *Result, fixedShare float64) (Finding, bool) {
 		bw     peak.BandwidthPeak
 	)
 	for _, l := range levelOrder[i+1:] {
-		b, ok := d.run.Peaks.PatternBandwidthFor(l, patternOf(r), r.Threads)
+		b, ok := d.run.Peaks.PatternBandwidthFor(l, patternOr(r.Peak.BandwidthPattern), r.Threads)
 		if !ok || b.GBPS <= 0 {
 			continue
 		}
@@ -451,7 +444,7 @@ func (d *diagnosis) level(r *Result, fixedShare float64) (Finding, bool) {
 		Text: fmt.Sprintf("Its %s working set fits %s, yet it streamed at %s GB/s, no faster than %s (%s GB/s): its data was not in %s while it ran.",
 			bytesF(r.Footprint), fits, Sig(r.GBPS), slower, Sig(bw.GBPS), r.Peak.BandwidthLevel),
 		Evidence: fmt.Sprintf("%s GB/s; %s %s %s GB/s, %s %s %s GB/s on %d threads",
-			Sig(r.GBPS), r.Peak.BandwidthLevel, patternOf(r), Sig(r.Peak.BandwidthGBPS), slower, patternOf(r), Sig(bw.GBPS), r.Threads),
+			Sig(r.GBPS), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), Sig(r.Peak.BandwidthGBPS), slower, patternOr(r.Peak.BandwidthPattern), Sig(bw.GBPS), r.Threads),
 		Remedy: "the library may copy or pack its operands (a larger working set than the operands), or write with non-temporal stores that bypass the cache.",
 	}, true
 }
@@ -459,10 +452,10 @@ func (d *diagnosis) level(r *Result, fixedShare float64) (Finding, bool) {
 // instructions reports a memory-bound result slower than the slowest
 // memory level: no level of memory limits it, its instructions do.
 func (d *diagnosis) instructions(r *Result, fixedShare float64) (Finding, bool) {
-	if r.Peak.Bound != "memory" || !isCPUResult(r) || fixedShare >= overheadShare {
+	if r.Peak.Bound != "memory" || !r.OnCPU() || fixedShare >= overheadShare {
 		return Finding{}, false
 	}
-	dram, ok := d.run.Peaks.PatternBandwidthFor("DRAM", patternOf(r), r.Threads)
+	dram, ok := d.run.Peaks.PatternBandwidthFor("DRAM", patternOr(r.Peak.BandwidthPattern), r.Threads)
 	if !ok || dram.GBPS <= 0 {
 		return Finding{}, false
 	}
@@ -480,7 +473,7 @@ func (d *diagnosis) instructions(r *Result, fixedShare float64) (Finding, bool) 
 		Code: CodeInstructions,
 		Text: text,
 		Evidence: fmt.Sprintf("%s GB/s (%s GFLOP/s); DRAM %s %s GB/s on %d threads; its bound, %s %s, is %s GB/s",
-			Sig(r.GBPS), Sig(r.GFLOPS), patternOf(r), Sig(dram.GBPS), r.Threads, r.Peak.BandwidthLevel, patternOf(r), Sig(r.Peak.BandwidthGBPS)),
+			Sig(r.GBPS), Sig(r.GFLOPS), patternOr(r.Peak.BandwidthPattern), Sig(dram.GBPS), r.Threads, r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), Sig(r.Peak.BandwidthGBPS)),
 	}
 	if r.Host != nil && r.Host.BusyThreads > 0 && r.Host.BusyThreads < float64(r.Threads)*(1-threadsSlack) {
 		f.Evidence += fmt.Sprintf("; %.2f of %d threads busy", r.Host.BusyThreads, r.Threads)
@@ -528,7 +521,7 @@ func (d *diagnosis) steal(r *Result, _ float64) (Finding, bool) {
 // but a library's default spin may give a small call another time.
 func (d *diagnosis) idleWait(r *Result, fixedShare float64) (Finding, bool) {
 	b := d.backends[r.Backend]
-	if b == nil || r.Threads < 2 || fixedShare < overheadShare || !isCPUResult(r) {
+	if b == nil || r.Threads < 2 || fixedShare < overheadShare || !r.OnCPU() {
 		return Finding{}, false
 	}
 	setting := b.Details["idle_wait"]
@@ -566,8 +559,6 @@ func sharePercent(f float64) string {
 	}
 	return percent(f)
 }
-
-func isCPUResult(r *Result) bool { return r.Device == "" || r.Device == "cpu" }
 
 // Per-call overhead: time ≈ fixed + per-unit × units over the sizes of one
 // op on one backend, where units is the product of the shape's dimensions
@@ -658,7 +649,7 @@ func fitOverheads(results []Result) map[fitKey]overheadFit {
 	points := map[fitKey]map[float64]point{}
 	for i := range results {
 		r := &results[i]
-		if r.Error != "" || !r.Verified || r.MedianNS <= 0 {
+		if !r.Correct() {
 			continue
 		}
 		u := shapeUnits(r.Op, r.Shape)

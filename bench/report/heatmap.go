@@ -98,13 +98,13 @@ func heatOf(run *Run) heatView {
 		cells[w][s] = r
 	}
 	slices.SortStableFunc(order, func(a, b wkey) int { return familyIndex(FamilyOf(a.Op)) - familyIndex(FamilyOf(b.Op)) })
-	family := ""
+	family, vary := "", threadsVary(run)
 	for _, w := range order {
 		row := heatRow{Workload: fmt.Sprintf("%s %s %s", w.Op, w.DType, shapeText(w))}
 		if f := FamilyOf(w.Op); f != family {
 			row.Family, family = f, f
 		}
-		if len(run.Results) > 0 && threadsVary(run) {
+		if vary {
 			row.Workload += fmt.Sprintf(" ×%d", w.Threads)
 		}
 		for _, s := range h.Series {

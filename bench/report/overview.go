@@ -135,7 +135,7 @@ func backendScores(run *Run, bests map[Workload]Best) []BackendScore {
 			by[s], share[s], vs[s] = b, &geo{}, &geo{}
 			order = append(order, s)
 		}
-		if !correct(r) {
+		if !r.Correct() {
 			b.Failed++
 			continue
 		}
@@ -165,7 +165,7 @@ func familyBests(run *Run, bests map[Workload]Best) []FamilyBest {
 	var famOrder []string
 	for i := range run.Results {
 		r := &run.Results[i]
-		if !correct(r) {
+		if !r.Correct() {
 			continue
 		}
 		f := FamilyOf(r.Op)

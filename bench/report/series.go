@@ -18,3 +18,10 @@ func (r *Result) Label() string {
 	}
 	return r.Series() + " [" + r.Implementation + "]"
 }
+
+// Correct reports whether r ran and passed verification: the results
+// compared, ranked and diagnosed.
+func (r *Result) Correct() bool { return r.Error == "" && r.Verified && r.MedianNS > 0 }
+
+// OnCPU reports whether r ran on the host CPU rather than a GPU.
+func (r *Result) OnCPU() bool { return r.Device == "" || r.Device == "cpu" }

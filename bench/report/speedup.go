@@ -13,7 +13,7 @@ import (
 // fastest of Vs's series when it has several). ok is false when there is
 // no such pair, or when r is the Vs backend's own result.
 func SpeedupOver(run *Run, r *Result) (speedup float64, ok bool) {
-	if run.Vs == "" || r.Backend == run.Vs || !correct(r) {
+	if run.Vs == "" || r.Backend == run.Vs || !r.Correct() {
 		return 0, false
 	}
 	base := vsMedian(run, WorkloadOf(r))
@@ -23,14 +23,12 @@ func SpeedupOver(run *Run, r *Result) (speedup float64, ok bool) {
 	return base / r.MedianNS, true
 }
 
-func correct(r *Result) bool { return r.Error == "" && r.Verified && r.MedianNS > 0 }
-
 // vsMedian is the least median time of run.Vs's verified results on w.
 func vsMedian(run *Run, w Workload) float64 {
 	best := 0.0
 	for i := range run.Results {
 		r := &run.Results[i]
-		if r.Backend == run.Vs && WorkloadOf(r) == w && correct(r) && (best == 0 || r.MedianNS < best) {
+		if r.Backend == run.Vs && WorkloadOf(r) == w && r.Correct() && (best == 0 || r.MedianNS < best) {
 			best = r.MedianNS
 		}
 	}
@@ -41,7 +39,7 @@ func vsMedian(run *Run, w Workload) float64 {
 // backend's own, "" without a pair.
 func speedupCell(run *Run, r *Result) string {
 	if r.Backend == run.Vs {
-		if correct(r) {
+		if r.Correct() {
 			return "base"
 		}
 		return ""

@@ -54,7 +54,7 @@ func Summarize(run *Run) []Best {
 			order = append(order, w)
 		}
 		b.Tried++
-		if r.Error != "" || !r.Verified || r.MedianNS <= 0 {
+		if !r.Correct() {
 			continue
 		}
 		b.Correct++
