@@ -12,6 +12,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/worker"
+	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
@@ -56,19 +57,6 @@ func checkEnvironment() error {
 // availableMemory is hostmem.Available; a variable for tests.
 var availableMemory = hostmem.Available
 
-// maxColdBytes mirrors the harness's bound on the cold-cache copies
-// (bench/harness: copies).
-const maxColdBytes = 2 << 30
-
-// coldSets is the number of operand sets a kernel rotates through with
-// -cache=cold, as the harness computes it (bench/harness: Plan.copies).
-func coldSets(w workload.Workload, llc int) int {
-	set := w.Bytes()
-	n := int(math.Ceil(2*float64(llc)/set)) + 1
-	n = min(n, int(maxColdBytes/set))
-	return max(n, 1)
-}
-
 // checkMemory refuses a workload whose host memory (HostBytes: the inputs,
 // every kernel's operands, the reference) exceeds what the machine has
 // available, naming the largest size of it that would fit, rather than
@@ -95,7 +83,7 @@ func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg 
 		}
 		sets := 1
 		if cfg.cache == "cold" {
-			sets = coldSets(w, llc)
+			sets = harness.ColdCopies(w, llc)
 		}
 		return w.HostBytes(kernels, sets, cfg.reference && cfg.cache == "hot")
 	}

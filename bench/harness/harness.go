@@ -496,15 +496,21 @@ func (p Plan) cache() string {
 }
 
 // copies is the number of buffer sets a kernel rotates through: one when
-// hot; when cold, enough that consecutive iterations never find their data
-// in the last-level cache (sets together ≥ 2 × LLC), within maxColdBytes.
+// hot; ColdCopies when cold.
 func (p Plan) copies(w workload.Workload) int {
 	if p.cache() != "cold" {
 		return 1
 	}
+	return ColdCopies(w, p.Peaks.LastLevelBytes(p.Machine))
+}
+
+// ColdCopies is the number of buffer sets of w that a cold-cache run
+// rotates through, with a last-level cache of llc bytes: enough that
+// consecutive iterations never find their data there (sets together ≥ 2 ×
+// LLC), within maxColdBytes.
+func ColdCopies(w workload.Workload, llc int) int {
 	set := w.Bytes()
-	llc := float64(p.Peaks.LastLevelBytes(p.Machine))
-	n := int(math.Ceil(2*llc/set)) + 1
+	n := int(math.Ceil(2*float64(llc)/set)) + 1
 	n = min(n, int(maxColdBytes/set))
 	return max(n, 1)
 }
