@@ -255,3 +255,19 @@ int pb_dl_sibling_exists(const char *path, const char *name)
 	struct stat st;
 	return stat(full, &st) == 0;
 }
+
+int pb_dl_resolve(void *dl, const pb_sym *table, size_t n, pb_sb *missing)
+{
+	int nmissing = 0;
+	for (size_t i = 0; i < n; i++) {
+		dlerror();
+		void *p = dlsym(dl, table[i].name);
+		memcpy(table[i].slot, &p, sizeof p);
+		if (p != NULL || table[i].optional)
+			continue;
+		if (missing != NULL)
+			pb_sb_printf(missing, "%s%s", nmissing > 0 ? ", " : "", table[i].name);
+		nmissing++;
+	}
+	return nmissing;
+}

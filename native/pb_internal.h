@@ -65,6 +65,27 @@ void pb_dl_realpath(void *handle, char *path, size_t pathlen);
  * returns the handle or NULL, and the resolved path.
  */
 void *pb_dl_preload(const char *const *candidates, char *path, size_t pathlen);
+/*
+ * A symbol a library exports, described in a table: its name, where its
+ * address goes, and whether the library is usable without it. Every
+ * library of native/ resolves its symbols through pb_dl_resolve.
+ */
+typedef struct pb_sym {
+	const char *name;
+	void *slot; /* a function pointer's address; receives the symbol's (NULL when absent) */
+	int optional;
+} pb_sym;
+
+#define PB_NSYMS(table) (sizeof(table) / sizeof((table)[0]))
+
+/*
+ * pb_dl_resolve looks up each of the n symbols of table in dl and stores
+ * its address in its slot (NULL when absent). It returns how many required
+ * symbols are missing and appends their names, comma-separated, to missing
+ * (which may be NULL).
+ */
+int pb_dl_resolve(void *dl, const pb_sym *table, size_t n, pb_sb *missing);
+
 /* pb_dl_file_exists reports whether dir/name exists (dir from a path's dirname). */
 int pb_dl_sibling_exists(const char *path, const char *name);
 
