@@ -73,7 +73,11 @@ pb_status pb_dl_open(const char *library, const char *env, const char *const *ca
                      void **handle, char *path, size_t pathlen, char *tried, size_t triedlen,
                      char *err, size_t errlen);
 
-/* CBLAS: one function table serves OpenBLAS, BLIS, MKL and the reference BLAS. */
+/*
+ * CBLAS: one function table serves every CBLAS library peakbench knows
+ * (OpenBLAS, BLIS, MKL, the reference BLAS, ATLAS...), each described by
+ * one row of a table in native/cblas_families.c.
+ */
 
 typedef struct pb_cblas pb_cblas;
 
@@ -82,13 +86,27 @@ typedef enum pb_trans {
 	PB_TRANS = 1
 } pb_trans;
 
+/* One CBLAS library peakbench knows: what the Go packages list and show. */
+typedef struct pb_cblas_family_info {
+	const char *name;        /* what pb_cblas_open takes, e.g. "openblas" */
+	const char *description; /* one line: the library and what peakbench runs on it */
+	const char *hint;        /* how to install it, or point peakbench at it */
+	const char *env;         /* the variable naming its file, e.g. "PEAKBENCH_OPENBLAS" */
+	int one_thread;          /* 1: no thread control, 1 thread only (more is PB_ERR_UNSUPPORTED) */
+} pb_cblas_family_info;
+
+/* pb_cblas_family_count returns how many CBLAS libraries pb_cblas_open knows. */
+int pb_cblas_family_count(void);
+/* pb_cblas_family fills *out with library i (0 ≤ i < count); 0 when i is out of range. */
+int pb_cblas_family(int i, pb_cblas_family_info *out);
+
 /*
- * pb_cblas_open loads the library named name: "openblas", "blis", "mkl" or
- * "netlib" (the reference BLAS and CBLAS). path NULL or "" searches the
- * standard sonames and paths (and the environment override
- * PEAKBENCH_OPENBLAS, PEAKBENCH_BLIS, PEAKBENCH_MKL or PEAKBENCH_NETLIB);
- * otherwise path is the only file tried. tried receives the candidates
- * tried, one "CAND: WHY" per line, when loading fails.
+ * pb_cblas_open loads the library named name, one of pb_cblas_family's
+ * (e.g. "openblas", "blis", "mkl", "netlib": the reference BLAS and CBLAS).
+ * path NULL or "" searches the standard sonames and paths (and the
+ * environment override the row names, e.g. PEAKBENCH_OPENBLAS); otherwise
+ * path is the only file tried. tried receives the candidates tried, one
+ * "CAND: WHY" per line, when loading fails.
  *
  * Every library but MKL is opened with RTLD_DEEPBIND (except in sanitizer
  * builds, which refuse a library whose calls would be interposed instead),
@@ -112,8 +130,9 @@ pb_status pb_cblas_info(const pb_cblas *lib, char *buf, size_t buflen, char *err
  * pb_cblas_set_threads sets the library's own thread count, global to the
  * library (and to every handle on it). n must lie in
  * [PB_MIN_THREADS, PB_MAX_THREADS]; a count the library does not honour
- * (reads back differently; more than 1 on the reference BLAS or on MKL's
- * sequential layer) is an error.
+ * (reads back differently; more than 1 on a library without thread
+ * control, pb_cblas_family_info.one_thread, or on MKL's sequential layer)
+ * is PB_ERR_UNSUPPORTED.
  */
 pb_status pb_cblas_set_threads(pb_cblas *lib, int n, char *err, size_t errlen);
 pb_status pb_cblas_get_threads(const pb_cblas *lib, int *n, char *err, size_t errlen);

@@ -1,6 +1,8 @@
 /*
- * cblas.c — one CBLAS function table for OpenBLAS, BLIS, MKL and the
- * reference BLAS, with each library's thread control and version.
+ * cblas.c — one CBLAS function table for every library of
+ * pb_cblas_rows (cblas_families.c): loading, the CBLAS routines, the
+ * thread count and the description, the same for each; what differs
+ * between libraries is in their rows.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -11,86 +13,38 @@
 
 #include "pb_internal.h"
 
-static const char *const openblas_candidates[] = {
-	"libopenblas.so.0",
-	"libopenblas.so",
-	PB_MULTIARCH "/openblas-pthread/libopenblas.so.0",
-	PB_MULTIARCH "/openblas-openmp/libopenblas.so.0",
-	PB_MULTIARCH "/openblas-serial/libopenblas.so.0",
-	"/usr/lib64/libopenblas.so.0",
-	"/usr/local/lib/libopenblas.so.0",
-	"/opt/OpenBLAS/lib/libopenblas.so.0",
-	NULL,
-};
-
-static const char *const blis_candidates[] = {
-	"libblis.so.4",
-	"libblis.so.3",
-	"libblis.so",
-	PB_MULTIARCH "/blis-openmp/libblis.so.4",
-	PB_MULTIARCH "/blis-pthread/libblis.so.4",
-	PB_MULTIARCH "/blis-serial/libblis.so.4",
-	"/usr/local/lib/libblis.so.4",
-	"/usr/local/lib/libblis.so",
-	NULL,
-};
-
-/*
- * The reference BLAS is found by its own path only: the soname libblas.so.3
- * is an alternatives link that Debian may point at OpenBLAS or BLIS.
- */
-static const char *const netlib_candidates[] = {
-	PB_MULTIARCH "/blas/libblas.so.3",
-	"/usr/lib64/libcblas.so.3",
-	"/usr/lib/libcblas.so.3",
-	NULL,
-};
-
-static const struct family {
-	const char *name;
-	const char *env;
-	const char *const *candidates;
-	const char *display;
-	const char *hint;
-} families[] = {
-	[PB_FAM_OPENBLAS] = {"openblas", "PEAKBENCH_OPENBLAS", openblas_candidates, "libopenblas",
-	                     "install libopenblas-dev (Debian/Ubuntu) or set PEAKBENCH_OPENBLAS to "
-	                     "the path of libopenblas.so"},
-	[PB_FAM_BLIS] = {"blis", "PEAKBENCH_BLIS", blis_candidates, "libblis",
-	                 "install libblis-dev (Debian/Ubuntu) or set PEAKBENCH_BLIS to the path of "
-	                 "libblis.so"},
-	[PB_FAM_MKL] = {"mkl", "PEAKBENCH_MKL", NULL, "libmkl_rt.so",
-	                "install libmkl-dev (Debian non-free; and libomp-dev for MKL's Intel "
-	                "threading layer) or set PEAKBENCH_MKL to the path of libmkl_rt.so"},
-	[PB_FAM_NETLIB] = {"netlib", "PEAKBENCH_NETLIB", netlib_candidates,
-	                   "the reference BLAS (" PB_MULTIARCH "/blas/libblas.so.3)",
-	                   "install libblas-dev (Debian/Ubuntu: the reference BLAS and CBLAS) or set "
-	                   "PEAKBENCH_NETLIB to the path of the reference libblas.so.3"},
-};
-
-static int family_of(const char *name)
+static const pb_cblas_row *family_of(const char *name)
 {
-	for (int i = 0; i < (int)(sizeof families / sizeof families[0]); i++)
-		if (strcmp(name, families[i].name) == 0)
-			return i;
-	return -1;
+	for (int i = 0; i < pb_cblas_nrows; i++)
+		if (strcmp(name, pb_cblas_rows[i].name) == 0)
+			return &pb_cblas_rows[i];
+	return NULL;
 }
 
-static void *sym(void *dl, const char *name)
+int pb_cblas_family_count(void) { return pb_cblas_nrows; }
+
+int pb_cblas_family(int i, pb_cblas_family_info *out)
 {
-	dlerror();
-	return dlsym(dl, name);
+	if (i < 0 || i >= pb_cblas_nrows || out == NULL)
+		return 0;
+	const pb_cblas_row *f = &pb_cblas_rows[i];
+	*out = (pb_cblas_family_info){
+		.name = f->name,
+		.description = f->description,
+		.hint = f->hint,
+		.env = f->env,
+		.one_thread = f->set_threads == NULL,
+	};
+	return 1;
 }
 
-/* resolve fills *slot with name's address, or appends name to the missing list. */
-static void resolve(void *dl, const char *name, void *slot, pb_sb *missing, int *nmissing)
+/* accepted writes the names pb_cblas_open takes, comma-separated. */
+static void accepted(char *buf, size_t len)
 {
-	void *p = sym(dl, name);
-	memcpy(slot, &p, sizeof p);
-	if (p == NULL) {
-		pb_sb_printf(missing, "%s%s", *nmissing > 0 ? ", " : "", name);
-		(*nmissing)++;
-	}
+	pb_sb s;
+	pb_sb_init(&s, buf, len);
+	for (int i = 0; i < pb_cblas_nrows; i++)
+		pb_sb_printf(&s, "%s%s", i > 0 ? ", " : "", pb_cblas_rows[i].name);
 }
 
 static const char *const ext_names[PB_EXT_COUNT][2] = {
@@ -103,45 +57,33 @@ static const char *const ext_names[PB_EXT_COUNT][2] = {
 	[PB_EXT_TRSM] = {"cblas_strsm", "cblas_dtrsm"},
 };
 
+/*
+ * resolve_all resolves the CBLAS routines every library has, then the
+ * symbols of the library's row, which tell it from another CBLAS, then the
+ * optional extras.
+ */
 static pb_status resolve_all(pb_cblas *lib, char *err, size_t errlen)
 {
+	enum { NCBLAS = 8 };
+	pb_sym syms[NCBLAS + PB_CBLAS_FX_MAX] = {
+		{"cblas_sgemm", &lib->sgemm, 0}, {"cblas_dgemm", &lib->dgemm, 0},
+		{"cblas_sgemv", &lib->sgemv, 0}, {"cblas_dgemv", &lib->dgemv, 0},
+		{"cblas_saxpy", &lib->saxpy, 0}, {"cblas_daxpy", &lib->daxpy, 0},
+		{"cblas_sdot", &lib->sdot, 0},   {"cblas_ddot", &lib->ddot, 0},
+	};
+	const pb_cblas_row *f = lib->fam;
+	size_t n = NCBLAS;
+	for (size_t i = 0; i < f->nsyms && n < PB_NSYMS(syms); i++) {
+		const pb_cblas_sym *s = &f->syms[i];
+		if (s->slot >= 0 && s->slot < PB_CBLAS_FX_MAX) /* else a row's mistake the tests name */
+			syms[n++] = (pb_sym){s->name, &lib->fx[s->slot], s->optional};
+	}
 	char mbuf[1024];
 	pb_sb missing;
 	pb_sb_init(&missing, mbuf, sizeof mbuf);
-	int nm = 0;
-	void *dl = lib->dl;
-	resolve(dl, "cblas_sgemm", &lib->sgemm, &missing, &nm);
-	resolve(dl, "cblas_dgemm", &lib->dgemm, &missing, &nm);
-	resolve(dl, "cblas_sgemv", &lib->sgemv, &missing, &nm);
-	resolve(dl, "cblas_dgemv", &lib->dgemv, &missing, &nm);
-	resolve(dl, "cblas_saxpy", &lib->saxpy, &missing, &nm);
-	resolve(dl, "cblas_daxpy", &lib->daxpy, &missing, &nm);
-	resolve(dl, "cblas_sdot", &lib->sdot, &missing, &nm);
-	resolve(dl, "cblas_ddot", &lib->ddot, &missing, &nm);
-	int ncblas = nm;
-	switch (lib->family) {
-	case PB_FAM_OPENBLAS:
-		resolve(dl, "openblas_set_num_threads", &lib->ob_set_threads, &missing, &nm);
-		resolve(dl, "openblas_get_num_threads", &lib->ob_get_threads, &missing, &nm);
-		lib->ob_config = (openblas_get_config_fn)sym(dl, "openblas_get_config");
-		lib->ob_corename = (openblas_get_corename_fn)sym(dl, "openblas_get_corename");
-		lib->ob_parallel = (openblas_get_parallel_fn)sym(dl, "openblas_get_parallel");
-		break;
-	case PB_FAM_BLIS:
-		resolve(dl, "bli_thread_set_num_threads", &lib->bli_set_threads, &missing, &nm);
-		resolve(dl, "bli_thread_get_num_threads", &lib->bli_get_threads, &missing, &nm);
-		resolve(dl, "bli_info_get_version_str", &lib->bli_version, &missing, &nm);
-		lib->bli_init = (bli_init_fn)sym(dl, "bli_init");
-		lib->bli_arch_id = (bli_arch_query_id_fn)sym(dl, "bli_arch_query_id");
-		lib->bli_arch_string = (bli_arch_string_fn)sym(dl, "bli_arch_string");
-		lib->bli_openmp = (bli_info_get_enable_flag_fn)sym(dl, "bli_info_get_enable_openmp");
-		lib->bli_pthreads = (bli_info_get_enable_flag_fn)sym(dl, "bli_info_get_enable_pthreads");
-		break;
-	default:
-		break;
-	}
+	int nm = pb_dl_resolve(lib->dl, syms, n, &missing);
 	if (nm > 0) {
-		const struct family *f = &families[lib->family];
+		int ncblas = pb_dl_resolve(lib->dl, syms, NCBLAS, NULL);
 		if (ncblas > 0)
 			return pb_fail(PB_ERR_SYMBOL, err, errlen,
 			               "%s: %s is not a usable CBLAS library: missing symbol%s %s", f->name,
@@ -150,9 +92,12 @@ static pb_status resolve_all(pb_cblas *lib, char *err, size_t errlen)
 		               "%s: %s has CBLAS but is not %s: missing symbol%s %s", f->name, lib->path,
 		               f->name, nm > 1 ? "s" : "", mbuf);
 	}
+
+	pb_sym ext[PB_EXT_COUNT * 2];
 	for (int e = 0; e < PB_EXT_COUNT; e++)
 		for (int t = 0; t < 2; t++)
-			lib->ext[e][t] = sym(dl, ext_names[e][t]);
+			ext[e * 2 + t] = (pb_sym){ext_names[e][t], &lib->ext[e][t], 1};
+	pb_dl_resolve(lib->dl, ext, PB_NSYMS(ext), NULL);
 	return PB_OK;
 }
 
@@ -169,8 +114,10 @@ static pb_status check_interposition(pb_cblas *lib, char *err, size_t errlen)
 		return PB_OK;
 	static const char *const probes[] = {"sgemm_", "dgemm_", "GOMP_parallel", "omp_get_num_threads"};
 	for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
-		void *own = sym(lib->dl, probes[i]);
-		void *global = dlsym(RTLD_DEFAULT, probes[i]);
+		void *own = NULL, *global = NULL;
+		pb_sym mine[] = {{probes[i], &own, 1}}, first[] = {{probes[i], &global, 1}};
+		pb_dl_resolve(lib->dl, mine, 1, NULL);
+		pb_dl_resolve(RTLD_DEFAULT, first, 1, NULL);
 		if (own == NULL || global == NULL || own == global)
 			continue;
 		Dl_info a, b;
@@ -186,118 +133,36 @@ static pb_status check_interposition(pb_cblas *lib, char *err, size_t errlen)
 	return PB_OK;
 }
 
-/* The reference BLAS must not be an optimized library behind another name. */
-static pb_status check_netlib(pb_cblas *lib, char *err, size_t errlen)
-{
-	static const struct {
-		const char *sym, *what;
-	} impostors[] = {
-		{"openblas_get_config", "OpenBLAS"},
-		{"bli_info_get_version_str", "BLIS"},
-		{"MKL_Get_Version", "MKL"},
-	};
-	for (size_t i = 0; i < sizeof impostors / sizeof impostors[0]; i++)
-		if (sym(lib->dl, impostors[i].sym) != NULL)
-			return pb_fail(PB_ERR_INVALID, err, errlen,
-			               "netlib: %s is %s (it exports %s), not the reference BLAS; %s",
-			               lib->path, impostors[i].what, impostors[i].sym,
-			               families[PB_FAM_NETLIB].hint);
-	return PB_OK;
-}
-
-/* openblas_version reads "OpenBLAS 0.3.21 ..." from the config string. */
-static void openblas_version(const char *config, char *out, size_t outlen)
-{
-	const char *p = config != NULL ? strstr(config, "OpenBLAS ") : NULL;
-	if (p == NULL) {
-		snprintf(out, outlen, "unknown (no openblas_get_config)");
-		return;
-	}
-	p += strlen("OpenBLAS ");
-	size_t n = strcspn(p, " ");
-	snprintf(out, outlen, "%.*s", (int)n, p);
-}
-
 /*
- * netlib_version reads the version from the resolved file name, e.g.
- * libblas.so.3.11.0 → 3.11.0: the reference BLAS has no version call.
+ * load_candidates opens the first of the row's candidates that loads (or
+ * path alone). Every library but MKL binds to its own symbols first:
+ * BLIS's and OpenBLAS's OpenMP calls to their own runtime, and the
+ * reference CBLAS's calls to the Fortran sgemm_ & co. to its own, not to
+ * those MKL put in the global scope (see loader.c).
  */
-static void netlib_version(const char *path, char *out, size_t outlen)
+static pb_status load_candidates(pb_cblas *lib, const char *path, char *tried, size_t triedlen,
+                                 char *err, size_t errlen)
 {
-	const char *base = strrchr(path, '/');
-	base = base != NULL ? base + 1 : path;
-	const char *so = strstr(base, ".so.");
-	if (so == NULL) {
-		snprintf(out, outlen, "unknown");
-		return;
+	const pb_cblas_row *f = lib->fam;
+	const char *const *cands = f->candidates;
+	const char *env = f->env;
+	const char *one[2] = {path, NULL};
+	if (path != NULL && path[0] != '\0') {
+		cands = one;
+		env = NULL;
 	}
-	const char *v = so + 4;
-	/* a version has at least two components; "3" alone is the soname */
-	if (strchr(v, '.') == NULL) {
-		snprintf(out, outlen, "unknown (soname %s only)", base);
-		return;
-	}
-	snprintf(out, outlen, "%s", v);
+	return pb_dl_open_flags(f->display, env, cands, pb_dl_deepbind(), &lib->dl, lib->path,
+	                        sizeof lib->path, tried, triedlen, err, errlen);
 }
 
 static void describe(pb_cblas *lib)
 {
+	const pb_cblas_row *f = lib->fam;
+	f->version(lib, lib->version, sizeof lib->version);
 	pb_sb s;
 	pb_sb_init(&s, lib->info, sizeof lib->info);
-	switch (lib->family) {
-	case PB_FAM_OPENBLAS: {
-		const char *config = lib->ob_config != NULL ? lib->ob_config() : NULL;
-		openblas_version(config, lib->version, sizeof lib->version);
-		pb_sb_printf(&s, "version=%s\n", lib->version);
-		if (config != NULL)
-			pb_sb_printf(&s, "config=%s\n", config);
-		const char *threading = "unknown";
-		if (lib->ob_parallel != NULL) {
-			switch (lib->ob_parallel()) {
-			case OPENBLAS_SEQUENTIAL:
-				threading = "sequential";
-				break;
-			case OPENBLAS_THREAD:
-				threading = "pthreads";
-				break;
-			case OPENBLAS_OPENMP:
-				threading = "openmp";
-				break;
-			}
-		}
-		pb_sb_printf(&s, "threading=%s\n", threading);
-		if (lib->ob_corename != NULL)
-			pb_sb_printf(&s, "code_path=%s\n", lib->ob_corename());
-		break;
-	}
-	case PB_FAM_BLIS: {
-		snprintf(lib->version, sizeof lib->version, "%s", lib->bli_version());
-		pb_sb_printf(&s, "version=%s\n", lib->version);
-		const char *threading = "none";
-		if (lib->bli_openmp != NULL && lib->bli_openmp())
-			threading = "openmp";
-		else if (lib->bli_pthreads != NULL && lib->bli_pthreads())
-			threading = "pthreads";
-		pb_sb_printf(&s, "threading=%s\n", threading);
-		if (lib->bli_init != NULL && lib->bli_arch_id != NULL && lib->bli_arch_string != NULL) {
-			lib->bli_init(); /* before the query: see include/vendor/blis.h */
-			pb_sb_printf(&s, "code_path=%s\n", lib->bli_arch_string(lib->bli_arch_id()));
-		}
-		break;
-	}
-	case PB_FAM_MKL:
-		pb_mkl_describe(lib, &s);
-		break;
-	case PB_FAM_NETLIB:
-		netlib_version(lib->path, lib->version, sizeof lib->version);
-		pb_sb_printf(&s, "version=%s\n", lib->version);
-		pb_sb_printf(&s, "version_source=file name of %s (the reference BLAS has no version "
-		                 "call)\n",
-		             lib->path);
-		pb_sb_printf(&s, "threading=none (single-threaded)\n");
-		pb_sb_printf(&s, "code_path=generic (compiled Fortran reference)\n");
-		break;
-	}
+	pb_sb_printf(&s, "version=%s\n", lib->version);
+	f->describe(lib, &s);
 	pb_sb_printf(&s, "path=%s\n", lib->path);
 }
 
@@ -309,41 +174,23 @@ pb_status pb_cblas_open(const char *name, const char *path, pb_cblas **out, char
 	*out = NULL;
 	if (tried != NULL && triedlen > 0)
 		tried[0] = '\0';
-	int fam = name != NULL ? family_of(name) : -1;
-	if (fam < 0)
-		return pb_fail(PB_ERR_INVALID, err, errlen,
-		               "unknown CBLAS library %s%s%s (accepted: openblas, blis, mkl, netlib)",
+	const pb_cblas_row *f = name != NULL ? family_of(name) : NULL;
+	if (f == NULL) {
+		char names[512];
+		accepted(names, sizeof names);
+		return pb_fail(PB_ERR_INVALID, err, errlen, "unknown CBLAS library %s%s%s (accepted: %s)",
 		               name != NULL ? "\"" : "", name != NULL ? name : "(null)",
-		               name != NULL ? "\"" : "");
-	const struct family *f = &families[fam];
+		               name != NULL ? "\"" : "", names);
+	}
 	pb_cblas *lib = calloc(1, sizeof *lib);
 	if (lib == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "%s: out of memory", f->name);
-	lib->family = fam;
+	lib->fam = f;
 	snprintf(lib->name, sizeof lib->name, "%s", f->name);
 
-	pb_status st;
 	char msg[2048];
-	if (fam == PB_FAM_MKL) {
-		st = pb_mkl_load(lib, path, tried, triedlen, msg, sizeof msg);
-	} else {
-		const char *const *cands = f->candidates;
-		const char *env = f->env;
-		const char *one[2] = {path, NULL};
-		if (path != NULL && path[0] != '\0') {
-			cands = one;
-			env = NULL;
-		}
-		/*
-		 * Every library but MKL binds to its own symbols first: BLIS's and
-		 * OpenBLAS's OpenMP calls to their own runtime, and the reference
-		 * CBLAS's calls to the Fortran sgemm_ & co. to its own, not to
-		 * those MKL put in the global scope (see loader.c).
-		 */
-		int extra = pb_dl_deepbind();
-		st = pb_dl_open_flags(f->display, env, cands, extra, &lib->dl, lib->path,
-		                      sizeof lib->path, tried, triedlen, msg, sizeof msg);
-	}
+	pb_status st = f->load != NULL ? f->load(lib, path, tried, triedlen, msg, sizeof msg)
+	                               : load_candidates(lib, path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(lib);
 		if (st == PB_ERR_NOT_FOUND)
@@ -351,12 +198,10 @@ pb_status pb_cblas_open(const char *name, const char *path, pb_cblas **out, char
 		return pb_fail(st, err, errlen, "%s", msg);
 	}
 	st = resolve_all(lib, err, errlen);
-	if (st == PB_OK && fam == PB_FAM_NETLIB)
-		st = check_netlib(lib, err, errlen);
-	if (st == PB_OK && fam != PB_FAM_MKL)
+	if (st == PB_OK && f->check != NULL)
+		st = f->check(lib, err, errlen);
+	if (st == PB_OK && f->load == NULL)
 		st = check_interposition(lib, err, errlen);
-	if (st == PB_OK && fam == PB_FAM_MKL)
-		st = pb_mkl_resolve(lib, err, errlen);
 	if (st != PB_OK) {
 		/* The library stays mapped (see pb_cblas_close); the handle is dropped. */
 		free(lib);
@@ -397,43 +242,20 @@ pb_status pb_cblas_set_threads(pb_cblas *lib, int n, char *err, size_t errlen)
 	pb_status st = pb_check_threads(lib->name, n, err, errlen);
 	if (st != PB_OK)
 		return st;
-	int got = 0, before = 0;
-	pb_cblas_get_threads(lib, &before, NULL, 0);
-	switch (lib->family) {
-	case PB_FAM_OPENBLAS:
-		if (lib->ob_get_threads() != n)
-			lib->ob_set_threads(n);
-		got = lib->ob_get_threads();
-		break;
-	case PB_FAM_BLIS:
-		lib->bli_set_threads((bli_dim_t)n);
-		got = (int)lib->bli_get_threads();
-		break;
-	case PB_FAM_MKL:
-		if (lib->mkl.layer == MKL_THREADING_SEQUENTIAL && n != 1)
-			return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-			               "mkl: runs its sequential threading layer (%s): 1 thread only, "
-			               "asked for %d",
-			               lib->mkl.layer_why, n);
-		lib->mkl.set_num_threads(n);
-		got = lib->mkl.get_max_threads();
-		break;
-	case PB_FAM_NETLIB:
-		if (n != 1)
-			return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-			               "netlib: the reference BLAS is single-threaded: 1 thread only, "
-			               "asked for %d",
-			               n);
-		return PB_OK;
+	const pb_cblas_row *f = lib->fam;
+	if (f->set_threads == NULL) {
+		if (n == 1)
+			return PB_OK;
+		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen, "%s: %s: 1 thread only, asked for %d",
+		               lib->name, f->one_thread, n);
 	}
+	int before = f->get_threads(lib);
+	st = f->set_threads(lib, n, err, errlen);
+	if (st != PB_OK)
+		return st;
+	int got = f->get_threads(lib);
 	if (got != n) {
-		/* Leave the library as it was. */
-		if (lib->family == PB_FAM_OPENBLAS)
-			lib->ob_set_threads(before);
-		else if (lib->family == PB_FAM_BLIS)
-			lib->bli_set_threads((bli_dim_t)before);
-		else if (lib->family == PB_FAM_MKL)
-			lib->mkl.set_num_threads(before);
+		f->set_threads(lib, before, NULL, 0); /* leave the library as it was */
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
 		               "%s: asked for %d threads, the library reports %d (a limit it was "
 		               "built with?); left at %d",
@@ -446,22 +268,7 @@ pb_status pb_cblas_get_threads(const pb_cblas *lib, int *n, char *err, size_t er
 {
 	if (lib == NULL || n == NULL)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_cblas_get_threads: NULL argument");
-	switch (lib->family) {
-	case PB_FAM_OPENBLAS:
-		*n = lib->ob_get_threads();
-		break;
-	case PB_FAM_BLIS:
-		*n = (int)lib->bli_get_threads();
-		/* BLIS reports -1 ("unset") until told; it then runs 1 thread. */
-		if (*n < 1)
-			*n = 1;
-		break;
-	case PB_FAM_MKL:
-		*n = lib->mkl.get_max_threads();
-		break;
-	default:
-		*n = 1;
-	}
+	*n = lib->fam->get_threads != NULL ? lib->fam->get_threads(lib) : 1;
 	return PB_OK;
 }
 

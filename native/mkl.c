@@ -180,30 +180,30 @@ pb_status pb_mkl_load(pb_cblas *lib, const char *path, char *tried, size_t tried
 	cands[n++] = "/opt/intel/oneapi/mkl/latest/lib/intel64/libmkl_rt.so.2";
 	cands[n++] = "/opt/intel/mkl/lib/intel64/libmkl_rt.so";
 	cands[n] = NULL;
-	const char *env = "PEAKBENCH_MKL";
+	const char *env = lib->fam->env;
 	const char *one[2] = {path, NULL};
 	const char *const *list = cands;
 	if (path != NULL && path[0] != '\0') {
 		list = one;
 		env = NULL;
 	}
-	pb_status st = pb_dl_open("libmkl_rt.so", env, list, &lib->dl, lib->path, sizeof lib->path,
-	                          tried, triedlen, err, errlen);
+	pb_status st = pb_dl_open(lib->fam->display, env, list, &lib->dl, lib->path,
+	                          sizeof lib->path, tried, triedlen, err, errlen);
 	if (st != PB_OK)
 		return st;
 
 	pb_mkl *k = &lib->mkl;
-	dlerror();
-	k->set_threading_layer =
-		(MKL_Set_Threading_Layer_fn)dlsym(lib->dl, "MKL_Set_Threading_Layer");
-	k->set_interface_layer =
-		(MKL_Set_Interface_Layer_fn)dlsym(lib->dl, "MKL_Set_Interface_Layer");
-	if (k->set_threading_layer == NULL || k->set_interface_layer == NULL)
+	const pb_sym layers[] = {
+		{"MKL_Set_Threading_Layer", &k->set_threading_layer, 0},
+		{"MKL_Set_Interface_Layer", &k->set_interface_layer, 0},
+	};
+	char missing[128];
+	pb_sb m;
+	pb_sb_init(&m, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, layers, PB_NSYMS(layers), &m) > 0)
 		return pb_fail(PB_ERR_SYMBOL, err, errlen,
-		               "mkl: %s is not MKL's single dynamic library: missing symbol %s",
-		               lib->path,
-		               k->set_threading_layer == NULL ? "MKL_Set_Threading_Layer"
-		                                              : "MKL_Set_Interface_Layer");
+		               "mkl: %s is not MKL's single dynamic library: missing symbol %s", lib->path,
+		               missing);
 
 	char why[512] = "";
 	int layer = -1;
@@ -258,38 +258,57 @@ pb_status pb_mkl_load(pb_cblas *lib, const char *path, char *tried, size_t tried
 	return PB_OK;
 }
 
-pb_status pb_mkl_resolve(pb_cblas *lib, char *err, size_t errlen)
+/*
+ * pb_mkl_check resolves MKL's own calls and makes the first real one: MKL
+ * loads its core, threading layer and CPU kernels then.
+ */
+pb_status pb_mkl_check(pb_cblas *lib, char *err, size_t errlen)
 {
 	pb_mkl *k = &lib->mkl;
-	static const char *const names[] = {"MKL_Set_Num_Threads", "MKL_Get_Max_Threads",
-	                                    "MKL_Get_Version", "MKL_Get_Version_String"};
-	void *p[4];
-	for (int i = 0; i < 4; i++) {
-		dlerror();
-		p[i] = dlsym(lib->dl, names[i]);
-		if (p[i] == NULL)
-			return pb_fail(PB_ERR_SYMBOL, err, errlen, "mkl: %s lacks %s", lib->path,
-			               names[i]);
-	}
-	k->set_num_threads = (MKL_Set_Num_Threads_fn)p[0];
-	k->get_max_threads = (MKL_Get_Max_Threads_fn)p[1];
-	k->get_version = (MKL_Get_Version_fn)p[2];
-	k->get_version_string = (MKL_Get_Version_String_fn)p[3];
-	k->cbwr_get_auto_branch =
-		(MKL_CBWR_Get_Auto_Branch_fn)dlsym(lib->dl, "MKL_CBWR_Get_Auto_Branch");
-	k->vsAdd = (vs_binary_fn)dlsym(lib->dl, "vsAdd");
-	k->vdAdd = (vd_binary_fn)dlsym(lib->dl, "vdAdd");
-	k->vsMul = (vs_binary_fn)dlsym(lib->dl, "vsMul");
-	k->vdMul = (vd_binary_fn)dlsym(lib->dl, "vdMul");
-	k->vsExp = (vs_unary_fn)dlsym(lib->dl, "vsExp");
-	k->vdExp = (vd_unary_fn)dlsym(lib->dl, "vdExp");
-	k->vsTanh = (vs_unary_fn)dlsym(lib->dl, "vsTanh");
-	k->vdTanh = (vd_unary_fn)dlsym(lib->dl, "vdTanh");
-	/* The first real call: MKL loads its core, threading layer and CPU kernels. */
+	const pb_sym syms[] = {
+		{"MKL_Set_Num_Threads", &k->set_num_threads, 0},
+		{"MKL_Get_Max_Threads", &k->get_max_threads, 0},
+		{"MKL_Get_Version", &k->get_version, 0},
+		{"MKL_Get_Version_String", &k->get_version_string, 0},
+		{"MKL_CBWR_Get_Auto_Branch", &k->cbwr_get_auto_branch, 1},
+		{"vsAdd", &k->vsAdd, 1},
+		{"vdAdd", &k->vdAdd, 1},
+		{"vsMul", &k->vsMul, 1},
+		{"vdMul", &k->vdMul, 1},
+		{"vsExp", &k->vsExp, 1},
+		{"vdExp", &k->vdExp, 1},
+		{"vsTanh", &k->vsTanh, 1},
+		{"vdTanh", &k->vdTanh, 1},
+	};
+	char missing[256];
+	pb_sb m;
+	pb_sb_init(&m, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &m) > 0)
+		return pb_fail(PB_ERR_SYMBOL, err, errlen, "mkl: %s lacks %s", lib->path, missing);
 	float a = 1, b = 1, c = 0;
 	lib->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c,
 	           1);
 	return PB_OK;
+}
+
+pb_status pb_mkl_set_threads(pb_cblas *lib, int n, char *err, size_t errlen)
+{
+	if (lib->mkl.layer == MKL_THREADING_SEQUENTIAL && n != 1)
+		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
+		               "mkl: runs its sequential threading layer (%s): 1 thread only, asked for %d",
+		               lib->mkl.layer_why, n);
+	lib->mkl.set_num_threads(n);
+	return PB_OK;
+}
+
+int pb_mkl_get_threads(const pb_cblas *lib) { return lib->mkl.get_max_threads(); }
+
+void pb_mkl_version(pb_cblas *lib, char *out, size_t outlen)
+{
+	MKLVersion v;
+	memset(&v, 0, sizeof v);
+	lib->mkl.get_version(&v);
+	snprintf(out, outlen, "%d.%d.%d", v.MajorVersion, v.MinorVersion, v.UpdateVersion);
 }
 
 static const char *branch_name(int b)
@@ -358,9 +377,6 @@ void pb_mkl_describe(pb_cblas *lib, pb_sb *s)
 	MKLVersion v;
 	memset(&v, 0, sizeof v);
 	k->get_version(&v);
-	snprintf(lib->version, sizeof lib->version, "%d.%d.%d", v.MajorVersion, v.MinorVersion,
-	         v.UpdateVersion);
-	pb_sb_printf(s, "version=%s\n", lib->version);
 	char vs[256] = "";
 	k->get_version_string(vs, (int)sizeof vs);
 	vs[sizeof vs - 1] = '\0';
@@ -388,9 +404,12 @@ void pb_mkl_describe(pb_cblas *lib, pb_sb *s)
 
 /* VML */
 
+/* is_mkl reports whether lib was opened through MKL's row. */
+static int is_mkl(const pb_cblas *lib) { return lib->fam->load == pb_mkl_load; }
+
 int pb_mkl_vml_has(const pb_cblas *lib, pb_vml_op op, pb_dtype dt)
 {
-	if (lib == NULL || lib->family != PB_FAM_MKL)
+	if (lib == NULL || !is_mkl(lib))
 		return 0;
 	const pb_mkl *k = &lib->mkl;
 	int f64 = dt == PB_F64;
@@ -455,7 +474,7 @@ pb_status pb_mkl_job_vml(pb_cblas *lib, pb_vml_op op, pb_dtype dt, int n, const 
 {
 	if (lib == NULL || out == NULL)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_mkl_job_vml: NULL argument");
-	if (lib->family != PB_FAM_MKL)
+	if (!is_mkl(lib))
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen, "%s: VML is MKL's only", lib->name);
 	if (dt != PB_F32 && dt != PB_F64)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "bad dtype %d (accepted: 4 f32, 8 f64)",

@@ -139,9 +139,9 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 		free(lib);
 		return pb_fail(st, err, errlen, "onednn: %s; %s", msg, DNNL_HINT);
 	}
-	dlerror();
-	dnnl_version_fn version = (dnnl_version_fn)dlsym(lib->dl, "dnnl_version");
-	if (version == NULL) {
+	dnnl_version_fn version = NULL;
+	const pb_sym ident[] = {{"dnnl_version", &version, 0}};
+	if (pb_dl_resolve(lib->dl, ident, PB_NSYMS(ident), NULL) > 0) {
 		st = pb_fail(PB_ERR_SYMBOL, err, errlen,
 		             "onednn: %s is not oneDNN: missing symbol dnnl_version", lib->path);
 		free(lib);
@@ -161,42 +161,36 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 	snprintf(lib->hash, sizeof lib->hash, "%s", v->hash != NULL ? v->hash : "");
 	lib->version.hash = lib->hash;
 
-	struct {
-		const char *name;
-		void *slot;
-	} need[] = {
-		{"dnnl_engine_create", &lib->engine_create},
-		{"dnnl_engine_destroy", &lib->engine_destroy},
-		{"dnnl_stream_create", &lib->stream_create},
-		{"dnnl_stream_wait", &lib->stream_wait},
-		{"dnnl_stream_destroy", &lib->stream_destroy},
-		{"dnnl_memory_desc_init_by_tag", &lib->md_init_by_tag},
-		{"dnnl_memory_create", &lib->memory_create},
-		{"dnnl_memory_destroy", &lib->memory_destroy},
-		{"dnnl_eltwise_forward_desc_init", &lib->eltwise_init},
-		{"dnnl_binary_desc_init", &lib->binary_init},
-		{"dnnl_reduction_desc_init", &lib->reduction_init},
-		{"dnnl_softmax_forward_desc_init", &lib->softmax_init},
-		{"dnnl_primitive_desc_create", &lib->pd_create},
-		{"dnnl_primitive_desc_destroy", &lib->pd_destroy},
-		{"dnnl_primitive_desc_query", &lib->pd_query},
-		{"dnnl_primitive_create", &lib->prim_create},
-		{"dnnl_primitive_destroy", &lib->prim_destroy},
-		{"dnnl_primitive_execute", &lib->prim_execute},
+	const pb_sym need[] = {
+		{"dnnl_engine_create", &lib->engine_create, 0},
+		{"dnnl_engine_destroy", &lib->engine_destroy, 0},
+		{"dnnl_stream_create", &lib->stream_create, 0},
+		{"dnnl_stream_wait", &lib->stream_wait, 0},
+		{"dnnl_stream_destroy", &lib->stream_destroy, 0},
+		{"dnnl_memory_desc_init_by_tag", &lib->md_init_by_tag, 0},
+		{"dnnl_memory_create", &lib->memory_create, 0},
+		{"dnnl_memory_destroy", &lib->memory_destroy, 0},
+		{"dnnl_eltwise_forward_desc_init", &lib->eltwise_init, 0},
+		{"dnnl_binary_desc_init", &lib->binary_init, 0},
+		{"dnnl_reduction_desc_init", &lib->reduction_init, 0},
+		{"dnnl_softmax_forward_desc_init", &lib->softmax_init, 0},
+		{"dnnl_primitive_desc_create", &lib->pd_create, 0},
+		{"dnnl_primitive_desc_destroy", &lib->pd_destroy, 0},
+		{"dnnl_primitive_desc_query", &lib->pd_query, 0},
+		{"dnnl_primitive_create", &lib->prim_create, 0},
+		{"dnnl_primitive_destroy", &lib->prim_destroy, 0},
+		{"dnnl_primitive_execute", &lib->prim_execute, 0},
+		{"dnnl_get_effective_cpu_isa", &lib->effective_isa, 1},
 	};
-	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-		void *p = dlsym(lib->dl, need[i].name);
-		if (p == NULL) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen,
-			             "onednn: %s (oneDNN %d.%d.%d) lacks %s", lib->path, v->major, v->minor,
-			             v->patch, need[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(need[i].slot, &p, sizeof p);
+	char missing[1024];
+	pb_sb m;
+	pb_sb_init(&m, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, need, PB_NSYMS(need), &m) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "onednn: %s (oneDNN %d.%d.%d) lacks %s",
+		             lib->path, v->major, v->minor, v->patch, missing);
+		free(lib);
+		return st;
 	}
-	void *isa = dlsym(lib->dl, "dnnl_get_effective_cpu_isa");
-	memcpy(&lib->effective_isa, &isa, sizeof isa);
 
 	if (lib->version.cpu_runtime == DNNL_RUNTIME_OMP) {
 		/*
@@ -204,16 +198,16 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 		 * (libgomp) first, which dlsym on its handle searches; without, the
 		 * global scope first, then its dependencies.
 		 */
-		void *set = NULL, *get = NULL;
-		if (!deep) {
-			set = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-			get = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
-		}
-		if (set == NULL || get == NULL) {
-			set = dlsym(lib->dl, "omp_set_num_threads");
-			get = dlsym(lib->dl, "omp_get_max_threads");
-		}
-		if (set == NULL || get == NULL) {
+		const pb_sym omp[] = {
+			{"omp_set_num_threads", &lib->omp_set, 0},
+			{"omp_get_max_threads", &lib->omp_get, 0},
+		};
+		int nm = 1;
+		if (!deep)
+			nm = pb_dl_resolve(RTLD_DEFAULT, omp, PB_NSYMS(omp), NULL);
+		if (nm > 0)
+			nm = pb_dl_resolve(lib->dl, omp, PB_NSYMS(omp), NULL);
+		if (nm > 0) {
 			st = pb_fail(PB_ERR_SYMBOL, err, errlen,
 			             "onednn: %s uses OpenMP but omp_set_num_threads cannot be found in "
 			             "its OpenMP runtime",
@@ -221,8 +215,8 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 			free(lib);
 			return st;
 		}
-		memcpy(&lib->omp_set, &set, sizeof set);
-		memcpy(&lib->omp_get, &get, sizeof get);
+		void *set;
+		memcpy(&set, &lib->omp_set, sizeof set); /* dladdr takes a data pointer */
 		Dl_info info;
 		if (dladdr(set, &info) != 0 && info.dli_fname != NULL)
 			snprintf(lib->omp_path, sizeof lib->omp_path, "%s", info.dli_fname);

@@ -20,7 +20,7 @@
  *
  * The entry points oneDNN 2.x adds for these (the *_desc_init calls of
  * each primitive, reorders, memory descriptor queries) are resolved with
- * dlsym on the handle onednn.c opened, when a layer job is first made.
+ * pb_dl_resolve on the handle onednn.c opened, when a layer job is first made.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -46,30 +46,26 @@ typedef struct layer_fns {
 
 static pb_status resolve(const pb_dnnl *lib, layer_fns *f, char *err, size_t errlen)
 {
-	struct {
-		const char *name;
-		void *slot;
-	} need[] = {
-		{"dnnl_dilated_convolution_forward_desc_init", &f->conv_init},
-		{"dnnl_pooling_v2_forward_desc_init", &f->pool_init},
-		{"dnnl_batch_normalization_forward_desc_init", &f->bnorm_init},
-		{"dnnl_layer_normalization_forward_desc_init", &f->lnorm_init},
-		{"dnnl_reorder_primitive_desc_create", &f->reorder_pd},
-		{"dnnl_primitive_desc_query_md", &f->query_md},
-		{"dnnl_memory_desc_equal", &f->md_equal},
-		{"dnnl_memory_desc_get_size", &f->md_size},
-		{"dnnl_primitive_attr_create", &f->attr_create},
-		{"dnnl_primitive_attr_destroy", &f->attr_destroy},
-		{"dnnl_primitive_attr_set_scratchpad_mode", &f->attr_scratchpad},
+	const pb_sym need[] = {
+		{"dnnl_dilated_convolution_forward_desc_init", &f->conv_init, 0},
+		{"dnnl_pooling_v2_forward_desc_init", &f->pool_init, 0},
+		{"dnnl_batch_normalization_forward_desc_init", &f->bnorm_init, 0},
+		{"dnnl_layer_normalization_forward_desc_init", &f->lnorm_init, 0},
+		{"dnnl_reorder_primitive_desc_create", &f->reorder_pd, 0},
+		{"dnnl_primitive_desc_query_md", &f->query_md, 0},
+		{"dnnl_memory_desc_equal", &f->md_equal, 0},
+		{"dnnl_memory_desc_get_size", &f->md_size, 0},
+		{"dnnl_primitive_attr_create", &f->attr_create, 0},
+		{"dnnl_primitive_attr_destroy", &f->attr_destroy, 0},
+		{"dnnl_primitive_attr_set_scratchpad_mode", &f->attr_scratchpad, 0},
 	};
-	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-		void *p = dlsym(lib->dl, need[i].name);
-		if (p == NULL)
-			return pb_fail(PB_ERR_SYMBOL, err, errlen, "onednn: %s (oneDNN %d.%d.%d) lacks %s",
-			               lib->path, lib->version.major, lib->version.minor, lib->version.patch,
-			               need[i].name);
-		memcpy(need[i].slot, &p, sizeof p);
-	}
+	char missing[1024];
+	pb_sb m;
+	pb_sb_init(&m, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, need, PB_NSYMS(need), &m) > 0)
+		return pb_fail(PB_ERR_SYMBOL, err, errlen, "onednn: %s (oneDNN %d.%d.%d) lacks %s",
+		               lib->path, lib->version.major, lib->version.minor, lib->version.patch,
+		               missing);
 	return PB_OK;
 }
 

@@ -89,14 +89,63 @@ int pb_dl_resolve(void *dl, const pb_sym *table, size_t n, pb_sb *missing);
 /* pb_dl_file_exists reports whether dir/name exists (dir from a path's dirname). */
 int pb_dl_sibling_exists(const char *path, const char *name);
 
-/* CBLAS handle, shared by cblas.c and mkl.c */
+/* CBLAS: the handle and the table of libraries (cblas.c, cblas_families.c, mkl.c) */
 
-enum pb_family {
-	PB_FAM_OPENBLAS = 0,
-	PB_FAM_BLIS,
-	PB_FAM_MKL,
-	PB_FAM_NETLIB
-};
+/*
+ * What one CBLAS library needs beyond the CBLAS routines, as one row of
+ * pb_cblas_rows (cblas_families.c): where to find it, the symbols that
+ * identify it and control it, and hooks for what differs. cblas.c derives
+ * everything else (the accepted names, the error messages, the Go
+ * packages' lists and descriptions) from the rows.
+ */
+
+/* The most family-specific symbols a row may list (pb_cblas.fx). */
+#define PB_CBLAS_FX_MAX 12
+
+/* A family symbol: its name, its index in pb_cblas.fx, and whether it may be absent. */
+typedef struct pb_cblas_sym {
+	const char *name;
+	int slot;
+	int optional;
+} pb_cblas_sym;
+
+typedef struct pb_cblas_row {
+	const char *name;        /* what pb_cblas_open takes, the backend's name: "openblas" */
+	const char *display;     /* the library as "not found" names it: "libopenblas" */
+	const char *env;         /* the variable naming its only file: "PEAKBENCH_OPENBLAS" */
+	const char *hint;        /* how to install it (ends every "not found") */
+	const char *description; /* what -list shows: the library and what peakbench runs on it */
+	const char *const *candidates; /* sonames and paths, newest first; NULL when load finds them */
+	/*
+	 * The required symbols tell this library from another CBLAS (OpenBLAS's
+	 * thread calls, BLIS's version call); optional ones add details.
+	 */
+	const pb_cblas_sym *syms;
+	size_t nsyms;
+	/*
+	 * load opens a library whose loading is its own (MKL: threading layer);
+	 * NULL: the candidates, with RTLD_DEEPBIND, then the interposition check.
+	 */
+	pb_status (*load)(pb_cblas *lib, const char *path, char *tried, size_t triedlen, char *err,
+	                  size_t errlen);
+	/* check runs once the symbols are resolved: refuse an impostor, make a first call. */
+	pb_status (*check)(pb_cblas *lib, char *err, size_t errlen);
+	/*
+	 * set_threads sets the count (an error for one it refuses: MKL's
+	 * sequential layer); get_threads reads it back. Both NULL: the library
+	 * runs one thread and refuses more, for the reason in one_thread.
+	 */
+	pb_status (*set_threads)(pb_cblas *lib, int n, char *err, size_t errlen);
+	int (*get_threads)(const pb_cblas *lib);
+	const char *one_thread;
+	/* version writes the version the library reports (or its file name says). */
+	void (*version)(pb_cblas *lib, char *out, size_t outlen);
+	/* describe appends its key=value lines (threading, code_path, ...) to the info. */
+	void (*describe)(pb_cblas *lib, pb_sb *info);
+} pb_cblas_row;
+
+extern const pb_cblas_row pb_cblas_rows[];
+extern const int pb_cblas_nrows;
 
 typedef struct pb_mkl {
 	MKL_Set_Threading_Layer_fn set_threading_layer;
@@ -116,7 +165,7 @@ typedef struct pb_mkl {
 } pb_mkl;
 
 struct pb_cblas {
-	int family;
+	const pb_cblas_row *fam;
 	char name[16];
 	void *dl;
 	char path[PATH_MAX];
@@ -131,34 +180,27 @@ struct pb_cblas {
 	cblas_ddot_fn ddot;
 	void *ext[PB_EXT_COUNT][2]; /* [ext][0 f32, 1 f64]; NULL when absent */
 
-	openblas_set_num_threads_fn ob_set_threads;
-	openblas_get_num_threads_fn ob_get_threads;
-	openblas_get_config_fn ob_config;
-	openblas_get_corename_fn ob_corename;
-	openblas_get_parallel_fn ob_parallel;
-
-	bli_thread_set_num_threads_fn bli_set_threads;
-	bli_thread_get_num_threads_fn bli_get_threads;
-	bli_info_get_version_str_fn bli_version;
-	bli_init_fn bli_init;
-	bli_arch_query_id_fn bli_arch_id;
-	bli_arch_string_fn bli_arch_string;
-	bli_info_get_enable_flag_fn bli_openmp, bli_pthreads;
-
-	pb_mkl mkl;
+	void *fx[PB_CBLAS_FX_MAX]; /* the family's symbols (its row's syms), NULL when absent */
+	pb_mkl mkl;                /* MKL's own (mkl.c) */
 
 	char version[128];
 	char info[4096]; /* key=value lines, filled at open */
 };
 
+/* PB_CBLAS_FX casts family symbol i of lib to the function type t. */
+#define PB_CBLAS_FX(lib, t, i) ((t)(lib)->fx[i])
+
 /* cblas.c: a job on lib, thread count applied before each run (used by mkl.c). */
 pb_status pb_cblas_new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *lens, int output,
                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
 
-/* mkl.c */
+/* mkl.c: the hooks of MKL's row. */
 pb_status pb_mkl_load(pb_cblas *lib, const char *path, char *tried, size_t triedlen, char *err,
                       size_t errlen);
-pb_status pb_mkl_resolve(pb_cblas *lib, char *err, size_t errlen);
+pb_status pb_mkl_check(pb_cblas *lib, char *err, size_t errlen);
+pb_status pb_mkl_set_threads(pb_cblas *lib, int n, char *err, size_t errlen);
+int pb_mkl_get_threads(const pb_cblas *lib);
+void pb_mkl_version(pb_cblas *lib, char *out, size_t outlen);
 void pb_mkl_describe(pb_cblas *lib, pb_sb *info);
 
 /* Jobs (timing.c) */

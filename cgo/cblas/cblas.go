@@ -1,10 +1,11 @@
 // Package cblas loads a CBLAS library at run time — OpenBLAS, BLIS, Intel
-// MKL or the reference (netlib) BLAS — and calls it from Go.
+// MKL, the reference (netlib) BLAS or another row of the C layer's table
+// (Families) — and calls it from Go.
 //
 // Nothing vendor-specific is needed to build: the C layer (package
 // github.com/peakbench/peakbench/native) finds the library with dlopen over
-// its usual sonames and paths, or the file named by PEAKBENCH_OPENBLAS,
-// PEAKBENCH_BLIS, PEAKBENCH_MKL or PEAKBENCH_NETLIB.
+// its usual sonames and paths, or the file named by its environment
+// variable (Family.Env: PEAKBENCH_OPENBLAS, PEAKBENCH_BLIS, ...).
 //
 //	lib, err := cblas.Open("openblas")
 //	if err != nil { ... } // a *LoadError: the files tried and why each failed
@@ -27,6 +28,7 @@ package cblas
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,12 +64,52 @@ const (
 	MaxThreads = native.MaxThreads
 )
 
-// Names lists the libraries Open knows.
-func Names() []string { return []string{"openblas", "blis", "mkl", "netlib"} }
+// Family is one CBLAS library Open knows: a row of the C layer's table
+// (native/cblas_families.c).
+type Family struct {
+	Name        string // what Open takes, e.g. "openblas"
+	Description string // one line: the library and what peakbench runs on it
+	Hint        string // how to install it, or point peakbench at it
+	Env         string // the environment variable naming its only file
+	// OneThread is true for a library without thread control: SetThreads
+	// accepts 1 alone (more wraps ErrUnsupported).
+	OneThread bool
+}
+
+// Families lists the libraries Open knows, in the C layer's order. Built
+// without cgo they are read from the table's source (Open then fails with
+// ErrNoCgo).
+func Families() []Family { return slices.Clone(familyTable()) }
+
+var familyTable = sync.OnceValue(families)
+
+// Names lists the names Open takes, in the order of Families.
+func Names() []string {
+	var names []string
+	for _, f := range familyTable() {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// Describe returns the description of the library named name ("" for a
+// name Open does not know).
+func Describe(name string) string {
+	for _, f := range familyTable() {
+		if f.Name == name {
+			return f.Description
+		}
+	}
+	return ""
+}
+
+// IdleWait returns the idle-wait settings of the threaded libraries'
+// workers in force (see native.IdleWait), for a backend's details.
+func IdleWait() string { return native.IdleWait() }
 
 // LoadError says why a library could not be opened.
 type LoadError struct {
-	Library string // "openblas", "blis", "mkl" or "netlib"
+	Library string // the name asked for, e.g. "openblas"
 	// Path is the file asked for by OpenPath; empty when searching.
 	Path string
 	// Tried lists each file tried and why it failed ("FILE: dlerror text"),
@@ -100,8 +142,8 @@ type Library struct {
 	freed  bool
 }
 
-// Open loads the library named name: "openblas", "blis", "mkl" or "netlib".
-// The environment variable PEAKBENCH_<NAME> (e.g. PEAKBENCH_OPENBLAS), when
+// Open loads the library named name, one of Names. The environment
+// variable of its Family (PEAKBENCH_<NAME>, e.g. PEAKBENCH_OPENBLAS), when
 // set, names the only file tried.
 func Open(name string) (*Library, error) { return OpenPath(name, "") }
 
@@ -165,8 +207,9 @@ func (l *Library) check() {
 
 // SetThreads sets the library's own thread count, global to the library.
 // n must lie in [MinThreads, MaxThreads]; a count the library cannot honour
-// (more than 1 on the reference BLAS or MKL's sequential layer, or one it
-// reads back differently) is an error wrapping ErrUnsupported.
+// (more than 1 on a library without thread control, Family.OneThread, or on
+// MKL's sequential layer, or one it reads back differently) is an error
+// wrapping ErrUnsupported.
 func (l *Library) SetThreads(n int) error {
 	l.check()
 	if n < MinThreads || n > MaxThreads {

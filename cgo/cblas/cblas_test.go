@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -73,8 +74,9 @@ func TestNotFound(t *testing.T) {
 		}
 	}
 
-	if _, err := cblas.Open("atlas"); err == nil || !strings.Contains(err.Error(), "accepted: openblas, blis, mkl, netlib") {
-		t.Errorf("Open(atlas) = %v; want the accepted names", err)
+	accepted := "accepted: " + strings.Join(cblas.Names(), ", ") + ")"
+	if _, err := cblas.Open("nosuchblas"); err == nil || !strings.Contains(err.Error(), accepted) {
+		t.Errorf("Open(nosuchblas) = %v; want the accepted names (%s)", err, accepted)
 	}
 }
 
@@ -141,6 +143,39 @@ func TestNetlibImpostor(t *testing.T) {
 	}
 }
 
+// oneThread reports whether the row of name says it has no thread control.
+func oneThread(name string) bool {
+	for _, f := range cblas.Families() {
+		if f.Name == name {
+			return f.OneThread
+		}
+	}
+	return false
+}
+
+// TestFamilies: the C layer's table, as Go sees it: the libraries
+// peakbench has always known among them, every row complete.
+func TestFamilies(t *testing.T) {
+	fams := cblas.Families()
+	for _, want := range []string{"openblas", "blis", "mkl", "netlib"} {
+		if cblas.Describe(want) == "" {
+			t.Errorf("no row for %s in %v", want, cblas.Names())
+		}
+	}
+	for i, f := range fams {
+		if f.Name != cblas.Names()[i] || f.Description == "" || cblas.Describe(f.Name) != f.Description ||
+			f.Env != "PEAKBENCH_"+strings.ToUpper(f.Name) || !strings.Contains(f.Hint, f.Env) {
+			t.Errorf("row %d: %+v", i, f)
+		}
+	}
+	if oneThread("openblas") || !oneThread("netlib") {
+		t.Errorf("OneThread: openblas %v, netlib %v; want false, true", oneThread("openblas"), oneThread("netlib"))
+	}
+	if cblas.Describe("nosuchblas") != "" {
+		t.Error("a description for an unknown name")
+	}
+}
+
 func TestThreads(t *testing.T) {
 	forEachLib(t, func(t *testing.T, l *cblas.Library) {
 		for _, n := range []int{0, -1, 10000, cblas.MaxThreads + 1} {
@@ -153,10 +188,10 @@ func TestThreads(t *testing.T) {
 			t.Errorf("SetThreads(1) = %v, Threads() = %d", err, l.Threads())
 		}
 		err := l.SetThreads(2)
-		switch l.Name() {
-		case "netlib":
-			if !errors.Is(err, cblas.ErrUnsupported) {
-				t.Errorf("netlib SetThreads(2) = %v; want ErrUnsupported", err)
+		switch {
+		case oneThread(l.Name()):
+			if !errors.Is(err, cblas.ErrUnsupported) || l.Threads() != 1 {
+				t.Errorf("%s SetThreads(2) = %v, Threads() = %d; want ErrUnsupported, 1", l.Name(), err, l.Threads())
 			}
 		default:
 			if err != nil || l.Threads() != 2 {
@@ -364,5 +399,17 @@ func TestBLISArchOverride(t *testing.T) {
 	t.Logf("child: %s", bytes.TrimSpace(out))
 	if !strings.Contains(string(out), "code_path=skx") {
 		t.Errorf("BLIS with BLIS_ARCH_TYPE=0 did not report skx:\n%s", out)
+	}
+}
+
+// TestFamiliesFromSource: a build without cgo reads the rows from the C
+// source; that reading must match the table compiled here.
+func TestFamiliesFromSource(t *testing.T) {
+	var parsed []cblas.Family
+	for _, r := range native.CBLASRowsFromSource() {
+		parsed = append(parsed, cblas.Family(r))
+	}
+	if !reflect.DeepEqual(parsed, cblas.Families()) {
+		t.Errorf("rows read from native/cblas_families.c:\n%+v\ncompiled:\n%+v", parsed, cblas.Families())
 	}
 }

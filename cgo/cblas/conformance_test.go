@@ -26,7 +26,7 @@ var (
 	scalars   = []float64{0, 1, -0.5, 2}
 	transes   = []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
 	sentinel  = -12345.5
-	libraries = []string{"openblas", "blis", "mkl", "netlib"}
+	libraries = cblas.Names()
 )
 
 // openLib opens name, or skips the test with the loader's reason, unless

@@ -52,6 +52,21 @@ func cstr(s string) *C.char {
 	return C.CString(s)
 }
 
+func families() []Family {
+	var fs []Family
+	var info C.pb_cblas_family_info
+	for i := C.int(0); C.pb_cblas_family(i, &info) != 0; i++ {
+		fs = append(fs, Family{
+			Name:        C.GoString(info.name),
+			Description: C.GoString(info.description),
+			Hint:        C.GoString(info.hint),
+			Env:         C.GoString(info.env),
+			OneThread:   info.one_thread != 0,
+		})
+	}
+	return fs
+}
+
 func open(name, path string) (handle, string, error) {
 	cname, cpath := C.CString(name), cstr(path)
 	defer C.free(unsafe.Pointer(cname))

@@ -55,6 +55,10 @@ const (
 	MaxThreads = native.MaxThreads
 )
 
+// IdleWait returns the idle-wait settings of the threaded libraries'
+// workers in force (see native.IdleWait), for a backend's details.
+func IdleWait() string { return native.IdleWait() }
+
 // LoadError says why oneDNN could not be opened.
 type LoadError struct {
 	// Path is the file asked for by OpenPath; empty when searching.

@@ -1,7 +1,9 @@
-// Package cblas registers the CBLAS backends — "openblas", "blis", "mkl"
-// and "netlib" (the reference BLAS) — loaded at run time through
-// github.com/peakbench/peakbench/cgo/cblas. Every one runs gemm, gemv, axpy
-// and dot; mkl also runs add, mul, exp and tanh through its Vector Math
+// Package cblas registers one backend per CBLAS library the C layer knows
+// (cblas.Families: "openblas", "blis", "mkl", "netlib" — the reference
+// BLAS — and the others of native/cblas_families.c), loaded at run time
+// through github.com/peakbench/peakbench/cgo/cblas, each with its row's
+// description. Every one runs gemm, gemv, axpy, dot and convolutions by
+// im2col; mkl also runs add, mul, exp and tanh through its Vector Math
 // Library (VML has no sigmoid). Kernels are timed in C, on C buffers.
 package cblas
 
@@ -13,22 +15,14 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cblas"
-	"github.com/peakbench/peakbench/native"
 )
 
-var descriptions = map[string]string{
-	"openblas": "OpenBLAS through cgo, loaded at run time (gemm, gemv, axpy, dot)",
-	"blis":     "BLIS through its CBLAS layer and cgo, loaded at run time (gemm, gemv, axpy, dot)",
-	"mkl":      "Intel MKL through cgo, loaded at run time (gemm, gemv, axpy, dot; add, mul, exp, tanh by VML)",
-	"netlib":   "the reference BLAS and CBLAS (netlib) through cgo, loaded at run time (gemm, gemv, axpy, dot)",
-}
-
 func init() {
-	for _, name := range cblas.Names() {
+	for _, f := range cblas.Families() {
 		backend.Register(backend.Factory{
-			Name:        name,
-			Description: descriptions[name],
-			Open:        func() (backend.Backend, error) { return Open(name) },
+			Name:        f.Name,
+			Description: f.Description,
+			Open:        func() (backend.Backend, error) { return Open(f.Name) },
 			Isolate:     true,
 		})
 	}
@@ -40,8 +34,7 @@ type Backend struct {
 	lib  *cblas.Library
 }
 
-// Open opens the library named name ("openblas", "blis", "mkl", "netlib")
-// as a backend. The error says which files were tried and how to install it.
+// Open opens the library named name (one of cblas.Names) as a backend. The error says which files were tried and how to install it.
 func Open(name string) (*Backend, error) {
 	lib, err := cblas.Open(name)
 	if err != nil {
@@ -63,7 +56,7 @@ func (b *Backend) Library() *cblas.Library { return b.lib }
 // details (path of the file loaded, threading layer, code path).
 func (b *Backend) Info() backend.Info {
 	d := b.lib.Details()
-	if w := native.IdleWait(); w != "" {
+	if w := cblas.IdleWait(); w != "" {
 		d["idle_wait"] = w
 	}
 	return backend.Info{Version: b.lib.Version(), Details: d}
@@ -174,8 +167,8 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	return kernel{job}, nil
 }
 
-// wrap adds context, and makes a library's "cannot" (e.g. threads on the
-// reference BLAS) an unsupported shape or configuration of a declared op,
+// wrap adds context, and makes a library's "cannot" (e.g. 2 threads on a
+// library without thread control) an unsupported shape or configuration of a declared op,
 // which the harness skips with the reason.
 func (b *Backend) wrap(w workload.Workload, err error) error {
 	if errors.Is(err, cblas.ErrUnsupported) {

@@ -2,16 +2,18 @@ package cblas_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	"github.com/peakbench/peakbench/bench/backend/cblas"
 	"github.com/peakbench/peakbench/bench/workload"
+	cgocblas "github.com/peakbench/peakbench/cgo/cblas"
 )
 
 func TestConformance(t *testing.T) {
-	for _, name := range []string{"openblas", "blis", "mkl", "netlib"} {
+	for _, name := range cgocblas.Names() {
 		t.Run(name, func(t *testing.T) {
 			b := backendtest.Open(t, name)
 			info := b.Info()
@@ -48,9 +50,15 @@ func TestThreads(t *testing.T) {
 			t.Errorf("threads %d: no error", n)
 		}
 	}
-	nl := backendtest.Open(t, "netlib")
-	if _, err := nl.Prepare(w, w.NewData(1), backend.Config{Threads: 2, Copies: 1}); !isUnsupported(err) {
-		t.Errorf("netlib threads 2: err = %v; want ErrUnsupported", err)
+	for _, f := range cgocblas.Families() {
+		if !f.OneThread {
+			continue
+		}
+		b := backendtest.Open(t, f.Name)
+		_, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 2, Copies: 1})
+		if !isUnsupported(err) || !errors.Is(err, backend.ErrUnsupportedShape) {
+			t.Errorf("%s threads 2: err = %v; want ErrUnsupportedShape", f.Name, err)
+		}
 	}
 }
 
@@ -79,10 +87,23 @@ func TestAxpyAccumulates(t *testing.T) {
 	}
 }
 
+// TestRegistered: one backend per row of the C layer's table, described
+// by its row, which every row has.
 func TestRegistered(t *testing.T) {
-	for _, name := range []string{"openblas", "blis", "mkl", "netlib"} {
-		if _, err := backend.Lookup(name); err != nil {
+	fams := cgocblas.Families()
+	for _, want := range []string{"openblas", "blis", "mkl", "netlib"} {
+		if !slices.ContainsFunc(fams, func(f cgocblas.Family) bool { return f.Name == want }) {
+			t.Errorf("no %s row in %v", want, cgocblas.Names())
+		}
+	}
+	for _, f := range fams {
+		got, err := backend.Lookup(f.Name)
+		if err != nil {
 			t.Error(err)
+			continue
+		}
+		if f.Description == "" || got.Description != f.Description {
+			t.Errorf("%s: description %q, row's %q", f.Name, got.Description, f.Description)
 		}
 	}
 	var _ backend.Backend = (*cblas.Backend)(nil)

@@ -6,7 +6,6 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cblas"
-	"github.com/peakbench/peakbench/native"
 )
 
 // Im2colGEMM is the one algorithm of the CBLAS backends' convolutions.
@@ -42,8 +41,8 @@ func (b *Backend) prepareLayer(w workload.Workload, in workload.Data, dt cblas.D
 }
 
 // layerOf converts a workload's layer geometry to the C layer's.
-func layerOf(l workload.LayerShape) native.Layer {
-	return native.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
+func layerOf(l workload.LayerShape) cblas.Layer {
+	return cblas.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
 		Dil: l.Dil, Out: l.Out, Rank: l.Rank, NHWC: l.NHWC, Groups: l.Groups}
 }
 

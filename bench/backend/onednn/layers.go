@@ -6,7 +6,6 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/onednn"
-	"github.com/peakbench/peakbench/native"
 )
 
 var layerOps = map[workload.Op]onednn.LayerOp{
@@ -52,7 +51,7 @@ func (b *Backend) prepareLayer(w workload.Workload, in workload.Data, cfg backen
 		return nil, fmt.Errorf("onednn: %s: unknown algorithm %q (accepted: auto)", w.Op, alg)
 	}
 	l := w.Shape.Layer
-	g := native.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
+	g := onednn.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
 		Dil: l.Dil, Out: l.Out, Rank: l.Rank, NHWC: l.NHWC, Groups: l.Groups}
 	opt := onednn.LayerOptions{
 		JobOptions: onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads},

@@ -15,7 +15,6 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/onednn"
-	"github.com/peakbench/peakbench/native"
 )
 
 func init() {
@@ -53,7 +52,7 @@ func (b *Backend) Library() *onednn.Library { return b.lib }
 // details (path, CPU runtime and the OpenMP library it is bound to, ISA).
 func (b *Backend) Info() backend.Info {
 	d := b.lib.Details()
-	if w := native.IdleWait(); w != "" {
+	if w := onednn.IdleWait(); w != "" {
 		d["idle_wait"] = w
 	}
 	return backend.Info{Version: b.lib.Version(), Details: d}

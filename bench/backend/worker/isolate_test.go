@@ -13,10 +13,12 @@ import (
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/cgo/cblas"
 )
 
-// isolatedLibs are the vendor backends that run in a child process.
-var isolatedLibs = []string{"openblas", "blis", "mkl", "netlib", "onednn"}
+// isolatedLibs are the vendor backends that run in a child process: every
+// CBLAS of the C layer's table, and oneDNN.
+var isolatedLibs = append(cblas.Names(), "onednn")
 
 // openIsolated opens the backend name in a child process: this test
 // binary, serving it (TestMain).
