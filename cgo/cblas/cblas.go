@@ -185,7 +185,8 @@ func (l *Library) Version() string { return l.version }
 
 // Details describes the library as loaded: "path", "threading" (pthreads,
 // openmp, intel, gnu, sequential...), "code_path" (the kernels chosen for
-// this CPU) and library-specific keys. The map is a copy.
+// this CPU; a library that chooses none at run time gives
+// "code_path_unknown", why) and library-specific keys. The map is a copy.
 func (l *Library) Details() map[string]string {
 	m := make(map[string]string, len(l.details)+1)
 	for k, v := range l.details {
