@@ -49,6 +49,7 @@ static pb_status not_optimized(pb_cblas *lib, char *err, size_t errlen)
 		{"openblas_get_config", "OpenBLAS"},
 		{"bli_info_get_version_str", "BLIS"},
 		{"MKL_Get_Version", "MKL"},
+		{"ATL_buildinfo", "ATLAS"},
 	};
 	for (size_t i = 0; i < sizeof impostors / sizeof impostors[0]; i++) {
 		void *p = NULL;
@@ -236,6 +237,54 @@ static void netlib_describe(pb_cblas *lib, pb_sb *s)
 	pb_sb_printf(s, "code_path=generic (compiled Fortran reference)\n");
 }
 
+/* ATLAS */
+
+/*
+ * Found by its own paths, as the reference BLAS: Debian's ATLAS CBLAS is
+ * atlas/libblas.so.3 (an alternative for libblas.so.3) and libcblas.so.3;
+ * Fedora's serial build is atlas/libsatlas.so.3.
+ */
+static const char *const atlas_candidates[] = {
+	PB_MULTIARCH "/atlas/libblas.so.3",
+	PB_MULTIARCH "/libcblas.so.3",
+	"/usr/lib64/atlas/libsatlas.so.3",
+	NULL,
+};
+
+enum { ATL_BUILDINFO, ATL_GOPARALLEL, ATL_GOPARALLEL_311 };
+
+static const pb_cblas_sym atlas_syms[] = {
+	{"ATL_buildinfo", ATL_BUILDINFO, 0}, /* prints to stdout: only its presence is used */
+	{"ATL_goparallel", ATL_GOPARALLEL, 1},
+	{"ATL_goParallel", ATL_GOPARALLEL_311, 1},
+};
+
+/*
+ * atlas_serial refuses a threaded ATLAS (libptcblas, libtatlas): it runs
+ * the thread count fixed when it was built, which peakbench can neither
+ * set nor read, so its results could not be compared with a peak.
+ */
+static pb_status atlas_serial(pb_cblas *lib, char *err, size_t errlen)
+{
+	if (lib->fx[ATL_GOPARALLEL] == NULL && lib->fx[ATL_GOPARALLEL_311] == NULL)
+		return PB_OK;
+	return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
+	               "atlas: %s is a threaded ATLAS (it exports ATL_goparallel): it runs the thread "
+	               "count it was built with, which peakbench cannot set; use the serial library "
+	               "(libcblas.so.3, libsatlas.so.3) through PEAKBENCH_ATLAS",
+	               lib->path);
+}
+
+static void atlas_describe(pb_cblas *lib, pb_sb *s)
+{
+	pb_sb_printf(s, "version_source=file name of %s (ATLAS's ATL_buildinfo only prints)\n",
+	             lib->path);
+	pb_sb_printf(s, "threading=none (serial build)\n");
+	pb_sb_printf(s, "code_path_unknown=ATLAS chooses its kernels when it is built, not at run time "
+	                "(Debian's libatlas3-base is a generic build; README.Debian says how to build "
+	                "one for this CPU)\n");
+}
+
 /* The table */
 
 const pb_cblas_row pb_cblas_rows[] = {
@@ -298,6 +347,23 @@ const pb_cblas_row pb_cblas_rows[] = {
 		.one_thread = "the reference BLAS is single-threaded",
 		.version = version_from_file,
 		.describe = netlib_describe,
+	},
+	{
+		.name = "atlas",
+		.display = "ATLAS (" PB_MULTIARCH "/atlas/libblas.so.3)",
+		.env = "PEAKBENCH_ATLAS",
+		.hint = "install libatlas-base-dev (Debian/Ubuntu) or set PEAKBENCH_ATLAS to the path of "
+		        "ATLAS's serial libcblas.so.3",
+		.description = "ATLAS through its CBLAS and cgo, loaded at run time (gemm, gemv, axpy, "
+		               "dot); 1 thread: ATLAS has no run-time thread control (its threaded "
+		               "libptcblas runs the thread count fixed when it was built)",
+		.candidates = atlas_candidates,
+		.syms = atlas_syms,
+		.nsyms = PB_NSYMS(atlas_syms),
+		.check = atlas_serial,
+		.one_thread = "ATLAS has no run-time thread control",
+		.version = version_from_file,
+		.describe = atlas_describe,
 	},
 };
 

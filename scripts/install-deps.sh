@@ -19,6 +19,7 @@ check_only=false
 packages=(
   gcc make cmake pkg-config git
   libopenblas-dev libblis-dev libblas-dev
+  libatlas-base-dev
   libmkl-dev libomp-dev
   libdnnl-dev
   python3 python3-numpy python3-scipy python3-torch
