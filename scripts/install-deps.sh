@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what peakbench needs from Debian's (or Ubuntu's) packages: a C
 # compiler, cmake, the CPU libraries it measures (OpenBLAS, BLIS, MKL,
-# oneDNN, the reference BLAS), and the frameworks its worker backends run
+# oneDNN, the reference BLAS, ATLAS), and the frameworks its worker backends run
 # (PyTorch, NumPy, SciPy for the distribution's python3). Idempotent: it installs only what is missing
 # and touches the package sources only to enable the component MKL lives in.
 #
