@@ -174,22 +174,21 @@ static int cuda_accept_fn(void *dl, const char *path, void *arg, char *why, size
 	return 0;
 }
 
+static const pb_gpu_lib cudart_lib = {
+	.name = "libcudart",
+	.env = "PEAKBENCH_CUDART",
+	.sonames = cudart_sonames,
+	.search = PB_SEARCH_CUDA,
+};
+
 pb_status pb_cuda_load(pb_gpu_rt *rt, const char *path, int *code, char *tried, size_t triedlen,
                        char *err, size_t errlen)
 {
-	const char *one[2] = {path, NULL};
-	const char *const *sonames = cudart_sonames;
-	const char *env = "PEAKBENCH_CUDART";
-	if (path != NULL && path[0] != '\0') {
-		sonames = one;
-		env = NULL;
-	}
 	struct cuda_accept a = {.rt = rt};
 	void *dl = NULL;
 	char msg[4096];
-	int search = path != NULL && path[0] != '\0' ? 0 : PB_SEARCH_CUDA;
-	pb_status st = pb_gpu_dlopen("libcudart", env, sonames, search, NULL, cuda_accept_fn, &a, &dl,
-	                             NULL, rt->path, sizeof rt->path, tried, triedlen, msg, sizeof msg);
+	pb_status st = pb_gpu_lib_open(&cudart_lib, path, NULL, cuda_accept_fn, &a, &dl, NULL, rt->path,
+	                               sizeof rt->path, tried, triedlen, msg, sizeof msg);
 	if (st == PB_OK)
 		return PB_OK;
 	if (a.first_dl != NULL) {
@@ -223,6 +222,13 @@ struct pb_nvml {
 
 static const char *const nvml_sonames[] = {"libnvidia-ml.so.1", NULL};
 
+static const pb_gpu_lib nvml_lib = {
+	.name = "libnvidia-ml",
+	.env = "PEAKBENCH_NVML",
+	.sonames = nvml_sonames,
+	.search = PB_SEARCH_CUDA,
+};
+
 static const char *nvml_err(const pb_nvml *n, int r)
 {
 	const char *s = n->error_string != NULL ? n->error_string(r) : NULL;
@@ -239,9 +245,8 @@ pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_
 	if (n == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "nvml: out of memory");
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("libnvidia-ml", "PEAKBENCH_NVML", nvml_sonames, PB_SEARCH_CUDA,
-	                             NULL, NULL, NULL, &n->dl, NULL, n->path, sizeof n->path, tried,
-	                             triedlen, msg, sizeof msg);
+	pb_status st = pb_gpu_lib_open(&nvml_lib, NULL, NULL, NULL, NULL, &n->dl, NULL, n->path,
+	                               sizeof n->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(n);
 		return pb_fail(st, err, errlen,

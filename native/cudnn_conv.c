@@ -90,9 +90,9 @@ static pb_status conv_iter(pb_gpu_job *j, int cp, char *err, size_t errlen)
 {
 	conv_ctx *c = j->ctx;
 	const float one = 1, zero = 0;
-	int s = c->f.forward(c->h, &one, c->x, pb_gpu_job_buf(j, cp, 0), c->w, pb_gpu_job_buf(j, cp, 1),
-	                     c->conv, c->algo, j->scratch[0], j->scratch_bytes[0], &zero, c->y,
-	                     pb_gpu_job_buf(j, cp, 2));
+	int s = c->f.forward(c->h, &one, c->x, pb_job_buf(j, cp, 0), c->w, pb_job_buf(j, cp, 1),
+	                     c->conv, c->algo, j->dev.scratch[0], j->dev.scratch_bytes[0], &zero, c->y,
+	                     pb_job_buf(j, cp, 2));
 	if (s != CUDNN_STATUS_SUCCESS)
 		return fail(c, s, "cudnnConvolutionForward", err, errlen);
 	return PB_OK;
@@ -249,7 +249,7 @@ pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *g,
 		conv_destroy(&tmp);
 		return st;
 	}
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->ctx = c;
 	j->iter = conv_iter;
 	j->destroy = conv_destroy;
