@@ -122,12 +122,6 @@ static pb_status cublas_fail(const pb_cublas *lib, int s, const char *call, char
 	               status_name(s), s, text != NULL ? ": " : "", text != NULL ? text : "");
 }
 
-struct sym {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
 pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *tried,
                          size_t triedlen, char *err, size_t errlen)
 {
@@ -159,7 +153,7 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 		free(lib);
 		return pb_fail(st, err, errlen, "cublas: %s; %s", msg, CUBLAS_HINT);
 	}
-	struct sym syms[] = {
+	pb_sym syms[] = {
 		{"cublasCreate_v2", &lib->create, 0},
 		{"cublasDestroy_v2", &lib->destroy, 0},
 		{"cublasSetStream_v2", &lib->set_stream, 0},
@@ -177,15 +171,14 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 		{"cublasSdot_v2", &lib->sdot, 0},
 		{"cublasDdot_v2", &lib->ddot, 0},
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(lib->dl, syms[i].name);
-		if (p == NULL && !syms[i].optional) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cublas: %s is not cuBLAS: missing symbol %s",
-			             lib->path, syms[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(syms[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &mb) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cublas: %s is not cuBLAS: missing symbol %s", lib->path,
+		             missing);
+		free(lib);
+		return st;
 	}
 	lib->get_property(PB_LIBPROP_MAJOR, &lib->major);
 	lib->get_property(PB_LIBPROP_MINOR, &lib->minor);

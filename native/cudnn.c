@@ -199,12 +199,6 @@ static pb_status cudnn_fail(const pb_cudnn *lib, int s, const char *call, char *
 	               call, s, text != NULL ? text : "unknown cuDNN status");
 }
 
-struct sym {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
 pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tried,
                         size_t triedlen, char *err, size_t errlen)
 {
@@ -238,7 +232,7 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 			return st;
 		}
 	}
-	struct sym syms[] = {
+	pb_sym syms[] = {
 		{"cudnnGetVersion", &lib->get_version, 0},
 		{"cudnnGetCudartVersion", &lib->get_cudart, 1},
 		{"cudnnGetProperty", &lib->get_property, 1},
@@ -265,15 +259,14 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 		{"cudnnGetReductionWorkspaceSize", &lib->reduce_workspace_size, 0},
 		{"cudnnReduceTensor", &lib->reduce, 0},
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(lib->dl, syms[i].name);
-		if (p == NULL && !syms[i].optional) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cudnn: %s is not cuDNN 8/9: missing symbol %s",
-			             lib->path, syms[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(syms[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &mb) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cudnn: %s is not cuDNN 8/9: missing symbol %s", lib->path,
+		             missing);
+		free(lib);
+		return st;
 	}
 	if (lib->get_property != NULL) {
 		lib->get_property(PB_LIBPROP_MAJOR, &lib->major);

@@ -40,18 +40,12 @@ static int hip_device_name(pb_gpu_rt *rt, int device, char *name, size_t len)
 	return e;
 }
 
-struct want {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
 static int hip_accept(void *dl, const char *path, void *arg, char *why, size_t whylen)
 {
 	pb_gpu_rt *rt = arg;
 	pb_gpu_calls *c = &rt->c;
 	void *name = NULL;
-	struct want want[] = {
+	pb_sym want[] = {
 		{"hipGetDeviceCount", &c->get_device_count, 0},
 		{"hipSetDevice", &c->set_device, 0},
 		{"hipDeviceGetAttribute", &c->get_attribute, 0},
@@ -76,14 +70,12 @@ static int hip_accept(void *dl, const char *path, void *arg, char *why, size_t w
 		{"hipEventElapsedTime", &c->event_elapsed, 0},
 		{"hipEventDestroy", &c->event_destroy, 0},
 	};
-	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		void *p = dlsym(dl, want[i].name);
-		if (p == NULL && !want[i].optional) {
-			snprintf(why, whylen, "not a HIP runtime: missing symbol %s", want[i].name);
-			return -1;
-		}
-		memcpy(want[i].slot, &p, sizeof p);
-	}
+	pb_sb mb;
+	pb_sb_init(&mb, why, whylen);
+	pb_sb_printf(&mb, "not a HIP runtime: missing symbol ");
+	if (pb_dl_resolve(dl, want, PB_NSYMS(want), &mb) > 0)
+		return -1;
+	why[0] = '\0';
 	rt->dl = dl;
 	rt->vendor = PB_GPU_HIP;
 	rt->prefix = "rocm";
@@ -198,7 +190,7 @@ pb_status pb_rocblas_open(pb_gpu *gpu, const char *path, pb_rocblas **out, char 
 		free(lib);
 		return pb_fail(st, err, errlen, "rocblas: %s; %s", msg, ROCBLAS_HINT);
 	}
-	struct want syms[] = {
+	pb_sym syms[] = {
 		{"rocblas_create_handle", &lib->create, 0},
 		{"rocblas_destroy_handle", &lib->destroy, 0},
 		{"rocblas_set_stream", &lib->set_stream, 0},
@@ -207,15 +199,14 @@ pb_status pb_rocblas_open(pb_gpu *gpu, const char *path, pb_rocblas **out, char 
 		{"rocblas_sgemm", &lib->sgemm, 0},
 		{"rocblas_dgemm", &lib->dgemm, 0},
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(lib->dl, syms[i].name);
-		if (p == NULL && !syms[i].optional) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "rocblas: %s is not rocBLAS: missing symbol %s",
-			             lib->path, syms[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(syms[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &mb) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "rocblas: %s is not rocBLAS: missing symbol %s", lib->path,
+		             missing);
+		free(lib);
+		return st;
 	}
 	snprintf(lib->version, sizeof lib->version, "unknown");
 	if (lib->version_string != NULL &&
