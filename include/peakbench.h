@@ -429,7 +429,8 @@ pb_status pb_gpu_copy_bandwidth(pb_gpu *gpu, size_t bytes, int iters, int64_t *n
  * writes the time between the two. Out of device memory at preparation is
  * PB_ERR_NOMEM with a message naming the device, the size and the job.
  */
-typedef struct pb_gpu_job pb_gpu_job;
+/* A GPU job is a pb_job on a device: pb_job_run and the rest take it too. */
+typedef struct pb_job pb_gpu_job;
 
 typedef struct pb_gpu_job_opts {
 	int copies; /* buffer sets to rotate through: 1 .. PB_MAX_COPIES (0 means 1) */

@@ -69,6 +69,14 @@ static const char *const cublas_companions[] = {
 	NULL,
 };
 
+static const pb_gpu_lib cublas_lib = {
+	.name = "libcublas",
+	.env = "PEAKBENCH_CUBLAS",
+	.sonames = cublas_sonames,
+	.search = PB_SEARCH_CUDA,
+	.companions = cublas_companions,
+};
+
 #define CUBLAS_HINT                                                                             \
 	"install the CUDA toolkit's cuBLAS, or `pip install nvidia-cublas-cu12` for CUDA 12, "       \
 	"`nvidia-cublas` for CUDA 13 (it installs nvidia/cu13/lib), or set PEAKBENCH_CUBLAS to the "  \
@@ -114,12 +122,6 @@ static pb_status cublas_fail(const pb_cublas *lib, int s, const char *call, char
 	               status_name(s), s, text != NULL ? ": " : "", text != NULL ? text : "");
 }
 
-struct sym {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
 pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *tried,
                          size_t triedlen, char *err, size_t errlen)
 {
@@ -144,24 +146,14 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 	for (int i = 0; cublas_sonames[i] != NULL; i++)
 		if (strcmp(cublas_sonames[i], want) != 0)
 			order[n++] = cublas_sonames[i];
-	const char *one[2] = {path, NULL};
-	const char *const *sonames = order;
-	const char *env = "PEAKBENCH_CUBLAS";
-	int search = PB_SEARCH_CUDA;
-	if (path != NULL && path[0] != '\0') {
-		sonames = one;
-		env = NULL;
-		search = 0;
-	}
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("libcublas", env, sonames, search, cublas_companions, NULL, NULL,
-	                             &lib->dl, NULL, lib->path, sizeof lib->path, tried, triedlen, msg,
-	                             sizeof msg);
+	pb_status st = pb_gpu_lib_open(&cublas_lib, path, order, NULL, NULL, &lib->dl, NULL, lib->path,
+	                               sizeof lib->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(lib);
 		return pb_fail(st, err, errlen, "cublas: %s; %s", msg, CUBLAS_HINT);
 	}
-	struct sym syms[] = {
+	pb_sym syms[] = {
 		{"cublasCreate_v2", &lib->create, 0},
 		{"cublasDestroy_v2", &lib->destroy, 0},
 		{"cublasSetStream_v2", &lib->set_stream, 0},
@@ -179,15 +171,14 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 		{"cublasSdot_v2", &lib->sdot, 0},
 		{"cublasDdot_v2", &lib->ddot, 0},
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(lib->dl, syms[i].name);
-		if (p == NULL && !syms[i].optional) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cublas: %s is not cuBLAS: missing symbol %s",
-			             lib->path, syms[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(syms[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &mb) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cublas: %s is not cuBLAS: missing symbol %s", lib->path,
+		             missing);
+		free(lib);
+		return st;
 	}
 	lib->get_property(PB_LIBPROP_MAJOR, &lib->major);
 	lib->get_property(PB_LIBPROP_MINOR, &lib->minor);
@@ -259,7 +250,7 @@ void pb_cublas_close(pb_cublas *lib)
 
 static pb_status host_mode(pb_gpu_job *j, char *err, size_t errlen)
 {
-	pb_cublas *lib = j->lib;
+	pb_cublas *lib = j->dev.lib;
 	int s = lib->set_pointer_mode(lib->h, CUBLAS_POINTER_MODE_HOST);
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
@@ -268,7 +259,7 @@ static pb_status host_mode(pb_gpu_job *j, char *err, size_t errlen)
 
 static pb_status device_mode(pb_gpu_job *j, char *err, size_t errlen)
 {
-	pb_cublas *lib = j->lib;
+	pb_cublas *lib = j->dev.lib;
 	int s = lib->set_pointer_mode(lib->h, CUBLAS_POINTER_MODE_DEVICE);
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
@@ -283,17 +274,17 @@ static int gpu_ok_dtype(pb_gpu_dtype dt)
 
 static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 {
-	pb_cublas *lib = j->lib;
+	pb_cublas *lib = j->dev.lib;
 	int m = (int)j->p[0], n = (int)j->p[1], k = (int)j->p[2];
 	int ta = (int)j->p[3], tb = (int)j->p[4];
-	const void *A = pb_gpu_job_buf(j, c, 0), *B = pb_gpu_job_buf(j, c, 1);
-	void *C = pb_gpu_job_buf(j, c, 2);
+	const void *A = pb_job_buf(j, c, 0), *B = pb_job_buf(j, c, 1);
+	void *C = pb_job_buf(j, c, 2);
 	/* column-major Cᵀ (n×m) = op(B)ᵀ (n×k) · op(A)ᵀ (k×m) */
 	int opb = tb ? CUBLAS_OP_T : CUBLAS_OP_N, ldb = tb ? k : n;
 	int opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, lda = ta ? m : k;
 	int s;
 	const char *call;
-	switch (j->dt[2]) {
+	switch (j->dev.dt[2]) {
 	case PB_GPU_F64: {
 		const double one = 1, zero = 0;
 		call = "cublasDgemm";
@@ -349,7 +340,7 @@ pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_tr
 	st = pb_gpu_job_alloc(lib->gpu, 3, lens, dts, 2, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->iter = gemm_iter;
 	j->before = host_mode;
 	j->p[0] = m;
@@ -389,13 +380,13 @@ pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_tr
 
 static pb_status gemv_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 {
-	pb_cublas *lib = j->lib;
+	pb_cublas *lib = j->dev.lib;
 	int m = (int)j->p[0], n = (int)j->p[1];
-	const void *A = pb_gpu_job_buf(j, c, 0), *x = pb_gpu_job_buf(j, c, 1);
-	void *y = pb_gpu_job_buf(j, c, 2);
+	const void *A = pb_job_buf(j, c, 0), *x = pb_job_buf(j, c, 1);
+	void *y = pb_job_buf(j, c, 2);
 	int s;
 	/* row-major A (m×n) is the column-major n×m Aᵀ (lda = n): y = (Aᵀ)ᵀ·x */
-	if (j->dt[0] == PB_GPU_F64) {
+	if (j->dev.dt[0] == PB_GPU_F64) {
 		const double one = 1, zero = 0;
 		s = lib->dgemv(lib->h, CUBLAS_OP_T, n, m, &one, A, n, x, 1, &zero, y, 1);
 	} else {
@@ -403,7 +394,7 @@ static pb_status gemv_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 		s = lib->sgemv(lib->h, CUBLAS_OP_T, n, m, &one, A, n, x, 1, &zero, y, 1);
 	}
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, j->dt[0] == PB_GPU_F64 ? "cublasDgemv" : "cublasSgemv", err,
+		return cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDgemv" : "cublasSgemv", err,
 		                   errlen);
 	return PB_OK;
 }
@@ -436,7 +427,7 @@ pb_status pb_cublas_job_gemv(pb_cublas *lib, pb_gpu_dtype dt, int m, int n,
 	st = pb_gpu_job_alloc(lib->gpu, 3, lens, dts, 2, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->iter = gemv_iter;
 	j->before = host_mode;
 	j->p[0] = m;
@@ -450,12 +441,12 @@ pb_status pb_cublas_job_gemv(pb_cublas *lib, pb_gpu_dtype dt, int m, int n,
 
 static pb_status axpy_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 {
-	pb_cublas *lib = j->lib;
+	pb_cublas *lib = j->dev.lib;
 	int n = (int)j->p[0];
-	const void *x = pb_gpu_job_buf(j, c, 0);
-	void *y = pb_gpu_job_buf(j, c, 1);
+	const void *x = pb_job_buf(j, c, 0);
+	void *y = pb_job_buf(j, c, 1);
 	int s;
-	if (j->dt[0] == PB_GPU_F64) {
+	if (j->dev.dt[0] == PB_GPU_F64) {
 		const double a = j->alpha;
 		s = lib->daxpy(lib->h, n, &a, x, 1, y, 1);
 	} else {
@@ -463,7 +454,7 @@ static pb_status axpy_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 		s = lib->saxpy(lib->h, n, &a, x, 1, y, 1);
 	}
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, j->dt[0] == PB_GPU_F64 ? "cublasDaxpy" : "cublasSaxpy", err,
+		return cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDaxpy" : "cublasSaxpy", err,
 		                   errlen);
 	return PB_OK;
 }
@@ -488,7 +479,7 @@ pb_status pb_cublas_job_axpy(pb_cublas *lib, pb_gpu_dtype dt, int n, double alph
 	st = pb_gpu_job_alloc(lib->gpu, 2, lens, dts, 1, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->iter = axpy_iter;
 	j->before = host_mode;
 	j->p[0] = n;
@@ -501,17 +492,17 @@ pb_status pb_cublas_job_axpy(pb_cublas *lib, pb_gpu_dtype dt, int n, double alph
 
 static pb_status dot_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 {
-	pb_cublas *lib = j->lib;
+	pb_cublas *lib = j->dev.lib;
 	int n = (int)j->p[0];
-	const void *x = pb_gpu_job_buf(j, c, 0), *y = pb_gpu_job_buf(j, c, 1);
-	void *r = pb_gpu_job_buf(j, c, 2); /* device memory: device pointer mode */
+	const void *x = pb_job_buf(j, c, 0), *y = pb_job_buf(j, c, 1);
+	void *r = pb_job_buf(j, c, 2); /* device memory: device pointer mode */
 	int s;
-	if (j->dt[0] == PB_GPU_F64)
+	if (j->dev.dt[0] == PB_GPU_F64)
 		s = lib->ddot(lib->h, n, x, 1, y, 1, r);
 	else
 		s = lib->sdot(lib->h, n, x, 1, y, 1, r);
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, j->dt[0] == PB_GPU_F64 ? "cublasDdot" : "cublasSdot", err,
+		return cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDdot" : "cublasSdot", err,
 		                   errlen);
 	return PB_OK;
 }
@@ -535,7 +526,7 @@ pb_status pb_cublas_job_dot(pb_cublas *lib, pb_gpu_dtype dt, int n, const pb_gpu
 	st = pb_gpu_job_alloc(lib->gpu, 3, lens, dts, 2, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->iter = dot_iter;
 	j->before = device_mode;
 	j->p[0] = n;

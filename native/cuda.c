@@ -57,23 +57,15 @@ static int cuda_device_name(pb_gpu_rt *rt, int device, char *name, size_t len)
 	return e;
 }
 
-struct want {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
-/* resolve looks up every symbol of want; it names the first missing one in why. */
-static int resolve(void *dl, struct want *want, size_t n, char *why, size_t whylen)
+/* resolve looks up every symbol of want; it names the missing ones in why. */
+static int resolve(void *dl, const pb_sym *want, size_t n, char *why, size_t whylen)
 {
-	for (size_t i = 0; i < n; i++) {
-		void *p = dlsym(dl, want[i].name);
-		if (p == NULL && !want[i].optional) {
-			snprintf(why, whylen, "not a CUDA runtime: missing symbol %s", want[i].name);
-			return -1;
-		}
-		memcpy(want[i].slot, &p, sizeof p);
-	}
+	pb_sb mb;
+	pb_sb_init(&mb, why, whylen);
+	pb_sb_printf(&mb, "not a CUDA runtime: missing symbol ");
+	if (pb_dl_resolve(dl, want, n, &mb) > 0)
+		return -1;
+	why[0] = '\0';
 	return 0;
 }
 
@@ -88,7 +80,7 @@ static int cuda_bind(pb_gpu_rt *rt, void *dl, char *why, size_t whylen)
 {
 	pb_gpu_calls *c = &rt->c;
 	void *props = NULL, *props2 = NULL;
-	struct want want[] = {
+	pb_sym want[] = {
 		{"cudaGetDeviceCount", &c->get_device_count, 0},
 		{"cudaSetDevice", &c->set_device, 0},
 		{"cudaDeviceGetAttribute", &c->get_attribute, 0},
@@ -174,22 +166,21 @@ static int cuda_accept_fn(void *dl, const char *path, void *arg, char *why, size
 	return 0;
 }
 
+static const pb_gpu_lib cudart_lib = {
+	.name = "libcudart",
+	.env = "PEAKBENCH_CUDART",
+	.sonames = cudart_sonames,
+	.search = PB_SEARCH_CUDA,
+};
+
 pb_status pb_cuda_load(pb_gpu_rt *rt, const char *path, int *code, char *tried, size_t triedlen,
                        char *err, size_t errlen)
 {
-	const char *one[2] = {path, NULL};
-	const char *const *sonames = cudart_sonames;
-	const char *env = "PEAKBENCH_CUDART";
-	if (path != NULL && path[0] != '\0') {
-		sonames = one;
-		env = NULL;
-	}
 	struct cuda_accept a = {.rt = rt};
 	void *dl = NULL;
 	char msg[4096];
-	int search = path != NULL && path[0] != '\0' ? 0 : PB_SEARCH_CUDA;
-	pb_status st = pb_gpu_dlopen("libcudart", env, sonames, search, NULL, cuda_accept_fn, &a, &dl,
-	                             NULL, rt->path, sizeof rt->path, tried, triedlen, msg, sizeof msg);
+	pb_status st = pb_gpu_lib_open(&cudart_lib, path, NULL, cuda_accept_fn, &a, &dl, NULL, rt->path,
+	                               sizeof rt->path, tried, triedlen, msg, sizeof msg);
 	if (st == PB_OK)
 		return PB_OK;
 	if (a.first_dl != NULL) {
@@ -223,6 +214,13 @@ struct pb_nvml {
 
 static const char *const nvml_sonames[] = {"libnvidia-ml.so.1", NULL};
 
+static const pb_gpu_lib nvml_lib = {
+	.name = "libnvidia-ml",
+	.env = "PEAKBENCH_NVML",
+	.sonames = nvml_sonames,
+	.search = PB_SEARCH_CUDA,
+};
+
 static const char *nvml_err(const pb_nvml *n, int r)
 {
 	const char *s = n->error_string != NULL ? n->error_string(r) : NULL;
@@ -239,9 +237,8 @@ pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_
 	if (n == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "nvml: out of memory");
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("libnvidia-ml", "PEAKBENCH_NVML", nvml_sonames, PB_SEARCH_CUDA,
-	                             NULL, NULL, NULL, &n->dl, NULL, n->path, sizeof n->path, tried,
-	                             triedlen, msg, sizeof msg);
+	pb_status st = pb_gpu_lib_open(&nvml_lib, NULL, NULL, NULL, NULL, &n->dl, NULL, n->path,
+	                               sizeof n->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(n);
 		return pb_fail(st, err, errlen,
@@ -253,21 +250,18 @@ pb_status pb_nvml_open(const char *pci_bus_id, pb_nvml **out, char *tried, size_
 	void *by_bus = dlsym(n->dl, "nvmlDeviceGetHandleByPciBusId_v2");
 	if (by_bus == NULL)
 		by_bus = dlsym(n->dl, "nvmlDeviceGetHandleByPciBusId");
+	/* All optional here: the required ones are checked below with their fallbacks. */
+	const pb_sym syms[] = {
+		{"nvmlShutdown", &n->shutdown, 1},
+		{"nvmlErrorString", &n->error_string, 1},
+		{"nvmlDeviceGetClockInfo", &n->clock, 1},
+		{"nvmlDeviceGetMaxClockInfo", &n->max_clock, 1},
+		{"nvmlDeviceGetTemperature", &n->temperature, 1},
+		{"nvmlDeviceGetTemperatureV", &n->temperature_v, 1}, /* NVML 13 deprecates the one above */
+		{"nvmlDeviceGetPowerUsage", &n->power, 1},
+	};
+	pb_dl_resolve(n->dl, syms, PB_NSYMS(syms), NULL);
 	void *p;
-	p = dlsym(n->dl, "nvmlShutdown");
-	memcpy(&n->shutdown, &p, sizeof p);
-	p = dlsym(n->dl, "nvmlErrorString");
-	memcpy(&n->error_string, &p, sizeof p);
-	p = dlsym(n->dl, "nvmlDeviceGetClockInfo");
-	memcpy(&n->clock, &p, sizeof p);
-	p = dlsym(n->dl, "nvmlDeviceGetMaxClockInfo");
-	memcpy(&n->max_clock, &p, sizeof p);
-	p = dlsym(n->dl, "nvmlDeviceGetTemperature");
-	memcpy(&n->temperature, &p, sizeof p);
-	p = dlsym(n->dl, "nvmlDeviceGetTemperatureV"); /* NVML 13 deprecates the one above */
-	memcpy(&n->temperature_v, &p, sizeof p);
-	p = dlsym(n->dl, "nvmlDeviceGetPowerUsage");
-	memcpy(&n->power, &p, sizeof p);
 	n->reasons_name = "nvmlDeviceGetCurrentClocksEventReasons";
 	p = dlsym(n->dl, n->reasons_name);
 	if (p == NULL) {

@@ -105,6 +105,14 @@ static const char *const cudnn_companions[] = {
 	NULL,
 };
 
+static const pb_gpu_lib cudnn_lib = {
+	.name = "libcudnn",
+	.env = "PEAKBENCH_CUDNN",
+	.sonames = cudnn_sonames,
+	.search = PB_SEARCH_CUDA,
+	.companions = cudnn_companions,
+};
+
 /* What peakbench needs of each cuDNN 8 sub-library. */
 enum { SUB_OPTIONAL, SUB_OPEN, SUB_CONV };
 static const struct {
@@ -191,12 +199,6 @@ static pb_status cudnn_fail(const pb_cudnn *lib, int s, const char *call, char *
 	               call, s, text != NULL ? text : "unknown cuDNN status");
 }
 
-struct sym {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
 pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tried,
                         size_t triedlen, char *err, size_t errlen)
 {
@@ -209,19 +211,9 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 	if (lib == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "cudnn: out of memory");
 	lib->gpu = gpu;
-	const char *one[2] = {path, NULL};
-	const char *const *sonames = cudnn_sonames;
-	const char *env = "PEAKBENCH_CUDNN";
-	int search = PB_SEARCH_CUDA;
-	if (path != NULL && path[0] != '\0') {
-		sonames = one;
-		env = NULL;
-		search = 0;
-	}
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("libcudnn", env, sonames, search, cudnn_companions, NULL, NULL,
-	                             &lib->dl, NULL, lib->path, sizeof lib->path, tried, triedlen, msg,
-	                             sizeof msg);
+	pb_status st = pb_gpu_lib_open(&cudnn_lib, path, NULL, NULL, NULL, &lib->dl, NULL, lib->path,
+	                               sizeof lib->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(lib);
 		return pb_fail(st, err, errlen, "cudnn: %s; %s", msg, CUDNN_HINT);
@@ -240,7 +232,7 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 			return st;
 		}
 	}
-	struct sym syms[] = {
+	pb_sym syms[] = {
 		{"cudnnGetVersion", &lib->get_version, 0},
 		{"cudnnGetCudartVersion", &lib->get_cudart, 1},
 		{"cudnnGetProperty", &lib->get_property, 1},
@@ -267,15 +259,14 @@ pb_status pb_cudnn_open(pb_gpu *gpu, const char *path, pb_cudnn **out, char *tri
 		{"cudnnGetReductionWorkspaceSize", &lib->reduce_workspace_size, 0},
 		{"cudnnReduceTensor", &lib->reduce, 0},
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(lib->dl, syms[i].name);
-		if (p == NULL && !syms[i].optional) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cudnn: %s is not cuDNN 8/9: missing symbol %s",
-			             lib->path, syms[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(syms[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &mb) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "cudnn: %s is not cuDNN 8/9: missing symbol %s", lib->path,
+		             missing);
+		free(lib);
+		return st;
 	}
 	if (lib->get_property != NULL) {
 		lib->get_property(PB_LIBPROP_MAJOR, &lib->major);
@@ -382,7 +373,7 @@ typedef struct cudnn_ctx {
 
 static void cudnn_destroy(pb_gpu_job *j)
 {
-	pb_cudnn *lib = j->lib;
+	pb_cudnn *lib = j->dev.lib;
 	cudnn_ctx *c = j->ctx;
 	if (c == NULL)
 		return;
@@ -402,35 +393,35 @@ static void cudnn_destroy(pb_gpu_job *j)
 
 static pb_status cudnn_iter(pb_gpu_job *j, int cp, char *err, size_t errlen)
 {
-	pb_cudnn *lib = j->lib;
+	pb_cudnn *lib = j->dev.lib;
 	cudnn_ctx *c = j->ctx;
 	const float one = 1, zero = 0;
-	const void *x = pb_gpu_job_buf(j, cp, 0);
+	const void *x = pb_job_buf(j, cp, 0);
 	int s;
 	const char *call;
 	switch ((pb_cudnn_op)j->p[0]) {
 	case PB_CUDNN_ADD:
 	case PB_CUDNN_MUL:
 		call = "cudnnOpTensor";
-		s = lib->op_tensor(lib->h, c->op, &one, c->x, x, &one, c->x, pb_gpu_job_buf(j, cp, 1),
-		                   &zero, c->x, pb_gpu_job_buf(j, cp, 2));
+		s = lib->op_tensor(lib->h, c->op, &one, c->x, x, &one, c->x, pb_job_buf(j, cp, 1),
+		                   &zero, c->x, pb_job_buf(j, cp, 2));
 		break;
 	case PB_CUDNN_RELU:
 	case PB_CUDNN_SIGMOID:
 	case PB_CUDNN_TANH:
 		call = "cudnnActivationForward";
-		s = lib->act_forward(lib->h, c->act, &one, c->x, x, &zero, c->x, pb_gpu_job_buf(j, cp, 1));
+		s = lib->act_forward(lib->h, c->act, &one, c->x, x, &zero, c->x, pb_job_buf(j, cp, 1));
 		break;
 	case PB_CUDNN_SOFTMAX:
 		call = "cudnnSoftmaxForward";
 		s = lib->softmax_forward(lib->h, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one,
-		                         c->x, x, &zero, c->x, pb_gpu_job_buf(j, cp, 1));
+		                         c->x, x, &zero, c->x, pb_job_buf(j, cp, 1));
 		break;
 	default: /* sum, max */
 		call = "cudnnReduceTensor";
-		s = lib->reduce(lib->h, c->red, j->scratch[1], j->scratch_bytes[1], j->scratch[0],
-		                j->scratch_bytes[0], &one, c->x, x, &zero, c->y,
-		                pb_gpu_job_buf(j, cp, 1));
+		s = lib->reduce(lib->h, c->red, j->dev.scratch[1], j->dev.scratch_bytes[1], j->dev.scratch[0],
+		                j->dev.scratch_bytes[0], &one, c->x, x, &zero, c->y,
+		                pb_job_buf(j, cp, 1));
 		break;
 	}
 	if (s != CUDNN_STATUS_SUCCESS)
@@ -475,7 +466,7 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
 		pb_gpu_job_alloc(lib->gpu, nargs, lens, dts, nargs - 1, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->iter = cudnn_iter;
 	j->destroy = cudnn_destroy;
 	j->p[0] = op;

@@ -90,9 +90,9 @@ static pb_status conv_iter(pb_gpu_job *j, int cp, char *err, size_t errlen)
 {
 	conv_ctx *c = j->ctx;
 	const float one = 1, zero = 0;
-	int s = c->f.forward(c->h, &one, c->x, pb_gpu_job_buf(j, cp, 0), c->w, pb_gpu_job_buf(j, cp, 1),
-	                     c->conv, c->algo, j->scratch[0], j->scratch_bytes[0], &zero, c->y,
-	                     pb_gpu_job_buf(j, cp, 2));
+	int s = c->f.forward(c->h, &one, c->x, pb_job_buf(j, cp, 0), c->w, pb_job_buf(j, cp, 1),
+	                     c->conv, c->algo, j->dev.scratch[0], j->dev.scratch_bytes[0], &zero, c->y,
+	                     pb_job_buf(j, cp, 2));
 	if (s != CUDNN_STATUS_SUCCESS)
 		return fail(c, s, "cudnnConvolutionForward", err, errlen);
 	return PB_OK;
@@ -144,10 +144,7 @@ pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *g,
 		return pb_fail(PB_ERR_NOT_FOUND, err, errlen, "cudnn: %s: conv not available: %s",
 		               gpu->label, no_conv);
 	}
-	struct {
-		const char *name;
-		void *slot;
-	} need[] = {
+	const pb_sym need[] = {
 		{"cudnnCreateTensorDescriptor", &c->f.create_tensor},
 		{"cudnnSetTensorNdDescriptorEx", &c->f.set_tensor},
 		{"cudnnDestroyTensorDescriptor", &c->f.destroy_tensor},
@@ -164,16 +161,15 @@ pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *g,
 		{"cudnnGetConvolutionForwardWorkspaceSize", &c->f.ws_size},
 		{"cudnnConvolutionForward", &c->f.forward},
 	};
-	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-		void *p = dlsym(dl, need[i].name);
-		if (p == NULL) {
-			/* A cuDNN without its convolution sub-library (or a test double). */
-			free(c);
-			return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-			               "cudnn: conv: the library lacks %s (cuDNN's legacy convolution API)",
-			               need[i].name);
-		}
-		memcpy(need[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(dl, need, PB_NSYMS(need), &mb) > 0) {
+		/* A cuDNN without its convolution sub-library (or a test double). */
+		free(c);
+		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
+		               "cudnn: conv: the library lacks %s (cuDNN's legacy convolution API)",
+		               missing);
 	}
 
 	/* Descriptors: 1-D as 2-D of height 1; 2-D 4 dims; 3-D 5 dims. */
@@ -249,7 +245,7 @@ pb_status pb_cudnn_conv_job(pb_cudnn *lib, pb_gpu_dtype dt, const pb_layer *g,
 		conv_destroy(&tmp);
 		return st;
 	}
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->ctx = c;
 	j->iter = conv_iter;
 	j->destroy = conv_destroy;

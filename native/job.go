@@ -17,13 +17,14 @@ import (
 // errLen is the size of the message buffers handed to C.
 const errLen = 1024
 
-// Job is an operation prepared for timing: its buffers live in C memory
-// (64-byte aligned, one set per copy, placed so that no two alias modulo
-// 4 KiB), inputs are copied in once, Run times iterations in C, and Output
-// copies the latest result back. A Job is safe for use by one goroutine at
-// a time; its methods serialize.
+// Job is an operation prepared for timing, on the host or on a device (the
+// C layer's one job contract, pb_job): its buffers live in C or device
+// memory, one set per copy, inputs are copied in once, Run times
+// iterations in C (CLOCK_MONOTONIC on the host, device events on a GPU),
+// and Output copies the latest result back. A Job is safe for use by one
+// goroutine at a time; its methods serialize.
 type Job struct {
-	mu      sync.Mutex
+	mu      sync.Locker
 	c       *C.pb_job
 	nargs   int
 	output  int
@@ -31,6 +32,7 @@ type Job struct {
 	desc    string
 	prefix  string
 	release func()
+	wrapErr func(status int, msg string) error
 }
 
 // NewJob wraps a pb_job made by a cgo/<family> package (passed as an
@@ -38,21 +40,34 @@ type Job struct {
 // not nil, runs once when the Job is closed (e.g. to drop a reference on
 // the library). prefix starts every error message (e.g. "cblas: openblas: ").
 func NewJob(p unsafe.Pointer, prefix string, release func()) (*Job, error) {
+	return WrapJob(p, JobConfig{Prefix: prefix, Release: release})
+}
+
+// WrapJob wraps a pb_job, host or device, as cfg says. On an error the
+// caller still owns p.
+func WrapJob(p unsafe.Pointer, cfg JobConfig) (*Job, error) {
+	prefix := cfg.Prefix
 	if p == nil {
 		return nil, errors.New(prefix + "NewJob: nil job")
 	}
-	j := &Job{c: (*C.pb_job)(p), prefix: prefix, release: release}
+	j := &Job{c: (*C.pb_job)(p), prefix: prefix, release: cfg.Release, mu: cfg.Lock, wrapErr: cfg.Error}
+	if j.mu == nil {
+		j.mu = new(sync.Mutex)
+	}
+	if j.wrapErr == nil {
+		j.wrapErr = func(status int, msg string) error { return NewError(status, prefix, msg) }
+	}
 	var nargs, output C.int
 	errb := newErrBuf()
 	defer errb.free()
 	if st := C.pb_job_args(j.c, &nargs, &output, errb.p, errLen); st != C.PB_OK {
-		return nil, errb.err(st, prefix)
+		return nil, j.err(st, errb)
 	}
 	j.nargs, j.output = int(nargs), int(output)
 	for a := 0; a < j.nargs; a++ {
 		var n C.size_t
 		if st := C.pb_job_arg_len(j.c, C.int(a), &n, errb.p, errLen); st != C.PB_OK {
-			return nil, errb.err(st, prefix)
+			return nil, j.err(st, errb)
 		}
 		j.lens = append(j.lens, int(n))
 	}
@@ -76,8 +91,9 @@ func newErrBuf() errBuf {
 
 func (e errBuf) free() { C.free(unsafe.Pointer(e.p)) }
 
-func (e errBuf) err(st C.pb_status, prefix string) error {
-	return NewError(int(st), prefix, C.GoString(e.p))
+// err is the error of a failed C call, built as the Job's config says.
+func (j *Job) err(st C.pb_status, e errBuf) error {
+	return j.wrapErr(int(st), C.GoString(e.p))
 }
 
 // Args returns the number of arguments and the index of the output.
@@ -117,15 +133,16 @@ func (j *Job) SetInput(arg int, v []float64) error {
 	errb := newErrBuf()
 	defer errb.free()
 	if st := C.pb_job_set_input(j.c, C.int(arg), p, C.size_t(len(v)), errb.p, errLen); st != C.PB_OK {
-		return errb.err(st, j.prefix)
+		return j.err(st, errb)
 	}
 	return nil
 }
 
 // Run executes iters iterations back to back in one C call, rotating
-// through the copies, and returns the time they took (CLOCK_MONOTONIC, read
-// in C around the loop; the library's thread count is applied before the
-// clock starts).
+// through the copies, and returns the time they took: on the host
+// CLOCK_MONOTONIC, read in C around the loop (the library's thread count
+// is applied before the clock starts); on a device the time between two
+// events recorded on its stream around the enqueued iterations.
 func (j *Job) Run(iters int) (time.Duration, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -139,7 +156,7 @@ func (j *Job) Run(iters int) (time.Duration, error) {
 	errb := newErrBuf()
 	defer errb.free()
 	if st := C.pb_job_run(j.c, C.int64_t(iters), &ns, errb.p, errLen); st != C.PB_OK {
-		return 0, errb.err(st, j.prefix)
+		return 0, j.err(st, errb)
 	}
 	return time.Duration(ns), nil
 }
@@ -167,23 +184,26 @@ func (j *Job) OutputInto(dst []float64) error {
 	errb := newErrBuf()
 	defer errb.free()
 	if st := C.pb_job_output(j.c, p, C.size_t(len(dst)), errb.p, errLen); st != C.PB_OK {
-		return errb.err(st, j.prefix)
+		return j.err(st, errb)
 	}
 	return nil
 }
 
-// Close frees the job's buffers. Closing twice is a no-op.
+// Close frees the job's buffers, then runs the release function outside
+// the lock (it may take the lock of a device). Closing twice is a no-op.
 func (j *Job) Close() error {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	if j.c == nil {
+		j.mu.Unlock()
 		return nil
 	}
 	C.pb_job_free(j.c)
 	j.c = nil
-	if j.release != nil {
-		j.release()
-		j.release = nil
+	release := j.release
+	j.release = nil
+	j.mu.Unlock()
+	if release != nil {
+		release()
 	}
 	return nil
 }

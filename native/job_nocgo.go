@@ -15,6 +15,9 @@ func NewJob(p unsafe.Pointer, prefix string, release func()) (*Job, error) {
 	return nil, ErrNoCgo
 }
 
+// WrapJob returns ErrNoCgo in a build without cgo.
+func WrapJob(p unsafe.Pointer, cfg JobConfig) (*Job, error) { return nil, ErrNoCgo }
+
 // Args returns the number of arguments and the index of the output.
 func (j *Job) Args() (n, output int) { return 0, 0 }
 

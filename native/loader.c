@@ -181,51 +181,157 @@ pb_status pb_dl_open_flags(const char *library, const char *env, const char *con
                            int extra, void **handle, char *path, size_t pathlen, char *tried,
                            size_t triedlen, char *err, size_t errlen)
 {
+	pb_dl_search_opts o = {.flags = extra};
+	return pb_dl_search(library, env, candidates, &o, handle, NULL, path, pathlen, tried, triedlen,
+	                    err, errlen);
+}
+
+static int file_exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* preload_companions dlopens the companions present in path's folder by full path. */
+static void preload_companions(const char *path, const char *const *companions)
+{
+	const char *slash = strrchr(path, '/');
+	if (companions == NULL || slash == NULL)
+		return;
+	for (int i = 0; companions[i] != NULL; i++) {
+		char full[PATH_MAX + 128];
+		snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, companions[i]);
+		if (file_exists(full))
+			dlopen(full, RTLD_NOW | RTLD_LOCAL); /* best effort: its own failure shows later */
+	}
+}
+
+/* A candidate to try: a file name, and the index of the candidate it came from. */
+typedef struct cand {
+	char name[PATH_MAX + 128];
+	int index;
+} cand;
+
+/*
+ * expand lists what to try: each candidate as given, then in each folder
+ * where the file exists; *n receives the count (the list is malloc'd).
+ */
+static cand *expand(const char *const *candidates, const char *const *dirs, int *n)
+{
+	int nc = 0, nd = 0;
+	while (candidates != NULL && candidates[nc] != NULL)
+		nc++;
+	while (dirs != NULL && dirs[nd] != NULL)
+		nd++;
+	cand *v = calloc((size_t)nc * (size_t)(nd + 1) + 1, sizeof *v);
+	*n = 0;
+	if (v == NULL)
+		return NULL;
+	for (int c = 0; c < nc; c++) {
+		snprintf(v[*n].name, sizeof v[*n].name, "%s", candidates[c]);
+		v[(*n)++].index = c;
+		for (int d = 0; d < nd && strchr(candidates[c], '/') == NULL; d++) {
+			snprintf(v[*n].name, sizeof v[*n].name, "%s/%s", dirs[d], candidates[c]);
+			int seen = !file_exists(v[*n].name);
+			for (int k = 0; k < *n && !seen; k++)
+				seen = strcmp(v[k].name, v[*n].name) == 0;
+			if (!seen)
+				v[(*n)++].index = c;
+		}
+	}
+	return v;
+}
+
+pb_status pb_dl_search(const char *library, const char *env, const char *const *candidates,
+                       const pb_dl_search_opts *o, void **handle, int *index, char *path,
+                       size_t pathlen, char *tried, size_t triedlen, char *err, size_t errlen)
+{
 	if (library == NULL || handle == NULL)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_dl_open: library and handle are required");
 	*handle = NULL;
+	if (index != NULL)
+		*index = -1;
 	pthread_once(&quiet_once, quiet_idle_threads);
+	static const pb_dl_search_opts none;
+	if (o == NULL)
+		o = &none;
 	const char *override = env != NULL ? getenv(env) : NULL;
 	const char *one[2] = {override, NULL};
-	if (override != NULL && override[0] != '\0')
+	const char *const *dirs = o->dirs;
+	if (override != NULL && override[0] != '\0') {
 		candidates = one;
-	else
+		dirs = NULL;
+	} else {
 		override = NULL;
+	}
+	int n = 0;
+	cand *cands = expand(candidates, dirs, &n);
+	if (cands == NULL)
+		return pb_fail(PB_ERR_NOMEM, err, errlen, "%s: out of memory", library);
 
 	pb_sb t, e;
 	pb_sb_init(&t, tried, triedlen);
 	pb_sb_init(&e, err, errlen);
 	pb_sb_printf(&e, "%s not found (tried: ", library);
-	int n = 0;
-	for (; candidates != NULL && candidates[n] != NULL; n++) {
-		const char *cand = candidates[n];
+	pb_status st = PB_ERR_NOT_FOUND;
+	for (int i = 0; i < n; i++) {
+		const char *cand = cands[i].name;
+		char w[512];
+		w[0] = '\0';
+		preload_companions(cand, o->companions);
 		dlerror();
-		void *h = dlopen(cand, RTLD_NOW | RTLD_LOCAL | extra);
+		void *h = dlopen(cand, RTLD_NOW | RTLD_LOCAL | o->flags);
 		if (h != NULL) {
-			*handle = h;
-			pb_dl_realpath(h, path, pathlen);
-			if (tried != NULL && triedlen > 0)
-				tried[0] = '\0';
-			return PB_OK;
+			char rp[PATH_MAX];
+			pb_dl_realpath(h, rp, sizeof rp);
+			if (o->accept == NULL || o->accept(h, rp, o->accept_arg, w, sizeof w) == 0) {
+				*handle = h;
+				if (path != NULL && pathlen > 0)
+					snprintf(path, pathlen, "%s", rp);
+				if (index != NULL)
+					*index = override != NULL ? -1 : cands[i].index;
+				if (tried != NULL && triedlen > 0)
+					tried[0] = '\0';
+				st = PB_OK;
+				break;
+			}
+		} else {
+			snprintf(w, sizeof w, "%s", why(cand, dlerror()));
 		}
-		const char *w = why(cand, dlerror());
-		const char *label = override != NULL ? env : NULL;
-		if (n > 0) {
+		if (i > 0) {
 			pb_sb_printf(&e, "; ");
 			pb_sb_printf(&t, "\n");
 		}
-		if (label != NULL) {
-			pb_sb_printf(&e, "%s=%s: %s", label, cand, w);
-			pb_sb_printf(&t, "%s=%s: %s", label, cand, w);
+		if (override != NULL) {
+			pb_sb_printf(&e, "%s=%s: %s", env, cand, w);
+			pb_sb_printf(&t, "%s=%s: %s", env, cand, w);
 		} else {
 			pb_sb_printf(&e, "%s: %s", cand, w);
 			pb_sb_printf(&t, "%s: %s", cand, w);
 		}
 	}
+	free(cands);
+	if (st == PB_OK)
+		return st;
 	if (n == 0)
 		pb_sb_printf(&e, "no candidates");
 	pb_sb_printf(&e, ")");
-	return PB_ERR_NOT_FOUND;
+	if (override == NULL && o->where != NULL) {
+		int nd = 0;
+		while (o->dirs != NULL && o->dirs[nd] != NULL)
+			nd++;
+		if (nd == 0)
+			pb_sb_printf(&e, "; no other folder to search (none of %s exists)", o->where);
+		else {
+			pb_sb_printf(&e, "; also searched %d folder%s (of %s):", nd, nd == 1 ? "" : "s",
+			             o->where);
+			for (int d = 0; d < nd && d < 8; d++)
+				pb_sb_printf(&e, " %s", o->dirs[d]);
+			if (nd > 8)
+				pb_sb_printf(&e, " and %d more", nd - 8);
+		}
+	}
+	return st;
 }
 
 void *pb_dl_preload(const char *const *candidates, char *path, size_t pathlen)

@@ -1,8 +1,10 @@
 /*
- * pb_gpu.h — what the GPU files of native/ share (gpu.c, cuda.c, cublas.c,
- * cudnn.c, rocblas.c) and C users do not see: the runtime table that hides
- * CUDA and HIP behind one set of calls, devices, jobs on device buffers, the
- * library search, and the f16/bf16 conversions.
+ * pb_gpu.h — what the GPU files of native/ share and C users do not see:
+ * the runtime table that hides CUDA and HIP behind one set of calls
+ * (gpu_runtime.c), devices (gpu_device.c), jobs on device buffers
+ * (gpu_job.c), the library search (gpu_search.c), and the f16/bf16
+ * conversions (gpu_dtype.c). cuda.c, cublas.c, cudnn.c, cudnn_conv.c and
+ * rocblas.c are the libraries.
  */
 #ifndef PB_GPU_H
 #define PB_GPU_H
@@ -84,36 +86,7 @@ pb_status pb_gpu_enter(const pb_gpu *gpu, char *err, size_t errlen);
 /* pb_gpu_bytes writes n bytes as "12.0 GiB", "512 MiB", ... into buf. */
 const char *pb_gpu_bytes(double n, char *buf, size_t len);
 
-/* Jobs */
-
-typedef pb_status (*pb_gpu_iter_fn)(pb_gpu_job *job, int copy, char *err, size_t errlen);
-typedef pb_status (*pb_gpu_hook_fn)(pb_gpu_job *job, char *err, size_t errlen);
-
-struct pb_gpu_job {
-	pb_gpu *gpu;
-	int nargs;
-	int output;
-	int copies;
-	int next;
-	int last;
-	size_t len[PB_JOB_MAX_ARGS];
-	pb_gpu_dtype dt[PB_JOB_MAX_ARGS]; /* storage type of each argument */
-	void **dbuf;                      /* device buffers [copy*nargs + arg] */
-	void *block;                      /* the one allocation they are carved from */
-	void *ev[2];                      /* timing events */
-
-	pb_gpu_iter_fn iter;   /* enqueue one iteration on one copy (required) */
-	pb_gpu_hook_fn before; /* before the first event (e.g. the pointer mode) */
-	void (*destroy)(pb_gpu_job *job);
-
-	void *lib;
-	void *ctx;
-	void *scratch[2]; /* device workspaces, freed with the job */
-	size_t scratch_bytes[2];
-	int64_t p[8];
-	double alpha;
-	char desc[256];
-};
+/* Jobs on a device: the device place of the job contract (gpu_job.c, pb_internal.h). */
 
 /*
  * pb_gpu_job_alloc makes a job on gpu: nargs device buffers of lens[i]
@@ -125,14 +98,9 @@ struct pb_gpu_job {
  */
 pb_status pb_gpu_job_alloc(pb_gpu *gpu, int nargs, const size_t *lens, const pb_gpu_dtype *dts,
                            int output, const pb_gpu_job_opts *opts, const char *what,
-                           pb_gpu_job **out, char *err, size_t errlen);
+                           pb_job **out, char *err, size_t errlen);
 /* pb_gpu_job_scratch allocates workspace i (bytes may be 0: nothing). */
-pb_status pb_gpu_job_scratch(pb_gpu_job *job, int i, size_t bytes, char *err, size_t errlen);
-
-static inline void *pb_gpu_job_buf(const pb_gpu_job *j, int copy, int arg)
-{
-	return j->dbuf[(size_t)copy * (size_t)j->nargs + (size_t)arg];
-}
+pb_status pb_gpu_job_scratch(pb_job *job, int i, size_t bytes, char *err, size_t errlen);
 
 /* Element sizes, names and conversions. */
 size_t pb_gpu_dtype_size(pb_gpu_dtype dt);
@@ -152,24 +120,28 @@ enum {
 };
 
 /*
- * pb_gpu_dlopen loads the first loadable candidate for library (e.g.
- * "libcublas"): with env set and non-empty, its value alone; else each of
- * sonames (NULL-terminated, newest first) as is, then in each searched
- * folder where the file exists. Before dlopen'ing a file by path, the files
- * of companions (NULL-terminated sonames, may be NULL) present in the same
- * folder are loaded by full path. *index receives the soname index of the
- * file loaded (-1 for an override). accept, when not NULL, may refuse a
- * loaded candidate (returning nonzero and a reason in why) to go on to the
- * next: the refused handle stays loaded. On failure, err holds
- * "LIBRARY not found (tried: CAND: WHY; ...); searched: ..." and tried one
- * "CAND: WHY" per line.
+ * A GPU library as the search sees it: each library file of native/ (cuda.c,
+ * cublas.c, cudnn.c, rocblas.c) describes its own with one of these and a
+ * pb_sym table of the symbols it requires or can do without.
  */
-typedef int (*pb_gpu_accept_fn)(void *dl, const char *path, void *arg, char *why, size_t whylen);
+typedef struct pb_gpu_lib {
+	const char *name;              /* "libcublas": starts the not-found message */
+	const char *env;               /* the override variable, e.g. "PEAKBENCH_CUBLAS" */
+	const char *const *sonames;    /* tried in order, newest first (NULL-terminated) */
+	int search;                    /* PB_SEARCH_*: folders besides the linker's path */
+	const char *const *companions; /* loaded from a candidate's folder first (may be NULL) */
+} pb_gpu_lib;
 
-pb_status pb_gpu_dlopen(const char *library, const char *env, const char *const *sonames,
-                        int search, const char *const *companions, pb_gpu_accept_fn accept,
-                        void *accept_arg, void **handle, int *index, char *path, size_t pathlen,
-                        char *tried, size_t triedlen, char *err, size_t errlen);
+/*
+ * pb_gpu_lib_open loads lib through pb_dl_search: path, when not empty,
+ * alone (no override, no search); else the override variable's file, or
+ * each soname (order, when not NULL, in place of lib->sonames) as is and in
+ * the folders of lib->search. accept and *index are as for pb_dl_search.
+ */
+pb_status pb_gpu_lib_open(const pb_gpu_lib *lib, const char *path, const char *const *order,
+                          pb_dl_accept_fn accept, void *accept_arg, void **handle, int *index,
+                          char *out_path, size_t pathlen, char *tried, size_t triedlen, char *err,
+                          size_t errlen);
 
 /* cuda.c / rocblas.c: the runtime tables. */
 pb_status pb_cuda_load(pb_gpu_rt *rt, const char *path, int *code, char *tried, size_t triedlen,

@@ -48,8 +48,37 @@ void pb_sb_printf(pb_sb *sb, const char *fmt, ...) __attribute__((format(printf,
 /* Loader helpers */
 
 /*
+ * pb_dl_search is the one candidate loop of the C layer: it loads the
+ * first loadable candidate for library (e.g. "libcublas"): with env set and
+ * non-empty, its value alone; else each of candidates (NULL-terminated) as
+ * given and then, with o->dirs, in each of those folders where the file
+ * exists. Before dlopen'ing a file by path, the files of o->companions
+ * present in its folder are loaded by full path. o->accept, when not NULL,
+ * may refuse a loaded candidate (nonzero, with a reason in why) to go on to
+ * the next; the refused handle stays loaded. *index (may be NULL) receives
+ * the index in candidates of the file loaded (-1 for the override). On
+ * failure, err holds "LIBRARY not found (tried: CAND: WHY; ...)", with the
+ * folders searched when o->where names them, and tried one "CAND: WHY" per
+ * line. o may be NULL.
+ */
+typedef int (*pb_dl_accept_fn)(void *dl, const char *path, void *arg, char *why, size_t whylen);
+
+typedef struct pb_dl_search_opts {
+	int flags;                     /* extra dlopen flags, e.g. pb_dl_deepbind() */
+	const char *const *dirs;       /* folders to look in (NULL-terminated), or NULL */
+	const char *where;             /* how those folders were chosen, for the message */
+	const char *const *companions; /* sonames loaded from a candidate's folder first */
+	pb_dl_accept_fn accept;
+	void *accept_arg;
+} pb_dl_search_opts;
+
+pb_status pb_dl_search(const char *library, const char *env, const char *const *candidates,
+                       const pb_dl_search_opts *o, void **handle, int *index, char *path,
+                       size_t pathlen, char *tried, size_t triedlen, char *err, size_t errlen);
+
+/*
  * pb_dl_open_flags is pb_dl_open with extra dlopen flags (e.g. the value of
- * pb_dl_deepbind()).
+ * pb_dl_deepbind()): pb_dl_search with those flags alone.
  */
 pb_status pb_dl_open_flags(const char *library, const char *env, const char *const *candidates,
                            int extra, void **handle, char *path, size_t pathlen, char *tried,
@@ -203,42 +232,96 @@ int pb_mkl_get_threads(const pb_cblas *lib);
 void pb_mkl_version(pb_cblas *lib, char *out, size_t outlen);
 void pb_mkl_describe(pb_cblas *lib, pb_sb *info);
 
-/* Jobs (timing.c) */
+/*
+ * Jobs (job.c): one contract for host and device work. A job is an
+ * operation prepared on buffers it owns (one set per copy), with inputs
+ * copied in once, iterations run back to back by pb_job_run and timed
+ * where the work happens, and the latest output copied back. What differs
+ * between the host and a device — where the buffers live, how inputs and
+ * outputs travel, what the clock is — is the job's place: host buffers
+ * timed with CLOCK_MONOTONIC (timing.c), or device buffers timed with two
+ * events on the device's stream (gpu_job.c). Libraries fill in the
+ * operation: iter, and the hooks they need.
+ */
 
 #define PB_JOB_MAX_ARGS 6 /* batchnorm: x, mean, variance, scale, shift, y */
 
 typedef pb_status (*pb_job_iter_fn)(pb_job *job, int copy, char *err, size_t errlen);
 typedef pb_status (*pb_job_hook_fn)(pb_job *job, char *err, size_t errlen);
 
+/* Where a job's buffers live and how its runs are timed. */
+typedef struct pb_job_place {
+	const char *name; /* "job", "gpu job": starts the contract's messages */
+	/* enter prepares the calling thread (a device made current); NULL: nothing */
+	pb_status (*enter)(const pb_job *job, char *err, size_t errlen);
+	/* set_input converts src to the argument's type and copies it to every copy */
+	pb_status (*set_input)(pb_job *job, int arg, const double *src, size_t len, char *err,
+	                       size_t errlen);
+	/* output widens the latest iteration's output into dst */
+	pb_status (*output)(const pb_job *job, double *dst, size_t len, char *err, size_t errlen);
+	/* start starts the clock; stop stops it after the iterations (st: how they went) */
+	pb_status (*start)(pb_job *job, char *err, size_t errlen);
+	pb_status (*stop)(pb_job *job, pb_status st, int64_t *ns, char *err, size_t errlen);
+	/* quiesce waits for work in flight before destroy; release frees the buffers */
+	void (*quiesce)(pb_job *job);
+	void (*release)(pb_job *job);
+} pb_job_place;
+
+/* The device side of a GPU job (gpu_job.c). */
+typedef struct pb_job_dev {
+	pb_gpu *gpu;
+	void *lib;                        /* the library handle (pb_cublas *, ...) */
+	pb_gpu_dtype dt[PB_JOB_MAX_ARGS]; /* storage type of each argument */
+	void *block;                      /* the one allocation the buffers are carved from */
+	void *ev[2];                      /* timing events */
+	void *scratch[2];                 /* device workspaces, freed with the job */
+	size_t scratch_bytes[2];
+} pb_job_dev;
+
 struct pb_job {
-	pb_dtype dt;
+	const pb_job_place *place;
 	int nargs;
 	int output;
 	int copies;
 	int next; /* copy of the next iteration */
 	int last; /* copy of the latest iteration, -1 before any */
-	int threads;
 	size_t len[PB_JOB_MAX_ARGS];
-	void **buf;  /* [copy*nargs + arg] */
-	void **base; /* the allocations behind buf */
-	size_t *mapped; /* length of base[b]'s own mapping; 0 when malloc'd */
+	void **buf; /* [copy*nargs + arg]: host or device pointers, per place */
 
-	pb_job_iter_fn iter;    /* one iteration on one copy (required) */
-	pb_job_hook_fn before;  /* before the clock starts, e.g. apply the thread count */
-	pb_job_hook_fn after;   /* after the last iteration, still on the clock (e.g. wait) */
+	pb_job_iter_fn iter;   /* one iteration on one copy (required); on a device, enqueued */
+	pb_job_hook_fn before; /* before the clock starts, e.g. apply the thread count */
+	pb_job_hook_fn after;  /* after the last iteration, still on the clock (e.g. wait) */
 	void (*destroy)(pb_job *job);
 
-	const pb_cblas *lib;
 	void *ctx;
-	int64_t p[6];
+	int64_t p[8];
 	double alpha;
 	char desc[256];
+
+	/* host jobs (timing.c) */
+	pb_dtype dt; /* element type of every argument */
+	int threads;
+	const pb_cblas *lib;
+	void **base;    /* the allocations behind buf */
+	size_t *mapped; /* length of base[b]'s own mapping; 0 when malloc'd */
+	int64_t t0;     /* CLOCK_MONOTONIC at the start of the run, ns */
+
+	/* device jobs (gpu_job.c) */
+	pb_job_dev dev;
 };
 
 /*
- * pb_job_alloc allocates a job and its buffers: nargs arguments of lens[i]
- * elements of dt, one set per copy, each 64-byte aligned, staggered by
- * multiples of 576 bytes within a page so that no two of 64 consecutive
+ * pb_job_new allocates a job on place with nargs arguments of lens[i]
+ * elements, output the index of the output, copies sets (0 means 1), and
+ * its buffer table; the place allocates the buffers.
+ */
+pb_status pb_job_new(const pb_job_place *place, int nargs, const size_t *lens, int output,
+                     int copies, pb_job **out, char *err, size_t errlen);
+
+/*
+ * pb_job_alloc allocates a host job and its buffers: nargs arguments of
+ * lens[i] elements of dt, one set per copy, each 64-byte aligned, staggered
+ * by multiples of 576 bytes within a page so that no two of 64 consecutive
  * buffers are ≡ mod 4 KiB (glibc/4K aliasing), and zero-filled (which also
  * faults their pages in before any timing). A buffer of 2 MiB or more has a
  * mapping of its own, advised for transparent huge pages (timing.c).

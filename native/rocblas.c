@@ -40,18 +40,12 @@ static int hip_device_name(pb_gpu_rt *rt, int device, char *name, size_t len)
 	return e;
 }
 
-struct want {
-	const char *name;
-	void *slot;
-	int optional;
-};
-
 static int hip_accept(void *dl, const char *path, void *arg, char *why, size_t whylen)
 {
 	pb_gpu_rt *rt = arg;
 	pb_gpu_calls *c = &rt->c;
 	void *name = NULL;
-	struct want want[] = {
+	pb_sym want[] = {
 		{"hipGetDeviceCount", &c->get_device_count, 0},
 		{"hipSetDevice", &c->set_device, 0},
 		{"hipDeviceGetAttribute", &c->get_attribute, 0},
@@ -76,14 +70,12 @@ static int hip_accept(void *dl, const char *path, void *arg, char *why, size_t w
 		{"hipEventElapsedTime", &c->event_elapsed, 0},
 		{"hipEventDestroy", &c->event_destroy, 0},
 	};
-	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		void *p = dlsym(dl, want[i].name);
-		if (p == NULL && !want[i].optional) {
-			snprintf(why, whylen, "not a HIP runtime: missing symbol %s", want[i].name);
-			return -1;
-		}
-		memcpy(want[i].slot, &p, sizeof p);
-	}
+	pb_sb mb;
+	pb_sb_init(&mb, why, whylen);
+	pb_sb_printf(&mb, "not a HIP runtime: missing symbol ");
+	if (pb_dl_resolve(dl, want, PB_NSYMS(want), &mb) > 0)
+		return -1;
+	why[0] = '\0';
 	rt->dl = dl;
 	rt->vendor = PB_GPU_HIP;
 	rt->prefix = "rocm";
@@ -110,23 +102,21 @@ static int hip_accept(void *dl, const char *path, void *arg, char *why, size_t w
 	return 0;
 }
 
+static const pb_gpu_lib hip_lib = {
+	.name = "libamdhip64",
+	.env = "PEAKBENCH_HIP",
+	.sonames = hip_sonames,
+	.search = PB_SEARCH_ROCM,
+};
+
 pb_status pb_hip_load(pb_gpu_rt *rt, const char *path, int *code, char *tried, size_t triedlen,
                       char *err, size_t errlen)
 {
 	(void)code;
-	const char *one[2] = {path, NULL};
-	const char *const *sonames = hip_sonames;
-	const char *env = "PEAKBENCH_HIP";
-	int search = PB_SEARCH_ROCM;
-	if (path != NULL && path[0] != '\0') {
-		sonames = one;
-		env = NULL;
-		search = 0;
-	}
 	void *dl = NULL;
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("libamdhip64", env, sonames, search, NULL, hip_accept, rt, &dl,
-	                             NULL, rt->path, sizeof rt->path, tried, triedlen, msg, sizeof msg);
+	pb_status st = pb_gpu_lib_open(&hip_lib, path, NULL, hip_accept, rt, &dl, NULL, rt->path,
+	                               sizeof rt->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK)
 		return pb_fail(st, err, errlen, "rocm: %s; %s", msg, HIP_HINT);
 	return PB_OK;
@@ -162,6 +152,13 @@ static const char *const rocblas_sonames[] = {
 	NULL,
 };
 
+static const pb_gpu_lib rocblas_lib = {
+	.name = "librocblas",
+	.env = "PEAKBENCH_ROCBLAS",
+	.sonames = rocblas_sonames,
+	.search = PB_SEARCH_ROCM,
+};
+
 #define ROCBLAS_HINT                                                                            \
 	"install rocBLAS (ROCm's rocblas package) or set PEAKBENCH_ROCBLAS to the path of "          \
 	"librocblas.so"
@@ -186,23 +183,14 @@ pb_status pb_rocblas_open(pb_gpu *gpu, const char *path, pb_rocblas **out, char 
 	if (lib == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "rocblas: out of memory");
 	lib->gpu = gpu;
-	const char *one[2] = {path, NULL};
-	const char *const *sonames = rocblas_sonames;
-	const char *env = "PEAKBENCH_ROCBLAS";
-	int search = PB_SEARCH_ROCM;
-	if (path != NULL && path[0] != '\0') {
-		sonames = one;
-		env = NULL;
-		search = 0;
-	}
 	char msg[4096];
-	pb_status st = pb_gpu_dlopen("librocblas", env, sonames, search, NULL, NULL, NULL, &lib->dl,
-	                             NULL, lib->path, sizeof lib->path, tried, triedlen, msg, sizeof msg);
+	pb_status st = pb_gpu_lib_open(&rocblas_lib, path, NULL, NULL, NULL, &lib->dl, NULL, lib->path,
+	                               sizeof lib->path, tried, triedlen, msg, sizeof msg);
 	if (st != PB_OK) {
 		free(lib);
 		return pb_fail(st, err, errlen, "rocblas: %s; %s", msg, ROCBLAS_HINT);
 	}
-	struct want syms[] = {
+	pb_sym syms[] = {
 		{"rocblas_create_handle", &lib->create, 0},
 		{"rocblas_destroy_handle", &lib->destroy, 0},
 		{"rocblas_set_stream", &lib->set_stream, 0},
@@ -211,15 +199,14 @@ pb_status pb_rocblas_open(pb_gpu *gpu, const char *path, pb_rocblas **out, char 
 		{"rocblas_sgemm", &lib->sgemm, 0},
 		{"rocblas_dgemm", &lib->dgemm, 0},
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(lib->dl, syms[i].name);
-		if (p == NULL && !syms[i].optional) {
-			st = pb_fail(PB_ERR_SYMBOL, err, errlen, "rocblas: %s is not rocBLAS: missing symbol %s",
-			             lib->path, syms[i].name);
-			free(lib);
-			return st;
-		}
-		memcpy(syms[i].slot, &p, sizeof p);
+	char missing[512];
+	pb_sb mb;
+	pb_sb_init(&mb, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, syms, PB_NSYMS(syms), &mb) > 0) {
+		st = pb_fail(PB_ERR_SYMBOL, err, errlen, "rocblas: %s is not rocBLAS: missing symbol %s", lib->path,
+		             missing);
+		free(lib);
+		return st;
 	}
 	snprintf(lib->version, sizeof lib->version, "unknown");
 	if (lib->version_string != NULL &&
@@ -269,16 +256,16 @@ void pb_rocblas_close(pb_rocblas *lib)
 
 static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 {
-	pb_rocblas *lib = j->lib;
+	pb_rocblas *lib = j->dev.lib;
 	int m = (int)j->p[0], n = (int)j->p[1], k = (int)j->p[2];
 	int ta = (int)j->p[3], tb = (int)j->p[4];
-	const void *A = pb_gpu_job_buf(j, c, 0), *B = pb_gpu_job_buf(j, c, 1);
-	void *C = pb_gpu_job_buf(j, c, 2);
+	const void *A = pb_job_buf(j, c, 0), *B = pb_job_buf(j, c, 1);
+	void *C = pb_job_buf(j, c, 2);
 	/* column-major Cᵀ (n×m) = op(B)ᵀ (n×k) · op(A)ᵀ (k×m) */
 	int opb = tb ? rocblas_operation_transpose : rocblas_operation_none, ldb = tb ? k : n;
 	int opa = ta ? rocblas_operation_transpose : rocblas_operation_none, lda = ta ? m : k;
 	int s;
-	if (j->dt[2] == PB_GPU_F64) {
+	if (j->dev.dt[2] == PB_GPU_F64) {
 		const double one = 1, zero = 0;
 		s = lib->dgemm(lib->h, opb, opa, n, m, k, &one, B, ldb, A, lda, &zero, C, n);
 	} else {
@@ -286,7 +273,7 @@ static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 		s = lib->sgemm(lib->h, opb, opa, n, m, k, &one, B, ldb, A, lda, &zero, C, n);
 	}
 	if (s != rocblas_status_success)
-		return rocblas_fail(lib, s, j->dt[2] == PB_GPU_F64 ? "rocblas_dgemm" : "rocblas_sgemm",
+		return rocblas_fail(lib, s, j->dev.dt[2] == PB_GPU_F64 ? "rocblas_dgemm" : "rocblas_sgemm",
 		                    err, errlen);
 	return PB_OK;
 }
@@ -312,7 +299,7 @@ pb_status pb_rocblas_job_gemm(pb_rocblas *lib, pb_gpu_dtype dt, pb_trans ta, pb_
 	pb_status st = pb_gpu_job_alloc(lib->gpu, 3, lens, dts, 2, opts, what, &j, err, errlen);
 	if (st != PB_OK)
 		return st;
-	j->lib = lib;
+	j->dev.lib = lib;
 	j->iter = gemm_iter;
 	j->p[0] = m;
 	j->p[1] = n;

@@ -362,130 +362,47 @@ type JobOptions struct {
 	Copies int
 }
 
-// Job is an operation prepared on device buffers by a library package: its
-// inputs are copied in once, Run times iterations with device events, and
-// Output copies the latest result back. A Job is safe for use by one
+// Job is an operation prepared on device buffers by a library package: the
+// job contract's Go type (native.Job) on a device, whose calls hold the
+// device. Its inputs are copied in once, Run enqueues iters iterations
+// between two device events on the device's stream, waits for the second
+// and returns the time between the two, and Output waits for the device
+// and copies the latest result back. A Job is safe for use by one
 // goroutine at a time.
 type Job struct {
-	dev     *Device
-	c       jobHandle
-	nargs   int
-	output  int
-	lens    []int
-	desc    string
-	prefix  string
-	release []func()
+	*native.Job
+	dev *Device
 }
-
-// Args returns the number of arguments and the index of the output.
-func (j *Job) Args() (n, output int) { return j.nargs, j.output }
-
-// Len returns the element count of argument arg.
-func (j *Job) Len(arg int) int {
-	if arg < 0 || arg >= j.nargs {
-		panic(fmt.Sprintf("%sJob.Len: argument %d out of range [0, %d)", j.prefix, arg, j.nargs))
-	}
-	return j.lens[arg]
-}
-
-// String describes what the job runs, e.g. "cublas 12.4.5 cublasSgemm NN m=… on cuda:0".
-func (j *Job) String() string { return j.desc }
 
 // Device returns the device the job runs on.
 func (j *Job) Device() *Device { return j.dev }
-
-// SetInput converts v to the argument's type (f16 and bf16 rounded to
-// nearest even) and copies it to every copy of argument arg on the device.
-func (j *Job) SetInput(arg int, v []float64) error {
-	if arg < 0 || arg >= j.nargs {
-		return fmt.Errorf("%sSetInput: argument %d out of range [0, %d)", j.prefix, arg, j.nargs)
-	}
-	if len(v) != j.lens[arg] {
-		return fmt.Errorf("%sSetInput: argument %d holds %d elements, got %d", j.prefix, arg, j.lens[arg], len(v))
-	}
-	return j.do(func() error { return j.setInput(arg, v) })
-}
-
-// Run enqueues iters iterations between two device events on the device's
-// stream, rotating through the copies, waits for the second event and
-// returns the time between the two.
-func (j *Job) Run(iters int) (time.Duration, error) {
-	if iters < 0 {
-		return 0, fmt.Errorf("%sRun: iterations %d < 0", j.prefix, iters)
-	}
-	var t time.Duration
-	err := j.do(func() error {
-		var err error
-		t, err = j.run(iters)
-		return err
-	})
-	return t, err
-}
-
-// Output waits for the device and returns the latest iteration's output,
-// widened to float64.
-func (j *Job) Output() ([]float64, error) {
-	out := make([]float64, j.lens[j.output])
-	return out, j.OutputInto(out)
-}
-
-// OutputInto is Output writing into dst, which must hold Len(output) elements.
-func (j *Job) OutputInto(dst []float64) error {
-	if len(dst) != j.lens[j.output] {
-		return fmt.Errorf("%sOutput: want %d elements, dst holds %d", j.prefix, j.lens[j.output], len(dst))
-	}
-	return j.do(func() error { return j.outputInto(dst) })
-}
-
-// do runs f holding the device, failing on a closed job.
-func (j *Job) do(f func() error) error {
-	j.dev.mu.Lock()
-	defer j.dev.mu.Unlock()
-	if j.c == nil {
-		return fmt.Errorf("%sjob is closed", j.prefix)
-	}
-	return f()
-}
-
-// Close frees the job's device buffers. Closing twice is a no-op.
-func (j *Job) Close() error {
-	j.dev.mu.Lock()
-	if j.c == nil {
-		j.dev.mu.Unlock()
-		return nil
-	}
-	j.free()
-	j.c = nil
-	j.dev.mu.Unlock()
-	for _, r := range j.release {
-		r()
-	}
-	j.release = nil
-	return nil
-}
 
 // NewJob wraps a pb_gpu_job made on dev by a library package (passed as an
 // unsafe.Pointer, since each cgo package has its own C types); the caller
 // holds dev (Device.Do) while making it. release, if not nil, runs once
 // when the Job is closed; the Job also holds dev until then. prefix starts
-// every error message ("cublas: ").
+// every error message ("cublas: "). On an error the caller still owns p.
 func NewJob(dev *Device, p unsafe.Pointer, prefix string, release func()) (*Job, error) {
-	if p == nil {
-		return nil, errors.New(prefix + "NewJob: nil job")
-	}
 	rel, err := dev.retainLocked()
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{dev: dev, c: jobHandle(p), prefix: prefix, release: []func(){rel}}
-	if release != nil {
-		j.release = append([]func(){release}, j.release...)
-	}
-	if err := j.describe(); err != nil {
-		j.free()
+	nj, err := native.WrapJob(p, native.JobConfig{
+		Prefix: prefix,
+		Release: func() {
+			if release != nil {
+				release()
+			}
+			rel()
+		},
+		Lock:  &dev.mu,
+		Error: func(status int, msg string) error { return newError(status, 0, msg) },
+	})
+	if err != nil {
+		rel()
 		return nil, err
 	}
-	return j, nil
+	return &Job{Job: nj, dev: dev}, nil
 }
 
 // retainLocked is Retain for a caller already inside Do (the device is held).

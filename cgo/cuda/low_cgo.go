@@ -20,7 +20,6 @@ import (
 type (
 	rtHandle   = *C.pb_gpu_rt
 	devHandle  = *C.pb_gpu
-	jobHandle  = *C.pb_gpu_job
 	nvmlHandle = *C.pb_nvml
 )
 
@@ -154,67 +153,6 @@ func (d *Device) copyBandwidth(bytes int64, iters int) (time.Duration, error) {
 		return 0, newError(int(st), 0, errb.String())
 	}
 	return time.Duration(ns), nil
-}
-
-func (j *Job) describe() error {
-	errb := newBuf(errLen)
-	defer errb.free()
-	var nargs, output C.int
-	if st := C.pb_gpu_job_args(j.c, &nargs, &output, errb.p, errb.len()); st != C.PB_OK {
-		return newError(int(st), 0, j.prefix+errb.String())
-	}
-	j.nargs, j.output = int(nargs), int(output)
-	for a := 0; a < j.nargs; a++ {
-		var n C.size_t
-		if st := C.pb_gpu_job_arg_len(j.c, C.int(a), &n, errb.p, errb.len()); st != C.PB_OK {
-			return newError(int(st), 0, j.prefix+errb.String())
-		}
-		j.lens = append(j.lens, int(n))
-	}
-	desc := newBuf(512)
-	defer desc.free()
-	if C.pb_gpu_job_describe(j.c, desc.p, desc.len(), nil, 0) == C.PB_OK {
-		j.desc = desc.String()
-	}
-	return nil
-}
-
-func (j *Job) free() { C.pb_gpu_job_free(j.c) }
-
-func (j *Job) setInput(arg int, v []float64) error {
-	var p *C.double
-	if len(v) > 0 {
-		p = (*C.double)(unsafe.Pointer(&v[0]))
-	}
-	errb := newBuf(errLen)
-	defer errb.free()
-	if st := C.pb_gpu_job_set_input(j.c, C.int(arg), p, C.size_t(len(v)), errb.p, errb.len()); st != C.PB_OK {
-		return newError(int(st), 0, errb.String())
-	}
-	return nil
-}
-
-func (j *Job) run(iters int) (time.Duration, error) {
-	errb := newBuf(errLen)
-	defer errb.free()
-	var ns C.int64_t
-	if st := C.pb_gpu_job_run(j.c, C.int64_t(iters), &ns, errb.p, errb.len()); st != C.PB_OK {
-		return 0, newError(int(st), 0, errb.String())
-	}
-	return time.Duration(ns), nil
-}
-
-func (j *Job) outputInto(dst []float64) error {
-	var p *C.double
-	if len(dst) > 0 {
-		p = (*C.double)(unsafe.Pointer(&dst[0]))
-	}
-	errb := newBuf(errLen)
-	defer errb.free()
-	if st := C.pb_gpu_job_output(j.c, p, C.size_t(len(dst)), errb.p, errb.len()); st != C.PB_OK {
-		return newError(int(st), 0, errb.String())
-	}
-	return nil
 }
 
 func openNVML(pciBusID string) (nvmlHandle, string, error) {

@@ -14,7 +14,6 @@ import (
 type (
 	rtHandle   = unsafe.Pointer
 	devHandle  = unsafe.Pointer
-	jobHandle  = unsafe.Pointer
 	nvmlHandle = unsafe.Pointer
 )
 
@@ -36,13 +35,8 @@ func (d *Device) memInfo() (free, total uint64, err error) { return 0, 0, native
 func (d *Device) copyBandwidth(bytes int64, iters int) (time.Duration, error) {
 	return 0, native.ErrNoCgo
 }
-func (j *Job) describe() error                      { return native.ErrNoCgo }
-func (j *Job) free()                                {}
-func (j *Job) setInput(arg int, v []float64) error  { return native.ErrNoCgo }
-func (j *Job) run(iters int) (time.Duration, error) { return 0, native.ErrNoCgo }
-func (j *Job) outputInto(dst []float64) error       { return native.ErrNoCgo }
-func (m *Monitor) read() (Sample, error)            { return Sample{}, native.ErrNoCgo }
-func (m *Monitor) close()                           {}
+func (m *Monitor) read() (Sample, error) { return Sample{}, native.ErrNoCgo }
+func (m *Monitor) close()                {}
 
 func openNVML(pciBusID string) (nvmlHandle, string, error) {
 	return nil, "", &LoadError{Library: "libnvidia-ml", Reason: "nvml: " + native.ErrNoCgo.Error(), Err: native.ErrNoCgo}

@@ -10,7 +10,12 @@
 // every pointer must be a device allocation of the handle's device, leading
 // dimensions must fit, the calling thread's current device must be the
 // handle's, and cuBLAS's pointer mode must be host for gemm, gemv and axpy
-// and device for dot. The fake libraries link to each other by soname, like
+// and device for dot. Streams behave as on a GPU: a library call's work
+// goes on the stream bound to its handle (the default stream when none) and
+// is carried out only when that stream, or an event recorded on it, is
+// synchronized; events time only their own stream's work. A library left
+// unbound to the stream a job times leaves the output at zero, and the
+// conformance suite fails it (see csrc/fake_runtime.c). The fake libraries link to each other by soname, like
 // the real ones (libcublas needs libcudart and libcublasLt, libcudnn.so.9
 // needs libcudart and libcudnn_ops, librocblas needs libamdhip64, cuDNN 8's
 // sub-libraries need each other as cuDNN 8's do), without run paths: a

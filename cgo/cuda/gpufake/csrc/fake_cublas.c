@@ -7,7 +7,11 @@
  *   - leading dimensions must be at least the rows of the stored matrix;
  *   - the calling thread's current device must be the handle's;
  *   - gemm, gemv and axpy must run in host pointer mode (peakbench passes
- *     host scalars), dot in device pointer mode with a device result.
+ *     host scalars), dot in device pointer mode with a device result;
+ *   - the work goes on the stream bound to the handle (cublasSetStream;
+ *     the default stream when none) and is carried out when that stream is
+ *     synchronized (fake_runtime.c), not during the call: host scalars are
+ *     read at the call, operands when the work runs.
  * Linked against the fake libcudart (for the current device; its soname is
  * libpbfake_cudart.so, so a real runtime loaded in the same process does not
  * stand in for it) and against libcublasLt.so.12 (like the real one, found
@@ -22,6 +26,7 @@
 
 extern int pbfake_current_device(void);
 extern int pbfake_device_of(const void *p);
+extern int pbfake_enqueue(void *stream, void (*fn)(void *arg), void *arg);
 
 enum { OK = 0, NOT_INIT = 1, INVALID = 7, EXEC_FAILED = 13, NOT_SUPPORTED = 15 };
 
@@ -128,6 +133,16 @@ static int check(const handle *h, int want_mode)
 
 static int on_device(const handle *h, const void *p) { return pbfake_device_of(p) == h->dev; }
 
+/* later enqueues fn on the handle's stream with a copy of the n bytes of args. */
+static int later(const handle *h, void (*fn)(void *), const void *args, size_t n)
+{
+	void *p = malloc(n);
+	if (p == NULL)
+		return 3; /* CUBLAS_STATUS_ALLOC_FAILED */
+	memcpy(p, args, n);
+	return pbfake_enqueue(h->stream, fn, p) == 0 ? OK : EXEC_FAILED;
+}
+
 /* Element access by cudaDataType: 0 f32, 1 f64, 2 f16, 14 bf16. */
 static double ld(const void *p, size_t i, int type)
 {
@@ -181,10 +196,46 @@ static float tf32(float x)
 	return x;
 }
 
+/* A gemm's arguments, as enqueued. */
+typedef struct gemm_args {
+	int ta, tb, m, n, k;
+	double alpha, beta;
+	const void *A, *B;
+	void *C;
+	int atype, btype, ctype, lda, ldb, ldc, wide, round_tf32;
+} gemm_args;
+
 /*
- * gemm computes column-major C = alpha·op(A)·op(B) + beta·C (C m×n), in
+ * run_gemm computes column-major C = alpha·op(A)·op(B) + beta·C (C m×n), in
  * double (wide = 1) or float accumulation; beta == 0 does not read C.
  */
+static void run_gemm(void *p)
+{
+	const gemm_args *g = p;
+	for (int j = 0; j < g->n; j++)
+		for (int i = 0; i < g->m; i++) {
+			double dacc = 0;
+			float facc = 0;
+			for (int q = 0; q < g->k; q++) {
+				double a = ld(g->A, g->ta ? (size_t)q + (size_t)i * g->lda : (size_t)i + (size_t)q * g->lda, g->atype);
+				double b = ld(g->B, g->tb ? (size_t)j + (size_t)q * g->ldb : (size_t)q + (size_t)j * g->ldb, g->btype);
+				if (g->wide)
+					dacc += a * b;
+				else if (g->round_tf32)
+					facc += tf32((float)a) * tf32((float)b);
+				else
+					facc += (float)a * (float)b;
+			}
+			double acc = g->wide ? dacc : facc;
+			size_t ci = (size_t)i + (size_t)j * g->ldc;
+			double v = g->alpha * acc;
+			if (g->beta != 0)
+				v += g->beta * ld(g->C, ci, g->ctype);
+			st(g->C, ci, g->ctype, v);
+		}
+}
+
+/* gemm checks a gemm's arguments and enqueues it. */
 static int gemm(const handle *h, int ta, int tb, int m, int n, int k, double alpha, const void *A,
                 int atype, int lda, const void *B, int btype, int ldb, double beta, void *C,
                 int ctype, int ldc, int wide, int round_tf32)
@@ -196,28 +247,9 @@ static int gemm(const handle *h, int ta, int tb, int m, int n, int k, double alp
 		return INVALID;
 	if (!on_device(h, A) || !on_device(h, B) || !on_device(h, C))
 		return INVALID;
-	for (int j = 0; j < n; j++)
-		for (int i = 0; i < m; i++) {
-			double dacc = 0;
-			float facc = 0;
-			for (int p = 0; p < k; p++) {
-				double a = ld(A, ta ? (size_t)p + (size_t)i * lda : (size_t)i + (size_t)p * lda, atype);
-				double b = ld(B, tb ? (size_t)j + (size_t)p * ldb : (size_t)p + (size_t)j * ldb, btype);
-				if (wide)
-					dacc += a * b;
-				else if (round_tf32)
-					facc += tf32((float)a) * tf32((float)b);
-				else
-					facc += (float)a * (float)b;
-			}
-			double acc = wide ? dacc : facc;
-			size_t ci = (size_t)i + (size_t)j * ldc;
-			double v = alpha * acc;
-			if (beta != 0)
-				v += beta * ld(C, ci, ctype);
-			st(C, ci, ctype, v);
-		}
-	return OK;
+	gemm_args g = {ta, tb, m, n, k, alpha, beta, A, B, C, atype, btype, ctype, lda, ldb, ldc,
+	               wide, round_tf32};
+	return later(h, run_gemm, &g, sizeof g);
 }
 
 EXPORT int cublasSgemm_v2(handle *h, int ta, int tb, int m, int n, int k, const float *alpha,
@@ -270,6 +302,31 @@ EXPORT int cublasGemmEx(handle *h, int ta, int tb, int m, int n, int k, const vo
 	return gemm(h, ta, tb, m, n, k, a, A, atype, lda, B, btype, ldb, b, C, ctype, ldc, 0, tf);
 }
 
+typedef struct gemv_args {
+	int trans, m, n, lda, type;
+	double alpha, beta;
+	const void *A, *x;
+	void *y;
+} gemv_args;
+
+static void run_gemv(void *p)
+{
+	const gemv_args *g = p;
+	int rows = g->trans ? g->n : g->m, cols = g->trans ? g->m : g->n; /* y has rows elements */
+	for (int i = 0; i < rows; i++) {
+		double acc = 0;
+		for (int j = 0; j < cols; j++) {
+			double a = g->trans ? ld(g->A, (size_t)j + (size_t)i * g->lda, g->type)
+			                    : ld(g->A, (size_t)i + (size_t)j * g->lda, g->type);
+			acc += a * ld(g->x, (size_t)j, g->type);
+		}
+		double v = g->alpha * acc;
+		if (g->beta != 0)
+			v += g->beta * ld(g->y, (size_t)i, g->type);
+		st(g->y, (size_t)i, g->type, v);
+	}
+}
+
 static int gemv(const handle *h, int trans, int m, int n, double alpha, const void *A, int lda,
                 const void *x, int incx, double beta, void *y, int incy, int type)
 {
@@ -278,20 +335,8 @@ static int gemv(const handle *h, int trans, int m, int n, double alpha, const vo
 		return INVALID;
 	if (!on_device(h, A) || !on_device(h, x) || !on_device(h, y))
 		return INVALID;
-	int rows = trans ? n : m, cols = trans ? m : n; /* y has rows elements */
-	for (int i = 0; i < rows; i++) {
-		double acc = 0;
-		for (int j = 0; j < cols; j++) {
-			double a = trans ? ld(A, (size_t)j + (size_t)i * lda, type)
-			                 : ld(A, (size_t)i + (size_t)j * lda, type);
-			acc += a * ld(x, (size_t)j, type);
-		}
-		double v = alpha * acc;
-		if (beta != 0)
-			v += beta * ld(y, (size_t)i, type);
-		st(y, (size_t)i, type, v);
-	}
-	return OK;
+	gemv_args g = {trans, m, n, lda, type, alpha, beta, A, x, y};
+	return later(h, run_gemv, &g, sizeof g);
 }
 
 EXPORT int cublasSgemv_v2(handle *h, int trans, int m, int n, const float *alpha, const float *A,
@@ -309,58 +354,77 @@ EXPORT int cublasDgemv_v2(handle *h, int trans, int m, int n, const double *alph
 	return s != OK ? s : gemv(h, trans, m, n, *alpha, A, lda, x, incx, *beta, y, incy, 1);
 }
 
-EXPORT int cublasSaxpy_v2(handle *h, int n, const float *alpha, const float *x, int incx, float *y,
-                          int incy)
+/* axpy and dot: y += alpha·x, or *r = x·y (type 0 f32, 1 f64). */
+typedef struct vec_args {
+	int n, type;
+	double alpha;
+	const void *x;
+	void *y, *r;
+} vec_args;
+
+static void run_axpy(void *p)
+{
+	const vec_args *v = p;
+	for (int i = 0; i < v->n; i++)
+		st(v->y, (size_t)i, v->type, ld(v->y, (size_t)i, v->type) + v->alpha * ld(v->x, (size_t)i, v->type));
+}
+
+static void run_dot(void *p)
+{
+	const vec_args *v = p;
+	double dacc = 0;
+	float facc = 0;
+	for (int i = 0; i < v->n; i++) {
+		if (v->type == 1)
+			dacc += ld(v->x, (size_t)i, 1) * ld(v->y, (size_t)i, 1);
+		else
+			facc += ((const float *)v->x)[i] * ((const float *)v->y)[i];
+	}
+	st(v->r, 0, v->type, v->type == 1 ? dacc : facc);
+}
+
+static int axpy(handle *h, int n, double alpha, const void *x, int incx, void *y, int incy, int type)
 {
 	int s = check(h, 0);
 	if (s != OK)
 		return s;
 	if (n < 0 || incx != 1 || incy != 1 || !on_device(h, x) || !on_device(h, y))
 		return INVALID;
-	for (int i = 0; i < n; i++)
-		y[i] += *alpha * x[i];
-	return OK;
+	vec_args v = {n, type, alpha, x, y, NULL};
+	return later(h, run_axpy, &v, sizeof v);
+}
+
+static int dot(handle *h, int n, const void *x, int incx, const void *y, int incy, void *r, int type)
+{
+	int s = check(h, 1);
+	if (s != OK)
+		return s;
+	if (n < 0 || incx != 1 || incy != 1 || !on_device(h, x) || !on_device(h, y) || !on_device(h, r))
+		return INVALID;
+	vec_args v = {n, type, 0, x, (void *)y, r};
+	return later(h, run_dot, &v, sizeof v);
+}
+
+EXPORT int cublasSaxpy_v2(handle *h, int n, const float *alpha, const float *x, int incx, float *y,
+                          int incy)
+{
+	return axpy(h, n, h != NULL && h->magic == MAGIC ? *alpha : 0, x, incx, y, incy, 0);
 }
 
 EXPORT int cublasDaxpy_v2(handle *h, int n, const double *alpha, const double *x, int incx,
                           double *y, int incy)
 {
-	int s = check(h, 0);
-	if (s != OK)
-		return s;
-	if (n < 0 || incx != 1 || incy != 1 || !on_device(h, x) || !on_device(h, y))
-		return INVALID;
-	for (int i = 0; i < n; i++)
-		y[i] += *alpha * x[i];
-	return OK;
+	return axpy(h, n, h != NULL && h->magic == MAGIC ? *alpha : 0, x, incx, y, incy, 1);
 }
 
 EXPORT int cublasSdot_v2(handle *h, int n, const float *x, int incx, const float *y, int incy,
                          float *r)
 {
-	int s = check(h, 1);
-	if (s != OK)
-		return s;
-	if (n < 0 || incx != 1 || incy != 1 || !on_device(h, x) || !on_device(h, y) || !on_device(h, r))
-		return INVALID;
-	float acc = 0;
-	for (int i = 0; i < n; i++)
-		acc += x[i] * y[i];
-	*r = acc;
-	return OK;
+	return dot(h, n, x, incx, y, incy, r, 0);
 }
 
 EXPORT int cublasDdot_v2(handle *h, int n, const double *x, int incx, const double *y, int incy,
                          double *r)
 {
-	int s = check(h, 1);
-	if (s != OK)
-		return s;
-	if (n < 0 || incx != 1 || incy != 1 || !on_device(h, x) || !on_device(h, y) || !on_device(h, r))
-		return INVALID;
-	double acc = 0;
-	for (int i = 0; i < n; i++)
-		acc += x[i] * y[i];
-	*r = acc;
-	return OK;
+	return dot(h, n, x, incx, y, incy, r, 1);
 }

@@ -17,7 +17,11 @@
  * Strict: descriptors must be f32, NCHW or NHWC, shapes must agree,
  * pointers must be device memory of the handle's device, the handle's
  * device must be current, and the reduction and the convolution must get
- * the workspace they asked for. Environment:
+ * the workspace they asked for. The work goes on the stream bound to the
+ * handle (cudnnSetStream; the default stream when none) and is carried out
+ * when that stream is synchronized (fake_runtime.c), not during the call:
+ * descriptors and host scalars are read at the call, tensors when the work
+ * runs. Environment:
  *   PB_FAKE_CUDNN_CUDART  what cudnnGetCudartVersion answers (default: a
  *                         CUDA 12 build, the fake runtime's major)
  */
@@ -52,6 +56,7 @@
 
 extern int pbfake_current_device(void);
 extern int pbfake_device_of(const void *p);
+extern int pbfake_enqueue(void *stream, void (*fn)(void *arg), void *arg);
 
 enum {
 	OK = 0,
@@ -300,6 +305,36 @@ static int same(const tensor *a, const tensor *b)
 	       memcmp(a->dims, b->dims, (size_t)a->nd * sizeof(int)) == 0;
 }
 
+/* later enqueues fn on the handle's stream with a copy of the n bytes of args. */
+static int later(const handle *h, void (*fn)(void *), const void *args, size_t n)
+{
+	void *p = malloc(n);
+	if (p == NULL)
+		return EXEC_FAILED;
+	memcpy(p, args, n);
+	return pbfake_enqueue(h->stream, fn, p) == 0 ? OK : EXEC_FAILED;
+}
+
+/* The elementwise calls' arguments, as enqueued (descriptors copied). */
+typedef struct elem_args {
+	int op;   /* op tensor: 0 add, 1 mul; activation: the mode */
+	float a1, a2, beta;
+	tensor xd;
+	const float *A, *B;
+	float *C;
+} elem_args;
+
+static void run_op_tensor(void *p)
+{
+	const elem_args *e = p;
+	size_t n = count(&e->xd);
+	for (size_t i = 0; i < n; i++) {
+		float x = e->a1 * e->A[i], y = e->a2 * e->B[i];
+		float r = e->op == 0 ? x + y : x * y;
+		e->C[i] = e->beta != 0 ? r + e->beta * e->C[i] : r;
+	}
+}
+
 EXPORT int cudnnOpTensor(handle *h, optensor *op, const float *a1, tensor *ad, const float *A,
                          const float *a2, tensor *bd, const float *B, const float *beta,
                          tensor *cd, float *C)
@@ -310,13 +345,29 @@ EXPORT int cudnnOpTensor(handle *h, optensor *op, const float *a1, tensor *ad, c
 		return s;
 	if (op == NULL || !op->set || !same(ad, bd) || !same(ad, cd))
 		return BAD_PARAM;
-	size_t n = count(ad);
+	elem_args e = {op->op, *a1, *a2, *beta, *ad, A, B, C};
+	return later(h, run_op_tensor, &e, sizeof e);
+}
+
+static void run_activation(void *p)
+{
+	const elem_args *e = p;
+	size_t n = count(&e->xd);
 	for (size_t i = 0; i < n; i++) {
-		float x = *a1 * A[i], y = *a2 * B[i];
-		float r = op->op == 0 ? x + y : x * y;
-		C[i] = *beta != 0 ? r + *beta * C[i] : r;
+		float v = e->A[i], r;
+		switch (e->op) {
+		case 0:
+			r = 1.0f / (1.0f + expf(-v));
+			break;
+		case 1:
+			r = v > 0 ? v : 0;
+			break;
+		default:
+			r = tanhf(v);
+			break;
+		}
+		e->C[i] = e->a1 * r + (e->beta != 0 ? e->beta * e->C[i] : 0);
 	}
-	return OK;
 }
 
 EXPORT int cudnnActivationForward(handle *h, act *a, const float *alpha, tensor *xd, const float *x,
@@ -328,23 +379,29 @@ EXPORT int cudnnActivationForward(handle *h, act *a, const float *alpha, tensor 
 		return s;
 	if (a == NULL || !a->set || !same(xd, yd))
 		return BAD_PARAM;
-	size_t n = count(xd);
-	for (size_t i = 0; i < n; i++) {
-		float v = x[i], r;
-		switch (a->mode) {
-		case 0:
-			r = 1.0f / (1.0f + expf(-v));
-			break;
-		case 1:
-			r = v > 0 ? v : 0;
-			break;
-		default:
-			r = tanhf(v);
-			break;
+	elem_args e = {a->mode, *alpha, 0, *beta, *xd, x, NULL, y};
+	return later(h, run_activation, &e, sizeof e);
+}
+
+static void run_softmax(void *p)
+{
+	const elem_args *e = p;
+	const tensor *xd = &e->xd;
+	size_t inner = count(xd) / (size_t)xd->dims[0];
+	for (int r = 0; r < xd->dims[0]; r++) {
+		const float *xr = e->A + (size_t)r * inner;
+		float *yr = e->C + (size_t)r * inner;
+		float m = xr[0];
+		for (size_t i = 1; i < inner; i++)
+			m = xr[i] > m ? xr[i] : m;
+		float sum = 0;
+		for (size_t i = 0; i < inner; i++) {
+			yr[i] = expf(xr[i] - m);
+			sum += yr[i];
 		}
-		y[i] = *alpha * r + (*beta != 0 ? *beta * y[i] : 0);
+		for (size_t i = 0; i < inner; i++)
+			yr[i] = e->a1 * (yr[i] / sum) + (e->beta != 0 ? e->beta * yr[i] : 0);
 	}
-	return OK;
 }
 
 EXPORT int cudnnSoftmaxForward(handle *h, int algo, int mode, const float *alpha, tensor *xd,
@@ -356,22 +413,8 @@ EXPORT int cudnnSoftmaxForward(handle *h, int algo, int mode, const float *alpha
 		return s;
 	if (algo != 1 || mode != 0 || !same(xd, yd))
 		return BAD_PARAM;
-	size_t inner = count(xd) / (size_t)xd->dims[0];
-	for (int r = 0; r < xd->dims[0]; r++) {
-		const float *xr = x + (size_t)r * inner;
-		float *yr = y + (size_t)r * inner;
-		float m = xr[0];
-		for (size_t i = 1; i < inner; i++)
-			m = xr[i] > m ? xr[i] : m;
-		float sum = 0;
-		for (size_t i = 0; i < inner; i++) {
-			yr[i] = expf(xr[i] - m);
-			sum += yr[i];
-		}
-		for (size_t i = 0; i < inner; i++)
-			yr[i] = *alpha * (yr[i] / sum) + (*beta != 0 ? *beta * yr[i] : 0);
-	}
-	return OK;
+	elem_args e = {0, *alpha, 0, *beta, *xd, x, NULL, y};
+	return later(h, run_softmax, &e, sizeof e);
 }
 
 EXPORT int cudnnGetReductionWorkspaceSize(handle *h, reduce *r, tensor *ad, tensor *cd, size_t *n)
@@ -394,6 +437,16 @@ EXPORT int cudnnGetReductionIndicesSize(handle *h, reduce *r, tensor *ad, tensor
 	return OK;
 }
 
+static void run_reduce(void *p)
+{
+	const elem_args *e = p;
+	size_t n = count(&e->xd);
+	float acc = e->op == 0 ? 0 : e->A[0];
+	for (size_t i = 0; i < n; i++)
+		acc = e->op == 0 ? acc + e->A[i] : (e->A[i] > acc ? e->A[i] : acc);
+	*e->C = e->a1 * acc + (e->beta != 0 ? e->beta * *e->C : 0);
+}
+
 EXPORT int cudnnReduceTensor(handle *h, reduce *r, void *indices, size_t isize, void *ws,
                              size_t wsize, const float *alpha, tensor *ad, const float *A,
                              const float *beta, tensor *cd, float *C)
@@ -406,12 +459,8 @@ EXPORT int cudnnReduceTensor(handle *h, reduce *r, void *indices, size_t isize, 
 		return s;
 	if (r == NULL || !r->set || cd == NULL || count(cd) != 1 || wsize < WORKSPACE)
 		return BAD_PARAM;
-	size_t n = count(ad);
-	float acc = r->op == 0 ? 0 : A[0];
-	for (size_t i = 0; i < n; i++)
-		acc = r->op == 0 ? acc + A[i] : (A[i] > acc ? A[i] : acc);
-	*C = *alpha * acc + (*beta != 0 ? *beta * *C : 0);
-	return OK;
+	elem_args e = {r->op, *alpha, 0, *beta, *ad, A, NULL, C};
+	return later(h, run_reduce, &e, sizeof e);
 }
 
 /* ---- convolution forward (cuDNN 8: libcudnn_cnn_infer; 9: libcudnn_cnn) ---- */
@@ -558,19 +607,21 @@ static size_t at(const tensor *t, int n, int c, const int *sp)
 	return o;
 }
 
-EXPORT int cudnnConvolutionForward(handle *h, const float *alpha, tensor *xd, const float *x,
-                                   tensor *wd, const float *w, conv *d, int algo, void *ws,
-                                   size_t wsbytes, const float *beta, tensor *yd, float *y)
+/* A convolution's arguments, as enqueued (descriptors copied). */
+typedef struct conv_args {
+	float alpha, beta;
+	tensor xd, wd, yd;
+	conv d;
+	const float *x, *w;
+	float *y;
+} conv_args;
+
+/* run_conv computes the cross-correlation directly, accumulating in double. */
+static void run_conv(void *p)
 {
-	NEED_CNN();
-	int s = conv_check(h, xd, wd, d, yd);
-	if (s != OK)
-		return s;
-	if (algo < 0 || algo > 7 || wsbytes < workspace(algo))
-		return BAD_PARAM;
-	if (pbfake_device_of(x) != h->dev || pbfake_device_of(w) != h->dev ||
-	    pbfake_device_of(y) != h->dev || (workspace(algo) > 0 && pbfake_device_of(ws) != h->dev))
-		return BAD_PARAM;
+	const conv_args *a = p;
+	const tensor *xd = &a->xd, *wd = &a->wd, *yd = &a->yd;
+	const conv *d = &a->d;
 	int ns = d->nsp, C = xd->dims[1];
 	int o[3] = {0, 0, 0}, win[3] = {0, 0, 0}, in[3];
 	size_t outs = 1, wins = 1;
@@ -599,10 +650,26 @@ EXPORT int cudnnConvolutionForward(handle *h, const float *alpha, tensor *xd, co
 								inside = 0;
 						}
 						if (inside)
-							acc += (double)x[at(xd, n, c, in)] * (double)w[at(wd, k, c, win)];
+							acc += (double)a->x[at(xd, n, c, in)] * (double)a->w[at(wd, k, c, win)];
 					}
-				float *dst = &y[at(yd, n, k, o)];
-				*dst = *alpha * (float)acc + (*beta != 0 ? *beta * *dst : 0);
+				float *dst = &a->y[at(yd, n, k, o)];
+				*dst = a->alpha * (float)acc + (a->beta != 0 ? a->beta * *dst : 0);
 			}
-	return OK;
+}
+
+EXPORT int cudnnConvolutionForward(handle *h, const float *alpha, tensor *xd, const float *x,
+                                   tensor *wd, const float *w, conv *d, int algo, void *ws,
+                                   size_t wsbytes, const float *beta, tensor *yd, float *y)
+{
+	NEED_CNN();
+	int s = conv_check(h, xd, wd, d, yd);
+	if (s != OK)
+		return s;
+	if (algo < 0 || algo > 7 || wsbytes < workspace(algo))
+		return BAD_PARAM;
+	if (pbfake_device_of(x) != h->dev || pbfake_device_of(w) != h->dev ||
+	    pbfake_device_of(y) != h->dev || (workspace(algo) > 0 && pbfake_device_of(ws) != h->dev))
+		return BAD_PARAM;
+	conv_args a = {*alpha, *beta, *xd, *wd, *yd, *d, x, w, y};
+	return later(h, run_conv, &a, sizeof a);
 }

@@ -4,7 +4,9 @@
  * host-backed device memory, with rocBLAS's operation enum (111 none, 112
  * transpose). Strict like the fake cuBLAS: device pointers of the handle's
  * device, leading dimensions at least the stored rows, and the handle's
- * device current on the calling thread.
+ * device current on the calling thread. The work goes on the stream bound
+ * to the handle (rocblas_set_stream; the default stream when none) and is
+ * carried out when that stream is synchronized (fake_runtime.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 extern int pbfake_current_device(void);
 extern int pbfake_device_of(const void *p);
+extern int pbfake_enqueue(void *stream, void (*fn)(void *arg), void *arg);
 
 enum {
 	OK = 0,
@@ -81,7 +84,32 @@ EXPORT int rocblas_get_version_string(char *buf, size_t len)
 	return OK;
 }
 
+/* A gemm's arguments, as enqueued (host scalars read at the call). */
+typedef struct gemm_args {
+	int ta, tb, m, n, k, lda, ldb, ldc;
+	double alpha, beta;
+	const void *A, *B;
+	void *C;
+} gemm_args;
+
 #define GEMM(NAME, T)                                                                           \
+	static void run_##NAME(void *p)                                                             \
+	{                                                                                           \
+		const gemm_args *g = p;                                                                 \
+		const T *A = g->A, *B = g->B;                                                           \
+		T *C = g->C;                                                                            \
+		for (int j = 0; j < g->n; j++)                                                          \
+			for (int i = 0; i < g->m; i++) {                                                    \
+				T acc = 0;                                                                      \
+				for (int q = 0; q < g->k; q++) {                                                \
+					T a = g->ta == 112 ? A[q + (size_t)i * g->lda] : A[i + (size_t)q * g->lda];  \
+					T b = g->tb == 112 ? B[j + (size_t)q * g->ldb] : B[q + (size_t)j * g->ldb];  \
+					acc += a * b;                                                               \
+				}                                                                               \
+				T *c = &C[i + (size_t)j * g->ldc];                                              \
+				*c = (T)g->alpha * acc + (g->beta != 0 ? (T)g->beta * *c : 0);                  \
+			}                                                                                   \
+	}                                                                                           \
 	EXPORT int NAME(handle *h, int ta, int tb, int m, int n, int k, const T *alpha, const T *A,  \
 	                int lda, const T *B, int ldb, const T *beta, T *C, int ldc)                  \
 	{                                                                                           \
@@ -98,18 +126,11 @@ EXPORT int rocblas_get_version_string(char *buf, size_t len)
 		if (pbfake_device_of(A) != h->dev || pbfake_device_of(B) != h->dev ||                    \
 		    pbfake_device_of(C) != h->dev)                                                      \
 			return INVALID_POINTER;                                                             \
-		for (int j = 0; j < n; j++)                                                             \
-			for (int i = 0; i < m; i++) {                                                       \
-				T acc = 0;                                                                      \
-				for (int p = 0; p < k; p++) {                                                   \
-					T a = ta == 112 ? A[p + (size_t)i * lda] : A[i + (size_t)p * lda];           \
-					T b = tb == 112 ? B[j + (size_t)p * ldb] : B[p + (size_t)j * ldb];           \
-					acc += a * b;                                                               \
-				}                                                                               \
-				T *c = &C[i + (size_t)j * ldc];                                                 \
-				*c = *alpha * acc + (*beta != 0 ? *beta * *c : 0);                              \
-			}                                                                                   \
-		return OK;                                                                              \
+		gemm_args *g = malloc(sizeof *g);                                                       \
+		if (g == NULL)                                                                          \
+			return INTERNAL;                                                                    \
+		*g = (gemm_args){ta, tb, m, n, k, lda, ldb, ldc, *alpha, *beta, A, B, C};              \
+		return pbfake_enqueue(h->stream, run_##NAME, g) == 0 ? OK : INTERNAL;                   \
 	}
 
 GEMM(rocblas_sgemm, float)

@@ -5,6 +5,17 @@
  * that records its device, so the fake BLAS libraries can compute on it
  * and check that every pointer they get is a device allocation.
  *
+ * Streams are modelled as a real GPU runs them: work enqueued on a stream
+ * (an async copy or memset, a fake library's call on the stream bound to
+ * its handle, NULL meaning the device's default stream) waits in that
+ * stream's queue and is carried out only when the stream is synchronized,
+ * an event recorded on it after the work is synchronized, or a
+ * device-wide synchronization (cudaDeviceSynchronize, cudaFree) comes.
+ * An event's time is taken when the queue reaches it, so it times only the
+ * work of its own stream. Work a library put on another stream than the
+ * one whose events a job records is therefore neither timed nor done when
+ * the job reads its output: the output is zeros and verification fails.
+ *
  * Environment (read at each call, so tests can change it):
  *   PB_FAKE_<RT>_DEVICES  device count (default 1; 0: the no-device error)
  *   PB_FAKE_<RT>_ERROR    error code every device query returns (e.g. 35)
@@ -119,6 +130,8 @@ static void live_del(long i)
 	memmove(&live[i], &live[i + 1], (nlive - (size_t)i - 1) * sizeof *live);
 	nlive--;
 }
+
+static void drain_all(void);
 
 /* For the fake BLAS libraries, which link against this one. */
 EXPORT int pbfake_current_device(void) { return cur; }
@@ -286,6 +299,8 @@ EXPORT const char *P(GetErrorName)(int e)
 		return ERR_PREFIX "InvalidDevice";
 	case 400:
 		return ERR_PREFIX "InvalidResourceHandle";
+	case 600:
+		return ERR_PREFIX "NotReady";
 	}
 	return ERR_PREFIX "Unknown";
 }
@@ -309,13 +324,13 @@ EXPORT const char *P(GetErrorString)(int e)
 		return "invalid device ordinal";
 	case 400:
 		return "invalid resource handle";
+	case 600:
+		return "device not ready";
 	}
 	return "unknown error";
 }
 
 EXPORT int P(GetLastError)(void) { return 0; }
-
-EXPORT int P(DeviceSynchronize)(void) { return 0; }
 
 EXPORT int P(Malloc)(void **p, size_t n)
 {
@@ -347,10 +362,12 @@ EXPORT int P(Malloc)(void **p, size_t n)
 	return 0;
 }
 
+/* cudaFree waits for the device: no queued work outlives the memory it uses. */
 EXPORT int P(Free)(void *p)
 {
 	if (p == NULL)
 		return 0;
+	drain_all();
 	pthread_mutex_lock(&mu);
 	long i = live_find(p, 1);
 	if (i < 0) {
@@ -376,71 +393,229 @@ EXPORT int P(MemGetInfo)(size_t *fr, size_t *tot)
 	return 0;
 }
 
+/* ---- streams and events ---- */
+
+/* A unit of queued work: a call to run (arg freed after), or an event's mark. */
+typedef struct work {
+	struct work *next;
+	void (*fn)(void *arg);
+	void *arg;
+	struct event *ev; /* a mark: the event completes when the queue reaches it */
+	unsigned long seq;
+} work;
+
+typedef struct stream {
+	uint32_t magic;
+	int dev;
+	work *head, *tail;
+	struct stream *next_live;
+} stream;
+
+typedef struct event {
+	uint32_t magic;
+	int recorded, done;
+	unsigned long seq; /* of the latest record */
+	stream *on;        /* the stream of the latest record */
+	struct timespec t;
+} event;
+
+/* qmu guards every queue and the list of streams; work runs without it. */
+static pthread_mutex_t qmu = PTHREAD_MUTEX_INITIALIZER;
+static stream defaults[MAXDEV]; /* each device's default stream (NULL) */
+static stream *streams;         /* the created ones */
+
+/* resolve maps a stream argument to its queue (NULL: the current device's default). */
+static stream *resolve(void *s)
+{
+	stream *st = s;
+	if (st == NULL) {
+		defaults[cur].magic = MAGIC;
+		defaults[cur].dev = cur;
+		return &defaults[cur];
+	}
+	return st->magic == MAGIC ? st : NULL;
+}
+
+static void push(stream *st, work *w)
+{
+	pthread_mutex_lock(&qmu);
+	if (st->tail != NULL)
+		st->tail->next = w;
+	else
+		st->head = w;
+	st->tail = w;
+	pthread_mutex_unlock(&qmu);
+}
+
+/*
+ * drain carries out st's queue in order, up to and including the mark of
+ * (until, seq) when until is not NULL, else all of it.
+ */
+static void drain(stream *st, const event *until, unsigned long seq)
+{
+	for (;;) {
+		pthread_mutex_lock(&qmu);
+		work *w = st->head;
+		if (w != NULL) {
+			st->head = w->next;
+			if (st->head == NULL)
+				st->tail = NULL;
+		}
+		pthread_mutex_unlock(&qmu);
+		if (w == NULL)
+			return;
+		int last = 0;
+		if (w->ev != NULL) {
+			if (w->ev->seq == w->seq) { /* not re-recorded since */
+				clock_gettime(CLOCK_MONOTONIC, &w->ev->t);
+				w->ev->done = 1;
+			}
+			last = w->ev == until && w->seq == seq;
+		} else {
+			w->fn(w->arg);
+			free(w->arg);
+		}
+		free(w);
+		if (last)
+			return;
+	}
+}
+
+/* drain_all carries out every stream's queue: a device-wide synchronization. */
+static void drain_all(void)
+{
+	for (int d = 0; d < MAXDEV; d++)
+		drain(&defaults[d], NULL, 0);
+	pthread_mutex_lock(&qmu);
+	stream *list = streams;
+	pthread_mutex_unlock(&qmu);
+	for (stream *st = list; st != NULL; st = st->next_live)
+		drain(st, NULL, 0);
+}
+
+/*
+ * pbfake_enqueue puts fn(arg) on stream s (NULL: the default stream), for
+ * the fake libraries: it runs when the stream is synchronized, and arg (from
+ * malloc) is freed after. Returns 0, or 400 for a bad stream, 2 for no memory.
+ */
+EXPORT int pbfake_enqueue(void *s, void (*fn)(void *arg), void *arg)
+{
+	stream *st = resolve(s);
+	work *w = st != NULL ? calloc(1, sizeof *w) : NULL;
+	if (w == NULL) {
+		free(arg);
+		return st == NULL ? 400 : 2;
+	}
+	w->fn = fn;
+	w->arg = arg;
+	push(st, w);
+	return 0;
+}
+
 /* Device sides of a copy must be device allocations; host sides must not be. */
 static int check_side(const void *p, int device)
 {
 	return (pbfake_device_of(p) >= 0) == device;
 }
 
-EXPORT int P(MemcpyAsync)(void *dst, const void *src, size_t n, int kind, void *stream)
+typedef struct copy_args {
+	void *dst;
+	const void *src;
+	size_t n;
+	int value; /* memset: the byte; -1 for a copy */
+} copy_args;
+
+static void run_copy(void *p)
 {
-	(void)stream;
+	copy_args *a = p;
+	if (a->value >= 0)
+		memset(a->dst, a->value, a->n);
+	else
+		memmove(a->dst, a->src, a->n);
+}
+
+static int check_copy(void *dst, const void *src, int kind)
+{
 	switch (kind) {
 	case 1: /* host to device */
-		if (!check_side(src, 0) || !check_side(dst, 1))
-			return 1;
-		break;
+		return check_side(src, 0) && check_side(dst, 1) ? 0 : 1;
 	case 2: /* device to host */
-		if (!check_side(src, 1) || !check_side(dst, 0))
-			return 1;
-		break;
+		return check_side(src, 1) && check_side(dst, 0) ? 0 : 1;
 	case 3:
-		if (!check_side(src, 1) || !check_side(dst, 1))
-			return 1;
-		break;
-	default:
-		return 21;
+		return check_side(src, 1) && check_side(dst, 1) ? 0 : 1;
 	}
+	return 21;
+}
+
+static int enqueue_copy(void *dst, const void *src, size_t n, int value, void *stream)
+{
+	copy_args *a = malloc(sizeof *a);
+	if (a == NULL)
+		return 2;
+	*a = (copy_args){dst, src, n, value};
+	return pbfake_enqueue(stream, run_copy, a);
+}
+
+EXPORT int P(MemcpyAsync)(void *dst, const void *src, size_t n, int kind, void *stream)
+{
+	int e = check_copy(dst, src, kind);
+	return e != 0 ? e : enqueue_copy(dst, src, n, -1, stream);
+}
+
+/* A synchronous copy waits for the default stream's work first (legacy default stream). */
+EXPORT int P(Memcpy)(void *dst, const void *src, size_t n, int kind)
+{
+	int e = check_copy(dst, src, kind);
+	if (e != 0)
+		return e;
+	drain(resolve(NULL), NULL, 0);
 	memmove(dst, src, n);
 	return 0;
 }
 
-EXPORT int P(Memcpy)(void *dst, const void *src, size_t n, int kind)
-{
-	return P(MemcpyAsync)(dst, src, n, kind, NULL);
-}
-
 EXPORT int P(MemsetAsync)(void *p, int v, size_t n, void *stream)
 {
-	(void)stream;
 	if (pbfake_device_of(p) < 0)
 		return 1;
-	memset(p, v, n);
-	return 0;
+	return enqueue_copy(p, NULL, n, v & 0xff, stream);
 }
 
-typedef struct stream {
-	uint32_t magic;
-	int dev;
-} stream;
+EXPORT int P(DeviceSynchronize)(void)
+{
+	drain_all();
+	return 0;
+}
 
 EXPORT int P(StreamCreateWithFlags)(void **s, unsigned flags)
 {
 	(void)flags;
-	stream *st = malloc(sizeof *st);
+	stream *st = calloc(1, sizeof *st);
 	if (st == NULL)
 		return 2;
 	st->magic = MAGIC;
 	st->dev = cur;
+	pthread_mutex_lock(&qmu);
+	st->next_live = streams;
+	streams = st;
+	pthread_mutex_unlock(&qmu);
 	*s = st;
 	return 0;
 }
 
+/* Destroying a stream lets its work finish first, as the runtime does. */
 EXPORT int P(StreamDestroy)(void *s)
 {
 	stream *st = s;
 	if (st == NULL || st->magic != MAGIC)
 		return 400;
+	drain(st, NULL, 0);
+	pthread_mutex_lock(&qmu);
+	for (stream **pp = &streams; *pp != NULL; pp = &(*pp)->next_live)
+		if (*pp == st) {
+			*pp = st->next_live;
+			break;
+		}
+	pthread_mutex_unlock(&qmu);
 	st->magic = 0;
 	free(st);
 	return 0;
@@ -448,15 +623,12 @@ EXPORT int P(StreamDestroy)(void *s)
 
 EXPORT int P(StreamSynchronize)(void *s)
 {
-	stream *st = s;
-	return st == NULL || st->magic == MAGIC ? 0 : 400;
+	stream *st = resolve(s);
+	if (st == NULL)
+		return 400;
+	drain(st, NULL, 0);
+	return 0;
 }
-
-typedef struct event {
-	uint32_t magic;
-	int recorded;
-	struct timespec t;
-} event;
 
 EXPORT int P(EventCreate)(void **e)
 {
@@ -471,40 +643,60 @@ EXPORT int P(EventCreate)(void **e)
 EXPORT int P(EventRecord)(void *e, void *s)
 {
 	event *ev = e;
-	stream *st = s;
-	if (ev == NULL || ev->magic != MAGIC || (st != NULL && st->magic != MAGIC))
+	stream *st = resolve(s);
+	if (ev == NULL || ev->magic != MAGIC || st == NULL)
 		return 400;
 	/* a stream of another device than the current one: the runtime refuses */
-	if (st != NULL && st->dev != cur)
+	if (st->dev != cur)
 		return 400;
-	clock_gettime(CLOCK_MONOTONIC, &ev->t);
+	work *w = calloc(1, sizeof *w);
+	if (w == NULL)
+		return 2;
+	pthread_mutex_lock(&qmu);
+	ev->seq++;
+	w->seq = ev->seq;
+	pthread_mutex_unlock(&qmu);
+	w->ev = ev;
 	ev->recorded = 1;
+	ev->done = 0;
+	ev->on = st;
+	push(st, w);
 	return 0;
 }
 
 EXPORT int P(EventSynchronize)(void *e)
 {
 	event *ev = e;
-	return ev != NULL && ev->magic == MAGIC ? 0 : 400;
+	if (ev == NULL || ev->magic != MAGIC)
+		return 400;
+	if (ev->recorded && !ev->done)
+		drain(ev->on, ev, ev->seq);
+	return 0;
 }
 
+/* Both events must have completed: cudaErrorNotReady (600) otherwise. */
 EXPORT int P(EventElapsedTime)(float *ms, void *a, void *b)
 {
 	event *x = a, *y = b;
 	if (x == NULL || y == NULL || x->magic != MAGIC || y->magic != MAGIC || !x->recorded ||
 	    !y->recorded)
 		return 400;
+	if (!x->done || !y->done)
+		return 600;
 	double d = (double)(y->t.tv_sec - x->t.tv_sec) * 1e3 +
 	           (double)(y->t.tv_nsec - x->t.tv_nsec) * 1e-6;
 	*ms = (float)d;
 	return 0;
 }
 
+/* A pending mark of the event is reached first, so that none outlives it. */
 EXPORT int P(EventDestroy)(void *e)
 {
 	event *ev = e;
 	if (ev == NULL || ev->magic != MAGIC)
 		return 400;
+	if (ev->recorded && !ev->done)
+		drain(ev->on, ev, ev->seq);
 	ev->magic = 0;
 	free(ev);
 	return 0;

@@ -1,0 +1,122 @@
+/*
+ * gpu_dtype.c — element types of GPU jobs: sizes, names, and the f16 and
+ * bf16 conversions (round to nearest, ties to even, integer arithmetic only).
+ */
+#include <string.h>
+
+#include "pb_gpu.h"
+
+/* ---- element types ---- */
+
+size_t pb_gpu_dtype_size(pb_gpu_dtype dt)
+{
+	switch (dt) {
+	case PB_GPU_F16:
+	case PB_GPU_BF16:
+		return 2;
+	case PB_GPU_F32:
+	case PB_GPU_TF32:
+		return 4;
+	case PB_GPU_F64:
+		return 8;
+	}
+	return 0;
+}
+
+const char *pb_gpu_dtype_name(pb_gpu_dtype dt)
+{
+	switch (dt) {
+	case PB_GPU_F16:
+		return "f16";
+	case PB_GPU_BF16:
+		return "bf16";
+	case PB_GPU_F32:
+		return "f32";
+	case PB_GPU_TF32:
+		return "tf32";
+	case PB_GPU_F64:
+		return "f64";
+	}
+	return "?";
+}
+
+/*
+ * round_bits rounds v to the binary format with ebits exponent and mbits
+ * fraction bits (IEEE layout, subnormals, bias 2^(ebits-1)-1), to nearest,
+ * ties to even, with integer arithmetic only (no libm), and returns the
+ * encoding without the sign; *sign receives v's sign bit.
+ */
+static uint32_t round_bits(double v, int mbits, int ebits, int *sign)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof u);
+	*sign = (int)(u >> 63);
+	int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias, emax = bias;
+	uint32_t inf = ((1u << ebits) - 1u) << mbits;
+	int e = (int)((u >> 52) & 0x7ff);
+	uint64_t m = u & ((1ULL << 52) - 1);
+	if (e == 0x7ff)
+		return m != 0 ? inf | (1u << (mbits - 1)) : inf; /* quiet NaN or infinity */
+	if (e == 0)
+		return 0; /* zero, or a double subnormal: far below half the least subnormal */
+	int x = e - 1023; /* v = m·2^(x-52), m with its leading one at bit 52 */
+	m |= 1ULL << 52;
+	int q = (x < emin ? emin : x) - mbits; /* exponent of the target's last place */
+	int shift = q - (x - 52);              /* bits of m below it: at least 52-mbits */
+	if (shift >= 54)
+		return 0; /* below half the least subnormal */
+	uint64_t r = m >> shift, rem = m & ((1ULL << shift) - 1), half = 1ULL << (shift - 1);
+	if (rem > half || (rem == half && (r & 1)))
+		r++;
+	if (x < emin) /* subnormal; r == 2^mbits is the least normal, whose encoding is r */
+		return (uint32_t)r;
+	if (r == (1ULL << (mbits + 1))) {
+		r >>= 1;
+		x++;
+	}
+	if (x > emax)
+		return inf;
+	return ((uint32_t)(x + bias) << mbits) | (uint32_t)(r - (1ULL << mbits));
+}
+
+uint16_t pb_f64_to_f16(double v)
+{
+	int s;
+	uint32_t b = round_bits(v, 10, 5, &s);
+	return (uint16_t)((s ? 0x8000u : 0u) | b);
+}
+
+uint16_t pb_f64_to_bf16(double v)
+{
+	int s;
+	uint32_t b = round_bits(v, 7, 8, &s);
+	return (uint16_t)((s ? 0x8000u : 0u) | b);
+}
+
+double pb_f16_to_f64(uint16_t h)
+{
+	uint64_t s = (uint64_t)(h >> 15) << 63;
+	int e = (h >> 10) & 0x1f;
+	uint64_t m = h & 0x3ff;
+	uint64_t u;
+	double d;
+	if (e == 0) {
+		d = (double)m * 0x1p-24;
+		return (h >> 15) ? -d : d;
+	}
+	if (e == 31)
+		u = s | (0x7ffULL << 52) | (m << 42);
+	else
+		u = s | ((uint64_t)(e - 15 + 1023) << 52) | (m << 42);
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
+
+double pb_bf16_to_f64(uint16_t b)
+{
+	uint32_t u = (uint32_t)b << 16;
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return (double)f;
+}
+
