@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cblas"
 	"github.com/peakbench/peakbench/native"
@@ -28,7 +29,7 @@ func init() {
 		backend.Register(backend.Factory{
 			Name:        name,
 			Description: descriptions[name],
-			Open:        func() (backend.Backend, error) { return Open(name) },
+			Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open(name) },
 			Isolate:     true,
 		})
 	}
@@ -54,7 +55,7 @@ func Open(name string) (*Backend, error) {
 func (b *Backend) Name() string { return b.name }
 
 // Device implements backend.Backend.
-func (b *Backend) Device() string { return "cpu" }
+func (b *Backend) Device() platform.Device { return platform.HostCPU() }
 
 // Library returns the library behind the backend.
 func (b *Backend) Library() *cblas.Library { return b.lib }

@@ -16,7 +16,7 @@ func TestNoCgo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Open(); !errors.Is(err, native.ErrNoCgo) {
+	if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, native.ErrNoCgo) {
 		t.Errorf("Open: %v; want ErrNoCgo", err)
 	}
 }

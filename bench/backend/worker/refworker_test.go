@@ -10,7 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/backend"
+	_ "github.com/peakbench/peakbench/bench/backend/gpu" // registered for the children of isolate_gpu_test.go
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
 )
@@ -36,8 +37,7 @@ func TestMain(m *testing.M) {
 		os.Exit(refWorker(mode))
 	}
 	if name, device, ok := ServeArgs(os.Args); ok { // isolate_test.go
-		gpu.SelectDevice(device)
-		os.Exit(ServeMain(name))
+		os.Exit(ServeMain(name, backend.OpenOptions{Device: device}))
 	}
 	code := m.Run()
 	gpufake.Cleanup()

@@ -36,7 +36,7 @@ func startRef(t *testing.T, name, mode string) *Backend {
 // passes through the protocol, against the Go reference worker.
 func TestReferenceConformance(t *testing.T) {
 	b := startRef(t, "ref", "ok")
-	if b.Name() != "ref" || b.Device() != "cpu" || b.Info().Version != "1.0" || b.Info().Details["mode"] != "ok" {
+	if b.Name() != "ref" || !b.Device().IsHost() || b.Info().Version != "1.0" || b.Info().Details["mode"] != "ok" {
 		t.Errorf("hello not taken: name %q device %q info %+v", b.Name(), b.Device(), b.Info())
 	}
 	backendtest.Run(t, b)
@@ -144,7 +144,7 @@ func TestUnsupported(t *testing.T) {
 func TestPythonMissing(t *testing.T) {
 	t.Setenv("PEAKBENCH_PYTHON", "/nonexistent/python3")
 	for _, p := range pythons {
-		_, err := p.open()
+		_, err := p.open(backend.OpenOptions{})
 		if err == nil || !strings.Contains(err.Error(), "no Python with "+p.module) || !strings.Contains(err.Error(), "/nonexistent/python3") {
 			t.Errorf("%s: %v", p.name, err)
 		}
