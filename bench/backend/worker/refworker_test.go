@@ -28,6 +28,7 @@ import (
 //	malformed  answers the first run with a line that is not JSON
 //	version    its hello names protocol 99
 //	missing    its hello says the framework is not installed
+//	device     its hello names a device peakbench cannot read
 //	noisy      prints to its standard output outside of replies (a
 //	           framework that prints): a protocol error it must avoid
 const refWorkerEnv = "PEAKBENCH_REFWORKER"
@@ -82,13 +83,17 @@ func refWorker(mode string) int {
 			case "noisy":
 				fmt.Println("a framework's banner")
 			}
+			device := "cpu"
+			if mode == "device" {
+				device = "gpu zero"
+			}
 			ops := map[string][]string{}
 			for _, op := range workload.Ops {
 				if !op.Layer() {
 					ops[string(op)] = []string{"f32", "f64"}
 				}
 			}
-			say(reply{OK: &ok, Protocol: Protocol, Name: "ref", Version: "1.0", Device: "cpu", Ops: ops,
+			say(reply{OK: &ok, Protocol: Protocol, Name: "ref", Version: "1.0", Device: device, Ops: ops,
 				Threads: true, Details: map[string]string{"mode": mode}})
 		case "prepare":
 			k, err := refPrepare(req)

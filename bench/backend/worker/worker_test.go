@@ -57,6 +57,7 @@ func TestHelloRefused(t *testing.T) {
 		"version": "ref: worker speaks protocol 99; peakbench speaks 1",
 		"missing": "ref: No module named 'ref'",
 		"noisy":   "ref: worker's reply to hello is malformed",
+		"device":  `ref: worker's hello: device "gpu zero": want "cpu" or KIND:INDEX [NAME]`,
 	} {
 		_, err := Start(refSpec("ref", mode))
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
