@@ -33,7 +33,7 @@ type config struct {
 	verbose    bool
 	peakGFLOPS float64
 	peakGBPS   float64
-	device     int            // -device: the GPU the GPU backends run on
+	device     int            // -device: the GPU the GPU backends run on (openOptions)
 	allowFail  bool           // -allow-failures: failed results do not change the exit status
 	baselines  *baselineFlags // -save-baseline, -baseline, -threshold (baseline.go)
 	vs         string         // -vs: the backend speedups are shown over
@@ -260,4 +260,10 @@ func parsePercent(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a fraction between 0 and 1 (e.g. 3%% or 0.03)", s)
 	}
 	return f, nil
+}
+
+// openOptions is what every backend is opened with: the GPU (-device) and
+// the limit of a request to a backend in another process (-timeout).
+func (c *config) openOptions() backend.OpenOptions {
+	return backend.OpenOptions{Device: c.device, Timeout: c.timeout}
 }

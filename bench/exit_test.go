@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/report"
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -19,10 +20,10 @@ import (
 // faultyBackend gets axpy wrong (zeros) and cannot prepare dot.
 type faultyBackend struct{}
 
-func (faultyBackend) Name() string       { return "faultytest" }
-func (faultyBackend) Device() string     { return "cpu" }
-func (faultyBackend) Info() backend.Info { return backend.Info{Version: "test"} }
-func (faultyBackend) Close() error       { return nil }
+func (faultyBackend) Name() string            { return "faultytest" }
+func (faultyBackend) Device() platform.Device { return platform.HostCPU() }
+func (faultyBackend) Info() backend.Info      { return backend.Info{Version: "test"} }
+func (faultyBackend) Close() error            { return nil }
 func (faultyBackend) Prepare(w workload.Workload, _ workload.Data, _ backend.Config) (backend.Kernel, error) {
 	switch w.Op {
 	case workload.AXPY:
@@ -52,7 +53,7 @@ func TestFailedResultsExitThree(t *testing.T) {
 	}
 	registerFaulty.Do(func() {
 		backend.Register(backend.Factory{Name: "faultytest", Description: "test only",
-			Open: func() (backend.Backend, error) { return faultyBackend{}, nil }})
+			Open: func(backend.OpenOptions) (backend.Backend, error) { return faultyBackend{}, nil }})
 	})
 	dir := t.TempDir()
 	t.Setenv(report.BaselineEnv, dir)

@@ -7,47 +7,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
-	"github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/report"
 )
 
-// gpuPeaks measures the peaks of the GPU (-device) behind the GPU backends
-// opened, or, for -peak, of any GPU found. Nothing GPU is touched when no
-// GPU backend was opened and -peak was not asked for. It returns why there
-// is no GPU, one entry per runtime looked for.
-func gpuPeaks(stderr io.Writer, backends []backend.Backend, cfg *config) ([]peak.GPUPeaks, []string) {
-	wantCUDA, wantROCm := cfg.peak, cfg.peak
-	for _, b := range backends {
-		d := b.Device()
-		wantCUDA = wantCUDA || strings.HasPrefix(d, "cuda:")
-		wantROCm = wantROCm || strings.HasPrefix(d, "rocm:")
-	}
-	quick := cfg.selection.Suite == "quick"
-	var (
-		gpus []peak.GPUPeaks
-		why  []string
-	)
-	for _, r := range []struct {
-		want    bool
-		measure func(bool) (peak.GPUPeaks, error)
-	}{{wantCUDA, gpu.MeasurePeaks}, {wantROCm, rocblas.MeasurePeaks}} {
-		if !r.want {
-			continue
-		}
-		p, err := r.measure(quick)
-		if err != nil {
-			why = append(why, err.Error())
-			continue
-		}
-		progressf(stderr, "GPU %s: %s", p.Device, gpuBandwidthLine(p))
-		gpus = append(gpus, p)
-	}
-	return gpus, why
-}
-
+// gpuBandwidthLine says what a GPU's copies measured, for standard error.
 func gpuBandwidthLine(p peak.GPUPeaks) string {
 	var parts []string
 	for _, b := range p.Bandwidth {
@@ -110,7 +75,7 @@ func writeGPUPeaks(w, stderr io.Writer, gpus []peak.GPUPeaks, why []string, form
 func finishGPU(stderr io.Writer, rep *report.Run, backends []backend.Backend) {
 	harness.GPUEmpirical(&rep.Peaks, rep.Results)
 	for _, b := range backends {
-		if b.Device() == "cpu" {
+		if b.Device().IsHost() {
 			continue
 		}
 		for i := range rep.Backends {

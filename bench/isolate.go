@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
-	"github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -54,8 +52,8 @@ func factories(fs []backend.Factory, mode string) []backend.Factory {
 func inproc(f backend.Factory) backend.Factory {
 	open, name := f.Open, f.Name+inprocSuffix
 	f.Name, f.Description = name, f.Description+"; in process"
-	f.Open = func() (backend.Backend, error) {
-		b, err := open()
+	f.Open = func(o backend.OpenOptions) (backend.Backend, error) {
+		b, err := open(o)
 		if err != nil {
 			return nil, err
 		}
@@ -84,9 +82,7 @@ func serveChild(args []string) (code int, child bool) {
 	if !ok {
 		return 0, false
 	}
-	gpu.SelectDevice(device)
-	rocblas.SelectDevice(device)
-	return worker.ServeMain(name), true
+	return worker.ServeMain(name, backend.OpenOptions{Device: device}), true
 }
 
 // stopWorkersOn stops every backend in a child process when ctx ends

@@ -25,7 +25,7 @@ import (
 // Go kernels when OpenBLAS is installed, else two Go backends.
 func resumeBackends() string {
 	if f, err := backend.Lookup("openblas"); err == nil {
-		if b, err := f.Open(); err == nil {
+		if b, err := f.Open(backend.OpenOptions{}); err == nil {
 			b.Close()
 			return "go,openblas"
 		}

@@ -20,13 +20,11 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	_ "github.com/peakbench/peakbench/bench/backend/all"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
-	"github.com/peakbench/peakbench/bench/backend/rocblas"
-	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
+	_ "github.com/peakbench/peakbench/bench/platform/all"
 	"github.com/peakbench/peakbench/bench/report"
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -80,12 +78,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	applyIdleWait(cfg.idleWait)  // finish.go
-	gpu.SelectDevice(cfg.device) // gpu.go
-	rocblas.SelectDevice(cfg.device)
-	worker.SetTimeout(cfg.timeout)
+	applyIdleWait(cfg.idleWait) // finish.go
 	if cfg.list {
-		return listBackends(stdout, cfg.isolate)
+		return listBackends(stdout, cfg.isolate, cfg.openOptions())
 	}
 	var workloads []workload.Workload
 	if !cfg.peak {
@@ -101,7 +96,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err := cfg.baselines.load(); err != nil {
 		return err
 	}
-	backends, infos, err := openBackends(cfg.backends, cfg.isolate)
+	backends, infos, err := openBackends(cfg.backends, cfg.isolate, cfg.openOptions())
 	if err != nil {
 		return err
 	}
@@ -232,8 +227,9 @@ func emit(stdout io.Writer, cfg *config, write func(io.Writer) error) error {
 // is empty. A named backend that cannot open is an error; an unnamed one is
 // recorded as unavailable with its reason.
 // Vendor libraries open in a child process unless isolate is "off"
-// (isolate.go).
-func openBackends(names []string, isolate string) ([]backend.Backend, []report.BackendInfo, error) {
+// (isolate.go). Each opens with opt: the GPU (-device) and the watchdog's
+// limit (-timeout).
+func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]backend.Backend, []report.BackendInfo, error) {
 	all := len(names) == 0
 	var fs []backend.Factory
 	if all {
@@ -250,7 +246,7 @@ func openBackends(names []string, isolate string) ([]backend.Backend, []report.B
 		infos  []report.BackendInfo
 	)
 	for _, f := range fs {
-		b, err := f.Open()
+		b, err := f.Open(opt)
 		if err != nil {
 			if !all {
 				for _, o := range opened {
@@ -262,7 +258,7 @@ func openBackends(names []string, isolate string) ([]backend.Backend, []report.B
 			continue
 		}
 		opened = append(opened, b)
-		infos = append(infos, report.BackendInfo{Name: f.Name, Device: b.Device(), Available: true, Info: b.Info()})
+		infos = append(infos, report.BackendInfo{Name: f.Name, Device: b.Device().String(), Available: true, Info: b.Info()})
 	}
 	if len(opened) == 0 {
 		return nil, nil, errors.New("no backend is available (see -list)")
@@ -270,9 +266,9 @@ func openBackends(names []string, isolate string) ([]backend.Backend, []report.B
 	return opened, infos, nil
 }
 
-func listBackends(w io.Writer, isolate string) error {
+func listBackends(w io.Writer, isolate string, opt backend.OpenOptions) error {
 	for _, f := range factories(backend.All(), isolate) {
-		b, err := f.Open()
+		b, err := f.Open(opt)
 		if err != nil {
 			fmt.Fprintf(w, "%-10s not available: %v\n", f.Name, err)
 			continue

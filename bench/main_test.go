@@ -268,11 +268,11 @@ func TestCodePathsOfInstalledLibraries(t *testing.T) {
 		SIMDBits: 512, FMAUnits: 2, Features: []string{"avx2", "fma", "avx512f"}}
 	seen := 0
 	for _, f := range backend.All() {
-		b, err := f.Open()
+		b, err := f.Open(backend.OpenOptions{})
 		if err != nil {
 			continue
 		}
-		info := report.BackendInfo{Name: f.Name, Device: b.Device(), Available: true, Info: b.Info()}
+		info := report.BackendInfo{Name: f.Name, Device: b.Device().String(), Available: true, Info: b.Info()}
 		b.Close()
 		path, ok := info.Details["code_path"]
 		if !ok {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/report"
 )
 
@@ -121,32 +122,57 @@ func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
 	}
 }
 
-// measurePeaks measures the machine's FP units and peaks for a new run
-// and returns the run they start, with the GPUs that have no peaks.
+// measurePeaks measures the peaks of the platforms the run needs
+// (platformsFor) and returns the run they start, with why each GPU
+// platform looked for has no peaks. The host's peaks are needed: without
+// them nothing is measured.
 func measurePeaks(ctx context.Context, stderr io.Writer, cfg *config, args []string, backends []backend.Backend, infos []report.BackendInfo, start time.Time) (*report.Run, []string, error) {
-	machine := peak.MeasureUnits(peak.DetectMachine(), cfg.selection.Suite == "quick")
-	if machine.UnitsNote != "" {
-		progressf(stderr, "fp units: %s", machine.UnitsNote)
+	opt := platform.Options{
+		Device: cfg.device, Threads: cfg.threads, Quick: cfg.selection.Suite == "quick",
+		PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
+		Log: func(format string, args ...any) { progressf(stderr, format, args...) },
 	}
-	who := "threads"
-	if len(cfg.threads) == 1 && cfg.threads[0] == 1 {
-		who = "thread"
-	}
-	progressf(stderr, "measuring peaks for %s %s…", joinInts(cfg.threads), who)
-	peaks, err := peak.Measure(ctx, machine, peak.Options{
-		Threads: cfg.threads, PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
-		Quick: cfg.selection.Suite == "quick",
-	})
-	if err != nil {
-		if ctx.Err() != nil {
+	var (
+		m     platform.Measured
+		noGPU []string
+	)
+	for _, p := range platformsFor(backends, cfg.peak) {
+		before := len(m.Peaks.GPUs)
+		err := p.MeasurePeaks(ctx, opt, &m)
+		switch {
+		case err != nil && p.Kind == platform.Host && ctx.Err() != nil:
 			return nil, nil, errors.New("interrupted while measuring peaks; nothing was benchmarked")
+		case err != nil && p.Kind == platform.Host:
+			return nil, nil, fmt.Errorf("measuring peaks: %v", err)
+		case err != nil:
+			noGPU = append(noGPU, err.Error())
 		}
-		return nil, nil, fmt.Errorf("measuring peaks: %v", err)
+		for _, g := range m.Peaks.GPUs[before:] {
+			progressf(stderr, "GPU %s: %s", g.Device, gpuBandwidthLine(g)) // gpu.go
+		}
 	}
-	var noGPU []string
-	peaks.GPUs, noGPU = gpuPeaks(stderr, backends, cfg) // gpu.go
 	return &report.Run{
-		Format: report.Format, Machine: machine, Peaks: peaks, Backends: infos,
+		Format: report.Format, Machine: m.Machine, Peaks: m.Peaks, Backends: infos,
 		Env: environment(start, args, cfg), Vs: cfg.vs, MemColumn: cfg.mem,
 	}, noGPU, nil
+}
+
+// platformsFor returns the platforms whose peaks a run needs, the host's
+// first: the host's always, and the platform of each backend's device; for
+// -peak (all), every platform. Nothing GPU is touched when no backend runs
+// on a GPU and -peak was not asked for.
+func platformsFor(backends []backend.Backend, all bool) []platform.Platform {
+	var out []platform.Platform
+	for _, p := range platform.All() {
+		want := all || p.Kind == platform.Host
+		for _, b := range backends {
+			if q, ok := platform.ForDevice(b.Device()); ok && q.Name == p.Name {
+				want = true
+			}
+		}
+		if want {
+			out = append(out, p)
+		}
+	}
+	return out
 }

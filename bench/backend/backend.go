@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -25,8 +26,10 @@ var ErrUnsupported = errors.New("not supported by this backend")
 // Backend is one library, opened and ready.
 type Backend interface {
 	Name() string
-	// Device names what the numbers are a share of: "cpu" for host code.
-	Device() string
+	// Device is what the numbers are a share of: platform.HostCPU() for
+	// host code, the GPU it opened for a GPU library. Its String is what
+	// results record ("cpu", "cuda:0 NVIDIA H100 80GB HBM3").
+	Device() platform.Device
 	// Info describes the library as loaded: version, threading, code path.
 	Info() Info
 	// Prepare allocates and fills the kernel's buffers. It returns an error
@@ -77,11 +80,25 @@ type Kernel interface {
 type Factory struct {
 	Name        string
 	Description string
-	Open        func() (Backend, error)
+	Open        func(OpenOptions) (Backend, error)
 	// Isolate marks a vendor library — C code that can crash or hang the
 	// process that calls it. peakbench runs such a backend in a child
 	// process unless -isolate=off (worker.Isolated, docs/architecture.md).
 	Isolate bool
+}
+
+// OpenOptions says how to open a backend: what main's flags choose for
+// every backend, passed to each rather than set in package variables. The
+// thread count is not among them: it is a kernel's (Config.Threads), as
+// one run measures several.
+type OpenOptions struct {
+	// Device is the index of the GPU a GPU backend opens (-device); host
+	// backends ignore it.
+	Device int
+	// Timeout is the least time a request to a backend in another process
+	// may take before it is taken to hang (-timeout; bench/backend/worker's
+	// watchdog); 0: worker.DefaultTimeout.
+	Timeout time.Duration
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/report"
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -18,10 +19,10 @@ type spinner struct {
 	fixed, perElem time.Duration
 }
 
-func (s *spinner) Name() string       { return "spinner" }
-func (s *spinner) Device() string     { return "cpu" }
-func (s *spinner) Info() backend.Info { return backend.Info{Version: "1.0"} }
-func (s *spinner) Close() error       { return nil }
+func (s *spinner) Name() string            { return "spinner" }
+func (s *spinner) Device() platform.Device { return platform.HostCPU() }
+func (s *spinner) Info() backend.Info      { return backend.Info{Version: "1.0"} }
+func (s *spinner) Close() error            { return nil }
 func (s *spinner) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	per := s.fixed + time.Duration(w.Shape.N)*s.perElem
 	return &spinKernel{out: w.Reference(in), per: per}, nil

@@ -9,13 +9,16 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
 // gpuFake is fake on a GPU, claiming the reduced-precision dtypes.
 type gpuFake struct{ fake }
 
-func (g *gpuFake) Device() string                       { return "cuda:0 Test GPU" }
+func (g *gpuFake) Device() platform.Device {
+	return platform.Device{Kind: platform.CUDA, Name: "Test GPU"}
+}
 func (g *gpuFake) SupportsDType(dt workload.DType) bool { return true }
 
 // TestGPUCeilings: GPU results are shares of their GPU's peaks (L2 when the

@@ -362,7 +362,7 @@ func workloadPattern(w workload.Workload) string {
 
 func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) report.Result {
 	return report.Result{
-		Backend: b.Name(), Device: b.Device(),
+		Backend: b.Name(), Device: b.Device().String(),
 		Op: string(w.Op), DType: string(w.DType), Shape: w.Shape.Format(w.Op),
 		Threads: threads, Cache: p.cache(),
 		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Footprint: w.Footprint(), Intensity: w.Intensity(),
@@ -399,7 +399,7 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 		r.GFLOPS = w.FLOPs() / s.Median // FLOP per ns = GFLOP/s
 		r.GBPS = w.Bytes() / s.Median
 	}
-	if r.Device != "" && r.Device != "cpu" {
+	if !r.OnCPU() {
 		p.fillGPU(r, w)
 		return
 	}
@@ -468,7 +468,7 @@ func SupportsDType(b backend.Backend, dt workload.DType) bool {
 // Execute (main does).
 func GPUEmpirical(peaks *peak.Peaks, results []report.Result) {
 	for _, r := range results {
-		if r.Device == "" || r.Device == "cpu" || r.Op != string(workload.GEMM) || !r.Verified || r.Error != "" || r.GFLOPS <= 0 {
+		if r.OnCPU() || r.Op != string(workload.GEMM) || !r.Verified || r.Error != "" || r.GFLOPS <= 0 {
 			continue
 		}
 		peaks.SetEmpirical(r.Device, r.DType, r.GFLOPS, fmt.Sprintf("%s gemm %s %s", r.Backend, r.DType, r.Shape))

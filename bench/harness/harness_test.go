@@ -11,6 +11,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/report"
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -26,10 +27,10 @@ type fake struct {
 	cfgs    []backend.Config
 }
 
-func (f *fake) Name() string       { return f.name }
-func (f *fake) Device() string     { return "cpu" }
-func (f *fake) Info() backend.Info { return backend.Info{Version: "1.0"} }
-func (f *fake) Close() error       { return nil }
+func (f *fake) Name() string            { return f.name }
+func (f *fake) Device() platform.Device { return platform.HostCPU() }
+func (f *fake) Info() backend.Info      { return backend.Info{Version: "1.0"} }
+func (f *fake) Close() error            { return nil }
 func (f *fake) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	f.cfgs = append(f.cfgs, cfg)
 	if f.only != "" && w.Op != f.only {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/peakbench/peakbench/bench/platform"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -44,7 +45,8 @@ const (
 
 // chartGroup is the results that share one roof: one device, one thread count.
 type chartGroup struct {
-	Device  string
+	Device  string // as results name it
+	Host    bool   // the host CPU, whose roofs are the machine's
 	Threads int
 	Results []*Result // those that ran and passed verification
 }
@@ -58,20 +60,20 @@ func chartGroups(run *Run) []chartGroup {
 		if r.Error != "" || !r.Verified || r.GFLOPS <= 0 || r.Intensity <= 0 {
 			continue
 		}
-		dev := deviceOf(r)
+		dev, host := deviceOf(r)
 		j := slices.IndexFunc(gs, func(g chartGroup) bool { return g.Device == dev && g.Threads == r.Threads })
 		if j < 0 {
-			gs = append(gs, chartGroup{Device: dev, Threads: r.Threads})
+			gs = append(gs, chartGroup{Device: dev, Host: host, Threads: r.Threads})
 			j = len(gs) - 1
 		}
 		gs[j].Results = append(gs[j].Results, r)
 	}
 	slices.SortStableFunc(gs, func(a, b chartGroup) int {
 		if a.Device != b.Device {
-			if a.Device == "cpu" {
+			if a.Host {
 				return -1
 			}
-			if b.Device == "cpu" {
+			if b.Host {
 				return 1
 			}
 			return strings.Compare(a.Device, b.Device)
@@ -81,11 +83,13 @@ func chartGroups(run *Run) []chartGroup {
 	return gs
 }
 
-func deviceOf(r *Result) string {
-	if r.Device == "" {
-		return "cpu"
+// deviceOf names r's device and says whether it is the host CPU (whose
+// name older files leave out).
+func deviceOf(r *Result) (name string, host bool) {
+	if r.OnCPU() {
+		return platform.HostCPU().String(), true
 	}
-	return r.Device
+	return r.Device, false
 }
 
 // computeCeiling is a horizontal roof: a dtype's compute peak.
@@ -135,7 +139,7 @@ func (c ceilings) maxCompute() float64 {
 // deviceCeilings returns the roofs of group g.
 func deviceCeilings(run *Run, g chartGroup) ceilings {
 	var c ceilings
-	if g.Device == "cpu" {
+	if g.Host {
 		for _, p := range run.Peaks.Compute {
 			if p.Threads == g.Threads {
 				c.addCompute(p.DType, p.TheoreticalGFLOPS, false)
@@ -838,7 +842,7 @@ func chartsOf(run *Run, pal *palette, label string) runCharts {
 	}
 	for _, g := range chartGroups(run) {
 		t := fmt.Sprintf("Roofline: %s, %d thread%s%s", g.Device, g.Threads, plural(g.Threads), suffix)
-		if g.Device == "cpu" && run.Machine.Model != "" {
+		if g.Host && run.Machine.Model != "" {
 			t = fmt.Sprintf("Roofline: %s, %d thread%s%s", run.Machine.Model, g.Threads, plural(g.Threads), suffix)
 		}
 		rc.Rooflines = append(rc.Rooflines, chart{Title: t, plot: rooflinePlot(run, g, pal, t), w: rooflineWidth, h: rooflineHeight})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/platform"
 )
 
 // The checks every run makes on itself: no result above its roofline bound
@@ -110,7 +111,7 @@ func (e ModelError) Series() string {
 // What names the result: "mkl gemm f32 1024x1024x1024, 2 threads".
 func (e ModelError) What() string {
 	s := fmt.Sprintf("%s %s %s %s", e.Series(), e.Op, e.DType, e.Shape)
-	if e.Device != "" && e.Device != "cpu" {
+	if !platform.NamesHost(e.Device) {
 		return s + " on " + e.Device
 	}
 	s += ", " + peak.ThreadsText(e.Threads)
@@ -155,7 +156,7 @@ func CheckModel(run *Run) []ModelError {
 		if e.Bound != "memory" {
 			e.Bound = "compute"
 		}
-		cpu := r.Device == "" || r.Device == "cpu"
+		cpu := r.OnCPU()
 		var compute peak.ComputePeak
 		if cpu {
 			compute, _ = run.Peaks.ComputeFor(r.DType, r.Threads)

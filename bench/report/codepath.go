@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/platform"
 )
 
 // CodePath is a library's code path as the roofline sees it: the widest
@@ -109,7 +110,7 @@ func CheckCodePaths(run *Run) {
 // on a core that splits 512-bit instructions in two (Zen 4: SIMDBits 256)
 // is not one. The reference BLAS (netlib), with one path, is left out.
 func CodePathFinding(m peak.Machine, b BackendInfo) (Finding, bool) {
-	if !b.Available || (b.Device != "" && b.Device != "cpu") || b.Name == "netlib" || m.SIMDBits <= 0 {
+	if !b.Available || !platform.NamesHost(b.Device) || b.Name == "netlib" || m.SIMDBits <= 0 {
 		return Finding{}, false
 	}
 	raw := b.Details["code_path"]

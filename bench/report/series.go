@@ -1,5 +1,7 @@
 package report
 
+import "github.com/peakbench/peakbench/bench/platform"
+
 // Series names the backend and the algorithm of r, "asm (direct)", or the
 // backend alone when it has one way: what charts, summaries and
 // comparisons tell results apart by.
@@ -23,5 +25,6 @@ func (r *Result) Label() string {
 // compared, ranked and diagnosed.
 func (r *Result) Correct() bool { return r.Error == "" && r.Verified && r.MedianNS > 0 }
 
-// OnCPU reports whether r ran on the host CPU rather than a GPU.
-func (r *Result) OnCPU() bool { return r.Device == "" || r.Device == "cpu" }
+// OnCPU reports whether r ran on the host CPU rather than a GPU
+// (platform.NamesHost: the one reading of saved device strings).
+func (r *Result) OnCPU() bool { return platform.NamesHost(r.Device) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/elem"
 	"github.com/peakbench/peakbench/gobackend/gemm"
@@ -27,7 +28,7 @@ func init() {
 	backend.Register(backend.Factory{
 		Name:        "asm",
 		Description: "peakbench's assembly kernels (avo-generated AVX2/AVX-512): BLIS-style GEMM, vector loops, vectorized exp/tanh/sigmoid",
-		Open:        Open,
+		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
 	})
 }
 
@@ -46,9 +47,9 @@ type Backend struct {
 	Level isa.Level
 }
 
-func (Backend) Name() string   { return "asm" }
-func (Backend) Device() string { return "cpu" }
-func (Backend) Close() error   { return nil }
+func (Backend) Name() string            { return "asm" }
+func (Backend) Device() platform.Device { return platform.HostCPU() }
+func (Backend) Close() error            { return nil }
 
 // GoCode says the kernels are Go (and Go assembly) in this process: each
 // result counts their Go heap allocations (bench/harness: GoCode).

@@ -26,7 +26,7 @@ func Open(t *testing.T, name string) backend.Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := f.Open()
+	b, err := f.Open(backend.OpenOptions{})
 	if err != nil {
 		if nativetest.Required(name) {
 			t.Fatalf("PEAKBENCH_REQUIRE_LIBS names %s: %v", name, err)

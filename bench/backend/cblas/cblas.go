@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cblas"
 )
@@ -22,7 +23,7 @@ func init() {
 		backend.Register(backend.Factory{
 			Name:        f.Name,
 			Description: f.Description,
-			Open:        func() (backend.Backend, error) { return Open(f.Name) },
+			Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open(f.Name) },
 			Isolate:     true,
 		})
 	}
@@ -47,7 +48,7 @@ func Open(name string) (*Backend, error) {
 func (b *Backend) Name() string { return b.name }
 
 // Device implements backend.Backend.
-func (b *Backend) Device() string { return "cpu" }
+func (b *Backend) Device() platform.Device { return platform.HostCPU() }
 
 // Library returns the library behind the backend.
 func (b *Backend) Library() *cblas.Library { return b.lib }

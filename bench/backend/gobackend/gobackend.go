@@ -10,6 +10,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
@@ -20,16 +21,16 @@ func init() {
 	backend.Register(backend.Factory{
 		Name:        "go",
 		Description: "peakbench's pure-Go kernels: blocked parallel GEMM, parallel loops",
-		Open:        func() (backend.Backend, error) { return Backend{}, nil },
+		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Backend{}, nil },
 	})
 }
 
 // Backend is the go backend.
 type Backend struct{}
 
-func (Backend) Name() string   { return "go" }
-func (Backend) Device() string { return "cpu" }
-func (Backend) Close() error   { return nil }
+func (Backend) Name() string            { return "go" }
+func (Backend) Device() platform.Device { return platform.HostCPU() }
+func (Backend) Close() error            { return nil }
 
 // GoCode says the kernels are Go code in this process: each result counts
 // their Go heap allocations (bench/harness: GoCode).

@@ -7,6 +7,7 @@ package gonum
 import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"gonum.org/v1/gonum/blas"
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
@@ -18,16 +19,16 @@ func init() {
 	backend.Register(backend.Factory{
 		Name:        "gonum",
 		Description: "gonum.org/v1/gonum/blas/gonum, pure Go (gemm, gemv, axpy, dot)",
-		Open:        func() (backend.Backend, error) { return Backend{}, nil },
+		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Backend{}, nil },
 	})
 }
 
 // Backend is the gonum backend.
 type Backend struct{}
 
-func (Backend) Name() string   { return "gonum" }
-func (Backend) Device() string { return "cpu" }
-func (Backend) Close() error   { return nil }
+func (Backend) Name() string            { return "gonum" }
+func (Backend) Device() platform.Device { return platform.HostCPU() }
+func (Backend) Close() error            { return nil }
 
 // GoCode says the kernels are Go code in this process: each result counts
 // their Go heap allocations (bench/harness: GoCode).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	cudaplat "github.com/peakbench/peakbench/bench/platform/cuda"
+	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cuda"
 	"github.com/peakbench/peakbench/cgo/cudnn"
@@ -15,9 +17,9 @@ type CUDNN struct {
 	lib *cudnn.Library
 }
 
-// OpenCUDNN opens the selected CUDA device and cuDNN on it.
-func OpenCUDNN() (*CUDNN, error) {
-	dev, err := openDevice()
+// OpenCUDNN opens CUDA device index and cuDNN on it.
+func OpenCUDNN(index int) (*CUDNN, error) {
+	dev, err := cudaplat.OpenDevice(index)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +46,7 @@ func (b *CUDNN) Info() backend.Info {
 // Close implements backend.Backend.
 func (b *CUDNN) Close() error {
 	b.lib.Close()
-	b.mon.close()
+	b.mon.Close()
 	return b.dev.Close()
 }
 
@@ -73,7 +75,7 @@ func (b *CUDNN) Prepare(w workload.Workload, in workload.Data, cfg backend.Confi
 		return b.prepareConv(w, in, cfg) // cudnn_layers.go
 	}
 	op := dnnOps[w.Op]
-	opt := cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)}
+	opt := cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)}
 	var (
 		job *cuda.Job
 		err error

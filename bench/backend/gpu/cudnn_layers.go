@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cuda"
 	"github.com/peakbench/peakbench/cgo/cudnn"
-	"github.com/peakbench/peakbench/native"
 )
 
 // Algorithms implements backend.BackendAlgorithms: cuDNN's convolutions
@@ -28,9 +28,9 @@ func (b *CUDNN) prepareConv(w workload.Workload, in workload.Data, cfg backend.C
 		return nil, fmt.Errorf("cudnn: %s: unknown algorithm %q (accepted: auto)", w.Op, cfg.Algorithm)
 	}
 	l := w.Shape.Layer
-	g := native.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
+	g := cudnn.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
 		Dil: l.Dil, Out: l.Out, Rank: l.Rank, NHWC: l.NHWC, Groups: l.Groups}
-	job, err := b.lib.PrepareConv(cuda.F32, g, cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)})
+	job, err := b.lib.PrepareConv(cuda.F32, g, cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)})
 	if err != nil {
 		return nil, wrap("cudnn", w, err)
 	}

@@ -4,13 +4,13 @@
 // github.com/peakbench/peakbench/cgo/cuda, cgo/cublas and cgo/cudnn, loaded
 // at run time: nothing GPU is touched until one of them is opened.
 //
-// Each backend opens the device SelectDevice chose (-device, default 0)
-// with a stream of its own. Kernels are timed with device events around the
-// enqueued iterations; inputs are copied to the device once, in Prepare
+// Each backend opens the device -device names (backend.OpenOptions.Device;
+// through the CUDA platform, bench/platform/cuda) with a stream of its own.
+// Kernels are timed with device events around the enqueued iterations; inputs are copied to the device once, in Prepare
 // (f16 and bf16 converted on the host), and results copied back by Output
 // for verification. Results name the device, e.g.
 // "cuda:0 NVIDIA H100 80GB HBM3", and are compared with that GPU's peaks
-// (bench/peak/gpu.go; MeasurePeaks measures its copy bandwidth).
+// (bench/peak/gpu.go; the CUDA platform measures its copy bandwidth).
 //
 // Cold cache (backend.Config.Copies > 1): a kernel rotates through enough
 // identical buffer sets that they exceed twice the GPU's L2 cache (at least
@@ -18,20 +18,22 @@
 // memory), so each iteration reads from device memory, as on the CPU. No
 // flush runs inside the timed region.
 //
-// NVML (the driver's libnvidia-ml) is read after each timed run, at most
-// every 50 ms: the clocks, temperature and the throttle reasons seen while
-// the backend ran are in Info().Details, and Warnings reports throttling.
+// NVML (the driver's libnvidia-ml, through the CUDA platform's Monitor) is
+// read after each timed run, at most every 50 ms: the clocks, temperature
+// and the throttle reasons seen while the backend ran are in
+// Info().Details, and Warnings reports throttling.
 package gpu
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
+	cudaplat "github.com/peakbench/peakbench/bench/platform/cuda"
+	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cublas"
 	"github.com/peakbench/peakbench/cgo/cuda"
@@ -41,80 +43,46 @@ func init() {
 	backend.Register(backend.Factory{
 		Name:        "cublas",
 		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32, gemv, axpy, dot)",
-		Open:        func() (backend.Backend, error) { return OpenCUBLAS() },
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUBLAS(o.Device) },
 		Isolate:     true,
 	})
 	backend.Register(backend.Factory{
 		Name:        "cudnn",
 		Description: "NVIDIA cuDNN on a CUDA GPU, loaded at run time (add, mul, relu, sigmoid, tanh, softmax, sum, max, conv1d, conv2d, conv3d; f32)",
-		Open:        func() (backend.Backend, error) { return OpenCUDNN() },
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUDNN(o.Device) },
 		Isolate:     true,
 	})
-}
-
-var selected atomic.Int32
-
-// SelectDevice sets the CUDA device the backends open from now on (-device).
-func SelectDevice(n int) { selected.Store(int32(n)) }
-
-// SelectedDevice returns the device SelectDevice chose (0 by default).
-func SelectedDevice() int { return int(selected.Load()) }
-
-// openDevice loads the CUDA runtime and opens the selected device. The
-// error says what is missing: the runtime (with the files tried), the
-// driver, or a device.
-func openDevice() (*cuda.Device, error) {
-	rt, err := cuda.Open()
-	if err != nil {
-		return nil, err
-	}
-	n, err := rt.DeviceCount()
-	if err != nil {
-		return nil, err
-	}
-	d := SelectedDevice()
-	if d < 0 || d >= n {
-		return nil, fmt.Errorf("cuda: -device %d: this machine has %d CUDA device%s (0 to %d)", d, n, plural(n), n-1)
-	}
-	return rt.OpenDevice(d)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // base is what both backends share: the device and its monitor.
 type base struct {
 	name string
 	dev  *cuda.Device
-	mon  *monitor
+	mon  *cudaplat.Monitor
 }
 
 func newBase(name string, dev *cuda.Device) base {
-	return base{name: name, dev: dev, mon: newMonitor(dev.Info())}
+	return base{name: name, dev: dev, mon: cudaplat.NewMonitor(dev.Info())}
 }
 
 // Name implements backend.Backend.
 func (b *base) Name() string { return b.name }
 
 // Device implements backend.Backend: "cuda:0 NVIDIA H100 80GB HBM3".
-func (b *base) Device() string { return b.dev.Info().ID() }
+func (b *base) Device() platform.Device { return gpudev.Of(b.dev) }
 
 // CUDADevice returns the device the backend runs on.
 func (b *base) CUDADevice() *cuda.Device { return b.dev }
 
 // Warnings reports what makes the backend's numbers suspect, e.g. a GPU
 // that throttled while it ran.
-func (b *base) Warnings() []string { return b.mon.warnings(b.Device(), b.name) }
+func (b *base) Warnings() []string { return b.mon.Warnings(b.Device().String(), b.name) }
 
 func (b *base) details() map[string]string {
 	info := b.dev.Info()
 	rt := b.dev.Runtime()
 	d := map[string]string{
-		"device":             info.ID(),
+		"device":             b.Device().String(),
 		"compute_capability": info.ComputeCapability(),
 		"sms":                strconv.Itoa(info.SMs),
 		"clock_mhz":          strconv.Itoa(info.ClockKHz / 1000),
@@ -124,42 +92,19 @@ func (b *base) details() map[string]string {
 		"cudart_version":     rt.Version(),
 		"driver_cuda":        rt.DriverVersion(),
 	}
-	b.mon.details(d)
+	b.mon.Details(d)
 	return d
-}
-
-// maxColdCopies bounds the buffer sets of a cold kernel: tiny sets (under
-// 2·L2/4096, 25 KiB on an H100) then stay partly in L2, rather than cost
-// thousands of allocations.
-const maxColdCopies = 4096
-
-// Copies is the number of buffer sets for a kernel whose one set is
-// setBytes: 1 when hot; when cold, enough that the sets exceed twice the
-// L2 cache (and at least cfg.Copies), within maxColdCopies, 2 GiB (or one
-// set, if larger) and half the free device memory.
-func Copies(cfg backend.Config, setBytes float64, dev *cuda.Device) int {
-	if cfg.Copies <= 1 || setBytes <= 0 {
-		return 1
-	}
-	info := dev.Info()
-	n := max(cfg.Copies, int(math.Ceil(2*float64(info.L2Bytes)/setBytes))+1)
-	n = min(n, maxColdCopies)
-	limit := math.Max(2<<30, setBytes)
-	if free, _, err := dev.MemInfo(); err == nil && free > 0 {
-		limit = math.Min(limit, float64(free)/2)
-	}
-	return max(1, min(n, int(limit/setBytes)))
 }
 
 // kernel is a prepared job; Run reads NVML after the timed region.
 type kernel struct {
 	job *cuda.Job
-	mon *monitor
+	mon *cudaplat.Monitor
 }
 
 func (k kernel) Run(iters int) (time.Duration, error) {
 	d, err := k.job.Run(iters)
-	k.mon.sample()
+	k.mon.Sample()
 	return d, err
 }
 func (k kernel) Output() ([]float64, error) { return k.job.Output() }
@@ -208,9 +153,9 @@ type CUBLAS struct {
 	lib *cublas.Library
 }
 
-// OpenCUBLAS opens the selected CUDA device and cuBLAS on it.
-func OpenCUBLAS() (*CUBLAS, error) {
-	dev, err := openDevice()
+// OpenCUBLAS opens CUDA device index and cuBLAS on it.
+func OpenCUBLAS(index int) (*CUBLAS, error) {
+	dev, err := cudaplat.OpenDevice(index)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +199,7 @@ func (b *CUBLAS) SupportsDType(dt workload.DType) bool {
 // Close implements backend.Backend.
 func (b *CUBLAS) Close() error {
 	b.lib.Close()
-	b.mon.close()
+	b.mon.Close()
 	return b.dev.Close()
 }
 
@@ -264,7 +209,7 @@ func (b *CUBLAS) Prepare(w workload.Workload, in workload.Data, cfg backend.Conf
 		return nil, backend.Unsupported("cublas", w)
 	}
 	dt := gpuDTypes[w.DType]
-	opt := cuda.JobOptions{Copies: Copies(cfg, w.Bytes(), b.dev)}
+	opt := cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)}
 	s := w.Shape
 	var (
 		job  *cuda.Job

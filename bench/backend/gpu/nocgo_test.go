@@ -8,7 +8,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	_ "github.com/peakbench/peakbench/bench/backend/gpu"
-	"github.com/peakbench/peakbench/native"
+	"github.com/peakbench/peakbench/cgo/cuda"
 )
 
 func TestNoCgo(t *testing.T) {
@@ -17,7 +17,7 @@ func TestNoCgo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.Open(); !errors.Is(err, native.ErrNoCgo) {
+		if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, cuda.ErrNoCgo) {
 			t.Errorf("%s: %v; want ErrNoCgo", name, err)
 		}
 	}

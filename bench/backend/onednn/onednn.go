@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/onednn"
 )
@@ -21,7 +22,7 @@ func init() {
 	backend.Register(backend.Factory{
 		Name:        "onednn",
 		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax; f32)",
-		Open:        func() (backend.Backend, error) { return Open() },
+		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
 		Isolate:     true,
 	})
 }
@@ -43,7 +44,7 @@ func Open() (*Backend, error) {
 func (b *Backend) Name() string { return "onednn" }
 
 // Device implements backend.Backend.
-func (b *Backend) Device() string { return "cpu" }
+func (b *Backend) Device() platform.Device { return platform.HostCPU() }
 
 // Library returns the library behind the backend.
 func (b *Backend) Library() *onednn.Library { return b.lib }

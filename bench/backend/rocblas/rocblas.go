@@ -1,21 +1,23 @@
 // Package rocblas registers the "rocblas" backend: AMD's rocBLAS gemm (f32,
 // f64) on a HIP device, through github.com/peakbench/peakbench/cgo/cuda
 // (the HIP runtime) and cgo/rocblas, loaded at run time. Kernels are timed
-// with HIP events, like the CUDA backends of bench/backend/gpu, whose
-// helpers (cold-cache copies, copy-bandwidth peaks) it shares. Results name
-// the device "rocm:N NAME".
+// with HIP events, like the CUDA backends of bench/backend/gpu. The device
+// (-device, backend.OpenOptions.Device) is opened and its peaks measured by
+// the HIP platform, bench/platform/hip; cold-cache copies are
+// bench/platform/gpudev's, as for every GPU. Results name the device
+// "rocm:N NAME".
 package rocblas
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
-	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/platform"
+	"github.com/peakbench/peakbench/bench/platform/gpudev"
+	"github.com/peakbench/peakbench/bench/platform/hip"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cuda"
 	"github.com/peakbench/peakbench/cgo/rocblas"
@@ -25,34 +27,9 @@ func init() {
 	backend.Register(backend.Factory{
 		Name:        "rocblas",
 		Description: "AMD rocBLAS on a ROCm GPU through HIP, loaded at run time (gemm f32/f64)",
-		Open:        func() (backend.Backend, error) { return Open() },
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return Open(o.Device) },
 		Isolate:     true,
 	})
-}
-
-var selected atomic.Int32
-
-// SelectDevice sets the HIP device the backend opens from now on (-device).
-func SelectDevice(n int) { selected.Store(int32(n)) }
-
-func openDevice() (*cuda.Device, error) {
-	rt, err := cuda.OpenHIP()
-	if err != nil {
-		return nil, err
-	}
-	n, err := rt.DeviceCount()
-	if err != nil {
-		return nil, err
-	}
-	d := int(selected.Load())
-	if d < 0 || d >= n {
-		s := "s"
-		if n == 1 {
-			s = ""
-		}
-		return nil, fmt.Errorf("rocm: -device %d: this machine has %d ROCm device%s (0 to %d)", d, n, s, n-1)
-	}
-	return rt.OpenDevice(d)
 }
 
 // Backend is rocBLAS as a peakbench backend.
@@ -61,9 +38,9 @@ type Backend struct {
 	lib *rocblas.Library
 }
 
-// Open opens the selected HIP device and rocBLAS on it.
-func Open() (*Backend, error) {
-	dev, err := openDevice()
+// Open opens HIP device index and rocBLAS on it.
+func Open(index int) (*Backend, error) {
+	dev, err := hip.OpenDevice(index)
 	if err != nil {
 		return nil, err
 	}
@@ -79,14 +56,14 @@ func Open() (*Backend, error) {
 func (b *Backend) Name() string { return "rocblas" }
 
 // Device implements backend.Backend: "rocm:0 AMD Instinct MI300X".
-func (b *Backend) Device() string { return b.dev.Info().ID() }
+func (b *Backend) Device() platform.Device { return gpudev.Of(b.dev) }
 
 // Info implements backend.Backend.
 func (b *Backend) Info() backend.Info {
 	info := b.dev.Info()
 	rt := b.dev.Runtime()
 	d := map[string]string{
-		"device":          info.ID(),
+		"device":          b.Device().String(),
 		"compute_units":   strconv.Itoa(info.SMs),
 		"clock_mhz":       strconv.Itoa(info.ClockKHz / 1000),
 		"memory":          fmt.Sprintf("%.1f GiB", float64(info.TotalMemory)/(1<<30)),
@@ -123,7 +100,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		dt = cuda.F64
 	}
 	s := w.Shape
-	job, err := b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, cuda.JobOptions{Copies: gpu.Copies(cfg, w.Bytes(), b.dev)})
+	job, err := b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)})
 	if err != nil {
 		if errors.Is(err, cuda.ErrUnsupported) { // this shape (rocBLAS's int dimensions)
 			return nil, backend.UnsupportedShape(fmt.Errorf("rocblas: %v: %v: %w", w, err, backend.ErrUnsupported))
@@ -145,14 +122,3 @@ func (k kernel) Run(iters int) (time.Duration, error) { return k.job.Run(iters) 
 func (k kernel) Output() ([]float64, error)           { return k.job.Output() }
 func (k kernel) Close() error                         { return k.job.Close() }
 func (k kernel) String() string                       { return k.job.String() }
-
-// MeasurePeaks opens the selected HIP device and returns its peaks (see
-// gpu.MeasureCopies); the error says why there is no ROCm GPU.
-func MeasurePeaks(quick bool) (peak.GPUPeaks, error) {
-	dev, err := openDevice()
-	if err != nil {
-		return peak.GPUPeaks{}, err
-	}
-	defer dev.Close()
-	return gpu.MeasureCopies(dev, quick), nil
-}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
 	"golang.org/x/sys/unix"
 )
 
@@ -14,7 +13,7 @@ import (
 // binary a worker serving one of its own backends: `peakbench
 // serve-worker openblas 0`, the last argument the GPU device (-device) the
 // GPU backends open. main (and a test binary that runs backends isolated)
-// selects the device and calls ServeMain when it sees it.
+// calls ServeMain with it when it sees it.
 const ServeCommand = "serve-worker"
 
 // ServeArgs reads the arguments of a child process: the backend's name and
@@ -33,13 +32,13 @@ func ServeArgs(args []string) (name string, device int, ok bool) {
 // crashes or hangs then costs its own backend's results only. Name,
 // description, version and details are the in-process backend's.
 func Isolated(f backend.Factory) backend.Factory {
-	f.Open = func() (backend.Backend, error) {
+	f.Open = func(o backend.OpenOptions) (backend.Backend, error) {
 		exe, err := os.Executable()
 		if err != nil {
 			return nil, fmt.Errorf("%s: starting it in a child process: %v (-isolate=off runs it in process)", f.Name, err)
 		}
-		dev := strconv.Itoa(gpu.SelectedDevice()) // main selects the same for rocblas
-		b, err := Start(Spec{Name: f.Name, Command: []string{exe, ServeCommand, f.Name, dev}, Builtin: true})
+		dev := strconv.Itoa(o.Device)
+		b, err := Start(Spec{Name: f.Name, Command: []string{exe, ServeCommand, f.Name, dev}, Builtin: true, Timeout: o.Timeout})
 		if err != nil {
 			return nil, err
 		}
@@ -49,11 +48,12 @@ func Isolated(f backend.Factory) backend.Factory {
 }
 
 // ServeMain is the child's main: it serves the registered backend named
-// name on standard input and output and returns the exit status. Standard
+// name, opened with opt (the device ServeArgs read), on standard input and
+// output and returns the exit status. Standard
 // output is kept for the protocol alone: the process's descriptor 1 is
 // moved to standard error, so that what a library prints (MKL's verbose
 // mode, a warning) cannot corrupt a reply.
-func ServeMain(name string) int {
+func ServeMain(name string, opt backend.OpenOptions) int {
 	f, err := backend.Lookup(name)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "peakbench %s: %v\n", ServeCommand, err)
@@ -69,7 +69,8 @@ func ServeMain(name string) int {
 		return 1
 	}
 	out := os.NewFile(uintptr(fd), "protocol")
-	if err := Serve(f.Open, os.Stdin, out); err != nil {
+	open := func() (backend.Backend, error) { return f.Open(opt) }
+	if err := Serve(open, os.Stdin, out); err != nil {
 		fmt.Fprintf(os.Stderr, "peakbench %s %s: %v\n", ServeCommand, name, err)
 		return 1
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
 	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/workload"
@@ -25,7 +24,7 @@ func openBoth(t *testing.T, name string) (in backend.Backend, iso *Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err = f.Open()
+	in, err = f.Open(backend.OpenOptions{})
 	if err != nil {
 		t.Fatalf("%s in process: %v", name, err)
 	}
@@ -93,10 +92,8 @@ func TestIsolatedGPUDevice(t *testing.T) {
 	gpufake.Require(t)
 	t.Setenv("PB_FAKE_CUDA_DEVICES", "2")
 	backendtest.Throttle(t) // before the child starts
-	defer gpu.SelectDevice(0)
-	gpu.SelectDevice(1)
-	b := openIsolated(t, "cublas")
-	if d := b.Device(); d != "cuda:1 NVIDIA H100 80GB HBM3 (fake 1)" {
+	b := openIsolatedWith(t, "cublas", backend.OpenOptions{Device: 1})
+	if d := b.Device().String(); d != "cuda:1 NVIDIA H100 80GB HBM3 (fake 1)" {
 		t.Errorf("Device() = %q", d)
 	}
 	warn := backendtest.RunThrottled(t, b)

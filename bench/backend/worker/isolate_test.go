@@ -24,6 +24,12 @@ var isolatedLibs = append(cblas.Names(), "onednn")
 // binary, serving it (TestMain).
 func openIsolated(t *testing.T, name string) *Backend {
 	t.Helper()
+	return openIsolatedWith(t, name, backend.OpenOptions{})
+}
+
+// openIsolatedWith opens name in a child process with opt.
+func openIsolatedWith(t *testing.T, name string, opt backend.OpenOptions) *Backend {
+	t.Helper()
 	f, err := backend.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +37,7 @@ func openIsolated(t *testing.T, name string) *Backend {
 	if !f.Isolate {
 		t.Fatalf("%s is not marked to run isolated", name)
 	}
-	b, err := Isolated(f).Open()
+	b, err := Isolated(f).Open(opt)
 	if err != nil {
 		t.Fatalf("%s isolated: %v", name, err)
 	}
@@ -80,8 +86,8 @@ func TestIsolatedErrors(t *testing.T) {
 
 	t.Setenv("PEAKBENCH_OPENBLAS", "/nonexistent/libopenblas.so")
 	f, _ := backend.Lookup("openblas")
-	_, inErr := f.Open()
-	_, isoErr := Isolated(f).Open()
+	_, inErr := f.Open(backend.OpenOptions{})
+	_, isoErr := Isolated(f).Open(backend.OpenOptions{})
 	if inErr == nil || isoErr == nil || inErr.Error() != isoErr.Error() {
 		t.Errorf("missing library:\nisolated   %v\nin process %v", isoErr, inErr)
 	}

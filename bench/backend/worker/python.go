@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/platform"
 )
 
 // The Python workers are built into the binary, so that `go run ./bench`,
@@ -29,34 +29,38 @@ var pythonFiles embed.FS
 // python describes one framework worker written in Python.
 type python struct {
 	name, script, module, description string
-	device                            func() string
+	device                            func(backend.OpenOptions) platform.Device
 }
 
 var pythons = []python{
 	{name: "torch", script: "torch_worker.py", module: "torch",
 		description: "PyTorch on the CPU through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax, conv, pools, norms)",
-		device:      func() string { return "cpu" }},
+		device:      hostDevice},
 	{name: "torch-cuda", script: "torch_worker.py", module: "torch",
 		description: "PyTorch on the GPU (-device) through a Python worker, timed with CUDA synchronization",
-		device:      func() string { return fmt.Sprintf("cuda:%d", gpu.SelectedDevice()) }},
+		device: func(o backend.OpenOptions) platform.Device {
+			return platform.Device{Kind: platform.CUDA, Index: o.Device}
+		}},
 	{name: "numpy", script: "numpy_worker.py", module: "numpy",
 		description: "NumPy and SciPy through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax)",
-		device:      func() string { return "cpu" }},
+		device:      hostDevice},
 }
+
+func hostDevice(backend.OpenOptions) platform.Device { return platform.HostCPU() }
 
 func init() {
 	for _, p := range pythons {
 		backend.Register(backend.Factory{
 			Name:        p.name,
 			Description: p.description,
-			Open:        func() (backend.Backend, error) { return p.open() },
+			Open:        func(o backend.OpenOptions) (backend.Backend, error) { return p.open(o) },
 		})
 	}
 }
 
 // open starts the worker with the first interpreter that has the
 // framework. The error lists every interpreter tried and why it failed.
-func (p python) open() (*Backend, error) {
+func (p python) open(o backend.OpenOptions) (*Backend, error) {
 	dir, err := workerDir()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", p.name, err)
@@ -67,7 +71,7 @@ func (p python) open() (*Backend, error) {
 		fault error // the first interpreter that has the framework but failed
 	)
 	for _, py := range interpreters() {
-		b, err := Start(Spec{Name: p.name, Command: []string{py, script}, Device: p.device()})
+		b, err := Start(Spec{Name: p.name, Command: []string{py, script}, Device: p.device(o), Timeout: o.Timeout})
 		if err == nil {
 			return b, nil
 		}

@@ -10,7 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/peakbench/peakbench/bench/backend/gpu"
+	"github.com/peakbench/peakbench/bench/backend"
+	_ "github.com/peakbench/peakbench/bench/backend/gpu" // registered for the children of isolate_gpu_test.go
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
 )
@@ -27,6 +28,7 @@ import (
 //	malformed  answers the first run with a line that is not JSON
 //	version    its hello names protocol 99
 //	missing    its hello says the framework is not installed
+//	device     its hello names a device peakbench cannot read
 //	noisy      prints to its standard output outside of replies (a
 //	           framework that prints): a protocol error it must avoid
 const refWorkerEnv = "PEAKBENCH_REFWORKER"
@@ -36,8 +38,7 @@ func TestMain(m *testing.M) {
 		os.Exit(refWorker(mode))
 	}
 	if name, device, ok := ServeArgs(os.Args); ok { // isolate_test.go
-		gpu.SelectDevice(device)
-		os.Exit(ServeMain(name))
+		os.Exit(ServeMain(name, backend.OpenOptions{Device: device}))
 	}
 	code := m.Run()
 	gpufake.Cleanup()
@@ -82,13 +83,17 @@ func refWorker(mode string) int {
 			case "noisy":
 				fmt.Println("a framework's banner")
 			}
+			device := "cpu"
+			if mode == "device" {
+				device = "gpu zero"
+			}
 			ops := map[string][]string{}
 			for _, op := range workload.Ops {
 				if !op.Layer() {
 					ops[string(op)] = []string{"f32", "f64"}
 				}
 			}
-			say(reply{OK: &ok, Protocol: Protocol, Name: "ref", Version: "1.0", Device: "cpu", Ops: ops,
+			say(reply{OK: &ok, Protocol: Protocol, Name: "ref", Version: "1.0", Device: device, Ops: ops,
 				Threads: true, Details: map[string]string{"mode": mode}})
 		case "prepare":
 			k, err := refPrepare(req)

@@ -167,7 +167,7 @@ func (s *server) hello(req request) {
 			}
 		}
 	}
-	s.ok(reply{Protocol: Protocol, Name: s.b.Name(), Version: info.Version, Device: s.b.Device(),
+	s.ok(reply{Protocol: Protocol, Name: s.b.Name(), Version: info.Version, Device: s.b.Device().String(),
 		Ops: ops, Algorithms: algs, Threads: true, Details: info.Details})
 }
 

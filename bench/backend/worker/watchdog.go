@@ -1,36 +1,19 @@
 package worker
 
-import (
-	"sync/atomic"
-	"time"
-)
+import "time"
 
 // The watchdog: a worker that takes longer than its limit to answer a
 // request is taken to hang, stopped, and its backend's results from then
 // on carry the error that says so.
 //
-// The limit of a request is the base timeout (-timeout; DefaultTimeout
-// until SetTimeout) or, for a run expected to take longer, runSlack times
+// The limit of a request is the base timeout (Spec.Timeout: -timeout,
+// through backend.OpenOptions; DefaultTimeout without one) or, for a run expected to take longer, runSlack times
 // its expected length: iterations × the slowest iteration seen so far on
 // that kernel, or before the first, the harness's estimate of one
 // (backend.Config.Estimate, the workload at a small share of the
 // machine's peak). A hang is then caught within the base timeout on the
 // common workloads, and a slow library's large one is never cut short.
 const runSlack = 20
-
-var baseTimeout atomic.Int64
-
-// SetTimeout sets the base limit of workers' requests; d ≤ 0 restores
-// DefaultTimeout. main sets it from -timeout before opening any backend.
-func SetTimeout(d time.Duration) { baseTimeout.Store(int64(d)) }
-
-// Timeout returns the base limit of workers' requests.
-func Timeout() time.Duration {
-	if d := time.Duration(baseTimeout.Load()); d > 0 {
-		return d
-	}
-	return DefaultTimeout
-}
 
 // runLimit is the limit of a run of iters iterations.
 func (k *kernel) runLimit(iters int) time.Duration {

@@ -30,22 +30,24 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
 // DefaultTimeout bounds the wait for a hello: imports of a large framework
 // on a loaded machine stay well within it. It is also the watchdog's limit
-// for the other requests until SetTimeout sets one (watchdog.go).
+// for the other requests when the backend was opened without one
+// (backend.OpenOptions.Timeout; watchdog.go).
 const DefaultTimeout = 2 * time.Minute
 
 // Spec says how to start a worker.
 type Spec struct {
-	Name    string   // the backend's name, e.g. "torch"
-	Command []string // program and arguments
-	Env     []string // added to peakbench's environment
-	Device  string   // what hello asks for: "cpu" (default) or "cuda:N"
+	Name    string          // the backend's name, e.g. "torch"
+	Command []string        // program and arguments
+	Env     []string        // added to peakbench's environment
+	Device  platform.Device // what hello asks for: the host (the zero value) or "cuda:N"
 	// Timeout is the least time a request may take before the worker is
-	// taken to hang and stopped (watchdog.go); 0: the one SetTimeout set.
+	// taken to hang and stopped (watchdog.go); 0: DefaultTimeout.
 	Timeout time.Duration
 	// Builtin marks peakbench itself serving one of its own backends
 	// (isolate.go): the hello's details are the backend's own and are
@@ -58,6 +60,7 @@ type Spec struct {
 type Backend struct {
 	spec   Spec
 	hello  reply
+	device platform.Device // the hello's, read once
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan line
@@ -99,10 +102,7 @@ func start(spec Spec) (*Backend, error) {
 		return nil, fmt.Errorf("%s: worker: no command", spec.Name)
 	}
 	if spec.Timeout <= 0 {
-		spec.Timeout = Timeout()
-	}
-	if spec.Device == "" {
-		spec.Device = "cpu"
+		spec.Timeout = DefaultTimeout
 	}
 	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
 	cmd.Env = os.Environ()
@@ -160,7 +160,7 @@ func (b *Backend) read(stdout io.Reader) {
 // greet sends hello and checks the reply: the protocol version, a name,
 // and what the worker computes.
 func (b *Backend) greet() error {
-	rep, err := b.callWithin(request{Cmd: "hello", Protocol: Protocol, Device: b.spec.Device}, max(b.spec.Timeout, DefaultTimeout), "")
+	rep, err := b.callWithin(request{Cmd: "hello", Protocol: Protocol, Device: b.spec.Device.String()}, max(b.spec.Timeout, DefaultTimeout), "")
 	if err != nil {
 		return err
 	}
@@ -173,6 +173,14 @@ func (b *Backend) greet() error {
 		err := fmt.Errorf("%s: worker's hello names no version", b.spec.Name)
 		b.fail(err)
 		return err
+	}
+	b.device = b.spec.Device
+	if rep.Device != "" {
+		if b.device, err = platform.ParseDevice(rep.Device); err != nil {
+			err = fmt.Errorf("%s: worker's hello: %v", b.spec.Name, err)
+			b.fail(err)
+			return err
+		}
 	}
 	b.hello = *rep
 	return nil
@@ -359,13 +367,9 @@ func (b *Backend) PID() int {
 // Name implements backend.Backend.
 func (b *Backend) Name() string { return b.spec.Name }
 
-// Device implements backend.Backend: the device the worker's hello named.
-func (b *Backend) Device() string {
-	if b.hello.Device != "" {
-		return b.hello.Device
-	}
-	return b.spec.Device
-}
+// Device implements backend.Backend: the device the worker's hello named,
+// else the one it was asked for.
+func (b *Backend) Device() platform.Device { return b.device }
 
 // Info implements backend.Backend: the framework's version and the
 // details its worker reports (its BLAS, threading, interpreter). A builtin

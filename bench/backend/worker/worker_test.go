@@ -36,7 +36,7 @@ func startRef(t *testing.T, name, mode string) *Backend {
 // passes through the protocol, against the Go reference worker.
 func TestReferenceConformance(t *testing.T) {
 	b := startRef(t, "ref", "ok")
-	if b.Name() != "ref" || b.Device() != "cpu" || b.Info().Version != "1.0" || b.Info().Details["mode"] != "ok" {
+	if b.Name() != "ref" || !b.Device().IsHost() || b.Info().Version != "1.0" || b.Info().Details["mode"] != "ok" {
 		t.Errorf("hello not taken: name %q device %q info %+v", b.Name(), b.Device(), b.Info())
 	}
 	backendtest.Run(t, b)
@@ -57,6 +57,7 @@ func TestHelloRefused(t *testing.T) {
 		"version": "ref: worker speaks protocol 99; peakbench speaks 1",
 		"missing": "ref: No module named 'ref'",
 		"noisy":   "ref: worker's reply to hello is malformed",
+		"device":  `ref: worker's hello: device "gpu zero": want "cpu" or KIND:INDEX [NAME]`,
 	} {
 		_, err := Start(refSpec("ref", mode))
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
@@ -144,7 +145,7 @@ func TestUnsupported(t *testing.T) {
 func TestPythonMissing(t *testing.T) {
 	t.Setenv("PEAKBENCH_PYTHON", "/nonexistent/python3")
 	for _, p := range pythons {
-		_, err := p.open()
+		_, err := p.open(backend.OpenOptions{})
 		if err == nil || !strings.Contains(err.Error(), "no Python with "+p.module) || !strings.Contains(err.Error(), "/nonexistent/python3") {
 			t.Errorf("%s: %v", p.name, err)
 		}

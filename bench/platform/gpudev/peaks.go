@@ -1,4 +1,4 @@
-package gpu
+package gpudev
 
 import (
 	"fmt"
@@ -7,19 +7,6 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/cgo/cuda"
 )
-
-// MeasurePeaks opens the selected CUDA device and returns its peaks: the
-// theoretical ones from its attributes and the table (peak.GPUTheoretical),
-// and the bandwidth of device-to-device copies (MeasureCopies). The error
-// says why there is no GPU.
-func MeasurePeaks(quick bool) (peak.GPUPeaks, error) {
-	dev, err := openDevice()
-	if err != nil {
-		return peak.GPUPeaks{}, err
-	}
-	defer dev.Close()
-	return MeasureCopies(dev, quick), nil
-}
 
 // Describe turns a device's attributes into peak.GPU.
 func Describe(dev *cuda.Device) peak.GPU {
@@ -30,7 +17,7 @@ func Describe(dev *cuda.Device) peak.GPU {
 		vendor = "amd"
 	}
 	return peak.GPU{
-		Device: info.ID(), Vendor: vendor, Name: info.Name,
+		Device: Of(dev).String(), Vendor: vendor, Name: info.Name,
 		ComputeCapability: info.ComputeCapability(), SMs: info.SMs,
 		ClockMHz: float64(info.ClockKHz) / 1000, MemoryClockMHz: float64(info.MemoryClockKHz) / 1000,
 		BusWidthBits: info.BusWidthBits, L2Bytes: info.L2Bytes, MemoryBytes: info.TotalMemory,
@@ -69,13 +56,13 @@ func nvmlClocks(g *peak.GPU, info cuda.DeviceInfo) string {
 	return fmt.Sprintf("the runtime reported no %s clock: NVML's maximum used", strings.Join(used, " or "))
 }
 
-// MeasureCopies computes dev's theoretical peaks and measures its copy
+// Measure computes dev's theoretical peaks and measures its copy
 // bandwidth: "DRAM", copies of max(256 MiB, 4 × L2) (at most a quarter of
 // the free memory), and "L2", copies of L2/4 (source and destination
 // together fill half of it); the best of three timed batches each, bytes
 // read plus bytes written per time. A failed measurement leaves a note and
 // no entry (results then fall back to the theoretical DRAM figure).
-func MeasureCopies(dev *cuda.Device, quick bool) peak.GPUPeaks {
+func Measure(dev *cuda.Device, quick bool) peak.GPUPeaks {
 	info := dev.Info()
 	g := Describe(dev)
 	note := nvmlClocks(&g, info)

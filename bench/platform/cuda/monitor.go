@@ -1,4 +1,4 @@
-package gpu
+package cuda
 
 import (
 	"fmt"
@@ -6,43 +6,46 @@ import (
 	"sync"
 	"time"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	cudart "github.com/peakbench/peakbench/cgo/cuda"
 )
 
-// monitor keeps what NVML said while a backend ran: the latest sample, the
+// Monitor keeps what NVML said while a backend ran: the latest sample, the
 // lowest SM clock and highest temperature seen after a timed run, and the
 // union of the throttle reasons seen then.
-type monitor struct {
-	m   *cuda.Monitor
+type Monitor struct {
+	m   *cudart.Monitor
 	err error // why there is no NVML
 
 	mu      sync.Mutex
 	last    time.Time
-	latest  cuda.Sample
+	latest  cudart.Sample
 	samples int
 	minSM   uint
 	maxTemp uint
-	seen    cuda.Reasons // throttling reasons seen after timed runs
+	seen    cudart.Reasons // throttling reasons seen after timed runs
 }
 
 // minInterval bounds how often NVML is read.
 const minInterval = 50 * time.Millisecond
 
-func newMonitor(info cuda.DeviceInfo) *monitor {
-	mon := &monitor{}
+// NewMonitor opens NVML for the device info describes (found by its PCI
+// bus id). Without NVML the monitor records why, in Details, and does
+// nothing else.
+func NewMonitor(info cudart.DeviceInfo) *Monitor {
+	mon := &Monitor{}
 	if info.PCIBusID == "" {
 		mon.err = fmt.Errorf("the runtime reports no PCI bus id for %s", info.Label())
 		return mon
 	}
-	mon.m, mon.err = cuda.OpenMonitor(info.PCIBusID)
+	mon.m, mon.err = cudart.OpenMonitor(info.PCIBusID)
 	if mon.err == nil {
 		mon.read()
 	}
 	return mon
 }
 
-// sample reads NVML, at most every minInterval.
-func (mon *monitor) sample() {
+// Sample reads NVML, at most every minInterval.
+func (mon *Monitor) Sample() {
 	if mon.m == nil {
 		return
 	}
@@ -54,7 +57,7 @@ func (mon *monitor) sample() {
 	}
 }
 
-func (mon *monitor) read() {
+func (mon *Monitor) read() {
 	s, err := mon.m.Read()
 	mon.mu.Lock()
 	defer mon.mu.Unlock()
@@ -64,25 +67,27 @@ func (mon *monitor) read() {
 	}
 	mon.latest = s
 	mon.samples++
-	if s.Have&cuda.HaveSMClock != 0 && (mon.minSM == 0 || s.SMMHz < mon.minSM) {
+	if s.Have&cudart.HaveSMClock != 0 && (mon.minSM == 0 || s.SMMHz < mon.minSM) {
 		mon.minSM = s.SMMHz
 	}
-	if s.Have&cuda.HaveTemp != 0 && s.TempC > mon.maxTemp {
+	if s.Have&cudart.HaveTemp != 0 && s.TempC > mon.maxTemp {
 		mon.maxTemp = s.TempC
 	}
-	if s.Have&cuda.HaveReasons != 0 {
+	if s.Have&cudart.HaveReasons != 0 {
 		mon.seen |= s.Reasons.Throttling()
 	}
 }
 
-func (mon *monitor) close() {
+// Close closes NVML.
+func (mon *Monitor) Close() {
 	if mon.m != nil {
 		mon.m.Close()
 	}
 }
 
-// details adds the nvml_* keys to d.
-func (mon *monitor) details(d map[string]string) {
+// Details adds the nvml_* keys to d: the latest clocks, temperature and
+// power, the lowest SM clock, highest temperature and throttle reasons seen.
+func (mon *Monitor) Details(d map[string]string) {
 	if mon.m == nil {
 		d["nvml"] = "unavailable: " + mon.err.Error()
 		return
@@ -92,32 +97,32 @@ func (mon *monitor) details(d map[string]string) {
 	s := mon.latest
 	d["nvml"] = mon.m.Path()
 	d["nvidia_driver"] = mon.m.Driver()
-	if s.Have&cuda.HaveSMClock != 0 {
+	if s.Have&cudart.HaveSMClock != 0 {
 		d["nvml_sm_clock_mhz"] = strconv.Itoa(int(s.SMMHz))
 		d["nvml_min_sm_clock_mhz"] = strconv.Itoa(int(mon.minSM))
 	}
-	if s.Have&cuda.HaveMaxSMClock != 0 {
+	if s.Have&cudart.HaveMaxSMClock != 0 {
 		d["nvml_max_sm_clock_mhz"] = strconv.Itoa(int(s.MaxSMMHz))
 	}
-	if s.Have&cuda.HaveMemClock != 0 {
+	if s.Have&cudart.HaveMemClock != 0 {
 		d["nvml_mem_clock_mhz"] = strconv.Itoa(int(s.MemMHz))
 	}
-	if s.Have&cuda.HaveTemp != 0 {
+	if s.Have&cudart.HaveTemp != 0 {
 		d["nvml_temperature_c"] = strconv.Itoa(int(s.TempC))
 		d["nvml_max_temperature_c"] = strconv.Itoa(int(mon.maxTemp))
 	}
-	if s.Have&cuda.HavePower != 0 {
+	if s.Have&cudart.HavePower != 0 {
 		d["nvml_power_w"] = fmt.Sprintf("%.0f", float64(s.PowerMW)/1000)
 	}
-	if s.Have&cuda.HaveReasons != 0 {
+	if s.Have&cudart.HaveReasons != 0 {
 		d["nvml_throttle_reasons"] = mon.seen.String()
 		d["nvml_clock_reasons_now"] = s.Reasons.String()
 	}
 	d["nvml_samples"] = strconv.Itoa(mon.samples)
 }
 
-// warnings says whether the device throttled while the backend ran.
-func (mon *monitor) warnings(device, backend string) []string {
+// Warnings says whether device throttled while backend ran.
+func (mon *Monitor) Warnings(device, backend string) []string {
 	if mon.m == nil {
 		return nil
 	}
