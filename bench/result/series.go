@@ -1,4 +1,4 @@
-package report
+package result
 
 // Series names the backend and the algorithm of r, "asm (direct)", or the
 // backend alone when it has one way: what charts, summaries and

@@ -1,7 +1,7 @@
 // Package report holds the results of a run and writes them for people and
 // programs: a terminal table, Markdown, JSON, CSV and the Go benchmark format.
 // The JSON form is documented in docs/results-format.md.
-package report
+package result
 
 import (
 	"github.com/peakbench/peakbench/bench/backend"
