@@ -28,3 +28,18 @@ func TestBytes(t *testing.T) {
 		t.Errorf("Bytes(int64(3 MiB)) = %q", got)
 	}
 }
+
+func TestPercentAndClock(t *testing.T) {
+	if got := Percent(0.1234); got != "12.3%" {
+		t.Errorf("Percent(0.1234) = %q", got)
+	}
+	if got := SignedPercent(2.81/3.05 - 1); got != "-7.9%" {
+		t.Errorf("SignedPercent = %q", got)
+	}
+	if got := SignedPercent(0.032); got != "+3.2%" {
+		t.Errorf("SignedPercent(0.032) = %q", got)
+	}
+	if got := GHz(3.049); got != "3.05" {
+		t.Errorf("GHz(3.049) = %q", got)
+	}
+}
