@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // baselineFlags are -save-baseline, -baseline and -threshold: save this run
@@ -18,17 +19,17 @@ type baselineFlags struct {
 	threshold     string
 	gate          float64 // parsed -threshold
 	gated         bool
-	old           *report.Run // the baseline, loaded before the run
+	old           *result.Run // the baseline, loaded before the run
 	oldPath       string
 }
 
 func registerBaselineFlags(fs *flag.FlagSet) *baselineFlags {
 	b := &baselineFlags{}
-	dir, err := report.BaselineDir()
+	dir, err := compare.BaselineDir()
 	if err != nil {
-		dir = "$" + report.BaselineEnv
+		dir = "$" + compare.BaselineEnv
 	}
-	fs.StringVar(&b.save, "save-baseline", "", "also save this run's JSON as baseline `NAME` (letters, digits, . _ -) in "+dir+" ($"+report.BaselineEnv+" overrides)")
+	fs.StringVar(&b.save, "save-baseline", "", "also save this run's JSON as baseline `NAME` (letters, digits, . _ -) in "+dir+" ($"+compare.BaselineEnv+" overrides)")
 	fs.StringVar(&b.compare, "baseline", "", "after the run, compare it with the baseline saved as `NAME` (Mann-Whitney U per result)")
 	fs.StringVar(&b.threshold, "threshold", "", "with -baseline: exit 1 when a significant slowdown exceeds this `PERCENT` (e.g. 5%)")
 	return b
@@ -40,7 +41,7 @@ func (b *baselineFlags) check(cfg *config) error {
 		if f.name == "" {
 			continue
 		}
-		if err := report.CheckBaselineName(f.name); err != nil {
+		if err := compare.CheckBaselineName(f.name); err != nil {
 			return usagef("%s: %v", f.flag, err)
 		}
 		if cfg.peak || cfg.list {
@@ -66,7 +67,7 @@ func (b *baselineFlags) load() error {
 	if b.compare == "" {
 		return nil
 	}
-	old, path, err := report.LoadBaseline(b.compare)
+	old, path, err := compare.LoadBaseline(b.compare)
 	if err != nil {
 		return usagef("-baseline: %v", err)
 	}
@@ -82,7 +83,7 @@ func (b *baselineFlags) load() error {
 // normal output on standard output, or goes to standard error when
 // standard output carries a machine-readable format (json, csv, gobench,
 // html).
-func (b *baselineFlags) after(stdout, stderr io.Writer, cfg *config, run *report.Run) error {
+func (b *baselineFlags) after(stdout, stderr io.Writer, cfg *config, run *result.Run) error {
 	failed := checkResults(stderr, run, cfg.allowFail) // exit.go
 	var gate error
 	if b.old != nil {
@@ -90,13 +91,13 @@ func (b *baselineFlags) after(stdout, stderr io.Writer, cfg *config, run *report
 		if cfg.output == "" && cfg.format != "table" && cfg.format != "md" {
 			w = stderr
 		}
-		c := report.Compare(b.old, run)
+		c := compare.Compare(b.old, run)
 		if b.gated {
 			c.Gate(b.gate)
 		}
 		fmt.Fprintln(w)
-		if err := report.WriteComparison(w, c, "baseline "+b.compare+": "+report.RunLabel(b.old, b.oldPath),
-			"this run: "+report.RunLabel(run, "")); err != nil {
+		if err := compare.WriteComparison(w, c, "baseline "+b.compare+": "+compare.RunLabel(b.old, b.oldPath),
+			"this run: "+compare.RunLabel(run, "")); err != nil {
 			return err
 		}
 		gate = c.GateError()
@@ -105,7 +106,7 @@ func (b *baselineFlags) after(stdout, stderr io.Writer, cfg *config, run *report
 		if failed != nil || gate != nil {
 			progressf(stderr, "baseline %s not saved: this run failed", b.save)
 		} else {
-			path, err := report.SaveBaseline(b.save, run)
+			path, err := compare.SaveBaseline(b.save, run)
 			if err != nil {
 				return err
 			}

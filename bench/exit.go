@@ -3,7 +3,8 @@ package main
 import (
 	"io"
 
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // Exit statuses (documented in README.md and docs/reports.md):
@@ -29,15 +30,15 @@ func (e failedResults) Error() string { return e.msg }
 // checkResults returns failedResults when run has failed results, or when
 // it has none at all (nothing was measured); with allow it reports the
 // failures on stderr instead and returns nil.
-func checkResults(stderr io.Writer, run *report.Run, allow bool) error {
-	fs := report.Failures(run)
+func checkResults(stderr io.Writer, run *result.Run, allow bool) error {
+	fs := compare.Failures(run)
 	if len(fs) == 0 {
 		if len(run.Results) == 0 {
 			return failedResults{"no result: no backend computes the selected workloads (see -list)"}
 		}
 		return nil
 	}
-	text := report.FailuresText(fs, len(run.Results))
+	text := compare.FailuresText(fs, len(run.Results))
 	if allow {
 		progressf(stderr, "%s (exit status 0: -allow-failures)", text)
 		return nil

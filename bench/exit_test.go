@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -56,7 +59,7 @@ func TestFailedResultsExitThree(t *testing.T) {
 			Open: func(backend.OpenOptions) (backend.Backend, error) { return faultyBackend{}, nil }})
 	})
 	dir := t.TempDir()
-	t.Setenv(report.BaselineEnv, dir)
+	t.Setenv(compare.BaselineEnv, dir)
 	path := filepath.Join(dir, "out.json")
 	_, stderr, code := runArgs(t, "-backend=go,faultytest", "-op=axpy,dot", "-dtype=f32", "-size=1000",
 		"-threads=1", "-min-time=1ms", "-suite=quick", "-format=json", "-o="+path, "-save-baseline=main")
@@ -71,7 +74,7 @@ func TestFailedResultsExitThree(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "main.json")); err == nil {
 		t.Error("a failed run was saved as baseline")
 	}
-	var run report.Run
+	var run result.Run
 	data, _ := os.ReadFile(path)
 	if err := json.Unmarshal(data, &run); err != nil || len(run.Results) != 4 {
 		t.Fatalf("output: %d results, %v", len(run.Results), err)
@@ -90,9 +93,9 @@ func TestFailedResultsExitThree(t *testing.T) {
 // saved, without measuring anything.
 func TestAfterRun(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(report.BaselineEnv, dir)
-	load := func(name string) *report.Run {
-		run, err := report.Load(savedRun(t, dir, name, map[string]float64{"good.json": 1, "slow.json": 1.2}[name]))
+	t.Setenv(compare.BaselineEnv, dir)
+	load := func(name string) *result.Run {
+		run, err := result.Load(savedRun(t, dir, name, map[string]float64{"good.json": 1, "slow.json": 1.2}[name]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +106,7 @@ func TestAfterRun(t *testing.T) {
 	broken.Results[1].Verified = false
 	for _, c := range []struct {
 		name     string
-		run      *report.Run
+		run      *result.Run
 		allow    bool
 		baseline bool // compare with good, -threshold 5%
 		code     int
@@ -115,8 +118,8 @@ func TestAfterRun(t *testing.T) {
 		{"failed", broken, false, false, 3, false},
 		{"failed, allowed", broken, true, false, 0, true},
 		{"failed and gate", broken, false, true, 3, false},
-		{"empty", &report.Run{Format: report.Format}, false, false, 3, false},
-		{"empty, allowed and gated", &report.Run{Format: report.Format}, true, true, 3, false},
+		{"empty", &result.Run{Format: result.Format}, false, false, 3, false},
+		{"empty, allowed and gated", &result.Run{Format: result.Format}, true, true, 3, false},
 	} {
 		os.Remove(filepath.Join(dir, "new.json"))
 		cfg := &config{format: "table", allowFail: c.allow}
@@ -138,8 +141,8 @@ func TestAfterRun(t *testing.T) {
 func TestCompareGateFailsWithoutComparableResults(t *testing.T) {
 	dir := t.TempDir()
 	old := savedRun(t, dir, "old.json", 1)
-	write := func(name string, edit func(r *report.Result)) string {
-		run, err := report.Load(old)
+	write := func(name string, edit func(r *result.Result)) string {
+		run, err := result.Load(old)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,14 +153,14 @@ func TestCompareGateFailsWithoutComparableResults(t *testing.T) {
 			edit(&run.Results[i])
 		}
 		path := filepath.Join(dir, name)
-		if err := report.WriteFileAtomic(path, func(f *os.File) error { return report.Write(f, run, "json") }); err != nil {
+		if err := atomicfile.WriteFileAtomic(path, func(f *os.File) error { return report.Write(f, run, "json") }); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
 	empty := write("empty.json", nil)
-	failed := write("failed.json", func(r *report.Result) { r.Verified = false })
-	errored := write("errored.json", func(r *report.Result) { r.Error, r.SamplesNS = "crashed", nil })
+	failed := write("failed.json", func(r *result.Result) { r.Verified = false })
+	errored := write("errored.json", func(r *result.Result) { r.Error, r.SamplesNS = "crashed", nil })
 	for _, c := range []struct {
 		file string
 		code int

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // The fault-injection tests run this test binary as peakbench itself
@@ -76,13 +76,13 @@ func exitStatus(t *testing.T, err error) int {
 }
 
 // readRun reads a run's JSON output.
-func readRun(t *testing.T, path string) *report.Run {
+func readRun(t *testing.T, path string) *result.Run {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("no output: %v", err)
 	}
-	var run report.Run
+	var run result.Run
 	if err := json.Unmarshal(data, &run); err != nil {
 		t.Fatalf("output is not JSON: %v", err)
 	}

@@ -4,7 +4,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/peakbench/peakbench/bench/diagnose"
 	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // libraryIdleWait are the threaded libraries' own idle-wait defaults,
@@ -29,12 +31,12 @@ func applyIdleWait(mode string) {
 	}
 }
 
-// finishRun diagnoses a run's results (report.Diagnose: findings per
+// finishRun diagnoses a run's results (diagnose.Diagnose: findings per
 // result), writes the output and the -results-dir files, and ends standard
 // error with the checks and the summary. It serves complete and
 // interrupted runs alike: what was measured is written either way.
-func finishRun(stdout, stderr io.Writer, cfg *config, rep *report.Run) error {
-	report.Diagnose(rep)
+func finishRun(stdout, stderr io.Writer, cfg *config, rep *result.Run) error {
+	diagnose.Diagnose(rep)
 	if err := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) }); err != nil {
 		return err
 	}

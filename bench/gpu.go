@@ -8,15 +8,16 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/harness"
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // gpuBandwidthLine says what a GPU's copies measured, for standard error.
 func gpuBandwidthLine(p peak.GPUPeaks) string {
 	var parts []string
 	for _, b := range p.Bandwidth {
-		parts = append(parts, fmt.Sprintf("%s copy %s GB/s", b.Level, report.Sig(b.GBPS)))
+		parts = append(parts, fmt.Sprintf("%s copy %s GB/s", b.Level, units.Sig(b.GBPS)))
 	}
 	if len(parts) == 0 {
 		return "copy bandwidth not measured"
@@ -44,21 +45,21 @@ func writeGPUPeaks(w, stderr io.Writer, gpus []peak.GPUPeaks, why []string, form
 			arch = "unknown architecture"
 		}
 		fmt.Fprintf(w, "\nGPU %s: compute capability %s (%s), %d SMs at %.0f MHz, %s, L2 %s; %s\n",
-			g.Device, g.ComputeCapability, arch, g.SMs, g.ClockMHz, peak.BytesText(int(g.MemoryBytes)), peak.BytesText(g.L2Bytes), g.Runtime)
+			g.Device, g.ComputeCapability, arch, g.SMs, g.ClockMHz, units.Bytes(int(g.MemoryBytes)), units.Bytes(g.L2Bytes), g.Runtime)
 		fmt.Fprintln(w, "compute (theoretical = SMs × clock × FLOP/SM/clock, dense; empirical = the best verified GEMM of a run on this GPU, not measured by -peak)")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "DTYPE\tTHEORETICAL GFLOP/s\tCLOCK GHz\tFLOP/SM/CLK\tFORMULA")
 		for _, c := range g.Compute {
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%g\t%s\n", c.DType, report.Sig(c.TheoreticalGFLOPS), c.ClockGHz, c.FLOPsPerCycle, c.Formula)
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%g\t%s\n", c.DType, units.Sig(c.TheoreticalGFLOPS), c.ClockGHz, c.FLOPsPerCycle, c.Formula)
 		}
 		tw.Flush()
 		if g.TheoreticalGBPS > 0 {
-			fmt.Fprintf(w, "memory: theoretical %s GB/s = %s\n", report.Sig(g.TheoreticalGBPS), g.BandwidthFormula)
+			fmt.Fprintf(w, "memory: theoretical %s GB/s = %s\n", units.Sig(g.TheoreticalGBPS), g.BandwidthFormula)
 		}
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LEVEL\tMEASURED GB/s\tWORKING SET\tSOURCE")
 		for _, b := range g.Bandwidth {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", b.Level, report.Sig(b.GBPS), peak.BytesText(b.WorkingSet), b.Source)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", b.Level, units.Sig(b.GBPS), units.Bytes(b.WorkingSet), b.Source)
 		}
 		tw.Flush()
 		for _, n := range g.Notes {
@@ -72,7 +73,7 @@ func writeGPUPeaks(w, stderr io.Writer, gpus []peak.GPUPeaks, why []string, form
 // best verified GEMM per dtype, harness.GPUEmpirical), the GPU backends'
 // details as they stand after the run (NVML clocks and throttle reasons),
 // and a warning on standard error for each GPU that throttled.
-func finishGPU(stderr io.Writer, rep *report.Run, backends []backend.Backend) {
+func finishGPU(stderr io.Writer, rep *result.Run, backends []backend.Backend) {
 	harness.GPUEmpirical(&rep.Peaks, rep.Results)
 	for _, b := range backends {
 		if b.Device().IsHost() {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/internal/journal"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -41,7 +41,7 @@ type journalPlan struct {
 // planJournal picks the journal of this run: with -resume the one named,
 // after checking it was made on this machine with this configuration;
 // otherwise a new one, refusing to replace an unfinished run's.
-func planJournal(cfg *config, workloads []workload.Workload, infos []report.BackendInfo, start time.Time) (*journalPlan, error) {
+func planJournal(cfg *config, workloads []workload.Workload, infos []result.BackendInfo, start time.Time) (*journalPlan, error) {
 	jp := &journalPlan{config: runConfig(cfg, infos)}
 	if cfg.peak {
 		return jp, nil // nothing to keep: -peak measures the peaks alone
@@ -102,9 +102,9 @@ func journalPath(cfg *config, start time.Time) string {
 // machine is checked to be the same (planJournal), one output has one set
 // of ceilings, and the clock checks between workloads still compare each
 // workload's clock with that start (a changed machine state shows there).
-func (jp *journalPlan) resumedRun(stderr io.Writer, cfg *config, start time.Time) *report.Run {
+func (jp *journalPlan) resumedRun(stderr io.Writer, cfg *config, start time.Time) *result.Run {
 	run := jp.prior.Header.Run
-	run.Format, run.Vs, run.MemColumn = report.Format, cfg.vs, cfg.mem
+	run.Format, run.Vs, run.MemColumn = result.Format, cfg.vs, cfg.mem
 	run.Env.Resumed = append(append([]string(nil), jp.prior.Resumed...), start.UTC().Format(time.RFC3339))
 	progressf(stderr, "resuming %s: %d of %d workloads done; the rest measured against the peaks of its start (%s)",
 		jp.path, len(jp.prior.Done), len(jp.names)*len(cfg.threads), run.Env.Start)
@@ -114,7 +114,7 @@ func (jp *journalPlan) resumedRun(stderr io.Writer, cfg *config, start time.Time
 // runConfig is what a resumed run must share with the run it continues:
 // the binary, the backends and every flag that changes what is measured
 // or how (not the output's format or place).
-func runConfig(cfg *config, infos []report.BackendInfo) map[string]string {
+func runConfig(cfg *config, infos []result.BackendInfo) map[string]string {
 	var opened []string
 	for _, b := range infos {
 		if b.Available {
@@ -181,7 +181,7 @@ type runJournal struct {
 // open creates the journal (a new run) or continues it (-resume). A
 // journal that cannot be written is one line on standard error, and the
 // run goes on with its results in memory only.
-func (jp *journalPlan) open(stderr io.Writer, rep *report.Run, cfg *config) *runJournal {
+func (jp *journalPlan) open(stderr io.Writer, rep *result.Run, cfg *config) *runJournal {
 	jr := &runJournal{stderr: stderr, path: jp.path, prior: jp.prior}
 	var err error
 	if jp.prior != nil {
@@ -210,7 +210,7 @@ func (jr *runJournal) skip(w workload.Workload, threads int) bool {
 
 // record appends a finished workload's results, synced before the next
 // workload starts.
-func (jr *runJournal) record(w workload.Workload, threads int, rs []report.Result) {
+func (jr *runJournal) record(w workload.Workload, threads int, rs []result.Result) {
 	if jr.w == nil {
 		return
 	}
@@ -226,13 +226,13 @@ func (jr *runJournal) record(w workload.Workload, threads int, rs []report.Resul
 // results are the run's results for the output: the journal's, read back
 // (a resumed run's earlier results included, each workload once); where
 // the journal failed, the resumed results and those measured now.
-func (jr *runJournal) results(measured []report.Result) []report.Result {
+func (jr *runJournal) results(measured []result.Result) []result.Result {
 	if jr.w != nil {
 		if j, err := journal.Read(jr.path); err == nil {
 			return j.Results
 		}
 	}
-	var out []report.Result
+	var out []result.Result
 	if jr.prior != nil {
 		out = append(out, jr.prior.Results...)
 	}

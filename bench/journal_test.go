@@ -17,7 +17,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/journal"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -102,7 +102,7 @@ poll:
 	} else if !strings.Contains(string(b), fmt.Sprintf("%d of %d workloads done", len(before.Done), len(all))) {
 		t.Errorf("resume did not say what it kept:\n%s", b)
 	}
-	run, err := report.Load(out)
+	run, err := result.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ poll:
 // memory figures (Linux): a resident growth from 0 to the workload's
 // footprint plus slack (packing buffers, thread stacks, the heap's own
 // growth), Go heap counts for the Go backends and a note for the others.
-func checkMemoryFigures(t *testing.T, run *report.Run) {
+func checkMemoryFigures(t *testing.T, run *result.Run) {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		return
@@ -178,8 +178,8 @@ func writeJournal(t *testing.T, path string, edit func(*journal.Header), args ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := journal.Header{Config: runConfig(cfg, []report.BackendInfo{{Name: "go", Available: true}}),
-		Run: report.Run{Format: report.Format, Machine: peak.DetectMachine()}}
+	h := journal.Header{Config: runConfig(cfg, []result.BackendInfo{{Name: "go", Available: true}}),
+		Run: result.Run{Format: result.Format, Machine: peak.DetectMachine()}}
 	for _, w := range ws {
 		h.Workloads = append(h.Workloads, w.String())
 	}
@@ -190,7 +190,7 @@ func writeJournal(t *testing.T, path string, edit func(*journal.Header), args ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Add(journal.Line{Workload: h.Workloads[0], Threads: 1, Results: []report.Result{{Backend: "go", Op: "axpy"}}})
+	w.Add(journal.Line{Workload: h.Workloads[0], Threads: 1, Results: []result.Result{{Backend: "go", Op: "axpy"}}})
 	w.Close()
 }
 
@@ -308,7 +308,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	if progressed != 2 {
 		t.Errorf("the resumed run measured %d workloads, want the 2 left", progressed)
 	}
-	r, err := report.Load(out)
+	r, err := result.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,12 +20,15 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	_ "github.com/peakbench/peakbench/bench/backend/all"
+	"github.com/peakbench/peakbench/bench/diagnose"
 	"github.com/peakbench/peakbench/bench/harness"
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
 	_ "github.com/peakbench/peakbench/bench/platform/all"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -89,7 +92,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if cfg.output != "" {
-		if err := report.CheckWritable(cfg.output); err != nil {
+		if err := atomicfile.CheckWritable(cfg.output); err != nil {
 			return usagef("-o: %v", err)
 		}
 	}
@@ -116,7 +119,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	var (
-		rep   *report.Run
+		rep   *result.Run
 		noGPU []string
 	)
 	if jp.prior != nil { // the machine, peaks and environment of the run resumed
@@ -125,7 +128,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	machine, peaks := rep.Machine, rep.Peaks
-	report.CheckCodePaths(rep) // each library's code path against the machine
+	diagnose.CheckCodePaths(rep) // each library's code path against the machine
 	if cfg.peak {
 		return emit(stdout, cfg, func(w io.Writer) error {
 			if err := writePeaks(w, rep, cfg.format); err != nil {
@@ -144,7 +147,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
 		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
 		Clock: peak.MeasureClock, ProbeOverhead: true, Skip: jr.skip, Finished: jr.record,
-		Progress: func(done, total int, latest []report.Result) {
+		Progress: func(done, total int, latest []result.Result) {
 			progress(stderr, done, total, latest, cfg.verbose, remaining(time.Since(measureStart), done, total))
 			if progressHook != nil {
 				progressHook()
@@ -159,7 +162,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	// The results are the journal's: a resumed run's earlier ones included.
 	rep.Results, rep.ClockEnd = jr.results(outcome.Results), outcome.Clocks
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
-	rep.ModelErrors = report.CheckModel(rep)
+	rep.ModelErrors = diagnose.CheckModel(rep)
 	if errors.Is(err, measure.ErrInterrupted) {
 		rep.Interrupted = true
 		if werr := finishRun(stdout, stderr, cfg, rep); werr != nil { // finish.go
@@ -178,10 +181,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 }
 
 // printChecks ends a run on standard error with what its checks found
-// (report.CheckLines): model errors, clock drift, code paths below the
+// (diagnose.CheckLines): model errors, clock drift, code paths below the
 // machine; or one line saying all passed.
-func printChecks(stderr io.Writer, rep *report.Run) {
-	lines := report.CheckLines(rep)
+func printChecks(stderr io.Writer, rep *result.Run) {
+	lines := diagnose.CheckLines(rep)
 	if len(lines) == 0 {
 		progressf(stderr, "checks passed: no result above its roofline bound beyond its noise, no clock drift, every library on the machine's full vector width.")
 		return
@@ -220,7 +223,7 @@ func emit(stdout io.Writer, cfg *config, write func(io.Writer) error) error {
 	if cfg.output == "" {
 		return write(stdout)
 	}
-	return report.WriteFileAtomic(cfg.output, func(f *os.File) error { return write(f) })
+	return atomicfile.WriteFileAtomic(cfg.output, func(f *os.File) error { return write(f) })
 }
 
 // openBackends opens the named backends, or every available one when names
@@ -229,7 +232,7 @@ func emit(stdout io.Writer, cfg *config, write func(io.Writer) error) error {
 // Vendor libraries open in a child process unless isolate is "off"
 // (isolate.go). Each opens with opt: the GPU (-device) and the watchdog's
 // limit (-timeout).
-func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]backend.Backend, []report.BackendInfo, error) {
+func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]backend.Backend, []result.BackendInfo, error) {
 	all := len(names) == 0
 	var fs []backend.Factory
 	if all {
@@ -243,7 +246,7 @@ func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]ba
 	fs = factories(fs, isolate)
 	var (
 		opened []backend.Backend
-		infos  []report.BackendInfo
+		infos  []result.BackendInfo
 	)
 	for _, f := range fs {
 		b, err := f.Open(opt)
@@ -254,11 +257,11 @@ func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]ba
 				}
 				return nil, nil, fmt.Errorf("backend %s is not available: %v", f.Name, err)
 			}
-			infos = append(infos, report.BackendInfo{Name: f.Name, Reason: err.Error()})
+			infos = append(infos, result.BackendInfo{Name: f.Name, Reason: err.Error()})
 			continue
 		}
 		opened = append(opened, b)
-		infos = append(infos, report.BackendInfo{Name: f.Name, Device: b.Device().String(), Available: true, Info: b.Info()})
+		infos = append(infos, result.BackendInfo{Name: f.Name, Device: b.Device().String(), Available: true, Info: b.Info()})
 	}
 	if len(opened) == 0 {
 		return nil, nil, errors.New("no backend is available (see -list)")
@@ -280,9 +283,9 @@ func listBackends(w io.Writer, isolate string, opt backend.OpenOptions) error {
 	return nil
 }
 
-func environment(start time.Time, args []string, cfg *config) report.Env {
+func environment(start time.Time, args []string, cfg *config) result.Env {
 	host, _ := os.Hostname()
-	return report.Env{
+	return result.Env{
 		Start: start.UTC().Format(time.RFC3339), Host: host, GoVersion: goVersion(),
 		Args: args, Seed: cfg.seed, Cache: cfg.cache,
 		MinTimeNS: cfg.minTime.Nanoseconds(), NoiseTarget: cfg.noise,
@@ -314,7 +317,7 @@ func etaText(d time.Duration) string {
 
 // progress reports one finished workload on standard error, with the time
 // left (0: not said).
-func progress(w io.Writer, done, total int, latest []report.Result, verbose bool, left time.Duration) {
+func progress(w io.Writer, done, total int, latest []result.Result, verbose bool, left time.Duration) {
 	var parts []string
 	for _, r := range latest {
 		switch {
@@ -324,10 +327,10 @@ func progress(w io.Writer, done, total int, latest []report.Result, verbose bool
 			parts = append(parts, fmt.Sprintf("%s FAILED verification", r.Series()))
 		default:
 			mark := ""
-			if report.OverBound(&r) {
+			if diagnose.OverBound(&r) {
 				mark = " above its bound!"
 			}
-			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%%s)", r.Series(), report.Sig(r.GFLOPS), 100*r.Share.Roofline, mark))
+			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%%s)", r.Series(), units.Sig(r.GFLOPS), 100*r.Share.Roofline, mark))
 		}
 		if verbose && r.Error != "" {
 			parts[len(parts)-1] += ": " + r.Error

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/diagnose"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 func runArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -131,7 +132,7 @@ func TestRunWritesJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run report.Run
+	var run result.Run
 	if err := json.Unmarshal(data, &run); err != nil {
 		t.Fatalf("output is not JSON: %v", err)
 	}
@@ -178,7 +179,7 @@ func TestRunEndsWithSummaryAndFiles(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}
 	}
-	run, err := report.Load(files[1])
+	run, err := result.Load(files[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestInterruptWritesWhatWasMeasured(t *testing.T) {
 	if code := exitCode(&errb, err); code != 1 || !strings.Contains(errb.String(), "interrupted") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
-	var run report.Run
+	var run result.Run
 	data, _ := os.ReadFile(path)
 	if err := json.Unmarshal(data, &run); err != nil {
 		t.Fatalf("partial output: %v", err)
@@ -240,7 +241,7 @@ func TestModelErrorPlanted(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var run report.Run
+	var run result.Run
 	data, _ := os.ReadFile(path)
 	if err := json.Unmarshal(data, &run); err != nil {
 		t.Fatal(err)
@@ -249,7 +250,7 @@ func TestModelErrorPlanted(t *testing.T) {
 		t.Fatalf("%d model errors, want 1: %+v", len(run.ModelErrors), run.ModelErrors)
 	}
 	e := run.ModelErrors[0]
-	if e.Backend != "go" || e.Op != "gemm" || e.Shape != "64x64x64" || e.Bound != "compute" || e.Cause != report.CauseComputePeak ||
+	if e.Backend != "go" || e.Op != "gemm" || e.Shape != "64x64x64" || e.Bound != "compute" || e.Cause != diagnose.CauseComputePeak ||
 		e.Share <= e.Limit || !strings.Contains(e.ComputeFormula, "-peak-gflops=0.01") {
 		t.Errorf("model error %+v", e)
 	}
@@ -272,26 +273,26 @@ func TestCodePathsOfInstalledLibraries(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		info := report.BackendInfo{Name: f.Name, Device: b.Device().String(), Available: true, Info: b.Info()}
+		info := result.BackendInfo{Name: f.Name, Device: b.Device().String(), Available: true, Info: b.Info()}
 		b.Close()
 		path, ok := info.Details["code_path"]
 		if !ok {
 			continue
 		}
 		seen++
-		cp, known := report.ParseCodePath(path)
+		cp, known := diagnose.ParseCodePath(path)
 		if !known {
-			t.Errorf("%s reports code path %q, which the check does not know (report.codePaths)", f.Name, path)
+			t.Errorf("%s reports code path %q, which the check does not know (diagnose.codePaths)", f.Name, path)
 			continue
 		}
-		finding, flagged := report.CodePathFinding(wide, info)
+		finding, flagged := diagnose.CodePathFinding(wide, info)
 		if want := cp.Bits < 512 && f.Name != "netlib"; flagged != want {
 			t.Errorf("%s on %d bits: flagged %v, want %v (%+v)", f.Name, cp.Bits, flagged, want, finding)
 		}
 		if flagged && finding.Remedy == "" {
 			t.Errorf("%s: a finding without a remedy: %+v", f.Name, finding)
 		}
-		here, _ := report.CodePathFinding(peak.DetectMachine(), info)
+		here, _ := diagnose.CodePathFinding(peak.DetectMachine(), info)
 		t.Logf("%s: code_path %q → %d-bit, FMA %v; on this machine: %s", f.Name, path, cp.Bits, cp.FMA, here.Text)
 	}
 	if seen == 0 {

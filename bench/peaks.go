@@ -12,16 +12,17 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 func goVersion() string { return runtime.Version() }
 
 // writePeaks prints the machine and its peaks, for -peak. The JSON form
 // holds "machine" and "peaks" alone.
-func writePeaks(w io.Writer, run *report.Run, format string) error {
+func writePeaks(w io.Writer, run *result.Run, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -42,7 +43,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 			continue
 		}
 		fmt.Fprintf(w, "           %d-bit: %.2f FMA/cycle → %d pipes at %.2f GHz (clock under its FMAs); 1 thread %s f32 / %s f64 GFLOP/s\n",
-			u.Bits, u.FMAPerCycle, u.Pipes, u.ClockGHz, report.Sig(u.F32GFLOPS), report.Sig(u.F64GFLOPS))
+			u.Bits, u.FMAPerCycle, u.Pipes, u.ClockGHz, units.Sig(u.F32GFLOPS), units.Sig(u.F64GFLOPS))
 	}
 	fmt.Fprintf(w, "table:     %s: %d FMA pipes × %d-bit SIMD per core\n", m.Table.Microarch, m.Table.FMAUnits, m.Table.SIMDBits)
 	if m.UnitsNote != "" {
@@ -61,7 +62,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 			share = c.EmpiricalGFLOPS / c.TheoreticalGFLOPS
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%s\t%.1f%%\t%s\t%s\n", c.DType, c.Threads, c.ClockGHz,
-			report.Sig(c.TheoreticalGFLOPS), report.Sig(c.EmpiricalGFLOPS), 100*share, c.Formula, c.Kernel)
+			units.Sig(c.TheoreticalGFLOPS), units.Sig(c.EmpiricalGFLOPS), 100*share, c.Formula, c.Kernel)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nbandwidth (per thread on its own arrays, the same memory per level for each pattern: triad a[i] = b[i] + s·c[i], update a[i] += s·b[i], copy a[i] = b[i], read Σ b[i];")
@@ -73,7 +74,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 		if b.Disturbed {
 			src += " — DISTURBED: a thread was set aside in every repetition, the figure may read low"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, report.Sig(b.GBPS), peak.BytesText(b.WorkingSet), src)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, units.Sig(b.GBPS), units.Bytes(b.WorkingSet), src)
 	}
 	return tw.Flush()
 }
@@ -85,7 +86,7 @@ func writePeaks(w io.Writer, run *report.Run, format string) error {
 func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
 	var caches []string
 	for _, c := range m.Caches {
-		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes)))
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, units.Bytes(c.Bytes)))
 	}
 	fmt.Fprintf(w, "caches:    reported %s (one instance each; sysfs/CPUID)\n", strings.Join(caches, ", "))
 	if len(p.Sweeps) > 0 {
@@ -96,7 +97,7 @@ func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
 		var found []string
 		for _, c := range p.CachesFor(s.Threads) {
 			if c.Found {
-				found = append(found, fmt.Sprintf("%s %s (< %s)", c.Level, peak.BytesText(c.EffectiveBytes), peak.BytesText(c.BoundBytes)))
+				found = append(found, fmt.Sprintf("%s %s (< %s)", c.Level, units.Bytes(c.EffectiveBytes), units.Bytes(c.BoundBytes)))
 			}
 			if c.Note != "" {
 				notes = append(notes, c.Note)
@@ -126,7 +127,7 @@ func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
 // (platformsFor) and returns the run they start, with why each GPU
 // platform looked for has no peaks. The host's peaks are needed: without
 // them nothing is measured.
-func measurePeaks(ctx context.Context, stderr io.Writer, cfg *config, args []string, backends []backend.Backend, infos []report.BackendInfo, start time.Time) (*report.Run, []string, error) {
+func measurePeaks(ctx context.Context, stderr io.Writer, cfg *config, args []string, backends []backend.Backend, infos []result.BackendInfo, start time.Time) (*result.Run, []string, error) {
 	opt := platform.Options{
 		Device: cfg.device, Threads: cfg.threads, Quick: cfg.selection.Suite == "quick",
 		PeakGFLOPS: cfg.peakGFLOPS, PeakGBPS: cfg.peakGBPS,
@@ -151,8 +152,8 @@ func measurePeaks(ctx context.Context, stderr io.Writer, cfg *config, args []str
 			progressf(stderr, "GPU %s: %s", g.Device, gpuBandwidthLine(g)) // gpu.go
 		}
 	}
-	return &report.Run{
-		Format: report.Format, Machine: m.Machine, Peaks: m.Peaks, Backends: infos,
+	return &result.Run{
+		Format: result.Format, Machine: m.Machine, Peaks: m.Peaks, Backends: infos,
 		Env: environment(start, args, cfg), Vs: cfg.vs, MemColumn: cfg.mem,
 	}, noGPU, nil
 }

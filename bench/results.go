@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
 	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // -results-dir: every run also leaves DIR/<machine>-<date>.json (the
@@ -43,7 +45,7 @@ var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
 // machineSlug names the machine in a file name: the CPU's model without
 // trademarks, and its CPU count ("intel-xeon-processor-2cpu").
-func machineSlug(run *report.Run) string {
+func machineSlug(run *result.Run) string {
 	m := strings.ToLower(run.Machine.Model)
 	for _, tm := range []string{"(r)", "(tm)", "cpu @", " cpu ", "processor"} {
 		m = strings.ReplaceAll(m, tm, " ")
@@ -57,7 +59,7 @@ func machineSlug(run *report.Run) string {
 
 // resultsBase is DIR/<machine>-<date>, the date the run's start to the
 // second (UTC), so runs of one day do not overwrite each other.
-func resultsBase(dir string, run *report.Run) string {
+func resultsBase(dir string, run *result.Run) string {
 	start, err := time.Parse(time.RFC3339, run.Env.Start)
 	if err != nil {
 		start = time.Now()
@@ -67,12 +69,12 @@ func resultsBase(dir string, run *report.Run) string {
 
 // writeResultsDir writes the run's JSON and HTML under dir and returns
 // their paths.
-func writeResultsDir(dir string, run *report.Run) ([]string, error) {
+func writeResultsDir(dir string, run *result.Run) ([]string, error) {
 	base := resultsBase(dir, run)
 	var paths []string
 	for _, f := range []struct{ ext, format string }{{".json", "json"}, {".html", "html"}} {
 		path := base + f.ext
-		err := report.WriteFileAtomic(path, func(out *os.File) error { return report.Write(out, run, f.format) })
+		err := atomicfile.WriteFileAtomic(path, func(out *os.File) error { return report.Write(out, run, f.format) })
 		if err != nil {
 			return paths, fmt.Errorf("-results-dir: %v", err)
 		}

@@ -9,7 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/peakbench/peakbench/bench/chart"
+	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
 	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // subcommands work on saved results instead of measuring; each is named
@@ -61,7 +66,7 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 		return err
 	}
 	if *output != "" {
-		if err := report.CheckWritable(*output); err != nil {
+		if err := atomicfile.CheckWritable(*output); err != nil {
 			return usagef("-o: %v", err)
 		}
 	}
@@ -75,7 +80,7 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 		case "md":
 			return report.WriteMarkdownRuns(w, runs)
 		case "svg", "png":
-			return report.WriteRoofline(w, runs[0].Run, *format)
+			return chart.WriteRoofline(w, runs[0].Run, *format)
 		case "summary": // the screen a run ends with
 			return report.WriteSummary(w, runs[0].Run, nil)
 		}
@@ -84,7 +89,7 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 	if *output == "" {
 		return write(stdout)
 	}
-	return report.WriteFileAtomic(*output, func(f *os.File) error { return write(f) })
+	return atomicfile.WriteFileAtomic(*output, func(f *os.File) error { return write(f) })
 }
 
 func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) error {
@@ -122,16 +127,16 @@ func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return err
 	}
-	c := report.Compare(runs[0].Run, runs[1].Run)
+	c := compare.Compare(runs[0].Run, runs[1].Run)
 	if gated {
 		c.Gate(gate)
 	}
-	if err := report.WriteComparison(stdout, c, report.RunLabel(runs[0].Run, files[0]), report.RunLabel(runs[1].Run, files[1])); err != nil {
+	if err := compare.WriteComparison(stdout, c, compare.RunLabel(runs[0].Run, files[0]), compare.RunLabel(runs[1].Run, files[1])); err != nil {
 		return err
 	}
 	var failed error
 	if len(c.NewFailures) > 0 {
-		text := files[1] + ": " + report.FailuresText(c.NewFailures, c.NewTotal)
+		text := files[1] + ": " + compare.FailuresText(c.NewFailures, c.NewTotal)
 		if *allowFail {
 			progressf(stderr, "%s (exit status 0: -allow-failures)", text)
 		} else {
@@ -146,15 +151,15 @@ func runCompare(_ context.Context, stdout, stderr io.Writer, args []string) erro
 func loadRuns(files []string) ([]report.RunFile, error) {
 	var runs []report.RunFile
 	for _, f := range files {
-		run, err := report.Load(f)
+		run, err := result.Load(f)
 		if err != nil {
 			return nil, usageError{err.Error()}
 		}
-		if !report.HasFindings(run) {
+		if !diagnose.HasFindings(run) {
 			// A file older than findings: its records are enough to
 			// diagnose it now (the rules read only what the file holds).
-			report.CheckCodePaths(run)
-			report.Diagnose(run)
+			diagnose.CheckCodePaths(run)
+			diagnose.Diagnose(run)
 		}
 		runs = append(runs, report.RunFile{Name: f, Run: run})
 	}

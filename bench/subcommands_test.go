@@ -8,29 +8,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/peakbench/peakbench/bench/compare"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // savedRun writes a small run to dir/name: two results with 12 samples
 // each, every sample scaled by scale (1.1 plants a 10% slowdown).
 func savedRun(t *testing.T, dir, name string, scale float64) string {
 	t.Helper()
-	run := &report.Run{
-		Format:  report.Format,
+	run := &result.Run{
+		Format:  result.Format,
 		Machine: peak.Machine{Model: "Test CPU", Microarch: "Zen 3", CPUs: 2, OS: "linux", Arch: "amd64", SIMDBits: 256, FMAUnits: 2},
 		Peaks: peak.Peaks{
 			Compute:   []peak.ComputePeak{{DType: "f32", Threads: 2, TheoreticalGFLOPS: 200, EmpiricalGFLOPS: 190}},
 			Bandwidth: []peak.BandwidthPeak{{Level: "L2", Threads: 2, GBPS: 150}, {Level: "DRAM", Threads: 2, GBPS: 25}},
 		},
-		Env:      report.Env{Host: "testhost", Start: "2026-01-02T03:04:05Z", Cache: "hot", NoiseTarget: 0.03},
-		Backends: []report.BackendInfo{{Name: "go", Device: "cpu", Available: true}},
+		Env:      result.Env{Host: "testhost", Start: "2026-01-02T03:04:05Z", Cache: "hot", NoiseTarget: 0.03},
+		Backends: []result.BackendInfo{{Name: "go", Device: "cpu", Available: true}},
 	}
 	for i, w := range []struct {
 		op, shape    string
 		ns, flops, b float64
 	}{{"gemm", "256x256x256", 2e6, 2 * 256 * 256 * 256, 3 * 256 * 256 * 4}, {"axpy", "1000000", 5e5, 2e6, 12e6}} {
-		r := report.Result{Backend: "go", Device: "cpu", Op: w.op, DType: "f32", Shape: w.shape, Threads: 2, Cache: "hot",
+		r := result.Result{Backend: "go", Device: "cpu", Op: w.op, DType: "f32", Shape: w.shape, Threads: 2, Cache: "hot",
 			Iters: 10, Verified: true, Tolerance: 1e-5, VerifyMethod: "full", FLOPs: w.flops, Bytes: w.b}
 		for j := range 12 {
 			r.SamplesNS = append(r.SamplesNS, scale*w.ns*(1+0.02*math.Sin(float64(5*j+i))))
@@ -121,7 +122,7 @@ func TestSubcommandsBadInputExitTwo(t *testing.T) {
 		{[]string{"-threshold", "5%", "-backend=go"}, []string{"-threshold needs -baseline"}},
 		{[]string{"-baseline", "nosuchbaseline", "-backend=go"}, []string{`no baseline "nosuchbaseline"`}},
 	} {
-		t.Setenv(report.BaselineEnv, dir)
+		t.Setenv(compare.BaselineEnv, dir)
 		_, stderr, code := runArgs(t, c.args...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, stderr)
@@ -193,13 +194,13 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Skip("measures peaks")
 	}
 	dir := t.TempDir()
-	t.Setenv(report.BaselineEnv, dir)
+	t.Setenv(compare.BaselineEnv, dir)
 	args := []string{"-backend=go", "-op=axpy", "-dtype=f32", "-size=4096", "-threads=1", "-min-time=1ms", "-suite=quick"}
 	_, stderr, code := runArgs(t, append(args, "-save-baseline=ci")...)
 	if code != 0 || !strings.Contains(stderr, "saved baseline ci") {
 		t.Fatalf("save: exit %d: %s", code, stderr)
 	}
-	if _, err := report.Load(filepath.Join(dir, "ci.json")); err != nil {
+	if _, err := result.Load(filepath.Join(dir, "ci.json")); err != nil {
 		t.Fatal(err)
 	}
 	out, stderr, code := runArgs(t, append(args, "-baseline=ci")...)

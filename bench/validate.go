@@ -14,8 +14,8 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/worker"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -93,7 +93,7 @@ func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg 
 			continue
 		}
 		msg := fmt.Sprintf("%s needs about %s of memory (its inputs, each backend's operands, the reference), more than the %s available (%s)",
-			w, report.BytesText(need(w)), report.BytesText(float64(avail)), source)
+			w, units.Bytes(need(w)), units.Bytes(avail), source)
 		if small, ok := w.Shrink(fits); ok {
 			msg += fmt.Sprintf("; the largest that fits is -size=%s", sizeArg(small))
 		} else {

@@ -5,7 +5,7 @@ import "github.com/peakbench/peakbench/bench/workload"
 // BackendAlgorithms is implemented by a backend that can compute some
 // workloads in more than one way, each measured on its own: the harness
 // prepares such a workload once per algorithm listed, passing it in
-// Config.Algorithm, and each result records it (report.Result.Algorithm).
+// Config.Algorithm, and each result records it (result.Result.Algorithm).
 // A nil or empty list means the one default way. The peakbench backends
 // go and asm list "im2col+gemm" and "direct" for convolutions.
 type BackendAlgorithms interface {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // scriptedClock is a Plan.Clock that reads `ghz` on every call unless
@@ -37,8 +37,8 @@ func clockPlan(c *scriptedClock) Plan {
 	return p
 }
 
-func marked(rs []report.Result) map[string]*report.ClockDrift {
-	m := map[string]*report.ClockDrift{}
+func marked(rs []result.Result) map[string]*result.ClockDrift {
+	m := map[string]*result.ClockDrift{}
 	for _, r := range rs {
 		if r.ClockDrift != nil {
 			m[r.Op+"/"+string(rune('0'+r.Threads))] = r.ClockDrift
@@ -149,7 +149,7 @@ func TestClockInterrupted(t *testing.T) {
 	c := &scriptedClock{ghz: 3}
 	p := clockPlan(c)
 	ctx, cancel := context.WithCancel(context.Background())
-	p.Progress = func(done, total int, _ []report.Result) {
+	p.Progress = func(done, total int, _ []result.Result) {
 		if done == 1 {
 			cancel()
 		}

@@ -7,8 +7,9 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/diagnose"
 	"github.com/peakbench/peakbench/bench/platform"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -62,14 +63,14 @@ func TestFindingsOnPlantedOverheadAndIdleThread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &report.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
-	report.Diagnose(run)
+	run := &result.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
+	diagnose.Diagnose(run)
 	for _, r := range run.Results {
 		for _, f := range r.Findings {
 			t.Logf("%s: %s: %s [%s] %s", r.Shape, f.Code, f.Text, f.Evidence, f.Remedy)
 		}
 	}
-	small := findFinding(t, &run.Results[0], report.CodeOverhead)
+	small := findFinding(t, &run.Results[0], diagnose.CodeOverhead)
 	if !strings.Contains(small.Evidence, "fit over 3 sizes") {
 		t.Errorf("evidence %q", small.Evidence)
 	}
@@ -77,8 +78,8 @@ func TestFindingsOnPlantedOverheadAndIdleThread(t *testing.T) {
 	if !strings.Contains(small.Text, "fixed 3") && !strings.Contains(small.Text, "fixed 4") {
 		t.Errorf("planted 40 µs per call, finding says %q", small.Text)
 	}
-	if b := run.Results[0].Findings[0]; b.Code != report.CodeBoundOverhead {
-		t.Errorf("1 Ki elements with a 40 µs fixed cost: bound %s, want %s", b.Code, report.CodeBoundOverhead)
+	if b := run.Results[0].Findings[0]; b.Code != diagnose.CodeBoundOverhead {
+		t.Errorf("1 Ki elements with a 40 µs fixed cost: bound %s, want %s", b.Code, diagnose.CodeBoundOverhead)
 	}
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -86,7 +87,7 @@ func TestFindingsOnPlantedOverheadAndIdleThread(t *testing.T) {
 			t.Fatalf("%s: no host use recorded", r.Shape)
 		}
 		if r.Host.Steal < 0.1 { // on a host that lets the thread run
-			f := findFinding(t, r, report.CodeThreadsIdle)
+			f := findFinding(t, r, diagnose.CodeThreadsIdle)
 			if !strings.Contains(f.Evidence, "2 asked") {
 				t.Errorf("threads evidence %q", f.Evidence)
 			}
@@ -94,7 +95,7 @@ func TestFindingsOnPlantedOverheadAndIdleThread(t *testing.T) {
 	}
 }
 
-func findFinding(t *testing.T, r *report.Result, code string) report.Finding {
+func findFinding(t *testing.T, r *result.Result, code string) result.Finding {
 	t.Helper()
 	for _, f := range r.Findings {
 		if f.Code == code {
@@ -106,7 +107,7 @@ func findFinding(t *testing.T, r *report.Result, code string) report.Finding {
 		codes = append(codes, f.Code)
 	}
 	t.Fatalf("%s %s %s: no %s finding (has %v; host %+v)", r.Backend, r.Op, r.Shape, code, codes, r.Host)
-	return report.Finding{}
+	return result.Finding{}
 }
 
 // An op measured at one size gets a tiny-size probe on each backend,
@@ -132,9 +133,9 @@ func TestProbeOneSize(t *testing.T) {
 	if pr == nil || pr.Shape != "64" || pr.MedianNS < 25e3 {
 		t.Fatalf("probe %+v", pr)
 	}
-	run := &report.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
-	report.Diagnose(run)
-	f := findFinding(t, &run.Results[0], report.CodeOverhead)
+	run := &result.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
+	diagnose.Diagnose(run)
+	f := findFinding(t, &run.Results[0], diagnose.CodeOverhead)
 	if !strings.Contains(f.Evidence, "fit over 2 sizes (64 elements") {
 		t.Errorf("evidence %q", f.Evidence)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -35,10 +35,10 @@ type Plan struct {
 	Reference bool
 	// Progress, when set, is called after each workload at each thread
 	// count with the results just measured.
-	Progress func(done, total int, latest []report.Result)
+	Progress func(done, total int, latest []result.Result)
 	// Finished, when set, is called with each workload's results as soon
 	// as they are complete, before Progress (main: the journal).
-	Finished func(w workload.Workload, threads int, results []report.Result)
+	Finished func(w workload.Workload, threads int, results []result.Result)
 	// Skip, when set, says which workloads a resumed run has already
 	// measured: they are counted done and not run.
 	Skip func(w workload.Workload, threads int) bool
@@ -47,7 +47,7 @@ type Plan struct {
 	// reads it before the first workload of each thread count, after every
 	// workload (ClockCheck) and at the end (ClockEnd), and marks the
 	// results taken while it was off the start-of-run reading by more than
-	// the noise target (report.Result.ClockDrift). Nil: no clock checks.
+	// the noise target (result.Result.ClockDrift). Nil: no clock checks.
 	Clock func(threads int, d time.Duration) float64
 	// ProbeOverhead measures, for an op and dtype the plan has at one
 	// size only, a tiny size on every backend (probe.go), for the
@@ -67,8 +67,8 @@ const (
 // Outcome is what Run returns: the results and the clock of each thread
 // count over the run.
 type Outcome struct {
-	Results []report.Result
-	Clocks  []report.ClockCheck
+	Results []result.Result
+	Clocks  []result.ClockCheck
 }
 
 // maxColdBytes bounds the memory the cold-cache buffer copies may take.
@@ -77,7 +77,7 @@ const maxColdBytes = 2 << 30
 // Execute runs the plan and returns its results (Run without the clocks).
 // When ctx ends it returns the results completed so far with
 // measure.ErrInterrupted.
-func Execute(ctx context.Context, p Plan) ([]report.Result, error) {
+func Execute(ctx context.Context, p Plan) ([]result.Result, error) {
 	o, err := Run(ctx, p)
 	return o.Results, err
 }
@@ -110,7 +110,7 @@ func Run(ctx context.Context, p Plan) (o Outcome, err error) {
 				done++
 				continue
 			}
-			var rs []report.Result
+			var rs []result.Result
 			if rs, err = p.runOne(ctx, w, threads); err != nil {
 				return o, err
 			}
@@ -145,7 +145,7 @@ type clockWatch struct {
 	noise   float64
 	last    float64 // the reading before the next workload
 	seen    bool    // check.MinGHz and MaxGHz hold a reading
-	check   report.ClockCheck
+	check   result.ClockCheck
 }
 
 // newClockWatch takes the first reading of a thread count, before its
@@ -158,7 +158,7 @@ func (p *Plan) newClockWatch(threads int) *clockWatch {
 	if cw.noise <= 0 {
 		cw.noise = measure.DefaultOptions().NoiseTarget
 	}
-	cw.check = report.ClockCheck{Threads: threads}
+	cw.check = result.ClockCheck{Threads: threads}
 	if c, ok := p.Peaks.ClockFor(threads); ok && c.GHz > 0 {
 		cw.check.StartGHz, cw.check.Kernel = c.GHz, c.Kernel
 	}
@@ -191,7 +191,7 @@ func (cw *clockWatch) note(g float64) {
 // after reads the clock after a workload and marks its CPU results when
 // the reading before it or this one is off the start beyond the noise
 // target.
-func (cw *clockWatch) after(rs []report.Result) {
+func (cw *clockWatch) after(rs []result.Result) {
 	if cw == nil {
 		return
 	}
@@ -212,7 +212,7 @@ func (cw *clockWatch) after(rs []report.Result) {
 	}
 	for i := range rs {
 		if r := &rs[i]; r.Error == "" && r.OnCPU() {
-			r.ClockDrift = &report.ClockDrift{StartGHz: start, BeforeGHz: before, AfterGHz: now, Drift: drift}
+			r.ClockDrift = &result.ClockDrift{StartGHz: start, BeforeGHz: before, AfterGHz: now, Drift: drift}
 			cw.check.Marked++
 		}
 	}
@@ -232,11 +232,11 @@ func (cw *clockWatch) end() {
 
 // runOne prepares w on every backend, verifies each kernel, measures them
 // interleaved and turns the timings into results.
-func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]report.Result, error) {
+func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]result.Result, error) {
 	data := w.NewData(p.Seed)
 	cfg := backend.Config{Threads: threads, Copies: p.copies(w), Estimate: p.estimate(w, threads)}
 	var (
-		results []report.Result
+		results []result.Result
 		kernels []backend.Kernel
 		owners  []int       // index into results for each kernel
 		watches []*memWatch // each kernel's memory (memory.go)
@@ -333,7 +333,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 // kernels (Plan.Reference), or nil: when off, when the cache is cold (the
 // target's arrays would be hot), when no CPU kernel runs, or when the
 // workload is bound by compute rather than memory at the start-of-run peaks.
-func (p Plan) reference(w workload.Workload, threads int, results []report.Result, owners []int) (*peak.StreamTarget, error) {
+func (p Plan) reference(w workload.Workload, threads int, results []result.Result, owners []int) (*peak.StreamTarget, error) {
 	if !p.Reference || p.cache() != "hot" {
 		return nil, nil
 	}
@@ -360,8 +360,8 @@ func workloadPattern(w workload.Workload) string {
 	return peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
 }
 
-func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) report.Result {
-	return report.Result{
+func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) result.Result {
+	return result.Result{
 		Backend: b.Name(), Device: b.Device().String(),
 		Op: string(w.Op), DType: string(w.DType), Shape: w.Shape.Format(w.Op),
 		Threads: threads, Cache: p.cache(),
@@ -372,7 +372,7 @@ func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) rep
 // verify runs the kernel once on its fresh inputs and checks the output.
 // ran is called right after that run, before the output is copied back
 // and checked: what the check allocates is not the backend's memory.
-func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, data workload.Data, ran func()) {
+func (p Plan) verify(r *result.Result, k backend.Kernel, w workload.Workload, data workload.Data, ran func()) {
 	_, err := k.Run(1)
 	ran()
 	if err != nil {
@@ -390,7 +390,7 @@ func (p Plan) verify(r *report.Result, k backend.Kernel, w workload.Workload, da
 }
 
 // fill completes a result from its measurement.
-func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure.Result) {
+func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure.Result) {
 	s := m.Stats
 	r.Iters, r.SamplesNS = m.Iters, m.Samples
 	r.MedianNS, r.MinNS, r.MaxNS, r.IQRNS = s.Median, s.Min, s.Max, s.IQR()
@@ -424,7 +424,7 @@ func (p Plan) fill(r *report.Result, w workload.Workload, threads int, m measure
 // fits in half the L2, else DRAM; the theoretical DRAM figure when nothing
 // was measured). The empirical compute ceiling, the best GEMM of the run,
 // is known only at the end: GPUEmpirical sets it.
-func (p Plan) fillGPU(r *report.Result, w workload.Workload) {
+func (p Plan) fillGPU(r *result.Result, w workload.Workload) {
 	g, ok := p.Peaks.GPU(r.Device)
 	if !ok {
 		r.Ceilings(peak.ComputePeak{}, peak.BandwidthPeak{})
@@ -466,7 +466,7 @@ func SupportsDType(b backend.Backend, dt workload.DType) bool {
 // that dtype measured on it in the run (recorded in peaks.GPUs), and every
 // GPU result's compute_empirical share is taken against it. Call it after
 // Execute (main does).
-func GPUEmpirical(peaks *peak.Peaks, results []report.Result) {
+func GPUEmpirical(peaks *peak.Peaks, results []result.Result) {
 	for _, r := range results {
 		if r.OnCPU() || r.Op != string(workload.GEMM) || !r.Verified || r.Error != "" || r.GFLOPS <= 0 {
 			continue

@@ -12,7 +12,7 @@ import (
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -91,7 +91,7 @@ func TestExecute(t *testing.T) {
 	gemmOnly := &fake{name: "gemmonly", only: workload.GEMM, perIter: time.Microsecond}
 	var progress []int
 	p := plan(good, wrong, broken, gemmOnly)
-	p.Progress = func(done, total int, _ []report.Result) { progress = append(progress, done, total) }
+	p.Progress = func(done, total int, _ []result.Result) { progress = append(progress, done, total) }
 	results, err := Execute(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestExecute(t *testing.T) {
 	if len(progress) != 8 || progress[6] != 4 || progress[7] != 4 {
 		t.Errorf("progress calls %v", progress)
 	}
-	by := map[string][]report.Result{}
+	by := map[string][]result.Result{}
 	for _, r := range results {
 		by[r.Backend] = append(by[r.Backend], r)
 	}
@@ -163,7 +163,7 @@ func TestColdCacheCopies(t *testing.T) {
 func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := plan(&fake{name: "b", perIter: time.Microsecond})
-	p.Progress = func(done, _ int, _ []report.Result) {
+	p.Progress = func(done, _ int, _ []result.Result) {
 		if done == 1 {
 			cancel()
 		}
@@ -216,7 +216,7 @@ func TestPatternCeilings(t *testing.T) {
 func TestReference(t *testing.T) {
 	sum := workload.Workload{Op: workload.Sum, DType: workload.F32, Shape: workload.Shape{N: 4096}}
 	gemm := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 64, N: 64, K: 64}}
-	run := func(reference bool, cache string) []report.Result {
+	run := func(reference bool, cache string) []result.Result {
 		p := plan(&fake{name: "good", perIter: time.Microsecond})
 		p.Threads, p.Reference, p.Cache = []int{1}, reference, cache
 		p.Workloads = []workload.Workload{sum, gemm}

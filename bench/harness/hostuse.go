@@ -5,7 +5,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/internal/hostuse"
 	"github.com/peakbench/peakbench/bench/measure"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // usageTarget reads the host around each sample of a kernel: the CPU time
@@ -25,12 +25,12 @@ func (u *usageTarget) Run(iters int) (time.Duration, error) {
 }
 
 // host is the result's HostUse, nil when nothing could be read.
-func (u *usageTarget) host() *report.HostUse {
+func (u *usageTarget) host() *result.HostUse {
 	busy, okBusy := u.use.BusyThreads()
 	steal, okSteal := u.use.StealShare()
 	if !okBusy && !okSteal {
 		return nil
 	}
 	others, _ := u.use.OtherThreads()
-	return &report.HostUse{BusyThreads: busy, Steal: steal, OtherThreads: others, SampledNS: float64(u.use.Wall.Nanoseconds())}
+	return &result.HostUse{BusyThreads: busy, Steal: steal, OtherThreads: others, SampledNS: float64(u.use.Wall.Nanoseconds())}
 }

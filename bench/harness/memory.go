@@ -7,7 +7,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/procmem"
 	"github.com/peakbench/peakbench/bench/measure"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // GoCode is implemented by backends whose kernels are Go code run in this
@@ -100,14 +100,14 @@ func (t memTarget) Run(iters int) (time.Duration, error) {
 // plus the most one timed run took on top: a library that allocates a
 // workspace per call shows it, one that packs into buffers kept from
 // Prepare shows those.
-func (mw *memWatch) result() *report.Memory {
+func (mw *memWatch) result() *result.Memory {
 	if mw == nil || !mw.ok {
 		return nil
 	}
-	m := &report.Memory{PeakGrowthBytes: max(mw.prep, mw.kept+mw.run), Method: mw.method, Process: mw.process}
+	m := &result.Memory{PeakGrowthBytes: max(mw.prep, mw.kept+mw.run), Method: mw.method, Process: mw.process}
 	switch {
 	case mw.goHeap:
-		h := &report.GoHeap{PrepareBytes: mw.prepHeap.Bytes, PrepareAllocs: mw.prepHeap.Objects}
+		h := &result.GoHeap{PrepareBytes: mw.prepHeap.Bytes, PrepareAllocs: mw.prepHeap.Objects}
 		if mw.iters > 0 {
 			h.BytesPerIter = float64(mw.runHeap.Bytes) / float64(mw.iters)
 			h.AllocsPerIter = float64(mw.runHeap.Objects) / float64(mw.iters)

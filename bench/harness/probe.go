@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -68,7 +68,7 @@ func singleSizes(ws []workload.Workload, probes bool) map[workload.Workload]bool
 // probe measures the tiny size of w at threads, when w is its op and
 // dtype's only size in single, and attaches each backend's median to its
 // result of w in rs.
-func (p Plan) probe(ctx context.Context, w workload.Workload, threads int, single map[workload.Workload]bool, rs []report.Result) error {
+func (p Plan) probe(ctx context.Context, w workload.Workload, threads int, single map[workload.Workload]bool, rs []result.Result) error {
 	if !single[w] {
 		return nil
 	}
@@ -89,7 +89,7 @@ func (p Plan) probe(ctx context.Context, w workload.Workload, threads int, singl
 		}
 		for i := range rs {
 			if r := &rs[i]; r.Series() == pr.Series() {
-				r.Probe = &report.Probe{Shape: pr.Shape, MedianNS: pr.MedianNS, Host: pr.Host}
+				r.Probe = &result.Probe{Shape: pr.Shape, MedianNS: pr.MedianNS, Host: pr.Host}
 			}
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 // GPU describes a GPU as its runtime reports it: read, not measured.
 type GPU struct {
-	// Device names the GPU as results do (report.Result.Device):
+	// Device names the GPU as results do (result.Result.Device):
 	// "cuda:0 NVIDIA H100 80GB HBM3", "rocm:0 AMD Instinct MI300X".
 	Device            string  `json:"device"`
 	Vendor            string  `json:"vendor"` // "nvidia" or "amd"

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/peakbench/peakbench/bench/internal/units"
 )
 
 // Cache levels, measured. What sysfs and CPUID report about the caches is a
@@ -521,7 +523,7 @@ func nameLevels(m Machine, threads int, found []CacheLevel) []CacheLevel {
 		if pick < 0 {
 			prev++
 			c.Level = levelName(prev)
-			c.Note = fmt.Sprintf("%s: not reported (sysfs/CPUID), found: serves up to ~%s here at %.3g GB/s (%s)", c.Level, BytesText(c.EffectiveBytes), c.TopGBPS, who)
+			c.Note = fmt.Sprintf("%s: not reported (sysfs/CPUID), found: serves up to ~%s here at %.3g GB/s (%s)", c.Level, units.Bytes(c.EffectiveBytes), c.TopGBPS, who)
 			continue
 		}
 		r := rep[pick]
@@ -529,7 +531,7 @@ func nameLevels(m Machine, threads int, found []CacheLevel) []CacheLevel {
 		c.Level = levelName(r.level)
 		c.ReportedBytes, c.ReportedInstances = r.bytes, r.instances
 		if f := float64(c.EffectiveBytes) / float64(r.total()); f > mismatchFactor || f < 1/float64(mismatchFactor) {
-			c.Note = fmt.Sprintf("%s: reported %s, serves up to ~%s here (%s)", c.Level, reportedText(r), BytesText(c.EffectiveBytes), who)
+			c.Note = fmt.Sprintf("%s: reported %s, serves up to ~%s here (%s)", c.Level, reportedText(r), units.Bytes(c.EffectiveBytes), who)
 		}
 	}
 	return append(found, notFound(m, threads, used)...)
@@ -554,9 +556,9 @@ func notFound(m Machine, threads int, used []bool) []CacheLevel {
 // reportedText is "480 MiB", or "2 MiB × 2" for several instances.
 func reportedText(r reportedLevel) string {
 	if r.instances > 1 {
-		return fmt.Sprintf("%s × %d", BytesText(r.bytes), r.instances)
+		return fmt.Sprintf("%s × %d", units.Bytes(r.bytes), r.instances)
 	}
-	return BytesText(r.bytes)
+	return units.Bytes(r.bytes)
 }
 
 // LevelFor names the level a hot working set of `bytes` (all threads

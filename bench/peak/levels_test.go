@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/internal/units"
 )
 
 // curveModel is a machine's read bandwidth by working set (all threads
@@ -263,11 +265,11 @@ func TestLevelFixtures(t *testing.T) {
 					t.Errorf("%s: level %d is %s (found %v), want %s (found %v)", name, k, c.Level, c.Found, w.name, w.lo > 0)
 				}
 				if c.Found && (c.EffectiveBytes < w.lo || c.EffectiveBytes > w.hi) {
-					t.Errorf("%s: %s serves up to %s, want %s–%s", name, c.Level, BytesText(c.EffectiveBytes), BytesText(w.lo), BytesText(w.hi))
+					t.Errorf("%s: %s serves up to %s, want %s–%s", name, c.Level, units.Bytes(c.EffectiveBytes), units.Bytes(w.lo), units.Bytes(w.hi))
 				}
 				if c.Found && !(c.PeakBytes <= c.EffectiveBytes && c.EffectiveBytes < c.BoundBytes) {
 					t.Errorf("%s: %s peak at %s, plateau to %s, bound %s: want peak ≤ plateau < bound", name, c.Level,
-						BytesText(c.PeakBytes), BytesText(c.EffectiveBytes), BytesText(c.BoundBytes))
+						units.Bytes(c.PeakBytes), units.Bytes(c.EffectiveBytes), units.Bytes(c.BoundBytes))
 				}
 				if rep := f.m.CacheBytes(levelNumber(c.Level)); rep != c.ReportedBytes {
 					t.Errorf("%s: %s reported %d, want %d", name, c.Level, c.ReportedBytes, rep)
@@ -290,7 +292,7 @@ func TestLevelFixtures(t *testing.T) {
 
 			for bytes, want := range f.levelAt[threads] {
 				if got := p.LevelFor(f.m, float64(bytes), threads); got != want {
-					t.Errorf("%s: a working set of %s counts as %s, want %s", name, BytesText(bytes), got, want)
+					t.Errorf("%s: a working set of %s counts as %s, want %s", name, units.Bytes(bytes), got, want)
 				}
 			}
 
@@ -298,12 +300,12 @@ func TestLevelFixtures(t *testing.T) {
 			for _, c := range plan.caches {
 				if c.Found {
 					if got := p.LevelFor(f.m, float64(c.PeakBytes), threads); got != c.Level {
-						t.Errorf("%s: the %s peak's working set %s counts as %s", name, c.Level, BytesText(c.PeakBytes), got)
+						t.Errorf("%s: the %s peak's working set %s counts as %s", name, c.Level, units.Bytes(c.PeakBytes), got)
 					}
 				}
 			}
 			if got := p.LevelFor(f.m, float64(plan.dramBytes), threads); got != "DRAM" {
-				t.Errorf("%s: the DRAM peak's working set %s counts as %s", name, BytesText(plan.dramBytes), got)
+				t.Errorf("%s: the DRAM peak's working set %s counts as %s", name, units.Bytes(plan.dramBytes), got)
 			}
 
 			// The invariant, over the curve the analysis saw and, for the
@@ -329,10 +331,10 @@ func TestLevelFixtures(t *testing.T) {
 				level := p.LevelFor(f.m, x, threads)
 				peak := truth(float64(peakOf(level)))
 				if got := truth(x); got > slack*peak {
-					t.Errorf("%s: %s at %.4g GB/s compared with %s's peak of %.4g (at %s): over its bound", name, BytesText(int(x)), got, level, peak, BytesText(peakOf(level)))
+					t.Errorf("%s: %s at %.4g GB/s compared with %s's peak of %.4g (at %s): over its bound", name, units.Bytes(int(x)), got, level, peak, units.Bytes(peakOf(level)))
 				}
 				if loose := peak / truth(x); loose > 1.15*steps[level] {
-					t.Errorf("%s: %s at %.4g GB/s compared with %s's peak of %.4g: %.2f× loose, the step to the next level is %.2f×", name, BytesText(int(x)), truth(x), level, peak, loose, steps[level])
+					t.Errorf("%s: %s at %.4g GB/s compared with %s's peak of %.4g: %.2f× loose, the step to the next level is %.2f×", name, units.Bytes(int(x)), truth(x), level, peak, loose, steps[level])
 				}
 			}
 		}
@@ -432,24 +434,24 @@ func TestSweepCurve(t *testing.T) {
 		// DRAM from about 11 MiB in all (8 MiB × 2^½): an octave more.
 		top := pts[len(pts)-2].Bytes
 		if top < 16*mib || top > 32*mib {
-			t.Errorf("quick=%v: swept up to %s; want it to stop about an octave into DRAM (16–32 MiB)", quick, BytesText(top))
+			t.Errorf("quick=%v: swept up to %s; want it to stop about an octave into DRAM (16–32 MiB)", quick, units.Bytes(top))
 		}
 		for i, p := range pts {
 			if i > 0 && p.Bytes <= pts[i-1].Bytes {
 				t.Fatalf("quick=%v: points not ascending at %d: %+v", quick, i, pts)
 			}
 			if want := model.gbps(float64(p.Bytes)); math.Abs(p.GBPS-want) > 1e-9*want {
-				t.Errorf("quick=%v: %s: %.4g GB/s, want the best of the rounds, %.4g", quick, BytesText(p.Bytes), p.GBPS, want)
+				t.Errorf("quick=%v: %s: %.4g GB/s, want the best of the rounds, %.4g", quick, units.Bytes(p.Bytes), p.GBPS, want)
 			}
 			if n := calls[p.Bytes/2]; n < cfg.rounds {
-				t.Errorf("quick=%v: %s measured %d times, want %d", quick, BytesText(p.Bytes), n, cfg.rounds)
+				t.Errorf("quick=%v: %s measured %d times, want %d", quick, units.Bytes(p.Bytes), n, cfg.rounds)
 			}
 			if p.Disturbed {
-				t.Errorf("quick=%v: %s marked disturbed, though a later figure was not", quick, BytesText(p.Bytes))
+				t.Errorf("quick=%v: %s marked disturbed, though a later figure was not", quick, units.Bytes(p.Bytes))
 			}
 		}
 		if pts[0].Bytes != 2*cfg.minBytes {
-			t.Errorf("quick=%v: first point %s, want %s", quick, BytesText(pts[0].Bytes), BytesText(2*cfg.minBytes))
+			t.Errorf("quick=%v: first point %s, want %s", quick, units.Bytes(pts[0].Bytes), units.Bytes(2*cfg.minBytes))
 		}
 	}
 
@@ -460,7 +462,7 @@ func TestSweepCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	if top := pts[len(pts)-2].Bytes; top > 32*mib+sweepStep || top < 16*mib {
-		t.Errorf("no DRAM in sight: swept up to %s, want half the anchor (32 MiB)", BytesText(top))
+		t.Errorf("no DRAM in sight: swept up to %s, want half the anchor (32 MiB)", units.Bytes(top))
 	}
 	if a := pts[len(pts)-1]; !a.Disturbed || pts[0].Disturbed {
 		t.Errorf("the anchor, disturbed in every measurement, is %+v; the first point %+v", a, pts[0])
@@ -528,14 +530,14 @@ func TestPeaksLevelFor(t *testing.T) {
 		{64*kib + 1, 4, "L2"}, // no sweep of 4 threads: the reported sizes (Machine.LevelFor, 2 L1s)
 	} {
 		if got := p.LevelFor(m, c.bytes, c.threads); got != c.want {
-			t.Errorf("LevelFor(%s, %d) = %s, want %s", BytesText(int(c.bytes)), c.threads, got, c.want)
+			t.Errorf("LevelFor(%s, %d) = %s, want %s", units.Bytes(int(c.bytes)), c.threads, got, c.want)
 		}
 	}
 	if got := p.LastLevelBytes(m); got != 100*mib {
-		t.Errorf("LastLevelBytes = %s, want the largest bound, 100 MiB", BytesText(got))
+		t.Errorf("LastLevelBytes = %s, want the largest bound, 100 MiB", units.Bytes(got))
 	}
 	if got := (Peaks{}).LastLevelBytes(m); got != 32*mib {
-		t.Errorf("LastLevelBytes without a sweep = %s, want the reported L3", BytesText(got))
+		t.Errorf("LastLevelBytes without a sweep = %s, want the reported L3", units.Bytes(got))
 	}
 	if got := len(p.CachesFor(1)); got != 4 {
 		t.Errorf("CachesFor(1): %d levels, want 4", got)
@@ -558,7 +560,7 @@ func TestPlannedLevels(t *testing.T) {
 		for _, l := range ls {
 			ws := 24 * l.elems * threads
 			if l.elems%(2*streamStep) != 0 || ws > want[l.name] || ws < want[l.name]-24*2*streamStep*threads {
-				t.Errorf("%d threads: %s at %d elements (%s in all), want %s", threads, l.name, l.elems, BytesText(ws), BytesText(want[l.name]))
+				t.Errorf("%d threads: %s at %d elements (%s in all), want %s", threads, l.name, l.elems, units.Bytes(ws), units.Bytes(want[l.name]))
 			}
 		}
 		if ls := plannedLevels(plan, threads, false); len(ls) != 2 {

@@ -202,19 +202,6 @@ func ThreadsText(n int) string {
 	return fmt.Sprintf("%d threads", n)
 }
 
-// BytesText writes a size in binary units: "16 KiB", "3.999 MiB", "32 GiB".
-func BytesText(n int) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.4g GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.4g MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // Options says what Measure measures.
 type Options struct {
 	Threads    []int   // thread counts to measure for (each ≥ 1); empty means {1, CPUs}

@@ -3,6 +3,8 @@ package peak
 import (
 	"fmt"
 	"time"
+
+	"github.com/peakbench/peakbench/bench/internal/units"
 )
 
 // StreamTarget runs one bandwidth pattern over a given working set on a
@@ -70,7 +72,7 @@ func (t *StreamTarget) Bytes() float64 {
 // Describe says what the target streams, e.g. "read Σ b[i] over 16 KiB on 1
 // thread (read-avx (…))".
 func (t *StreamTarget) Describe() string {
-	return fmt.Sprintf("%s over %s on %s (%s)", patternFormula[t.pattern], BytesText(int(t.Bytes())), ThreadsText(t.threads), t.kernel.name)
+	return fmt.Sprintf("%s over %s on %s (%s)", patternFormula[t.pattern], units.Bytes(int(t.Bytes())), ThreadsText(t.threads), t.kernel.name)
 }
 
 // Close stops the target's threads and lets its memory go.

@@ -7,6 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // The report's first screen: per run, a heat map of every workload (rows,
@@ -53,7 +57,7 @@ func heatColour(share float64) template.CSS {
 	return template.CSS(fmt.Sprintf("background: hsl(%.0f, 65%%, 82%%)", h)) // #nosec: a number formatted here
 }
 
-func glanceOf(run *Run, label string) glanceView {
+func glanceOf(run *result.Run, label string) glanceView {
 	g := glanceView{Run: label}
 	o := Overviewed(run)
 	g.Heat = heatOf(run)
@@ -78,11 +82,11 @@ func glanceOf(run *Run, label string) glanceView {
 	return g
 }
 
-func heatOf(run *Run) heatView {
+func heatOf(run *result.Run) heatView {
 	var h heatView
-	type wkey = Workload
-	cells := map[wkey]map[string]*Result{}
-	bests := bestByWorkload(run)
+	type wkey = result.Workload
+	cells := map[wkey]map[string]*result.Result{}
+	bests := result.BestByWorkload(run)
 	var order []wkey
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -90,9 +94,9 @@ func heatOf(run *Run) heatView {
 		if !slices.Contains(h.Series, s) {
 			h.Series = append(h.Series, s)
 		}
-		w := WorkloadOf(r)
+		w := result.WorkloadOf(r)
 		if cells[w] == nil {
-			cells[w] = map[string]*Result{}
+			cells[w] = map[string]*result.Result{}
 			order = append(order, w)
 		}
 		cells[w][s] = r
@@ -120,7 +124,7 @@ func heatOf(run *Run) heatView {
 	return h
 }
 
-func threadsVary(run *Run) bool {
+func threadsVary(run *result.Run) bool {
 	for i := range run.Results {
 		if run.Results[i].Threads != run.Results[0].Threads {
 			return true
@@ -129,14 +133,14 @@ func threadsVary(run *Run) bool {
 	return false
 }
 
-func heatCellOf(r *Result, fastest float64) heatCell {
+func heatCellOf(r *result.Result, fastest float64) heatCell {
 	switch {
 	case r.Error != "":
 		return heatCell{Text: "ERROR", Bad: true, Title: r.Error}
 	case !r.Verified:
 		return heatCell{Text: "FAILED", Bad: true, Title: fmt.Sprintf("wrong result: error %.2g over tolerance %.2g", r.MaxRelErr, r.Tolerance)}
 	}
-	c := heatCell{Text: fmt.Sprintf("%.0f%%", 100*r.Share.Roofline), Why: WhyLabel(r), Style: heatColour(r.Share.Roofline)}
+	c := heatCell{Text: fmt.Sprintf("%.0f%%", 100*r.Share.Roofline), Why: diagnose.WhyLabel(r), Style: heatColour(r.Share.Roofline)}
 	if fastest > 0 && r.MedianNS > 0 {
 		if r.MedianNS == fastest {
 			c.Fastest, c.Ratio = true, "fastest"
@@ -144,7 +148,7 @@ func heatCellOf(r *Result, fastest float64) heatCell {
 			c.Ratio = fmt.Sprintf("×%.2f", fastest/r.MedianNS)
 		}
 	}
-	lines := []string{fmt.Sprintf("%s: %s, %s GFLOP/s, %s GB/s; %s of %s", r.Label(), Duration(r.MedianNS), Sig(r.GFLOPS), Sig(r.GBPS), percent(r.Share.Roofline), boundName(r))}
+	lines := []string{fmt.Sprintf("%s: %s, %s GFLOP/s, %s GB/s; %s of %s", r.Label(), units.Duration(r.MedianNS), units.Sig(r.GFLOPS), units.Sig(r.GBPS), units.Percent(r.Share.Roofline), result.BoundName(r))}
 	for _, f := range r.Findings {
 		l := f.Text
 		if f.Evidence != "" {

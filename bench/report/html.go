@@ -12,14 +12,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/chart"
+	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // RunFile is a run with the name it is shown under: its file name, or ""
 // for the run just measured.
 type RunFile struct {
 	Name string
-	Run  *Run
+	Run  *result.Run
 }
 
 //go:embed report.html.tmpl
@@ -28,7 +32,7 @@ var htmlSource string
 var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
 
 // writeHTML is Write's "html": the report of one run.
-func writeHTML(w io.Writer, run *Run) error {
+func writeHTML(w io.Writer, run *result.Run) error {
 	return WriteHTML(w, []RunFile{{Run: run}})
 }
 
@@ -96,7 +100,7 @@ type checksView struct {
 	ModelErrors table
 	Clock       table
 	ClockDrift  bool
-	Findings    []Finding
+	Findings    []result.Finding
 }
 
 type failureView struct {
@@ -173,7 +177,7 @@ func runLabels(runs []RunFile) []string {
 	return labels
 }
 
-func subLabel(run *Run) string {
+func subLabel(run *result.Run) string {
 	var parts []string
 	for _, s := range []string{run.Env.Host, run.Machine.Model, startTime(run.Env.Start)} {
 		if s != "" {
@@ -192,13 +196,13 @@ func startTime(s string) string {
 }
 
 func buildView(runs []RunFile) (*htmlView, error) {
-	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1, NoiseFloor: percent(ModelNoiseFloor)}
+	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1, NoiseFloor: percent(diagnose.ModelNoiseFloor)}
 	labels := runLabels(runs)
-	all := make([]*Run, len(runs))
+	all := make([]*result.Run, len(runs))
 	for i, rf := range runs {
 		all[i] = rf.Run
 	}
-	pal := newPalette(all...)
+	pal := chart.NewPalette(all...)
 	if v.Multi {
 		v.Subtitle = fmt.Sprintf("%d runs side by side: %s", len(runs), strings.Join(labels, ", "))
 	} else {
@@ -210,7 +214,7 @@ func buildView(runs []RunFile) (*htmlView, error) {
 		rv.Backends = backendTable(rf.Run)
 		for _, r := range rf.Run.Results {
 			if r.Noisy {
-				rv.Noisy = append(rv.Noisy, fmt.Sprintf("%s: spread %s (target %s)", KeyOf(&r), percent(r.Spread), percent(rf.Run.Env.NoiseTarget)))
+				rv.Noisy = append(rv.Noisy, fmt.Sprintf("%s: spread %s (target %s)", compare.KeyOf(&r), percent(r.Spread), percent(rf.Run.Env.NoiseTarget)))
 			}
 			if r.Error != "" || !r.Verified {
 				rv.Failed++
@@ -241,21 +245,21 @@ func buildView(runs []RunFile) (*htmlView, error) {
 		if v.Multi {
 			name = labels[i]
 		}
-		rc := chartsOf(rf.Run, pal, name)
+		rc := chart.ForRun(rf.Run, pal, name)
 		for _, c := range rc.Rooflines {
-			s, err := c.svg()
+			s, err := c.SVG()
 			if err != nil {
 				return nil, err
 			}
-			v.Rooflines = append(v.Rooflines, chartView{Title: c.Title, SVG: template.HTML(s), WidthPx: c.widthPx()}) // #nosec: drawn by vgsvg, which escapes text
+			v.Rooflines = append(v.Rooflines, chartView{Title: c.Title, SVG: template.HTML(s), WidthPx: c.WidthPx()}) // #nosec: drawn by vgsvg, which escapes text
 		}
 		for _, c := range rc.Shares {
-			s, err := c.svg()
+			s, err := c.SVG()
 			if err != nil {
 				return nil, err
 			}
 			op, _, _ := strings.Cut(c.Title, ":")
-			shares[op] = append(shares[op], chartView{Title: c.Title, SVG: template.HTML(s), WidthPx: c.widthPx()})
+			shares[op] = append(shares[op], chartView{Title: c.Title, SVG: template.HTML(s), WidthPx: c.WidthPx()})
 		}
 	}
 	for _, op := range opOrder(runs) {
@@ -281,25 +285,25 @@ func opOrder(runs []RunFile) []string {
 	return ops
 }
 
-func peakTables(run *Run) (compute, bw table) {
+func peakTables(run *result.Run) (compute, bw table) {
 	compute.Head = heads("dtype", "threads", "theoretical GFLOP/s", "how (formula)", "clock GHz", "FLOP/cycle/core", "measured GFLOP/s", "measured / theoretical", "kernel")
 	for _, c := range run.Peaks.Compute {
-		compute.Rows = append(compute.Rows, []cell{txt(c.DType), num(strconv.Itoa(c.Threads)), num(Sig(c.TheoreticalGFLOPS)),
-			long(c.Formula), num(fmt.Sprintf("%.3f", c.ClockGHz)), num(Sig(c.FLOPsPerCycle)), num(Sig(c.EmpiricalGFLOPS)),
-			num(percent(ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
+		compute.Rows = append(compute.Rows, []cell{txt(c.DType), num(strconv.Itoa(c.Threads)), num(units.Sig(c.TheoreticalGFLOPS)),
+			long(c.Formula), num(fmt.Sprintf("%.3f", c.ClockGHz)), num(units.Sig(c.FLOPsPerCycle)), num(units.Sig(c.EmpiricalGFLOPS)),
+			num(percent(result.Ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
 	}
 	bw.Head = heads("level", "pattern", "threads", "GB/s", "working set / thread", "how (source)")
 	for _, b := range run.Peaks.Bandwidth {
 		ws := "given"
 		if b.WorkingSet > 0 {
-			ws = peak.BytesText(b.WorkingSet)
+			ws = units.Bytes(b.WorkingSet)
 		}
-		bw.Rows = append(bw.Rows, []cell{txt(b.Level), txt(b.PatternName()), num(strconv.Itoa(b.Threads)), num(Sig(b.GBPS)), num(ws), long(b.Source)})
+		bw.Rows = append(bw.Rows, []cell{txt(b.Level), txt(b.PatternName()), num(strconv.Itoa(b.Threads)), num(units.Sig(b.GBPS)), num(ws), long(b.Source)})
 	}
 	return compute, bw
 }
 
-func backendTable(run *Run) table {
+func backendTable(run *result.Run) table {
 	t := table{Head: heads("backend", "device", "available", "version", "details")}
 	for _, b := range run.Backends {
 		avail := cell{Text: "yes"}
@@ -332,29 +336,29 @@ func machineTable(runs []RunFile, labels []string) table {
 	t := table{Head: runHeads([]string{""}, labels)}
 	rows := []struct {
 		name string
-		get  func(*Run) string
+		get  func(*result.Run) string
 	}{
-		{"model", func(r *Run) string { return r.Machine.Model }},
-		{"vendor, family/model", func(r *Run) string {
+		{"model", func(r *result.Run) string { return r.Machine.Model }},
+		{"vendor, family/model", func(r *result.Run) string {
 			return fmt.Sprintf("%s, %d/%d", r.Machine.Vendor, r.Machine.Family, r.Machine.ModelID)
 		}},
-		{"micro-architecture", func(r *Run) string { return r.Machine.Microarch }},
-		{"OS / arch", func(r *Run) string { return r.Machine.OS + "/" + r.Machine.Arch }},
-		{"logical CPUs", func(r *Run) string {
+		{"micro-architecture", func(r *result.Run) string { return r.Machine.Microarch }},
+		{"OS / arch", func(r *result.Run) string { return r.Machine.OS + "/" + r.Machine.Arch }},
+		{"logical CPUs", func(r *result.Run) string {
 			if r.Machine.Cores <= 0 {
 				return strconv.Itoa(r.Machine.CPUs)
 			}
 			return fmt.Sprintf("%d (%d cores)", r.Machine.CPUs, r.Machine.Cores)
 		}},
-		{"FP units per core", func(r *Run) string {
+		{"FP units per core", func(r *result.Run) string {
 			m := r.Machine
 			return fmt.Sprintf("%d FMA × %d-bit SIMD → %s f32 / %s f64 FLOP/cycle", m.FMAUnits, m.SIMDBits,
-				Sig(m.FLOPsPerCycle("f32")), Sig(m.FLOPsPerCycle("f64")))
+				units.Sig(m.FLOPsPerCycle("f32")), units.Sig(m.FLOPsPerCycle("f64")))
 		}},
-		{"caches", func(r *Run) string {
+		{"caches", func(r *result.Run) string {
 			var cs []string
 			for _, c := range r.Machine.Caches {
-				s := fmt.Sprintf("L%d %s", c.Level, peak.BytesText(c.Bytes))
+				s := fmt.Sprintf("L%d %s", c.Level, units.Bytes(c.Bytes))
 				if c.SharedBy > 1 {
 					s += fmt.Sprintf(" per %d CPUs", c.SharedBy)
 				}
@@ -362,13 +366,13 @@ func machineTable(runs []RunFile, labels []string) table {
 			}
 			return strings.Join(cs, ", ")
 		}},
-		{"nominal clock", func(r *Run) string {
+		{"nominal clock", func(r *result.Run) string {
 			if r.Machine.NominalGHz <= 0 {
 				return "unknown"
 			}
 			return fmt.Sprintf("%.3f GHz (TSC)", r.Machine.NominalGHz)
 		}},
-		{"measured clock", func(r *Run) string {
+		{"measured clock", func(r *result.Run) string {
 			var cs []string
 			for _, c := range r.Peaks.Compute {
 				s := fmt.Sprintf("%.3f GHz (%d threads)", c.ClockGHz, c.Threads)
@@ -378,7 +382,7 @@ func machineTable(runs []RunFile, labels []string) table {
 			}
 			return strings.Join(cs, ", ")
 		}},
-		{"features", func(r *Run) string { return strings.Join(r.Machine.Features, " ") }},
+		{"features", func(r *result.Run) string { return strings.Join(r.Machine.Features, " ") }},
 	}
 	for _, row := range rows {
 		cs := []cell{{Text: row.name, Class: "key"}}
@@ -394,14 +398,14 @@ func envTable(runs []RunFile, labels []string) table {
 	t := table{Head: runHeads([]string{""}, labels)}
 	rows := []struct {
 		name string
-		get  func(*Run) string
+		get  func(*result.Run) string
 	}{
 		{"file", nil},
-		{"start", func(r *Run) string { return r.Env.Start }},
-		{"host", func(r *Run) string { return r.Env.Host }},
-		{"Go", func(r *Run) string { return r.Env.GoVersion }},
-		{"arguments", func(r *Run) string { return strings.Join(r.Env.Args, " ") }},
-		{"threads", func(r *Run) string {
+		{"start", func(r *result.Run) string { return r.Env.Start }},
+		{"host", func(r *result.Run) string { return r.Env.Host }},
+		{"Go", func(r *result.Run) string { return r.Env.GoVersion }},
+		{"arguments", func(r *result.Run) string { return strings.Join(r.Env.Args, " ") }},
+		{"threads", func(r *result.Run) string {
 			var ts []string
 			for _, res := range r.Results {
 				s := strconv.Itoa(res.Threads)
@@ -411,13 +415,13 @@ func envTable(runs []RunFile, labels []string) table {
 			}
 			return strings.Join(ts, ", ")
 		}},
-		{"cache", func(r *Run) string { return r.Env.Cache }},
-		{"seed", func(r *Run) string { return strconv.FormatUint(r.Env.Seed, 10) }},
-		{"least sample time", func(r *Run) string { return time.Duration(r.Env.MinTimeNS).String() }},
-		{"noise target", func(r *Run) string { return percent(r.Env.NoiseTarget) + " (IQR / median)" }},
-		{"timer overhead", func(r *Run) string { return Sig(r.Env.TimerOverheadNS) + " ns per pair of clock reads" }},
-		{"host buffers", func(r *Run) string { return HugePagesText(r.Env.HugePages) }},
-		{"results", func(r *Run) string {
+		{"cache", func(r *result.Run) string { return r.Env.Cache }},
+		{"seed", func(r *result.Run) string { return strconv.FormatUint(r.Env.Seed, 10) }},
+		{"least sample time", func(r *result.Run) string { return time.Duration(r.Env.MinTimeNS).String() }},
+		{"noise target", func(r *result.Run) string { return percent(r.Env.NoiseTarget) + " (IQR / median)" }},
+		{"timer overhead", func(r *result.Run) string { return units.Sig(r.Env.TimerOverheadNS) + " ns per pair of clock reads" }},
+		{"host buffers", func(r *result.Run) string { return HugePagesText(r.Env.HugePages) }},
+		{"results", func(r *result.Run) string {
 			noisy := 0
 			for _, res := range r.Results {
 				if res.Noisy {
@@ -426,7 +430,7 @@ func envTable(runs []RunFile, labels []string) table {
 			}
 			return fmt.Sprintf("%d (%d noisy)", len(r.Results), noisy)
 		}},
-		{"interrupted", func(r *Run) string {
+		{"interrupted", func(r *result.Run) string {
 			if r.Interrupted {
 				return "yes: stopped before its end"
 			}
@@ -455,11 +459,11 @@ func envTable(runs []RunFile, labels []string) table {
 }
 
 // workloads returns every workload of the runs in the order first met.
-func workloads(runs []RunFile) []Workload {
-	var out []Workload
+func workloads(runs []RunFile) []result.Workload {
+	var out []result.Workload
 	for _, rf := range runs {
 		for i := range rf.Run.Results {
-			if w := WorkloadOf(&rf.Run.Results[i]); !slices.Contains(out, w) {
+			if w := result.WorkloadOf(&rf.Run.Results[i]); !slices.Contains(out, w) {
 				out = append(out, w)
 			}
 		}
@@ -467,7 +471,7 @@ func workloads(runs []RunFile) []Workload {
 	return out
 }
 
-func shapeText(w Workload) string {
+func shapeText(w result.Workload) string {
 	if w.Cache == "cold" {
 		return w.Shape + " (cold)"
 	}
@@ -475,10 +479,10 @@ func shapeText(w Workload) string {
 }
 
 func summaryTable(runs []RunFile, labels []string) table {
-	best := make([]map[Workload]Best, len(runs))
+	best := make([]map[result.Workload]result.Best, len(runs))
 	for i, rf := range runs {
-		best[i] = map[Workload]Best{}
-		for _, b := range Summarize(rf.Run) {
+		best[i] = map[result.Workload]result.Best{}
+		for _, b := range result.Summarize(rf.Run) {
 			best[i][b.Workload] = b
 		}
 	}
@@ -504,7 +508,7 @@ func summaryTable(runs []RunFile, labels []string) table {
 				row = append(row, cell{Text: "none correct", Class: "bad"}, txt(""), txt(""))
 			default:
 				sc := resultShareCell(b.Best)
-				row = append(row, cell{Text: b.Best.Series(), Class: "key"}, num(Sig(b.Best.GFLOPS)), sc)
+				row = append(row, cell{Text: b.Best.Series(), Class: "key"}, num(units.Sig(b.Best.GFLOPS)), sc)
 			}
 			if len(runs) == 1 {
 				if b.Best == nil {
@@ -515,7 +519,7 @@ func summaryTable(runs []RunFile, labels []string) table {
 				if b.Next != nil {
 					next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Series())
 				}
-				row = append(row, txt(boundName(b.Best)), txt(next), num(fmt.Sprintf("%d/%d", b.Correct, b.Tried)))
+				row = append(row, txt(result.BoundName(b.Best)), txt(next), num(fmt.Sprintf("%d/%d", b.Correct, b.Tried)))
 			}
 		}
 		t.Rows = append(t.Rows, row)
@@ -540,7 +544,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			if r.Op != op {
 				continue
 			}
-			row := []cell{{Text: r.Series(), Class: "key"}, txt(r.DType), txt(shapeText(WorkloadOf(r))), num(strconv.Itoa(r.Threads))}
+			row := []cell{{Text: r.Series(), Class: "key"}, txt(r.DType), txt(shapeText(result.WorkloadOf(r))), num(strconv.Itoa(r.Threads))}
 			if r.Error != "" {
 				row = append(row, cell{Text: "error: " + r.Error, Class: "bad"})
 				for len(row) < len(t.Head) {
@@ -557,10 +561,10 @@ func opTable(runs []RunFile, labels []string, op string) table {
 				spread.Text += " clock"
 				spread.Class = "num warn"
 				spread.Title = strings.TrimPrefix(spread.Title+"; ", "; ") + fmt.Sprintf("clock %s off its start-of-run %s GHz (%s before, %s after)",
-					signedPercent(d.Drift), ghz(d.StartGHz), ghz(d.BeforeGHz), ghz(d.AfterGHz))
+					units.SignedPercent(d.Drift), units.GHz(d.StartGHz), units.GHz(d.BeforeGHz), units.GHz(d.AfterGHz))
 			}
-			row = append(row, num(Duration(r.MedianNS)), spread, num(Sig(r.GFLOPS)), num(Sig(r.GBPS)), num(Sig(r.Intensity)),
-				resultShareCell(r), txt(boundName(r)), num(percent(r.Share.ComputeTheoretical)),
+			row = append(row, num(units.Duration(r.MedianNS)), spread, num(units.Sig(r.GFLOPS)), num(units.Sig(r.GBPS)), num(units.Sig(r.Intensity)),
+				resultShareCell(r), txt(result.BoundName(r)), num(percent(r.Share.ComputeTheoretical)),
 				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), referenceCell(r))
 			if mem {
 				row = append(row, memoryCell(r))
@@ -586,16 +590,16 @@ func opTable(runs []RunFile, labels []string, op string) table {
 		}
 		t.Groups = append(t.Groups, span{l, n})
 	}
-	index := make([]map[Key]*Result, len(runs))
-	var keys []Key
+	index := make([]map[compare.Key]*result.Result, len(runs))
+	var keys []compare.Key
 	for i, rf := range runs {
-		index[i] = map[Key]*Result{}
+		index[i] = map[compare.Key]*result.Result{}
 		for j := range rf.Run.Results {
 			r := &rf.Run.Results[j]
 			if r.Op != op {
 				continue
 			}
-			k := KeyOf(r)
+			k := compare.KeyOf(r)
 			if _, dup := index[i][k]; !dup {
 				index[i][k] = r
 			}
@@ -604,15 +608,15 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			}
 		}
 	}
-	deltas := make([]map[Key]Delta, len(runs))
+	deltas := make([]map[compare.Key]compare.Delta, len(runs))
 	for i := 1; i < len(runs); i++ {
-		deltas[i] = map[Key]Delta{}
-		for _, d := range Compare(runs[0].Run, runs[i].Run).Rows {
+		deltas[i] = map[compare.Key]compare.Delta{}
+		for _, d := range compare.Compare(runs[0].Run, runs[i].Run).Rows {
 			deltas[i][d.Key] = d
 		}
 	}
 	for _, k := range keys {
-		row := []cell{{Text: k.Backend, Class: "key"}, txt(k.DType), txt(shapeText(Workload{Shape: k.Shape, Cache: k.Cache})), num(strconv.Itoa(k.Threads))}
+		row := []cell{{Text: k.Backend, Class: "key"}, txt(k.DType), txt(shapeText(result.Workload{Shape: k.Shape, Cache: k.Cache})), num(strconv.Itoa(k.Threads))}
 		for i := range runs {
 			r, ok := index[i][k]
 			switch {
@@ -623,7 +627,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			case !r.Verified:
 				row = append(row, cell{Text: "wrong", Class: "bad", Title: fmt.Sprintf("error %.2g > tolerance %.2g", r.MaxRelErr, r.Tolerance)}, txt(""), txt(""))
 			default:
-				row = append(row, num(Duration(r.MedianNS)), num(Sig(r.GFLOPS)), resultShareCell(r))
+				row = append(row, num(units.Duration(r.MedianNS)), num(units.Sig(r.GFLOPS)), resultShareCell(r))
 			}
 			if i > 0 {
 				d, ok := deltas[i][k]
@@ -650,18 +654,18 @@ func opTable(runs []RunFile, labels []string, op string) table {
 
 // resultShareCell is r's share of its roofline bound, with the bound as
 // its title; "!" and in red when above it beyond its noise (OverBound).
-func resultShareCell(r *Result) cell {
+func resultShareCell(r *result.Result) cell {
 	c := shareCell(r.Share.Roofline)
-	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(r.Share.Roofline), boundName(r), Sig(r.Peak.RooflineGFLOPS))
-	if OverBound(r) {
+	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.RooflineGFLOPS))
+	if diagnose.OverBound(r) {
 		c.Text += " !"
 		c.Class += " bad"
-		c.Title += fmt.Sprintf(": above it by more than its noise (limit %s), a model error (see Checks)", percent(ModelLimit(r)))
+		c.Title += fmt.Sprintf(": above it by more than its noise (limit %s), a model error (see Checks)", percent(diagnose.ModelLimit(r)))
 	}
 	return c
 }
 
-func verifiedCell(r *Result) cell {
+func verifiedCell(r *result.Result) cell {
 	if r.Verified {
 		return cell{Text: "ok", Title: fmt.Sprintf("%s: max error %.2g ≤ %.2g", r.VerifyMethod, r.MaxRelErr, r.Tolerance)}
 	}
@@ -669,29 +673,29 @@ func verifiedCell(r *Result) cell {
 }
 
 // checksOf lays out run's checks for the HTML report.
-func checksOf(run *Run, label string) checksView {
+func checksOf(run *result.Run, label string) checksView {
 	c := checksView{Run: label}
 	c.ModelErrors.Head = heads("result", "% of bound", "limit", "bound", "likely cause")
 	for _, e := range run.ModelErrors {
 		c.ModelErrors.Rows = append(c.ModelErrors.Rows, []cell{{Text: e.What(), Class: "key"}, {Text: percent(e.Share), Class: "num bad"},
 			num(percent(e.Limit)), long(e.Bound + ": " + e.BoundText()), long(e.Text)})
 	}
-	noise := noiseTarget(run)
+	noise := diagnose.NoiseTarget(run)
 	c.Clock.Head = heads("threads", "start GHz", "end GHz", "drift", "GHz across the run", "workloads checked", "results marked")
 	for _, k := range run.ClockEnd {
 		end, drift := "not read", ""
 		if k.EndGHz > 0 {
-			end, drift = ghz(k.EndGHz), signedPercent(k.Drift)
+			end, drift = units.GHz(k.EndGHz), units.SignedPercent(k.Drift)
 		}
 		between := ""
 		if k.MaxGHz > 0 {
-			between = ghz(k.MinGHz) + "–" + ghz(k.MaxGHz)
+			between = units.GHz(k.MinGHz) + "–" + units.GHz(k.MaxGHz)
 		}
 		dc := num(drift)
 		if k.Drifted(noise) {
 			dc.Class, c.ClockDrift = "num bad", true
 		}
-		c.Clock.Rows = append(c.Clock.Rows, []cell{num(strconv.Itoa(k.Threads)), num(ghz(k.StartGHz)), num(end), dc, num(between), num(strconv.Itoa(k.Checks)), num(strconv.Itoa(k.Marked))})
+		c.Clock.Rows = append(c.Clock.Rows, []cell{num(strconv.Itoa(k.Threads)), num(units.GHz(k.StartGHz)), num(end), dc, num(between), num(strconv.Itoa(k.Checks)), num(strconv.Itoa(k.Marked))})
 	}
 	for _, b := range run.Backends {
 		c.Findings = append(c.Findings, b.Findings...)
@@ -699,7 +703,7 @@ func checksOf(run *Run, label string) checksView {
 	return c
 }
 
-func failureTable(run *Run) (table, bool) {
+func failureTable(run *result.Run) (table, bool) {
 	t := table{Head: heads("backend", "op", "dtype", "shape", "threads", "what", "detail")}
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -724,11 +728,11 @@ func failureTable(run *Run) (table, bool) {
 
 // referenceCell is a result's share of the stream sampled beside it, with
 // what that stream was as its title; empty without one.
-func referenceCell(r *Result) cell {
+func referenceCell(r *result.Result) cell {
 	if r.Peak.ReferenceGBPS <= 0 {
 		return txt("")
 	}
 	c := num(percent(r.Share.Reference))
-	c.Title = fmt.Sprintf("of %s GB/s: %s", Sig(r.Peak.ReferenceGBPS), r.Peak.Reference)
+	c.Title = fmt.Sprintf("of %s GB/s: %s", units.Sig(r.Peak.ReferenceGBPS), r.Peak.Reference)
 	return c
 }

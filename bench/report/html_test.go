@@ -2,10 +2,13 @@ package report
 
 import (
 	"bytes"
-	"image/png"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/result"
+	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
 
 // fetches finds what a page would load: src/href/url() to another origin.
@@ -28,7 +31,7 @@ func checkSelfContained(t *testing.T, page string) {
 
 func TestHTMLSelfContained(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, fixture(), "html"); err != nil {
+	if err := Write(&buf, resulttest.Fixture(), "html"); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -53,7 +56,7 @@ func TestHTMLSelfContained(t *testing.T) {
 }
 
 func TestHTMLEscapes(t *testing.T) {
-	run := fixture()
+	run := resulttest.Fixture()
 	run.Results[0].Backend = `<script>alert("x")</script>`
 	run.Backends[0].Details["x"] = `<b onload="y">`
 	var buf bytes.Buffer
@@ -66,7 +69,7 @@ func TestHTMLEscapes(t *testing.T) {
 }
 
 func TestHTMLSideBySide(t *testing.T) {
-	a, b := sampledRun(1), sampledRun(1.1)
+	a, b := resulttest.Sampled(1), resulttest.Sampled(1.1)
 	b.Env.Host, b.Machine.Model = "node2", "Other CPU 9000"
 	b.Interrupted = true
 	var buf bytes.Buffer
@@ -87,113 +90,25 @@ func TestHTMLSideBySide(t *testing.T) {
 }
 
 func TestMarkdownSideBySide(t *testing.T) {
-	a, b := sampledRun(1), sampledRun(1.1)
+	a, b := resulttest.Sampled(1), resulttest.Sampled(1.1)
 	b.Env.Host = "node2"
 	var buf bytes.Buffer
 	if err := WriteMarkdownRuns(&buf, []RunFile{{Name: "a.json", Run: a}, {Name: "b.json", Run: b}}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "runs.md.golden", buf.Bytes())
-}
-
-func TestSummarize(t *testing.T) {
-	run := fixture()
-	faster := run.Results[0]
-	faster.Backend, faster.MedianNS = "blis", 1e6
-	run.Results = append(run.Results, faster)
-	bs := Summarize(run)
-	if len(bs) != 3 {
-		t.Fatalf("%d workloads, want 3", len(bs))
-	}
-	g := bs[0]
-	if g.Best.Backend != "blis" || g.Next.Backend != "go" || g.Correct != 2 || g.Tried != 3 || g.Speedup() != 2.1 {
-		t.Errorf("gemm best %s next %s, %d/%d correct, %.2f×", g.Best.Backend, g.Next.Backend, g.Correct, g.Tried, g.Speedup())
-	}
-	if bs[2].Best != nil {
-		t.Errorf("dot: best %v, want none (it could not run)", bs[2].Best.Backend)
-	}
-}
-
-func TestRooflineImages(t *testing.T) {
-	var svg, pngBuf bytes.Buffer
-	if err := WriteRoofline(&svg, fixture(), "svg"); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"<svg", "f32 peak 195 GFLOP/s", "f32 FMA kernel 190 GFLOP/s", "L2 read 160 GB/s", "DRAM read 31.0 GB/s",
-		">go<", ">gemm<", ">axpy<", "Liberation Sans',Arimo,Arial"} {
-		if !strings.Contains(svg.String(), want) {
-			t.Errorf("SVG lacks %q", want)
-		}
-	}
-	if strings.Contains(svg.String(), ">gonum<") {
-		t.Error("the failed gonum result is charted")
-	}
-	if err := WriteRoofline(&pngBuf, fixture(), "png"); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(&pngBuf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := img.Bounds(); b.Dx() != 10*pngDPI || b.Dy() != int(6.5*pngDPI) {
-		t.Errorf("PNG is %v", b)
-	}
-	if err := WriteRoofline(&svg, fixture(), "gif"); err == nil || !strings.Contains(err.Error(), "svg, png") {
-		t.Errorf("gif: %v", err)
-	}
-	empty := fixture()
-	empty.Results = empty.Results[2:] // only failures
-	if err := WriteRoofline(&svg, empty, "svg"); err == nil {
-		t.Error("charted a run without a correct result")
-	}
-}
-
-// A GPU's results sit on their own roofline: with the ceilings its results
-// carry when run.Peaks has none for it, with none when they carry none.
-func TestRooflinePerDevice(t *testing.T) {
-	run := fixture()
-	gpu := run.Results[0]
-	gpu.Backend, gpu.Device, gpu.GFLOPS = "cublas", "cuda:0", 9000
-	gpu.Peak = PeakRef{ComputeTheoreticalGFLOPS: 19500, ComputeEmpiricalGFLOPS: 18000, BandwidthGBPS: 1500, BandwidthLevel: "HBM"}
-	bare := gpu
-	bare.Device, bare.Peak = "rocm:0", PeakRef{}
-	run.Results = append(run.Results, gpu, bare)
-	gs := chartGroups(run)
-	if len(gs) != 3 || gs[0].Device != "cpu" || gs[1].Device != "cuda:0" || gs[2].Device != "rocm:0" {
-		t.Fatalf("groups %+v", gs)
-	}
-	cpu := deviceCeilings(run, gs[0])
-	if cpu.FromResults || len(cpu.Compute) != 2 || len(cpu.Bandwidth) != 2 || cpu.Bandwidth[0].Level != "L2" {
-		t.Errorf("cpu ceilings %+v", cpu)
-	}
-	c := deviceCeilings(run, gs[1])
-	if !c.FromResults || c.maxCompute() != 19500 || len(c.Bandwidth) != 1 || c.Bandwidth[0].Level != "HBM" {
-		t.Errorf("gpu ceilings %+v", c)
-	}
-	if c := deviceCeilings(run, gs[2]); !c.empty() {
-		t.Errorf("bare device ceilings %+v", c)
-	}
-	var svg bytes.Buffer
-	if err := WriteRoofline(&svg, run, "svg"); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"Roofline: cuda:0, 2 threads", "HBM 1500 GB/s", "f32 peak 19500 GFLOP/s", "rocm:0, 2 threads (no peaks known for this device)"} {
-		if !strings.Contains(svg.String(), want) {
-			t.Errorf("SVG lacks %q", want)
-		}
-	}
+	resulttest.CheckGolden(t, "runs.md.golden", buf.Bytes())
 }
 
 // The report opens with the heat map: a row per workload, a column per
 // backend, each cell its share, its ratio to the fastest and its main
 // finding, with every finding on hover; the overview follows.
 func TestHTMLGlance(t *testing.T) {
-	run, err := Load("testdata/findings/relu-intel-xeon-vm.json")
+	run, err := result.Load("../diagnose/testdata/findings/relu-intel-xeon-vm.json") // the findings tests' recorded run
 	if err != nil {
 		t.Fatal(err)
 	}
-	CheckCodePaths(run)
-	Diagnose(run)
+	diagnose.CheckCodePaths(run)
+	diagnose.Diagnose(run)
 	var b strings.Builder
 	if err := WriteHTML(&b, []RunFile{{Run: run}}); err != nil {
 		t.Fatal(err)

@@ -5,15 +5,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/result"
+	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
 
-// memoryFixture is fixture() with memory figures: a Go gemm that allocates
+// memoryFixture is resulttest.Fixture() with memory figures: a Go gemm that allocates
 // per iteration, a C-library-like axpy with a note instead of counts.
-func memoryFixture() *Run {
-	run := fixture()
-	run.Results[0].Memory = &Memory{PeakGrowthBytes: 3 << 20, Method: "vmhwm", Process: "peakbench",
-		GoHeap: &GoHeap{PrepareBytes: 3 << 20, PrepareAllocs: 40, BytesPerIter: 4608, AllocsPerIter: 12}}
-	run.Results[1].Memory = &Memory{PeakGrowthBytes: 1536 << 10, Method: "vmrss", AllocNote: "a C library's allocations are not counted"}
+func memoryFixture() *result.Run {
+	run := resulttest.Fixture()
+	run.Results[0].Memory = &result.Memory{PeakGrowthBytes: 3 << 20, Method: "vmhwm", Process: "peakbench",
+		GoHeap: &result.GoHeap{PrepareBytes: 3 << 20, PrepareAllocs: 40, BytesPerIter: 4608, AllocsPerIter: 12}}
+	run.Results[1].Memory = &result.Memory{PeakGrowthBytes: 1536 << 10, Method: "vmrss", AllocNote: "a C library's allocations are not counted"}
 	return run
 }
 
@@ -36,7 +39,7 @@ func TestMemoryColumn(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := out.String()
-		for _, want := range []string{"+3.0 MiB, 12 allocs/op 4.5 KiB/op", "≥+1.5 MiB", "not measured", "mem: growth of the resident set", "a C library's allocations are not counted"} {
+		for _, want := range []string{"+3 MiB, 12 allocs/op 4.5 KiB/op", "≥+1.5 MiB", "not measured", "mem: growth of the resident set", "a C library's allocations are not counted"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s lacks %q:\n%s", format, want, s)
 			}
@@ -62,7 +65,7 @@ func TestMemoryJSON(t *testing.T) {
 	if n := strings.Count(s, `"memory":`); n != 2 {
 		t.Errorf("%d results with a memory key, want the 2 that have figures", n)
 	}
-	back, err := Decode(data)
+	back, err := result.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +81,10 @@ func TestMemoryHTML(t *testing.T) {
 	if err := WriteHTML(&with, []RunFile{{Run: memoryFixture()}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteHTML(&without, []RunFile{{Run: fixture()}}); err != nil {
+	if err := WriteHTML(&without, []RunFile{{Run: resulttest.Fixture()}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{">memory<", "3.0 MiB, 12 allocs/op 4.5 KiB/op", "Go heap: Prepare and first run 3.0 MiB in 40 objects"} {
+	for _, want := range []string{">memory<", "3 MiB, 12 allocs/op 4.5 KiB/op", "Go heap: Prepare and first run 3 MiB in 40 objects"} {
 		if !strings.Contains(with.String(), want) {
 			t.Errorf("HTML lacks %q", want)
 		}

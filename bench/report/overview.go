@@ -8,6 +8,10 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // The overview of a run: per op family the best backend, per backend its
@@ -79,8 +83,8 @@ type FindingCount struct {
 	Backend string
 	Code    string
 	Count   int
-	Example *Result
-	Finding Finding
+	Example *result.Result
+	Finding result.Finding
 }
 
 // minFamilyCoverage is the least share of a family's workloads a series
@@ -89,10 +93,10 @@ type FindingCount struct {
 const minFamilyCoverage = 0.5
 
 // Overviewed computes run's overview.
-func Overviewed(run *Run) Overview {
+func Overviewed(run *result.Run) Overview {
 	var o Overview
 	o.Results = len(run.Results)
-	bests := bestByWorkload(run)
+	bests := result.BestByWorkload(run)
 	for _, b := range bests {
 		o.Verified += b.Correct
 	}
@@ -122,7 +126,7 @@ func (g geo) mean() float64 {
 	return math.Exp(g.logSum / float64(g.n))
 }
 
-func backendScores(run *Run, bests map[Workload]Best) []BackendScore {
+func backendScores(run *result.Run, bests map[result.Workload]result.Best) []BackendScore {
 	by := map[string]*BackendScore{}
 	var order []string
 	share, vs := map[string]*geo{}, map[string]*geo{}
@@ -142,7 +146,7 @@ func backendScores(run *Run, bests map[Workload]Best) []BackendScore {
 		b.Results++
 		b.Workloads++
 		share[s].add(r.Share.Roofline)
-		t := fastestNS(bests, WorkloadOf(r))
+		t := fastestNS(bests, result.WorkloadOf(r))
 		vs[s].add(t / r.MedianNS)
 		if r.MedianNS == t {
 			b.Fastest++
@@ -158,10 +162,10 @@ func backendScores(run *Run, bests map[Workload]Best) []BackendScore {
 	return out
 }
 
-func familyBests(run *Run, bests map[Workload]Best) []FamilyBest {
-	type seriesTimes map[Workload]*Result
+func familyBests(run *result.Run, bests map[result.Workload]result.Best) []FamilyBest {
+	type seriesTimes map[result.Workload]*result.Result
 	fam := map[string]map[string]seriesTimes{}
-	workloads := map[string]map[Workload]bool{}
+	workloads := map[string]map[result.Workload]bool{}
 	var famOrder []string
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -170,14 +174,14 @@ func familyBests(run *Run, bests map[Workload]Best) []FamilyBest {
 		}
 		f := FamilyOf(r.Op)
 		if fam[f] == nil {
-			fam[f], workloads[f] = map[string]seriesTimes{}, map[Workload]bool{}
+			fam[f], workloads[f] = map[string]seriesTimes{}, map[result.Workload]bool{}
 			famOrder = append(famOrder, f)
 		}
 		s := r.Series()
 		if fam[f][s] == nil {
 			fam[f][s] = seriesTimes{}
 		}
-		w := WorkloadOf(r)
+		w := result.WorkloadOf(r)
 		fam[f][s][w] = r
 		workloads[f][w] = true
 	}
@@ -237,9 +241,9 @@ func familyIndex(name string) int {
 
 // boundCodes are the findings every result has: what bounds it. They are
 // not findings to act on, except the overhead one.
-var boundCodes = []string{CodeBoundCompute, CodeBoundMemory}
+var boundCodes = []string{diagnose.CodeBoundCompute, diagnose.CodeBoundMemory}
 
-func findingCounts(run *Run) []FindingCount {
+func findingCounts(run *result.Run) []FindingCount {
 	type key struct{ backend, code string }
 	by := map[key]*FindingCount{}
 	var order []key
@@ -247,7 +251,7 @@ func findingCounts(run *Run) []FindingCount {
 		r := &run.Results[i]
 		for _, f := range r.Findings {
 			code := f.Code
-			if slices.Contains(boundCodes, code) || code == CodeBoundOverhead {
+			if slices.Contains(boundCodes, code) || code == diagnose.CodeBoundOverhead {
 				continue // the overhead bound comes with its per-call overhead finding
 			}
 			k := key{r.Backend, code}
@@ -283,7 +287,9 @@ func findingCounts(run *Run) []FindingCount {
 
 // relativeCode says whether a finding compares a result with other
 // backends' rather than naming a cause.
-func relativeCode(code string) bool { return code == CodeBehindBest || code == CodeUnreached }
+func relativeCode(code string) bool {
+	return code == diagnose.CodeBehindBest || code == diagnose.CodeUnreached
+}
 
 // topFindings picks n of counts, most frequent first, with at most two
 // per backend and two per code, so one slow library does not fill the
@@ -320,7 +326,7 @@ const SummaryFindings = 6
 // WriteSummary writes the end-of-run summary: one screen with the best
 // backend per op family, each backend's standing, the top findings and
 // the files written (files: paths, in order).
-func WriteSummary(w io.Writer, run *Run, files []string) error {
+func WriteSummary(w io.Writer, run *result.Run, files []string) error {
 	o := Overviewed(run)
 	fmt.Fprintf(w, "\n== summary: %d results, %d verified; %s\n", o.Results, o.Verified, machineLine(run))
 	if len(o.Families) > 0 {
@@ -332,7 +338,7 @@ func WriteSummary(w io.Writer, run *Run, files []string) error {
 			if f.Next != "" {
 				lead = fmt.Sprintf("%.2f× over %s", f.Lead, f.Next)
 			}
-			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", f.Family, f.Workloads, f.Best, percent(f.Share), lead)
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", f.Family, f.Workloads, f.Best, units.Percent(f.Share), lead)
 		}
 		tw.Flush()
 	}
@@ -345,7 +351,7 @@ func WriteSummary(w io.Writer, run *Run, files []string) error {
 			if b.Failed > 0 {
 				res += fmt.Sprintf(" (+%d failed)", b.Failed)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%.2f\t%d of %d\t%s\n", b.Series, percent(b.Share), b.VsBest, b.Fastest, b.Workloads, res)
+			fmt.Fprintf(tw, "  %s\t%s\t%.2f\t%d of %d\t%s\n", b.Series, units.Percent(b.Share), b.VsBest, b.Fastest, b.Workloads, res)
 		}
 		tw.Flush()
 	}
@@ -366,4 +372,13 @@ func WriteSummary(w io.Writer, run *Run, files []string) error {
 		fmt.Fprintf(w, "\nwritten: %s\n", strings.Join(files, ", "))
 	}
 	return nil
+}
+
+// fastestNS is the least median time of a workload's correct results, 0
+// when none is correct.
+func fastestNS(bests map[result.Workload]result.Best, w result.Workload) float64 {
+	if b := bests[w].Best; b != nil {
+		return b.MedianNS
+	}
+	return 0
 }

@@ -2,32 +2,32 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
+	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // Formats lists the output formats Write knows.
 var Formats = []string{"table", "md", "json", "csv", "gobench", "html"}
 
 // Write prints run in format.
-func Write(w io.Writer, run *Run, format string) error {
+func Write(w io.Writer, run *result.Run, format string) error {
 	switch format {
 	case "table":
 		return writeTable(w, run)
 	case "md":
 		return writeMarkdown(w, run)
 	case "json":
-		return writeJSON(w, run)
+		return result.WriteJSON(w, run)
 	case "csv":
 		return writeCSV(w, run)
 	case "gobench":
@@ -38,12 +38,6 @@ func Write(w io.Writer, run *Run, format string) error {
 	return fmt.Errorf("unknown format %q (accepted: %s)", format, strings.Join(Formats, ", "))
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 // row is one result as the human-readable printers show it.
 type row struct {
 	backend, op, dtype, shape, threads, time, spread, gflops, gbps, peak, ref, bound, verified, why string
@@ -51,13 +45,13 @@ type row struct {
 
 var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "%ref", "of", "verified", "why"}
 
-func rowOf(r *Result) row {
+func rowOf(r *result.Result) row {
 	rw := row{backend: r.Label(), op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
 	if r.Error != "" {
 		rw.time, rw.verified = "-", "ERROR: "+r.Error
 		return rw
 	}
-	rw.time = Duration(r.MedianNS)
+	rw.time = units.Duration(r.MedianNS)
 	rw.spread = fmt.Sprintf("%.1f%%", 100*r.Spread)
 	if r.Noisy {
 		rw.spread += " noisy"
@@ -65,17 +59,17 @@ func rowOf(r *Result) row {
 	if r.ClockDrift != nil {
 		rw.spread += " clock"
 	}
-	rw.gflops = Sig(r.GFLOPS)
-	rw.gbps = Sig(r.GBPS)
+	rw.gflops = units.Sig(r.GFLOPS)
+	rw.gbps = units.Sig(r.GBPS)
 	rw.peak = fmt.Sprintf("%.1f%%", 100*r.Share.Roofline)
-	if OverBound(r) {
+	if diagnose.OverBound(r) {
 		rw.peak += " !"
 	}
 	if r.Peak.ReferenceGBPS > 0 {
 		rw.ref = fmt.Sprintf("%.1f%%", 100*r.Share.Reference)
 	}
-	rw.bound = boundName(r)
-	rw.why = WhyLabel(r)
+	rw.bound = result.BoundName(r)
+	rw.why = diagnose.WhyLabel(r)
 	switch {
 	case r.Verified:
 		rw.verified = "ok"
@@ -85,34 +79,24 @@ func rowOf(r *Result) row {
 	return rw
 }
 
-// boundName says which ceiling %peak is a share of: the compute peak, or a
-// memory level's bandwidth.
-func boundName(r *Result) string {
-	if r.Peak.Bound == "memory" {
-		if r.Peak.BandwidthPattern != "" {
-			return r.Peak.BandwidthLevel + " " + r.Peak.BandwidthPattern
-		}
-		return r.Peak.BandwidthLevel + " bw"
-	}
-	return r.DType + " FMA"
-}
-
 // columns says which optional columns a run's tables have: %ref when some
 // result has a reference stream, why when some has findings.
 type columns struct{ ref, why bool }
 
-func columnsOf(run *Run) columns { return columns{ref: hasReference(run), why: HasFindings(run)} }
+func columnsOf(run *result.Run) columns {
+	return columns{ref: hasReference(run), why: diagnose.HasFindings(run)}
+}
 
 // cells lists the columns of result r (the header when r is nil) as row
 // rw shows them: -mem's and -vs's cells, when the run has them, before
 // verified.
-func (rw row) cells(run *Run, c columns, r *Result) []string {
+func (rw row) cells(run *result.Run, c columns, r *result.Result) []string {
 	out := []string{rw.backend, rw.op, rw.dtype, rw.shape, rw.threads, rw.time, rw.spread, rw.gflops, rw.gbps, rw.peak}
 	if c.ref {
 		out = append(out, rw.ref)
 	}
 	out = append(out, rw.bound)
-	for _, cell := range []func(*Run, *Result) (string, bool){memCell, vsCell} {
+	for _, cell := range []func(*result.Run, *result.Result) (string, bool){memCell, vsCell} {
 		if v, ok := cell(run, r); ok {
 			out = append(out, v)
 		}
@@ -125,7 +109,7 @@ func (rw row) cells(run *Run, c columns, r *Result) []string {
 }
 
 // hasReference says whether any result carries a reference stream's share.
-func hasReference(run *Run) bool {
+func hasReference(run *result.Run) bool {
 	for i := range run.Results {
 		if run.Results[i].Peak.ReferenceGBPS > 0 {
 			return true
@@ -134,7 +118,7 @@ func hasReference(run *Run) bool {
 	return false
 }
 
-func writeTable(w io.Writer, run *Run) error {
+func writeTable(w io.Writer, run *result.Run) error {
 	fmt.Fprintln(w, machineLine(run))
 	for _, l := range peakLines(run) {
 		fmt.Fprintln(w, "  "+l)
@@ -167,7 +151,7 @@ func upper(s []string) []string {
 	return out
 }
 
-func writeMarkdown(w io.Writer, run *Run) error {
+func writeMarkdown(w io.Writer, run *result.Run) error {
 	fmt.Fprintf(w, "## peakbench: %s\n\n", machineLine(run))
 	for _, l := range peakLines(run) {
 		fmt.Fprintf(w, "- %s\n", l)
@@ -225,35 +209,35 @@ func markdownLine(l string) string {
 	return l + "  "
 }
 
-func machineLine(run *Run) string {
+func machineLine(run *result.Run) string {
 	m := run.Machine
 	return fmt.Sprintf("%s (%s, %d CPUs, %s/%s)", m.Model, m.Microarch, m.CPUs, m.OS, m.Arch)
 }
 
 // peakLines describes every ceiling the results are shares of.
-func peakLines(run *Run) []string {
+func peakLines(run *result.Run) []string {
 	var out []string
 	for _, c := range run.Peaks.Compute {
 		out = append(out, fmt.Sprintf("peak %s, %s: %s GFLOP/s theoretical (%s), %s measured (%s)",
-			c.DType, peak.ThreadsText(c.Threads), Sig(c.TheoreticalGFLOPS), c.Formula, Sig(c.EmpiricalGFLOPS), c.Kernel))
+			c.DType, peak.ThreadsText(c.Threads), units.Sig(c.TheoreticalGFLOPS), c.Formula, units.Sig(c.EmpiricalGFLOPS), c.Kernel))
 	}
 	out = append(out, bandwidthLines(run.Peaks.Bandwidth)...)
 	for _, g := range run.Peaks.GPUs { // GPU results are shares of their GPU's peaks
 		var parts []string
 		for _, c := range g.Compute {
-			p := fmt.Sprintf("%s %s", c.DType, Sig(c.TheoreticalGFLOPS))
+			p := fmt.Sprintf("%s %s", c.DType, units.Sig(c.TheoreticalGFLOPS))
 			if c.EmpiricalGFLOPS > 0 {
-				p += fmt.Sprintf(" (best gemm %s)", Sig(c.EmpiricalGFLOPS))
+				p += fmt.Sprintf(" (best gemm %s)", units.Sig(c.EmpiricalGFLOPS))
 			}
 			parts = append(parts, p)
 		}
 		line := fmt.Sprintf("GPU %s: %s GFLOP/s theoretical", g.Device, strings.Join(parts, ", "))
 		var gbw []string
 		for _, b := range g.Bandwidth {
-			gbw = append(gbw, fmt.Sprintf("%s copy %s", b.Level, Sig(b.GBPS)))
+			gbw = append(gbw, fmt.Sprintf("%s copy %s", b.Level, units.Sig(b.GBPS)))
 		}
 		if g.TheoreticalGBPS > 0 {
-			gbw = append(gbw, fmt.Sprintf("theoretical %s", Sig(g.TheoreticalGBPS)))
+			gbw = append(gbw, fmt.Sprintf("theoretical %s", units.Sig(g.TheoreticalGBPS)))
 		}
 		if len(gbw) > 0 {
 			line += fmt.Sprintf("; memory %s GB/s", strings.Join(gbw, ", "))
@@ -285,7 +269,7 @@ func bandwidthLines(bws []peak.BandwidthPeak) []string {
 	}
 	for _, b := range bws {
 		g := find(b.Threads, b.Pattern)
-		g.levels = append(g.levels, fmt.Sprintf("%s %s", b.Level, Sig(b.GBPS)))
+		g.levels = append(g.levels, fmt.Sprintf("%s %s", b.Level, units.Sig(b.GBPS)))
 	}
 	var out, parts []string
 	for i, g := range groups {
@@ -302,18 +286,18 @@ func bandwidthLines(bws []peak.BandwidthPeak) []string {
 	return out
 }
 
-func footer(run *Run) []string {
+func footer(run *result.Run) []string {
 	var out []string
 	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, update, copy or read); \"of\" names the bound.")
 	if hasReference(run) {
 		out = append(out, "%ref: achieved GB/s over that of a plain stream of the same pattern and bytes, sampled interleaved with the backends (the peaks are the best of a few runs at the start).")
 	}
-	if HasFindings(run) {
+	if diagnose.HasFindings(run) {
 		out = append(out, "why: the result's most specific finding, else what bounds it (compute, memory, overhead); each finding's sentence, evidence and remedy are in the JSON (findings) and the HTML report.")
 	}
 	if e := run.Env; e.TimerOverheadNS > 0 {
 		out = append(out, fmt.Sprintf("timing: samples of at least %s, noise target %.0f%%, clock-read overhead %s per sample, seed %d, %s cache.",
-			Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, Duration(e.TimerOverheadNS), e.Seed, e.Cache))
+			units.Duration(float64(e.MinTimeNS)), 100*e.NoiseTarget, units.Duration(e.TimerOverheadNS), e.Seed, e.Cache))
 	}
 	if h := run.Env.HugePages; h != "" {
 		out = append(out, "memory: "+HugePagesText(h)+".")
@@ -332,7 +316,7 @@ func footer(run *Run) []string {
 		if r.Error == "" && !r.Verified {
 			failed++
 		}
-		if OverBound(r) {
+		if diagnose.OverBound(r) {
 			over++
 		}
 		if r.ClockDrift != nil {
@@ -355,10 +339,10 @@ func footer(run *Run) []string {
 		out = append(out, "interrupted: results above are those measured before the stop.")
 	}
 	out = append(out, memoryFooter(run)...)
-	return append(out, CheckLines(run)...)
+	return append(out, diagnose.CheckLines(run)...)
 }
 
-func describe(b BackendInfo) string {
+func describe(b result.BackendInfo) string {
 	s := b.Version
 	for _, k := range slices.Sorted(maps.Keys(b.Details)) {
 		s += fmt.Sprintf(", %s=%s", k, b.Details[k])
@@ -372,7 +356,7 @@ var csvHeader = []string{"backend", "device", "op", "dtype", "shape", "threads",
 	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error",
 	"algorithm", "implementation", "footprint_bytes", "over_bound", "clock_drift"}
 
-func writeCSV(w io.Writer, run *Run) error {
+func writeCSV(w io.Writer, run *result.Run) error {
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -387,7 +371,7 @@ func writeCSV(w io.Writer, run *Run) error {
 			g(r.FLOPs), g(r.Bytes), g(r.GFLOPS), g(r.GBPS), g(r.Intensity),
 			strconv.FormatBool(r.Verified), g(r.MaxRelErr), g(r.Tolerance), r.Peak.Bound, r.Peak.BandwidthLevel, g(r.Peak.RooflineGFLOPS),
 			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error,
-			r.Algorithm, r.Implementation, g(r.Footprint), strconv.FormatBool(OverBound(&r)), drift})
+			r.Algorithm, r.Implementation, g(r.Footprint), strconv.FormatBool(diagnose.OverBound(&r)), drift})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -397,7 +381,7 @@ func writeCSV(w io.Writer, run *Run) error {
 // benchstat compares runs directly:
 //
 //	BenchmarkGemm/backend=go/dtype=f32/shape=512x512x512/threads=2  N  ns/op  GFLOP/s  GB/s  %peak
-func writeGoBench(w io.Writer, run *Run) error {
+func writeGoBench(w io.Writer, run *result.Run) error {
 	m := run.Machine
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/peakbench/peakbench\ncpu: %s\n", m.OS, m.Arch, m.Model)
 	for _, b := range run.Backends {
@@ -420,7 +404,7 @@ func writeGoBench(w io.Writer, run *Run) error {
 		for _, ns := range r.SamplesNS {
 			gflops := r.FLOPs / ns
 			fmt.Fprintf(w, "%s\t%d\t%s ns/op\t%s GFLOP/s\t%s GB/s\t%s %%peak\n", name, r.Iters,
-				strconv.FormatFloat(ns, 'f', -1, 64), sig5(gflops), sig5(r.Bytes/ns), sig5(100*ratio(gflops, r.Peak.RooflineGFLOPS)))
+				strconv.FormatFloat(ns, 'f', -1, 64), sig5(gflops), sig5(r.Bytes/ns), sig5(100*result.Ratio(gflops, r.Peak.RooflineGFLOPS)))
 		}
 	}
 	return nil
@@ -438,33 +422,6 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// Sig formats v with three significant digits (no exponent for ordinary sizes).
-func Sig(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	d := 2 - int(math.Floor(math.Log10(math.Abs(v))))
-	if d < 0 {
-		d = 0
-	}
-	if d > 6 {
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	}
-	return strconv.FormatFloat(v, 'f', d, 64)
-}
-
-// Duration formats nanoseconds with three significant digits and a unit.
-func Duration(ns float64) string {
-	return time.Duration(ns).Round(roundTo(ns)).String()
-}
-
-func roundTo(ns float64) time.Duration {
-	if ns < 1000 {
-		return 1
-	}
-	return time.Duration(math.Pow(10, math.Floor(math.Log10(ns))-2))
 }
 
 // HugePagesText says how the run's host buffers were backed, from the

@@ -5,21 +5,24 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 func TestSeries(t *testing.T) {
-	r := Result{Backend: "asm", Op: "conv2d", DType: "f32", Shape: "1x64x56x56:64x3x3:p1", Threads: 2, Cache: "hot",
+	r := result.Result{Backend: "asm", Op: "conv2d", DType: "f32", Shape: "1x64x56x56:64x3x3:p1", Threads: 2, Cache: "hot",
 		Algorithm: "direct", Verified: true, MedianNS: 1e6, SamplesNS: []float64{1e6}, GFLOPS: 231}
-	o := Result{Backend: "onednn", Op: "conv2d", DType: "f32", Shape: r.Shape, Threads: 2, Cache: "hot",
+	o := result.Result{Backend: "onednn", Op: "conv2d", DType: "f32", Shape: r.Shape, Threads: 2, Cache: "hot",
 		Algorithm: "auto", Implementation: "jit:avx512_core", Verified: true, MedianNS: 5e5, SamplesNS: []float64{5e5}, GFLOPS: 462}
-	p := Result{Backend: "go", Op: "gemm"}
+	p := result.Result{Backend: "go", Op: "gemm"}
 	if r.Series() != "asm (direct)" || o.Label() != "onednn (auto) [jit:avx512_core]" || p.Series() != "go" || p.Label() != "go" {
 		t.Errorf("series %q, label %q, plain %q %q", r.Series(), o.Label(), p.Series(), p.Label())
 	}
-	if KeyOf(&r) == KeyOf(&Result{Backend: "asm", Op: "conv2d", DType: "f32", Shape: r.Shape, Threads: 2, Cache: "hot", Algorithm: "im2col+gemm"}) {
+	if compare.KeyOf(&r) == compare.KeyOf(&result.Result{Backend: "asm", Op: "conv2d", DType: "f32", Shape: r.Shape, Threads: 2, Cache: "hot", Algorithm: "im2col+gemm"}) {
 		t.Error("two algorithms of one backend share a comparison key")
 	}
-	run := &Run{Format: Format, Results: []Result{r, o}}
+	run := &result.Run{Format: result.Format, Results: []result.Result{r, o}}
 	var buf bytes.Buffer
 	if err := Write(&buf, run, "table"); err != nil {
 		t.Fatal(err)
@@ -38,11 +41,11 @@ func TestSeries(t *testing.T) {
 	if err := Write(&buf, run, "json"); err != nil {
 		t.Fatal(err)
 	}
-	var back Run
+	var back result.Run
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.Results[1].Algorithm != "auto" || back.Results[1].Implementation != "jit:avx512_core" {
 		t.Errorf("json round trip: %v %+v", err, back.Results)
 	}
-	if b := Summarize(run)[0]; b.Best.Series() != "onednn (auto)" || b.Next.Series() != "asm (direct)" {
+	if b := result.Summarize(run)[0]; b.Best.Series() != "onednn (auto)" || b.Next.Series() != "asm (direct)" {
 		t.Errorf("summary: %+v", b)
 	}
 }

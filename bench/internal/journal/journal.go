@@ -11,9 +11,7 @@
 // when the journal is continued.
 package journal
 
-import (
-	"github.com/peakbench/peakbench/bench/report"
-)
+import "github.com/peakbench/peakbench/bench/result"
 
 // Format names the journal's layout; it changes when a line changes
 // meaning.
@@ -30,7 +28,7 @@ type Header struct {
 	Workloads []string `json:"workloads"`
 	// Run is the run without its results: machine, peaks, environment
 	// and backends as measured and opened at its start.
-	Run report.Run `json:"run"`
+	Run result.Run `json:"run"`
 }
 
 // Line is every line after the header: one of a workload's results, a
@@ -41,7 +39,7 @@ type Line struct {
 	// no backend computes it.
 	Workload string          `json:"workload,omitempty"`
 	Threads  int             `json:"threads,omitempty"`
-	Results  []report.Result `json:"results,omitempty"`
+	Results  []result.Result `json:"results,omitempty"`
 	// Resumed is when a run continued this journal (RFC 3339).
 	Resumed string `json:"resumed,omitempty"`
 	// Finished marks a run that measured every workload and wrote its

@@ -7,21 +7,21 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 func header() Header {
 	return Header{
 		Config:    map[string]string{"version": "v1 abc", "-threads": "1,2", "-seed": "1"},
 		Workloads: []string{"axpy f32 1000", "gemm f32 64x64x64"},
-		Run:       report.Run{Format: report.Format, Machine: peak.Machine{Model: "Test CPU", CPUs: 2}},
+		Run:       result.Run{Format: result.Format, Machine: peak.Machine{Model: "Test CPU", CPUs: 2}},
 	}
 }
 
 func line(w string, threads int, backends ...string) Line {
 	l := Line{Workload: w, Threads: threads}
 	for _, b := range backends {
-		l.Results = append(l.Results, report.Result{Backend: b, Op: strings.Fields(w)[0], Threads: threads, SamplesNS: []float64{1.5, 2.25}})
+		l.Results = append(l.Results, result.Result{Backend: b, Op: strings.Fields(w)[0], Threads: threads, SamplesNS: []float64{1.5, 2.25}})
 	}
 	return l
 }

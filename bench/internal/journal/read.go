@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/peakbench/peakbench/bench/report"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // Journal is a journal as read back.
@@ -18,7 +18,7 @@ type Journal struct {
 	Header Header
 	// Results are every finished workload's results, in the order they
 	// were measured; Done says which workloads they cover.
-	Results []report.Result
+	Results []result.Result
 	Done    map[Key]bool
 	// Resumed lists when the run was continued; Finished says whether
 	// it ended.

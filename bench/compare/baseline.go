@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"errors"
@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // BaselineEnv names the environment variable that overrides the baseline
@@ -52,20 +55,20 @@ func BaselinePath(name string) (string, error) {
 
 // SaveBaseline writes run as JSON to the baseline file of name, atomically,
 // creating the folder, and returns the file's path.
-func SaveBaseline(name string, run *Run) (string, error) {
+func SaveBaseline(name string, run *result.Run) (string, error) {
 	path, err := BaselinePath(name)
 	if err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("saving baseline %s: %v", name, unwrapPath(err))
+		return "", fmt.Errorf("saving baseline %s: %v", name, atomicfile.UnwrapPath(err))
 	}
-	err = WriteFileAtomic(path, func(f *os.File) error { return writeJSON(f, run) })
+	err = atomicfile.WriteFileAtomic(path, func(f *os.File) error { return result.WriteJSON(f, run) })
 	return path, err
 }
 
 // LoadBaseline reads the baseline saved under name.
-func LoadBaseline(name string) (*Run, string, error) {
+func LoadBaseline(name string) (*result.Run, string, error) {
 	path, err := BaselinePath(name)
 	if err != nil {
 		return nil, "", err
@@ -73,6 +76,6 @@ func LoadBaseline(name string) (*Run, string, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, path, fmt.Errorf("no baseline %q: %s does not exist (save one with -save-baseline %s)", name, path, name)
 	}
-	run, err := Load(path)
+	run, err := result.Load(path)
 	return run, path, err
 }

@@ -1,4 +1,4 @@
-package report
+package result
 
 import "github.com/peakbench/peakbench/bench/platform"
 
@@ -28,3 +28,15 @@ func (r *Result) Correct() bool { return r.Error == "" && r.Verified && r.Median
 // OnCPU reports whether r ran on the host CPU rather than a GPU
 // (platform.NamesHost: the one reading of saved device strings).
 func (r *Result) OnCPU() bool { return platform.NamesHost(r.Device) }
+
+// BoundName says which ceiling %peak is a share of: the compute peak, or a
+// memory level's bandwidth.
+func BoundName(r *Result) string {
+	if r.Peak.Bound == "memory" {
+		if r.Peak.BandwidthPattern != "" {
+			return r.Peak.BandwidthLevel + " " + r.Peak.BandwidthPattern
+		}
+		return r.Peak.BandwidthLevel + " bw"
+	}
+	return r.DType + " FMA"
+}

@@ -1,4 +1,4 @@
-package report
+package result
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
 )
 
 // Load reads a saved run (the output of -format=json) from path. Its errors
@@ -43,12 +45,12 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("%s: cannot read: %v", path, atomicfile.UnwrapPath(err))
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("%s: cannot read: %v", path, atomicfile.UnwrapPath(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file (%s); save the run to a file first", path, fileKind(fi.Mode()))
@@ -58,7 +60,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("%s: cannot read: %v", path, atomicfile.UnwrapPath(err))
 	}
 	if int64(len(data)) > limit { // it grew while being read
 		return nil, fmt.Errorf("%s: more than the %d bytes a peakbench result may have", path, limit)
@@ -81,6 +83,13 @@ func fileKind(m fs.FileMode) string {
 		return "a device"
 	}
 	return "not a plain file"
+}
+
+// WriteJSON writes v as the indented JSON of -format=json and saved runs.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // Decode parses a saved run and checks that it is one.

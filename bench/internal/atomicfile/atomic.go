@@ -1,4 +1,8 @@
-package report
+// Package atomicfile writes output files so that no reader sees half of
+// one: through a temporary file and a rename, or in place for a device or a
+// pipe (WriteFileAtomic), with an early check that the path can be written
+// (CheckWritable).
+package atomicfile
 
 import (
 	"errors"
@@ -31,13 +35,13 @@ func CheckWritable(path string) error {
 			if errors.Is(err, syscall.ENXIO) {
 				return nil
 			}
-			return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+			return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 		}
 		return f.Close()
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), ".peakbench-check-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 	}
 	name := f.Name()
 	f.Close()
@@ -64,7 +68,7 @@ func WriteFileAtomic(path string, write func(f *os.File) error) error {
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 	}
 	tmp := f.Name()
 	err = write(f)
@@ -89,7 +93,7 @@ func WriteFileAtomic(path string, write func(f *os.File) error) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("writing %s: %v", path, UnwrapPath(err))
 	}
 	return nil
 }
@@ -98,14 +102,14 @@ func WriteFileAtomic(path string, write func(f *os.File) error) error {
 func writeInPlace(path string, write func(f *os.File) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 	}
 	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("writing %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("writing %s: %v", path, UnwrapPath(err))
 	}
 	return nil
 }
@@ -121,7 +125,7 @@ func outputTarget(path string) (string, fs.FileInfo, error) {
 	case err == nil && !fi.Mode().IsRegular():
 		return path, fi, nil // directory, device, pipe, socket: not renamed over
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return "", nil, fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return "", nil, fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 	}
 	target := path
 	for range 40 { // the kernel's limit on links in a path
@@ -134,7 +138,7 @@ func outputTarget(path string) (string, fs.FileInfo, error) {
 		}
 		dest, lerr := os.Readlink(target)
 		if lerr != nil {
-			return "", nil, fmt.Errorf("cannot write %s: %v", path, unwrapPath(lerr))
+			return "", nil, fmt.Errorf("cannot write %s: %v", path, UnwrapPath(lerr))
 		}
 		if !filepath.IsAbs(dest) {
 			dest = filepath.Join(filepath.Dir(target), dest)
@@ -144,8 +148,9 @@ func outputTarget(path string) (string, fs.FileInfo, error) {
 	return "", nil, fmt.Errorf("cannot write %s: too many levels of symbolic links", path)
 }
 
-// unwrapPath drops the temporary file's name from an error about it.
-func unwrapPath(err error) error {
+// UnwrapPath drops the path from an error about a file (the temporary
+// file's, or one the message names already).
+func UnwrapPath(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err
 	}

@@ -1,7 +1,8 @@
-// Package report holds the results of a run and writes them for people and
-// programs: a terminal table, Markdown, JSON, CSV and the Go benchmark format.
-// The JSON form is documented in docs/results-format.md.
-package report
+// Package result is the model of a run: what was measured (Run, Result),
+// the ceilings each result is a share of, what the checks recorded, and
+// the saved JSON form (Load, Decode, WriteJSON), documented in
+// docs/results-format.md. Summarize finds each workload's fastest result.
+package result
 
 import (
 	"github.com/peakbench/peakbench/bench/backend"
@@ -23,7 +24,7 @@ type Run struct {
 	// Results hold what was measured until then.
 	Interrupted bool `json:"interrupted,omitempty"`
 	// ModelErrors are the results above their roofline bound by more than
-	// their noise (CheckModel); absent when there is none.
+	// their noise (diagnose.CheckModel); absent when there is none.
 	ModelErrors []ModelError `json:"model_errors,omitempty"`
 	// ClockEnd is the clock of each thread count over the run: at the
 	// start, between workloads and at the end (harness.Run); absent when
@@ -32,7 +33,7 @@ type Run struct {
 	// Vs is the backend the tables show every other one's speedup over
 	// (-vs); empty when none was asked for.
 	Vs string `json:"vs,omitempty"`
-	// MemColumn asks the tables for a memory column (-mem, memory.go); the
+	// MemColumn asks the tables for a memory column (-mem, bench/report/memory.go); the
 	// figures themselves are always in Result.Memory.
 	MemColumn bool `json:"-"`
 }
@@ -67,7 +68,7 @@ type BackendInfo struct {
 	Reason    string `json:"reason,omitempty"` // why not available
 	backend.Info
 	// Findings say what the run found about the library as loaded: its
-	// code path against the machine (CheckCodePaths).
+	// code path against the machine (diagnose.CheckCodePaths).
 	Findings []Finding `json:"findings,omitempty"`
 }
 
@@ -124,14 +125,14 @@ type Result struct {
 
 	// Probe is the same op on the same backend at a tiny size, measured
 	// when the run had this op at one size only: the per-call overhead
-	// fit's second point (findings.go).
+	// fit's second point (bench/diagnose/findings.go).
 	Probe *Probe `json:"probe,omitempty"`
 
 	// Findings say why the result is where it is against its bound
-	// (Diagnose, findings.go); absent in files older than them.
+	// (diagnose.Diagnose); absent in files older than them.
 	Findings []Finding `json:"findings,omitempty"`
 
-	// Memory is the memory the backend took on the workload (memory.go);
+	// Memory is the memory the backend took on the workload (memory.go; bench/report prints it);
 	// absent where it could not be read, and in files from before it.
 	Memory *Memory `json:"memory,omitempty"`
 
@@ -207,14 +208,15 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 	}
 	r.Peak = p
 	r.Share = Share{
-		ComputeTheoretical: ratio(r.GFLOPS, p.ComputeTheoreticalGFLOPS),
-		ComputeEmpirical:   ratio(r.GFLOPS, p.ComputeEmpiricalGFLOPS),
-		Bandwidth:          ratio(r.GBPS, p.BandwidthGBPS),
-		Roofline:           ratio(r.GFLOPS, p.RooflineGFLOPS),
+		ComputeTheoretical: Ratio(r.GFLOPS, p.ComputeTheoreticalGFLOPS),
+		ComputeEmpirical:   Ratio(r.GFLOPS, p.ComputeEmpiricalGFLOPS),
+		Bandwidth:          Ratio(r.GBPS, p.BandwidthGBPS),
+		Roofline:           Ratio(r.GFLOPS, p.RooflineGFLOPS),
 	}
 }
 
-func ratio(a, b float64) float64 {
+// Ratio is a / b, 0 when b is not positive (a ceiling not measured).
+func Ratio(a, b float64) float64 {
 	if b <= 0 {
 		return 0
 	}

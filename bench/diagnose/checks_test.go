@@ -1,48 +1,20 @@
-package report
+package diagnose
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/result"
 )
-
-// checkedFixture is fixture() with what the checks find planted in it: a
-// gemm above its compute bound, a result marked for clock drift, a clock
-// that drifted by the end, and a library on a path narrower than the
-// machine. The golden files are written from it.
-func checkedFixture() *Run {
-	run := fixture()
-	run.Machine.Features = []string{"avx2", "fma"}
-	run.Peaks.Clocks = []peak.ClockReading{{Threads: 2, GHz: 3.05, Kernel: "add-chain"}}
-	over := run.Results[0]
-	over.Backend, over.Spread = "asm", 0.005
-	over.SamplesNS, over.MedianNS = []float64{9.8e5, 9.82e5, 9.85e5}, 9.82e5
-	over.GFLOPS, over.GBPS = over.FLOPs/over.MedianNS, over.Bytes/over.MedianNS
-	over.Ceilings(run.Peaks.Compute[0], run.Peaks.Bandwidth[0])
-	over.Footprint = over.Bytes
-	results := []Result{run.Results[0], over}
-	results = append(results, run.Results[1:]...)
-	run.Results = results
-	run.Results[2].ClockDrift = &ClockDrift{StartGHz: 3.05, BeforeGHz: 3.04, AfterGHz: 2.81, Drift: 2.81/3.05 - 1}
-	run.ClockEnd = []ClockCheck{{Threads: 2, Kernel: "add-chain", StartGHz: 3.05, EndGHz: 2.83, Drift: 2.83/3.05 - 1,
-		MinGHz: 2.81, MaxGHz: 3.06, Checks: 4, Marked: 1}}
-	run.Backends = append(run.Backends, BackendInfo{Name: "openblas", Device: "cpu", Available: true,
-		Info: backend.Info{Version: "0.3.21", Details: map[string]string{"code_path": "Nehalem", "config": "OpenBLAS 0.3.21 DYNAMIC_ARCH Nehalem"}}})
-	CheckCodePaths(run)
-	run.ModelErrors = CheckModel(run)
-	return run
-}
 
 // modelRun is a machine with every level measured (read pattern), and a
 // GPU, for the model check's cases.
-func modelRun() *Run {
-	return &Run{
-		Format: Format,
+func modelRun() *result.Run {
+	return &result.Run{
+		Format: result.Format,
 		Machine: peak.Machine{Vendor: "GenuineIntel", Arch: "amd64", CPUs: 2, Cores: 2, SIMDBits: 256, FMAUnits: 2,
 			Caches: []peak.Cache{{Level: 1, Bytes: 48 << 10}, {Level: 2, Bytes: 2 << 20}, {Level: 3, Bytes: 480 << 20, SharedBy: 2}}},
 		Peaks: peak.Peaks{
@@ -62,16 +34,16 @@ func modelRun() *Run {
 				Compute:   []peak.ComputePeak{{DType: "f32", TheoreticalGFLOPS: 50000, Formula: "132 SMs × 1.98 GHz × 256 FLOP/SM/clk"}},
 				Bandwidth: []peak.BandwidthPeak{{Level: "DRAM", Pattern: "copy", GBPS: 3000}}}},
 		},
-		Env:      Env{NoiseTarget: 0.03},
-		Backends: []BackendInfo{{Name: "asm", Device: "cpu", Available: true}},
+		Env:      result.Env{NoiseTarget: 0.03},
+		Backends: []result.BackendInfo{{Name: "asm", Device: "cpu", Available: true}},
 	}
 }
 
 // planted makes a verified result of gflops (compute-bound: intensity 100)
 // or of gbps (memory-bound: the intensity of a read, ¼ FLOP/B) against the
 // run's ceilings of its level.
-func planted(run *Run, name, op, device, level string, threads int, rate, spread float64) Result {
-	r := Result{Backend: name, Device: device, Op: op, DType: "f32", Shape: "256", Threads: threads, Cache: "hot",
+func planted(run *result.Run, name, op, device, level string, threads int, rate, spread float64) result.Result {
+	r := result.Result{Backend: name, Device: device, Op: op, DType: "f32", Shape: "256", Threads: threads, Cache: "hot",
 		Verified: true, Spread: spread, MedianNS: 1000}
 	var compute peak.ComputePeak
 	var bw peak.BandwidthPeak
@@ -98,7 +70,7 @@ func planted(run *Run, name, op, device, level string, threads int, rate, spread
 
 func TestModelCheckCatchesPlantedResults(t *testing.T) {
 	run := modelRun()
-	run.Results = []Result{
+	run.Results = []result.Result{
 		planted(run, "mkl", "gemm", "cpu", "", 1, 1.46*130, 0.01),       // 0: above the compute peak
 		planted(run, "within", "gemm", "cpu", "", 1, 1.04*130, 0.05),    // 1: above, within its 5% noise
 		planted(run, "hair", "gemm", "cpu", "", 1, 1.015*130, 0),        // 2: zero spread, within the 2% floor
@@ -110,11 +82,11 @@ func TestModelCheckCatchesPlantedResults(t *testing.T) {
 	}
 	wrong := planted(run, "wrong", "gemm", "cpu", "", 1, 500, 0.01)
 	wrong.Verified = false
-	failed := Result{Backend: "failed", Device: "cpu", Op: "gemm", Error: "boom"}
+	failed := result.Result{Backend: "failed", Device: "cpu", Op: "gemm", Error: "boom"}
 	run.Results = append(run.Results, wrong, failed)
 
 	errs := CheckModel(run)
-	got := map[string]ModelError{}
+	got := map[string]result.ModelError{}
 	for _, e := range errs {
 		got[e.Backend] = e
 	}
@@ -128,7 +100,7 @@ func TestModelCheckCatchesPlantedResults(t *testing.T) {
 	}
 	mkl := got["mkl"]
 	if mkl.Cause != CauseComputePeak || mkl.Bound != "compute" || mkl.Op != "gemm" || mkl.DType != "f32" || mkl.Shape != "256" ||
-		mkl.Threads != 1 || abs(mkl.Share-1.46) > 1e-9 || abs(mkl.Limit-1.02) > 1e-12 || mkl.BoundGFLOPS != 130 {
+		mkl.Threads != 1 || math.Abs(mkl.Share-1.46) > 1e-9 || math.Abs(mkl.Limit-1.02) > 1e-12 || mkl.BoundGFLOPS != 130 {
 		t.Errorf("mkl: %+v", mkl)
 	}
 	for _, want := range []string{"FLOP/cycle", "1 thread × 4.06 GHz × 32 FLOP/cycle", "also beat our own FMA kernel (fma-avx2) at 131 GFLOP/s"} {
@@ -136,7 +108,7 @@ func TestModelCheckCatchesPlantedResults(t *testing.T) {
 			t.Errorf("mkl's cause %q lacks %q", mkl.Text, want)
 		}
 	}
-	if f := got["flat"]; abs(f.Limit-(1+ModelNoiseFloor)) > 1e-12 {
+	if f := got["flat"]; math.Abs(f.Limit-(1+ModelNoiseFloor)) > 1e-12 {
 		t.Errorf("flat: limit %v, want the floor", f.Limit)
 	}
 	l3 := got["l3"]
@@ -157,7 +129,7 @@ func TestModelCheckCatchesPlantedResults(t *testing.T) {
 	}
 
 	// A clock that read higher after the peaks were measured is the cause.
-	run.ClockEnd = []ClockCheck{{Threads: 1, StartGHz: 2.99, EndGHz: 3.65, Drift: 3.65/2.99 - 1, MinGHz: 3.6, MaxGHz: 3.66, Checks: 9}}
+	run.ClockEnd = []result.ClockCheck{{Threads: 1, StartGHz: 2.99, EndGHz: 3.65, Drift: 3.65/2.99 - 1, MinGHz: 3.6, MaxGHz: 3.66, Checks: 9}}
 	for _, e := range CheckModel(run) {
 		if e.Device == "cpu" && (e.Cause != CauseClock || !strings.Contains(e.Text, "2.99 GHz at the start of the run and up to 3.66")) {
 			t.Errorf("%s: cause %s, %q; want the clock", e.Backend, e.Cause, e.Text)
@@ -165,84 +137,16 @@ func TestModelCheckCatchesPlantedResults(t *testing.T) {
 	}
 }
 
-// TestModelErrorsInEveryOutput checks that a planted model error reaches
-// the JSON, the table, Markdown and HTML, and that a clean run says nothing.
-func TestModelErrorsInEveryOutput(t *testing.T) {
-	run := checkedFixture()
-	if len(run.ModelErrors) != 1 || run.ModelErrors[0].Backend != "asm" {
-		t.Fatalf("model errors %+v, want the planted asm gemm", run.ModelErrors)
-	}
-	var buf bytes.Buffer
-	if err := Write(&buf, run, "json"); err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		ModelErrors []map[string]any `json:"model_errors"`
-		ClockEnd    []map[string]any `json:"clock_end"`
-		Backends    []struct {
-			Name     string    `json:"name"`
-			Findings []Finding `json:"findings"`
-		} `json:"backends"`
-		Results []map[string]any `json:"results"`
-	}
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.ModelErrors) != 1 {
-		t.Fatalf("JSON has %d model_errors", len(doc.ModelErrors))
-	}
-	for _, k := range []string{"backend", "op", "dtype", "shape", "threads", "share", "limit", "spread", "bound", "bound_gflops", "compute_formula", "cause", "text"} {
-		if _, ok := doc.ModelErrors[0][k]; !ok {
-			t.Errorf("model_errors[0] lacks %q", k)
-		}
-	}
-	if len(doc.ClockEnd) != 1 || doc.ClockEnd[0]["end_ghz"] != 2.83 {
-		t.Errorf("clock_end %v", doc.ClockEnd)
-	}
-	if _, ok := doc.Results[2]["clock_drift"]; !ok {
-		t.Errorf("result 2 lacks clock_drift: %v", doc.Results[2])
-	}
-	if f := doc.Backends[2].Findings; doc.Backends[2].Name != "openblas" || len(f) != 1 || f[0].Code != CodeCodePath || !strings.Contains(f[0].Remedy, "OPENBLAS_CORETYPE=Zen") {
-		t.Errorf("openblas findings %+v", f)
-	}
-	for _, format := range []string{"table", "md", "html"} {
-		buf.Reset()
-		if err := Write(&buf, run, format); err != nil {
-			t.Fatal(err)
-		}
-		out := buf.String()
-		for _, want := range []string{"MODEL ERROR", "asm gemm f32 512x512x512, 2 threads", "CLOCK DRIFT", "OPENBLAS_CORETYPE=Zen"} {
-			if format == "html" {
-				want = strings.NewReplacer("MODEL ERROR", "Model error", "CLOCK DRIFT", "drifted beyond the noise target").Replace(want)
-			}
-			if !strings.Contains(out, want) {
-				t.Errorf("%s output lacks %q", format, want)
-			}
-		}
-	}
-
-	clean := fixture()
-	clean.ModelErrors = CheckModel(clean)
-	if len(clean.ModelErrors) != 0 || len(CheckLines(clean)) != 0 {
-		t.Errorf("a clean run has checks to report: %+v %q", clean.ModelErrors, CheckLines(clean))
-	}
-	buf.Reset()
-	Write(&buf, clean, "json")
-	if strings.Contains(buf.String(), "model_errors") || strings.Contains(buf.String(), "clock_drift") {
-		t.Error("a clean run's JSON has model_errors or clock_drift")
-	}
-}
-
 func TestClockCheckText(t *testing.T) {
-	c := ClockCheck{Threads: 2, StartGHz: 3.65, EndGHz: 2.99, Drift: 2.99/3.65 - 1, MinGHz: 2.95, MaxGHz: 3.66, Checks: 40, Marked: 12}
+	c := result.ClockCheck{Threads: 2, StartGHz: 3.65, EndGHz: 2.99, Drift: 2.99/3.65 - 1, MinGHz: 2.95, MaxGHz: 3.66, Checks: 40, Marked: 12}
 	if !c.Drifted(0.03) {
 		t.Error("an 18% drop is not a drift")
 	}
-	steady := ClockCheck{Threads: 1, StartGHz: 4.19, EndGHz: 4.17, MinGHz: 4.10, MaxGHz: 4.19, Checks: 6}
-	if steady.Drifted(0.03) || (ClockCheck{}).Drifted(0.03) {
+	steady := result.ClockCheck{Threads: 1, StartGHz: 4.19, EndGHz: 4.17, MinGHz: 4.10, MaxGHz: 4.19, Checks: 6}
+	if steady.Drifted(0.03) || (result.ClockCheck{}).Drifted(0.03) {
 		t.Error("a steady or empty clock drifted")
 	}
-	run := &Run{Env: Env{NoiseTarget: 0.03}, ClockEnd: []ClockCheck{c, steady}}
+	run := &result.Run{Env: result.Env{NoiseTarget: 0.03}, ClockEnd: []result.ClockCheck{c, steady}}
 	lines := CheckLines(run)
 	if len(lines) != 1 {
 		t.Fatalf("lines %q, want one for 2 threads", lines)
@@ -305,12 +209,12 @@ var (
 		Arch: "amd64", SIMDBits: 256, FMAUnits: 2, Features: []string{"avx2", "fma"}}
 )
 
-func lib(name, path string, details ...string) BackendInfo {
+func lib(name, path string, details ...string) result.BackendInfo {
 	d := map[string]string{"code_path": path}
 	for i := 0; i+1 < len(details); i += 2 {
 		d[details[i]] = details[i+1]
 	}
-	return BackendInfo{Name: name, Device: "cpu", Available: true, Info: backend.Info{Version: "1", Details: d}}
+	return result.BackendInfo{Name: name, Device: "cpu", Available: true, Info: backend.Info{Version: "1", Details: d}}
 }
 
 func TestCodePathFinding(t *testing.T) {
@@ -318,7 +222,7 @@ func TestCodePathFinding(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		m    peak.Machine
-		b    BackendInfo
+		b    result.BackendInfo
 		want []string // in the text or remedy; nil: no finding
 	}{
 		{"BLIS haswell on the Intel VM", intelVM, lib("blis", "haswell"),
@@ -363,12 +267,12 @@ func TestCodePathFinding(t *testing.T) {
 	gpu.Device = "cuda:0 X"
 	off := lib("blis", "haswell")
 	off.Available = false
-	for _, b := range []BackendInfo{gpu, off} {
+	for _, b := range []result.BackendInfo{gpu, off} {
 		if f, ok := CodePathFinding(intelVM, b); ok {
 			t.Errorf("%s (%s, available %v): %+v", b.Name, b.Device, b.Available, f)
 		}
 	}
-	run := &Run{Machine: intelVM, Backends: []BackendInfo{lib("blis", "haswell"), lib("openblas", "SkylakeX")}}
+	run := &result.Run{Machine: intelVM, Backends: []result.BackendInfo{lib("blis", "haswell"), lib("openblas", "SkylakeX")}}
 	CheckCodePaths(run)
 	if len(run.Backends[0].Findings) != 1 || len(run.Backends[1].Findings) != 0 {
 		t.Errorf("findings %+v", run.Backends)
@@ -379,7 +283,7 @@ func TestCodePathFinding(t *testing.T) {
 // bandwidth peak by that peak's own measured spread; a compute-bound one
 // only by its own.
 func TestModelLimitCountsTheBoundsNoise(t *testing.T) {
-	r := Result{Verified: true, Spread: 0.01, GFLOPS: 1.05, Intensity: 1}
+	r := result.Result{Verified: true, Spread: 0.01, GFLOPS: 1.05, Intensity: 1}
 	r.Ceilings(peak.ComputePeak{TheoreticalGFLOPS: 100}, peak.BandwidthPeak{Level: "DRAM", Pattern: "triad", GBPS: 1, Spread: 0.04})
 	if r.Peak.Bound != "memory" || r.Peak.BandwidthSpread != 0.04 {
 		t.Fatalf("peak ref %+v", r.Peak)
@@ -394,7 +298,7 @@ func TestModelLimitCountsTheBoundsNoise(t *testing.T) {
 	if !OverBound(&r) {
 		t.Errorf("a result at 105%% of a noiseless bound is not flagged")
 	}
-	c := Result{Verified: true, Spread: 0.01, GFLOPS: 105, Intensity: 1000}
+	c := result.Result{Verified: true, Spread: 0.01, GFLOPS: 105, Intensity: 1000}
 	c.Ceilings(peak.ComputePeak{TheoreticalGFLOPS: 100}, peak.BandwidthPeak{Level: "L1", GBPS: 1000, Spread: 0.5})
 	if c.Peak.Bound != "compute" || !OverBound(&c) {
 		t.Errorf("a compute-bound result at 105%% is not flagged (bound %s, limit %g)", c.Peak.Bound, ModelLimit(&c))

@@ -1,58 +1,16 @@
-package report
+package compare
 
 import (
 	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
 
-// sampledRun is fixture() with 12 samples (±3% around the median) in each
-// measured result, scaled by scale: enough samples for the U test to see a
-// 10% change.
-func sampledRun(scale float64) *Run {
-	run := fixture()
-	for i := range run.Results {
-		r := &run.Results[i]
-		if r.Error != "" {
-			continue
-		}
-		base := r.MedianNS
-		r.SamplesNS = make([]float64, 12)
-		for j := range r.SamplesNS {
-			r.SamplesNS[j] = scale * base * (1 + 0.03*math.Sin(float64(3*j+i)))
-		}
-		r.MedianNS = scale * base
-		r.GFLOPS, r.GBPS = r.GFLOPS/scale, r.GBPS/scale
-		r.Share.ComputeTheoretical /= scale
-		r.Share.ComputeEmpirical /= scale
-		r.Share.Bandwidth /= scale
-		r.Share.Roofline /= scale
-	}
-	return run
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
-	}
-}
-
 func TestCompareIdentical(t *testing.T) {
-	c := Compare(sampledRun(1), sampledRun(1)).Gate(0.05)
+	c := Compare(resulttest.Sampled(1), resulttest.Sampled(1)).Gate(0.05)
 	if len(c.Rows) != 2 { // gemm and axpy of "go"; the failed and the errored result are skipped
 		t.Fatalf("%d rows, want 2: %+v", len(c.Rows), c.Rows)
 	}
@@ -71,11 +29,11 @@ func TestCompareIdentical(t *testing.T) {
 	if err := WriteComparison(&buf, c, "old.json", "new.json"); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "compare-same.golden", buf.Bytes())
+	resulttest.CheckGolden(t, "compare-same.golden", buf.Bytes())
 }
 
 func TestComparePlantedSlowdown(t *testing.T) {
-	old, slow := sampledRun(1), sampledRun(1.1)
+	old, slow := resulttest.Sampled(1), resulttest.Sampled(1.1)
 	c := Compare(old, slow).Gate(0.05)
 	for _, d := range c.Rows {
 		if !d.Significant || math.Abs(d.Change-0.10) > 1e-9 || d.DeltaString() != "+10.00%" {
@@ -107,11 +65,11 @@ func TestComparePlantedSlowdown(t *testing.T) {
 	if err := WriteComparison(&buf, c, "old.json", "slow.json"); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "compare-slow.golden", buf.Bytes())
+	resulttest.CheckGolden(t, "compare-slow.golden", buf.Bytes())
 }
 
 func TestCompareUnmatchedAndTooFewSamples(t *testing.T) {
-	old, new := sampledRun(1), sampledRun(1)
+	old, new := resulttest.Sampled(1), resulttest.Sampled(1)
 	new.Results[1].Shape = "1000" // axpy now another workload
 	new.Results[0].SamplesNS = new.Results[0].SamplesNS[:3]
 	c := Compare(old, new)

@@ -1,6 +1,7 @@
-package report
+package compare
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/result"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -21,7 +24,7 @@ type Key struct {
 }
 
 // KeyOf returns r's key.
-func KeyOf(r *Result) Key {
+func KeyOf(r *result.Result) Key {
 	return Key{Backend: r.Series(), Op: r.Op, DType: r.DType, Shape: r.Shape, Threads: r.Threads, Cache: r.Cache}
 }
 
@@ -78,7 +81,7 @@ type Comparison struct {
 // a difference of the time per iteration, the way benchstat does:
 // benchmath.AssumeNothing (median, its confidence interval, Mann-Whitney U).
 // Gate sets a regression threshold.
-func Compare(old, new *Run) *Comparison {
+func Compare(old, new *result.Run) *Comparison {
 	c := &Comparison{Alpha: Alpha, NewFailures: Failures(new), NewTotal: len(new.Results)}
 	oldKeys, oldRes := groupResults(old)
 	newKeys, newRes := groupResults(new)
@@ -166,7 +169,7 @@ func (c *Comparison) GateError() error {
 	if len(regs) == 0 {
 		return nil
 	}
-	slices.SortFunc(regs, func(a, b Delta) int { return -cmpFloat(a.Change, b.Change) })
+	slices.SortFunc(regs, func(a, b Delta) int { return -cmp.Compare(a.Change, b.Change) })
 	var names []string
 	for i, d := range regs {
 		if i == 3 {
@@ -177,16 +180,6 @@ func (c *Comparison) GateError() error {
 	}
 	return fmt.Errorf("%d significant regression(s) beyond the %s threshold: %s",
 		len(regs), pct(c.Threshold), strings.Join(names, ", "))
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // pct formats a fraction as a percentage without needless digits: 0.05 → "5%".
@@ -201,7 +194,7 @@ type group struct {
 	errs, failed int
 }
 
-func groupResults(run *Run) ([]Key, map[Key]*group) {
+func groupResults(run *result.Run) ([]Key, map[Key]*group) {
 	var keys []Key
 	m := map[Key]*group{}
 	for i := range run.Results {
@@ -267,10 +260,10 @@ func WriteComparison(w io.Writer, c *Comparison, oldName, newName string) error 
 		}
 		stat := benchmath.Comparison{P: d.P, N1: d.OldN, N2: d.NewN}.String()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s ± %s\t%s ± %s\t%s\t(%s)\n", d.Backend, d.Op, d.DType, shape, d.Threads,
-			Duration(d.Old.Center), d.Old.PctRangeString(), Duration(d.New.Center), d.New.PctRangeString(), d.DeltaString(), stat)
+			units.Duration(d.Old.Center), d.Old.PctRangeString(), units.Duration(d.New.Center), d.New.PctRangeString(), d.DeltaString(), stat)
 	}
 	if len(c.Rows) > 1 {
-		fmt.Fprintf(tw, "geomean\t\t\t\t\t%s\t%s\t%+.2f%%\n", Duration(c.GeomeanOld), Duration(c.GeomeanNew), 100*c.GeomeanChange)
+		fmt.Fprintf(tw, "geomean\t\t\t\t\t%s\t%s\t%+.2f%%\n", units.Duration(c.GeomeanOld), units.Duration(c.GeomeanNew), 100*c.GeomeanChange)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -314,7 +307,7 @@ func WriteComparison(w io.Writer, c *Comparison, oldName, newName string) error 
 
 // RunLabel names a run for people: its file name (when given), then host and
 // start time.
-func RunLabel(run *Run, file string) string {
+func RunLabel(run *result.Run, file string) string {
 	var parts []string
 	if run.Env.Host != "" {
 		parts = append(parts, run.Env.Host)

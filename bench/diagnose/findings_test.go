@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"math"
@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
-func findingCodes(r *Result) []string {
+func findingCodes(r *result.Result) []string {
 	var c []string
 	for _, f := range r.Findings {
 		c = append(c, f.Code)
@@ -17,16 +18,16 @@ func findingCodes(r *Result) []string {
 	return c
 }
 
-func finding(r *Result, code string) (Finding, bool) {
+func finding(r *result.Result, code string) (result.Finding, bool) {
 	for _, f := range r.Findings {
 		if f.Code == code {
 			return f, true
 		}
 	}
-	return Finding{}, false
+	return result.Finding{}, false
 }
 
-func mustFinding(t *testing.T, r *Result, code string) Finding {
+func mustFinding(t *testing.T, r *result.Result, code string) result.Finding {
 	t.Helper()
 	f, ok := finding(r, code)
 	if !ok {
@@ -38,7 +39,7 @@ func mustFinding(t *testing.T, r *Result, code string) Finding {
 	return f
 }
 
-func noFinding(t *testing.T, r *Result, code string) {
+func noFinding(t *testing.T, r *result.Result, code string) {
 	t.Helper()
 	if f, ok := finding(r, code); ok {
 		t.Errorf("%s %s %s: unexpected %s finding: %s", r.Backend, r.Op, r.Shape, code, f.Text)
@@ -49,12 +50,12 @@ func noFinding(t *testing.T, r *Result, code string) {
 // oneDNN, PyTorch and the asm kernel, 2 threads. oneDNN's primitive costs
 // microseconds per call, the asm kernel nanoseconds.
 func TestDiagnoseRecordedPerCallOverhead(t *testing.T) {
-	run, err := Load("testdata/findings/relu-intel-xeon-vm.json")
+	run, err := result.Load("testdata/findings/relu-intel-xeon-vm.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	Diagnose(run)
-	get := func(backend, shape string) *Result {
+	get := func(backend, shape string) *result.Result {
 		for i := range run.Results {
 			if r := &run.Results[i]; r.Backend == backend && r.Shape == shape {
 				return r
@@ -126,8 +127,8 @@ func TestFitOverheadPlanted(t *testing.T) {
 
 // cpuRun is a run on a machine like the Intel Xeon VM: 2 threads, f32
 // peak 493 GFLOP/s, L2 copy 300 GB/s up to 4 MiB, L3 100 GB/s, DRAM 20.
-func cpuRun(results ...Result) *Run {
-	run := &Run{
+func cpuRun(results ...result.Result) *result.Run {
+	run := &result.Run{
 		Machine: peak.Machine{Arch: "amd64", Vendor: "GenuineIntel", SIMDBits: 512, FMAUnits: 2, Features: []string{"fma", "avx512f"}},
 		Peaks: peak.Peaks{
 			Compute: []peak.ComputePeak{{DType: "f32", Threads: 2, TheoreticalGFLOPS: 493, Formula: "2 cores × 3.85 GHz × 64 FLOP/cycle"}},
@@ -143,8 +144,8 @@ func cpuRun(results ...Result) *Run {
 	return run
 }
 
-func computeResult(backend string, gflops float64) Result {
-	r := Result{Backend: backend, Device: "cpu", Op: "gemm", DType: "f32", Shape: "1024x1024x1024", Threads: 2, Cache: "hot",
+func computeResult(backend string, gflops float64) result.Result {
+	r := result.Result{Backend: backend, Device: "cpu", Op: "gemm", DType: "f32", Shape: "1024x1024x1024", Threads: 2, Cache: "hot",
 		Verified: true, FLOPs: 2 << 30, Intensity: 170}
 	r.MedianNS = r.FLOPs / gflops
 	r.GFLOPS = gflops
@@ -158,7 +159,7 @@ func computeResult(backend string, gflops float64) Result {
 // results; a library on the full width does not.
 func TestDiagnoseCodePath(t *testing.T) {
 	run := cpuRun(computeResult("blis", 200), computeResult("mkl", 450))
-	run.Backends = []BackendInfo{
+	run.Backends = []result.BackendInfo{
 		{Name: "blis", Available: true, Device: "cpu"},
 		{Name: "mkl", Available: true, Device: "cpu"},
 	}
@@ -189,15 +190,15 @@ func TestDiagnoseCodePath(t *testing.T) {
 func TestDiagnoseThreads(t *testing.T) {
 	extra := computeResult("torch", 320)
 	extra.Threads = 1
-	extra.Host = &HostUse{BusyThreads: 1.97, SampledNS: 400e6}
+	extra.Host = &result.HostUse{BusyThreads: 1.97, SampledNS: 400e6}
 	idle := computeResult("openblas", 230)
-	idle.Host = &HostUse{BusyThreads: 1.02, SampledNS: 300e6}
+	idle.Host = &result.HostUse{BusyThreads: 1.02, SampledNS: 300e6}
 	stolen := computeResult("mkl", 230)
-	stolen.Host = &HostUse{BusyThreads: 1.1, Steal: 0.3, SampledNS: 300e6}
+	stolen.Host = &result.HostUse{BusyThreads: 1.1, Steal: 0.3, SampledNS: 300e6}
 	fine := computeResult("blis", 450)
-	fine.Host = &HostUse{BusyThreads: 1.96, SampledNS: 300e6}
+	fine.Host = &result.HostUse{BusyThreads: 1.96, SampledNS: 300e6}
 	short := computeResult("onednn", 230)
-	short.Host = &HostUse{BusyThreads: 1.0, SampledNS: 10e6} // too short to trust
+	short.Host = &result.HostUse{BusyThreads: 1.0, SampledNS: 10e6} // too short to trust
 	run := cpuRun(extra, idle, stolen, fine, short)
 	run.Peaks.Compute = append(run.Peaks.Compute, peak.ComputePeak{DType: "f32", Threads: 1, TheoreticalGFLOPS: 246})
 	Diagnose(run)
@@ -221,7 +222,7 @@ func TestDiagnoseThreads(t *testing.T) {
 // before and after it) is said with its figures.
 func TestDiagnoseClockDrop(t *testing.T) {
 	r := computeResult("mkl", 400)
-	r.ClockDrift = &ClockDrift{StartGHz: 3.85, BeforeGHz: 3.84, AfterGHz: 3.2, Drift: 3.2/3.85 - 1}
+	r.ClockDrift = &result.ClockDrift{StartGHz: 3.85, BeforeGHz: 3.84, AfterGHz: 3.2, Drift: 3.2/3.85 - 1}
 	run := cpuRun(r, computeResult("mkl", 410))
 	Diagnose(run)
 	f := mustFinding(t, &run.Results[0], CodeClock)
@@ -231,8 +232,8 @@ func TestDiagnoseClockDrop(t *testing.T) {
 	noFinding(t, &run.Results[1], CodeClock)
 }
 
-func copyResult(backend string, footprint, gbps float64) Result {
-	r := Result{Backend: backend, Device: "cpu", Op: "relu", DType: "f32", Threads: 2, Cache: "hot", Verified: true,
+func copyResult(backend string, footprint, gbps float64) result.Result {
+	r := result.Result{Backend: backend, Device: "cpu", Op: "relu", DType: "f32", Threads: 2, Cache: "hot", Verified: true,
 		Footprint: footprint, Bytes: footprint, FLOPs: footprint / 8, Intensity: 0.125}
 	r.Shape = "393216" // 1.5 MiB of input and output
 	r.MedianNS = r.Bytes / gbps
@@ -245,7 +246,7 @@ func copyResult(backend string, footprint, gbps float64) Result {
 // mismatch; one at L2 speed, or merely below it, is not.
 func TestDiagnoseLevelMismatch(t *testing.T) {
 	// Each backend streams a small working set at L2 speed: its code can.
-	small := func(backend string) Result {
+	small := func(backend string) result.Result {
 		r := copyResult(backend, 64<<10, 250)
 		r.Shape = "8192"
 		return r
@@ -302,10 +303,10 @@ func TestDiagnoseRelative(t *testing.T) {
 func TestDiagnoseSteal(t *testing.T) {
 	noisy := copyResult("a", 3<<20, 250)
 	noisy.Noisy, noisy.Spread = true, 0.12
-	noisy.Host = &HostUse{BusyThreads: 1.9, Steal: 0.08, SampledNS: 200e6}
+	noisy.Host = &result.HostUse{BusyThreads: 1.9, Steal: 0.08, SampledNS: 200e6}
 	quiet := copyResult("b", 3<<20, 250)
 	quiet.Noisy, quiet.Spread = true, 0.12
-	quiet.Host = &HostUse{BusyThreads: 1.9, Steal: 0.001, SampledNS: 200e6}
+	quiet.Host = &result.HostUse{BusyThreads: 1.9, Steal: 0.001, SampledNS: 200e6}
 	run := cpuRun(noisy, quiet)
 	Diagnose(run)
 	f := mustFinding(t, &run.Results[0], CodeSteal)
@@ -320,7 +321,7 @@ func TestDiagnoseSteal(t *testing.T) {
 func TestDiagnoseSkipsFailures(t *testing.T) {
 	failed := computeResult("x", 100)
 	failed.Verified = false
-	errored := Result{Backend: "y", Op: "gemm", Error: "out of memory"}
+	errored := result.Result{Backend: "y", Op: "gemm", Error: "out of memory"}
 	run := cpuRun(failed, errored)
 	Diagnose(run)
 	if HasFindings(run) {
@@ -332,12 +333,12 @@ func TestDiagnoseSkipsFailures(t *testing.T) {
 // idle-wait finding with the flag that lifts it; a framework's own kernels
 // (PyTorch's element-wise ops run on libgomp) and BLIS do not.
 func TestDiagnoseIdleWait(t *testing.T) {
-	small := func(backend, op string, ns float64) Result {
+	small := func(backend, op string, ns float64) result.Result {
 		r := copyResult(backend, 8<<10, 10)
 		r.Op, r.Shape, r.MedianNS = op, "1024", ns
 		return r
 	}
-	big := func(backend, op string, ns float64) Result {
+	big := func(backend, op string, ns float64) result.Result {
 		r := copyResult(backend, 8<<20, 10)
 		r.Op, r.Shape, r.MedianNS = op, "1048576", ns
 		return r
@@ -349,7 +350,7 @@ func TestDiagnoseIdleWait(t *testing.T) {
 	)
 	idle := "KMP_BLOCKTIME=1 OPENBLAS_THREAD_TIMEOUT=22"
 	for _, name := range []string{"openblas", "torch", "blis"} {
-		b := BackendInfo{Name: name, Available: true, Device: "cpu"}
+		b := result.BackendInfo{Name: name, Available: true, Device: "cpu"}
 		b.Details = map[string]string{"idle_wait": idle}
 		run.Backends = append(run.Backends, b)
 	}
@@ -388,7 +389,7 @@ func TestDiagnoseGPUThrottle(t *testing.T) {
 	quiet.Backend = "cudnn"
 	run := cpuRun(gpu, quiet, computeResult("mkl", 400))
 	for _, b := range []struct{ name, reasons string }{{"cublas", "sw_power_cap"}, {"cudnn", "none"}, {"mkl", ""}} {
-		info := BackendInfo{Name: b.name, Available: true}
+		info := result.BackendInfo{Name: b.name, Available: true}
 		info.Details = map[string]string{"nvml_throttle_reasons": b.reasons, "nvml_min_sm_clock_mhz": "1410", "nvml_max_sm_clock_mhz": "1980"}
 		run.Backends = append(run.Backends, info)
 	}
@@ -406,11 +407,11 @@ func TestDiagnoseGPUThrottle(t *testing.T) {
 // per element halves: the fit, over CPU time, finds no fixed cost there
 // (over wall time it read 15 µs for the pure-Go sigmoid at 1 Ki elements).
 func TestOverheadFitOverCPUTime(t *testing.T) {
-	at := func(n, busy, nsPerElem float64) Result {
+	at := func(n, busy, nsPerElem float64) result.Result {
 		r := copyResult("go", n*8, 1)
 		r.Op, r.Shape = "sigmoid", strconv.FormatFloat(n, 'f', 0, 64)
 		r.MedianNS = n * nsPerElem
-		r.Host = &HostUse{BusyThreads: busy, SampledNS: 200e6}
+		r.Host = &result.HostUse{BusyThreads: busy, SampledNS: 200e6}
 		return r
 	}
 	run := cpuRun(at(1024, 1, 30), at(262144, 2, 15), at(4194304, 2, 15))

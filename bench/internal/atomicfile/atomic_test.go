@@ -1,6 +1,7 @@
-package report
+package atomicfile
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -145,26 +146,37 @@ func TestWriteFileAtomicWritesDevicesAndPipes(t *testing.T) {
 	}
 }
 
-func TestLoadReadsRegularFilesOnly(t *testing.T) {
+func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "not a regular file (a directory)") {
-		t.Errorf("directory: %v", err)
+	path := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "character device") {
-		t.Errorf("/dev/zero: %v", err)
+	// A failed write leaves the old file and no temporary behind.
+	err := WriteFileAtomic(path, func(f *os.File) error {
+		f.WriteString("half")
+		return errors.New("disk on fire")
+	})
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("err = %v", err)
 	}
-	fifo := filepath.Join(dir, "fifo")
-	if syscall.Mkfifo(fifo, 0o600) == nil { // must not wait for a writer
-		if _, err := Load(fifo); err == nil || !strings.Contains(err.Error(), "named pipe") {
-			t.Errorf("fifo: %v", err)
-		}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("file is %q after a failed write", b)
 	}
-	big := filepath.Join(dir, "big.json")
-	os.WriteFile(big, []byte(strings.Repeat(" ", 100)), 0o644)
-	if _, err := readRegular(big, 99); err == nil || !strings.Contains(err.Error(), "more than the 99") {
-		t.Errorf("over the limit: %v", err)
+	if err := WriteFileAtomic(path, func(f *os.File) error { _, err := f.WriteString("new"); return err }); err != nil {
+		t.Fatal(err)
 	}
-	if b, err := readRegular(big, 100); err != nil || len(b) != 100 {
-		t.Errorf("at the limit: %d bytes, %v", len(b), err)
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("file is %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d entries in the folder, want 1", len(entries))
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "no", "such", "dir.json"), func(*os.File) error { return nil }); err == nil {
+		t.Error("write into a missing folder succeeded")
+	}
+	if err := CheckWritable(filepath.Join(dir, "missing", "x")); err == nil {
+		t.Error("CheckWritable accepted a missing folder")
 	}
 }

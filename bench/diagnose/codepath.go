@@ -1,12 +1,14 @@
-package report
+package diagnose
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // CodePath is a library's code path as the roofline sees it: the widest
@@ -95,7 +97,7 @@ const CodeCodePath = "code_path_below_machine"
 // widest vector the machine runs at full rate (Machine.SIMDBits) and sets
 // its Findings (CodePathFinding), replacing what they held: a run read
 // back or resumed is checked again.
-func CheckCodePaths(run *Run) {
+func CheckCodePaths(run *result.Run) {
 	for i := range run.Backends {
 		run.Backends[i].Findings = nil
 		if f, ok := CodePathFinding(run.Machine, run.Backends[i]); ok {
@@ -109,20 +111,20 @@ func CheckCodePaths(run *Run) {
 // BLIS's haswell path on a core with two 512-bit FMA units. A 256-bit path
 // on a core that splits 512-bit instructions in two (Zen 4: SIMDBits 256)
 // is not one. The reference BLAS (netlib), with one path, is left out.
-func CodePathFinding(m peak.Machine, b BackendInfo) (Finding, bool) {
+func CodePathFinding(m peak.Machine, b result.BackendInfo) (result.Finding, bool) {
 	if !b.Available || !platform.NamesHost(b.Device) || b.Name == "netlib" || m.SIMDBits <= 0 {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	raw := b.Details["code_path"]
 	cp, ok := ParseCodePath(raw)
 	if !ok {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	machineFMA := m.Arch != "amd64" || slices.Contains(m.Features, "fma")
 	narrow := cp.Bits < m.SIMDBits
 	noFMA := !cp.FMA && machineFMA
 	if !narrow && !noFMA {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	what := fmt.Sprintf("%d-bit vectors", cp.Bits)
 	if !cp.FMA {
@@ -133,10 +135,10 @@ func CodePathFinding(m peak.Machine, b BackendInfo) (Finding, bool) {
 		reach /= 2
 	}
 	reach = min(reach, 1)
-	f := Finding{
+	f := result.Finding{
 		Code: CodeCodePath,
 		Text: fmt.Sprintf("%s took its %s code path (%s) on a machine whose cores run %d-bit FMAs at full rate: its compute-bound results can reach about %s of the compute peak.",
-			b.Name, cp.Name, what, m.SIMDBits, percent(reach)),
+			b.Name, cp.Name, what, m.SIMDBits, units.Percent(reach)),
 		Evidence: fmt.Sprintf("code_path=%s; machine: %d FMA units × %d-bit per core (%s, CPUID family %d model %d, %q)",
 			raw, m.FMAUnits, m.SIMDBits, m.Microarch, m.Family, m.ModelID, m.Model),
 	}

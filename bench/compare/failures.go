@@ -1,8 +1,10 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // Failure is a result that did not produce a verified measurement: it
@@ -15,7 +17,7 @@ type Failure struct {
 func (f Failure) String() string { return f.Key.String() + ": " + f.Reason }
 
 // Failures lists the results of run that failed verification or errored.
-func Failures(run *Run) []Failure {
+func Failures(run *result.Run) []Failure {
 	var out []Failure
 	for i := range run.Results {
 		r := &run.Results[i]

@@ -1,7 +1,8 @@
-package report
+package chart
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -11,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/platform"
+	"github.com/peakbench/peakbench/bench/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -33,8 +36,8 @@ import (
 // neither gets its points and no roof. Adding a device's peaks therefore
 // needs one change, in deviceCeilings.
 
-// ChartFormats are the image formats WriteRoofline writes.
-var ChartFormats = []string{"svg", "png"}
+// Formats are the image formats WriteRoofline writes.
+var Formats = []string{"svg", "png"}
 
 const (
 	rooflineWidth  = 10 * vg.Inch
@@ -48,12 +51,12 @@ type chartGroup struct {
 	Device  string // as results name it
 	Host    bool   // the host CPU, whose roofs are the machine's
 	Threads int
-	Results []*Result // those that ran and passed verification
+	Results []*result.Result // those that ran and passed verification
 }
 
 // chartGroups returns the groups of run's correct results, the host CPU first,
 // then by device name and thread count.
-func chartGroups(run *Run) []chartGroup {
+func chartGroups(run *result.Run) []chartGroup {
 	var gs []chartGroup
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -85,7 +88,7 @@ func chartGroups(run *Run) []chartGroup {
 
 // deviceOf names r's device and says whether it is the host CPU (whose
 // name older files leave out).
-func deviceOf(r *Result) (name string, host bool) {
+func deviceOf(r *result.Result) (name string, host bool) {
 	if r.OnCPU() {
 		return platform.HostCPU().String(), true
 	}
@@ -104,7 +107,7 @@ func (c computeCeiling) label() string {
 	if c.Empirical {
 		kind = "FMA kernel"
 	}
-	return fmt.Sprintf("%s %s %s GFLOP/s", strings.Join(c.DTypes, "/"), kind, Sig(c.GFLOPS))
+	return fmt.Sprintf("%s %s %s GFLOP/s", strings.Join(c.DTypes, "/"), kind, units.Sig(c.GFLOPS))
 }
 
 // bandwidthCeiling is a diagonal roof: a memory level's bandwidth, the
@@ -137,7 +140,7 @@ func (c ceilings) maxCompute() float64 {
 }
 
 // deviceCeilings returns the roofs of group g.
-func deviceCeilings(run *Run, g chartGroup) ceilings {
+func deviceCeilings(run *result.Run, g chartGroup) ceilings {
 	var c ceilings
 	if g.Host {
 		for _, p := range run.Peaks.Compute {
@@ -162,8 +165,8 @@ func deviceCeilings(run *Run, g chartGroup) ceilings {
 			c.addBandwidth(r.Peak.BandwidthLevel, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS)
 		}
 	}
-	slices.SortStableFunc(c.Bandwidth, func(a, b bandwidthCeiling) int { return cmpFloat(b.GBPS, a.GBPS) })
-	slices.SortStableFunc(c.Compute, func(a, b computeCeiling) int { return cmpFloat(b.GFLOPS, a.GFLOPS) })
+	slices.SortStableFunc(c.Bandwidth, func(a, b bandwidthCeiling) int { return cmp.Compare(b.GBPS, a.GBPS) })
+	slices.SortStableFunc(c.Compute, func(a, b computeCeiling) int { return cmp.Compare(b.GFLOPS, a.GFLOPS) })
 	return c
 }
 
@@ -202,13 +205,13 @@ func (c *ceilings) addBandwidth(level, pattern string, gbps float64) {
 	c.Bandwidth = append(c.Bandwidth, bandwidthCeiling{Level: level, Pattern: pattern, GBPS: gbps})
 }
 
-// palette gives every backend one colour and one glyph, the same in every
+// Palette gives every backend one colour and one glyph, the same in every
 // chart of a report.
-type palette struct{ names []string }
+type Palette struct{ names []string }
 
-// newPalette orders backends as the runs list them.
-func newPalette(runs ...*Run) *palette {
-	p := &palette{}
+// NewPalette orders backends as the runs list them.
+func NewPalette(runs ...*result.Run) *Palette {
+	p := &Palette{}
 	for _, run := range runs {
 		for _, b := range run.Backends {
 			p.add(b.Name)
@@ -220,7 +223,7 @@ func newPalette(runs ...*Run) *palette {
 	return p
 }
 
-func (p *palette) add(name string) {
+func (p *Palette) add(name string) {
 	if !slices.Contains(p.names, name) {
 		p.names = append(p.names, name)
 	}
@@ -243,18 +246,18 @@ var backendGlyphs = []draw.GlyphDrawer{
 	draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{},
 }
 
-func (p *palette) index(name string) int {
+func (p *Palette) index(name string) int {
 	p.add(name)
 	return slices.Index(p.names, name)
 }
 
-func (p *palette) color(name string) color.Color {
+func (p *Palette) color(name string) color.Color {
 	return backendColors[p.index(name)%len(backendColors)]
 }
 
 // glyph cycles shapes at a different period from colours, so that more than
 // eight backends still differ in one of the two.
-func (p *palette) glyph(name string) draw.GlyphStyle {
+func (p *Palette) glyph(name string) draw.GlyphStyle {
 	i := p.index(name)
 	return draw.GlyphStyle{Color: p.color(name), Radius: vg.Points(4), Shape: backendGlyphs[(i+i/len(backendColors))%len(backendGlyphs)]}
 }
@@ -284,7 +287,7 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 
 // rooflinePlot draws group g of run: its roofs, and a point per result at
 // (intensity, GFLOP/s), shaped and coloured by backend and labelled by op.
-func rooflinePlot(run *Run, g chartGroup, pal *palette, title string) *plot.Plot {
+func rooflinePlot(run *result.Run, g chartGroup, pal *Palette, title string) *plot.Plot {
 	c := deviceCeilings(run, g)
 	p := newPlot()
 	p.Title.Text = title
@@ -325,7 +328,7 @@ func rooflinePlot(run *Run, g chartGroup, pal *palette, title string) *plot.Plot
 		p.Title.Text += " (no peaks known for this device)"
 	}
 
-	// Points, one series per backend in palette order.
+	// Points, one series per backend in Palette order.
 	var (
 		labels []pointLabel
 		dtypes []string
@@ -462,9 +465,9 @@ func (rf *roofs) Plot(c draw.Canvas, p *plot.Plot) {
 		sty := textStyle(9, bwColor)
 		sty.Rotation = ang
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
-		label := fmt.Sprintf("%s %s GB/s", b.Level, Sig(b.GBPS))
+		label := fmt.Sprintf("%s %s GB/s", b.Level, units.Sig(b.GBPS))
 		if b.Pattern != "" {
-			label = fmt.Sprintf("%s %s %s GB/s", b.Level, b.Pattern, Sig(b.GBPS))
+			label = fmt.Sprintf("%s %s %s GB/s", b.Level, b.Pattern, units.Sig(b.GBPS))
 		}
 		d := vg.Points(14)
 		if prevY != nil {
@@ -630,7 +633,7 @@ func (pl *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 // sharePlot is a bar chart of one op's results: a group of bars per workload
 // (dtype, shape, threads), one bar per backend, its height the share of the
 // roofline bound in percent. It returns the plot and the width it needs.
-func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot, vg.Length) {
+func sharePlot(op string, rs []*result.Result, pal *Palette, title string) (*plot.Plot, vg.Length) {
 	type wk struct {
 		dtype, shape, cache string
 		threads             int
@@ -648,7 +651,7 @@ func sharePlot(op string, rs []*Result, pal *palette, title string) (*plot.Plot,
 		threads[r.Threads] = true
 	}
 	for _, n := range pal.names {
-		if slices.ContainsFunc(rs, func(r *Result) bool { return r.Series() == n }) {
+		if slices.ContainsFunc(rs, func(r *result.Result) bool { return r.Series() == n }) {
 			backends = append(backends, n)
 		}
 	}
@@ -785,7 +788,7 @@ func render(format string, w vg.Length, plots []*plot.Plot, heights []vg.Length)
 	case "png":
 		cv = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, total), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))}
 	default:
-		return nil, fmt.Errorf("unknown chart format %q (accepted: %s)", format, strings.Join(ChartFormats, ", "))
+		return nil, fmt.Errorf("unknown chart format %q (accepted: %s)", format, strings.Join(Formats, ", "))
 	}
 	dc := draw.New(cv)
 	y := total
@@ -820,22 +823,23 @@ func fixSVGFonts(svg []byte) []byte {
 	})
 }
 
-// runCharts are the charts of one run.
-type runCharts struct {
-	Rooflines []chart
-	Shares    []chart // one per op
+// RunCharts are the charts of one run.
+type RunCharts struct {
+	Rooflines []Chart
+	Shares    []Chart // one per op
 }
 
-type chart struct {
+// Chart is one chart laid out, ready to render.
+type Chart struct {
 	Title string
 	plot  *plot.Plot
 	w, h  vg.Length
 }
 
-// chartsOf lays out every chart of run; label, when set, names the run in
+// ForRun lays out every chart of run; label, when set, names the run in
 // the titles.
-func chartsOf(run *Run, pal *palette, label string) runCharts {
-	var rc runCharts
+func ForRun(run *result.Run, pal *Palette, label string) RunCharts {
+	var rc RunCharts
 	suffix := ""
 	if label != "" {
 		suffix = " — " + label
@@ -845,10 +849,10 @@ func chartsOf(run *Run, pal *palette, label string) runCharts {
 		if g.Host && run.Machine.Model != "" {
 			t = fmt.Sprintf("Roofline: %s, %d thread%s%s", run.Machine.Model, g.Threads, plural(g.Threads), suffix)
 		}
-		rc.Rooflines = append(rc.Rooflines, chart{Title: t, plot: rooflinePlot(run, g, pal, t), w: rooflineWidth, h: rooflineHeight})
+		rc.Rooflines = append(rc.Rooflines, Chart{Title: t, plot: rooflinePlot(run, g, pal, t), w: rooflineWidth, h: rooflineHeight})
 	}
 	var ops []string
-	byOp := map[string][]*Result{}
+	byOp := map[string][]*result.Result{}
 	for i := range run.Results {
 		r := &run.Results[i]
 		if !slices.Contains(ops, r.Op) {
@@ -858,12 +862,12 @@ func chartsOf(run *Run, pal *palette, label string) runCharts {
 	}
 	for _, op := range ops {
 		rs := byOp[op]
-		if !slices.ContainsFunc(rs, func(r *Result) bool { return r.Error == "" && r.Verified }) {
+		if !slices.ContainsFunc(rs, func(r *result.Result) bool { return r.Error == "" && r.Verified }) {
 			continue // nothing to draw
 		}
 		t := fmt.Sprintf("%s: share of the roofline bound%s", op, suffix)
 		p, w := sharePlot(op, rs, pal, t)
-		rc.Shares = append(rc.Shares, chart{Title: t, plot: p, w: w, h: shareHeight})
+		rc.Shares = append(rc.Shares, Chart{Title: t, plot: p, w: w, h: shareHeight})
 	}
 	return rc
 }
@@ -875,9 +879,9 @@ func plural(n int) string {
 	return "s"
 }
 
-// svg renders the chart for inlining in HTML: no XML prelude, and no fixed
+// SVG renders the chart for inlining in HTML: no XML prelude, and no fixed
 // size, so that CSS scales it (the viewBox keeps its proportions).
-func (c chart) svg() (string, error) {
+func (c Chart) SVG() (string, error) {
 	b, err := render("svg", c.w, []*plot.Plot{c.plot}, []vg.Length{c.h})
 	if err != nil {
 		return "", err
@@ -890,8 +894,8 @@ func (c chart) svg() (string, error) {
 	return s, nil
 }
 
-// widthPx is the chart's width in CSS pixels (96 per inch).
-func (c chart) widthPx() int { return int(c.w.Points()*96/72 + 0.5) }
+// WidthPx is the chart's width in CSS pixels (96 per inch).
+func (c Chart) WidthPx() int { return int(c.w.Points()*96/72 + 0.5) }
 
 var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*" `)
 
@@ -902,8 +906,8 @@ func htmlAttr(s string) string {
 
 // WriteRoofline draws run's roofline charts, one per device and thread count
 // stacked vertically, as an SVG or PNG image.
-func WriteRoofline(w io.Writer, run *Run, format string) error {
-	rc := chartsOf(run, newPalette(run), "")
+func WriteRoofline(w io.Writer, run *result.Run, format string) error {
+	rc := ForRun(run, NewPalette(run), "")
 	if len(rc.Rooflines) == 0 {
 		return fmt.Errorf("no result to chart: none ran and passed verification")
 	}

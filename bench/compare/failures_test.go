@@ -1,13 +1,16 @@
-package report
+package compare
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/result"
+	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
 
 func TestFailures(t *testing.T) {
-	fs := Failures(fixture())
+	fs := Failures(resulttest.Fixture())
 	if len(fs) != 2 || fs[0].Reason != "FAILED verification" || fs[1].Reason != "error: out of memory" {
 		t.Fatalf("Failures = %v", fs)
 	}
@@ -24,14 +27,14 @@ func TestFailures(t *testing.T) {
 // TestGateWithNothingToCompare: an empty new run, or one whose every
 // result failed, fails the gate instead of passing it.
 func TestGateWithNothingToCompare(t *testing.T) {
-	old := sampledRun(1)
-	empty := sampledRun(1)
+	old := resulttest.Sampled(1)
+	empty := resulttest.Sampled(1)
 	empty.Results = nil
-	allFailed := sampledRun(1)
+	allFailed := resulttest.Sampled(1)
 	for i := range allFailed.Results {
 		allFailed.Results[i].Verified = false
 	}
-	for name, nw := range map[string]*Run{"empty": empty, "all failed": allFailed} {
+	for name, nw := range map[string]*result.Run{"empty": empty, "all failed": allFailed} {
 		c := Compare(old, nw).Gate(0.05)
 		err := c.GateError()
 		if err == nil || !strings.Contains(err.Error(), "no result could be compared") {

@@ -1,10 +1,4 @@
-package report
-
-import (
-	"fmt"
-	"io"
-	"strings"
-)
+package result
 
 // Workload identifies what was computed, whoever computed it.
 type Workload struct {
@@ -72,63 +66,11 @@ func Summarize(run *Run) []Best {
 	return out
 }
 
-// bestByWorkload is Summarize keyed by workload.
-func bestByWorkload(run *Run) map[Workload]Best {
+// BestByWorkload is Summarize keyed by workload.
+func BestByWorkload(run *Run) map[Workload]Best {
 	m := map[Workload]Best{}
 	for _, b := range Summarize(run) {
 		m[b.Workload] = b
 	}
 	return m
-}
-
-// fastestNS is the least median time of a workload's correct results, 0
-// when none is correct.
-func fastestNS(bests map[Workload]Best, w Workload) float64 {
-	if b := bests[w].Best; b != nil {
-		return b.MedianNS
-	}
-	return 0
-}
-
-// summaryCells are a Best as the text printers show it.
-func summaryCells(b Best) []string {
-	threads := fmt.Sprint(b.Threads)
-	shape := b.Shape
-	if b.Cache == "cold" {
-		shape += " (cold)"
-	}
-	if b.Best == nil {
-		return []string{b.Op, b.DType, shape, threads, "none correct", "", "", "", ""}
-	}
-	next := ""
-	if b.Next != nil {
-		next = fmt.Sprintf("%.2f× %s", b.Speedup(), b.Next.Series())
-	}
-	share := fmt.Sprintf("%.1f%%", 100*b.Best.Share.Roofline)
-	if OverBound(b.Best) {
-		share += " !"
-	}
-	return []string{b.Op, b.DType, shape, threads, b.Best.Series(), Sig(b.Best.GFLOPS), share, boundName(b.Best), next}
-}
-
-var summaryHeader = []string{"op", "dtype", "shape", "threads", "best", "GFLOP/s", "%peak", "of", "faster than"}
-
-// writeMarkdownSummary writes the best backend per workload and its share of
-// peak as a Markdown table.
-func writeMarkdownSummary(w io.Writer, run *Run) {
-	bests := Summarize(run)
-	if len(bests) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "### Best backend per workload\n\n")
-	fmt.Fprintf(w, "| %s |\n", strings.Join(summaryHeader, " | "))
-	fmt.Fprintf(w, "|---|---|---|---:|---|---:|---:|---|---|\n")
-	for _, b := range bests {
-		c := summaryCells(b)
-		for j := range c {
-			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(c, " | "))
-	}
-	fmt.Fprintln(w)
 }

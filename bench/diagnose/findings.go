@@ -1,13 +1,16 @@
-package report
+package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -78,7 +81,7 @@ const (
 // rules, replacing what they held; call it after CheckModel and
 // CheckCodePaths. Results that errored or failed verification get none:
 // their error or verification says what happened.
-func Diagnose(run *Run) {
+func Diagnose(run *result.Run) {
 	d := newDiagnosis(run)
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -92,7 +95,7 @@ func Diagnose(run *Run) {
 
 // HasFindings reports whether any result of run carries findings (files
 // older than them carry none).
-func HasFindings(run *Run) bool {
+func HasFindings(run *result.Run) bool {
 	for i := range run.Results {
 		if len(run.Results[i].Findings) > 0 {
 			return true
@@ -103,16 +106,16 @@ func HasFindings(run *Run) bool {
 
 // diagnosis holds what the rules need beyond one result.
 type diagnosis struct {
-	run      *Run
+	run      *result.Run
 	fits     map[fitKey]overheadFit
-	backends map[string]*BackendInfo
+	backends map[string]*result.BackendInfo
 	// streams is, per group of one op on one backend (fitKey), the GB/s
 	// of its sizes not dominated by a fixed cost, and the memory levels
 	// they were bound by: whether its code can stream faster than one
 	// result did, and whether its speed follows the level at all.
 	streams map[fitKey]*groupStreams
 	// bests holds each workload's fastest correct result (Summarize).
-	bests map[Workload]Best
+	bests map[result.Workload]result.Best
 }
 
 type groupStreams struct {
@@ -120,9 +123,9 @@ type groupStreams struct {
 	levels           map[string]bool
 }
 
-func newDiagnosis(run *Run) *diagnosis {
-	d := &diagnosis{run: run, fits: fitOverheads(run.Results), backends: map[string]*BackendInfo{}, streams: map[fitKey]*groupStreams{},
-		bests: bestByWorkload(run)}
+func newDiagnosis(run *result.Run) *diagnosis {
+	d := &diagnosis{run: run, fits: fitOverheads(run.Results), backends: map[string]*result.BackendInfo{}, streams: map[fitKey]*groupStreams{},
+		bests: result.BestByWorkload(run)}
 	for i := range run.Backends {
 		d.backends[run.Backends[i].Name] = &run.Backends[i]
 	}
@@ -148,7 +151,7 @@ func newDiagnosis(run *Run) *diagnosis {
 
 // fixedShare is the share of r's time its group's fit puts in the fixed
 // per-call cost (0 without a fit).
-func (d *diagnosis) fixedShare(r *Result) float64 {
+func (d *diagnosis) fixedShare(r *result.Result) float64 {
 	fit, ok := d.fits[fitKeyOf(r)]
 	if !ok {
 		return 0
@@ -159,20 +162,20 @@ func (d *diagnosis) fixedShare(r *Result) float64 {
 // flat reports whether r's group streams at about r's speed at every size
 // not dominated by a fixed cost, across at least two memory levels: its
 // speed does not follow the level its data is in.
-func (d *diagnosis) flat(r *Result) bool {
+func (d *diagnosis) flat(r *result.Result) bool {
 	g := d.streams[fitKeyOf(r)]
 	return g != nil && len(g.levels) >= 2 && g.maxGBPS <= r.GBPS*(1+levelMatch) && g.minGBPS >= r.GBPS/(1+levelMatch)
 }
 
 // findings applies every rule to r, the bound first.
-func (d *diagnosis) findings(r *Result) []Finding {
+func (d *diagnosis) findings(r *result.Result) []result.Finding {
 	fit, hasFit := d.fits[fitKeyOf(r)]
 	fixedShare := d.fixedShare(r)
-	out := []Finding{d.bound(r, fit, fixedShare)}
+	out := []result.Finding{d.bound(r, fit, fixedShare)}
 	if hasFit && fixedShare >= overheadShare {
 		out = append(out, d.overhead(r, fit, fixedShare))
 	}
-	for _, rule := range []func(*Result, float64) (Finding, bool){
+	for _, rule := range []func(*result.Result, float64) (result.Finding, bool){
 		d.codePath, d.threads, d.clock, d.gpuThrottle, d.level, d.instructions, d.steal, d.idleWait,
 	} {
 		if f, ok := rule(r, fixedShare); ok {
@@ -189,71 +192,71 @@ func (d *diagnosis) findings(r *Result) []Finding {
 // workload: far behind it, the gap is the library's own; the fastest
 // itself, with no other cause found, says no backend of the run reached
 // the bound.
-func (d *diagnosis) relative(r *Result, explained bool) (Finding, bool) {
+func (d *diagnosis) relative(r *result.Result, explained bool) (result.Finding, bool) {
 	if r.Share.Roofline >= levelShare {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
-	w := WorkloadOf(r)
+	w := result.WorkloadOf(r)
 	best := d.bests[w].Best
 	if best == nil {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	if ratio := r.MedianNS / best.MedianNS; ratio >= behindRatio {
-		return Finding{
+		return result.Finding{
 			Code: CodeBehindBest,
 			Text: fmt.Sprintf("%s ran this workload %.2f× faster (%s of the bound against %s): the gap is %s's code, not the machine.",
 				best.Label(), ratio, sharePercent(best.Share.Roofline), sharePercent(r.Share.Roofline), r.Backend),
-			Evidence: fmt.Sprintf("%s in %s, %s in %s (medians)", r.Label(), Duration(r.MedianNS), best.Label(), Duration(best.MedianNS)),
+			Evidence: fmt.Sprintf("%s in %s, %s in %s (medians)", r.Label(), units.Duration(r.MedianNS), best.Label(), units.Duration(best.MedianNS)),
 			Remedy:   fmt.Sprintf("for this workload, use %s.", best.Label()),
 		}, true
 	}
 	if explained || best != r {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	n := d.bests[w].Correct
-	f := Finding{
+	f := result.Finding{
 		Code:     CodeUnreached,
-		Text:     fmt.Sprintf("The fastest of the %d backends that ran this workload, it reached %s of the bound, and no rule found a cause: the bound may be out of reach for this shape, or every library here leaves the same cycles idle.", n, percent(r.Share.Roofline)),
-		Evidence: fmt.Sprintf("%s: %s GFLOP/s, %s GB/s against %s", r.Label(), Sig(r.GFLOPS), Sig(r.GBPS), boundName(r)),
+		Text:     fmt.Sprintf("The fastest of the %d backends that ran this workload, it reached %s of the bound, and no rule found a cause: the bound may be out of reach for this shape, or every library here leaves the same cycles idle.", n, units.Percent(r.Share.Roofline)),
+		Evidence: fmt.Sprintf("%s: %s GFLOP/s, %s GB/s against %s", r.Label(), units.Sig(r.GFLOPS), units.Sig(r.GBPS), result.BoundName(r)),
 	}
 	if n == 1 {
-		f.Text = fmt.Sprintf("It reached %s of the bound, and no rule found a cause; no other backend of the run computed this workload to compare with.", percent(r.Share.Roofline))
+		f.Text = fmt.Sprintf("It reached %s of the bound, and no rule found a cause; no other backend of the run computed this workload to compare with.", units.Percent(r.Share.Roofline))
 	}
 	return f, true
 }
 
 // bound says which ceiling limits r: a fixed per-call cost when it is
 // most of the time, else the roofline's compute or memory bound.
-func (d *diagnosis) bound(r *Result, fit overheadFit, fixedShare float64) Finding {
-	reached := percent(r.Share.Roofline)
+func (d *diagnosis) bound(r *result.Result, fit overheadFit, fixedShare float64) result.Finding {
+	reached := units.Percent(r.Share.Roofline)
 	if fixedShare >= overheadBound {
-		return Finding{
+		return result.Finding{
 			Code: CodeBoundOverhead,
-			Text: fmt.Sprintf("Bound by per-call overhead: a fixed %s%s of each call is %s of its %s.", Duration(fit.FixedNS), fit.of(), percent(fixedShare), Duration(fit.timeOf(r))),
+			Text: fmt.Sprintf("Bound by per-call overhead: a fixed %s%s of each call is %s of its %s.", units.Duration(fit.FixedNS), fit.of(), units.Percent(fixedShare), units.Duration(fit.timeOf(r))),
 			Evidence: fmt.Sprintf("%s; %s of its roofline bound (%s)",
-				fit.describe(r), reached, boundName(r)),
+				fit.describe(r), reached, result.BoundName(r)),
 		}
 	}
 	if r.Peak.Bound == "memory" {
-		return Finding{
+		return result.Finding{
 			Code: CodeBoundMemory,
 			Text: fmt.Sprintf("Memory-bound: at %s FLOP/byte its ceiling is the %s %s bandwidth, %s GB/s; it reached %s.",
-				Sig(r.Intensity), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), Sig(r.Peak.BandwidthGBPS), reached),
+				units.Sig(r.Intensity), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS), reached),
 			Evidence: fmt.Sprintf("%s GB/s of %s GB/s (%s, %d threads, working set %s)",
-				Sig(r.GBPS), Sig(r.Peak.BandwidthGBPS), r.Peak.BandwidthLevel, r.Threads, bytesF(r.Footprint)),
+				units.Sig(r.GBPS), units.Sig(r.Peak.BandwidthGBPS), r.Peak.BandwidthLevel, r.Threads, bytesF(r.Footprint)),
 		}
 	}
-	return Finding{
+	return result.Finding{
 		Code: CodeBoundCompute,
 		Text: fmt.Sprintf("Compute-bound: its ceiling is the %s compute peak, %s GFLOP/s; it reached %s.",
-			r.DType, Sig(r.Peak.ComputeTheoreticalGFLOPS), reached),
+			r.DType, units.Sig(r.Peak.ComputeTheoreticalGFLOPS), reached),
 		Evidence: d.computeEvidence(r),
 	}
 }
 
 // computeEvidence names the compute peak's formula where the run has it.
-func (d *diagnosis) computeEvidence(r *Result) string {
-	s := fmt.Sprintf("%s GFLOP/s of %s GFLOP/s", Sig(r.GFLOPS), Sig(r.Peak.ComputeTheoreticalGFLOPS))
+func (d *diagnosis) computeEvidence(r *result.Result) string {
+	s := fmt.Sprintf("%s GFLOP/s of %s GFLOP/s", units.Sig(r.GFLOPS), units.Sig(r.Peak.ComputeTheoreticalGFLOPS))
 	if c, ok := d.run.Peaks.ComputeFor(r.DType, r.Threads); ok && c.Formula != "" && r.OnCPU() {
 		s += " (" + c.Formula + ")"
 	}
@@ -263,21 +266,21 @@ func (d *diagnosis) computeEvidence(r *Result) string {
 // overhead is the per-call overhead finding: the fixed cost, its share of
 // r, the size below which it dominates, and the backend with the least
 // fixed cost on the same workloads.
-func (d *diagnosis) overhead(r *Result, fit overheadFit, fixedShare float64) Finding {
-	f := Finding{
+func (d *diagnosis) overhead(r *result.Result, fit overheadFit, fixedShare float64) result.Finding {
+	f := result.Finding{
 		Code: CodeOverhead,
 		Text: fmt.Sprintf("%s costs a fixed %s per %s call, %s of this result's %s; below %s the fixed cost is more than half of a call.",
-			r.Backend, Duration(fit.FixedNS)+fit.of(), r.Op, percent(fixedShare), Duration(fit.timeOf(r)), unitsText(r.Op, fit.crossover())),
+			r.Backend, units.Duration(fit.FixedNS)+fit.of(), r.Op, units.Percent(fixedShare), units.Duration(fit.timeOf(r)), unitsText(r.Op, fit.crossover())),
 		Evidence: fit.describe(r),
 	}
 	f.Remedy = "batch the work into fewer, larger calls."
-	if best := d.bests[WorkloadOf(r)].Best; best != nil && best.Series() != r.Series() && best.MedianNS*behindRatio <= r.MedianNS {
+	if best := d.bests[result.WorkloadOf(r)].Best; best != nil && best.Series() != r.Series() && best.MedianNS*behindRatio <= r.MedianNS {
 		if bf, ok := d.fits[fitKeyOf(best)]; ok && bf.FixedNS < fit.FixedNS/2 {
 			fixed := "no fixed cost the fit can see"
 			if bf.FixedNS >= 1 {
-				fixed = "a fixed cost of " + Duration(bf.FixedNS) + bf.of()
+				fixed = "a fixed cost of " + units.Duration(bf.FixedNS) + bf.of()
 			}
-			f.Remedy = fmt.Sprintf("batch the work into fewer, larger calls; at this size %s takes %s a call, with %s.", best.Label(), Duration(best.MedianNS), fixed)
+			f.Remedy = fmt.Sprintf("batch the work into fewer, larger calls; at this size %s takes %s a call, with %s.", best.Label(), units.Duration(best.MedianNS), fixed)
 		}
 	}
 	return f
@@ -285,17 +288,17 @@ func (d *diagnosis) overhead(r *Result, fit overheadFit, fixedShare float64) Fin
 
 // codePath carries the backend's code-path finding (CheckCodePaths) onto
 // its compute-bound results that fall short of the compute peak.
-func (d *diagnosis) codePath(r *Result, _ float64) (Finding, bool) {
+func (d *diagnosis) codePath(r *result.Result, _ float64) (result.Finding, bool) {
 	b := d.backends[r.Backend]
 	if b == nil || r.Peak.Bound != "compute" || r.Share.Roofline >= codePathShare || !codePathCovers(r.Backend, r.Op) {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	for _, f := range b.Findings {
 		if f.Code == CodeCodePath {
 			return f, true
 		}
 	}
-	return Finding{}, false
+	return result.Finding{}, false
 }
 
 // codePathCovers says whether the code path a backend reports ran op:
@@ -310,29 +313,29 @@ func codePathCovers(backend, op string) bool {
 }
 
 // threads compares the threads busy during the samples with those asked.
-func (d *diagnosis) threads(r *Result, fixedShare float64) (Finding, bool) {
+func (d *diagnosis) threads(r *result.Result, fixedShare float64) (result.Finding, bool) {
 	h := r.Host
 	if h == nil || !r.OnCPU() || h.BusyThreads <= 0 || h.SampledNS < minHostSample {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	asked := float64(r.Threads)
-	evidence := fmt.Sprintf("CPU time of peakbench and its workers over %s of samples: %.2f threads busy; %d asked", Duration(h.SampledNS), h.BusyThreads, r.Threads)
+	evidence := fmt.Sprintf("CPU time of peakbench and its workers over %s of samples: %.2f threads busy; %d asked", units.Duration(h.SampledNS), h.BusyThreads, r.Threads)
 	if h.Steal > 0 {
-		evidence += fmt.Sprintf("; host steal %s", percent(h.Steal))
+		evidence += fmt.Sprintf("; host steal %s", units.Percent(h.Steal))
 	}
 	if h.OtherThreads > 0 {
 		evidence += fmt.Sprintf("; other processes kept %.2f CPUs busy", h.OtherThreads)
 	}
 	switch {
 	case r.Threads >= 2 && h.BusyThreads < asked*(1-threadsSlack):
-		f := Finding{
+		f := result.Finding{
 			Code:     CodeThreadsIdle,
 			Text:     fmt.Sprintf("%.1f of the %d threads asked were busy during the samples.", h.BusyThreads, r.Threads),
 			Evidence: evidence,
 		}
 		switch {
 		case h.Steal >= 0.1:
-			f.Text += fmt.Sprintf(" The host took %s of the CPUs' time meanwhile: the threads were descheduled, not idle by the library's choice.", percent(h.Steal))
+			f.Text += fmt.Sprintf(" The host took %s of the CPUs' time meanwhile: the threads were descheduled, not idle by the library's choice.", units.Percent(h.Steal))
 			f.Remedy = "re-run on a quiet host."
 		case h.OtherThreads >= otherBusy:
 			f.Text += fmt.Sprintf(" Other processes of the machine kept %.1f CPUs busy meanwhile: the threads waited for a CPU, not idle by the library's choice.", h.OtherThreads)
@@ -345,28 +348,28 @@ func (d *diagnosis) threads(r *Result, fixedShare float64) (Finding, bool) {
 		}
 		return f, true
 	case h.BusyThreads > asked*(1+threadsSlack)+0.25:
-		return Finding{
+		return result.Finding{
 			Code:     CodeThreadsExtra,
 			Text:     fmt.Sprintf("%.1f threads were busy during the samples with %d asked: the library ignored the thread count, or its idle threads spin.", h.BusyThreads, r.Threads),
 			Evidence: evidence,
 			Remedy:   "set the library's own thread count (for a framework, the BLAS it loaded too) and, for OpenMP runtimes that spin, OMP_WAIT_POLICY=passive.",
 		}, true
 	}
-	return Finding{}, false
+	return result.Finding{}, false
 }
 
 // clock reports a clock that moved around r's samples (harness: the
 // readings before and after its workload).
-func (d *diagnosis) clock(r *Result, _ float64) (Finding, bool) {
+func (d *diagnosis) clock(r *result.Result, _ float64) (result.Finding, bool) {
 	c := r.ClockDrift
 	if c == nil {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
-	return Finding{
+	return result.Finding{
 		Code: CodeClock,
-		Text: fmt.Sprintf("The clock moved %s from the start of the run around this result: its share of the peaks, measured at the start, is off by about as much.", signedPercent(c.Drift)),
+		Text: fmt.Sprintf("The clock moved %s from the start of the run around this result: its share of the peaks, measured at the start, is off by about as much.", units.SignedPercent(c.Drift)),
 		Evidence: fmt.Sprintf("%s GHz at the start, %s GHz before and %s GHz after its workload",
-			ghz(c.StartGHz), ghz(c.BeforeGHz), ghz(c.AfterGHz)),
+			units.GHz(c.StartGHz), units.GHz(c.BeforeGHz), units.GHz(c.AfterGHz)),
 		Remedy: "re-run on a quiet, cool machine (on a VM the host sets the clock); compare results as ratios within one run.",
 	}, true
 }
@@ -374,16 +377,16 @@ func (d *diagnosis) clock(r *Result, _ float64) (Finding, bool) {
 // gpuThrottle carries NVML's throttle reasons, read while a GPU backend
 // ran (its nvml_* details), onto that backend's GPU results: their shares
 // are of a peak at the full clock.
-func (d *diagnosis) gpuThrottle(r *Result, _ float64) (Finding, bool) {
+func (d *diagnosis) gpuThrottle(r *result.Result, _ float64) (result.Finding, bool) {
 	b := d.backends[r.Backend]
 	if b == nil || r.OnCPU() {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	reasons := b.Details["nvml_throttle_reasons"]
 	if reasons == "" || reasons == "none" {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
-	f := Finding{
+	f := result.Finding{
 		Code:     CodeGPUThrottle,
 		Text:     fmt.Sprintf("The GPU throttled (%s) while %s ran: its shares are of a peak at the full clock.", reasons, r.Backend),
 		Evidence: "NVML clocks-event reasons " + reasons,
@@ -402,18 +405,18 @@ var levelOrder = []string{"L1", "L2", "L3", "DRAM"}
 
 // level reports a memory-bound result no faster than the level below the
 // one its working set fits: its data was not where its size says.
-func (d *diagnosis) level(r *Result, fixedShare float64) (Finding, bool) {
+func (d *diagnosis) level(r *result.Result, fixedShare float64) (result.Finding, bool) {
 	if r.Peak.Bound != "memory" || !r.OnCPU() || r.Cache == "cold" || r.Share.Roofline >= levelShare || fixedShare >= overheadShare {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	// Its code must be able to stream faster, at another size: a kernel
 	// as slow at every size is limited by its instructions (instructions).
 	if g := d.streams[fitKeyOf(r)]; g == nil || g.maxGBPS < r.GBPS*(1+2*levelMatch) {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	i := slices.Index(levelOrder, r.Peak.BandwidthLevel)
 	if i < 0 || i+1 >= len(levelOrder) {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	// The slowest level it was no faster than is where its data came from.
 	var (
@@ -433,47 +436,47 @@ func (d *diagnosis) level(r *Result, fixedShare float64) (Finding, bool) {
 	// At that level's speed, not merely below it: a kernel slower than
 	// every level is limited by its instructions (instructions).
 	if slower == "" || r.GBPS < bw.GBPS*(1-levelMatch) {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	fits := r.Peak.BandwidthLevel
 	if bound := d.levelBound(r.Peak.BandwidthLevel, r.Threads); bound > 0 {
 		fits += fmt.Sprintf(" (up to %s on %d threads)", bytesF(bound), r.Threads)
 	}
-	return Finding{
+	return result.Finding{
 		Code: CodeLevel,
 		Text: fmt.Sprintf("Its %s working set fits %s, yet it streamed at %s GB/s, no faster than %s (%s GB/s): its data was not in %s while it ran.",
-			bytesF(r.Footprint), fits, Sig(r.GBPS), slower, Sig(bw.GBPS), r.Peak.BandwidthLevel),
+			bytesF(r.Footprint), fits, units.Sig(r.GBPS), slower, units.Sig(bw.GBPS), r.Peak.BandwidthLevel),
 		Evidence: fmt.Sprintf("%s GB/s; %s %s %s GB/s, %s %s %s GB/s on %d threads",
-			Sig(r.GBPS), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), Sig(r.Peak.BandwidthGBPS), slower, patternOr(r.Peak.BandwidthPattern), Sig(bw.GBPS), r.Threads),
+			units.Sig(r.GBPS), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS), slower, patternOr(r.Peak.BandwidthPattern), units.Sig(bw.GBPS), r.Threads),
 		Remedy: "the library may copy or pack its operands (a larger working set than the operands), or write with non-temporal stores that bypass the cache.",
 	}, true
 }
 
 // instructions reports a memory-bound result slower than the slowest
 // memory level: no level of memory limits it, its instructions do.
-func (d *diagnosis) instructions(r *Result, fixedShare float64) (Finding, bool) {
+func (d *diagnosis) instructions(r *result.Result, fixedShare float64) (result.Finding, bool) {
 	if r.Peak.Bound != "memory" || !r.OnCPU() || fixedShare >= overheadShare {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	dram, ok := d.run.Peaks.PatternBandwidthFor("DRAM", patternOr(r.Peak.BandwidthPattern), r.Threads)
 	if !ok || dram.GBPS <= 0 {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	why := "memory does not limit it, its instructions do (scalar code, a transcendental function's evaluation, a dependency chain, or threads not used)."
 	var text string
 	switch {
 	case r.GBPS < dram.GBPS*instructionsShare:
-		text = fmt.Sprintf("It streamed %s GB/s, %s of even DRAM's %s GB/s: %s", Sig(r.GBPS), percent(r.GBPS/dram.GBPS), Sig(dram.GBPS), why)
+		text = fmt.Sprintf("It streamed %s GB/s, %s of even DRAM's %s GB/s: %s", units.Sig(r.GBPS), units.Percent(r.GBPS/dram.GBPS), units.Sig(dram.GBPS), why)
 	case r.Share.Roofline < levelShare && d.flat(r):
-		text = fmt.Sprintf("It streamed %s GB/s, %s of its %s bound, and no faster at sizes in other levels: %s", Sig(r.GBPS), percent(r.Share.Roofline), r.Peak.BandwidthLevel, why)
+		text = fmt.Sprintf("It streamed %s GB/s, %s of its %s bound, and no faster at sizes in other levels: %s", units.Sig(r.GBPS), units.Percent(r.Share.Roofline), r.Peak.BandwidthLevel, why)
 	default:
-		return Finding{}, false
+		return result.Finding{}, false
 	}
-	f := Finding{
+	f := result.Finding{
 		Code: CodeInstructions,
 		Text: text,
 		Evidence: fmt.Sprintf("%s GB/s (%s GFLOP/s); DRAM %s %s GB/s on %d threads; its bound, %s %s, is %s GB/s",
-			Sig(r.GBPS), Sig(r.GFLOPS), patternOr(r.Peak.BandwidthPattern), Sig(dram.GBPS), r.Threads, r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), Sig(r.Peak.BandwidthGBPS)),
+			units.Sig(r.GBPS), units.Sig(r.GFLOPS), patternOr(r.Peak.BandwidthPattern), units.Sig(dram.GBPS), r.Threads, r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS)),
 	}
 	if r.Host != nil && r.Host.BusyThreads > 0 && r.Host.BusyThreads < float64(r.Threads)*(1-threadsSlack) {
 		f.Evidence += fmt.Sprintf("; %.2f of %d threads busy", r.Host.BusyThreads, r.Threads)
@@ -493,24 +496,24 @@ func (d *diagnosis) levelBound(level string, threads int) float64 {
 
 // steal reports the hypervisor's steal during r's samples where it
 // explains a spread or a low share.
-func (d *diagnosis) steal(r *Result, _ float64) (Finding, bool) {
+func (d *diagnosis) steal(r *result.Result, _ float64) (result.Finding, bool) {
 	h := r.Host
 	if h == nil || h.Steal < stealNotable || h.SampledNS < minHostSample {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	if !r.Noisy && r.Share.Roofline >= levelShare {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
-	text := fmt.Sprintf("The hypervisor took %s of the CPUs' time during the samples", percent(h.Steal))
+	text := fmt.Sprintf("The hypervisor took %s of the CPUs' time during the samples", units.Percent(h.Steal))
 	if r.Noisy {
-		text += fmt.Sprintf(", which explains their %s spread.", percent(r.Spread))
+		text += fmt.Sprintf(", which explains their %s spread.", units.Percent(r.Spread))
 	} else {
 		text += ": the threads were off their CPUs for that share of the time."
 	}
-	return Finding{
+	return result.Finding{
 		Code:     CodeSteal,
 		Text:     text,
-		Evidence: fmt.Sprintf("steal %s of all CPUs' ticks (/proc/stat) over %s of samples; spread %s", percent(h.Steal), Duration(h.SampledNS), percent(r.Spread)),
+		Evidence: fmt.Sprintf("steal %s of all CPUs' ticks (/proc/stat) over %s of samples; spread %s", units.Percent(h.Steal), units.Duration(h.SampledNS), units.Percent(r.Spread)),
 		Remedy:   "re-run when the host is quiet; compare backends as ratios within one run, where the steal falls on all of them.",
 	}, true
 }
@@ -519,19 +522,19 @@ func (d *diagnosis) steal(r *Result, _ float64) (Finding, bool) {
 // with a short idle spin (KMP_BLOCKTIME=1, OPENBLAS_THREAD_TIMEOUT=22):
 // their threads stay awake between the back-to-back calls of a sample,
 // but a library's default spin may give a small call another time.
-func (d *diagnosis) idleWait(r *Result, fixedShare float64) (Finding, bool) {
+func (d *diagnosis) idleWait(r *result.Result, fixedShare float64) (result.Finding, bool) {
 	b := d.backends[r.Backend]
 	if b == nil || r.Threads < 2 || fixedShare < overheadShare || !r.OnCPU() {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
 	setting := b.Details["idle_wait"]
 	if setting == "" || !idleWaitReaches(r.Backend, r.Op) {
-		return Finding{}, false
+		return result.Finding{}, false
 	}
-	return Finding{
+	return result.Finding{
 		Code:     CodeIdleWait,
 		Text:     fmt.Sprintf("peakbench ran %s with a short idle spin (%s), so that its idle threads do not take the cores of the next backend sampled; for a call this small the library's own setting may give another time.", r.Backend, setting),
-		Evidence: fmt.Sprintf("fixed cost %s of %s; %d threads", percent(fixedShare), Duration(r.MedianNS), r.Threads),
+		Evidence: fmt.Sprintf("fixed cost %s of %s; %d threads", units.Percent(fixedShare), units.Duration(r.MedianNS), r.Threads),
 		Remedy:   "-idle-wait=library runs every library with its own idle-wait defaults (KMP_BLOCKTIME 200 ms, OPENBLAS_THREAD_TIMEOUT 2^28 cycles).",
 	}, true
 }
@@ -555,9 +558,9 @@ func idleWaitReaches(backend, op string) bool {
 // share under 0.1% does not read as 0.0%.
 func sharePercent(f float64) string {
 	if f > 0 && f < 0.001 {
-		return Sig(100*f) + "%"
+		return units.Sig(100*f) + "%"
 	}
-	return percent(f)
+	return units.Percent(f)
 }
 
 // Per-call overhead: time ≈ fixed + per-unit × units over the sizes of one
@@ -571,7 +574,7 @@ type fitKey struct {
 	threads                                               int
 }
 
-func fitKeyOf(r *Result) fitKey {
+func fitKeyOf(r *result.Result) fitKey {
 	_, variant, _ := strings.Cut(r.Shape, ":")
 	return fitKey{r.Backend, r.Algorithm, r.Device, r.Op, r.DType, r.Cache, variant, r.Threads}
 }
@@ -587,7 +590,7 @@ type overheadFit struct {
 type fitPoint struct{ Units, NS float64 }
 
 // timeOf is r's time in the fit's terms: CPU or wall.
-func (f overheadFit) timeOf(r *Result) float64 {
+func (f overheadFit) timeOf(r *result.Result) float64 {
 	if c := cpuNS(r.MedianNS, r.Host); f.CPU && c > 0 {
 		return c
 	}
@@ -611,17 +614,17 @@ func (f overheadFit) crossover() float64 {
 	return f.FixedNS / f.PerUnitNS
 }
 
-func (f overheadFit) describe(r *Result) string {
+func (f overheadFit) describe(r *result.Result) string {
 	sizes := make([]string, len(f.Points))
 	for i, p := range f.Points {
-		sizes[i] = fmt.Sprintf("%s in %s", unitsText(r.Op, p.Units), Duration(p.NS))
+		sizes[i] = fmt.Sprintf("%s in %s", unitsText(r.Op, p.Units), units.Duration(p.NS))
 	}
 	what := "time"
 	if f.CPU {
 		what = "CPU time (wall × busy threads)"
 	}
 	return fmt.Sprintf("fit over %d sizes (%s): %s ≈ %s + %s per %s",
-		len(f.Points), strings.Join(sizes, ", "), what, Duration(f.FixedNS), perUnitText(f.PerUnitNS), unitName(r.Op))
+		len(f.Points), strings.Join(sizes, ", "), what, units.Duration(f.FixedNS), perUnitText(f.PerUnitNS), unitName(r.Op))
 }
 
 // shapeUnits is the product of a shape's dimensions, 0 for the layer ops
@@ -644,7 +647,7 @@ func shapeUnits(op, shape string) float64 {
 
 // fitOverheads fits every group of verified results with at least two
 // sizes, a result's tiny-size probe (Result.Probe) counting as one.
-func fitOverheads(results []Result) map[fitKey]overheadFit {
+func fitOverheads(results []result.Result) map[fitKey]overheadFit {
 	type point struct{ wall, cpu float64 } // cpu 0: not known
 	points := map[fitKey]map[float64]point{}
 	for i := range results {
@@ -699,7 +702,7 @@ func fitOverheads(results []Result) map[fitKey]overheadFit {
 // samples; 0 when those were not measured, or when other processes or the
 // hypervisor took CPUs meanwhile: the library's threads then waited for a
 // CPU, and their CPU time no longer counts the threads it used.
-func cpuNS(wall float64, h *HostUse) float64 {
+func cpuNS(wall float64, h *result.HostUse) float64 {
 	if h == nil || h.BusyThreads <= 0 || h.OtherThreads >= otherBusy || h.Steal >= stealNotable {
 		return 0
 	}
@@ -711,7 +714,7 @@ func cpuNS(wall float64, h *HostUse) float64 {
 // span orders of magnitude), with both terms at least 0. It needs two
 // sizes, and a time that grows with size.
 func fitOverhead(pts []fitPoint) (overheadFit, bool) {
-	slices.SortFunc(pts, func(a, b fitPoint) int { return cmpFloat(a.Units, b.Units) })
+	slices.SortFunc(pts, func(a, b fitPoint) int { return cmp.Compare(a.Units, b.Units) })
 	if len(pts) > overheadFitSizes {
 		pts = pts[:overheadFitSizes]
 	}
@@ -789,7 +792,7 @@ func perUnitText(ns float64) string {
 
 // WhyLabel is the short reason a table shows beside a result: its most
 // specific finding, else its bound.
-func WhyLabel(r *Result) string {
+func WhyLabel(r *result.Result) string {
 	var bound string
 	for _, f := range r.Findings {
 		switch f.Code {

@@ -1,9 +1,11 @@
-package report
+package compare
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
 
 func TestBaselineNames(t *testing.T) {
@@ -25,18 +27,18 @@ func TestBaselineSaveLoad(t *testing.T) {
 	if d, err := BaselineDir(); err != nil || d != dir {
 		t.Fatalf("BaselineDir = %q, %v", d, err)
 	}
-	path, err := SaveBaseline("main", fixture())
+	path, err := SaveBaseline("main", resulttest.Fixture())
 	if err != nil || path != filepath.Join(dir, "main.json") {
 		t.Fatalf("SaveBaseline = %q, %v", path, err)
 	}
 	run, got, err := LoadBaseline("main")
-	if err != nil || got != path || len(run.Results) != len(fixture().Results) {
+	if err != nil || got != path || len(run.Results) != len(resulttest.Fixture().Results) {
 		t.Fatalf("LoadBaseline: %v", err)
 	}
 	if _, _, err := LoadBaseline("nope"); err == nil || !strings.Contains(err.Error(), `no baseline "nope"`) {
 		t.Errorf("missing baseline: %v", err)
 	}
-	if _, err := SaveBaseline("../evil", fixture()); err == nil {
+	if _, err := SaveBaseline("../evil", resulttest.Fixture()); err == nil {
 		t.Error("saved under a bad name")
 	}
 	t.Setenv(BaselineEnv, "")

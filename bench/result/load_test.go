@@ -1,4 +1,4 @@
-package report
+package result_test
 
 import (
 	"bytes"
@@ -6,12 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/result"
+	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
 
 func TestLoadRejectsWhatIsNotARun(t *testing.T) {
 	dir := t.TempDir()
 	var good bytes.Buffer
-	if err := Write(&good, fixture(), "json"); err != nil {
+	if err := result.WriteJSON(&good, resulttest.Fixture()); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -33,7 +36,7 @@ func TestLoadRejectsWhatIsNotARun(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(path)
+		_, err := result.Load(path)
 		if err == nil {
 			t.Errorf("%s: loaded", c.name)
 			continue
@@ -44,13 +47,13 @@ func TestLoadRejectsWhatIsNotARun(t *testing.T) {
 		}
 	}
 	missing := filepath.Join(dir, "missing.json")
-	if _, err := Load(missing); err == nil || err.Error() != missing+": cannot read: no such file or directory" {
+	if _, err := result.Load(missing); err == nil || err.Error() != missing+": cannot read: no such file or directory" {
 		t.Errorf("missing file: %v", err)
 	}
 	path := filepath.Join(dir, "good.json")
 	os.WriteFile(path, good.Bytes(), 0o644)
-	run, err := Load(path)
-	if err != nil || len(run.Results) != len(fixture().Results) {
+	run, err := result.Load(path)
+	if err != nil || len(run.Results) != len(resulttest.Fixture().Results) {
 		t.Errorf("good file: %v", err)
 	}
 }

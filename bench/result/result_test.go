@@ -1,0 +1,61 @@
+package result_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/peakbench/peakbench/bench/result"
+	"github.com/peakbench/peakbench/bench/result/resulttest"
+)
+
+func TestCeilings(t *testing.T) {
+	r := resulttest.Fixture().Results
+	if r[0].Peak.Bound != "compute" || r[1].Peak.Bound != "memory" || r[1].Peak.BandwidthLevel != "DRAM" {
+		t.Errorf("bounds %q, %q/%q", r[0].Peak.Bound, r[1].Peak.Bound, r[1].Peak.BandwidthLevel)
+	}
+	// axpy: intensity 1/6 FLOP/B × 28 GB/s = 4.67 GFLOP/s roofline.
+	if got, want := r[1].Peak.RooflineGFLOPS, 28.0/6; abs(got-want) > 1e-9 {
+		t.Errorf("axpy roofline %v, want %v", got, want)
+	}
+	if got, want := r[1].Share.Roofline, r[1].Share.Bandwidth; abs(got-want) > 1e-12 {
+		t.Errorf("memory-bound roofline share %v differs from bandwidth share %v", got, want)
+	}
+	if got, want := r[0].Share.ComputeTheoretical, r[0].GFLOPS/195.2; abs(got-want) > 1e-12 {
+		t.Errorf("compute share %v, want %v", got, want)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestJSONNames(t *testing.T) {
+	var buf bytes.Buffer
+	result.WriteJSON(&buf, resulttest.Fixture())
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"machine", "peaks", "results"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("top level lacks %q", k)
+		}
+	}
+	res := doc["results"].([]any)[0].(map[string]any)
+	for _, k := range []string{"backend", "op", "dtype", "shape", "threads", "samples_ns", "median_ns", "gflops", "gbps",
+		"intensity", "verified", "max_rel_err", "share"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("result lacks %q", k)
+		}
+	}
+	share := res["share"].(map[string]any)
+	for _, k := range []string{"compute_theoretical", "compute_empirical", "bandwidth", "roofline"} {
+		if _, ok := share[k]; !ok {
+			t.Errorf("share lacks %q", k)
+		}
+	}
+}
