@@ -140,6 +140,18 @@ func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 	each(func(i int) { g.vfmadd213(t, xs[i], r2[i], p[i]) }) // p·r² + r
 	each(func(i int) { g.vadd(t, g.fconst(t, "one", 1), p[i], p[i]) })
 
+	if g.width() == zmm {
+		// VSCALEFPS computes p·2^n rounded once, as the two factors
+		// below do, in one instruction instead of seven: the same bits.
+		each(func(i int) {
+			if t.f64 {
+				g.VSCALEFPD(nf[i], p[i], p[i])
+			} else {
+				g.VSCALEFPS(nf[i], p[i], p[i])
+			}
+		})
+		return p
+	}
 	// Scale by 2^n as two factors: m = n + 2·bias, m1 = m>>1 = ⌊n/2⌋+bias,
 	// m2 = m − m1 = ⌈n/2⌉+bias; each shifted into an exponent field.
 	m1, m2 := make([]VecVirtual, len(xs)), make([]VecVirtual, len(xs))

@@ -2416,18 +2416,18 @@ big73:
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z5
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z6
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z7
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z8
-	VSUBPS.BCST       smagic_s<>+0(SB), Z5, Z9
-	VSUBPS.BCST       smagic_s<>+0(SB), Z6, Z10
-	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z11
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z0
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z1
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z2
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z11, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z0
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z1
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z11, Z3
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VSUBPS.BCST       smagic_s<>+0(SB), Z5, Z5
+	VSUBPS.BCST       smagic_s<>+0(SB), Z6, Z6
+	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z0
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z8
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z9
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z10
@@ -2464,34 +2464,10 @@ big73:
 	VADDPS.BCST       sone_s<>+0(SB), Z9, Z9
 	VADDPS.BCST       sone_s<>+0(SB), Z10, Z10
 	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z4, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z5, Z3
-	VPSRLD            $0x01, Z3, Z2
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z6, Z5
-	VPSRLD            $0x01, Z5, Z4
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z7, Z7
-	VPSRLD            $0x01, Z7, Z6
-	VPSUBD            Z0, Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VPSUBD            Z2, Z3, Z3
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z4, Z5, Z5
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z6, Z7, Z7
-	VPSLLD            $0x17, Z6, Z6
-	VPSLLD            $0x17, Z7, Z7
-	VMULPS            Z0, Z8, Z8
-	VMULPS            Z2, Z9, Z9
-	VMULPS            Z4, Z10, Z10
-	VMULPS            Z6, Z11, Z11
-	VMULPS            Z1, Z8, Z8
-	VMULPS            Z3, Z9, Z9
-	VMULPS            Z5, Z10, Z10
-	VMULPS            Z7, Z11, Z11
+	VSCALEFPS         Z4, Z8, Z8
+	VSCALEFPS         Z5, Z9, Z9
+	VSCALEFPS         Z6, Z10, Z10
+	VSCALEFPS         Z7, Z11, Z11
 	VMOVUPS           Z8, (DX)
 	VMOVUPS           Z9, 64(DX)
 	VMOVUPS           Z10, 128(DX)
@@ -2511,9 +2487,9 @@ single74:
 	VMINPS            Z0, Z2, Z0
 	VBROADCASTSS      slog2e_s<>+0(SB), Z1
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z1
-	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z0
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z0
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z0
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z2
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z2
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z2
@@ -2523,13 +2499,7 @@ single74:
 	VMULPS            Z0, Z0, Z3
 	VFMADD213PS       Z0, Z3, Z2
 	VADDPS.BCST       sone_s<>+0(SB), Z2, Z2
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z1, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VMULPS            Z0, Z2, Z2
-	VMULPS            Z1, Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
 	VMOVUPS           Z2, (DX)
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000040, DX
@@ -2548,9 +2518,9 @@ tail75:
 	VMINPS            Z0, Z2, Z0
 	VBROADCASTSS      slog2e_s<>+0(SB), Z1
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z1
-	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z0
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z0
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z0
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z2
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z2
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z2
@@ -2560,13 +2530,7 @@ tail75:
 	VMULPS            Z0, Z0, Z3
 	VFMADD213PS       Z0, Z3, Z2
 	VADDPS.BCST       sone_s<>+0(SB), Z2, Z2
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z1, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VMULPS            Z0, Z2, Z2
-	VMULPS            Z1, Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
 	VMOVUPS           Z2, K1, (DX)
 
 done76:
@@ -2611,9 +2575,6 @@ GLOBL sexpp5_s<>(SB), RODATA|NOPTR, $4
 
 DATA sone_s<>+0(SB)/4, $0x3f800000
 GLOBL sone_s<>(SB), RODATA|NOPTR, $4
-
-DATA sexpbias_s<>+0(SB)/4, $0x4b3fff02
-GLOBL sexpbias_s<>(SB), RODATA|NOPTR, $4
 
 // func stanhAVX512(n int, x *float32, y *float32)
 // Requires: AVX, AVX512DQ, AVX512F
@@ -2672,15 +2633,15 @@ big77:
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z12
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z7, Z13
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z8, Z14
-	VSUBPS.BCST       smagic_s<>+0(SB), Z12, Z15
-	VSUBPS.BCST       smagic_s<>+0(SB), Z13, Z16
-	VSUBPS.BCST       smagic_s<>+0(SB), Z14, Z17
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z15, Z6
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z16, Z7
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z17, Z8
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z15, Z6
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z16, Z7
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z17, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z12, Z12
+	VSUBPS.BCST       smagic_s<>+0(SB), Z13, Z13
+	VSUBPS.BCST       smagic_s<>+0(SB), Z14, Z14
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z12, Z6
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z13, Z7
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z14, Z8
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z12, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z13, Z7
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z14, Z8
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z15
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z16
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z17
@@ -2708,27 +2669,9 @@ big77:
 	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
 	VADDPS.BCST       sone_s<>+0(SB), Z16, Z16
 	VADDPS.BCST       sone_s<>+0(SB), Z17, Z17
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z12, Z7
-	VPSRLD            $0x01, Z7, Z6
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z13, Z12
-	VPSRLD            $0x01, Z12, Z8
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z14, Z14
-	VPSRLD            $0x01, Z14, Z13
-	VPSUBD            Z6, Z7, Z7
-	VPSLLD            $0x17, Z6, Z6
-	VPSLLD            $0x17, Z7, Z7
-	VPSUBD            Z8, Z12, Z12
-	VPSLLD            $0x17, Z8, Z8
-	VPSLLD            $0x17, Z12, Z12
-	VPSUBD            Z13, Z14, Z14
-	VPSLLD            $0x17, Z13, Z13
-	VPSLLD            $0x17, Z14, Z14
-	VMULPS            Z6, Z15, Z15
-	VMULPS            Z8, Z16, Z16
-	VMULPS            Z13, Z17, Z17
-	VMULPS            Z7, Z15, Z15
-	VMULPS            Z12, Z16, Z16
-	VMULPS            Z14, Z17, Z17
+	VSCALEFPS         Z12, Z15, Z15
+	VSCALEFPS         Z13, Z16, Z16
+	VSCALEFPS         Z14, Z17, Z17
 	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
 	VADDPS.BCST       sone_s<>+0(SB), Z16, Z16
 	VADDPS.BCST       sone_s<>+0(SB), Z17, Z17
@@ -2793,9 +2736,9 @@ single78:
 	VMINPS            Z2, Z5, Z2
 	VBROADCASTSS      slog2e_s<>+0(SB), Z4
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z4
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z5
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z2
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z2
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z5
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z5
@@ -2805,13 +2748,7 @@ single78:
 	VMULPS            Z2, Z2, Z6
 	VFMADD213PS       Z2, Z6, Z5
 	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z2
-	VPSUBD            Z2, Z4, Z4
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z4, Z4
-	VMULPS            Z2, Z5, Z5
-	VMULPS            Z4, Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
 	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
 	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z1, K1
 	VBROADCASTSS      sone_s<>+0(SB), Z2
@@ -2852,9 +2789,9 @@ tail79:
 	VMINPS            Z2, Z5, Z2
 	VBROADCASTSS      slog2e_s<>+0(SB), Z4
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z4
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z5
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z2
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z2
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z5
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z5
@@ -2864,13 +2801,7 @@ tail79:
 	VMULPS            Z2, Z2, Z6
 	VFMADD213PS       Z2, Z6, Z5
 	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z2
-	VPSUBD            Z2, Z4, Z4
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z4, Z4
-	VMULPS            Z2, Z5, Z5
-	VMULPS            Z4, Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
 	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
 	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z1, K2
 	VBROADCASTSS      sone_s<>+0(SB), Z2
@@ -2952,18 +2883,18 @@ big81:
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z5, Z9
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z10
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z7, Z11
-	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z12
-	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z13
-	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z14
-	VSUBPS.BCST       smagic_s<>+0(SB), Z11, Z15
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z12, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z13, Z5
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z14, Z6
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z15, Z7
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z12, Z4
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z13, Z5
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z14, Z6
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z15, Z7
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z10
+	VSUBPS.BCST       smagic_s<>+0(SB), Z11, Z11
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z11, Z7
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z11, Z7
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
@@ -3000,34 +2931,10 @@ big81:
 	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
 	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
 	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z8, Z5
-	VPSRLD            $0x01, Z5, Z4
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z9, Z7
-	VPSRLD            $0x01, Z7, Z6
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z10, Z9
-	VPSRLD            $0x01, Z9, Z8
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z11, Z11
-	VPSRLD            $0x01, Z11, Z10
-	VPSUBD            Z4, Z5, Z5
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z6, Z7, Z7
-	VPSLLD            $0x17, Z6, Z6
-	VPSLLD            $0x17, Z7, Z7
-	VPSUBD            Z8, Z9, Z9
-	VPSLLD            $0x17, Z8, Z8
-	VPSLLD            $0x17, Z9, Z9
-	VPSUBD            Z10, Z11, Z11
-	VPSLLD            $0x17, Z10, Z10
-	VPSLLD            $0x17, Z11, Z11
-	VMULPS            Z4, Z12, Z12
-	VMULPS            Z6, Z13, Z13
-	VMULPS            Z8, Z14, Z14
-	VMULPS            Z10, Z15, Z15
-	VMULPS            Z5, Z12, Z12
-	VMULPS            Z7, Z13, Z13
-	VMULPS            Z9, Z14, Z14
-	VMULPS            Z11, Z15, Z15
+	VSCALEFPS         Z8, Z12, Z12
+	VSCALEFPS         Z9, Z13, Z13
+	VSCALEFPS         Z10, Z14, Z14
+	VSCALEFPS         Z11, Z15, Z15
 	VBROADCASTSS      sone_s<>+0(SB), Z4
 	VADDPS            Z4, Z12, Z5
 	VBROADCASTSS      sone_s<>+0(SB), Z6
@@ -3068,9 +2975,9 @@ single82:
 	VMINPS            Z1, Z3, Z1
 	VBROADCASTSS      slog2e_s<>+0(SB), Z2
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z2
-	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z3
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z3, Z1
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z3, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z1
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z3
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z3
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z3
@@ -3080,13 +2987,7 @@ single82:
 	VMULPS            Z1, Z1, Z4
 	VFMADD213PS       Z1, Z4, Z3
 	VADDPS.BCST       sone_s<>+0(SB), Z3, Z3
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z2, Z2
-	VPSRLD            $0x01, Z2, Z1
-	VPSUBD            Z1, Z2, Z2
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z2, Z2
-	VMULPS            Z1, Z3, Z3
-	VMULPS            Z2, Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
 	VBROADCASTSS      sone_s<>+0(SB), Z1
 	VADDPS            Z1, Z3, Z2
 	VPMOVD2M          Z0, K1
@@ -3111,9 +3012,9 @@ tail83:
 	VMINPS            Z1, Z3, Z1
 	VBROADCASTSS      slog2e_s<>+0(SB), Z2
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z2
-	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z3
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z3, Z1
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z3, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z1
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z3
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z3
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z3
@@ -3123,13 +3024,7 @@ tail83:
 	VMULPS            Z1, Z1, Z4
 	VFMADD213PS       Z1, Z4, Z3
 	VADDPS.BCST       sone_s<>+0(SB), Z3, Z3
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z2, Z2
-	VPSRLD            $0x01, Z2, Z1
-	VPSUBD            Z1, Z2, Z2
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z2, Z2
-	VMULPS            Z1, Z3, Z3
-	VMULPS            Z2, Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
 	VBROADCASTSS      sone_s<>+0(SB), Z1
 	VADDPS            Z1, Z3, Z2
 	VPMOVD2M          Z0, K2
@@ -3390,18 +3285,18 @@ big101:
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z5
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z7
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z8
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z9
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z6, Z10
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z11
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z0
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z1
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z2
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z11, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z0
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z1
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z2
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z11, Z3
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z6, Z6
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z0
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z8
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z9
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z10
@@ -3462,34 +3357,10 @@ big101:
 	VADDPD.BCST       done_s<>+0(SB), Z9, Z9
 	VADDPD.BCST       done_s<>+0(SB), Z10, Z10
 	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z4, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z5, Z3
-	VPSRLQ            $0x01, Z3, Z2
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z6, Z5
-	VPSRLQ            $0x01, Z5, Z4
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z7, Z7
-	VPSRLQ            $0x01, Z7, Z6
-	VPSUBQ            Z0, Z1, Z1
-	VPSLLQ            $0x34, Z0, Z0
-	VPSLLQ            $0x34, Z1, Z1
-	VPSUBQ            Z2, Z3, Z3
-	VPSLLQ            $0x34, Z2, Z2
-	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z4, Z5, Z5
-	VPSLLQ            $0x34, Z4, Z4
-	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z6, Z7, Z7
-	VPSLLQ            $0x34, Z6, Z6
-	VPSLLQ            $0x34, Z7, Z7
-	VMULPD            Z0, Z8, Z8
-	VMULPD            Z2, Z9, Z9
-	VMULPD            Z4, Z10, Z10
-	VMULPD            Z6, Z11, Z11
-	VMULPD            Z1, Z8, Z8
-	VMULPD            Z3, Z9, Z9
-	VMULPD            Z5, Z10, Z10
-	VMULPD            Z7, Z11, Z11
+	VSCALEFPD         Z4, Z8, Z8
+	VSCALEFPD         Z5, Z9, Z9
+	VSCALEFPD         Z6, Z10, Z10
+	VSCALEFPD         Z7, Z11, Z11
 	VMOVUPD           Z8, (DX)
 	VMOVUPD           Z9, 64(DX)
 	VMOVUPD           Z10, 128(DX)
@@ -3509,9 +3380,9 @@ single102:
 	VMINPD            Z0, Z2, Z0
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z1
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z2
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z0
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z0
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z0
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z2
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z2
@@ -3527,13 +3398,7 @@ single102:
 	VMULPD            Z0, Z0, Z3
 	VFMADD213PD       Z0, Z3, Z2
 	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z1, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ            Z0, Z1, Z1
-	VPSLLQ            $0x34, Z0, Z0
-	VPSLLQ            $0x34, Z1, Z1
-	VMULPD            Z0, Z2, Z2
-	VMULPD            Z1, Z2, Z2
+	VSCALEFPD         Z1, Z2, Z2
 	VMOVUPD           Z2, (DX)
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000040, DX
@@ -3552,9 +3417,9 @@ tail103:
 	VMINPD            Z0, Z2, Z0
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z1
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z2
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z0
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z0
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z0
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z2
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z2
@@ -3570,13 +3435,7 @@ tail103:
 	VMULPD            Z0, Z0, Z3
 	VFMADD213PD       Z0, Z3, Z2
 	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z1, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ            Z0, Z1, Z1
-	VPSLLQ            $0x34, Z0, Z0
-	VPSLLQ            $0x34, Z1, Z1
-	VMULPD            Z0, Z2, Z2
-	VMULPD            Z1, Z2, Z2
+	VSCALEFPD         Z1, Z2, Z2
 	VMOVUPD           Z2, K1, (DX)
 
 done104:
@@ -3639,9 +3498,6 @@ GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
 
 DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpbias_s<>+0(SB)/8, $0x4337fffffffff802
-GLOBL dexpbias_s<>(SB), RODATA|NOPTR, $8
 
 // func dtanhAVX512(n int, x *float64, y *float64)
 // Requires: AVX, AVX512DQ, AVX512F
@@ -3706,15 +3562,15 @@ big105:
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z15
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z7, Z16
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z8, Z17
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z15, Z18
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z16, Z19
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z17, Z20
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z18, Z6
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z19, Z7
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z20, Z8
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z18, Z6
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z19, Z7
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z20, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z15, Z15
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z16, Z16
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z17, Z17
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z15, Z6
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z16, Z7
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z17, Z8
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z15, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z16, Z7
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z17, Z8
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z18
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z19
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z20
@@ -3760,27 +3616,9 @@ big105:
 	VADDPD.BCST       done_s<>+0(SB), Z18, Z18
 	VADDPD.BCST       done_s<>+0(SB), Z19, Z19
 	VADDPD.BCST       done_s<>+0(SB), Z20, Z20
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z15, Z7
-	VPSRLQ            $0x01, Z7, Z6
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z16, Z15
-	VPSRLQ            $0x01, Z15, Z8
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z17, Z17
-	VPSRLQ            $0x01, Z17, Z16
-	VPSUBQ            Z6, Z7, Z7
-	VPSLLQ            $0x34, Z6, Z6
-	VPSLLQ            $0x34, Z7, Z7
-	VPSUBQ            Z8, Z15, Z15
-	VPSLLQ            $0x34, Z8, Z8
-	VPSLLQ            $0x34, Z15, Z15
-	VPSUBQ            Z16, Z17, Z17
-	VPSLLQ            $0x34, Z16, Z16
-	VPSLLQ            $0x34, Z17, Z17
-	VMULPD            Z6, Z18, Z18
-	VMULPD            Z8, Z19, Z19
-	VMULPD            Z16, Z20, Z20
-	VMULPD            Z7, Z18, Z18
-	VMULPD            Z15, Z19, Z19
-	VMULPD            Z17, Z20, Z20
+	VSCALEFPD         Z15, Z18, Z18
+	VSCALEFPD         Z16, Z19, Z19
+	VSCALEFPD         Z17, Z20, Z20
 	VADDPD.BCST       done_s<>+0(SB), Z18, Z18
 	VADDPD.BCST       done_s<>+0(SB), Z19, Z19
 	VADDPD.BCST       done_s<>+0(SB), Z20, Z20
@@ -3844,9 +3682,9 @@ single106:
 	VMINPD            Z2, Z6, Z2
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z5
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z6
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z2
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z2
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z2
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z6
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z6
@@ -3862,13 +3700,7 @@ single106:
 	VMULPD            Z2, Z2, Z7
 	VFMADD213PD       Z2, Z7, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z5, Z5
-	VPSRLQ            $0x01, Z5, Z2
-	VPSUBQ            Z2, Z5, Z5
-	VPSLLQ            $0x34, Z2, Z2
-	VPSLLQ            $0x34, Z5, Z5
-	VMULPD            Z2, Z6, Z6
-	VMULPD            Z5, Z6, Z6
+	VSCALEFPD         Z5, Z6, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
 	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z1, K1
 	VBROADCASTSD      done_s<>+0(SB), Z2
@@ -3910,9 +3742,9 @@ tail107:
 	VMINPD            Z2, Z6, Z2
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z5
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z6
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z2
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z2
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z2
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z6
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z6
@@ -3928,13 +3760,7 @@ tail107:
 	VMULPD            Z2, Z2, Z7
 	VFMADD213PD       Z2, Z7, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z5, Z5
-	VPSRLQ            $0x01, Z5, Z2
-	VPSUBQ            Z2, Z5, Z5
-	VPSLLQ            $0x34, Z2, Z2
-	VPSLLQ            $0x34, Z5, Z5
-	VMULPD            Z2, Z6, Z6
-	VMULPD            Z5, Z6, Z6
+	VSCALEFPD         Z5, Z6, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
 	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z1, K2
 	VBROADCASTSD      done_s<>+0(SB), Z2
@@ -4021,18 +3847,18 @@ big109:
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z5, Z9
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z10
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z7, Z11
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z12
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z13
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z14
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z11, Z15
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z12, Z4
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z13, Z5
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z14, Z6
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z15, Z7
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z12, Z4
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z13, Z5
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z14, Z6
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z15, Z7
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z10
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z11, Z11
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z11, Z7
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z11, Z7
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
@@ -4093,34 +3919,10 @@ big109:
 	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
 	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
 	VADDPD.BCST       done_s<>+0(SB), Z15, Z15
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z8, Z5
-	VPSRLQ            $0x01, Z5, Z4
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z9, Z7
-	VPSRLQ            $0x01, Z7, Z6
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z10, Z9
-	VPSRLQ            $0x01, Z9, Z8
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z11, Z11
-	VPSRLQ            $0x01, Z11, Z10
-	VPSUBQ            Z4, Z5, Z5
-	VPSLLQ            $0x34, Z4, Z4
-	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z6, Z7, Z7
-	VPSLLQ            $0x34, Z6, Z6
-	VPSLLQ            $0x34, Z7, Z7
-	VPSUBQ            Z8, Z9, Z9
-	VPSLLQ            $0x34, Z8, Z8
-	VPSLLQ            $0x34, Z9, Z9
-	VPSUBQ            Z10, Z11, Z11
-	VPSLLQ            $0x34, Z10, Z10
-	VPSLLQ            $0x34, Z11, Z11
-	VMULPD            Z4, Z12, Z12
-	VMULPD            Z6, Z13, Z13
-	VMULPD            Z8, Z14, Z14
-	VMULPD            Z10, Z15, Z15
-	VMULPD            Z5, Z12, Z12
-	VMULPD            Z7, Z13, Z13
-	VMULPD            Z9, Z14, Z14
-	VMULPD            Z11, Z15, Z15
+	VSCALEFPD         Z8, Z12, Z12
+	VSCALEFPD         Z9, Z13, Z13
+	VSCALEFPD         Z10, Z14, Z14
+	VSCALEFPD         Z11, Z15, Z15
 	VBROADCASTSD      done_s<>+0(SB), Z4
 	VADDPD            Z4, Z12, Z5
 	VBROADCASTSD      done_s<>+0(SB), Z6
@@ -4161,9 +3963,9 @@ single110:
 	VMINPD            Z1, Z3, Z1
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z2
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z2
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z3
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z3, Z1
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z3, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z1
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z3
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z3
@@ -4179,13 +3981,7 @@ single110:
 	VMULPD            Z1, Z1, Z4
 	VFMADD213PD       Z1, Z4, Z3
 	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z2, Z2
-	VPSRLQ            $0x01, Z2, Z1
-	VPSUBQ            Z1, Z2, Z2
-	VPSLLQ            $0x34, Z1, Z1
-	VPSLLQ            $0x34, Z2, Z2
-	VMULPD            Z1, Z3, Z3
-	VMULPD            Z2, Z3, Z3
+	VSCALEFPD         Z2, Z3, Z3
 	VBROADCASTSD      done_s<>+0(SB), Z1
 	VADDPD            Z1, Z3, Z2
 	VPMOVQ2M          Z0, K1
@@ -4210,9 +4006,9 @@ tail111:
 	VMINPD            Z1, Z3, Z1
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z2
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z2
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z3
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z3, Z1
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z3, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z1
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z3
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z3
@@ -4228,13 +4024,7 @@ tail111:
 	VMULPD            Z1, Z1, Z4
 	VFMADD213PD       Z1, Z4, Z3
 	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z2, Z2
-	VPSRLQ            $0x01, Z2, Z1
-	VPSUBQ            Z1, Z2, Z2
-	VPSLLQ            $0x34, Z1, Z1
-	VPSLLQ            $0x34, Z2, Z2
-	VMULPD            Z1, Z3, Z3
-	VMULPD            Z2, Z3, Z3
+	VSCALEFPD         Z2, Z3, Z3
 	VBROADCASTSD      done_s<>+0(SB), Z1
 	VADDPD            Z1, Z3, Z2
 	VPMOVQ2M          Z0, K2

@@ -927,18 +927,18 @@ big29:
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z8
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z5, Z9
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z10
-	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z11
-	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z12
-	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z13
-	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z14
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z11, Z3
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z12, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z13, Z5
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z14, Z6
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z11, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z12, Z4
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z13, Z5
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z14, Z6
+	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z10
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z6
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
@@ -975,34 +975,10 @@ big29:
 	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
 	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
 	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z7, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z8, Z6
-	VPSRLD            $0x01, Z6, Z5
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z9, Z8
-	VPSRLD            $0x01, Z8, Z7
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z10, Z10
-	VPSRLD            $0x01, Z10, Z9
-	VPSUBD            Z3, Z4, Z4
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z5, Z6, Z6
-	VPSLLD            $0x17, Z5, Z5
-	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z7, Z8, Z8
-	VPSLLD            $0x17, Z7, Z7
-	VPSLLD            $0x17, Z8, Z8
-	VPSUBD            Z9, Z10, Z10
-	VPSLLD            $0x17, Z9, Z9
-	VPSLLD            $0x17, Z10, Z10
-	VMULPS            Z3, Z11, Z11
-	VMULPS            Z5, Z12, Z12
-	VMULPS            Z7, Z13, Z13
-	VMULPS            Z9, Z14, Z14
-	VMULPS            Z4, Z11, Z11
-	VMULPS            Z6, Z12, Z12
-	VMULPS            Z8, Z13, Z13
-	VMULPS            Z10, Z14, Z14
+	VSCALEFPS         Z7, Z11, Z11
+	VSCALEFPS         Z8, Z12, Z12
+	VSCALEFPS         Z9, Z13, Z13
+	VSCALEFPS         Z10, Z14, Z14
 	VMOVUPS           Z11, (CX)
 	VADDPS            Z11, Z0, Z0
 	VMOVUPS           Z12, 64(CX)
@@ -1027,9 +1003,9 @@ single30:
 	VMINPS            Z3, Z5, Z3
 	VBROADCASTSS      slog2e_s<>+0(SB), Z4
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z4
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z5
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z3
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z3
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z5
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z5
@@ -1039,13 +1015,7 @@ single30:
 	VMULPS            Z3, Z3, Z6
 	VFMADD213PS       Z3, Z6, Z5
 	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD            Z3, Z4, Z4
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z4, Z4
-	VMULPS            Z3, Z5, Z5
-	VMULPS            Z4, Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
 	VMOVUPS           Z5, (CX)
 	VADDPS            Z5, Z0, Z0
 	ADDQ              $0x00000040, SI
@@ -1066,9 +1036,9 @@ tail31:
 	VMINPS            Z3, Z4, Z3
 	VBROADCASTSS      slog2e_s<>+0(SB), Z1
 	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z1
-	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z3
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z3
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z4
 	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z4
 	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z4
@@ -1078,13 +1048,7 @@ tail31:
 	VMULPS            Z3, Z3, Z5
 	VFMADD213PS       Z3, Z5, Z4
 	VADDPS.BCST       sone_s<>+0(SB), Z4, Z4
-	VPSUBD.BCST       sexpbias_s<>+0(SB), Z1, Z3
-	VPSRLD            $0x01, Z3, Z1
-	VPSUBD            Z1, Z3, Z3
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z1, Z4, Z4
-	VMULPS            Z3, Z4, Z4
+	VSCALEFPS         Z1, Z4, Z4
 	VMOVUPS           Z4, K1, (CX)
 	VADDPS            Z4, Z0, K1, Z0
 
@@ -1201,9 +1165,6 @@ GLOBL sexpp5_s<>(SB), RODATA|NOPTR, $4
 DATA sone_s<>+0(SB)/4, $0x3f800000
 GLOBL sone_s<>(SB), RODATA|NOPTR, $4
 
-DATA sexpbias_s<>+0(SB)/4, $0x4b3fff02
-GLOBL sexpbias_s<>(SB), RODATA|NOPTR, $4
-
 // func dsoftmaxAVX512(n int, x *float64, y *float64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·dsoftmaxAVX512(SB), NOSPLIT, $0-24
@@ -1291,18 +1252,18 @@ big41:
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z8
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z5, Z9
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z10
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z11
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z12
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z13
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z14
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z11, Z3
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z12, Z4
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z13, Z5
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z14, Z6
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z11, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z12, Z4
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z13, Z5
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z14, Z6
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z10
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z6
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
@@ -1363,34 +1324,10 @@ big41:
 	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
 	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
 	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z7, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z8, Z6
-	VPSRLQ            $0x01, Z6, Z5
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z9, Z8
-	VPSRLQ            $0x01, Z8, Z7
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z10, Z10
-	VPSRLQ            $0x01, Z10, Z9
-	VPSUBQ            Z3, Z4, Z4
-	VPSLLQ            $0x34, Z3, Z3
-	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z5, Z6, Z6
-	VPSLLQ            $0x34, Z5, Z5
-	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z7, Z8, Z8
-	VPSLLQ            $0x34, Z7, Z7
-	VPSLLQ            $0x34, Z8, Z8
-	VPSUBQ            Z9, Z10, Z10
-	VPSLLQ            $0x34, Z9, Z9
-	VPSLLQ            $0x34, Z10, Z10
-	VMULPD            Z3, Z11, Z11
-	VMULPD            Z5, Z12, Z12
-	VMULPD            Z7, Z13, Z13
-	VMULPD            Z9, Z14, Z14
-	VMULPD            Z4, Z11, Z11
-	VMULPD            Z6, Z12, Z12
-	VMULPD            Z8, Z13, Z13
-	VMULPD            Z10, Z14, Z14
+	VSCALEFPD         Z7, Z11, Z11
+	VSCALEFPD         Z8, Z12, Z12
+	VSCALEFPD         Z9, Z13, Z13
+	VSCALEFPD         Z10, Z14, Z14
 	VMOVUPD           Z11, (CX)
 	VADDPD            Z11, Z0, Z0
 	VMOVUPD           Z12, 64(CX)
@@ -1415,9 +1352,9 @@ single42:
 	VMINPD            Z3, Z5, Z3
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z4
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z4
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z5
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z3
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z3
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z5
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z5
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z5
@@ -1433,13 +1370,7 @@ single42:
 	VMULPD            Z3, Z3, Z6
 	VFMADD213PD       Z3, Z6, Z5
 	VADDPD.BCST       done_s<>+0(SB), Z5, Z5
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ            Z3, Z4, Z4
-	VPSLLQ            $0x34, Z3, Z3
-	VPSLLQ            $0x34, Z4, Z4
-	VMULPD            Z3, Z5, Z5
-	VMULPD            Z4, Z5, Z5
+	VSCALEFPD         Z4, Z5, Z5
 	VMOVUPD           Z5, (CX)
 	VADDPD            Z5, Z0, Z0
 	ADDQ              $0x00000040, SI
@@ -1460,9 +1391,9 @@ tail43:
 	VMINPD            Z3, Z4, Z3
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
 	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z1
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z4
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z3
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z3
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z4
 	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z4
 	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z4
@@ -1478,13 +1409,7 @@ tail43:
 	VMULPD            Z3, Z3, Z5
 	VFMADD213PD       Z3, Z5, Z4
 	VADDPD.BCST       done_s<>+0(SB), Z4, Z4
-	VPSUBQ.BCST       dexpbias_s<>+0(SB), Z1, Z3
-	VPSRLQ            $0x01, Z3, Z1
-	VPSUBQ            Z1, Z3, Z3
-	VPSLLQ            $0x34, Z1, Z1
-	VPSLLQ            $0x34, Z3, Z3
-	VMULPD            Z1, Z4, Z4
-	VMULPD            Z3, Z4, Z4
+	VSCALEFPD         Z1, Z4, Z4
 	VMOVUPD           Z4, K1, (CX)
 	VADDPD            Z4, Z0, K1, Z0
 
@@ -1597,6 +1522,3 @@ GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
 
 DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpbias_s<>+0(SB)/8, $0x4337fffffffff802
-GLOBL dexpbias_s<>(SB), RODATA|NOPTR, $8
