@@ -49,6 +49,13 @@ func genGemm(g *gen) {
 		g.sum(t, true, ymm)
 		g.axpy(t, ymm)
 	}
+	// At AVX-512, four rows at a time (gemv.go), the last m mod 4 rows
+	// one at a time.
+	for _, t := range []dtype{f32, f64} {
+		genGemv4(g, t)
+		g.sum(t, true, zmm)
+		g.axpy(t, zmm)
+	}
 }
 
 func (g *gen) gemmMicroKernel(k gemmKernel) {

@@ -136,6 +136,10 @@ type gen struct {
 	consts map[string]Mem // vector constants defined so far (vconst)
 	masks  *Mem           // the tail mask table, once defined
 	mask   Op             // the active tail mask, while emitting a tail
+	// w is the width of the kernel the width-generic generators emit
+	// (zero: ymm); with zmm, vconst gives broadcast scalars (scalars).
+	w       width
+	scalars map[Symbol]bool
 }
 
 // label returns a label name unique within the file.

@@ -103,7 +103,7 @@ func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 			f(i)
 		}
 	}
-	lo, hi := g.YMM(), g.YMM()
+	lo, hi := g.newVec(), g.newVec()
 	g.vmovu(t, g.fconst(t, "explo", c.lo), lo)
 	g.vmovu(t, g.fconst(t, "exphi", c.hi), hi)
 	each(func(i int) { g.vmax(t, xs[i], lo, xs[i]) }) // lo > x ? lo : x, and x when NaN
@@ -112,12 +112,12 @@ func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 	// tt = x·log2e + magic: n in its low bits.
 	tt, nf := make([]VecVirtual, len(xs)), make([]VecVirtual, len(xs))
 	each(func(i int) {
-		tt[i] = g.YMM()
+		tt[i] = g.newVec()
 		g.vmovu(t, g.fconst(t, "log2e", math.Log2E), tt[i])
 	})
 	each(func(i int) { g.vfmadd213(t, g.fconst(t, "magic", c.magic), xs[i], tt[i]) })
 	each(func(i int) {
-		nf[i] = g.YMM()
+		nf[i] = g.newVec()
 		g.vsub(t, g.fconst(t, "magic", c.magic), tt[i], nf[i])
 	})
 	each(func(i int) { g.vfnmadd231(t, g.fconst(t, "ln2hi", c.ln2hi), nf[i], xs[i]) }) // x −= n·ln2hi
@@ -126,7 +126,7 @@ func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 	// p = 1 + r + r²·P(r)
 	p := make([]VecVirtual, len(xs))
 	each(func(i int) {
-		p[i] = g.YMM()
+		p[i] = g.newVec()
 		g.vmovu(t, g.fconst(t, "expp0", c.poly[0]), p[i])
 	})
 	for k, v := range c.poly[1:] {
@@ -134,22 +134,34 @@ func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 	}
 	r2 := make([]VecVirtual, len(xs))
 	each(func(i int) {
-		r2[i] = g.YMM()
+		r2[i] = g.newVec()
 		g.vmul(t, xs[i], xs[i], r2[i])
 	})
 	each(func(i int) { g.vfmadd213(t, xs[i], r2[i], p[i]) }) // p·r² + r
 	each(func(i int) { g.vadd(t, g.fconst(t, "one", 1), p[i], p[i]) })
 
+	if g.width() == zmm {
+		// VSCALEFPS computes p·2^n rounded once, as the two factors
+		// below do, in one instruction instead of seven: the same bits.
+		each(func(i int) {
+			if t.f64 {
+				g.VSCALEFPD(nf[i], p[i], p[i])
+			} else {
+				g.VSCALEFPS(nf[i], p[i], p[i])
+			}
+		})
+		return p
+	}
 	// Scale by 2^n as two factors: m = n + 2·bias, m1 = m>>1 = ⌊n/2⌋+bias,
 	// m2 = m − m1 = ⌈n/2⌉+bias; each shifted into an exponent field.
 	m1, m2 := make([]VecVirtual, len(xs)), make([]VecVirtual, len(xs))
 	each(func(i int) {
-		m1[i], m2[i] = g.YMM(), g.YMM()
+		m1[i], m2[i] = g.newVec(), g.newVec()
 		if t.f64 {
-			g.VPSUBQ(g.vconst(t, "expbias", c.bias), tt[i], m2[i])
+			g.vpsub(t, g.vconst(t, "expbias", c.bias), tt[i], m2[i])
 			g.VPSRLQ(U8(1), m2[i], m1[i])
 		} else {
-			g.VPSUBD(g.vconst(t, "expbias", c.bias), tt[i], m2[i])
+			g.vpsub(t, g.vconst(t, "expbias", c.bias), tt[i], m2[i])
 			g.VPSRLD(U8(1), m2[i], m1[i])
 		}
 	})
@@ -183,8 +195,17 @@ func (g *gen) signMask(t dtype) Mem {
 	return g.vconst(t, "signmask", 1<<31)
 }
 
+// blendv sets dst = mask ? y : x: by the sign bit of each lane of a vector
+// mask, or by the bits of a mask register (VBLENDMPS, for zmm).
 func (g *gen) blendv(t dtype, mask, y, x, dst Op) {
-	// dst = mask ? y : x (by the sign bit of each lane of mask)
+	switch {
+	case IsK(mask) && t.f64:
+		g.VBLENDMPD(y, x, mask, dst)
+		return
+	case IsK(mask):
+		g.VBLENDMPS(y, x, mask, dst)
+		return
+	}
 	if t.f64 {
 		g.VBLENDVPD(mask, y, x, dst)
 	} else {
@@ -213,13 +234,13 @@ func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
 	}
 	ax, z, bs := make([]VecVirtual, n), make([]VecVirtual, n), make([]VecVirtual, n)
 	each(func(i int) {
-		ax[i] = g.YMM()
+		ax[i] = g.newVec()
 		g.vand(t, g.absMask(t), xs[i], ax[i])
 	})
 
 	// Small |x|: B = ax·z·P(z), C = Q(z) (1 for float32).
 	each(func(i int) {
-		z[i] = g.YMM()
+		z[i] = g.newVec()
 		g.vmul(t, ax[i], ax[i], z[i])
 	})
 	poly := tanhF32P
@@ -227,7 +248,7 @@ func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
 		poly = tanhF64P
 	}
 	each(func(i int) {
-		bs[i] = g.YMM()
+		bs[i] = g.newVec()
 		g.vmovu(t, g.fconst(t, "tanhp0", poly[0]), bs[i])
 	})
 	for k, v := range poly[1:] {
@@ -239,7 +260,7 @@ func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
 	if t.f64 {
 		cs = make([]VecVirtual, n)
 		each(func(i int) {
-			cs[i] = g.YMM()
+			cs[i] = g.newVec()
 			g.vmovu(t, g.fconst(t, "tanhq0", tanhF64Q[0]), cs[i])
 		})
 		for k, v := range tanhF64Q[1:] {
@@ -250,25 +271,28 @@ func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
 	// Large |x|: A = 1, B = −2, C = exp(2|x|) + 1.
 	e2 := make([]VecVirtual, n)
 	each(func(i int) {
-		e2[i] = g.YMM()
+		e2[i] = g.newVec()
 		g.vadd(t, ax[i], ax[i], e2[i])
 	})
 	e := g.exp(t, e2)
 	each(func(i int) { g.vadd(t, g.fconst(t, "one", 1), e[i], e[i]) })
 
 	// Blend by |x| < 0.625 (false for NaN: the large form, NaN).
-	small, a, b := make([]VecVirtual, n), make([]VecVirtual, n), make([]VecVirtual, n)
+	small, a, b := make([]Register, n), make([]VecVirtual, n), make([]VecVirtual, n)
 	each(func(i int) {
-		small[i] = g.YMM()
+		small[i] = g.newVec()
+		if g.width() == zmm {
+			small[i] = g.K()
+		}
 		g.vcmp(t, cmpLT, g.fconst(t, "tanhsmall", 0.625), ax[i], small[i])
 	})
 	each(func(i int) {
-		a[i] = g.YMM()
+		a[i] = g.newVec()
 		g.vmovu(t, g.fconst(t, "one", 1), a[i])
 		g.blendv(t, small[i], ax[i], a[i], a[i])
 	})
 	each(func(i int) {
-		b[i] = g.YMM()
+		b[i] = g.newVec()
 		g.vmovu(t, g.fconst(t, "minus2", -2), b[i])
 		g.blendv(t, small[i], bs[i], b[i], b[i])
 	})
@@ -277,7 +301,7 @@ func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
 			g.blendv(t, small[i], cs[i], e[i], e[i])
 		} else {
 			// C = 1 for small |x|.
-			one := g.YMM()
+			one := g.newVec()
 			g.vmovu(t, g.fconst(t, "one", 1), one)
 			g.blendv(t, small[i], one, e[i], e[i])
 		}
@@ -286,7 +310,7 @@ func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
 	each(func(i int) { g.vadd(t, b[i], a[i], a[i]) })
 	// Put the sign back.
 	each(func(i int) {
-		sign := g.YMM()
+		sign := g.newVec()
 		g.vand(t, g.signMask(t), xs[i], sign)
 		g.vor(t, sign, a[i], a[i])
 	})
@@ -299,18 +323,28 @@ func (g *gen) sigmoid(t dtype, xs []VecVirtual) []VecVirtual {
 	n := len(xs)
 	nx := make([]VecVirtual, n)
 	for i := range n {
-		nx[i] = g.YMM()
+		nx[i] = g.newVec()
 		g.vor(t, g.signMask(t), xs[i], nx[i]) // −|x|
 	}
 	e := g.exp(t, nx)
 	num, d := make([]VecVirtual, n), make([]VecVirtual, n)
 	for i := range n {
-		num[i], d[i] = g.YMM(), g.YMM()
+		num[i], d[i] = g.newVec(), g.newVec()
 		g.vmovu(t, g.fconst(t, "one", 1), num[i])
 		g.vadd(t, num[i], e[i], d[i])
 	}
 	for i := range n {
-		g.blendv(t, xs[i], e[i], num[i], num[i]) // e where x's sign bit is set, else 1
+		sign := Op(xs[i])
+		if g.width() == zmm { // the sign bits into a mask register
+			k := g.K()
+			if t.f64 {
+				g.VPMOVQ2M(xs[i], k)
+			} else {
+				g.VPMOVD2M(xs[i], k)
+			}
+			sign = k
+		}
+		g.blendv(t, sign, e[i], num[i], num[i]) // e where x's sign bit is set, else 1
 	}
 	for i := range n {
 		g.vdiv(t, d[i], num[i], num[i])

@@ -56,7 +56,13 @@ var (
 // The packed instructions, by dtype. Operands are in Go assembler order:
 // sources first, destination last.
 
+// vmovu moves a vector; from a broadcast constant (vconst in a zmm kernel)
+// it broadcasts the scalar.
 func (g *gen) vmovu(t dtype, src, dst Op) {
+	if g.bcast(src) {
+		g.vbroadcast(t, src, dst)
+		return
+	}
 	if t.f64 {
 		g.VMOVUPD(src, dst)
 	} else {
@@ -83,74 +89,119 @@ func (g *gen) vfmadd231(t dtype, y, x, acc Op) {
 
 // vfmadd213 computes x = x·y + z.
 func (g *gen) vfmadd213(t dtype, z, y, x Op) {
-	if t.f64 {
+	switch bc := g.bcast(z); {
+	case bc && t.f64:
+		g.VFMADD213PD_BCST(z, y, x)
+	case bc:
+		g.VFMADD213PS_BCST(z, y, x)
+	case t.f64:
 		g.VFMADD213PD(z, y, x)
-	} else {
+	default:
 		g.VFMADD213PS(z, y, x)
 	}
 }
 
 // vfnmadd231 computes acc -= x·y.
 func (g *gen) vfnmadd231(t dtype, y, x, acc Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VFNMADD231PD_BCST(y, x, acc)
+	case bc:
+		g.VFNMADD231PS_BCST(y, x, acc)
+	case t.f64:
 		g.VFNMADD231PD(y, x, acc)
-	} else {
+	default:
 		g.VFNMADD231PS(y, x, acc)
 	}
 }
 
 func (g *gen) vmul(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VMULPD_BCST(y, x, dst)
+	case bc:
+		g.VMULPS_BCST(y, x, dst)
+	case t.f64:
 		g.VMULPD(y, x, dst)
-	} else {
+	default:
 		g.VMULPS(y, x, dst)
 	}
 }
 
 func (g *gen) vadd(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VADDPD_BCST(y, x, dst)
+	case bc:
+		g.VADDPS_BCST(y, x, dst)
+	case t.f64:
 		g.VADDPD(y, x, dst)
-	} else {
+	default:
 		g.VADDPS(y, x, dst)
 	}
 }
 
 func (g *gen) vsub(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VSUBPD_BCST(y, x, dst)
+	case bc:
+		g.VSUBPS_BCST(y, x, dst)
+	case t.f64:
 		g.VSUBPD(y, x, dst)
-	} else {
+	default:
 		g.VSUBPS(y, x, dst)
 	}
 }
 
 func (g *gen) vdiv(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VDIVPD_BCST(y, x, dst)
+	case bc:
+		g.VDIVPS_BCST(y, x, dst)
+	case t.f64:
 		g.VDIVPD(y, x, dst)
-	} else {
+	default:
 		g.VDIVPS(y, x, dst)
 	}
 }
 
 func (g *gen) vmax(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VMAXPD_BCST(y, x, dst)
+	case bc:
+		g.VMAXPS_BCST(y, x, dst)
+	case t.f64:
 		g.VMAXPD(y, x, dst)
-	} else {
+	default:
 		g.VMAXPS(y, x, dst)
 	}
 }
 
 func (g *gen) vmin(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VMINPD_BCST(y, x, dst)
+	case bc:
+		g.VMINPS_BCST(y, x, dst)
+	case t.f64:
 		g.VMINPD(y, x, dst)
-	} else {
+	default:
 		g.VMINPS(y, x, dst)
 	}
 }
 
 func (g *gen) vand(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VANDPD_BCST(y, x, dst)
+	case bc:
+		g.VANDPS_BCST(y, x, dst)
+	case t.f64:
 		g.VANDPD(y, x, dst)
-	} else {
+	default:
 		g.VANDPS(y, x, dst)
 	}
 }
@@ -164,9 +215,14 @@ func (g *gen) vandn(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vor(t dtype, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VORPD_BCST(y, x, dst)
+	case bc:
+		g.VORPS_BCST(y, x, dst)
+	case t.f64:
 		g.VORPD(y, x, dst)
-	} else {
+	default:
 		g.VORPS(y, x, dst)
 	}
 }
@@ -180,11 +236,31 @@ func (g *gen) vxor(t dtype, y, x, dst Op) {
 }
 
 // vcmp sets dst to the lanes where x pred y holds (Go order: pred, y, x, dst).
+// With zmm sources dst is a mask register.
 func (g *gen) vcmp(t dtype, pred int, y, x, dst Op) {
-	if t.f64 {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VCMPPD_BCST(Imm(uint64(pred)), y, x, dst)
+	case bc:
+		g.VCMPPS_BCST(Imm(uint64(pred)), y, x, dst)
+	case t.f64:
 		g.VCMPPD(Imm(uint64(pred)), y, x, dst)
-	} else {
+	default:
 		g.VCMPPS(Imm(uint64(pred)), y, x, dst)
+	}
+}
+
+// vpsub subtracts packed integers of t's width: dst = x − y.
+func (g *gen) vpsub(t dtype, y, x, dst Op) {
+	switch bc := g.bcast(y); {
+	case bc && t.f64:
+		g.VPSUBQ_BCST(y, x, dst)
+	case bc:
+		g.VPSUBD_BCST(y, x, dst)
+	case t.f64:
+		g.VPSUBQ(y, x, dst)
+	default:
+		g.VPSUBD(y, x, dst)
 	}
 }
 

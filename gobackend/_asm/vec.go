@@ -15,8 +15,16 @@ import (
 // arithmetic whatever its position. Registers are avo's virtual ones.
 
 // vconst returns a 32-byte constant holding v in every lane of t (the bits
-// of v for a float, v itself for an integer), defined once per file.
+// of v for a float, v itself for an integer), defined once per file. While
+// a zmm kernel is emitted (g.w) it returns the scalar instead, which the
+// instruction helpers of ops.go take as an embedded broadcast ({1to16},
+// {1to8}): a 64-byte constant would straddle two cache lines wherever the
+// linker places it 32 bytes past one, and exp reads some fifteen
+// constants per vector.
 func (g *gen) vconst(t dtype, name string, bits uint64) Mem {
+	if g.width() == zmm {
+		return g.sconst(t, name, bits)
+	}
 	key := fmt.Sprintf("%s%s", t.char, name)
 	if m, ok := g.consts[key]; ok {
 		return m
@@ -36,6 +44,48 @@ func (g *gen) vconst(t dtype, name string, bits uint64) Mem {
 	g.consts[key] = m
 	return m
 }
+
+// sconst is the scalar constant of vconst in a zmm kernel.
+func (g *gen) sconst(t dtype, name string, bits uint64) Mem {
+	key := fmt.Sprintf("%s%s_s", t.char, name) // vconst names have no "_"
+	if m, ok := g.consts[key]; ok {
+		return m
+	}
+	m := g.StaticGlobal(key)
+	g.DataAttributes(attr.RODATA | attr.NOPTR)
+	if t.f64 {
+		g.AddDatum(0, U64(bits))
+	} else {
+		g.AddDatum(0, U32(uint32(bits)))
+	}
+	if g.consts == nil {
+		g.consts = map[string]Mem{}
+	}
+	if g.scalars == nil {
+		g.scalars = map[Symbol]bool{}
+	}
+	g.consts[key] = m
+	g.scalars[m.Symbol] = true
+	return m
+}
+
+// bcast reports whether op is a scalar constant of sconst.
+func (g *gen) bcast(op Op) bool {
+	m, ok := op.(Mem)
+	return ok && g.scalars[m.Symbol]
+}
+
+// width is the vector width of the kernel being emitted by the
+// width-generic generators (math.go, nn.go): g.w, ymm when unset.
+func (g *gen) width() width {
+	if g.w == zmm {
+		return zmm
+	}
+	return ymm
+}
+
+// newVec returns a new virtual vector register of g.width().
+func (g *gen) newVec() VecVirtual { return g.vec(g.width()) }
 
 // fconst is vconst of a float value.
 func (g *gen) fconst(t dtype, name string, v float64) Mem {
@@ -226,17 +276,25 @@ func genElem(g *gen) {
 		g.relu(t, ymm)
 		// Vectors per loop trip, their chains interleaved: as many as
 		// the 16 registers hold.
-		g.mathKernel(t, "exp", "y[i] = exp(x[i])", g.exp, 3)
-		g.mathKernel(t, "tanh", "y[i] = tanh(x[i])", g.tanh, 2)
-		g.mathKernel(t, "sigmoid", "y[i] = 1/(1+exp(-x[i]))", g.sigmoid, 3)
+		g.mathKernel(t, ymm, "exp", "y[i] = exp(x[i])", g.exp, 3)
+		g.mathKernel(t, ymm, "tanh", "y[i] = tanh(x[i])", g.tanh, 2)
+		g.mathKernel(t, ymm, "sigmoid", "y[i] = 1/(1+exp(-x[i]))", g.sigmoid, 3)
 	}
 	for _, t := range []dtype{f32, f64} {
 		g.binary(t, zmm, "add", "z[i] = x[i] + y[i]", g.vadd)
 		g.binary(t, zmm, "mul", "z[i] = x[i] · y[i]", g.vmul)
 		g.axpy(t, zmm)
 		g.relu(t, zmm)
+		// The same arithmetic in zmm, so the same bits; 32 registers
+		// hold more chains.
+		g.mathKernel(t, zmm, "exp", "y[i] = exp(x[i])", g.exp, zmmBatch.exp)
+		g.mathKernel(t, zmm, "tanh", "y[i] = tanh(x[i])", g.tanh, zmmBatch.tanh)
+		g.mathKernel(t, zmm, "sigmoid", "y[i] = 1/(1+exp(-x[i]))", g.sigmoid, zmmBatch.sigmoid)
 	}
 }
+
+// zmmBatch is the vectors per loop trip of the zmm math kernels.
+var zmmBatch = struct{ exp, tanh, sigmoid int }{4, 3, 4}
 
 type vop func(t dtype, y, x, dst Op)
 
@@ -357,27 +415,31 @@ func (g *gen) relu(t dtype, w width) {
 	g.RET()
 }
 
-// mathKernel is an element-wise kernel of one function; f computes it on
-// several vectors at once (it may clobber them), batch of them per loop trip.
-func (g *gen) mathKernel(t dtype, name, what string, f func(t dtype, xs []VecVirtual) []VecVirtual, batch int) {
-	g.elemFunc(t, name, "func(n int, x, y *%s)",
-		fmt.Sprintf("%s%sAVX2 sets %s for i < n (y may be x); see math.go in", t.char, name, what),
-		"gobackend/_asm for the method and its error.")
+// mathKernel is an element-wise kernel of one function with vectors of
+// width w; f computes it on several vectors at once (it may clobber them),
+// batch of them per loop trip. The tail loads its lanes under a mask, the
+// others zero, and stores them under it.
+func (g *gen) mathKernel(t dtype, w width, name, what string, f func(t dtype, xs []VecVirtual) []VecVirtual, batch int) {
+	g.vecFunc(t, w, name, "func(n int, x, y *%s)",
+		append([]string{fmt.Sprintf("%s%s%s sets %s for i < n (y may be x); see math.go in", t.char, name, w.name, what),
+			"gobackend/_asm for the method and its error."}, needs(w)...)...)
+	g.w = w
+	defer func() { g.w = width{} }()
 	n, x, y := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("y"), y)
 	var in []VecVirtual
-	g.loop(t, batch, n, []Register{x, y}, func(u, of int) {
-		a := g.YMM()
-		g.vload(t, x, u, a)
+	g.loopW(t, w, batch, n, []Register{x, y}, func(u, of int, k Op) {
+		a := g.vec(w)
+		g.vloadW(t, w, Mem{Base: x, Disp: u * w.bytes}, k, a)
 		in = append(in, a)
 		if u < of-1 {
 			return // the trip's last vector computes them all
 		}
 		out := f(t, in)
 		for i, r := range out {
-			g.vstore(t, r, y, u-len(out)+1+i)
+			g.vstoreW(t, w, r, Mem{Base: y, Disp: (u - len(out) + 1 + i) * w.bytes}, k)
 		}
 		in = nil
 	})

@@ -54,7 +54,7 @@ type impl uint8
 const (
 	implGeneric impl = iota
 	implAVX2         // elem_amd64.s
-	implAVX512       // elem_amd64.s: Add, Mul, Axpy and ReLU only
+	implAVX512       // elem_amd64.s
 )
 
 // implFor returns the kernels lvl runs (clamped to what the CPU runs).
@@ -68,14 +68,9 @@ func implFor(lvl isa.Level) impl {
 	return implAVX2
 }
 
-// mathImpl is the kernels Exp, Tanh and Sigmoid run at k: they have no
-// AVX-512 form (Zen 4 runs 512-bit arithmetic as two 256-bit halves, so
-// wider vectors would not compute faster there).
-func mathImpl(k impl) impl { return min(k, implAVX2) }
-
-// Kernel names the Add, Mul, Axpy and ReLU kernels a level runs: "generic",
-// "AVX2", or at AVX512 isa.ZMMKernel(): the AVX-512 kernels run while a call
-// moves (reads and writes) at most isa.ZMMMaxBytes.
+// Kernel names the kernels a level runs: "generic", "AVX2", or at AVX512
+// isa.ZMMKernel(): the AVX-512 kernels run while a call moves (reads and
+// writes) at most isa.ZMMMaxBytes.
 func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
@@ -86,14 +81,9 @@ func Kernel(lvl isa.Level) string {
 	return "generic"
 }
 
-// MathKernel names the Exp, Tanh and Sigmoid kernels a level runs:
-// "generic" or "AVX2".
-func MathKernel(lvl isa.Level) string {
-	if mathImpl(implFor(lvl)) == implAVX2 {
-		return "AVX2"
-	}
-	return "generic"
-}
+// MathKernel names the Exp, Tanh and Sigmoid kernels a level runs: the
+// same as Kernel.
+func MathKernel(lvl isa.Level) string { return Kernel(lvl) }
 
 // forChunks runs f on the pieces of [0, n) num.For makes. The callers check
 // single first and then call their kernel directly: the closure passed here
@@ -157,19 +147,19 @@ func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 // small results keeping their relative accuracy. NaN stays NaN.
 func Sigmoid[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(mathImpl(implFor(lvl)), opSigmoid, x, y, threads, minChunkMath)
+	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opSigmoid, x, y, threads, minChunkMath)
 }
 
 // Tanh sets y = tanh(x).
 func Tanh[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(mathImpl(implFor(lvl)), opTanh, x, y, threads, minChunkMath)
+	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opTanh, x, y, threads, minChunkMath)
 }
 
 // Exp sets y = exp(x) (overflow gives +Inf, underflow subnormals then 0).
 func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(mathImpl(implFor(lvl)), opExp, x, y, threads, minChunkMath)
+	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opExp, x, y, threads, minChunkMath)
 }
 
 type op uint8
@@ -251,7 +241,7 @@ func unaryKernel[T Float](k impl, o op, x, y []T) {
 // if a kernel exceeds it. fn is "exp", "tanh" or "sigmoid"; f64 selects the
 // float64 kernels.
 func MaxULP(lvl isa.Level, fn string, f64 bool) float64 {
-	b, ok := ulpBounds[boundKey{mathImpl(implFor(lvl)), fn, f64}]
+	b, ok := ulpBounds[boundKey{implFor(lvl), fn, f64}]
 	if !ok {
 		panic("elem: MaxULP: unknown function " + fn)
 	}

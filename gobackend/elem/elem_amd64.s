@@ -2384,6 +2384,658 @@ done72:
 	VZEROUPPER
 	RET
 
+// func sexpAVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big73:
+	CMPQ              AX, $0x00000040
+	JL                single74
+	VMOVUPS           (CX), Z0
+	VMOVUPS           64(CX), Z1
+	VMOVUPS           128(CX), Z2
+	VMOVUPS           192(CX), Z3
+	VBROADCASTSS      sexplo_s<>+0(SB), Z4
+	VBROADCASTSS      sexphi_s<>+0(SB), Z5
+	VMAXPS            Z0, Z4, Z0
+	VMAXPS            Z1, Z4, Z1
+	VMAXPS            Z2, Z4, Z2
+	VMAXPS            Z3, Z4, Z3
+	VMINPS            Z0, Z5, Z0
+	VMINPS            Z1, Z5, Z1
+	VMINPS            Z2, Z5, Z2
+	VMINPS            Z3, Z5, Z3
+	VBROADCASTSS      slog2e_s<>+0(SB), Z4
+	VBROADCASTSS      slog2e_s<>+0(SB), Z5
+	VBROADCASTSS      slog2e_s<>+0(SB), Z6
+	VBROADCASTSS      slog2e_s<>+0(SB), Z7
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z5
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z6
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z7
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VSUBPS.BCST       smagic_s<>+0(SB), Z5, Z5
+	VSUBPS.BCST       smagic_s<>+0(SB), Z6, Z6
+	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z0
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z8
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z9
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z10
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z8
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z9
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z10
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z8
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z9
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z10
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z8
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z9
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z10
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z8
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z9
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z10
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z8
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z9
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z10
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z11
+	VMULPS            Z0, Z0, Z12
+	VMULPS            Z1, Z1, Z13
+	VMULPS            Z2, Z2, Z14
+	VMULPS            Z3, Z3, Z15
+	VFMADD213PS       Z0, Z12, Z8
+	VFMADD213PS       Z1, Z13, Z9
+	VFMADD213PS       Z2, Z14, Z10
+	VFMADD213PS       Z3, Z15, Z11
+	VADDPS.BCST       sone_s<>+0(SB), Z8, Z8
+	VADDPS.BCST       sone_s<>+0(SB), Z9, Z9
+	VADDPS.BCST       sone_s<>+0(SB), Z10, Z10
+	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
+	VSCALEFPS         Z4, Z8, Z8
+	VSCALEFPS         Z5, Z9, Z9
+	VSCALEFPS         Z6, Z10, Z10
+	VSCALEFPS         Z7, Z11, Z11
+	VMOVUPS           Z8, (DX)
+	VMOVUPS           Z9, 64(DX)
+	VMOVUPS           Z10, 128(DX)
+	VMOVUPS           Z11, 192(DX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, DX
+	SUBQ              $0x00000040, AX
+	JMP               big73
+
+single74:
+	CMPQ              AX, $0x00000010
+	JL                tail75
+	VMOVUPS           (CX), Z0
+	VBROADCASTSS      sexplo_s<>+0(SB), Z1
+	VBROADCASTSS      sexphi_s<>+0(SB), Z2
+	VMAXPS            Z0, Z1, Z0
+	VMINPS            Z0, Z2, Z0
+	VBROADCASTSS      slog2e_s<>+0(SB), Z1
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z2
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VFMADD213PS       Z0, Z3, Z2
+	VADDPS.BCST       sone_s<>+0(SB), Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
+	VMOVUPS           Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000010, AX
+	JMP               single74
+
+tail75:
+	TESTQ             AX, AX
+	JZ                done76
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPS.Z         (CX), K1, Z0
+	VBROADCASTSS      sexplo_s<>+0(SB), Z1
+	VBROADCASTSS      sexphi_s<>+0(SB), Z2
+	VMAXPS            Z0, Z1, Z0
+	VMINPS            Z0, Z2, Z0
+	VBROADCASTSS      slog2e_s<>+0(SB), Z1
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z2
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VFMADD213PS       Z0, Z3, Z2
+	VADDPS.BCST       sone_s<>+0(SB), Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
+	VMOVUPS           Z2, K1, (DX)
+
+done76:
+	VZEROUPPER
+	RET
+
+DATA sexplo_s<>+0(SB)/4, $0xc2d00000
+GLOBL sexplo_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexphi_s<>+0(SB)/4, $0x42b20000
+GLOBL sexphi_s<>(SB), RODATA|NOPTR, $4
+
+DATA slog2e_s<>+0(SB)/4, $0x3fb8aa3b
+GLOBL slog2e_s<>(SB), RODATA|NOPTR, $4
+
+DATA smagic_s<>+0(SB)/4, $0x4b400000
+GLOBL smagic_s<>(SB), RODATA|NOPTR, $4
+
+DATA sln2hi_s<>+0(SB)/4, $0x3f318000
+GLOBL sln2hi_s<>(SB), RODATA|NOPTR, $4
+
+DATA sln2lo_s<>+0(SB)/4, $0xb95e8083
+GLOBL sln2lo_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp0_s<>+0(SB)/4, $0x39506967
+GLOBL sexpp0_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp1_s<>+0(SB)/4, $0x3ab743ce
+GLOBL sexpp1_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp2_s<>+0(SB)/4, $0x3c088908
+GLOBL sexpp2_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp3_s<>+0(SB)/4, $0x3d2aa9c1
+GLOBL sexpp3_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp4_s<>+0(SB)/4, $0x3e2aaaaa
+GLOBL sexpp4_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp5_s<>+0(SB)/4, $0x3f000000
+GLOBL sexpp5_s<>(SB), RODATA|NOPTR, $4
+
+DATA sone_s<>+0(SB)/4, $0x3f800000
+GLOBL sone_s<>(SB), RODATA|NOPTR, $4
+
+// func stanhAVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big77:
+	CMPQ              AX, $0x00000030
+	JL                single78
+	VMOVUPS           (CX), Z0
+	VMOVUPS           64(CX), Z1
+	VMOVUPS           128(CX), Z2
+	VANDPS.BCST       sabsmask_s<>+0(SB), Z0, Z3
+	VANDPS.BCST       sabsmask_s<>+0(SB), Z1, Z4
+	VANDPS.BCST       sabsmask_s<>+0(SB), Z2, Z5
+	VMULPS            Z3, Z3, Z6
+	VMULPS            Z4, Z4, Z7
+	VMULPS            Z5, Z5, Z8
+	VBROADCASTSS      stanhp0_s<>+0(SB), Z9
+	VBROADCASTSS      stanhp0_s<>+0(SB), Z10
+	VBROADCASTSS      stanhp0_s<>+0(SB), Z11
+	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z6, Z9
+	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z7, Z10
+	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z8, Z11
+	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z6, Z9
+	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z7, Z10
+	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z8, Z11
+	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z6, Z9
+	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z7, Z10
+	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z8, Z11
+	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z6, Z9
+	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z7, Z10
+	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z8, Z11
+	VMULPS            Z6, Z9, Z9
+	VMULPS            Z7, Z10, Z10
+	VMULPS            Z8, Z11, Z11
+	VMULPS            Z3, Z9, Z9
+	VMULPS            Z4, Z10, Z10
+	VMULPS            Z5, Z11, Z11
+	VADDPS            Z3, Z3, Z6
+	VADDPS            Z4, Z4, Z7
+	VADDPS            Z5, Z5, Z8
+	VBROADCASTSS      sexplo_s<>+0(SB), Z12
+	VBROADCASTSS      sexphi_s<>+0(SB), Z13
+	VMAXPS            Z6, Z12, Z6
+	VMAXPS            Z7, Z12, Z7
+	VMAXPS            Z8, Z12, Z8
+	VMINPS            Z6, Z13, Z6
+	VMINPS            Z7, Z13, Z7
+	VMINPS            Z8, Z13, Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z12
+	VBROADCASTSS      slog2e_s<>+0(SB), Z13
+	VBROADCASTSS      slog2e_s<>+0(SB), Z14
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z12
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z7, Z13
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z8, Z14
+	VSUBPS.BCST       smagic_s<>+0(SB), Z12, Z12
+	VSUBPS.BCST       smagic_s<>+0(SB), Z13, Z13
+	VSUBPS.BCST       smagic_s<>+0(SB), Z14, Z14
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z12, Z6
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z13, Z7
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z14, Z8
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z12, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z13, Z7
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z14, Z8
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z15
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z16
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z17
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z6, Z15
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z7, Z16
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z8, Z17
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z6, Z15
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z7, Z16
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z8, Z17
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z6, Z15
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z7, Z16
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z8, Z17
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z6, Z15
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z7, Z16
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z8, Z17
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z6, Z15
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z7, Z16
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z8, Z17
+	VMULPS            Z6, Z6, Z18
+	VMULPS            Z7, Z7, Z19
+	VMULPS            Z8, Z8, Z20
+	VFMADD213PS       Z6, Z18, Z15
+	VFMADD213PS       Z7, Z19, Z16
+	VFMADD213PS       Z8, Z20, Z17
+	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
+	VADDPS.BCST       sone_s<>+0(SB), Z16, Z16
+	VADDPS.BCST       sone_s<>+0(SB), Z17, Z17
+	VSCALEFPS         Z12, Z15, Z15
+	VSCALEFPS         Z13, Z16, Z16
+	VSCALEFPS         Z14, Z17, Z17
+	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
+	VADDPS.BCST       sone_s<>+0(SB), Z16, Z16
+	VADDPS.BCST       sone_s<>+0(SB), Z17, Z17
+	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z3, K1
+	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z4, K2
+	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z5, K3
+	VBROADCASTSS      sone_s<>+0(SB), Z6
+	VBLENDMPS         Z3, Z6, K1, Z6
+	VBROADCASTSS      sone_s<>+0(SB), Z3
+	VBLENDMPS         Z4, Z3, K2, Z3
+	VBROADCASTSS      sone_s<>+0(SB), Z4
+	VBLENDMPS         Z5, Z4, K3, Z4
+	VBROADCASTSS      sminus2_s<>+0(SB), Z5
+	VBLENDMPS         Z9, Z5, K1, Z5
+	VBROADCASTSS      sminus2_s<>+0(SB), Z7
+	VBLENDMPS         Z10, Z7, K2, Z7
+	VBROADCASTSS      sminus2_s<>+0(SB), Z8
+	VBLENDMPS         Z11, Z8, K3, Z8
+	VBROADCASTSS      sone_s<>+0(SB), Z9
+	VBLENDMPS         Z9, Z15, K1, Z15
+	VBROADCASTSS      sone_s<>+0(SB), Z9
+	VBLENDMPS         Z9, Z16, K2, Z16
+	VBROADCASTSS      sone_s<>+0(SB), Z9
+	VBLENDMPS         Z9, Z17, K3, Z17
+	VDIVPS            Z15, Z5, Z5
+	VDIVPS            Z16, Z7, Z7
+	VDIVPS            Z17, Z8, Z8
+	VADDPS            Z5, Z6, Z6
+	VADDPS            Z7, Z3, Z3
+	VADDPS            Z8, Z4, Z4
+	VANDPS.BCST       ssignmask_s<>+0(SB), Z0, Z0
+	VORPS             Z0, Z6, Z6
+	VANDPS.BCST       ssignmask_s<>+0(SB), Z1, Z0
+	VORPS             Z0, Z3, Z3
+	VANDPS.BCST       ssignmask_s<>+0(SB), Z2, Z0
+	VORPS             Z0, Z4, Z4
+	VMOVUPS           Z6, (DX)
+	VMOVUPS           Z3, 64(DX)
+	VMOVUPS           Z4, 128(DX)
+	ADDQ              $0x000000c0, CX
+	ADDQ              $0x000000c0, DX
+	SUBQ              $0x00000030, AX
+	JMP               big77
+
+single78:
+	CMPQ              AX, $0x00000010
+	JL                tail79
+	VMOVUPS           (CX), Z0
+	VANDPS.BCST       sabsmask_s<>+0(SB), Z0, Z1
+	VMULPS            Z1, Z1, Z2
+	VBROADCASTSS      stanhp0_s<>+0(SB), Z3
+	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VMULPS            Z1, Z3, Z3
+	VADDPS            Z1, Z1, Z2
+	VBROADCASTSS      sexplo_s<>+0(SB), Z4
+	VBROADCASTSS      sexphi_s<>+0(SB), Z5
+	VMAXPS            Z2, Z4, Z2
+	VMINPS            Z2, Z5, Z2
+	VBROADCASTSS      slog2e_s<>+0(SB), Z4
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z4
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z2
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z2, Z6
+	VFMADD213PS       Z2, Z6, Z5
+	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
+	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z1, K1
+	VBROADCASTSS      sone_s<>+0(SB), Z2
+	VBLENDMPS         Z1, Z2, K1, Z2
+	VBROADCASTSS      sminus2_s<>+0(SB), Z1
+	VBLENDMPS         Z3, Z1, K1, Z1
+	VBROADCASTSS      sone_s<>+0(SB), Z3
+	VBLENDMPS         Z3, Z5, K1, Z5
+	VDIVPS            Z5, Z1, Z1
+	VADDPS            Z1, Z2, Z2
+	VANDPS.BCST       ssignmask_s<>+0(SB), Z0, Z0
+	VORPS             Z0, Z2, Z2
+	VMOVUPS           Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000010, AX
+	JMP               single78
+
+tail79:
+	TESTQ             AX, AX
+	JZ                done80
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPS.Z         (CX), K1, Z0
+	VANDPS.BCST       sabsmask_s<>+0(SB), Z0, Z1
+	VMULPS            Z1, Z1, Z2
+	VBROADCASTSS      stanhp0_s<>+0(SB), Z3
+	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VMULPS            Z1, Z3, Z3
+	VADDPS            Z1, Z1, Z2
+	VBROADCASTSS      sexplo_s<>+0(SB), Z4
+	VBROADCASTSS      sexphi_s<>+0(SB), Z5
+	VMAXPS            Z2, Z4, Z2
+	VMINPS            Z2, Z5, Z2
+	VBROADCASTSS      slog2e_s<>+0(SB), Z4
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z4
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z2
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z2, Z6
+	VFMADD213PS       Z2, Z6, Z5
+	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
+	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z1, K2
+	VBROADCASTSS      sone_s<>+0(SB), Z2
+	VBLENDMPS         Z1, Z2, K2, Z2
+	VBROADCASTSS      sminus2_s<>+0(SB), Z1
+	VBLENDMPS         Z3, Z1, K2, Z1
+	VBROADCASTSS      sone_s<>+0(SB), Z3
+	VBLENDMPS         Z3, Z5, K2, Z5
+	VDIVPS            Z5, Z1, Z1
+	VADDPS            Z1, Z2, Z2
+	VANDPS.BCST       ssignmask_s<>+0(SB), Z0, Z0
+	VORPS             Z0, Z2, Z2
+	VMOVUPS           Z2, K1, (DX)
+
+done80:
+	VZEROUPPER
+	RET
+
+DATA sabsmask_s<>+0(SB)/4, $0x7fffffff
+GLOBL sabsmask_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhp0_s<>+0(SB)/4, $0xbbbaf0ea
+GLOBL stanhp0_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhp1_s<>+0(SB)/4, $0x3ca9134e
+GLOBL stanhp1_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhp2_s<>+0(SB)/4, $0xbd5c1e2d
+GLOBL stanhp2_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhp3_s<>+0(SB)/4, $0x3e088393
+GLOBL stanhp3_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhp4_s<>+0(SB)/4, $0xbeaaaa99
+GLOBL stanhp4_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhsmall_s<>+0(SB)/4, $0x3f200000
+GLOBL stanhsmall_s<>(SB), RODATA|NOPTR, $4
+
+DATA sminus2_s<>+0(SB)/4, $0xc0000000
+GLOBL sminus2_s<>(SB), RODATA|NOPTR, $4
+
+DATA ssignmask_s<>+0(SB)/4, $0x80000000
+GLOBL ssignmask_s<>(SB), RODATA|NOPTR, $4
+
+// func ssigmoidAVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big81:
+	CMPQ              AX, $0x00000040
+	JL                single82
+	VMOVUPS           (CX), Z0
+	VMOVUPS           64(CX), Z1
+	VMOVUPS           128(CX), Z2
+	VMOVUPS           192(CX), Z3
+	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z4
+	VORPS.BCST        ssignmask_s<>+0(SB), Z1, Z5
+	VORPS.BCST        ssignmask_s<>+0(SB), Z2, Z6
+	VORPS.BCST        ssignmask_s<>+0(SB), Z3, Z7
+	VBROADCASTSS      sexplo_s<>+0(SB), Z8
+	VBROADCASTSS      sexphi_s<>+0(SB), Z9
+	VMAXPS            Z4, Z8, Z4
+	VMAXPS            Z5, Z8, Z5
+	VMAXPS            Z6, Z8, Z6
+	VMAXPS            Z7, Z8, Z7
+	VMINPS            Z4, Z9, Z4
+	VMINPS            Z5, Z9, Z5
+	VMINPS            Z6, Z9, Z6
+	VMINPS            Z7, Z9, Z7
+	VBROADCASTSS      slog2e_s<>+0(SB), Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z9
+	VBROADCASTSS      slog2e_s<>+0(SB), Z10
+	VBROADCASTSS      slog2e_s<>+0(SB), Z11
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z10
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z7, Z11
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z10
+	VSUBPS.BCST       smagic_s<>+0(SB), Z11, Z11
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z11, Z7
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z11, Z7
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z15
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z7, Z15
+	VMULPS            Z4, Z4, Z16
+	VMULPS            Z5, Z5, Z17
+	VMULPS            Z6, Z6, Z18
+	VMULPS            Z7, Z7, Z19
+	VFMADD213PS       Z4, Z16, Z12
+	VFMADD213PS       Z5, Z17, Z13
+	VFMADD213PS       Z6, Z18, Z14
+	VFMADD213PS       Z7, Z19, Z15
+	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
+	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
+	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
+	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
+	VSCALEFPS         Z8, Z12, Z12
+	VSCALEFPS         Z9, Z13, Z13
+	VSCALEFPS         Z10, Z14, Z14
+	VSCALEFPS         Z11, Z15, Z15
+	VBROADCASTSS      sone_s<>+0(SB), Z4
+	VADDPS            Z4, Z12, Z5
+	VBROADCASTSS      sone_s<>+0(SB), Z6
+	VADDPS            Z6, Z13, Z7
+	VBROADCASTSS      sone_s<>+0(SB), Z8
+	VADDPS            Z8, Z14, Z9
+	VBROADCASTSS      sone_s<>+0(SB), Z10
+	VADDPS            Z10, Z15, Z11
+	VPMOVD2M          Z0, K1
+	VBLENDMPS         Z12, Z4, K1, Z4
+	VPMOVD2M          Z1, K1
+	VBLENDMPS         Z13, Z6, K1, Z6
+	VPMOVD2M          Z2, K1
+	VBLENDMPS         Z14, Z8, K1, Z8
+	VPMOVD2M          Z3, K1
+	VBLENDMPS         Z15, Z10, K1, Z10
+	VDIVPS            Z5, Z4, Z4
+	VDIVPS            Z7, Z6, Z6
+	VDIVPS            Z9, Z8, Z8
+	VDIVPS            Z11, Z10, Z10
+	VMOVUPS           Z4, (DX)
+	VMOVUPS           Z6, 64(DX)
+	VMOVUPS           Z8, 128(DX)
+	VMOVUPS           Z10, 192(DX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, DX
+	SUBQ              $0x00000040, AX
+	JMP               big81
+
+single82:
+	CMPQ              AX, $0x00000010
+	JL                tail83
+	VMOVUPS           (CX), Z0
+	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSS      sexplo_s<>+0(SB), Z2
+	VBROADCASTSS      sexphi_s<>+0(SB), Z3
+	VMAXPS            Z1, Z2, Z1
+	VMINPS            Z1, Z3, Z1
+	VBROADCASTSS      slog2e_s<>+0(SB), Z2
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z2
+	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z3
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VFMADD213PS       Z1, Z4, Z3
+	VADDPS.BCST       sone_s<>+0(SB), Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
+	VBROADCASTSS      sone_s<>+0(SB), Z1
+	VADDPS            Z1, Z3, Z2
+	VPMOVD2M          Z0, K1
+	VBLENDMPS         Z3, Z1, K1, Z1
+	VDIVPS            Z2, Z1, Z1
+	VMOVUPS           Z1, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000010, AX
+	JMP               single82
+
+tail83:
+	TESTQ             AX, AX
+	JZ                done84
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPS.Z         (CX), K1, Z0
+	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSS      sexplo_s<>+0(SB), Z2
+	VBROADCASTSS      sexphi_s<>+0(SB), Z3
+	VMAXPS            Z1, Z2, Z1
+	VMINPS            Z1, Z3, Z1
+	VBROADCASTSS      slog2e_s<>+0(SB), Z2
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z2
+	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z3
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VFMADD213PS       Z1, Z4, Z3
+	VADDPS.BCST       sone_s<>+0(SB), Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
+	VBROADCASTSS      sone_s<>+0(SB), Z1
+	VADDPS            Z1, Z3, Z2
+	VPMOVD2M          Z0, K2
+	VBLENDMPS         Z3, Z1, K2, Z1
+	VDIVPS            Z2, Z1, Z1
+	VMOVUPS           Z1, K1, (DX)
+
+done84:
+	VZEROUPPER
+	RET
+
 // func daddAVX512(n int, x *float64, y *float64, z *float64)
 // Requires: AVX, AVX512F
 TEXT ·daddAVX512(SB), NOSPLIT, $0-32
@@ -2392,9 +3044,9 @@ TEXT ·daddAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big73:
+big85:
 	CMPQ    AX, $0x00000020
-	JL      single74
+	JL      single86
 	VMOVUPD (CX), Z0
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -2411,11 +3063,11 @@ big73:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000020, AX
-	JMP     big73
+	JMP     big85
 
-single74:
+single86:
 	CMPQ    AX, $0x00000008
-	JL      tail75
+	JL      tail87
 	VMOVUPD (CX), Z0
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -2423,11 +3075,11 @@ single74:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, AX
-	JMP     single74
+	JMP     single86
 
-tail75:
+tail87:
 	TESTQ     AX, AX
-	JZ        done76
+	JZ        done88
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -2435,7 +3087,7 @@ tail75:
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done76:
+done88:
 	VZEROUPPER
 	RET
 
@@ -2447,9 +3099,9 @@ TEXT ·dmulAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big77:
+big89:
 	CMPQ    AX, $0x00000020
-	JL      single78
+	JL      single90
 	VMOVUPD (CX), Z0
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -2466,11 +3118,11 @@ big77:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000020, AX
-	JMP     big77
+	JMP     big89
 
-single78:
+single90:
 	CMPQ    AX, $0x00000008
-	JL      tail79
+	JL      tail91
 	VMOVUPD (CX), Z0
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -2478,11 +3130,11 @@ single78:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, AX
-	JMP     single78
+	JMP     single90
 
-tail79:
+tail91:
 	TESTQ     AX, AX
-	JZ        done80
+	JZ        done92
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -2490,7 +3142,7 @@ tail79:
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done80:
+done92:
 	VZEROUPPER
 	RET
 
@@ -2502,9 +3154,9 @@ TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Z0
 
-big81:
+big93:
 	CMPQ        AX, $0x00000020
-	JL          single82
+	JL          single94
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
@@ -2520,22 +3172,22 @@ big81:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big81
+	JMP         big93
 
-single82:
+single94:
 	CMPQ        AX, $0x00000008
-	JL          tail83
+	JL          tail95
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000008, AX
-	JMP         single82
+	JMP         single94
 
-tail83:
+tail95:
 	TESTQ       AX, AX
-	JZ          done84
+	JZ          done96
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPD.Z   (DX), K1, Z1
@@ -2543,7 +3195,7 @@ tail83:
 	VFMADD231PD Z2, Z0, Z1
 	VMOVUPD     Z1, K1, (DX)
 
-done84:
+done96:
 	VZEROUPPER
 	RET
 
@@ -2556,9 +3208,9 @@ TEXT ·dreluAVX512(SB), NOSPLIT, $0-24
 	VXORPD       Z0, Z0, Z0
 	VBROADCASTSD dabsmask<>+0(SB), Z1
 
-big85:
+big97:
 	CMPQ    AX, $0x00000020
-	JL      single86
+	JL      single98
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
@@ -2574,22 +3226,22 @@ big85:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000100, DX
 	SUBQ    $0x00000020, AX
-	JMP     big85
+	JMP     big97
 
-single86:
+single98:
 	CMPQ    AX, $0x00000008
-	JL      tail87
+	JL      tail99
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	SUBQ    $0x00000008, AX
-	JMP     single86
+	JMP     single98
 
-tail87:
+tail99:
 	TESTQ     AX, AX
-	JZ        done88
+	JZ        done100
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z2
@@ -2597,6 +3249,789 @@ tail87:
 	VPANDQ    Z1, Z2, Z2
 	VMOVUPD   Z2, K1, (DX)
 
-done88:
+done100:
+	VZEROUPPER
+	RET
+
+// func dexpAVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big101:
+	CMPQ              AX, $0x00000020
+	JL                single102
+	VMOVUPD           (CX), Z0
+	VMOVUPD           64(CX), Z1
+	VMOVUPD           128(CX), Z2
+	VMOVUPD           192(CX), Z3
+	VBROADCASTSD      dexplo_s<>+0(SB), Z4
+	VBROADCASTSD      dexphi_s<>+0(SB), Z5
+	VMAXPD            Z0, Z4, Z0
+	VMAXPD            Z1, Z4, Z1
+	VMAXPD            Z2, Z4, Z2
+	VMAXPD            Z3, Z4, Z3
+	VMINPD            Z0, Z5, Z0
+	VMINPD            Z1, Z5, Z1
+	VMINPD            Z2, Z5, Z2
+	VMINPD            Z3, Z5, Z3
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z4
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z6
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z7
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z4
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z7
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z6, Z6
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z0
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z8
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z9
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z10
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z8
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z9
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z10
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z11
+	VMULPD            Z0, Z0, Z12
+	VMULPD            Z1, Z1, Z13
+	VMULPD            Z2, Z2, Z14
+	VMULPD            Z3, Z3, Z15
+	VFMADD213PD       Z0, Z12, Z8
+	VFMADD213PD       Z1, Z13, Z9
+	VFMADD213PD       Z2, Z14, Z10
+	VFMADD213PD       Z3, Z15, Z11
+	VADDPD.BCST       done_s<>+0(SB), Z8, Z8
+	VADDPD.BCST       done_s<>+0(SB), Z9, Z9
+	VADDPD.BCST       done_s<>+0(SB), Z10, Z10
+	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
+	VSCALEFPD         Z4, Z8, Z8
+	VSCALEFPD         Z5, Z9, Z9
+	VSCALEFPD         Z6, Z10, Z10
+	VSCALEFPD         Z7, Z11, Z11
+	VMOVUPD           Z8, (DX)
+	VMOVUPD           Z9, 64(DX)
+	VMOVUPD           Z10, 128(DX)
+	VMOVUPD           Z11, 192(DX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, DX
+	SUBQ              $0x00000020, AX
+	JMP               big101
+
+single102:
+	CMPQ              AX, $0x00000008
+	JL                tail103
+	VMOVUPD           (CX), Z0
+	VBROADCASTSD      dexplo_s<>+0(SB), Z1
+	VBROADCASTSD      dexphi_s<>+0(SB), Z2
+	VMAXPD            Z0, Z1, Z0
+	VMINPD            Z0, Z2, Z0
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
+	VFMADD213PD       Z0, Z3, Z2
+	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
+	VSCALEFPD         Z1, Z2, Z2
+	VMOVUPD           Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000008, AX
+	JMP               single102
+
+tail103:
+	TESTQ             AX, AX
+	JZ                done104
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPD.Z         (CX), K1, Z0
+	VBROADCASTSD      dexplo_s<>+0(SB), Z1
+	VBROADCASTSD      dexphi_s<>+0(SB), Z2
+	VMAXPD            Z0, Z1, Z0
+	VMINPD            Z0, Z2, Z0
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
+	VFMADD213PD       Z0, Z3, Z2
+	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
+	VSCALEFPD         Z1, Z2, Z2
+	VMOVUPD           Z2, K1, (DX)
+
+done104:
+	VZEROUPPER
+	RET
+
+DATA dexplo_s<>+0(SB)/8, $0xc087500000000000
+GLOBL dexplo_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexphi_s<>+0(SB)/8, $0x4086300000000000
+GLOBL dexphi_s<>(SB), RODATA|NOPTR, $8
+
+DATA dlog2e_s<>+0(SB)/8, $0x3ff71547652b82fe
+GLOBL dlog2e_s<>(SB), RODATA|NOPTR, $8
+
+DATA dmagic_s<>+0(SB)/8, $0x4338000000000000
+GLOBL dmagic_s<>(SB), RODATA|NOPTR, $8
+
+DATA dln2hi_s<>+0(SB)/8, $0x3fe62e42fee00000
+GLOBL dln2hi_s<>(SB), RODATA|NOPTR, $8
+
+DATA dln2lo_s<>+0(SB)/8, $0x3dea39ef35793c76
+GLOBL dln2lo_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp0_s<>+0(SB)/8, $0x3de6124613a86d09
+GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp1_s<>+0(SB)/8, $0x3e21eed8eff8d898
+GLOBL dexpp1_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp2_s<>+0(SB)/8, $0x3e5ae64567f544e4
+GLOBL dexpp2_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp3_s<>+0(SB)/8, $0x3e927e4fb7789f5c
+GLOBL dexpp3_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp4_s<>+0(SB)/8, $0x3ec71de3a556c734
+GLOBL dexpp4_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp5_s<>+0(SB)/8, $0x3efa01a01a01a01a
+GLOBL dexpp5_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp6_s<>+0(SB)/8, $0x3f2a01a01a01a01a
+GLOBL dexpp6_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp7_s<>+0(SB)/8, $0x3f56c16c16c16c17
+GLOBL dexpp7_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp8_s<>+0(SB)/8, $0x3f81111111111111
+GLOBL dexpp8_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp9_s<>+0(SB)/8, $0x3fa5555555555555
+GLOBL dexpp9_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp10_s<>+0(SB)/8, $0x3fc5555555555555
+GLOBL dexpp10_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp11_s<>+0(SB)/8, $0x3fe0000000000000
+GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
+
+DATA done_s<>+0(SB)/8, $0x3ff0000000000000
+GLOBL done_s<>(SB), RODATA|NOPTR, $8
+
+// func dtanhAVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big105:
+	CMPQ              AX, $0x00000018
+	JL                single106
+	VMOVUPD           (CX), Z0
+	VMOVUPD           64(CX), Z1
+	VMOVUPD           128(CX), Z2
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z3
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z1, Z4
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z2, Z5
+	VMULPD            Z3, Z3, Z6
+	VMULPD            Z4, Z4, Z7
+	VMULPD            Z5, Z5, Z8
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z9
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z10
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z11
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z6, Z9
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z7, Z10
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z8, Z11
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z6, Z9
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z7, Z10
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z8, Z11
+	VMULPD            Z6, Z9, Z9
+	VMULPD            Z7, Z10, Z10
+	VMULPD            Z8, Z11, Z11
+	VMULPD            Z3, Z9, Z9
+	VMULPD            Z4, Z10, Z10
+	VMULPD            Z5, Z11, Z11
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z12
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z13
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z14
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z6, Z12
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z7, Z13
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z8, Z14
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z6, Z12
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z7, Z13
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z8, Z14
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z6, Z12
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z7, Z13
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z8, Z14
+	VADDPD            Z3, Z3, Z6
+	VADDPD            Z4, Z4, Z7
+	VADDPD            Z5, Z5, Z8
+	VBROADCASTSD      dexplo_s<>+0(SB), Z15
+	VBROADCASTSD      dexphi_s<>+0(SB), Z16
+	VMAXPD            Z6, Z15, Z6
+	VMAXPD            Z7, Z15, Z7
+	VMAXPD            Z8, Z15, Z8
+	VMINPD            Z6, Z16, Z6
+	VMINPD            Z7, Z16, Z7
+	VMINPD            Z8, Z16, Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z15
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z16
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z17
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z15
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z7, Z16
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z8, Z17
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z15, Z15
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z16, Z16
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z17, Z17
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z15, Z6
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z16, Z7
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z17, Z8
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z15, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z16, Z7
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z17, Z8
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z18
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z19
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z20
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z8, Z20
+	VMULPD            Z6, Z6, Z21
+	VMULPD            Z7, Z7, Z22
+	VMULPD            Z8, Z8, Z23
+	VFMADD213PD       Z6, Z21, Z18
+	VFMADD213PD       Z7, Z22, Z19
+	VFMADD213PD       Z8, Z23, Z20
+	VADDPD.BCST       done_s<>+0(SB), Z18, Z18
+	VADDPD.BCST       done_s<>+0(SB), Z19, Z19
+	VADDPD.BCST       done_s<>+0(SB), Z20, Z20
+	VSCALEFPD         Z15, Z18, Z18
+	VSCALEFPD         Z16, Z19, Z19
+	VSCALEFPD         Z17, Z20, Z20
+	VADDPD.BCST       done_s<>+0(SB), Z18, Z18
+	VADDPD.BCST       done_s<>+0(SB), Z19, Z19
+	VADDPD.BCST       done_s<>+0(SB), Z20, Z20
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z3, K1
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z4, K2
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z5, K3
+	VBROADCASTSD      done_s<>+0(SB), Z6
+	VBLENDMPD         Z3, Z6, K1, Z6
+	VBROADCASTSD      done_s<>+0(SB), Z3
+	VBLENDMPD         Z4, Z3, K2, Z3
+	VBROADCASTSD      done_s<>+0(SB), Z4
+	VBLENDMPD         Z5, Z4, K3, Z4
+	VBROADCASTSD      dminus2_s<>+0(SB), Z5
+	VBLENDMPD         Z9, Z5, K1, Z5
+	VBROADCASTSD      dminus2_s<>+0(SB), Z7
+	VBLENDMPD         Z10, Z7, K2, Z7
+	VBROADCASTSD      dminus2_s<>+0(SB), Z8
+	VBLENDMPD         Z11, Z8, K3, Z8
+	VBLENDMPD         Z12, Z18, K1, Z18
+	VBLENDMPD         Z13, Z19, K2, Z19
+	VBLENDMPD         Z14, Z20, K3, Z20
+	VDIVPD            Z18, Z5, Z5
+	VDIVPD            Z19, Z7, Z7
+	VDIVPD            Z20, Z8, Z8
+	VADDPD            Z5, Z6, Z6
+	VADDPD            Z7, Z3, Z3
+	VADDPD            Z8, Z4, Z4
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z0, Z0
+	VORPD             Z0, Z6, Z6
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z1, Z0
+	VORPD             Z0, Z3, Z3
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z2, Z0
+	VORPD             Z0, Z4, Z4
+	VMOVUPD           Z6, (DX)
+	VMOVUPD           Z3, 64(DX)
+	VMOVUPD           Z4, 128(DX)
+	ADDQ              $0x000000c0, CX
+	ADDQ              $0x000000c0, DX
+	SUBQ              $0x00000018, AX
+	JMP               big105
+
+single106:
+	CMPQ              AX, $0x00000008
+	JL                tail107
+	VMOVUPD           (CX), Z0
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z2
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z2, Z3
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z2, Z3
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z1, Z3, Z3
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z4
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z2, Z4
+	VADDPD            Z1, Z1, Z2
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z2, Z5, Z2
+	VMINPD            Z2, Z6, Z2
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z2
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z6
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z6
+	VMULPD            Z2, Z2, Z7
+	VFMADD213PD       Z2, Z7, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VSCALEFPD         Z5, Z6, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z1, K1
+	VBROADCASTSD      done_s<>+0(SB), Z2
+	VBLENDMPD         Z1, Z2, K1, Z2
+	VBROADCASTSD      dminus2_s<>+0(SB), Z1
+	VBLENDMPD         Z3, Z1, K1, Z1
+	VBLENDMPD         Z4, Z6, K1, Z6
+	VDIVPD            Z6, Z1, Z1
+	VADDPD            Z1, Z2, Z2
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z0, Z0
+	VORPD             Z0, Z2, Z2
+	VMOVUPD           Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000008, AX
+	JMP               single106
+
+tail107:
+	TESTQ             AX, AX
+	JZ                done108
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPD.Z         (CX), K1, Z0
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z2
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z2, Z3
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z2, Z3
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z1, Z3, Z3
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z4
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z2, Z4
+	VADDPD            Z1, Z1, Z2
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z2, Z5, Z2
+	VMINPD            Z2, Z6, Z2
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z2
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z6
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z6
+	VMULPD            Z2, Z2, Z7
+	VFMADD213PD       Z2, Z7, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VSCALEFPD         Z5, Z6, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z1, K2
+	VBROADCASTSD      done_s<>+0(SB), Z2
+	VBLENDMPD         Z1, Z2, K2, Z2
+	VBROADCASTSD      dminus2_s<>+0(SB), Z1
+	VBLENDMPD         Z3, Z1, K2, Z1
+	VBLENDMPD         Z4, Z6, K2, Z6
+	VDIVPD            Z6, Z1, Z1
+	VADDPD            Z1, Z2, Z2
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z0, Z0
+	VORPD             Z0, Z2, Z2
+	VMOVUPD           Z2, K1, (DX)
+
+done108:
+	VZEROUPPER
+	RET
+
+DATA dabsmask_s<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL dabsmask_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhp0_s<>+0(SB)/8, $0xbfeedc5baafd6f4b
+GLOBL dtanhp0_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhp1_s<>+0(SB)/8, $0xc058d26a0e26682d
+GLOBL dtanhp1_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhp2_s<>+0(SB)/8, $0xc0993ac030580563
+GLOBL dtanhp2_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhq0_s<>+0(SB)/8, $0x3ff0000000000000
+GLOBL dtanhq0_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhq1_s<>+0(SB)/8, $0x405c33f28a581b86
+GLOBL dtanhq1_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhq2_s<>+0(SB)/8, $0x40a176fa0e5535fa
+GLOBL dtanhq2_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhq3_s<>+0(SB)/8, $0x40b2ec102442040c
+GLOBL dtanhq3_s<>(SB), RODATA|NOPTR, $8
+
+DATA dtanhsmall_s<>+0(SB)/8, $0x3fe4000000000000
+GLOBL dtanhsmall_s<>(SB), RODATA|NOPTR, $8
+
+DATA dminus2_s<>+0(SB)/8, $0xc000000000000000
+GLOBL dminus2_s<>(SB), RODATA|NOPTR, $8
+
+DATA dsignmask_s<>+0(SB)/8, $0x8000000000000000
+GLOBL dsignmask_s<>(SB), RODATA|NOPTR, $8
+
+// func dsigmoidAVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big109:
+	CMPQ              AX, $0x00000020
+	JL                single110
+	VMOVUPD           (CX), Z0
+	VMOVUPD           64(CX), Z1
+	VMOVUPD           128(CX), Z2
+	VMOVUPD           192(CX), Z3
+	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z4
+	VORPD.BCST        dsignmask_s<>+0(SB), Z1, Z5
+	VORPD.BCST        dsignmask_s<>+0(SB), Z2, Z6
+	VORPD.BCST        dsignmask_s<>+0(SB), Z3, Z7
+	VBROADCASTSD      dexplo_s<>+0(SB), Z8
+	VBROADCASTSD      dexphi_s<>+0(SB), Z9
+	VMAXPD            Z4, Z8, Z4
+	VMAXPD            Z5, Z8, Z5
+	VMAXPD            Z6, Z8, Z6
+	VMAXPD            Z7, Z8, Z7
+	VMINPD            Z4, Z9, Z4
+	VMINPD            Z5, Z9, Z5
+	VMINPD            Z6, Z9, Z6
+	VMINPD            Z7, Z9, Z7
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z10
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z11
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z8
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z5, Z9
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z10
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z7, Z11
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z10
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z11, Z11
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z11, Z7
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z11, Z7
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z15
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z7, Z15
+	VMULPD            Z4, Z4, Z16
+	VMULPD            Z5, Z5, Z17
+	VMULPD            Z6, Z6, Z18
+	VMULPD            Z7, Z7, Z19
+	VFMADD213PD       Z4, Z16, Z12
+	VFMADD213PD       Z5, Z17, Z13
+	VFMADD213PD       Z6, Z18, Z14
+	VFMADD213PD       Z7, Z19, Z15
+	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
+	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
+	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
+	VADDPD.BCST       done_s<>+0(SB), Z15, Z15
+	VSCALEFPD         Z8, Z12, Z12
+	VSCALEFPD         Z9, Z13, Z13
+	VSCALEFPD         Z10, Z14, Z14
+	VSCALEFPD         Z11, Z15, Z15
+	VBROADCASTSD      done_s<>+0(SB), Z4
+	VADDPD            Z4, Z12, Z5
+	VBROADCASTSD      done_s<>+0(SB), Z6
+	VADDPD            Z6, Z13, Z7
+	VBROADCASTSD      done_s<>+0(SB), Z8
+	VADDPD            Z8, Z14, Z9
+	VBROADCASTSD      done_s<>+0(SB), Z10
+	VADDPD            Z10, Z15, Z11
+	VPMOVQ2M          Z0, K1
+	VBLENDMPD         Z12, Z4, K1, Z4
+	VPMOVQ2M          Z1, K1
+	VBLENDMPD         Z13, Z6, K1, Z6
+	VPMOVQ2M          Z2, K1
+	VBLENDMPD         Z14, Z8, K1, Z8
+	VPMOVQ2M          Z3, K1
+	VBLENDMPD         Z15, Z10, K1, Z10
+	VDIVPD            Z5, Z4, Z4
+	VDIVPD            Z7, Z6, Z6
+	VDIVPD            Z9, Z8, Z8
+	VDIVPD            Z11, Z10, Z10
+	VMOVUPD           Z4, (DX)
+	VMOVUPD           Z6, 64(DX)
+	VMOVUPD           Z8, 128(DX)
+	VMOVUPD           Z10, 192(DX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, DX
+	SUBQ              $0x00000020, AX
+	JMP               big109
+
+single110:
+	CMPQ              AX, $0x00000008
+	JL                tail111
+	VMOVUPD           (CX), Z0
+	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSD      dexplo_s<>+0(SB), Z2
+	VBROADCASTSD      dexphi_s<>+0(SB), Z3
+	VMAXPD            Z1, Z2, Z1
+	VMINPD            Z1, Z3, Z1
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z2
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
+	VFMADD213PD       Z1, Z4, Z3
+	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
+	VSCALEFPD         Z2, Z3, Z3
+	VBROADCASTSD      done_s<>+0(SB), Z1
+	VADDPD            Z1, Z3, Z2
+	VPMOVQ2M          Z0, K1
+	VBLENDMPD         Z3, Z1, K1, Z1
+	VDIVPD            Z2, Z1, Z1
+	VMOVUPD           Z1, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000008, AX
+	JMP               single110
+
+tail111:
+	TESTQ             AX, AX
+	JZ                done112
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPD.Z         (CX), K1, Z0
+	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSD      dexplo_s<>+0(SB), Z2
+	VBROADCASTSD      dexphi_s<>+0(SB), Z3
+	VMAXPD            Z1, Z2, Z1
+	VMINPD            Z1, Z3, Z1
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z2
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
+	VFMADD213PD       Z1, Z4, Z3
+	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
+	VSCALEFPD         Z2, Z3, Z3
+	VBROADCASTSD      done_s<>+0(SB), Z1
+	VADDPD            Z1, Z3, Z2
+	VPMOVQ2M          Z0, K2
+	VBLENDMPD         Z3, Z1, K2, Z1
+	VDIVPD            Z2, Z1, Z1
+	VMOVUPD           Z1, K1, (DX)
+
+done112:
 	VZEROUPPER
 	RET

@@ -71,6 +71,21 @@ func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
 // It needs AVX-512F.
 func sreluAVX512(n int, x *float32, y *float32)
 
+// sexpAVX512 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// It needs AVX-512F.
+func sexpAVX512(n int, x *float32, y *float32)
+
+// stanhAVX512 sets y[i] = tanh(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// It needs AVX-512F.
+func stanhAVX512(n int, x *float32, y *float32)
+
+// ssigmoidAVX512 sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// It needs AVX-512F.
+func ssigmoidAVX512(n int, x *float32, y *float32)
+
 // daddAVX512 sets z[i] = x[i] + y[i] for i < n (z may be x or y).
 // It needs AVX-512F.
 func daddAVX512(n int, x *float64, y *float64, z *float64)
@@ -87,3 +102,18 @@ func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
 // cleared), -0 becomes +0.
 // It needs AVX-512F.
 func dreluAVX512(n int, x *float64, y *float64)
+
+// dexpAVX512 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// It needs AVX-512F.
+func dexpAVX512(n int, x *float64, y *float64)
+
+// dtanhAVX512 sets y[i] = tanh(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// It needs AVX-512F.
+func dtanhAVX512(n int, x *float64, y *float64)
+
+// dsigmoidAVX512 sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// It needs AVX-512F.
+func dsigmoidAVX512(n int, x *float64, y *float64)

@@ -314,13 +314,64 @@ func TestKernel(t *testing.T) {
 		if got, want := Kernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("Kernel(AVX512) = %q, want %q", got, want)
 		}
-		if got := MathKernel(isa.AVX512); got != "AVX2" {
-			t.Errorf("MathKernel(AVX512) = %q, want AVX2", got)
+		if got, want := MathKernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
+			t.Errorf("MathKernel(AVX512) = %q, want %q", got, want)
 		}
 	}
 }
 
-// TestZmmLimit checks Add and Axpy at isa.AVX512 on both sides of
+// TestZmmMathBits checks that the AVX-512 Exp, Tanh and Sigmoid give the
+// AVX2 kernels' bits (the same operations in wider vectors, which is what
+// lets them share MaxULP's bounds), over every float32 bit pattern with a
+// stride (every 7919th; 999983rd when quick) and float64 patterns spread
+// over every binade, at every length mod the vector width.
+func TestZmmMathBits(t *testing.T) {
+	if implFor(isa.AVX512) != implAVX512 {
+		t.Skip("no AVX-512 kernels here")
+	}
+	stride := uint64(7919)
+	if numtest.Quick() {
+		stride = 999983
+	}
+	var x32 []float32
+	for _, v := range specials {
+		x32 = append(x32, float32(v))
+	}
+	for b := uint64(0); b < 1<<32; b += stride {
+		x32 = append(x32, math.Float32frombits(uint32(b)))
+	}
+	var x64 []float64
+	x64 = append(x64, specials...)
+	for b := uint64(12345); len(x64) < len(x32); b += ^uint64(0) / uint64(len(x32)) {
+		x64 = append(x64, math.Float64frombits(b))
+	}
+	for _, fn := range []string{"exp", "tanh", "sigmoid"} {
+		o := fnOps[fn]
+		// Lengths that end in every tail length, 0 to 16 lanes.
+		for n := len(x32) - 17; n <= len(x32); n++ {
+			want, got := make([]float32, n), make([]float32, n)
+			unaryKernel(implAVX2, o, x32[:n], want)
+			unaryKernel(implAVX512, o, x32[:n], got)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+					t.Fatalf("%s f32 n=%d: f(%v) = %v at AVX512, %v at AVX2", fn, n, x32[i], got[i], want[i])
+				}
+			}
+		}
+		for n := len(x64) - 9; n <= len(x64); n++ {
+			want, got := make([]float64, n), make([]float64, n)
+			unaryKernel(implAVX2, o, x64[:n], want)
+			unaryKernel(implAVX512, o, x64[:n], got)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+					t.Fatalf("%s f64 n=%d: f(%v) = %v at AVX512, %v at AVX2", fn, n, x64[i], got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestZmmLimit checks Add, Axpy and Exp at isa.AVX512 on both sides of
 // isa.ZMMMaxBytes against AVX2: both kernels give the same bits, so this
 // checks the results; isa's TestForBytes checks which level is picked.
 func TestZmmLimit(t *testing.T) {
@@ -349,6 +400,13 @@ func TestZmmLimit(t *testing.T) {
 			for i := range want {
 				if got[i] != want[i] {
 					t.Fatalf("limit %d, threads=%d: Axpy at AVX512 [%d] = %v, AVX2 %v", limit, th, i, got[i], want[i])
+				}
+			}
+			Exp(isa.AVX512, x, got, th)
+			Exp(isa.AVX2, x, want, th)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("limit %d, threads=%d: Exp at AVX512 [%d] = %v, AVX2 %v", limit, th, i, got[i], want[i])
 				}
 			}
 		}

@@ -19,4 +19,12 @@ var ulpBounds = map[boundKey]float64{
 	{implAVX2, "tanh", true}:        2,    // 1.303
 	{implAVX2, "sigmoid", false}:    2.5,  // 2.280
 	{implAVX2, "sigmoid", true}:     2.5,  // 2.169
+	// The AVX-512 kernels compute the same operations in wider vectors:
+	// the same bits (TestZmmMathBits), so the same bounds.
+	{implAVX512, "exp", false}:     1.5,
+	{implAVX512, "exp", true}:      1.5,
+	{implAVX512, "tanh", false}:    2,
+	{implAVX512, "tanh", true}:     2,
+	{implAVX512, "sigmoid", false}: 2.5,
+	{implAVX512, "sigmoid", true}:  2.5,
 }

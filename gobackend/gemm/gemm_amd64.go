@@ -86,29 +86,72 @@ func ptr[T Float, E float32 | float64](s []T) *E { return (*E)(unsafe.Pointer(&s
 
 const haveGemvAsm = true
 
-// dotAsm is Σ x[i]·y[i] in float64 (len(y) ≥ len(x)).
-func dotAsm[T Float](x, y []T) float64 {
+// dotAsm is Σ x[i]·y[i] in float64 (len(y) ≥ len(x)) with k's kernel.
+func dotAsm[T Float](k gemvImpl, x, y []T) float64 {
 	if len(x) == 0 {
 		return 0
 	}
 	_ = y[len(x)-1]
 	var z T
 	if unsafe.Sizeof(z) == 4 {
+		if k == gemvAVX512 {
+			return sdotAVX512(len(x), ptr[T, float32](x), ptr[T, float32](y))
+		}
 		return sdotAVX2(len(x), ptr[T, float32](x), ptr[T, float32](y))
+	}
+	if k == gemvAVX512 {
+		return ddotAVX512(len(x), ptr[T, float64](x), ptr[T, float64](y))
 	}
 	return ddotAVX2(len(x), ptr[T, float64](x), ptr[T, float64](y))
 }
 
-// axpyAsm sets y += alpha·x (len(y) ≥ len(x)).
-func axpyAsm[T Float](alpha T, x, y []T) {
+// axpyAsm sets y += alpha·x (len(y) ≥ len(x)) with k's kernel.
+func axpyAsm[T Float](k gemvImpl, alpha T, x, y []T) {
 	if len(x) == 0 {
 		return
 	}
 	_ = y[len(x)-1]
 	var z T
-	if unsafe.Sizeof(z) == 4 {
+	switch {
+	case unsafe.Sizeof(z) == 4 && k == gemvAVX512:
+		saxpyAVX512(len(x), float32(alpha), ptr[T, float32](x), ptr[T, float32](y))
+	case unsafe.Sizeof(z) == 4:
 		saxpyAVX2(len(x), float32(alpha), ptr[T, float32](x), ptr[T, float32](y))
+	case k == gemvAVX512:
+		daxpyAVX512(len(x), float64(alpha), ptr[T, float64](x), ptr[T, float64](y))
+	default:
+		daxpyAVX2(len(x), float64(alpha), ptr[T, float64](x), ptr[T, float64](y))
+	}
+}
+
+// dot4Asm returns the dot products of x (n elements) with the four rows of
+// a, lda apart: a holds them, len(a) == 3·lda + n.
+func dot4Asm[T Float](n int, a []T, lda int, x []T) (d [4]T) {
+	if n == 0 {
+		return d
+	}
+	_, _ = a[3*lda+n-1], x[n-1]
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		sdot4AVX512(n, ptr[T, float32](a), lda, ptr[T, float32](x), (*[4]float32)(unsafe.Pointer(&d)))
+	} else {
+		ddot4AVX512(n, ptr[T, float64](a), lda, ptr[T, float64](x), (*[4]float64)(unsafe.Pointer(&d)))
+	}
+	return d
+}
+
+// axpy4Asm sets y[j] += Σ x[r]·a[r·lda+j] for r < 4, j < len(y): a holds
+// the four rows, len(a) == 3·lda + len(y).
+func axpy4Asm[T Float](x *[4]T, a []T, lda int, y []T) {
+	n := len(y)
+	if n == 0 {
 		return
 	}
-	daxpyAVX2(len(x), float64(alpha), ptr[T, float64](x), ptr[T, float64](y))
+	_ = a[3*lda+n-1]
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		saxpy4AVX512(n, (*[4]float32)(unsafe.Pointer(x)), ptr[T, float32](a), lda, ptr[T, float32](y))
+	} else {
+		daxpy4AVX512(n, (*[4]float64)(unsafe.Pointer(x)), ptr[T, float64](a), lda, ptr[T, float64](y))
+	}
 }

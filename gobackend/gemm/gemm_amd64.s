@@ -2420,3 +2420,839 @@ tail23:
 done24:
 	VZEROUPPER
 	RET
+
+// func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sdot4AVX512(SB), NOSPLIT, $0-40
+	MOVQ   n+0(FP), AX
+	MOVQ   a+8(FP), DX
+	MOVQ   lda+16(FP), CX
+	SHLQ   $0x02, CX
+	LEAQ   (DX)(CX*1), BX
+	LEAQ   (BX)(CX*1), SI
+	LEAQ   (SI)(CX*1), DI
+	MOVQ   x+24(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+
+big25:
+	CMPQ        AX, $0x00000040
+	JL          single26
+	VMOVUPS     (CX), Z8
+	VFMADD231PS (DX), Z8, Z0
+	VFMADD231PS (BX), Z8, Z2
+	VFMADD231PS (SI), Z8, Z4
+	VFMADD231PS (DI), Z8, Z6
+	VMOVUPS     64(CX), Z8
+	VFMADD231PS 64(DX), Z8, Z1
+	VFMADD231PS 64(BX), Z8, Z3
+	VFMADD231PS 64(SI), Z8, Z5
+	VFMADD231PS 64(DI), Z8, Z7
+	VMOVUPS     128(CX), Z8
+	VFMADD231PS 128(DX), Z8, Z0
+	VFMADD231PS 128(BX), Z8, Z2
+	VFMADD231PS 128(SI), Z8, Z4
+	VFMADD231PS 128(DI), Z8, Z6
+	VMOVUPS     192(CX), Z8
+	VFMADD231PS 192(DX), Z8, Z1
+	VFMADD231PS 192(BX), Z8, Z3
+	VFMADD231PS 192(SI), Z8, Z5
+	VFMADD231PS 192(DI), Z8, Z7
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000040, AX
+	JMP         big25
+
+single26:
+	CMPQ        AX, $0x00000010
+	JL          tail27
+	VMOVUPS     (CX), Z8
+	VFMADD231PS (DX), Z8, Z0
+	VFMADD231PS (BX), Z8, Z2
+	VFMADD231PS (SI), Z8, Z4
+	VFMADD231PS (DI), Z8, Z6
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000010, AX
+	JMP         single26
+
+tail27:
+	TESTQ       AX, AX
+	JZ          done28
+	LEAQ        kmask<>+0(SB), R8
+	KMOVW       (R8)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z8
+	VMOVUPS.Z   (DX), K1, Z9
+	VFMADD231PS Z9, Z8, Z0
+	VMOVUPS.Z   (BX), K1, Z9
+	VFMADD231PS Z9, Z8, Z2
+	VMOVUPS.Z   (SI), K1, Z9
+	VFMADD231PS Z9, Z8, Z4
+	VMOVUPS.Z   (DI), K1, Z9
+	VFMADD231PS Z9, Z8, Z6
+
+done28:
+	MOVQ          out+32(FP), AX
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPS        X0, X1, X0
+	VPERMILPS     $0x4e, X0, X1
+	VADDPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSS        X0, (AX)
+	VADDPS        Z3, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VADDPS        Y0, Y2, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 4(AX)
+	VADDPS        Z5, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y0
+	VADDPS        Y0, Y4, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 8(AX)
+	VADDPS        Z7, Z6, Z6
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VADDPS        Y0, Y6, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 12(AX)
+	VZEROUPPER
+	RET
+
+DATA kmask<>+0(SB)/2, $0x0000
+DATA kmask<>+2(SB)/2, $0x0001
+DATA kmask<>+4(SB)/2, $0x0003
+DATA kmask<>+6(SB)/2, $0x0007
+DATA kmask<>+8(SB)/2, $0x000f
+DATA kmask<>+10(SB)/2, $0x001f
+DATA kmask<>+12(SB)/2, $0x003f
+DATA kmask<>+14(SB)/2, $0x007f
+DATA kmask<>+16(SB)/2, $0x00ff
+DATA kmask<>+18(SB)/2, $0x01ff
+DATA kmask<>+20(SB)/2, $0x03ff
+DATA kmask<>+22(SB)/2, $0x07ff
+DATA kmask<>+24(SB)/2, $0x0fff
+DATA kmask<>+26(SB)/2, $0x1fff
+DATA kmask<>+28(SB)/2, $0x3fff
+DATA kmask<>+30(SB)/2, $0x7fff
+DATA kmask<>+32(SB)/2, $0xffff
+GLOBL kmask<>(SB), RODATA|NOPTR, $34
+
+// func saxpy4AVX512(n int, x *[4]float32, a *float32, lda int, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·saxpy4AVX512(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	VBROADCASTSS (CX), Z0
+	VBROADCASTSS 4(CX), Z1
+	VBROADCASTSS 8(CX), Z2
+	VBROADCASTSS 12(CX), Z3
+	MOVQ         a+16(FP), DX
+	MOVQ         lda+24(FP), CX
+	SHLQ         $0x02, CX
+	LEAQ         (DX)(CX*1), BX
+	LEAQ         (BX)(CX*1), SI
+	LEAQ         (SI)(CX*1), DI
+	MOVQ         y+32(FP), CX
+
+big29:
+	CMPQ        AX, $0x00000040
+	JL          single30
+	VMOVUPS     (CX), Z4
+	VFMADD231PS (DX), Z0, Z4
+	VFMADD231PS (BX), Z1, Z4
+	VFMADD231PS (SI), Z2, Z4
+	VFMADD231PS (DI), Z3, Z4
+	VMOVUPS     Z4, (CX)
+	VMOVUPS     64(CX), Z4
+	VFMADD231PS 64(DX), Z0, Z4
+	VFMADD231PS 64(BX), Z1, Z4
+	VFMADD231PS 64(SI), Z2, Z4
+	VFMADD231PS 64(DI), Z3, Z4
+	VMOVUPS     Z4, 64(CX)
+	VMOVUPS     128(CX), Z4
+	VFMADD231PS 128(DX), Z0, Z4
+	VFMADD231PS 128(BX), Z1, Z4
+	VFMADD231PS 128(SI), Z2, Z4
+	VFMADD231PS 128(DI), Z3, Z4
+	VMOVUPS     Z4, 128(CX)
+	VMOVUPS     192(CX), Z4
+	VFMADD231PS 192(DX), Z0, Z4
+	VFMADD231PS 192(BX), Z1, Z4
+	VFMADD231PS 192(SI), Z2, Z4
+	VFMADD231PS 192(DI), Z3, Z4
+	VMOVUPS     Z4, 192(CX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000040, AX
+	JMP         big29
+
+single30:
+	CMPQ        AX, $0x00000010
+	JL          tail31
+	VMOVUPS     (CX), Z4
+	VFMADD231PS (DX), Z0, Z4
+	VFMADD231PS (BX), Z1, Z4
+	VFMADD231PS (SI), Z2, Z4
+	VFMADD231PS (DI), Z3, Z4
+	VMOVUPS     Z4, (CX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000010, AX
+	JMP         single30
+
+tail31:
+	TESTQ       AX, AX
+	JZ          done32
+	LEAQ        kmask<>+0(SB), R8
+	KMOVW       (R8)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z4
+	VMOVUPS.Z   (DX), K1, Z5
+	VFMADD231PS Z5, Z0, Z4
+	VMOVUPS.Z   (BX), K1, Z0
+	VFMADD231PS Z0, Z1, Z4
+	VMOVUPS.Z   (SI), K1, Z0
+	VFMADD231PS Z0, Z2, Z4
+	VMOVUPS.Z   (DI), K1, Z0
+	VFMADD231PS Z0, Z3, Z4
+	VMOVUPS     Z4, K1, (CX)
+
+done32:
+	VZEROUPPER
+	RET
+
+// func sdotAVX512(n int, x *float32, y *float32) float64
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·sdotAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, BX
+
+blocks33:
+	CMPQ AX, $0x00001000
+	JL   rest35
+	MOVQ $0x00000020, SI
+
+inner34:
+	VMOVUPS       (CX), Z10
+	VFMADD231PS   (DX), Z10, Z0
+	VMOVUPS       64(CX), Z10
+	VFMADD231PS   64(DX), Z10, Z1
+	VMOVUPS       128(CX), Z10
+	VFMADD231PS   128(DX), Z10, Z2
+	VMOVUPS       192(CX), Z10
+	VFMADD231PS   192(DX), Z10, Z3
+	VMOVUPS       256(CX), Z10
+	VFMADD231PS   256(DX), Z10, Z4
+	VMOVUPS       320(CX), Z10
+	VFMADD231PS   320(DX), Z10, Z5
+	VMOVUPS       384(CX), Z10
+	VFMADD231PS   384(DX), Z10, Z6
+	VMOVUPS       448(CX), Z10
+	VFMADD231PS   448(DX), Z10, Z7
+	ADDQ          $0x00000200, CX
+	ADDQ          $0x00000200, DX
+	DECQ          SI
+	JNZ           inner34
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VADDPD        Z1, Z8, Z8
+	VADDPD        Z0, Z9, Z9
+	VXORPS        Z0, Z0, Z0
+	VXORPS        Z1, Z1, Z1
+	VXORPS        Z2, Z2, Z2
+	VXORPS        Z3, Z3, Z3
+	VXORPS        Z4, Z4, Z4
+	VXORPS        Z5, Z5, Z5
+	VXORPS        Z6, Z6, Z6
+	VXORPS        Z7, Z7, Z7
+	SUBQ          $0x00001000, AX
+	JMP           blocks33
+
+rest35:
+big36:
+	CMPQ        AX, $0x00000080
+	JL          single37
+	VMOVUPS     (CX), Z10
+	VFMADD231PS (DX), Z10, Z0
+	VMOVUPS     64(CX), Z10
+	VFMADD231PS 64(DX), Z10, Z1
+	VMOVUPS     128(CX), Z10
+	VFMADD231PS 128(DX), Z10, Z2
+	VMOVUPS     192(CX), Z10
+	VFMADD231PS 192(DX), Z10, Z3
+	VMOVUPS     256(CX), Z10
+	VFMADD231PS 256(DX), Z10, Z4
+	VMOVUPS     320(CX), Z10
+	VFMADD231PS 320(DX), Z10, Z5
+	VMOVUPS     384(CX), Z10
+	VFMADD231PS 384(DX), Z10, Z6
+	VMOVUPS     448(CX), Z10
+	VFMADD231PS 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	SUBQ        $0x00000080, AX
+	JMP         big36
+
+single37:
+	CMPQ        AX, $0x00000010
+	JL          tail38
+	VMOVUPS     (CX), Z10
+	VFMADD231PS (DX), Z10, Z0
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         single37
+
+tail38:
+	TESTQ       AX, AX
+	JZ          done39
+	LEAQ        kmask<>+0(SB), SI
+	KMOVW       (SI)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z10
+	VMOVUPS.Z   (DX), K1, Z11
+	VFMADD231PS Z11, Z10, Z0
+
+done39:
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPS        X0, X1, X0
+	VPERMILPS     $0x4e, X0, X1
+	VADDPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VADDPS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
+	CMPQ          BX, $0x00001000
+	JGE           full40
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET
+
+full40:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDPD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+24(FP)
+	RET
+
+// func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·saxpyAVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSS alpha+8(FP), Z0
+
+big41:
+	CMPQ        AX, $0x00000040
+	JL          single42
+	VMOVUPS     (DX), Z1
+	VFMADD231PS (CX), Z0, Z1
+	VMOVUPS     Z1, (DX)
+	VMOVUPS     64(DX), Z1
+	VFMADD231PS 64(CX), Z0, Z1
+	VMOVUPS     Z1, 64(DX)
+	VMOVUPS     128(DX), Z1
+	VFMADD231PS 128(CX), Z0, Z1
+	VMOVUPS     Z1, 128(DX)
+	VMOVUPS     192(DX), Z1
+	VFMADD231PS 192(CX), Z0, Z1
+	VMOVUPS     Z1, 192(DX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	SUBQ        $0x00000040, AX
+	JMP         big41
+
+single42:
+	CMPQ        AX, $0x00000010
+	JL          tail43
+	VMOVUPS     (DX), Z1
+	VFMADD231PS (CX), Z0, Z1
+	VMOVUPS     Z1, (DX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         single42
+
+tail43:
+	TESTQ       AX, AX
+	JZ          done44
+	LEAQ        kmask<>+0(SB), BX
+	KMOVW       (BX)(AX*2), K1
+	VMOVUPS.Z   (DX), K1, Z1
+	VMOVUPS.Z   (CX), K1, Z2
+	VFMADD231PS Z2, Z0, Z1
+	VMOVUPS     Z1, K1, (DX)
+
+done44:
+	VZEROUPPER
+	RET
+
+// func ddot4AVX512(n int, a *float64, lda int, x *float64, out *[4]float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ddot4AVX512(SB), NOSPLIT, $0-40
+	MOVQ   n+0(FP), AX
+	MOVQ   a+8(FP), DX
+	MOVQ   lda+16(FP), CX
+	SHLQ   $0x03, CX
+	LEAQ   (DX)(CX*1), BX
+	LEAQ   (BX)(CX*1), SI
+	LEAQ   (SI)(CX*1), DI
+	MOVQ   x+24(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+
+big45:
+	CMPQ        AX, $0x00000020
+	JL          single46
+	VMOVUPD     (CX), Z8
+	VFMADD231PD (DX), Z8, Z0
+	VFMADD231PD (BX), Z8, Z2
+	VFMADD231PD (SI), Z8, Z4
+	VFMADD231PD (DI), Z8, Z6
+	VMOVUPD     64(CX), Z8
+	VFMADD231PD 64(DX), Z8, Z1
+	VFMADD231PD 64(BX), Z8, Z3
+	VFMADD231PD 64(SI), Z8, Z5
+	VFMADD231PD 64(DI), Z8, Z7
+	VMOVUPD     128(CX), Z8
+	VFMADD231PD 128(DX), Z8, Z0
+	VFMADD231PD 128(BX), Z8, Z2
+	VFMADD231PD 128(SI), Z8, Z4
+	VFMADD231PD 128(DI), Z8, Z6
+	VMOVUPD     192(CX), Z8
+	VFMADD231PD 192(DX), Z8, Z1
+	VFMADD231PD 192(BX), Z8, Z3
+	VFMADD231PD 192(SI), Z8, Z5
+	VFMADD231PD 192(DI), Z8, Z7
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000020, AX
+	JMP         big45
+
+single46:
+	CMPQ        AX, $0x00000008
+	JL          tail47
+	VMOVUPD     (CX), Z8
+	VFMADD231PD (DX), Z8, Z0
+	VFMADD231PD (BX), Z8, Z2
+	VFMADD231PD (SI), Z8, Z4
+	VFMADD231PD (DI), Z8, Z6
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000008, AX
+	JMP         single46
+
+tail47:
+	TESTQ       AX, AX
+	JZ          done48
+	LEAQ        kmask<>+0(SB), R8
+	KMOVW       (R8)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z8
+	VMOVUPD.Z   (DX), K1, Z9
+	VFMADD231PD Z9, Z8, Z0
+	VMOVUPD.Z   (BX), K1, Z9
+	VFMADD231PD Z9, Z8, Z2
+	VMOVUPD.Z   (SI), K1, Z9
+	VFMADD231PD Z9, Z8, Z4
+	VMOVUPD.Z   (DI), K1, Z9
+	VFMADD231PD Z9, Z8, Z6
+
+done48:
+	MOVQ          out+32(FP), AX
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	VMOVSD        X0, (AX)
+	VADDPD        Z3, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VADDPD        Y0, Y2, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 8(AX)
+	VADDPD        Z5, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y0
+	VADDPD        Y0, Y4, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 16(AX)
+	VADDPD        Z7, Z6, Z6
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VADDPD        Y0, Y6, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 24(AX)
+	VZEROUPPER
+	RET
+
+// func daxpy4AVX512(n int, x *[4]float64, a *float64, lda int, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·daxpy4AVX512(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	VBROADCASTSD (CX), Z0
+	VBROADCASTSD 8(CX), Z1
+	VBROADCASTSD 16(CX), Z2
+	VBROADCASTSD 24(CX), Z3
+	MOVQ         a+16(FP), DX
+	MOVQ         lda+24(FP), CX
+	SHLQ         $0x03, CX
+	LEAQ         (DX)(CX*1), BX
+	LEAQ         (BX)(CX*1), SI
+	LEAQ         (SI)(CX*1), DI
+	MOVQ         y+32(FP), CX
+
+big49:
+	CMPQ        AX, $0x00000020
+	JL          single50
+	VMOVUPD     (CX), Z4
+	VFMADD231PD (DX), Z0, Z4
+	VFMADD231PD (BX), Z1, Z4
+	VFMADD231PD (SI), Z2, Z4
+	VFMADD231PD (DI), Z3, Z4
+	VMOVUPD     Z4, (CX)
+	VMOVUPD     64(CX), Z4
+	VFMADD231PD 64(DX), Z0, Z4
+	VFMADD231PD 64(BX), Z1, Z4
+	VFMADD231PD 64(SI), Z2, Z4
+	VFMADD231PD 64(DI), Z3, Z4
+	VMOVUPD     Z4, 64(CX)
+	VMOVUPD     128(CX), Z4
+	VFMADD231PD 128(DX), Z0, Z4
+	VFMADD231PD 128(BX), Z1, Z4
+	VFMADD231PD 128(SI), Z2, Z4
+	VFMADD231PD 128(DI), Z3, Z4
+	VMOVUPD     Z4, 128(CX)
+	VMOVUPD     192(CX), Z4
+	VFMADD231PD 192(DX), Z0, Z4
+	VFMADD231PD 192(BX), Z1, Z4
+	VFMADD231PD 192(SI), Z2, Z4
+	VFMADD231PD 192(DI), Z3, Z4
+	VMOVUPD     Z4, 192(CX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000020, AX
+	JMP         big49
+
+single50:
+	CMPQ        AX, $0x00000008
+	JL          tail51
+	VMOVUPD     (CX), Z4
+	VFMADD231PD (DX), Z0, Z4
+	VFMADD231PD (BX), Z1, Z4
+	VFMADD231PD (SI), Z2, Z4
+	VFMADD231PD (DI), Z3, Z4
+	VMOVUPD     Z4, (CX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000008, AX
+	JMP         single50
+
+tail51:
+	TESTQ       AX, AX
+	JZ          done52
+	LEAQ        kmask<>+0(SB), R8
+	KMOVW       (R8)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z4
+	VMOVUPD.Z   (DX), K1, Z5
+	VFMADD231PD Z5, Z0, Z4
+	VMOVUPD.Z   (BX), K1, Z0
+	VFMADD231PD Z0, Z1, Z4
+	VMOVUPD.Z   (SI), K1, Z0
+	VFMADD231PD Z0, Z2, Z4
+	VMOVUPD.Z   (DI), K1, Z0
+	VFMADD231PD Z0, Z3, Z4
+	VMOVUPD     Z4, K1, (CX)
+
+done52:
+	VZEROUPPER
+	RET
+
+// func ddotAVX512(n int, x *float64, y *float64) float64
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·ddotAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, BX
+
+blocks53:
+	CMPQ AX, $0x00001000
+	JL   rest55
+	MOVQ $0x00000040, SI
+
+inner54:
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	VMOVUPD     64(CX), Z10
+	VFMADD231PD 64(DX), Z10, Z1
+	VMOVUPD     128(CX), Z10
+	VFMADD231PD 128(DX), Z10, Z2
+	VMOVUPD     192(CX), Z10
+	VFMADD231PD 192(DX), Z10, Z3
+	VMOVUPD     256(CX), Z10
+	VFMADD231PD 256(DX), Z10, Z4
+	VMOVUPD     320(CX), Z10
+	VFMADD231PD 320(DX), Z10, Z5
+	VMOVUPD     384(CX), Z10
+	VFMADD231PD 384(DX), Z10, Z6
+	VMOVUPD     448(CX), Z10
+	VFMADD231PD 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	DECQ        SI
+	JNZ         inner54
+	VADDPD      Z1, Z0, Z0
+	VADDPD      Z3, Z2, Z2
+	VADDPD      Z5, Z4, Z4
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z2, Z0, Z0
+	VADDPD      Z6, Z4, Z4
+	VADDPD      Z4, Z0, Z0
+	VADDPD      Z0, Z8, Z8
+	VXORPD      Z0, Z0, Z0
+	VXORPD      Z1, Z1, Z1
+	VXORPD      Z2, Z2, Z2
+	VXORPD      Z3, Z3, Z3
+	VXORPD      Z4, Z4, Z4
+	VXORPD      Z5, Z5, Z5
+	VXORPD      Z6, Z6, Z6
+	VXORPD      Z7, Z7, Z7
+	SUBQ        $0x00001000, AX
+	JMP         blocks53
+
+rest55:
+big56:
+	CMPQ        AX, $0x00000040
+	JL          single57
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	VMOVUPD     64(CX), Z10
+	VFMADD231PD 64(DX), Z10, Z1
+	VMOVUPD     128(CX), Z10
+	VFMADD231PD 128(DX), Z10, Z2
+	VMOVUPD     192(CX), Z10
+	VFMADD231PD 192(DX), Z10, Z3
+	VMOVUPD     256(CX), Z10
+	VFMADD231PD 256(DX), Z10, Z4
+	VMOVUPD     320(CX), Z10
+	VFMADD231PD 320(DX), Z10, Z5
+	VMOVUPD     384(CX), Z10
+	VFMADD231PD 384(DX), Z10, Z6
+	VMOVUPD     448(CX), Z10
+	VFMADD231PD 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	SUBQ        $0x00000040, AX
+	JMP         big56
+
+single57:
+	CMPQ        AX, $0x00000008
+	JL          tail58
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000008, AX
+	JMP         single57
+
+tail58:
+	TESTQ       AX, AX
+	JZ          done59
+	LEAQ        kmask<>+0(SB), SI
+	KMOVW       (SI)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z10
+	VMOVUPD.Z   (DX), K1, Z11
+	VFMADD231PD Z11, Z10, Z0
+
+done59:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z5, Z4, Z4
+	VADDPD        Z7, Z6, Z6
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z6, Z4, Z4
+	VADDPD        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	CMPQ          BX, $0x00001000
+	JGE           full60
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET
+
+full60:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDPD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+24(FP)
+	RET
+
+// func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSD alpha+8(FP), Z0
+
+big61:
+	CMPQ        AX, $0x00000020
+	JL          single62
+	VMOVUPD     (DX), Z1
+	VFMADD231PD (CX), Z0, Z1
+	VMOVUPD     Z1, (DX)
+	VMOVUPD     64(DX), Z1
+	VFMADD231PD 64(CX), Z0, Z1
+	VMOVUPD     Z1, 64(DX)
+	VMOVUPD     128(DX), Z1
+	VFMADD231PD 128(CX), Z0, Z1
+	VMOVUPD     Z1, 128(DX)
+	VMOVUPD     192(DX), Z1
+	VFMADD231PD 192(CX), Z0, Z1
+	VMOVUPD     Z1, 192(DX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	SUBQ        $0x00000020, AX
+	JMP         big61
+
+single62:
+	CMPQ        AX, $0x00000008
+	JL          tail63
+	VMOVUPD     (DX), Z1
+	VFMADD231PD (CX), Z0, Z1
+	VMOVUPD     Z1, (DX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000008, AX
+	JMP         single62
+
+tail63:
+	TESTQ       AX, AX
+	JZ          done64
+	LEAQ        kmask<>+0(SB), BX
+	KMOVW       (BX)(AX*2), K1
+	VMOVUPD.Z   (DX), K1, Z1
+	VMOVUPD.Z   (CX), K1, Z2
+	VFMADD231PD Z2, Z0, Z1
+	VMOVUPD     Z1, K1, (DX)
+
+done64:
+	VZEROUPPER
+	RET

@@ -9,5 +9,7 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKern
 
 const haveGemvAsm = false
 
-func dotAsm[T Float]([]T, []T) float64 { panic("gemm: no assembly") }
-func axpyAsm[T Float](T, []T, []T)     { panic("gemm: no assembly") }
+func dotAsm[T Float](gemvImpl, []T, []T) float64 { panic("gemm: no assembly") }
+func axpyAsm[T Float](gemvImpl, T, []T, []T)     { panic("gemm: no assembly") }
+func dot4Asm[T Float](int, []T, int, []T) [4]T   { panic("gemm: no assembly") }
+func axpy4Asm[T Float](*[4]T, []T, int, []T)     { panic("gemm: no assembly") }

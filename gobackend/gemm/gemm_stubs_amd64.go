@@ -91,3 +91,47 @@ func ddotAVX2(n int, x *float64, y *float64) float64
 
 // daxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func daxpyAVX2(n int, alpha float64, x *float64, y *float64)
+
+// sdot4AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 4, j < n: four rows of
+// A with x, each summed in two vector accumulators of its type. It needs AVX-512F.
+//
+//go:noescape
+func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
+
+// saxpy4AVX512 sets y[j] += Σ x[r]·a[r·lda+j] for r < 4, j < n, by FMAs in
+// the order of r: four rows of A scaled and added to y. It needs AVX-512F.
+//
+//go:noescape
+func saxpy4AVX512(n int, x *[4]float32, a *float32, lda int, y *float32)
+
+// sdotAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 4096 elements; the last
+// partial block is reduced in its own type, then converted.
+// It needs AVX-512F.
+func sdotAVX512(n int, x *float32, y *float32) float64
+
+// saxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
+// It needs AVX-512F.
+func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
+
+// ddot4AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 4, j < n: four rows of
+// A with x, each summed in two vector accumulators of its type. It needs AVX-512F.
+//
+//go:noescape
+func ddot4AVX512(n int, a *float64, lda int, x *float64, out *[4]float64)
+
+// daxpy4AVX512 sets y[j] += Σ x[r]·a[r·lda+j] for r < 4, j < n, by FMAs in
+// the order of r: four rows of A scaled and added to y. It needs AVX-512F.
+//
+//go:noescape
+func daxpy4AVX512(n int, x *[4]float64, a *float64, lda int, y *float64)
+
+// ddotAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 4096 elements; the last
+// partial block is reduced in its own type, then converted.
+// It needs AVX-512F.
+func ddotAVX512(n int, x *float64, y *float64) float64
+
+// daxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
+// It needs AVX-512F.
+func daxpyAVX512(n int, alpha float64, x *float64, y *float64)

@@ -48,16 +48,20 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 		x = xs
 	}
 	x = x[:lenX]
-	asm := haveGemvAsm && lvl.Clamp() >= isa.AVX2
+	// The AVX-512 kernels below isa.ZMMMaxBytes of A, as elem's.
+	k := gemvImplFor(lvl.ForBytes(m * n * num.Size[T]()))
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/n)
 		num.For(m, threads, 4, minRows, func(_, lo, hi int) {
-			if asm {
+			switch k {
+			case gemvAVX512:
+				gemvRows4Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+			case gemvAVX2:
 				gemvRowsAsm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
-				return
+			default:
+				gemvRows(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			}
-			gemvRows(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 		})
 		return
 	}
@@ -65,15 +69,40 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	// sweeping all rows over its own column range.
 	minCols := max(1, minGemvPerThread/m)
 	num.For(n, threads, 64, minCols, func(_, lo, hi int) {
-		gemvCols(asm, lo, hi, m, alpha, a, lda, x, beta, y, incY)
+		gemvCols(k, lo, hi, m, alpha, a, lda, x, beta, y, incY)
 	})
 }
 
-// GemvKernel names the inner loops Gemv runs at level lvl: "generic", or
-// the assembly's ("AVX2 dot and axpy").
+// gemvImpl is a set of GEMV inner loops.
+type gemvImpl uint8
+
+const (
+	gemvGeneric gemvImpl = iota
+	gemvAVX2             // a dot product or an axpy per row of A
+	gemvAVX512           // the same over four rows of A at a time
+)
+
+// gemvImplFor returns the inner loops lvl runs (clamped to what the CPU
+// runs).
+func gemvImplFor(lvl isa.Level) gemvImpl {
+	switch l := lvl.Clamp(); {
+	case !haveGemvAsm || l < isa.AVX2:
+		return gemvGeneric
+	case l >= isa.AVX512:
+		return gemvAVX512
+	}
+	return gemvAVX2
+}
+
+// GemvKernel names the inner loops Gemv runs at level lvl: "generic",
+// "AVX2 dot and axpy", or at AVX512 the four-row kernels and the size
+// above which the AVX2 ones run (isa.ZMMKernel).
 func GemvKernel(lvl isa.Level) string {
-	if haveGemvAsm && lvl.Clamp() >= isa.AVX2 {
+	switch gemvImplFor(lvl) {
+	case gemvAVX2:
 		return "AVX2 dot and axpy"
+	case gemvAVX512:
+		return "AVX512 dot and axpy of 4 rows, " + isa.ZMMKernel()
 	}
 	return "generic"
 }
@@ -82,7 +111,22 @@ func GemvKernel(lvl isa.Level) string {
 // (x stays in L1 or L2 from row to row).
 func gemvRowsAsm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
 	for i := lo; i < hi; i++ {
-		setY(y, i*incY, alpha*T(dotAsm(a[i*lda:i*lda+n], x)), beta)
+		setY(y, i*incY, alpha*T(dotAsm(gemvAVX2, a[i*lda:i*lda+n], x)), beta)
+	}
+}
+
+// gemvRows4Asm is gemvRows with the AVX-512 dot product of four rows at a
+// time; the last hi−lo mod 4 rows one at a time.
+func gemvRows4Asm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+	i := lo
+	for ; i+4 <= hi; i += 4 {
+		d := dot4Asm(n, a[i*lda:(i+3)*lda+n], lda, x)
+		for r, v := range d {
+			setY(y, (i+r)*incY, alpha*v, beta)
+		}
+	}
+	for ; i < hi; i++ {
+		setY(y, i*incY, alpha*T(dotAsm(gemvAVX512, a[i*lda:i*lda+n], x)), beta)
 	}
 }
 
@@ -141,8 +185,9 @@ func gemvRows[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y 
 // accumulates Σ x[i]·A[i][lo:hi] four rows at a time into a buffer (one pass
 // over the buffer per four rows of A), then scales into y.
 //
-// With asm, the assembly axpy adds one row at a time instead.
-func gemvCols[T Float](asm bool, lo, hi, m int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+// The assembly adds one row at a time instead (AVX2), or four (AVX-512,
+// then the last m mod 4 rows one at a time).
+func gemvCols[T Float](k gemvImpl, lo, hi, m int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
 	w := hi - lo
 	buf := getBuf[T](w)
 	defer putBuf(buf)
@@ -150,9 +195,14 @@ func gemvCols[T Float](asm bool, lo, hi, m int, alpha T, a []T, lda int, x []T, 
 	clear(acc)
 	x = x[:m]
 	i := 0
-	if asm {
+	if k == gemvAVX512 {
+		for ; i+4 <= m; i += 4 {
+			axpy4Asm((*[4]T)(x[i:i+4]), a[i*lda+lo:(i+3)*lda+hi], lda, acc)
+		}
+	}
+	if k != gemvGeneric {
 		for ; i < m; i++ {
-			axpyAsm(x[i], a[i*lda+lo:i*lda+hi], acc)
+			axpyAsm(k, x[i], a[i*lda+lo:i*lda+hi], acc)
 		}
 	}
 	for ; i+4 <= m; i += 4 {

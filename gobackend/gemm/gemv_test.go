@@ -108,3 +108,68 @@ func testGemv[T Float](t *testing.T) {
 
 func TestGemvFloat64(t *testing.T) { testGemv[float64](t) }
 func TestGemvFloat32(t *testing.T) { testGemv[float32](t) }
+
+// TestGemvTails runs every level on every inner length 0..33 (the AVX-512
+// f32 kernels' two vectors and a lane past them) with 1..9 rows (the
+// four-row kernels, then the rows left over), both transposes, over split
+// and unsplit work.
+func TestGemvTails(t *testing.T) {
+	old := minGemvPerThread
+	minGemvPerThread = 1
+	defer func() { minGemvPerThread = old }()
+	rnd := rand.New(rand.NewPCG(11, 12))
+	i := 0
+	for _, lvl := range isa.Levels() {
+		for n := 0; n <= 33; n++ {
+			for m := 1; m <= 9; m++ {
+				for _, trans := range []bool{false, true} {
+					ab := alphaBetas[i%len(alphaBetas)]
+					th := 1 + 2*(i%2)
+					runGemvCase[float32](t, lvl, trans, m, n, ab[0], ab[1], i%3, 1, 1, th, ab[1] == 0, rnd)
+					runGemvCase[float64](t, lvl, trans, m, n, ab[0], ab[1], (i+1)%3, 1, 1, th, ab[1] == 0, rnd)
+					i++
+				}
+			}
+		}
+	}
+}
+
+func TestGemvKernel(t *testing.T) {
+	if got := GemvKernel(isa.Generic); got != "generic" {
+		t.Errorf("GemvKernel(Generic) = %q", got)
+	}
+	if gemvImplFor(isa.AVX512) == gemvAVX512 {
+		old := isa.ZMMMaxBytes
+		defer func() { isa.ZMMMaxBytes = old }()
+		isa.ZMMMaxBytes = 16 << 20
+		if got, want := GemvKernel(isa.AVX512), "AVX512 dot and axpy of 4 rows, AVX512 (AVX2 above 16 MiB)"; got != want {
+			t.Errorf("GemvKernel(AVX512) = %q, want %q", got, want)
+		}
+	}
+}
+
+// TestGemvZmmLimit checks Gemv at isa.AVX512 on both sides of
+// isa.ZMMMaxBytes: above it the AVX2 loops run, and give their bits.
+func TestGemvZmmLimit(t *testing.T) {
+	if gemvImplFor(isa.AVX512) != gemvAVX512 {
+		t.Skip("no AVX-512 kernels here")
+	}
+	rnd := rand.New(rand.NewPCG(13, 14))
+	const m, n = 37, 301
+	a, x := numtest.New[float32](m*n, rnd).Data, numtest.New[float32](max(m, n), rnd).Data
+	old := isa.ZMMMaxBytes
+	defer func() { isa.ZMMMaxBytes = old }()
+	for _, trans := range []bool{false, true} {
+		lenX, lenY := n, m
+		if trans {
+			lenX, lenY = m, n
+		}
+		want, got := make([]float32, lenY), make([]float32, lenY)
+		Gemv(isa.AVX2, trans, m, n, 1, a, n, x[:lenX], 1, 0, want, 1, 1)
+		isa.ZMMMaxBytes = 4*m*n - 1
+		Gemv(isa.AVX512, trans, m, n, 1, a, n, x[:lenX], 1, 0, got, 1, 1)
+		if i := numtest.Differ(got, want); i >= 0 {
+			t.Fatalf("trans=%v above the limit: y[%d] = %v at AVX512, %v at AVX2", trans, i, got[i], want[i])
+		}
+	}
+}

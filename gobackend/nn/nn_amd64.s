@@ -837,3 +837,688 @@ DATA dexpbias<>+8(SB)/8, $0x4337fffffffff802
 DATA dexpbias<>+16(SB)/8, $0x4337fffffffff802
 DATA dexpbias<>+24(SB)/8, $0x4337fffffffff802
 GLOBL dexpbias<>(SB), RODATA|NOPTR, $32
+
+// func ssoftmaxAVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ssoftmaxAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VBROADCASTSS sneginf_s<>+0(SB), Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, Z4
+	MOVQ         AX, BX
+	MOVQ         CX, SI
+
+big25:
+	CMPQ   BX, $0x00000040
+	JL     single26
+	VMAXPS (SI), Z1, Z1
+	VMAXPS 64(SI), Z2, Z2
+	VMAXPS 128(SI), Z3, Z3
+	VMAXPS 192(SI), Z4, Z4
+	ADDQ   $0x00000100, SI
+	SUBQ   $0x00000040, BX
+	JMP    big25
+
+single26:
+	CMPQ   BX, $0x00000010
+	JL     tail27
+	VMAXPS (SI), Z1, Z1
+	ADDQ   $0x00000040, SI
+	SUBQ   $0x00000010, BX
+	JMP    single26
+
+tail27:
+	TESTQ   BX, BX
+	JZ      done28
+	LEAQ    kmask<>+0(SB), DI
+	KMOVW   (DI)(BX*2), K1
+	VMOVUPS Z0, Z0
+	VMOVUPS (SI), K1, Z0
+	VMAXPS  Z0, Z1, Z1
+
+done28:
+	VMAXPS     Z2, Z1, Z1
+	VMAXPS     Z4, Z3, Z3
+	VMAXPS     Z3, Z1, Z1
+	VSHUFF64X2 $0x4e, Z1, Z1, Z0
+	VMAXPS     Z0, Z1, Z1
+	VSHUFF64X2 $0xb1, Z1, Z1, Z0
+	VMAXPS     Z0, Z1, Z1
+	VPERMILPS  $0x4e, Z1, Z0
+	VMAXPS     Z0, Z1, Z1
+	VPERMILPS  $0xb1, Z1, Z0
+	VMAXPS     Z0, Z1, Z1
+	VXORPS     Z0, Z0, Z0
+	VXORPS     Z2, Z2, Z2
+	MOVQ       AX, BX
+	MOVQ       CX, SI
+	MOVQ       DX, CX
+
+big29:
+	CMPQ              BX, $0x00000040
+	JL                single30
+	VMOVUPS           (SI), Z3
+	VSUBPS            Z1, Z3, Z3
+	VMOVUPS           64(SI), Z4
+	VSUBPS            Z1, Z4, Z4
+	VMOVUPS           128(SI), Z5
+	VSUBPS            Z1, Z5, Z5
+	VMOVUPS           192(SI), Z6
+	VSUBPS            Z1, Z6, Z6
+	VBROADCASTSS      sexplo_s<>+0(SB), Z7
+	VBROADCASTSS      sexphi_s<>+0(SB), Z8
+	VMAXPS            Z3, Z7, Z3
+	VMAXPS            Z4, Z7, Z4
+	VMAXPS            Z5, Z7, Z5
+	VMAXPS            Z6, Z7, Z6
+	VMINPS            Z3, Z8, Z3
+	VMINPS            Z4, Z8, Z4
+	VMINPS            Z5, Z8, Z5
+	VMINPS            Z6, Z8, Z6
+	VBROADCASTSS      slog2e_s<>+0(SB), Z7
+	VBROADCASTSS      slog2e_s<>+0(SB), Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z9
+	VBROADCASTSS      slog2e_s<>+0(SB), Z10
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z7
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z10
+	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z10
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z6
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z11
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z6, Z14
+	VMULPS            Z3, Z3, Z15
+	VMULPS            Z4, Z4, Z16
+	VMULPS            Z5, Z5, Z17
+	VMULPS            Z6, Z6, Z18
+	VFMADD213PS       Z3, Z15, Z11
+	VFMADD213PS       Z4, Z16, Z12
+	VFMADD213PS       Z5, Z17, Z13
+	VFMADD213PS       Z6, Z18, Z14
+	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
+	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
+	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
+	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
+	VSCALEFPS         Z7, Z11, Z11
+	VSCALEFPS         Z8, Z12, Z12
+	VSCALEFPS         Z9, Z13, Z13
+	VSCALEFPS         Z10, Z14, Z14
+	VMOVUPS           Z11, (CX)
+	VADDPS            Z11, Z0, Z0
+	VMOVUPS           Z12, 64(CX)
+	VADDPS            Z12, Z2, Z2
+	VMOVUPS           Z13, 128(CX)
+	VADDPS            Z13, Z0, Z0
+	VMOVUPS           Z14, 192(CX)
+	VADDPS            Z14, Z2, Z2
+	ADDQ              $0x00000100, SI
+	ADDQ              $0x00000100, CX
+	SUBQ              $0x00000040, BX
+	JMP               big29
+
+single30:
+	CMPQ              BX, $0x00000010
+	JL                tail31
+	VMOVUPS           (SI), Z3
+	VSUBPS            Z1, Z3, Z3
+	VBROADCASTSS      sexplo_s<>+0(SB), Z4
+	VBROADCASTSS      sexphi_s<>+0(SB), Z5
+	VMAXPS            Z3, Z4, Z3
+	VMINPS            Z3, Z5, Z3
+	VBROADCASTSS      slog2e_s<>+0(SB), Z4
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z4
+	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z3
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z5
+	VMULPS            Z3, Z3, Z6
+	VFMADD213PS       Z3, Z6, Z5
+	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VMOVUPS           Z5, (CX)
+	VADDPS            Z5, Z0, Z0
+	ADDQ              $0x00000040, SI
+	ADDQ              $0x00000040, CX
+	SUBQ              $0x00000010, BX
+	JMP               single30
+
+tail31:
+	TESTQ             BX, BX
+	JZ                done32
+	LEAQ              kmask<>+0(SB), DI
+	KMOVW             (DI)(BX*2), K1
+	VMOVUPS.Z         (SI), K1, Z3
+	VSUBPS            Z1, Z3, Z3
+	VBROADCASTSS      sexplo_s<>+0(SB), Z1
+	VBROADCASTSS      sexphi_s<>+0(SB), Z4
+	VMAXPS            Z3, Z1, Z3
+	VMINPS            Z3, Z4, Z3
+	VBROADCASTSS      slog2e_s<>+0(SB), Z1
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z3
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z4
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z4
+	VMULPS            Z3, Z3, Z5
+	VFMADD213PS       Z3, Z5, Z4
+	VADDPS.BCST       sone_s<>+0(SB), Z4, Z4
+	VSCALEFPS         Z1, Z4, Z4
+	VMOVUPS           Z4, K1, (CX)
+	VADDPS            Z4, Z0, K1, Z0
+
+done32:
+	VADDPS       Z2, Z0, Z0
+	VSHUFF64X2   $0x4e, Z0, Z0, Z1
+	VADDPS       Z1, Z0, Z0
+	VSHUFF64X2   $0xb1, Z0, Z0, Z1
+	VADDPS       Z1, Z0, Z0
+	VPERMILPS    $0x4e, Z0, Z1
+	VADDPS       Z1, Z0, Z0
+	VPERMILPS    $0xb1, Z0, Z1
+	VADDPS       Z1, Z0, Z0
+	VBROADCASTSS sone_s<>+0(SB), Z1
+	VDIVPS       Z0, Z1, Z1
+	MOVQ         AX, BX
+	MOVQ         DX, CX
+
+big33:
+	CMPQ    BX, $0x00000040
+	JL      single34
+	VMULPS  (CX), Z1, Z0
+	VMOVUPS Z0, (CX)
+	VMULPS  64(CX), Z1, Z0
+	VMOVUPS Z0, 64(CX)
+	VMULPS  128(CX), Z1, Z0
+	VMOVUPS Z0, 128(CX)
+	VMULPS  192(CX), Z1, Z0
+	VMOVUPS Z0, 192(CX)
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, BX
+	JMP     big33
+
+single34:
+	CMPQ    BX, $0x00000010
+	JL      tail35
+	VMULPS  (CX), Z1, Z0
+	VMOVUPS Z0, (CX)
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, BX
+	JMP     single34
+
+tail35:
+	TESTQ     BX, BX
+	JZ        done36
+	LEAQ      kmask<>+0(SB), AX
+	KMOVW     (AX)(BX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (CX)
+
+done36:
+	VZEROUPPER
+	RET
+
+DATA sneginf_s<>+0(SB)/4, $0xff800000
+GLOBL sneginf_s<>(SB), RODATA|NOPTR, $4
+
+DATA kmask<>+0(SB)/2, $0x0000
+DATA kmask<>+2(SB)/2, $0x0001
+DATA kmask<>+4(SB)/2, $0x0003
+DATA kmask<>+6(SB)/2, $0x0007
+DATA kmask<>+8(SB)/2, $0x000f
+DATA kmask<>+10(SB)/2, $0x001f
+DATA kmask<>+12(SB)/2, $0x003f
+DATA kmask<>+14(SB)/2, $0x007f
+DATA kmask<>+16(SB)/2, $0x00ff
+DATA kmask<>+18(SB)/2, $0x01ff
+DATA kmask<>+20(SB)/2, $0x03ff
+DATA kmask<>+22(SB)/2, $0x07ff
+DATA kmask<>+24(SB)/2, $0x0fff
+DATA kmask<>+26(SB)/2, $0x1fff
+DATA kmask<>+28(SB)/2, $0x3fff
+DATA kmask<>+30(SB)/2, $0x7fff
+DATA kmask<>+32(SB)/2, $0xffff
+GLOBL kmask<>(SB), RODATA|NOPTR, $34
+
+DATA sexplo_s<>+0(SB)/4, $0xc2d00000
+GLOBL sexplo_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexphi_s<>+0(SB)/4, $0x42b20000
+GLOBL sexphi_s<>(SB), RODATA|NOPTR, $4
+
+DATA slog2e_s<>+0(SB)/4, $0x3fb8aa3b
+GLOBL slog2e_s<>(SB), RODATA|NOPTR, $4
+
+DATA smagic_s<>+0(SB)/4, $0x4b400000
+GLOBL smagic_s<>(SB), RODATA|NOPTR, $4
+
+DATA sln2hi_s<>+0(SB)/4, $0x3f318000
+GLOBL sln2hi_s<>(SB), RODATA|NOPTR, $4
+
+DATA sln2lo_s<>+0(SB)/4, $0xb95e8083
+GLOBL sln2lo_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp0_s<>+0(SB)/4, $0x39506967
+GLOBL sexpp0_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp1_s<>+0(SB)/4, $0x3ab743ce
+GLOBL sexpp1_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp2_s<>+0(SB)/4, $0x3c088908
+GLOBL sexpp2_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp3_s<>+0(SB)/4, $0x3d2aa9c1
+GLOBL sexpp3_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp4_s<>+0(SB)/4, $0x3e2aaaaa
+GLOBL sexpp4_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp5_s<>+0(SB)/4, $0x3f000000
+GLOBL sexpp5_s<>(SB), RODATA|NOPTR, $4
+
+DATA sone_s<>+0(SB)/4, $0x3f800000
+GLOBL sone_s<>(SB), RODATA|NOPTR, $4
+
+// func dsoftmaxAVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dsoftmaxAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VBROADCASTSD dneginf_s<>+0(SB), Z0
+	VMOVUPD      Z0, Z1
+	VMOVUPD      Z0, Z2
+	VMOVUPD      Z0, Z3
+	VMOVUPD      Z0, Z4
+	MOVQ         AX, BX
+	MOVQ         CX, SI
+
+big37:
+	CMPQ   BX, $0x00000020
+	JL     single38
+	VMAXPD (SI), Z1, Z1
+	VMAXPD 64(SI), Z2, Z2
+	VMAXPD 128(SI), Z3, Z3
+	VMAXPD 192(SI), Z4, Z4
+	ADDQ   $0x00000100, SI
+	SUBQ   $0x00000020, BX
+	JMP    big37
+
+single38:
+	CMPQ   BX, $0x00000008
+	JL     tail39
+	VMAXPD (SI), Z1, Z1
+	ADDQ   $0x00000040, SI
+	SUBQ   $0x00000008, BX
+	JMP    single38
+
+tail39:
+	TESTQ   BX, BX
+	JZ      done40
+	LEAQ    kmask<>+0(SB), DI
+	KMOVW   (DI)(BX*2), K1
+	VMOVUPD Z0, Z0
+	VMOVUPD (SI), K1, Z0
+	VMAXPD  Z0, Z1, Z1
+
+done40:
+	VMAXPD     Z2, Z1, Z1
+	VMAXPD     Z4, Z3, Z3
+	VMAXPD     Z3, Z1, Z1
+	VSHUFF64X2 $0x4e, Z1, Z1, Z0
+	VMAXPD     Z0, Z1, Z1
+	VSHUFF64X2 $0xb1, Z1, Z1, Z0
+	VMAXPD     Z0, Z1, Z1
+	VPERMILPD  $0x55, Z1, Z0
+	VMAXPD     Z0, Z1, Z1
+	VXORPD     Z0, Z0, Z0
+	VXORPD     Z2, Z2, Z2
+	MOVQ       AX, BX
+	MOVQ       CX, SI
+	MOVQ       DX, CX
+
+big41:
+	CMPQ              BX, $0x00000020
+	JL                single42
+	VMOVUPD           (SI), Z3
+	VSUBPD            Z1, Z3, Z3
+	VMOVUPD           64(SI), Z4
+	VSUBPD            Z1, Z4, Z4
+	VMOVUPD           128(SI), Z5
+	VSUBPD            Z1, Z5, Z5
+	VMOVUPD           192(SI), Z6
+	VSUBPD            Z1, Z6, Z6
+	VBROADCASTSD      dexplo_s<>+0(SB), Z7
+	VBROADCASTSD      dexphi_s<>+0(SB), Z8
+	VMAXPD            Z3, Z7, Z3
+	VMAXPD            Z4, Z7, Z4
+	VMAXPD            Z5, Z7, Z5
+	VMAXPD            Z6, Z7, Z6
+	VMINPD            Z3, Z8, Z3
+	VMINPD            Z4, Z8, Z4
+	VMINPD            Z5, Z8, Z5
+	VMINPD            Z6, Z8, Z6
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z7
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z10
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z7
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z8
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z5, Z9
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z10
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z10
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z6
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z11
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z14
+	VMULPD            Z3, Z3, Z15
+	VMULPD            Z4, Z4, Z16
+	VMULPD            Z5, Z5, Z17
+	VMULPD            Z6, Z6, Z18
+	VFMADD213PD       Z3, Z15, Z11
+	VFMADD213PD       Z4, Z16, Z12
+	VFMADD213PD       Z5, Z17, Z13
+	VFMADD213PD       Z6, Z18, Z14
+	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
+	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
+	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
+	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
+	VSCALEFPD         Z7, Z11, Z11
+	VSCALEFPD         Z8, Z12, Z12
+	VSCALEFPD         Z9, Z13, Z13
+	VSCALEFPD         Z10, Z14, Z14
+	VMOVUPD           Z11, (CX)
+	VADDPD            Z11, Z0, Z0
+	VMOVUPD           Z12, 64(CX)
+	VADDPD            Z12, Z2, Z2
+	VMOVUPD           Z13, 128(CX)
+	VADDPD            Z13, Z0, Z0
+	VMOVUPD           Z14, 192(CX)
+	VADDPD            Z14, Z2, Z2
+	ADDQ              $0x00000100, SI
+	ADDQ              $0x00000100, CX
+	SUBQ              $0x00000020, BX
+	JMP               big41
+
+single42:
+	CMPQ              BX, $0x00000008
+	JL                tail43
+	VMOVUPD           (SI), Z3
+	VSUBPD            Z1, Z3, Z3
+	VBROADCASTSD      dexplo_s<>+0(SB), Z4
+	VBROADCASTSD      dexphi_s<>+0(SB), Z5
+	VMAXPD            Z3, Z4, Z3
+	VMINPD            Z3, Z5, Z3
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z4
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z4
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z3
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z5
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z5
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z5
+	VMULPD            Z3, Z3, Z6
+	VFMADD213PD       Z3, Z6, Z5
+	VADDPD.BCST       done_s<>+0(SB), Z5, Z5
+	VSCALEFPD         Z4, Z5, Z5
+	VMOVUPD           Z5, (CX)
+	VADDPD            Z5, Z0, Z0
+	ADDQ              $0x00000040, SI
+	ADDQ              $0x00000040, CX
+	SUBQ              $0x00000008, BX
+	JMP               single42
+
+tail43:
+	TESTQ             BX, BX
+	JZ                done44
+	LEAQ              kmask<>+0(SB), DI
+	KMOVW             (DI)(BX*2), K1
+	VMOVUPD.Z         (SI), K1, Z3
+	VSUBPD            Z1, Z3, Z3
+	VBROADCASTSD      dexplo_s<>+0(SB), Z1
+	VBROADCASTSD      dexphi_s<>+0(SB), Z4
+	VMAXPD            Z3, Z1, Z3
+	VMINPD            Z3, Z4, Z3
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z3
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z4
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z4
+	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z4
+	VMULPD            Z3, Z3, Z5
+	VFMADD213PD       Z3, Z5, Z4
+	VADDPD.BCST       done_s<>+0(SB), Z4, Z4
+	VSCALEFPD         Z1, Z4, Z4
+	VMOVUPD           Z4, K1, (CX)
+	VADDPD            Z4, Z0, K1, Z0
+
+done44:
+	VADDPD       Z2, Z0, Z0
+	VSHUFF64X2   $0x4e, Z0, Z0, Z1
+	VADDPD       Z1, Z0, Z0
+	VSHUFF64X2   $0xb1, Z0, Z0, Z1
+	VADDPD       Z1, Z0, Z0
+	VPERMILPD    $0x55, Z0, Z1
+	VADDPD       Z1, Z0, Z0
+	VBROADCASTSD done_s<>+0(SB), Z1
+	VDIVPD       Z0, Z1, Z1
+	MOVQ         AX, BX
+	MOVQ         DX, CX
+
+big45:
+	CMPQ    BX, $0x00000020
+	JL      single46
+	VMULPD  (CX), Z1, Z0
+	VMOVUPD Z0, (CX)
+	VMULPD  64(CX), Z1, Z0
+	VMOVUPD Z0, 64(CX)
+	VMULPD  128(CX), Z1, Z0
+	VMOVUPD Z0, 128(CX)
+	VMULPD  192(CX), Z1, Z0
+	VMOVUPD Z0, 192(CX)
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, BX
+	JMP     big45
+
+single46:
+	CMPQ    BX, $0x00000008
+	JL      tail47
+	VMULPD  (CX), Z1, Z0
+	VMOVUPD Z0, (CX)
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, BX
+	JMP     single46
+
+tail47:
+	TESTQ     BX, BX
+	JZ        done48
+	LEAQ      kmask<>+0(SB), AX
+	KMOVW     (AX)(BX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (CX)
+
+done48:
+	VZEROUPPER
+	RET
+
+DATA dneginf_s<>+0(SB)/8, $0xfff0000000000000
+GLOBL dneginf_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexplo_s<>+0(SB)/8, $0xc087500000000000
+GLOBL dexplo_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexphi_s<>+0(SB)/8, $0x4086300000000000
+GLOBL dexphi_s<>(SB), RODATA|NOPTR, $8
+
+DATA dlog2e_s<>+0(SB)/8, $0x3ff71547652b82fe
+GLOBL dlog2e_s<>(SB), RODATA|NOPTR, $8
+
+DATA dmagic_s<>+0(SB)/8, $0x4338000000000000
+GLOBL dmagic_s<>(SB), RODATA|NOPTR, $8
+
+DATA dln2hi_s<>+0(SB)/8, $0x3fe62e42fee00000
+GLOBL dln2hi_s<>(SB), RODATA|NOPTR, $8
+
+DATA dln2lo_s<>+0(SB)/8, $0x3dea39ef35793c76
+GLOBL dln2lo_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp0_s<>+0(SB)/8, $0x3de6124613a86d09
+GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp1_s<>+0(SB)/8, $0x3e21eed8eff8d898
+GLOBL dexpp1_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp2_s<>+0(SB)/8, $0x3e5ae64567f544e4
+GLOBL dexpp2_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp3_s<>+0(SB)/8, $0x3e927e4fb7789f5c
+GLOBL dexpp3_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp4_s<>+0(SB)/8, $0x3ec71de3a556c734
+GLOBL dexpp4_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp5_s<>+0(SB)/8, $0x3efa01a01a01a01a
+GLOBL dexpp5_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp6_s<>+0(SB)/8, $0x3f2a01a01a01a01a
+GLOBL dexpp6_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp7_s<>+0(SB)/8, $0x3f56c16c16c16c17
+GLOBL dexpp7_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp8_s<>+0(SB)/8, $0x3f81111111111111
+GLOBL dexpp8_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp9_s<>+0(SB)/8, $0x3fa5555555555555
+GLOBL dexpp9_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp10_s<>+0(SB)/8, $0x3fc5555555555555
+GLOBL dexpp10_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp11_s<>+0(SB)/8, $0x3fe0000000000000
+GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
+
+DATA done_s<>+0(SB)/8, $0x3ff0000000000000
+GLOBL done_s<>(SB), RODATA|NOPTR, $8

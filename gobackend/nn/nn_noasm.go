@@ -7,4 +7,4 @@ package nn
 
 const haveAsm = false
 
-func softmaxAsm[T Float]([]T, []T) { panic("nn: no assembly") }
+func softmaxAsm[T Float](impl, []T, []T) { panic("nn: no assembly") }

@@ -13,3 +13,13 @@ func ssoftmaxAVX2(n int, x *float32, y *float32)
 // i, j < n (y may be x; n ≥ 1). A row holding NaN or +Inf, or only -Inf,
 // gives NaN throughout.
 func dsoftmaxAVX2(n int, x *float64, y *float64)
+
+// ssoftmaxAVX512 sets y[i] = exp(x[i] − m)/Σ exp(x[j] − m), m = max x[j], for
+// i, j < n (y may be x; n ≥ 1). A row holding NaN or +Inf, or only -Inf,
+// gives NaN throughout. It needs AVX-512F.
+func ssoftmaxAVX512(n int, x *float32, y *float32)
+
+// dsoftmaxAVX512 sets y[i] = exp(x[i] − m)/Σ exp(x[j] − m), m = max x[j], for
+// i, j < n (y may be x; n ≥ 1). A row holding NaN or +Inf, or only -Inf,
+// gives NaN throughout. It needs AVX-512F.
+func dsoftmaxAVX512(n int, x *float64, y *float64)

@@ -22,21 +22,29 @@ type impl uint8
 const (
 	implGeneric impl = iota
 	implAVX2         // nn_amd64.s
+	implAVX512       // nn_amd64.s
 )
 
-// implFor returns the kernels lvl runs (clamped to what the CPU runs); the
-// AVX2 assembly serves isa.AVX512 as well.
+// implFor returns the kernels lvl runs (clamped to what the CPU runs).
 func implFor(lvl isa.Level) impl {
-	if haveAsm && lvl.Clamp() >= isa.AVX2 {
-		return implAVX2
+	switch l := lvl.Clamp(); {
+	case !haveAsm || l < isa.AVX2:
+		return implGeneric
+	case l >= isa.AVX512:
+		return implAVX512
 	}
-	return implGeneric
+	return implAVX2
 }
 
-// Kernel names the kernels a level runs: "generic" or "AVX2".
+// Kernel names the kernels a level runs: "generic", "AVX2", or at AVX512
+// isa.ZMMKernel(): the AVX-512 kernel runs while a call's x and y together
+// hold at most isa.ZMMMaxBytes, as elem's kernels do.
 func Kernel(lvl isa.Level) string {
-	if implFor(lvl) == implAVX2 {
+	switch implFor(lvl) {
+	case implAVX2:
 		return "AVX2"
+	case implAVX512:
+		return isa.ZMMKernel()
 	}
 	return "generic"
 }
@@ -79,7 +87,7 @@ func Softmax[T Float](lvl isa.Level, rows, cols int, x, y []T, threads int) {
 	if rows == 0 || cols == 0 {
 		return
 	}
-	k := implFor(lvl)
+	k := implFor(lvl.ForBytes(2 * rows * cols * num.Size[T]()))
 	minRows := max(1, minSoftmaxPerThread/cols)
 	if num.Single(rows, threads, minRows) {
 		softmaxRows(k, 0, rows, cols, x, y)
@@ -94,7 +102,7 @@ func softmaxRows[T Float](k impl, lo, hi, cols int, x, y []T) {
 	for i := lo; i < hi; i++ {
 		xr, yr := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
 		if k != implGeneric {
-			softmaxAsm(xr, yr)
+			softmaxAsm(k, xr, yr)
 		} else {
 			softmaxGeneric(xr, yr)
 		}

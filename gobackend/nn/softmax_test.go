@@ -172,6 +172,34 @@ func testStable(t *testing.T, lvl isa.Level) {
 	}
 }
 
+// TestSoftmaxZmmLimit: above isa.ZMMMaxBytes the AVX512 level runs the
+// AVX2 kernel, bit for bit; below, the AVX-512 one, within the bound of
+// testSoftmax's check (its sum adds the lanes in another order).
+func TestSoftmaxZmmLimit(t *testing.T) {
+	if implFor(isa.AVX512) != implAVX512 {
+		t.Skip("no AVX-512 kernel here")
+	}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	const rows, cols = 3, 1001
+	x := numtest.New[float32](rows*cols, rnd).Data
+	want, got := make([]float32, rows*cols), make([]float32, rows*cols)
+	Softmax(isa.AVX2, rows, cols, x, want, 1)
+	old := isa.ZMMMaxBytes
+	defer func() { isa.ZMMMaxBytes = old }()
+	isa.ZMMMaxBytes = 8*rows*cols - 1
+	Softmax(isa.AVX512, rows, cols, x, got, 1)
+	if i := numtest.Differ(got, want); i >= 0 {
+		t.Fatalf("above the limit: [%d] = %v at AVX512, %v at AVX2", i, got[i], want[i])
+	}
+	isa.ZMMMaxBytes = 8 * rows * cols
+	Softmax(isa.AVX512, rows, cols, x, got, 1)
+	for i := range got {
+		if d := math.Abs(float64(got[i] - want[i])); d > 8*numtest.Eps[float32]()*float64(want[i]) {
+			t.Fatalf("below the limit: [%d] = %v at AVX512, %v at AVX2", i, got[i], want[i])
+		}
+	}
+}
+
 func expectPanic(t *testing.T, want string, f func()) {
 	t.Helper()
 	defer func() {
