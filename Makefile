@@ -43,8 +43,9 @@ bench-cuda: deps
 gpu-build:
 	@mkdir -p .gpu
 	$(GO) build -o .gpu/peakbench ./bench
-	$(GO) test -c -o .gpu/cuda.test ./cgo/cuda
-	$(GO) test -c -o .gpu/gpu.test ./bench/backend/gpu
+	$(GO) test -c -o .gpu/gpurt.test ./cgo/gpurt
+	$(GO) test -c -o .gpu/nvidia.test ./bench/backend/nvidia
+	$(GO) test -c -o .gpu/platform-cuda.test ./bench/platform/cuda
 	$(GO) test -c -o .gpu/rocblas.test ./bench/backend/rocblas
 	cp scripts/gpu-check.sh .gpu/gpu-check.sh
 	@echo "copy .gpu/ to the GPU machine and run .gpu/gpu-check.sh there"

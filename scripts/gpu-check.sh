@@ -55,7 +55,7 @@ step "peaks (-peak)"
 run peak "$BIN" -peak -device "$DEVICE" -suite quick
 
 step "tests"
-for t in cuda gpu rocblas; do
+for t in gpurt nvidia platform-cuda rocblas; do
 	[ -x "$DIR/$t.test" ] || continue
 	# rocBLAS's tests need no AMD GPU (fake libraries, or a clean "not found")
 	PEAKBENCH_REQUIRE_GPU=$([ "$t" = rocblas ] && echo "" || echo "$PEAKBENCH_REQUIRE_GPU") \

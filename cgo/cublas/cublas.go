@@ -1,6 +1,6 @@
 // Package cublas loads NVIDIA's cuBLAS (11, 12 or 13) at run time and
 // prepares its routines as GPU jobs on a device opened with
-// github.com/peakbench/peakbench/cgo/cuda: gemm in f32, f64, f16, bf16
+// github.com/peakbench/peakbench/cgo/gpurt: gemm in f32, f64, f16, bf16
 // (GemmEx, f32 accumulation) and tf32 (GemmEx with
 // CUBLAS_COMPUTE_32F_FAST_TF32), gemv, axpy and dot.
 //
@@ -9,37 +9,37 @@
 // is transposed. Dot products run in device pointer mode, so that timed
 // iterations never wait for the host.
 //
-//	rt, _ := cuda.Open()
+//	rt, _ := gpurt.Open()
 //	dev, _ := rt.OpenDevice(0)
 //	lib, err := cublas.Open(dev) // PEAKBENCH_CUBLAS, or libcublas.so.13/.12/.11
-//	job, err := lib.PrepareGEMM(cuda.BF16, false, false, 8192, 8192, 8192, cuda.JobOptions{})
+//	job, err := lib.PrepareGEMM(gpurt.BF16, false, false, 8192, 8192, 8192, gpurt.JobOptions{})
 //	job.SetInput(0, a); job.SetInput(1, b)
 //	elapsed, err := job.Run(10)
 //
-// Built without cgo, Open returns an error wrapping cuda.ErrNoCgo.
+// Built without cgo, Open returns an error wrapping gpurt.ErrNoCgo.
 package cublas
 
 import (
 	"fmt"
 	"unsafe"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Library is cuBLAS with a handle on one device.
 type Library struct {
-	*cuda.VendorLib
+	*gpurt.VendorLib
 	h handle
 }
 
 // Open loads cuBLAS (PEAKBENCH_CUBLAS, when set, names the only file tried)
 // and creates a handle on dev's stream.
-func Open(dev *cuda.Device) (*Library, error) { return OpenPath(dev, "") }
+func Open(dev *gpurt.Device) (*Library, error) { return OpenPath(dev, "") }
 
 // OpenPath loads cuBLAS from path (the search when empty).
-func OpenPath(dev *cuda.Device, path string) (*Library, error) {
+func OpenPath(dev *gpurt.Device, path string) (*Library, error) {
 	l := &Library{}
-	v, err := cuda.OpenVendorLib(dev, "cublas", func(gpu unsafe.Pointer) (string, error) {
+	v, err := gpurt.OpenVendorLib(dev, "cublas", func(gpu unsafe.Pointer) (string, error) {
 		h, info, err := open(gpu, path)
 		l.h = h
 		return info, err
@@ -51,7 +51,7 @@ func OpenPath(dev *cuda.Device, path string) (*Library, error) {
 	return l, nil
 }
 
-func checkCopies(op string, opt cuda.JobOptions) error {
+func checkCopies(op string, opt gpurt.JobOptions) error {
 	if opt.Copies < 0 || opt.Copies > maxCopies {
 		return fmt.Errorf("cublas: %s: copies %d outside [1, %d]", op, opt.Copies, maxCopies)
 	}
@@ -63,7 +63,7 @@ func checkCopies(op string, opt cuda.JobOptions) error {
 // dt: F32 (Sgemm), F64 (Dgemm), F16 and BF16 (GemmEx, inputs and output in
 // that type, f32 accumulation), TF32 (GemmEx on f32 data with TF32 tensor
 // cores).
-func (l *Library) PrepareGEMM(dt cuda.DType, transA, transB bool, m, n, k int, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) PrepareGEMM(dt gpurt.DType, transA, transB bool, m, n, k int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if err := checkCopies("gemm", opt); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (l *Library) PrepareGEMM(dt cuda.DType, transA, transB bool, m, n, k int, o
 }
 
 // PrepareGEMV prepares y = A·x, A m×n row-major. Arguments: 0 A, 1 x, 2 y. F32, F64.
-func (l *Library) PrepareGEMV(dt cuda.DType, m, n int, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) PrepareGEMV(dt gpurt.DType, m, n int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if err := checkCopies("gemv", opt); err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (l *Library) PrepareGEMV(dt cuda.DType, m, n int, opt cuda.JobOptions) (*cu
 
 // PrepareAXPY prepares y += alpha·x on n elements (accumulating on every
 // iteration). Arguments: 0 x, 1 y (also the output). F32, F64.
-func (l *Library) PrepareAXPY(dt cuda.DType, n int, alpha float64, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) PrepareAXPY(dt gpurt.DType, n int, alpha float64, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if err := checkCopies("axpy", opt); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (l *Library) PrepareAXPY(dt cuda.DType, n int, alpha float64, opt cuda.JobO
 
 // PrepareDot prepares r = x·y on n elements, in device pointer mode.
 // Arguments: 0 x, 1 y, 2 r (one element). F32, F64.
-func (l *Library) PrepareDot(dt cuda.DType, n int, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) PrepareDot(dt gpurt.DType, n int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if err := checkCopies("dot", opt); err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/cgo/cublas"
-	"github.com/peakbench/peakbench/cgo/cuda"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 func TestMain(m *testing.M) {
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 // it first, which it does unless the file is missing. (Runs first: once a
 // libcublasLt.so.12 is loaded in the process, any folder would do.)
 func TestCompanion(t *testing.T) {
-	libs, dev := gpufake.Device(t, cuda.Open)
+	libs, dev := gpufake.Device(t, gpurt.Open)
 	dir := t.TempDir()
 	b, err := os.ReadFile(libs.CUBLAS)
 	if err != nil {
@@ -51,10 +51,10 @@ func TestCompanion(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
-	_, dev := gpufake.Device(t, cuda.Open)
+	_, dev := gpufake.Device(t, gpurt.Open)
 	t.Setenv("PEAKBENCH_CUBLAS", "/nonexistent/libcublas.so.12")
 	_, err := cublas.Open(dev)
-	var le *cuda.LoadError
+	var le *gpurt.LoadError
 	if !errors.As(err, &le) || len(le.Tried) != 1 || !strings.HasPrefix(err.Error(), "cublas: libcublas not found (tried: PEAKBENCH_CUBLAS=/nonexistent/libcublas.so.12: ") {
 		t.Errorf("Open: %v", err)
 	}
@@ -64,7 +64,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestOldVersion(t *testing.T) {
-	_, dev := gpufake.Device(t, cuda.Open)
+	_, dev := gpufake.Device(t, gpurt.Open)
 	t.Setenv("PB_FAKE_CUBLAS_MAJOR", "10")
 	_, err := cublas.Open(dev)
 	if err == nil || !strings.Contains(err.Error(), "is cuBLAS 10.4.5; peakbench needs cuBLAS 11 or later") {
@@ -72,7 +72,7 @@ func TestOldVersion(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, job *cuda.Job, inputs ...[]float64) []float64 {
+func run(t *testing.T, job *gpurt.Job, inputs ...[]float64) []float64 {
 	t.Helper()
 	for i, in := range inputs {
 		if err := job.SetInput(i, in); err != nil {
@@ -92,7 +92,7 @@ func run(t *testing.T, job *cuda.Job, inputs ...[]float64) []float64 {
 // TestRowMajor: small products with known results, in every dtype and
 // transpose: the column-major swap must give the row-major product.
 func TestRowMajor(t *testing.T) {
-	_, dev := gpufake.Device(t, cuda.Open)
+	_, dev := gpufake.Device(t, gpurt.Open)
 	lib, err := cublas.Open(dev)
 	if err != nil {
 		t.Fatal(err)
@@ -103,12 +103,12 @@ func TestRowMajor(t *testing.T) {
 	want := []float64{0.5, -2, 2, -2}    // A·B, 2×2
 	at := []float64{1, 4, 2, 5, 3, 6}    // Aᵀ stored 3×2
 	bt := []float64{1, -1, 0.5, 0, 2, -2}
-	for _, dt := range []cuda.DType{cuda.F32, cuda.F64, cuda.F16, cuda.BF16, cuda.TF32} {
+	for _, dt := range []gpurt.DType{gpurt.F32, gpurt.F64, gpurt.F16, gpurt.BF16, gpurt.TF32} {
 		for _, c := range []struct {
 			ta, tb bool
 			a, b   []float64
 		}{{false, false, a, b}, {true, false, at, b}, {false, true, a, bt}, {true, true, at, bt}} {
-			job, err := lib.PrepareGEMM(dt, c.ta, c.tb, 2, 2, 3, cuda.JobOptions{Copies: 2})
+			job, err := lib.PrepareGEMM(dt, c.ta, c.tb, 2, 2, 3, gpurt.JobOptions{Copies: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +122,7 @@ func TestRowMajor(t *testing.T) {
 			job.Close()
 		}
 	}
-	job, err := lib.PrepareGEMV(cuda.F64, 2, 3, cuda.JobOptions{})
+	job, err := lib.PrepareGEMV(gpurt.F64, 2, 3, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestRowMajor(t *testing.T) {
 	}
 	job.Close()
 	// dot runs in device pointer mode (the fake refuses host mode for dot).
-	job, err = lib.PrepareDot(cuda.F32, 4, cuda.JobOptions{Copies: 3})
+	job, err = lib.PrepareDot(gpurt.F32, 4, gpurt.JobOptions{Copies: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestRowMajor(t *testing.T) {
 		t.Errorf("dot = %v; want 2", got)
 	}
 	job.Close()
-	job, err = lib.PrepareAXPY(cuda.F64, 2, 0.5, cuda.JobOptions{})
+	job, err = lib.PrepareAXPY(gpurt.F64, 2, 0.5, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,31 +147,31 @@ func TestRowMajor(t *testing.T) {
 		t.Errorf("axpy = %v; want [3 5]", got)
 	}
 	job.Close()
-	if _, err := lib.PrepareGEMV(cuda.BF16, 2, 2, cuda.JobOptions{}); !errors.Is(err, cuda.ErrUnsupported) {
+	if _, err := lib.PrepareGEMV(gpurt.BF16, 2, 2, gpurt.JobOptions{}); !errors.Is(err, gpurt.ErrUnsupported) {
 		t.Errorf("gemv bf16: %v", err)
 	}
-	if _, err := lib.PrepareGEMM(cuda.F32, false, false, 0, 2, 2, cuda.JobOptions{}); err == nil {
+	if _, err := lib.PrepareGEMM(gpurt.F32, false, false, 0, 2, 2, gpurt.JobOptions{}); err == nil {
 		t.Error("gemm 0×2×2: no error")
 	}
-	if _, err := lib.PrepareGEMM(cuda.F32, false, false, 2, 2, 2, cuda.JobOptions{Copies: -1}); err == nil {
+	if _, err := lib.PrepareGEMM(gpurt.F32, false, false, 2, 2, 2, gpurt.JobOptions{Copies: -1}); err == nil {
 		t.Error("copies -1: no error")
 	}
 }
 
 // TestLifecycle: jobs outlive a closed library and device; closed things fail cleanly.
 func TestLifecycle(t *testing.T) {
-	_, dev := gpufake.Device(t, cuda.Open)
+	_, dev := gpufake.Device(t, gpurt.Open)
 	lib, err := cublas.Open(dev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := lib.PrepareGEMM(cuda.F32, false, false, 3, 3, 3, cuda.JobOptions{})
+	job, err := lib.PrepareGEMM(gpurt.F32, false, false, 3, 3, 3, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lib.Close()
 	dev.Close()
-	if _, err := lib.PrepareGEMM(cuda.F32, false, false, 3, 3, 3, cuda.JobOptions{}); err == nil {
+	if _, err := lib.PrepareGEMM(gpurt.F32, false, false, 3, 3, 3, gpurt.JobOptions{}); err == nil {
 		t.Error("Prepare on a closed library: no error")
 	}
 	if _, err := job.Run(1); err != nil {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 	"github.com/peakbench/peakbench/native"
 )
 
@@ -32,7 +32,7 @@ func cbuf(n int) *C.char {
 }
 
 func cerr(st C.pb_status, errb *C.char) error {
-	return &cuda.Error{Status: native.Status(st), Msg: C.GoString(errb)}
+	return &gpurt.Error{Status: native.Status(st), Msg: C.GoString(errb)}
 }
 
 func open(gpu unsafe.Pointer, path string) (handle, string, error) {
@@ -47,7 +47,7 @@ func open(gpu unsafe.Pointer, path string) (handle, string, error) {
 	defer C.free(unsafe.Pointer(info))
 	var h *C.pb_cublas
 	if st := C.pb_cublas_open((*C.pb_gpu)(gpu), cpath, &h, tried, triedLen, errb, errLen); st != C.PB_OK {
-		le := &cuda.LoadError{Library: "libcublas", Path: path, Reason: C.GoString(errb), Err: cerr(st, errb)}
+		le := &gpurt.LoadError{Library: "libcublas", Path: path, Reason: C.GoString(errb), Err: cerr(st, errb)}
 		if t := C.GoString(tried); t != "" {
 			le.Tried = strings.Split(t, "\n")
 		}
@@ -71,13 +71,13 @@ func trans(t bool) C.pb_trans {
 	return C.PB_NO_TRANS
 }
 
-func opts(o cuda.JobOptions) *C.pb_gpu_job_opts {
+func opts(o gpurt.JobOptions) *C.pb_gpu_job_opts {
 	p := (*C.pb_gpu_job_opts)(C.calloc(1, C.sizeof_pb_gpu_job_opts))
 	p.copies = C.int(max(o.Copies, 1))
 	return p
 }
 
-func (l *Library) job(call func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *C.char) C.pb_status, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) job(call func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *C.char) C.pb_status, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	errb := cbuf(errLen)
 	defer C.free(unsafe.Pointer(errb))
 	o := opts(opt)
@@ -89,25 +89,25 @@ func (l *Library) job(call func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *
 	return unsafe.Pointer(j), nil
 }
 
-func (l *Library) gemm(dt cuda.DType, ta, tb bool, m, n, k int, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) gemm(dt gpurt.DType, ta, tb bool, m, n, k int, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	return l.job(func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *C.char) C.pb_status {
 		return C.pb_cublas_job_gemm(l.h, C.pb_gpu_dtype(dt), trans(ta), trans(tb), C.int(m), C.int(n), C.int(k), o, out, errb, errLen)
 	}, opt)
 }
 
-func (l *Library) gemv(dt cuda.DType, m, n int, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) gemv(dt gpurt.DType, m, n int, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	return l.job(func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *C.char) C.pb_status {
 		return C.pb_cublas_job_gemv(l.h, C.pb_gpu_dtype(dt), C.int(m), C.int(n), o, out, errb, errLen)
 	}, opt)
 }
 
-func (l *Library) axpy(dt cuda.DType, n int, alpha float64, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) axpy(dt gpurt.DType, n int, alpha float64, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	return l.job(func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *C.char) C.pb_status {
 		return C.pb_cublas_job_axpy(l.h, C.pb_gpu_dtype(dt), C.int(n), C.double(alpha), o, out, errb, errLen)
 	}, opt)
 }
 
-func (l *Library) dot(dt cuda.DType, n int, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) dot(dt gpurt.DType, n int, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	return l.job(func(o *C.pb_gpu_job_opts, out **C.pb_gpu_job, errb *C.char) C.pb_status {
 		return C.pb_cublas_job_dot(l.h, C.pb_gpu_dtype(dt), C.int(n), o, out, errb, errLen)
 	}, opt)

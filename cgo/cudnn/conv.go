@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 	"github.com/peakbench/peakbench/native"
 )
 
@@ -17,7 +17,7 @@ type Layer = native.Layer
 // the device (the heuristic's first when that fails), with the workspace it
 // needs allocated once (include/peakbench.h, pb_cudnn_conv_job). Arguments:
 // 0 x, 1 w, 2 y. Algorithm(job) names the algorithm chosen.
-func (l *Library) PrepareConv(dt cuda.DType, g Layer, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) PrepareConv(dt gpurt.DType, g Layer, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if g.Rank < 1 || g.Rank > 3 || g.N < 1 || g.C < 1 || g.K < 1 {
 		return nil, fmt.Errorf("cudnn: conv: bad geometry %v", g)
 	}
@@ -29,7 +29,7 @@ func (l *Library) PrepareConv(dt cuda.DType, g Layer, opt cuda.JobOptions) (*cud
 
 // Algorithm returns the convolution algorithm a PrepareConv job runs, as
 // cuDNN names it without its prefix ("IMPLICIT_PRECOMP_GEMM"), or "".
-func Algorithm(j *cuda.Job) string {
+func Algorithm(j *gpurt.Job) string {
 	_, a, ok := strings.Cut(j.String(), "algo=")
 	if !ok {
 		return ""

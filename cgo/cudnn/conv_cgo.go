@@ -11,12 +11,12 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 type jobPtr = unsafe.Pointer
 
-func (l *Library) convJob(dt cuda.DType, g Layer, opt cuda.JobOptions) (jobPtr, error) {
+func (l *Library) convJob(dt gpurt.DType, g Layer, opt gpurt.JobOptions) (jobPtr, error) {
 	var cg C.pb_layer
 	cg.n, cg.c, cg.k = C.int64_t(g.N), C.int64_t(g.C), C.int64_t(g.K)
 	for i := range 3 {

@@ -1,6 +1,6 @@
 // Package cudnn loads NVIDIA's cuDNN (8 or 9) at run time and prepares
 // its legacy tensor operations as GPU jobs on a device opened with
-// github.com/peakbench/peakbench/cgo/cuda: cudnnOpTensor (add, mul),
+// github.com/peakbench/peakbench/cgo/gpurt: cudnnOpTensor (add, mul),
 // cudnnActivationForward (relu, sigmoid, tanh), cudnnSoftmaxForward
 // (accurate, over each row) and cudnnReduceTensor (sum, max), in f32.
 // cuDNN has no exp activation.
@@ -14,7 +14,7 @@
 // the runtime's (cudnnGetCudartVersion; Details "built_for_cuda"). See
 // native/cudnn.c.
 //
-// Built without cgo, Open returns an error wrapping cuda.ErrNoCgo.
+// Built without cgo, Open returns an error wrapping gpurt.ErrNoCgo.
 package cudnn
 
 import (
@@ -23,7 +23,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Op is a cuDNN operation peakbench runs (the values of pb_cudnn_op).
@@ -62,18 +62,18 @@ func ParseOp(s string) (Op, error) {
 
 // Library is cuDNN with a handle on one device.
 type Library struct {
-	*cuda.VendorLib
+	*gpurt.VendorLib
 	h handle
 }
 
 // Open loads cuDNN (PEAKBENCH_CUDNN, when set, names the only file tried)
 // and creates a handle on dev's stream.
-func Open(dev *cuda.Device) (*Library, error) { return OpenPath(dev, "") }
+func Open(dev *gpurt.Device) (*Library, error) { return OpenPath(dev, "") }
 
 // OpenPath loads cuDNN from path (the search when empty).
-func OpenPath(dev *cuda.Device, path string) (*Library, error) {
+func OpenPath(dev *gpurt.Device, path string) (*Library, error) {
 	l := &Library{}
-	v, err := cuda.OpenVendorLib(dev, "cudnn", func(gpu unsafe.Pointer) (string, error) {
+	v, err := gpurt.OpenVendorLib(dev, "cudnn", func(gpu unsafe.Pointer) (string, error) {
 		h, info, err := open(gpu, path)
 		l.h = h
 		return info, err
@@ -86,8 +86,8 @@ func OpenPath(dev *cuda.Device, path string) (*Library, error) {
 }
 
 // Prepare prepares op on n elements (Softmax: use PrepareSoftmax). dt must
-// be cuda.F32: other types return an error wrapping cuda.ErrUnsupported.
-func (l *Library) Prepare(op Op, dt cuda.DType, n int, opt cuda.JobOptions) (*cuda.Job, error) {
+// be gpurt.F32: other types return an error wrapping gpurt.ErrUnsupported.
+func (l *Library) Prepare(op Op, dt gpurt.DType, n int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if op == Softmax {
 		return nil, errors.New("cudnn: softmax takes rows and columns: use PrepareSoftmax")
 	}
@@ -96,11 +96,11 @@ func (l *Library) Prepare(op Op, dt cuda.DType, n int, opt cuda.JobOptions) (*cu
 
 // PrepareSoftmax prepares a softmax over each of rows rows of cols columns
 // (row-major). Arguments: 0 x, 1 y.
-func (l *Library) PrepareSoftmax(dt cuda.DType, rows, cols int, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) PrepareSoftmax(dt gpurt.DType, rows, cols int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	return l.prep(Softmax, dt, rows, cols, opt)
 }
 
-func (l *Library) prep(op Op, dt cuda.DType, rows, cols int, opt cuda.JobOptions) (*cuda.Job, error) {
+func (l *Library) prep(op Op, dt gpurt.DType, rows, cols int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if op < Add || op > Max {
 		return nil, fmt.Errorf("cudnn: bad op %d", int(op))
 	}

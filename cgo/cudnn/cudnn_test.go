@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
 	"github.com/peakbench/peakbench/cgo/cudnn"
+	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 func TestMain(m *testing.M) {
@@ -49,7 +49,7 @@ func cudnn8Tree(t *testing.T, libs *gpufake.Libs, without ...string) string {
 // libcudnn.so.8 the open fails first, saying so. (The cuDNN 8 tests run
 // first: once a sub-library is loaded, its soname alone finds it.)
 func TestCUDNN8WithoutOps(t *testing.T) {
-	libs, dev := gpufake.Device(t, cuda.Open)
+	libs, dev := gpufake.Device(t, gpurt.Open)
 	dir := cudnn8Tree(t, libs, "libcudnn_ops_infer.so.8")
 	lib, err := cudnn.Open(dev)
 	if err == nil {
@@ -60,7 +60,7 @@ func TestCUDNN8WithoutOps(t *testing.T) {
 	want := "cudnn: " + real + "/libcudnn.so.8 is cuDNN 8, whose every call needs libcudnn_ops_infer.so.8: " +
 		"libcudnn_ops_infer.so.8 missing (not beside " + real + "/libcudnn.so.8, nor on the linker's path); " +
 		"install cuDNN (NVIDIA's packages, or `pip install nvidia-cudnn-cu12` for CUDA 12, `nvidia-cudnn-cu13` for CUDA 13)"
-	var le *cuda.LoadError
+	var le *gpurt.LoadError
 	if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Open: %v\nwant a *LoadError starting %q", err, want)
 	}
@@ -70,7 +70,7 @@ func TestCUDNN8WithoutOps(t *testing.T) {
 // work, and a convolution is "not available" with the reason before any
 // cuDNN call that would abort.
 func TestCUDNN8WithoutCNN(t *testing.T) {
-	libs, dev := gpufake.Device(t, cuda.Open)
+	libs, dev := gpufake.Device(t, gpurt.Open)
 	dir := cudnn8Tree(t, libs, "libcudnn_cnn_infer.so.8")
 	lib, err := cudnn.Open(dev)
 	if err != nil {
@@ -87,11 +87,11 @@ func TestCUDNN8WithoutCNN(t *testing.T) {
 	}
 	g := cudnn.Layer{N: 1, C: 1, K: 1, In: [3]int{1, 3, 3}, Window: [3]int{1, 2, 2}, Stride: [3]int{1, 1, 1},
 		Dil: [3]int{1, 1, 1}, Out: [3]int{1, 2, 2}, Rank: 2}
-	_, err = lib.PrepareConv(cuda.F32, g, cuda.JobOptions{})
-	if err == nil || !strings.Contains(err.Error(), "cudnn: cuda:0: conv "+want) || errors.Is(err, cuda.ErrUnsupported) {
+	_, err = lib.PrepareConv(gpurt.F32, g, gpurt.JobOptions{})
+	if err == nil || !strings.Contains(err.Error(), "cudnn: cuda:0: conv "+want) || errors.Is(err, gpurt.ErrUnsupported) {
 		t.Errorf("PrepareConv: %v", err)
 	}
-	job, err := lib.Prepare(cudnn.ReLU, cuda.F32, 3, cuda.JobOptions{})
+	job, err := lib.Prepare(cudnn.ReLU, gpurt.F32, 3, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestCUDNN8WithoutCNN(t *testing.T) {
 // open, so the fake shim's own load of libcudnn_cnn_infer.so.8 by soname at
 // the first convolution call succeeds.
 func TestCUDNN8(t *testing.T) {
-	libs, dev := gpufake.Device(t, cuda.Open)
+	libs, dev := gpufake.Device(t, gpurt.Open)
 	t.Setenv("PEAKBENCH_CUDNN", libs.CUDNN8)
 	lib, err := cudnn.Open(dev)
 	if err != nil {
@@ -127,7 +127,7 @@ func TestCUDNN8(t *testing.T) {
 	// y[i][j] = x[i][j] + x[i+1][j+1]
 	g := cudnn.Layer{N: 1, C: 1, K: 1, In: [3]int{1, 3, 3}, Window: [3]int{1, 2, 2}, Stride: [3]int{1, 1, 1},
 		Dil: [3]int{1, 1, 1}, Out: [3]int{1, 2, 2}, Rank: 2}
-	job, err := lib.PrepareConv(cuda.F32, g, cuda.JobOptions{})
+	job, err := lib.PrepareConv(gpurt.F32, g, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestCUDNN8(t *testing.T) {
 // one built for another CUDA major than the runtime's is refused at open,
 // naming both.
 func TestCUDARTMismatch(t *testing.T) {
-	_, dev := gpufake.Device(t, cuda.Open)
+	_, dev := gpufake.Device(t, gpurt.Open)
 	t.Setenv("PB_FAKE_CUDNN_CUDART", "13000")
 	_, err := cudnn.Open(dev)
 	if err == nil {
@@ -174,7 +174,7 @@ func TestCUDARTMismatch(t *testing.T) {
 
 func TestOps(t *testing.T) {
 	gpufake.Require(t)
-	rt, err := cuda.Open()
+	rt, err := gpurt.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestOps(t *testing.T) {
 		{cudnn.Sum, [][]float64{x}, []float64{1.5}},
 		{cudnn.Max, [][]float64{x}, []float64{3}},
 	} {
-		job, err := lib.Prepare(c.op, cuda.F32, len(x), cuda.JobOptions{Copies: 2})
+		job, err := lib.Prepare(c.op, gpurt.F32, len(x), gpurt.JobOptions{Copies: 2})
 		if err != nil {
 			t.Fatalf("%v: %v", c.op, err)
 		}
@@ -230,7 +230,7 @@ func TestOps(t *testing.T) {
 		}
 		job.Close()
 	}
-	job, err := lib.PrepareSoftmax(cuda.F32, 2, 2, cuda.JobOptions{})
+	job, err := lib.PrepareSoftmax(gpurt.F32, 2, 2, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,10 +241,10 @@ func TestOps(t *testing.T) {
 		t.Errorf("softmax = %v", got)
 	}
 	job.Close()
-	if _, err := lib.Prepare(cudnn.ReLU, cuda.F64, 4, cuda.JobOptions{}); !errors.Is(err, cuda.ErrUnsupported) {
+	if _, err := lib.Prepare(cudnn.ReLU, gpurt.F64, 4, gpurt.JobOptions{}); !errors.Is(err, gpurt.ErrUnsupported) {
 		t.Errorf("f64: %v", err)
 	}
-	if _, err := lib.Prepare(cudnn.Softmax, cuda.F32, 4, cuda.JobOptions{}); err == nil || !strings.Contains(err.Error(), "PrepareSoftmax") {
+	if _, err := lib.Prepare(cudnn.Softmax, gpurt.F32, 4, gpurt.JobOptions{}); err == nil || !strings.Contains(err.Error(), "PrepareSoftmax") {
 		t.Errorf("Prepare(Softmax): %v", err)
 	}
 	if _, err := cudnn.ParseOp("exp"); err == nil {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 	"github.com/peakbench/peakbench/native"
 )
 
@@ -32,7 +32,7 @@ func cbuf(n int) *C.char {
 }
 
 func cerr(st C.pb_status, errb *C.char) error {
-	return &cuda.Error{Status: native.Status(st), Msg: C.GoString(errb)}
+	return &gpurt.Error{Status: native.Status(st), Msg: C.GoString(errb)}
 }
 
 func open(gpu unsafe.Pointer, path string) (handle, string, error) {
@@ -47,7 +47,7 @@ func open(gpu unsafe.Pointer, path string) (handle, string, error) {
 	defer C.free(unsafe.Pointer(info))
 	var h *C.pb_cudnn
 	if st := C.pb_cudnn_open((*C.pb_gpu)(gpu), cpath, &h, tried, triedLen, errb, errLen); st != C.PB_OK {
-		le := &cuda.LoadError{Library: "libcudnn", Path: path, Reason: C.GoString(errb), Err: cerr(st, errb)}
+		le := &gpurt.LoadError{Library: "libcudnn", Path: path, Reason: C.GoString(errb), Err: cerr(st, errb)}
 		if t := C.GoString(tried); t != "" {
 			le.Tried = strings.Split(t, "\n")
 		}
@@ -64,13 +64,13 @@ func (l *Library) free() { C.pb_cudnn_close(l.h) }
 
 func freeJob(p unsafe.Pointer) { C.pb_gpu_job_free((*C.pb_gpu_job)(p)) }
 
-func opts(o cuda.JobOptions) *C.pb_gpu_job_opts {
+func opts(o gpurt.JobOptions) *C.pb_gpu_job_opts {
 	p := (*C.pb_gpu_job_opts)(C.calloc(1, C.sizeof_pb_gpu_job_opts))
 	p.copies = C.int(max(o.Copies, 1))
 	return p
 }
 
-func (l *Library) job(op Op, dt cuda.DType, rows, cols int, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) job(op Op, dt gpurt.DType, rows, cols int, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	errb := cbuf(errLen)
 	defer C.free(unsafe.Pointer(errb))
 	o := opts(opt)

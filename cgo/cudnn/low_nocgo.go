@@ -5,7 +5,7 @@ package cudnn
 import (
 	"unsafe"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 	"github.com/peakbench/peakbench/native"
 )
 
@@ -15,12 +15,12 @@ import (
 type handle = unsafe.Pointer
 
 func open(gpu unsafe.Pointer, path string) (handle, string, error) {
-	return nil, "", &cuda.LoadError{Library: "libcudnn", Path: path, Reason: "cudnn: " + native.ErrNoCgo.Error(), Err: native.ErrNoCgo}
+	return nil, "", &gpurt.LoadError{Library: "libcudnn", Path: path, Reason: "cudnn: " + native.ErrNoCgo.Error(), Err: native.ErrNoCgo}
 }
 
 func (l *Library) free()       {}
 func freeJob(p unsafe.Pointer) {}
 
-func (l *Library) job(op Op, dt cuda.DType, rows, cols int, opt cuda.JobOptions) (unsafe.Pointer, error) {
+func (l *Library) job(op Op, dt gpurt.DType, rows, cols int, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	return nil, native.ErrNoCgo
 }

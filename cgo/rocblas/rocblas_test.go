@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 	"github.com/peakbench/peakbench/cgo/rocblas"
 )
 
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 // 0.1); the search finds it in $ROCM_PATH/lib. (Runs first: once the fake
 // librocblas.so.4 is loaded, its soname alone would find it.)
 func TestROCm5Tree(t *testing.T) {
-	libs, dev := gpufake.Device(t, cuda.OpenHIP)
+	libs, dev := gpufake.Device(t, gpurt.OpenHIP)
 	root := t.TempDir()
 	dir := filepath.Join(root, "lib")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -65,7 +65,7 @@ func TestROCm5Tree(t *testing.T) {
 
 func TestGEMM(t *testing.T) {
 	gpufake.Require(t)
-	rt, err := cuda.OpenHIP()
+	rt, err := gpurt.OpenHIP()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestGEMM(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	job, err := lib.PrepareGEMM(cuda.F64, false, true, 2, 2, 3, cuda.JobOptions{})
+	job, err := lib.PrepareGEMM(gpurt.F64, false, true, 2, 2, 3, gpurt.JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestGEMM(t *testing.T) {
 
 func TestNotHIP(t *testing.T) {
 	gpufake.Require(t)
-	rt, err := cuda.Open()
+	rt, err := gpurt.Open()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
  * test_gpu.c — the GPU layer's parts that need no GPU: the f16 and bf16
  * conversions, exhaustively, and the loader's errors where no CUDA runtime
  * or HIP is installed (or, with one installed, that it loads). The Go tests
- * (cgo/cuda, bench/backend/gpu, bench/backend/rocblas) drive the call
+ * (cgo/gpurt, bench/backend/nvidia, bench/backend/rocblas) drive the call
  * sequences against fake runtimes and libraries.
  */
 #include <stdint.h>

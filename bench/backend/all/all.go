@@ -7,10 +7,10 @@ package all
 import (
 	_ "github.com/peakbench/peakbench/bench/backend/asm"
 	_ "github.com/peakbench/peakbench/bench/backend/cblas"
-	_ "github.com/peakbench/peakbench/bench/backend/gobackend"
 	_ "github.com/peakbench/peakbench/bench/backend/gonum"
-	_ "github.com/peakbench/peakbench/bench/backend/gpu"
+	_ "github.com/peakbench/peakbench/bench/backend/nvidia"
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"
+	_ "github.com/peakbench/peakbench/bench/backend/purego"
 	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
 	_ "github.com/peakbench/peakbench/bench/backend/worker"
 )

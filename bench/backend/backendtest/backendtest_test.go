@@ -10,7 +10,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
-	"github.com/peakbench/peakbench/bench/backend/gobackend"
+	"github.com/peakbench/peakbench/bench/backend/purego"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -20,7 +20,7 @@ const brokenEnv = "PEAKBENCH_BACKENDTEST_BROKEN"
 // broken is the go backend declaring dot and add (undeclared: add only
 // when mode is "undeclared") and, by mode, failing to compute dot.
 type broken struct {
-	gobackend.Backend
+	purego.Backend
 	mode string
 }
 
@@ -57,7 +57,7 @@ func TestSuiteFailsBrokenBackends(t *testing.T) {
 	if mode := os.Getenv(brokenEnv); mode != "" {
 		var b backend.Backend = broken{mode: mode}
 		if mode == "undeclaring" {
-			b = undeclaring{gobackend.Backend{}}
+			b = undeclaring{purego.Backend{}}
 		}
 		backendtest.Run(t, b) // the parent reads the outcome
 		return

@@ -8,7 +8,7 @@ import (
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
-// Throttle makes the fake NVML (cgo/cuda/gpufake) report throttling: idle
+// Throttle makes the fake NVML (cgo/gpurt/gpufake) report throttling: idle
 // and a software power cap, the SM clock down to 1410 MHz. Call it before
 // opening a backend that runs in a child process, which takes the
 // environment when it starts.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 func TestNoCgo(t *testing.T) {
@@ -16,7 +16,7 @@ func TestNoCgo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, cuda.ErrNoCgo) {
+	if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, gpurt.ErrNoCgo) {
 		t.Errorf("Open: %v; want ErrNoCgo", err)
 	}
 }

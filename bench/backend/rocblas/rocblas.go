@@ -1,7 +1,7 @@
 // Package rocblas registers the "rocblas" backend: AMD's rocBLAS gemm (f32,
-// f64) on a HIP device, through github.com/peakbench/peakbench/cgo/cuda
+// f64) on a HIP device, through github.com/peakbench/peakbench/cgo/gpurt
 // (the HIP runtime) and cgo/rocblas, loaded at run time. Kernels are timed
-// with HIP events, like the CUDA backends of bench/backend/gpu. The device
+// with HIP events, like the CUDA backends of bench/backend/nvidia. The device
 // (-device, backend.OpenOptions.Device) is opened and its peaks measured by
 // the HIP platform, bench/platform/hip; cold-cache copies are
 // bench/platform/gpudev's, as for every GPU. Results name the device
@@ -19,7 +19,7 @@ import (
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/platform/hip"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 	"github.com/peakbench/peakbench/cgo/rocblas"
 )
 
@@ -34,7 +34,7 @@ func init() {
 
 // Backend is rocBLAS as a peakbench backend.
 type Backend struct {
-	dev *cuda.Device
+	dev *gpurt.Device
 	lib *rocblas.Library
 }
 
@@ -95,14 +95,14 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	if !b.Declared().Has(w.Op, w.DType) {
 		return nil, backend.Unsupported("rocblas", w)
 	}
-	dt := cuda.F32
+	dt := gpurt.F32
 	if w.DType == workload.F64 {
-		dt = cuda.F64
+		dt = gpurt.F64
 	}
 	s := w.Shape
-	job, err := b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)})
+	job, err := b.lib.PrepareGEMM(dt, s.TransA, s.TransB, s.M, s.N, s.K, gpurt.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)})
 	if err != nil {
-		if errors.Is(err, cuda.ErrUnsupported) { // this shape (rocBLAS's int dimensions)
+		if errors.Is(err, gpurt.ErrUnsupported) { // this shape (rocBLAS's int dimensions)
 			return nil, backend.UnsupportedShape(fmt.Errorf("rocblas: %v: %v: %w", w, err, backend.ErrUnsupported))
 		}
 		return nil, fmt.Errorf("rocblas: %v: %w", w, err)
@@ -116,7 +116,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	return kernel{job}, nil
 }
 
-type kernel struct{ job *cuda.Job }
+type kernel struct{ job *gpurt.Job }
 
 func (k kernel) Run(iters int) (time.Duration, error) { return k.job.Run(iters) }
 func (k kernel) Output() ([]float64, error)           { return k.job.Output() }

@@ -12,8 +12,8 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
 	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 func TestMain(m *testing.M) {
@@ -57,7 +57,7 @@ func TestFakeNoDevice(t *testing.T) {
 	gpufake.Require(t)
 	t.Setenv("PB_FAKE_HIP_DEVICES", "0")
 	_, err := lookup(t).Open(backend.OpenOptions{})
-	if !errors.Is(err, cuda.ErrNoDevice) || !strings.Contains(err.Error(), "rocm: hipGetDeviceCount failed: hipErrorNoDevice (100)") {
+	if !errors.Is(err, gpurt.ErrNoDevice) || !strings.Contains(err.Error(), "rocm: hipGetDeviceCount failed: hipErrorNoDevice (100)") {
 		t.Errorf("Open: %v", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	_ "github.com/peakbench/peakbench/bench/backend/rocblas"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 // openBoth opens name in process and in a child process, on the fake GPU

@@ -11,9 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	_ "github.com/peakbench/peakbench/bench/backend/gpu" // registered for the children of isolate_gpu_test.go
+	_ "github.com/peakbench/peakbench/bench/backend/nvidia" // registered for the children of isolate_gpu_test.go
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 // The reference worker: the test binary, started with PEAKBENCH_REFWORKER

@@ -1,5 +1,5 @@
 // Package cuda registers the CUDA platform, "cuda": NVIDIA GPUs through
-// the CUDA runtime (cgo/cuda, loaded at run time). It opens the device a
+// the CUDA runtime (cgo/gpurt, loaded at run time). It opens the device a
 // backend runs on (-device), measures a device's peaks (the theoretical
 // ones from its attributes and bench/peak's table, and device-to-device
 // copy bandwidth), and watches it through NVML while a backend runs
@@ -12,7 +12,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
-	cudart "github.com/peakbench/peakbench/cgo/cuda"
+	cudart "github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 func init() {

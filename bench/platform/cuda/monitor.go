@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	cudart "github.com/peakbench/peakbench/cgo/cuda"
+	cudart "github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Monitor keeps what NVML said while a backend ran: the latest sample, the

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // maxColdCopies bounds the buffer sets of a cold kernel: tiny sets (under
@@ -16,7 +16,7 @@ const maxColdCopies = 4096
 // setBytes: 1 when hot; when cold, enough that the sets exceed twice the
 // L2 cache (and at least cfg.Copies), within maxColdCopies, 2 GiB (or one
 // set, if larger) and half the free device memory.
-func Copies(cfg backend.Config, setBytes float64, dev *cuda.Device) int {
+func Copies(cfg backend.Config, setBytes float64, dev *gpurt.Device) int {
 	if cfg.Copies <= 1 || setBytes <= 0 {
 		return 1
 	}

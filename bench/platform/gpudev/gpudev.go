@@ -1,5 +1,5 @@
 // Package gpudev is what the CUDA and HIP platforms and their backends
-// share, over cgo/cuda's runtimes: opening a device by index, its typed
+// share, over cgo/gpurt's runtimes: opening a device by index, its typed
 // platform.Device, and how many buffer sets a cold-cache kernel rotates
 // through (copies.go); peaks.go measures a device's peaks.
 package gpudev
@@ -8,14 +8,14 @@ import (
 	"fmt"
 
 	"github.com/peakbench/peakbench/bench/platform"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Open opens device index of rt. The error says what is missing: the
 // driver, a device, or the index asked for ("cuda: -device 5: this machine
 // has 2 CUDA devices (0 to 1)"); family names the devices in it ("CUDA",
 // "ROCm").
-func Open(rt *cuda.Runtime, index int, family string) (*cuda.Device, error) {
+func Open(rt *gpurt.Runtime, index int, family string) (*gpurt.Device, error) {
 	n, err := rt.DeviceCount()
 	if err != nil {
 		return nil, err
@@ -34,10 +34,10 @@ func plural(n int) string {
 }
 
 // Of is dev as a platform.Device: "cuda:0 NVIDIA H100 80GB HBM3".
-func Of(dev *cuda.Device) platform.Device {
+func Of(dev *gpurt.Device) platform.Device {
 	info := dev.Info()
 	kind := platform.CUDA
-	if info.Vendor == cuda.HIP {
+	if info.Vendor == gpurt.HIP {
 		kind = platform.HIP
 	}
 	return platform.Device{Kind: kind, Index: info.Index, Name: info.Name}

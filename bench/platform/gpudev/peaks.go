@@ -5,15 +5,15 @@ import (
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/peak"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Describe turns a device's attributes into peak.GPU.
-func Describe(dev *cuda.Device) peak.GPU {
+func Describe(dev *gpurt.Device) peak.GPU {
 	info := dev.Info()
 	rt := dev.Runtime()
 	vendor := "nvidia"
-	if info.Vendor == cuda.HIP {
+	if info.Vendor == gpurt.HIP {
 		vendor = "amd"
 	}
 	return peak.GPU{
@@ -28,11 +28,11 @@ func Describe(dev *cuda.Device) peak.GPU {
 // nvmlClocks fills in clocks the runtime did not report (CUDA 13 dropped
 // them from cudaDeviceProp, and may drop the attributes next) from NVML's
 // maximum SM and memory clocks, saying so in a note.
-func nvmlClocks(g *peak.GPU, info cuda.DeviceInfo) string {
-	if info.Vendor != cuda.CUDA || (g.ClockMHz > 0 && g.MemoryClockMHz > 0) || info.PCIBusID == "" {
+func nvmlClocks(g *peak.GPU, info gpurt.DeviceInfo) string {
+	if info.Vendor != gpurt.CUDA || (g.ClockMHz > 0 && g.MemoryClockMHz > 0) || info.PCIBusID == "" {
 		return ""
 	}
-	m, err := cuda.OpenMonitor(info.PCIBusID)
+	m, err := gpurt.OpenMonitor(info.PCIBusID)
 	if err != nil {
 		return ""
 	}
@@ -42,11 +42,11 @@ func nvmlClocks(g *peak.GPU, info cuda.DeviceInfo) string {
 		return ""
 	}
 	var used []string
-	if g.ClockMHz == 0 && s.Have&cuda.HaveMaxSMClock != 0 {
+	if g.ClockMHz == 0 && s.Have&gpurt.HaveMaxSMClock != 0 {
 		g.ClockMHz = float64(s.MaxSMMHz)
 		used = append(used, "SM")
 	}
-	if g.MemoryClockMHz == 0 && s.Have&cuda.HaveMaxMemClock != 0 {
+	if g.MemoryClockMHz == 0 && s.Have&gpurt.HaveMaxMemClock != 0 {
 		g.MemoryClockMHz = float64(s.MaxMemMHz)
 		used = append(used, "memory")
 	}
@@ -62,7 +62,7 @@ func nvmlClocks(g *peak.GPU, info cuda.DeviceInfo) string {
 // together fill half of it); the best of three timed batches each, bytes
 // read plus bytes written per time. A failed measurement leaves a note and
 // no entry (results then fall back to the theoretical DRAM figure).
-func Measure(dev *cuda.Device, quick bool) peak.GPUPeaks {
+func Measure(dev *gpurt.Device, quick bool) peak.GPUPeaks {
 	info := dev.Info()
 	g := Describe(dev)
 	note := nvmlClocks(&g, info)

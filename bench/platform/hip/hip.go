@@ -1,5 +1,5 @@
 // Package hip registers the HIP platform, "hip": AMD GPUs through the HIP
-// runtime (cgo/cuda's HIP side, loaded at run time), written "rocm:N NAME"
+// runtime (cgo/gpurt's HIP side, loaded at run time), written "rocm:N NAME"
 // in results. It opens the device a backend runs on (-device) and measures
 // a device's peaks, as the CUDA platform does.
 package hip
@@ -10,7 +10,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 func init() {
@@ -32,8 +32,8 @@ func init() {
 // OpenDevice loads the HIP runtime and opens device index. The error says
 // what is missing: the runtime (with the files tried), the driver, or a
 // device.
-func OpenDevice(index int) (*cuda.Device, error) {
-	rt, err := cuda.OpenHIP()
+func OpenDevice(index int) (*gpurt.Device, error) {
+	rt, err := gpurt.OpenHIP()
 	if err != nil {
 		return nil, err
 	}

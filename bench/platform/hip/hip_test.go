@@ -9,7 +9,7 @@ import (
 
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/platform/hip"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 func TestMain(m *testing.M) {

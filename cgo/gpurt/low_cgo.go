@@ -1,6 +1,6 @@
 //go:build cgo
 
-package cuda
+package gpurt
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include

@@ -1,4 +1,4 @@
-package gpu
+package nvidia
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda"
 	"github.com/peakbench/peakbench/cgo/cudnn"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Algorithms implements backend.BackendAlgorithms: cuDNN's convolutions
@@ -30,7 +30,7 @@ func (b *CUDNN) prepareConv(w workload.Workload, in workload.Data, cfg backend.C
 	l := w.Shape.Layer
 	g := cudnn.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
 		Dil: l.Dil, Out: l.Out, Rank: l.Rank, NHWC: l.NHWC, Groups: l.Groups}
-	job, err := b.lib.PrepareConv(cuda.F32, g, cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)})
+	job, err := b.lib.PrepareConv(gpurt.F32, g, gpurt.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)})
 	if err != nil {
 		return nil, wrap("cudnn", w, err)
 	}

@@ -1,4 +1,4 @@
-package gobackend
+package purego
 
 import (
 	"testing"

@@ -39,7 +39,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 //go:embed csrc/*.c
@@ -228,9 +228,9 @@ func Require(t testing.TB) *Libs {
 	return l
 }
 
-// Device builds the fakes (Require), opens a runtime with open (cuda.Open or
-// cuda.OpenHIP) and its device 0, and closes the device when the test ends.
-func Device(t *testing.T, open func() (*cuda.Runtime, error)) (*Libs, *cuda.Device) {
+// Device builds the fakes (Require), opens a runtime with open (gpurt.Open or
+// gpurt.OpenHIP) and its device 0, and closes the device when the test ends.
+func Device(t *testing.T, open func() (*gpurt.Runtime, error)) (*Libs, *gpurt.Device) {
 	t.Helper()
 	libs := Require(t)
 	rt, err := open()

@@ -1,9 +1,9 @@
-// Package gobackend registers the "go" backend: peakbench's own pure-Go
+// Package purego registers the "go" backend: peakbench's own pure-Go
 // kernels (github.com/peakbench/peakbench/gobackend/... at isa.Generic), a
 // blocked, goroutine-parallel GEMM and parallel loops for everything else.
 // The "asm" backend (bench/backend/asm) runs the same code with the
 // assembly kernels.
-package gobackend
+package purego
 
 import (
 	"runtime"

@@ -1,7 +1,7 @@
-// Package gpu registers the NVIDIA GPU backends: "cublas" (gemm in f32,
+// Package nvidia registers the NVIDIA GPU backends: "cublas" (gemm in f32,
 // f64, f16, bf16 and tf32; gemv, axpy, dot) and "cudnn" (add, mul, relu,
 // sigmoid, tanh, softmax, sum, max in f32), through
-// github.com/peakbench/peakbench/cgo/cuda, cgo/cublas and cgo/cudnn, loaded
+// github.com/peakbench/peakbench/cgo/gpurt, cgo/cublas and cgo/cudnn, loaded
 // at run time: nothing GPU is touched until one of them is opened.
 //
 // Each backend opens the device -device names (backend.OpenOptions.Device;
@@ -22,7 +22,7 @@
 // read after each timed run, at most every 50 ms: the clocks, temperature
 // and the throttle reasons seen while the backend ran are in
 // Info().Details, and Warnings reports throttling.
-package gpu
+package nvidia
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ import (
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/cublas"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 func init() {
@@ -57,11 +57,11 @@ func init() {
 // base is what both backends share: the device and its monitor.
 type base struct {
 	name string
-	dev  *cuda.Device
+	dev  *gpurt.Device
 	mon  *cudaplat.Monitor
 }
 
-func newBase(name string, dev *cuda.Device) base {
+func newBase(name string, dev *gpurt.Device) base {
 	return base{name: name, dev: dev, mon: cudaplat.NewMonitor(dev.Info())}
 }
 
@@ -72,7 +72,7 @@ func (b *base) Name() string { return b.name }
 func (b *base) Device() platform.Device { return gpudev.Of(b.dev) }
 
 // CUDADevice returns the device the backend runs on.
-func (b *base) CUDADevice() *cuda.Device { return b.dev }
+func (b *base) CUDADevice() *gpurt.Device { return b.dev }
 
 // Warnings reports what makes the backend's numbers suspect, e.g. a GPU
 // that throttled while it ran.
@@ -98,7 +98,7 @@ func (b *base) details() map[string]string {
 
 // kernel is a prepared job; Run reads NVML after the timed region.
 type kernel struct {
-	job *cuda.Job
+	job *gpurt.Job
 	mon *cudaplat.Monitor
 }
 
@@ -114,7 +114,7 @@ func (k kernel) Close() error               { return k.job.Close() }
 func (k kernel) String() string { return k.job.String() }
 
 // setInputs copies the workload's inputs into the job's arguments.
-func setInputs(job *cuda.Job, args ...[]float64) error {
+func setInputs(job *gpurt.Job, args ...[]float64) error {
 	for i, a := range args {
 		if err := job.SetInput(i, a); err != nil {
 			return err
@@ -123,9 +123,9 @@ func setInputs(job *cuda.Job, args ...[]float64) error {
 	return nil
 }
 
-var gpuDTypes = map[workload.DType]cuda.DType{
-	workload.F32: cuda.F32, workload.F64: cuda.F64,
-	workload.F16: cuda.F16, workload.BF16: cuda.BF16, workload.TF32: cuda.TF32,
+var gpuDTypes = map[workload.DType]gpurt.DType{
+	workload.F32: gpurt.F32, workload.F64: gpurt.F64,
+	workload.F16: gpurt.F16, workload.BF16: gpurt.BF16, workload.TF32: gpurt.TF32,
 }
 
 // wrap makes a library's "cannot" (a tensor too large for its index
@@ -133,7 +133,7 @@ var gpuDTypes = map[workload.DType]cuda.DType{
 // declared op, which the harness skips, and prefixes the workload to
 // other errors.
 func wrap(name string, w workload.Workload, err error) error {
-	if errors.Is(err, cuda.ErrUnsupported) {
+	if errors.Is(err, gpurt.ErrUnsupported) {
 		return backend.UnsupportedShape(fmt.Errorf("%s: %s %s: %v: %w", name, w.Op, w.DType, err, backend.ErrUnsupported))
 	}
 	return &wrapped{fmt.Sprintf("%s: %s: %v", name, w, err), err}
@@ -209,10 +209,10 @@ func (b *CUBLAS) Prepare(w workload.Workload, in workload.Data, cfg backend.Conf
 		return nil, backend.Unsupported("cublas", w)
 	}
 	dt := gpuDTypes[w.DType]
-	opt := cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)}
+	opt := gpurt.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)}
 	s := w.Shape
 	var (
-		job  *cuda.Job
+		job  *gpurt.Job
 		err  error
 		args [][]float64
 	)

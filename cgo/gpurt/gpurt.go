@@ -1,4 +1,4 @@
-// Package cuda loads a GPU runtime at run time — NVIDIA's CUDA runtime
+// Package gpurt loads a GPU runtime at run time — NVIDIA's CUDA runtime
 // (libcudart) or AMD's HIP (libamdhip64), whose API mirrors it — and
 // describes and opens its devices; it also reads NVML's clocks and throttle
 // reasons, and runs GPU jobs: operations prepared on device buffers by the
@@ -10,15 +10,15 @@
 // message names the files tried, and which errors.Is matches against
 // ErrNoDevice, ErrInsufficientDriver or ErrOutOfMemory.
 //
-//	rt, err := cuda.Open()           // libcudart: PEAKBENCH_CUDART, or the standard places
-//	n, err := rt.DeviceCount()       // errors.Is(err, cuda.ErrNoDevice) on a machine without one
+//	rt, err := gpurt.Open()           // libcudart: PEAKBENCH_CUDART, or the standard places
+//	n, err := rt.DeviceCount()       // errors.Is(err, gpurt.ErrNoDevice) on a machine without one
 //	info, err := rt.Device(0)        // name, compute capability, SMs, clocks, memory
 //	dev, err := rt.OpenDevice(0)     // a stream of its own, for libraries and jobs
 //
 // The C layer is github.com/peakbench/peakbench/native (include/peakbench.h,
 // native/gpu.c, native/cuda.c); see there for where libraries are searched
 // for. Built without cgo, every Open returns an error wrapping ErrNoCgo.
-package cuda
+package gpurt
 
 import (
 	"errors"

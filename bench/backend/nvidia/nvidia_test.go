@@ -1,6 +1,6 @@
 //go:build cgo
 
-package gpu_test
+package nvidia_test
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
-	_ "github.com/peakbench/peakbench/bench/backend/gpu"
+	_ "github.com/peakbench/peakbench/bench/backend/nvidia"
 	"github.com/peakbench/peakbench/bench/harness"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 func TestMain(m *testing.M) {
@@ -176,7 +176,7 @@ func TestFakeOutOfMemory(t *testing.T) {
 	t.Setenv("PB_FAKE_CUDA_MEM", fmt.Sprint(1<<20))
 	w := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 512, N: 512, K: 512}}
 	_, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
-	if !errors.Is(err, cuda.ErrOutOfMemory) || errors.Is(err, backend.ErrUnsupported) {
+	if !errors.Is(err, gpurt.ErrOutOfMemory) || errors.Is(err, backend.ErrUnsupported) {
 		t.Fatalf("Prepare: %v; want out of memory", err)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "cuda:0: out of memory allocating 3.0 MiB for cublas gemm f32 m=512 n=512 k=512 (1 copy; 1.0 MiB free of 1.0 MiB)") {
@@ -223,7 +223,7 @@ func TestFakeDevices(t *testing.T) {
 		t.Errorf("device 5: %v", err)
 	}
 	t.Setenv("PB_FAKE_CUDA_DEVICES", "0")
-	if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, cuda.ErrNoDevice) || !strings.Contains(err.Error(), "no CUDA-capable device is detected") {
+	if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, gpurt.ErrNoDevice) || !strings.Contains(err.Error(), "no CUDA-capable device is detected") {
 		t.Errorf("no device: %v", err)
 	}
 }

@@ -1,14 +1,14 @@
 //go:build !cgo
 
-package gpu_test
+package nvidia_test
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/backend"
-	_ "github.com/peakbench/peakbench/bench/backend/gpu"
-	"github.com/peakbench/peakbench/cgo/cuda"
+	_ "github.com/peakbench/peakbench/bench/backend/nvidia"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 func TestNoCgo(t *testing.T) {
@@ -17,7 +17,7 @@ func TestNoCgo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, cuda.ErrNoCgo) {
+		if _, err := f.Open(backend.OpenOptions{}); !errors.Is(err, gpurt.ErrNoCgo) {
 			t.Errorf("%s: %v; want ErrNoCgo", name, err)
 		}
 	}

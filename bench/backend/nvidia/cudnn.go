@@ -1,4 +1,4 @@
-package gpu
+package nvidia
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	cudaplat "github.com/peakbench/peakbench/bench/platform/cuda"
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
 	"github.com/peakbench/peakbench/bench/workload"
-	"github.com/peakbench/peakbench/cgo/cuda"
 	"github.com/peakbench/peakbench/cgo/cudnn"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // CUDNN is cuDNN as a peakbench backend.
@@ -75,15 +75,15 @@ func (b *CUDNN) Prepare(w workload.Workload, in workload.Data, cfg backend.Confi
 		return b.prepareConv(w, in, cfg) // cudnn_layers.go
 	}
 	op := dnnOps[w.Op]
-	opt := cuda.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)}
+	opt := gpurt.JobOptions{Copies: gpudev.Copies(cfg, w.Bytes(), b.dev)}
 	var (
-		job *cuda.Job
+		job *gpurt.Job
 		err error
 	)
 	if op == cudnn.Softmax {
-		job, err = b.lib.PrepareSoftmax(cuda.F32, w.Shape.M, w.Shape.N, opt)
+		job, err = b.lib.PrepareSoftmax(gpurt.F32, w.Shape.M, w.Shape.N, opt)
 	} else {
-		job, err = b.lib.Prepare(op, cuda.F32, w.Shape.N, opt)
+		job, err = b.lib.Prepare(op, gpurt.F32, w.Shape.N, opt)
 	}
 	if err != nil {
 		return nil, wrap("cudnn", w, err)

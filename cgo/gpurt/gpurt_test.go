@@ -1,6 +1,6 @@
 //go:build cgo
 
-package cuda_test
+package gpurt_test
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/peakbench/peakbench/cgo/cuda"
-	"github.com/peakbench/peakbench/cgo/cuda/gpufake"
+	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
 )
 
 func TestMain(m *testing.M) {
@@ -24,8 +24,8 @@ func TestMain(m *testing.M) {
 // and the error says so.
 func TestNotFound(t *testing.T) {
 	t.Setenv("PEAKBENCH_CUDART", "/nonexistent/libcudart.so.12")
-	_, err := cuda.Open()
-	var le *cuda.LoadError
+	_, err := gpurt.Open()
+	var le *gpurt.LoadError
 	if !errors.As(err, &le) {
 		t.Fatalf("Open() = %v; want a *LoadError", err)
 	}
@@ -45,7 +45,7 @@ func TestNotFound(t *testing.T) {
 // machine) or the error names every soname tried.
 func TestSearch(t *testing.T) {
 	t.Setenv("PEAKBENCH_CUDART", "")
-	rt, err := cuda.Open()
+	rt, err := gpurt.Open()
 	if err == nil {
 		t.Logf("found %v", rt)
 		return
@@ -61,7 +61,7 @@ func TestSearch(t *testing.T) {
 
 func TestHIPNotFound(t *testing.T) {
 	t.Setenv("PEAKBENCH_HIP", "")
-	rt, err := cuda.OpenHIP()
+	rt, err := gpurt.OpenHIP()
 	if err == nil {
 		t.Logf("found %v", rt)
 		return
@@ -71,10 +71,10 @@ func TestHIPNotFound(t *testing.T) {
 	}
 }
 
-func openFake(t *testing.T) *cuda.Runtime {
+func openFake(t *testing.T) *gpurt.Runtime {
 	t.Helper()
 	gpufake.Require(t)
-	rt, err := cuda.Open()
+	rt, err := gpurt.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func openFake(t *testing.T) *cuda.Runtime {
 
 func TestFakeDevice(t *testing.T) {
 	rt := openFake(t)
-	if rt.Vendor() != cuda.CUDA || rt.Version() != "12.4" || rt.DriverVersion() != "12.4" || !strings.HasSuffix(rt.Path(), "libcudart.so.12") {
+	if rt.Vendor() != gpurt.CUDA || rt.Version() != "12.4" || rt.DriverVersion() != "12.4" || !strings.HasSuffix(rt.Path(), "libcudart.so.12") {
 		t.Errorf("runtime %v: vendor %v version %q driver %q", rt, rt.Vendor(), rt.Version(), rt.DriverVersion())
 	}
 	n, err := rt.DeviceCount()
@@ -94,7 +94,7 @@ func TestFakeDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := cuda.DeviceInfo{Vendor: cuda.CUDA, Index: 0, Name: "NVIDIA H100 80GB HBM3 (fake 0)", PCIBusID: "0000:01:00.0",
+	want := gpurt.DeviceInfo{Vendor: gpurt.CUDA, Index: 0, Name: "NVIDIA H100 80GB HBM3 (fake 0)", PCIBusID: "0000:01:00.0",
 		Major: 9, Minor: 0, SMs: 132, ClockKHz: 1980000, MemoryClockKHz: 2619000, BusWidthBits: 5120, L2Bytes: 50 << 20,
 		TotalMemory: 1 << 30, FreeMemory: 1 << 30}
 	if info != want {
@@ -103,7 +103,7 @@ func TestFakeDevice(t *testing.T) {
 	if id := info.ID(); id != "cuda:0 NVIDIA H100 80GB HBM3 (fake 0)" {
 		t.Errorf("ID() = %q", id)
 	}
-	if _, err := rt.Device(3); !errors.Is(err, cuda.ErrInvalid) || !strings.Contains(err.Error(), "cuda:3: no such device (1 device: 0 to 0)") {
+	if _, err := rt.Device(3); !errors.Is(err, gpurt.ErrInvalid) || !strings.Contains(err.Error(), "cuda:3: no such device (1 device: 0 to 0)") {
 		t.Errorf("Device(3): %v", err)
 	}
 	dev, err := rt.OpenDevice(0)
@@ -120,7 +120,7 @@ func TestFakeDevice(t *testing.T) {
 		t.Errorf("MemInfo = %d, %d, %v (buffers leaked?)", free, total, err)
 	}
 	t.Setenv("PB_FAKE_CUDA_MEM", "1000")
-	if _, err := dev.CopyBandwidth(1<<20, 1); !errors.Is(err, cuda.ErrOutOfMemory) || !strings.Contains(err.Error(), "cuda:0: out of memory allocating 2.0 MiB") {
+	if _, err := dev.CopyBandwidth(1<<20, 1); !errors.Is(err, gpurt.ErrOutOfMemory) || !strings.Contains(err.Error(), "cuda:0: out of memory allocating 2.0 MiB") {
 		t.Errorf("CopyBandwidth beyond memory: %v", err)
 	}
 }
@@ -129,13 +129,13 @@ func TestFakeNoDevice(t *testing.T) {
 	rt := openFake(t)
 	t.Setenv("PB_FAKE_CUDA_DEVICES", "0")
 	_, err := rt.DeviceCount()
-	if !errors.Is(err, cuda.ErrNoDevice) || errors.Is(err, cuda.ErrInsufficientDriver) {
+	if !errors.Is(err, gpurt.ErrNoDevice) || errors.Is(err, gpurt.ErrInsufficientDriver) {
 		t.Fatalf("DeviceCount() error %v; want ErrNoDevice", err)
 	}
 	if msg := err.Error(); msg != "cuda: cudaGetDeviceCount failed: cudaErrorNoDevice (100): no CUDA-capable device is detected" {
 		t.Errorf("message %q", msg)
 	}
-	if _, err := rt.OpenDevice(0); !errors.Is(err, cuda.ErrNoDevice) {
+	if _, err := rt.OpenDevice(0); !errors.Is(err, gpurt.ErrNoDevice) {
 		t.Errorf("OpenDevice: %v", err)
 	}
 }
@@ -145,7 +145,7 @@ func TestFakeOldDriver(t *testing.T) {
 	t.Setenv("PB_FAKE_CUDA_ERROR", "35")
 	t.Setenv("PB_FAKE_CUDA_DRIVER", "11080")
 	_, err := rt.DeviceCount()
-	if !errors.Is(err, cuda.ErrInsufficientDriver) {
+	if !errors.Is(err, gpurt.ErrInsufficientDriver) {
 		t.Fatalf("DeviceCount() error %v; want ErrInsufficientDriver", err)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "cudaErrorInsufficientDriver (35): CUDA driver version is insufficient") {
@@ -158,7 +158,7 @@ func TestFakeOldDriver(t *testing.T) {
 func TestDeviceThreads(t *testing.T) {
 	openFake(t)
 	t.Setenv("PB_FAKE_CUDA_DEVICES", "2")
-	rt, err := cuda.Open()
+	rt, err := gpurt.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestDeviceThreads(t *testing.T) {
 
 func TestMonitor(t *testing.T) {
 	openFake(t)
-	m, err := cuda.OpenMonitor("0000:01:00.0")
+	m, err := gpurt.OpenMonitor("0000:01:00.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,17 +196,17 @@ func TestMonitor(t *testing.T) {
 	if s.SMMHz != 1410 || s.MaxSMMHz != 1980 || s.MemMHz != 2619 || s.TempC != 65 || s.PowerMW != 350000 || s.Have != 0x7f {
 		t.Errorf("Read() = %+v", s)
 	}
-	if s.Reasons.Throttling() != cuda.ReasonSWPowerCap|cuda.ReasonSWThermal || s.Reasons.String() != "gpu_idle,sw_power_cap,sw_thermal_slowdown" {
+	if s.Reasons.Throttling() != gpurt.ReasonSWPowerCap|gpurt.ReasonSWThermal || s.Reasons.String() != "gpu_idle,sw_power_cap,sw_thermal_slowdown" {
 		t.Errorf("reasons %v, throttling %v", s.Reasons, s.Reasons.Throttling())
 	}
 	if m.Driver() != "580.65.06-fake" {
 		t.Errorf("Driver() = %q", m.Driver())
 	}
-	if _, err := cuda.OpenMonitor("bogus"); err == nil || !strings.Contains(err.Error(), "nvml: no device at PCI bus id bogus") {
+	if _, err := gpurt.OpenMonitor("bogus"); err == nil || !strings.Contains(err.Error(), "nvml: no device at PCI bus id bogus") {
 		t.Errorf("OpenMonitor(bogus): %v", err)
 	}
 	t.Setenv("PEAKBENCH_NVML", "/nonexistent/libnvidia-ml.so.1")
-	if _, err := cuda.OpenMonitor("0000:01:00.0"); err == nil || !strings.Contains(err.Error(), "nvml: libnvidia-ml not found") {
+	if _, err := gpurt.OpenMonitor("0000:01:00.0"); err == nil || !strings.Contains(err.Error(), "nvml: libnvidia-ml not found") {
 		t.Errorf("OpenMonitor without NVML: %v", err)
 	}
 }
@@ -218,7 +218,7 @@ func TestMonitor(t *testing.T) {
 func TestMonitorTemperature(t *testing.T) {
 	libs := gpufake.Require(t)
 	t.Setenv("PEAKBENCH_NVML", libs.NVMLOld)
-	m, err := cuda.OpenMonitor("0000:01:00.0")
+	m, err := gpurt.OpenMonitor("0000:01:00.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,19 +227,19 @@ func TestMonitorTemperature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Have&cuda.HaveTemp == 0 || s.TempC != 65 || m.Driver() != "535.104.05-fake" {
+	if s.Have&gpurt.HaveTemp == 0 || s.TempC != 65 || m.Driver() != "535.104.05-fake" {
 		t.Errorf("old NVML: Read() = %+v, driver %q", s, m.Driver())
 	}
 }
 
 func TestReasons(t *testing.T) {
-	if s := cuda.Reasons(0).String(); s != "none" {
+	if s := gpurt.Reasons(0).String(); s != "none" {
 		t.Errorf("0: %q", s)
 	}
-	if s := (cuda.ReasonHWThermal | 0x1000).String(); s != "hw_thermal_slowdown,0x1000" {
+	if s := (gpurt.ReasonHWThermal | 0x1000).String(); s != "hw_thermal_slowdown,0x1000" {
 		t.Errorf("%q", s)
 	}
-	if cuda.ReasonGPUIdle.Throttling() != 0 || cuda.ReasonAppClocks.Throttling() != 0 {
+	if gpurt.ReasonGPUIdle.Throttling() != 0 || gpurt.ReasonAppClocks.Throttling() != 0 {
 		t.Error("idle and application clocks are not throttling")
 	}
 }
@@ -263,7 +263,7 @@ func TestSearchVirtualEnv(t *testing.T) {
 	}
 	t.Setenv("PEAKBENCH_CUDART", "")
 	t.Setenv("VIRTUAL_ENV", venv)
-	rt, err := cuda.Open()
+	rt, err := gpurt.Open()
 	if err != nil {
 		t.Fatalf("Open with %s: %v", dir, err)
 	}

@@ -1,4 +1,4 @@
-package gobackend
+package purego
 
 import (
 	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
