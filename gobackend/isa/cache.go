@@ -91,7 +91,9 @@ func parseSize(s string) int {
 // kernels in one process: from the caches zmm ran as fast or faster (a 16
 // KiB sum or dot 6%, a 4 MiB dot 5–8%, Max 1.1–2× at 16 KiB, a 16 KiB add,
 // axpy or ReLU 4–13%); streaming from DRAM slower (a 256 MiB sum, dot or
-// max 5–14%, a 384 MiB add or axpy 3–9%). A variable so tests can move it.
+// max 5–14%, a 384 MiB add or axpy 3–9%). The math kernels (exp, tanh,
+// sigmoid), softmax and GEMV follow the same rule. A variable so tests can
+// move it.
 var ZMMMaxBytes = Caches().L3 / 2
 
 // ForBytes is the level a memory-bound kernel call moving n bytes runs at:
