@@ -2,8 +2,9 @@
 // (github.com/peakbench/peakbench/gobackend/...) with their assembly for
 // this CPU (isa.Best): BLIS-style GEMM with AVX2/AVX-512 micro-kernels;
 // vector loops, exp, tanh, sigmoid, softmax and GEMV in AVX2 or AVX-512
-// (isa.ForBytes). It runs the same Go code as the "go" backend, which uses the pure-Go kernels, so the two
-// side by side measure what the assembly brings.
+// (isa.ForBytes). It runs the same Go code as the "go" backend, which uses
+// the pure-Go kernels, so the two side by side measure what the assembly
+// brings.
 package asm
 
 import (
