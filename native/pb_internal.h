@@ -219,6 +219,12 @@ struct pb_cblas {
 /* PB_CBLAS_FX casts family symbol i of lib to the function type t. */
 #define PB_CBLAS_FX(lib, t, i) ((t)(lib)->fx[i])
 
+/* cblas.c: the extension routines' names, [ext][0 f32, 1 f64]. */
+extern const char *const pb_cblas_ext_names[PB_EXT_COUNT][2];
+
+/* CBLAS_T is the CBLAS transpose flag of a pb_trans. */
+#define CBLAS_T(t) ((t) == PB_TRANS ? CblasTrans : CblasNoTrans)
+
 /* cblas.c: a job on lib, thread count applied before each run (used by mkl.c). */
 pb_status pb_cblas_new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *lens, int output,
                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
