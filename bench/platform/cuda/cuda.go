@@ -7,48 +7,24 @@
 package cuda
 
 import (
-	"context"
-
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
-	cudart "github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 func init() {
-	platform.Register(platform.Platform{
-		Name:        "cuda",
-		Kind:        platform.CUDA,
-		Description: "NVIDIA GPUs through the CUDA runtime: compute peaks from the device's attributes, copy bandwidth measured, NVML clocks and throttling",
-		MeasurePeaks: func(_ context.Context, opt platform.Options, m *platform.Measured) error {
-			p, err := MeasurePeaks(opt.Device, opt.Quick)
-			if err != nil {
-				return err
-			}
-			m.Peaks.GPUs = append(m.Peaks.GPUs, p)
-			return nil
-		},
-	})
+	gpudev.Register("cuda", platform.CUDA, gpurt.CUDA,
+		"NVIDIA GPUs through the CUDA runtime: compute peaks from the device's attributes, copy bandwidth measured, NVML clocks and throttling")
 }
 
 // OpenDevice loads the CUDA runtime and opens device index. The error says
 // what is missing: the runtime (with the files tried), the driver, or a
 // device.
-func OpenDevice(index int) (*cudart.Device, error) {
-	rt, err := cudart.Open()
-	if err != nil {
-		return nil, err
-	}
-	return gpudev.Open(rt, index, "CUDA")
-}
+func OpenDevice(index int) (*gpurt.Device, error) { return gpudev.OpenIndex(gpurt.CUDA, index) }
 
 // MeasurePeaks opens CUDA device index and returns its peaks
 // (gpudev.Measure). The error says why there is no GPU.
 func MeasurePeaks(index int, quick bool) (peak.GPUPeaks, error) {
-	dev, err := OpenDevice(index)
-	if err != nil {
-		return peak.GPUPeaks{}, err
-	}
-	defer dev.Close()
-	return gpudev.Measure(dev, quick), nil
+	return gpudev.MeasurePeaks(gpurt.CUDA, index, quick)
 }

@@ -6,23 +6,23 @@ import (
 	"sync"
 	"time"
 
-	cudart "github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
 // Monitor keeps what NVML said while a backend ran: the latest sample, the
 // lowest SM clock and highest temperature seen after a timed run, and the
 // union of the throttle reasons seen then.
 type Monitor struct {
-	m   *cudart.Monitor
+	m   *gpurt.Monitor
 	err error // why there is no NVML
 
 	mu      sync.Mutex
 	last    time.Time
-	latest  cudart.Sample
+	latest  gpurt.Sample
 	samples int
 	minSM   uint
 	maxTemp uint
-	seen    cudart.Reasons // throttling reasons seen after timed runs
+	seen    gpurt.Reasons // throttling reasons seen after timed runs
 }
 
 // minInterval bounds how often NVML is read.
@@ -31,13 +31,13 @@ const minInterval = 50 * time.Millisecond
 // NewMonitor opens NVML for the device info describes (found by its PCI
 // bus id). Without NVML the monitor records why, in Details, and does
 // nothing else.
-func NewMonitor(info cudart.DeviceInfo) *Monitor {
+func NewMonitor(info gpurt.DeviceInfo) *Monitor {
 	mon := &Monitor{}
 	if info.PCIBusID == "" {
 		mon.err = fmt.Errorf("the runtime reports no PCI bus id for %s", info.Label())
 		return mon
 	}
-	mon.m, mon.err = cudart.OpenMonitor(info.PCIBusID)
+	mon.m, mon.err = gpurt.OpenMonitor(info.PCIBusID)
 	if mon.err == nil {
 		mon.read()
 	}
@@ -67,13 +67,13 @@ func (mon *Monitor) read() {
 	}
 	mon.latest = s
 	mon.samples++
-	if s.Have&cudart.HaveSMClock != 0 && (mon.minSM == 0 || s.SMMHz < mon.minSM) {
+	if s.Have&gpurt.HaveSMClock != 0 && (mon.minSM == 0 || s.SMMHz < mon.minSM) {
 		mon.minSM = s.SMMHz
 	}
-	if s.Have&cudart.HaveTemp != 0 && s.TempC > mon.maxTemp {
+	if s.Have&gpurt.HaveTemp != 0 && s.TempC > mon.maxTemp {
 		mon.maxTemp = s.TempC
 	}
-	if s.Have&cudart.HaveReasons != 0 {
+	if s.Have&gpurt.HaveReasons != 0 {
 		mon.seen |= s.Reasons.Throttling()
 	}
 }
@@ -97,24 +97,24 @@ func (mon *Monitor) Details(d map[string]string) {
 	s := mon.latest
 	d["nvml"] = mon.m.Path()
 	d["nvidia_driver"] = mon.m.Driver()
-	if s.Have&cudart.HaveSMClock != 0 {
+	if s.Have&gpurt.HaveSMClock != 0 {
 		d["nvml_sm_clock_mhz"] = strconv.Itoa(int(s.SMMHz))
 		d["nvml_min_sm_clock_mhz"] = strconv.Itoa(int(mon.minSM))
 	}
-	if s.Have&cudart.HaveMaxSMClock != 0 {
+	if s.Have&gpurt.HaveMaxSMClock != 0 {
 		d["nvml_max_sm_clock_mhz"] = strconv.Itoa(int(s.MaxSMMHz))
 	}
-	if s.Have&cudart.HaveMemClock != 0 {
+	if s.Have&gpurt.HaveMemClock != 0 {
 		d["nvml_mem_clock_mhz"] = strconv.Itoa(int(s.MemMHz))
 	}
-	if s.Have&cudart.HaveTemp != 0 {
+	if s.Have&gpurt.HaveTemp != 0 {
 		d["nvml_temperature_c"] = strconv.Itoa(int(s.TempC))
 		d["nvml_max_temperature_c"] = strconv.Itoa(int(mon.maxTemp))
 	}
-	if s.Have&cudart.HavePower != 0 {
+	if s.Have&gpurt.HavePower != 0 {
 		d["nvml_power_w"] = fmt.Sprintf("%.0f", float64(s.PowerMW)/1000)
 	}
-	if s.Have&cudart.HaveReasons != 0 {
+	if s.Have&gpurt.HaveReasons != 0 {
 		d["nvml_throttle_reasons"] = mon.seen.String()
 		d["nvml_clock_reasons_now"] = s.Reasons.String()
 	}

@@ -5,8 +5,6 @@
 package hip
 
 import (
-	"context"
-
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/platform/gpudev"
@@ -14,39 +12,17 @@ import (
 )
 
 func init() {
-	platform.Register(platform.Platform{
-		Name:        "hip",
-		Kind:        platform.HIP,
-		Description: "AMD GPUs through the HIP runtime: compute peaks from the device's attributes, copy bandwidth measured",
-		MeasurePeaks: func(_ context.Context, opt platform.Options, m *platform.Measured) error {
-			p, err := MeasurePeaks(opt.Device, opt.Quick)
-			if err != nil {
-				return err
-			}
-			m.Peaks.GPUs = append(m.Peaks.GPUs, p)
-			return nil
-		},
-	})
+	gpudev.Register("hip", platform.HIP, gpurt.HIP,
+		"AMD GPUs through the HIP runtime: compute peaks from the device's attributes, copy bandwidth measured")
 }
 
 // OpenDevice loads the HIP runtime and opens device index. The error says
 // what is missing: the runtime (with the files tried), the driver, or a
 // device.
-func OpenDevice(index int) (*gpurt.Device, error) {
-	rt, err := gpurt.OpenHIP()
-	if err != nil {
-		return nil, err
-	}
-	return gpudev.Open(rt, index, "ROCm")
-}
+func OpenDevice(index int) (*gpurt.Device, error) { return gpudev.OpenIndex(gpurt.HIP, index) }
 
 // MeasurePeaks opens HIP device index and returns its peaks
-// (gpudev.Measure). The error says why there is no ROCm GPU.
+// (gpudev.Measure). The error says why there is no GPU.
 func MeasurePeaks(index int, quick bool) (peak.GPUPeaks, error) {
-	dev, err := OpenDevice(index)
-	if err != nil {
-		return peak.GPUPeaks{}, err
-	}
-	defer dev.Close()
-	return gpudev.Measure(dev, quick), nil
+	return gpudev.MeasurePeaks(gpurt.HIP, index, quick)
 }
