@@ -17,16 +17,9 @@ pb_status pb_gpu_open(pb_gpu_rt *rt, int device, pb_gpu **out, int *code, char *
 	*out = NULL;
 	if (code != NULL)
 		*code = 0;
-	int n = 0;
-	pb_status st = pb_gpu_device_count(rt, &n, code, err, errlen);
+	pb_status st = pb_gpu_check_device(rt, device, code, err, errlen);
 	if (st != PB_OK)
 		return st;
-	if (device < 0 || device >= n) {
-		if (code != NULL)
-			*code = PB_GPU_CODE_INVALID_DEVICE;
-		return pb_fail(PB_ERR_INVALID, err, errlen, "%s:%d: no such device (%d device%s: 0 to %d)",
-		               rt->prefix, device, n, n == 1 ? "" : "s", n - 1);
-	}
 	pb_gpu *g = calloc(1, sizeof *g);
 	if (g == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "gpu: out of memory");

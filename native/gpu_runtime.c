@@ -180,6 +180,20 @@ pb_status pb_gpu_device_count(pb_gpu_rt *rt, int *count, int *code, char *err, s
 	return PB_OK;
 }
 
+pb_status pb_gpu_check_device(pb_gpu_rt *rt, int device, int *code, char *err, size_t errlen)
+{
+	int n = 0;
+	pb_status st = pb_gpu_device_count(rt, &n, code, err, errlen);
+	if (st != PB_OK)
+		return st;
+	if (device >= 0 && device < n)
+		return PB_OK;
+	if (code != NULL)
+		*code = PB_GPU_CODE_INVALID_DEVICE;
+	return pb_fail(PB_ERR_INVALID, err, errlen, "%s:%d: no such device (%d device%s: 0 to %d)",
+	               rt->prefix, device, n, n == 1 ? "" : "s", n - 1);
+}
+
 pb_status pb_gpu_device_props(pb_gpu_rt *rt, int device, pb_gpu_props *p, int *code, char *err,
                               size_t errlen)
 {
@@ -190,16 +204,9 @@ pb_status pb_gpu_device_props(pb_gpu_rt *rt, int device, pb_gpu_props *p, int *c
 		*code = 0;
 	char label[32];
 	snprintf(label, sizeof label, "%s:%d", rt->prefix, device);
-	int n = 0;
-	pb_status st = pb_gpu_device_count(rt, &n, code, err, errlen);
+	pb_status st = pb_gpu_check_device(rt, device, code, err, errlen);
 	if (st != PB_OK)
 		return st;
-	if (device < 0 || device >= n) {
-		if (code != NULL)
-			*code = PB_GPU_CODE_INVALID_DEVICE;
-		return pb_fail(PB_ERR_INVALID, err, errlen, "%s: no such device (%d device%s: 0 to %d)",
-		               label, n, n == 1 ? "" : "s", n - 1);
-	}
 	int e = rt->device_name(rt, device, p->name, sizeof p->name);
 	if (e != 0) {
 		if (code != NULL)

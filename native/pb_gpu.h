@@ -81,6 +81,11 @@ struct pb_gpu {
 /* pb_gpu_fail formats "LABEL: CALL failed: NAME (CODE): TEXT" for a runtime error. */
 pb_status pb_gpu_fail(const pb_gpu_rt *rt, const char *label, int code, const char *call,
                       char *err, size_t errlen);
+/*
+ * pb_gpu_check_device fails, with "cuda:N: no such device (…)" and
+ * PB_GPU_CODE_INVALID_DEVICE in *code, unless rt has device.
+ */
+pb_status pb_gpu_check_device(pb_gpu_rt *rt, int device, int *code, char *err, size_t errlen);
 /* pb_gpu_enter makes gpu's device current on the calling thread. */
 pb_status pb_gpu_enter(const pb_gpu *gpu, char *err, size_t errlen);
 /* pb_gpu_bytes writes n bytes as "12.0 GiB", "512 MiB", ... into buf. */
