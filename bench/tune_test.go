@@ -86,7 +86,7 @@ func TestCrossoverPiece(t *testing.T) {
 		want  int
 	}{
 		{steps(0.5, 0.9, 1.2, 1.5), 16384 / 2},
-		{steps(1.2, 0.9, 1.2, 1.5), 16384 / 2}, // a loss above the first win moves it up
+		{steps(1.2, 0.9, 1.2, 1.5), 16384 / 2},  // a loss above the first win moves it up
 		{steps(0.5, 1.02, 1.2, 1.5), 16384 / 2}, // a win under the margin does not count
 		{steps(0.5, 0.6, 0.7, 0.8), 32768},      // never: past the ladder
 		{steps(2, 2, 2, 2), 4096 / 2},
