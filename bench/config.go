@@ -44,6 +44,9 @@ type config struct {
 	resume     string         // -resume: the journal of the run to continue (journal.go)
 	isolate    string         // -isolate: on, off, or both (isolate.go)
 	timeout    time.Duration  // -timeout: the watchdog's base limit (isolate.go)
+	tune       bool           // -tune: search the go and asm kernels' parameters (tune.go)
+	tuneFile   string         // -tune-file: the tune file to read or write (tuning.go)
+	tuneBudget time.Duration  // -tune-budget: how long -tune may search
 }
 
 // usageError is bad input: the command exits with status 2.
@@ -87,6 +90,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.resume, "resume", "", "continue the stopped run whose journal is this `FILE` (given the same flags): workloads it finished are kept, the rest measured")
 	fs.StringVar(&c.isolate, "isolate", "on", "vendor libraries (openblas, blis, mkl, netlib, onednn, cublas, cudnn, rocblas) run in a child process each: \"on\"; \"off\" runs them in process; \"both\" runs each both ways, the in-process one named NAME-inproc, to measure the cost (docs/architecture.md)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "a backend in a child process that takes longer than this to answer one request (a run: 20× its expected time if longer) is stopped and its results reported as timed out; 0: max(30s, 1000 × -min-time)")
+	fs.BoolVar(&c.tune, "tune", false, "search the go and asm kernels' parameters on this machine (the sizes from which the vector kernels use more than one thread) within -tune-budget, write them to the tune file and exit; later runs use them (docs/tuning.md)")
+	fs.StringVar(&c.tuneFile, "tune-file", "", "the tune `FILE` runs read and -tune writes (default: this machine's, in the user's cache folder); \"none\": run on the built-in defaults")
+	fs.DurationVar(&c.tuneBudget, "tune-budget", time.Minute, "how long -tune may search; interrupted or out of time, it keeps what it found")
 	fs.StringVar(&c.vs, "vs", "", "a backend of the run (e.g. torch): add each other backend's speedup over it, per workload and as a geometric mean")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: peakbench [flags]\n\nRuns workloads on numerical libraries and reports each result as a share of this machine's peak.\n\n")
@@ -184,6 +190,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if c.timeout == 0 {
 		c.timeout = defaultTimeout(c.minTime)
+	}
+	if c.tune && (c.peak || c.list || c.resume != "") {
+		return nil, usagef("-tune searches the kernels' parameters and exits; it does not go with -peak, -list or -resume")
+	}
+	if c.tune && c.tuneFile == noTuneFile {
+		return nil, usagef("-tune writes a tune file; -tune-file=%s names none", noTuneFile)
+	}
+	if c.tuneBudget <= 0 {
+		return nil, usagef("-tune-budget: %v is not a positive duration", c.tuneBudget)
 	}
 	if c.device < 0 {
 		return nil, usagef("-device: %d is not a device index (0, 1, …)", c.device)

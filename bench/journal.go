@@ -16,6 +16,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // A run's results go to a journal (bench/internal/journal) as each
@@ -141,6 +142,7 @@ func runConfig(cfg *config, infos []result.BackendInfo) map[string]string {
 		"-threads": joinInts(cfg.threads), "-cache": cfg.cache, "-seed": strconv.FormatUint(cfg.seed, 10),
 		"-reference": strconv.FormatBool(cfg.reference), "-min-time": cfg.minTime.String(), "-noise": g(cfg.noise),
 		"-peak-gflops": g(cfg.peakGFLOPS), "-peak-bw": g(cfg.peakGBPS), "-device": strconv.Itoa(cfg.device),
+		"tuning": tune.Source(), // the go and asm kernels' parameters (tuning.go)
 	}
 }
 

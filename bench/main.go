@@ -82,6 +82,12 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	applyIdleWait(cfg.idleWait) // finish.go
+	if cfg.tune {
+		return runTune(ctx, stderr, cfg) // tune.go
+	}
+	if err := applyTuning(stderr, cfg); err != nil { // tuning.go: before any backend reports its details
+		return err
+	}
 	if cfg.list {
 		return listBackends(stdout, cfg.isolate, cfg.openOptions())
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 //go:generate go run -C ../_asm . -pkg elem
@@ -31,19 +32,16 @@ type Float = num.Float
 // type, so two goroutines never write the same line.
 const align = 64
 
-// Below these sizes per piece a vector runs on the caller's goroutine
-// alone: handing pieces to a pooled worker and waiting for them costs about
-// half a microsecond (internal/num), the time of a few thousand adds in
-// cache but only a few hundred transcendentals. The cheap ops' limit is in
-// bytes of x: on the 2-core development VM (Zen 4), from 32K float32 or 16K
-// float64 elements (pieces of 64 KiB of x) on, two threads mostly ran add,
-// axpy and ReLU 1.2–2× as fast as one; below that, no faster, and axpy
-// slower.
-// Variables so that tests can drive the split with short vectors.
-var (
-	minChunkCheap = 64 << 10 // Add, Mul, Axpy, ReLU: bytes of x
-	minChunkMath  = 1 << 10  // Sigmoid, Tanh, Exp: elements
-)
+// Below the piece sizes of tune.Current().Parallel a vector runs on the
+// caller's goroutine alone: handing pieces to a pooled worker and waiting
+// for them costs about half a microsecond (internal/num), the time of a few
+// thousand adds in cache but only a few hundred transcendentals. The
+// defaults and how `peakbench -tune` measures them: gobackend/tune.
+
+// cheapPiece and mathPiece are the least piece, in elements of T, of Add,
+// Mul, Axpy, ReLU and of Exp, Tanh, Sigmoid.
+func cheapPiece[T Float]() int { return tune.Elems[T](tune.Current().Parallel.Cheap) }
+func mathPiece[T Float]() int  { return tune.Elems[T](tune.Current().Parallel.Math) }
 
 // impl is a set of kernels: the generic ones, or an assembly set. Each
 // exported function turns its level into an impl once and dispatches with a
@@ -98,37 +96,40 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
+	pc := cheapPiece[T]()
+	if k != implGeneric && single(len(x), threads, pc) {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
 	}
-	binary(k, opAdd, x, y, z, threads)
+	binary(k, opAdd, x, y, z, threads, pc)
 }
 
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
+	pc := cheapPiece[T]()
+	if k != implGeneric && single(len(x), threads, pc) {
 		binaryAsm(k, opMul, x, y, z)
 		return
 	}
-	binary(k, opMul, x, y, z, threads)
+	binary(k, opMul, x, y, z, threads, pc)
 }
 
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
+	pc := cheapPiece[T]()
+	if k != implGeneric && single(len(x), threads, pc) {
 		axpyAsm(k, alpha, x, y)
 		return
 	}
-	if single(len(x), threads, num.Elems[T](minChunkCheap)) {
+	if single(len(x), threads, pc) {
 		axpyGeneric(alpha, x, y)
 		return
 	}
-	forChunks(len(x), threads, num.Elems[T](minChunkCheap), func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
+	forChunks(len(x), threads, pc, func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
 }
 
 // ReLU sets y = max(x, 0). NaN stays NaN (as in PyTorch; its sign bit
@@ -136,30 +137,31 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
-	if k != implGeneric && single(len(x), threads, num.Elems[T](minChunkCheap)) {
+	pc := cheapPiece[T]()
+	if k != implGeneric && single(len(x), threads, pc) {
 		unaryAsm(k, opReLU, x, y)
 		return
 	}
-	unary(k, opReLU, x, y, threads, num.Elems[T](minChunkCheap))
+	unary(k, opReLU, x, y, threads, pc)
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
 // small results keeping their relative accuracy. NaN stays NaN.
 func Sigmoid[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opSigmoid, x, y, threads, minChunkMath)
+	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opSigmoid, x, y, threads, mathPiece[T]())
 }
 
 // Tanh sets y = tanh(x).
 func Tanh[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opTanh, x, y, threads, minChunkMath)
+	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opTanh, x, y, threads, mathPiece[T]())
 }
 
 // Exp sets y = exp(x) (overflow gives +Inf, underflow subnormals then 0).
 func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opExp, x, y, threads, minChunkMath)
+	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opExp, x, y, threads, mathPiece[T]())
 }
 
 type op uint8
@@ -180,12 +182,12 @@ const (
 
 // binary and unary run a kernel on one thread or split over several.
 
-func binary[T Float](k impl, o op, x, y, z []T, threads int) {
-	if single(len(x), threads, num.Elems[T](minChunkCheap)) {
+func binary[T Float](k impl, o op, x, y, z []T, threads, minChunk int) {
+	if single(len(x), threads, minChunk) {
 		binaryKernel(k, o, x, y, z)
 		return
 	}
-	forChunks(len(x), threads, num.Elems[T](minChunkCheap), func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
+	forChunks(len(x), threads, minChunk, func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
 }
 
 func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {

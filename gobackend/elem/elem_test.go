@@ -8,6 +8,8 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
 // The tests run every kernel at every level this CPU supports, over every
@@ -33,12 +35,15 @@ func lengths() []int {
 	return append(ls, 257, 1000, 4099)
 }
 
-// withSmallChunks lets the tests split even short vectors over goroutines.
-func withSmallChunks(f func()) {
-	c, m := minChunkCheap, minChunkMath
-	minChunkCheap, minChunkMath = 1, 1
-	defer func() { minChunkCheap, minChunkMath = c, m }()
-	f()
+// withExtremes runs f under the two extreme tunings, so that correctness
+// depends on no tuned value: every piece size 0 (even short vectors split
+// over goroutines) and tune.MaxPieceBytes (nothing splits).
+func withExtremes(f func()) {
+	defer tune.Apply(tune.Defaults(), tune.DefaultSource)
+	for _, p := range tunetest.Extremes() {
+		tune.Apply(p, "test")
+		f()
+	}
 }
 
 // specials are spliced into the random inputs: the kernels must handle
@@ -71,7 +76,7 @@ func levels() []isa.Level {
 
 // forCases runs f over every level, length, offset and thread count.
 func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
-	withSmallChunks(func() {
+	withExtremes(func() {
 		for _, lvl := range levels() {
 			for _, n := range lengths() {
 				for _, off := range numtest.Offsets() {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 //go:generate go run -C ../_asm . -pkg reduce
@@ -27,13 +28,12 @@ import (
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
 
-// minChunk is the least a piece of a parallel reduction gets, in bytes of
-// x: a reduction streams its input once, several elements per cycle, so a
-// smaller piece costs more to hand to a worker than it saves. On the 2-core
-// development VM (Zen 4), two threads ran sum, dot and max 1.1–1.5× as fast
-// as one on 256 KiB vectors, and but for dot no faster on 128 KiB ones. A
-// variable so tests can shrink it.
-var minChunk = 128 << 10
+// piece is the least a piece of a parallel reduction gets, in elements of
+// T (tune.Current().Parallel.Reduce, in bytes of x): a reduction streams
+// its input once, several elements per cycle, so a smaller piece costs more
+// to hand to a worker than it saves. The defaults and how `peakbench -tune`
+// measures them: gobackend/tune.
+func piece[T Float]() int { return tune.Elems[T](tune.Current().Parallel.Reduce) }
 
 // impl is a set of kernels: the generic ones, or an assembly set. The
 // exported functions dispatch with a switch, not through function values,
@@ -84,7 +84,8 @@ func Kernel(lvl isa.Level) string {
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
-	if num.Single(len(x), threads, num.Elems[T](minChunk)) {
+	pc := piece[T]()
+	if num.Single(len(x), threads, pc) {
 		if k != implGeneric && len(x) > 0 {
 			// The assembly straight from here, no wrapper between: on a
 			// 4 KiB vector each call level costs ~1 ns of ~21 (Zen 4).
@@ -100,7 +101,7 @@ func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 		}
 		return T(sum(k, x)) // no closure to allocate
 	}
-	return T(reduce(len(x), threads, num.Elems[T](minChunk), func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
+	return T(reduce(len(x), threads, pc, func(lo, hi int) float64 { return sum(k, x[lo:hi]) }))
 }
 
 // Dot returns Σ x[i]·y[i] (0 for empty slices), with the same blocking as
@@ -111,7 +112,8 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	}
 	checkThreads(threads)
 	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
-	if num.Single(len(x), threads, num.Elems[T](minChunk)) {
+	pc := piece[T]()
+	if num.Single(len(x), threads, pc) {
 		if k != implGeneric && len(x) > 0 {
 			switch { // as Sum
 			case k == implAVX512 && is32[T]():
@@ -125,7 +127,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 		}
 		return T(dot(k, x, y))
 	}
-	return T(reduce(len(x), threads, num.Elems[T](minChunk), func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))
+	return T(reduce(len(x), threads, pc, func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))
 }
 
 // reduce adds f's float64 partials over the chunks of [0, n) (pieces of at
@@ -148,12 +150,13 @@ func reduce(n, threads, least int, f func(lo, hi int) float64) float64 {
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
 	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
-	if num.Single(len(x), threads, num.Elems[T](minChunk)) {
+	pc := piece[T]()
+	if num.Single(len(x), threads, pc) {
 		return maxOf(k, x)
 	}
-	parts, _ := num.Chunks(len(x), threads, 64, num.Elems[T](minChunk))
+	parts, _ := num.Chunks(len(x), threads, 64, pc)
 	partial := make([]T, parts)
-	num.For(len(x), threads, 64, num.Elems[T](minChunk), func(p, lo, hi int) {
+	num.For(len(x), threads, 64, pc, func(p, lo, hi int) {
 		partial[p] = maxOf(k, x[lo:hi])
 	})
 	m := partial[0]

@@ -21,6 +21,7 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/nn"
 	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 const module = "github.com/peakbench/peakbench"
@@ -81,6 +82,7 @@ func (b Backend) Info() backend.Info {
 			"tanh":    ulps("tanh"),
 			"sigmoid": ulps("sigmoid"),
 			"softmax": nn.Kernel(l) + " (vectorized exp)",
+			"tuning":  tune.Source(), // the vector kernels' thread crossovers: a tune file or the defaults
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 const module = "github.com/peakbench/peakbench"
@@ -39,7 +40,10 @@ func (Backend) GoCode() bool { return true }
 func (Backend) Info() backend.Info {
 	return backend.Info{
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
-		Details: map[string]string{"kernels": "pure Go"},
+		Details: map[string]string{
+			"kernels": "pure Go",
+			"tuning":  tune.Source(), // the vector kernels' thread crossovers, shared with asm
+		},
 	}
 }
 

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/measure"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/gobackend/elem"
+	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/tune"
+)
+
+// `-tune` searches the gobackend kernels' parameters on this machine and
+// writes them to its tune file (docs/tuning.md). For each thread crossover
+// it times the parameter's kernels at 1 thread and at N (the largest
+// -threads) over a ladder of sizes, all interleaved (measure.Interleaved),
+// and keeps the smallest size from which N threads win by winMargin and
+// never lose at a larger size; the piece size stored is half of it, since a
+// vector splits from twice its piece (tune.Parallel).
+
+// winMargin is how much faster N threads must be at the crossover: less
+// than the spread of a median on a shared machine would move the crossover
+// back and forth between runs for no gain.
+const winMargin = 1.05
+
+// minDecisionSamples is the fewest samples per timed kernel a parameter is
+// decided on; a parameter cut short before that keeps its default.
+const minDecisionSamples = 3
+
+// tuneSearch is one parameter's search: its kernels and its ladder.
+type tuneSearch struct {
+	field  string
+	ops    []tuneOp
+	ladder []int // bytes of x, ascending
+}
+
+// tuneOp runs one kernel on the first bytes of x of its buffers.
+type tuneOp struct {
+	name string
+	run  func(bytes, threads int)
+}
+
+// ladder is the sizes from lo to hi bytes, doubling.
+func ladder(lo, hi int) []int {
+	var s []int
+	for b := lo; b <= hi; b *= 2 {
+		s = append(s, b)
+	}
+	return s
+}
+
+// tuneSearches are the searches, in the order of tune.Params.Fields.
+func tuneSearches() []tuneSearch {
+	const top = 2 << 20 // the largest vector of the cheap ops and reductions
+	return []tuneSearch{
+		{"parallel.elem_cheap.f32", cheapOps[float32](top), ladder(4<<10, top)},
+		{"parallel.elem_cheap.f64", cheapOps[float64](top), ladder(4<<10, top)},
+		{"parallel.reduce.f32", reduceOps[float32](top), ladder(4<<10, top)},
+		{"parallel.reduce.f64", reduceOps[float64](top), ladder(4<<10, top)},
+		{"parallel.elem_math.f32", mathOps[float32](256 << 10), ladder(1<<10, 256<<10)},
+		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10)},
+	}
+}
+
+// tuneSink keeps the reductions' results alive.
+var tuneSink float64
+
+func vectors[T elem.Float](bytes, count int) [][]T {
+	n := bytes / int(elemSize[T]())
+	vs := make([][]T, count)
+	for i := range vs {
+		vs[i] = make([]T, n)
+		for j := range vs[i] {
+			vs[i][j] = T(math.Sin(float64(j+i)) * 0.5) // in (−0.5, 0.5): no overflow, no subnormals
+		}
+	}
+	return vs
+}
+
+func elemSize[T elem.Float]() uintptr {
+	var z T
+	return unsafe.Sizeof(z)
+}
+
+func cheapOps[T elem.Float](top int) []tuneOp {
+	v := vectors[T](top, 3)
+	x, y, z := v[0], v[1], v[2]
+	n := func(b int) int { return b / int(elemSize[T]()) }
+	return []tuneOp{
+		{"add", func(b, th int) { elem.Add(isa.Best, x[:n(b)], y[:n(b)], z[:n(b)], th) }},
+		{"axpy", func(b, th int) { elem.Axpy(isa.Best, 1e-9, x[:n(b)], y[:n(b)], th) }},
+	}
+}
+
+func reduceOps[T elem.Float](top int) []tuneOp {
+	v := vectors[T](top, 2)
+	x, y := v[0], v[1]
+	n := func(b int) int { return b / int(elemSize[T]()) }
+	return []tuneOp{
+		{"sum", func(b, th int) { tuneSink += float64(reduce.Sum(isa.Best, x[:n(b)], th)) }},
+		{"dot", func(b, th int) { tuneSink += float64(reduce.Dot(isa.Best, x[:n(b)], y[:n(b)], th)) }},
+	}
+}
+
+func mathOps[T elem.Float](top int) []tuneOp {
+	v := vectors[T](top, 2)
+	x, y := v[0], v[1]
+	n := func(b int) int { return b / int(elemSize[T]()) }
+	return []tuneOp{
+		{"exp", func(b, th int) { elem.Exp(isa.Best, x[:n(b)], y[:n(b)], th) }},
+		{"sigmoid", func(b, th int) { elem.Sigmoid(isa.Best, x[:n(b)], y[:n(b)], th) }},
+	}
+}
+
+// tuneTarget is one kernel at one size and thread count, under the
+// parameters it is timed with (applied before each sample, outside the
+// timed loop: the targets of one search differ in them).
+type tuneTarget struct {
+	op      tuneOp
+	bytes   int
+	threads int
+	params  tune.Params
+}
+
+func (t tuneTarget) Run(iters int) (time.Duration, error) {
+	tune.Apply(t.params, "-tune search")
+	start := time.Now()
+	for range iters {
+		t.op.run(t.bytes, t.threads)
+	}
+	return time.Since(start), nil
+}
+
+// tuneOptions are measure's options for the search: samples a few
+// milliseconds long, since a ladder has tens of kernels to cycle through.
+func tuneOptions(maxTime time.Duration) measure.Options {
+	return measure.Options{MinTime: 2 * time.Millisecond, MinSamples: 7, MaxSamples: 31,
+		NoiseTarget: 0.02, MaxTime: maxTime, Seed: 1}
+}
+
+// searchOne times s's kernels at 1 and threads threads over its ladder,
+// within ctx, and returns the ladder's steps (nil when cut short before
+// minDecisionSamples) and the piece size they give.
+func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+	var targets []measure.Target
+	for _, b := range s.ladder {
+		p := base
+		for _, f := range p.Fields() {
+			if f.Name == s.field {
+				*f.Ptr = b / 2 // so that b splits, in two pieces
+			}
+		}
+		for _, op := range s.ops {
+			targets = append(targets, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p})
+		}
+	}
+	res, err := measure.Interleaved(ctx, targets, tuneOptions(maxTime))
+	if err != nil && !errors.Is(err, measure.ErrInterrupted) {
+		return nil, 0, err
+	}
+	steps := make([]tune.Step, len(s.ladder))
+	i := 0
+	for k, b := range s.ladder {
+		st := tune.Step{Bytes: b, NS: map[string][2]float64{}}
+		logSum := 0.0
+		for _, op := range s.ops {
+			one, many := res[i], res[i+1]
+			i += 2
+			if one.Err != nil || many.Err != nil {
+				return nil, 0, errors.Join(one.Err, many.Err)
+			}
+			if one.Stats.N < minDecisionSamples || many.Stats.N < minDecisionSamples {
+				return nil, 0, nil
+			}
+			st.NS[op.name] = [2]float64{one.Stats.Median, many.Stats.Median}
+			logSum += math.Log(one.Stats.Median / many.Stats.Median)
+		}
+		st.Speedup = math.Exp(logSum / float64(len(s.ops)))
+		steps[k] = st
+	}
+	return steps, crossoverPiece(steps), nil
+}
+
+// crossoverPiece is the piece size the steps give: half the smallest size
+// from which N threads are winMargin faster and no larger size is slower
+// than one thread; past the ladder's top (its largest size: a split from
+// twice that) when none is.
+func crossoverPiece(steps []tune.Step) int {
+	from := len(steps)
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i].Speedup < 1 {
+			break
+		}
+		if steps[i].Speedup >= winMargin {
+			from = i
+		}
+	}
+	if from == len(steps) {
+		return steps[len(steps)-1].Bytes
+	}
+	return steps[from].Bytes / 2
+}
+
+// runTune is `-tune`: it searches every parameter within the budget and
+// writes what it found (all of it, or on Ctrl-C or at the end of the
+// budget the parameters decided so far, the others at their defaults) to
+// the tune file.
+func runTune(ctx context.Context, stderr io.Writer, cfg *config) error {
+	return tuneWith(ctx, stderr, cfg, tuneSearches(), nil)
+}
+
+// tuneWith is runTune over the given searches; after, when set, runs after
+// each parameter (tests cancel ctx there).
+func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, searches []tuneSearch, after func(field string)) error {
+	threads := slices.Max(cfg.threads)
+	if threads < 2 {
+		return usagef("-tune: compares 1 thread with more: give -threads of 2 or more (the default is every CPU, %d here)", runtime.NumCPU())
+	}
+	m := tuneMachine(peak.DetectMachine())
+	path, _, err := tuneFilePath(cfg, m)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("-tune: %v", err)
+	}
+	if err := atomicfile.CheckWritable(path); err != nil {
+		return usagef("-tune-file: %v", err)
+	}
+	prev, prevSource := *tune.Current(), tune.Source()
+	defer tune.Apply(prev, prevSource) // the search leaves the parameters as they were
+	start := time.Now()
+	progressf(stderr, "tuning the go and asm kernels (%s) on %s: 1 thread against %d, for up to %v; Ctrl-C stops and keeps what was found", isa.Best, m.Brand, threads, cfg.tuneBudget)
+	f := &tune.File{Version: tune.Version, Machine: m, Params: tune.Defaults(), Measured: tune.Measured{
+		How:     fmt.Sprintf("each parameter's kernels at 1 and %d threads over a ladder of sizes, interleaved (bench/measure), medians; the piece is half the smallest size from which %d threads are %.2f× as fast or more (geometric mean over the kernels) and no larger size is slower", threads, threads, winMargin),
+		Threads: threads, Budget: cfg.tuneBudget.String(), Peakbench: peakbenchVersion(), Go: runtime.Version(),
+		Ladders: map[string][]tune.Step{}, Tuned: []string{},
+	}}
+	deadline := start.Add(cfg.tuneBudget)
+	for i, s := range searches {
+		left := time.Until(deadline)
+		if ctx.Err() != nil || left <= 0 {
+			break
+		}
+		share := left / time.Duration(len(searches)-i)
+		sctx, cancel := context.WithTimeout(ctx, share)
+		steps, piece, err := searchOne(sctx, s, f.Params, threads, share/2)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("-tune: %s: %v", s.field, err)
+		}
+		if steps == nil {
+			progressf(stderr, "tune %s: cut short before it was decided; it keeps its default", s.field)
+		} else {
+			setField(&f.Params, s.field, piece)
+			f.Measured.Tuned = append(f.Measured.Tuned, s.field)
+			f.Measured.Ladders[s.field] = steps
+			progressf(stderr, "tune %s (%s): %s", s.field, opNamesOf(s.ops), describeSteps(steps, piece, threads))
+		}
+		if after != nil {
+			after(s.field)
+		}
+	}
+	f.Measured.When = time.Now().UTC()
+	f.Measured.Took = time.Since(start).Round(time.Millisecond).String()
+	f.Measured.Complete = len(f.Measured.Tuned) == len(searches)
+	switch {
+	case ctx.Err() != nil:
+		f.Measured.Stopped = "interrupted"
+	case !f.Measured.Complete:
+		f.Measured.Stopped = "out of budget"
+	}
+	if err := atomicfile.WriteFileAtomic(path, func(w *os.File) error { return f.Write(w) }); err != nil {
+		return err
+	}
+	progressf(stderr, "wrote %s: %d of %d parameters tuned in %s", path, len(f.Measured.Tuned), len(searches), f.Measured.Took)
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: wrote the %d parameters found before the stop", len(f.Measured.Tuned))
+	}
+	return nil
+}
+
+func setField(p *tune.Params, name string, v int) {
+	for _, f := range p.Fields() {
+		if f.Name == name {
+			*f.Ptr = v
+		}
+	}
+}
+
+func opNamesOf(ops []tuneOp) string {
+	s := make([]string, len(ops))
+	for i, op := range ops {
+		s[i] = op.name
+	}
+	return strings.Join(s, ", ")
+}
+
+// describeSteps is one line: each size's speedup and the piece chosen.
+func describeSteps(steps []tune.Step, piece, threads int) string {
+	var b strings.Builder
+	for _, s := range steps {
+		fmt.Fprintf(&b, "%s %.2f× ", units.Bytes(s.Bytes), s.Speedup)
+	}
+	return fmt.Sprintf("%d threads over 1: %s→ split from %s (piece %s)", threads, b.String(), units.Bytes(2*piece), units.Bytes(piece))
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/gobackend/tune"
+)
+
+// tinySearches are two parameters over two short sizes each: enough to
+// run the whole search in a test's time.
+func tinySearches() []tuneSearch {
+	return []tuneSearch{
+		{"parallel.elem_cheap.f64", cheapOps[float64](16 << 10), ladder(8<<10, 16<<10)},
+		{"parallel.reduce.f32", reduceOps[float32](16 << 10), ladder(8<<10, 16<<10)},
+	}
+}
+
+func tuneConfig(t *testing.T, budget time.Duration) *config {
+	return &config{threads: []int{2}, tuneFile: filepath.Join(t.TempDir(), "tune.json"), tuneBudget: budget}
+}
+
+func here() tune.Machine { return tuneMachine(peak.DetectMachine()) }
+
+func TestTuneWritesLoadableFile(t *testing.T) {
+	cfg := tuneConfig(t, 3*time.Second)
+	var stderr bytes.Buffer
+	if err := tuneWith(context.Background(), &stderr, cfg, tinySearches(), nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Measured.Complete || len(f.Measured.Tuned) != 2 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
+		t.Errorf("measured %+v", f.Measured)
+	}
+	if tune.Source() != tune.DefaultSource {
+		t.Errorf("the search left the parameters from %q", tune.Source())
+	}
+	t.Log(stderr.String())
+}
+
+// TestTuneInterruptedKeepsWhatItFound cancels the search after its first
+// parameter: the file holds that one, marked partial, and loads.
+func TestTuneInterruptedKeepsWhatItFound(t *testing.T) {
+	cfg := tuneConfig(t, 10*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr bytes.Buffer
+	err := tuneWith(ctx, &stderr, cfg, tinySearches(), func(string) { cancel() })
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("err = %v, want the interruption", err)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Measured.Complete || f.Measured.Stopped != "interrupted" || len(f.Measured.Tuned) != 1 {
+		t.Errorf("measured %+v, want 1 parameter, interrupted", f.Measured)
+	}
+	if f.Params.Parallel.Reduce != tune.Defaults().Parallel.Reduce {
+		t.Errorf("the parameter not searched is %+v, want its default", f.Params.Parallel.Reduce)
+	}
+	if !strings.Contains(tuningSource(cfg.tuneFile, f), "partial: 1 of") {
+		t.Errorf("source %q does not say the file is partial", tuningSource(cfg.tuneFile, f))
+	}
+}
+
+func TestCrossoverPiece(t *testing.T) {
+	steps := func(speedups ...float64) []tune.Step {
+		s := make([]tune.Step, len(speedups))
+		for i, v := range speedups {
+			s[i] = tune.Step{Bytes: 4096 << i, Speedup: v}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		steps []tune.Step
+		want  int
+	}{
+		{steps(0.5, 0.9, 1.2, 1.5), 16384 / 2},
+		{steps(1.2, 0.9, 1.2, 1.5), 16384 / 2},  // a loss above the first win moves it up
+		{steps(0.5, 1.02, 1.2, 1.5), 16384 / 2}, // a win under the margin does not count
+		{steps(0.5, 0.6, 0.7, 0.8), 32768},      // never: past the ladder
+		{steps(2, 2, 2, 2), 4096 / 2},
+	} {
+		if got := crossoverPiece(c.steps); got != c.want {
+			t.Errorf("%v: piece %d, want %d", c.steps, got, c.want)
+		}
+	}
+}
+
+func TestApplyTuning(t *testing.T) {
+	defer tune.Apply(tune.Defaults(), tune.DefaultSource)
+	dir := t.TempDir()
+	good := &tune.File{Version: tune.Version, Machine: here(), Params: tune.Defaults(),
+		Measured: tune.Measured{Complete: true, When: time.Now()}}
+	good.Params.Parallel.Cheap.F32 = 12345
+	other := *good
+	other.Machine.Threads++
+	write := func(name string, f *tune.File) string {
+		var b bytes.Buffer
+		if err := f.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	goodPath, otherPath := write("good.json", good), write("other.json", &other)
+	corrupt := filepath.Join(dir, "corrupt.json")
+	os.WriteFile(corrupt, []byte(`{"version": 1, "params": {`), 0o644)
+
+	for _, c := range []struct {
+		file, source, warning string
+		cheap                 int
+	}{
+		{goodPath, "file " + goodPath, "", 12345},
+		{otherPath, "built-in defaults (" + otherPath + " ignored: made on another machine", "ignored", tune.Defaults().Parallel.Cheap.F32},
+		{corrupt, "built-in defaults (" + corrupt + " ignored: not a tune file", "ignored", tune.Defaults().Parallel.Cheap.F32},
+		{noTuneFile, "built-in defaults (-tune-file=none)", "", tune.Defaults().Parallel.Cheap.F32},
+	} {
+		var stderr bytes.Buffer
+		if err := applyTuning(&stderr, &config{tuneFile: c.file}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(tune.Source(), c.source) || tune.Current().Parallel.Cheap.F32 != c.cheap {
+			t.Errorf("%s: source %q, cheap f32 %d; want %q…, %d", c.file, tune.Source(), tune.Current().Parallel.Cheap.F32, c.source, c.cheap)
+		}
+		if !strings.Contains(stderr.String(), c.warning) || (c.warning == "") != (stderr.Len() == 0) {
+			t.Errorf("%s: stderr %q, want a warning %q", c.file, stderr.String(), c.warning)
+		}
+	}
+	if err := applyTuning(&bytes.Buffer{}, &config{tuneFile: filepath.Join(dir, "missing.json")}); err == nil {
+		t.Error("a -tune-file that does not exist was accepted")
+	}
+}

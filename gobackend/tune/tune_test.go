@@ -1,0 +1,159 @@
+package tune
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func machine() Machine {
+	return Machine{
+		Vendor: "GenuineIntel", Family: 6, Model: 85, Stepping: 7, Brand: "Intel(R) Xeon(R)",
+		Microarch: "cascadelake", Arch: "amd64", ISA: "avx512", Features: []string{"avx2", "fma", "avx512f"},
+		Cores: 1, Threads: 2, Caches: []Cache{{1, 32 << 10, 2}, {2, 1 << 20, 2}, {3, 32 << 20, 2}},
+	}
+}
+
+func validFile() *File {
+	p := Defaults()
+	p.Parallel.Cheap.F64 = 256 << 10
+	return &File{Version: Version, Machine: machine(), Params: p,
+		Measured: Measured{When: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Complete: true}}
+}
+
+func encode(t *testing.T, f *File) []byte {
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestLoadValid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tune.json")
+	if err := os.WriteFile(path, encode(t, validFile()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Params.Parallel.Cheap.F64 != 256<<10 || f.Params.Parallel.Reduce != Defaults().Parallel.Reduce {
+		t.Errorf("params %+v", f.Params)
+	}
+}
+
+// TestLoadRefuses checks that every kind of file that must not be trusted
+// is refused, with a reason naming what is wrong.
+func TestLoadRefuses(t *testing.T) {
+	other := machine()
+	other.Stepping = 4
+	moreThreads := machine()
+	moreThreads.Threads = 4
+	for _, c := range []struct {
+		name string
+		data func() []byte
+		want string
+	}{
+		{"other CPU", func() []byte { f := validFile(); f.Machine = other; return encode(t, f) }, "stepping 4"},
+		{"other threads", func() []byte { f := validFile(); f.Machine = moreThreads; return encode(t, f) }, "threads 4"},
+		{"other version", func() []byte { f := validFile(); f.Version = Version + 1; return encode(t, f) }, "version"},
+		{"negative", func() []byte { f := validFile(); f.Params.Parallel.Math.F32 = -1; return encode(t, f) }, "parallel.elem_math.f32 = -1"},
+		{"too large", func() []byte { f := validFile(); f.Params.Parallel.Reduce.F64 = MaxPieceBytes + 1; return encode(t, f) }, "parallel.reduce.f64"},
+		{"cut short", func() []byte { b := encode(t, validFile()); return b[:len(b)/2] }, "not a tune file"},
+		{"not JSON", func() []byte { return []byte("\x00\x01garbage") }, "not a tune file"},
+		{"no version", func() []byte { return []byte(`{"params":{}}`) }, "no version"},
+		{"unknown parameter", func() []byte {
+			return bytes.Replace(encode(t, validFile()), []byte(`"elem_cheap"`), []byte(`"elem_chaep"`), 1)
+		}, "elem_chaep"},
+		{"wrong type", func() []byte {
+			return bytes.Replace(encode(t, validFile()), []byte(`"f32": 65536`), []byte(`"f32": "big"`), 1)
+		}, "not a valid tune file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(c.data(), machine())
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestLoadMissing(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "none.json"), machine())
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("err = %v, want fs.ErrNotExist", err)
+	}
+}
+
+func TestMismatchFeatureOrder(t *testing.T) {
+	m := machine()
+	m.Features = []string{"avx512f", "fma", "avx2"}
+	if err := machine().Mismatch(m); err != nil {
+		t.Errorf("features in another order: %v", err)
+	}
+}
+
+func TestFileName(t *testing.T) {
+	a, b := machine(), machine()
+	b.Caches = b.Caches[:2]
+	if FileName(a) == FileName(b) {
+		t.Errorf("machines with other caches share %s", FileName(a))
+	}
+	if FileName(a) != FileName(machine()) || !strings.HasPrefix(FileName(a), "tune-GenuineIntel-6-85-7-") {
+		t.Errorf("file name %s", FileName(a))
+	}
+}
+
+func TestApply(t *testing.T) {
+	defer Apply(Defaults(), DefaultSource)
+	p := Defaults()
+	p.Parallel.Reduce.F32 = 0
+	Apply(p, "file x")
+	if Current().Parallel.Reduce.F32 != 0 || Source() != "file x" {
+		t.Errorf("after Apply: %+v from %q", *Current(), Source())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Apply of an out-of-range value did not panic")
+		}
+	}()
+	p.Parallel.Reduce.F32 = -1
+	Apply(p, "bad")
+}
+
+// TestFieldsComplete checks that Fields lists every parameter of the JSON
+// once, so that none escapes Validate or the search.
+func TestFieldsComplete(t *testing.T) {
+	if err := Defaults().Validate(); err != nil {
+		t.Error(err)
+	}
+	p := Defaults()
+	seen := map[*int]bool{}
+	for _, f := range p.Fields() {
+		if seen[f.Ptr] {
+			t.Errorf("%s listed twice", f.Name)
+		}
+		seen[f.Ptr] = true
+	}
+	b, _ := json.Marshal(p)
+	var tree map[string]map[string]map[string]int
+	if err := json.Unmarshal(b, &tree); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	for _, fam := range tree {
+		for _, dt := range fam {
+			n += len(dt)
+		}
+	}
+	if n != len(p.Fields()) {
+		t.Errorf("Fields lists %d parameters, the JSON has %d", len(p.Fields()), n)
+	}
+}

@@ -1,0 +1,16 @@
+// Package tunetest gives the kernel packages' tests the tunings that must
+// not change a result: the extremes of every parameter.
+package tunetest
+
+import "github.com/peakbench/peakbench/gobackend/tune"
+
+// Extremes returns every parameter at its least value (0: split whatever
+// the length) and every parameter at its largest (tune.MaxPieceBytes:
+// never split).
+func Extremes() []tune.Params {
+	var lo, hi tune.Params
+	for _, f := range hi.Fields() {
+		*f.Ptr = tune.MaxPieceBytes
+	}
+	return []tune.Params{lo, hi}
+}
