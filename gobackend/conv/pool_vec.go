@@ -59,6 +59,8 @@ func poolVec[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T,
 	switch {
 	case p.NHWC:
 		poolNHWC(k, kind, p, out, x, y, threads)
+	case p.Window == p.In && p.Pad == [3]int{}:
+		poolGlobal(k, kind, p, x, y, threads)
 	case out[2] == 1 && p.Window[2] == p.In[2] && p.Pad[2] == 0:
 		poolWholeRows(k, kind, p, out, x, y, threads)
 	case p.Stride[2] <= 2:
@@ -190,13 +192,21 @@ func poolNCHW[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T
 							}
 						}
 					}
-					for i := range m {
-						for o2 := 0; o2 < out[2]; o2++ {
-							if o2 == vlo && vlo < vhi {
-								o2 = vhi - 1
-								continue
+					// The columns whose windows cross the row's ends, one
+					// call per column for the m rows, n = 1.
+					for o2 := 0; o2 < out[2]; o2++ {
+						if o2 == vlo && vlo < vhi {
+							o2 = vhi - 1
+							continue
+						}
+						taps = taps[:0]
+						for _, r := range rows {
+							taps = validTaps(taps, p, 2, o2, r, 1)
+						}
+						if poolCall(k, kind, yc[ybase+o2:], xc, taps, 1, m, out[2]*sz, p.Stride[1]*w2*sz, scale) {
+							for i := range m {
+								yc[ybase+i*out[2]+o2] = poolAt(kind, p, xc, [3]int{o0, o1 + i, o2}, [3]int{p.In[1] * w2, w2, 1})
 							}
-							yc[ybase+i*out[2]+o2] = poolAt(kind, p, xc, [3]int{o0, o1 + i, o2}, [3]int{p.In[1] * w2, w2, 1})
 						}
 					}
 				}
@@ -223,6 +233,25 @@ func interior(n, in, span, stride, pad int) (lo, hi int) {
 		return 0, 0
 	}
 	return lo, hi
+}
+
+// poolGlobal: NCHW windows that are the whole plane, one output per
+// channel: a run of planes in one call, n = 1, the plane's elements its
+// taps.
+func poolGlobal[T Float](k poolImpl, kind PoolKind, p Params, x, y []T, threads int) {
+	isz, sz := prod(p.In), num.Size[T]()
+	scale := 1 / T(isz)
+	taps := make([]int, isz)
+	for i := range taps {
+		taps[i] = i
+	}
+	num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
+		if poolCall(k, kind, y[lo:hi], x[lo*isz:hi*isz], taps, 1, hi-lo, sz, isz*sz, scale) {
+			for nc := lo; nc < hi; nc++ {
+				y[nc] = poolAt(kind, p, x[nc*isz:(nc+1)*isz], [3]int{}, [3]int{p.In[1] * p.In[2], p.In[2], 1})
+			}
+		}
+	})
 }
 
 // poolWholeRows: NCHW windows one output wide that span whole input rows
