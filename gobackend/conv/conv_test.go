@@ -297,11 +297,15 @@ func TestNorms(t *testing.T) {
 func TestPanics(t *testing.T) {
 	p := Params{N: 1, C: 1, K: 1, In: [3]int{1, 1, 4}, Window: [3]int{1, 1, 3}, Stride: [3]int{1, 1, 1}, Dil: [3]int{1, 1, 1}}
 	for name, f := range map[string]func(){
-		"short x":     func() { Direct(isa.Generic, p, make([]float32, 3), make([]float32, 3), make([]float32, 2), 1) },
-		"threads 0":   func() { Direct(isa.Generic, p, make([]float32, 4), make([]float32, 3), make([]float32, 2), 0) },
-		"big window":  func() { q := p; q.Window[2] = 9; NewLowered[float32](q) },
-		"bad groups":  func() { GroupNorm[float32](isa.Generic, 1, 4, 1, 3, false, nil, nil, nil, nil, 1e-5, 1) },
-		"pool dilate": func() { q := p; q.Dil[2] = 2; Pool(isa.Generic, Max, q, [3]int{}, make([]float32, 4), make([]float32, 2), 1) },
+		"short x":    func() { Direct(isa.Generic, p, make([]float32, 3), make([]float32, 3), make([]float32, 2), 1) },
+		"threads 0":  func() { Direct(isa.Generic, p, make([]float32, 4), make([]float32, 3), make([]float32, 2), 0) },
+		"big window": func() { q := p; q.Window[2] = 9; NewLowered[float32](q) },
+		"bad groups": func() { GroupNorm[float32](isa.Generic, 1, 4, 1, 3, false, nil, nil, nil, nil, 1e-5, 1) },
+		"pool dilate": func() {
+			q := p
+			q.Dil[2] = 2
+			Pool(isa.Generic, Max, q, [3]int{}, make([]float32, 4), make([]float32, 2), 1)
+		},
 	} {
 		func() {
 			defer func() {

@@ -124,7 +124,7 @@ func TestPoolGeometries(t *testing.T) {
 			Params{N: 1, C: 3, In: [3]int{4, 6, 9}, Window: [3]int{2, 2, 2}, Stride: [3]int{2, 2, 2}, NHWC: nhwc},
 			Params{N: 1, C: 3, In: [3]int{5, 6, 19}, Window: [3]int{3, 3, 3}, Stride: [3]int{1, 2, 2}, Pad: [3]int{1, 1, 1}, NHWC: nhwc},
 			Params{N: 2, C: 5, In: [3]int{1, 7, 7}, Window: [3]int{1, 7, 7}, Stride: [3]int{1, 7, 7}, NHWC: nhwc}, // global
-			Params{N: 1, C: 3, In: [3]int{2, 6, 5}, Window: [3]int{2, 3, 5}, Stride: [3]int{1, 3, 5}, NHWC: nhwc},  // whole rows
+			Params{N: 1, C: 3, In: [3]int{2, 6, 5}, Window: [3]int{2, 3, 5}, Stride: [3]int{1, 3, 5}, NHWC: nhwc}, // whole rows
 			Params{N: 1, C: 2, In: [3]int{1, 9, 23}, Window: [3]int{1, 3, 3}, Stride: [3]int{1, 3, 4}, Pad: [3]int{0, 1, 1}, NHWC: nhwc},
 		)
 	}
