@@ -40,6 +40,7 @@ var packages = map[string]func(g *gen){
 	"elem":   genElem,
 	"reduce": genReduce,
 	"nn":     genNN,
+	"conv":   genConv,
 }
 
 func main() {

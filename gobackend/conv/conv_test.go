@@ -158,8 +158,9 @@ func TestPool(t *testing.T) {
 			}
 			x, xf := random[float32](rng, p.InLen())
 			y := make([]float32, p.N*p.C*prod(out))
-			for _, threads := range []int{1, 2} {
-				Pool(c.kind, p, c.out, x, y, threads)
+			for _, tl := range poolRuns() {
+				threads := tl.threads
+				Pool(tl.lvl, c.kind, p, c.out, x, y, threads)
 				for n := range p.N {
 					for ch := range p.C {
 						for o0 := range out[0] {
@@ -190,7 +191,7 @@ func TestPool(t *testing.T) {
 									}
 									got := float64(y[at(nhwc, p.C, n, ch, out, o0, o1, o2)])
 									if math.Abs(got-want) > 1e-6 {
-										t.Fatalf("kind %d %+v threads %d: (%d,%d,%d,%d,%d) = %v, want %v", c.kind, p, threads, n, ch, o0, o1, o2, got, want)
+										t.Fatalf("kind %d %+v %v threads %d: (%d,%d,%d,%d,%d) = %v, want %v", c.kind, p, tl.lvl, threads, n, ch, o0, o1, o2, got, want)
 									}
 								}
 							}
@@ -296,11 +297,15 @@ func TestNorms(t *testing.T) {
 func TestPanics(t *testing.T) {
 	p := Params{N: 1, C: 1, K: 1, In: [3]int{1, 1, 4}, Window: [3]int{1, 1, 3}, Stride: [3]int{1, 1, 1}, Dil: [3]int{1, 1, 1}}
 	for name, f := range map[string]func(){
-		"short x":     func() { Direct(isa.Generic, p, make([]float32, 3), make([]float32, 3), make([]float32, 2), 1) },
-		"threads 0":   func() { Direct(isa.Generic, p, make([]float32, 4), make([]float32, 3), make([]float32, 2), 0) },
-		"big window":  func() { q := p; q.Window[2] = 9; NewLowered[float32](q) },
-		"bad groups":  func() { GroupNorm[float32](isa.Generic, 1, 4, 1, 3, false, nil, nil, nil, nil, 1e-5, 1) },
-		"pool dilate": func() { q := p; q.Dil[2] = 2; Pool(Max, q, [3]int{}, make([]float32, 4), make([]float32, 2), 1) },
+		"short x":    func() { Direct(isa.Generic, p, make([]float32, 3), make([]float32, 3), make([]float32, 2), 1) },
+		"threads 0":  func() { Direct(isa.Generic, p, make([]float32, 4), make([]float32, 3), make([]float32, 2), 0) },
+		"big window": func() { q := p; q.Window[2] = 9; NewLowered[float32](q) },
+		"bad groups": func() { GroupNorm[float32](isa.Generic, 1, 4, 1, 3, false, nil, nil, nil, nil, 1e-5, 1) },
+		"pool dilate": func() {
+			q := p
+			q.Dil[2] = 2
+			Pool(isa.Generic, Max, q, [3]int{}, make([]float32, 4), make([]float32, 2), 1)
+		},
 	} {
 		func() {
 			defer func() {

@@ -5,7 +5,10 @@ import (
 	"math"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
+
+//go:generate go run -C ../_asm . -pkg conv
 
 // PoolKind selects a pooling.
 type PoolKind int
@@ -26,8 +29,10 @@ const (
 // Pool pools x into y. p's K is unused (the output has C channels) and its
 // Dil must be 1; out gives the output extents of AdaptiveAvg and is ignored
 // otherwise (p.Out() applies). x holds N·C·D·H·W elements, y N·C·P₀·P₁·P₂,
-// both in p's layout. Pure Go at every level: pooling is bound by memory.
-func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
+// both in p's layout. Above isa.Generic, max and avg pooling run the
+// vector kernels of pool_vec.go where they have one for the geometry;
+// adaptive pooling is pure Go at every level.
+func Pool[T Float](lvl isa.Level, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	if p.Dil != [3]int{1, 1, 1} {
 		panic("conv: pooling has no dilation")
 	}
@@ -47,6 +52,12 @@ func Pool[T Float](kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	checkThreads(threads)
 	checkLen("x", len(x), p.InLen())
 	checkLen("y", len(y), p.N*p.C*prod(out))
+	if kind != AdaptiveAvg {
+		k := poolImplFor(lvl.ForBytes((len(x) + len(y)) * num.Size[T]()))
+		if k != poolGeneric && poolVec(k, kind, p, out, x, y, threads) {
+			return
+		}
+	}
 	window := func(d, i int) (lo, hi, size int) {
 		if kind == AdaptiveAvg {
 			lo, hi = i*p.In[d]/out[d], ((i+1)*p.In[d]+out[d]-1)/out[d]

@@ -87,7 +87,7 @@ func prepareLayer[T backend.Float](lvl isa.Level, w workload.Workload, in worklo
 	case workload.MaxPool, workload.AvgPool, workload.AdaptiveAvgPool:
 		kind := map[workload.Op]conv.PoolKind{workload.MaxPool: conv.Max, workload.AvgPool: conv.Avg, workload.AdaptiveAvgPool: conv.AdaptiveAvg}[w.Op]
 		p.K = 0
-		step = func(s *set) { conv.Pool(kind, p, l.Out, s.args[0], s.out, th) }
+		step = func(s *set) { conv.Pool(lvl, kind, p, l.Out, s.args[0], s.out, th) }
 	case workload.BatchNorm:
 		step = func(s *set) {
 			a := s.args

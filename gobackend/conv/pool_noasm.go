@@ -1,0 +1,16 @@
+//go:build !amd64 || purego
+
+package conv
+
+// No assembly on this platform or under the purego tag: poolImplFor never
+// returns an assembly impl, so these are never called.
+
+const haveAsm = false
+
+func poolCall[T Float](poolImpl, PoolKind, []T, []T, []int, int, int, int, int, T) bool {
+	panic("conv: no assembly")
+}
+
+func poolCall2[T Float](poolImpl, PoolKind, []T, []T, []int, []int, int, int, int, int, T) bool {
+	panic("conv: no assembly")
+}
