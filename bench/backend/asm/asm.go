@@ -16,6 +16,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/gobackend/conv"
 	"github.com/peakbench/peakbench/gobackend/elem"
 	"github.com/peakbench/peakbench/gobackend/gemm"
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -82,6 +83,8 @@ func (b Backend) Info() backend.Info {
 			"tanh":    ulps("tanh"),
 			"sigmoid": ulps("sigmoid"),
 			"softmax": nn.Kernel(l) + " (vectorized exp)",
+			"maxpool": conv.PoolKernel(l),
+			"avgpool": conv.PoolKernel(l),
 			"tuning":  tune.Source(), // the vector kernels' thread crossovers: a tune file or the defaults
 		},
 	}
