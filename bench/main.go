@@ -149,10 +149,11 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	opt := measure.DefaultOptions()
 	opt.MinTime, opt.NoiseTarget = cfg.minTime, cfg.noise
 	var measureStart time.Time
+	refused := newRefusals() // refusals.go
 	plan := harness.Plan{
 		Workloads: workloads, Backends: backends, Threads: cfg.threads, Cache: cfg.cache,
 		Seed: cfg.seed, Measure: opt, Machine: machine, Peaks: peaks, Reference: cfg.reference,
-		Clock: peak.MeasureClock, ProbeOverhead: true, Skip: jr.skip, Finished: jr.record,
+		Clock: peak.MeasureClock, ProbeOverhead: true, Skip: jr.skip, Finished: jr.record, Refused: refused.add,
 		Progress: func(done, total int, latest []result.Result) {
 			progress(stderr, done, total, latest, cfg.verbose, remaining(time.Since(measureStart), done, total))
 			if progressHook != nil {
@@ -167,6 +168,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	outcome, err := harness.Run(ctx, plan)
 	// The results are the journal's: a resumed run's earlier ones included.
 	rep.Results, rep.ClockEnd = jr.results(outcome.Results), outcome.Clocks
+	refused.report(stderr, backends, rep.Results)
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
 	rep.ModelErrors = diagnose.CheckModel(rep)
 	if errors.Is(err, measure.ErrInterrupted) {

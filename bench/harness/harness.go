@@ -42,6 +42,11 @@ type Plan struct {
 	// Skip, when set, says which workloads a resumed run has already
 	// measured: they are counted done and not run.
 	Skip func(w workload.Workload, threads int) bool
+	// Refused, when set, is told of each workload a backend declares but
+	// refused to prepare as a shape or configuration it cannot run
+	// (backend.ErrUnsupportedShape: the reference BLAS asked for two
+	// threads), so that a backend without results can say why.
+	Refused func(backend string, w workload.Workload, threads int, err error)
 	// Clock reads the clock in GHz of `threads` busy threads over about d
 	// (main: peak.MeasureClock, the kernel of Peaks.Clocks). When set, Run
 	// reads it before the first workload of each thread count, after every
@@ -260,6 +265,9 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		mw := startMemory(b)
 		k, err := b.Prepare(w, data, cfg)
 		if errors.Is(err, backend.ErrUnsupported) {
+			if p.Refused != nil && errors.Is(err, backend.ErrUnsupportedShape) {
+				p.Refused(b.Name(), w, threads, err)
+			}
 			continue
 		}
 		if err != nil {
