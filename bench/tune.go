@@ -159,11 +159,7 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 	var targets []measure.Target
 	for _, b := range s.ladder {
 		p := base
-		for _, f := range p.Fields() {
-			if f.Name == s.field {
-				*f.Ptr = b / 2 // so that b splits, in two pieces
-			}
-		}
+		setField(&p, s.field, b/2) // so that b splits, in two pieces
 		for _, op := range s.ops {
 			targets = append(targets, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p})
 		}
@@ -220,12 +216,13 @@ func crossoverPiece(steps []tune.Step) int {
 // budget the parameters decided so far, the others at their defaults) to
 // the tune file.
 func runTune(ctx context.Context, stderr io.Writer, cfg *config) error {
-	return tuneWith(ctx, stderr, cfg, tuneSearches(), nil)
+	return tuneWith(ctx, stderr, cfg, tuneSearches, nil)
 }
 
-// tuneWith is runTune over the given searches; after, when set, runs after
-// each parameter (tests cancel ctx there).
-func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, searches []tuneSearch, after func(field string)) error {
+// tuneWith is runTune over the searches made by makeSearches (their
+// buffers allocated once the flags are checked); after, when set, runs
+// after each parameter (tests cancel ctx there).
+func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches func() []tuneSearch, after func(field string)) error {
 	threads := slices.Max(cfg.threads)
 	if threads < 2 {
 		return usagef("-tune: compares 1 thread with more: give -threads of 2 or more (the default is every CPU, %d here)", runtime.NumCPU())
@@ -241,8 +238,8 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, searches []tun
 	if err := atomicfile.CheckWritable(path); err != nil {
 		return usagef("-tune-file: %v", err)
 	}
-	prev, prevSource := *tune.Current(), tune.Source()
-	defer tune.Apply(prev, prevSource) // the search leaves the parameters as they were
+	defer tune.Save().Restore() // the search leaves the parameters as they were
+	searches := makeSearches()
 	start := time.Now()
 	progressf(stderr, "tuning the go and asm kernels (%s) on %s: 1 thread against %d, for up to %v; Ctrl-C stops and keeps what was found", isa.Best, m.Brand, threads, cfg.tuneBudget)
 	f := &tune.File{Version: tune.Version, Machine: m, Params: tune.Defaults(), Measured: tune.Measured{
@@ -294,12 +291,16 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, searches []tun
 	return nil
 }
 
+// setField sets p's parameter name; a name tune.Params does not have is a
+// programming error (a search of a parameter nothing reads).
 func setField(p *tune.Params, name string, v int) {
 	for _, f := range p.Fields() {
 		if f.Name == name {
 			*f.Ptr = v
+			return
 		}
 	}
+	panic("tune: no parameter " + name)
 }
 
 func opNamesOf(ops []tuneOp) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	cfg := tuneConfig(t, 3*time.Second)
 	before := tune.Source() // what earlier tests of this process left in force
 	var stderr bytes.Buffer
-	if err := tuneWith(context.Background(), &stderr, cfg, tinySearches(), nil); err != nil {
+	if err := tuneWith(context.Background(), &stderr, cfg, tinySearches, nil); err != nil {
 		t.Fatalf("%v\n%s", err, &stderr)
 	}
 	f, err := tune.Load(cfg.tuneFile, here())
@@ -55,7 +56,7 @@ func TestTuneInterruptedKeepsWhatItFound(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stderr bytes.Buffer
-	err := tuneWith(ctx, &stderr, cfg, tinySearches(), func(string) { cancel() })
+	err := tuneWith(ctx, &stderr, cfg, tinySearches, func(string) { cancel() })
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("err = %v, want the interruption", err)
 	}
@@ -143,5 +144,21 @@ func TestApplyTuning(t *testing.T) {
 	}
 	if err := applyTuning(&bytes.Buffer{}, &config{tuneFile: filepath.Join(dir, "missing.json")}); err == nil {
 		t.Error("a -tune-file that does not exist was accepted")
+	}
+}
+
+// TestTuneSearchesEveryParameter: the searches name tune.Params's fields,
+// each once, in their order, so none is searched into nothing or left out.
+func TestTuneSearchesEveryParameter(t *testing.T) {
+	var got []string
+	for _, s := range tuneSearches() {
+		got = append(got, s.field)
+	}
+	var want []string
+	for _, f := range new(tune.Params).Fields() {
+		want = append(want, f.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("searches %v, want the parameters %v", got, want)
 	}
 }

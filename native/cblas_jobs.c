@@ -2,12 +2,7 @@
  * cblas_jobs.c — timed jobs on a CBLAS library (timing.c's host jobs), the
  * library's thread count applied before the clock starts.
  */
-#define _GNU_SOURCE
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "pb_internal.h"
 

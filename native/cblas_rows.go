@@ -22,15 +22,16 @@ type CBLASRow struct {
 	OneThread                    bool // no set_threads hook
 }
 
-var (
-	rowRE    = regexp.MustCompile(`(?ms)^\t\{\n(.*?)^\t\},$`)
-	fieldRE  = regexp.MustCompile(`\.(\w+) = ((?:\s*"(?:[^"\\]|\\.)*")+)`)
-	stringRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-)
-
 // CBLASRowsFromSource parses the rows of pb_cblas_rows in cblas_families.c:
 // the string fields each row sets, concatenated literals joined.
 func CBLASRowsFromSource() []CBLASRow {
+	// Compiled here, not at package load: every binary importing native
+	// would pay for what builds without cgo and one test use.
+	var (
+		rowRE    = regexp.MustCompile(`(?ms)^\t\{\n(.*?)^\t\},$`)
+		fieldRE  = regexp.MustCompile(`\.(\w+) = ((?:\s*"(?:[^"\\]|\\.)*")+)`)
+		stringRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	)
 	_, table, _ := strings.Cut(cblasFamiliesC, "pb_cblas_rows[] = {\n")
 	var rows []CBLASRow
 	for _, m := range rowRE.FindAllStringSubmatch(table, -1) {

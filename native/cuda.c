@@ -11,7 +11,7 @@
  * old one (cudaErrorInsufficientDriver) or no device (cudaErrorNoDevice).
  *
  * Which runtime: libcudart.so.13, .12, then .11.0 (CUDA 11's soname), as
- * found by pb_gpu_dlopen. A runtime newer than the driver supports answers
+ * found by pb_gpu_lib_open. A runtime newer than the driver supports answers
  * cudaErrorInsufficientDriver; the loader then tries the older runtimes it
  * found before settling on the first such one (whose error the device query
  * reports).

@@ -3,7 +3,7 @@
  * gemm (f32, f64) as GPU jobs.
  *
  * HIP mirrors the CUDA runtime call for call, so devices, buffers, streams,
- * events and jobs are gpu.c's. rocBLAS is column-major like cuBLAS: the
+ * events and jobs are gpu_device.c's and gpu_job.c's. rocBLAS is column-major like cuBLAS: the
  * row-major C = op(A)·op(B) is the column-major Cᵀ = op(B)ᵀ·op(A)ᵀ (see
  * cublas.c). Scalars stay on the host (rocBLAS's default pointer mode).
  */

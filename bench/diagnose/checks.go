@@ -116,7 +116,7 @@ func modelCause(run *result.Run, r *result.Result, e *result.ModelError, cpu boo
 	if cpu {
 		if c, ok := clockCheckFor(run, r.Threads); ok && c.StartGHz > 0 && c.MaxGHz > c.StartGHz*(1+NoiseTarget(run)) {
 			return CauseClock, fmt.Sprintf("a clock drop while the peaks were measured: the clock of %s read %s GHz at the start of the run and up to %s GHz later (%s), so every start-of-run peak of that thread count is low%s",
-				peak.ThreadsText(r.Threads), ghz(c.StartGHz), ghz(c.MaxGHz), signedPercent(c.MaxGHz/c.StartGHz-1), driftNote(r))
+				peak.ThreadsText(r.Threads), units.GHz(c.StartGHz), units.GHz(c.MaxGHz), units.SignedPercent(c.MaxGHz/c.StartGHz-1), driftNote(r))
 		}
 	}
 	if e.Bound == "compute" {
@@ -194,7 +194,7 @@ func driftNote(r *result.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("; the clock drifted %s around this result (%s GHz before, %s after, %s at the start)",
-		signedPercent(d.Drift), ghz(d.BeforeGHz), ghz(d.AfterGHz), ghz(d.StartGHz))
+		units.SignedPercent(d.Drift), units.GHz(d.BeforeGHz), units.GHz(d.AfterGHz), units.GHz(d.StartGHz))
 }
 
 // NoiseTarget is the run's noise target, 3% in files that lack one.
@@ -261,12 +261,12 @@ func CheckLines(run *result.Run) []string {
 
 // clockText describes one thread count's clock over the run.
 func clockText(c result.ClockCheck, noise float64) string {
-	s := fmt.Sprintf("%s: %s GHz at the start", peak.ThreadsText(c.Threads), ghz(c.StartGHz))
+	s := fmt.Sprintf("%s: %s GHz at the start", peak.ThreadsText(c.Threads), units.GHz(c.StartGHz))
 	if c.EndGHz > 0 {
-		s += fmt.Sprintf(", %s at the end (%s)", ghz(c.EndGHz), signedPercent(c.Drift))
+		s += fmt.Sprintf(", %s at the end (%s)", units.GHz(c.EndGHz), units.SignedPercent(c.Drift))
 	}
 	if c.Checks > 0 {
-		s += fmt.Sprintf(", %s–%s GHz across the run (%d workloads checked)", ghz(c.MinGHz), ghz(c.MaxGHz), c.Checks)
+		s += fmt.Sprintf(", %s–%s GHz across the run (%d workloads checked)", units.GHz(c.MinGHz), units.GHz(c.MaxGHz), c.Checks)
 	}
 	s += fmt.Sprintf("; beyond the %s noise target", units.Percent(noise))
 	if c.Marked > 0 {
@@ -274,10 +274,6 @@ func clockText(c result.ClockCheck, noise float64) string {
 	}
 	return s + "."
 }
-
-func ghz(v float64) string { return fmt.Sprintf("%.2f", v) }
-
-func signedPercent(f float64) string { return fmt.Sprintf("%+.1f%%", 100*f) }
 
 func bytesF(b float64) string {
 	if b <= 0 {

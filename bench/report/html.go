@@ -93,7 +93,7 @@ type opView struct {
 	Table  table
 }
 
-// checksView is what a run's checks found (checks.go): model errors, the
+// checksView is what a run's checks found (bench/diagnose): model errors, the
 // clock over the run, code-path findings.
 type checksView struct {
 	Run         string
@@ -142,10 +142,8 @@ func cellsOf(s []string, class string) []cell {
 	return out
 }
 
-func percent(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
-
 func shareCell(f float64) cell {
-	return cell{Text: percent(f), Class: "num share", Share: f}
+	return cell{Text: units.Percent(f), Class: "num share", Share: f}
 }
 
 // label names run i for column headers: its file name without the
@@ -196,7 +194,7 @@ func startTime(s string) string {
 }
 
 func buildView(runs []RunFile) (*htmlView, error) {
-	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1, NoiseFloor: percent(diagnose.ModelNoiseFloor)}
+	v := &htmlView{Title: "peakbench report", Multi: len(runs) > 1, NoiseFloor: units.Percent(diagnose.ModelNoiseFloor)}
 	labels := runLabels(runs)
 	all := make([]*result.Run, len(runs))
 	for i, rf := range runs {
@@ -214,7 +212,7 @@ func buildView(runs []RunFile) (*htmlView, error) {
 		rv.Backends = backendTable(rf.Run)
 		for _, r := range rf.Run.Results {
 			if r.Noisy {
-				rv.Noisy = append(rv.Noisy, fmt.Sprintf("%s: spread %s (target %s)", compare.KeyOf(&r), percent(r.Spread), percent(rf.Run.Env.NoiseTarget)))
+				rv.Noisy = append(rv.Noisy, fmt.Sprintf("%s: spread %s (target %s)", compare.KeyOf(&r), units.Percent(r.Spread), units.Percent(rf.Run.Env.NoiseTarget)))
 			}
 			if r.Error != "" || !r.Verified {
 				rv.Failed++
@@ -290,7 +288,7 @@ func peakTables(run *result.Run) (compute, bw table) {
 	for _, c := range run.Peaks.Compute {
 		compute.Rows = append(compute.Rows, []cell{txt(c.DType), num(strconv.Itoa(c.Threads)), num(units.Sig(c.TheoreticalGFLOPS)),
 			long(c.Formula), num(fmt.Sprintf("%.3f", c.ClockGHz)), num(units.Sig(c.FLOPsPerCycle)), num(units.Sig(c.EmpiricalGFLOPS)),
-			num(percent(result.Ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
+			num(units.Percent(result.Ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
 	}
 	bw.Head = heads("level", "pattern", "threads", "GB/s", "working set / thread", "how (source)")
 	for _, b := range run.Peaks.Bandwidth {
@@ -418,7 +416,7 @@ func envTable(runs []RunFile, labels []string) table {
 		{"cache", func(r *result.Run) string { return r.Env.Cache }},
 		{"seed", func(r *result.Run) string { return strconv.FormatUint(r.Env.Seed, 10) }},
 		{"least sample time", func(r *result.Run) string { return time.Duration(r.Env.MinTimeNS).String() }},
-		{"noise target", func(r *result.Run) string { return percent(r.Env.NoiseTarget) + " (IQR / median)" }},
+		{"noise target", func(r *result.Run) string { return units.Percent(r.Env.NoiseTarget) + " (IQR / median)" }},
 		{"timer overhead", func(r *result.Run) string { return units.Sig(r.Env.TimerOverheadNS) + " ns per pair of clock reads" }},
 		{"host buffers", func(r *result.Run) string { return HugePagesText(r.Env.HugePages) }},
 		{"results", func(r *result.Run) string {
@@ -481,10 +479,7 @@ func shapeText(w result.Workload) string {
 func summaryTable(runs []RunFile, labels []string) table {
 	best := make([]map[result.Workload]result.Best, len(runs))
 	for i, rf := range runs {
-		best[i] = map[result.Workload]result.Best{}
-		for _, b := range result.Summarize(rf.Run) {
-			best[i][b.Workload] = b
-		}
+		best[i] = result.BestByWorkload(rf.Run)
 	}
 	var t table
 	if len(runs) == 1 {
@@ -553,7 +548,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 				t.Rows = append(t.Rows, row)
 				continue
 			}
-			spread := cell{Text: percent(r.Spread), Class: "num"}
+			spread := cell{Text: units.Percent(r.Spread), Class: "num"}
 			if r.Noisy {
 				spread.Class, spread.Title = "num warn", "noisy: over the noise target"
 			}
@@ -564,8 +559,8 @@ func opTable(runs []RunFile, labels []string, op string) table {
 					units.SignedPercent(d.Drift), units.GHz(d.StartGHz), units.GHz(d.BeforeGHz), units.GHz(d.AfterGHz))
 			}
 			row = append(row, num(units.Duration(r.MedianNS)), spread, num(units.Sig(r.GFLOPS)), num(units.Sig(r.GBPS)), num(units.Sig(r.Intensity)),
-				resultShareCell(r), txt(result.BoundName(r)), num(percent(r.Share.ComputeTheoretical)),
-				num(percent(r.Share.ComputeEmpirical)), num(percent(r.Share.Bandwidth)), referenceCell(r))
+				resultShareCell(r), txt(result.BoundName(r)), num(units.Percent(r.Share.ComputeTheoretical)),
+				num(units.Percent(r.Share.ComputeEmpirical)), num(units.Percent(r.Share.Bandwidth)), referenceCell(r))
 			if mem {
 				row = append(row, memoryCell(r))
 			}
@@ -656,11 +651,11 @@ func opTable(runs []RunFile, labels []string, op string) table {
 // its title; "!" and in red when above it beyond its noise (OverBound).
 func resultShareCell(r *result.Result) cell {
 	c := shareCell(r.Share.Roofline)
-	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.RooflineGFLOPS))
+	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", units.Percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.RooflineGFLOPS))
 	if diagnose.OverBound(r) {
 		c.Text += " !"
 		c.Class += " bad"
-		c.Title += fmt.Sprintf(": above it by more than its noise (limit %s), a model error (see Checks)", percent(diagnose.ModelLimit(r)))
+		c.Title += fmt.Sprintf(": above it by more than its noise (limit %s), a model error (see Checks)", units.Percent(diagnose.ModelLimit(r)))
 	}
 	return c
 }
@@ -677,8 +672,8 @@ func checksOf(run *result.Run, label string) checksView {
 	c := checksView{Run: label}
 	c.ModelErrors.Head = heads("result", "% of bound", "limit", "bound", "likely cause")
 	for _, e := range run.ModelErrors {
-		c.ModelErrors.Rows = append(c.ModelErrors.Rows, []cell{{Text: e.What(), Class: "key"}, {Text: percent(e.Share), Class: "num bad"},
-			num(percent(e.Limit)), long(e.Bound + ": " + e.BoundText()), long(e.Text)})
+		c.ModelErrors.Rows = append(c.ModelErrors.Rows, []cell{{Text: e.What(), Class: "key"}, {Text: units.Percent(e.Share), Class: "num bad"},
+			num(units.Percent(e.Limit)), long(e.Bound + ": " + e.BoundText()), long(e.Text)})
 	}
 	noise := diagnose.NoiseTarget(run)
 	c.Clock.Head = heads("threads", "start GHz", "end GHz", "drift", "GHz across the run", "workloads checked", "results marked")
@@ -732,7 +727,7 @@ func referenceCell(r *result.Result) cell {
 	if r.Peak.ReferenceGBPS <= 0 {
 		return txt("")
 	}
-	c := num(percent(r.Share.Reference))
+	c := num(units.Percent(r.Share.Reference))
 	c.Title = fmt.Sprintf("of %s GB/s: %s", units.Sig(r.Peak.ReferenceGBPS), r.Peak.Reference)
 	return c
 }

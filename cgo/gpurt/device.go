@@ -64,6 +64,11 @@ func (d *Device) Do(f func(gpu unsafe.Pointer) error) error {
 func (d *Device) Retain() (release func(), err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.retainLocked()
+}
+
+// retainLocked is Retain for a caller already inside Do (the device is held).
+func (d *Device) retainLocked() (func(), error) {
 	if d.closed {
 		return nil, fmt.Errorf("%s: %w", d.info.Label(), errClosed)
 	}

@@ -177,7 +177,7 @@ func OpenHIP() (*Runtime, error) { return OpenRuntime(HIP, "") }
 // OpenRuntime loads the runtime of vendor from path (the search when empty).
 func OpenRuntime(v Vendor, path string) (*Runtime, error) {
 	if v != CUDA && v != HIP {
-		return nil, fmt.Errorf("cuda: OpenRuntime: bad vendor %d", int(v))
+		return nil, fmt.Errorf("gpurt: OpenRuntime: bad vendor %d", int(v))
 	}
 	h, info, err := openRuntime(v, path)
 	if err != nil {

@@ -4,8 +4,6 @@
 package gpurt
 
 import (
-	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/native"
@@ -59,14 +57,4 @@ func NewJob(dev *Device, p unsafe.Pointer, prefix string, release func()) (*Job,
 		return nil, err
 	}
 	return &Job{Job: nj, dev: dev}, nil
-}
-
-// retainLocked is Retain for a caller already inside Do (the device is held).
-func (d *Device) retainLocked() (func(), error) {
-	if d.closed {
-		return nil, fmt.Errorf("%s: %w", d.info.Label(), errClosed)
-	}
-	d.refs++
-	var once sync.Once
-	return func() { once.Do(d.unref) }, nil
 }

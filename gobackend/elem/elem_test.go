@@ -8,7 +8,6 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
-	"github.com/peakbench/peakbench/gobackend/tune"
 	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
@@ -33,17 +32,6 @@ func lengths() []int {
 		ls = append(ls, n)
 	}
 	return append(ls, 257, 1000, 4099)
-}
-
-// withExtremes runs f under the two extreme tunings, so that correctness
-// depends on no tuned value: every piece size 0 (even short vectors split
-// over goroutines) and tune.MaxPieceBytes (nothing splits).
-func withExtremes(f func()) {
-	defer tune.Apply(tune.Defaults(), tune.DefaultSource)
-	for _, p := range tunetest.Extremes() {
-		tune.Apply(p, "test")
-		f()
-	}
 }
 
 // specials are spliced into the random inputs: the kernels must handle
@@ -76,7 +64,7 @@ func levels() []isa.Level {
 
 // forCases runs f over every level, length, offset and thread count.
 func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
-	withExtremes(func() {
+	tunetest.WithExtremes(func() {
 		for _, lvl := range levels() {
 			for _, n := range lengths() {
 				for _, off := range numtest.Offsets() {

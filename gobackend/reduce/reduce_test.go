@@ -8,7 +8,6 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
-	"github.com/peakbench/peakbench/gobackend/tune"
 	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
@@ -41,19 +40,8 @@ func levels() []isa.Level {
 	return ls
 }
 
-// withExtremes runs f under the two extreme tunings, so that correctness
-// depends on no tuned value: every piece size 0 (even short vectors split
-// over goroutines) and tune.MaxPieceBytes (nothing splits).
-func withExtremes(f func()) {
-	defer tune.Apply(tune.Defaults(), tune.DefaultSource)
-	for _, p := range tunetest.Extremes() {
-		tune.Apply(p, "test")
-		f()
-	}
-}
-
 func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
-	withExtremes(func() {
+	tunetest.WithExtremes(func() {
 		for _, lvl := range levels() {
 			for _, n := range lengths() {
 				for _, off := range numtest.Offsets() {

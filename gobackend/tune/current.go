@@ -43,3 +43,13 @@ func Source() string {
 	}
 	return defaults.source
 }
+
+// Saved is the parameters in force and their source, taken together, to be
+// put back after a search or a test changed them.
+type Saved struct{ a *applied }
+
+// Save returns what is in force now.
+func Save() Saved { return Saved{current.Load()} }
+
+// Restore puts back what Save returned.
+func (s Saved) Restore() { current.Store(s.a) }

@@ -1,6 +1,6 @@
 // Package nvidia registers the NVIDIA GPU backends: "cublas" (gemm in f32,
 // f64, f16, bf16 and tf32; gemv, axpy, dot) and "cudnn" (add, mul, relu,
-// sigmoid, tanh, softmax, sum, max in f32), through
+// sigmoid, tanh, softmax, sum, max, conv1d, conv2d, conv3d in f32), through
 // github.com/peakbench/peakbench/cgo/gpurt, cgo/cublas and cgo/cudnn, loaded
 // at run time: nothing GPU is touched until one of them is opened.
 //
@@ -70,9 +70,6 @@ func (b *base) Name() string { return b.name }
 
 // Device implements backend.Backend: "cuda:0 NVIDIA H100 80GB HBM3".
 func (b *base) Device() platform.Device { return gpudev.Of(b.dev) }
-
-// CUDADevice returns the device the backend runs on.
-func (b *base) CUDADevice() *gpurt.Device { return b.dev }
 
 // Warnings reports what makes the backend's numbers suspect, e.g. a GPU
 // that throttled while it ran.

@@ -14,3 +14,13 @@ func Extremes() []tune.Params {
 	}
 	return []tune.Params{lo, hi}
 }
+
+// WithExtremes runs f under each of Extremes, then puts back the
+// parameters that were in force.
+func WithExtremes(f func()) {
+	defer tune.Save().Restore()
+	for _, p := range Extremes() {
+		tune.Apply(p, "test")
+		f()
+	}
+}
