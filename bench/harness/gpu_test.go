@@ -19,7 +19,12 @@ type gpuFake struct{ fake }
 func (g *gpuFake) Device() platform.Device {
 	return platform.Device{Kind: platform.CUDA, Name: "Test GPU"}
 }
-func (g *gpuFake) SupportsDType(dt workload.DType) bool { return true }
+
+// Declared claims every op in every dtype, the reduced-precision ones too.
+func (g *gpuFake) Declared() backend.Support {
+	all := append(append([]workload.DType(nil), workload.DTypes...), workload.GEMMDTypes...)
+	return backend.Support{}.Add(all, workload.Ops...)
+}
 
 // TestGPUCeilings: GPU results are shares of their GPU's peaks (L2 when the
 // working set fits, DRAM otherwise); the empirical compute peak is the best

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
@@ -453,20 +454,21 @@ func (p Plan) fillGPU(r *result.Result, w workload.Workload) {
 	r.Ceilings(compute, bw)
 }
 
-// DTypeSupporter is implemented by backends that compute the
-// reduced-precision gemm types (workload.GEMMDTypes: f16, bf16, tf32).
-// Backends without it are given f32 and f64 only: the CPU libraries'
-// adapters would compute any other type as one of those.
-type DTypeSupporter interface {
-	SupportsDType(dt workload.DType) bool
-}
-
-// SupportsDType reports whether b computes dt.
+// SupportsDType reports whether b computes dt: whether it declares an op
+// in dt (backend.Declarer: cuBLAS its f16, bf16 and tf32 gemm); a backend
+// that declares nothing is given f32 and f64 only, which any library's
+// adapter computes in its own types.
 func SupportsDType(b backend.Backend, dt workload.DType) bool {
-	if s, ok := b.(DTypeSupporter); ok {
-		return s.SupportsDType(dt)
+	d := backend.DeclaredBy(b)
+	if d == nil {
+		return !dt.GEMMOnly()
 	}
-	return !dt.GEMMOnly()
+	for _, dts := range d {
+		if slices.Contains(dts, dt) {
+			return true
+		}
+	}
+	return false
 }
 
 // GPUEmpirical completes a run's GPU ceilings once every result is in: each

@@ -186,13 +186,6 @@ func (b *CUBLAS) Declared() backend.Support {
 	return s
 }
 
-// SupportsDType implements harness.DTypeSupporter: cuBLAS computes gemm in
-// f16, bf16 and tf32 as well.
-func (b *CUBLAS) SupportsDType(dt workload.DType) bool {
-	_, ok := gpuDTypes[dt]
-	return ok
-}
-
 // Close implements backend.Backend.
 func (b *CUBLAS) Close() error {
 	b.lib.Close()

@@ -435,19 +435,6 @@ func (b *Backend) supports(w workload.Workload) bool {
 	return false
 }
 
-// SupportsDType implements harness.DTypeSupporter: whether the hello
-// listed dt for any op (a GPU library's f16, bf16, tf32 gemm).
-func (b *Backend) SupportsDType(dt workload.DType) bool {
-	for _, dts := range b.hello.Ops {
-		for _, d := range dts {
-			if d == string(dt) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Algorithms implements backend.BackendAlgorithms: those the hello listed
 // for w's op.
 func (b *Backend) Algorithms(w workload.Workload) []string { return b.hello.Algorithms[string(w.Op)] }
