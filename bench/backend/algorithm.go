@@ -27,6 +27,22 @@ type KernelImplementation interface {
 	Implementation() string
 }
 
+// KernelComputeUnit is implemented by a kernel that knows which unit of
+// the core runs its arithmetic (peak.UnitAMXBF16, peak.UnitAVX512VNNI, …;
+// from its own code, or the library's implementation name): its result is
+// a share of that unit's peak rather than the fastest one's.
+type KernelComputeUnit interface {
+	ComputeUnit() string
+}
+
+// ComputeUnitOf returns the unit k says it runs on (KernelComputeUnit), or "".
+func ComputeUnitOf(k Kernel) string {
+	if u, ok := k.(KernelComputeUnit); ok {
+		return u.ComputeUnit()
+	}
+	return ""
+}
+
 // AlgorithmOf returns the algorithm k names (KernelAlgorithm), else
 // requested, the Config.Algorithm it was prepared with.
 func AlgorithmOf(k Kernel, requested string) string {

@@ -277,6 +277,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			continue
 		}
 		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
+		r.Peak.ComputeUnit = backend.ComputeUnitOf(k) // fill picks the ceiling of this unit
 		p.verify(&r, k, w, data, mw.prepared)
 		if r.Error != "" {
 			k.Close()
@@ -370,12 +371,16 @@ func workloadPattern(w workload.Workload) string {
 }
 
 func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) result.Result {
-	return result.Result{
+	r := result.Result{
 		Backend: b.Name(), Device: b.Device().String(),
 		Op: string(w.Op), DType: string(w.DType), Shape: w.Shape.Format(w.Op),
 		Threads: threads, Cache: p.cache(),
 		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Footprint: w.Footprint(), Intensity: w.Intensity(),
 	}
+	if w.Op == workload.GEMM && w.DType.OutputDType() != w.DType {
+		r.AccDType, r.OutDType = string(w.DType.Accumulator()), string(w.DType.OutputDType())
+	}
+	return r
 }
 
 // verify runs the kernel once on its fresh inputs and checks the output.
@@ -416,7 +421,7 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 	if p.cache() == "hot" {
 		level = p.Peaks.LevelFor(p.Machine, w.Footprint(), threads)
 	}
-	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
+	compute, note := p.computeCeiling(w, r.Peak.ComputeUnit, threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
 	// loads and stores (workloadPattern).
 	pattern := workloadPattern(w)
@@ -425,6 +430,28 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 		bw, _ = p.Peaks.PatternBandwidthFor("DRAM", pattern, threads)
 	}
 	r.Ceilings(compute, bw)
+	r.Peak.ComputeUnitNote = note
+}
+
+// computeCeiling is the compute peak a CPU result is a share of: that of
+// the unit its kernel named, else the fastest unit of its dtype — for a
+// low-precision dtype the note says so, since a kernel on a slower unit
+// then reads low rather than passing its ceiling.
+func (p Plan) computeCeiling(w workload.Workload, unit string, threads int) (peak.ComputePeak, string) {
+	dt := string(w.DType)
+	if c, ok := p.Peaks.ComputeForUnit(dt, unit, threads); ok && unit != "" {
+		return c, ""
+	}
+	c, ok := p.Peaks.ComputeFor(dt, threads)
+	switch {
+	case !ok:
+		return c, ""
+	case unit != "":
+		return c, fmt.Sprintf("the kernel runs on %s, whose %s peak was not measured: share of %s, the fastest %s unit", unit, dt, c.Unit, dt)
+	case w.DType.GEMMOnly():
+		return c, fmt.Sprintf("the kernel does not say which unit runs it: share of %s, the fastest %s unit", c.Unit, dt)
+	}
+	return c, ""
 }
 
 // fillGPU sets the ceilings of a result measured on a GPU: the GPU's

@@ -243,9 +243,12 @@ func (p Peaks) ClockFor(threads int) (ClockReading, bool) {
 	return ClockReading{}, false
 }
 
-// ComputePeak is the FLOP/s peak of one dtype on `Threads` threads.
+// ComputePeak is the FLOP/s peak of one dtype on one compute unit on
+// `Threads` threads (integer types: operations per second, two per
+// multiply-add, like FLOPs).
 type ComputePeak struct {
-	DType             string  `json:"dtype"` // "f32" or "f64"
+	DType             string  `json:"dtype"`          // "f32", "f64", "bf16", "i8", …
+	Unit              string  `json:"unit,omitempty"` // computeunit.go; "" in older files: UnitFMA
 	Threads           int     `json:"threads"`
 	TheoreticalGFLOPS float64 `json:"theoretical_gflops"`
 	EmpiricalGFLOPS   float64 `json:"empirical_gflops"`
@@ -273,14 +276,18 @@ type BandwidthPeak struct {
 	Spread float64 `json:"spread,omitempty"`
 }
 
-// ComputeFor returns the compute peak of dtype on exactly `threads` threads.
+// ComputeFor returns the compute peak of dtype on exactly `threads`
+// threads: its fastest unit's (f32 and f64 have one, the FMAs), the
+// conservative ceiling for a result that does not say which unit ran it.
 func (p Peaks) ComputeFor(dtype string, threads int) (ComputePeak, bool) {
+	var best ComputePeak
+	found := false
 	for _, c := range p.Compute {
-		if c.DType == dtype && c.Threads == threads {
-			return c, true
+		if c.DType == dtype && c.Threads == threads && (!found || c.TheoreticalGFLOPS > best.TheoreticalGFLOPS) {
+			best, found = c, true
 		}
 	}
-	return ComputePeak{}, false
+	return best, found
 }
 
 // BandwidthFor returns the triad bandwidth of level ("L1", "L2", "L3",

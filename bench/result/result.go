@@ -79,8 +79,13 @@ type Result struct {
 	Op      string `json:"op"`
 	DType   string `json:"dtype"`
 	Shape   string `json:"shape"`
-	Threads int    `json:"threads"`
-	Cache   string `json:"cache"`
+	// AccDType and OutDType are a low-precision gemm's accumulation and
+	// output types (workload.DType.Accumulator, OutputDType); absent where
+	// they are the dtype itself.
+	AccDType string `json:"acc_dtype,omitempty"`
+	OutDType string `json:"out_dtype,omitempty"`
+	Threads  int    `json:"threads"`
+	Cache    string `json:"cache"`
 	// Algorithm is how the backend computed it, when it has several ways
 	// (conv: "im2col+gemm", "direct", "auto"); with Backend it names the
 	// series the result belongs to (Series). Implementation is the
@@ -165,6 +170,12 @@ type HostUse struct {
 
 // PeakRef names the ceilings a result is a share of.
 type PeakRef struct {
+	// ComputeUnit is the unit whose peak the compute shares are of
+	// (peak.UnitFMA, peak.UnitAMXBF16, …); absent for f32/f64 FMA peaks
+	// and in older files. ComputeUnitNote says why that unit when the
+	// kernel did not name it.
+	ComputeUnit              string  `json:"compute_unit,omitempty"`
+	ComputeUnitNote          string  `json:"compute_unit_note,omitempty"`
 	ComputeTheoreticalGFLOPS float64 `json:"compute_theoretical_gflops"`
 	ComputeEmpiricalGFLOPS   float64 `json:"compute_empirical_gflops"`
 	BandwidthGBPS            float64 `json:"bandwidth_gbps"`
@@ -194,6 +205,7 @@ type Share struct {
 // bandwidth of the level the working set lives in.
 func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 	p := PeakRef{
+		ComputeUnit:              compute.Unit,
 		ComputeTheoreticalGFLOPS: compute.TheoreticalGFLOPS,
 		ComputeEmpiricalGFLOPS:   compute.EmpiricalGFLOPS,
 		BandwidthGBPS:            bw.GBPS,

@@ -41,8 +41,24 @@ func (w Workload) NewData(seed uint64) Data {
 		}
 		return v
 	}
+	// The integer types take their whole range: lo ≤ v ≤ hi.
+	fillInts := func(n, lo, hi int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(lo + rng.IntN(hi-lo+1))
+		}
+		return v
+	}
 	s := w.Shape
 	d := Data{Alpha: 1}
+	switch {
+	case w.Op == GEMM && w.DType == I8:
+		d.Args = [][]float64{fillInts(s.M*s.K, -128, 127), fillInts(s.K*s.N, -128, 127)}
+		return d
+	case w.Op == GEMM && w.DType == U8S8:
+		d.Args = [][]float64{fillInts(s.M*s.K, 0, 255), fillInts(s.K*s.N, -128, 127)}
+		return d
+	}
 	switch w.Op {
 	case GEMM:
 		d.Args = [][]float64{fill(s.M * s.K), fill(s.K * s.N)}
@@ -62,9 +78,22 @@ func (w Workload) NewData(seed uint64) Data {
 }
 
 // Round rounds v to the nearest value of the type, ties to even
-// (tf32: to f32's range with 11 significant bits).
+// (tf32: to f32's range with 11 significant bits; the integer types: to
+// the nearest integer, saturated to their range (u8s8: see OperandDType); e4m3, which has no
+// infinities, saturates to ±448).
 func (d DType) Round(v float64) float64 {
 	switch d {
+	case I8:
+		return math.Max(-128, math.Min(127, math.RoundToEven(v)))
+	case U8:
+		return math.Max(0, math.Min(255, math.RoundToEven(v)))
+	case I32:
+		return math.Max(math.MinInt32, math.Min(math.MaxInt32, math.RoundToEven(v)))
+	case E4M3:
+		r := roundTo(v, 4, -6, 464) // 464: beyond it rounds above 448
+		return math.Max(-448, math.Min(448, r))
+	case E5M2:
+		return roundTo(v, 3, -14, 57344)
 	case F32:
 		return float64(float32(v))
 	case F16:

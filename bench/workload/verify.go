@@ -148,16 +148,18 @@ func absOf(v []float64) []float64 {
 
 // gemmTolULPs is a gemm's tolerance in units of the dtype's roundoff ε,
 // relative to Σ|a||b|. f32 and f64: γ_k ≈ (k+2)·ε for k products summed in
-// the type, in any order. f16, bf16 and tf32: the inputs are exact in the
-// type (NewData rounds to it) and so are their products in f32 (at most
-// 2·11 significant bits); tensor cores sum them in f32 but may truncate
-// instead of rounding, so the sum is off by at most (k+2)·2^-23 relative to
-// Σ|a||b|; rounding the result to the output type (f16, bf16; tf32 stores
-// f32, and is allowed its own ε) adds ε·|c| ≤ ε·Σ|a||b|, doubled for margin:
-// tolerance (k+2)·2^-23 + 2ε.
+// the type, in any order. f16, bf16, tf32 and fp8: the inputs are exact in
+// the type (NewData rounds to it) and so are their products in f32 (at
+// most 2·11 significant bits); tensor cores and AMX sum them in f32 but may
+// truncate instead of rounding, so the sum is off by at most (k+2)·2^-23
+// relative to Σ|a||b|; the f32 output's rounding is within the 2ε added for
+// margin: tolerance (k+2)·2^-23 + 2ε. The integer types are exact: 0.
 func (w Workload) gemmTolULPs() float64 {
 	k := float64(w.Shape.K)
-	if w.DType.GEMMOnly() {
+	switch {
+	case w.DType.Integer():
+		return 0
+	case w.DType.GEMMOnly():
 		return (k+2)*0x1p-23/w.DType.Epsilon() + 2
 	}
 	return k + 2
@@ -262,6 +264,11 @@ func (w Workload) verifyProjected(d Data, out []float64) Check {
 	t := make([]float64, n)
 	for j := range t {
 		t[j] = 0.5 + rng.Float64()
+		if w.DType.Integer() {
+			// Small integers keep C·t and A·(B·t) exact in float64
+			// (|C|·Σ|t| < 2^53), so an integer gemm is checked exactly.
+			t[j] = float64(1 + rng.IntN(4))
+		}
 		if rng.IntN(2) == 0 {
 			t[j] = -t[j]
 		}

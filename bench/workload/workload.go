@@ -8,6 +8,8 @@ package workload
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 )
 
@@ -94,45 +96,106 @@ type DType string
 const (
 	F32 DType = "f32"
 	F64 DType = "f64"
-	// The reduced-precision types of tensor cores, for gemm only (GEMMOnly):
-	// inputs and output in that type, products accumulated in f32.
-	F16  DType = "f16"  // IEEE binary16: 11-bit significand, 5-bit exponent
-	BF16 DType = "bf16" // bfloat16: 8-bit significand, f32's 8-bit exponent
+	// The low-precision types, for gemm only (GEMMOnly): inputs in that
+	// type, products accumulated in Accumulator and stored as Output
+	// (OutputDType) — the form every library has (MKL's
+	// cblas_gemm_bf16bf16f32 and gemm_s8u8s32, oneDNN's matmul, cuBLAS's
+	// GemmEx, AMX and VNNI), so each backend computes the same thing.
+	F16  DType = "f16"  // IEEE binary16 inputs (11-bit significand), f32 accumulate and output
+	BF16 DType = "bf16" // bfloat16 inputs (8-bit significand, f32's exponent), f32 accumulate and output
 	TF32 DType = "tf32" // f32 storage, inputs rounded to 11 significant bits (TF32 tensor cores)
+	// I8 is signed × signed 8-bit integers, exact s32 accumulation and
+	// output (cuBLAS's and oneDNN's s8s8s32; VNNI with compensation).
+	I8 DType = "i8"
+	// U8S8 is unsigned 8-bit A × signed 8-bit B, s32 accumulation and
+	// output: VNNI's own form (VPDPBUSD, TDPBUSD) and MKL's gemm_s8u8s32.
+	U8S8 DType = "u8s8"
+	// The 8-bit floats of Hopper's tensor cores (OCP FP8), f32 accumulate
+	// and output.
+	E4M3 DType = "e4m3" // 4-bit exponent, 3 fraction bits, no infinities, largest 448
+	E5M2 DType = "e5m2" // 5-bit exponent, 2 fraction bits, largest 57344
+
+	// I32 and U8 are not workloads' types but their parts': the integer
+	// gemms' result, and u8s8's A (OperandDType).
+	I32 DType = "i32"
+	U8  DType = "u8"
 )
 
 // DTypes lists the element types every backend computes, the default set.
 var DTypes = []DType{F32, F64}
 
-// GEMMDTypes lists the reduced-precision types, which apply to gemm only
-// and which only backends that say so compute (GPU backends).
-var GEMMDTypes = []DType{F16, BF16, TF32}
+// GEMMDTypes lists the low-precision types, which apply to gemm only and
+// which only backends that declare them compute (backend.Declarer).
+var GEMMDTypes = []DType{F16, BF16, TF32, I8, U8S8, E4M3, E5M2}
 
 // ParseDType returns the DType named s.
 func ParseDType(s string) (DType, error) {
-	switch DType(s) {
-	case F32, F64, F16, BF16, TF32:
+	if DType(s) == F32 || DType(s) == F64 || slices.Contains(GEMMDTypes, DType(s)) {
 		return DType(s), nil
 	}
-	return "", fmt.Errorf("unknown dtype %q (accepted: f32, f64, f16, bf16, tf32)", s)
+	names := []string{string(F32), string(F64)}
+	for _, d := range GEMMDTypes {
+		names = append(names, string(d))
+	}
+	return "", fmt.Errorf("unknown dtype %q (accepted: %s)", s, strings.Join(names, ", "))
 }
 
-// GEMMOnly reports whether d is a reduced-precision type, valid for gemm only.
-func (d DType) GEMMOnly() bool { return d == F16 || d == BF16 || d == TF32 }
+// GEMMOnly reports whether d is a low-precision type, valid for gemm only.
+func (d DType) GEMMOnly() bool { return slices.Contains(GEMMDTypes, d) }
+
+// Integer reports whether d is an integer type, whose gemm is exact.
+func (d DType) Integer() bool { return d == I8 || d == U8S8 || d == I32 || d == U8 }
+
+// OperandDType is the type of a gemm's input i (0: A, 1: B): u8s8's A is
+// u8 and its B i8; every other type's inputs are of the type itself.
+func (d DType) OperandDType(i int) DType {
+	if d == U8S8 {
+		return [2]DType{U8, I8}[min(i, 1)]
+	}
+	return d
+}
+
+// Accumulator is the type products are summed in: i32 for the integer
+// types, f32 for the other low-precision ones, d itself for f32 and f64.
+func (d DType) Accumulator() DType {
+	switch {
+	case d.Integer():
+		return I32
+	case d.GEMMOnly():
+		return F32
+	}
+	return d
+}
+
+// OutputDType is the type of a gemm's result: the accumulator's (i32 for
+// the integer types, f32 for the others).
+func (d DType) OutputDType() DType { return d.Accumulator() }
+
+// Describe names the input, accumulation and output types where they
+// differ: "bf16 → f32 accumulate, f32 out".
+func (d DType) Describe() string {
+	if !d.GEMMOnly() || d == TF32 {
+		return string(d)
+	}
+	return fmt.Sprintf("%s → %s accumulate, %s out", d, d.Accumulator(), d.OutputDType())
+}
 
 // Size is the size of one element in bytes (tf32 is stored as f32).
 func (d DType) Size() int {
 	switch d {
-	case F32, TF32:
+	case F32, TF32, I32:
 		return 4
 	case F16, BF16:
 		return 2
+	case I8, U8S8, U8, E4M3, E5M2:
+		return 1
 	}
 	return 8
 }
 
 // Epsilon is the unit roundoff, 2^-p, of the type (p significant bits):
-// f64 2^-53, f32 2^-24, f16 and tf32 2^-11 (10 stored bits), bf16 2^-8.
+// f64 2^-53, f32 2^-24, f16 and tf32 2^-11 (10 stored bits), bf16 2^-8,
+// e4m3 2^-4, e5m2 2^-3; 0 for the integer types, which are exact.
 func (d DType) Epsilon() float64 {
 	switch d {
 	case F32:
@@ -141,6 +204,12 @@ func (d DType) Epsilon() float64 {
 		return 0x1p-11
 	case BF16:
 		return 0x1p-8
+	case E4M3:
+		return 0x1p-4
+	case E5M2:
+		return 0x1p-3
+	case I8, U8S8, U8, I32:
+		return 0
 	}
 	return 0x1p-53
 }
@@ -165,6 +234,9 @@ func (w Workload) Validate() error {
 		return w.validateLayer()
 	}
 	s := w.Shape
+	if w.DType.Integer() && float64(s.K)*128*128 > math.MaxInt32 {
+		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, math.MaxInt32/(128*128))
+	}
 	switch w.Op.Kind() {
 	case KindMatMul:
 		if s.M < 1 || s.N < 1 || s.K < 1 {
@@ -291,6 +363,10 @@ func (w Workload) Bytes() float64 {
 // picks the level a result is compared with. It is Bytes but for an
 // in-place output's second count.
 func (w Workload) Footprint() float64 {
+	if w.Op == GEMM && w.DType.OutputDType() != w.DType {
+		out := float64(w.OutputLen())
+		return (float64(w.Elements())-out)*float64(w.DType.Size()) + out*float64(w.DType.OutputDType().Size())
+	}
 	return float64(w.Elements()) * float64(w.DType.Size())
 }
 
@@ -310,7 +386,16 @@ func (w Workload) WrittenBytes() float64 {
 	if w.Op.Reduces() {
 		return 0
 	}
-	return float64(w.OutputLen()) * float64(w.DType.Size())
+	return float64(w.OutputLen()) * float64(w.outputDType().Size())
+}
+
+// outputDType is the type the workload's output is stored in: a gemm's
+// OutputDType, the operands' type elsewhere.
+func (w Workload) outputDType() DType {
+	if w.Op == GEMM {
+		return w.DType.OutputDType()
+	}
+	return w.DType
 }
 
 // InPlace says whether the workload stores into the data it reads (axpy's

@@ -95,6 +95,7 @@ type reply struct {
 	// prepare
 	Implementation string `json:"implementation,omitempty"` // the call timed, e.g. "torch.mm(a, b, out=c)"
 	Algorithm      string `json:"algorithm,omitempty"`      // the algorithm the kernel runs, when it names one
+	ComputeUnit    string `json:"compute_unit,omitempty"`   // the unit its arithmetic runs on (backend.KernelComputeUnit)
 
 	// run
 	NS *int64 `json:"ns,omitempty"` // the iterations' total time by the worker's clock

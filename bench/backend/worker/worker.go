@@ -479,7 +479,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		sh.close()
 		return nil, err
 	}
-	k.impl, k.alg = rep.Implementation, rep.Algorithm
+	k.impl, k.alg, k.unit = rep.Implementation, rep.Algorithm, rep.ComputeUnit
 	if k.alg == "" {
 		k.alg = cfg.Algorithm
 	}
@@ -512,6 +512,7 @@ type kernel struct {
 	sh   *shared
 	impl string
 	alg  string
+	unit string // the compute unit the served kernel named
 	what string // the workload, for messages: "gemm f32 256x256x256"
 
 	// For the watchdog (watchdog.go): the harness's bound on one
@@ -559,6 +560,10 @@ func (k *kernel) Close() error {
 // Implementation implements backend.KernelImplementation: the call the
 // worker times, as it names it.
 func (k *kernel) Implementation() string { return k.impl }
+
+// ComputeUnit implements backend.KernelComputeUnit: the unit the served
+// kernel named.
+func (k *kernel) ComputeUnit() string { return k.unit }
 
 // Algorithm implements backend.KernelAlgorithm: the algorithm the worker
 // says the kernel runs, else the one asked for.
