@@ -39,3 +39,16 @@ func TestSingleThreadedLibrarySaysWhyItHasNoResults(t *testing.T) {
 		t.Errorf("the reason does not name the thread count:\n%s", stderr)
 	}
 }
+
+// TestUndeclaredDTypeSaysWhy: a low-precision dtype a backend does not
+// compute (tf32 is a tensor-core type no CPU library has) is named on
+// standard error beside the results the backend did measure.
+func TestUndeclaredDTypeSaysWhy(t *testing.T) {
+	_, stderr, _ := runArgs(t, "-backend=go", "-op=gemm", "-dtype=f32,tf32", "-size=16",
+		"-threads=1", "-min-time=1ms", "-suite=quick", "-isolate=off", "-format=json", "-o=/dev/null")
+	for _, want := range []string{"go: no tf32 results: it refused", "e.g. go computes no gemm tf32 here"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}

@@ -46,7 +46,8 @@ type Plan struct {
 	// Refused, when set, is told of each workload a backend declares but
 	// refused to prepare as a shape or configuration it cannot run
 	// (backend.ErrUnsupportedShape: the reference BLAS asked for two
-	// threads), so that a backend without results can say why.
+	// threads), and of each in a dtype it does not compute (SupportsDType),
+	// so that a backend without results can say why.
 	Refused func(backend string, w workload.Workload, threads int, err error)
 	// Clock reads the clock in GHz of `threads` busy threads over about d
 	// (main: peak.MeasureClock, the kernel of Peaks.Clocks). When set, Run
@@ -259,7 +260,12 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			return nil, measure.ErrInterrupted
 		}
 		if !SupportsDType(b, w.DType) {
-			continue // f16, bf16, tf32 on a backend that does not say it computes them
+			// A low-precision dtype on a backend that does not declare it:
+			// said, so `-dtype=bf16 -backend=x` is not a silent nothing.
+			if p.Refused != nil {
+				p.Refused(b.Name(), w, threads, fmt.Errorf("%s computes no %s %s here", b.Name(), w.Op, w.DType))
+			}
+			continue
 		}
 		r := p.newResult(b, w, threads)
 		r.Algorithm = v.algorithm
