@@ -46,7 +46,7 @@ type row struct {
 var header = row{"backend", "op", "dtype", "shape", "threads", "median", "±spread", "GFLOP/s", "GB/s", "%peak", "%ref", "of", "verified", "why"}
 
 func rowOf(r *result.Result) row {
-	rw := row{backend: r.Label(), op: r.Op, dtype: r.DType, shape: r.Shape, threads: strconv.Itoa(r.Threads)}
+	rw := row{backend: r.Label(), op: r.Op, dtype: result.DTypeName(r), shape: r.Shape, threads: strconv.Itoa(r.Threads)}
 	if r.Error != "" {
 		rw.time, rw.verified = "-", "ERROR: "+r.Error
 		return rw

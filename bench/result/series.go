@@ -38,5 +38,18 @@ func BoundName(r *Result) string {
 		}
 		return r.Peak.BandwidthLevel + " bw"
 	}
+	if u := r.Peak.ComputeUnit; u != "" && u != "fma" {
+		return r.DType + " " + u // a low-precision unit: "bf16 amx-bf16"
+	}
 	return r.DType + " FMA"
+}
+
+// DTypeName is r's dtype as tables show it: with its output type where
+// that differs ("bf16→f32", "i8→i32": the accumulation type is the
+// output's).
+func DTypeName(r *Result) string {
+	if r.OutDType != "" && r.OutDType != r.DType {
+		return r.DType + "→" + r.OutDType
+	}
+	return r.DType
 }
