@@ -493,8 +493,7 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
                          size_t triedlen, char *err, size_t errlen);
 /*
  * key=value lines: version, path, lt_path (libcublasLt loaded beside it, if
- * any), compute_capability, and fp8: "cublasLtMatmul" when fp8 gemm can run,
- * else why not.
+ * any), and fp8: "cublasLtMatmul" when fp8 gemm can run, else why not.
  */
 pb_status pb_cublas_info(const pb_cublas *lib, char *buf, size_t buflen, char *err,
                          size_t errlen);

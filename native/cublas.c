@@ -213,7 +213,6 @@ pb_status pb_cublas_info(const pb_cublas *lib, char *buf, size_t buflen, char *e
 	             lib->path);
 	if (lib->lt_path[0] != '\0')
 		pb_sb_printf(&sb, "lt_path=%s\n", lib->lt_path);
-	pb_sb_printf(&sb, "compute_capability=%d.%d\n", lib->cc_major, lib->cc_minor);
 	pb_sb_printf(&sb, "fp8=%s\n", lib->fp8_why[0] != '\0' ? lib->fp8_why : "cublasLtMatmul");
 	return PB_OK;
 }
@@ -335,8 +334,8 @@ static pb_status i8_refuse(pb_trans ta, pb_trans tb, int m, int n, int k, char *
 	if (lda % 4 == 0 && ldb % 4 == 0)
 		return PB_OK;
 	return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-	               "cublas: gemm i8: cublasGemmEx with CUBLAS_COMPUTE_32I needs leading "
-	               "dimensions that are multiples of 4; A's is %d (%s), B's %d (%s)",
+	               "cublas: cublasGemmEx with CUBLAS_COMPUTE_32I needs leading dimensions that "
+	               "are multiples of 4; A's is %d (%s), B's %d (%s)",
 	               lda, ta ? "m" : "k", ldb, tb ? "k" : "n");
 }
 

@@ -136,19 +136,19 @@ static pb_status lt_refuse(const pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, p
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen, "cublas: %s", lib->fp8_why);
 	if (dt == PB_GPU_E5M2)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-		               "cublas: gemm e5m2: cuBLASLt has no E5M2 × E5M2 kernel (only E4M3 × E4M3, "
-		               "E4M3 × E5M2, E5M2 × E4M3)");
+		               "cublas: cuBLASLt has no E5M2 × E5M2 kernel (only E4M3 × E4M3, E4M3 × E5M2, "
+		               "E5M2 × E4M3)");
 	if (ta != PB_NO_TRANS || tb != PB_TRANS)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-		               "cublas: gemm %s: cuBLASLt's fp8 kernels take only the TN form, row-major "
-		               "transB without transA (this is%s%s)",
-		               pb_gpu_dtype_name(dt), ta ? " transA" : "", tb ? " transB" : " not transB");
+		               "cublas: cuBLASLt's fp8 kernels take only the TN form, row-major transB "
+		               "without transA (this is%s%s)",
+		               ta ? " transA" : "", tb ? " transB" : " not transB");
 	if (k % 16 != 0 || n % 4 != 0)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
-		               "cublas: gemm %s: cuBLASLt's fp8 kernels need 16-byte leading dimensions: "
-		               "k a multiple of 16 (the operands' rows) and n of 4 (the f32 output's); "
+		               "cublas: cuBLASLt's fp8 kernels need 16-byte leading dimensions: k a "
+		               "multiple of 16 (the operands' rows) and n of 4 (the f32 output's); "
 		               "k=%d n=%d",
-		               pb_gpu_dtype_name(dt), k, n);
+		               k, n);
 	return PB_OK;
 }
 
