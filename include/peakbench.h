@@ -353,7 +353,11 @@ typedef enum pb_gpu_dtype {
 	PB_GPU_BF16 = 2, /* bfloat16 storage */
 	PB_GPU_F32 = 3,
 	PB_GPU_TF32 = 4, /* f32 storage, TF32 tensor-core arithmetic (gemm only) */
-	PB_GPU_F64 = 5
+	PB_GPU_F64 = 5,
+	PB_GPU_I8 = 6,   /* signed 8-bit integers (gemm inputs) */
+	PB_GPU_I32 = 7,  /* signed 32-bit integers (an integer gemm's output) */
+	PB_GPU_E4M3 = 8, /* OCP 8-bit float, 4 exponent bits, no infinities (gemm inputs) */
+	PB_GPU_E5M2 = 9  /* OCP 8-bit float, 5 exponent bits (gemm inputs) */
 } pb_gpu_dtype;
 
 /* Runtime error codes the callers classify (equal in CUDA and HIP). */
@@ -441,8 +445,9 @@ pb_status pb_gpu_job_args(const pb_gpu_job *job, int *nargs, int *output, char *
 pb_status pb_gpu_job_arg_len(const pb_gpu_job *job, int arg, size_t *len, char *err,
                              size_t errlen);
 /*
- * pb_gpu_job_set_input converts src to the argument's type on the host (f16
- * and bf16 rounded to nearest, ties to even) and copies it to every copy.
+ * pb_gpu_job_set_input converts src to the argument's type on the host (f16,
+ * bf16, e4m3 and e5m2 rounded to nearest, ties to even, e4m3 saturating at
+ * ±448; i8 rounded and saturated) and copies it to every copy.
  */
 pb_status pb_gpu_job_set_input(pb_gpu_job *job, int arg, const double *src, size_t len,
                                char *err, size_t errlen);
@@ -486,15 +491,24 @@ typedef struct pb_cublas pb_cublas;
 
 pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *tried,
                          size_t triedlen, char *err, size_t errlen);
-/* key=value lines: version, path, lt_path (libcublasLt loaded beside it, if any). */
+/*
+ * key=value lines: version, path, lt_path (libcublasLt loaded beside it, if
+ * any), and fp8: "cublasLtMatmul" when fp8 gemm can run, else why not.
+ */
 pb_status pb_cublas_info(const pb_cublas *lib, char *buf, size_t buflen, char *err,
                          size_t errlen);
 void pb_cublas_close(pb_cublas *lib);
 /*
  * Row-major C (m×n) = op(A)·op(B), computed as cuBLAS's column-major
- * Cᵀ = op(B)ᵀ·op(A)ᵀ (operands and m, n swapped). F32 and F64: Sgemm,
- * Dgemm; F16 and BF16: GemmEx with A, B and C in that type and
- * CUBLAS_COMPUTE_32F; TF32: GemmEx on f32 with CUBLAS_COMPUTE_32F_FAST_TF32.
+ * Cᵀ = op(B)ᵀ·op(A)ᵀ (operands and m, n swapped). dt names the inputs; the
+ * output is F32 for the 16- and 8-bit floats and I32 for I8. F32 and F64:
+ * Sgemm, Dgemm; F16 and BF16: GemmEx, A and B in that type, C f32,
+ * CUBLAS_COMPUTE_32F; TF32: GemmEx on f32 with CUBLAS_COMPUTE_32F_FAST_TF32;
+ * I8: GemmEx, C i32, CUBLAS_COMPUTE_32I (leading dimensions of A and B
+ * multiples of 4, else PB_ERR_UNSUPPORTED); E4M3 and E5M2: cublasLtMatmul
+ * (compute capability 8.9 or later, row-major transB without transA only,
+ * k a multiple of 16 and n of 4; E5M2 × E5M2 has no cuBLASLt kernel: all
+ * PB_ERR_UNSUPPORTED with the reason).
  */
 pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_trans tb, int m,
                              int n, int k, const pb_gpu_job_opts *opts, pb_gpu_job **out,

@@ -1,6 +1,6 @@
 /*
  * cublas.c — cuBLAS (11, 12 or 13) on a CUDA device: gemm in f32, f64, f16,
- * bf16 and tf32, gemv, axpy and dot, as GPU jobs.
+ * bf16, tf32 and i8 (fp8 in cublas_lt.c), gemv, axpy and dot, as GPU jobs.
  *
  * Row-major on column-major: a row-major r×c matrix is, byte for byte, the
  * column-major c×r matrix of its transpose. So the row-major product
@@ -25,34 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pb_gpu.h"
-#include "vendor/cublas.h"
+#include "cublas_internal.h"
 
-struct pb_cublas {
-	pb_gpu *gpu;
-	void *dl;
-	char path[PATH_MAX];
-	char lt_path[PATH_MAX];
-	int major, minor, patch;
-	cublasHandle_t h;
-
-	cublasCreate_fn create;
-	cublasDestroy_fn destroy;
-	cublasSetStream_fn set_stream;
-	cublasSetPointerMode_fn set_pointer_mode;
-	cublasSetMathMode_fn set_math_mode;
-	cublasGetProperty_fn get_property;
-	cublasGetStatusString_fn status_string;
-	cublasSgemm_fn sgemm;
-	cublasDgemm_fn dgemm;
-	cublasGemmEx_fn gemm_ex;
-	cublasSgemv_fn sgemv;
-	cublasDgemv_fn dgemv;
-	cublasSaxpy_fn saxpy;
-	cublasDaxpy_fn daxpy;
-	cublasSdot_fn sdot;
-	cublasDdot_fn ddot;
-};
 
 static const char *const cublas_sonames[] = {
 	"libcublas.so.13",
@@ -109,8 +83,7 @@ static const char *status_name(int s)
 	return "cuBLAS status";
 }
 
-static pb_status cublas_fail(const pb_cublas *lib, int s, const char *call, char *err,
-                             size_t errlen)
+pb_status pb_cublas_fail(const pb_cublas *lib, int s, const char *call, char *err, size_t errlen)
 {
 	const char *text = lib->status_string != NULL ? lib->status_string(s) : NULL;
 	pb_status st = PB_ERR_LIBRARY;
@@ -205,9 +178,14 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 		free(lib);
 		return st;
 	}
+	const pb_gpu_rt *rt = gpu->rt;
+	if (rt->c.get_attribute(&lib->cc_major, rt->attr.major, gpu->device) != 0 ||
+	    rt->c.get_attribute(&lib->cc_minor, rt->attr.minor, gpu->device) != 0)
+		lib->cc_major = lib->cc_minor = 0; /* unknown: no fp8 */
+	rt->c.get_last_error();
 	int s = lib->create(&lib->h);
 	if (s != CUBLAS_STATUS_SUCCESS) {
-		st = cublas_fail(lib, s, "cublasCreate", err, errlen);
+		st = pb_cublas_fail(lib, s, "cublasCreate", err, errlen);
 		free(lib);
 		return st;
 	}
@@ -215,11 +193,12 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 	if (s == CUBLAS_STATUS_SUCCESS)
 		s = lib->set_math_mode(lib->h, CUBLAS_DEFAULT_MATH);
 	if (s != CUBLAS_STATUS_SUCCESS) {
-		st = cublas_fail(lib, s, "cublasSetStream", err, errlen);
+		st = pb_cublas_fail(lib, s, "cublasSetStream", err, errlen);
 		lib->destroy(lib->h);
 		free(lib);
 		return st;
 	}
+	pb_cublas_lt_open(lib);
 	*out = lib;
 	return PB_OK;
 }
@@ -234,6 +213,7 @@ pb_status pb_cublas_info(const pb_cublas *lib, char *buf, size_t buflen, char *e
 	             lib->path);
 	if (lib->lt_path[0] != '\0')
 		pb_sb_printf(&sb, "lt_path=%s\n", lib->lt_path);
+	pb_sb_printf(&sb, "fp8=%s\n", lib->fp8_why[0] != '\0' ? lib->fp8_why : "cublasLtMatmul");
 	return PB_OK;
 }
 
@@ -241,8 +221,10 @@ void pb_cublas_close(pb_cublas *lib)
 {
 	if (lib == NULL)
 		return;
-	if (pb_gpu_enter(lib->gpu, NULL, 0) == PB_OK)
+	if (pb_gpu_enter(lib->gpu, NULL, 0) == PB_OK) {
+		pb_cublas_lt_close(lib);
 		lib->destroy(lib->h);
+	}
 	free(lib); /* cuBLAS stays mapped: unloading it under a live runtime is unsafe */
 }
 
@@ -253,7 +235,7 @@ static pb_status host_mode(pb_gpu_job *j, char *err, size_t errlen)
 	pb_cublas *lib = j->dev.lib;
 	int s = lib->set_pointer_mode(lib->h, CUBLAS_POINTER_MODE_HOST);
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
+		return pb_cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
 	return PB_OK;
 }
 
@@ -262,16 +244,29 @@ static pb_status device_mode(pb_gpu_job *j, char *err, size_t errlen)
 	pb_cublas *lib = j->dev.lib;
 	int s = lib->set_pointer_mode(lib->h, CUBLAS_POINTER_MODE_DEVICE);
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
+		return pb_cublas_fail(lib, s, "cublasSetPointerMode", err, errlen);
 	return PB_OK;
 }
 
 static int gpu_ok_dtype(pb_gpu_dtype dt)
 {
-	return dt == PB_GPU_F16 || dt == PB_GPU_BF16 || dt == PB_GPU_F32 || dt == PB_GPU_TF32 ||
-	       dt == PB_GPU_F64;
+	switch (dt) {
+	case PB_GPU_F16:
+	case PB_GPU_BF16:
+	case PB_GPU_F32:
+	case PB_GPU_TF32:
+	case PB_GPU_F64:
+	case PB_GPU_I8:
+	case PB_GPU_E4M3:
+	case PB_GPU_E5M2:
+		return 1;
+	case PB_GPU_I32:
+		break;
+	}
+	return 0;
 }
 
+/* The GemmEx form of a gemm job: p[5] C's type, p[6] A's and B's, p[7] the compute type. */
 static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 {
 	pb_cublas *lib = j->dev.lib;
@@ -284,7 +279,7 @@ static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 	int opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, lda = ta ? m : k;
 	int s;
 	const char *call;
-	switch (j->dev.dt[2]) {
+	switch (j->dev.dt[0]) {
 	case PB_GPU_F64: {
 		const double one = 1, zero = 0;
 		call = "cublasDgemm";
@@ -297,17 +292,24 @@ static pb_status gemm_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 		s = lib->sgemm(lib->h, opb, opa, n, m, k, &one, B, ldb, A, lda, &zero, C, n);
 		break;
 	}
+	case PB_GPU_I8: { /* the scale type of CUBLAS_COMPUTE_32I is int32 */
+		const int32_t one = 1, zero = 0;
+		call = "cublasGemmEx";
+		s = lib->gemm_ex(lib->h, opb, opa, n, m, k, &one, B, CUDA_R_8I, ldb, A, CUDA_R_8I, lda,
+		                 &zero, C, CUDA_R_32I, n, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+		break;
+	}
 	default: { /* f16, bf16, tf32 */
 		const float one = 1, zero = 0; /* the scale type of CUBLAS_COMPUTE_32F* is float */
-		int type = (int)j->p[6], compute = (int)j->p[7];
+		int type = (int)j->p[6], ctype = (int)j->p[5], compute = (int)j->p[7];
 		call = "cublasGemmEx";
 		s = lib->gemm_ex(lib->h, opb, opa, n, m, k, &one, B, type, ldb, A, type, lda, &zero, C,
-		                 type, n, compute, CUBLAS_GEMM_DEFAULT);
+		                 ctype, n, compute, CUBLAS_GEMM_DEFAULT);
 		break;
 	}
 	}
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, call, err, errlen);
+		return pb_cublas_fail(lib, s, call, err, errlen);
 	return PB_OK;
 }
 
@@ -317,6 +319,24 @@ static pb_status check_dims(const char *what, int m, int n, int k, char *err, si
 		return pb_fail(PB_ERR_INVALID, err, errlen,
 		               "cublas: %s: dimensions m=%d n=%d k=%d must be at least 1", what, m, n, k);
 	return PB_OK;
+}
+
+/*
+ * i8_refuse: cublasGemmEx with CUBLAS_COMPUTE_32I takes A and B 4-byte
+ * aligned (our buffers are 256-byte aligned) with leading dimensions that
+ * are multiples of 4 (cuBLAS's documentation of cublasGemmEx); it
+ * documents no restriction on the transposes.
+ */
+static pb_status i8_refuse(pb_trans ta, pb_trans tb, int m, int n, int k, char *err,
+                           size_t errlen)
+{
+	int lda = ta ? m : k, ldb = tb ? k : n; /* of our A and B, as cuBLAS sees them */
+	if (lda % 4 == 0 && ldb % 4 == 0)
+		return PB_OK;
+	return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
+	               "cublas: cublasGemmEx with CUBLAS_COMPUTE_32I needs leading dimensions that "
+	               "are multiples of 4; A's is %d (%s), B's %d (%s)",
+	               lda, ta ? "m" : "k", ldb, tb ? "k" : "n");
 }
 
 pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_trans tb, int m,
@@ -331,11 +351,21 @@ pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_tr
 	pb_status st = check_dims("gemm", m, n, k, err, errlen);
 	if (st != PB_OK)
 		return st;
+	if (dt == PB_GPU_E4M3 || dt == PB_GPU_E5M2)
+		return pb_cublas_lt_job_gemm(lib, dt, ta, tb, m, n, k, opts, out, err, errlen);
+	if (dt == PB_GPU_I8 && (st = i8_refuse(ta, tb, m, n, k, err, errlen)) != PB_OK)
+		return st;
 	char what[160];
 	snprintf(what, sizeof what, "cublas gemm %s m=%d n=%d k=%d%s%s", pb_gpu_dtype_name(dt), m, n,
 	         k, ta ? " transA" : "", tb ? " transB" : "");
 	size_t lens[3] = {(size_t)m * (size_t)k, (size_t)k * (size_t)n, (size_t)m * (size_t)n};
-	pb_gpu_dtype dts[3] = {dt, dt, dt};
+	/* the 16-bit floats accumulate into an f32 output, i8 into i32 */
+	pb_gpu_dtype out_dt = dt;
+	if (dt == PB_GPU_F16 || dt == PB_GPU_BF16)
+		out_dt = PB_GPU_F32;
+	else if (dt == PB_GPU_I8)
+		out_dt = PB_GPU_I32;
+	pb_gpu_dtype dts[3] = {dt, dt, out_dt};
 	pb_gpu_job *j;
 	st = pb_gpu_job_alloc(lib->gpu, 3, lens, dts, 2, opts, what, &j, err, errlen);
 	if (st != PB_OK)
@@ -351,22 +381,25 @@ pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_tr
 	const char *how = dt == PB_GPU_F64 ? "cublasDgemm" : "cublasSgemm";
 	switch (dt) {
 	case PB_GPU_F16:
-		j->p[5] = 1;
+		j->p[5] = CUDA_R_32F;
 		j->p[6] = CUDA_R_16F;
 		j->p[7] = CUBLAS_COMPUTE_32F;
-		how = "cublasGemmEx CUDA_R_16F CUBLAS_COMPUTE_32F";
+		how = "cublasGemmEx CUDA_R_16F → CUDA_R_32F CUBLAS_COMPUTE_32F";
 		break;
 	case PB_GPU_BF16:
-		j->p[5] = 1;
+		j->p[5] = CUDA_R_32F;
 		j->p[6] = CUDA_R_16BF;
 		j->p[7] = CUBLAS_COMPUTE_32F;
-		how = "cublasGemmEx CUDA_R_16BF CUBLAS_COMPUTE_32F";
+		how = "cublasGemmEx CUDA_R_16BF → CUDA_R_32F CUBLAS_COMPUTE_32F";
 		break;
 	case PB_GPU_TF32:
-		j->p[5] = 1;
+		j->p[5] = CUDA_R_32F;
 		j->p[6] = CUDA_R_32F;
 		j->p[7] = CUBLAS_COMPUTE_32F_FAST_TF32;
 		how = "cublasGemmEx CUDA_R_32F CUBLAS_COMPUTE_32F_FAST_TF32";
+		break;
+	case PB_GPU_I8:
+		how = "cublasGemmEx CUDA_R_8I → CUDA_R_32I CUBLAS_COMPUTE_32I";
 		break;
 	default:
 		break;
@@ -394,7 +427,7 @@ static pb_status gemv_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 		s = lib->sgemv(lib->h, CUBLAS_OP_T, n, m, &one, A, n, x, 1, &zero, y, 1);
 	}
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDgemv" : "cublasSgemv", err,
+		return pb_cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDgemv" : "cublasSgemv", err,
 		                   errlen);
 	return PB_OK;
 }
@@ -454,7 +487,7 @@ static pb_status axpy_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 		s = lib->saxpy(lib->h, n, &a, x, 1, y, 1);
 	}
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDaxpy" : "cublasSaxpy", err,
+		return pb_cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDaxpy" : "cublasSaxpy", err,
 		                   errlen);
 	return PB_OK;
 }
@@ -502,7 +535,7 @@ static pb_status dot_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
 	else
 		s = lib->sdot(lib->h, n, x, 1, y, 1, r);
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDdot" : "cublasSdot", err,
+		return pb_cublas_fail(lib, s, j->dev.dt[0] == PB_GPU_F64 ? "cublasDdot" : "cublasSdot", err,
 		                   errlen);
 	return PB_OK;
 }

@@ -1,6 +1,7 @@
 /*
- * gpu_dtype.c — element types of GPU jobs: sizes, names, and the f16 and
- * bf16 conversions (round to nearest, ties to even, integer arithmetic only).
+ * gpu_dtype.c — element types of GPU jobs: sizes, names, and the f16, bf16,
+ * e4m3 and e5m2 conversions (round to nearest, ties to even, integer
+ * arithmetic only).
  */
 #include <string.h>
 
@@ -11,11 +12,16 @@
 size_t pb_gpu_dtype_size(pb_gpu_dtype dt)
 {
 	switch (dt) {
+	case PB_GPU_I8:
+	case PB_GPU_E4M3:
+	case PB_GPU_E5M2:
+		return 1;
 	case PB_GPU_F16:
 	case PB_GPU_BF16:
 		return 2;
 	case PB_GPU_F32:
 	case PB_GPU_TF32:
+	case PB_GPU_I32:
 		return 4;
 	case PB_GPU_F64:
 		return 8;
@@ -36,22 +42,32 @@ const char *pb_gpu_dtype_name(pb_gpu_dtype dt)
 		return "tf32";
 	case PB_GPU_F64:
 		return "f64";
+	case PB_GPU_I8:
+		return "i8";
+	case PB_GPU_I32:
+		return "i32";
+	case PB_GPU_E4M3:
+		return "e4m3";
+	case PB_GPU_E5M2:
+		return "e5m2";
 	}
 	return "?";
 }
 
 /*
  * round_bits rounds v to the binary format with ebits exponent and mbits
- * fraction bits (IEEE layout, subnormals, bias 2^(ebits-1)-1), to nearest,
- * ties to even, with integer arithmetic only (no libm), and returns the
- * encoding without the sign; *sign receives v's sign bit.
+ * fraction bits (IEEE layout, subnormals, bias 2^(ebits-1)-1, largest
+ * exponent emax: the bias for IEEE formats, one more for e4m3, which has no
+ * infinities), to nearest, ties to even, with integer arithmetic only (no
+ * libm), and returns the encoding without the sign (beyond emax: the
+ * all-ones exponent, IEEE's infinity); *sign receives v's sign bit.
  */
-static uint32_t round_bits(double v, int mbits, int ebits, int *sign)
+static uint32_t round_bits(double v, int mbits, int ebits, int emax, int *sign)
 {
 	uint64_t u;
 	memcpy(&u, &v, sizeof u);
 	*sign = (int)(u >> 63);
-	int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias, emax = bias;
+	int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
 	uint32_t inf = ((1u << ebits) - 1u) << mbits;
 	int e = (int)((u >> 52) & 0x7ff);
 	uint64_t m = u & ((1ULL << 52) - 1);
@@ -82,14 +98,14 @@ static uint32_t round_bits(double v, int mbits, int ebits, int *sign)
 uint16_t pb_f64_to_f16(double v)
 {
 	int s;
-	uint32_t b = round_bits(v, 10, 5, &s);
+	uint32_t b = round_bits(v, 10, 5, 15, &s);
 	return (uint16_t)((s ? 0x8000u : 0u) | b);
 }
 
 uint16_t pb_f64_to_bf16(double v)
 {
 	int s;
-	uint32_t b = round_bits(v, 7, 8, &s);
+	uint32_t b = round_bits(v, 7, 8, 127, &s);
 	return (uint16_t)((s ? 0x8000u : 0u) | b);
 }
 
@@ -120,3 +136,50 @@ double pb_bf16_to_f64(uint16_t b)
 	return (double)f;
 }
 
+
+/*
+ * e4m3 (OCP FP8 E4M3, "fn"): bias 7, the all-ones exponent holds normal
+ * numbers up to 1.75·2^8 = 448 and S.1111.111 is NaN; no infinities. Values
+ * beyond 448 saturate to ±448 (as CUDA's __NV_SATFINITE conversion does),
+ * NaN stays NaN.
+ */
+uint8_t pb_f64_to_e4m3(double v)
+{
+	if (v != v)
+		return 0x7f;
+	if (v > 448) /* beyond it, rounding goes up or saturates: ±448 either way */
+		v = 448;
+	else if (v < -448)
+		v = -448;
+	int s;
+	uint32_t b = round_bits(v, 3, 4, 8, &s);
+	return (uint8_t)((s ? 0x80u : 0u) | b);
+}
+
+double pb_e4m3_to_f64(uint8_t b)
+{
+	int e = (b >> 3) & 0xf, m = b & 7;
+	double d;
+	if (e == 0xf && m == 7) {
+		uint64_t nan = 0x7ff8000000000000ULL;
+		memcpy(&d, &nan, sizeof d);
+		return d;
+	}
+	if (e == 0) {
+		d = (double)m * 0x1p-9; /* subnormal: m·2^(1-7-3) */
+	} else {
+		uint64_t u = ((uint64_t)(e - 7 + 1023) << 52) | ((uint64_t)m << 49);
+		memcpy(&d, &u, sizeof d);
+	}
+	return (b & 0x80) ? -d : d;
+}
+
+/* e5m2 (OCP FP8 E5M2) is IEEE-like: bias 15, infinities and NaNs, f16's top byte. */
+uint8_t pb_f64_to_e5m2(double v)
+{
+	int s;
+	uint32_t b = round_bits(v, 2, 5, 15, &s);
+	return (uint8_t)((s ? 0x80u : 0u) | b);
+}
+
+double pb_e5m2_to_f64(uint8_t b) { return pb_f16_to_f64((uint16_t)((uint16_t)b << 8)); }

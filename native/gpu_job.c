@@ -1,6 +1,8 @@
 /*
  * gpu_job.c — the device place of jobs (job.c): buffers carved from one
- * device allocation, inputs converted on the host and copied once, and
+ * device allocation, each argument in a type of its own (a low-precision
+ * gemm's inputs and its f32 or i32 output), inputs converted on the host
+ * and copied once, and
  * runs timed by two events on the device's stream, between which the
  * iterations are enqueued. The pb_gpu_job_* entry points are the contract's.
  */
@@ -21,10 +23,42 @@ static pb_status dev_fail(const pb_job *j, int code, const char *call, char *err
 	return pb_gpu_fail(g->rt, g->label, code, call, err, errlen);
 }
 
+/* to_int rounds v to the nearest integer (ties to even) within [lo, hi]. */
+static int64_t to_int(double v, int64_t lo, int64_t hi)
+{
+	if (!(v > (double)lo)) /* NaN too */
+		return lo;
+	if (v >= (double)hi)
+		return hi;
+	int64_t t = (int64_t)v; /* toward zero */
+	double f = v - (double)t;
+	if (f > 0.5 || (f == 0.5 && (t & 1)))
+		t++;
+	else if (f < -0.5 || (f == -0.5 && (t & 1)))
+		t--;
+	return t;
+}
+
 /* pack converts n doubles to dt's storage in dst. */
 static void pack(pb_gpu_dtype dt, const double *src, size_t n, void *dst)
 {
 	switch (dt) {
+	case PB_GPU_I8:
+		for (size_t i = 0; i < n; i++)
+			((int8_t *)dst)[i] = (int8_t)to_int(src[i], INT8_MIN, INT8_MAX);
+		break;
+	case PB_GPU_I32:
+		for (size_t i = 0; i < n; i++)
+			((int32_t *)dst)[i] = (int32_t)to_int(src[i], INT32_MIN, INT32_MAX);
+		break;
+	case PB_GPU_E4M3:
+		for (size_t i = 0; i < n; i++)
+			((uint8_t *)dst)[i] = pb_f64_to_e4m3(src[i]);
+		break;
+	case PB_GPU_E5M2:
+		for (size_t i = 0; i < n; i++)
+			((uint8_t *)dst)[i] = pb_f64_to_e5m2(src[i]);
+		break;
 	case PB_GPU_F16:
 		for (size_t i = 0; i < n; i++)
 			((uint16_t *)dst)[i] = pb_f64_to_f16(src[i]);
@@ -47,6 +81,22 @@ static void pack(pb_gpu_dtype dt, const double *src, size_t n, void *dst)
 static void unpack(pb_gpu_dtype dt, const void *src, size_t n, double *dst)
 {
 	switch (dt) {
+	case PB_GPU_I8:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = ((const int8_t *)src)[i];
+		break;
+	case PB_GPU_I32:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = ((const int32_t *)src)[i];
+		break;
+	case PB_GPU_E4M3:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = pb_e4m3_to_f64(((const uint8_t *)src)[i]);
+		break;
+	case PB_GPU_E5M2:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = pb_e5m2_to_f64(((const uint8_t *)src)[i]);
+		break;
 	case PB_GPU_F16:
 		for (size_t i = 0; i < n; i++)
 			dst[i] = pb_f16_to_f64(((const uint16_t *)src)[i]);

@@ -15,23 +15,23 @@ func TestGPUTheoretical(t *testing.T) {
 		gbps float64
 	}{
 		{GPU{Vendor: "nvidia", Name: "NVIDIA H100 80GB HBM3", ComputeCapability: "9.0", SMs: 132, ClockMHz: 1980, MemoryClockMHz: 2619, BusWidthBits: 5120},
-			map[string]float64{"f64": 66.9, "f32": 66.9, "tf32": 494.7, "f16": 989.4, "bf16": 989.4, "fp8": 1978.9}, 3352},
+			map[string]float64{"f64": 66.9, "f32": 66.9, "tf32": 494.7, "f16": 989.4, "bf16": 989.4, "e4m3": 1978.9, "e5m2": 1978.9, "i8": 1978.9}, 3352},
 		{GPU{Vendor: "nvidia", Name: "NVIDIA A100-SXM4-80GB", ComputeCapability: "8.0", SMs: 108, ClockMHz: 1410, MemoryClockMHz: 1593, BusWidthBits: 5120},
-			map[string]float64{"f64": 19.5, "f32": 19.5, "tf32": 156, "f16": 312, "bf16": 312}, 2039},
+			map[string]float64{"f64": 19.5, "f32": 19.5, "tf32": 156, "f16": 312, "bf16": 312, "i8": 624}, 2039},
 		{GPU{Vendor: "nvidia", Name: "Tesla V100-SXM2-32GB", ComputeCapability: "7.0", SMs: 80, ClockMHz: 1530, MemoryClockMHz: 877, BusWidthBits: 4096},
 			map[string]float64{"f64": 7.8, "f32": 15.7, "f16": 125}, 898},
 		{GPU{Vendor: "nvidia", Name: "Tesla T4", ComputeCapability: "7.5", SMs: 40, ClockMHz: 1590},
-			map[string]float64{"f64": 0.254, "f32": 8.1, "f16": 65}, 0},
+			map[string]float64{"f64": 0.254, "f32": 8.1, "f16": 65, "i8": 130}, 0},
 		{GPU{Vendor: "nvidia", Name: "NVIDIA A40", ComputeCapability: "8.6", SMs: 84, ClockMHz: 1740},
-			map[string]float64{"f64": 0.58, "f32": 37.4, "tf32": 74.8, "f16": 149.7, "bf16": 149.7}, 0},
+			map[string]float64{"f64": 0.58, "f32": 37.4, "tf32": 74.8, "f16": 149.7, "bf16": 149.7, "i8": 299.3}, 0},
 		{GPU{Vendor: "nvidia", Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", SMs: 128, ClockMHz: 2520, MemoryClockMHz: 10501, BusWidthBits: 384},
-			map[string]float64{"f64": 1.29, "f32": 82.6, "tf32": 82.6, "f16": 165.2, "bf16": 165.2, "fp8": 330.3}, 1008},
+			map[string]float64{"f64": 1.29, "f32": 82.6, "tf32": 82.6, "f16": 165.2, "bf16": 165.2, "e4m3": 330.3, "e5m2": 330.3, "i8": 660.6}, 1008},
 		{GPU{Vendor: "nvidia", Name: "NVIDIA L40S", ComputeCapability: "8.9", SMs: 142, ClockMHz: 2520},
-			map[string]float64{"f64": 1.43, "f32": 91.6, "tf32": 183.2, "f16": 366.4, "bf16": 366.4, "fp8": 732.8}, 0},
+			map[string]float64{"f64": 1.43, "f32": 91.6, "tf32": 183.2, "f16": 366.4, "bf16": 366.4, "e4m3": 732.8, "e5m2": 732.8, "i8": 732.8}, 0},
 		{GPU{Vendor: "nvidia", Name: "NVIDIA B200", ComputeCapability: "10.0", SMs: 148, ClockMHz: 1980},
-			map[string]float64{"f64": 37.5, "f32": 75.0, "tf32": 1125, "f16": 2250, "bf16": 2250, "fp8": 4500}, 0},
+			map[string]float64{"f64": 37.5, "f32": 75.0, "tf32": 1125, "f16": 2250, "bf16": 2250, "e4m3": 4500, "e5m2": 4500, "i8": 4500}, 0},
 		{GPU{Vendor: "amd", Name: "AMD Instinct MI300X", ComputeCapability: "9.4", SMs: 304, ClockMHz: 2100},
-			map[string]float64{"f64": 163.4, "f32": 163.4, "tf32": 653.7, "f16": 1307.4, "bf16": 1307.4, "fp8": 2614.9}, 0},
+			map[string]float64{"f64": 163.4, "f32": 163.4, "tf32": 653.7, "f16": 1307.4, "bf16": 1307.4, "e4m3": 2614.9, "e5m2": 2614.9, "i8": 2614.9}, 0},
 	} {
 		p := GPUTheoretical(c.gpu)
 		for _, cp := range p.Compute {

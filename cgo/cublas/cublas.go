@@ -1,8 +1,10 @@
 // Package cublas loads NVIDIA's cuBLAS (11, 12 or 13) at run time and
 // prepares its routines as GPU jobs on a device opened with
-// github.com/peakbench/peakbench/cgo/gpurt: gemm in f32, f64, f16, bf16
-// (GemmEx, f32 accumulation) and tf32 (GemmEx with
-// CUBLAS_COMPUTE_32F_FAST_TF32), gemv, axpy and dot.
+// github.com/peakbench/peakbench/cgo/gpurt: gemm in f32, f64, f16 and bf16
+// (GemmEx, f32 accumulation and output), tf32 (GemmEx with
+// CUBLAS_COMPUTE_32F_FAST_TF32), i8 (GemmEx, exact i32 accumulation and
+// output) and e4m3 (cuBLASLt's matmul, f32 accumulation and output, on
+// compute capability 8.9 or later: see FP8), gemv, axpy and dot.
 //
 // Matrices are row-major; the C layer computes the row-major product as
 // cuBLAS's column-major transpose (operands and m, n swapped), so no data
@@ -58,11 +60,22 @@ func checkCopies(op string, opt gpurt.JobOptions) error {
 	return nil
 }
 
+// FP8 reports whether e4m3 gemm can run (cuBLASLt resolved, cuBLAS 12 or
+// later, a device of compute capability 8.9 or later), and if not, why.
+func (l *Library) FP8() (bool, string) {
+	v := l.Details()["fp8"]
+	return v == "cublasLtMatmul", v
+}
+
 // PrepareGEMM prepares row-major C (m×n) = op(A)·op(B), A m×k (k×m when
 // transA), B k×n (n×k when transB). Arguments: 0 A, 1 B, 2 C (the output).
-// dt: F32 (Sgemm), F64 (Dgemm), F16 and BF16 (GemmEx, inputs and output in
-// that type, f32 accumulation), TF32 (GemmEx on f32 data with TF32 tensor
-// cores).
+// dt names the inputs: F32 (Sgemm), F64 (Dgemm), F16 and BF16 (GemmEx, f32
+// accumulation and output), TF32 (GemmEx on f32 data with TF32 tensor
+// cores), I8 (GemmEx with CUBLAS_COMPUTE_32I, i32 output; the leading
+// dimensions of A and B must be multiples of 4), E4M3 (cublasLtMatmul, f32
+// output; transB without transA, k a multiple of 16, n of 4). A shape or
+// type the library cannot run is an error wrapping gpurt.ErrUnsupported
+// with the reason; E5M2 always is (cuBLASLt has no E5M2 × E5M2 kernel).
 func (l *Library) PrepareGEMM(dt gpurt.DType, transA, transB bool, m, n, k int, opt gpurt.JobOptions) (*gpurt.Job, error) {
 	if err := checkCopies("gemm", opt); err != nil {
 		return nil, err

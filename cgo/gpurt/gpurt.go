@@ -64,9 +64,16 @@ const (
 	F32  DType = 3
 	TF32 DType = 4 // f32 storage, TF32 tensor-core arithmetic (gemm only)
 	F64  DType = 5
+	I8   DType = 6 // signed 8-bit integers (gemm inputs)
+	I32  DType = 7 // signed 32-bit integers (an integer gemm's output)
+	E4M3 DType = 8 // OCP 8-bit float, 4 exponent bits, no infinities (gemm inputs)
+	E5M2 DType = 9 // OCP 8-bit float, 5 exponent bits (gemm inputs)
 )
 
-var dtypeNames = map[DType]string{F16: "f16", BF16: "bf16", F32: "f32", TF32: "tf32", F64: "f64"}
+var dtypeNames = map[DType]string{
+	F16: "f16", BF16: "bf16", F32: "f32", TF32: "tf32", F64: "f64",
+	I8: "i8", I32: "i32", E4M3: "e4m3", E5M2: "e5m2",
+}
 
 func (d DType) String() string {
 	if s, ok := dtypeNames[d]; ok {

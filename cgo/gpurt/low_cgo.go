@@ -195,6 +195,7 @@ func (m *Monitor) close() { C.pb_nvml_close(m.h) }
 // compile error, unless the two agree.
 var _ = [1]int{}[int(CUDA)-C.PB_GPU_CUDA+int(HIP)-C.PB_GPU_HIP]
 var _ = [1]int{}[int(F16)-C.PB_GPU_F16+int(BF16)-C.PB_GPU_BF16+int(F32)-C.PB_GPU_F32+int(TF32)-C.PB_GPU_TF32+int(F64)-C.PB_GPU_F64]
+var _ = [1]int{}[int(I8)-C.PB_GPU_I8+int(I32)-C.PB_GPU_I32+int(E4M3)-C.PB_GPU_E4M3+int(E5M2)-C.PB_GPU_E5M2]
 var _ = [1]int{}[CodeOutOfMemory-C.PB_GPU_CODE_OUT_OF_MEMORY+CodeInsufficientDriver-C.PB_GPU_CODE_INSUFFICIENT_DRIVER+CodeNoDevice-C.PB_GPU_CODE_NO_DEVICE+CodeInvalidDevice-C.PB_GPU_CODE_INVALID_DEVICE]
 var _ = [1]int{}[HaveSMClock-C.PB_NVML_HAVE_SM_CLOCK+HaveMemClock-C.PB_NVML_HAVE_MEM_CLOCK+HaveMaxSMClock-C.PB_NVML_HAVE_MAX_SM_CLOCK+HaveMaxMemClock-C.PB_NVML_HAVE_MAX_MEM_CLOCK+HaveTemp-C.PB_NVML_HAVE_TEMP+HavePower-C.PB_NVML_HAVE_POWER+HaveReasons-C.PB_NVML_HAVE_REASONS]
 

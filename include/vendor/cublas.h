@@ -10,9 +10,10 @@
  *   CUBLAS_POINTER_MODE_HOST 0, DEVICE 1
  *   CUBLAS_DEFAULT_MATH 0 (no TF32 for f32 routines unless asked)
  *   cudaDataType (library_types.h): CUDA_R_32F 0, CUDA_R_64F 1, CUDA_R_16F 2,
- *   CUDA_R_16BF 14
+ *   CUDA_R_8I 3, CUDA_R_32I 10, CUDA_R_16BF 14, CUDA_R_8F_E4M3 28,
+ *   CUDA_R_8F_E5M2 29
  *   cublasComputeType_t (cuBLAS 11+): CUBLAS_COMPUTE_32F 68,
- *   CUBLAS_COMPUTE_32F_FAST_TF32 77
+ *   CUBLAS_COMPUTE_32I 72, CUBLAS_COMPUTE_32F_FAST_TF32 77
  *   CUBLAS_GEMM_DEFAULT -1
  *   libraryPropertyType: MAJOR_VERSION 0, MINOR_VERSION 1, PATCH_LEVEL 2
  *
@@ -49,9 +50,14 @@ typedef void *cublasHandle_t;
 #define CUDA_R_32F 0
 #define CUDA_R_64F 1
 #define CUDA_R_16F 2
+#define CUDA_R_8I 3
+#define CUDA_R_32I 10
 #define CUDA_R_16BF 14
+#define CUDA_R_8F_E4M3 28
+#define CUDA_R_8F_E5M2 29
 
 #define CUBLAS_COMPUTE_32F 68
+#define CUBLAS_COMPUTE_32I 72
 #define CUBLAS_COMPUTE_32F_FAST_TF32 77
 
 #define CUBLAS_GEMM_DEFAULT (-1)

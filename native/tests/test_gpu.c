@@ -60,8 +60,47 @@ static void check_nearest(const char *name, double (*widen)(uint16_t), uint16_t 
 	}
 }
 
+/*
+ * check_fp8: every code widens and narrows back to itself (NaN to a NaN),
+ * and the midpoint of two neighbouring finite codes narrows to the even one.
+ */
+static void check_fp8(const char *name, double (*widen)(uint8_t), uint8_t (*narrow)(double),
+                      uint8_t max_finite)
+{
+	for (uint32_t b = 0; b <= 0xff; b++) {
+		double v = widen((uint8_t)b);
+		uint8_t back = narrow(v);
+		if (is_nan(v)) {
+			CHECK(is_nan(widen(back)), "%s: NaN 0x%02x -> 0x%02x", name, b, back);
+			continue;
+		}
+		CHECK(back == b, "%s: 0x%02x (%g) -> 0x%02x", name, b, v, back);
+	}
+	for (uint32_t b = 0; b < max_finite; b++) {
+		double mid = (widen((uint8_t)b) + widen((uint8_t)(b + 1))) / 2;
+		uint8_t want = (b & 1) ? (uint8_t)(b + 1) : (uint8_t)b;
+		CHECK(narrow(mid) == want && narrow(-mid) == (uint8_t)(want | 0x80),
+		      "%s: midpoint of 0x%02x and 0x%02x -> 0x%02x", name, b, b + 1, narrow(mid));
+	}
+}
+
 static void test_conversions(void)
 {
+	check_fp8("e4m3", pb_e4m3_to_f64, pb_f64_to_e4m3, 0x7e);
+	check_fp8("e5m2", pb_e5m2_to_f64, pb_f64_to_e5m2, 0x7b);
+	CHECK(pb_e4m3_to_f64(0x7e) == 448 && pb_e4m3_to_f64(0x01) == 0x1p-9 &&
+	          pb_e4m3_to_f64(0x38) == 1,
+	      "e4m3 values");
+	/* e4m3 has no infinities: beyond 448 saturates, as CUDA's SATFINITE conversion */
+	CHECK(pb_f64_to_e4m3(464) == 0x7e && pb_f64_to_e4m3(1e9) == 0x7e &&
+	          pb_f64_to_e4m3(-1.0 / 0.0) == 0xfe,
+	      "e4m3 saturation");
+	CHECK(pb_e5m2_to_f64(0x7b) == 57344 && pb_f64_to_e5m2(61440) == 0x7c &&
+	          pb_f64_to_e5m2(0x1p-16) == 0x01 && pb_f64_to_e5m2(0x1p-18) == 0,
+	      "e5m2 range");
+	CHECK(pb_gpu_dtype_size(PB_GPU_I8) == 1 && pb_gpu_dtype_size(PB_GPU_E4M3) == 1 &&
+	          pb_gpu_dtype_size(PB_GPU_I32) == 4,
+	      "8-bit dtype sizes");
 	check_nearest("f16", pb_f16_to_f64, pb_f64_to_f16, 60000);
 	check_nearest("f16 small", pb_f16_to_f64, pb_f64_to_f16, 1e-3);
 	check_nearest("bf16", pb_bf16_to_f64, pb_f64_to_bf16, 1e30);

@@ -43,7 +43,7 @@ func Open(t *testing.T, name string) backend.Backend {
 
 // shapes per op kind: sizes that straddle vector widths and block edges.
 var shapes = map[workload.Kind][]string{
-	workload.KindMatMul: {"1", "3x5x7", "17x33x65", "64", "3x5x7:NT", "17x33x65:TN", "17x33x65:TT", "64:TT"},
+	workload.KindMatMul: {"1", "3x5x7", "17x33x65", "64", "3x5x7:NT", "64:NT", "17x33x65:TN", "17x33x65:TT", "64:TT"},
 	workload.KindMatVec: {"1", "7x13", "65x33"},
 	workload.KindVector: {"1", "7", "64", "1000", "4099"},
 	workload.KindRows:   {"1x1", "3x7", "17x130"},

@@ -1,5 +1,6 @@
 // Package nvidia registers the NVIDIA GPU backends: "cublas" (gemm in f32,
-// f64, f16, bf16 and tf32; gemv, axpy, dot) and "cudnn" (add, mul, relu,
+// f64, f16, bf16, tf32, i8 and, on compute capability 8.9 or later, e4m3;
+// gemv, axpy, dot) and "cudnn" (add, mul, relu,
 // sigmoid, tanh, softmax, sum, max, conv1d, conv2d, conv3d in f32), through
 // github.com/peakbench/peakbench/cgo/gpurt, cgo/cublas and cgo/cudnn, loaded
 // at run time: nothing GPU is touched until one of them is opened.
@@ -7,7 +8,8 @@
 // Each backend opens the device -device names (backend.OpenOptions.Device;
 // through the CUDA platform, bench/platform/cuda) with a stream of its own.
 // Kernels are timed with device events around the enqueued iterations; inputs are copied to the device once, in Prepare
-// (f16 and bf16 converted on the host), and results copied back by Output
+// (f16, bf16, i8 and e4m3 converted on the host), and results copied back
+// by Output (f32, or i32 for i8, widened)
 // for verification. Results name the device, e.g.
 // "cuda:0 NVIDIA H100 80GB HBM3", and are compared with that GPU's peaks
 // (bench/peak/gpu.go; the CUDA platform measures its copy bandwidth).
@@ -28,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
@@ -42,7 +45,7 @@ import (
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "cublas",
-		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32, gemv, axpy, dot)",
+		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32/i8, e4m3 through cuBLASLt on Ada/Hopper; gemv, axpy, dot)",
 		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUBLAS(o.Device) },
 		Isolate:     true,
 	})
@@ -120,9 +123,12 @@ func setInputs(job *gpurt.Job, args ...[]float64) error {
 	return nil
 }
 
+// gpuDTypes are the workload types a GPU job takes, by the type of its
+// inputs (a gemm's output type follows from it: f32, or i32 for i8).
 var gpuDTypes = map[workload.DType]gpurt.DType{
 	workload.F32: gpurt.F32, workload.F64: gpurt.F64,
 	workload.F16: gpurt.F16, workload.BF16: gpurt.BF16, workload.TF32: gpurt.TF32,
+	workload.I8: gpurt.I8, workload.E4M3: gpurt.E4M3, workload.E5M2: gpurt.E5M2,
 }
 
 // wrap makes a library's "cannot" (a tensor too large for its index
@@ -131,7 +137,8 @@ var gpuDTypes = map[workload.DType]gpurt.DType{
 // other errors.
 func wrap(name string, w workload.Workload, err error) error {
 	if errors.Is(err, gpurt.ErrUnsupported) {
-		return backend.UnsupportedShape(fmt.Errorf("%s: %s %s: %v: %w", name, w.Op, w.DType, err, backend.ErrUnsupported))
+		why := strings.TrimPrefix(err.Error(), name+": ") // the library's messages start with its name too
+		return backend.UnsupportedShape(fmt.Errorf("%s: %s %s: %s: %w", name, w.Op, w.DType, why, backend.ErrUnsupported))
 	}
 	return &wrapped{fmt.Sprintf("%s: %s: %v", name, w, err), err}
 }
@@ -176,12 +183,18 @@ func (b *CUBLAS) Info() backend.Info {
 	return backend.Info{Version: b.lib.Version(), Details: d}
 }
 
-// Declared implements backend.Declarer: gemm in every type of gpuDTypes
-// (f32, f64, f16, bf16, tf32), gemv, axpy and dot in f32 and f64.
+// Declared implements backend.Declarer: gemm in f32, f64, f16, bf16, tf32
+// and i8 (GemmEx), and e4m3 where cuBLASLt's fp8 matmul runs
+// (cublas.Library.FP8: compute capability 8.9 or later); gemv, axpy and dot
+// in f32 and f64. Not declared: e5m2, since the workload multiplies e5m2 by
+// e5m2, for which cuBLASLt has no kernel (only E4M3 × E4M3, E4M3 × E5M2 and
+// E5M2 × E4M3); and u8s8, which cuBLAS has no form of (its integer gemm is
+// s8 × s8 only).
 func (b *CUBLAS) Declared() backend.Support {
 	s := backend.Support{}.Add(workload.DTypes, workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot)
-	for dt := range gpuDTypes {
-		s.Add([]workload.DType{dt}, workload.GEMM)
+	s.Add([]workload.DType{workload.F16, workload.BF16, workload.TF32, workload.I8}, workload.GEMM)
+	if ok, _ := b.lib.FP8(); ok {
+		s.Add([]workload.DType{workload.E4M3}, workload.GEMM)
 	}
 	return s
 }

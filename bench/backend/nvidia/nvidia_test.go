@@ -94,31 +94,45 @@ func TestFakeCUBLAS(t *testing.T) {
 			t.Errorf("Details[%s] = %q; want %q (all: %v)", k, info.Details[k], want, info.Details)
 		}
 	}
-	if info.Version != "12.4.5" || !strings.HasSuffix(info.Details["lt_path"], "libcublasLt.so.12") {
+	if info.Version != "12.4.5" || !strings.HasSuffix(info.Details["lt_path"], "libcublasLt.so.12") || info.Details["fp8"] != "cublasLtMatmul" {
 		t.Errorf("Info() = %+v", info)
 	}
 	backendtest.Run(t, b)
 	checkReduced(t, b)
+	if !harness.SupportsDType(b, workload.E4M3) {
+		t.Error("cublas on the fake H100 (9.0) does not claim e4m3")
+	}
 }
 
 // checkReduced verifies gemm in every low-precision type b declares (at
-// least f16, bf16 and tf32), every transpose.
+// least f16, bf16, tf32 and i8), every transpose. A shape the library
+// cannot run (i8's leading dimensions, fp8's TN form) must be refused as
+// an unsupported shape with its reason; each type must compute the shape
+// every form accepts (64x48x128:NT).
 func checkReduced(t *testing.T, b backend.Backend) {
-	for _, dt := range []workload.DType{workload.F16, workload.BF16, workload.TF32} {
+	for _, dt := range []workload.DType{workload.F16, workload.BF16, workload.TF32, workload.I8} {
 		if !harness.SupportsDType(b, dt) {
 			t.Errorf("%s does not claim %s", b.Name(), dt)
+		}
+	}
+	for _, dt := range []workload.DType{workload.U8S8, workload.E5M2} {
+		if harness.SupportsDType(b, dt) {
+			t.Errorf("%s claims %s, which cuBLAS has no kernel for", b.Name(), dt)
 		}
 	}
 	for _, dt := range workload.GEMMDTypes {
 		if !harness.SupportsDType(b, dt) {
 			continue
 		}
-		for _, spec := range []string{"1", "17x33x65", "64x48x128:NT", "17x33x65:TN", "31x7x129:TT"} {
+		for _, spec := range []string{"64x48x128:NT", "1", "17x33x65", "17x33x65:TN", "31x7x129:TT"} {
 			sh, _ := workload.ParseShape(workload.GEMM, spec)
 			w := workload.Workload{Op: workload.GEMM, DType: dt, Shape: sh}
 			t.Run(fmt.Sprintf("%s/%s", dt, spec), func(t *testing.T) {
 				d := w.NewData(3)
 				k, err := b.Prepare(w, d, backend.Config{Threads: 1, Copies: 1})
+				if errors.Is(err, backend.ErrUnsupportedShape) && spec != "64x48x128:NT" {
+					t.Skip(err)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,6 +154,60 @@ func checkReduced(t *testing.T, b backend.Backend) {
 	w := workload.Workload{Op: workload.Dot, DType: workload.BF16, Shape: workload.Shape{N: 8}}
 	if _, err := b.Prepare(w, workload.Data{Alpha: 1, Args: [][]float64{make([]float64, 8), make([]float64, 8)}}, backend.Config{Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
 		t.Errorf("dot bf16: %v", err)
+	}
+}
+
+// TestFakeCUBLASRefusals: the shapes cuBLAS cannot run in i8 and e4m3 are
+// unsupported shapes whose message says why (want "": the shape runs).
+func TestFakeCUBLASRefusals(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cublas")
+	for _, c := range []struct {
+		dt   workload.DType
+		spec string
+		want string
+	}{
+		{workload.I8, "16x16x18", "cublas: gemm i8: cublasGemmEx with CUBLAS_COMPUTE_32I needs leading dimensions that are multiples of 4; A's is 18 (k), B's 16 (n)"},
+		{workload.I8, "16x18x16:TT", ""}, // transposed, A's and B's leading dimensions are m and k: runs
+		{workload.E4M3, "64", "cublas: gemm e4m3: cuBLASLt's fp8 kernels take only the TN form, row-major transB without transA (this is not transB)"},
+		{workload.E4M3, "64:TT", "(this is transA transB)"},
+		{workload.E4M3, "64x64x40:NT", "k a multiple of 16 (the operands' rows) and n of 4 (the f32 output's); k=40 n=64"},
+	} {
+		sh, err := workload.ParseShape(workload.GEMM, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := workload.Workload{Op: workload.GEMM, DType: c.dt, Shape: sh}
+		k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%v: %v", w, err)
+			} else {
+				k.Close()
+			}
+			continue
+		}
+		if !errors.Is(err, backend.ErrUnsupportedShape) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v; want an unsupported shape saying %q", w, err, c.want)
+		}
+	}
+}
+
+// TestFakeCUBLASNoFP8: on a device below compute capability 8.9 (an A100's
+// 8.0) e4m3 is not declared, and the details say why; i8 still is.
+func TestFakeCUBLASNoFP8(t *testing.T) {
+	gpufake.Require(t)
+	t.Setenv("PB_FAKE_CUDA_CC", "80")
+	b := open(t, "cublas")
+	if harness.SupportsDType(b, workload.E4M3) || !harness.SupportsDType(b, workload.I8) {
+		t.Errorf("on 8.0: e4m3 %v, i8 %v; want false, true", harness.SupportsDType(b, workload.E4M3), harness.SupportsDType(b, workload.I8))
+	}
+	if why := b.Info().Details["fp8"]; !strings.Contains(why, "fp8 gemm needs compute capability 8.9 or later (Ada, Hopper); cuda:0 is 8.0") {
+		t.Errorf("details fp8 = %q", why)
+	}
+	w := workload.Workload{Op: workload.GEMM, DType: workload.E4M3, Shape: workload.Shape{M: 64, N: 64, K: 64, TransB: true}}
+	if _, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("e4m3 on 8.0: %v", err)
 	}
 }
 

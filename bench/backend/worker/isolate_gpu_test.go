@@ -33,9 +33,9 @@ func openBoth(t *testing.T, name string) (in backend.Backend, iso *Backend) {
 }
 
 // TestIsolatedGPU runs the GPU backends in a child process on the fake
-// GPU libraries: the conformance suite (cuBLAS's f16, bf16 and tf32 gemm
-// included: they travel as f32), and the same name, device and details as
-// in process.
+// GPU libraries: the conformance suite (cuBLAS's f16, bf16, tf32, e4m3 and
+// i8 gemm included: they travel as f32, i8 as f64), and the same name,
+// device and details as in process.
 func TestIsolatedGPU(t *testing.T) {
 	gpufake.Require(t)
 	for _, name := range []string{"cublas", "cudnn", "rocblas"} {
@@ -64,7 +64,8 @@ func reducedGEMM(t *testing.T, in, iso backend.Backend) {
 		if !harness.SupportsDType(in, dt) {
 			continue
 		}
-		w := workload.Workload{Op: workload.GEMM, DType: dt, Shape: workload.Shape{M: 17, N: 33, K: 65}}
+		// the form every type runs (fp8: TN, k a multiple of 16)
+		w := workload.Workload{Op: workload.GEMM, DType: dt, Shape: workload.Shape{M: 17, N: 36, K: 2048, TransB: true}}
 		data := w.NewData(1)
 		var outs [2][]float64
 		for i, b := range []backend.Backend{in, iso} {

@@ -84,16 +84,20 @@ func newShared(name string, dt workload.DType, inputs [][]float64, outLen int) (
 	return s, nil
 }
 
-// elemSize is the bytes of one element in the shared file: f64 as f64,
-// every other dtype as f32. The reduced-precision gemm types (f16, bf16,
-// tf32) travel as f32, which holds their values exactly (the inputs are
-// exact in the dtype: workload.Data); the worker converts them.
+// elemSize is the bytes of one element in the shared file: f64, and the
+// integer types, as f64 (an i8 gemm's i32 result passes 2^24, beyond f32's
+// exact integers); every other dtype as f32. The other low-precision gemm
+// types (f16, bf16, tf32, fp8) travel as f32, which holds their inputs and
+// their f32 results exactly (the inputs are exact in the dtype:
+// workload.Data); the worker converts them.
 func elemSize(dt workload.DType) int {
-	if dt == workload.F64 {
+	if wide(dt) {
 		return 8
 	}
 	return 4
 }
+
+func wide(dt workload.DType) bool { return dt == workload.F64 || dt.Integer() }
 
 // write stores v in r as the dtype (inputs are exact in it: workload.Data).
 func (s *shared) write(r region, v []float64) {
@@ -101,8 +105,8 @@ func (s *shared) write(r region, v []float64) {
 	if len(v) == 0 {
 		return
 	}
-	switch s.dtype {
-	case workload.F64:
+	switch {
+	case wide(s.dtype):
 		copy(unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), len(v)), v)
 	default:
 		out := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(v))
@@ -119,8 +123,8 @@ func (s *shared) read(r region) []float64 {
 		return out
 	}
 	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.dtype))]
-	switch s.dtype {
-	case workload.F64:
+	switch {
+	case wide(s.dtype):
 		copy(out, unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), r.Count))
 	default:
 		for i, x := range unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), r.Count) {

@@ -49,7 +49,7 @@ var sources embed.FS
 type Libs struct {
 	Dir      string
 	CUDART   string // libcudart.so.12
-	CUBLASLt string // libcublasLt.so.12
+	CUBLASLt string // libcublasLt.so.12 (needs libcudart): fp8 matmul
 	CUBLAS   string // libcublas.so.12 (needs libcudart and libcublasLt)
 	CUDNNOps string // libcudnn_ops.so.9
 	CUDNNCNN string // libcudnn_cnn.so.9 (needs libcudnn_ops; the shim opens it for convolutions)
@@ -151,7 +151,7 @@ func build() (*Libs, error) {
 	}{
 		{l.CUDART, "libpbfake_cudart-" + tag + ".so", []string{src("fake_runtime.c"), "-lpthread"}},
 		{l.HIP, "libpbfake_amdhip64-" + tag + ".so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
-		{l.CUBLASLt, "", []string{src("fake_sublib.c")}},
+		{l.CUBLASLt, "", []string{src("fake_cublaslt.c"), "-Wl,--no-as-needed", l.CUDART}},
 		{l.CUDNNOps, "", []string{src("fake_sublib.c")}},
 		{l.CUDNNCNN, "", []string{src("fake_sublib.c"), "-Wl,--no-as-needed", l.CUDNNOps}},
 		{l.CUBLAS, "", []string{src("fake_cublas.c"), "-Wl,--no-as-needed", l.CUDART, l.CUBLASLt}},
@@ -191,7 +191,7 @@ func build() (*Libs, error) {
 
 // Knobs are the environment variables that steer the fakes.
 var Knobs = []string{
-	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER", "PB_FAKE_CUDA_NO_CLOCKS",
+	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER", "PB_FAKE_CUDA_NO_CLOCKS", "PB_FAKE_CUDA_CC",
 	"PB_FAKE_HIP_DEVICES", "PB_FAKE_HIP_ERROR", "PB_FAKE_HIP_MEM", "PB_FAKE_HIP_DRIVER",
 	"PB_FAKE_NVML_REASONS", "PB_FAKE_NVML_SM_MHZ", "PB_FAKE_CUBLAS_MAJOR", "PB_FAKE_CUDNN_CUDART",
 }

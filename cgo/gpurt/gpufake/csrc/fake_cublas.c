@@ -143,10 +143,14 @@ static int later(const handle *h, void (*fn)(void *), const void *args, size_t n
 	return pbfake_enqueue(h->stream, fn, p) == 0 ? OK : EXEC_FAILED;
 }
 
-/* Element access by cudaDataType: 0 f32, 1 f64, 2 f16, 14 bf16. */
+/* Element access by cudaDataType: 0 f32, 1 f64, 2 f16, 3 i8, 10 i32, 14 bf16. */
 static double ld(const void *p, size_t i, int type)
 {
 	switch (type) {
+	case 3:
+		return ((const int8_t *)p)[i];
+	case 10:
+		return ((const int32_t *)p)[i];
 	case 0:
 		return ((const float *)p)[i];
 	case 1:
@@ -166,6 +170,9 @@ static double ld(const void *p, size_t i, int type)
 static void st(void *p, size_t i, int type, double v)
 {
 	switch (type) {
+	case 10:
+		((int32_t *)p)[i] = (int32_t)v;
+		break;
 	case 0:
 		((float *)p)[i] = (float)v;
 		break;
@@ -202,12 +209,13 @@ typedef struct gemm_args {
 	double alpha, beta;
 	const void *A, *B;
 	void *C;
-	int atype, btype, ctype, lda, ldb, ldc, wide, round_tf32;
+	int atype, btype, ctype, lda, ldb, ldc, wide, round_tf32, integer;
 } gemm_args;
 
 /*
  * run_gemm computes column-major C = alpha·op(A)·op(B) + beta·C (C m×n), in
- * double (wide = 1) or float accumulation; beta == 0 does not read C.
+ * double (wide = 1), float, or 32-bit integer (integer = 1, wrapping as the
+ * hardware does) accumulation; beta == 0 does not read C.
  */
 static void run_gemm(void *p)
 {
@@ -216,17 +224,20 @@ static void run_gemm(void *p)
 		for (int i = 0; i < g->m; i++) {
 			double dacc = 0;
 			float facc = 0;
+			uint32_t iacc = 0;
 			for (int q = 0; q < g->k; q++) {
 				double a = ld(g->A, g->ta ? (size_t)q + (size_t)i * g->lda : (size_t)i + (size_t)q * g->lda, g->atype);
 				double b = ld(g->B, g->tb ? (size_t)j + (size_t)q * g->ldb : (size_t)q + (size_t)j * g->ldb, g->btype);
-				if (g->wide)
+				if (g->integer)
+					iacc += (uint32_t)((int32_t)a * (int32_t)b);
+				else if (g->wide)
 					dacc += a * b;
 				else if (g->round_tf32)
 					facc += tf32((float)a) * tf32((float)b);
 				else
 					facc += (float)a * (float)b;
 			}
-			double acc = g->wide ? dacc : facc;
+			double acc = g->integer ? (double)(int32_t)iacc : g->wide ? dacc : facc;
 			size_t ci = (size_t)i + (size_t)j * g->ldc;
 			double v = g->alpha * acc;
 			if (g->beta != 0)
@@ -238,7 +249,7 @@ static void run_gemm(void *p)
 /* gemm checks a gemm's arguments and enqueues it. */
 static int gemm(const handle *h, int ta, int tb, int m, int n, int k, double alpha, const void *A,
                 int atype, int lda, const void *B, int btype, int ldb, double beta, void *C,
-                int ctype, int ldc, int wide, int round_tf32)
+                int ctype, int ldc, int wide, int round_tf32, int integer)
 {
 	if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1) || m < 0 || n < 0 || k < 0)
 		return INVALID;
@@ -248,7 +259,7 @@ static int gemm(const handle *h, int ta, int tb, int m, int n, int k, double alp
 	if (!on_device(h, A) || !on_device(h, B) || !on_device(h, C))
 		return INVALID;
 	gemm_args g = {ta, tb, m, n, k, alpha, beta, A, B, C, atype, btype, ctype, lda, ldb, ldc,
-	               wide, round_tf32};
+	               wide, round_tf32, integer};
 	return later(h, run_gemm, &g, sizeof g);
 }
 
@@ -259,7 +270,7 @@ EXPORT int cublasSgemm_v2(handle *h, int ta, int tb, int m, int n, int k, const 
 	int s = check(h, 0);
 	if (s != OK)
 		return s;
-	return gemm(h, ta, tb, m, n, k, *alpha, A, 0, lda, B, 0, ldb, *beta, C, 0, ldc, 0, 0);
+	return gemm(h, ta, tb, m, n, k, *alpha, A, 0, lda, B, 0, ldb, *beta, C, 0, ldc, 0, 0, 0);
 }
 
 EXPORT int cublasDgemm_v2(handle *h, int ta, int tb, int m, int n, int k, const double *alpha,
@@ -269,7 +280,7 @@ EXPORT int cublasDgemm_v2(handle *h, int ta, int tb, int m, int n, int k, const 
 	int s = check(h, 0);
 	if (s != OK)
 		return s;
-	return gemm(h, ta, tb, m, n, k, *alpha, A, 1, lda, B, 1, ldb, *beta, C, 1, ldc, 1, 0);
+	return gemm(h, ta, tb, m, n, k, *alpha, A, 1, lda, B, 1, ldb, *beta, C, 1, ldc, 1, 0, 0);
 }
 
 EXPORT int cublasGemmEx(handle *h, int ta, int tb, int m, int n, int k, const void *alpha,
@@ -281,25 +292,35 @@ EXPORT int cublasGemmEx(handle *h, int ta, int tb, int m, int n, int k, const vo
 		return s;
 	if (algo != -1)
 		return INVALID;
-	if (atype != btype || atype != ctype)
+	/* the combinations of cuBLAS's GemmEx table peakbench may call */
+	if (atype != btype)
 		return NOT_SUPPORTED;
 	int tf = 0;
 	switch (compute) {
-	case 68: /* CUBLAS_COMPUTE_32F */
-		if (atype != 0 && atype != 2 && atype != 14)
+	case 68: /* CUBLAS_COMPUTE_32F: f32, or f16/bf16 into themselves or f32 */
+		if (!(atype == 0 && ctype == 0) && !((atype == 2 || atype == 14) && (ctype == atype || ctype == 0)))
 			return NOT_SUPPORTED;
 		break;
 	case 77: /* CUBLAS_COMPUTE_32F_FAST_TF32 */
-		if (atype != 0)
+		if (atype != 0 || ctype != 0)
 			return NOT_SUPPORTED;
 		tf = 1;
 		break;
+	case 72: { /* CUBLAS_COMPUTE_32I: i8 into i32, int32 scales */
+		if (atype != 3 || ctype != 10)
+			return NOT_SUPPORTED;
+		/* A and B 4-byte aligned, lda and ldb multiples of 4 (cuBLAS's documentation) */
+		if (lda % 4 != 0 || ldb % 4 != 0 || (uintptr_t)A % 4 != 0 || (uintptr_t)B % 4 != 0)
+			return NOT_SUPPORTED;
+		double a = *(const int32_t *)alpha, b = *(const int32_t *)beta;
+		return gemm(h, ta, tb, m, n, k, a, A, atype, lda, B, btype, ldb, b, C, ctype, ldc, 0, 0, 1);
+	}
 	default:
 		return NOT_SUPPORTED;
 	}
 	/* the scale type of the 32F compute types is float */
 	double a = *(const float *)alpha, b = *(const float *)beta;
-	return gemm(h, ta, tb, m, n, k, a, A, atype, lda, B, btype, ldb, b, C, ctype, ldc, 0, tf);
+	return gemm(h, ta, tb, m, n, k, a, A, atype, lda, B, btype, ldb, b, C, ctype, ldc, 0, tf, 0);
 }
 
 typedef struct gemv_args {

@@ -21,6 +21,8 @@
  *   PB_FAKE_<RT>_ERROR    error code every device query returns (e.g. 35)
  *   PB_FAKE_<RT>_MEM      device memory in bytes (default 1 GiB)
  *   PB_FAKE_CUDA_NO_CLOCKS  set to 1: no clock attributes (13, 36)
+ *   PB_FAKE_CUDA_CC       compute capability as major·10 + minor (default 90:
+ *                         an H100; 80 makes an A100 of it, without fp8)
  * with <RT> CUDA or HIP.
  */
 #define _GNU_SOURCE
@@ -222,11 +224,11 @@ EXPORT int P(DeviceGetAttribute)(int *v, int attr, int dev)
 	case 38:
 		*v = 50 << 20;
 		return 0;
-	case 75:
-		*v = 9;
+	case 75: /* compute capability: 9.0, or PB_FAKE_CUDA_CC as major·10 + minor */
+		*v = (int)envl(ENV("CC"), 90) / 10;
 		return 0;
 	case 76:
-		*v = 0;
+		*v = (int)envl(ENV("CC"), 90) % 10;
 		return 0;
 	}
 #endif
