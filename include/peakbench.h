@@ -321,11 +321,13 @@ typedef enum pb_dnnl_gemm_type {
 /*
  * pb_dnnl_gemm_has reports whether the loaded oneDNN has a matmul
  * implementation for type on this CPU (1) or not (0): it asks for the
- * primitive descriptor of a small matmul, which oneDNN refuses with
+ * primitive descriptor of a 64×64×64 matmul, which oneDNN refuses with
  * dnnl_unimplemented when it has none (oneDNN 2.x has no f16 matmul on
- * CPUs). The ISA cap ONEDNN_MAX_CPU_ISA, read once per process, applies.
+ * CPUs), and writes the implementation it chose into impl (impllen bytes;
+ * may be NULL), "" when none. The ISA cap ONEDNN_MAX_CPU_ISA, read once
+ * per process, applies.
  */
-int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type type);
+int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type type, char *impl, size_t impllen);
 
 /*
  * pb_dnnl_gemm_job prepares C = A·B with the matmul primitive, row-major:

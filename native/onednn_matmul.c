@@ -102,8 +102,10 @@ static dnnl_status_t matmul_desc(const pb_dnnl *lib, const matmul_fns *f, pb_dnn
 	return s;
 }
 
-int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type t)
+int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type t, char *impl, size_t impllen)
 {
+	if (impl != NULL && impllen > 0)
+		impl[0] = '\0';
 	if (lib == NULL || (int)t < PB_DNNL_GEMM_F32 || t > PB_DNNL_GEMM_U8S8)
 		return 0;
 	matmul_fns f;
@@ -115,12 +117,17 @@ int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type t)
 	if (desc == NULL)
 		return 0;
 	dnnl_primitive_desc_t pd = NULL;
-	dnnl_status_t s = matmul_desc(lib, &f, t, 0, 0, 16, 16, 16, md, desc);
+	dnnl_status_t s = matmul_desc(lib, &f, t, 0, 0, 64, 64, 64, md, desc);
 	if (s == dnnl_success)
 		s = lib->pd_create(&pd, desc, NULL, lib->engine, NULL);
 	free(desc);
-	if (pd != NULL)
+	if (pd != NULL) {
+		const char *name = NULL;
+		if (impl != NULL && impllen > 0 &&
+		    lib->pd_query(pd, dnnl_query_impl_info_str, 0, &name) == dnnl_success && name != NULL)
+			snprintf(impl, impllen, "%s", name);
 		lib->pd_destroy(pd);
+	}
 	return s == dnnl_success;
 }
 

@@ -32,19 +32,25 @@ func (t GEMMType) Integer() bool { return t == GEMMS8S8 || t == GEMMU8S8 }
 
 // HasGEMM reports whether the loaded oneDNN has a matmul implementation
 // for t on this CPU, under the ISA cap ONEDNN_MAX_CPU_ISA if set (oneDNN
-// 2.x has none for f16 on CPUs; bf16 needs AVX-512). The answer is asked
-// of oneDNN once per type and kept.
-func (l *Library) HasGEMM(t GEMMType) bool {
+// 2.x has none for f16 on CPUs; bf16 needs AVX-512).
+func (l *Library) HasGEMM(t GEMMType) bool { return l.GEMMImplementation(t) != "" }
+
+// GEMMImplementation returns the implementation oneDNN picks for a 64³
+// matmul of t (its impl_info_str, e.g. "brg:avx512_core_amx_int8"), or ""
+// when it has none. Asked of oneDNN once per type and kept. A job of
+// another shape may get another implementation: Implementation(job) says
+// which it runs.
+func (l *Library) GEMMImplementation(t GEMMType) string {
 	l.check()
 	if t < GEMMF32 || t > GEMMU8S8 {
-		return false
+		return ""
 	}
 	l.gemmOnce.Do(func() {
-		for i := range l.gemmHas {
-			l.gemmHas[i] = l.gemmHasC(GEMMType(i))
+		for i := range l.gemmImpl {
+			l.gemmImpl[i] = l.gemmImplC(GEMMType(i))
 		}
 	})
-	return l.gemmHas[t]
+	return l.gemmImpl[t]
 }
 
 // EffectiveISA returns the widest instruction set oneDNN may dispatch to

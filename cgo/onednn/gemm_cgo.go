@@ -14,8 +14,19 @@ import (
 	"github.com/peakbench/peakbench/native"
 )
 
-func (l *Library) gemmHasC(t GEMMType) bool {
-	return C.pb_dnnl_gemm_has(l.h, C.pb_dnnl_gemm_type(t)) != 0
+// gemmImplC is the implementation oneDNN picks for a matmul of t, "" when
+// it has none.
+func (l *Library) gemmImplC(t GEMMType) string {
+	const n = 256
+	impl := cbuf(n)
+	defer C.free(unsafe.Pointer(impl))
+	if C.pb_dnnl_gemm_has(l.h, C.pb_dnnl_gemm_type(t), impl, n) == 0 {
+		return ""
+	}
+	if s := C.GoString(impl); s != "" {
+		return s
+	}
+	return "unknown"
 }
 
 func (l *Library) gemmJob(t GEMMType, transA, transB bool, m, n, k int, opt JobOptions) (unsafe.Pointer, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/peakbench/peakbench/native"
 )
 
-func (l *Library) gemmHasC(t GEMMType) bool { return false }
+func (l *Library) gemmImplC(t GEMMType) string { return "" }
 
 func (l *Library) gemmJob(t GEMMType, transA, transB bool, m, n, k int, opt JobOptions) (unsafe.Pointer, error) {
 	return nil, native.ErrNoCgo

@@ -15,8 +15,11 @@ import (
 // gemmInputs returns A and B holding values exact in t's operand types:
 // the integers' whole ranges (s8 −128…127, u8 0…255), or quarters in
 // [−4, 4], whose products and sums of up to 2^16 terms are exact in f32,
-// so that every type's result is compared exactly.
-func gemmInputs(rng *rand.Rand, t onednn.GEMMType, m, n, k int) (a, b []float64) {
+// so that every type's result is compared exactly. Without VNNI
+// (narrow), oneDNN's int8 kernels add pairs of u8×s8 products in
+// saturating 16-bit lanes (VPMADDUBSW; s8 A is shifted to u8 by 128):
+// there the integers stay within s8 −64…63 and u8 0…127, whose pairs fit.
+func gemmInputs(rng *rand.Rand, t onednn.GEMMType, m, n, k int, narrow bool) (a, b []float64) {
 	draw := func(n, lo, hi int, scale float64) []float64 {
 		v := make([]float64, n)
 		for i := range v {
@@ -24,13 +27,24 @@ func gemmInputs(rng *rand.Rand, t onednn.GEMMType, m, n, k int) (a, b []float64)
 		}
 		return v
 	}
+	s8lo, s8hi, u8hi := -128, 127, 255
+	if narrow {
+		s8lo, s8hi, u8hi = -64, 63, 127
+	}
 	switch t {
 	case onednn.GEMMS8S8:
-		return draw(m*k, -128, 127, 1), draw(k*n, -128, 127, 1)
+		return draw(m*k, s8lo, s8hi, 1), draw(k*n, s8lo, s8hi, 1)
 	case onednn.GEMMU8S8:
-		return draw(m*k, 0, 255, 1), draw(k*n, -128, 127, 1)
+		return draw(m*k, 0, u8hi, 1), draw(k*n, s8lo, s8hi, 1)
 	}
 	return draw(m*k, -16, 16, 0.25), draw(k*n, -16, 16, 0.25)
+}
+
+// hasVNNI reports whether oneDNN's effective ISA has VNNI (AMX machines
+// have AVX512-VNNI too).
+func hasVNNI(l *onednn.Library) bool {
+	isa := l.EffectiveISA()
+	return strings.Contains(isa, "vnni") || strings.Contains(isa, "bf16") || strings.Contains(isa, "amx")
 }
 
 // gemmRef is C = op(A)·op(B) in float64, A stored k×m when ta, B n×k when tb.
@@ -83,7 +97,7 @@ func runGEMM(t *testing.T, l *onednn.Library, typ onednn.GEMMType, ta, tb bool, 
 func TestGEMM(t *testing.T) {
 	l := open(t)
 	rng := rand.New(rand.NewPCG(3, 4))
-	t.Logf("effective ISA %q", l.EffectiveISA())
+	t.Logf("effective ISA %q (VNNI: %v)", l.EffectiveISA(), hasVNNI(l))
 	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {17, 33, 65}, {64, 64, 64}, {31, 129, 47}}
 	if testing.Short() {
 		shapes = shapes[:3]
@@ -97,7 +111,7 @@ func TestGEMM(t *testing.T) {
 			m, n, k := s[0], s[1], s[2]
 			for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
 				threads := 1 + rng.IntN(2)
-				a, b := gemmInputs(rng, typ, m, n, k)
+				a, b := gemmInputs(rng, typ, m, n, k, !hasVNNI(l))
 				got, desc, impl := runGEMM(t, l, typ, tr[0], tr[1], m, n, k, onednn.JobOptions{Copies: 3, Threads: threads}, a, b)
 				want := gemmRef(a, b, tr[0], tr[1], m, n, k)
 				for i := range want {
@@ -121,7 +135,7 @@ func TestGEMMConversion(t *testing.T) {
 		typ  onednn.GEMMType
 		a    []float64
 		want float64
-	}{
+	}{ // pairs of products stay within 16 bits: exact with or without VNNI
 		{onednn.GEMMS8S8, []float64{200, -300, 2.5, 3.5, -2.5, 0.4}, 127 - 128 + 2 + 4 - 2 + 0},
 		{onednn.GEMMU8S8, []float64{300, -5, 1.5, 2.5, 254.6, 0}, 255 + 0 + 2 + 2 + 255 + 0},
 		{onednn.GEMMBF16, []float64{1 + 0x1p-8, 1 + 3*0x1p-8, 0.5, 0, 0, 0}, 1 + 1 + 4*0x1p-8 + 0.5},

@@ -122,7 +122,7 @@ type Library struct {
 	h       handle
 
 	gemmOnce sync.Once
-	gemmHas  [GEMMU8S8 + 1]bool
+	gemmImpl [GEMMU8S8 + 1]string
 
 	closed atomic.Bool
 	mu     sync.Mutex
