@@ -231,8 +231,9 @@ type JobOptions struct {
 	Threads int
 }
 
-// HasDType reports whether the loaded oneDNN computes in dt: f32 only, as
-// oneDNN 2.x has no f64 data type (Prepare and PrepareLayer refuse it).
+// HasDType reports whether the loaded oneDNN computes Prepare's and
+// PrepareLayer's primitives in dt: f32 only, as oneDNN 2.x has no f64 data
+// type (they refuse it). The matmul's types are HasGEMM's.
 func (l *Library) HasDType(dt DType) bool {
 	l.check()
 	return dt == F32
