@@ -309,6 +309,40 @@ typedef enum pb_dnnl_op {
 pb_status pb_dnnl_job(pb_dnnl *lib, pb_dnnl_op op, pb_dtype dt, int64_t rows, int64_t cols,
                       const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
 
+/* The element types of a oneDNN matmul: A × B → C. */
+typedef enum pb_dnnl_gemm_type {
+	PB_DNNL_GEMM_F32 = 0, /* f32 × f32 → f32 */
+	PB_DNNL_GEMM_BF16,    /* bf16 × bf16 → f32 */
+	PB_DNNL_GEMM_F16,     /* f16 × f16 → f32 */
+	PB_DNNL_GEMM_S8S8,    /* s8 × s8 → s32, exact */
+	PB_DNNL_GEMM_U8S8     /* u8 × s8 → s32, exact */
+} pb_dnnl_gemm_type;
+
+/*
+ * pb_dnnl_gemm_has reports whether the loaded oneDNN has a matmul
+ * implementation for type on this CPU (1) or not (0): it asks for the
+ * primitive descriptor of a 64×64×64 matmul, which oneDNN refuses with
+ * dnnl_unimplemented when it has none (oneDNN 2.x has no f16 matmul on
+ * CPUs), and writes the implementation it chose into impl (impllen bytes;
+ * may be NULL), "" when none. The ISA cap ONEDNN_MAX_CPU_ISA, read once
+ * per process, applies.
+ */
+int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type type, char *impl, size_t impllen);
+
+/*
+ * pb_dnnl_gemm_job prepares C = A·B with the matmul primitive, row-major:
+ * arguments A (m×k, or k×m when ta), B (k×n, or n×k when tb), C (m×n, the
+ * output). Inputs are converted to the operands' types when set (round to
+ * nearest even; integers saturate), before any timing; the output is
+ * widened from C's type. The timed iteration is the matmul alone. The
+ * job's description ends in "impl=" and oneDNN's implementation name
+ * (e.g. "brg:avx512_core_amx_int8", "gemm:jit"). A type oneDNN has no
+ * implementation for is PB_ERR_UNSUPPORTED.
+ */
+pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type type, pb_trans ta, pb_trans tb,
+                           int64_t m, int64_t n, int64_t k, const pb_job_opts *opts,
+                           pb_job **out, char *err, size_t errlen);
+
 /*
  * GPUs: the CUDA runtime or HIP, cuBLAS, cuDNN, rocBLAS and NVML.
  *

@@ -36,7 +36,7 @@
 
 /* struct pb_dnnl is in onednn_internal.h, shared with onednn_layers.c. */
 
-static const char *dnnl_status_str(dnnl_status_t s)
+const char *pb_dnnl_status_str(dnnl_status_t s)
 {
 	switch (s) {
 	case dnnl_success:
@@ -228,7 +228,7 @@ pb_status pb_dnnl_open(const char *path, pb_dnnl **out, char *tried, size_t trie
 	dnnl_status_t s = lib->engine_create(&lib->engine, dnnl_cpu, 0);
 	if (s != dnnl_success) {
 		st = pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_engine_create(cpu): %s",
-		             dnnl_status_str(s));
+		             pb_dnnl_status_str(s));
 		free(lib);
 		return st;
 	}
@@ -262,10 +262,13 @@ pb_status pb_dnnl_info(const pb_dnnl *lib, char *buf, size_t buflen, char *err, 
 	pb_sb_printf(&s, "threading=%s\n", runtime_name(v->cpu_runtime));
 	if (lib->omp_path[0] != '\0')
 		pb_sb_printf(&s, "threading_runtime=%s\n", lib->omp_path);
-	if (lib->effective_isa != NULL)
+	if (lib->effective_isa != NULL) {
 		pb_sb_printf(&s, "code_path=%s (dnnl_get_effective_cpu_isa: the widest ISA it may "
 		                 "dispatch to)\n",
 		             isa_name(lib->effective_isa()));
+		/* The same, bare: what a "gemm:jit" matmul's unit is told from. */
+		pb_sb_printf(&s, "isa=%s\n", isa_name(lib->effective_isa()));
+	}
 	pb_sb_printf(&s, "threads=%d\n", lib->threads);
 	pb_sb_printf(&s, "path=%s\n", lib->path);
 	return PB_OK;
@@ -366,7 +369,7 @@ static pb_status dnnl_iter(pb_job *j, int c, char *err, size_t errlen)
 	                                       d->args + (size_t)c * (size_t)j->nargs);
 	if (s != dnnl_success)
 		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_primitive_execute: %s",
-		               dnnl_status_str(s));
+		               pb_dnnl_status_str(s));
 	return PB_OK;
 }
 
@@ -376,7 +379,7 @@ static pb_status dnnl_after(pb_job *j, char *err, size_t errlen)
 	dnnl_status_t s = d->lib->stream_wait(d->stream);
 	if (s != dnnl_success)
 		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_stream_wait: %s",
-		               dnnl_status_str(s));
+		               pb_dnnl_status_str(s));
 	return PB_OK;
 }
 
@@ -397,7 +400,7 @@ static const char *const op_names[] = {"relu", "sigmoid", "tanh", "exp", "add",
 		if (s_ != dnnl_success) {                                                              \
 			st = pb_fail(s_ == dnnl_unimplemented ? PB_ERR_UNSUPPORTED : PB_ERR_LIBRARY, err, \
 			             errlen, "onednn: %s %s: %s: %s", op_names[op],                      \
-			             dt == PB_F32 ? "f32" : "f64", what, dnnl_status_str(s_));            \
+			             dt == PB_F32 ? "f32" : "f64", what, pb_dnnl_status_str(s_));            \
 			goto fail;                                                                         \
 		}                                                                                      \
 	} while (0)

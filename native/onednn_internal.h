@@ -1,7 +1,8 @@
 /*
  * onednn_internal.h — the oneDNN handle, shared by onednn.c (loading,
- * eltwise, binary, reduction and softmax jobs) and onednn_layers.c
- * (convolution, pooling and normalization jobs).
+ * eltwise, binary, reduction and softmax jobs), onednn_layers.c
+ * (convolution, pooling and normalization jobs) and onednn_matmul.c
+ * (matmul in f32, bf16, f16, s8 and u8×s8).
  */
 #ifndef PB_ONEDNN_INTERNAL_H
 #define PB_ONEDNN_INTERNAL_H
@@ -49,5 +50,8 @@ struct pb_dnnl {
  * differently.
  */
 pb_status pb_dnnl_apply_threads(const pb_dnnl *lib, int n, char *err, size_t errlen);
+
+/* pb_dnnl_status_str names a dnnl_status_t ("unimplemented", ...). */
+const char *pb_dnnl_status_str(dnnl_status_t s);
 
 #endif /* PB_ONEDNN_INTERNAL_H */

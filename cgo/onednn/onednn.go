@@ -1,7 +1,8 @@
 // Package onednn loads oneDNN (Intel's deep-learning primitives library,
 // formerly MKL-DNN) at run time and runs its CPU primitives as timed jobs:
 // eltwise relu, sigmoid (logistic), tanh and exp; binary add and mul;
-// reduction sum and max; softmax over the rows of a matrix.
+// reduction sum and max; softmax over the rows of a matrix; the layers
+// (layers.go); matmul in f32, bf16, f16, s8×s8 and u8×s8 (gemm.go).
 //
 // The C layer (package github.com/peakbench/peakbench/native) finds
 // libdnnl with dlopen over its usual sonames, or the file named by
@@ -117,7 +118,11 @@ type Library struct {
 	path    string
 	version string
 	details map[string]string
+	isa     string // dnnl_get_effective_cpu_isa's name, "" when unknown
 	h       handle
+
+	gemmOnce sync.Once
+	gemmImpl [GEMMU8S8 + 1]string
 
 	closed atomic.Bool
 	mu     sync.Mutex
@@ -144,6 +149,8 @@ func OpenPath(path string) (*Library, error) {
 	delete(l.details, "version")
 	delete(l.details, "name")
 	delete(l.details, "threads")
+	l.isa = l.details["isa"]
+	delete(l.details, "isa") // code_path says it for people
 	return l, nil
 }
 
@@ -224,8 +231,9 @@ type JobOptions struct {
 	Threads int
 }
 
-// HasDType reports whether the loaded oneDNN computes in dt: f32 only, as
-// oneDNN 2.x has no f64 data type (Prepare and PrepareLayer refuse it).
+// HasDType reports whether the loaded oneDNN computes Prepare's and
+// PrepareLayer's primitives in dt: f32 only, as oneDNN 2.x has no f64 data
+// type (they refuse it). The matmul's types are HasGEMM's.
 func (l *Library) HasDType(dt DType) bool {
 	l.check()
 	return dt == F32

@@ -33,11 +33,17 @@ typedef int dnnl_status_t;
 #define dnnl_not_required 6
 
 typedef int dnnl_data_type_t;
+#define dnnl_f16 1
+#define dnnl_bf16 2
 #define dnnl_f32 3
+#define dnnl_s32 4
+#define dnnl_s8 5
+#define dnnl_u8 6
 
 typedef int dnnl_format_tag_t;
 #define dnnl_a 2
 #define dnnl_ab 3
+#define dnnl_ba 22
 
 typedef int dnnl_prop_kind_t;
 #define dnnl_forward_inference 96
@@ -241,5 +247,19 @@ typedef const dnnl_memory_desc_t *(*dnnl_primitive_desc_query_md_fn)(const void 
 typedef int (*dnnl_memory_desc_equal_fn)(const dnnl_memory_desc_t *a,
                                          const dnnl_memory_desc_t *b);
 typedef size_t (*dnnl_memory_desc_get_size_fn)(const dnnl_memory_desc_t *md);
+
+/*
+ * The matmul primitive (native/onednn_matmul.c). Values of oneDNN 2.6.3's
+ * dnnl_types.h, printed by a program compiled against the installed
+ * headers: dnnl_f16 1, dnnl_bf16 2, dnnl_f32 3, dnnl_s32 4, dnnl_s8 5,
+ * dnnl_u8 6 (above); dnnl_ba 22 (a transposed matrix: dims {rows, cols},
+ * strides {1, rows}). In 2.6 a dnnl_matmul_desc_t is 2800 bytes: it fits
+ * pb_dnnl_op_desc_t.
+ */
+typedef dnnl_status_t (*dnnl_matmul_desc_init_fn)(pb_dnnl_op_desc_t *desc,
+                                                  const dnnl_memory_desc_t *src,
+                                                  const dnnl_memory_desc_t *weights,
+                                                  const dnnl_memory_desc_t *bias,
+                                                  const dnnl_memory_desc_t *dst);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_onednn — oneDNN's primitives from C against a naive reference, and
  * its failures: f64, bad shapes, bad thread counts, a missing file, a file
- * that is not oneDNN. Skipped when oneDNN is not installed, unless
+ * that is not oneDNN. The matmul in each type the library has, every
+ * transpose, compared exactly. Skipped when oneDNN is not installed, unless
  * PEAKBENCH_REQUIRE_LIBS names onednn.
  */
 #include "peakbench.h"
@@ -87,6 +88,58 @@ static void test_op(pb_dnnl *lib, pb_dnnl_op op, int64_t rows, int64_t cols, int
 	free(out);
 }
 
+/*
+ * test_gemm runs pb_dnnl_gemm_job of type t on m×n×k with transposes ta,
+ * tb and compares exactly: the inputs are quarters in [-2, 2] (floats) or
+ * integers in s8 -64..63 and u8 0..127, whose products and their pairs fit
+ * 16 bits (oneDNN's int8 code without VNNI saturates beyond).
+ */
+static void test_gemm(pb_dnnl *lib, pb_dnnl_gemm_type t, int ta, int tb, int64_t m, int64_t n,
+                      int64_t k)
+{
+	size_t la = (size_t)(m * k), lb = (size_t)(k * n), lc = (size_t)(m * n);
+	double *a = malloc(la * sizeof *a), *b = malloc(lb * sizeof *b);
+	double *c = malloc(lc * sizeof *c);
+	int integer = t == PB_DNNL_GEMM_S8S8 || t == PB_DNNL_GEMM_U8S8;
+	for (size_t i = 0; i < la; i++)
+		a[i] = integer ? floor(64 * urand()) + (t == PB_DNNL_GEMM_U8S8 ? 64 : 0)
+		               : floor(8 * urand()) / 4;
+	for (size_t i = 0; i < lb; i++)
+		b[i] = integer ? floor(64 * urand()) : floor(8 * urand()) / 4;
+	pb_job_opts o = {2, 1};
+	pb_job *j = NULL;
+	pb_status st = pb_dnnl_gemm_job(lib, t, ta ? PB_TRANS : PB_NO_TRANS, tb ? PB_TRANS : PB_NO_TRANS,
+	                                m, n, k, &o, &j, err, sizeof err);
+	CHECK(st == PB_OK, "gemm type %d %dx%dx%d: %s", (int)t, (int)m, (int)n, (int)k, err);
+	if (j != NULL) {
+		char desc[256];
+		pb_job_describe(j, desc, sizeof desc, NULL, 0);
+		CHECK(strstr(desc, "impl=") != NULL && strstr(desc, "impl=unknown") == NULL, "desc %s",
+		      desc);
+		CHECK(pb_job_set_input(j, 0, a, la, err, sizeof err) == PB_OK, "A: %s", err);
+		CHECK(pb_job_set_input(j, 1, b, lb, err, sizeof err) == PB_OK, "B: %s", err);
+		int64_t ns;
+		CHECK(pb_job_run(j, 3, &ns, err, sizeof err) == PB_OK, "run: %s", err);
+		CHECK(pb_job_output(j, c, lc, err, sizeof err) == PB_OK, "output: %s", err);
+		for (int64_t i = 0; i < m; i++)
+			for (int64_t jj = 0; jj < n; jj++) {
+				double want = 0;
+				for (int64_t p = 0; p < k; p++)
+					want += (ta ? a[p * m + i] : a[i * k + p]) * (tb ? b[jj * k + p] : b[p * n + jj]);
+				if (c[i * n + jj] != want) {
+					CHECK(0, "%s: C[%lld,%lld] = %g, want %g", desc, (long long)i, (long long)jj,
+					      c[i * n + jj], want);
+					i = m;
+					break;
+				}
+			}
+		pb_job_free(j);
+	}
+	free(a);
+	free(b);
+	free(c);
+}
+
 int main(void)
 {
 	pb_dnnl *lib = NULL;
@@ -134,6 +187,35 @@ int main(void)
 	pb_job_opts bad = {1, 10000};
 	st = pb_dnnl_job(lib, PB_DNNL_RELU, PB_F32, 1, 8, &bad, &j, err, sizeof err);
 	CHECK(st == PB_ERR_INVALID, "job with 10000 threads: %d", st);
+
+	for (int t = PB_DNNL_GEMM_F32; t <= PB_DNNL_GEMM_U8S8; t++) {
+		char impl[256];
+		if (!pb_dnnl_gemm_has(lib, (pb_dnnl_gemm_type)t, impl, sizeof impl)) {
+			st = pb_dnnl_gemm_job(lib, (pb_dnnl_gemm_type)t, PB_NO_TRANS, PB_NO_TRANS, 4, 4, 4,
+			                      NULL, &j, err, sizeof err);
+			CHECK(st == PB_ERR_UNSUPPORTED && j == NULL &&
+			          strstr(err, "no matmul implementation") != NULL,
+			      "gemm type %d without an implementation: %d %s", t, st, err);
+			printf("gemm type %d: none\n", t);
+			continue;
+		}
+		printf("gemm type %d: %s\n", t, impl);
+		CHECK(t != PB_DNNL_GEMM_F32 || impl[0] != '\0', "f32 impl");
+		for (int tr = 0; tr < 4; tr++) {
+			test_gemm(lib, (pb_dnnl_gemm_type)t, tr & 1, tr >> 1, 1, 1, 1);
+			test_gemm(lib, (pb_dnnl_gemm_type)t, tr & 1, tr >> 1, 17, 33, 65);
+		}
+	}
+	CHECK(pb_dnnl_gemm_has(lib, (pb_dnnl_gemm_type)9, NULL, 0) == 0, "type 9");
+	st = pb_dnnl_gemm_job(lib, (pb_dnnl_gemm_type)9, PB_NO_TRANS, PB_NO_TRANS, 4, 4, 4, NULL, &j,
+	                      err, sizeof err);
+	CHECK(st == PB_ERR_INVALID, "gemm type 9: %d", st);
+	st = pb_dnnl_gemm_job(lib, PB_DNNL_GEMM_F32, PB_NO_TRANS, PB_NO_TRANS, 4, 0, 4, NULL, &j, err,
+	                      sizeof err);
+	CHECK(st == PB_ERR_INVALID && strstr(err, "bad shape") != NULL, "gemm n=0: %d %s", st, err);
+	st = pb_dnnl_gemm_job(lib, PB_DNNL_GEMM_F32, (pb_trans)7, PB_NO_TRANS, 4, 4, 4, NULL, &j, err,
+	                      sizeof err);
+	CHECK(st == PB_ERR_INVALID, "gemm transpose 7: %d", st);
 
 	CHECK(pb_dnnl_close(lib, err, sizeof err) == PB_OK, "close");
 	if (pb_failures > 0) {

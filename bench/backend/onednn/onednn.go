@@ -1,9 +1,11 @@
 // Package onednn registers the "onednn" backend: oneDNN's CPU primitives
 // loaded at run time through github.com/peakbench/peakbench/cgo/onednn —
 // relu, sigmoid, tanh and exp (eltwise), add and mul (binary), sum and max
-// (reduction), and softmax over rows. oneDNN 2.x computes in f32 (and
-// lower precisions) only: f64 workloads are unsupported. Kernels are timed
-// in C, on C buffers.
+// (reduction), softmax over rows, the layers (layers.go), and gemm with the
+// matmul primitive in f32 and, where the library has an implementation on
+// the CPU at hand, bf16, f16, i8 and u8s8 (gemm.go). oneDNN 2.x has no f64
+// data type: f64 workloads are unsupported. Kernels are timed in C, on C
+// buffers.
 package onednn
 
 import (
@@ -21,7 +23,7 @@ import (
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "onednn",
-		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax; f32)",
+		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax, the layers; gemm by matmul in f32, bf16, f16, i8, u8s8 where it has them)",
 		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
 		Isolate:     true,
 	})
@@ -79,8 +81,9 @@ var dtypes = map[workload.DType]onednn.DType{workload.F32: onednn.F32, workload.
 
 // Declared implements backend.Declarer: the primitives of ops and
 // layerOps that the library loaded has (onednn.Library.HasLayer), in the
-// types it computes (HasDType: f32 for oneDNN 2.x). Prepare refuses the
-// rest.
+// types it computes (HasDType: f32 for oneDNN 2.x), and gemm in each type
+// it has a matmul implementation for on this CPU (HasGEMM). Prepare
+// refuses the rest.
 func (b *Backend) Declared() backend.Support {
 	var dts []workload.DType
 	for _, dt := range workload.DTypes {
@@ -97,6 +100,7 @@ func (b *Backend) Declared() backend.Support {
 			s.Add(dts, op)
 		}
 	}
+	s.Add(b.gemmDTypes(), workload.GEMM)
 	return s
 }
 
@@ -107,6 +111,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	}
 	if w.Op.Layer() {
 		return b.prepareLayer(w, in, cfg) // conv, pools, batchnorm, layernorm (layers.go)
+	}
+	if w.Op == workload.GEMM {
+		return b.prepareGEMM(w, in, cfg) // gemm.go
 	}
 	op := ops[w.Op]
 	if cfg.Threads < 0 || cfg.Copies < 0 {
@@ -139,7 +146,14 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 func (b *Backend) unsupported(w workload.Workload) error {
 	_, isOp := ops[w.Op]
 	l, isLayer := layerOps[w.Op]
+	gt, isGEMMType := gemmTypes[w.DType]
 	switch {
+	case w.Op == workload.GEMM && isGEMMType && b.lib.HasGEMM(gt):
+		return fmt.Errorf("onednn: gemm %s: oneDNN %s's %s matmul here (%s, effective ISA %s) has no VNNI: it sums pairs of u8×s8 products in saturating 16-bit lanes, not exact over the full range: %w", w.DType, b.lib.Version(), gt, b.lib.GEMMImplementation(gt), b.lib.EffectiveISA(), backend.ErrUnsupported)
+	case w.Op == workload.GEMM && isGEMMType:
+		return fmt.Errorf("onednn: gemm %s: oneDNN %s has no %s matmul implementation on this CPU (effective ISA %s): %w", w.DType, b.lib.Version(), gt, b.lib.EffectiveISA(), backend.ErrUnsupported)
+	case w.Op == workload.GEMM:
+		return fmt.Errorf("onednn: gemm %s: oneDNN %s has no %s data type: %w", w.DType, b.lib.Version(), w.DType, backend.ErrUnsupported)
 	case !isOp && !isLayer:
 		return backend.Unsupported("onednn", w)
 	case isLayer && !b.lib.HasLayer(l) && w.Op == workload.GroupNorm:

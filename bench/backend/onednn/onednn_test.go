@@ -24,7 +24,8 @@ func TestUnsupported(t *testing.T) {
 	b := backendtest.Open(t, "onednn")
 	for _, w := range []workload.Workload{
 		{Op: workload.Exp, DType: workload.F64, Shape: workload.Shape{N: 8}},
-		{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 2, N: 2, K: 2}},
+		{Op: workload.GEMM, DType: workload.F64, Shape: workload.Shape{M: 2, N: 2, K: 2}},
+		{Op: workload.GEMV, DType: workload.F32, Shape: workload.Shape{M: 2, N: 2}},
 	} {
 		_, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
 		if !errors.Is(err, backend.ErrUnsupported) {

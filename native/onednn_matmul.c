@@ -1,0 +1,428 @@
+/*
+ * onednn_matmul.c — oneDNN 2.x's matmul primitive as a timed gemm job, in
+ * f32, bf16 and f16 (f32 output) and s8×s8 and u8×s8 (s32 output, exact).
+ *
+ * Operands are plain row-major matrices, "ab"; a transposed one is the
+ * same bytes described as "ba". The weights are given plain, not in the
+ * blocked layout oneDNN would choose (format any): it packs them inside
+ * the timed call, as a BLAS packs B, so both read the same inputs.
+ *
+ * A job's buffers hold the operands' own types (bf16 A is 2 bytes an
+ * element, u8 A 1): the host place (timing.c) allocates them — staggered,
+ * on huge pages when large — sized in 4-byte words, and this file's place
+ * converts the float64 inputs into those types when they are set, before
+ * any timing, and widens the output from C's type. The timed iteration is
+ * the matmul alone.
+ *
+ * The scratchpad is the job's own (scratchpad mode user), as for the
+ * layers (onednn_layers.c says why), one for every copy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onednn_internal.h"
+#include "pb_gpu.h" /* pb_f64_to_f16, pb_f64_to_bf16: the layer's one rounding to 16-bit floats */
+
+/* Storage types of a matmul's arguments. */
+typedef enum elem {
+	EL_F32,
+	EL_BF16,
+	EL_F16,
+	EL_S8,
+	EL_U8,
+	EL_S32
+} elem;
+
+static const struct {
+	const char *name;
+	dnnl_data_type_t dt;
+	size_t size;
+} elems[] = {
+	[EL_F32] = {"f32", dnnl_f32, 4}, [EL_BF16] = {"bf16", dnnl_bf16, 2},
+	[EL_F16] = {"f16", dnnl_f16, 2}, [EL_S8] = {"s8", dnnl_s8, 1},
+	[EL_U8] = {"u8", dnnl_u8, 1},    [EL_S32] = {"s32", dnnl_s32, 4},
+};
+
+/* The types of A, B and C for each pb_dnnl_gemm_type. */
+static const struct {
+	const char *name;
+	elem arg[3];
+} gemm_types[] = {
+	[PB_DNNL_GEMM_F32] = {"f32", {EL_F32, EL_F32, EL_F32}},
+	[PB_DNNL_GEMM_BF16] = {"bf16", {EL_BF16, EL_BF16, EL_F32}},
+	[PB_DNNL_GEMM_F16] = {"f16", {EL_F16, EL_F16, EL_F32}},
+	[PB_DNNL_GEMM_S8S8] = {"s8s8", {EL_S8, EL_S8, EL_S32}},
+	[PB_DNNL_GEMM_U8S8] = {"u8s8", {EL_U8, EL_S8, EL_S32}},
+};
+
+typedef struct matmul_fns {
+	dnnl_matmul_desc_init_fn matmul_init;
+	dnnl_primitive_desc_query_md_fn query_md;
+	dnnl_memory_desc_get_size_fn md_size;
+	dnnl_primitive_attr_create_fn attr_create;
+	dnnl_primitive_attr_destroy_fn attr_destroy;
+	dnnl_primitive_attr_set_scratchpad_mode_fn attr_scratchpad;
+} matmul_fns;
+
+static pb_status resolve(const pb_dnnl *lib, matmul_fns *f, char *err, size_t errlen)
+{
+	const pb_sym need[] = {
+		{"dnnl_matmul_desc_init", &f->matmul_init, 0},
+		{"dnnl_primitive_desc_query_md", &f->query_md, 0},
+		{"dnnl_memory_desc_get_size", &f->md_size, 0},
+		{"dnnl_primitive_attr_create", &f->attr_create, 0},
+		{"dnnl_primitive_attr_destroy", &f->attr_destroy, 0},
+		{"dnnl_primitive_attr_set_scratchpad_mode", &f->attr_scratchpad, 0},
+	};
+	char missing[1024];
+	pb_sb m;
+	pb_sb_init(&m, missing, sizeof missing);
+	if (pb_dl_resolve(lib->dl, need, PB_NSYMS(need), &m) > 0)
+		return pb_fail(PB_ERR_SYMBOL, err, errlen, "onednn: %s (oneDNN %d.%d.%d) lacks %s",
+		               lib->path, lib->version.major, lib->version.minor, lib->version.patch,
+		               missing);
+	return PB_OK;
+}
+
+/* matmul_desc fills the memory descriptors md[3] and the matmul's descriptor. */
+static dnnl_status_t matmul_desc(const pb_dnnl *lib, const matmul_fns *f, pb_dnnl_gemm_type t,
+                                 int ta, int tb, int64_t m, int64_t n, int64_t k,
+                                 dnnl_memory_desc_t md[3], pb_dnnl_op_desc_t *desc)
+{
+	dnnl_dims_t da = {m, k}, db = {k, n}, dc = {m, n};
+	const elem *el = gemm_types[t].arg;
+	dnnl_status_t s = lib->md_init_by_tag(&md[0], 2, da, elems[el[0]].dt, ta ? dnnl_ba : dnnl_ab);
+	if (s == dnnl_success)
+		s = lib->md_init_by_tag(&md[1], 2, db, elems[el[1]].dt, tb ? dnnl_ba : dnnl_ab);
+	if (s == dnnl_success)
+		s = lib->md_init_by_tag(&md[2], 2, dc, elems[el[2]].dt, dnnl_ab);
+	if (s == dnnl_success)
+		s = f->matmul_init(desc, &md[0], &md[1], NULL, &md[2]);
+	return s;
+}
+
+int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type t, char *impl, size_t impllen)
+{
+	if (impl != NULL && impllen > 0)
+		impl[0] = '\0';
+	if (lib == NULL || (int)t < PB_DNNL_GEMM_F32 || t > PB_DNNL_GEMM_U8S8)
+		return 0;
+	matmul_fns f;
+	if (resolve(lib, &f, NULL, 0) != PB_OK)
+		return 0;
+	dnnl_memory_desc_t md[3];
+	memset(md, 0, sizeof md);
+	pb_dnnl_op_desc_t *desc = calloc(1, sizeof *desc);
+	if (desc == NULL)
+		return 0;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_status_t s = matmul_desc(lib, &f, t, 0, 0, 64, 64, 64, md, desc);
+	if (s == dnnl_success)
+		s = lib->pd_create(&pd, desc, NULL, lib->engine, NULL);
+	free(desc);
+	if (pd != NULL) {
+		const char *name = NULL;
+		if (impl != NULL && impllen > 0 &&
+		    lib->pd_query(pd, dnnl_query_impl_info_str, 0, &name) == dnnl_success && name != NULL)
+			snprintf(impl, impllen, "%s", name);
+		lib->pd_destroy(pd);
+	}
+	return s == dnnl_success;
+}
+
+typedef struct matmul_job {
+	const pb_dnnl *lib;
+	matmul_fns f;
+	dnnl_primitive_attr_t attr; /* scratchpad mode user */
+	dnnl_primitive_desc_t pd;
+	dnnl_primitive_t prim;
+	dnnl_stream_t stream;
+	dnnl_memory_t *mems;   /* [copy * 3 + arg], then the scratchpad's */
+	size_t nmems;
+	dnnl_exec_arg_t *args; /* [copy * nexec + i] */
+	int nexec;             /* 3, or 4 with a scratchpad */
+	void *scratch;
+	elem arg[3];
+	/* The host place with this file's set_input and output; host is the
+	 * original, put back before the job is freed (pb_job_free releases the
+	 * buffers through j->place after destroy). */
+	pb_job_place place;
+	const pb_job_place *host;
+} matmul_job;
+
+static void matmul_destroy(pb_job *j)
+{
+	matmul_job *d = j->ctx;
+	if (d == NULL)
+		return;
+	const pb_dnnl *lib = d->lib;
+	for (size_t i = 0; i < d->nmems; i++)
+		if (d->mems[i] != NULL)
+			lib->memory_destroy(d->mems[i]);
+	if (d->prim != NULL)
+		lib->prim_destroy(d->prim);
+	if (d->pd != NULL)
+		lib->pd_destroy(d->pd);
+	if (d->stream != NULL)
+		lib->stream_destroy(d->stream);
+	if (d->attr != NULL)
+		d->f.attr_destroy(d->attr);
+	j->place = d->host;
+	free(d->scratch);
+	free(d->mems);
+	free(d->args);
+	free(d);
+	j->ctx = NULL;
+}
+
+static pb_status matmul_iter(pb_job *j, int c, char *err, size_t errlen)
+{
+	matmul_job *d = j->ctx;
+	dnnl_status_t s = d->lib->prim_execute(d->prim, d->stream, d->nexec,
+	                                       d->args + (size_t)c * (size_t)d->nexec);
+	if (s != dnnl_success)
+		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: gemm: dnnl_primitive_execute: %s",
+		               pb_dnnl_status_str(s));
+	return PB_OK;
+}
+
+static pb_status matmul_after(pb_job *j, char *err, size_t errlen)
+{
+	matmul_job *d = j->ctx;
+	dnnl_status_t s = d->lib->stream_wait(d->stream);
+	if (s != dnnl_success)
+		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: gemm: dnnl_stream_wait: %s",
+		               pb_dnnl_status_str(s));
+	return PB_OK;
+}
+
+static pb_status matmul_before(pb_job *j, char *err, size_t errlen)
+{
+	matmul_job *d = j->ctx;
+	if (j->threads == 0)
+		return PB_OK;
+	return pb_dnnl_apply_threads(d->lib, j->threads, err, errlen);
+}
+
+/* round_even rounds v (|v| < 2^62) to an integer, ties to even, without libm. */
+static double round_even(double v)
+{
+	double t = (double)(int64_t)v, frac = v - t;
+	int odd = (int)((int64_t)t & 1);
+	if (frac > 0.5 || (frac == 0.5 && odd))
+		t += 1;
+	else if (frac < -0.5 || (frac == -0.5 && odd))
+		t -= 1;
+	return t;
+}
+
+/* to_int saturates v to [lo, hi] and rounds it (NaN: 0), as workload's DType.Round. */
+static int64_t to_int(double v, double lo, double hi)
+{
+	if (v != v)
+		return 0;
+	if (v < lo)
+		v = lo;
+	if (v > hi)
+		v = hi;
+	return (int64_t)round_even(v);
+}
+
+/* matmul_set_input converts src into argument arg's type in every copy. */
+static pb_status matmul_set_input(pb_job *j, int arg, const double *src, size_t len, char *err,
+                                  size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	matmul_job *d = j->ctx;
+	void *first = pb_job_buf(j, 0, arg);
+	for (size_t i = 0; i < len; i++) {
+		switch (d->arg[arg]) {
+		case EL_F32:
+			((float *)first)[i] = (float)src[i];
+			break;
+		case EL_BF16:
+			((uint16_t *)first)[i] = pb_f64_to_bf16(src[i]);
+			break;
+		case EL_F16:
+			((uint16_t *)first)[i] = pb_f64_to_f16(src[i]);
+			break;
+		case EL_S8:
+			((int8_t *)first)[i] = (int8_t)to_int(src[i], -128, 127);
+			break;
+		case EL_U8:
+			((uint8_t *)first)[i] = (uint8_t)to_int(src[i], 0, 255);
+			break;
+		case EL_S32:
+			((int32_t *)first)[i] = (int32_t)to_int(src[i], -2147483648.0, 2147483647.0);
+			break;
+		}
+	}
+	for (int c = 1; c < j->copies; c++)
+		memcpy(pb_job_buf(j, c, arg), first, len * elems[d->arg[arg]].size);
+	return PB_OK;
+}
+
+/* matmul_output widens the latest C (f32 or s32) into dst. */
+static pb_status matmul_output(const pb_job *j, double *dst, size_t len, char *err,
+                               size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	const matmul_job *d = j->ctx;
+	const void *src = pb_job_buf(j, j->last, j->output);
+	for (size_t i = 0; i < len; i++)
+		dst[i] = d->arg[j->output] == EL_S32 ? (double)((const int32_t *)src)[i]
+		                                     : (double)((const float *)src)[i];
+	return PB_OK;
+}
+
+/* FAIL and CHECK end pb_dnnl_gemm_job with a message naming the gemm's types. */
+#define FAIL(status, fmt, ...)                                                                 \
+	do {                                                                                       \
+		st = pb_fail(status, err, errlen, "onednn: gemm %s: " fmt, name, ##__VA_ARGS__);      \
+		goto fail;                                                                             \
+	} while (0)
+
+#define CHECK(call, what)                                                                      \
+	do {                                                                                       \
+		dnnl_status_t s_ = (call);                                                             \
+		if (s_ != dnnl_success)                                                                \
+			FAIL(s_ == dnnl_unimplemented ? PB_ERR_UNSUPPORTED : PB_ERR_LIBRARY, "%s: %s", what, \
+			     pb_dnnl_status_str(s_));                                                      \
+	} while (0)
+
+pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_trans tb,
+                           int64_t m, int64_t n, int64_t k, const pb_job_opts *opts,
+                           pb_job **out, char *err, size_t errlen)
+{
+	if (lib == NULL || out == NULL)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_dnnl_gemm_job: NULL argument");
+	*out = NULL;
+	if ((int)t < PB_DNNL_GEMM_F32 || t > PB_DNNL_GEMM_U8S8)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "onednn: gemm: bad type %d (accepted: 0 to 4)",
+		               (int)t);
+	if ((ta != PB_NO_TRANS && ta != PB_TRANS) || (tb != PB_NO_TRANS && tb != PB_TRANS))
+		return pb_fail(PB_ERR_INVALID, err, errlen, "onednn: gemm: bad transpose %d, %d", (int)ta,
+		               (int)tb);
+	const char *name = gemm_types[t].name;
+	if (m < 1 || n < 1 || k < 1 || m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
+		return pb_fail(PB_ERR_INVALID, err, errlen,
+		               "onednn: gemm %s: bad shape m=%lld n=%lld k=%lld (each 1 to 2^31-1)", name,
+		               (long long)m, (long long)n, (long long)k);
+	int threads = opts != NULL ? opts->threads : 0;
+	pb_status st;
+	if (threads != 0) {
+		st = pb_dnnl_set_threads(lib, threads, err, errlen);
+		if (st != PB_OK)
+			return st;
+	} else if (lib->omp_set != NULL) {
+		threads = lib->threads;
+	}
+	if (threads != 0) {
+		/* Primitives size their work split by the thread count at creation. */
+		st = pb_dnnl_apply_threads(lib, threads, err, errlen);
+		if (st != PB_OK)
+			return st;
+	}
+
+	const elem *el = gemm_types[t].arg;
+	size_t lens[3] = {(size_t)m * (size_t)k, (size_t)k * (size_t)n, (size_t)m * (size_t)n};
+	size_t words[3];
+	for (int a = 0; a < 3; a++)
+		words[a] = (lens[a] * elems[el[a]].size + 3) / 4;
+	pb_job_opts jo = {opts != NULL ? opts->copies : 1, threads};
+	st = pb_job_alloc(PB_F32, 3, words, 2, &jo, out, err, errlen);
+	if (st != PB_OK)
+		return st;
+	pb_job *j = *out;
+	matmul_job *d = calloc(1, sizeof *d);
+	if (d == NULL) {
+		pb_job_free(j);
+		*out = NULL;
+		return pb_fail(PB_ERR_NOMEM, err, errlen, "onednn: out of memory");
+	}
+	d->lib = lib;
+	memcpy(d->arg, el, sizeof d->arg);
+	d->host = j->place;
+	d->place = *j->place;
+	d->place.set_input = matmul_set_input;
+	d->place.output = matmul_output;
+	j->place = &d->place;
+	j->ctx = d;
+	j->destroy = matmul_destroy;
+	j->iter = matmul_iter;
+	j->after = matmul_after;
+	j->before = matmul_before;
+	for (int a = 0; a < 3; a++)
+		j->len[a] = lens[a]; /* elements of the argument's own type, as set and read */
+	st = resolve(lib, &d->f, err, errlen);
+	if (st != PB_OK)
+		goto fail;
+
+	dnnl_memory_desc_t md[3];
+	memset(md, 0, sizeof md);
+	pb_dnnl_op_desc_t *desc = calloc(1, sizeof *desc);
+	if (desc == NULL)
+		FAIL(PB_ERR_NOMEM, "out of memory");
+	dnnl_status_t s = matmul_desc(lib, &d->f, t, ta == PB_TRANS, tb == PB_TRANS, m, n, k, md, desc);
+	if (s == dnnl_success)
+		s = d->f.attr_create(&d->attr);
+	if (s == dnnl_success)
+		s = d->f.attr_scratchpad(d->attr, dnnl_scratchpad_mode_user);
+	if (s == dnnl_success)
+		s = lib->pd_create(&d->pd, desc, d->attr, lib->engine, NULL);
+	free(desc);
+	if (s == dnnl_unimplemented)
+		FAIL(PB_ERR_UNSUPPORTED,
+		     "oneDNN %d.%d.%d has no matmul implementation for %s × %s → %s on this CPU "
+		     "(dnnl_unimplemented)",
+		     lib->version.major, lib->version.minor, lib->version.patch,
+		     elems[el[0]].name, elems[el[1]].name, elems[el[2]].name);
+	CHECK(s, "primitive descriptor");
+	CHECK(lib->prim_create(&d->prim, d->pd), "primitive");
+	CHECK(lib->stream_create(&d->stream, lib->engine, dnnl_stream_default_flags), "stream");
+
+	const dnnl_memory_desc_t *smd = d->f.query_md(d->pd, dnnl_query_scratchpad_md, 0);
+	size_t sbytes = smd != NULL ? d->f.md_size(smd) : 0;
+	d->nexec = sbytes > 0 ? 4 : 3;
+	d->mems = calloc((size_t)j->copies * 3 + 1, sizeof *d->mems);
+	d->args = calloc((size_t)j->copies * (size_t)d->nexec, sizeof *d->args);
+	if (d->mems == NULL || d->args == NULL)
+		FAIL(PB_ERR_NOMEM, "out of memory");
+	dnnl_memory_t scratch = NULL;
+	if (sbytes > 0) {
+		if (posix_memalign(&d->scratch, 64, sbytes) != 0) {
+			d->scratch = NULL;
+			FAIL(PB_ERR_NOMEM, "out of memory (scratchpad of %zu bytes)", sbytes);
+		}
+		CHECK(lib->memory_create(&scratch, smd, lib->engine, d->scratch), "memory");
+		d->mems[d->nmems++] = scratch;
+	}
+	static const int ids[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+	for (int c = 0; c < j->copies; c++) {
+		dnnl_exec_arg_t *ea = d->args + (size_t)c * (size_t)d->nexec;
+		for (int a = 0; a < 3; a++) {
+			dnnl_memory_t mem = NULL;
+			CHECK(lib->memory_create(&mem, &md[a], lib->engine, pb_job_buf(j, c, a)), "memory");
+			d->mems[d->nmems++] = mem;
+			ea[a] = (dnnl_exec_arg_t){ids[a], mem};
+		}
+		if (scratch != NULL)
+			ea[3] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, scratch};
+	}
+
+	const char *impl = NULL;
+	if (lib->pd_query(d->pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL)
+		impl = "unknown";
+	snprintf(j->desc, sizeof j->desc, "onednn gemm %s %c%c m=%lld n=%lld k=%lld impl=%s", name,
+	         ta == PB_TRANS ? 'T' : 'N', tb == PB_TRANS ? 'T' : 'N', (long long)m, (long long)n,
+	         (long long)k, impl);
+	return PB_OK;
+
+fail:
+	pb_job_free(j);
+	*out = NULL;
+	return st;
+}
