@@ -334,11 +334,11 @@ pb_status pb_cblas_job_gemm_lowp(pb_cblas *lib, pb_lowp dt, pb_trans ta, pb_tran
 	                  lib->lowp_name[dt], ta ? "T" : "N", tb ? "T" : "N", m, n, k);
 	const char *how = "";
 	if (x->s16)
-		how = " (A, B widened to s16, oa=0, ob=0, oc=0 fixed: s8u8s32 saturates on this code path)";
+		how = " (A, B as s16: s8u8s32 saturates on this code path)";
 	else if (dt == PB_LOWP_I8)
-		how = " (A as u8 = A+128, oa=-128, ob=0, oc=0 fixed)";
+		how = " (A+128 as u8, oa=-128)";
 	else if (dt == PB_LOWP_U8S8)
-		how = " (A u8, B s8, oa=0, ob=0, oc=0 fixed)";
+		how = " (oa=ob=0)";
 	if (n1 > 0 && (size_t)n1 < sizeof j->desc)
 		snprintf(j->desc + n1, sizeof j->desc - (size_t)n1, "%s", how);
 	*out = j;

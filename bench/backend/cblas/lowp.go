@@ -29,17 +29,13 @@ func (b *Backend) prepareLowPrecision(w workload.Workload, in workload.Data, opt
 	if i := strings.Index(job.String(), " ("); i >= 0 {
 		impl += job.String()[i:] // the offsets it passes, or why it runs the s16 routine
 	}
-	details := b.lib.Details()
-	if cp := details["code_path"]; cp != "" {
-		impl += " on " + cp
-	}
-	return lowpKernel{kernel{job}, impl, computeUnit(b.name, details, routine, w.DType)}, nil
+	return lowpKernel{kernel{job}, impl, computeUnit(b.name, b.lib.Details(), routine, w.DType)}, nil
 }
 
-// lowpKernel is a low-precision gemm: it says which routine ran, with
-// which offsets, on which code path (backend.KernelImplementation), and
-// the unit that path computes on (backend.KernelComputeUnit; "" when the
-// code path does not tell).
+// lowpKernel is a low-precision gemm: it says which routine ran and with
+// which offsets (backend.KernelImplementation; the code path is in the
+// backend's details), and the unit that path computes on
+// (backend.KernelComputeUnit; "" when the code path does not tell).
 type lowpKernel struct {
 	kernel
 	impl, unit string
