@@ -247,6 +247,36 @@ pb_status pb_cblas_job_dot(pb_cblas *lib, pb_dtype dt, int n, const pb_job_opts 
 pb_status pb_mkl_job_vml(pb_cblas *lib, pb_vml_op op, pb_dtype dt, int n, const pb_job_opts *opts,
                          pb_job **out, char *err, size_t errlen);
 
+/*
+ * Low-precision gemm (native/cblas_lowp.c): the element types of a
+ * library's mixed-precision gemm routines, which only some libraries have
+ * (pb_cblas_lowp_has says, from the symbols the loaded file exports).
+ */
+typedef enum pb_lowp {
+	PB_LOWP_BF16 = 1, /* bf16 A, B → f32 C: MKL cblas_gemm_bf16bf16f32, OpenBLAS cblas_sbgemm */
+	PB_LOWP_F16 = 2,  /* f16 A, B → f32 C: MKL cblas_gemm_f16f16f32 (oneMKL 2024 and later) */
+	PB_LOWP_I8 = 3,   /* s8 A, s8 B → s32 C: MKL cblas_gemm_s8u8s32, A stored +128, oa = −128 */
+	PB_LOWP_U8S8 = 4  /* u8 A, s8 B → s32 C: MKL cblas_gemm_s8u8s32, no offsets */
+} pb_lowp;
+
+/* pb_cblas_lowp_has reports (1/0) whether lib has a gemm routine for dt. */
+int pb_cblas_lowp_has(const pb_cblas *lib, pb_lowp dt);
+/* pb_cblas_lowp_routine names the routine a job of dt calls ("" when absent; static storage). */
+const char *pb_cblas_lowp_routine(const pb_cblas *lib, pb_lowp dt);
+
+/*
+ * pb_cblas_job_gemm_lowp prepares C = op(A)·op(B) in dt, row-major, tight
+ * leading dimensions, alpha 1, beta 0; arguments as pb_cblas_job_gemm's.
+ * pb_job_set_input converts A and B to the operand types (bf16 and f16
+ * rounded to nearest even; integers must be exact and in range, else
+ * PB_ERR_INVALID), outside the timed runs; the output is C widened to
+ * double. The job's description names the routine and its offsets. A
+ * library without the routine: PB_ERR_UNSUPPORTED.
+ */
+pb_status pb_cblas_job_gemm_lowp(pb_cblas *lib, pb_lowp dt, pb_trans ta, pb_trans tb, int m,
+                                 int n, int k, const pb_job_opts *opts, pb_job **out, char *err,
+                                 size_t errlen);
+
 /* pb_job_args writes the job's argument count and which one is the output. */
 pb_status pb_job_args(const pb_job *job, int *nargs, int *output, char *err, size_t errlen);
 /* pb_job_arg_len writes the element count of argument arg. */

@@ -100,6 +100,7 @@ static pb_status resolve_all(pb_cblas *lib, char *err, size_t errlen)
 		for (int t = 0; t < 2; t++)
 			ext[e * 2 + t] = (pb_sym){pb_cblas_ext_names[e][t], &lib->ext[e][t], 1};
 	pb_dl_resolve(lib->dl, ext, PB_NSYMS(ext), NULL);
+	pb_cblas_resolve_lowp(lib);
 	return PB_OK;
 }
 

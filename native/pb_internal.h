@@ -128,6 +128,9 @@ int pb_dl_sibling_exists(const char *path, const char *name);
  * packages' lists and descriptions) from the rows.
  */
 
+/* The largest pb_lowp value (pb_cblas.lowp is indexed by it). */
+#define PB_LOWP_MAX PB_LOWP_U8S8
+
 /* The most family-specific symbols a row may list (pb_cblas.fx). */
 #define PB_CBLAS_FX_MAX 12
 
@@ -210,11 +213,17 @@ struct pb_cblas {
 	void *ext[PB_EXT_COUNT][2]; /* [ext][0 f32, 1 f64]; NULL when absent */
 
 	void *fx[PB_CBLAS_FX_MAX]; /* the family's symbols (its row's syms), NULL when absent */
+	/* low-precision gemm routines by pb_lowp (cblas_lowp.c), NULL when absent */
+	void *lowp[PB_LOWP_MAX + 1];
+	const char *lowp_name[PB_LOWP_MAX + 1];
 	pb_mkl mkl;                /* MKL's own (mkl.c) */
 
 	char version[128];
 	char info[4096]; /* key=value lines, filled at open */
 };
+
+/* cblas_lowp.c: resolve the low-precision gemm routines lib exports (all optional). */
+void pb_cblas_resolve_lowp(pb_cblas *lib);
 
 /* PB_CBLAS_FX casts family symbol i of lib to the function type t. */
 #define PB_CBLAS_FX(lib, t, i) ((t)(lib)->fx[i])

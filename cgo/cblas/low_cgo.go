@@ -243,6 +243,20 @@ func (l *Library) jobGemm(dt DType, ta, tb bool, m, n, k int, opt JobOptions) (j
 	}, opt)
 }
 
+func (l *Library) lowpHas(dt LowPrecision) bool {
+	return C.pb_cblas_lowp_has(l.h, C.pb_lowp(dt)) != 0
+}
+
+func (l *Library) lowpRoutine(dt LowPrecision) string {
+	return C.GoString(C.pb_cblas_lowp_routine(l.h, C.pb_lowp(dt)))
+}
+
+func (l *Library) jobGemmLowp(dt LowPrecision, ta, tb bool, m, n, k int, opt JobOptions) (jobPtr, error) {
+	return l.jobCall(func(o *C.pb_job_opts, out **C.pb_job, e *C.char, el C.size_t) C.pb_status {
+		return C.pb_cblas_job_gemm_lowp(l.h, C.pb_lowp(dt), ctrans(ta), ctrans(tb), C.int(m), C.int(n), C.int(k), o, out, e, el)
+	}, opt)
+}
+
 func (l *Library) jobGemv(dt DType, m, n int, opt JobOptions) (jobPtr, error) {
 	return l.jobCall(func(o *C.pb_job_opts, out **C.pb_job, e *C.char, el C.size_t) C.pb_status {
 		return C.pb_cblas_job_gemv(l.h, C.pb_dtype(dt), C.int(m), C.int(n), o, out, e, el)

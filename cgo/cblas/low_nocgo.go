@@ -77,6 +77,13 @@ func (l *Library) jobGemm(dt DType, ta, tb bool, m, n, k int, opt JobOptions) (j
 	return nil, native.ErrNoCgo
 }
 
+func (l *Library) lowpHas(dt LowPrecision) bool       { return false }
+func (l *Library) lowpRoutine(dt LowPrecision) string { return "" }
+
+func (l *Library) jobGemmLowp(dt LowPrecision, ta, tb bool, m, n, k int, opt JobOptions) (jobPtr, error) {
+	return nil, native.ErrNoCgo
+}
+
 func (l *Library) jobGemv(dt DType, m, n int, opt JobOptions) (jobPtr, error) {
 	return nil, native.ErrNoCgo
 }

@@ -30,6 +30,12 @@ enum {
 	CblasLeft = 141,
 	CblasRight = 142
 };
+/* CBLAS_OFFSET of MKL's integer gemm (mkl_cblas.h): how oc applies to C. */
+enum {
+	CblasRowOffset = 171,
+	CblasColOffset = 172,
+	CblasFixOffset = 173
+};
 
 /* Level 3 */
 typedef void (*cblas_sgemm_fn)(int order, int ta, int tb, int m, int n, int k, float alpha,

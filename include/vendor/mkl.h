@@ -57,4 +57,30 @@ typedef void (*vd_binary_fn)(int n, const double *a, const double *b, double *r)
 typedef void (*vs_unary_fn)(int n, const float *a, float *r);
 typedef void (*vd_unary_fn)(int n, const double *a, double *r);
 
+/*
+ * Low-precision gemm (mkl_cblas.h), row- or column-major like cblas_sgemm.
+ * MKL_BF16 and MKL_F16 are unsigned 16-bit storage. cblas_gemm_s8u8s32
+ * computes C = alpha·(op(A)+oa)·(op(B)+ob) + beta·C + C_offset; which
+ * operand is unsigned depends on the layout: column-major A is s8 and B u8
+ * (the routine's name), row-major A is u8 and B s8 (MKL swaps the operands
+ * to reach its column-major kernel). Measured on MKL 2020.4: row-major
+ * A=200, B=1 gives 200; column-major gives -56. Where the code path MKL
+ * runs has no VNNI (AVX2, AVX-512 without DL Boost) it multiplies with
+ * VPMADDUBSW, whose 16-bit pair sums saturate: 255·127 + 255·127 comes out
+ * 32767. cblas_gemm_s16s16s32 (s16 operands, s32 sums) has no such limit.
+ */
+typedef void (*cblas_gemm_bf16bf16f32_fn)(int layout, int ta, int tb, int m, int n, int k,
+                                          float alpha, const unsigned short *a, int lda,
+                                          const unsigned short *b, int ldb, float beta, float *c,
+                                          int ldc);
+typedef cblas_gemm_bf16bf16f32_fn cblas_gemm_f16f16f32_fn; /* same shape, MKL_F16 operands */
+typedef void (*cblas_gemm_s8u8s32_fn)(int layout, int ta, int tb, int offsetc, int m, int n,
+                                      int k, float alpha, const void *a, int lda, signed char oa,
+                                      const void *b, int ldb, signed char ob, float beta, int *c,
+                                      int ldc, const int *oc);
+typedef void (*cblas_gemm_s16s16s32_fn)(int layout, int ta, int tb, int offsetc, int m, int n,
+                                        int k, float alpha, const short *a, int lda, short oa,
+                                        const short *b, int ldb, short ob, float beta, int *c,
+                                        int ldc, const int *oc);
+
 #endif

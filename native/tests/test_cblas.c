@@ -230,6 +230,105 @@ static void test_jobs(pb_cblas *lib, const char *name)
 	      "%s: gemm job m=0", name);
 }
 
+/*
+ * test_lowp runs every low-precision gemm lib exports, in every transpose,
+ * on odd sizes, against the exact result: the inputs are small integers
+ * (bf16 and f16 hold them exactly, and their f32 sums are exact), so every
+ * element must match. A type the library lacks must be refused as
+ * unsupported; mkl must have bf16, i8 and u8s8 (MKL 2018 and later).
+ */
+static double urand01(void) { return (urand() + 1) / 2; }
+
+static void test_lowp(pb_cblas *lib, const char *name)
+{
+	static const struct {
+		pb_lowp dt;
+		int alo, ahi, blo, bhi; /* the operands' ranges */
+	} types[] = {
+		{PB_LOWP_BF16, -8, 8, -8, 8},
+		{PB_LOWP_F16, -8, 8, -8, 8},
+		{PB_LOWP_I8, -128, 127, -128, 127},
+		{PB_LOWP_U8S8, 0, 255, -128, 127},
+	};
+	enum { M = 13, N = 7, K = 67 };
+	double a[M * K], b[K * N], want[M * N], scale[M * N], c[M * N];
+	int is_mkl = strcmp(name, "mkl") == 0;
+	for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+		pb_lowp dt = types[t].dt;
+		pb_job *j = NULL;
+		pb_job_opts o = {2, 1};
+		if (!pb_cblas_lowp_has(lib, dt)) {
+			CHECK(!is_mkl || dt == PB_LOWP_F16, "mkl lacks low-precision type %d", (int)dt);
+			CHECK(pb_cblas_job_gemm_lowp(lib, dt, 0, 0, M, N, K, &o, &j, err, sizeof err) ==
+			              PB_ERR_UNSUPPORTED &&
+			          j == NULL,
+			      "%s: type %d without its routine accepted", name, (int)dt);
+			CHECK(strcmp(pb_cblas_lowp_routine(lib, dt), "") == 0, "%s: routine of absent type",
+			      name);
+			continue;
+		}
+		printf("%s: low-precision type %d by %s\n", name, (int)dt, pb_cblas_lowp_routine(lib, dt));
+		/* MKL capped to AVX2 has no VNNI: its s8u8s32 saturates, s16s16s32 runs instead. */
+		const char *cap = getenv("MKL_ENABLE_INSTRUCTIONS");
+		if (is_mkl && cap != NULL && strcmp(cap, "AVX2") == 0 &&
+		    (dt == PB_LOWP_I8 || dt == PB_LOWP_U8S8))
+			CHECK(strcmp(pb_cblas_lowp_routine(lib, dt), "cblas_gemm_s16s16s32") == 0,
+			      "mkl on AVX2: type %d by %s", (int)dt, pb_cblas_lowp_routine(lib, dt));
+		for (int i = 0; i < M * K; i++)
+			a[i] = types[t].alo + (int)(urand01() * (types[t].ahi - types[t].alo + 1));
+		for (int i = 0; i < K * N; i++)
+			b[i] = types[t].blo + (int)(urand01() * (types[t].bhi - types[t].blo + 1));
+		a[0] = types[t].alo; /* the extremes, where a wrong signedness or offset shows */
+		a[1] = types[t].ahi;
+		b[0] = types[t].blo;
+		b[1] = types[t].bhi;
+		for (int ta = 0; ta < 2; ta++)
+			for (int tb = 0; tb < 2; tb++) {
+				naive_gemm(ta, tb, M, N, K, a, b, want, scale);
+				j = NULL;
+				CHECK(pb_cblas_job_gemm_lowp(lib, dt, ta, tb, M, N, K, &o, &j, err, sizeof err) ==
+				          PB_OK,
+				      "%s lowp %d job: %s", name, (int)dt, err);
+				if (j == NULL)
+					continue;
+				CHECK(pb_job_set_input(j, 0, a, M * K, err, sizeof err) == PB_OK, "set A: %s", err);
+				CHECK(pb_job_set_input(j, 1, b, K * N, err, sizeof err) == PB_OK, "set B: %s", err);
+				int64_t ns;
+				CHECK(pb_job_run(j, 3, &ns, err, sizeof err) == PB_OK, "run: %s", err);
+				CHECK(pb_job_output(j, c, M * N, err, sizeof err) == PB_OK, "output: %s", err);
+				for (int i = 0; i < M * N; i++)
+					CHECK(c[i] == want[i], "%s lowp %d %d%d [%d] %g want %g", name, (int)dt, ta, tb, i,
+					      c[i], want[i]);
+				char desc[256];
+				pb_job_describe(j, desc, sizeof desc, NULL, 0);
+				CHECK(strstr(desc, pb_cblas_lowp_routine(lib, dt)) != NULL, "desc %s", desc);
+				if (dt == PB_LOWP_I8 && strstr(desc, "cblas_gemm_s8u8s32") != NULL)
+					CHECK(strstr(desc, "oa=-128") != NULL, "i8 desc %s", desc);
+				pb_job_free(j);
+			}
+		/* An integer operand out of its range, or not an integer, is refused. */
+		if (dt == PB_LOWP_I8 || dt == PB_LOWP_U8S8) {
+			j = NULL;
+			pb_cblas_job_gemm_lowp(lib, dt, 0, 0, 1, 1, 2, &o, &j, err, sizeof err);
+			if (j != NULL) {
+				double bad[] = {dt == PB_LOWP_I8 ? 128 : 256, 0}, half[] = {0.5, 0};
+				CHECK(pb_job_set_input(j, 0, bad, 2, err, sizeof err) == PB_ERR_INVALID,
+				      "%s: %g accepted as type %d", name, bad[0], (int)dt);
+				CHECK(pb_job_set_input(j, 1, half, 2, err, sizeof err) == PB_ERR_INVALID,
+				      "%s: 0.5 accepted as s8", name);
+				pb_job_free(j);
+			}
+		}
+	}
+	pb_job *j = NULL;
+	CHECK(pb_cblas_job_gemm_lowp(lib, (pb_lowp)9, 0, 0, 2, 2, 2, NULL, &j, err, sizeof err) ==
+	          PB_ERR_INVALID,
+	      "%s: low-precision type 9", name);
+	CHECK(pb_cblas_job_gemm_lowp(lib, PB_LOWP_BF16, 0, 0, 0, 2, 2, NULL, &j, err, sizeof err) !=
+	          PB_OK,
+	      "%s: lowp m=0", name);
+}
+
 static void test_vml(pb_cblas *lib)
 {
 	static const pb_vml_op ops[] = {PB_VML_ADD, PB_VML_MUL, PB_VML_EXP, PB_VML_TANH};
@@ -292,6 +391,7 @@ static void test_library(const char *name)
 	test_gemm(lib, name);
 	test_level12(lib, name);
 	test_jobs(lib, name);
+	test_lowp(lib, name);
 	if (strcmp(name, "mkl") == 0)
 		test_vml(lib);
 	else

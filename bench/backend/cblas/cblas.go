@@ -4,7 +4,9 @@
 // through github.com/peakbench/peakbench/cgo/cblas, each with its row's
 // description. Every one runs gemm, gemv, axpy, dot and convolutions by
 // im2col; mkl also runs add, mul, exp and tanh through its Vector Math
-// Library (VML has no sigmoid). Kernels are timed in C, on C buffers.
+// Library (VML has no sigmoid), and gemm in bf16, i8, u8s8 (and f16 where
+// the MKL loaded has it), as OpenBLAS runs bf16 where it was built with
+// it (lowp.go). Kernels are timed in C, on C buffers.
 package cblas
 
 import (
@@ -87,12 +89,28 @@ func dtypeOf(dt workload.DType) cblas.DType {
 	return cblas.F32
 }
 
+// lowPrecision is the library's type of each low-precision gemm dtype
+// that some CBLAS libraries have a routine for.
+var lowPrecision = map[workload.DType]cblas.LowPrecision{
+	workload.BF16: cblas.BF16,
+	workload.F16:  cblas.F16,
+	workload.I8:   cblas.I8,
+	workload.U8S8: cblas.U8S8,
+}
+
 // Declared implements backend.Declarer: gemm, gemv, axpy, dot and the
-// convolutions in f32 and f64, and the VML functions the library loaded
-// provides (cblas.Library.HasVML: MKL's add, mul, exp, tanh), which is
-// what Prepare asks too.
+// convolutions in f32 and f64, gemm in the low-precision types whose
+// routines the library loaded exports (cblas.Library.HasGemm: MKL's bf16,
+// i8, u8s8 and, in newer MKL, f16; OpenBLAS's bf16 where it was built with
+// it), and the VML functions it provides (cblas.Library.HasVML: MKL's add,
+// mul, exp, tanh), which is what Prepare asks too.
 func (b *Backend) Declared() backend.Support {
 	s := backend.Support{}.Add(workload.DTypes, blasOps...)
+	for dt, lp := range lowPrecision {
+		if b.lib.HasGemm(lp) {
+			s.Add([]workload.DType{dt}, workload.GEMM)
+		}
+	}
 	for op, v := range vmlOps {
 		for _, dt := range workload.DTypes {
 			if b.lib.HasVML(v, dtypeOf(dt)) {
@@ -130,6 +148,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	}
 	if w.Op.Layer() {
 		return b.prepareLayer(w, in, dt, opt, cfg.Algorithm) // layers.go
+	}
+	if w.DType.GEMMOnly() {
+		return b.prepareLowPrecision(w, in, opt) // lowp.go
 	}
 	s := w.Shape
 	var (
