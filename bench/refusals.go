@@ -66,7 +66,7 @@ func (r *refusals) report(stderr io.Writer, backends []backend.Backend, results 
 		case !measured[refusalKey{k.backend, ""}]:
 			if !said[k.backend] {
 				n, first := r.total(k.backend)
-				progressf(stderr, "%s: no results: it refused %d workload runs as configurations it cannot run, e.g. %s", k.backend, n, first)
+				progressf(stderr, "%s: no results: it refused %d workload runs, e.g. %s", k.backend, n, first)
 				said[k.backend] = true
 			}
 		default:
