@@ -1,0 +1,300 @@
+package peak
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// fakeCPUID answers leaves 0, 1 and 7 (subleaves 0 and 1) from the given
+// registers, as a recorded CPU would.
+func fakeCPUID(leaf1ECX, leaf7EBX, leaf7ECX, leaf7EDX, leaf71EAX uint32) cpuidFunc {
+	return func(eax, ecx uint32) (uint32, uint32, uint32, uint32) {
+		switch {
+		case eax == 0:
+			return 7, 0, 0, 0
+		case eax == 1:
+			return 0, 0, leaf1ECX, 0
+		case eax == 7 && ecx == 0:
+			return 1, leaf7EBX, leaf7ECX, leaf7EDX
+		case eax == 7 && ecx == 1:
+			return leaf71EAX, 0, 0, 0
+		}
+		return 0, 0, 0, 0
+	}
+}
+
+const (
+	bitOSXSAVE = 1 << 27
+	bitAVX     = 1 << 28
+	bitAVX2    = 1 << 5
+	bitAVX512F = 1 << 16
+	bitVNNI512 = 1 << 11 // leaf 7 ECX
+	bitAMXBF16 = 1 << 22 // leaf 7 EDX
+	bitFP16    = 1 << 23
+	bitAMXTile = 1 << 24
+	bitAMXInt8 = 1 << 25
+	bitAVXVNNI = 1 << 4 // leaf 7.1 EAX
+	bitBF16    = 1 << 5
+	bitAMXFP16 = 1 << 21
+)
+
+// The feature sets of the project's machines: AMD Zen 3 (AVX2 alone), Zen 4
+// (AVX-512 with VNNI and BF16, no AMX, no AVX-VNNI), and Sapphire Rapids.
+var (
+	zen3 = readFeatures(fakeCPUID(bitOSXSAVE|bitAVX, bitAVX2, 0, 0, 0), func() uint64 { return xcr0YMM })
+	zen4 = readFeatures(fakeCPUID(bitOSXSAVE|bitAVX, bitAVX2|bitAVX512F, bitVNNI512, 0, bitBF16),
+		func() uint64 { return xcr0YMM | xcr0ZMM })
+	sprBits = fakeCPUID(bitOSXSAVE|bitAVX, bitAVX2|bitAVX512F, bitVNNI512, bitAMXBF16|bitFP16|bitAMXTile|bitAMXInt8, bitAVXVNNI|bitBF16)
+	spr     = readFeatures(sprBits, func() uint64 { return xcr0All })
+)
+
+// rateProber measures every unit at a given issue rate and clock.
+type rateProber struct {
+	ghz  float64
+	rate map[string]float64 // instructions per cycle per unit; absent: the unit's usual
+}
+
+func (p rateProber) probe(u lowpUnit) (float64, float64, error) {
+	r, ok := p.rate[u.name]
+	if !ok {
+		r = 1
+		if u.amx {
+			r = 1.0 / 16
+		}
+	}
+	return p.ghz, p.ghz * r * u.opsPerInstr, nil
+}
+
+func granted() error         { return nil }
+func allKernels(string) bool { return true }
+
+func probeByUnit(ps []ComputeUnitProbe) map[string]ComputeUnitProbe {
+	out := map[string]ComputeUnitProbe{}
+	for _, p := range ps {
+		out[p.Unit] = p
+	}
+	return out
+}
+
+// TestComputeUnitsFeatures: which units each machine's features give, and
+// what a missing one says (its feature and CPUID bit, the OS state, the
+// OS's refusal, an instruction too slow to be hardware).
+func TestComputeUnitsFeatures(t *testing.T) {
+	sprNoAMXState := readFeatures(sprBits, func() uint64 { return xcr0YMM | xcr0ZMM })
+	sprNoZMMState := readFeatures(sprBits, func() uint64 { return xcr0YMM })
+	refused := func() error { return errors.New("ENOSPC") }
+	for _, tc := range []struct {
+		name   string
+		f      cpuFeatures
+		permit func() error
+		prober rateProber
+		want   map[string]string // unit → "" (measured) or a part of why not
+	}{
+		{"zen3", zen3, granted, rateProber{ghz: 3.5}, map[string]string{
+			UnitInt8FMA: "", UnitAVX512BF16: "no AVX512-BF16 (CPUID.7.1:EAX[5])", UnitAVX512VNNI: "no AVX512-VNNI (CPUID.7.0:ECX[11])",
+			UnitAVXVNNI: "no AVX-VNNI (CPUID.7.1:EAX[4])", UnitAVX512FP16: "no AVX512-FP16 (CPUID.7.0:EDX[23])",
+			UnitAMXBF16: "no AMX-BF16 (CPUID.7.0:EDX[22])", UnitAMXInt8: "no AMX-INT8 (CPUID.7.0:EDX[25])", UnitAMXFP16: "no AMX-FP16 (CPUID.7.1:EAX[21])"}},
+		{"zen4", zen4, granted, rateProber{ghz: 3.7}, map[string]string{
+			UnitInt8FMA: "", UnitAVX512BF16: "", UnitAVX512VNNI: "", UnitAVXVNNI: "no AVX-VNNI",
+			UnitAVX512FP16: "no AVX512-FP16", UnitAMXBF16: "no AMX-BF16", UnitAMXInt8: "no AMX-INT8"}},
+		{"sapphire rapids", spr, granted, rateProber{ghz: 3.8}, map[string]string{
+			UnitInt8FMA: "", UnitAVX512BF16: "", UnitAVX512VNNI: "", UnitAVXVNNI: "", UnitAVX512FP16: "",
+			UnitAMXBF16: "", UnitAMXInt8: "", UnitAMXFP16: "no AMX-FP16 (CPUID.7.1:EAX[21])"}},
+		{"AMX state not enabled", sprNoAMXState, granted, rateProber{ghz: 3.8}, map[string]string{
+			UnitAVX512BF16: "", UnitAMXBF16: "the OS does not enable AMX tile state (XCR0 bits 17–18)"}},
+		{"AVX-512 state not enabled", sprNoZMMState, granted, rateProber{ghz: 3.8}, map[string]string{
+			UnitAVXVNNI: "", UnitAVX512VNNI: "the OS does not enable AVX-512 state (XCR0 bits 5–7)"}},
+		{"AMX permission refused", spr, refused, rateProber{ghz: 3.8}, map[string]string{
+			UnitAVX512BF16: "", UnitAMXInt8: "the OS refused AMX tile data: ENOSPC"}},
+		{"emulated instruction", spr, granted, rateProber{ghz: 3.8, rate: map[string]float64{UnitAVX512FP16: 0.01, UnitAMXBF16: 0.001}}, map[string]string{
+			UnitAVX512BF16: "", UnitAVX512FP16: "looks emulated", UnitAMXBF16: "looks emulated"}},
+		{"not x86", readFeatures(nil, nil), granted, rateProber{ghz: 3}, map[string]string{UnitInt8FMA: "not an x86 CPU"}},
+	} {
+		got := probeByUnit(probeComputeUnits(tc.f, tc.permit, allKernels, tc.prober))
+		if len(got) != len(lowpUnits) {
+			t.Errorf("%s: %d units listed, want all %d", tc.name, len(got), len(lowpUnits))
+		}
+		for unit, why := range tc.want {
+			p := got[unit]
+			switch {
+			case why == "" && !p.OK():
+				t.Errorf("%s: %s not measured: %s", tc.name, unit, p.Missing)
+			case why != "" && (p.OK() || !strings.Contains(p.Missing, why)):
+				t.Errorf("%s: %s missing %q, want it to say %q", tc.name, unit, p.Missing, why)
+			}
+		}
+	}
+	noKernel := probeByUnit(probeComputeUnits(spr, granted, func(string) bool { return false }, rateProber{ghz: 3}))
+	if p := noKernel[UnitAVX512BF16]; !strings.Contains(p.Missing, "no kernel in this build") {
+		t.Errorf("without kernels: %q", p.Missing)
+	}
+}
+
+// TestComputeUnitRates: the measured rate is rounded to the model's issue
+// rate, whole or a power-of-two fraction, and ops/cycle follow from it.
+func TestComputeUnitRates(t *testing.T) {
+	for _, tc := range []struct {
+		per, want float64
+	}{{1.97, 2}, {1.02, 1}, {0.8, 1}, {0.52, 0.5}, {0.0641, 1.0 / 16}, {0.058, 1.0 / 16}, {0.034, 1.0 / 32}} {
+		if got := issueRate(tc.per); got != tc.want {
+			t.Errorf("issueRate(%g) = %g, want %g", tc.per, got, tc.want)
+		}
+	}
+	if RateText(1.0/16) != "1/16" || RateText(2) != "2" {
+		t.Errorf("RateText: %s, %s", RateText(1.0/16), RateText(2))
+	}
+	ps := probeByUnit(probeComputeUnits(spr, granted, allKernels, rateProber{ghz: 3.8, rate: map[string]float64{UnitAVX512VNNI: 1.6}}))
+	amx := ps[UnitAMXBF16]
+	if amx.IssueRate != 1.0/16 || amx.OpsPerCycle() != 1024 {
+		t.Errorf("amx-bf16 at 1/16 per cycle: issue rate %g, %g ops/cycle; want 1/16, 1024", amx.IssueRate, amx.OpsPerCycle())
+	}
+	vnni := ps[UnitAVX512VNNI]
+	if vnni.IssueRate != 2 || vnni.OpsPerCycle() != 256 || !strings.Contains(vnni.Note, "counted as 2") {
+		t.Errorf("avx512-vnni at 1.6 per cycle: %+v; want 2 per cycle, 256 ops/cycle, a note", vnni)
+	}
+}
+
+// unitHere returns the unit's kernel and its clock kernel where the CPU at
+// hand runs it, and skips the test with the missing feature otherwise.
+func unitHere(t *testing.T, name string) (lowpUnit, fmaKernel) {
+	t.Helper()
+	u, _ := lowpUnitNamed(name)
+	f := readFeatures(hostCPUID, hostXCR0)
+	if why := missing(f, u.needs); why != "" {
+		t.Skipf("%s: %s", name, why)
+	}
+	if u.amx {
+		if err := requestAMX(); err != nil {
+			t.Skipf("%s: %v", name, err)
+		}
+	}
+	k, ok := lowpKernel(name)
+	if !ok {
+		t.Skipf("%s: no kernel in this build", name)
+	}
+	return u, k
+}
+
+// TestLowpKernelsHere runs each unit's kernel where the CPU has the unit:
+// its instructions compute what they are counted for (the accumulators of
+// a few rounds are checked exactly), and it runs at a rate a core issues.
+func TestLowpKernelsHere(t *testing.T) {
+	for _, u := range lowpUnits {
+		t.Run(u.name, func(t *testing.T) {
+			u, k := unitHere(t, u.name)
+			checkLowpResult(t, u.name)
+			c := newCrew(1)
+			defer c.close()
+			b := budgetFor(true)
+			ck, how := unitClockKernel(u)
+			ghz := measureClock(c, ck, b.clock)
+			gops := fmaGFLOPS(c, k, b)
+			per := gops / (ghz * u.opsPerInstr)
+			t.Logf("%s: %.4g GOP/s at %.2f GHz (%s): %.3g %s per cycle", u.name, gops, ghz, how, per, u.instruction)
+			// Loose: a shared host slows a kernel down, never speeds it up.
+			if per < 0.5*u.minRate || per > 1.5*u.maxRate {
+				t.Errorf("%s ran at %.3g per cycle, outside what a core issues (%g–%g)", u.instruction, per, u.minRate, u.maxRate)
+			}
+		})
+	}
+}
+
+// checkLowpResult runs a unit's kernel for a few rounds and checks what it
+// computed: every instruction did the products it is counted for.
+func checkLowpResult(t *testing.T, unit string) {
+	t.Helper()
+	const rounds = 5
+	switch unit {
+	case UnitAVX512VNNI, UnitAVXVNNI, UnitInt8FMA:
+		// Each lane adds 4 products of 3·2 per round (VNNI: a quad; the
+		// AVX2 group: two pairs, then two s16 sums).
+		var got []int32
+		switch unit {
+		case UnitAVX512VNNI:
+			acc := new([lowpAccs * 16]int32)
+			dpbusdZmm(acc, u8Quad, s8Quad, rounds)
+			got = acc[:]
+		case UnitAVXVNNI:
+			acc := new([lowpAccs * 8]int32)
+			dpbusdYmmVEX(acc, u8Quad, s8Quad, rounds)
+			got = acc[:]
+		default:
+			acc := new([int8Groups * 8]int32)
+			int8GroupsYmm(acc, u8Quad, s8Quad, rounds)
+			got = acc[:]
+		}
+		for i, v := range got {
+			if v != rounds*4*3*2 {
+				t.Fatalf("%s: lane %d = %d after %d rounds, want %d", unit, i, v, rounds, rounds*24)
+			}
+		}
+	case UnitAVX512BF16:
+		acc := new([lowpAccs * 16]float32)
+		dpbf16Zmm(acc, bf16Pair, bf16Pair, rounds)
+		for i, v := range acc {
+			if want := float32(rounds * 2 * 0x1p-12); v != want {
+				t.Fatalf("%s: lane %d = %g after %d rounds, want %g", unit, i, v, rounds, want)
+			}
+		}
+	case UnitAVX512FP16:
+		acc := new([lowpAccs * 32]uint16)
+		for i := range acc {
+			acc[i] = 0x3C00 // 1, the fixed point of m·acc + c
+		}
+		fmaPHZmm(acc, f16M, f16C, rounds)
+		for i, v := range acc {
+			if v != 0x3C00 {
+				t.Fatalf("%s: lane %d = %#04x after %d rounds, want 1 (0x3c00)", unit, i, v, rounds)
+			}
+		}
+	case UnitAMXBF16, UnitAMXFP16, UnitAMXInt8:
+		checkAMXResult(t, unit, rounds)
+	}
+}
+
+// checkAMXResult checks tile 0 after `rounds` tile products of constant
+// tiles: each element sums 32 pair products (64 quad products for int8)
+// per round.
+func checkAMXResult(t *testing.T, unit string, rounds int) {
+	t.Helper()
+	a, b := new([1024]byte), new([1024]byte)
+	c := new([1024]byte)
+	fill := func(x *[1024]byte, v uint32) {
+		for i := 0; i < len(x); i += 4 {
+			x[i], x[i+1], x[i+2], x[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+		}
+	}
+	word := func(i int) uint32 {
+		return uint32(c[4*i]) | uint32(c[4*i+1])<<8 | uint32(c[4*i+2])<<16 | uint32(c[4*i+3])<<24
+	}
+	cfg := amxConfig()
+	for i := range 256 {
+		var want uint32
+		switch unit {
+		case UnitAMXInt8:
+			if i == 0 {
+				fill(a, u8Quad)
+				fill(b, s8Quad)
+				amxInt8(cfg, a, b, c, rounds)
+			}
+			want = uint32(rounds * 64 * 3 * 2)
+		default:
+			if i == 0 {
+				pair := uint32(bf16Pair)
+				run := amxBF16
+				if unit == UnitAMXFP16 {
+					pair, run = f16Pair, amxFP16
+				}
+				fill(a, pair)
+				fill(b, pair)
+				run(cfg, a, b, c, rounds)
+			}
+			want = math.Float32bits(float32(rounds) * 32 * 0x1p-12) // 2⁻⁶ · 2⁻⁶ per product
+		}
+		if got := word(i); got != want {
+			t.Fatalf("%s: element %d = %#x after %d rounds, want %#x", unit, i, got, rounds, want)
+		}
+	}
+}
