@@ -1,7 +1,9 @@
 package peak
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -295,6 +297,63 @@ func checkAMXResult(t *testing.T, unit string, rounds int) {
 		}
 		if got := word(i); got != want {
 			t.Fatalf("%s: element %d = %#x after %d rounds, want %#x", unit, i, got, rounds, want)
+		}
+	}
+}
+
+// TestMeasureLowp measures the peaks of the units this CPU has on one
+// thread: each measured unit has a peak per dtype with its Unit, the
+// theoretical figure is clock × ops/cycle, and the kernel reaches it
+// (within a shared host's noise); ComputeFor gives the fastest unit.
+func TestMeasureLowp(t *testing.T) {
+	m := MeasureUnits(DetectMachine(), true)
+	measured := 0
+	for _, u := range m.ComputeUnits {
+		t.Logf("%-12s %s", u.Unit, func() string {
+			if u.OK() {
+				return fmt.Sprintf("%.3g per cycle → %s, %.4g GOP/s at %.2f GHz %s", u.PerCycle, RateText(u.IssueRate), u.GOPS, u.ClockGHz, u.Note)
+			}
+			return "missing: " + u.Missing
+		}())
+		if u.OK() {
+			measured++
+		}
+	}
+	if measured == 0 {
+		t.Skip("no low-precision unit here")
+	}
+	p, err := Measure(context.Background(), m, Options{Threads: []int{1}, Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range m.ComputeUnits {
+		for _, dt := range u.DTypes {
+			c, ok := p.ComputeForUnit(dt, u.Unit, 1)
+			if ok != u.OK() {
+				t.Errorf("%s %s: peak found %v, unit measured %v", dt, u.Unit, ok, u.OK())
+			}
+			if !ok {
+				continue
+			}
+			t.Logf("%s %s: theoretical %.4g, measured %.4g GOP/s (%.0f%%) [%s] %s", dt, u.Unit, c.TheoreticalGFLOPS, c.EmpiricalGFLOPS,
+				100*c.EmpiricalGFLOPS/c.TheoreticalGFLOPS, c.Formula, c.Kernel)
+			if want := c.ClockGHz * u.OpsPerCycle(); math.Abs(c.TheoreticalGFLOPS-want) > 1e-9*want || c.FLOPsPerCycle != u.OpsPerCycle() {
+				t.Errorf("%s %s: theoretical %g, want clock × ops/cycle = %g", dt, u.Unit, c.TheoreticalGFLOPS, want)
+			}
+			if r := c.EmpiricalGFLOPS / c.TheoreticalGFLOPS; r < 0.4 || r > 1.5 {
+				t.Errorf("%s %s: measured/theoretical = %.2f, want within (0.4, 1.5)", dt, u.Unit, r)
+			}
+		}
+	}
+	for _, dt := range []string{"bf16", "f16", "i8", "u8s8"} {
+		best, ok := p.ComputeFor(dt, 1)
+		if !ok {
+			continue
+		}
+		for _, c := range p.Compute {
+			if c.DType == dt && c.Threads == 1 && c.TheoreticalGFLOPS > best.TheoreticalGFLOPS {
+				t.Errorf("ComputeFor(%s) = %s, but %s is faster", dt, best.Unit, c.Unit)
+			}
 		}
 	}
 }

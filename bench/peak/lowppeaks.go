@@ -44,7 +44,7 @@ func lowpPeaks(ctx context.Context, c *crew, m Machine, opt Options, b budget) (
 		ghz = max(ghz, measureClock(c, ck, b.clock))
 		cores := m.cores(t)
 		opc := pr.OpsPerCycle()
-		formula := fmt.Sprintf("%s × %.2f GHz (%s) × %g ops/cycle (%s: %g ops × %s per cycle; %.2f per cycle measured on one core)",
+		formula := fmt.Sprintf("%s × %.2f GHz (%s) × %g ops/cycle (%s: %g ops × %s per cycle; %.3g per cycle measured on one core)",
 			coresText(cores, t), ghz, clockHow, opc, u.instruction, u.opsPerInstr, RateText(pr.IssueRate), pr.PerCycle)
 		for _, dt := range u.dtypes {
 			cp := ComputePeak{

@@ -135,6 +135,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		ghz = max(ghz, measureClock(c, uk, b.clock))
 	}
 
+	var f32 ComputePeak
 	for _, dtype := range []string{"f32", "f64"} {
 		k := fmaKernelFor(dtype, m.SIMDBits)
 		fpc := m.FLOPsPerCycle(dtype)
@@ -156,9 +157,10 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		}
 		p.Compute = append(p.Compute, cp)
 		if dtype == "f32" {
-			p.Compute = append(p.Compute, convertedPeaks(cp)...)
+			f32 = cp
 		}
 	}
+	p.Compute = append(p.Compute, convertedPeaks(f32)...)
 	lowp, err := lowpPeaks(ctx, c, m, opt, b)
 	p.Compute = append(p.Compute, lowp...)
 	if err != nil {
