@@ -24,11 +24,21 @@ func convertedPeaks(f32 ComputePeak) []ComputePeak {
 // crew's threads and returns their peaks, one per unit and dtype: the
 // theoretical min(threads, Cores) × clock × ops/cycle/core (the issue rate
 // measured on one core, rounded), the empirical the unit's kernel on every
-// thread. Each unit's clock is read before and after its kernel, the higher
-// kept, as the FMA peaks' is.
-func lowpPeaks(ctx context.Context, c *crew, m Machine, opt Options, b budget) ([]ComputePeak, error) {
-	var out []ComputePeak
-	t := c.size()
+// thread. Each unit's clock is read before and after its kernel; every
+// reading of one clock kernel in this thread count counts, the highest
+// kept (clocks holds those taken already, by kernel name): a busy host
+// only ever makes the chain read low, and one low reading would make a
+// unit's theoretical peak low and its share too high.
+func lowpPeaks(ctx context.Context, c *crew, m Machine, opt Options, b budget, clocks map[string]float64) ([]ComputePeak, error) {
+	type measured struct {
+		u         lowpUnit
+		pr        ComputeUnitProbe
+		kernel    string
+		clock     string // the clock kernel's name
+		clockHow  string
+		empirical float64
+	}
+	var done []measured
 	for _, pr := range m.ComputeUnits {
 		u, known := lowpUnitNamed(pr.Unit)
 		k, ok := lowpKernel(pr.Unit)
@@ -36,25 +46,30 @@ func lowpPeaks(ctx context.Context, c *crew, m Machine, opt Options, b budget) (
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return out, err
+			return nil, err
 		}
 		ck, clockHow := unitClockKernel(u)
-		ghz := measureClock(c, ck, b.clock)
+		clocks[ck.name] = max(clocks[ck.name], measureClock(c, ck, b.clock))
 		empirical := fmaGFLOPS(c, k, b)
-		ghz = max(ghz, measureClock(c, ck, b.clock))
-		cores := m.cores(t)
-		opc := pr.OpsPerCycle()
+		clocks[ck.name] = max(clocks[ck.name], measureClock(c, ck, b.clock))
+		done = append(done, measured{u, pr, k.name, ck.name, clockHow, empirical})
+	}
+	var out []ComputePeak
+	t := c.size()
+	cores := m.cores(t)
+	for _, d := range done {
+		ghz, opc := clocks[d.clock], d.pr.OpsPerCycle()
 		formula := fmt.Sprintf("%s × %.2f GHz (%s) × %g ops/cycle (%s: %g ops × %s per cycle; %.3g per cycle measured on one core)",
-			coresText(cores, t), ghz, clockHow, opc, u.instruction, u.opsPerInstr, RateText(pr.IssueRate), pr.PerCycle)
-		for _, dt := range u.dtypes {
+			coresText(cores, t), ghz, d.clockHow, opc, d.u.instruction, d.u.opsPerInstr, RateText(d.pr.IssueRate), d.pr.PerCycle)
+		for _, dt := range d.u.dtypes {
 			cp := ComputePeak{
-				DType: dt, Unit: u.name, Threads: t,
+				DType: dt, Unit: d.u.name, Threads: t,
 				TheoreticalGFLOPS: float64(cores) * ghz * opc,
-				EmpiricalGFLOPS:   empirical,
+				EmpiricalGFLOPS:   d.empirical,
 				ClockGHz:          ghz,
 				FLOPsPerCycle:     opc,
-				Formula:           formula + dtypeNote(u, dt),
-				Kernel:            k.name,
+				Formula:           formula + dtypeNote(d.u, dt),
+				Kernel:            d.kernel,
 			}
 			if opt.PeakGFLOPS > 0 {
 				cp.TheoreticalGFLOPS = opt.PeakGFLOPS

@@ -161,7 +161,11 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		}
 	}
 	p.Compute = append(p.Compute, convertedPeaks(f32)...)
-	lowp, err := lowpPeaks(ctx, c, m, opt, b)
+	clocks := map[string]float64{ck.name: intGHz}
+	if underWidth {
+		clocks[uk.name] = ghz
+	}
+	lowp, err := lowpPeaks(ctx, c, m, opt, b, clocks)
 	p.Compute = append(p.Compute, lowp...)
 	if err != nil {
 		return err
