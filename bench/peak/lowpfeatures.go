@@ -100,7 +100,7 @@ var (
 // unit's own instruction first), or "" when it has them all.
 func missing(f cpuFeatures, reqs []requirement) string {
 	if !f.x86 {
-		return "not an x86 CPU"
+		return "no CPUID to read (not amd64, or built with -tags purego)"
 	}
 	for _, r := range reqs {
 		if !r.has(f) {
