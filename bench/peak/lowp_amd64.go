@@ -2,7 +2,10 @@
 
 package peak
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"runtime"
+)
 
 // The low-precision unit kernels (lowp_amd64.s, amx_amd64.s): `rounds`
 // rounds of independent instructions of one unit on accumulators loaded
@@ -110,7 +113,7 @@ func amxKernel(name string, a, b uint32, run func(cfg *[64]byte, a, b, c *[1024]
 			binary.LittleEndian.PutUint32(tb[i:], b)
 		}
 		return func(r int) float64 {
-			run(cfg, ta, tb, tc, r)
+			onThread(run, cfg, ta, tb, tc, r)
 			var s float64
 			for _, v := range tc {
 				s += float64(v)
@@ -118,6 +121,17 @@ func amxKernel(name string, a, b uint32, run func(cfg *[64]byte, a, b, c *[1024]
 			return s
 		}
 	}}
+}
+
+// onThread runs an AMX kernel with its goroutine locked to its thread:
+// the tile state is the thread's. The kernel holds the whole tile session
+// (LDTILECFG … TILERELEASE) and Go does not preempt inside assembly, so
+// nothing can move it mid-session anyway; the lock says so where it is
+// called from (the crews lock their threads already: it nests).
+func onThread(run func(cfg *[64]byte, a, b, c *[1024]byte, rounds int), cfg *[64]byte, a, b, c *[1024]byte, rounds int) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	run(cfg, a, b, c, rounds)
 }
 
 // amxConfig is the 64-byte tile configuration (LDTILECFG's palette 1):

@@ -83,7 +83,7 @@ func checkAMXResult(t *testing.T, unit string, rounds int) {
 			if i == 0 {
 				fill(a, u8Quad)
 				fill(b, s8Quad)
-				amxInt8(cfg, a, b, c, rounds)
+				onThread(amxInt8, cfg, a, b, c, rounds)
 			}
 			want = uint32(rounds * 64 * 3 * 2)
 		default:
@@ -95,7 +95,7 @@ func checkAMXResult(t *testing.T, unit string, rounds int) {
 				}
 				fill(a, pair)
 				fill(b, pair)
-				run(cfg, a, b, c, rounds)
+				onThread(run, cfg, a, b, c, rounds)
 			}
 			want = math.Float32bits(float32(rounds) * 32 * 0x1p-12) // 2⁻⁶ · 2⁻⁶ per product
 		}
