@@ -49,19 +49,21 @@ func writePeaks(w io.Writer, run *result.Run, format string) error {
 	if m.UnitsNote != "" {
 		fmt.Fprintf(w, "note:      %s\n", m.UnitsNote)
 	}
+	writeComputeUnits(w, m)
 	writeCaches(w, m, run.Peaks)
 	if m.NominalGHz > 0 {
 		fmt.Fprintf(w, "nominal:   %.3f GHz (TSC/nominal; the measured clock below is what the cores ran at)\n", m.NominalGHz)
 	}
-	fmt.Fprintln(w, "\ncompute (theoretical = threads × measured clock × FLOP/cycle/core; measured = our FMA-throughput kernel)")
+	fmt.Fprintln(w, "\ncompute, per dtype and unit (theoretical = threads × measured clock × FLOP/cycle/core, integer types counting two ops per multiply-add;")
+	fmt.Fprintln(w, "measured = our throughput kernel of the unit; a result is a share of the unit its kernel ran on, else of its dtype's fastest)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "DTYPE\tTHREADS\tCLOCK GHz\tTHEORETICAL GFLOP/s\tMEASURED GFLOP/s\tMEASURED/THEORETICAL\tFORMULA\tKERNEL")
+	fmt.Fprintln(tw, "DTYPE\tUNIT\tTHREADS\tCLOCK GHz\tTHEORETICAL GFLOP/s\tMEASURED GFLOP/s\tMEASURED/THEORETICAL\tFORMULA\tKERNEL")
 	for _, c := range run.Peaks.Compute {
 		share := 0.0
 		if c.TheoreticalGFLOPS > 0 {
 			share = c.EmpiricalGFLOPS / c.TheoreticalGFLOPS
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%s\t%.1f%%\t%s\t%s\n", c.DType, c.Threads, c.ClockGHz,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%s\t%s\t%.1f%%\t%s\t%s\n", c.DType, c.UnitName(), c.Threads, c.ClockGHz,
 			units.Sig(c.TheoreticalGFLOPS), units.Sig(c.EmpiricalGFLOPS), 100*share, c.Formula, c.Kernel)
 	}
 	tw.Flush()
@@ -77,6 +79,28 @@ func writePeaks(w io.Writer, run *result.Run, format string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", b.Level, b.PatternName(), b.Threads, units.Sig(b.GBPS), units.Bytes(b.WorkingSet), src)
 	}
 	return tw.Flush()
+}
+
+// writeComputeUnits prints the low-precision units: what each did on one
+// core and the issue rate the model takes from it, or the feature (or OS
+// state, or permission) it lacks. Their peaks per thread count are in the
+// compute table.
+func writeComputeUnits(w io.Writer, m peak.Machine) {
+	if len(m.ComputeUnits) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "low-precision units (instruction throughput on one core, rounded to an issue rate; bf16 and f16 also run on the FMAs, converted to f32):")
+	for _, u := range m.ComputeUnits {
+		if !u.OK() {
+			fmt.Fprintf(w, "           %s: %s\n", u.Unit, u.Missing)
+			continue
+		}
+		fmt.Fprintf(w, "           %s (%s): %s, %.3g per cycle → %s → %g ops/cycle/core at %.2f GHz; 1 thread %s GOP/s\n",
+			u.Unit, strings.Join(u.DTypes, ", "), u.Instruction, u.PerCycle, peak.RateText(u.IssueRate), u.OpsPerCycle(), u.ClockGHz, units.Sig(u.GOPS))
+		if u.Note != "" {
+			fmt.Fprintf(w, "             %s\n", u.Note)
+		}
+	}
 }
 
 // writeCaches prints the caches as reported and as the working-set sweep

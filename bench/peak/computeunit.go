@@ -26,15 +26,15 @@ func (p Peaks) ComputeForUnit(dtype, unit string, threads int) (ComputePeak, boo
 		return p.ComputeFor(dtype, threads)
 	}
 	for _, c := range p.Compute {
-		if c.DType == dtype && c.Threads == threads && c.unit() == unit {
+		if c.DType == dtype && c.Threads == threads && c.UnitName() == unit {
 			return c, true
 		}
 	}
 	return ComputePeak{}, false
 }
 
-// unit is c's unit; entries from files older than units are FMA peaks.
-func (c ComputePeak) unit() string {
+// UnitName is c's unit; entries from files older than units are FMA peaks.
+func (c ComputePeak) UnitName() string {
 	if c.Unit == "" {
 		return UnitFMA
 	}

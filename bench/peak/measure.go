@@ -31,7 +31,9 @@ func budgetFor(quick bool) budget {
 const maxTriadBytes = 1<<31 - 1 // ≈ 2 GiB; fits a 32-bit int
 
 // Measure measures, for each thread count, the clock, the empirical FMA peak
-// of f32 and f64 and the triad bandwidth of L1, L2, L3 and DRAM, and derives the
+// of f32 and f64 (also bf16's and f16's on the FMA unit: inputs converted
+// to f32), the peak of each low-precision unit MeasureUnits found
+// (lowppeaks.go), and the triad bandwidth of L1, L2, L3 and DRAM, and derives the
 // theoretical compute peak: min(threads, Cores) × measured GHz × FLOPsPerCycle.
 // The clock is the integer clock of that many busy threads; a CPU that slows
 // down under wide vector load (AVX-512 licences) shows it in the empirical
@@ -133,12 +135,14 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		ghz = max(ghz, measureClock(c, uk, b.clock))
 	}
 
+	var f32 ComputePeak
 	for _, dtype := range []string{"f32", "f64"} {
 		k := fmaKernelFor(dtype, m.SIMDBits)
 		fpc := m.FLOPsPerCycle(dtype)
 		cores := m.cores(t)
 		cp := ComputePeak{
 			DType:             dtype,
+			Unit:              UnitFMA,
 			Threads:           t,
 			TheoreticalGFLOPS: float64(cores) * ghz * fpc,
 			EmpiricalGFLOPS:   empirical[dtype],
@@ -146,19 +150,25 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			FLOPsPerCycle:     fpc,
 			Kernel:            k.name,
 		}
-		who := fmt.Sprintf("%d threads", t)
-		if t == 1 {
-			who = "1 thread"
-		}
-		if cores < t {
-			who = fmt.Sprintf("%d cores (%d threads)", cores, t)
-		}
-		cp.Formula = fmt.Sprintf("%s × %.2f GHz (%s) × %g FLOP/cycle (%s, %s)", who, ghz, clockHow, fpc, m.flopsFormula(dtype), m.UnitsSource)
+		cp.Formula = fmt.Sprintf("%s × %.2f GHz (%s) × %g FLOP/cycle (%s, %s)", coresText(cores, t), ghz, clockHow, fpc, m.flopsFormula(dtype), m.UnitsSource)
 		if opt.PeakGFLOPS > 0 {
 			cp.TheoreticalGFLOPS = opt.PeakGFLOPS
 			cp.Formula = fmt.Sprintf("given: -peak-gflops=%g (applies to every dtype and thread count)", opt.PeakGFLOPS)
 		}
 		p.Compute = append(p.Compute, cp)
+		if dtype == "f32" {
+			f32 = cp
+		}
+	}
+	p.Compute = append(p.Compute, convertedPeaks(f32)...)
+	clocks := map[string]float64{ck.name: intGHz}
+	if underWidth {
+		clocks[uk.name] = ghz
+	}
+	lowp, err := lowpPeaks(ctx, c, m, opt, b, clocks)
+	p.Compute = append(p.Compute, lowp...)
+	if err != nil {
+		return err
 	}
 
 	// The levels come from a working-set sweep (levels.go) over the memory

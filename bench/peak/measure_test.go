@@ -21,10 +21,22 @@ func TestMeasureQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Compute) != 2 {
-		t.Fatalf("Compute = %+v, want f32 and f64", p.Compute)
+	// f32 and f64, and bf16 and f16 on the FMA unit (the f32 peak): a
+	// machine DetectMachine alone describes has no low-precision unit.
+	if len(p.Compute) != 4 {
+		t.Fatalf("Compute = %+v, want f32, f64, bf16 and f16 on the FMAs", p.Compute)
 	}
 	for _, c := range p.Compute {
+		if c.Unit != UnitFMA {
+			t.Errorf("%s: unit %q, want %q", c.DType, c.Unit, UnitFMA)
+		}
+		asDType := c.DType
+		if c.DType == "bf16" || c.DType == "f16" {
+			asDType = "f32"
+			if !strings.HasPrefix(c.Formula, "the f32 FMA peak ("+c.DType+" inputs converted to f32)") {
+				t.Errorf("%s formula %q: want it to say it is the f32 FMA peak", c.DType, c.Formula)
+			}
+		}
 		t.Logf("%s ×%d: %.2f GHz, theoretical %.1f, empirical %.1f GFLOP/s (%.0f%%) [%s] %s",
 			c.DType, c.Threads, c.ClockGHz, c.TheoreticalGFLOPS, c.EmpiricalGFLOPS,
 			100*c.EmpiricalGFLOPS/c.TheoreticalGFLOPS, c.Formula, c.Kernel)
@@ -34,7 +46,7 @@ func TestMeasureQuick(t *testing.T) {
 		if c.ClockGHz < 0.5 || c.ClockGHz > 7 {
 			t.Errorf("clock %.2f GHz outside 0.5–7", c.ClockGHz)
 		}
-		if c.FLOPsPerCycle != m.FLOPsPerCycle(c.DType) || c.Threads != 1 {
+		if c.FLOPsPerCycle != m.FLOPsPerCycle(asDType) || c.Threads != 1 {
 			t.Errorf("%+v: FLOPsPerCycle or Threads wrong", c)
 		}
 		if want := c.ClockGHz * c.FLOPsPerCycle; math.Abs(c.TheoreticalGFLOPS-want) > 1e-9*want {
@@ -85,7 +97,7 @@ func TestMeasureOverrides(t *testing.T) {
 			t.Errorf("ComputeFor(%s, 1) = %+v, %v; want the given peak and a measured empirical one", dtype, c, ok)
 		}
 	}
-	if len(p.Compute) != 2 {
+	if len(p.Compute) != 4 {
 		t.Errorf("thread counts not de-duplicated: %d compute peaks", len(p.Compute))
 	}
 	d, ok := p.BandwidthFor("DRAM", 1)

@@ -34,8 +34,12 @@ type Machine struct {
 	UnitsNote   string       `json:"units_note,omitempty"`
 	Table       UnitClaim    `json:"table"`           // what the micro-architecture table claims
 	Units       []WidthUnits `json:"units,omitempty"` // what each vector width did (MeasureUnits)
-	Caches      []Cache      `json:"caches"`          // data and unified caches, by level
-	NominalGHz  float64      `json:"nominal_ghz"`
+	// ComputeUnits are the low-precision units (AMX, VNNI, AVX512-BF16/FP16,
+	// the AVX2 int8 group): what each did on one core, or why it was not
+	// measured (MeasureUnits; lowp.go).
+	ComputeUnits []ComputeUnitProbe `json:"compute_units,omitempty"`
+	Caches       []Cache            `json:"caches"` // data and unified caches, by level
+	NominalGHz   float64            `json:"nominal_ghz"`
 }
 
 // Cache is one data or unified cache level.

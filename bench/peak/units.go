@@ -77,8 +77,13 @@ const tieShare = 0.03
 // disagree. Where no probe can run (no assembly for this GOARCH, -tags
 // purego, a CPU without FMA) the table's figures stay, and UnitsNote says
 // so.
+//
+// It also measures the low-precision units the CPU has (lowp.go): each
+// one's instruction throughput on one core, or why it was not measured.
 func MeasureUnits(m Machine, quick bool) Machine {
-	return applyUnits(m, probeUnits(hostProber{budgetFor(quick)}))
+	m = applyUnits(m, probeUnits(hostProber{budgetFor(quick)}))
+	m.ComputeUnits = probeComputeUnits(readFeatures(hostCPUID, hostXCR0), requestAMX, hasLowpKernel, hostLowpProber{budgetFor(quick)})
+	return m
 }
 
 // probeUnits probes every width p offers, widest first. A width whose probe
