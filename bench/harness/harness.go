@@ -401,6 +401,14 @@ func (p Plan) verify(r *result.Result, k backend.Kernel, w workload.Workload, da
 	c := w.Verify(data, out)
 	r.Verified, r.MaxRelErr, r.Tolerance = c.OK, c.MaxRelErr, c.Tolerance
 	r.VerifyMethod, r.VerifyDetail = c.Method, c.Detail
+	if acc, ok := w.QuantError(data, out); ok {
+		if !math.IsInf(acc.MaxAbsErr, 0) && !math.IsNaN(acc.MaxAbsErr) { // JSON has neither
+			r.QuantMaxAbsErr = &acc.MaxAbsErr
+		}
+		if !math.IsInf(acc.SQNRdB, 0) && !math.IsNaN(acc.SQNRdB) {
+			r.QuantSQNRdB = &acc.SQNRdB
+		}
+	}
 }
 
 // fill completes a result from its measurement.
