@@ -356,7 +356,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []result.Resul
 	}
 	pattern := workloadPattern(w)
 	bw, ok := p.Peaks.PatternBandwidthFor(p.Peaks.LevelFor(p.Machine, w.Footprint(), threads), pattern, threads)
-	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
+	compute, _ := p.Peaks.ComputeFor(string(w.ComputeDType()), threads)
 	if !ok || w.Intensity()*bw.GBPS >= compute.TheoreticalGFLOPS {
 		return nil, nil
 	}
@@ -446,7 +446,7 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 // low-precision dtype the note says so, since a kernel on a slower unit
 // then reads low rather than passing its ceiling.
 func (p Plan) computeCeiling(w workload.Workload, unit string, threads int) (peak.ComputePeak, string) {
-	dt := string(w.DType)
+	dt := string(w.ComputeDType())
 	if c, ok := p.Peaks.ComputeForUnit(dt, unit, threads); ok && unit != "" {
 		return c, ""
 	}

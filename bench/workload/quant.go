@@ -257,3 +257,14 @@ func (w Workload) validateQuant() error {
 	}
 	return nil
 }
+
+// ComputeDType is the dtype whose compute peak bounds w: f32 for the
+// element-wise quantization ops, whose arithmetic is f32 whatever they
+// store (their roofline is then their bandwidth, as it should be); w's
+// own dtype for every other workload.
+func (w Workload) ComputeDType() DType {
+	if w.Op.Quant() && w.Op != QLinear {
+		return F32
+	}
+	return w.DType
+}
