@@ -64,7 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
 		suite    = fs.String("suite", workload.DefaultSuite, "problem set: "+strings.Join(workload.Suites, ", ")+" (default: one size per cache level of each op, a few minutes on 2 cores; standard and full are the long runs)")
 		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, G: powers of 1000; Ki, Mi, Gi: of 1024); "+workload.LayerSyntax()+" (docs/layers.md)")
-		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32 (gemm only, GPU backends)")
+		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32, i8, u8s8, e4m3, e5m2 (gemm), i8, u8 (quantize, dequantize), bf16, f16 (convert, widen), u8s8, i8 (qlinear)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
 		c        = &config{}
 	)

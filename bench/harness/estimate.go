@@ -20,7 +20,7 @@ const estimateShare = 0.01
 // is known.
 func (p Plan) estimate(w workload.Workload, threads int) time.Duration {
 	var ns float64
-	if c, ok := p.Peaks.ComputeFor(string(w.DType), threads); ok && c.TheoreticalGFLOPS > 0 {
+	if c, ok := p.Peaks.ComputeFor(string(w.ComputeDType()), threads); ok && c.TheoreticalGFLOPS > 0 {
 		ns = w.FLOPs() / c.TheoreticalGFLOPS // FLOP / (GFLOP/s) = ns
 	}
 	if bw, ok := p.Peaks.PatternBandwidthFor("DRAM", workloadPattern(w), threads); ok && bw.GBPS > 0 {

@@ -362,7 +362,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []result.Resul
 	}
 	pattern := workloadPattern(w)
 	bw, ok := p.Peaks.PatternBandwidthFor(p.Peaks.LevelFor(p.Machine, w.Footprint(), threads), pattern, threads)
-	compute, _ := p.Peaks.ComputeFor(string(w.DType), threads)
+	compute, _ := p.Peaks.ComputeFor(string(w.ComputeDType()), threads)
 	if !ok || w.Intensity()*bw.GBPS >= compute.TheoreticalGFLOPS {
 		return nil, nil
 	}
@@ -407,6 +407,14 @@ func (p Plan) verify(r *result.Result, k backend.Kernel, w workload.Workload, da
 	c := w.Verify(data, out)
 	r.Verified, r.MaxRelErr, r.Tolerance = c.OK, c.MaxRelErr, c.Tolerance
 	r.VerifyMethod, r.VerifyDetail = c.Method, c.Detail
+	if acc, ok := w.QuantError(data, out); ok {
+		if !math.IsInf(acc.MaxAbsErr, 0) && !math.IsNaN(acc.MaxAbsErr) { // JSON has neither
+			r.QuantMaxAbsErr = &acc.MaxAbsErr
+		}
+		if !math.IsInf(acc.SQNRdB, 0) && !math.IsNaN(acc.SQNRdB) {
+			r.QuantSQNRdB = &acc.SQNRdB
+		}
+	}
 }
 
 // fill completes a result from its measurement.
@@ -444,7 +452,7 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 // low-precision dtype the note says so, since a kernel on a slower unit
 // then reads low rather than passing its ceiling.
 func (p Plan) computeCeiling(w workload.Workload, unit string, threads int) (peak.ComputePeak, string) {
-	dt := string(w.DType)
+	dt := string(w.ComputeDType())
 	if c, ok := p.Peaks.ComputeForUnit(dt, unit, threads); ok && unit != "" {
 		return c, ""
 	}

@@ -96,7 +96,7 @@ func (rw row) cells(run *result.Run, c columns, r *result.Result) []string {
 		out = append(out, rw.ref)
 	}
 	out = append(out, rw.bound)
-	for _, cell := range []func(*result.Run, *result.Result) (string, bool){memCell, vsCell} {
+	for _, cell := range []func(*result.Run, *result.Result) (string, bool){memCell, vsCell, quantCell} {
 		if v, ok := cell(run, r); ok {
 			out = append(out, v)
 		}
@@ -354,7 +354,7 @@ var csvHeader = []string{"backend", "device", "op", "dtype", "shape", "threads",
 	"median_ns", "min_ns", "max_ns", "iqr_ns", "spread", "noisy", "flops", "bytes", "gflops", "gbps", "intensity",
 	"verified", "max_rel_err", "tolerance", "bound", "bandwidth_level", "roofline_gflops",
 	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error",
-	"algorithm", "implementation", "footprint_bytes", "over_bound", "clock_drift"}
+	"algorithm", "implementation", "footprint_bytes", "over_bound", "clock_drift", "quant_sqnr_db", "quant_max_abs_err"}
 
 func writeCSV(w io.Writer, run *result.Run) error {
 	cw := csv.NewWriter(w)
@@ -371,7 +371,8 @@ func writeCSV(w io.Writer, run *result.Run) error {
 			g(r.FLOPs), g(r.Bytes), g(r.GFLOPS), g(r.GBPS), g(r.Intensity),
 			strconv.FormatBool(r.Verified), g(r.MaxRelErr), g(r.Tolerance), r.Peak.Bound, r.Peak.BandwidthLevel, g(r.Peak.RooflineGFLOPS),
 			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error,
-			r.Algorithm, r.Implementation, g(r.Footprint), strconv.FormatBool(diagnose.OverBound(&r)), drift})
+			r.Algorithm, r.Implementation, g(r.Footprint), strconv.FormatBool(diagnose.OverBound(&r)), drift,
+			quantCSV(&r)[0], quantCSV(&r)[1]})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -115,6 +115,13 @@ type Result struct {
 	Tolerance    float64 `json:"tolerance"`
 	VerifyMethod string  `json:"verify_method"`
 	VerifyDetail string  `json:"verify_detail,omitempty"`
+	// QuantSQNRdB and QuantMaxAbsErr are a quantize, convert or qlinear
+	// result's error against the f32 values it stands for
+	// (workload.QuantError): the signal-to-quantization-noise ratio in dB
+	// (absent where the output is exact) and the largest absolute error.
+	// Absent for the other ops.
+	QuantSQNRdB    *float64 `json:"quant_sqnr_db,omitempty"`
+	QuantMaxAbsErr *float64 `json:"quant_max_abs_err,omitempty"`
 
 	Peak  PeakRef `json:"peak"`
 	Share Share   `json:"share"`

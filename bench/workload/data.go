@@ -17,9 +17,14 @@ import (
 //	dot, add, mul   x, y
 //	others   x
 //	layer ops  see newLayerData (layer_ref.go)
+//	quantization ops  see quantOperands (quant.go)
 type Data struct {
 	Alpha float64 // axpy's scalar; 1 elsewhere
 	Args  [][]float64
+	// Unquantized holds what a quantized input stands for, for the
+	// accuracy figures (QuantError): qlinear's x and W before
+	// quantization. Kernels never see it.
+	Unquantized [][]float64
 }
 
 // NewData makes the workload's inputs from seed. The same seed gives the
@@ -28,6 +33,9 @@ type Data struct {
 func (w Workload) NewData(seed uint64) Data {
 	if w.Op.Layer() {
 		return w.newLayerData(seed) // layer_ref.go
+	}
+	if w.Op.Quant() {
+		return w.newQuantData(seed) // quant_data.go
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(w.Op))<<32^uint64(w.DType.Size())))
 	scale := 1.0

@@ -206,6 +206,9 @@ var layerSuiteSizes = map[string]map[Op][]string{
 // of suiteSizes, then the per-op list of layerSuiteSizes.
 func suiteSpecs(suite string, op Op) []string {
 	specs := slices.Clip(suiteSizes[suite][op.Kind()])
+	if op == QLinear { // gemm's shapes without transposes (quant.go)
+		specs = slices.DeleteFunc(slices.Clone(specs), func(s string) bool { return strings.Contains(s, ":") })
+	}
 	return append(specs, layerSuiteSizes[suite][op]...)
 }
 
@@ -222,8 +225,11 @@ func suiteOps(suite string) []string {
 
 // defaultDTypes is the dtypes op runs in when -dtype is not given: f32 for
 // the layer ops (f64 on request; f16 and bf16 are the GPUs') and in the
-// deepbench suite, every dtype otherwise.
+// deepbench suite, a quantization op's own (QuantDTypes), f32 and f64 otherwise.
 func defaultDTypes(suite string, op Op) []DType {
+	if op.Quant() {
+		return op.QuantDTypes()
+	}
 	if op.Layer() || suite == "deepbench" {
 		return []DType{F32}
 	}

@@ -100,7 +100,7 @@ func TestReducedDTypes(t *testing.T) {
 		}
 	}
 	w := Workload{Op: GEMV, DType: BF16, Shape: Shape{M: 4, N: 4}}
-	if err := w.Validate(); err == nil || err.Error() != "dtype bf16 applies to gemm only" {
+	if err := w.Validate(); err == nil || err.Error() != "dtype bf16 applies to gemm, convert, widen only" {
 		t.Errorf("gemv bf16: %v", err)
 	}
 	ws, err := Expand(Selection{Suite: "quick", DTypes: []DType{BF16, F16}})
@@ -108,16 +108,16 @@ func TestReducedDTypes(t *testing.T) {
 		t.Fatalf("Expand(all ops, bf16): %v, %v", ws, err)
 	}
 	for _, w := range ws {
-		if w.Op != GEMM {
+		if w.Op != GEMM && w.Op != Convert && w.Op != Widen {
 			t.Errorf("Expand(all ops, bf16, f16) gave %v", w)
 		}
 	}
-	if _, err := Expand(Selection{Suite: "quick", Ops: []Op{GEMM, Add}, DTypes: []DType{F16}}); err == nil || !strings.Contains(err.Error(), "dtype f16 applies to gemm only") {
+	if _, err := Expand(Selection{Suite: "quick", Ops: []Op{GEMM, Add}, DTypes: []DType{F16}}); err == nil || !strings.Contains(err.Error(), "dtype f16 applies to gemm, convert, widen only") {
 		t.Errorf("Expand(gemm,add f16): %v", err)
 	}
 	if ws, err := Expand(Selection{Suite: "quick"}); err == nil {
 		for _, w := range ws {
-			if w.DType.GEMMOnly() {
+			if w.DType.GEMMOnly() || w.Op.Quant() {
 				t.Errorf("the default selection has %v", w)
 			}
 		}

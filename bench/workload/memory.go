@@ -41,6 +41,9 @@ func (w Workload) HostBytes(kernels, sets int, reference bool) float64 {
 
 // outputCount is OutputLen in float64, for shapes not yet validated.
 func (w Workload) outputCount() float64 {
+	if w.Op.Quant() {
+		return float64(w.quantOutputLen())
+	}
 	if w.Op.Layer() {
 		l := w.Shape.Layer
 		return float64(l.N) * float64(l.OutChannels(w.Op)) * float64(l.OutSize(w.Op))

@@ -22,6 +22,9 @@ func (s Shape) Format(op Op) string {
 	if op.Layer() {
 		return s.Layer.Format(op)
 	}
+	if op.Quant() {
+		return s.formatQuant(op)
+	}
 	switch op.Kind() {
 	case KindMatMul:
 		str := fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K)
@@ -49,11 +52,16 @@ func transName(t bool) string {
 //	softmax  ROWSxCOLS
 //	others   the element count
 //	layer ops  see parseLayer (layer.go), e.g. conv2d 1x64x56x56:64x3x3:p1
+//	quantize, dequantize  the element count, or ROWSxCOLS:channel (a scale per row)
+//	convert, widen  the element count;  qlinear  N or MxNxK (parseQuant, quant.go)
 //
 // Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
 func ParseShape(op Op, s string) (Shape, error) {
 	if op.Layer() {
 		return parseLayer(op, s)
+	}
+	if op.Quant() {
+		return parseQuant(op, s)
 	}
 	var sh Shape
 	dims, trans, hasTrans := strings.Cut(s, ":")

@@ -84,6 +84,9 @@ func Expand(sel Selection) ([]Workload, error) {
 			}
 			continue // -op=all: the ops this suite has shapes for
 		}
+		if op.Quant() && len(sel.Ops) == 0 && len(sel.DTypes) == 0 {
+			continue // the quantization ops run when named, or asked for by a dtype of theirs
+		}
 		dtypes := sel.DTypes
 		if len(dtypes) == 0 {
 			dtypes = defaultDTypes(suite, op)
@@ -97,8 +100,8 @@ func Expand(sel Selection) ([]Workload, error) {
 			shapes = append(shapes, sh)
 		}
 		for _, dt := range dtypes {
-			if dt.GEMMOnly() && op != GEMM && len(sel.Ops) == 0 {
-				continue // -op=all with -dtype=bf16: gemm alone (named ops fail Validate)
+			if !op.Accepts(dt) && len(sel.Ops) == 0 {
+				continue // -op=all with -dtype=bf16: the ops defined in bf16 alone (named ops fail Validate)
 			}
 			for _, sh := range shapes {
 				w := Workload{Op: op, DType: dt, Shape: sh}

@@ -42,6 +42,9 @@ func (w Workload) Verify(d Data, out []float64) Check {
 	if w.Op.Layer() {
 		return w.verifyLayer(d, out) // layer_ref.go
 	}
+	if w.Op.Quant() {
+		return w.verifyQuant(d, out) // quant_ref.go
+	}
 	if w.Op == GEMM && float64(w.Shape.M)*float64(w.Shape.N)*float64(w.Shape.K) > fullGEMMLimit {
 		return w.verifyProjected(d, out)
 	}
@@ -53,6 +56,9 @@ func (w Workload) Verify(d Data, out []float64) Check {
 
 // Reference returns the float64 result of the workload on d.
 func (w Workload) Reference(d Data) []float64 {
+	if w.Op.Quant() {
+		return w.quantReference(d) // quant_ref.go
+	}
 	ref, _, _ := w.reference(d)
 	return ref
 }

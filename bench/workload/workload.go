@@ -35,7 +35,7 @@ const (
 
 // Ops lists every operation in the order reports show them (the layer
 // operations, LayerOps, last).
-var Ops = append([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, LayerOps...)
+var Ops = slices.Concat([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, QuantOps, LayerOps)
 
 // ParseOp returns the Op named s.
 func ParseOp(s string) (Op, error) {
@@ -71,7 +71,7 @@ func (op Op) Kind() Kind {
 		return op.layerKind()
 	}
 	switch op {
-	case GEMM:
+	case GEMM, QLinear: // qlinear: m, n, k as gemm's (quant.go)
 		return KindMatMul
 	case GEMV:
 		return KindMatVec
@@ -129,14 +129,17 @@ var DTypes = []DType{F32, F64}
 var GEMMDTypes = []DType{F16, BF16, TF32, I8, U8S8, E4M3, E5M2}
 
 // ParseDType returns the DType named s.
+// u8 is quantize's and dequantize's asymmetric type (Op.Accepts says which
+// ops take which type).
 func ParseDType(s string) (DType, error) {
-	if DType(s) == F32 || DType(s) == F64 || slices.Contains(GEMMDTypes, DType(s)) {
+	if DType(s) == F32 || DType(s) == F64 || DType(s) == U8 || slices.Contains(GEMMDTypes, DType(s)) {
 		return DType(s), nil
 	}
 	names := []string{string(F32), string(F64)}
 	for _, d := range GEMMDTypes {
 		names = append(names, string(d))
 	}
+	names = append(names, string(U8))
 	return "", fmt.Errorf("unknown dtype %q (accepted: %s)", s, strings.Join(names, ", "))
 }
 
@@ -227,11 +230,14 @@ func (w Workload) String() string {
 
 // Validate reports whether the shape suits the op.
 func (w Workload) Validate() error {
-	if w.DType.GEMMOnly() && w.Op != GEMM {
-		return fmt.Errorf("dtype %s applies to gemm only", w.DType)
+	if err := w.validateDType(); err != nil { // quant.go
+		return err
 	}
 	if w.Op.Layer() {
 		return w.validateLayer()
+	}
+	if w.Op.Quant() {
+		return w.validateQuant()
 	}
 	s := w.Shape
 	if w.DType.Integer() && float64(s.K)*128*128 > math.MaxInt32 {
@@ -263,6 +269,9 @@ func (w Workload) elementCount() float64 {
 	if w.Op.Layer() {
 		return w.layerElements()
 	}
+	if w.Op.Quant() {
+		return w.quantElements()
+	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
 	switch w.Op.Kind() {
@@ -291,6 +300,9 @@ func (w Workload) Elements() int {
 	if w.Op.Layer() {
 		return int(w.layerElements())
 	}
+	if w.Op.Quant() {
+		return int(w.quantElements())
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -318,12 +330,16 @@ func (w Workload) Elements() int {
 //	add, mul, relu, sigmoid, tanh, exp, sum, max   n   (one op per element)
 //	softmax  5·m·n            (max, subtract, exp, sum, divide per element)
 //	layer ops (conv, pools, norms): see layerFLOPs in layer.go
+//	quantize, dequantize, convert, widen   n;  qlinear  2·m·n·k + 2·m·n  (quant.go)
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
 func (w Workload) FLOPs() float64 {
 	if w.Op.Layer() {
 		return w.layerFLOPs()
+	}
+	if w.Op.Quant() {
+		return w.quantFLOPs()
 	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
@@ -354,6 +370,7 @@ func (w Workload) FLOPs() float64 {
 //	pools    (N·C·D·H·W + N·C·P)·size
 //	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
 //	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
+//	quantization ops: every operand in its own type (quantOperands)
 func (w Workload) Bytes() float64 {
 	return w.Footprint() + w.extraWrites()
 }
@@ -363,6 +380,9 @@ func (w Workload) Bytes() float64 {
 // picks the level a result is compared with. It is Bytes but for an
 // in-place output's second count.
 func (w Workload) Footprint() float64 {
+	if w.Op.Quant() {
+		return w.quantFootprint()
+	}
 	if w.Op == GEMM && w.DType.OutputDType() != w.DType {
 		out := float64(w.OutputLen())
 		return (float64(w.Elements())-out)*float64(w.DType.Size()) + out*float64(w.DType.OutputDType().Size())
@@ -392,6 +412,9 @@ func (w Workload) WrittenBytes() float64 {
 // outputDType is the type the workload's output is stored in: a gemm's
 // OutputDType, the operands' type elsewhere.
 func (w Workload) outputDType() DType {
+	if w.Op.Quant() {
+		return w.quantOutputDType()
+	}
 	if w.Op == GEMM {
 		return w.DType.OutputDType()
 	}
@@ -410,6 +433,9 @@ func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 func (w Workload) OutputLen() int {
 	if w.Op.Layer() {
 		return w.layerOutputLen()
+	}
+	if w.Op.Quant() {
+		return w.quantOutputLen()
 	}
 	s := w.Shape
 	switch w.Op.Kind() {

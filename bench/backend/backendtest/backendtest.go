@@ -67,8 +67,8 @@ func Run(t *testing.T, b backend.Backend) {
 	}
 	for op, dts := range declared {
 		for _, dt := range dts {
-			if dt.GEMMOnly() && op != workload.GEMM {
-				t.Errorf("%s declares %s %s: %s applies to gemm only", b.Name(), op, dt, dt)
+			if !op.Accepts(dt) {
+				t.Errorf("%s declares %s %s, which is not defined in %s", b.Name(), op, dt, dt)
 			}
 		}
 	}
@@ -114,6 +114,9 @@ func Run(t *testing.T, b backend.Backend) {
 // dtypesFor lists the dtypes Run checks op in: f32 and f64, and the
 // reduced-precision types declared for it.
 func dtypesFor(declared backend.Support, op workload.Op) []workload.DType {
+	if op.Quant() {
+		return declared[op] // quant.go: only their own dtypes, as declared
+	}
 	dts := slices.Clone(workload.DTypes)
 	for _, dt := range workload.GEMMDTypes {
 		if declared.Has(op, dt) {

@@ -27,6 +27,9 @@ func specsFor(op workload.Op) []string {
 	if op.Layer() {
 		return layerShapes[op]
 	}
+	if op.Quant() {
+		return quantShapes[op] // quant.go
+	}
 	return shapes[op.Kind()]
 }
 

@@ -16,14 +16,24 @@ import (
 )
 
 // Declared is what the go and asm backends compute: every op, in f32 and
-// f64 (Prepare and PrepareLayer have a kernel for each).
+// f64 (Prepare and PrepareLayer have a kernel for each), and the
+// quantization ops in their own dtypes (quant.go).
 func Declared() backend.Support {
-	return backend.Support{}.Add(workload.DTypes, workload.Ops...)
+	s := backend.Support{}
+	for _, op := range workload.Ops {
+		if !op.Quant() {
+			s.Add(workload.DTypes, op)
+		}
+	}
+	return declareQuant(s)
 }
 
 // Prepare makes the kernel of w on in with the kernels of level lvl. Every
 // op is supported.
 func Prepare(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
+	if w.Op.Quant() {
+		return prepareQuant(lvl, w, in, cfg) // quant.go
+	}
 	if w.DType == workload.F32 {
 		return prepare[float32](lvl, w, in, cfg)
 	}

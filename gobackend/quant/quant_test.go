@@ -1,0 +1,280 @@
+package quant
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// lengths straddles every block and tail size, and a piece split.
+func lengths(t *testing.T) []int {
+	n := []int{}
+	for i := 0; i <= 140; i++ {
+		n = append(n, i)
+	}
+	n = append(n, 1000, 4099)
+	if !testing.Short() {
+		n = append(n, 300_001)
+	}
+	return n
+}
+
+// inputs are normal values around ±100 quantization steps of scale, some
+// beyond the range (saturation), and some exactly on rounding ties.
+func inputs(rng *rand.Rand, n int, scale float32) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		switch rng.IntN(8) {
+		case 0:
+			x[i] = (float32(rng.IntN(300)-150) + 0.5) * scale // a tie, where scale is a power of two
+		case 1:
+			x[i] = float32(rng.NormFloat64() * 1e4) // saturates
+		default:
+			x[i] = float32(rng.NormFloat64() * 60 * float64(scale))
+		}
+	}
+	return x
+}
+
+func forLevels(t *testing.T, f func(t *testing.T, lvl isa.Level)) {
+	for _, lvl := range isa.Levels() {
+		t.Run(lvl.String(), func(t *testing.T) { f(t, lvl) })
+	}
+}
+
+// TestQuantizeLevels: every level, both types, per tensor and per row, one
+// and two threads, gives the generic kernel's bits.
+func TestQuantizeLevels(t *testing.T) {
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		rng := rand.New(rand.NewPCG(1, 2))
+		for _, n := range lengths(t) {
+			for _, scale := range []float32{0.25, 0.0173} {
+				x := inputs(rng, n, scale)
+				for _, th := range []int{1, 2} {
+					checkQuantize[int8](t, lvl, x, scale, 0, th)
+					checkQuantize[uint8](t, lvl, x, scale, 128, th)
+					checkQuantize[uint8](t, lvl, x, scale, 3, th)
+				}
+			}
+		}
+	})
+}
+
+func checkQuantize[Q Int8](t *testing.T, lvl isa.Level, x []float32, scale float32, zp int32, th int) {
+	t.Helper()
+	want, got := make([]Q, len(x)), make([]Q, len(x))
+	quantizeGeneric(x, 1/scale, zp, want)
+	Quantize(lvl, x, scale, zp, got, th)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("n=%d threads=%d zp=%d: q[%d] = %d, want %d (x = %g)", len(x), th, zp, i, got[i], want[i], x[i])
+		}
+	}
+	deq, ref := make([]float32, len(x)), make([]float32, len(x))
+	dequantizeGeneric(want, scale, zp, ref)
+	Dequantize(lvl, want, scale, zp, deq, th)
+	for i := range ref {
+		if math.Float32bits(deq[i]) != math.Float32bits(ref[i]) {
+			t.Fatalf("dequantize n=%d: x[%d] = %g, want %g", len(x), i, deq[i], ref[i])
+		}
+	}
+}
+
+// TestQuantizeRounding: ties to even, saturation, the zero point, exactly
+// as the definition reads.
+func TestQuantizeRounding(t *testing.T) {
+	x := []float32{2.5, 3.5, -2.5, -3.5, 0.5, 1e9, -1e9, 126.5, 127.5, -128.5}
+	i8 := []int8{2, 4, -2, -4, 0, 127, -128, 126, 127, -128}
+	u8 := []uint8{12, 14, 8, 6, 10, 255, 0, 136, 138, 0} // zero point 10
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		for _, n := range []int{len(x), 64, 128} { // the assembly's blocks too
+			xs := make([]float32, n)
+			for i := range xs {
+				xs[i] = x[i%len(x)]
+			}
+			gi, gu := make([]int8, n), make([]uint8, n)
+			Quantize(lvl, xs, 1, 0, gi, 1)
+			Quantize(lvl, xs, 1, 10, gu, 1)
+			for i := range xs {
+				if gi[i] != i8[i%len(x)] || gu[i] != u8[i%len(x)] {
+					t.Fatalf("n=%d: x = %g: i8 %d, u8 %d; want %d, %d", n, xs[i], gi[i], gu[i], i8[i%len(x)], u8[i%len(x)])
+				}
+			}
+		}
+	})
+}
+
+func TestQuantizeRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows, cols := 7, 133
+	x := inputs(rng, rows*cols, 0.1)
+	scales, zps := make([]float32, rows), make([]int32, rows)
+	for r := range rows {
+		scales[r], zps[r] = float32(0.01+rng.Float64()), int32(rng.IntN(256))
+	}
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		for _, th := range []int{1, 2} {
+			q := make([]uint8, len(x))
+			QuantizeRows(lvl, cols, x, scales, zps, q, th)
+			back := make([]float32, len(x))
+			DequantizeRows(lvl, cols, q, scales, zps, back, th)
+			for r := range rows {
+				want := make([]uint8, cols)
+				quantizeGeneric(x[r*cols:(r+1)*cols], 1/scales[r], zps[r], want)
+				for j, v := range want {
+					if q[r*cols+j] != v {
+						t.Fatalf("row %d col %d: %d, want %d", r, j, q[r*cols+j], v)
+					}
+					if d := float32(scales[r] * float32(int32(v)-zps[r])); back[r*cols+j] != d {
+						t.Fatalf("dequantized row %d col %d: %g, want %g", r, j, back[r*cols+j], d)
+					}
+				}
+			}
+		}
+	})
+}
+
+// roundRef rounds v to p significant bits, least exponent emin, largest
+// finite top (beyond: ±Inf), ties to even, in float64 (exact).
+func roundRef(v float64, p, emin int, top float64) float64 {
+	if v == 0 {
+		return v
+	}
+	_, e := math.Frexp(v)
+	q := max(e-1, emin) - (p - 1)
+	r := math.Ldexp(math.RoundToEven(math.Ldexp(v, -q)), q)
+	if math.Abs(r) > top {
+		return math.Copysign(math.Inf(1), v)
+	}
+	return r
+}
+
+// TestNarrowGeneric: the generic conversions against an exact float64
+// rounding, on every f16 value and midpoint and on random f32 bit patterns
+// (subnormals and overflow included).
+func TestNarrowGeneric(t *testing.T) {
+	f16ref := func(v float32) float64 { return roundRef(float64(v), 11, -14, 65504) }
+	bf16ref := func(v float32) float64 { return roundRef(float64(v), 8, -126, math.MaxFloat32) }
+	try := func(v float32) {
+		if got := float64(F16Value(F16Bits(v))); got != f16ref(v) {
+			t.Fatalf("f16(%g) = %g, want %g", v, got, f16ref(v))
+		}
+		if got := float64(BF16Value(BF16Bits(v))); got != bf16ref(v) {
+			t.Fatalf("bf16(%g) = %g, want %g", v, got, bf16ref(v))
+		}
+	}
+	for h := range uint16(0x7c00) {
+		v := F16Value(h)
+		try(v)
+		try(-v)
+		mid := float32((float64(v) + float64(F16Value(h+1))) / 2)
+		try(mid)
+		try(-mid)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 1 << 20 {
+		v := math.Float32frombits(rng.Uint32())
+		if v == v && !math.IsInf(float64(v), 0) {
+			try(v)
+		}
+	}
+	if b := BF16Bits(float32(math.NaN())); BF16Value(b) == BF16Value(b) {
+		t.Errorf("bf16(NaN) = %#x, not a NaN", b)
+	}
+	if b := F16Bits(float32(math.NaN())); F16Value(b) == F16Value(b) {
+		t.Errorf("f16(NaN) = %#x, not a NaN", b)
+	}
+}
+
+// TestNarrowLevels: every level (and at AVX-512 both bf16 kernels) gives
+// the generic bits on normal, overflowing and f16-subnormal values, and
+// the widening gives every value back.
+func TestNarrowLevels(t *testing.T) {
+	defer func(v bool) { NativeBF16 = v }(NativeBF16)
+	rng := rand.New(rand.NewPCG(7, 8))
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		for _, native := range []bool{false, NativeBF16} {
+			NativeBF16 = native
+			for _, n := range lengths(t) {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-24)))
+					if i%17 == 3 {
+						x[i] = 7e4 // past f16's range
+					}
+				}
+				for _, f := range []Format{BF16, F16} {
+					want, got := make([]uint16, n), make([]uint16, n)
+					narrowGeneric(f, x, want)
+					Narrow(lvl, f, x, got, 2)
+					for i := range want {
+						if got[i] != want[i] {
+							t.Fatalf("format %d native=%v n=%d: y[%d] = %#x, want %#x (x = %g)", f, native, n, i, got[i], want[i], x[i])
+						}
+					}
+					back, ref := make([]float32, n), make([]float32, n)
+					widenGeneric(f, want, ref)
+					Widen(lvl, f, want, back, 2)
+					for i := range ref {
+						if math.Float32bits(back[i]) != math.Float32bits(ref[i]) {
+							t.Fatalf("widen format %d n=%d: y[%d] = %g, want %g", f, n, i, back[i], ref[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestNarrowNaN: the integer-rounding kernels keep a NaN a NaN, whatever
+// its payload (adding the rounding bias to it could carry into Inf).
+func TestNarrowNaN(t *testing.T) {
+	defer func(v bool) { NativeBF16 = v }(NativeBF16)
+	NativeBF16 = false
+	x := make([]float32, 64)
+	for i := range x {
+		x[i] = math.Float32frombits(0x7f800001 + uint32(i)*0x1ff)
+	}
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		y := make([]uint16, len(x))
+		Narrow(lvl, BF16, x, y, 1)
+		for i, b := range y {
+			if v := BF16Value(b); v == v {
+				t.Fatalf("bf16 of NaN %#x = %#x", math.Float32bits(x[i]), b)
+			}
+		}
+	})
+}
+
+func TestQLinear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, s := range [][3]int{{1, 1, 1}, {3, 5, 7}, {17, 9, 65}, {64, 64, 64}} {
+		m, n, k := s[0], s[1], s[2]
+		x, w := make([]uint8, m*k), make([]int8, n*k)
+		for i := range x {
+			x[i] = uint8(rng.IntN(256))
+		}
+		for i := range w {
+			w[i] = int8(rng.IntN(256) - 128)
+		}
+		bias := inputs(rng, n, 0.01)
+		for _, th := range []int{1, 2} {
+			y := make([]float32, m*n)
+			QLinear(isa.Best, m, n, k, x, w, bias, 0.02, 0.003, y, th)
+			sc := float32(0.02) * float32(0.003)
+			for i := range m {
+				for j := range n {
+					var acc int32
+					for p := range k {
+						acc += int32(x[i*k+p]) * int32(w[j*k+p])
+					}
+					if want := float32(sc*float32(acc)) + bias[j]; y[i*n+j] != want {
+						t.Fatalf("%v threads=%d: y[%d,%d] = %g, want %g", s, th, i, j, y[i*n+j], want)
+					}
+				}
+			}
+		}
+	}
+}
