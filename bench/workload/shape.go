@@ -22,6 +22,9 @@ func (s Shape) Format(op Op) string {
 	if op.Layer() {
 		return s.Layer.Format(op)
 	}
+	if op.Fourier() {
+		return formatFFT(s)
+	}
 	switch op.Kind() {
 	case KindMatMul:
 		str := fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K)
@@ -49,11 +52,15 @@ func transName(t bool) string {
 //	softmax  ROWSxCOLS
 //	others   the element count
 //	layer ops  see parseLayer (layer.go), e.g. conv2d 1x64x56x56:64x3x3:p1
+//	fft, ifft, rfft  N, BxN (a batch), RxC:2d or BxRxC:2d; see parseFFT (fft.go)
 //
 // Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
 func ParseShape(op Op, s string) (Shape, error) {
 	if op.Layer() {
 		return parseLayer(op, s)
+	}
+	if op.Fourier() {
+		return parseFFT(op, s) // fft.go
 	}
 	var sh Shape
 	dims, trans, hasTrans := strings.Cut(s, ":")

@@ -34,8 +34,8 @@ const (
 )
 
 // Ops lists every operation in the order reports show them (the layer
-// operations, LayerOps, last).
-var Ops = append([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, LayerOps...)
+// operations, LayerOps, then the Fourier transforms, FFTOps, last).
+var Ops = append(append([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, LayerOps...), FFTOps...)
 
 // ParseOp returns the Op named s.
 func ParseOp(s string) (Op, error) {
@@ -69,6 +69,9 @@ const (
 func (op Op) Kind() Kind {
 	if op.Layer() {
 		return op.layerKind()
+	}
+	if op.Fourier() {
+		return KindFFT
 	}
 	switch op {
 	case GEMM:
@@ -233,6 +236,11 @@ func (w Workload) Validate() error {
 	if w.Op.Layer() {
 		return w.validateLayer()
 	}
+	if w.Op.Fourier() {
+		if err := w.validateFFT(); err != nil { // fft.go
+			return err
+		}
+	}
 	s := w.Shape
 	if w.DType.Integer() && float64(s.K)*128*128 > math.MaxInt32 {
 		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, math.MaxInt32/(128*128))
@@ -263,6 +271,10 @@ func (w Workload) elementCount() float64 {
 	if w.Op.Layer() {
 		return w.layerElements()
 	}
+	if w.Op.Fourier() {
+		in, out := w.fftCounts()
+		return in + out
+	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
 	switch w.Op.Kind() {
@@ -291,6 +303,10 @@ func (w Workload) Elements() int {
 	if w.Op.Layer() {
 		return int(w.layerElements())
 	}
+	if w.Op.Fourier() {
+		in, out := w.fftCounts() // reals: a complex element counts twice
+		return int(in + out)
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -318,12 +334,16 @@ func (w Workload) Elements() int {
 //	add, mul, relu, sigmoid, tanh, exp, sum, max   n   (one op per element)
 //	softmax  5·m·n            (max, subtract, exp, sum, divide per element)
 //	layer ops (conv, pools, norms): see layerFLOPs in layer.go
+//	fft, ifft 5·N·log₂N per transform of N points, rfft half (benchFFT's convention, fftFLOPs in fft.go)
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
 func (w Workload) FLOPs() float64 {
 	if w.Op.Layer() {
 		return w.layerFLOPs()
+	}
+	if w.Op.Fourier() {
+		return w.fftFLOPs()
 	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
@@ -354,6 +374,8 @@ func (w Workload) FLOPs() float64 {
 //	pools    (N·C·D·H·W + N·C·P)·size
 //	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
 //	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
+//	fft, ifft (2·B·N + 2·B·N)·size   (complex input and output, N points per transform)
+//	rfft     (B·N + 2·B·R·(C/2+1))·size   (real input; complex half-spectrum output)
 func (w Workload) Bytes() float64 {
 	return w.Footprint() + w.extraWrites()
 }
@@ -410,6 +432,10 @@ func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 func (w Workload) OutputLen() int {
 	if w.Op.Layer() {
 		return w.layerOutputLen()
+	}
+	if w.Op.Fourier() {
+		_, out := w.fftCounts() // interleaved (re, im)
+		return int(out)
 	}
 	s := w.Shape
 	switch w.Op.Kind() {
