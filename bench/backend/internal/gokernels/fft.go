@@ -1,6 +1,7 @@
 package gokernels
 
 import (
+	"time"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/bench/backend"
@@ -22,13 +23,16 @@ func PrepareFFT(lvl isa.Level, w workload.Workload, in workload.Data, cfg backen
 	return prepareFFT[float64, complex128](lvl, w, in, cfg)
 }
 
-// fftKernel is a HostKernel that names the code its plan runs.
+// fftKernel is a HostKernel that names the code its plan runs and the
+// time the plan took (twiddle tables: backend.KernelPlanTime).
 type fftKernel struct {
 	*backend.HostKernel
 	impl string
+	plan time.Duration
 }
 
-func (k fftKernel) Implementation() string { return k.impl }
+func (k fftKernel) Implementation() string  { return k.impl }
+func (k fftKernel) PlanTime() time.Duration { return k.plan }
 
 // asComplex views interleaved (re, im) values as complex ones.
 func asComplex[T backend.Float, C fft.Complex](v []T) []C {
@@ -38,7 +42,9 @@ func asComplex[T backend.Float, C fft.Complex](v []T) []C {
 func prepareFFT[T backend.Float, C fft.Complex](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	s := w.Shape
 	rows, n, pts := s.FFTRows(), s.N, s.FFTPoints()
+	start := time.Now()
 	plan := fft.NewMulti[C](lvl, s.M, rows, n, w.Op == workload.IFFT)
+	planned := time.Since(start)
 	type set struct {
 		x, out []T
 		work   []C // rfft: the complex input, then the full transform
@@ -75,5 +81,5 @@ func prepareFFT[T backend.Float, C fft.Complex](lvl isa.Level, w workload.Worklo
 		}
 	}
 	output := func(c int) []float64 { return backend.Widen(sets[c].out) }
-	return fftKernel{backend.NewHostBatchKernel(mem, len(sets), step, output), plan.Kernel()}
+	return fftKernel{backend.NewHostBatchKernel(mem, len(sets), step, output), plan.Kernel(), planned}
 }
