@@ -22,6 +22,7 @@ packages=(
   libatlas-base-dev
   libmkl-dev libomp-dev
   libdnnl-dev
+  libfftw3-single3 libfftw3-double3
   python3 python3-numpy python3-scipy python3-torch
 )
 

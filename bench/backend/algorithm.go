@@ -1,6 +1,10 @@
 package backend
 
-import "github.com/peakbench/peakbench/bench/workload"
+import (
+	"time"
+
+	"github.com/peakbench/peakbench/bench/workload"
+)
 
 // BackendAlgorithms is implemented by a backend that can compute some
 // workloads in more than one way, each measured on its own: the harness
@@ -25,6 +29,21 @@ type KernelAlgorithm interface {
 // for information.
 type KernelImplementation interface {
 	Implementation() string
+}
+
+// KernelPlanTime is implemented by a kernel whose library plans before it
+// computes (FFTW's planner, which may time candidate algorithms): the time
+// the plan took, kept apart from the measured runs (result.Result.PlanNS).
+type KernelPlanTime interface {
+	PlanTime() time.Duration
+}
+
+// PlanTimeOf returns the plan time k reports (KernelPlanTime), or 0.
+func PlanTimeOf(k Kernel) time.Duration {
+	if p, ok := k.(KernelPlanTime); ok {
+		return p.PlanTime()
+	}
+	return 0
 }
 
 // KernelComputeUnit is implemented by a kernel that knows which unit of

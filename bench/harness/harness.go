@@ -284,6 +284,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		}
 		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
 		r.Peak.ComputeUnit = backend.ComputeUnitOf(k) // fill picks the ceiling of this unit
+		r.PlanNS = float64(backend.PlanTimeOf(k).Nanoseconds())
 		p.verify(&r, k, w, data, mw.prepared)
 		if r.Error != "" {
 			k.Close()

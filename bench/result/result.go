@@ -93,6 +93,10 @@ type Result struct {
 	// the algorithm cuDNN chose), for information.
 	Algorithm      string `json:"algorithm,omitempty"`
 	Implementation string `json:"implementation,omitempty"`
+	// PlanNS is the time the library took to plan the computation before
+	// its first run (FFTW's planner), not part of any sample; 0 where a
+	// backend does not plan or does not say.
+	PlanNS float64 `json:"plan_ns,omitempty"`
 
 	Iters     int       `json:"iters_per_sample"`
 	SamplesNS []float64 `json:"samples_ns"` // per iteration, in the order taken

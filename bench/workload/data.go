@@ -18,6 +18,7 @@ import (
 //	others   x
 //	layer ops  see newLayerData (layer_ref.go)
 //	quantization ops  see quantOperands (quant.go)
+//	fft, ifft  x, interleaved complex (re, im); rfft x real (newFFTData, fft_ref.go)
 type Data struct {
 	Alpha float64 // axpy's scalar; 1 elsewhere
 	Args  [][]float64
@@ -36,6 +37,9 @@ func (w Workload) NewData(seed uint64) Data {
 	}
 	if w.Op.Quant() {
 		return w.newQuantData(seed) // quant_data.go
+	}
+	if w.Op.Fourier() {
+		return w.newFFTData(seed) // fft_ref.go
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(w.Op))<<32^uint64(w.DType.Size())))
 	scale := 1.0

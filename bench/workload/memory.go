@@ -48,6 +48,10 @@ func (w Workload) outputCount() float64 {
 		l := w.Shape.Layer
 		return float64(l.N) * float64(l.OutChannels(w.Op)) * float64(l.OutSize(w.Op))
 	}
+	if w.Op.Fourier() {
+		_, out := w.fftCounts()
+		return out
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul, KindRows:
@@ -75,7 +79,7 @@ func (w Workload) Shrink(fits func(Workload) bool) (Workload, bool) {
 	case w.Op.Layer():
 		top = s.Layer.N
 		scale = func(v int) Workload { x := w; x.Shape.Layer.N = v; return x }
-	case w.Op.Kind() == KindRows:
+	case w.Op.Kind() == KindRows, w.Op.Fourier(): // softmax's rows, a transform's batch
 		top = s.M
 		scale = func(v int) Workload { x := w; x.Shape.M = v; return x }
 	case w.Op.Kind() == KindVector:

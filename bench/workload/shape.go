@@ -25,6 +25,9 @@ func (s Shape) Format(op Op) string {
 	if op.Quant() {
 		return s.formatQuant(op)
 	}
+	if op.Fourier() {
+		return formatFFT(s)
+	}
 	switch op.Kind() {
 	case KindMatMul:
 		str := fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K)
@@ -54,6 +57,7 @@ func transName(t bool) string {
 //	layer ops  see parseLayer (layer.go), e.g. conv2d 1x64x56x56:64x3x3:p1
 //	quantize, dequantize  the element count, or ROWSxCOLS:channel (a scale per row)
 //	convert, widen  the element count;  qlinear  N or MxNxK (parseQuant, quant.go)
+//	fft, ifft, rfft  N, BxN (a batch), RxC:2d or BxRxC:2d; see parseFFT (fft.go)
 //
 // Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
 func ParseShape(op Op, s string) (Shape, error) {
@@ -62,6 +66,9 @@ func ParseShape(op Op, s string) (Shape, error) {
 	}
 	if op.Quant() {
 		return parseQuant(op, s)
+	}
+	if op.Fourier() {
+		return parseFFT(op, s) // fft.go
 	}
 	var sh Shape
 	dims, trans, hasTrans := strings.Cut(s, ":")

@@ -45,6 +45,9 @@ func (w Workload) Verify(d Data, out []float64) Check {
 	if w.Op.Quant() {
 		return w.verifyQuant(d, out) // quant_ref.go
 	}
+	if w.Op.Fourier() {
+		return w.verifyFFT(d, out) // fft_ref.go
+	}
 	if w.Op == GEMM && float64(w.Shape.M)*float64(w.Shape.N)*float64(w.Shape.K) > fullGEMMLimit {
 		return w.verifyProjected(d, out)
 	}
@@ -68,6 +71,10 @@ func (w Workload) Reference(d Data) []float64 {
 func (w Workload) reference(d Data) (ref, scale []float64, tolULPs float64) {
 	if w.Op.Layer() {
 		return w.layerReference(d)
+	}
+	if w.Op.Fourier() {
+		ref := w.fftReference(d)
+		return ref, absOf(ref), w.Shape.fftTolULPs()
 	}
 	s := w.Shape
 	x := d.Args[0]

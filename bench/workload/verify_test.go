@@ -34,7 +34,7 @@ func computeF32(w Workload, d Data) []float64 {
 func TestVerifyAcceptsCorrectResults(t *testing.T) {
 	for _, op := range Ops {
 		for _, dt := range DTypes {
-			spec := map[Kind]string{KindMatMul: "17x9x33:TN", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40"}[op.Kind()]
+			spec := map[Kind]string{KindMatMul: "17x9x33:TN", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40", KindFFT: "3x40"}[op.Kind()]
 			if op.Layer() {
 				spec = layerTestSpecs[op] // layer_test.go
 			}
@@ -54,7 +54,7 @@ func TestVerifyAcceptsCorrectResults(t *testing.T) {
 
 func TestVerifyCatchesPlantedErrors(t *testing.T) {
 	for _, op := range Ops {
-		spec := map[Kind]string{KindMatMul: "16x8x32", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40"}[op.Kind()]
+		spec := map[Kind]string{KindMatMul: "16x8x32", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40", KindFFT: "3x40"}[op.Kind()]
 		if op.Layer() {
 			spec = layerTestSpecs[op] // layer_test.go
 		}

@@ -33,9 +33,10 @@ const (
 	Softmax Op = "softmax" // y[r] = softmax(x[r]) for each of m rows of n columns
 )
 
-// Ops lists every operation in the order reports show them (the layer
-// operations, LayerOps, last).
-var Ops = slices.Concat([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, QuantOps, LayerOps)
+// Ops lists every operation in the order reports show them: the dense ops,
+// the quantization ops (QuantOps), the layer ops (LayerOps), the Fourier
+// transforms (FFTOps).
+var Ops = slices.Concat([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, QuantOps, LayerOps, FFTOps)
 
 // ParseOp returns the Op named s.
 func ParseOp(s string) (Op, error) {
@@ -69,6 +70,9 @@ const (
 func (op Op) Kind() Kind {
 	if op.Layer() {
 		return op.layerKind()
+	}
+	if op.Fourier() {
+		return KindFFT
 	}
 	switch op {
 	case GEMM, QLinear: // qlinear: m, n, k as gemm's (quant.go)
@@ -239,6 +243,11 @@ func (w Workload) Validate() error {
 	if w.Op.Quant() {
 		return w.validateQuant()
 	}
+	if w.Op.Fourier() {
+		if err := w.validateFFT(); err != nil { // fft.go
+			return err
+		}
+	}
 	s := w.Shape
 	if w.DType.Integer() && float64(s.K)*128*128 > math.MaxInt32 {
 		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, math.MaxInt32/(128*128))
@@ -272,6 +281,10 @@ func (w Workload) elementCount() float64 {
 	if w.Op.Quant() {
 		return w.quantElements()
 	}
+	if w.Op.Fourier() {
+		in, out := w.fftCounts()
+		return in + out
+	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
 	switch w.Op.Kind() {
@@ -303,6 +316,10 @@ func (w Workload) Elements() int {
 	if w.Op.Quant() {
 		return int(w.quantElements())
 	}
+	if w.Op.Fourier() {
+		in, out := w.fftCounts() // reals: a complex element counts twice
+		return int(in + out)
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -331,6 +348,7 @@ func (w Workload) Elements() int {
 //	softmax  5·m·n            (max, subtract, exp, sum, divide per element)
 //	layer ops (conv, pools, norms): see layerFLOPs in layer.go
 //	quantize, dequantize, convert, widen   n;  qlinear  2·m·n·k + 2·m·n  (quant.go)
+//	fft, ifft 5·N·log₂N per transform of N points, rfft half (benchFFT's convention, fftFLOPs in fft.go)
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
@@ -340,6 +358,9 @@ func (w Workload) FLOPs() float64 {
 	}
 	if w.Op.Quant() {
 		return w.quantFLOPs()
+	}
+	if w.Op.Fourier() {
+		return w.fftFLOPs()
 	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
@@ -371,6 +392,8 @@ func (w Workload) FLOPs() float64 {
 //	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
 //	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
 //	quantization ops: every operand in its own type (quantOperands)
+//	fft, ifft (2·B·N + 2·B·N)·size   (complex input and output, N points per transform)
+//	rfft     (B·N + 2·B·R·(C/2+1))·size   (real input; complex half-spectrum output)
 func (w Workload) Bytes() float64 {
 	return w.Footprint() + w.extraWrites()
 }
@@ -436,6 +459,10 @@ func (w Workload) OutputLen() int {
 	}
 	if w.Op.Quant() {
 		return w.quantOutputLen()
+	}
+	if w.Op.Fourier() {
+		_, out := w.fftCounts() // interleaved (re, im)
+		return int(out)
 	}
 	s := w.Shape
 	switch w.Op.Kind() {

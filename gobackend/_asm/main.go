@@ -42,6 +42,7 @@ var packages = map[string]func(g *gen){
 	"nn":     genNN,
 	"conv":   genConv,
 	"quant":  genQuant,
+	"fft":    genFFT,
 }
 
 func main() {

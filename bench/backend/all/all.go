@@ -7,6 +7,7 @@ package all
 import (
 	_ "github.com/peakbench/peakbench/bench/backend/asm"
 	_ "github.com/peakbench/peakbench/bench/backend/cblas"
+	_ "github.com/peakbench/peakbench/bench/backend/fftw"
 	_ "github.com/peakbench/peakbench/bench/backend/gonum"
 	_ "github.com/peakbench/peakbench/bench/backend/nvidia"
 	_ "github.com/peakbench/peakbench/bench/backend/onednn"

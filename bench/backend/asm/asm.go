@@ -98,5 +98,8 @@ func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Conf
 	if w.Op.Layer() {
 		return gokernels.PrepareLayer(b.Level, w, in, cfg) // conv, pools, norms (layers.go)
 	}
+	if w.Op.Fourier() {
+		return gokernels.PrepareFFT(b.Level, w, in, cfg), nil // fft, ifft, rfft (fft.go)
+	}
 	return gokernels.Prepare(b.Level, w, in, cfg), nil
 }

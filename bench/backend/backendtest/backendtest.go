@@ -47,6 +47,9 @@ var shapes = map[workload.Kind][]string{
 	workload.KindMatVec: {"1", "7x13", "65x33"},
 	workload.KindVector: {"1", "7", "64", "1000", "4099"},
 	workload.KindRows:   {"1x1", "3x7", "17x130"},
+	// Every size class of the Fourier transforms: 1, powers of two (even
+	// and odd exponents), 3·2^k, 5·2^k, a prime, a batch, 2-D, odd rfft rows.
+	workload.KindFFT: {"1", "64", "512", "3x96", "160", "4099", "2x8x12:2d", "15"},
 }
 
 // Run checks every op b supports, and holds b to what it declares

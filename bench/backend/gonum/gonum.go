@@ -1,6 +1,6 @@
 // Package gonum registers the "gonum" backend: gonum.org/v1/gonum/blas/gonum,
-// the pure-Go BLAS a Go program uses today. It runs gemm, gemv, axpy and
-// dot; gonum parallelizes gemm over GOMAXPROCS goroutines, which the harness
+// the pure-Go BLAS a Go program uses today, and dsp/fourier, its FFT. It
+// runs gemm, gemv, axpy and dot, and the Fourier transforms in f64; gonum parallelizes gemm over GOMAXPROCS goroutines, which the harness
 // sets to the thread count.
 package gonum
 
@@ -18,7 +18,7 @@ const module = "gonum.org/v1/gonum"
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "gonum",
-		Description: "gonum.org/v1/gonum/blas/gonum, pure Go (gemm, gemv, axpy, dot)",
+		Description: "gonum.org/v1/gonum/blas/gonum and dsp/fourier, pure Go (gemm, gemv, axpy, dot; fft, ifft, rfft in f64)",
 		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Backend{}, nil },
 	})
 }
@@ -39,16 +39,20 @@ func (Backend) Info() backend.Info {
 }
 
 // declared is what gonum computes: its BLAS routines, in f32 and f64.
-var declared = backend.Support{}.Add(workload.DTypes, workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot)
+var declared = backend.Support{}.Add(workload.DTypes, workload.GEMM, workload.GEMV, workload.AXPY, workload.Dot).
+	Add([]workload.DType{workload.F64}, fftOps...) // dsp/fourier: complex128 only (fft.go)
 
 // Declared implements backend.Declarer: gemm, gemv, axpy and dot in f32
-// and f64.
+// and f64; fft, ifft and rfft in f64.
 func (Backend) Declared() backend.Support { return declared }
 
 // Prepare implements backend.Backend.
 func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if !declared.Has(w.Op, w.DType) {
 		return nil, backend.Unsupported("gonum", w)
+	}
+	if w.Op.Fourier() {
+		return prepareFFT(w, in, cfg)
 	}
 	if w.DType == workload.F32 {
 		return prepare[float32](w, in, cfg, ops32), nil

@@ -96,6 +96,7 @@ type reply struct {
 	Implementation string `json:"implementation,omitempty"` // the call timed, e.g. "torch.mm(a, b, out=c)"
 	Algorithm      string `json:"algorithm,omitempty"`      // the algorithm the kernel runs, when it names one
 	ComputeUnit    string `json:"compute_unit,omitempty"`   // the unit its arithmetic runs on (backend.KernelComputeUnit)
+	PlanNS         int64  `json:"plan_ns,omitempty"`        // the library's planning time (backend.KernelPlanTime)
 
 	// run
 	NS *int64 `json:"ns,omitempty"` // the iterations' total time by the worker's clock

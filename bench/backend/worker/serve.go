@@ -190,7 +190,8 @@ func (s *server) prepare(req request) {
 	}
 	s.kernels[req.ID] = &served{k: k, sh: sh}
 	alg := backend.AlgorithmOf(k, req.Algorithm)
-	s.ok(reply{Implementation: backend.ImplementationOf(k), Algorithm: alg, ComputeUnit: backend.ComputeUnitOf(k)})
+	s.ok(reply{Implementation: backend.ImplementationOf(k), Algorithm: alg, ComputeUnit: backend.ComputeUnitOf(k),
+		PlanNS: backend.PlanTimeOf(k).Nanoseconds()})
 }
 
 func (s *server) output(req request) {

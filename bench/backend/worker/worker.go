@@ -480,6 +480,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		return nil, err
 	}
 	k.impl, k.alg, k.unit = rep.Implementation, rep.Algorithm, rep.ComputeUnit
+	k.plan = time.Duration(rep.PlanNS)
 	if k.alg == "" {
 		k.alg = cfg.Algorithm
 	}
@@ -512,8 +513,9 @@ type kernel struct {
 	sh   *shared
 	impl string
 	alg  string
-	unit string // the compute unit the served kernel named
-	what string // the workload, for messages: "gemm f32 256x256x256"
+	unit string        // the compute unit the served kernel named
+	plan time.Duration // the served kernel's plan time (backend.KernelPlanTime)
+	what string        // the workload, for messages: "gemm f32 256x256x256"
 
 	// For the watchdog (watchdog.go): the harness's bound on one
 	// iteration, and the slowest iteration seen so far.
@@ -564,6 +566,9 @@ func (k *kernel) Implementation() string { return k.impl }
 // ComputeUnit implements backend.KernelComputeUnit: the unit the served
 // kernel named.
 func (k *kernel) ComputeUnit() string { return k.unit }
+
+// PlanTime implements backend.KernelPlanTime: the served kernel's.
+func (k *kernel) PlanTime() time.Duration { return k.plan }
 
 // Algorithm implements backend.KernelAlgorithm: the algorithm the worker
 // says the kernel runs, else the one asked for.

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Stockham FFT stages of gobackend/fft, on interleaved complex values
+// (complex64: "c" kernels over float32; complex128: "z" over float64). A
+// stage of radix r over sub-transforms of length r·m at stride s reads the
+// butterfly (p, q)'s inputs at x[q + s·(p + k·m)] and writes its outputs,
+// times the twiddles W^(k·p), at y[q + s·(r·p + k)] (gobackend/fft's
+// stage type).
+//
+//	fft4b, fft2b  radix 4 and 2 with s a multiple of the complex values per
+//	              vector: the vector runs across q, the twiddles of p
+//	              broadcast (tw: W^p, W^2p, W^3p per p, interleaved)
+//	fft4t         radix 4 at s = 1 (the first stage), ymm only: the vector
+//	              runs across p (tw: blocks of W^p, W^2p, W^3p for the
+//	              vector's p), and a transpose in registers puts each
+//	              butterfly's four outputs side by side
+//
+// i·(b − d) is swap(b − d) with one lane of each pair negated by the XOR
+// mask the caller passes: the even lanes for the forward transform (i·z),
+// the odd ones for the inverse (−i·z), so one kernel serves both.
+// A complex product u·w is fmaddsub(u, re w, swap(u)·im w).
+
+func genFFT(g *gen) {
+	for _, t := range []dtype{f32, f64} {
+		for _, w := range []width{ymm, zmm} {
+			g.fftBroadcast(t, w, 4)
+			g.fftBroadcast(t, w, 2)
+		}
+		g.fft4Transposed(t)
+	}
+}
+
+// cplx is the kernel-name prefix of t's complex type: BLAS's c and z.
+func cplx(t dtype) string {
+	if t.f64 {
+		return "z"
+	}
+	return "c"
+}
+
+func (g *gen) fftFunc(t dtype, w width, name, sig string, doc ...string) {
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	g.Function(fmt.Sprintf("%s%s%s", cplx(t), name, w.name))
+	g.SignatureExpr(fmt.Sprintf(sig, elem))
+	g.Doc(append(doc, needs(w)...)...)
+}
+
+// swapPairs sets dst to src with the real and imaginary parts of each
+// complex value exchanged.
+func (g *gen) swapPairs(t dtype, w width, src, dst Op) {
+	if t.f64 {
+		g.VPERMILPD(U8(0x55&(1<<w.lanes(t)-1)), src, dst)
+	} else {
+		g.VPERMILPS(U8(0xB1), src, dst)
+	}
+}
+
+// cmul sets u to u·w, w given as its real and imaginary parts in every
+// lane (wr, wi); tmp is clobbered.
+func (g *gen) cmul(t dtype, w width, u, wr, wi, tmp VecVirtual) {
+	g.swapPairs(t, w, u, tmp)
+	g.vmul(t, wi, tmp, tmp)
+	if t.f64 {
+		g.VFMADDSUB213PD(tmp, wr, u)
+	} else {
+		g.VFMADDSUB213PS(tmp, wr, u)
+	}
+}
+
+// butterfly4 turns a, b, c, d into the radix-4 butterfly's outputs before
+// the twiddles: a+c+b+d, a−c−i(b−d), a+c−(b+d), a−c+i(b−d) (for the
+// inverse, mask makes i·z −i·z).
+func (g *gen) butterfly4(t dtype, w width, a, b, c, d, mask VecVirtual) {
+	apc, amc, bpd, bmd := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vadd(t, c, a, apc)
+	g.vsub(t, c, a, amc)
+	g.vadd(t, d, b, bpd)
+	g.vsub(t, d, b, bmd)
+	g.swapPairs(t, w, bmd, bmd)
+	g.vxor(t, mask, bmd, bmd) // i·(b − d)
+	g.vadd(t, bpd, apc, a)
+	g.vsub(t, bpd, apc, c)
+	g.vsub(t, bmd, amc, b)
+	g.vadd(t, bmd, amc, d)
+}
+
+// fftBroadcast emits <c|z>fft<r>b<w>: the stage of radix r (4 or 2) with
+// s a multiple of w's complex values.
+func (g *gen) fftBroadcast(t dtype, w width, r int) {
+	name := fmt.Sprintf("fft%db", r)
+	sig := "func(y, x, tw *%s, m, s int, mask *%[1]s)"
+	if r == 2 {
+		sig = "func(y, x, tw *%s, m, s int)"
+	}
+	g.fftFunc(t, w, name, sig,
+		fmt.Sprintf("%s%s%s runs a radix-%d Stockham stage: for p < m and q < s, the butterfly", cplx(t), name, w.name, r),
+		fmt.Sprintf("of x[q + s·(p + k·m)], k < %d, into y[q + s·(%d·p + k)], output k times tw[p·%d + k−1]", r, r, r-1),
+		fmt.Sprintf("(complex values, k ≥ 1). s is a multiple of %d.", w.bytes/(2*t.size)))
+	cs := 2 * t.size // bytes per complex value
+	y, x, tw, m, s := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("m"), m)
+	g.Load(g.Param("s"), s)
+	var mask VecVirtual
+	if r == 4 {
+		mp := g.GP64()
+		g.Load(g.Param("mask"), mp)
+		mask = g.vec(w)
+		g.vmovu(t, Mem{Base: mp}, mask)
+	}
+	// Bytes: sb = s·cs, xm = s·m·cs (x's distance between k and k+1),
+	// and their multiples for the far inputs and outputs.
+	sb, xm := g.GP64(), g.GP64()
+	g.MOVQ(s, sb)
+	g.SHLQ(U8(log2(cs)), sb)
+	g.MOVQ(sb, xm)
+	g.IMULQ(m, xm)
+	xm3, sb3 := g.GP64(), g.GP64()
+	if r == 4 {
+		g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+		g.LEAQ(Mem{Base: sb, Index: sb, Scale: 2}, sb3)
+	}
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	outer := g.label("fftp")
+	g.Label(outer)
+	// Twiddles of this p, broadcast.
+	var wr, wi []VecVirtual
+	for k := range r - 1 {
+		a, b := g.vec(w), g.vec(w)
+		g.vbroadcast(t, Mem{Base: tw, Disp: k * cs}, a)
+		g.vbroadcast(t, Mem{Base: tw, Disp: k*cs + t.size}, b)
+		wr, wi = append(wr, a), append(wi, b)
+	}
+	off := g.GP64()
+	g.XORQ(off, off)
+	inner := g.label("fftq")
+	g.Label(inner)
+	// x + off + k·xm: k = 1, 2 through a pointer xo = x + off.
+	xo, yo := g.GP64(), g.GP64()
+	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
+	g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
+	vs := make([]VecVirtual, r)
+	for k := range r {
+		vs[k] = g.vec(w)
+	}
+	g.vmovu(t, Mem{Base: xo}, vs[0])
+	g.vmovu(t, Mem{Base: xo, Index: xm, Scale: 1}, vs[1])
+	tmp := g.vec(w)
+	if r == 4 {
+		g.vmovu(t, Mem{Base: xo, Index: xm, Scale: 2}, vs[2])
+		g.vmovu(t, Mem{Base: xo, Index: xm3, Scale: 1}, vs[3])
+		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], mask)
+		for k := 1; k < 4; k++ {
+			g.cmul(t, w, vs[k], wr[k-1], wi[k-1], tmp)
+		}
+		g.vmovu(t, vs[0], Mem{Base: yo})
+		g.vmovu(t, vs[1], Mem{Base: yo, Index: sb, Scale: 1})
+		g.vmovu(t, vs[2], Mem{Base: yo, Index: sb, Scale: 2})
+		g.vmovu(t, vs[3], Mem{Base: yo, Index: sb3, Scale: 1})
+	} else {
+		g.vsub(t, vs[1], vs[0], tmp)
+		g.vadd(t, vs[1], vs[0], vs[0])
+		g.cmul(t, w, tmp, wr[0], wi[0], vs[1])
+		g.vmovu(t, vs[0], Mem{Base: yo})
+		g.vmovu(t, tmp, Mem{Base: yo, Index: sb, Scale: 1})
+	}
+	g.ADDQ(U32(w.bytes), off)
+	g.CMPQ(off, sb)
+	g.JB(LabelRef(inner))
+	// Next p: x advances s complex values, y r·s, tw r−1.
+	g.ADDQ(sb, x)
+	g.LEAQ(Mem{Base: y, Index: sb, Scale: uint8(r)}, y)
+	g.ADDQ(U32((r-1)*cs), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(outer))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// fft4Transposed emits <c|z>fft4tAVX2: the radix-4 stage at s = 1, the
+// vector across p.
+func (g *gen) fft4Transposed(t dtype) {
+	w := ymm
+	v := w.bytes / (2 * t.size) // butterflies per vector: 4 complex64, 2 complex128
+	name := "fft4t"
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly", cplx(t), name, w.name),
+		"of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in",
+		fmt.Sprintf("blocks of %d: W^p, then W^2p, then W^3p of the block's p. m is a multiple of %d.", v, v))
+	cs := 2 * t.size
+	y, x, tw, m := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("m"), m)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	xm, xm3 := g.GP64(), g.GP64()
+	g.MOVQ(m, xm)
+	g.SHLQ(U8(log2(cs)), xm)
+	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	g.SHRQ(U8(log2(v)), m) // vector trips
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	loop := g.label("fftt")
+	g.Label(loop)
+	a, b, c, d := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: x}, a)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
+	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
+	g.butterfly4(t, w, a, b, c, d, mask)
+	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
+	for k, u := range []VecVirtual{b, c, d} {
+		tw := Mem{Base: tw, Disp: k * w.bytes}
+		if t.f64 {
+			g.VMOVDDUP(tw, wr)
+			g.VMOVUPD(tw, wi)
+			g.VPERMILPD(U8(0xF), wi, wi)
+		} else {
+			g.VMOVSLDUP(tw, wr)
+			g.VMOVSHDUP(tw, wi)
+		}
+		g.cmul(t, w, u, wr, wi, tmp)
+	}
+	// Transpose: y[4p + k] = u_k[p] for the vector's p.
+	var out [4]VecVirtual
+	if t.f64 {
+		out = [4]VecVirtual{g.vec(w), g.vec(w), g.vec(w), g.vec(w)}
+		g.VPERM2F128(U8(0x20), b, a, out[0])
+		g.VPERM2F128(U8(0x20), d, c, out[1])
+		g.VPERM2F128(U8(0x31), b, a, out[2])
+		g.VPERM2F128(U8(0x31), d, c, out[3])
+	} else {
+		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+		g.VUNPCKLPD(b, a, t0)
+		g.VUNPCKHPD(b, a, t1)
+		g.VUNPCKLPD(d, c, t2)
+		g.VUNPCKHPD(d, c, t3)
+		out = [4]VecVirtual{a, b, c, d}
+		g.VPERM2F128(U8(0x20), t2, t0, out[0])
+		g.VPERM2F128(U8(0x20), t3, t1, out[1])
+		g.VPERM2F128(U8(0x31), t2, t0, out[2])
+		g.VPERM2F128(U8(0x31), t3, t1, out[3])
+	}
+	for i, o := range out {
+		g.vmovu(t, o, Mem{Base: y, Disp: i * w.bytes})
+	}
+	g.ADDQ(U32(w.bytes), x)
+	g.ADDQ(U32(4*w.bytes), y)
+	g.ADDQ(U32(3*w.bytes), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}

@@ -1,0 +1,17 @@
+//go:build !amd64 || purego
+
+package fft
+
+import "github.com/peakbench/peakbench/gobackend/isa"
+
+// No assembly on this platform or under the purego tag: every stage is Go.
+
+const haveAsm = false
+
+func transposeBlock[C Complex]() int { return 1 }
+
+func asmStage[C Complex](isa.Level, stage[C]) bool { return false }
+
+func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool) { panic("fft: no assembly") }
+
+func stagesKernel[C Complex](isa.Level, []stage[C]) string { return "go" }
