@@ -20,7 +20,7 @@ static pb_status apply_threads(pb_job *j, char *err, size_t errlen)
 	return pb_cblas_set_threads((pb_cblas *)j->lib, j->threads, err, errlen);
 }
 
-/* set_job_threads applies opts' thread count to lib now (the job applies it again before each run). */
+/* set_job_threads applies opts' thread count to lib now (apply_threads, before each run). */
 static pb_status set_job_threads(pb_cblas *lib, const pb_job_opts *opts, char *err, size_t errlen)
 {
 	if (lib == NULL)

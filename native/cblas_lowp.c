@@ -158,40 +158,41 @@ typedef struct operands {
 
 /*
  * type_operands sets the element types of A, B and C and x's offsets; for
- * the integer types also the values A and B must hold and A's zero point. Row-major cblas_gemm_s8u8s32 takes A unsigned and B signed
+ * the integer types also the values A and B must hold and A's zero point.
+ * Row-major cblas_gemm_s8u8s32 takes A unsigned and B signed
  * (vendor/mkl.h): u8s8 is that form; i8's A is stored +128 (zero point
  * 128) and oa = −128 gives (A+128−128)·B, exact in s32 as every sum of
  * products is (workload.Validate bounds k). cblas_gemm_s16s16s32 takes
  * both signed: the values as they are, still refused beyond s8 (u8 for
  * u8s8's A).
  */
-static void type_operands(lowp_job *x, operands *j)
+static void type_operands(lowp_job *x, operands *o)
 {
-	*j = (operands){0};
+	*o = (operands){0};
 	x->oa = x->ob = 0;
 	x->oc = 0;
 	switch (x->dt) {
 	case PB_LOWP_BF16:
-		j->type[0] = j->type[1] = PB_HOST_BF16;
-		j->type[2] = PB_HOST_F32;
+		o->type[0] = o->type[1] = PB_HOST_BF16;
+		o->type[2] = PB_HOST_F32;
 		break;
 	case PB_LOWP_F16:
-		j->type[0] = j->type[1] = PB_HOST_F16;
-		j->type[2] = PB_HOST_F32;
+		o->type[0] = o->type[1] = PB_HOST_F16;
+		o->type[2] = PB_HOST_F32;
 		break;
 	case PB_LOWP_I8:
 	case PB_LOWP_U8S8:
-		j->type[2] = PB_HOST_S32;
-		j->values[0] = x->dt == PB_LOWP_U8S8 ? PB_HOST_U8 : PB_HOST_S8;
-		j->values[1] = PB_HOST_S8;
+		o->type[2] = PB_HOST_S32;
+		o->values[0] = x->dt == PB_LOWP_U8S8 ? PB_HOST_U8 : PB_HOST_S8;
+		o->values[1] = PB_HOST_S8;
 		if (x->s16) {
-			j->type[0] = j->type[1] = PB_HOST_S16;
+			o->type[0] = o->type[1] = PB_HOST_S16;
 			break;
 		}
-		j->type[0] = PB_HOST_U8;
-		j->type[1] = PB_HOST_S8;
+		o->type[0] = PB_HOST_U8;
+		o->type[1] = PB_HOST_S8;
 		if (x->dt == PB_LOWP_I8) {
-			j->zero_point[0] = 128;
+			o->zero_point[0] = 128;
 			x->oa = -128;
 		}
 		break;

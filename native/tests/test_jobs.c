@@ -133,7 +133,7 @@ static void round_trip(pb_host_dtype t, int32_t zero_point, const double *in, co
 	pb_job_free(j);
 }
 
-/* refused checks that setting v into argument 0 of type t (values, zero point) fails naming range. */
+/* refused checks that v, set into argument 0 of type t, fails naming range. */
 static void refused(pb_host_dtype t, pb_host_dtype values, int32_t zero_point, double v,
                     const char *range)
 {
