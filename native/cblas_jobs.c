@@ -20,23 +20,31 @@ static pb_status apply_threads(pb_job *j, char *err, size_t errlen)
 	return pb_cblas_set_threads((pb_cblas *)j->lib, j->threads, err, errlen);
 }
 
-static pb_status new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *lens, int output,
-                         const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
+/* set_job_threads applies opts' thread count to lib now (apply_threads, before each run). */
+static pb_status set_job_threads(pb_cblas *lib, const pb_job_opts *opts, char *err, size_t errlen)
 {
 	if (lib == NULL)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "NULL library handle");
-	pb_status st;
-	if (opts != NULL && opts->threads != 0) {
-		st = pb_cblas_set_threads(lib, opts->threads, err, errlen);
-		if (st != PB_OK)
-			return st;
-	}
-	st = pb_job_alloc(dt, nargs, lens, output, opts, out, err, errlen);
-	if (st != PB_OK)
-		return st;
-	(*out)->lib = lib;
-	(*out)->before = apply_threads;
+	if (opts != NULL && opts->threads != 0)
+		return pb_cblas_set_threads(lib, opts->threads, err, errlen);
 	return PB_OK;
+}
+
+static void bind_job(pb_job *j, pb_cblas *lib)
+{
+	j->lib = lib;
+	j->before = apply_threads;
+}
+
+static pb_status new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *lens, int output,
+                         const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
+{
+	pb_status st = set_job_threads(lib, opts, err, errlen);
+	if (st == PB_OK)
+		st = pb_job_alloc(dt, nargs, lens, output, opts, out, err, errlen);
+	if (st == PB_OK)
+		bind_job(*out, lib);
+	return st;
 }
 
 static pb_status it_sgemm(pb_job *j, int c, char *err, size_t errlen)
@@ -218,4 +226,16 @@ pb_status pb_cblas_new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *
                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
 {
 	return new_job(lib, dt, nargs, lens, output, opts, out, err, errlen);
+}
+
+pb_status pb_cblas_new_typed_job(pb_cblas *lib, int nargs, const size_t *lens,
+                                 const pb_host_dtype *types, int output, const pb_job_opts *opts,
+                                 pb_job **out, char *err, size_t errlen)
+{
+	pb_status st = set_job_threads(lib, opts, err, errlen);
+	if (st == PB_OK)
+		st = pb_job_alloc_typed(nargs, lens, types, output, opts, out, err, errlen);
+	if (st == PB_OK)
+		bind_job(*out, lib);
+	return st;
 }

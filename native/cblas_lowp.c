@@ -11,19 +11,15 @@
  * result is wrong, both types run cblas_gemm_s16s16s32 on operands widened
  * to s16, exact, and say so in the job's description.
  *
- * The jobs' operands have their own element types (bf16 A and B with an
- * f32 C; u8 A, s8 B, s32 C), where a host job has one (timing.c). They
- * keep timing.c's buffers and clock and replace only the copies in and out
- * (typed_place): inputs are converted once, when set, outside the timed
- * runs; the timed iteration is the library's call alone.
+ * The jobs are typed host jobs (timing.c): each operand in its own element
+ * type (bf16 A and B with an f32 C; u8 A, s8 B, s32 C), converted once,
+ * when set, outside the timed runs; the timed iteration is the library's
+ * call alone.
  */
-#include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pb_gpu.h" /* pb_f64_to_bf16 and its kin: round to nearest even */
 #include "pb_internal.h"
 
 /* The routines of each type, first found wins; all share their type's signature. */
@@ -105,108 +101,16 @@ const char *pb_cblas_lowp_routine(const pb_cblas *lib, pb_lowp dt)
 	return pb_cblas_lowp_has(lib, dt) ? lib->lowp_name[dt] : "";
 }
 
-/* Element types of the operands */
-
-typedef enum kind { EL_BF16, EL_F16, EL_INT, EL_F32, EL_S32 } kind;
-
-/* An operand's storage: EL_INT holds integers lo..hi stored as value + bias in size bytes. */
-typedef struct elem {
-	kind kind;
-	size_t size;
-	int lo, hi, bias;
-} elem;
-
-static const elem el_bf16 = {EL_BF16, 2, 0, 0, 0}, el_f16 = {EL_F16, 2, 0, 0, 0},
-                  el_f32 = {EL_F32, 4, 0, 0, 0}, el_s32 = {EL_S32, 4, 0, 0, 0};
-
-static elem el_int(int lo, int hi, int bias, size_t size)
-{
-	return (elem){EL_INT, size, lo, hi, bias};
-}
-
 /* What a job of one type computes with. */
 typedef struct lowp_job {
 	pb_lowp dt;
 	int s16;         /* through cblas_gemm_s16s16s32 */
-	elem el[3];      /* A, B, C */
 	signed char oa;  /* cblas_gemm_s8u8s32's offsets */
 	signed char ob;
 	int oc;          /* the C offset (CblasFixOffset): 0 */
 } lowp_job;
 
 static const lowp_job *ctx_of(const pb_job *j) { return j->ctx; }
-
-static pb_status typed_set_input(pb_job *j, int arg, const double *src, size_t len, char *err,
-                                 size_t errlen)
-{
-	const elem *e = &ctx_of(j)->el[arg];
-	void *first = pb_job_buf(j, 0, arg);
-	uint16_t *h = first;
-	unsigned char *b = first;
-	int16_t *w = first;
-	float *f = first;
-	for (size_t i = 0; i < len; i++) {
-		double v = src[i];
-		switch (e->kind) {
-		case EL_BF16:
-			h[i] = pb_f64_to_bf16(v);
-			break;
-		case EL_F16:
-			h[i] = pb_f64_to_f16(v);
-			break;
-		case EL_INT:
-			if (!(v >= e->lo && v <= e->hi) || v != floor(v))
-				return pb_fail(PB_ERR_INVALID, err, errlen,
-				               "job: argument %d element %zu is %g, not an integer in [%d, %d]",
-				               arg, i, v, e->lo, e->hi);
-			if (e->size == 1)
-				b[i] = (unsigned char)((int)v + e->bias);
-			else
-				w[i] = (int16_t)((int)v + e->bias);
-			break;
-		case EL_F32:
-			f[i] = (float)v;
-			break;
-		case EL_S32:
-			return pb_fail(PB_ERR_INVALID, err, errlen, "job: argument %d is the output", arg);
-		}
-	}
-	for (int c = 1; c < j->copies; c++)
-		memcpy(pb_job_buf(j, c, arg), first, len * e->size);
-	return PB_OK;
-}
-
-static pb_status typed_output(const pb_job *j, double *dst, size_t len, char *err, size_t errlen)
-{
-	(void)err;
-	(void)errlen;
-	const void *src = pb_job_buf(j, j->last, j->output);
-	if (ctx_of(j)->el[j->output].kind == EL_S32) {
-		const int32_t *s = src;
-		for (size_t i = 0; i < len; i++)
-			dst[i] = (double)s[i];
-	} else {
-		const float *s = src;
-		for (size_t i = 0; i < len; i++)
-			dst[i] = (double)s[i];
-	}
-	return PB_OK;
-}
-
-/*
- * typed_place is the host place of the first job allocated (timing.c's
- * buffers, clock and release) with the copies in and out above.
- */
-static pb_job_place typed_place;
-static const pb_job_place *host_place;
-static pthread_once_t typed_once = PTHREAD_ONCE_INIT;
-
-static void init_typed_place(void)
-{
-	typed_place = *host_place;
-	typed_place.set_input = typed_set_input;
-	typed_place.output = typed_output;
-}
 
 static void free_ctx(pb_job *j) { free(j->ctx); }
 
@@ -245,38 +149,52 @@ static pb_status it_int8(pb_job *j, int c, char *err, size_t errlen)
 	return PB_OK;
 }
 
+/* How A, B and C are stored: the typed host job's fields (pb_internal.h). */
+typedef struct operands {
+	pb_host_dtype type[3];
+	pb_host_dtype values[3];
+	int32_t zero_point[3];
+} operands;
+
 /*
- * describe_types sets a job's element types and offsets. Row-major
- * cblas_gemm_s8u8s32 takes A unsigned and B signed (vendor/mkl.h): u8s8
- * is that form; i8's A is stored +128 and oa = −128 gives (A+128−128)·B,
- * exact in s32 as every sum of products is (workload.Validate bounds k).
- * cblas_gemm_s16s16s32 takes both signed: the values as they are.
+ * type_operands sets the element types of A, B and C and x's offsets; for
+ * the integer types also the values A and B must hold and A's zero point.
+ * Row-major cblas_gemm_s8u8s32 takes A unsigned and B signed
+ * (vendor/mkl.h): u8s8 is that form; i8's A is stored +128 (zero point
+ * 128) and oa = −128 gives (A+128−128)·B, exact in s32 as every sum of
+ * products is (workload.Validate bounds k). cblas_gemm_s16s16s32 takes
+ * both signed: the values as they are, still refused beyond s8 (u8 for
+ * u8s8's A).
  */
-static void describe_types(lowp_job *x)
+static void type_operands(lowp_job *x, operands *o)
 {
+	*o = (operands){0};
 	x->oa = x->ob = 0;
 	x->oc = 0;
-	int alo = x->dt == PB_LOWP_U8S8 ? 0 : -128, ahi = x->dt == PB_LOWP_U8S8 ? 255 : 127;
 	switch (x->dt) {
 	case PB_LOWP_BF16:
-		x->el[0] = x->el[1] = el_bf16;
-		x->el[2] = el_f32;
+		o->type[0] = o->type[1] = PB_HOST_BF16;
+		o->type[2] = PB_HOST_F32;
 		break;
 	case PB_LOWP_F16:
-		x->el[0] = x->el[1] = el_f16;
-		x->el[2] = el_f32;
+		o->type[0] = o->type[1] = PB_HOST_F16;
+		o->type[2] = PB_HOST_F32;
 		break;
 	case PB_LOWP_I8:
 	case PB_LOWP_U8S8:
-		x->el[2] = el_s32;
+		o->type[2] = PB_HOST_S32;
+		o->values[0] = x->dt == PB_LOWP_U8S8 ? PB_HOST_U8 : PB_HOST_S8;
+		o->values[1] = PB_HOST_S8;
 		if (x->s16) {
-			x->el[0] = el_int(alo, ahi, 0, 2);
-			x->el[1] = el_int(-128, 127, 0, 2);
+			o->type[0] = o->type[1] = PB_HOST_S16;
 			break;
 		}
-		x->el[0] = el_int(alo, ahi, x->dt == PB_LOWP_I8 ? 128 : 0, 1);
-		x->el[1] = el_int(-128, 127, 0, 1);
-		x->oa = x->dt == PB_LOWP_I8 ? -128 : 0;
+		o->type[0] = PB_HOST_U8;
+		o->type[1] = PB_HOST_S8;
+		if (x->dt == PB_LOWP_I8) {
+			o->zero_point[0] = 128;
+			x->oa = -128;
+		}
 		break;
 	}
 }
@@ -305,23 +223,17 @@ pb_status pb_cblas_job_gemm_lowp(pb_cblas *lib, pb_lowp dt, pb_trans ta, pb_tran
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "%s: out of memory", lib->name);
 	x->dt = dt;
 	x->s16 = uses_s16(lib, dt);
-	describe_types(x);
+	operands typed;
+	type_operands(x, &typed);
 	size_t lens[3] = {(size_t)m * (size_t)k, (size_t)k * (size_t)n, (size_t)m * (size_t)n};
-	/* Buffers in 4-byte units, large enough for each operand's own type. */
-	size_t units[3];
-	for (int a = 0; a < 3; a++)
-		units[a] = (lens[a] * x->el[a].size + 3) / 4;
 	pb_job *j = NULL;
-	pb_status st = pb_cblas_new_job(lib, PB_F32, 3, units, 2, opts, &j, err, errlen);
+	pb_status st = pb_cblas_new_typed_job(lib, 3, lens, typed.type, 2, opts, &j, err, errlen);
 	if (st != PB_OK) {
 		free(x);
 		return st;
 	}
-	host_place = j->place;
-	pthread_once(&typed_once, init_typed_place);
-	j->place = &typed_place;
-	for (int a = 0; a < 3; a++)
-		j->len[a] = lens[a];
+	memcpy(j->values, typed.values, sizeof typed.values);
+	memcpy(j->zero_point, typed.zero_point, sizeof typed.zero_point);
 	j->ctx = x;
 	j->destroy = free_ctx;
 	j->p[0] = ta;

@@ -8,11 +8,10 @@
  * the timed call, as a BLAS packs B, so both read the same inputs.
  *
  * A job's buffers hold the operands' own types (bf16 A is 2 bytes an
- * element, u8 A 1): the host place (timing.c) allocates them — staggered,
- * on huge pages when large — sized in 4-byte words, and this file's place
- * converts the float64 inputs into those types when they are set, before
- * any timing, and widens the output from C's type. The timed iteration is
- * the matmul alone.
+ * element, u8 A 1): a typed host job (timing.c) allocates them — staggered,
+ * on huge pages when large — converts the float64 inputs into those types
+ * when they are set, before any timing, and widens the output from C's
+ * type. The timed iteration is the matmul alone.
  *
  * The scratchpad is the job's own (scratchpad mode user), as for the
  * layers (onednn_layers.c says why), one for every copy.
@@ -22,39 +21,37 @@
 #include <string.h>
 
 #include "onednn_internal.h"
-#include "pb_gpu.h" /* pb_f64_to_f16, pb_f64_to_bf16: the layer's one rounding to 16-bit floats */
-
-/* Storage types of a matmul's arguments. */
-typedef enum elem {
-	EL_F32,
-	EL_BF16,
-	EL_F16,
-	EL_S8,
-	EL_U8,
-	EL_S32
-} elem;
-
-static const struct {
-	const char *name;
-	dnnl_data_type_t dt;
-	size_t size;
-} elems[] = {
-	[EL_F32] = {"f32", dnnl_f32, 4}, [EL_BF16] = {"bf16", dnnl_bf16, 2},
-	[EL_F16] = {"f16", dnnl_f16, 2}, [EL_S8] = {"s8", dnnl_s8, 1},
-	[EL_U8] = {"u8", dnnl_u8, 1},    [EL_S32] = {"s32", dnnl_s32, 4},
-};
 
 /* The types of A, B and C for each pb_dnnl_gemm_type. */
 static const struct {
 	const char *name;
-	elem arg[3];
+	pb_host_dtype arg[3];
 } gemm_types[] = {
-	[PB_DNNL_GEMM_F32] = {"f32", {EL_F32, EL_F32, EL_F32}},
-	[PB_DNNL_GEMM_BF16] = {"bf16", {EL_BF16, EL_BF16, EL_F32}},
-	[PB_DNNL_GEMM_F16] = {"f16", {EL_F16, EL_F16, EL_F32}},
-	[PB_DNNL_GEMM_S8S8] = {"s8s8", {EL_S8, EL_S8, EL_S32}},
-	[PB_DNNL_GEMM_U8S8] = {"u8s8", {EL_U8, EL_S8, EL_S32}},
+	[PB_DNNL_GEMM_F32] = {"f32", {PB_HOST_F32, PB_HOST_F32, PB_HOST_F32}},
+	[PB_DNNL_GEMM_BF16] = {"bf16", {PB_HOST_BF16, PB_HOST_BF16, PB_HOST_F32}},
+	[PB_DNNL_GEMM_F16] = {"f16", {PB_HOST_F16, PB_HOST_F16, PB_HOST_F32}},
+	[PB_DNNL_GEMM_S8S8] = {"s8s8", {PB_HOST_S8, PB_HOST_S8, PB_HOST_S32}},
+	[PB_DNNL_GEMM_U8S8] = {"u8s8", {PB_HOST_U8, PB_HOST_S8, PB_HOST_S32}},
 };
+
+/* dnnl_type is oneDNN's data type of a host element type (the matmul's alone). */
+static dnnl_data_type_t dnnl_type(pb_host_dtype t)
+{
+	switch (t) {
+	case PB_HOST_BF16:
+		return dnnl_bf16;
+	case PB_HOST_F16:
+		return dnnl_f16;
+	case PB_HOST_S8:
+		return dnnl_s8;
+	case PB_HOST_U8:
+		return dnnl_u8;
+	case PB_HOST_S32:
+		return dnnl_s32;
+	default:
+		return dnnl_f32;
+	}
+}
 
 typedef struct matmul_fns {
 	dnnl_matmul_desc_init_fn matmul_init;
@@ -91,12 +88,12 @@ static dnnl_status_t matmul_desc(const pb_dnnl *lib, const matmul_fns *f, pb_dnn
                                  dnnl_memory_desc_t md[3], pb_dnnl_op_desc_t *desc)
 {
 	dnnl_dims_t da = {m, k}, db = {k, n}, dc = {m, n};
-	const elem *el = gemm_types[t].arg;
-	dnnl_status_t s = lib->md_init_by_tag(&md[0], 2, da, elems[el[0]].dt, ta ? dnnl_ba : dnnl_ab);
+	const pb_host_dtype *el = gemm_types[t].arg;
+	dnnl_status_t s = lib->md_init_by_tag(&md[0], 2, da, dnnl_type(el[0]), ta ? dnnl_ba : dnnl_ab);
 	if (s == dnnl_success)
-		s = lib->md_init_by_tag(&md[1], 2, db, elems[el[1]].dt, tb ? dnnl_ba : dnnl_ab);
+		s = lib->md_init_by_tag(&md[1], 2, db, dnnl_type(el[1]), tb ? dnnl_ba : dnnl_ab);
 	if (s == dnnl_success)
-		s = lib->md_init_by_tag(&md[2], 2, dc, elems[el[2]].dt, dnnl_ab);
+		s = lib->md_init_by_tag(&md[2], 2, dc, dnnl_type(el[2]), dnnl_ab);
 	if (s == dnnl_success)
 		s = f->matmul_init(desc, &md[0], &md[1], NULL, &md[2]);
 	return s;
@@ -143,12 +140,6 @@ typedef struct matmul_job {
 	dnnl_exec_arg_t *args; /* [copy * nexec + i] */
 	int nexec;             /* 3, or 4 with a scratchpad */
 	void *scratch;
-	elem arg[3];
-	/* The host place with this file's set_input and output; host is the
-	 * original, put back before the job is freed (pb_job_free releases the
-	 * buffers through j->place after destroy). */
-	pb_job_place place;
-	const pb_job_place *host;
 } matmul_job;
 
 static void matmul_destroy(pb_job *j)
@@ -168,7 +159,6 @@ static void matmul_destroy(pb_job *j)
 		lib->stream_destroy(d->stream);
 	if (d->attr != NULL)
 		d->f.attr_destroy(d->attr);
-	j->place = d->host;
 	free(d->scratch);
 	free(d->mems);
 	free(d->args);
@@ -203,79 +193,6 @@ static pb_status matmul_before(pb_job *j, char *err, size_t errlen)
 	if (j->threads == 0)
 		return PB_OK;
 	return pb_dnnl_apply_threads(d->lib, j->threads, err, errlen);
-}
-
-/* round_even rounds v (|v| < 2^62) to an integer, ties to even, without libm. */
-static double round_even(double v)
-{
-	double t = (double)(int64_t)v, frac = v - t;
-	int odd = (int)((int64_t)t & 1);
-	if (frac > 0.5 || (frac == 0.5 && odd))
-		t += 1;
-	else if (frac < -0.5 || (frac == -0.5 && odd))
-		t -= 1;
-	return t;
-}
-
-/* to_int saturates v to [lo, hi] and rounds it (NaN: 0), as workload's DType.Round. */
-static int64_t to_int(double v, double lo, double hi)
-{
-	if (v != v)
-		return 0;
-	if (v < lo)
-		v = lo;
-	if (v > hi)
-		v = hi;
-	return (int64_t)round_even(v);
-}
-
-/* matmul_set_input converts src into argument arg's type in every copy. */
-static pb_status matmul_set_input(pb_job *j, int arg, const double *src, size_t len, char *err,
-                                  size_t errlen)
-{
-	(void)err;
-	(void)errlen;
-	matmul_job *d = j->ctx;
-	void *first = pb_job_buf(j, 0, arg);
-	for (size_t i = 0; i < len; i++) {
-		switch (d->arg[arg]) {
-		case EL_F32:
-			((float *)first)[i] = (float)src[i];
-			break;
-		case EL_BF16:
-			((uint16_t *)first)[i] = pb_f64_to_bf16(src[i]);
-			break;
-		case EL_F16:
-			((uint16_t *)first)[i] = pb_f64_to_f16(src[i]);
-			break;
-		case EL_S8:
-			((int8_t *)first)[i] = (int8_t)to_int(src[i], -128, 127);
-			break;
-		case EL_U8:
-			((uint8_t *)first)[i] = (uint8_t)to_int(src[i], 0, 255);
-			break;
-		case EL_S32:
-			((int32_t *)first)[i] = (int32_t)to_int(src[i], -2147483648.0, 2147483647.0);
-			break;
-		}
-	}
-	for (int c = 1; c < j->copies; c++)
-		memcpy(pb_job_buf(j, c, arg), first, len * elems[d->arg[arg]].size);
-	return PB_OK;
-}
-
-/* matmul_output widens the latest C (f32 or s32) into dst. */
-static pb_status matmul_output(const pb_job *j, double *dst, size_t len, char *err,
-                               size_t errlen)
-{
-	(void)err;
-	(void)errlen;
-	const matmul_job *d = j->ctx;
-	const void *src = pb_job_buf(j, j->last, j->output);
-	for (size_t i = 0; i < len; i++)
-		dst[i] = d->arg[j->output] == EL_S32 ? (double)((const int32_t *)src)[i]
-		                                     : (double)((const float *)src)[i];
-	return PB_OK;
 }
 
 /* FAIL and CHECK end pb_dnnl_gemm_job with a message naming the gemm's types. */
@@ -327,13 +244,10 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 			return st;
 	}
 
-	const elem *el = gemm_types[t].arg;
+	const pb_host_dtype *el = gemm_types[t].arg;
 	size_t lens[3] = {(size_t)m * (size_t)k, (size_t)k * (size_t)n, (size_t)m * (size_t)n};
-	size_t words[3];
-	for (int a = 0; a < 3; a++)
-		words[a] = (lens[a] * elems[el[a]].size + 3) / 4;
 	pb_job_opts jo = {opts != NULL ? opts->copies : 1, threads};
-	st = pb_job_alloc(PB_F32, 3, words, 2, &jo, out, err, errlen);
+	st = pb_job_alloc_typed(3, lens, el, 2, &jo, out, err, errlen);
 	if (st != PB_OK)
 		return st;
 	pb_job *j = *out;
@@ -344,19 +258,11 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "onednn: out of memory");
 	}
 	d->lib = lib;
-	memcpy(d->arg, el, sizeof d->arg);
-	d->host = j->place;
-	d->place = *j->place;
-	d->place.set_input = matmul_set_input;
-	d->place.output = matmul_output;
-	j->place = &d->place;
 	j->ctx = d;
 	j->destroy = matmul_destroy;
 	j->iter = matmul_iter;
 	j->after = matmul_after;
 	j->before = matmul_before;
-	for (int a = 0; a < 3; a++)
-		j->len[a] = lens[a]; /* elements of the argument's own type, as set and read */
 	st = resolve(lib, &d->f, err, errlen);
 	if (st != PB_OK)
 		goto fail;
@@ -379,7 +285,7 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 		     "oneDNN %d.%d.%d has no matmul implementation for %s × %s → %s on this CPU "
 		     "(dnnl_unimplemented)",
 		     lib->version.major, lib->version.minor, lib->version.patch,
-		     elems[el[0]].name, elems[el[1]].name, elems[el[2]].name);
+		     pb_host_dtype_name(el[0]), pb_host_dtype_name(el[1]), pb_host_dtype_name(el[2]));
 	CHECK(s, "primitive descriptor");
 	CHECK(lib->prim_create(&d->prim, d->pd), "primitive");
 	CHECK(lib->stream_create(&d->stream, lib->engine, dnnl_stream_default_flags), "stream");

@@ -2,9 +2,9 @@
  * pb_gpu.h — what the GPU files of native/ share and C users do not see:
  * the runtime table that hides CUDA and HIP behind one set of calls
  * (gpu_runtime.c), devices (gpu_device.c), jobs on device buffers
- * (gpu_job.c), the library search (gpu_search.c), and the f16, bf16 and
- * fp8 conversions (gpu_dtype.c). cuda.c, cublas.c, cudnn.c, cudnn_conv.c and
- * rocblas.c are the libraries.
+ * (gpu_job.c), the library search (gpu_search.c), and the element types'
+ * sizes and names (gpu_dtype.c). cuda.c, cublas.c, cudnn.c, cudnn_conv.c
+ * and rocblas.c are the libraries.
  */
 #ifndef PB_GPU_H
 #define PB_GPU_H
@@ -107,22 +107,9 @@ pb_status pb_gpu_job_alloc(pb_gpu *gpu, int nargs, const size_t *lens, const pb_
 /* pb_gpu_job_scratch allocates workspace i (bytes may be 0: nothing). */
 pb_status pb_gpu_job_scratch(pb_job *job, int i, size_t bytes, char *err, size_t errlen);
 
-/* Element sizes, names and conversions. */
+/* Element sizes and names (the conversions are pb_internal.h's, shared with host jobs). */
 size_t pb_gpu_dtype_size(pb_gpu_dtype dt);
 const char *pb_gpu_dtype_name(pb_gpu_dtype dt);
-/* IEEE binary16 and bfloat16, rounded to nearest, ties to even; NaN stays NaN. */
-uint16_t pb_f64_to_f16(double v);
-uint16_t pb_f64_to_bf16(double v);
-double pb_f16_to_f64(uint16_t h);
-double pb_bf16_to_f64(uint16_t b);
-/*
- * OCP FP8: e4m3 (no infinities; beyond ±448 saturates to ±448) and e5m2
- * (IEEE-like), rounded to nearest, ties to even; NaN stays NaN.
- */
-uint8_t pb_f64_to_e4m3(double v);
-uint8_t pb_f64_to_e5m2(double v);
-double pb_e4m3_to_f64(uint8_t b);
-double pb_e5m2_to_f64(uint8_t b);
 
 /* The library search */
 

@@ -118,6 +118,60 @@ int pb_dl_resolve(void *dl, const pb_sym *table, size_t n, pb_sb *missing);
 /* pb_dl_file_exists reports whether dir/name exists (dir from a path's dirname). */
 int pb_dl_sibling_exists(const char *path, const char *name);
 
+/* 16- and 8-bit floats (float_formats.c), for host and device jobs alike */
+
+/* IEEE binary16 and bfloat16, rounded to nearest, ties to even; NaN stays NaN. */
+uint16_t pb_f64_to_f16(double v);
+uint16_t pb_f64_to_bf16(double v);
+double pb_f16_to_f64(uint16_t h);
+double pb_bf16_to_f64(uint16_t b);
+/*
+ * OCP FP8: e4m3 (no infinities; beyond ±448 saturates to ±448) and e5m2
+ * (IEEE-like), rounded to nearest, ties to even; NaN stays NaN.
+ */
+uint8_t pb_f64_to_e4m3(double v);
+uint8_t pb_f64_to_e5m2(double v);
+double pb_e4m3_to_f64(uint8_t b);
+double pb_e5m2_to_f64(uint8_t b);
+
+/*
+ * Element types of host job arguments (host_dtype.c): what one buffer
+ * holds. Inputs arrive as float64 and are converted when set; the output
+ * is widened back to float64.
+ */
+typedef enum pb_host_dtype {
+	PB_HOST_F64 = 1,
+	PB_HOST_F32,
+	PB_HOST_BF16, /* rounded to nearest, ties to even */
+	PB_HOST_F16,  /* rounded to nearest, ties to even */
+	PB_HOST_S8,   /* integers: a value that is not one in range is refused */
+	PB_HOST_U8,
+	PB_HOST_S16,
+	PB_HOST_S32
+} pb_host_dtype;
+
+#define PB_HOST_DTYPE_MAX PB_HOST_S32
+
+/* pb_host_dtype_size is an element's bytes (0 for an unknown type). */
+size_t pb_host_dtype_size(pb_host_dtype t);
+/* pb_host_dtype_name is "f64", "bf16", "s8", ... ("?" for an unknown type). */
+const char *pb_host_dtype_name(pb_host_dtype t);
+/* pb_host_dtype_of is the host type of a pb_dtype (0 for neither f32 nor f64). */
+pb_host_dtype pb_host_dtype_of(pb_dtype dt);
+/*
+ * pb_host_store converts len float64 values into dst of type t, an integer
+ * stored as value + zero_point (a library that takes unsigned storage for
+ * signed values subtracts it back). An integer type refuses a value that is
+ * not an integer, is outside values' range (0: no narrower type than t), or
+ * whose stored form is outside t's: PB_ERR_INVALID, naming the element and
+ * argument arg.
+ */
+pb_status pb_host_store(pb_host_dtype t, pb_host_dtype values, int32_t zero_point,
+                        const double *src, size_t len, void *dst, int arg, char *err,
+                        size_t errlen);
+/* pb_host_load widens len elements of type t (less zero_point) into dst. */
+void pb_host_load(pb_host_dtype t, int32_t zero_point, const void *src, size_t len, double *dst);
+
 /* CBLAS: the handle and the table of libraries (cblas.c, cblas_families.c, mkl.c) */
 
 /*
@@ -237,6 +291,10 @@ extern const char *const pb_cblas_ext_names[PB_EXT_COUNT][2];
 /* cblas.c: a job on lib, thread count applied before each run (used by mkl.c). */
 pb_status pb_cblas_new_job(pb_cblas *lib, pb_dtype dt, int nargs, const size_t *lens, int output,
                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+/* cblas_jobs.c: the same, each argument of its own type (cblas_lowp.c). */
+pb_status pb_cblas_new_typed_job(pb_cblas *lib, int nargs, const size_t *lens,
+                                 const pb_host_dtype *types, int output, const pb_job_opts *opts,
+                                 pb_job **out, char *err, size_t errlen);
 
 /* mkl.c: the hooks of MKL's row. */
 pb_status pb_mkl_load(pb_cblas *lib, const char *path, char *tried, size_t triedlen, char *err,
@@ -314,7 +372,16 @@ struct pb_job {
 	char desc[256];
 
 	/* host jobs (timing.c) */
-	pb_dtype dt; /* element type of every argument */
+	pb_dtype dt; /* pb_job_alloc's type of every argument; 0 for pb_job_alloc_typed's jobs */
+	pb_host_dtype type[PB_JOB_MAX_ARGS]; /* each argument's element type */
+	/*
+	 * Set by a library after allocation, for integer arguments: values, the
+	 * narrower type their values must fit (s8 values held in s16; 0: the
+	 * element type's own range), and zero_point, added when stored and
+	 * subtracted when read (s8 values held in u8: 128).
+	 */
+	pb_host_dtype values[PB_JOB_MAX_ARGS];
+	int32_t zero_point[PB_JOB_MAX_ARGS];
 	int threads;
 	const pb_cblas *lib;
 	void **base;    /* the allocations behind buf */
@@ -334,13 +401,19 @@ pb_status pb_job_new(const pb_job_place *place, int nargs, const size_t *lens, i
                      int copies, pb_job **out, char *err, size_t errlen);
 
 /*
- * pb_job_alloc allocates a host job and its buffers: nargs arguments of
- * lens[i] elements of dt, one set per copy, each 64-byte aligned, staggered
- * by multiples of 576 bytes within a page so that no two of 64 consecutive
- * buffers are ≡ mod 4 KiB (glibc/4K aliasing), and zero-filled (which also
- * faults their pages in before any timing). A buffer of 2 MiB or more has a
- * mapping of its own, advised for transparent huge pages (timing.c).
+ * pb_job_alloc_typed allocates a host job and its buffers: nargs arguments
+ * of lens[i] elements of types[i], one set per copy, each 64-byte aligned,
+ * staggered by multiples of 576 bytes within a page so that no two of 64
+ * consecutive buffers are ≡ mod 4 KiB (glibc/4K aliasing), and zero-filled
+ * (which also faults their pages in before any timing). A buffer of 2 MiB
+ * or more has a mapping of its own, advised for transparent huge pages
+ * (timing.c). pb_job_set_input converts into each argument's type,
+ * pb_job_output widens from the output's (pb_host_store, pb_host_load).
  */
+pb_status pb_job_alloc_typed(int nargs, const size_t *lens, const pb_host_dtype *types, int output,
+                             const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
+
+/* pb_job_alloc is pb_job_alloc_typed with every argument of dt (f32 or f64). */
 pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
                        const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
 

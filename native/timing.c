@@ -1,6 +1,7 @@
 /*
- * timing.c — the host place of jobs (job.c): buffers in host memory,
- * placed to avoid 4K aliasing and on huge pages when large, and runs timed
+ * timing.c — the host place of jobs (job.c): buffers in host memory, each
+ * argument of its own element type (converted by host_dtype.c), placed to
+ * avoid 4K aliasing and on huge pages when large, and runs timed
  * in C with clock_gettime(CLOCK_MONOTONIC), so that no cgo transition, Go
  * scheduler or garbage collector sits inside the measured interval.
  */
@@ -106,21 +107,17 @@ static pb_status host_stop(pb_job *j, pb_status st, int64_t *ns, char *err, size
 	return st;
 }
 
+/* host_set_input converts src into the argument's type once, then copies it to every copy. */
 static pb_status host_set_input(pb_job *j, int arg, const double *src, size_t len, char *err,
                                 size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	void *first = pb_job_buf(j, 0, arg);
-	if (j->dt == PB_F32) {
-		float *d = first;
-		for (size_t i = 0; i < len; i++)
-			d[i] = (float)src[i];
-	} else {
-		memcpy(first, src, len * sizeof(double));
-	}
+	pb_status st = pb_host_store(j->type[arg], j->values[arg], j->zero_point[arg], src, len, first,
+	                             arg, err, errlen);
+	if (st != PB_OK)
+		return st;
 	for (int c = 1; c < j->copies; c++)
-		memcpy(pb_job_buf(j, c, arg), first, len * (size_t)j->dt);
+		memcpy(pb_job_buf(j, c, arg), first, len * pb_host_dtype_size(j->type[arg]));
 	return PB_OK;
 }
 
@@ -128,14 +125,8 @@ static pb_status host_output(const pb_job *j, double *dst, size_t len, char *err
 {
 	(void)err;
 	(void)errlen;
-	const void *src = pb_job_buf(j, j->last, j->output);
-	if (j->dt == PB_F32) {
-		const float *s = src;
-		for (size_t i = 0; i < len; i++)
-			dst[i] = (double)s[i];
-	} else {
-		memcpy(dst, src, len * sizeof(double));
-	}
+	pb_host_load(j->type[j->output], j->zero_point[j->output], pb_job_buf(j, j->last, j->output),
+	             len, dst);
 	return PB_OK;
 }
 
@@ -158,24 +149,24 @@ static const pb_job_place host_place = {
 	.release = host_release,
 };
 
-pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
-                       const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
+pb_status pb_job_alloc_typed(int nargs, const size_t *lens, const pb_host_dtype *types, int output,
+                             const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
 {
-	if (out == NULL || lens == NULL)
+	if (out == NULL || lens == NULL || types == NULL)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "job: NULL argument");
 	*out = NULL;
-	if (dt != PB_F32 && dt != PB_F64)
-		return pb_fail(PB_ERR_INVALID, err, errlen, "job: bad dtype %d (accepted: 4 f32, 8 f64)",
-		               (int)dt);
+	for (int a = 0; a < nargs && a < PB_JOB_MAX_ARGS; a++)
+		if (pb_host_dtype_size(types[a]) == 0)
+			return pb_fail(PB_ERR_INVALID, err, errlen, "job: argument %d has bad type %d", a,
+			               (int)types[a]);
 	int threads = opts != NULL ? opts->threads : 0;
 	if (threads != 0) {
 		pb_status st = pb_check_threads("job", threads, err, errlen);
 		if (st != PB_OK)
 			return st;
 	}
-	size_t esize = (size_t)dt;
 	for (int a = 0; a < nargs && a < PB_JOB_MAX_ARGS; a++)
-		if (lens[a] > ((size_t)1 << 40) / esize)
+		if (lens[a] > ((size_t)1 << 40) / pb_host_dtype_size(types[a]))
 			return pb_fail(PB_ERR_INVALID, err, errlen, "job: argument %d has %zu elements, too many",
 			               a, lens[a]);
 	pb_job *j = NULL;
@@ -190,11 +181,12 @@ pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
 		pb_job_free(j);
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "job: out of memory");
 	}
-	j->dt = dt;
+	for (int a = 0; a < nargs; a++)
+		j->type[a] = types[a];
 	j->threads = threads;
 	for (size_t b = 0; b < nbuf; b++) {
 		int a = (int)(b % (size_t)nargs);
-		size_t bytes = lens[a] * esize;
+		size_t bytes = lens[a] * pb_host_dtype_size(types[a]);
 		if (bytes < 64)
 			bytes = 64;
 		size_t off = (b * PB_STAGGER) % PB_PAGE;
@@ -209,4 +201,22 @@ pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
 	}
 	*out = j;
 	return PB_OK;
+}
+
+pb_status pb_job_alloc(pb_dtype dt, int nargs, const size_t *lens, int output,
+                       const pb_job_opts *opts, pb_job **out, char *err, size_t errlen)
+{
+	if (out == NULL || lens == NULL)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "job: NULL argument");
+	*out = NULL;
+	if (dt != PB_F32 && dt != PB_F64)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "job: bad dtype %d (accepted: 4 f32, 8 f64)",
+		               (int)dt);
+	pb_host_dtype types[PB_JOB_MAX_ARGS];
+	for (int a = 0; a < PB_JOB_MAX_ARGS; a++)
+		types[a] = pb_host_dtype_of(dt);
+	pb_status st = pb_job_alloc_typed(nargs, lens, types, output, opts, out, err, errlen);
+	if (st == PB_OK)
+		(*out)->dt = dt;
+	return st;
 }

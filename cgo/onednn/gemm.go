@@ -61,7 +61,8 @@ func (l *Library) EffectiveISA() string { return l.isa }
 // PrepareGEMM creates C = A·B with oneDNN's matmul primitive, row-major:
 // arguments 0 A (m×k, or k×m when transA), 1 B (k×n, or n×k when transB),
 // 2 C (m×n, the output). SetInput converts to the operands' types (round
-// to nearest even; integers saturate); Output widens C. The job's
+// to nearest even; an integer out of its type's range, or not an integer,
+// is an error wrapping ErrInvalid); Output widens C. The job's
 // Implementation is oneDNN's choice. A type the library has no
 // implementation for gives an error wrapping ErrUnsupported.
 func (l *Library) PrepareGEMM(t GEMMType, transA, transB bool, m, n, k int, opt JobOptions) (*Job, error) {

@@ -127,28 +127,53 @@ func TestGEMM(t *testing.T) {
 	}
 }
 
-// TestGEMMConversion: SetInput rounds to nearest even and saturates to
-// the integer types' ranges, as workload.DType.Round does.
+// TestGEMMConversion: SetInput rounds floats to nearest even, as
+// workload.DType.Round does, and refuses an integer operand outside its
+// type, or not an integer, rather than wrapping or clamping it.
 func TestGEMMConversion(t *testing.T) {
 	l := open(t)
+	ones := []float64{1, 1, 1, 1, 1, 1}
 	for _, c := range []struct {
 		typ  onednn.GEMMType
 		a    []float64
 		want float64
-	}{ // pairs of products stay within 16 bits: exact with or without VNNI
-		{onednn.GEMMS8S8, []float64{200, -300, 2.5, 3.5, -2.5, 0.4}, 127 - 128 + 2 + 4 - 2 + 0},
-		{onednn.GEMMU8S8, []float64{300, -5, 1.5, 2.5, 254.6, 0}, 255 + 0 + 2 + 2 + 255 + 0},
+	}{
 		{onednn.GEMMBF16, []float64{1 + 0x1p-8, 1 + 3*0x1p-8, 0.5, 0, 0, 0}, 1 + 1 + 4*0x1p-8 + 0.5},
 		{onednn.GEMMF16, []float64{1 + 0x1p-11, 1 + 3*0x1p-11, 0.5, 0, 0, 0}, 1 + 1 + 4*0x1p-11 + 0.5},
 	} {
 		if !l.HasGEMM(c.typ) {
 			continue
 		}
-		ones := []float64{1, 1, 1, 1, 1, 1}
 		got, desc, _ := runGEMM(t, l, c.typ, false, false, 1, 1, 6, onednn.JobOptions{Threads: 1}, c.a, ones)
 		if got[0] != c.want {
 			t.Errorf("%s: A = %v: C = %v; want %v", desc, c.a, got[0], c.want)
 		}
+	}
+	for _, c := range []struct {
+		typ  onednn.GEMMType
+		arg  int
+		v    float64
+		want string
+	}{
+		{onednn.GEMMS8S8, 0, 128, "[-128, 127]"},
+		{onednn.GEMMS8S8, 1, -129, "[-128, 127]"},
+		{onednn.GEMMU8S8, 0, -1, "[0, 255]"},
+		{onednn.GEMMU8S8, 0, 256, "[0, 255]"},
+		{onednn.GEMMU8S8, 1, 200, "[-128, 127]"},
+		{onednn.GEMMS8S8, 0, 2.5, "not an integer"},
+	} {
+		if !l.HasGEMM(c.typ) {
+			continue
+		}
+		j, err := l.PrepareGEMM(c.typ, false, false, 1, 1, 6, onednn.JobOptions{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := []float64{0, 0, 0, 0, 0, c.v}
+		if err := j.SetInput(c.arg, in); !errors.Is(err, onednn.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s arg %d = %v: %v; want ErrInvalid naming %s", c.typ, c.arg, c.v, err, c.want)
+		}
+		j.Close()
 	}
 }
 
