@@ -384,8 +384,11 @@ func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) res
 		Threads: threads, Cache: p.cache(),
 		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Footprint: w.Footprint(), Intensity: w.Intensity(),
 	}
-	if w.Op == workload.GEMM && w.DType.OutputDType() != w.DType {
-		r.AccDType, r.OutDType = string(w.DType.Accumulator()), string(w.DType.OutputDType())
+	if acc := w.AccumulatorDType(); acc != "" && acc != w.DType {
+		r.AccDType = string(acc)
+	}
+	if out := w.OutputDType(); out != w.DType {
+		r.OutDType = string(out)
 	}
 	return r
 }

@@ -153,6 +153,18 @@ func (d DType) GEMMOnly() bool { return slices.Contains(GEMMDTypes, d) }
 // Integer reports whether d is an integer type, whose gemm is exact.
 func (d DType) Integer() bool { return d == I8 || d == U8S8 || d == I32 || d == U8 }
 
+// maxIntProduct is the largest |a·b| of an integer type's operands (i8:
+// −128·−128; u8s8: 255·−128), 0 for the others.
+func maxIntProduct(d DType) float64 {
+	switch d {
+	case I8:
+		return 128 * 128
+	case U8S8:
+		return 255 * 128
+	}
+	return 0
+}
+
 // OperandDType is the type of a gemm's input i (0: A, 1: B): u8s8's A is
 // u8 and its B i8; every other type's inputs are of the type itself.
 func (d DType) OperandDType(i int) DType {
@@ -249,8 +261,8 @@ func (w Workload) Validate() error {
 		}
 	}
 	s := w.Shape
-	if w.DType.Integer() && float64(s.K)*128*128 > math.MaxInt32 {
-		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, math.MaxInt32/(128*128))
+	if p := maxIntProduct(w.DType); p > 0 && float64(s.K)*p > math.MaxInt32 {
+		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, int(math.MaxInt32/p))
 	}
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -429,12 +441,25 @@ func (w Workload) WrittenBytes() float64 {
 	if w.Op.Reduces() {
 		return 0
 	}
-	return float64(w.OutputLen()) * float64(w.outputDType().Size())
+	return float64(w.OutputLen()) * float64(w.OutputDType().Size())
 }
 
-// outputDType is the type the workload's output is stored in: a gemm's
-// OutputDType, the operands' type elsewhere.
-func (w Workload) outputDType() DType {
+// AccumulatorDType is the type a low-precision gemm or qlinear sums its
+// products in (i32, f32); "" for every other workload.
+func (w Workload) AccumulatorDType() DType {
+	switch {
+	case w.Op == QLinear:
+		return I32
+	case w.Op == GEMM && w.DType.GEMMOnly():
+		return w.DType.Accumulator()
+	}
+	return ""
+}
+
+// OutputDType is the type the workload's output is stored in: a gemm's
+// DType.OutputDType, a quantization op's (dequantize: f32), the operands'
+// type elsewhere.
+func (w Workload) OutputDType() DType {
 	if w.Op.Quant() {
 		return w.quantOutputDType()
 	}
