@@ -56,6 +56,7 @@ func genGemm(g *gen) {
 		g.sum(t, true, zmm)
 		g.axpy(t, zmm)
 	}
+	genGemmLowp(g) // gemm_lowp.go
 }
 
 func (g *gen) gemmMicroKernel(k gemmKernel) {

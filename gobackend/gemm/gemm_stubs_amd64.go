@@ -135,3 +135,27 @@ func ddotAVX512(n int, x *float64, y *float64) float64
 // daxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 // It needs AVX-512F.
 func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
+
+// bf16gemm14x32AVX512BF16 computes the 14×32 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 14 32-bit groups), b one of op(B) (k
+// steps of 32 groups), init 32 f32 values added to every row, c row-major f32
+// with row stride ldc. k ≥ 1.
+func bf16gemm14x32AVX512BF16(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// u8s8gemm14x32AVX512VNNI computes the 14×32 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 14 32-bit groups), b one of op(B) (k
+// steps of 32 groups), init 32 s32 values added to every row, c row-major s32
+// with row stride ldc. k ≥ 1.
+func u8s8gemm14x32AVX512VNNI(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// u8s8gemm6x16AVXVNNI computes the 6×16 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 6 32-bit groups), b one of op(B) (k
+// steps of 16 groups), init 16 s32 values added to every row, c row-major s32
+// with row stride ldc. k ≥ 1.
+func u8s8gemm6x16AVXVNNI(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// s16gemm6x16AVX2 computes the 6×16 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 6 32-bit groups), b one of op(B) (k
+// steps of 16 groups), init 16 s32 values added to every row, c row-major s32
+// with row stride ldc. k ≥ 1.
+func s16gemm6x16AVX2(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)

@@ -1,0 +1,84 @@
+//go:build !purego
+
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// asmLowpKernel returns the assembly kernel for t at lvl with feats (both
+// already clamped to this CPU), if there is one:
+//
+//   - bf16: VDPBF16PS (14×32 zmm) with AVX512-BF16, else the f32 FMA
+//     kernels on bf16 widened while packing (a shift: exact);
+//   - f16: the f32 FMA kernels on f16 widened while packing (exact; each
+//     value is converted once per packing, so F16C in the kernel would
+//     gain nothing);
+//   - i8, u8s8: VPDPBUSD, 14×32 zmm with AVX512-VNNI or 6×16 ymm with
+//     AVX-VNNI, else VPMADDWD on 8-bit values widened to int16 (6×16 ymm,
+//     at AVX512 too: the CPUs with AVX-512 and no VNNI are Skylake-SP and
+//     Cascade Lake's predecessors, not worth a zmm kernel of their own).
+func asmLowpKernel(t LowType, lvl isa.Level, feats isa.Feature) (lowpChoice, bool) {
+	if lvl < isa.AVX2 {
+		return lowpChoice{}, false
+	}
+	switch t {
+	case BF16:
+		if feats.Has(isa.AVX512BF16) {
+			k := lowpAsm[float32]("bf16gemm14x32AVX512BF16", unitAVX512BF16, 14, 32, wordPair16, wordPair16, bf16gemm14x32AVX512BF16)
+			return lowpChoice{name: k.name, unit: k.unit, f32: k}, true
+		}
+		return widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA), true
+	case F16:
+		return widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA), true
+	}
+	var k *lowpKernel[int32]
+	switch {
+	case feats.Has(isa.AVX512VNNI):
+		k = lowpAsm[int32]("u8s8gemm14x32AVX512VNNI", unitAVX512VNNI, 14, 32, wordQuad8, wordQuad8, u8s8gemm14x32AVX512VNNI)
+	case feats.Has(isa.AVXVNNI):
+		k = lowpAsm[int32]("u8s8gemm6x16AVXVNNI", unitAVXVNNI, 6, 16, wordQuad8, wordQuad8, u8s8gemm6x16AVXVNNI)
+	default:
+		return lowpChoice{name: "s16gemm6x16AVX2", unit: unitAVX2Int8,
+			s32: lowpAsm[int32]("s16gemm6x16AVX2", unitAVX2Int8, 6, 16, wordPair16, wordPair16, s16gemm6x16AVX2)}, true
+	}
+	if t == I8 {
+		k.fmtA, k.biasedA = wordQuad8Biased, true
+	}
+	return lowpChoice{name: k.name, unit: k.unit, s32: k}, true
+}
+
+type lowpAsmFunc func(k int, a, b, c *uint32, ldc int, init *uint32, add int)
+
+// zeros is the init of the kernels that start from zero: nr ≤ 32 words.
+var zeros [32]uint32
+
+// lowpAsm wraps an assembly kernel; the closure checks the bounds the
+// assembly relies on. Block sizes as blocking's for 4-byte words: kc is
+// in words (pairs or quads of k values).
+func lowpAsm[C lowpOut](name, unit string, mr, nr int, fa, fb wordFormat, fn lowpAsmFunc) *lowpKernel[C] {
+	kcMin := kcMin256
+	if mr == 14 {
+		kcMin = kcMin512
+	}
+	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: fa, fmtB: fb}
+	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin)
+	k.mc = max(1, k.mc/mr) * mr
+	k.nc = max(1, k.nc/nr) * nr
+	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
+		_, _, _ = a[mr*kg-1], b[nr*kg-1], c[(mr-1)*ldc+nr-1]
+		ip := &zeros[0]
+		if init != nil {
+			_ = init[nr-1]
+			ip = (*uint32)(unsafe.Pointer(&init[0]))
+		}
+		addi := 0
+		if add {
+			addi = 1
+		}
+		fn(kg, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, ip, addi)
+	}
+	return k
+}

@@ -1,0 +1,106 @@
+package gemm
+
+import "unsafe"
+
+// packLines packs lines (≤ w) lines of kb values — rows of op(A) or
+// columns of op(B) — into dst as ⌈kb/group⌉ steps of w words, word (g, l)
+// at dst[g*w+l] holding values g·group… of line l in its lanes, the first
+// in the low bits. Lines past lines, and values past kb, are zeros. With
+// kContig line l's value p is src[l*ld+p], else src[p*ld+l].
+func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb int, f wordFormat, dst []uint32) {
+	g := f.group()
+	kg := ceilDiv(kb, g)
+	dst = dst[:kg*w]
+	if lines < w {
+		for p := 0; p < kg; p++ {
+			clear(dst[p*w+lines : p*w+w])
+		}
+	}
+	if lines == 0 {
+		return
+	}
+	var z S
+	raw := f == wordQuad8 || f == wordQuad8Biased || f == wordPair16 && unsafe.Sizeof(z) == 2
+	full := kb / g // words made of g values from the source
+	if kContig {
+		_ = src[(lines-1)*ld+kb-1]
+		for l := 0; l < lines; l++ {
+			line := src[l*ld : l*ld+kb]
+			if raw && full > 0 {
+				// The g values of a word are contiguous: one 32-bit load.
+				words := unsafe.Slice((*uint32)(unsafe.Pointer(&line[0])), full)
+				if f == wordQuad8Biased {
+					for p, v := range words {
+						dst[p*w+l] = v ^ 0x80808080
+					}
+				} else {
+					for p, v := range words {
+						dst[p*w+l] = v
+					}
+				}
+			} else {
+				for p := 0; p < full; p++ {
+					var v uint32
+					for q := 0; q < g; q++ {
+						v |= lane(line[p*g+q], f) << (q * 32 / g)
+					}
+					dst[p*w+l] = v
+				}
+			}
+			if full < kg { // the last word, partly zeros
+				var v uint32
+				for q := 0; full*g+q < kb; q++ {
+					v |= lane(line[full*g+q], f) << (q * 32 / g)
+				}
+				dst[full*w+l] = v
+			}
+		}
+		return
+	}
+	_ = src[(kb-1)*ld+lines-1]
+	for p := 0; p < kg; p++ {
+		d := dst[p*w : p*w+lines]
+		switch {
+		case raw && g == 2 && p < full:
+			r0, r1 := src[2*p*ld:2*p*ld+lines], src[(2*p+1)*ld:(2*p+1)*ld+lines]
+			for l := range d {
+				d[l] = uint32(uint16(r0[l])) | uint32(uint16(r1[l]))<<16
+			}
+		case raw && g == 4 && p < full:
+			r0, r1 := src[4*p*ld:4*p*ld+lines], src[(4*p+1)*ld:(4*p+1)*ld+lines]
+			r2, r3 := src[(4*p+2)*ld:(4*p+2)*ld+lines], src[(4*p+3)*ld:(4*p+3)*ld+lines]
+			x := uint32(0)
+			if f == wordQuad8Biased {
+				x = 0x80808080
+			}
+			for l := range d {
+				d[l] = (uint32(uint8(r0[l])) | uint32(uint8(r1[l]))<<8 | uint32(uint8(r2[l]))<<16 | uint32(uint8(r3[l]))<<24) ^ x
+			}
+		default:
+			clear(d)
+			for q := 0; q < g && p*g+q < kb; q++ {
+				row := src[(p*g+q)*ld : (p*g+q)*ld+lines]
+				for l, v := range row {
+					d[l] |= lane(v, f) << (q * 32 / g)
+				}
+			}
+		}
+	}
+}
+
+// lane is v converted to its lane of a word of format f (in the low bits).
+func lane[S lowpIn](v S, f wordFormat) uint32 {
+	switch f {
+	case wordBF16ToF32:
+		return uint32(v) << 16
+	case wordF16ToF32:
+		return f16ToF32Bits(uint16(v))
+	case wordInt32:
+		return uint32(int32(v))
+	case wordPair16: // bf16 bits as they are; 8-bit integers widened to int16
+		return uint32(uint16(int16(v)))
+	case wordQuad8Biased:
+		return uint32(uint8(v) ^ 0x80)
+	}
+	return uint32(uint8(v))
+}
