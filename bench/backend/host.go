@@ -47,8 +47,12 @@ func Place[T Float](mem *hostmem.Arena, v []float64, slot int) []T {
 
 // PlaceZero returns n zeros of T placed like Place.
 func PlaceZero[T Float](mem *hostmem.Arena, n, slot int) []T {
-	return hostmem.Slice[T](mem, n, slot*slotStride%hostmem.Page)
+	return hostmem.Slice[T](mem, n, SlotOffset(slot))
 }
+
+// SlotOffset is where in a page the buffer of slot starts: for operands of
+// other element types (hostmem.Slice), placed like Place's.
+func SlotOffset(slot int) int { return slot * slotStride % hostmem.Page }
 
 // Widen converts a result to float64 for verification.
 func Widen[T Float](v []T) []float64 {

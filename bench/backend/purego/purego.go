@@ -41,13 +41,15 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
 		Details: map[string]string{
-			"kernels": "pure Go",
-			"tuning":  tune.Source(), // the vector kernels' thread crossovers, shared with asm
+			"kernels":   "pure Go",
+			"gemm_lowp": "bf16, f16 widened to f32 (sgemm3x3Generic); i8, u8s8 widened to int32 (i32gemm3x3Generic)",
+			"tuning":    tune.Source(), // the vector kernels' thread crossovers, shared with asm
 		},
 	}
 }
 
-// Declared implements backend.Declarer: every op, in f32 and f64.
+// Declared implements backend.Declarer: every op, in f32 and f64, and gemm
+// in bf16, f16, i8 and u8s8.
 func (Backend) Declared() backend.Support { return gokernels.Declared() }
 
 // Prepare implements backend.Backend. Every op is supported, with the
@@ -55,6 +57,9 @@ func (Backend) Declared() backend.Support { return gokernels.Declared() }
 func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if w.Op.Layer() {
 		return gokernels.PrepareLayer(isa.Generic, w, in, cfg) // conv, pools, norms (layers.go)
+	}
+	if w.DType.GEMMOnly() {
+		return gokernels.PrepareLowp(isa.Generic, 0, w, in, cfg) // bf16, f16, i8, u8s8 gemm
 	}
 	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
 }

@@ -16,9 +16,10 @@ import (
 )
 
 // Declared is what the go and asm backends compute: every op, in f32 and
-// f64 (Prepare and PrepareLayer have a kernel for each).
+// f64 (Prepare and PrepareLayer have a kernel for each), and gemm in the
+// low-precision types of LowpDTypes (PrepareLowp).
 func Declared() backend.Support {
-	return backend.Support{}.Add(workload.DTypes, workload.Ops...)
+	return backend.Support{}.Add(workload.DTypes, workload.Ops...).Add(LowpDTypes, workload.GEMM)
 }
 
 // Prepare makes the kernel of w on in with the kernels of level lvl. Every
