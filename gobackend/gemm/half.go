@@ -1,6 +1,9 @@
 package gemm
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // BF16 and F16 values travel as their bits (uint16): bfloat16 is the top
 // half of a float32; IEEE binary16 has 5 exponent bits and 10 fraction
@@ -73,3 +76,13 @@ func f16ToF32Bits(h uint16) uint32 {
 	}
 	return sign | e<<23 | (frac&0x3ff)<<13
 }
+
+// f16Table is f16ToF32Bits of every binary16 (256 KiB, made on first use):
+// packing widens f16 through it.
+var f16Table = sync.OnceValue(func() *[1 << 16]uint32 {
+	t := new([1 << 16]uint32)
+	for i := range t {
+		t[i] = f16ToF32Bits(uint16(i))
+	}
+	return t
+})

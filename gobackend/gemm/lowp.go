@@ -126,14 +126,20 @@ type lowpKernel[C lowpOut] struct {
 }
 
 // lowpKernelFor picks the kernel for t at lvl with feats (both clamped to
-// this CPU), as a value of the kernel type its output needs.
+// this CPU): the only candidate, or the fastest by measurement (lowp_choose.go).
 func lowpKernelFor(t LowType, lvl isa.Level, feats isa.Feature) lowpChoice {
 	lvl = lvl.Clamp()
 	feats = feats.For(lvl)
-	if k, ok := asmLowpKernel(t, lvl, feats); ok {
-		return k
+	return chooseLowp(lowpKey{t, lvl, feats}, func() []lowpChoice { return lowpCandidates(t, lvl, feats) })
+}
+
+// lowpCandidates lists the kernels lowpKernelFor chooses from: the
+// assembly ones for lvl and feats, or the pure-Go one.
+func lowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice {
+	if cs := asmLowpCandidates(t, lvl, feats); len(cs) > 0 {
+		return cs
 	}
-	return genericLowpKernel(t)
+	return []lowpChoice{genericLowpKernel(t)}
 }
 
 // lowpChoice is the chosen kernel: f32 for bf16 and f16, s32 for the

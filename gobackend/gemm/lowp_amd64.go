@@ -8,46 +8,49 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-// asmLowpKernel returns the assembly kernel for t at lvl with feats (both
-// already clamped to this CPU), if there is one:
+// asmLowpCandidates lists the assembly kernels for t at lvl with feats
+// (both already clamped to this CPU), those of the dedicated instructions
+// first; lowpKernelFor measures them and takes the fastest:
 //
-//   - bf16: VDPBF16PS (14×32 zmm) with AVX512-BF16, else the f32 FMA
-//     kernels on bf16 widened while packing (a shift: exact);
-//   - f16: the f32 FMA kernels on f16 widened while packing (exact; each
+//   - bf16: VDPBF16PS (14×32 zmm) with AVX512-BF16, and the f32 FMA kernel
+//     of lvl on bf16 widened while packing (a shift: exact);
+//   - f16: the f32 FMA kernel on f16 widened while packing (exact; each
 //     value is converted once per packing, so F16C in the kernel would
 //     gain nothing);
-//   - i8, u8s8: VPDPBUSD, 14×32 zmm with AVX512-VNNI or 6×16 ymm with
-//     AVX-VNNI, else VPMADDWD on 8-bit values widened to int16 (6×16 ymm,
-//     at AVX512 too: the CPUs with AVX-512 and no VNNI are Skylake-SP and
-//     Cascade Lake's predecessors, not worth a zmm kernel of their own).
-func asmLowpKernel(t LowType, lvl isa.Level, feats isa.Feature) (lowpChoice, bool) {
+//   - i8, u8s8: VPDPBUSD, 14×32 zmm with AVX512-VNNI, 6×16 ymm with
+//     AVX-VNNI, and VPMADDWD on 8-bit values widened to int16 (6×16 ymm,
+//     at AVX512 too: the CPUs with AVX-512 and no VNNI, Skylake-SP and its
+//     kin, do not get a zmm kernel of their own).
+func asmLowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice {
 	if lvl < isa.AVX2 {
-		return lowpChoice{}, false
+		return nil
 	}
+	var cs []lowpChoice
 	switch t {
 	case BF16:
 		if feats.Has(isa.AVX512BF16) {
 			k := lowpAsm[float32]("bf16gemm14x32AVX512BF16", unitAVX512BF16, 14, 32, wordPair16, wordPair16, bf16gemm14x32AVX512BF16)
-			return lowpChoice{name: k.name, unit: k.unit, f32: k}, true
+			cs = append(cs, lowpChoice{name: k.name, unit: k.unit, f32: k})
 		}
-		return widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA), true
+		return append(cs, widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA))
 	case F16:
-		return widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA), true
+		return []lowpChoice{widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA)}
 	}
-	var k *lowpKernel[int32]
-	switch {
-	case feats.Has(isa.AVX512VNNI):
-		k = lowpAsm[int32]("u8s8gemm14x32AVX512VNNI", unitAVX512VNNI, 14, 32, wordQuad8, wordQuad8, u8s8gemm14x32AVX512VNNI)
-	case feats.Has(isa.AVXVNNI):
-		k = lowpAsm[int32]("u8s8gemm6x16AVXVNNI", unitAVXVNNI, 6, 16, wordQuad8, wordQuad8, u8s8gemm6x16AVXVNNI)
-	default:
-		return lowpChoice{name: "s16gemm6x16AVX2", unit: unitAVX2Int8,
-			s32: lowpAsm[int32]("s16gemm6x16AVX2", unitAVX2Int8, 6, 16, wordPair16, wordPair16, s16gemm6x16AVX2)}, true
+	var ks []*lowpKernel[int32]
+	if feats.Has(isa.AVX512VNNI) {
+		ks = append(ks, lowpAsm[int32]("u8s8gemm14x32AVX512VNNI", unitAVX512VNNI, 14, 32, wordQuad8, wordQuad8, u8s8gemm14x32AVX512VNNI))
 	}
-	if t == I8 {
-		k.fmtA, k.biasedA = wordQuad8Biased, true
+	if feats.Has(isa.AVXVNNI) {
+		ks = append(ks, lowpAsm[int32]("u8s8gemm6x16AVXVNNI", unitAVXVNNI, 6, 16, wordQuad8, wordQuad8, u8s8gemm6x16AVXVNNI))
 	}
-	return lowpChoice{name: k.name, unit: k.unit, s32: k}, true
+	for _, k := range ks {
+		if t == I8 {
+			k.fmtA, k.biasedA = wordQuad8Biased, true
+		}
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+	}
+	k := lowpAsm[int32]("s16gemm6x16AVX2", unitAVX2Int8, 6, 16, wordPair16, wordPair16, s16gemm6x16AVX2)
+	return append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
 }
 
 type lowpAsmFunc func(k int, a, b, c *uint32, ldc int, init *uint32, add int)

@@ -4,5 +4,5 @@ package gemm
 
 import "github.com/peakbench/peakbench/gobackend/isa"
 
-// asmLowpKernel: no assembly on this platform or under the purego tag.
-func asmLowpKernel(LowType, isa.Level, isa.Feature) (lowpChoice, bool) { return lowpChoice{}, false }
+// asmLowpCandidates: no assembly on this platform or under the purego tag.
+func asmLowpCandidates(LowType, isa.Level, isa.Feature) []lowpChoice { return nil }

@@ -19,6 +19,18 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb int, f word
 	if lines == 0 {
 		return
 	}
+	if g == 1 { // one value per word: a conversion
+		if kContig {
+			for l := 0; l < lines; l++ {
+				widen(src[l*ld:l*ld+kb], f, dst[l:], w)
+			}
+			return
+		}
+		for p := 0; p < kb; p++ {
+			widen(src[p*ld:p*ld+lines], f, dst[p*w:], 1)
+		}
+		return
+	}
 	var z S
 	raw := f == wordQuad8 || f == wordQuad8Biased || f == wordPair16 && unsafe.Sizeof(z) == 2
 	full := kb / g // words made of g values from the source
@@ -84,6 +96,30 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb int, f word
 					d[l] |= lane(v, f) << (q * 32 / g)
 				}
 			}
+		}
+	}
+}
+
+// widen sets dst[i*stride] to src[i] converted to a word of f, a format
+// of one value per word.
+func widen[S lowpIn](src []S, f wordFormat, dst []uint32, stride int) {
+	if len(src) == 0 {
+		return
+	}
+	_ = dst[(len(src)-1)*stride]
+	switch f {
+	case wordBF16ToF32:
+		for i, v := range src {
+			dst[i*stride] = uint32(v) << 16
+		}
+	case wordF16ToF32:
+		t := f16Table()
+		for i, v := range src {
+			dst[i*stride] = t[uint16(v)]
+		}
+	default:
+		for i, v := range src {
+			dst[i*stride] = lane(v, f)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -30,38 +32,62 @@ func lowpPaths() []lowpPath {
 	return ps
 }
 
-func TestLowpKernelChoice(t *testing.T) {
+// lowpKernels lists every kernel of t this CPU runs: the candidates of
+// every path.
+func lowpKernels(t LowType) []lowpChoice {
+	var ks []lowpChoice
 	seen := map[string]bool{}
+	for _, p := range lowpPaths() {
+		for _, c := range lowpCandidates(t, p.lvl, p.feats.For(p.lvl)) {
+			if !seen[c.name] {
+				seen[c.name] = true
+				ks = append(ks, c)
+			}
+		}
+	}
+	return ks
+}
+
+func TestLowpKernelChoice(t *testing.T) {
+	units := map[string]string{
+		"bf16gemm14x32AVX512BF16": unitAVX512BF16, "u8s8gemm14x32AVX512VNNI": unitAVX512VNNI,
+		"u8s8gemm6x16AVXVNNI": unitAVXVNNI, "s16gemm6x16AVX2": unitAVX2Int8,
+		"sgemm14x32AVX512": unitFMA, "sgemm6x16AVX2": unitFMA, "sgemm3x3Generic": unitFMA,
+		"i32gemm3x3Generic": "",
+	}
 	for _, typ := range []LowType{BF16, F16, I8, U8S8} {
 		for _, p := range lowpPaths() {
 			name, unit := LowpKernel(typ, p.lvl, p.feats)
-			seen[name] = true
 			t.Logf("%v at %v with %v: %s on %q", typ, p.lvl, p.feats, name, unit)
-			want := map[string]string{
-				"bf16gemm14x32AVX512BF16": unitAVX512BF16, "u8s8gemm14x32AVX512VNNI": unitAVX512VNNI,
-				"u8s8gemm6x16AVXVNNI": unitAVXVNNI, "s16gemm6x16AVX2": unitAVX2Int8,
-				"sgemm14x32AVX512": unitFMA, "sgemm6x16AVX2": unitFMA, "sgemm3x3Generic": unitFMA,
-				"i32gemm3x3Generic": "",
-			}
-			if w, ok := want[name]; !ok || w != unit {
+			if w, ok := units[name]; !ok || w != unit {
 				t.Errorf("%v at %v with %v: %s on %q", typ, p.lvl, p.feats, name, unit)
 			}
+			cands := lowpCandidates(typ, p.lvl, p.feats.For(p.lvl))
+			if !slices.ContainsFunc(cands, func(c lowpChoice) bool { return c.name == name }) {
+				t.Errorf("%v at %v with %v: %s is none of the candidates", typ, p.lvl, p.feats, name)
+			}
+			if p.lvl == isa.Generic && !strings.Contains(name, "Generic") {
+				t.Errorf("%v at generic: %s", typ, name)
+			}
 		}
-		// The default (all features at Best) is the fastest kernel.
-		name, _ := LowpKernel(typ, isa.Best, isa.AllFeatures)
-		switch {
-		case typ == BF16 && isa.Features.Has(isa.AVX512BF16) && name != "bf16gemm14x32AVX512BF16",
-			typ >= I8 && isa.Features.Has(isa.AVX512VNNI) && name != "u8s8gemm14x32AVX512VNNI":
-			t.Errorf("%v: best kernel %s", typ, name)
+		if cs := lowpCandidates(typ, isa.Best, isa.Features); len(cs) > 1 {
+			t.Logf("%v: candidates %v, rates (k·tile per ns) %.1f", typ, names(cs), lowpRates(cs))
 		}
 	}
-	t.Logf("kernels reached on this CPU: %v", seen)
+}
+
+func names(cs []lowpChoice) []string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, c.name)
+	}
+	return s
 }
 
 // lowpCase is one product to check.
 type lowpCase struct {
 	typ            LowType
-	path           lowpPath
+	kern           lowpChoice
 	transA, transB bool
 	m, n, k        int
 	pad            int // extra leading dimension of each operand
@@ -69,8 +95,7 @@ type lowpCase struct {
 }
 
 func (c lowpCase) String() string {
-	name, _ := LowpKernel(c.typ, c.path.lvl, c.path.feats)
-	return fmt.Sprintf("%v %s tA=%v tB=%v m=%d n=%d k=%d pad=%d threads=%d", c.typ, name, c.transA, c.transB, c.m, c.n, c.k, c.pad, c.threads)
+	return fmt.Sprintf("%v %s tA=%v tB=%v m=%d n=%d k=%d pad=%d threads=%d", c.typ, c.kern.name, c.transA, c.transB, c.m, c.n, c.k, c.pad, c.threads)
 }
 
 // runLowpCase computes the case and checks every element of C: exactly
@@ -123,7 +148,6 @@ func runLowpCase(t *testing.T, tc lowpCase, rnd *rand.Rand) {
 	}
 	const marker = 0x5eed
 	got := make([]float64, m*ldc)
-	lvl, feats := tc.path.lvl, tc.path.feats
 	switch tc.typ {
 	case BF16, F16:
 		conv := BF16Bits
@@ -141,11 +165,7 @@ func runLowpCase(t *testing.T, tc lowpCase, rnd *rand.Rand) {
 		for i := range c {
 			c[i] = float32(math.NaN())
 		}
-		if tc.typ == BF16 {
-			GemmBF16(lvl, feats, tc.transA, tc.transB, m, n, k, a16, lda, b16, ldb, c, ldc, tc.threads)
-		} else {
-			GemmF16(lvl, feats, tc.transA, tc.transB, m, n, k, a16, lda, b16, ldb, c, ldc, tc.threads)
-		}
+		gemmLowp(tc.kern, tc.transA, tc.transB, m, n, k, a16, lda, b16, ldb, c, ldc, tc.threads)
 		for i, v := range c {
 			got[i] = float64(v)
 		}
@@ -163,13 +183,13 @@ func runLowpCase(t *testing.T, tc lowpCase, rnd *rand.Rand) {
 			for i, v := range av {
 				a8[i] = int8(v)
 			}
-			GemmI8(lvl, feats, tc.transA, tc.transB, m, n, k, a8, lda, b8, ldb, c, ldc, tc.threads)
+			gemmLowp(tc.kern, tc.transA, tc.transB, m, n, k, a8, lda, b8, ldb, c, ldc, tc.threads)
 		} else {
 			a8 := make([]uint8, len(av))
 			for i, v := range av {
 				a8[i] = uint8(v)
 			}
-			GemmU8S8(lvl, feats, tc.transA, tc.transB, m, n, k, a8, lda, b8, ldb, c, ldc, tc.threads)
+			gemmLowp(tc.kern, tc.transA, tc.transB, m, n, k, a8, lda, b8, ldb, c, ldc, tc.threads)
 		}
 		for i, v := range c {
 			got[i] = float64(v)
@@ -201,7 +221,7 @@ func runLowpCase(t *testing.T, tc lowpCase, rnd *rand.Rand) {
 	}
 }
 
-// TestLowpShapes runs every kernel reachable on this CPU on odd shapes,
+// TestLowpShapes runs every kernel this CPU runs on odd shapes,
 // all transposes, padded leading dimensions and several thread counts,
 // with the default blocks and with tiny ones (every loop of the nest takes
 // several trips and leaves a remainder).
@@ -212,7 +232,7 @@ func TestLowpShapes(t *testing.T) {
 		dims = []int{1, 3, 7, 17, 33}
 	}
 	for _, typ := range []LowType{BF16, F16, I8, U8S8} {
-		for _, path := range lowpPaths() {
+		for _, kern := range lowpKernels(typ) {
 			i := 0
 			for _, blocks := range [][3]int{{0, 0, 0}, {12, 8, 10}} {
 				withBlocks(blocks[0], blocks[1], blocks[2], 1, func() {
@@ -223,7 +243,7 @@ func TestLowpShapes(t *testing.T) {
 									continue
 								}
 								for tr := 0; tr < 4; tr++ {
-									runLowpCase(t, lowpCase{typ: typ, path: path, transA: tr&1 != 0, transB: tr&2 != 0,
+									runLowpCase(t, lowpCase{typ: typ, kern: kern, transA: tr&1 != 0, transB: tr&2 != 0,
 										m: m, n: n, k: k, pad: (i + tr) % 3, threads: 1 + (i+tr)%3}, rnd)
 								}
 							}
@@ -241,12 +261,12 @@ func TestLowpShapes(t *testing.T) {
 func TestLowpDeep(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	for _, typ := range []LowType{BF16, I8, U8S8} {
-		for _, path := range lowpPaths() {
-			runLowpCase(t, lowpCase{typ: typ, path: path, m: 29, n: 67, k: 2*2048 + 13, threads: 2}, rnd)
+		for _, kern := range lowpKernels(typ) {
+			runLowpCase(t, lowpCase{typ: typ, kern: kern, m: 29, n: 67, k: 2*2048 + 13, threads: 2}, rnd)
 		}
 	}
-	for _, path := range lowpPaths() {
-		for _, typ := range []LowType{I8, U8S8} {
+	for _, typ := range []LowType{I8, U8S8} {
+		for _, kern := range lowpKernels(typ) {
 			const m, n, k = 15, 33, 4099
 			a8, au, b8 := make([]int8, m*k), make([]uint8, m*k), make([]int8, k*n)
 			for i := range a8 {
@@ -258,15 +278,14 @@ func TestLowpDeep(t *testing.T) {
 			c := make([]int32, m*n)
 			want := int32(k * 128 * 128)
 			if typ == I8 {
-				GemmI8(path.lvl, path.feats, false, false, m, n, k, a8, k, b8, n, c, n, 2)
+				gemmLowp(kern, false, false, m, n, k, a8, k, b8, n, c, n, 2)
 			} else {
-				GemmU8S8(path.lvl, path.feats, false, false, m, n, k, au, k, b8, n, c, n, 2)
+				gemmLowp(kern, false, false, m, n, k, au, k, b8, n, c, n, 2)
 				want = -k * 255 * 128
 			}
 			for i, v := range c {
 				if v != want {
-					name, _ := LowpKernel(typ, path.lvl, path.feats)
-					t.Fatalf("%v %s: c[%d] = %d, want %d", typ, name, i, v, want)
+					t.Fatalf("%v %s: c[%d] = %d, want %d", typ, kern.name, i, v, want)
 				}
 			}
 		}
