@@ -91,3 +91,33 @@ func TestEncodingsAssembler(t *testing.T) {
 		}
 	}
 }
+
+// TestAMXEncodings assembles every tile instruction of amxCode with the
+// GNU assembler, where one is installed, and compares the bytes.
+func TestAMXEncodings(t *testing.T) {
+	as, err := exec.LookPath("as")
+	if err != nil {
+		t.Skip("no GNU assembler:", err)
+	}
+	dir := t.TempDir()
+	for intel, want := range amxCode {
+		s, o := filepath.Join(dir, "a.s"), filepath.Join(dir, "a.o")
+		if err := os.WriteFile(s, []byte(".intel_syntax noprefix\n"+intel+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(as, s, "-o", o).CombinedOutput(); err != nil {
+			t.Skipf("as cannot assemble %q (an old binutils?): %v\n%s", intel, err, out)
+		}
+		out, err := exec.Command("objcopy", "-O", "binary", "-j", ".text", o, filepath.Join(dir, "a.bin")).CombinedOutput()
+		if err != nil {
+			t.Skipf("objcopy: %v\n%s", err, out)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "a.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: as % x, ours % x", intel, got, want)
+		}
+	}
+}

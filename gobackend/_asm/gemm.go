@@ -57,6 +57,7 @@ func genGemm(g *gen) {
 		g.axpy(t, zmm)
 	}
 	genGemmLowp(g) // gemm_lowp.go
+	genGemmAMX(g)  // gemm_amx.go
 }
 
 func (g *gen) gemmMicroKernel(k gemmKernel) {

@@ -5896,3 +5896,606 @@ withc:
 	VMOVDQU Y11, 32(DI)
 	VZEROUPPER
 	RET
+
+// func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-56
+	MOVQ cfg+0(FP), AX
+	MOVQ k+8(FP), CX
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), BX
+	MOVQ c+32(FP), DI
+	MOVQ ldc+40(FP), DX
+	MOVQ add+48(FP), R11
+	SHLQ $0x02, DX
+	MOVQ DX, R10
+	SHLQ $0x04, R10
+	ADDQ DI, R10
+	MOVQ $0x00000040, R8
+	MOVQ $0x00000080, R9
+
+	// ldtilecfg [rax]
+	BYTE  $0xc4
+	BYTE  $0xe2
+	BYTE  $0x78
+	BYTE  $0x49
+	BYTE  $0x00
+	TESTQ R11, R11
+	JNZ   loadc
+
+	// tilezero tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+
+	// tilezero tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+
+	// tilezero tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+
+	// tilezero tmm3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	JMP  loop
+
+loadc:
+	// tileloadd tmm0, [rdi+rdx*1]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x17
+
+	// tileloadd tmm1, [rdi+rdx*1+64]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x17
+	BYTE $0x40
+
+	// tileloadd tmm2, [r10+rdx*1]
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x12
+
+	// tileloadd tmm3, [r10+rdx*1+64]
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x12
+	BYTE $0x40
+
+loop:
+	// tileloadd tmm4, [rsi+r8*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x24
+	BYTE $0x06
+
+	// tileloadd tmm5, [rsi+r8*1+1024]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0xac
+	BYTE $0x06
+	BYTE $0x00
+	BYTE $0x04
+	BYTE $0x00
+	BYTE $0x00
+
+	// tileloadd tmm6, [rbx+r9*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x0b
+
+	// tileloadd tmm7, [rbx+r9*1+64]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x7c
+	BYTE $0x0b
+	BYTE $0x40
+
+	// tdpbf16ps tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xc4
+
+	// tdpbf16ps tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xcc
+
+	// tdpbf16ps tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xd5
+
+	// tdpbf16ps tmm3, tmm5, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xdd
+	ADDQ $0x00000800, SI
+	ADDQ $0x00000800, BX
+	DECQ CX
+	JNZ  loop
+
+	// tilestored [rdi+rdx*1], tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x17
+
+	// tilestored [rdi+rdx*1+64], tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x17
+	BYTE $0x40
+
+	// tilestored [r10+rdx*1], tmm2
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x12
+
+	// tilestored [r10+rdx*1+64], tmm3
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x12
+	BYTE $0x40
+
+	// tilerelease
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	RET
+
+// func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-56
+	MOVQ cfg+0(FP), AX
+	MOVQ k+8(FP), CX
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), BX
+	MOVQ c+32(FP), DI
+	MOVQ ldc+40(FP), DX
+	MOVQ add+48(FP), R11
+	SHLQ $0x02, DX
+	MOVQ DX, R10
+	SHLQ $0x04, R10
+	ADDQ DI, R10
+	MOVQ $0x00000040, R8
+	MOVQ $0x00000080, R9
+
+	// ldtilecfg [rax]
+	BYTE  $0xc4
+	BYTE  $0xe2
+	BYTE  $0x78
+	BYTE  $0x49
+	BYTE  $0x00
+	TESTQ R11, R11
+	JNZ   loadc
+
+	// tilezero tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+
+	// tilezero tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+
+	// tilezero tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+
+	// tilezero tmm3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	JMP  loop
+
+loadc:
+	// tileloadd tmm0, [rdi+rdx*1]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x17
+
+	// tileloadd tmm1, [rdi+rdx*1+64]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x17
+	BYTE $0x40
+
+	// tileloadd tmm2, [r10+rdx*1]
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x12
+
+	// tileloadd tmm3, [r10+rdx*1+64]
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x12
+	BYTE $0x40
+
+loop:
+	// tileloadd tmm4, [rsi+r8*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x24
+	BYTE $0x06
+
+	// tileloadd tmm5, [rsi+r8*1+1024]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0xac
+	BYTE $0x06
+	BYTE $0x00
+	BYTE $0x04
+	BYTE $0x00
+	BYTE $0x00
+
+	// tileloadd tmm6, [rbx+r9*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x0b
+
+	// tileloadd tmm7, [rbx+r9*1+64]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x7c
+	BYTE $0x0b
+	BYTE $0x40
+
+	// tdpbusd tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x49
+	BYTE $0x5e
+	BYTE $0xc4
+
+	// tdpbusd tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x41
+	BYTE $0x5e
+	BYTE $0xcc
+
+	// tdpbusd tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x49
+	BYTE $0x5e
+	BYTE $0xd5
+
+	// tdpbusd tmm3, tmm5, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x41
+	BYTE $0x5e
+	BYTE $0xdd
+	ADDQ $0x00000800, SI
+	ADDQ $0x00000800, BX
+	DECQ CX
+	JNZ  loop
+
+	// tilestored [rdi+rdx*1], tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x17
+
+	// tilestored [rdi+rdx*1+64], tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x17
+	BYTE $0x40
+
+	// tilestored [r10+rdx*1], tmm2
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x12
+
+	// tilestored [r10+rdx*1+64], tmm3
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x12
+	BYTE $0x40
+
+	// tilerelease
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	RET
+
+// func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-56
+	MOVQ cfg+0(FP), AX
+	MOVQ k+8(FP), CX
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), BX
+	MOVQ c+32(FP), DI
+	MOVQ ldc+40(FP), DX
+	MOVQ add+48(FP), R11
+	SHLQ $0x02, DX
+	MOVQ DX, R10
+	SHLQ $0x04, R10
+	ADDQ DI, R10
+	MOVQ $0x00000040, R8
+	MOVQ $0x00000080, R9
+
+	// ldtilecfg [rax]
+	BYTE  $0xc4
+	BYTE  $0xe2
+	BYTE  $0x78
+	BYTE  $0x49
+	BYTE  $0x00
+	TESTQ R11, R11
+	JNZ   loadc
+
+	// tilezero tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+
+	// tilezero tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+
+	// tilezero tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+
+	// tilezero tmm3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	JMP  loop
+
+loadc:
+	// tileloadd tmm0, [rdi+rdx*1]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x17
+
+	// tileloadd tmm1, [rdi+rdx*1+64]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x17
+	BYTE $0x40
+
+	// tileloadd tmm2, [r10+rdx*1]
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x12
+
+	// tileloadd tmm3, [r10+rdx*1+64]
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x12
+	BYTE $0x40
+
+loop:
+	// tileloadd tmm4, [rsi+r8*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x24
+	BYTE $0x06
+
+	// tileloadd tmm5, [rsi+r8*1+1024]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0xac
+	BYTE $0x06
+	BYTE $0x00
+	BYTE $0x04
+	BYTE $0x00
+	BYTE $0x00
+
+	// tileloadd tmm6, [rbx+r9*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x0b
+
+	// tileloadd tmm7, [rbx+r9*1+64]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x7c
+	BYTE $0x0b
+	BYTE $0x40
+
+	// tdpbssd tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4b
+	BYTE $0x5e
+	BYTE $0xc4
+
+	// tdpbssd tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x43
+	BYTE $0x5e
+	BYTE $0xcc
+
+	// tdpbssd tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4b
+	BYTE $0x5e
+	BYTE $0xd5
+
+	// tdpbssd tmm3, tmm5, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x43
+	BYTE $0x5e
+	BYTE $0xdd
+	ADDQ $0x00000800, SI
+	ADDQ $0x00000800, BX
+	DECQ CX
+	JNZ  loop
+
+	// tilestored [rdi+rdx*1], tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x17
+
+	// tilestored [rdi+rdx*1+64], tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x17
+	BYTE $0x40
+
+	// tilestored [r10+rdx*1], tmm2
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x12
+
+	// tilestored [r10+rdx*1+64], tmm3
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x12
+	BYTE $0x40
+
+	// tilerelease
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	RET

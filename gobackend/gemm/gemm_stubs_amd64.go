@@ -159,3 +159,21 @@ func u8s8gemm6x16AVXVNNI(k int, a *uint32, b *uint32, c *uint32, ldc int, init *
 // steps of 16 groups), init 16 s32 values added to every row, c row-major s32
 // with row stride ldc. k ≥ 1.
 func s16gemm6x16AVX2(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// bf16gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbf16ps,
+// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
+// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
+// row-major 32-bit values with row stride ldc. k ≥ 1.
+func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+
+// u8s8gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbusd,
+// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
+// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
+// row-major 32-bit values with row stride ldc. k ≥ 1.
+func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+
+// s8s8gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbssd,
+// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
+// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
+// row-major 32-bit values with row stride ldc. k ≥ 1.
+func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)

@@ -45,6 +45,8 @@ const (
 	unitAVX512VNNI = "avx512-vnni"
 	unitAVXVNNI    = "avx-vnni"
 	unitAVX2Int8   = "avx2-int8"
+	unitAMXBF16    = "amx-bf16"
+	unitAMXInt8    = "amx-int8"
 )
 
 // LowpKernel returns the name of the micro-kernel the low-precision gemm of
@@ -123,6 +125,8 @@ type lowpKernel[C lowpOut] struct {
 	kc, mc, nc int // kc in words (k values / group), mc, nc in rows and columns
 	fn         lowpMicro[C]
 	biasedA    bool // A packed +128: the kernel starts from −128·(column sums of B)
+	kAlign     int  // slices of kg words are padded to a multiple of this (AMX: 16)
+	aChunked   bool // A's panels in AMX's layout (chunkRows)
 }
 
 // lowpKernelFor picks the kernel for t at lvl with feats (both clamped to

@@ -12,6 +12,8 @@ import (
 // (both already clamped to this CPU), those of the dedicated instructions
 // first; lowpKernelFor measures them and takes the fastest:
 //
+//   - AMX (TDPBF16PS, TDPBUSD, TDPBSSD: 32×32 tiles) where the CPU has it
+//     and Linux grants the tile state (isa.AMXBF16, isa.AMXInt8);
 //   - bf16: VDPBF16PS (14×32 zmm) with AVX512-BF16, and the f32 FMA kernel
 //     of lvl on bf16 widened while packing (a shift: exact);
 //   - f16: the f32 FMA kernel on f16 widened while packing (exact; each
@@ -26,6 +28,17 @@ func asmLowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice
 		return nil
 	}
 	var cs []lowpChoice
+	switch {
+	case t == BF16 && feats.Has(isa.AMXBF16):
+		k := lowpAMX[float32]("bf16gemm32x32AMX", unitAMXBF16, wordPair16, bf16gemm32x32AMX)
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, f32: k})
+	case t == I8 && feats.Has(isa.AMXInt8):
+		k := lowpAMX[int32]("s8s8gemm32x32AMX", unitAMXInt8, wordQuad8, s8s8gemm32x32AMX)
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+	case t == U8S8 && feats.Has(isa.AMXInt8):
+		k := lowpAMX[int32]("u8s8gemm32x32AMX", unitAMXInt8, wordQuad8, u8s8gemm32x32AMX)
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+	}
 	switch t {
 	case BF16:
 		if feats.Has(isa.AVX512BF16) {
@@ -82,6 +95,41 @@ func lowpAsm[C lowpOut](name, unit string, mr, nr int, fa, fb wordFormat, fn low
 			addi = 1
 		}
 		fn(kg, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, ip, addi)
+	}
+	return k
+}
+
+type amxFunc func(cfg *byte, k int, a, b, c *uint32, ldc int, add int)
+
+// amxConfig is the AMX kernels' tile configuration (LDTILECFG's 64
+// bytes): palette 1, tiles 0–7 each 16 rows of 64 bytes.
+var amxConfig = func() *[64]byte {
+	var c [64]byte
+	c[0] = 1 // palette
+	for t := 0; t < 8; t++ {
+		c[16+2*t] = 64 // bytes per row (colsb, little-endian uint16)
+		c[48+t] = 16   // rows
+	}
+	return &c
+}()
+
+// lowpAMX wraps an AMX kernel: 32×32, A packed in chunks (chunkRows),
+// slices padded to whole chunks of 16 words.
+func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel[C] {
+	const mr, nr = 32, 32
+	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f, kAlign: amxChunk, aChunked: true}
+	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin512)
+	k.kc = roundUp(k.kc, amxChunk)
+	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
+		if kg%amxChunk != 0 || init != nil {
+			panic("gemm: " + name + ": depth not in whole chunks, or an init")
+		}
+		_, _, _ = a[mr*kg-1], b[nr*kg-1], c[(mr-1)*ldc+nr-1]
+		addi := 0
+		if add {
+			addi = 1
+		}
+		fn(&amxConfig[0], kg/amxChunk, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, addi)
 	}
 	return k
 }

@@ -36,8 +36,9 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 		threads = max(1, work/minFlopsPerThread)
 	}
 	mr, nr, g := kern.mr, kern.nr, kern.fmtB.group()
-	kcv := min(kern.kc*g, ceilDiv(k, g)*g) // k values per slice, a multiple of the group
-	kgMax := ceilDiv(kcv, g)
+	kcv := min(kern.kc*g, ceilDiv(k, g)*g)                                   // k values per slice, a multiple of the group
+	kgOf := func(kb int) int { return roundUp(ceilDiv(kb, g), kern.kAlign) } // words of a slice, padded
+	kgMax := kgOf(kcv)
 	nc := min(kern.nc, ceilDiv(n, nr)*nr)
 	tiles := ceilDiv(m, mr)
 	mcTiles := max(1, min(kern.mc/mr, tiles))
@@ -76,7 +77,7 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 		panels := ceilDiv(nb, nr)
 		for pc := 0; pc < k; pc += kcv {
 			kb := min(kcv, k-pc)
-			kg := ceilDiv(kb, g)
+			kg := kgOf(kb)
 			add := pc > 0
 			// B's panels, in chunks.
 			chunks := min(panels, 4*threads)
@@ -86,9 +87,9 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 					cols := min(nr, nb-c0)
 					dst := bp[c0*kg : (c0+nr)*kg]
 					if transB {
-						packLines(b[(jc+c0)*ldb+pc:], ldb, true, cols, nr, kb, kern.fmtB, dst)
+						packLines(b[(jc+c0)*ldb+pc:], ldb, true, cols, nr, kb, kg, kern.fmtB, dst)
 					} else {
-						packLines(b[pc*ldb+jc+c0:], ldb, false, cols, nr, kb, kern.fmtB, dst)
+						packLines(b[pc*ldb+jc+c0:], ldb, false, cols, nr, kb, kg, kern.fmtB, dst)
 					}
 					if initB != nil {
 						biasCorrection(dst, nr, kg, initB[c0:c0+nr])
@@ -105,9 +106,9 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 				// may run on different threads).
 				if key := (jc*k+pc)*m + ic; wk.packed != key {
 					if transA {
-						packRows(a[pc*lda+ic:], lda, true, mb, mr, kb, kern.fmtA, ap)
+						packRows(a[pc*lda+ic:], lda, true, mb, kb, kg, kern, ap)
 					} else {
-						packRows(a[ic*lda+pc:], lda, false, mb, mr, kb, kern.fmtA, ap)
+						packRows(a[ic*lda+pc:], lda, false, mb, kb, kg, kern, ap)
 					}
 					wk.packed = key
 				}
@@ -145,18 +146,57 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 	}
 }
 
-// packRows packs the mb rows of op(A) as ⌈mb/mr⌉ panels of mr rows.
-func packRows[A lowpIn](a []A, lda int, trans bool, mb, mr, kb int, f wordFormat, dst []uint32) {
-	kg := ceilDiv(kb, f.group())
+// packRows packs the mb rows of op(A) as ⌈mb/mr⌉ panels of mr rows, kg
+// steps each (in chunks, for a kernel with aChunked).
+func packRows[A lowpIn, C lowpOut](a []A, lda int, trans bool, mb, kb, kg int, kern *lowpKernel[C], dst []uint32) {
+	mr, f := kern.mr, kern.fmtA
+	var tmp []uint32
+	if kern.aChunked {
+		p := getWords(mr * kg)
+		defer putWords(p)
+		tmp = *p
+	}
 	for r := 0; r < mb; r += mr {
 		d := dst[r*kg : (r+mr)*kg]
+		if tmp != nil {
+			d = tmp
+		}
 		rows := min(mr, mb-r)
 		if trans { // op(A)[i][p] = a[p*lda+i]: k runs down the stored rows
-			packLines(a[r:], lda, false, rows, mr, kb, f, d)
+			packLines(a[r:], lda, false, rows, mr, kb, kg, f, d)
 		} else {
-			packLines(a[r*lda:], lda, true, rows, mr, kb, f, d)
+			packLines(a[r*lda:], lda, true, rows, mr, kb, kg, f, d)
+		}
+		if tmp != nil {
+			chunkRows(tmp, mr, kg, dst[r*kg:(r+mr)*kg])
 		}
 	}
+}
+
+// amxChunk is the words of k-groups in one row of an AMX tile (64 bytes).
+const amxChunk = 16
+
+// chunkRows reorders a panel of kg steps of mr words (word (g, i) at
+// src[g*mr+i]) into chunks of amxChunk steps, each its mr rows one after
+// another: word (g, i) at dst[(g/16·mr + i)·16 + g%16], the AMX tiles'
+// layout. kg is a multiple of amxChunk.
+func chunkRows(src []uint32, mr, kg int, dst []uint32) {
+	for c := 0; c < kg; c += amxChunk {
+		out := dst[c*mr : (c+amxChunk)*mr]
+		for q := 0; q < amxChunk; q++ {
+			step := src[(c+q)*mr : (c+q+1)*mr]
+			for i, v := range step {
+				out[i*amxChunk+q] = v
+			}
+		}
+	}
+}
+
+func roundUp(n, m int) int {
+	if m <= 1 {
+		return n
+	}
+	return ceilDiv(n, m) * m
 }
 
 // biasCorrection sets init[j] = −128·Σ (the bytes of column j's words) for

@@ -3,14 +3,15 @@ package gemm
 import "unsafe"
 
 // packLines packs lines (≤ w) lines of kb values — rows of op(A) or
-// columns of op(B) — into dst as ⌈kb/group⌉ steps of w words, word (g, l)
-// at dst[g*w+l] holding values g·group… of line l in its lanes, the first
-// in the low bits. Lines past lines, and values past kb, are zeros. With
-// kContig line l's value p is src[l*ld+p], else src[p*ld+l].
-func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb int, f wordFormat, dst []uint32) {
+// columns of op(B) — into dst as kg ≥ ⌈kb/group⌉ steps of w words, word
+// (g, l) at dst[g*w+l] holding values g·group… of line l in its lanes, the
+// first in the low bits. Lines past lines, and values past kb, are zeros.
+// With kContig line l's value p is src[l*ld+p], else src[p*ld+l].
+func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f wordFormat, dst []uint32) {
 	g := f.group()
-	kg := ceilDiv(kb, g)
 	dst = dst[:kg*w]
+	clear(dst[ceilDiv(kb, g)*w:]) // the steps past kb, for the AMX kernels' whole chunks
+	kg = ceilDiv(kb, g)
 	if lines < w {
 		for p := 0; p < kg; p++ {
 			clear(dst[p*w+lines : p*w+w])

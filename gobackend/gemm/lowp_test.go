@@ -23,7 +23,7 @@ func lowpPaths() []lowpPath {
 	var ps []lowpPath
 	for _, l := range isa.Levels() {
 		ps = append(ps, lowpPath{l, 0})
-		for _, f := range []isa.Feature{isa.AVX512BF16, isa.AVX512VNNI, isa.AVXVNNI} {
+		for _, f := range []isa.Feature{isa.AVX512BF16, isa.AVX512VNNI, isa.AVXVNNI, isa.AMXBF16, isa.AMXInt8} {
 			if f.For(l) != 0 {
 				ps = append(ps, lowpPath{l, f})
 			}
@@ -53,7 +53,7 @@ func TestLowpKernelChoice(t *testing.T) {
 		"bf16gemm14x32AVX512BF16": unitAVX512BF16, "u8s8gemm14x32AVX512VNNI": unitAVX512VNNI,
 		"u8s8gemm6x16AVXVNNI": unitAVXVNNI, "s16gemm6x16AVX2": unitAVX2Int8,
 		"sgemm14x32AVX512": unitFMA, "sgemm6x16AVX2": unitFMA, "sgemm3x3Generic": unitFMA,
-		"i32gemm3x3Generic": "",
+		"i32gemm3x3Generic": "", "bf16gemm32x32AMX": unitAMXBF16, "u8s8gemm32x32AMX": unitAMXInt8, "s8s8gemm32x32AMX": unitAMXInt8,
 	}
 	for _, typ := range []LowType{BF16, F16, I8, U8S8} {
 		for _, p := range lowpPaths() {

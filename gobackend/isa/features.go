@@ -16,11 +16,16 @@ const (
 	AVX512VNNI
 	// AVXVNNI is the VEX-encoded VPDPBUSD on ymm (needs AVX2).
 	AVXVNNI
+	// AMXBF16 is the AMX tiles with TDPBF16PS (needs AVX512 here, and the
+	// OS's permission: EnableAMX).
+	AMXBF16
+	// AMXInt8 is the AMX tiles with TDPBUSD and TDPBSSD (likewise).
+	AMXInt8
 )
 
 // AllFeatures is every extension above: what a caller passes to run the
 // best kernels this CPU has.
-const AllFeatures = AVX512BF16 | AVX512VNNI | AVXVNNI
+const AllFeatures = AVX512BF16 | AVX512VNNI | AVXVNNI | AMXBF16 | AMXInt8
 
 // Features is what this CPU and OS run of the extensions above (none on
 // other architectures and under the purego build tag), computed once.
@@ -53,7 +58,7 @@ func (s Feature) String() string {
 	for _, f := range []struct {
 		f    Feature
 		name string
-	}{{AVX512BF16, "avx512-bf16"}, {AVX512VNNI, "avx512-vnni"}, {AVXVNNI, "avx-vnni"}} {
+	}{{AVX512BF16, "avx512-bf16"}, {AVX512VNNI, "avx512-vnni"}, {AVXVNNI, "avx-vnni"}, {AMXBF16, "amx-bf16"}, {AMXInt8, "amx-int8"}} {
 		if s.Has(f.f) {
 			names = append(names, f.name)
 		}

@@ -27,7 +27,8 @@ func detectFeatures() Feature {
 	for _, h := range []struct {
 		has bool
 		f   Feature
-	}{{x.HasAVX512BF16, AVX512BF16}, {x.HasAVX512VNNI, AVX512VNNI}, {x.HasAVXVNNI, AVXVNNI}} {
+	}{{x.HasAVX512BF16, AVX512BF16}, {x.HasAVX512VNNI, AVX512VNNI}, {x.HasAVXVNNI, AVXVNNI},
+		{x.HasAMXTile && x.HasAMXBF16 && amxPermitted(), AMXBF16}, {x.HasAMXTile && x.HasAMXInt8 && amxPermitted(), AMXInt8}} {
 		if h.has {
 			f |= h.f
 		}
