@@ -39,7 +39,7 @@ func TestConformanceLevels(t *testing.T) {
 // TestLowpUnits checks that the kernels name units bench/peak knows.
 func TestLowpUnits(t *testing.T) {
 	known := map[string]bool{peak.UnitFMA: true, peak.UnitAVX512BF16: true, peak.UnitAVX512VNNI: true,
-		peak.UnitAVXVNNI: true, peak.UnitInt8FMA: true}
+		peak.UnitAVXVNNI: true, peak.UnitInt8FMA: true, peak.UnitAMXBF16: true, peak.UnitAMXInt8: true}
 	b := open(t)
 	for _, dt := range gokernels.LowpDTypes {
 		for _, f := range []isa.Feature{isa.Features, 0, isa.AVXVNNI} {
