@@ -39,7 +39,7 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 	kcv := min(kern.kc*g, ceilDiv(k, g)*g)                                   // k values per slice, a multiple of the group
 	kgOf := func(kb int) int { return roundUp(ceilDiv(kb, g), kern.kAlign) } // words of a slice, padded
 	kgMax := kgOf(kcv)
-	nc := min(kern.nc, ceilDiv(n, nr)*nr)
+	nc := min(max(1, kern.nc/nr)*nr, ceilDiv(n, nr)*nr) // whole panels
 	tiles := ceilDiv(m, mr)
 	mcTiles := max(1, min(kern.mc/mr, tiles))
 	if threads > 1 {
@@ -56,7 +56,7 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 
 	bbuf := getWords(kgMax * nc)
 	defer putWords(bbuf)
-	bp := *bbuf
+	bp := (*bbuf)[:len(*bbuf):len(*bbuf)] // no room past the block: an overrun panics
 	var initB []C // −128·(column sums of the slice of B), for a biased A
 	if kern.biasedA {
 		initB = make([]C, nc)
@@ -98,7 +98,7 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 			})
 			parallel(min(threads, items), items, func(t, item int) {
 				wk := &workers[t]
-				ap := *wk.abuf
+				ap := (*wk.abuf)[:len(*wk.abuf):len(*wk.abuf)]
 				ic := item / split * mc
 				mb := min(mc, m-ic)
 				// A thread packs the block of A its item needs unless it

@@ -256,13 +256,16 @@ func TestLowpShapes(t *testing.T) {
 }
 
 // TestLowpDeep takes k past the default depth of a slice (several pc
-// phases, C added to) and the 8-bit extremes, where a saturating or
+// phases, C added to), n past the default width of a block and the 8-bit extremes, where a saturating or
 // biased kernel would go wrong: every product −128·−128 or 255·−128.
 func TestLowpDeep(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
-	for _, typ := range []LowType{BF16, I8, U8S8} {
+	for _, typ := range []LowType{BF16, F16, I8, U8S8} {
 		for _, kern := range lowpKernels(typ) {
 			runLowpCase(t, lowpCase{typ: typ, kern: kern, m: 29, n: 67, k: 2*2048 + 13, threads: 2}, rnd)
+			// n past the default width of a column block (nc), whole
+			// panels or not.
+			runLowpCase(t, lowpCase{typ: typ, kern: kern, m: 3, n: 8192 + 45, k: 9, threads: 2}, rnd)
 		}
 	}
 	for _, typ := range []LowType{I8, U8S8} {
