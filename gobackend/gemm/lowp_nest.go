@@ -57,7 +57,7 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 	bbuf := getWords(kgMax * nc)
 	defer putWords(bbuf)
 	bp := (*bbuf)[:len(*bbuf):len(*bbuf)] // no room past the block: an overrun panics
-	var initB []C // −128·(column sums of the slice of B), for a biased A
+	var initB []C                         // −128·(column sums of the slice of B), for a biased A
 	if kern.biasedA {
 		initB = make([]C, nc)
 	}
