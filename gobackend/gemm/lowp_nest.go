@@ -150,6 +150,12 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 // steps each (in chunks, for a kernel with aChunked).
 func packRows[A lowpIn, C lowpOut](a []A, lda int, trans bool, mb, kb, kg int, kern *lowpKernel[C], dst []uint32) {
 	mr, f := kern.mr, kern.fmtA
+	if kern.aChunked && !trans && rawWords[A](f) {
+		for r := 0; r < mb; r += mr {
+			packChunkedRows(a[r*lda:], lda, min(mr, mb-r), mr, kb, kg, f, dst[r*kg:(r+mr)*kg])
+		}
+		return
+	}
 	var tmp []uint32
 	if kern.aChunked {
 		p := getWords(mr * kg)

@@ -32,8 +32,7 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f 
 		}
 		return
 	}
-	var z S
-	raw := f == wordQuad8 || f == wordQuad8Biased || f == wordPair16 && unsafe.Sizeof(z) == 2
+	raw := rawWords[S](f)
 	full := kb / g // words made of g values from the source
 	if kContig {
 		_ = src[(lines-1)*ld+kb-1]
@@ -140,4 +139,51 @@ func lane[S lowpIn](v S, f wordFormat) uint32 {
 		return uint32(uint8(v) ^ 0x80)
 	}
 	return uint32(uint8(v))
+}
+
+// rawWords reports whether a word of f is its group of S values as they
+// lie in memory (up to the bias): one 32-bit load.
+func rawWords[S lowpIn](f wordFormat) bool {
+	var z S
+	return f == wordQuad8 || f == wordQuad8Biased || f == wordPair16 && unsafe.Sizeof(z) == 2
+}
+
+// packChunkedRows packs rows (≤ mr) rows of A, k contiguous (src[i*ld+p]),
+// straight into AMX's chunked layout (see chunkRows): each row's 16 words
+// of a chunk are 64 contiguous bytes of the source. f is a raw format
+// (rawWords).
+func packChunkedRows[S lowpIn](src []S, ld, rows, mr, kb, kg int, f wordFormat, dst []uint32) {
+	g := f.group()
+	full := kb / g
+	dst = dst[:mr*kg]
+	for i := 0; i < mr; i++ {
+		if i >= rows {
+			for c := 0; c < kg; c += amxChunk {
+				clear(dst[c*mr+i*amxChunk : c*mr+(i+1)*amxChunk])
+			}
+			continue
+		}
+		line := src[i*ld : i*ld+kb]
+		var words []uint32
+		if full > 0 {
+			words = unsafe.Slice((*uint32)(unsafe.Pointer(&line[0])), full)
+		}
+		for c := 0; c < kg; c += amxChunk {
+			out := dst[c*mr+i*amxChunk : c*mr+(i+1)*amxChunk]
+			n := copy(out, words[min(c, full):min(c+amxChunk, full)])
+			clear(out[n:])
+			if f == wordQuad8Biased {
+				for q := range out[:n] {
+					out[q] ^= 0x80808080
+				}
+			}
+			if full*g < kb && c <= full && full < c+amxChunk { // the last word, partly zeros
+				var v uint32
+				for q := 0; full*g+q < kb; q++ {
+					v |= lane(line[full*g+q], f) << (q * 32 / g)
+				}
+				out[full-c] = v
+			}
+		}
+	}
 }
