@@ -1,7 +1,8 @@
 // Package asm registers the "asm" backend: peakbench's own kernels
 // (github.com/peakbench/peakbench/gobackend/...) with their assembly for
 // this CPU (isa.Best): BLIS-style GEMM with AVX2/AVX-512 micro-kernels
-// (bf16 on VDPBF16PS, i8 and u8s8 on VPDPBUSD where the CPU has them);
+// (bf16, f16, i8 and u8s8 too: on AMX tiles, VDPBF16PS, VPDPBUSD or f32
+// FMAs, whichever of those the CPU has measures fastest);
 // vector loops, exp, tanh, sigmoid, softmax and GEMV in AVX2 or AVX-512
 // (isa.ForBytes). It runs the same Go code as the "go" backend, which uses
 // the pure-Go kernels, so the two side by side measure what the assembly
@@ -32,7 +33,7 @@ const module = "github.com/peakbench/peakbench"
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "asm",
-		Description: "peakbench's assembly kernels (avo-generated AVX2/AVX-512): BLIS-style GEMM, vector loops, vectorized exp/tanh/sigmoid",
+		Description: "peakbench's assembly kernels (avo-generated AVX2/AVX-512, VNNI, AMX): BLIS-style GEMM (f32, f64, bf16, f16, i8, u8s8), vector loops, vectorized exp/tanh/sigmoid",
 		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
 	})
 }
