@@ -294,3 +294,22 @@ func TestLowpDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseLowpOnce checks that a choice is made once per key and that a
+// lone candidate is taken without measuring (its kernel would panic).
+func TestChooseLowpOnce(t *testing.T) {
+	calls := 0
+	lone := lowpChoice{name: "lone", s32: &lowpKernel[int32]{name: "lone", fn: func(int, []uint32, []uint32, []int32, int, []int32, bool) {
+		panic("measured a lone candidate")
+	}}}
+	key := lowpKey{t: U8S8, lvl: isa.Level(200), feats: 0} // a key no caller uses
+	for range 3 {
+		got := chooseLowp(key, func() []lowpChoice { calls++; return []lowpChoice{lone} })
+		if got.name != "lone" {
+			t.Fatalf("chose %q", got.name)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("candidates listed %d times, want once", calls)
+	}
+}
