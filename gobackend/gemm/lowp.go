@@ -4,13 +4,15 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 
 // Low-precision GEMM: C = op(A)·op(B) with 16- or 8-bit inputs, f32
 // accumulation and output (bf16, f16) or exact int32 accumulation and
-// output (i8: s8×s8; u8s8: u8 A × s8 B). The loop nest is gemmNest's
-// (lowp_nest.go); packing (lowp_pack.go) converts the inputs into 32-bit
-// words, each a group of k values the micro-kernel multiplies with one
-// instruction per lane (lowp_kernels.go):
+// output (i8: s8×s8; u8s8: u8 A × s8 B). The loop nest is gemmNest's in
+// outline (lowp_nest.go); packing (lowp_pack.go) converts the inputs into
+// 32-bit words, each a group of k values the micro-kernel multiplies with
+// one instruction per lane, or per tile (the kernels: lowp_amd64.go, and
+// ../_asm/gemm_lowp.go, gemm_amx.go):
 //
-//   - two bf16 for VDPBF16PS (AVX512-BF16);
-//   - four bytes for VPDPBUSD (AVX512-VNNI zmm, AVX-VNNI ymm), which
+//   - two bf16 for VDPBF16PS (AVX512-BF16) and TDPBF16PS (AMX);
+//   - four bytes for TDPBUSD and TDPBSSD (AMX), and VPDPBUSD (AVX512-VNNI
+//     zmm, AVX-VNNI ymm), which
 //     multiplies unsigned bytes of A by signed bytes of B: i8's A is
 //     biased by +128 into u8 and the kernels start from −128·Σₚ op(B)[p][j],
 //     so the sums stay exact;
@@ -20,10 +22,10 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 //     and the pure-Go kernel) or to int32 (the pure-Go integer kernel).
 //
 // Every function takes an isa.Level and a feature set (isa.Feature): the
-// kernel is the best one both allow on this CPU, so tests reach every
-// fallback by passing fewer features or a lower level.
+// kernel is the fastest, by measurement (lowp_choose.go), of those both
+// allow on this CPU; the tests run every one.
 
-// LowType is a low-precision input type of GemmLowp's kernels.
+// LowType is a low-precision input type.
 type LowType uint8
 
 const (
