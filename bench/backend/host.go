@@ -50,8 +50,9 @@ func PlaceZero[T Float](mem *hostmem.Arena, n, slot int) []T {
 	return hostmem.Slice[T](mem, n, SlotOffset(slot))
 }
 
-// SlotOffset is where in a page slot's buffer starts, for buffers of other
-// element types than Place's (the quantization ops' 8- and 16-bit ones).
+// SlotOffset is where in a page the buffer of slot starts: for operands of
+// other element types than Place's (the low-precision gemm's and the
+// quantization ops' 8- and 16-bit ones, hostmem.Slice), placed like Place's.
 func SlotOffset(slot int) int { return slot * slotStride % hostmem.Page }
 
 // Widen converts a result to float64 for verification.

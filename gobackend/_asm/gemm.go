@@ -56,6 +56,8 @@ func genGemm(g *gen) {
 		g.sum(t, true, zmm)
 		g.axpy(t, zmm)
 	}
+	genGemmLowp(g) // gemm_lowp.go
+	genGemmAMX(g)  // gemm_amx.go
 }
 
 func (g *gen) gemmMicroKernel(k gemmKernel) {

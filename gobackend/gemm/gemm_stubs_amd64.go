@@ -135,3 +135,45 @@ func ddotAVX512(n int, x *float64, y *float64) float64
 // daxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 // It needs AVX-512F.
 func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
+
+// bf16gemm14x32AVX512BF16 computes the 14×32 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 14 32-bit groups), b one of op(B) (k
+// steps of 32 groups), init 32 f32 values added to every row, c row-major f32
+// with row stride ldc. k ≥ 1.
+func bf16gemm14x32AVX512BF16(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// u8s8gemm14x32AVX512VNNI computes the 14×32 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 14 32-bit groups), b one of op(B) (k
+// steps of 32 groups), init 32 s32 values added to every row, c row-major s32
+// with row stride ldc. k ≥ 1.
+func u8s8gemm14x32AVX512VNNI(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// u8s8gemm6x16AVXVNNI computes the 6×16 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 6 32-bit groups), b one of op(B) (k
+// steps of 16 groups), init 16 s32 values added to every row, c row-major s32
+// with row stride ldc. k ≥ 1.
+func u8s8gemm6x16AVXVNNI(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// s16gemm6x16AVX2 computes the 6×16 tile c = init + a·b (c += that when add ≠ 0),
+// a a packed panel of op(A) (k steps of 6 32-bit groups), b one of op(B) (k
+// steps of 16 groups), init 16 s32 values added to every row, c row-major s32
+// with row stride ldc. k ≥ 1.
+func s16gemm6x16AVX2(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
+
+// bf16gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbf16ps,
+// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
+// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
+// row-major 32-bit values with row stride ldc. k ≥ 1.
+func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+
+// u8s8gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbusd,
+// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
+// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
+// row-major 32-bit values with row stride ldc. k ≥ 1.
+func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+
+// s8s8gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbssd,
+// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
+// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
+// row-major 32-bit values with row stride ldc. k ≥ 1.
+func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)

@@ -18,3 +18,20 @@ func detect() Level {
 	}
 	return Generic
 }
+
+// detectFeatures asks x/sys/cpu, which checks the OS's register saving
+// (XGETBV) for AVX-512 as for the levels.
+func detectFeatures() Feature {
+	x := cpu.X86
+	var f Feature
+	for _, h := range []struct {
+		has bool
+		f   Feature
+	}{{x.HasAVX512BF16, AVX512BF16}, {x.HasAVX512VNNI, AVX512VNNI}, {x.HasAVXVNNI, AVXVNNI},
+		{x.HasAMXTile && x.HasAMXBF16 && amxPermitted(), AMXBF16}, {x.HasAMXTile && x.HasAMXInt8 && amxPermitted(), AMXInt8}} {
+		if h.has {
+			f |= h.f
+		}
+	}
+	return f
+}

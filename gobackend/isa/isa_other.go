@@ -3,3 +3,5 @@
 package isa
 
 func detect() Level { return Generic }
+
+func detectFeatures() Feature { return 0 }

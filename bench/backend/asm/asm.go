@@ -1,6 +1,8 @@
 // Package asm registers the "asm" backend: peakbench's own kernels
 // (github.com/peakbench/peakbench/gobackend/...) with their assembly for
-// this CPU (isa.Best): BLIS-style GEMM with AVX2/AVX-512 micro-kernels;
+// this CPU (isa.Best): BLIS-style GEMM with AVX2/AVX-512 micro-kernels
+// (bf16, f16, i8 and u8s8 too: on AMX tiles, VDPBF16PS, VPDPBUSD or f32
+// FMAs, whichever of those the CPU has measures fastest);
 // vector loops, exp, tanh, sigmoid, softmax and GEMV in AVX2 or AVX-512
 // (isa.ForBytes). It runs the same Go code as the "go" backend, which uses
 // the pure-Go kernels, so the two side by side measure what the assembly
@@ -11,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
@@ -30,7 +33,7 @@ const module = "github.com/peakbench/peakbench"
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "asm",
-		Description: "peakbench's assembly kernels (avo-generated AVX2/AVX-512): BLIS-style GEMM, vector loops, vectorized exp/tanh/sigmoid",
+		Description: "peakbench's assembly kernels (avo-generated AVX2/AVX-512, VNNI, AMX): BLIS-style GEMM (f32, f64, bf16, f16, i8, u8s8), vector loops, vectorized exp/tanh/sigmoid",
 		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
 	})
 }
@@ -42,12 +45,14 @@ func Open() (backend.Backend, error) {
 		return nil, errors.New("asm: no assembly kernels here: they need amd64 with AVX2 and FMA, " +
 			"and a build without the purego tag (the go backend runs the pure-Go kernels anywhere)")
 	}
-	return Backend{Level: isa.Best}, nil
+	return Backend{Level: isa.Best, Features: isa.Features}, nil
 }
 
-// Backend is the asm backend at a level.
+// Backend is the asm backend at a level, with the extensions its
+// low-precision gemm may use (tests pass fewer to reach the fallbacks).
 type Backend struct {
-	Level isa.Level
+	Level    isa.Level
+	Features isa.Feature
 }
 
 func (Backend) Name() string            { return "asm" }
@@ -69,28 +74,41 @@ func (b Backend) Info() backend.Info {
 	return backend.Info{
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
 		Details: map[string]string{
-			"isa":     l.String(),
-			"gemm":    gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)",
-			"gemv":    gemm.GemvKernel(l),
-			"axpy":    elem.Kernel(l),
-			"add":     elem.Kernel(l),
-			"mul":     elem.Kernel(l),
-			"relu":    elem.Kernel(l),
-			"dot":     reduce.Kernel(l),
-			"sum":     reduce.Kernel(l),
-			"max":     reduce.Kernel(l),
-			"exp":     ulps("exp"),
-			"tanh":    ulps("tanh"),
-			"sigmoid": ulps("sigmoid"),
-			"softmax": nn.Kernel(l) + " (vectorized exp)",
-			"maxpool": conv.PoolKernel(l),
-			"avgpool": conv.PoolKernel(l),
-			"tuning":  tune.Source(), // the vector kernels' thread crossovers: a tune file or the defaults
+			"isa":       l.String(),
+			"gemm":      gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)",
+			"gemv":      gemm.GemvKernel(l),
+			"axpy":      elem.Kernel(l),
+			"add":       elem.Kernel(l),
+			"mul":       elem.Kernel(l),
+			"relu":      elem.Kernel(l),
+			"dot":       reduce.Kernel(l),
+			"sum":       reduce.Kernel(l),
+			"max":       reduce.Kernel(l),
+			"exp":       ulps("exp"),
+			"tanh":      ulps("tanh"),
+			"sigmoid":   ulps("sigmoid"),
+			"softmax":   nn.Kernel(l) + " (vectorized exp)",
+			"maxpool":   conv.PoolKernel(l),
+			"avgpool":   conv.PoolKernel(l),
+			"tuning":    tune.Source(), // the vector kernels' thread crossovers: a tune file or the defaults
+			"features":  b.Features.For(l).String(),
+			"gemm_lowp": b.lowpKernels(),
 		},
 	}
 }
 
-// Declared implements backend.Declarer: every op, in f32 and f64.
+// lowpKernels lists the micro-kernel and unit of each low-precision gemm.
+func (b Backend) lowpKernels() string {
+	var parts []string
+	for _, dt := range gokernels.LowpDTypes {
+		name, unit := gokernels.LowpKernel(dt, b.Level, b.Features)
+		parts = append(parts, fmt.Sprintf("%s: %s on %s", dt, name, unit))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Declared implements backend.Declarer: every op, in f32 and f64, and gemm
+// in bf16, f16, i8 and u8s8.
 func (Backend) Declared() backend.Support { return gokernels.Declared() }
 
 // Prepare implements backend.Backend. Every op is supported.
@@ -100,6 +118,9 @@ func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Conf
 	}
 	if w.Op.Fourier() {
 		return gokernels.PrepareFFT(b.Level, w, in, cfg), nil // fft, ifft, rfft (fft.go)
+	}
+	if w.Op == workload.GEMM && w.DType.GEMMOnly() {
+		return gokernels.PrepareLowp(b.Level, b.Features, w, in, cfg) // bf16, f16, i8, u8s8 gemm
 	}
 	return gokernels.Prepare(b.Level, w, in, cfg), nil
 }

@@ -4,7 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/backendtest"
+	"github.com/peakbench/peakbench/bench/backend/internal/gokernels"
+	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
@@ -19,10 +23,46 @@ func open(t *testing.T) Backend {
 func TestConformance(t *testing.T) { backendtest.Run(t, open(t)) }
 
 // TestConformanceLevels runs the suite at every assembly level below the
-// best too (an AVX-512 machine also checks its AVX2 kernels).
+// best too (an AVX-512 machine also checks its AVX2 kernels), with all the
+// CPU's extensions and with none (the low-precision fallbacks).
 func TestConformanceLevels(t *testing.T) {
-	for l := isa.AVX2; l < isa.Best; l++ {
-		t.Run(l.String(), func(t *testing.T) { backendtest.Run(t, Backend{Level: l}) })
+	for l := isa.AVX2; l <= isa.Best; l++ {
+		for _, f := range []isa.Feature{isa.Features, 0, isa.AVXVNNI} {
+			if l == isa.Best && f == isa.Features {
+				continue // TestConformance
+			}
+			t.Run(l.String()+"/"+f.For(l).String(), func(t *testing.T) { backendtest.Run(t, Backend{Level: l, Features: f}) })
+		}
+	}
+}
+
+// TestLowpUnits checks that the kernels name units bench/peak knows.
+func TestLowpUnits(t *testing.T) {
+	known := map[string]bool{peak.UnitFMA: true, peak.UnitAVX512BF16: true, peak.UnitAVX512VNNI: true,
+		peak.UnitAVXVNNI: true, peak.UnitInt8FMA: true, peak.UnitAMXBF16: true, peak.UnitAMXInt8: true}
+	b := open(t)
+	for _, dt := range gokernels.LowpDTypes {
+		for _, f := range []isa.Feature{isa.Features, 0, isa.AVXVNNI} {
+			for l := isa.AVX2; l <= isa.Best; l++ {
+				name, unit := gokernels.LowpKernel(dt, l, f)
+				if !known[unit] {
+					t.Errorf("%s at %v with %v: %s names unit %q", dt, l, f, name, unit)
+				}
+			}
+		}
+		w := workload.Workload{Op: workload.GEMM, DType: dt, Shape: workload.Shape{M: 20, N: 40, K: 9}}
+		k, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, unit := gokernels.LowpKernel(dt, b.Level, b.Features)
+		if got := backend.ComputeUnitOf(k); got != unit {
+			t.Errorf("%s: kernel says unit %q, want %q", dt, got, unit)
+		}
+		if got := backend.ImplementationOf(k); got != name {
+			t.Errorf("%s: kernel says implementation %q, want %q", dt, got, name)
+		}
+		k.Close()
 	}
 }
 

@@ -41,13 +41,15 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
 		Details: map[string]string{
-			"kernels": "pure Go",
-			"tuning":  tune.Source(), // the vector kernels' thread crossovers, shared with asm
+			"kernels":   "pure Go",
+			"gemm_lowp": "bf16, f16 widened to f32 (sgemm3x3Generic); i8, u8s8 widened to int32 (i32gemm3x3Generic)",
+			"tuning":    tune.Source(), // the vector kernels' thread crossovers, shared with asm
 		},
 	}
 }
 
-// Declared implements backend.Declarer: every op, in f32 and f64.
+// Declared implements backend.Declarer: every op, in f32 and f64, and gemm
+// in bf16, f16, i8 and u8s8.
 func (Backend) Declared() backend.Support { return gokernels.Declared() }
 
 // Prepare implements backend.Backend. Every op is supported, with the
@@ -58,6 +60,9 @@ func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config
 	}
 	if w.Op.Fourier() {
 		return gokernels.PrepareFFT(isa.Generic, w, in, cfg), nil // fft, ifft, rfft (fft.go)
+	}
+	if w.Op == workload.GEMM && w.DType.GEMMOnly() {
+		return gokernels.PrepareLowp(isa.Generic, 0, w, in, cfg) // bf16, f16, i8, u8s8 gemm
 	}
 	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
 }

@@ -16,8 +16,9 @@ import (
 )
 
 // Declared is what the go and asm backends compute: every op, in f32 and
-// f64 (Prepare and PrepareLayer have a kernel for each), and the
-// quantization ops in their own dtypes (quant.go).
+// f64 (Prepare and PrepareLayer have a kernel for each), gemm in the
+// low-precision types of LowpDTypes (PrepareLowp), and the quantization ops
+// in their own dtypes (quant.go).
 func Declared() backend.Support {
 	s := backend.Support{}
 	for _, op := range workload.Ops {
@@ -25,6 +26,7 @@ func Declared() backend.Support {
 			s.Add(workload.DTypes, op)
 		}
 	}
+	s.Add(LowpDTypes, workload.GEMM)
 	return declareQuant(s)
 }
 

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/attr"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// AMX micro-kernels: a 32×32 tile of C as four 16×16 tiles (tmm0–3), A's
+// 32 rows as two tiles (tmm4–5) and B's 32 columns as two (tmm6–7), 16
+// words of k-groups per step (32 bf16 or 64 bytes of k). Tile
+// configuration, use and release stay within one call, as nothing
+// between calls (the Go scheduler, another goroutine on the thread)
+// expects tile state. The packed layouts (gobackend/gemm: lowp_pack.go):
+// A in chunks of 16 words, each chunk its 32 rows one after another (64
+// bytes each), so a tile is 16 rows at stride 64; B as the other kernels
+// pack it, 32 words per k-group, so a tile is 16 k-groups at stride 128.
+// No assembler at hand knows the tile instructions: each is a BYTE
+// sequence after a comment naming it (Intel operand order), recorded
+// from the GNU assembler and checked against it by encode_test.go.
+type amxKernel struct {
+	name string
+	dp   string // the tile dot product: tdpbf16ps, tdpbusd, tdpbssd
+}
+
+var amxKernels = []amxKernel{
+	{"bf16gemm32x32AMX", "tdpbf16ps"},
+	{"u8s8gemm32x32AMX", "tdpbusd"},
+	{"s8s8gemm32x32AMX", "tdpbssd"},
+}
+
+// amxCode is each tile instruction the kernels use, with the registers
+// they use it on, in Intel syntax (as the GNU assembler reads it).
+var amxCode = map[string][]byte{
+	"ldtilecfg [rax]":                 {0xc4, 0xe2, 0x78, 0x49, 0x00},
+	"tilerelease":                     {0xc4, 0xe2, 0x78, 0x49, 0xc0},
+	"tilezero tmm0":                   {0xc4, 0xe2, 0x7b, 0x49, 0xc0},
+	"tilezero tmm1":                   {0xc4, 0xe2, 0x7b, 0x49, 0xc8},
+	"tilezero tmm2":                   {0xc4, 0xe2, 0x7b, 0x49, 0xd0},
+	"tilezero tmm3":                   {0xc4, 0xe2, 0x7b, 0x49, 0xd8},
+	"tileloadd tmm0, [rdi+rdx*1]":     {0xc4, 0xe2, 0x7b, 0x4b, 0x04, 0x17},
+	"tileloadd tmm1, [rdi+rdx*1+64]":  {0xc4, 0xe2, 0x7b, 0x4b, 0x4c, 0x17, 0x40},
+	"tileloadd tmm2, [r10+rdx*1]":     {0xc4, 0xc2, 0x7b, 0x4b, 0x14, 0x12},
+	"tileloadd tmm3, [r10+rdx*1+64]":  {0xc4, 0xc2, 0x7b, 0x4b, 0x5c, 0x12, 0x40},
+	"tileloadd tmm4, [rsi+r8*1]":      {0xc4, 0xa2, 0x7b, 0x4b, 0x24, 0x06},
+	"tileloadd tmm5, [rsi+r8*1+1024]": {0xc4, 0xa2, 0x7b, 0x4b, 0xac, 0x06, 0x00, 0x04, 0x00, 0x00},
+	"tileloadd tmm6, [rbx+r9*1]":      {0xc4, 0xa2, 0x7b, 0x4b, 0x34, 0x0b},
+	"tileloadd tmm7, [rbx+r9*1+64]":   {0xc4, 0xa2, 0x7b, 0x4b, 0x7c, 0x0b, 0x40},
+	"tdpbf16ps tmm0, tmm4, tmm6":      {0xc4, 0xe2, 0x4a, 0x5c, 0xc4},
+	"tdpbf16ps tmm1, tmm4, tmm7":      {0xc4, 0xe2, 0x42, 0x5c, 0xcc},
+	"tdpbf16ps tmm2, tmm5, tmm6":      {0xc4, 0xe2, 0x4a, 0x5c, 0xd5},
+	"tdpbf16ps tmm3, tmm5, tmm7":      {0xc4, 0xe2, 0x42, 0x5c, 0xdd},
+	"tdpbusd tmm0, tmm4, tmm6":        {0xc4, 0xe2, 0x49, 0x5e, 0xc4},
+	"tdpbusd tmm1, tmm4, tmm7":        {0xc4, 0xe2, 0x41, 0x5e, 0xcc},
+	"tdpbusd tmm2, tmm5, tmm6":        {0xc4, 0xe2, 0x49, 0x5e, 0xd5},
+	"tdpbusd tmm3, tmm5, tmm7":        {0xc4, 0xe2, 0x41, 0x5e, 0xdd},
+	"tdpbssd tmm0, tmm4, tmm6":        {0xc4, 0xe2, 0x4b, 0x5e, 0xc4},
+	"tdpbssd tmm1, tmm4, tmm7":        {0xc4, 0xe2, 0x43, 0x5e, 0xcc},
+	"tdpbssd tmm2, tmm5, tmm6":        {0xc4, 0xe2, 0x4b, 0x5e, 0xd5},
+	"tdpbssd tmm3, tmm5, tmm7":        {0xc4, 0xe2, 0x43, 0x5e, 0xdd},
+	"tilestored [rdi+rdx*1], tmm0":    {0xc4, 0xe2, 0x7a, 0x4b, 0x04, 0x17},
+	"tilestored [rdi+rdx*1+64], tmm1": {0xc4, 0xe2, 0x7a, 0x4b, 0x4c, 0x17, 0x40},
+	"tilestored [r10+rdx*1], tmm2":    {0xc4, 0xc2, 0x7a, 0x4b, 0x14, 0x12},
+	"tilestored [r10+rdx*1+64], tmm3": {0xc4, 0xc2, 0x7a, 0x4b, 0x5c, 0x12, 0x40},
+}
+
+// amx emits one tile instruction of amxCode.
+func (g *gen) amx(intel string) {
+	b, ok := amxCode[intel]
+	if !ok {
+		panic("no encoding of " + intel)
+	}
+	g.Comment(intel)
+	g.bytes(b)
+}
+
+func genGemmAMX(g *gen) {
+	for _, k := range amxKernels {
+		g.amxMicroKernel(k)
+	}
+}
+
+func (g *gen) amxMicroKernel(k amxKernel) {
+	g.Function(k.name)
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr("func(cfg *byte, k int, a, b, c *uint32, ldc int, add int)")
+	g.Doc(
+		k.name+" computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's "+k.dp+",",
+		"cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b",
+		"packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c",
+		"row-major 32-bit values with row stride ldc. k ≥ 1.",
+	)
+	g.Load(g.Param("cfg"), RAX)
+	g.Load(g.Param("k"), RCX)
+	g.Load(g.Param("a"), RSI)
+	g.Load(g.Param("b"), RBX)
+	g.Load(g.Param("c"), RDI)
+	g.Load(g.Param("ldc"), RDX)
+	g.Load(g.Param("add"), R11)
+	g.SHLQ(U8(2), RDX) // C's row stride in bytes
+	g.MOVQ(RDX, R10)
+	g.SHLQ(U8(4), R10)
+	g.ADDQ(RDI, R10) // C's row 16
+	g.MOVQ(U32(64), R8)
+	g.MOVQ(U32(128), R9)
+	g.amx("ldtilecfg [rax]")
+	g.TESTQ(R11, R11)
+	g.JNZ(LabelRef("loadc"))
+	for i := 0; i < 4; i++ {
+		g.amx("tilezero tmm" + string(rune('0'+i)))
+	}
+	g.JMP(LabelRef("loop"))
+	g.Label("loadc")
+	g.amx("tileloadd tmm0, [rdi+rdx*1]")
+	g.amx("tileloadd tmm1, [rdi+rdx*1+64]")
+	g.amx("tileloadd tmm2, [r10+rdx*1]")
+	g.amx("tileloadd tmm3, [r10+rdx*1+64]")
+	g.Label("loop")
+	g.amx("tileloadd tmm4, [rsi+r8*1]")
+	g.amx("tileloadd tmm5, [rsi+r8*1+1024]")
+	g.amx("tileloadd tmm6, [rbx+r9*1]")
+	g.amx("tileloadd tmm7, [rbx+r9*1+64]")
+	g.amx(k.dp + " tmm0, tmm4, tmm6")
+	g.amx(k.dp + " tmm1, tmm4, tmm7")
+	g.amx(k.dp + " tmm2, tmm5, tmm6")
+	g.amx(k.dp + " tmm3, tmm5, tmm7")
+	g.ADDQ(U32(2048), RSI) // 32 rows × 16 words
+	g.ADDQ(U32(2048), RBX) // 16 k-groups × 32 words
+	g.DECQ(RCX)
+	g.JNZ(LabelRef("loop"))
+	g.amx("tilestored [rdi+rdx*1], tmm0")
+	g.amx("tilestored [rdi+rdx*1+64], tmm1")
+	g.amx("tilestored [r10+rdx*1], tmm2")
+	g.amx("tilestored [r10+rdx*1+64], tmm3")
+	g.amx("tilerelease")
+	g.RET()
+}

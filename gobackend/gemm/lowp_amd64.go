@@ -1,0 +1,135 @@
+//go:build !purego
+
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// asmLowpCandidates lists the assembly kernels for t at lvl with feats
+// (both already clamped to this CPU), those of the dedicated instructions
+// first; lowpKernelFor measures them and takes the fastest:
+//
+//   - AMX (TDPBF16PS, TDPBUSD, TDPBSSD: 32×32 tiles) where the CPU has it
+//     and Linux grants the tile state (isa.AMXBF16, isa.AMXInt8);
+//   - bf16: VDPBF16PS (14×32 zmm) with AVX512-BF16, and the f32 FMA kernel
+//     of lvl on bf16 widened while packing (a shift: exact);
+//   - f16: the f32 FMA kernel on f16 widened while packing (exact; each
+//     value is converted once per packing, so F16C in the kernel would
+//     gain nothing);
+//   - i8, u8s8: VPDPBUSD, 14×32 zmm with AVX512-VNNI, 6×16 ymm with
+//     AVX-VNNI, and VPMADDWD on 8-bit values widened to int16 (6×16 ymm,
+//     at AVX512 too: the CPUs with AVX-512 and no VNNI, Skylake-SP and its
+//     kin, do not get a zmm kernel of their own).
+func asmLowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice {
+	if lvl < isa.AVX2 {
+		return nil
+	}
+	var cs []lowpChoice
+	switch {
+	case t == BF16 && feats.Has(isa.AMXBF16):
+		k := lowpAMX[float32]("bf16gemm32x32AMX", unitAMXBF16, wordPair16, bf16gemm32x32AMX)
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, f32: k})
+	case t == I8 && feats.Has(isa.AMXInt8):
+		k := lowpAMX[int32]("s8s8gemm32x32AMX", unitAMXInt8, wordQuad8, s8s8gemm32x32AMX)
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+	case t == U8S8 && feats.Has(isa.AMXInt8):
+		k := lowpAMX[int32]("u8s8gemm32x32AMX", unitAMXInt8, wordQuad8, u8s8gemm32x32AMX)
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+	}
+	switch t {
+	case BF16:
+		if feats.Has(isa.AVX512BF16) {
+			k := lowpAsm[float32]("bf16gemm14x32AVX512BF16", unitAVX512BF16, 14, 32, wordPair16, wordPair16, bf16gemm14x32AVX512BF16)
+			cs = append(cs, lowpChoice{name: k.name, unit: k.unit, f32: k})
+		}
+		return append(cs, widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA))
+	case F16:
+		return []lowpChoice{widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA)}
+	}
+	var ks []*lowpKernel[int32]
+	if feats.Has(isa.AVX512VNNI) {
+		ks = append(ks, lowpAsm[int32]("u8s8gemm14x32AVX512VNNI", unitAVX512VNNI, 14, 32, wordQuad8, wordQuad8, u8s8gemm14x32AVX512VNNI))
+	}
+	if feats.Has(isa.AVXVNNI) {
+		ks = append(ks, lowpAsm[int32]("u8s8gemm6x16AVXVNNI", unitAVXVNNI, 6, 16, wordQuad8, wordQuad8, u8s8gemm6x16AVXVNNI))
+	}
+	for _, k := range ks {
+		if t == I8 {
+			k.fmtA, k.biasedA = wordQuad8Biased, true
+		}
+		cs = append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+	}
+	k := lowpAsm[int32]("s16gemm6x16AVX2", unitAVX2Int8, 6, 16, wordPair16, wordPair16, s16gemm6x16AVX2)
+	return append(cs, lowpChoice{name: k.name, unit: k.unit, s32: k})
+}
+
+type lowpAsmFunc func(k int, a, b, c *uint32, ldc int, init *uint32, add int)
+
+// zeros is the init of the kernels that start from zero: nr ≤ 32 words.
+var zeros [32]uint32
+
+// lowpAsm wraps an assembly kernel; the closure checks the bounds the
+// assembly relies on. Block sizes as blocking's for 4-byte words: kc is
+// in words (pairs or quads of k values).
+func lowpAsm[C lowpOut](name, unit string, mr, nr int, fa, fb wordFormat, fn lowpAsmFunc) *lowpKernel[C] {
+	kcMin := kcMin256
+	if mr == 14 {
+		kcMin = kcMin512
+	}
+	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: fa, fmtB: fb}
+	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin)
+	k.mc = max(1, k.mc/mr) * mr
+	k.nc = max(1, k.nc/nr) * nr
+	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
+		_, _, _ = a[mr*kg-1], b[nr*kg-1], c[(mr-1)*ldc+nr-1]
+		ip := &zeros[0]
+		if init != nil {
+			_ = init[nr-1]
+			ip = (*uint32)(unsafe.Pointer(&init[0]))
+		}
+		addi := 0
+		if add {
+			addi = 1
+		}
+		fn(kg, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, ip, addi)
+	}
+	return k
+}
+
+type amxFunc func(cfg *byte, k int, a, b, c *uint32, ldc int, add int)
+
+// amxConfig is the AMX kernels' tile configuration (LDTILECFG's 64
+// bytes): palette 1, tiles 0–7 each 16 rows of 64 bytes.
+var amxConfig = func() *[64]byte {
+	var c [64]byte
+	c[0] = 1 // palette
+	for t := 0; t < 8; t++ {
+		c[16+2*t] = 64 // bytes per row (colsb, little-endian uint16)
+		c[48+t] = 16   // rows
+	}
+	return &c
+}()
+
+// lowpAMX wraps an AMX kernel: 32×32, A packed in chunks (chunkRows),
+// slices padded to whole chunks of 16 words.
+func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel[C] {
+	const mr, nr = 32, 32
+	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f, kAlign: amxChunk, aChunked: true}
+	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin512)
+	k.kc = roundUp(k.kc, amxChunk)
+	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
+		if kg%amxChunk != 0 || init != nil {
+			panic("gemm: " + name + ": depth not in whole chunks, or an init")
+		}
+		_, _, _ = a[mr*kg-1], b[nr*kg-1], c[(mr-1)*ldc+nr-1]
+		addi := 0
+		if add {
+			addi = 1
+		}
+		fn(&amxConfig[0], kg/amxChunk, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, addi)
+	}
+	return k
+}
