@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	goisa "github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // fakeCPUID answers leaves 0, 1 and 7 (subleaves 0 and 1) from the given
@@ -168,7 +170,7 @@ func unitHere(t *testing.T, name string) (lowpUnit, fmaKernel) {
 		t.Skipf("%s: %s", name, why)
 	}
 	if u.amx {
-		if err := requestAMX(); err != nil {
+		if err := goisa.RequestAMX(); err != nil {
 			t.Skipf("%s: %v", name, err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	goisa "github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // Where a machine's FP units (SIMDBits, FMAUnits) come from.
@@ -82,7 +84,7 @@ const tieShare = 0.03
 // one's instruction throughput on one core, or why it was not measured.
 func MeasureUnits(m Machine, quick bool) Machine {
 	m = applyUnits(m, probeUnits(hostProber{budgetFor(quick)}))
-	m.ComputeUnits = probeComputeUnits(readFeatures(hostCPUID, hostXCR0), requestAMX, hasLowpKernel, hostLowpProber{budgetFor(quick)})
+	m.ComputeUnits = probeComputeUnits(readFeatures(hostCPUID, hostXCR0), goisa.RequestAMX, hasLowpKernel, hostLowpProber{budgetFor(quick)})
 	return m
 }
 

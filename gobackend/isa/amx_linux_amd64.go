@@ -2,19 +2,23 @@
 
 package isa
 
-import "syscall"
+import (
+	"fmt"
+	"syscall"
+)
 
-// amxPermitted asks Linux for the AMX tile data state (arch_prctl
-// ARCH_REQ_XCOMP_PERM with XFEATURE_XTILEDATA): until a process has it,
-// the first tile instruction faults. The permission is the process's, for
-// every thread; asked for once, when Features is computed, and only on a
-// CPU with AMX.
-func amxPermitted() bool {
+// requestAMX asks Linux for the AMX tile data state (arch_prctl
+// ARCH_REQ_XCOMP_PERM with XFEATURE_XTILEDATA,
+// arch/x86/include/uapi/asm/prctl.h): until a process has it, the first
+// tile instruction faults. The permission is the process's, for every
+// thread.
+func requestAMX() error {
 	const (
-		sysArchPrctl      = 158
 		archReqXcompPerm  = 0x1023
 		xfeatureXtiledata = 18
 	)
-	_, _, errno := syscall.RawSyscall(sysArchPrctl, archReqXcompPerm, xfeatureXtiledata, 0)
-	return errno == 0
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_ARCH_PRCTL, archReqXcompPerm, xfeatureXtiledata, 0); errno != 0 {
+		return fmt.Errorf("arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA): %v", errno)
+	}
+	return nil
 }

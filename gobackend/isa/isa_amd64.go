@@ -28,7 +28,7 @@ func detectFeatures() Feature {
 		has bool
 		f   Feature
 	}{{x.HasAVX512BF16, AVX512BF16}, {x.HasAVX512VNNI, AVX512VNNI}, {x.HasAVXVNNI, AVXVNNI},
-		{x.HasAMXTile && x.HasAMXBF16 && amxPermitted(), AMXBF16}, {x.HasAMXTile && x.HasAMXInt8 && amxPermitted(), AMXInt8}} {
+		{x.HasAMXTile && x.HasAMXBF16 && RequestAMX() == nil, AMXBF16}, {x.HasAMXTile && x.HasAMXInt8 && RequestAMX() == nil, AMXInt8}} {
 		if h.has {
 			f |= h.f
 		}
