@@ -89,7 +89,7 @@ func refWorker(mode string) int {
 			}
 			ops := map[string][]string{}
 			for _, op := range workload.Ops {
-				if !op.Layer() {
+				if !op.Layer() && op.Accepts(workload.F32) {
 					ops[string(op)] = []string{"f32", "f64"}
 				}
 			}
