@@ -826,7 +826,7 @@ func fixSVGFonts(svg []byte) []byte {
 // RunCharts are the charts of one run.
 type RunCharts struct {
 	Rooflines []Chart
-	Shares    []Chart // one per op
+	Shares    []Chart // one per op; a quantization op's accuracy chart follows its share chart
 }
 
 // Chart is one chart laid out, ready to render.
@@ -868,6 +868,10 @@ func ForRun(run *result.Run, pal *Palette, label string) RunCharts {
 		t := fmt.Sprintf("%s: share of the roofline bound%s", op, suffix)
 		p, w := sharePlot(op, rs, pal, t)
 		rc.Shares = append(rc.Shares, Chart{Title: t, plot: p, w: w, h: shareHeight})
+		t = fmt.Sprintf("%s: accuracy against speed%s", op, suffix)
+		if p := accuracyPlot(op, rs, pal, t); p != nil {
+			rc.Shares = append(rc.Shares, Chart{Title: t, plot: p, w: accuracyWidth, h: accuracyHeight})
+		}
 	}
 	return rc
 }
