@@ -17,6 +17,7 @@ import (
 //	dot, add, mul   x, y
 //	others   x
 //	layer ops  see newLayerData (layer_ref.go)
+//	spmv, spmm  the matrix's values (nnz, in SparseMatrix's order), x (cols) or X (cols×k)
 type Data struct {
 	Alpha float64 // axpy's scalar; 1 elsewhere
 	Args  [][]float64
@@ -28,6 +29,9 @@ type Data struct {
 func (w Workload) NewData(seed uint64) Data {
 	if w.Op.Layer() {
 		return w.newLayerData(seed) // layer_ref.go
+	}
+	if w.Op.Sparse() {
+		return w.newSparseData(seed) // sparse.go
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(w.Op))<<32^uint64(w.DType.Size())))
 	scale := 1.0

@@ -12,7 +12,8 @@ import (
 type Shape struct {
 	M, N, K        int
 	TransA, TransB bool
-	Layer          LayerShape // the layer ops' geometry (layer.go); zero for the others
+	Layer          LayerShape  // the layer ops' geometry (layer.go); zero for the others
+	Sparse         SparseShape // the sparse ops' matrix (sparse.go); zero for the others
 }
 
 // Format writes the shape as ParseShape reads it: "MxNxK" for gemm (with
@@ -21,6 +22,9 @@ type Shape struct {
 func (s Shape) Format(op Op) string {
 	if op.Layer() {
 		return s.Layer.Format(op)
+	}
+	if op.Sparse() {
+		return s.Sparse.format(op)
 	}
 	switch op.Kind() {
 	case KindMatMul:
@@ -49,11 +53,15 @@ func transName(t bool) string {
 //	softmax  ROWSxCOLS
 //	others   the element count
 //	layer ops  see parseLayer (layer.go), e.g. conv2d 1x64x56x56:64x3x3:p1
+//	sparse ops  a matrix, see parseSparse (sparse.go), e.g. uniform:n=64Ki:nnz=1Mi or mtx:FILE.mtx
 //
 // Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
 func ParseShape(op Op, s string) (Shape, error) {
 	if op.Layer() {
 		return parseLayer(op, s)
+	}
+	if op.Sparse() {
+		return parseSparse(op, s)
 	}
 	var sh Shape
 	dims, trans, hasTrans := strings.Cut(s, ":")

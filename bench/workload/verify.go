@@ -63,6 +63,9 @@ func (w Workload) reference(d Data) (ref, scale []float64, tolULPs float64) {
 	if w.Op.Layer() {
 		return w.layerReference(d)
 	}
+	if w.Op.Sparse() {
+		return w.sparseReference(d) // sparse.go
+	}
 	s := w.Shape
 	x := d.Args[0]
 	n := len(x)

@@ -34,8 +34,8 @@ const (
 )
 
 // Ops lists every operation in the order reports show them (the layer
-// operations, LayerOps, last).
-var Ops = append([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, LayerOps...)
+// operations, LayerOps, then the sparse ones, SparseOps, last).
+var Ops = slices.Concat([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, LayerOps, SparseOps)
 
 // ParseOp returns the Op named s.
 func ParseOp(s string) (Op, error) {
@@ -69,6 +69,9 @@ const (
 func (op Op) Kind() Kind {
 	if op.Layer() {
 		return op.layerKind()
+	}
+	if op.Sparse() {
+		return KindSparse
 	}
 	switch op {
 	case GEMM:
@@ -233,6 +236,9 @@ func (w Workload) Validate() error {
 	if w.Op.Layer() {
 		return w.validateLayer()
 	}
+	if w.Op.Sparse() {
+		return w.validateSparse() // sparse.go
+	}
 	s := w.Shape
 	if w.DType.Integer() && float64(s.K)*128*128 > math.MaxInt32 {
 		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, math.MaxInt32/(128*128))
@@ -263,6 +269,9 @@ func (w Workload) elementCount() float64 {
 	if w.Op.Layer() {
 		return w.layerElements()
 	}
+	if w.Op.Sparse() {
+		return w.sparseElements()
+	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
 	switch w.Op.Kind() {
@@ -291,6 +300,9 @@ func (w Workload) Elements() int {
 	if w.Op.Layer() {
 		return int(w.layerElements())
 	}
+	if w.Op.Sparse() {
+		return int(w.sparseElements())
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -318,12 +330,16 @@ func (w Workload) Elements() int {
 //	add, mul, relu, sigmoid, tanh, exp, sum, max   n   (one op per element)
 //	softmax  5·m·n            (max, subtract, exp, sum, divide per element)
 //	layer ops (conv, pools, norms): see layerFLOPs in layer.go
+//	spmv     2·nnz            spmm  2·nnz·k
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
 func (w Workload) FLOPs() float64 {
 	if w.Op.Layer() {
 		return w.layerFLOPs()
+	}
+	if w.Op.Sparse() {
+		return w.sparseFLOPs()
 	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
@@ -354,6 +370,8 @@ func (w Workload) FLOPs() float64 {
 //	pools    (N·C·D·H·W + N·C·P)·size
 //	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
 //	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
+//	spmv     nnz·(size + 4) + 4·(rows + 1) + (cols + rows)·size   (x read once: EffectiveBytes reads it per entry)
+//	spmm     nnz·(size + 4) + 4·(rows + 1) + (cols + rows)·k·size
 func (w Workload) Bytes() float64 {
 	return w.Footprint() + w.extraWrites()
 }
@@ -363,6 +381,9 @@ func (w Workload) Bytes() float64 {
 // picks the level a result is compared with. It is Bytes but for an
 // in-place output's second count.
 func (w Workload) Footprint() float64 {
+	if w.Op.Sparse() {
+		return w.sparseBytes()
+	}
 	if w.Op == GEMM && w.DType.OutputDType() != w.DType {
 		out := float64(w.OutputLen())
 		return (float64(w.Elements())-out)*float64(w.DType.Size()) + out*float64(w.DType.OutputDType().Size())
@@ -410,6 +431,9 @@ func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 func (w Workload) OutputLen() int {
 	if w.Op.Layer() {
 		return w.layerOutputLen()
+	}
+	if w.Op.Sparse() {
+		return w.Shape.Sparse.Rows * w.denseColumns()
 	}
 	s := w.Shape
 	switch w.Op.Kind() {
