@@ -41,6 +41,7 @@ var packages = map[string]func(g *gen){
 	"reduce": genReduce,
 	"nn":     genNN,
 	"conv":   genConv,
+	"sparse": genSparse,
 }
 
 func main() {

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The sparse package's CSR kernels: y[i] = Σ val[p]·x[colIdx[p]] over the
+// entries p of each row, x gathered by its column indices (VGATHERDPS/PD,
+// int32 indices as CSR holds them), two vector accumulators per row
+// summed across lanes at the row's end. AVX-512 runs a row's last
+// entries under a mask, AVX2 one at a time after the lanes are summed.
+
+func genSparse(g *gen) {
+	for _, t := range []dtype{f32, f64} {
+		g.spmvRows(t, ymm)
+		g.spmvRows(t, zmm)
+	}
+}
+
+// spmvRows emits <t>spmvRows<W>: y[r] = A's row r times x, for r < rows,
+// rowPtr pointing at the first row's start (rowPtr[r+1] is its end);
+// colIdx and val are the whole matrix's, indexed from rowPtr's values.
+func (g *gen) spmvRows(t dtype, w width) {
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	g.Function(t.char + "spmvRows" + w.name)
+	g.Pragma("noescape")
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf("func(rows int, rowPtr *int32, colIdx *int32, val *%[1]s, x *%[1]s, y *%[1]s)", elem))
+	doc := []string{fmt.Sprintf("%sspmvRows%s sets y[r] = Σ val[p]·x[colIdx[p]], p from rowPtr[r] to rowPtr[r+1], for r < rows.", t.char, w.name),
+		"Every column index must be within x: the gathers do not check."}
+	if w == zmm {
+		doc = append(doc, "It needs AVX-512F and BMI2.")
+	}
+	g.Doc(doc...)
+
+	rows, rp, ci, val, x, y := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("rows"), rows)
+	g.Load(g.Param("rowPtr"), rp)
+	g.Load(g.Param("colIdx"), ci)
+	g.Load(g.Param("val"), val)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("y"), y)
+	lanes := w.lanes(t)
+	p, end, left := g.GP64(), g.GP64(), g.GP64()
+	g.MOVLQSX(Mem{Base: rp}, p)
+
+	rowLoop, done := g.label("row"), g.label("done")
+	pairs, single, tail, sum := g.label("pairs"), g.label("single"), g.label("tail"), g.label("sum")
+	g.Label(rowLoop)
+	g.TESTQ(rows, rows)
+	g.JE(LabelRef(done))
+	g.MOVLQSX(Mem{Base: rp, Disp: 4}, end)
+	acc := [2]VecVirtual{g.vec(w), g.vec(w)}
+	for _, a := range acc {
+		g.vxor(t, a, a, a)
+	}
+	// One vector of entries from p + u·lanes into acc[u].
+	step := func(u int) {
+		idx := g.indexVec(t, w)
+		m := Mem{Base: ci, Index: p, Scale: 4, Disp: u * lanes * 4}
+		if lanes*4 == 64 {
+			g.VMOVDQU32(m, idx)
+		} else {
+			g.VMOVDQU(m, idx)
+		}
+		v := g.gather(t, w, x, idx, nil)
+		g.vfmadd231(t, Mem{Base: val, Index: p, Scale: uint8(t.size), Disp: u * lanes * t.size}, v, acc[u])
+	}
+	g.Label(pairs)
+	g.MOVQ(end, left)
+	g.SUBQ(p, left)
+	g.CMPQ(left, U32(2*lanes))
+	g.JL(LabelRef(single))
+	step(0)
+	step(1)
+	g.ADDQ(U32(2*lanes), p)
+	g.JMP(LabelRef(pairs))
+	g.Label(single)
+	g.CMPQ(left, U32(lanes))
+	g.JL(LabelRef(tail))
+	step(0)
+	g.ADDQ(U32(lanes), p)
+	g.SUBQ(U32(lanes), left)
+	g.Label(tail)
+	if w == zmm {
+		// The last left < lanes entries under a mask of left ones.
+		g.TESTQ(left, left)
+		g.JE(LabelRef(sum))
+		bits, k, kg := g.GP64(), g.K(), g.K()
+		g.MOVQ(I32(-1), bits)
+		g.BZHIQ(left, bits, bits)
+		g.KMOVW(bits.As32(), k)
+		idx := g.indexVec(t, w)
+		g.VMOVDQU32_Z(Mem{Base: ci, Index: p, Scale: 4}, k, idx)
+		g.KMOVW(k, kg)
+		v := g.gather(t, w, x, idx, kg)
+		m := g.vec(w)
+		if t.f64 {
+			g.VMOVUPD_Z(Mem{Base: val, Index: p, Scale: 8}, k, m)
+		} else {
+			g.VMOVUPS_Z(Mem{Base: val, Index: p, Scale: 4}, k, m)
+		}
+		g.vfmadd231(t, m, v, acc[0])
+		g.MOVQ(end, p)
+	}
+	g.Label(sum)
+	g.vadd(t, acc[1], acc[0], acc[0])
+	s := g.sumLanes(t, w, acc[0])
+	if w == ymm {
+		// The last left < lanes entries one at a time, into the sum.
+		scalar, scalarDone := g.label("scalar"), g.label("scalarDone")
+		g.Label(scalar)
+		g.CMPQ(p, end)
+		g.JGE(LabelRef(scalarDone))
+		j, e := g.GP64(), g.XMM()
+		g.MOVLQSX(Mem{Base: ci, Index: p, Scale: 4}, j)
+		if t.f64 {
+			g.VMOVSD(Mem{Base: x, Index: j, Scale: 8}, e)
+			g.VFMADD231SD(Mem{Base: val, Index: p, Scale: 8}, e, s)
+		} else {
+			g.VMOVSS(Mem{Base: x, Index: j, Scale: 4}, e)
+			g.VFMADD231SS(Mem{Base: val, Index: p, Scale: 4}, e, s)
+		}
+		g.INCQ(p)
+		g.JMP(LabelRef(scalar))
+		g.Label(scalarDone)
+	}
+	if t.f64 {
+		g.VMOVSD(s, Mem{Base: y})
+	} else {
+		g.VMOVSS(s, Mem{Base: y})
+	}
+	g.ADDQ(U8(4), rp)
+	g.ADDQ(U8(t.size), y)
+	g.DECQ(rows)
+	g.JMP(LabelRef(rowLoop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// indexVec is a register for one vector's column indices: lanes int32s.
+func (g *gen) indexVec(t dtype, w width) VecVirtual {
+	switch w.lanes(t) * 4 {
+	case 16:
+		return g.XMM()
+	case 32:
+		return g.YMM()
+	}
+	return g.ZMM()
+}
+
+// gather loads x[idx[l]] for every lane l into a fresh register, under
+// the mask k (AVX-512; nil: every lane). It breaks the dependency on the
+// register's old value, which a gather merges into.
+func (g *gen) gather(t dtype, w width, x Register, idx VecVirtual, k Op) VecVirtual {
+	v := g.vec(w)
+	g.vxor(t, v, v, v)
+	m := Mem{Base: x, Index: idx, Scale: uint8(t.size)}
+	if w == ymm {
+		ones := g.YMM()
+		g.VPCMPEQD(ones, ones, ones)
+		if t.f64 {
+			g.VGATHERDPD(ones, m, v)
+		} else {
+			g.VGATHERDPS(ones, m, v)
+		}
+		return v
+	}
+	if k == nil {
+		kk := g.K()
+		g.KXNORW(kk, kk, kk)
+		k = kk
+	}
+	if t.f64 {
+		g.VGATHERDPD(m, k, v)
+	} else {
+		g.VGATHERDPS(m, k, v)
+	}
+	return v
+}
+
+// sumLanes adds the lanes of v; the total is the low element of the
+// returned XMM register (the rest of it undefined).
+func (g *gen) sumLanes(t dtype, w width, v VecVirtual) Register {
+	y := v.AsY()
+	if w == zmm {
+		hi := g.YMM()
+		g.VEXTRACTF64X4(U8(1), v, hi)
+		g.vadd(t, hi, y, y)
+	}
+	xv, hi := v.AsX(), g.XMM()
+	g.VEXTRACTF128(U8(1), y, hi)
+	g.vadd(t, hi, xv, xv)
+	h := g.XMM()
+	if t.f64 {
+		g.VPERMILPD(U8(1), xv, h)
+		g.VADDSD(h, xv, xv)
+		return xv
+	}
+	g.VMOVHLPS(xv, xv, h)
+	g.VADDPS(h, xv, xv)
+	g.VMOVSHDUP(xv, h)
+	g.VADDSS(h, xv, xv)
+	return xv
+}
