@@ -22,6 +22,7 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/nn"
 	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/sparse"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -83,6 +84,8 @@ func (b Backend) Info() backend.Info {
 			"tanh":    ulps("tanh"),
 			"sigmoid": ulps("sigmoid"),
 			"softmax": nn.Kernel(l) + " (vectorized exp)",
+			"spmv":    sparse.Kernel(l) + " (x gathered by column index)",
+			"spmm":    "generic",
 			"maxpool": conv.PoolKernel(l),
 			"avgpool": conv.PoolKernel(l),
 			"tuning":  tune.Source(), // the vector kernels' thread crossovers: a tune file or the defaults

@@ -47,6 +47,9 @@ var shapes = map[workload.Kind][]string{
 	workload.KindMatVec: {"1", "7x13", "65x33"},
 	workload.KindVector: {"1", "7", "64", "1000", "4099"},
 	workload.KindRows:   {"1x1", "3x7", "17x130"},
+	// Sparse: one entry; a rectangle with empty rows; a power law big
+	// enough to be split between threads.
+	workload.KindSparse: {"banded:n=1:bw=0", "uniform:rows=37:cols=29:nnz=100", "powerlaw:n=2000:nnz=40000:seed=3"},
 }
 
 // Run checks every op b supports, and holds b to what it declares
