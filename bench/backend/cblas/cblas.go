@@ -93,6 +93,7 @@ func dtypeOf(dt workload.DType) cblas.DType {
 // what Prepare asks too.
 func (b *Backend) Declared() backend.Support {
 	s := backend.Support{}.Add(workload.DTypes, blasOps...)
+	b.declareSparse(s) // sparse.go: MKL's sparse BLAS
 	for op, v := range vmlOps {
 		for _, dt := range workload.DTypes {
 			if b.lib.HasVML(v, dtypeOf(dt)) {
@@ -130,6 +131,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	}
 	if w.Op.Layer() {
 		return b.prepareLayer(w, in, dt, opt, cfg.Algorithm) // layers.go
+	}
+	if w.Op.Sparse() {
+		return b.prepareSparse(w, in, dt, opt, cfg.Algorithm) // sparse.go
 	}
 	s := w.Shape
 	var (
