@@ -171,15 +171,24 @@ func TestNewCSRRefuses(t *testing.T) {
 
 func BenchmarkMulVec(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	const n = 1 << 16
+	const n = 1 << 18
 	t := &testing.T{}
-	a := randomCSR[float64](t, rng, n, n, func(int) int { return 16 })
-	x, y := make([]float64, n), make([]float64, n)
-	for _, lvl := range levels() {
-		b.Run(fmt.Sprint(Kernel(lvl)), func(b *testing.B) {
-			for b.Loop() {
-				MulVec(lvl, a, x, y, 1)
-			}
-		})
+	for _, perRow := range []int{5, 16} {
+		a64 := randomCSR[float64](t, rng, n, n, func(int) int { return perRow })
+		a32, _ := NewCSR(n, n, a64.rowPtr, a64.colIdx, make([]float32, a64.NNZ()))
+		x64, y64 := make([]float64, n), make([]float64, n)
+		x32, y32 := make([]float32, n), make([]float32, n)
+		for _, lvl := range levels() {
+			b.Run(fmt.Sprintf("f64/%d-per-row/%s", perRow, Kernel(lvl)), func(b *testing.B) {
+				for b.Loop() {
+					MulVec(lvl, a64, x64, y64, 1)
+				}
+			})
+			b.Run(fmt.Sprintf("f32/%d-per-row/%s", perRow, Kernel(lvl)), func(b *testing.B) {
+				for b.Loop() {
+					MulVec(lvl, a32, x32, y32, 1)
+				}
+			})
+		}
 	}
 }
