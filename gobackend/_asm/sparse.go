@@ -12,7 +12,8 @@ import (
 // entries p of each row, x gathered by its column indices (VGATHERDPS/PD,
 // int32 indices as CSR holds them), two vector accumulators per row
 // summed across lanes at the row's end. AVX-512 runs a row's last
-// entries under a mask, AVX2 one at a time after the lanes are summed.
+// entries under a mask (up to scalarTail of them, and AVX2 all, one at a
+// time after the lanes are summed).
 
 func genSparse(g *gen) {
 	for _, t := range []dtype{f32, f64} {
@@ -61,8 +62,22 @@ func (g *gen) spmvRows(t dtype, w width) {
 	for _, a := range acc {
 		g.vxor(t, a, a, a)
 	}
-	// One vector of entries from p + u·lanes into acc[u].
+	// One vector of entries from p + u·lanes into acc[u]. Columns are
+	// ascending and distinct, so a vector whose first and last differ by
+	// lanes−1 reads consecutive elements of x: one load instead of a
+	// gather (a band's or a stencil's runs of columns).
 	step := func(u int) {
+		first, last := g.GP64(), g.GP64()
+		g.MOVLQSX(Mem{Base: ci, Index: p, Scale: 4, Disp: u * lanes * 4}, first)
+		g.MOVLQSX(Mem{Base: ci, Index: p, Scale: 4, Disp: (u*lanes + lanes - 1) * 4}, last)
+		g.SUBQ(first, last)
+		g.CMPQ(last, U32(lanes-1))
+		gathered, loaded := g.label("gathered"), g.label("loaded")
+		v := g.vec(w)
+		g.JNE(LabelRef(gathered))
+		g.vmovu(t, Mem{Base: x, Index: first, Scale: uint8(t.size)}, v)
+		g.JMP(LabelRef(loaded))
+		g.Label(gathered)
 		idx := g.indexVec(t, w)
 		m := Mem{Base: ci, Index: p, Scale: 4, Disp: u * lanes * 4}
 		if lanes*4 == 64 {
@@ -70,7 +85,8 @@ func (g *gen) spmvRows(t dtype, w width) {
 		} else {
 			g.VMOVDQU(m, idx)
 		}
-		v := g.gather(t, w, x, idx, nil)
+		g.gatherInto(t, w, x, idx, nil, v)
+		g.Label(loaded)
 		g.vfmadd231(t, Mem{Base: val, Index: p, Scale: uint8(t.size), Disp: u * lanes * t.size}, v, acc[u])
 	}
 	g.Label(pairs)
@@ -90,9 +106,11 @@ func (g *gen) spmvRows(t dtype, w width) {
 	g.SUBQ(U32(lanes), left)
 	g.Label(tail)
 	if w == zmm {
-		// The last left < lanes entries under a mask of left ones.
-		g.TESTQ(left, left)
-		g.JE(LabelRef(sum))
+		// The last left < lanes entries under a mask of left ones; up to
+		// scalarTail of them one at a time below (a masked gather costs
+		// as much as a full one: a 5-entry row ran faster without it).
+		g.CMPQ(left, U8(scalarTail))
+		g.JLE(LabelRef(sum))
 		bits, k, kg := g.GP64(), g.K(), g.K()
 		g.MOVQ(I32(-1), bits)
 		g.BZHIQ(left, bits, bits)
@@ -100,7 +118,8 @@ func (g *gen) spmvRows(t dtype, w width) {
 		idx := g.indexVec(t, w)
 		g.VMOVDQU32_Z(Mem{Base: ci, Index: p, Scale: 4}, k, idx)
 		g.KMOVW(k, kg)
-		v := g.gather(t, w, x, idx, kg)
+		v := g.vec(w)
+		g.gatherInto(t, w, x, idx, kg, v)
 		m := g.vec(w)
 		if t.f64 {
 			g.VMOVUPD_Z(Mem{Base: val, Index: p, Scale: 8}, k, m)
@@ -113,8 +132,8 @@ func (g *gen) spmvRows(t dtype, w width) {
 	g.Label(sum)
 	g.vadd(t, acc[1], acc[0], acc[0])
 	s := g.sumLanes(t, w, acc[0])
-	if w == ymm {
-		// The last left < lanes entries one at a time, into the sum.
+	{
+		// The entries left one at a time, into the sum.
 		scalar, scalarDone := g.label("scalar"), g.label("scalarDone")
 		g.Label(scalar)
 		g.CMPQ(p, end)
@@ -157,11 +176,14 @@ func (g *gen) indexVec(t dtype, w width) VecVirtual {
 	return g.ZMM()
 }
 
-// gather loads x[idx[l]] for every lane l into a fresh register, under
-// the mask k (AVX-512; nil: every lane). It breaks the dependency on the
-// register's old value, which a gather merges into.
-func (g *gen) gather(t dtype, w width, x Register, idx VecVirtual, k Op) VecVirtual {
-	v := g.vec(w)
+// scalarTail is the most entries the AVX-512 kernels leave to scalar code
+// at a row's end.
+const scalarTail = 4
+
+// gatherInto loads x[idx[l]] for every lane l into v, under the mask k
+// (AVX-512; nil: every lane). It clears v first, breaking the dependency
+// on its old value, which a gather merges into.
+func (g *gen) gatherInto(t dtype, w width, x Register, idx VecVirtual, k Op, v VecVirtual) {
 	g.vxor(t, v, v, v)
 	m := Mem{Base: x, Index: idx, Scale: uint8(t.size)}
 	if w == ymm {
@@ -172,7 +194,7 @@ func (g *gen) gather(t dtype, w width, x Register, idx VecVirtual, k Op) VecVirt
 		} else {
 			g.VGATHERDPS(ones, m, v)
 		}
-		return v
+		return
 	}
 	if k == nil {
 		kk := g.K()
@@ -184,7 +206,6 @@ func (g *gen) gather(t dtype, w width, x Register, idx VecVirtual, k Op) VecVirt
 	} else {
 		g.VGATHERDPS(m, k, v)
 	}
-	return v
 }
 
 // sumLanes adds the lanes of v; the total is the low element of the

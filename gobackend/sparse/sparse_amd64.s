@@ -23,31 +23,64 @@ row1:
 	VXORPS  Y1, Y1, Y1
 
 pairs3:
-	MOVQ        R9, R10
-	SUBQ        R8, R10
-	CMPQ        R10, $0x00000010
-	JL          single4
-	VMOVDQU     (DX)(R8*4), Y2
-	VXORPS      Y3, Y3, Y3
-	VPCMPEQD    Y4, Y4, Y4
-	VGATHERDPS  Y4, (SI)(Y2*4), Y3
-	VFMADD231PS (BX)(R8*4), Y3, Y0
-	VMOVDQU     32(DX)(R8*4), Y2
-	VXORPS      Y3, Y3, Y3
-	VPCMPEQD    Y4, Y4, Y4
-	VGATHERDPS  Y4, (SI)(Y2*4), Y3
-	VFMADD231PS 32(BX)(R8*4), Y3, Y1
+	MOVQ    R9, R10
+	SUBQ    R8, R10
+	CMPQ    R10, $0x00000010
+	JL      single4
+	MOVLQSX (DX)(R8*4), R10
+	MOVLQSX 28(DX)(R8*4), R11
+	SUBQ    R10, R11
+	CMPQ    R11, $0x00000007
+	JNE     gathered7
+	VMOVUPS (SI)(R10*4), Y2
+	JMP     loaded8
+
+gathered7:
+	VMOVDQU    (DX)(R8*4), Y3
+	VXORPS     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPS Y4, (SI)(Y3*4), Y2
+
+loaded8:
+	VFMADD231PS (BX)(R8*4), Y2, Y0
+	MOVLQSX     32(DX)(R8*4), R10
+	MOVLQSX     60(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000007
+	JNE         gathered9
+	VMOVUPS     (SI)(R10*4), Y2
+	JMP         loaded10
+
+gathered9:
+	VMOVDQU    32(DX)(R8*4), Y3
+	VXORPS     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPS Y4, (SI)(Y3*4), Y2
+
+loaded10:
+	VFMADD231PS 32(BX)(R8*4), Y2, Y1
 	ADDQ        $0x00000010, R8
 	JMP         pairs3
 
 single4:
-	CMPQ        R10, $0x00000008
-	JL          tail5
-	VMOVDQU     (DX)(R8*4), Y2
-	VXORPS      Y3, Y3, Y3
-	VPCMPEQD    Y4, Y4, Y4
-	VGATHERDPS  Y4, (SI)(Y2*4), Y3
-	VFMADD231PS (BX)(R8*4), Y3, Y0
+	CMPQ    R10, $0x00000008
+	JL      tail5
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 28(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000007
+	JNE     gathered11
+	VMOVUPS (SI)(R11*4), Y2
+	JMP     loaded12
+
+gathered11:
+	VMOVDQU    (DX)(R8*4), Y3
+	VXORPS     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPS Y4, (SI)(Y3*4), Y2
+
+loaded12:
+	VFMADD231PS (BX)(R8*4), Y2, Y0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
@@ -60,16 +93,16 @@ tail5:
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
 
-scalar7:
+scalar13:
 	CMPQ        R8, R9
-	JGE         scalarDone8
+	JGE         scalarDone14
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSS      (SI)(R10*4), X1
 	VFMADD231SS (BX)(R8*4), X1, X0
 	INCQ        R8
-	JMP         scalar7
+	JMP         scalar13
 
-scalarDone8:
+scalarDone14:
 	VMOVSS X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x04, DI
@@ -81,7 +114,7 @@ done2:
 	RET
 
 // func sspmvRowsAVX512(rows int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, FMA3
 TEXT ·sspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    rows+0(FP), AX
 	MOVQ    rowPtr+8(FP), CX
@@ -91,45 +124,78 @@ TEXT ·sspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row9:
+row15:
 	TESTQ   AX, AX
-	JE      done10
+	JE      done16
 	MOVLQSX 4(CX), R9
 	VXORPS  Z0, Z0, Z0
 	VXORPS  Z1, Z1, Z1
 
-pairs11:
-	MOVQ        R9, R10
-	SUBQ        R8, R10
-	CMPQ        R10, $0x00000020
-	JL          single12
-	VMOVDQU32   (DX)(R8*4), Z2
-	VXORPS      Z3, Z3, Z3
-	KXNORW      K1, K1, K1
-	VGATHERDPS  (SI)(Z2*4), K1, Z3
-	VFMADD231PS (BX)(R8*4), Z3, Z0
-	VMOVDQU32   64(DX)(R8*4), Z2
-	VXORPS      Z3, Z3, Z3
-	KXNORW      K2, K2, K2
-	VGATHERDPS  (SI)(Z2*4), K2, Z3
-	VFMADD231PS 64(BX)(R8*4), Z3, Z1
-	ADDQ        $0x00000020, R8
-	JMP         pairs11
+pairs17:
+	MOVQ    R9, R10
+	SUBQ    R8, R10
+	CMPQ    R10, $0x00000020
+	JL      single18
+	MOVLQSX (DX)(R8*4), R10
+	MOVLQSX 60(DX)(R8*4), R11
+	SUBQ    R10, R11
+	CMPQ    R11, $0x0000000f
+	JNE     gathered21
+	VMOVUPS (SI)(R10*4), Z2
+	JMP     loaded22
 
-single12:
-	CMPQ        R10, $0x00000010
-	JL          tail13
-	VMOVDQU32   (DX)(R8*4), Z2
-	VXORPS      Z3, Z3, Z3
-	KXNORW      K3, K3, K3
-	VGATHERDPS  (SI)(Z2*4), K3, Z3
-	VFMADD231PS (BX)(R8*4), Z3, Z0
+gathered21:
+	VMOVDQU32  (DX)(R8*4), Z3
+	VXORPS     Z2, Z2, Z2
+	KXNORW     K1, K1, K1
+	VGATHERDPS (SI)(Z3*4), K1, Z2
+
+loaded22:
+	VFMADD231PS (BX)(R8*4), Z2, Z0
+	MOVLQSX     64(DX)(R8*4), R10
+	MOVLQSX     124(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x0000000f
+	JNE         gathered23
+	VMOVUPS     (SI)(R10*4), Z2
+	JMP         loaded24
+
+gathered23:
+	VMOVDQU32  64(DX)(R8*4), Z3
+	VXORPS     Z2, Z2, Z2
+	KXNORW     K2, K2, K2
+	VGATHERDPS (SI)(Z3*4), K2, Z2
+
+loaded24:
+	VFMADD231PS 64(BX)(R8*4), Z2, Z1
+	ADDQ        $0x00000020, R8
+	JMP         pairs17
+
+single18:
+	CMPQ    R10, $0x00000010
+	JL      tail19
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 60(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x0000000f
+	JNE     gathered25
+	VMOVUPS (SI)(R11*4), Z2
+	JMP     loaded26
+
+gathered25:
+	VMOVDQU32  (DX)(R8*4), Z3
+	VXORPS     Z2, Z2, Z2
+	KXNORW     K3, K3, K3
+	VGATHERDPS (SI)(Z3*4), K3, Z2
+
+loaded26:
+	VFMADD231PS (BX)(R8*4), Z2, Z0
 	ADDQ        $0x00000010, R8
 	SUBQ        $0x00000010, R10
 
-tail13:
-	TESTQ       R10, R10
-	JE          sum14
+tail19:
+	CMPQ        R10, $0x04
+	JLE         sum20
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -141,7 +207,7 @@ tail13:
 	VFMADD231PS Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum14:
+sum20:
 	VADDPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPS        Y1, Y0, Y0
@@ -151,13 +217,24 @@ sum14:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSS        X0, (DI)
-	ADDQ          $0x04, CX
-	ADDQ          $0x04, DI
-	DECQ          AX
-	JMP           row9
 
-done10:
+scalar27:
+	CMPQ        R8, R9
+	JGE         scalarDone28
+	MOVLQSX     (DX)(R8*4), R10
+	VMOVSS      (SI)(R10*4), X1
+	VFMADD231SS (BX)(R8*4), X1, X0
+	INCQ        R8
+	JMP         scalar27
+
+scalarDone28:
+	VMOVSS X0, (DI)
+	ADDQ   $0x04, CX
+	ADDQ   $0x04, DI
+	DECQ   AX
+	JMP    row15
+
+done16:
 	VZEROUPPER
 	RET
 
@@ -172,71 +249,104 @@ TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row15:
+row29:
 	TESTQ   AX, AX
-	JE      done16
+	JE      done30
 	MOVLQSX 4(CX), R9
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 
-pairs17:
-	MOVQ        R9, R10
-	SUBQ        R8, R10
-	CMPQ        R10, $0x00000008
-	JL          single18
-	VMOVDQU     (DX)(R8*4), X2
-	VXORPD      Y3, Y3, Y3
-	VPCMPEQD    Y4, Y4, Y4
-	VGATHERDPD  Y4, (SI)(X2*8), Y3
-	VFMADD231PD (BX)(R8*8), Y3, Y0
-	VMOVDQU     16(DX)(R8*4), X2
-	VXORPD      Y3, Y3, Y3
-	VPCMPEQD    Y4, Y4, Y4
-	VGATHERDPD  Y4, (SI)(X2*8), Y3
-	VFMADD231PD 32(BX)(R8*8), Y3, Y1
-	ADDQ        $0x00000008, R8
-	JMP         pairs17
+pairs31:
+	MOVQ    R9, R10
+	SUBQ    R8, R10
+	CMPQ    R10, $0x00000008
+	JL      single32
+	MOVLQSX (DX)(R8*4), R10
+	MOVLQSX 12(DX)(R8*4), R11
+	SUBQ    R10, R11
+	CMPQ    R11, $0x00000003
+	JNE     gathered35
+	VMOVUPD (SI)(R10*8), Y2
+	JMP     loaded36
 
-single18:
-	CMPQ        R10, $0x00000004
-	JL          tail19
-	VMOVDQU     (DX)(R8*4), X2
-	VXORPD      Y3, Y3, Y3
-	VPCMPEQD    Y4, Y4, Y4
-	VGATHERDPD  Y4, (SI)(X2*8), Y3
-	VFMADD231PD (BX)(R8*8), Y3, Y0
+gathered35:
+	VMOVDQU    (DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded36:
+	VFMADD231PD (BX)(R8*8), Y2, Y0
+	MOVLQSX     16(DX)(R8*4), R10
+	MOVLQSX     28(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000003
+	JNE         gathered37
+	VMOVUPD     (SI)(R10*8), Y2
+	JMP         loaded38
+
+gathered37:
+	VMOVDQU    16(DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded38:
+	VFMADD231PD 32(BX)(R8*8), Y2, Y1
+	ADDQ        $0x00000008, R8
+	JMP         pairs31
+
+single32:
+	CMPQ    R10, $0x00000004
+	JL      tail33
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 12(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000003
+	JNE     gathered39
+	VMOVUPD (SI)(R11*8), Y2
+	JMP     loaded40
+
+gathered39:
+	VMOVDQU    (DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded40:
+	VFMADD231PD (BX)(R8*8), Y2, Y0
 	ADDQ        $0x00000004, R8
 	SUBQ        $0x00000004, R10
 
-tail19:
+tail33:
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
 
-scalar21:
+scalar41:
 	CMPQ        R8, R9
-	JGE         scalarDone22
+	JGE         scalarDone42
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar21
+	JMP         scalar41
 
-scalarDone22:
+scalarDone42:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row15
+	JMP    row29
 
-done16:
+done30:
 	VZEROUPPER
 	RET
 
 // func dspmvRowsAVX512(rows int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, BMI2, FMA3
 TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    rows+0(FP), AX
 	MOVQ    rowPtr+8(FP), CX
@@ -246,45 +356,78 @@ TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row23:
+row43:
 	TESTQ   AX, AX
-	JE      done24
+	JE      done44
 	MOVLQSX 4(CX), R9
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs25:
-	MOVQ        R9, R10
-	SUBQ        R8, R10
-	CMPQ        R10, $0x00000010
-	JL          single26
-	VMOVDQU     (DX)(R8*4), Y2
-	VXORPD      Z3, Z3, Z3
-	KXNORW      K1, K1, K1
-	VGATHERDPD  (SI)(Y2*8), K1, Z3
-	VFMADD231PD (BX)(R8*8), Z3, Z0
-	VMOVDQU     32(DX)(R8*4), Y2
-	VXORPD      Z3, Z3, Z3
-	KXNORW      K2, K2, K2
-	VGATHERDPD  (SI)(Y2*8), K2, Z3
-	VFMADD231PD 64(BX)(R8*8), Z3, Z1
-	ADDQ        $0x00000010, R8
-	JMP         pairs25
+pairs45:
+	MOVQ    R9, R10
+	SUBQ    R8, R10
+	CMPQ    R10, $0x00000010
+	JL      single46
+	MOVLQSX (DX)(R8*4), R10
+	MOVLQSX 28(DX)(R8*4), R11
+	SUBQ    R10, R11
+	CMPQ    R11, $0x00000007
+	JNE     gathered49
+	VMOVUPD (SI)(R10*8), Z2
+	JMP     loaded50
 
-single26:
-	CMPQ        R10, $0x00000008
-	JL          tail27
-	VMOVDQU     (DX)(R8*4), Y2
-	VXORPD      Z3, Z3, Z3
-	KXNORW      K3, K3, K3
-	VGATHERDPD  (SI)(Y2*8), K3, Z3
-	VFMADD231PD (BX)(R8*8), Z3, Z0
+gathered49:
+	VMOVDQU    (DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
+	KXNORW     K1, K1, K1
+	VGATHERDPD (SI)(Y3*8), K1, Z2
+
+loaded50:
+	VFMADD231PD (BX)(R8*8), Z2, Z0
+	MOVLQSX     32(DX)(R8*4), R10
+	MOVLQSX     60(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000007
+	JNE         gathered51
+	VMOVUPD     (SI)(R10*8), Z2
+	JMP         loaded52
+
+gathered51:
+	VMOVDQU    32(DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
+	KXNORW     K2, K2, K2
+	VGATHERDPD (SI)(Y3*8), K2, Z2
+
+loaded52:
+	VFMADD231PD 64(BX)(R8*8), Z2, Z1
+	ADDQ        $0x00000010, R8
+	JMP         pairs45
+
+single46:
+	CMPQ    R10, $0x00000008
+	JL      tail47
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 28(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000007
+	JNE     gathered53
+	VMOVUPD (SI)(R11*8), Z2
+	JMP     loaded54
+
+gathered53:
+	VMOVDQU    (DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
+	KXNORW     K3, K3, K3
+	VGATHERDPD (SI)(Y3*8), K3, Z2
+
+loaded54:
+	VFMADD231PD (BX)(R8*8), Z2, Z0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
-tail27:
-	TESTQ       R10, R10
-	JE          sum28
+tail47:
+	CMPQ        R10, $0x04
+	JLE         sum48
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -296,7 +439,7 @@ tail27:
 	VFMADD231PD Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum28:
+sum48:
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -304,12 +447,23 @@ sum28:
 	VADDPD        X1, X0, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, (DI)
-	ADDQ          $0x04, CX
-	ADDQ          $0x08, DI
-	DECQ          AX
-	JMP           row23
 
-done24:
+scalar55:
+	CMPQ        R8, R9
+	JGE         scalarDone56
+	MOVLQSX     (DX)(R8*4), R10
+	VMOVSD      (SI)(R10*8), X1
+	VFMADD231SD (BX)(R8*8), X1, X0
+	INCQ        R8
+	JMP         scalar55
+
+scalarDone56:
+	VMOVSD X0, (DI)
+	ADDQ   $0x04, CX
+	ADDQ   $0x08, DI
+	DECQ   AX
+	JMP    row43
+
+done44:
 	VZEROUPPER
 	RET

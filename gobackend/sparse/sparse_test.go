@@ -41,6 +41,26 @@ func randomCSR[T Float](t *testing.T, rng *rand.Rand, rows, cols int, lens func(
 	return a
 }
 
+// bandCSR is the n×n band of entries with |i−j| ≤ bw, values small integers.
+func bandCSR[T Float](t *testing.T, n, bw int) *CSR[T] {
+	t.Helper()
+	rowPtr := []int32{0}
+	var colIdx []int32
+	var val []T
+	for i := range n {
+		for j := max(i-bw, 0); j <= min(i+bw, n-1); j++ {
+			colIdx = append(colIdx, int32(j))
+			val = append(val, T((i+2*j)%9-4))
+		}
+		rowPtr = append(rowPtr, int32(len(colIdx)))
+	}
+	a, err := NewCSR(n, n, rowPtr, colIdx, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func levels() []isa.Level {
 	out := []isa.Level{isa.Generic}
 	for _, l := range []isa.Level{isa.AVX2, isa.AVX512} {
@@ -74,8 +94,25 @@ func testMulVec[T Float](t *testing.T) {
 		{"long rows", 9, 5000, func(i int) int { return 1000 + 37*i }},
 		{"many rows, split between threads", 20000, 3000, func(i int) int { return rng.IntN(8) * rng.IntN(8) }},
 	}
+	mats := map[string]*CSR[T]{}
+	var names []string
 	for _, sh := range shapes {
-		a := randomCSR[T](t, rng, sh.rows, sh.cols, sh.lens)
+		mats[sh.name] = randomCSR[T](t, rng, sh.rows, sh.cols, sh.lens)
+		names = append(names, sh.name)
+	}
+	// Runs of consecutive columns (a band of every width 0..40, clipped at
+	// the edges), which the assembly loads rather than gathers, beside
+	// random ones.
+	for _, bw := range []int{0, 3, 7, 8, 15, 16, 40} {
+		name := fmt.Sprintf("band %d", bw)
+		mats[name], names = bandCSR[T](t, 200, bw), append(names, name)
+	}
+	for _, name := range names {
+		a := mats[name]
+		sh := struct {
+			name       string
+			rows, cols int
+		}{name, a.Rows(), a.Cols()}
 		x := make([]T, sh.cols)
 		for i := range x {
 			x[i] = T(rng.IntN(9) - 4)
