@@ -19,6 +19,7 @@ func genSparse(g *gen) {
 	for _, t := range []dtype{f32, f64} {
 		g.spmvRows(t, ymm)
 		g.spmvRows(t, zmm)
+		g.spmvSELL(t)
 	}
 }
 
@@ -231,4 +232,115 @@ func (g *gen) sumLanes(t dtype, w width, v VecVirtual) Register {
 	g.VMOVSHDUP(xv, h)
 	g.VADDSS(h, xv, xv)
 	return xv
+}
+
+// spmvSELL emits <t>spmvSELLAVX512: y = A·x over slices of A in sliced
+// ELLPACK form (gobackend/sparse.SELL), one zmm of rows per slice. Entry j
+// of the slice's rows is a vector: its indices and values loaded, x
+// gathered under the mask of the rows at least j+1 long (padding never
+// reads x), or loaded under it where the columns are consecutive,
+// multiplied into the rows' sums, which are stored whole.
+func (g *gen) spmvSELL(t dtype) {
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	g.Function(t.char + "spmvSELLAVX512")
+	g.Pragma("noescape")
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf("func(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, val *%[1]s, x *%[1]s, y *%[1]s)", elem))
+	g.Doc(fmt.Sprintf("%sspmvSELLAVX512 computes the rows of slices slices (start, width: theirs;", t.char),
+		"rowLen: their rows'; colIdx and val: the whole matrix's; y: their first row's).",
+		"Every column index must be within x: the gathers do not check. It needs AVX-512F and VL.")
+	n, st, wd, rl, ci, val, x, y := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("slices"), n)
+	g.Load(g.Param("start"), st)
+	g.Load(g.Param("width"), wd)
+	g.Load(g.Param("rowLen"), rl)
+	g.Load(g.Param("colIdx"), ci)
+	g.Load(g.Param("val"), val)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("y"), y)
+	lanes := zmm.lanes(t)
+	iota := g.indexVec(t, zmm)
+	g.VMOVDQU32(g.iotaConst(), iota)
+	ones := g.indexVec(t, zmm)
+	one := g.GP32()
+	g.MOVL(U32(1), one)
+	g.VPBROADCASTD(one, ones)
+	slice, done, entry, store := g.label("slice"), g.label("done"), g.label("entry"), g.label("store")
+	e, w := g.GP64(), g.GP64()
+	g.Label(slice)
+	g.TESTQ(n, n)
+	g.JE(LabelRef(done))
+	g.MOVLQSX(Mem{Base: st}, e)
+	g.MOVLQSX(Mem{Base: wd}, w)
+	lens, jv := g.indexVec(t, zmm), g.indexVec(t, zmm)
+	g.VMOVDQU32(Mem{Base: rl}, lens)
+	g.VPXORD(jv, jv, jv)
+	acc := g.vec(zmm)
+	g.vxor(t, acc, acc, acc)
+	g.Label(entry)
+	g.TESTQ(w, w)
+	g.JE(LabelRef(store))
+	k := g.K()
+	g.VPCMPGTD(jv, lens, k) // rows longer than j
+	idx := g.indexVec(t, zmm)
+	g.VMOVDQU32(Mem{Base: ci, Index: e, Scale: 4}, idx)
+	// Consecutive rows whose entry j is in consecutive columns (a band's,
+	// a stencil's) read consecutive elements of x: a masked load, not a
+	// gather.
+	seq, eq, first := g.indexVec(t, zmm), g.K(), g.GP64()
+	g.VPBROADCASTD(Mem{Base: ci, Index: e, Scale: 4}, seq)
+	g.VPADDD(iota, seq, seq)
+	g.VPCMPEQD(idx, seq, eq)
+	bits := g.GP32()
+	g.KMOVW(eq, bits)
+	g.CMPL(bits, U32(1<<lanes-1))
+	gathered, loaded := g.label("gathered"), g.label("loaded")
+	v := g.vec(zmm)
+	g.JNE(LabelRef(gathered))
+	g.MOVLQSX(Mem{Base: ci, Index: e, Scale: 4}, first)
+	if t.f64 {
+		g.VMOVUPD_Z(Mem{Base: x, Index: first, Scale: 8}, k, v)
+	} else {
+		g.VMOVUPS_Z(Mem{Base: x, Index: first, Scale: 4}, k, v)
+	}
+	g.JMP(LabelRef(loaded))
+	g.Label(gathered)
+	g.gatherInto(t, zmm, x, idx, k, v)
+	g.Label(loaded)
+	g.vfmadd231(t, Mem{Base: val, Index: e, Scale: uint8(t.size)}, v, acc)
+	g.VPADDD(ones, jv, jv)
+	g.ADDQ(U32(lanes), e)
+	g.DECQ(w)
+	g.JMP(LabelRef(entry))
+	g.Label(store)
+	g.vmovu(t, acc, Mem{Base: y})
+	g.ADDQ(U8(4), st)
+	g.ADDQ(U8(4), wd)
+	g.ADDQ(U32(lanes*4), rl)
+	g.ADDQ(U32(lanes*t.size), y)
+	g.DECQ(n)
+	g.JMP(LabelRef(slice))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// iotaConst is the 16 int32s 0, 1, …, 15, defined once per package.
+func (g *gen) iotaConst() Mem {
+	if m, ok := g.consts["iota32"]; ok {
+		return m
+	}
+	m := g.StaticGlobal("iota32")
+	g.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := range 16 {
+		g.AddDatum(4*i, U32(uint32(i)))
+	}
+	if g.consts == nil {
+		g.consts = map[string]Mem{}
+	}
+	g.consts["iota32"] = m
+	return m
 }

@@ -29,3 +29,19 @@ func spmvAsm[T Float](k impl, a *CSR[T], x, y []T, lo, hi int) {
 		dspmvRowsAVX2(hi-lo, rp, ci, v, xs, ys)
 	}
 }
+
+// sellAsm runs slices lo to hi (hi > lo) on the AVX-512 kernel.
+func sellAsm[T Float](s *SELL[T], x, y []T, lo, hi int) {
+	if len(s.colIdx) == 0 { // every row of every slice empty
+		sellGeneric(s, x, y, lo, hi)
+		return
+	}
+	st, w, rl := &s.start[lo], &s.width[lo], &s.rowLen[lo*s.c]
+	ci := &s.colIdx[0]
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		sspmvSELLAVX512(hi-lo, st, w, rl, ci, (*float32)(unsafe.Pointer(&s.val[0])), (*float32)(unsafe.Pointer(&x[0])), (*float32)(unsafe.Pointer(&y[lo*s.c])))
+		return
+	}
+	dspmvSELLAVX512(hi-lo, st, w, rl, ci, (*float64)(unsafe.Pointer(&s.val[0])), (*float64)(unsafe.Pointer(&x[0])), (*float64)(unsafe.Pointer(&y[lo*s.c])))
+}

@@ -238,6 +238,87 @@ done16:
 	VZEROUPPER
 	RET
 
+// func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, val *float32, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sspmvSELLAVX512(SB), NOSPLIT, $0-64
+	MOVQ         slices+0(FP), AX
+	MOVQ         start+8(FP), CX
+	MOVQ         width+16(FP), DX
+	MOVQ         rowLen+24(FP), BX
+	MOVQ         colIdx+32(FP), SI
+	MOVQ         val+40(FP), DI
+	MOVQ         x+48(FP), R8
+	MOVQ         y+56(FP), R9
+	VMOVDQU32    iota32<>+0(SB), Z0
+	MOVL         $0x00000001, R10
+	VPBROADCASTD R10, Z1
+
+slice29:
+	TESTQ     AX, AX
+	JE        done30
+	MOVLQSX   (CX), R10
+	MOVLQSX   (DX), R11
+	VMOVDQU32 (BX), Z2
+	VPXORD    Z3, Z3, Z3
+	VXORPS    Z4, Z4, Z4
+
+entry31:
+	TESTQ        R11, R11
+	JE           store32
+	VPCMPGTD     Z3, Z2, K1
+	VMOVDQU32    (SI)(R10*4), Z5
+	VPBROADCASTD (SI)(R10*4), Z6
+	VPADDD       Z0, Z6, Z6
+	VPCMPEQD     Z5, Z6, K2
+	KMOVW        K2, R12
+	CMPL         R12, $0x0000ffff
+	JNE          gathered33
+	MOVLQSX      (SI)(R10*4), R12
+	VMOVUPS.Z    (R8)(R12*4), K1, Z6
+	JMP          loaded34
+
+gathered33:
+	VXORPS     Z6, Z6, Z6
+	VGATHERDPS (R8)(Z5*4), K1, Z6
+
+loaded34:
+	VFMADD231PS (DI)(R10*4), Z6, Z4
+	VPADDD      Z1, Z3, Z3
+	ADDQ        $0x00000010, R10
+	DECQ        R11
+	JMP         entry31
+
+store32:
+	VMOVUPS Z4, (R9)
+	ADDQ    $0x04, CX
+	ADDQ    $0x04, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, R9
+	DECQ    AX
+	JMP     slice29
+
+done30:
+	VZEROUPPER
+	RET
+
+DATA iota32<>+0(SB)/4, $0x00000000
+DATA iota32<>+4(SB)/4, $0x00000001
+DATA iota32<>+8(SB)/4, $0x00000002
+DATA iota32<>+12(SB)/4, $0x00000003
+DATA iota32<>+16(SB)/4, $0x00000004
+DATA iota32<>+20(SB)/4, $0x00000005
+DATA iota32<>+24(SB)/4, $0x00000006
+DATA iota32<>+28(SB)/4, $0x00000007
+DATA iota32<>+32(SB)/4, $0x00000008
+DATA iota32<>+36(SB)/4, $0x00000009
+DATA iota32<>+40(SB)/4, $0x0000000a
+DATA iota32<>+44(SB)/4, $0x0000000b
+DATA iota32<>+48(SB)/4, $0x0000000c
+DATA iota32<>+52(SB)/4, $0x0000000d
+DATA iota32<>+56(SB)/4, $0x0000000e
+DATA iota32<>+60(SB)/4, $0x0000000f
+GLOBL iota32<>(SB), RODATA|NOPTR, $64
+
 // func dspmvRowsAVX2(rows int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
@@ -249,99 +330,99 @@ TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row29:
+row35:
 	TESTQ   AX, AX
-	JE      done30
+	JE      done36
 	MOVLQSX 4(CX), R9
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 
-pairs31:
+pairs37:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000008
-	JL      single32
+	JL      single38
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 12(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000003
-	JNE     gathered35
+	JNE     gathered41
 	VMOVUPD (SI)(R10*8), Y2
-	JMP     loaded36
+	JMP     loaded42
 
-gathered35:
+gathered41:
 	VMOVDQU    (DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded36:
+loaded42:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
 	MOVLQSX     16(DX)(R8*4), R10
 	MOVLQSX     28(DX)(R8*4), R11
 	SUBQ        R10, R11
 	CMPQ        R11, $0x00000003
-	JNE         gathered37
+	JNE         gathered43
 	VMOVUPD     (SI)(R10*8), Y2
-	JMP         loaded38
+	JMP         loaded44
 
-gathered37:
+gathered43:
 	VMOVDQU    16(DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded38:
+loaded44:
 	VFMADD231PD 32(BX)(R8*8), Y2, Y1
 	ADDQ        $0x00000008, R8
-	JMP         pairs31
+	JMP         pairs37
 
-single32:
+single38:
 	CMPQ    R10, $0x00000004
-	JL      tail33
+	JL      tail39
 	MOVLQSX (DX)(R8*4), R11
 	MOVLQSX 12(DX)(R8*4), R12
 	SUBQ    R11, R12
 	CMPQ    R12, $0x00000003
-	JNE     gathered39
+	JNE     gathered45
 	VMOVUPD (SI)(R11*8), Y2
-	JMP     loaded40
+	JMP     loaded46
 
-gathered39:
+gathered45:
 	VMOVDQU    (DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded40:
+loaded46:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
 	ADDQ        $0x00000004, R8
 	SUBQ        $0x00000004, R10
 
-tail33:
+tail39:
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
 
-scalar41:
+scalar47:
 	CMPQ        R8, R9
-	JGE         scalarDone42
+	JGE         scalarDone48
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar41
+	JMP         scalar47
 
-scalarDone42:
+scalarDone48:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row29
+	JMP    row35
 
-done30:
+done36:
 	VZEROUPPER
 	RET
 
@@ -356,78 +437,78 @@ TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row43:
+row49:
 	TESTQ   AX, AX
-	JE      done44
+	JE      done50
 	MOVLQSX 4(CX), R9
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs45:
+pairs51:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000010
-	JL      single46
+	JL      single52
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 28(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000007
-	JNE     gathered49
+	JNE     gathered55
 	VMOVUPD (SI)(R10*8), Z2
-	JMP     loaded50
+	JMP     loaded56
 
-gathered49:
+gathered55:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K1, K1, K1
 	VGATHERDPD (SI)(Y3*8), K1, Z2
 
-loaded50:
+loaded56:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	MOVLQSX     32(DX)(R8*4), R10
 	MOVLQSX     60(DX)(R8*4), R11
 	SUBQ        R10, R11
 	CMPQ        R11, $0x00000007
-	JNE         gathered51
+	JNE         gathered57
 	VMOVUPD     (SI)(R10*8), Z2
-	JMP         loaded52
+	JMP         loaded58
 
-gathered51:
+gathered57:
 	VMOVDQU    32(DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K2, K2, K2
 	VGATHERDPD (SI)(Y3*8), K2, Z2
 
-loaded52:
+loaded58:
 	VFMADD231PD 64(BX)(R8*8), Z2, Z1
 	ADDQ        $0x00000010, R8
-	JMP         pairs45
+	JMP         pairs51
 
-single46:
+single52:
 	CMPQ    R10, $0x00000008
-	JL      tail47
+	JL      tail53
 	MOVLQSX (DX)(R8*4), R11
 	MOVLQSX 28(DX)(R8*4), R12
 	SUBQ    R11, R12
 	CMPQ    R12, $0x00000007
-	JNE     gathered53
+	JNE     gathered59
 	VMOVUPD (SI)(R11*8), Z2
-	JMP     loaded54
+	JMP     loaded60
 
-gathered53:
+gathered59:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K3, K3, K3
 	VGATHERDPD (SI)(Y3*8), K3, Z2
 
-loaded54:
+loaded60:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
-tail47:
+tail53:
 	CMPQ        R10, $0x04
-	JLE         sum48
+	JLE         sum54
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -439,7 +520,7 @@ tail47:
 	VFMADD231PD Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum48:
+sum54:
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -448,22 +529,85 @@ sum48:
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
 
-scalar55:
+scalar61:
 	CMPQ        R8, R9
-	JGE         scalarDone56
+	JGE         scalarDone62
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar55
+	JMP         scalar61
 
-scalarDone56:
+scalarDone62:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row43
+	JMP    row49
 
-done44:
+done50:
+	VZEROUPPER
+	RET
+
+// func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, val *float64, x *float64, y *float64)
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL
+TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-64
+	MOVQ         slices+0(FP), AX
+	MOVQ         start+8(FP), CX
+	MOVQ         width+16(FP), DX
+	MOVQ         rowLen+24(FP), BX
+	MOVQ         colIdx+32(FP), SI
+	MOVQ         val+40(FP), DI
+	MOVQ         x+48(FP), R8
+	MOVQ         y+56(FP), R9
+	VMOVDQU32    iota32<>+0(SB), Y0
+	MOVL         $0x00000001, R10
+	VPBROADCASTD R10, Y1
+
+slice63:
+	TESTQ     AX, AX
+	JE        done64
+	MOVLQSX   (CX), R10
+	MOVLQSX   (DX), R11
+	VMOVDQU32 (BX), Y2
+	VPXORD    Y3, Y3, Y3
+	VXORPD    Z4, Z4, Z4
+
+entry65:
+	TESTQ        R11, R11
+	JE           store66
+	VPCMPGTD     Y3, Y2, K1
+	VMOVDQU32    (SI)(R10*4), Y5
+	VPBROADCASTD (SI)(R10*4), Y6
+	VPADDD       Y0, Y6, Y6
+	VPCMPEQD     Y5, Y6, K2
+	KMOVW        K2, R12
+	CMPL         R12, $0x000000ff
+	JNE          gathered67
+	MOVLQSX      (SI)(R10*4), R12
+	VMOVUPD.Z    (R8)(R12*8), K1, Z6
+	JMP          loaded68
+
+gathered67:
+	VXORPD     Z6, Z6, Z6
+	VGATHERDPD (R8)(Y5*8), K1, Z6
+
+loaded68:
+	VFMADD231PD (DI)(R10*8), Z6, Z4
+	VPADDD      Y1, Y3, Y3
+	ADDQ        $0x00000008, R10
+	DECQ        R11
+	JMP         entry65
+
+store66:
+	VMOVUPD Z4, (R9)
+	ADDQ    $0x04, CX
+	ADDQ    $0x04, DX
+	ADDQ    $0x00000020, BX
+	ADDQ    $0x00000040, R9
+	DECQ    AX
+	JMP     slice63
+
+done64:
 	VZEROUPPER
 	RET

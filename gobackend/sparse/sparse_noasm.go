@@ -8,3 +8,5 @@ package sparse
 const haveAsm = false
 
 func spmvAsm[T Float](impl, *CSR[T], []T, []T, int, int) { panic("sparse: no assembly") }
+
+func sellAsm[T Float](*SELL[T], []T, []T, int, int) { panic("sparse: no assembly") }

@@ -84,7 +84,7 @@ func (b Backend) Info() backend.Info {
 			"tanh":    ulps("tanh"),
 			"sigmoid": ulps("sigmoid"),
 			"softmax": nn.Kernel(l) + " (vectorized exp)",
-			"spmv":    sparse.Kernel(l) + " (x gathered by column index)",
+			"spmv":    sparse.Kernel(l) + " (x gathered by column index; sell: AVX-512 only, pure Go below)",
 			"spmm":    "generic",
 			"maxpool": conv.PoolKernel(l),
 			"avgpool": conv.PoolKernel(l),
@@ -100,6 +100,9 @@ func (Backend) Declared() backend.Support { return gokernels.Declared() }
 func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if w.Op.Layer() {
 		return gokernels.PrepareLayer(b.Level, w, in, cfg) // conv, pools, norms (layers.go)
+	}
+	if w.Op.Sparse() {
+		return gokernels.PrepareSparse(b.Level, w, in, cfg) // spmv, spmm: csr or sell
 	}
 	return gokernels.Prepare(b.Level, w, in, cfg), nil
 }

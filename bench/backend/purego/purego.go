@@ -56,5 +56,8 @@ func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config
 	if w.Op.Layer() {
 		return gokernels.PrepareLayer(isa.Generic, w, in, cfg) // conv, pools, norms (layers.go)
 	}
+	if w.Op.Sparse() {
+		return gokernels.PrepareSparse(isa.Generic, w, in, cfg) // spmv, spmm: csr or sell
+	}
 	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
 }

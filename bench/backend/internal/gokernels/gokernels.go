@@ -37,9 +37,6 @@ type buffers[T backend.Float] struct {
 }
 
 func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
-	if w.Op.Sparse() {
-		return prepareSparse[T](lvl, w, in, cfg) // sparse.go
-	}
 	s := w.Shape
 	th := max(cfg.Threads, 1)
 	sets := make([]buffers[T], max(cfg.Copies, 1))
