@@ -248,33 +248,34 @@ func (g *gen) spmvSELL(t dtype) {
 	g.Function(t.char + "spmvSELLAVX512")
 	g.Pragma("noescape")
 	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr(fmt.Sprintf("func(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, val *%[1]s, x *%[1]s, y *%[1]s)", elem))
+	g.SignatureExpr(fmt.Sprintf("func(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *%[1]s, x *%[1]s, y *%[1]s)", elem))
 	g.Doc(fmt.Sprintf("%sspmvSELLAVX512 computes the rows of slices slices (start, width: theirs;", t.char),
 		"rowLen: their rows'; colIdx and val: the whole matrix's; y: their first row's).",
 		"Every column index must be within x: the gathers do not check. It needs AVX-512F and VL.")
-	n, st, wd, rl, ci, val, x, y := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	n, st, wd, rl, ci, rn, val, x, y := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("slices"), n)
 	g.Load(g.Param("start"), st)
 	g.Load(g.Param("width"), wd)
 	g.Load(g.Param("rowLen"), rl)
 	g.Load(g.Param("colIdx"), ci)
+	g.Load(g.Param("run"), rn)
 	g.Load(g.Param("val"), val)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("y"), y)
 	lanes := zmm.lanes(t)
-	iota := g.indexVec(t, zmm)
-	g.VMOVDQU32(g.iotaConst(), iota)
 	ones := g.indexVec(t, zmm)
 	one := g.GP32()
 	g.MOVL(U32(1), one)
 	g.VPBROADCASTD(one, ones)
 	slice, done, entry, store := g.label("slice"), g.label("done"), g.label("entry"), g.label("store")
-	e, w := g.GP64(), g.GP64()
+	e, w, ri := g.GP64(), g.GP64(), g.GP64()
 	g.Label(slice)
 	g.TESTQ(n, n)
 	g.JE(LabelRef(done))
 	g.MOVLQSX(Mem{Base: st}, e)
 	g.MOVLQSX(Mem{Base: wd}, w)
+	g.MOVQ(e, ri)
+	g.SHRQ(U8(log2(lanes)), ri) // run's index: start[s]/lanes + j
 	lens, jv := g.indexVec(t, zmm), g.indexVec(t, zmm)
 	g.VMOVDQU32(Mem{Base: rl}, lens)
 	g.VPXORD(jv, jv, jv)
@@ -285,22 +286,15 @@ func (g *gen) spmvSELL(t dtype) {
 	g.JE(LabelRef(store))
 	k := g.K()
 	g.VPCMPGTD(jv, lens, k) // rows longer than j
-	idx := g.indexVec(t, zmm)
-	g.VMOVDQU32(Mem{Base: ci, Index: e, Scale: 4}, idx)
-	// Consecutive rows whose entry j is in consecutive columns (a band's,
-	// a stencil's) read consecutive elements of x: a masked load, not a
-	// gather.
-	seq, eq, first := g.indexVec(t, zmm), g.K(), g.GP64()
-	g.VPBROADCASTD(Mem{Base: ci, Index: e, Scale: 4}, seq)
-	g.VPADDD(iota, seq, seq)
-	g.VPCMPEQD(idx, seq, eq)
-	bits := g.GP32()
-	g.KMOVW(eq, bits)
-	g.CMPL(bits, U32(1<<lanes-1))
+	// Rows whose entry j lies on one diagonal (a band's, a stencil's:
+	// run ≥ 0, found by NewSELL) read consecutive elements of x: a masked
+	// load, and none of the vector's indices.
+	first := g.GP64()
+	g.MOVLQSX(Mem{Base: rn, Index: ri, Scale: 4}, first)
 	gathered, loaded := g.label("gathered"), g.label("loaded")
 	v := g.vec(zmm)
-	g.JNE(LabelRef(gathered))
-	g.MOVLQSX(Mem{Base: ci, Index: e, Scale: 4}, first)
+	g.TESTQ(first, first)
+	g.JS(LabelRef(gathered))
 	if t.f64 {
 		g.VMOVUPD_Z(Mem{Base: x, Index: first, Scale: 8}, k, v)
 	} else {
@@ -308,11 +302,14 @@ func (g *gen) spmvSELL(t dtype) {
 	}
 	g.JMP(LabelRef(loaded))
 	g.Label(gathered)
+	idx := g.indexVec(t, zmm)
+	g.VMOVDQU32(Mem{Base: ci, Index: e, Scale: 4}, idx)
 	g.gatherInto(t, zmm, x, idx, k, v)
 	g.Label(loaded)
 	g.vfmadd231(t, Mem{Base: val, Index: e, Scale: uint8(t.size)}, v, acc)
 	g.VPADDD(ones, jv, jv)
 	g.ADDQ(U32(lanes), e)
+	g.INCQ(ri)
 	g.DECQ(w)
 	g.JMP(LabelRef(entry))
 	g.Label(store)
@@ -326,21 +323,4 @@ func (g *gen) spmvSELL(t dtype) {
 	g.Label(done)
 	g.VZEROUPPER()
 	g.RET()
-}
-
-// iotaConst is the 16 int32s 0, 1, …, 15, defined once per package.
-func (g *gen) iotaConst() Mem {
-	if m, ok := g.consts["iota32"]; ok {
-		return m
-	}
-	m := g.StaticGlobal("iota32")
-	g.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := range 16 {
-		g.AddDatum(4*i, U32(uint32(i)))
-	}
-	if g.consts == nil {
-		g.consts = map[string]Mem{}
-	}
-	g.consts["iota32"] = m
-	return m
 }

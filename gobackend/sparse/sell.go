@@ -25,6 +25,12 @@ type SELL[T Float] struct {
 	rowLen []int32 // each row's entries (the lanes past them are padding)
 	colIdx []int32 // padding: column 0 (never gathered: the lanes are masked)
 	val    []T     // padding: 0
+	// run holds, for each vector (slice s's entry j at start[s]/c + j),
+	// the column of lane 0 when every row of the slice that has entry j
+	// has it in the column lane r + that (a band's, a stencil's diagonal),
+	// else −1. The kernel then loads x there and reads none of the
+	// vector's indices: a quarter less traffic in f64, a third in f32.
+	run []int32
 }
 
 // SELLLanes is C for T at lvl: 16 (float32) or 8 (float64), a 512-bit
@@ -51,7 +57,7 @@ func NewSELL[T Float](a *CSR[T]) (*SELL[T], error) {
 		}
 		s.start[sl+1] = int32(total)
 	}
-	s.colIdx, s.val = make([]int32, total), make([]T, total)
+	s.colIdx, s.val, s.run = make([]int32, total), make([]T, total), make([]int32, total/c)
 	for sl := range slices {
 		base := int(s.start[sl])
 		for r := range c {
@@ -61,8 +67,29 @@ func NewSELL[T Float](a *CSR[T]) (*SELL[T], error) {
 				s.colIdx[base+j*c+r], s.val[base+j*c+r] = a.colIdx[p0+j], a.val[p0+j]
 			}
 		}
+		for j := range int(s.width[sl]) {
+			s.run[base/c+j] = s.runOf(sl, j)
+		}
 	}
 	return s, nil
+}
+
+// runOf is run's entry for slice sl's entry j.
+func (s *SELL[T]) runOf(sl, j int) int32 {
+	first := int32(-1)
+	base := int(s.start[sl]) + j*s.c
+	for r := range s.c {
+		if j >= int(s.rowLen[sl*s.c+r]) {
+			continue // padding: masked
+		}
+		f := s.colIdx[base+r] - int32(r)
+		switch {
+		case f < 0, first >= 0 && f != first:
+			return -1
+		}
+		first = f
+	}
+	return first
 }
 
 // MaxEntries is the most entries, padding included, a SELL holds (int32
@@ -119,6 +146,7 @@ func MulVecSELL[T Float](lvl isa.Level, s *SELL[T], x, y []T, threads int) {
 // sellGeneric is the pure-Go SELL kernel: each row's entries in order, as
 // the CSR kernel sums them.
 func sellGeneric[T Float](s *SELL[T], x, y []T, lo, hi int) {
+	_ = s.run // the runs only spare the assembly's index loads
 	for sl := lo; sl < hi; sl++ {
 		base := int(s.start[sl])
 		for r := range s.c {

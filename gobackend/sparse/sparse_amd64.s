@@ -238,86 +238,67 @@ done16:
 	VZEROUPPER
 	RET
 
-// func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, val *float32, x *float32, y *float32)
+// func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *float32, x *float32, y *float32)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·sspmvSELLAVX512(SB), NOSPLIT, $0-64
+TEXT ·sspmvSELLAVX512(SB), NOSPLIT, $0-72
 	MOVQ         slices+0(FP), AX
 	MOVQ         start+8(FP), CX
 	MOVQ         width+16(FP), DX
 	MOVQ         rowLen+24(FP), BX
 	MOVQ         colIdx+32(FP), SI
-	MOVQ         val+40(FP), DI
-	MOVQ         x+48(FP), R8
-	MOVQ         y+56(FP), R9
-	VMOVDQU32    iota32<>+0(SB), Z0
-	MOVL         $0x00000001, R10
-	VPBROADCASTD R10, Z1
+	MOVQ         run+40(FP), DI
+	MOVQ         val+48(FP), R8
+	MOVQ         x+56(FP), R9
+	MOVQ         y+64(FP), R10
+	MOVL         $0x00000001, R11
+	VPBROADCASTD R11, Z0
 
 slice29:
 	TESTQ     AX, AX
 	JE        done30
-	MOVLQSX   (CX), R10
-	MOVLQSX   (DX), R11
-	VMOVDQU32 (BX), Z2
-	VPXORD    Z3, Z3, Z3
-	VXORPS    Z4, Z4, Z4
+	MOVLQSX   (CX), R11
+	MOVLQSX   (DX), R12
+	MOVQ      R11, R13
+	SHRQ      $0x04, R13
+	VMOVDQU32 (BX), Z1
+	VPXORD    Z2, Z2, Z2
+	VXORPS    Z3, Z3, Z3
 
 entry31:
-	TESTQ        R11, R11
-	JE           store32
-	VPCMPGTD     Z3, Z2, K1
-	VMOVDQU32    (SI)(R10*4), Z5
-	VPBROADCASTD (SI)(R10*4), Z6
-	VPADDD       Z0, Z6, Z6
-	VPCMPEQD     Z5, Z6, K2
-	KMOVW        K2, R12
-	CMPL         R12, $0x0000ffff
-	JNE          gathered33
-	MOVLQSX      (SI)(R10*4), R12
-	VMOVUPS.Z    (R8)(R12*4), K1, Z6
-	JMP          loaded34
+	TESTQ     R12, R12
+	JE        store32
+	VPCMPGTD  Z2, Z1, K1
+	MOVLQSX   (DI)(R13*4), R14
+	TESTQ     R14, R14
+	JS        gathered33
+	VMOVUPS.Z (R9)(R14*4), K1, Z4
+	JMP       loaded34
 
 gathered33:
-	VXORPS     Z6, Z6, Z6
-	VGATHERDPS (R8)(Z5*4), K1, Z6
+	VMOVDQU32  (SI)(R11*4), Z5
+	VXORPS     Z4, Z4, Z4
+	VGATHERDPS (R9)(Z5*4), K1, Z4
 
 loaded34:
-	VFMADD231PS (DI)(R10*4), Z6, Z4
-	VPADDD      Z1, Z3, Z3
-	ADDQ        $0x00000010, R10
-	DECQ        R11
+	VFMADD231PS (R8)(R11*4), Z4, Z3
+	VPADDD      Z0, Z2, Z2
+	ADDQ        $0x00000010, R11
+	INCQ        R13
+	DECQ        R12
 	JMP         entry31
 
 store32:
-	VMOVUPS Z4, (R9)
+	VMOVUPS Z3, (R10)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
 	ADDQ    $0x00000040, BX
-	ADDQ    $0x00000040, R9
+	ADDQ    $0x00000040, R10
 	DECQ    AX
 	JMP     slice29
 
 done30:
 	VZEROUPPER
 	RET
-
-DATA iota32<>+0(SB)/4, $0x00000000
-DATA iota32<>+4(SB)/4, $0x00000001
-DATA iota32<>+8(SB)/4, $0x00000002
-DATA iota32<>+12(SB)/4, $0x00000003
-DATA iota32<>+16(SB)/4, $0x00000004
-DATA iota32<>+20(SB)/4, $0x00000005
-DATA iota32<>+24(SB)/4, $0x00000006
-DATA iota32<>+28(SB)/4, $0x00000007
-DATA iota32<>+32(SB)/4, $0x00000008
-DATA iota32<>+36(SB)/4, $0x00000009
-DATA iota32<>+40(SB)/4, $0x0000000a
-DATA iota32<>+44(SB)/4, $0x0000000b
-DATA iota32<>+48(SB)/4, $0x0000000c
-DATA iota32<>+52(SB)/4, $0x0000000d
-DATA iota32<>+56(SB)/4, $0x0000000e
-DATA iota32<>+60(SB)/4, $0x0000000f
-GLOBL iota32<>(SB), RODATA|NOPTR, $64
 
 // func dspmvRowsAVX2(rows int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
 // Requires: AVX, AVX2, FMA3
@@ -549,62 +530,61 @@ done50:
 	VZEROUPPER
 	RET
 
-// func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, val *float64, x *float64, y *float64)
+// func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *float64, x *float64, y *float64)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL
-TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-64
+TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-72
 	MOVQ         slices+0(FP), AX
 	MOVQ         start+8(FP), CX
 	MOVQ         width+16(FP), DX
 	MOVQ         rowLen+24(FP), BX
 	MOVQ         colIdx+32(FP), SI
-	MOVQ         val+40(FP), DI
-	MOVQ         x+48(FP), R8
-	MOVQ         y+56(FP), R9
-	VMOVDQU32    iota32<>+0(SB), Y0
-	MOVL         $0x00000001, R10
-	VPBROADCASTD R10, Y1
+	MOVQ         run+40(FP), DI
+	MOVQ         val+48(FP), R8
+	MOVQ         x+56(FP), R9
+	MOVQ         y+64(FP), R10
+	MOVL         $0x00000001, R11
+	VPBROADCASTD R11, Y0
 
 slice63:
 	TESTQ     AX, AX
 	JE        done64
-	MOVLQSX   (CX), R10
-	MOVLQSX   (DX), R11
-	VMOVDQU32 (BX), Y2
-	VPXORD    Y3, Y3, Y3
-	VXORPD    Z4, Z4, Z4
+	MOVLQSX   (CX), R11
+	MOVLQSX   (DX), R12
+	MOVQ      R11, R13
+	SHRQ      $0x03, R13
+	VMOVDQU32 (BX), Y1
+	VPXORD    Y2, Y2, Y2
+	VXORPD    Z3, Z3, Z3
 
 entry65:
-	TESTQ        R11, R11
-	JE           store66
-	VPCMPGTD     Y3, Y2, K1
-	VMOVDQU32    (SI)(R10*4), Y5
-	VPBROADCASTD (SI)(R10*4), Y6
-	VPADDD       Y0, Y6, Y6
-	VPCMPEQD     Y5, Y6, K2
-	KMOVW        K2, R12
-	CMPL         R12, $0x000000ff
-	JNE          gathered67
-	MOVLQSX      (SI)(R10*4), R12
-	VMOVUPD.Z    (R8)(R12*8), K1, Z6
-	JMP          loaded68
+	TESTQ     R12, R12
+	JE        store66
+	VPCMPGTD  Y2, Y1, K1
+	MOVLQSX   (DI)(R13*4), R14
+	TESTQ     R14, R14
+	JS        gathered67
+	VMOVUPD.Z (R9)(R14*8), K1, Z4
+	JMP       loaded68
 
 gathered67:
-	VXORPD     Z6, Z6, Z6
-	VGATHERDPD (R8)(Y5*8), K1, Z6
+	VMOVDQU32  (SI)(R11*4), Y5
+	VXORPD     Z4, Z4, Z4
+	VGATHERDPD (R9)(Y5*8), K1, Z4
 
 loaded68:
-	VFMADD231PD (DI)(R10*8), Z6, Z4
-	VPADDD      Y1, Y3, Y3
-	ADDQ        $0x00000008, R10
-	DECQ        R11
+	VFMADD231PD (R8)(R11*8), Z4, Z3
+	VPADDD      Y0, Y2, Y2
+	ADDQ        $0x00000008, R11
+	INCQ        R13
+	DECQ        R12
 	JMP         entry65
 
 store66:
-	VMOVUPD Z4, (R9)
+	VMOVUPD Z3, (R10)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
 	ADDQ    $0x00000020, BX
-	ADDQ    $0x00000040, R9
+	ADDQ    $0x00000040, R10
 	DECQ    AX
 	JMP     slice63
 
