@@ -295,25 +295,35 @@ func (w Workload) sparseFLOPs() float64 {
 	return 2 * float64(w.Shape.Sparse.NNZ) * float64(w.denseColumns())
 }
 
-// sparseBytes is the compulsory traffic: each value and column index, the
-// row pointers, x (or X) once and y (or Y) written once. A kernel that
-// gathers x from memory for every entry moves more (EffectiveBytes).
+// sparseBytes is the compulsory traffic, whatever the matrix's format:
+// each value, x (or X) once, y (or Y) written once. It leaves out the
+// indices: CSR's column indices and row pointers are its format's, and a
+// format that needs fewer (a band's diagonals in SELL, MKL's optimized
+// handle) moved less than a bound counting them, which the model check
+// then took for a wrong peak. EffectiveBytes counts them.
 func (w Workload) sparseBytes() float64 {
 	s, size, k := w.Shape.Sparse, float64(w.DType.Size()), float64(w.denseColumns())
-	return float64(s.NNZ)*(size+4) + float64(s.Rows+1)*4 + float64(s.Cols)*k*size + float64(s.Rows)*k*size
+	return float64(s.NNZ)*size + float64(s.Cols)*k*size + float64(s.Rows)*k*size
 }
 
-// EffectiveBytes is the traffic of a sparse workload when no element of x
-// is reused from the caches: x (each of X's rows) read once per entry
-// rather than once (Bytes). A result's effective GB/s is this over its
-// time; the truth lies between the two, and where x fits in the caches
-// nearer Bytes. 0 for the other ops.
+// sparseFootprint is the operands as every backend receives them: Bytes
+// and CSR's column indices and row pointers.
+func (w Workload) sparseFootprint() float64 {
+	s := w.Shape.Sparse
+	return w.sparseBytes() + 4*float64(s.NNZ) + 4*float64(s.Rows+1)
+}
+
+// EffectiveBytes is a sparse workload's traffic in CSR when no element of
+// x is reused from the caches: the values, column indices and row
+// pointers, x (each of X's rows) once per entry, y. A result's effective
+// GB/s is this over its time: where x stays in the caches a kernel moves
+// less, and between this and Bytes lies what it did. 0 for the other ops.
 func (w Workload) EffectiveBytes() float64 {
 	if !w.Op.Sparse() {
 		return 0
 	}
 	s, size, k := w.Shape.Sparse, float64(w.DType.Size()), float64(w.denseColumns())
-	return w.sparseBytes() - float64(s.Cols)*k*size + float64(s.NNZ)*k*size
+	return float64(s.NNZ)*(size+4) + float64(s.Rows+1)*4 + float64(s.NNZ)*k*size + float64(s.Rows)*k*size
 }
 
 // newSparseData is the values rounded to the dtype (Args[0]) and x, or X

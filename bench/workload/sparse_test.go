@@ -117,12 +117,12 @@ func TestSparseCounts(t *testing.T) {
 	if sh.Sparse.NNZ != nnz || w.FLOPs() != float64(2*nnz) {
 		t.Errorf("nnz %d, FLOPs %v; want %d, %d", sh.Sparse.NNZ, w.FLOPs(), nnz, 2*nnz)
 	}
-	want := float64(nnz*12 + 1001*4 + 1000*8 + 1000*8)
-	if w.Bytes() != want || w.Footprint() != want {
-		t.Errorf("bytes %v, footprint %v; want %v", w.Bytes(), w.Footprint(), want)
+	want := float64(nnz*8 + 1000*8 + 1000*8)
+	if w.Bytes() != want || w.Footprint() != want+float64(nnz*4+1001*4) {
+		t.Errorf("bytes %v, footprint %v; want %v and the indices", w.Bytes(), w.Footprint(), want)
 	}
-	if got := w.EffectiveBytes(); got != want-1000*8+float64(nnz*8) {
-		t.Errorf("effective bytes %v", got)
+	if got, want := w.EffectiveBytes(), float64(nnz*12+1001*4+nnz*8+1000*8); got != want {
+		t.Errorf("effective bytes %v, want %v", got, want)
 	}
 	mm := Workload{SpMM, F32, Shape{Sparse: SparseShape{Gen: "banded", Rows: 1000, Cols: 1000, BW: 2, NNZ: nnz, Seed: 1, K: 4}}}
 	if mm.FLOPs() != float64(8*nnz) || mm.OutputLen() != 4000 || mm.WrittenBytes() != 16000 {

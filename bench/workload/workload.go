@@ -370,9 +370,12 @@ func (w Workload) FLOPs() float64 {
 //	pools    (N·C·D·H·W + N·C·P)·size
 //	batchnorm (2·N·C·D·H·W + 4·C)·size   (x, y; μ, σ², γ, β)
 //	layernorm (2·N·F + 2·F)·size, groupnorm (2·N·C·D·H·W + 2·C)·size
-//	spmv     nnz·(size + 4) + 4·(rows + 1) + (cols + rows)·size   (x read once: EffectiveBytes reads it per entry)
-//	spmm     nnz·(size + 4) + 4·(rows + 1) + (cols + rows)·k·size
+//	spmv     (nnz + cols + rows)·size   (values, x once, y; EffectiveBytes adds CSR's indices and x per entry)
+//	spmm     (nnz + (cols + rows)·k)·size
 func (w Workload) Bytes() float64 {
+	if w.Op.Sparse() {
+		return w.sparseBytes() // sparse.go: whatever the format
+	}
 	return w.Footprint() + w.extraWrites()
 }
 
@@ -382,7 +385,7 @@ func (w Workload) Bytes() float64 {
 // in-place output's second count.
 func (w Workload) Footprint() float64 {
 	if w.Op.Sparse() {
-		return w.sparseBytes()
+		return w.sparseFootprint() // sparse.go: Bytes and CSR's indices
 	}
 	if w.Op == GEMM && w.DType.OutputDType() != w.DType {
 		out := float64(w.OutputLen())
