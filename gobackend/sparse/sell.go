@@ -57,6 +57,9 @@ func NewSELL[T Float](a *CSR[T]) (*SELL[T], error) {
 		}
 		s.start[sl+1] = int32(total)
 	}
+	if real := int(a.rowPtr[slices*c]); total > MaxPaddingFactor*real+c*slices {
+		return nil, fmt.Errorf("sparse: SELL of %d×%d would store %d entries for %d: rows of a slice differ too much in length (a power law's)", a.rows, a.cols, total, real)
+	}
 	s.colIdx, s.val, s.run = make([]int32, total), make([]T, total), make([]int32, total/c)
 	for sl := range slices {
 		base := int(s.start[sl])
@@ -91,6 +94,12 @@ func (s *SELL[T]) runOf(sl, j int) int32 {
 	}
 	return first
 }
+
+// MaxPaddingFactor bounds what NewSELL stores: at most this many times the
+// real entries (plus a vector per slice). Past it the padding's loads cost
+// more than CSR's sums across lanes, and a power law's rows of 10⁵ entries
+// beside rows of 10 would take gigabytes.
+const MaxPaddingFactor = 4
 
 // MaxEntries is the most entries, padding included, a SELL holds (int32
 // offsets).

@@ -179,6 +179,20 @@ func TestSELLPaddingNeverReadsX(t *testing.T) {
 	}
 }
 
+func TestSELLRefusesTooMuchPadding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	// One row of 500 entries in each slice of short ones.
+	a := randomCSR[float32](t, rng, 64, 1000, func(i int) int {
+		if i%16 == 0 {
+			return 500
+		}
+		return 3
+	})
+	if _, err := NewSELL(a); err == nil {
+		t.Error("a slice padded 16-fold: no error")
+	}
+}
+
 func TestMulMat(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	a := randomCSR[float64](t, rng, 3000, 700, func(i int) int { return i % 13 })
