@@ -162,4 +162,3 @@ func (s SparseShape) MatrixName() string {
 	}
 	return s.format(SpMV)
 }
-
