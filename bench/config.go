@@ -63,7 +63,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		backends = fs.String("backend", "all", "backends to run, comma-separated, or \"all\" available ones (see -list)")
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
 		suite    = fs.String("suite", workload.DefaultSuite, "problem set: "+strings.Join(workload.Suites, ", ")+" (default: one size per cache level of each op, a few minutes on 2 cores; standard and full are the long runs)")
-		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, G: powers of 1000; Ki, Mi, Gi: of 1024); "+workload.LayerSyntax()+" (docs/layers.md)")
+		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, G: powers of 1000; Ki, Mi, Gi: of 1024); "+workload.LayerSyntax()+" (docs/layers.md); "+workload.SparseSyntax())
+		matrix   = fs.String("matrix", "", "Matrix Market files (.mtx, coordinate real, integer or pattern; general or symmetric), comma-separated: sizes of spmv and spmm, added to -size's (mtx:FILE)")
 		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32, i8, u8s8, e4m3, e5m2 (gemm), i8, u8 (quantize, dequantize), bf16, f16 (convert, widen), u8s8, i8 (qlinear)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
 		c        = &config{}
@@ -152,6 +153,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	c.selection.Sizes = splitList(*sizes)
+	for _, f := range splitList(*matrix) {
+		c.selection.Sizes = append(c.selection.Sizes, workload.MatrixFile+":"+f)
+	}
 	if len(c.selection.Sizes) == 0 && flagSet(fs, "size") {
 		return nil, usagef("-size: empty list (name sizes such as 512,1024, or leave -size out for the suite's)")
 	}

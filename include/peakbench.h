@@ -246,6 +246,19 @@ pb_status pb_cblas_job_dot(pb_cblas *lib, pb_dtype dt, int n, const pb_job_opts 
 /* VML: add, mul: x, y, z; exp, tanh, sigmoid: x, y. Output the last. */
 pb_status pb_mkl_job_vml(pb_cblas *lib, pb_vml_op op, pb_dtype dt, int n, const pb_job_opts *opts,
                          pb_job **out, char *err, size_t errlen);
+/*
+ * MKL's inspector-executor sparse BLAS (native/mkl_sparse.c): y = A·x (k = 0)
+ * or Y = A·X (X cols×k, row-major), A rows×cols in CSR with nnz entries
+ * (rowptr: rows+1 offsets from 0; colidx: nnz columns; both copied).
+ * Arguments: values (nnz), x (cols·max(k,1)), y (rows·max(k,1)), output y.
+ * optimized: mkl_sparse_set_mv_hint/mm_hint and mkl_sparse_optimize before
+ * the first run, off the clock. pb_mkl_sparse_has reports (1/0) whether the
+ * loaded MKL has these calls.
+ */
+int pb_mkl_sparse_has(const pb_cblas *lib);
+pb_status pb_mkl_job_sparse(pb_cblas *lib, pb_dtype dt, int rows, int cols, size_t nnz, int k,
+                            const int32_t *rowptr, const int32_t *colidx, int optimized,
+                            const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
 
 /*
  * Low-precision gemm (native/cblas_lowp.c): the element types of a

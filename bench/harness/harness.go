@@ -383,6 +383,7 @@ func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) res
 		Op: string(w.Op), DType: string(w.DType), Shape: w.Shape.Format(w.Op),
 		Threads: threads, Cache: p.cache(),
 		FLOPs: w.FLOPs(), Bytes: w.Bytes(), Footprint: w.Footprint(), Intensity: w.Intensity(),
+		EffectiveBytes: w.EffectiveBytes(),
 	}
 	if acc := w.AccumulatorDType(); acc != "" && acc != w.DType {
 		r.AccDType = string(acc)
@@ -430,6 +431,7 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 	if s.Median > 0 {
 		r.GFLOPS = w.FLOPs() / s.Median // FLOP per ns = GFLOP/s
 		r.GBPS = w.Bytes() / s.Median
+		r.EffectiveGBPS = r.EffectiveBytes / s.Median
 	}
 	if !r.OnCPU() {
 		p.fillGPU(r, w)

@@ -21,8 +21,8 @@ const probeMinTime = 2 * time.Millisecond
 // tinyShape is a size of op small enough that a call is mostly its fixed
 // cost, and false for the layer ops (a geometry, not a size).
 func tinyShape(w workload.Workload) (workload.Workload, bool) {
-	if w.Op.Layer() {
-		return w, false
+	if w.Op.Layer() || w.Op.Sparse() {
+		return w, false // a geometry or a matrix, not a size
 	}
 	t := w
 	switch w.Op.Kind() {

@@ -113,6 +113,11 @@ type Result struct {
 	GFLOPS    float64 `json:"gflops"`
 	GBPS      float64 `json:"gbps"`
 	Intensity float64 `json:"intensity"` // FLOP per byte
+	// EffectiveBytes and EffectiveGBPS are the sparse ops' traffic when x
+	// is read from memory for every entry (workload.EffectiveBytes),
+	// beside Bytes' x read once; absent for the other ops.
+	EffectiveBytes float64 `json:"effective_bytes,omitempty"`
+	EffectiveGBPS  float64 `json:"effective_gbps,omitempty"`
 
 	Verified     bool    `json:"verified"`
 	MaxRelErr    float64 `json:"max_rel_err"`

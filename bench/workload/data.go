@@ -19,6 +19,7 @@ import (
 //	layer ops  see newLayerData (layer_ref.go)
 //	quantization ops  see quantOperands (quant.go)
 //	fft, ifft  x, interleaved complex (re, im); rfft x real (newFFTData, fft_ref.go)
+//	spmv, spmm  the matrix's values (nnz, in SparseMatrix's order), x (cols) or X (cols×k)
 type Data struct {
 	Alpha float64 // axpy's scalar; 1 elsewhere
 	Args  [][]float64
@@ -40,6 +41,9 @@ func (w Workload) NewData(seed uint64) Data {
 	}
 	if w.Op.Fourier() {
 		return w.newFFTData(seed) // fft_ref.go
+	}
+	if w.Op.Sparse() {
+		return w.newSparseData(seed) // sparse.go
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(w.Op))<<32^uint64(w.DType.Size())))
 	scale := 1.0

@@ -18,6 +18,9 @@ import "math"
 // A GPU backend's operands live on the device, but it stages them through
 // host memory, so it counts as a CPU one does.
 func (w Workload) HostBytes(kernels, sets int, reference bool) float64 {
+	if w.Op.Sparse() {
+		return w.sparseHostBytes(kernels, sets, reference) // sparse.go
+	}
 	elems := w.elementCount()
 	out := float64(w.outputCount())
 	in := elems - out
@@ -76,6 +79,8 @@ func (w Workload) Shrink(fits func(Workload) bool) (Workload, bool) {
 	)
 	s := w.Shape
 	switch {
+	case w.Op.Sparse():
+		return w, false // a matrix is not scaled down
 	case w.Op.Layer():
 		top = s.Layer.N
 		scale = func(v int) Workload { x := w; x.Shape.Layer.N = v; return x }

@@ -12,7 +12,8 @@ import (
 type Shape struct {
 	M, N, K        int
 	TransA, TransB bool
-	Layer          LayerShape // the layer ops' geometry (layer.go); zero for the others
+	Layer          LayerShape  // the layer ops' geometry (layer.go); zero for the others
+	Sparse         SparseShape // the sparse ops' matrix (sparse.go); zero for the others
 }
 
 // Format writes the shape as ParseShape reads it: "MxNxK" for gemm (with
@@ -27,6 +28,9 @@ func (s Shape) Format(op Op) string {
 	}
 	if op.Fourier() {
 		return formatFFT(s)
+	}
+	if op.Sparse() {
+		return s.Sparse.format(op)
 	}
 	switch op.Kind() {
 	case KindMatMul:
@@ -58,6 +62,7 @@ func transName(t bool) string {
 //	quantize, dequantize  the element count, or ROWSxCOLS:channel (a scale per row)
 //	convert, widen  the element count;  qlinear  N or MxNxK (parseQuant, quant.go)
 //	fft, ifft, rfft  N, BxN (a batch), RxC:2d or BxRxC:2d; see parseFFT (fft.go)
+//	sparse ops  a matrix, see parseSparse (sparse.go), e.g. uniform:n=64Ki:nnz=1Mi or mtx:FILE.mtx
 //
 // Counts may carry a suffix: k, M, G (powers of 1000) or Ki, Mi, Gi (of 1024).
 func ParseShape(op Op, s string) (Shape, error) {
@@ -69,6 +74,9 @@ func ParseShape(op Op, s string) (Shape, error) {
 	}
 	if op.Fourier() {
 		return parseFFT(op, s) // fft.go
+	}
+	if op.Sparse() {
+		return parseSparse(op, s)
 	}
 	var sh Shape
 	dims, trans, hasTrans := strings.Cut(s, ":")

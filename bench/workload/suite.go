@@ -30,6 +30,7 @@ var suiteSizes = map[string]map[Kind][]string{
 		KindVector: {"256Ki"},
 		KindRows:   {"256x1024"},
 		KindFFT:    {"4Ki"},
+		KindSparse: {"banded:n=64Ki:bw=8"},
 	},
 	"default": {
 		KindMatMul: {"256", "1024"},
@@ -37,6 +38,7 @@ var suiteSizes = map[string]map[Kind][]string{
 		KindVector: {"1Ki", "256Ki", "4Mi"}, // 12 KiB, 3 MiB, 48 MiB for an f32 add: L1, L2, beyond most L3s
 		KindRows:   {"256x1024", "4096x1024"},
 		KindFFT:    {"1Ki", "64Ki", "1Mi"},
+		KindSparse: {"banded:n=256Ki:bw=8", "uniform:n=256Ki:nnz=4Mi"},
 	},
 	"standard": {
 		KindMatMul: {"256", "512", "1024", "2048"},
@@ -44,6 +46,7 @@ var suiteSizes = map[string]map[Kind][]string{
 		KindVector: {"1Ki", "16Ki", "256Ki", "16Mi"},
 		KindRows:   {"256x1024", "4096x1024"},
 		KindFFT:    {"1Ki", "3Ki", "5Ki", "4099", "64Ki", "1Mi", "1Kix1Ki:2d"},
+		KindSparse: {"banded:n=256Ki:bw=8", "uniform:n=256Ki:nnz=4Mi", "powerlaw:n=256Ki:nnz=4Mi"},
 	},
 	"full": {
 		KindMatMul: {"128", "256", "512", "1024", "2048", "4096", "1024x1024x64", "64x4096x1024", "1024:NT", "1024:TN", "1024:TT"},
@@ -51,6 +54,7 @@ var suiteSizes = map[string]map[Kind][]string{
 		KindVector: {"1Ki", "4Ki", "16Ki", "64Ki", "256Ki", "1Mi", "16Mi", "64Mi"},
 		KindRows:   {"128x128", "256x1024", "4096x1024", "1024x32768"},
 		KindFFT:    {"256", "1Ki", "3Ki", "5Ki", "4099", "16Ki", "64Ki", "1Mi", "16Mi", "64x1Ki", "256x256:2d", "1Kix1Ki:2d"},
+		KindSparse: {"banded:n=16Ki:bw=4", "banded:n=1Mi:bw=16", "uniform:n=16Ki:nnz=256Ki", "uniform:n=1Mi:nnz=16Mi", "powerlaw:n=1Mi:nnz=16Mi"},
 	},
 }
 

@@ -76,6 +76,9 @@ func (w Workload) reference(d Data) (ref, scale []float64, tolULPs float64) {
 		ref := w.fftReference(d)
 		return ref, absOf(ref), w.Shape.fftTolULPs()
 	}
+	if w.Op.Sparse() {
+		return w.sparseReference(d) // sparse.go
+	}
 	s := w.Shape
 	x := d.Args[0]
 	n := len(x)

@@ -25,6 +25,9 @@ func computeF32(w Workload, d Data) []float64 {
 		}
 		return out
 	}
+	if w.Op.Sparse() {
+		return sparseF32(w, d) // sparse_test.go
+	}
 	for i, v := range ref {
 		out[i] = float64(float32(v))
 	}
@@ -34,7 +37,7 @@ func computeF32(w Workload, d Data) []float64 {
 func TestVerifyAcceptsCorrectResults(t *testing.T) {
 	for _, op := range Ops {
 		for _, dt := range DTypes {
-			spec := map[Kind]string{KindMatMul: "17x9x33:TN", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40", KindFFT: "3x40"}[op.Kind()]
+			spec := map[Kind]string{KindMatMul: "17x9x33:TN", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40", KindFFT: "3x40", KindSparse: "powerlaw:n=300:nnz=3000"}[op.Kind()]
 			if op.Layer() {
 				spec = layerTestSpecs[op] // layer_test.go
 			}
@@ -54,7 +57,7 @@ func TestVerifyAcceptsCorrectResults(t *testing.T) {
 
 func TestVerifyCatchesPlantedErrors(t *testing.T) {
 	for _, op := range Ops {
-		spec := map[Kind]string{KindMatMul: "16x8x32", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40", KindFFT: "3x40"}[op.Kind()]
+		spec := map[Kind]string{KindMatMul: "16x8x32", KindMatVec: "13x7", KindVector: "1000", KindRows: "5x40", KindFFT: "3x40", KindSparse: "powerlaw:n=300:nnz=3000"}[op.Kind()]
 		if op.Layer() {
 			spec = layerTestSpecs[op] // layer_test.go
 		}

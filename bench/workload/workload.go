@@ -35,8 +35,8 @@ const (
 
 // Ops lists every operation in the order reports show them: the dense ops,
 // the quantization ops (QuantOps), the layer ops (LayerOps), the Fourier
-// transforms (FFTOps).
-var Ops = slices.Concat([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, QuantOps, LayerOps, FFTOps)
+// transforms (FFTOps), the sparse ops (SparseOps).
+var Ops = slices.Concat([]Op{GEMM, GEMV, AXPY, Dot, Add, Mul, ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax}, QuantOps, LayerOps, FFTOps, SparseOps)
 
 // ParseOp returns the Op named s.
 func ParseOp(s string) (Op, error) {
@@ -73,6 +73,9 @@ func (op Op) Kind() Kind {
 	}
 	if op.Fourier() {
 		return KindFFT
+	}
+	if op.Sparse() {
+		return KindSparse
 	}
 	switch op {
 	case GEMM, QLinear: // qlinear: m, n, k as gemm's (quant.go)
@@ -260,6 +263,9 @@ func (w Workload) Validate() error {
 			return err
 		}
 	}
+	if w.Op.Sparse() {
+		return w.validateSparse() // sparse.go
+	}
 	s := w.Shape
 	if p := maxIntProduct(w.DType); p > 0 && float64(s.K)*p > math.MaxInt32 {
 		return fmt.Errorf("%s: k=%d: an %s sum of k products of 8-bit integers may overflow its s32 result (k at most %d)", w.Op, s.K, w.DType, int(math.MaxInt32/p))
@@ -297,6 +303,9 @@ func (w Workload) elementCount() float64 {
 		in, out := w.fftCounts()
 		return in + out
 	}
+	if w.Op.Sparse() {
+		return w.sparseElements()
+	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
 	switch w.Op.Kind() {
@@ -332,6 +341,9 @@ func (w Workload) Elements() int {
 		in, out := w.fftCounts() // reals: a complex element counts twice
 		return int(in + out)
 	}
+	if w.Op.Sparse() {
+		return int(w.sparseElements())
+	}
 	s := w.Shape
 	switch w.Op.Kind() {
 	case KindMatMul:
@@ -361,6 +373,7 @@ func (w Workload) Elements() int {
 //	layer ops (conv, pools, norms): see layerFLOPs in layer.go
 //	quantize, dequantize, convert, widen   n;  qlinear  2·m·n·k + 2·m·n  (quant.go)
 //	fft, ifft 5·N·log₂N per transform of N points, rfft half (benchFFT's convention, fftFLOPs in fft.go)
+//	spmv     2·nnz            spmm  2·nnz·k
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
@@ -373,6 +386,9 @@ func (w Workload) FLOPs() float64 {
 	}
 	if w.Op.Fourier() {
 		return w.fftFLOPs()
+	}
+	if w.Op.Sparse() {
+		return w.sparseFLOPs()
 	}
 	s := w.Shape
 	m, n, k := float64(s.M), float64(s.N), float64(s.K)
@@ -406,7 +422,12 @@ func (w Workload) FLOPs() float64 {
 //	quantization ops: every operand in its own type (quantOperands)
 //	fft, ifft (2·B·N + 2·B·N)·size   (complex input and output, N points per transform)
 //	rfft     (B·N + 2·B·R·(C/2+1))·size   (real input; complex half-spectrum output)
+//	spmv     (nnz + cols + rows)·size   (values, x once, y; EffectiveBytes adds CSR's indices and x per entry)
+//	spmm     (nnz + (cols + rows)·k)·size
 func (w Workload) Bytes() float64 {
+	if w.Op.Sparse() {
+		return w.sparseBytes() // sparse.go: whatever the format
+	}
 	return w.Footprint() + w.extraWrites()
 }
 
@@ -417,6 +438,9 @@ func (w Workload) Bytes() float64 {
 func (w Workload) Footprint() float64 {
 	if w.Op.Quant() {
 		return w.quantFootprint()
+	}
+	if w.Op.Sparse() {
+		return w.sparseFootprint() // sparse.go: Bytes and CSR's indices
 	}
 	if w.Op == GEMM && w.DType.OutputDType() != w.DType {
 		out := float64(w.OutputLen())
@@ -488,6 +512,9 @@ func (w Workload) OutputLen() int {
 	if w.Op.Fourier() {
 		_, out := w.fftCounts() // interleaved (re, im)
 		return int(out)
+	}
+	if w.Op.Sparse() {
+		return w.Shape.Sparse.Rows * w.denseColumns()
 	}
 	s := w.Shape
 	switch w.Op.Kind() {

@@ -43,6 +43,7 @@ var packages = map[string]func(g *gen){
 	"conv":   genConv,
 	"quant":  genQuant,
 	"fft":    genFFT,
+	"sparse": genSparse,
 }
 
 func main() {

@@ -25,6 +25,7 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/nn"
 	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/sparse"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -93,6 +94,8 @@ func (b Backend) Info() backend.Info {
 			"tuning":    tune.Source(), // the vector kernels' thread crossovers: a tune file or the defaults
 			"features":  b.Features.For(l).String(),
 			"gemm_lowp": b.lowpKernels(),
+			"spmv":      sparse.Kernel(l) + " (x gathered by column index; sell: AVX-512 only, pure Go below)",
+			"spmm":      "generic",
 		},
 	}
 }
@@ -121,6 +124,9 @@ func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Conf
 	}
 	if w.Op == workload.GEMM && w.DType.GEMMOnly() {
 		return gokernels.PrepareLowp(b.Level, b.Features, w, in, cfg) // bf16, f16, i8, u8s8 gemm
+	}
+	if w.Op.Sparse() {
+		return gokernels.PrepareSparse(b.Level, w, in, cfg) // spmv, spmm: csr or sell
 	}
 	return gokernels.Prepare(b.Level, w, in, cfg), nil
 }

@@ -50,6 +50,9 @@ var shapes = map[workload.Kind][]string{
 	// Every size class of the Fourier transforms: 1, powers of two (even
 	// and odd exponents), 3·2^k, 5·2^k, a prime, a batch, 2-D, odd rfft rows.
 	workload.KindFFT: {"1", "64", "512", "3x96", "160", "4099", "2x8x12:2d", "15"},
+	// Sparse: one entry; a rectangle with empty rows; a power law big
+	// enough to be split between threads.
+	workload.KindSparse: {"banded:n=1:bw=0", "uniform:rows=37:cols=29:nnz=100", "powerlaw:n=2000:nnz=40000:seed=3"},
 }
 
 // Run checks every op b supports, and holds b to what it declares

@@ -111,6 +111,7 @@ func (b *Backend) Declared() backend.Support {
 			s.Add([]workload.DType{dt}, workload.GEMM)
 		}
 	}
+	b.declareSparse(s) // sparse.go: MKL's sparse BLAS
 	for op, v := range vmlOps {
 		for _, dt := range workload.DTypes {
 			if b.lib.HasVML(v, dtypeOf(dt)) {
@@ -149,8 +150,11 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	if w.Op.Layer() {
 		return b.prepareLayer(w, in, dt, opt, cfg.Algorithm) // layers.go
 	}
-	if w.DType.GEMMOnly() {
+	if w.Op == workload.GEMM && w.DType.GEMMOnly() {
 		return b.prepareLowPrecision(w, in, opt) // lowp.go
+	}
+	if w.Op.Sparse() {
+		return b.prepareSparse(w, in, dt, opt, cfg.Algorithm) // sparse.go
 	}
 	s := w.Shape
 	var (

@@ -17,6 +17,9 @@ func (b *Backend) Algorithms(w workload.Workload) []string {
 	if w.Op.Kind() == workload.KindConv {
 		return []string{Im2colGEMM}
 	}
+	if w.Op.Sparse() && b.lib.HasSparse() {
+		return sparseAlgorithms // sparse.go
+	}
 	return nil
 }
 

@@ -64,5 +64,8 @@ func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config
 	if w.Op == workload.GEMM && w.DType.GEMMOnly() {
 		return gokernels.PrepareLowp(isa.Generic, 0, w, in, cfg) // bf16, f16, i8, u8s8 gemm
 	}
+	if w.Op.Sparse() {
+		return gokernels.PrepareSparse(isa.Generic, w, in, cfg) // spmv, spmm: csr or sell
+	}
 	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
 }

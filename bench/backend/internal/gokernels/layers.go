@@ -22,6 +22,9 @@ func LayerAlgorithms(w workload.Workload) []string {
 	if w.Op.Kind() == workload.KindConv {
 		return []string{Im2colGEMM, Direct}
 	}
+	if w.Op == workload.SpMV {
+		return SpMVAlgorithms // sparse.go
+	}
 	return nil
 }
 
