@@ -33,7 +33,9 @@ int pb_fftw_export_wisdom(pb_fftw *f, const char *path);
  * seconds (fftw_set_timelimit; < 0: none). in holds nin reals (interleaved
  * complex for the c2c kinds), converted into every copy's input after
  * planning (the planner overwrites its arrays). *plan_ns receives the
- * planner's time. A plan FFTW cannot make is PB_ERR_UNSUPPORTED.
+ * planner's time. A plan FFTW cannot make is PB_ERR_UNSUPPORTED; a length
+ * below 1, or nin and nout other than the transform's (2·points each for
+ * the c2c kinds; points and 2·batch·rows·(n/2+1) for R2C), PB_ERR_INVALID.
  */
 pb_status pb_fftw_plan_new(pb_fftw *f, int kind, int rank, const int *dims, int howmany,
                            unsigned flags, int threads, double timelimit, const double *in,

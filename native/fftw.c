@@ -148,6 +148,16 @@ pb_status pb_fftw_plan_new(pb_fftw *f, int kind, int rank, const int *dims, int 
                            double *plan_ns, char *err, size_t errlen) {
 	if (rank < 1 || rank > 2 || howmany < 1 || copies < 1 || kind < 0 || kind > 2)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "fftw: rank %d, batch %d, copies %d, kind %d", rank, howmany, copies, kind);
+	for (int i = 0; i < rank; i++)
+		if (dims[i] < 1)
+			return pb_fail(PB_ERR_INVALID, err, errlen, "fftw: length %d of dimension %d", dims[i], i);
+	/* The buffers are sized by nin and nout: they must hold what the plan reads and writes. */
+	size_t points = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1) * (size_t)howmany;
+	size_t want_in = kind == PB_FFTW_R2C ? points : 2 * points;
+	size_t want_out = kind == PB_FFTW_R2C ? 2 * points / (size_t)dims[rank - 1] * (size_t)(dims[rank - 1] / 2 + 1) : 2 * points;
+	if (nin != want_in || nout != want_out)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "fftw: %zu input and %zu output reals; this transform has %zu and %zu",
+		               nin, nout, want_in, want_out);
 	if (threads > 1 && f->init_threads == NULL)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen, "fftw: %d threads: the threads library (%s) did not load",
 		               threads, f->f64 ? "libfftw3_threads" : "libfftw3f_threads");

@@ -103,7 +103,8 @@ var lowPrecision = map[workload.DType]cblas.LowPrecision{
 // routines the library loaded exports (cblas.Library.HasGemm: MKL's bf16,
 // i8, u8s8 and, in newer MKL, f16; OpenBLAS's bf16 where it was built with
 // it), and the VML functions it provides (cblas.Library.HasVML: MKL's add,
-// mul, exp, tanh), which is what Prepare asks too.
+// mul, exp, tanh), and MKL's Fourier transforms (fft.go), which is what
+// Prepare asks too.
 func (b *Backend) Declared() backend.Support {
 	s := backend.Support{}.Add(workload.DTypes, blasOps...)
 	for dt, lp := range lowPrecision {
@@ -112,6 +113,7 @@ func (b *Backend) Declared() backend.Support {
 		}
 	}
 	b.declareSparse(s) // sparse.go: MKL's sparse BLAS
+	b.declareFFT(s) // fft.go
 	for op, v := range vmlOps {
 		for _, dt := range workload.DTypes {
 			if b.lib.HasVML(v, dtypeOf(dt)) {
@@ -155,6 +157,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	}
 	if w.Op.Sparse() {
 		return b.prepareSparse(w, in, dt, opt, cfg.Algorithm) // sparse.go
+	}
+	if w.Op.Fourier() {
+		return b.prepareFFT(w, in, dt, opt) // fft.go
 	}
 	s := w.Shape
 	var (
