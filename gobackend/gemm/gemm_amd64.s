@@ -5897,6 +5897,90 @@ withc:
 	VZEROUPPER
 	RET
 
+// func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
+// Requires: AVX, AVX512F
+TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
+	MOVQ         src+0(FP), SI
+	MOVQ         ld+8(FP), DX
+	MOVQ         steps+16(FP), CX
+	MOVQ         dst+24(FP), DI
+	MOVQ         w+32(FP), R8
+	MOVQ         vecs+40(FP), R9
+	MOVL         x+48(FP), AX
+	SHLQ         $0x01, DX
+	SHLQ         $0x02, R8
+	SHLQ         $0x06, R9
+	VPBROADCASTD AX, Z31
+	MOVQ         DX, AX
+	SHLQ         $0x01, AX
+
+step65:
+	LEAQ (SI)(DX*1), R10
+	XORQ BX, BX
+	XORQ R13, R13
+
+vec66:
+	VPMOVZXWD  (SI)(BX*1), Z0
+	VPMOVZXWD  (R10)(BX*1), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VPTERNLOGD $0x96, Z31, Z1, Z0
+	VMOVDQU32  Z0, (DI)(R13*1)
+	ADDQ       $0x20, BX
+	ADDQ       $0x40, R13
+	CMPQ       R13, R9
+	JB         vec66
+	ADDQ       AX, SI
+	ADDQ       R8, DI
+	DECQ       CX
+	JNZ        step65
+	VZEROUPPER
+	RET
+
+// func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
+// Requires: AVX, AVX512F
+TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
+	MOVQ         src+0(FP), SI
+	MOVQ         ld+8(FP), DX
+	MOVQ         steps+16(FP), CX
+	MOVQ         dst+24(FP), DI
+	MOVQ         w+32(FP), R8
+	MOVQ         vecs+40(FP), R9
+	MOVL         x+48(FP), AX
+	SHLQ         $0x02, R8
+	SHLQ         $0x06, R9
+	VPBROADCASTD AX, Z31
+	MOVQ         DX, AX
+	SHLQ         $0x02, AX
+
+step67:
+	LEAQ (SI)(DX*1), R10
+	LEAQ (SI)(DX*2), R11
+	LEAQ (R10)(DX*2), R12
+	XORQ BX, BX
+	XORQ R13, R13
+
+vec68:
+	VPMOVZXBD  (SI)(BX*1), Z0
+	VPMOVZXBD  (R10)(BX*1), Z1
+	VPMOVZXBD  (R11)(BX*1), Z2
+	VPMOVZXBD  (R12)(BX*1), Z3
+	VPSLLD     $0x08, Z1, Z1
+	VPSLLD     $0x10, Z2, Z2
+	VPSLLD     $0x18, Z3, Z3
+	VPTERNLOGD $0x96, Z31, Z1, Z0
+	VPTERNLOGD $0x96, Z3, Z2, Z0
+	VMOVDQU32  Z0, (DI)(R13*1)
+	ADDQ       $0x10, BX
+	ADDQ       $0x40, R13
+	CMPQ       R13, R9
+	JB         vec68
+	ADDQ       AX, SI
+	ADDQ       R8, DI
+	DECQ       CX
+	JNZ        step67
+	VZEROUPPER
+	RET
+
 // func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
 TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-56
 	MOVQ cfg+0(FP), AX

@@ -129,6 +129,7 @@ type lowpKernel[C lowpOut] struct {
 	biasedA    bool // A packed +128: the kernel starts from −128·(column sums of B)
 	kAlign     int  // slices of kg words are padded to a multiple of this (AMX: 16)
 	aChunked   bool // A's panels in AMX's layout (chunkRows)
+	vecPack    bool // packing may use AVX-512 (the kernel runs only where the CPU has it)
 }
 
 // lowpKernelFor picks the kernel for t at lvl with feats (both clamped to

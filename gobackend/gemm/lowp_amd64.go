@@ -79,7 +79,8 @@ func lowpAsm[C lowpOut](name, unit string, mr, nr int, fa, fb wordFormat, fn low
 	if mr == 14 {
 		kcMin = kcMin512
 	}
-	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: fa, fmtB: fb}
+	// The 14-row kernels are the zmm ones, which run only at isa.AVX512.
+	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: fa, fmtB: fb, vecPack: mr == 14}
 	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin)
 	k.mc = max(1, k.mc/mr) * mr
 	k.nc = max(1, k.nc/nr) * nr
@@ -117,7 +118,7 @@ var amxConfig = func() *[64]byte {
 // slices padded to whole chunks of 16 words.
 func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel[C] {
 	const mr, nr = 32, 32
-	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f, kAlign: amxChunk, aChunked: true}
+	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f, kAlign: amxChunk, aChunked: true, vecPack: true}
 	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin512)
 	k.kc = roundUp(k.kc, amxChunk)
 	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
@@ -132,4 +133,26 @@ func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel
 		fn(&amxConfig[0], kg/amxChunk, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, addi)
 	}
 	return k
+}
+
+// packStepsVec packs the steps p < steps of lines·16/16 whole groups of 16
+// lines of src (k down its rows: packLines's layout) with the AVX-512
+// packers, and returns how many lines it packed. f is a raw format
+// (rawWords); the caller has checked src's and dst's bounds.
+func packStepsVec[S lowpIn](src []S, ld, steps int, dst []uint32, w, lines int, f wordFormat) int {
+	vecs := lines / 16
+	if vecs == 0 || steps == 0 {
+		return 0
+	}
+	p := (*byte)(unsafe.Pointer(&src[0]))
+	x := uint32(0)
+	if f == wordQuad8Biased {
+		x = 0x80808080
+	}
+	if f.group() == 2 {
+		lowpPackPairsAVX512(p, ld, steps, &dst[0], w, vecs, x)
+	} else {
+		lowpPackQuadsAVX512(p, ld, steps, &dst[0], w, vecs, x)
+	}
+	return 16 * vecs
 }
