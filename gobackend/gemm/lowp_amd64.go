@@ -100,7 +100,7 @@ func lowpAsm[C lowpOut](name, unit string, mr, nr int, fa, fb wordFormat, fn low
 	return k
 }
 
-type amxFunc func(cfg *byte, k int, a, b, c *uint32, ldc int, add int)
+type amxFunc func(cfg *byte, k int, a, b, c *uint32, ldc int, add int, tiles int)
 
 // amxConfig is the AMX kernels' tile configuration (LDTILECFG's 64
 // bytes): palette 1, tiles 0–7 each 16 rows of 64 bytes.
@@ -121,16 +121,22 @@ func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel
 	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f, kAlign: amxChunk, aChunked: true, vecPack: true}
 	k.kc, k.mc, k.nc = blocking(mr, nr, 4, kcMin512)
 	k.kc = roundUp(k.kc, amxChunk)
-	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
-		if kg%amxChunk != 0 || init != nil {
-			panic("gemm: " + name + ": depth not in whole chunks, or an init")
+	k.strip = func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool) {
+		if kg%amxChunk != 0 || tiles < 1 {
+			panic("gemm: " + name + ": depth not in whole chunks, or no tile")
 		}
-		_, _, _ = a[mr*kg-1], b[nr*kg-1], c[(mr-1)*ldc+nr-1]
+		_, _, _ = a[tiles*mr*kg-1], b[nr*kg-1], c[(tiles*mr-1)*ldc+nr-1]
 		addi := 0
 		if add {
 			addi = 1
 		}
-		fn(&amxConfig[0], kg/amxChunk, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, addi)
+		fn(&amxConfig[0], kg/amxChunk, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, addi, tiles)
+	}
+	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
+		if init != nil {
+			panic("gemm: " + name + ": an init")
+		}
+		k.strip(kg, 1, a, b, c, ldc, add)
 	}
 	return k
 }

@@ -120,7 +120,12 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 					if initB != nil {
 						init = initB[jr : jr+nr]
 					}
-					for ir := 0; ir < mb; ir += mr {
+					ir := 0
+					if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
+						kern.strip(kg, full, ap[:full*mr*kg], bpan, c[ic*ldc+jc+jr:], ldc, add)
+						ir = full * mr
+					}
+					for ; ir < mb; ir += mr {
 						apan := ap[ir*kg : (ir+mr)*kg]
 						rows := min(mr, mb-ir)
 						ct := c[(ic+ir)*ldc+jc+jr:]
