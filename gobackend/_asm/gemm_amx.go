@@ -8,8 +8,10 @@ import (
 
 // AMX micro-kernels: a 32×32 tile of C as four 16×16 tiles (tmm0–3), A's
 // 32 rows as two tiles (tmm4–5) and B's 32 columns as two (tmm6–7), 16
-// words of k-groups per step (32 bf16 or 64 bytes of k). Tile
-// configuration, use and release stay within one call, as nothing
+// words of k-groups per step (32 bf16 or 64 bytes of k); a call computes
+// a strip of such tiles down C's columns, A's panels one after another
+// against one panel of B. Tile configuration, use and release stay
+// within one call, as nothing
 // between calls (the Go scheduler, another goroutine on the thread)
 // expects tile state. The packed layouts (gobackend/gemm: lowp_pack.go):
 // A in chunks of 16 words, each chunk its 32 rows one after another (64
