@@ -8,8 +8,10 @@ import (
 
 // AMX micro-kernels: a 32×32 tile of C as four 16×16 tiles (tmm0–3), A's
 // 32 rows as two tiles (tmm4–5) and B's 32 columns as two (tmm6–7), 16
-// words of k-groups per step (32 bf16 or 64 bytes of k). Tile
-// configuration, use and release stay within one call, as nothing
+// words of k-groups per step (32 bf16 or 64 bytes of k); a call computes
+// a strip of such tiles down C's columns, A's panels one after another
+// against one panel of B. Tile configuration, use and release stay
+// within one call, as nothing
 // between calls (the Go scheduler, another goroutine on the thread)
 // expects tile state. The packed layouts (gobackend/gemm: lowp_pack.go):
 // A in chunks of 16 words, each chunk its 32 rows one after another (64
@@ -83,29 +85,40 @@ func genGemmAMX(g *gen) {
 func (g *gen) amxMicroKernel(k amxKernel) {
 	g.Function(k.name)
 	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr("func(cfg *byte, k int, a, b, c *uint32, ldc int, add int)")
+	g.SignatureExpr("func(cfg *byte, k int, a, b, c *uint32, ldc int, add int, tiles int)")
 	g.Doc(
-		k.name+" computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's "+k.dp+",",
-		"cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b",
-		"packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c",
-		"row-major 32-bit values with row stride ldc. k ≥ 1.",
+		k.name+" computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b",
+		"when add ≠ 0) with AMX's "+k.dp+": cfg the 64-byte tile configuration (every",
+		"tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,",
+		"b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in",
+		"_asm), c row-major 32-bit values with row stride ldc. k ≥ 1.",
 	)
 	g.Load(g.Param("cfg"), RAX)
-	g.Load(g.Param("k"), RCX)
+	g.Load(g.Param("k"), R13)
 	g.Load(g.Param("a"), RSI)
-	g.Load(g.Param("b"), RBX)
+	g.Load(g.Param("b"), R12)
 	g.Load(g.Param("c"), RDI)
 	g.Load(g.Param("ldc"), RDX)
-	g.Load(g.Param("add"), R11)
 	g.SHLQ(U8(2), RDX) // C's row stride in bytes
-	g.MOVQ(RDX, R10)
-	g.SHLQ(U8(4), R10)
-	g.ADDQ(RDI, R10) // C's row 16
+	g.MOVQ(RDX, R11)
+	g.SHLQ(U8(4), R11) // 16 rows of C
+	g.LEAQ(Mem{Base: RDI, Index: R11, Scale: 1}, R10)
 	g.MOVQ(U32(64), R8)
 	g.MOVQ(U32(128), R9)
 	g.amx("ldtilecfg [rax]")
-	g.TESTQ(R11, R11)
-	g.JNZ(LabelRef("loadc"))
+	g.Load(g.Param("tiles"), RAX)
+
+	// One call configures the tiles once for all its tiles of C: the
+	// configuration and release cost as much as a few tile products.
+	g.Label("tile")
+	g.MOVQ(R13, RCX)
+	g.MOVQ(R12, RBX)
+	add, err := g.Param("add").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	g.CMPQ(add.Addr, U8(0))
+	g.JNE(LabelRef("loadc"))
 	for i := 0; i < 4; i++ {
 		g.amx("tilezero tmm" + string(rune('0'+i)))
 	}
@@ -115,16 +128,18 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.amx("tileloadd tmm1, [rdi+rdx*1+64]")
 	g.amx("tileloadd tmm2, [r10+rdx*1]")
 	g.amx("tileloadd tmm3, [r10+rdx*1+64]")
+	// Each product follows the loads it needs, so that the next loads
+	// overlap the products of the tiles already there.
 	g.Label("loop")
 	g.amx("tileloadd tmm4, [rsi+r8*1]")
-	g.amx("tileloadd tmm5, [rsi+r8*1+1024]")
 	g.amx("tileloadd tmm6, [rbx+r9*1]")
-	g.amx("tileloadd tmm7, [rbx+r9*1+64]")
 	g.amx(k.dp + " tmm0, tmm4, tmm6")
+	g.amx("tileloadd tmm7, [rbx+r9*1+64]")
 	g.amx(k.dp + " tmm1, tmm4, tmm7")
+	g.amx("tileloadd tmm5, [rsi+r8*1+1024]")
 	g.amx(k.dp + " tmm2, tmm5, tmm6")
 	g.amx(k.dp + " tmm3, tmm5, tmm7")
-	g.ADDQ(U32(2048), RSI) // 32 rows × 16 words
+	g.ADDQ(U32(2048), RSI) // 32 rows × 16 words: after the last step, the next tile's panel
 	g.ADDQ(U32(2048), RBX) // 16 k-groups × 32 words
 	g.DECQ(RCX)
 	g.JNZ(LabelRef("loop"))
@@ -132,6 +147,10 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.amx("tilestored [rdi+rdx*1+64], tmm1")
 	g.amx("tilestored [r10+rdx*1], tmm2")
 	g.amx("tilestored [r10+rdx*1+64], tmm3")
+	g.LEAQ(Mem{Base: R10, Index: R11, Scale: 1}, RDI) // 32 rows down
+	g.LEAQ(Mem{Base: RDI, Index: R11, Scale: 1}, R10)
+	g.DECQ(RAX)
+	g.JNZ(LabelRef("tile"))
 	g.amx("tilerelease")
 	g.RET()
 }

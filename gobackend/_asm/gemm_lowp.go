@@ -47,6 +47,7 @@ func genGemmLowp(g *gen) {
 	for _, k := range lowpKernels {
 		g.lowpMicroKernel(k)
 	}
+	genLowpPack(g) // gemm_lowp_pack.go
 }
 
 func (g *gen) lowpMicroKernel(k lowpKernel) {

@@ -5897,30 +5897,118 @@ withc:
 	VZEROUPPER
 	RET
 
-// func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
-TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-56
+// func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
+// Requires: AVX, AVX512F
+TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
+	MOVQ         src+0(FP), SI
+	MOVQ         ld+8(FP), DX
+	MOVQ         steps+16(FP), CX
+	MOVQ         dst+24(FP), DI
+	MOVQ         w+32(FP), R8
+	MOVQ         vecs+40(FP), R9
+	MOVL         x+48(FP), AX
+	SHLQ         $0x01, DX
+	SHLQ         $0x02, R8
+	SHLQ         $0x06, R9
+	VPBROADCASTD AX, Z31
+	MOVQ         DX, AX
+	SHLQ         $0x01, AX
+
+step65:
+	LEAQ (SI)(DX*1), R10
+	XORQ BX, BX
+	XORQ R13, R13
+
+vec66:
+	VPMOVZXWD  (SI)(BX*1), Z0
+	VPMOVZXWD  (R10)(BX*1), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VPTERNLOGD $0x96, Z31, Z1, Z0
+	VMOVDQU32  Z0, (DI)(R13*1)
+	ADDQ       $0x20, BX
+	ADDQ       $0x40, R13
+	CMPQ       R13, R9
+	JB         vec66
+	ADDQ       AX, SI
+	ADDQ       R8, DI
+	DECQ       CX
+	JNZ        step65
+	VZEROUPPER
+	RET
+
+// func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
+// Requires: AVX, AVX512F
+TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
+	MOVQ         src+0(FP), SI
+	MOVQ         ld+8(FP), DX
+	MOVQ         steps+16(FP), CX
+	MOVQ         dst+24(FP), DI
+	MOVQ         w+32(FP), R8
+	MOVQ         vecs+40(FP), R9
+	MOVL         x+48(FP), AX
+	SHLQ         $0x02, R8
+	SHLQ         $0x06, R9
+	VPBROADCASTD AX, Z31
+	MOVQ         DX, AX
+	SHLQ         $0x02, AX
+
+step67:
+	LEAQ (SI)(DX*1), R10
+	LEAQ (SI)(DX*2), R11
+	LEAQ (R10)(DX*2), R12
+	XORQ BX, BX
+	XORQ R13, R13
+
+vec68:
+	VPMOVZXBD  (SI)(BX*1), Z0
+	VPMOVZXBD  (R10)(BX*1), Z1
+	VPMOVZXBD  (R11)(BX*1), Z2
+	VPMOVZXBD  (R12)(BX*1), Z3
+	VPSLLD     $0x08, Z1, Z1
+	VPSLLD     $0x10, Z2, Z2
+	VPSLLD     $0x18, Z3, Z3
+	VPTERNLOGD $0x96, Z31, Z1, Z0
+	VPTERNLOGD $0x96, Z3, Z2, Z0
+	VMOVDQU32  Z0, (DI)(R13*1)
+	ADDQ       $0x10, BX
+	ADDQ       $0x40, R13
+	CMPQ       R13, R9
+	JB         vec68
+	ADDQ       AX, SI
+	ADDQ       R8, DI
+	DECQ       CX
+	JNZ        step67
+	VZEROUPPER
+	RET
+
+// func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-64
 	MOVQ cfg+0(FP), AX
-	MOVQ k+8(FP), CX
+	MOVQ k+8(FP), R13
 	MOVQ a+16(FP), SI
-	MOVQ b+24(FP), BX
+	MOVQ b+24(FP), R12
 	MOVQ c+32(FP), DI
 	MOVQ ldc+40(FP), DX
-	MOVQ add+48(FP), R11
 	SHLQ $0x02, DX
-	MOVQ DX, R10
-	SHLQ $0x04, R10
-	ADDQ DI, R10
+	MOVQ DX, R11
+	SHLQ $0x04, R11
+	LEAQ (DI)(R11*1), R10
 	MOVQ $0x00000040, R8
 	MOVQ $0x00000080, R9
 
 	// ldtilecfg [rax]
-	BYTE  $0xc4
-	BYTE  $0xe2
-	BYTE  $0x78
-	BYTE  $0x49
-	BYTE  $0x00
-	TESTQ R11, R11
-	JNZ   loadc
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	MOVQ tiles+56(FP), AX
+
+tile:
+	MOVQ R13, CX
+	MOVQ R12, BX
+	CMPQ add+48(FP), $0x00
+	JNE  loadc
 
 	// tilezero tmm0
 	BYTE $0xc4
@@ -5995,6 +6083,37 @@ loop:
 	BYTE $0x24
 	BYTE $0x06
 
+	// tileloadd tmm6, [rbx+r9*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x0b
+
+	// tdpbf16ps tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xc4
+
+	// tileloadd tmm7, [rbx+r9*1+64]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x7c
+	BYTE $0x0b
+	BYTE $0x40
+
+	// tdpbf16ps tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xcc
+
 	// tileloadd tmm5, [rsi+r8*1+1024]
 	BYTE $0xc4
 	BYTE $0xa2
@@ -6006,37 +6125,6 @@ loop:
 	BYTE $0x04
 	BYTE $0x00
 	BYTE $0x00
-
-	// tileloadd tmm6, [rbx+r9*1]
-	BYTE $0xc4
-	BYTE $0xa2
-	BYTE $0x7b
-	BYTE $0x4b
-	BYTE $0x34
-	BYTE $0x0b
-
-	// tileloadd tmm7, [rbx+r9*1+64]
-	BYTE $0xc4
-	BYTE $0xa2
-	BYTE $0x7b
-	BYTE $0x4b
-	BYTE $0x7c
-	BYTE $0x0b
-	BYTE $0x40
-
-	// tdpbf16ps tmm0, tmm4, tmm6
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x4a
-	BYTE $0x5c
-	BYTE $0xc4
-
-	// tdpbf16ps tmm1, tmm4, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x42
-	BYTE $0x5c
-	BYTE $0xcc
 
 	// tdpbf16ps tmm2, tmm5, tmm6
 	BYTE $0xc4
@@ -6089,6 +6177,10 @@ loop:
 	BYTE $0x5c
 	BYTE $0x12
 	BYTE $0x40
+	LEAQ (R10)(R11*1), DI
+	LEAQ (DI)(R11*1), R10
+	DECQ AX
+	JNZ  tile
 
 	// tilerelease
 	BYTE $0xc4
@@ -6098,30 +6190,34 @@ loop:
 	BYTE $0xc0
 	RET
 
-// func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
-TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-56
+// func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-64
 	MOVQ cfg+0(FP), AX
-	MOVQ k+8(FP), CX
+	MOVQ k+8(FP), R13
 	MOVQ a+16(FP), SI
-	MOVQ b+24(FP), BX
+	MOVQ b+24(FP), R12
 	MOVQ c+32(FP), DI
 	MOVQ ldc+40(FP), DX
-	MOVQ add+48(FP), R11
 	SHLQ $0x02, DX
-	MOVQ DX, R10
-	SHLQ $0x04, R10
-	ADDQ DI, R10
+	MOVQ DX, R11
+	SHLQ $0x04, R11
+	LEAQ (DI)(R11*1), R10
 	MOVQ $0x00000040, R8
 	MOVQ $0x00000080, R9
 
 	// ldtilecfg [rax]
-	BYTE  $0xc4
-	BYTE  $0xe2
-	BYTE  $0x78
-	BYTE  $0x49
-	BYTE  $0x00
-	TESTQ R11, R11
-	JNZ   loadc
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	MOVQ tiles+56(FP), AX
+
+tile:
+	MOVQ R13, CX
+	MOVQ R12, BX
+	CMPQ add+48(FP), $0x00
+	JNE  loadc
 
 	// tilezero tmm0
 	BYTE $0xc4
@@ -6196,6 +6292,37 @@ loop:
 	BYTE $0x24
 	BYTE $0x06
 
+	// tileloadd tmm6, [rbx+r9*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x0b
+
+	// tdpbusd tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x49
+	BYTE $0x5e
+	BYTE $0xc4
+
+	// tileloadd tmm7, [rbx+r9*1+64]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x7c
+	BYTE $0x0b
+	BYTE $0x40
+
+	// tdpbusd tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x41
+	BYTE $0x5e
+	BYTE $0xcc
+
 	// tileloadd tmm5, [rsi+r8*1+1024]
 	BYTE $0xc4
 	BYTE $0xa2
@@ -6207,37 +6334,6 @@ loop:
 	BYTE $0x04
 	BYTE $0x00
 	BYTE $0x00
-
-	// tileloadd tmm6, [rbx+r9*1]
-	BYTE $0xc4
-	BYTE $0xa2
-	BYTE $0x7b
-	BYTE $0x4b
-	BYTE $0x34
-	BYTE $0x0b
-
-	// tileloadd tmm7, [rbx+r9*1+64]
-	BYTE $0xc4
-	BYTE $0xa2
-	BYTE $0x7b
-	BYTE $0x4b
-	BYTE $0x7c
-	BYTE $0x0b
-	BYTE $0x40
-
-	// tdpbusd tmm0, tmm4, tmm6
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x49
-	BYTE $0x5e
-	BYTE $0xc4
-
-	// tdpbusd tmm1, tmm4, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x41
-	BYTE $0x5e
-	BYTE $0xcc
 
 	// tdpbusd tmm2, tmm5, tmm6
 	BYTE $0xc4
@@ -6290,6 +6386,10 @@ loop:
 	BYTE $0x5c
 	BYTE $0x12
 	BYTE $0x40
+	LEAQ (R10)(R11*1), DI
+	LEAQ (DI)(R11*1), R10
+	DECQ AX
+	JNZ  tile
 
 	// tilerelease
 	BYTE $0xc4
@@ -6299,30 +6399,34 @@ loop:
 	BYTE $0xc0
 	RET
 
-// func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
-TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-56
+// func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-64
 	MOVQ cfg+0(FP), AX
-	MOVQ k+8(FP), CX
+	MOVQ k+8(FP), R13
 	MOVQ a+16(FP), SI
-	MOVQ b+24(FP), BX
+	MOVQ b+24(FP), R12
 	MOVQ c+32(FP), DI
 	MOVQ ldc+40(FP), DX
-	MOVQ add+48(FP), R11
 	SHLQ $0x02, DX
-	MOVQ DX, R10
-	SHLQ $0x04, R10
-	ADDQ DI, R10
+	MOVQ DX, R11
+	SHLQ $0x04, R11
+	LEAQ (DI)(R11*1), R10
 	MOVQ $0x00000040, R8
 	MOVQ $0x00000080, R9
 
 	// ldtilecfg [rax]
-	BYTE  $0xc4
-	BYTE  $0xe2
-	BYTE  $0x78
-	BYTE  $0x49
-	BYTE  $0x00
-	TESTQ R11, R11
-	JNZ   loadc
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	MOVQ tiles+56(FP), AX
+
+tile:
+	MOVQ R13, CX
+	MOVQ R12, BX
+	CMPQ add+48(FP), $0x00
+	JNE  loadc
 
 	// tilezero tmm0
 	BYTE $0xc4
@@ -6397,6 +6501,37 @@ loop:
 	BYTE $0x24
 	BYTE $0x06
 
+	// tileloadd tmm6, [rbx+r9*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x0b
+
+	// tdpbssd tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4b
+	BYTE $0x5e
+	BYTE $0xc4
+
+	// tileloadd tmm7, [rbx+r9*1+64]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x7c
+	BYTE $0x0b
+	BYTE $0x40
+
+	// tdpbssd tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x43
+	BYTE $0x5e
+	BYTE $0xcc
+
 	// tileloadd tmm5, [rsi+r8*1+1024]
 	BYTE $0xc4
 	BYTE $0xa2
@@ -6408,37 +6543,6 @@ loop:
 	BYTE $0x04
 	BYTE $0x00
 	BYTE $0x00
-
-	// tileloadd tmm6, [rbx+r9*1]
-	BYTE $0xc4
-	BYTE $0xa2
-	BYTE $0x7b
-	BYTE $0x4b
-	BYTE $0x34
-	BYTE $0x0b
-
-	// tileloadd tmm7, [rbx+r9*1+64]
-	BYTE $0xc4
-	BYTE $0xa2
-	BYTE $0x7b
-	BYTE $0x4b
-	BYTE $0x7c
-	BYTE $0x0b
-	BYTE $0x40
-
-	// tdpbssd tmm0, tmm4, tmm6
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x4b
-	BYTE $0x5e
-	BYTE $0xc4
-
-	// tdpbssd tmm1, tmm4, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x43
-	BYTE $0x5e
-	BYTE $0xcc
 
 	// tdpbssd tmm2, tmm5, tmm6
 	BYTE $0xc4
@@ -6491,6 +6595,10 @@ loop:
 	BYTE $0x5c
 	BYTE $0x12
 	BYTE $0x40
+	LEAQ (R10)(R11*1), DI
+	LEAQ (DI)(R11*1), R10
+	DECQ AX
+	JNZ  tile
 
 	// tilerelease
 	BYTE $0xc4

@@ -160,20 +160,33 @@ func u8s8gemm6x16AVXVNNI(k int, a *uint32, b *uint32, c *uint32, ldc int, init *
 // with row stride ldc. k ≥ 1.
 func s16gemm6x16AVX2(k int, a *uint32, b *uint32, c *uint32, ldc int, init *uint32, add int)
 
-// bf16gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbf16ps,
-// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
-// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
-// row-major 32-bit values with row stride ldc. k ≥ 1.
-func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+// lowpPackPairsAVX512 sets dst[p*w+l], for p < steps and l < 16·vecs, to the
+// word of the two 16-bit values src[(n·p+q)·ld+l] (n = 2, q < n,
+// ld in values), the first in the low bits, XORed with x. steps, vecs ≥ 1.
+func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
 
-// u8s8gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbusd,
-// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
-// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
-// row-major 32-bit values with row stride ldc. k ≥ 1.
-func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+// lowpPackQuadsAVX512 sets dst[p*w+l], for p < steps and l < 16·vecs, to the
+// word of the four 8-bit values src[(n·p+q)·ld+l] (n = 4, q < n,
+// ld in values), the first in the low bits, XORed with x. steps, vecs ≥ 1.
+func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
 
-// s8s8gemm32x32AMX computes the 32×32 tile c = a·b (c += a·b when add ≠ 0) with AMX's tdpbssd,
-// cfg the 64-byte tile configuration (every tile 16 rows of 64 bytes), a and b
-// packed panels of k steps of 16 words of k-groups (see gemm_amx.go in _asm), c
-// row-major 32-bit values with row stride ldc. k ≥ 1.
-func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int)
+// bf16gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
+// when add ≠ 0) with AMX's tdpbf16ps: cfg the 64-byte tile configuration (every
+// tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,
+// b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in
+// _asm), c row-major 32-bit values with row stride ldc. k ≥ 1.
+func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+
+// u8s8gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
+// when add ≠ 0) with AMX's tdpbusd: cfg the 64-byte tile configuration (every
+// tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,
+// b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in
+// _asm), c row-major 32-bit values with row stride ldc. k ≥ 1.
+func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+
+// s8s8gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
+// when add ≠ 0) with AMX's tdpbssd: cfg the 64-byte tile configuration (every
+// tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,
+// b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in
+// _asm), c row-major 32-bit values with row stride ldc. k ≥ 1.
+func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)

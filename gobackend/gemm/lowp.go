@@ -119,6 +119,11 @@ func (f wordFormat) group() int {
 // + a·b, or c += that when add; init has nr values (nil: zeros).
 type lowpMicro[C lowpOut] func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool)
 
+// lowpStrip computes tiles full mr×nr tiles down a column of C, A's
+// panels one after another in a (kg·mr words each), like lowpMicro's
+// without init.
+type lowpStrip[C lowpOut] func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool)
+
 // lowpKernel is a micro-kernel with its packing formats and block sizes.
 type lowpKernel[C lowpOut] struct {
 	name, unit string
@@ -126,9 +131,11 @@ type lowpKernel[C lowpOut] struct {
 	fmtA, fmtB wordFormat
 	kc, mc, nc int // kc in words (k values / group), mc, nc in rows and columns
 	fn         lowpMicro[C]
-	biasedA    bool // A packed +128: the kernel starts from −128·(column sums of B)
-	kAlign     int  // slices of kg words are padded to a multiple of this (AMX: 16)
-	aChunked   bool // A's panels in AMX's layout (chunkRows)
+	strip      lowpStrip[C] // nil: fn, tile by tile
+	biasedA    bool         // A packed +128: the kernel starts from −128·(column sums of B)
+	kAlign     int          // slices of kg words are padded to a multiple of this (AMX: 16)
+	aChunked   bool         // A's panels in AMX's layout (chunkRows)
+	vecPack    bool         // packing may use AVX-512 (the kernel runs only where the CPU has it)
 }
 
 // lowpKernelFor picks the kernel for t at lvl with feats (both clamped to

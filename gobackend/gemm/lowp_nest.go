@@ -87,9 +87,9 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 					cols := min(nr, nb-c0)
 					dst := bp[c0*kg : (c0+nr)*kg]
 					if transB {
-						packLines(b[(jc+c0)*ldb+pc:], ldb, true, cols, nr, kb, kg, kern.fmtB, dst)
+						packLines(b[(jc+c0)*ldb+pc:], ldb, true, cols, nr, kb, kg, kern.fmtB, kern.vecPack, dst)
 					} else {
-						packLines(b[pc*ldb+jc+c0:], ldb, false, cols, nr, kb, kg, kern.fmtB, dst)
+						packLines(b[pc*ldb+jc+c0:], ldb, false, cols, nr, kb, kg, kern.fmtB, kern.vecPack, dst)
 					}
 					if initB != nil {
 						biasCorrection(dst, nr, kg, initB[c0:c0+nr])
@@ -120,7 +120,12 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 					if initB != nil {
 						init = initB[jr : jr+nr]
 					}
-					for ir := 0; ir < mb; ir += mr {
+					ir := 0
+					if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
+						kern.strip(kg, full, ap[:full*mr*kg], bpan, c[ic*ldc+jc+jr:], ldc, add)
+						ir = full * mr
+					}
+					for ; ir < mb; ir += mr {
 						apan := ap[ir*kg : (ir+mr)*kg]
 						rows := min(mr, mb-ir)
 						ct := c[(ic+ir)*ldc+jc+jr:]
@@ -169,9 +174,9 @@ func packRows[A lowpIn, C lowpOut](a []A, lda int, trans bool, mb, kb, kg int, k
 		}
 		rows := min(mr, mb-r)
 		if trans { // op(A)[i][p] = a[p*lda+i]: k runs down the stored rows
-			packLines(a[r:], lda, false, rows, mr, kb, kg, f, d)
+			packLines(a[r:], lda, false, rows, mr, kb, kg, f, kern.vecPack, d)
 		} else {
-			packLines(a[r*lda:], lda, true, rows, mr, kb, kg, f, d)
+			packLines(a[r*lda:], lda, true, rows, mr, kb, kg, f, kern.vecPack, d)
 		}
 		if tmp != nil {
 			chunkRows(tmp, mr, kg, dst[r*kg:(r+mr)*kg])

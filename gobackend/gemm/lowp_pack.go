@@ -6,8 +6,10 @@ import "unsafe"
 // columns of op(B) — into dst as kg ≥ ⌈kb/group⌉ steps of w words, word
 // (g, l) at dst[g*w+l] holding values g·group… of line l in its lanes, the
 // first in the low bits. Lines past lines, and values past kb, are zeros.
-// With kContig line l's value p is src[l*ld+p], else src[p*ld+l].
-func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f wordFormat, dst []uint32) {
+// With kContig line l's value p is src[l*ld+p], else src[p*ld+l]; then,
+// with vec, whole groups of 16 lines are packed by AVX-512 code
+// (packStepsVec), for kernels that run only where the CPU has it.
+func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f wordFormat, vec bool, dst []uint32) {
 	g := f.group()
 	dst = dst[:kg*w]
 	clear(dst[ceilDiv(kb, g)*w:]) // the steps past kb, for the AMX kernels' whole chunks
@@ -70,17 +72,23 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f 
 		return
 	}
 	_ = src[(kb-1)*ld+lines-1]
+	done := 0 // lines of the steps p < full already packed
+	if vec && raw && full > 0 {
+		done = packStepsVec(src, ld, full, dst, w, lines, f)
+	}
 	for p := 0; p < kg; p++ {
 		d := dst[p*w : p*w+lines]
 		switch {
 		case raw && g == 2 && p < full:
-			r0, r1 := src[2*p*ld:2*p*ld+lines], src[(2*p+1)*ld:(2*p+1)*ld+lines]
+			d = d[done:]
+			r0, r1 := src[2*p*ld+done:2*p*ld+lines], src[(2*p+1)*ld+done:(2*p+1)*ld+lines]
 			for l := range d {
 				d[l] = uint32(uint16(r0[l])) | uint32(uint16(r1[l]))<<16
 			}
 		case raw && g == 4 && p < full:
-			r0, r1 := src[4*p*ld:4*p*ld+lines], src[(4*p+1)*ld:(4*p+1)*ld+lines]
-			r2, r3 := src[(4*p+2)*ld:(4*p+2)*ld+lines], src[(4*p+3)*ld:(4*p+3)*ld+lines]
+			d = d[done:]
+			r0, r1 := src[4*p*ld+done:4*p*ld+lines], src[(4*p+1)*ld+done:(4*p+1)*ld+lines]
+			r2, r3 := src[(4*p+2)*ld+done:(4*p+2)*ld+lines], src[(4*p+3)*ld+done:(4*p+3)*ld+lines]
 			x := uint32(0)
 			if f == wordQuad8Biased {
 				x = 0x80808080
