@@ -57,6 +57,27 @@ const char *pb_dnnl_status_str(dnnl_status_t s)
 	return "unknown status";
 }
 
+pb_status pb_dnnl_execute(const pb_dnnl *lib, dnnl_primitive_t prim, dnnl_stream_t stream,
+                          int nargs, const dnnl_exec_arg_t *args, const char *what, char *err,
+                          size_t errlen)
+{
+	dnnl_status_t s = lib->prim_execute(prim, stream, nargs, args);
+	if (s != dnnl_success)
+		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: %sdnnl_primitive_execute: %s", what,
+		               pb_dnnl_status_str(s));
+	return PB_OK;
+}
+
+pb_status pb_dnnl_wait(const pb_dnnl *lib, dnnl_stream_t stream, const char *what, char *err,
+                       size_t errlen)
+{
+	dnnl_status_t s = lib->stream_wait(stream);
+	if (s != dnnl_success)
+		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: %sdnnl_stream_wait: %s", what,
+		               pb_dnnl_status_str(s));
+	return PB_OK;
+}
+
 static const char *runtime_name(unsigned r)
 {
 	switch (r) {
@@ -365,22 +386,14 @@ static void dnnl_job_destroy(pb_job *j)
 static pb_status dnnl_iter(pb_job *j, int c, char *err, size_t errlen)
 {
 	dnnl_job *d = j->ctx;
-	dnnl_status_t s = d->lib->prim_execute(d->prim, d->stream, j->nargs,
-	                                       d->args + (size_t)c * (size_t)j->nargs);
-	if (s != dnnl_success)
-		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_primitive_execute: %s",
-		               pb_dnnl_status_str(s));
-	return PB_OK;
+	return pb_dnnl_execute(d->lib, d->prim, d->stream, j->nargs,
+	                       d->args + (size_t)c * (size_t)j->nargs, "", err, errlen);
 }
 
 static pb_status dnnl_after(pb_job *j, char *err, size_t errlen)
 {
 	dnnl_job *d = j->ctx;
-	dnnl_status_t s = d->lib->stream_wait(d->stream);
-	if (s != dnnl_success)
-		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_stream_wait: %s",
-		               pb_dnnl_status_str(s));
-	return PB_OK;
+	return pb_dnnl_wait(d->lib, d->stream, "", err, errlen);
 }
 
 static pb_status dnnl_before(pb_job *j, char *err, size_t errlen)

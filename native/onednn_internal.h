@@ -54,4 +54,15 @@ pb_status pb_dnnl_apply_threads(const pb_dnnl *lib, int n, char *err, size_t err
 /* pb_dnnl_status_str names a dnnl_status_t ("unimplemented", ...). */
 const char *pb_dnnl_status_str(dnnl_status_t s);
 
+/*
+ * pb_dnnl_execute runs a job's primitive on one copy's arguments, and
+ * pb_dnnl_wait waits for its stream: the iteration and the after hook of
+ * every oneDNN job. what prefixes the call in messages ("gemm: " or "").
+ */
+pb_status pb_dnnl_execute(const pb_dnnl *lib, dnnl_primitive_t prim, dnnl_stream_t stream,
+                          int nargs, const dnnl_exec_arg_t *args, const char *what, char *err,
+                          size_t errlen);
+pb_status pb_dnnl_wait(const pb_dnnl *lib, dnnl_stream_t stream, const char *what, char *err,
+                       size_t errlen);
+
 #endif /* PB_ONEDNN_INTERNAL_H */

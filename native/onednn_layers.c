@@ -69,23 +69,6 @@ static pb_status resolve(const pb_dnnl *lib, layer_fns *f, char *err, size_t err
 	return PB_OK;
 }
 
-static const char *status_str(dnnl_status_t s)
-{
-	switch (s) {
-	case dnnl_success:
-		return "success";
-	case dnnl_out_of_memory:
-		return "out of memory";
-	case dnnl_invalid_arguments:
-		return "invalid arguments";
-	case dnnl_unimplemented:
-		return "unimplemented";
-	case dnnl_runtime_error:
-		return "runtime error";
-	}
-	return "unknown status";
-}
-
 #define LJ_MAX_EXEC 8 /* exec arguments per copy */
 
 typedef struct layer_job {
@@ -141,22 +124,14 @@ static void layer_destroy(pb_job *j)
 static pb_status layer_iter(pb_job *j, int c, char *err, size_t errlen)
 {
 	layer_job *d = j->ctx;
-	dnnl_status_t s = d->lib->prim_execute(d->prim, d->stream, d->nexec,
-	                                       d->args + (size_t)c * (size_t)d->nexec);
-	if (s != dnnl_success)
-		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_primitive_execute: %s",
-		               status_str(s));
-	return PB_OK;
+	return pb_dnnl_execute(d->lib, d->prim, d->stream, d->nexec,
+	                       d->args + (size_t)c * (size_t)d->nexec, "", err, errlen);
 }
 
 static pb_status layer_after(pb_job *j, char *err, size_t errlen)
 {
 	layer_job *d = j->ctx;
-	dnnl_status_t s = d->lib->stream_wait(d->stream);
-	if (s != dnnl_success)
-		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: dnnl_stream_wait: %s",
-		               status_str(s));
-	return PB_OK;
+	return pb_dnnl_wait(d->lib, d->stream, "", err, errlen);
 }
 
 /* layer_before applies the thread count and reorders the weights of every copy. */
@@ -174,7 +149,7 @@ static pb_status layer_before(pb_job *j, char *err, size_t errlen)
 		dnnl_status_t s = d->lib->prim_execute(d->reorder, d->stream, d->nrargs, d->rargs + 3 * c);
 		if (s != dnnl_success)
 			return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: weights reorder: %s",
-			               status_str(s));
+			               pb_dnnl_status_str(s));
 	}
 	return layer_after(j, err, errlen);
 }
@@ -229,7 +204,7 @@ static int plain_tag(int ndims, int nhwc)
 		if (s_ != dnnl_success) {                                                              \
 			st = pb_fail(s_ == dnnl_unimplemented ? PB_ERR_UNSUPPORTED : PB_ERR_LIBRARY, err, \
 			             errlen, "onednn: %s f32: %s: %s", op_names[op], what,               \
-			             status_str(s_));                                                     \
+			             pb_dnnl_status_str(s_));                                                     \
 			goto fail;                                                                         \
 		}                                                                                      \
 	} while (0)

@@ -169,22 +169,14 @@ static void matmul_destroy(pb_job *j)
 static pb_status matmul_iter(pb_job *j, int c, char *err, size_t errlen)
 {
 	matmul_job *d = j->ctx;
-	dnnl_status_t s = d->lib->prim_execute(d->prim, d->stream, d->nexec,
-	                                       d->args + (size_t)c * (size_t)d->nexec);
-	if (s != dnnl_success)
-		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: gemm: dnnl_primitive_execute: %s",
-		               pb_dnnl_status_str(s));
-	return PB_OK;
+	return pb_dnnl_execute(d->lib, d->prim, d->stream, d->nexec,
+	                       d->args + (size_t)c * (size_t)d->nexec, "gemm: ", err, errlen);
 }
 
 static pb_status matmul_after(pb_job *j, char *err, size_t errlen)
 {
 	matmul_job *d = j->ctx;
-	dnnl_status_t s = d->lib->stream_wait(d->stream);
-	if (s != dnnl_success)
-		return pb_fail(PB_ERR_LIBRARY, err, errlen, "onednn: gemm: dnnl_stream_wait: %s",
-		               pb_dnnl_status_str(s));
-	return PB_OK;
+	return pb_dnnl_wait(d->lib, d->stream, "gemm: ", err, errlen);
 }
 
 static pb_status matmul_before(pb_job *j, char *err, size_t errlen)
