@@ -2,8 +2,7 @@ package onednn
 
 import (
 	"fmt"
-
-	"github.com/peakbench/peakbench/native"
+	"unsafe"
 )
 
 // GEMMType is the element types of a matmul, A × B → C.
@@ -73,28 +72,7 @@ func (l *Library) PrepareGEMM(t GEMMType, transA, transB bool, m, n, k int, opt 
 	if m < 1 || n < 1 || k < 1 {
 		return nil, fmt.Errorf("onednn: gemm %s: shape m=%d n=%d k=%d: each must be at least 1", t, m, n, k)
 	}
-	if opt.Copies < 0 || opt.Copies > native.MaxCopies {
-		return nil, fmt.Errorf("onednn: gemm %s: copies %d outside [1, %d]", t, opt.Copies, native.MaxCopies)
-	}
-	if opt.Threads != 0 && (opt.Threads < MinThreads || opt.Threads > MaxThreads) {
-		return nil, &Error{Status: native.Invalid, Msg: fmt.Sprintf("onednn: thread count %d out of range (accepted: %d to %d)", opt.Threads, MinThreads, MaxThreads)}
-	}
-	l.mu.Lock()
-	if l.closed.Load() {
-		l.mu.Unlock()
-		return nil, fmt.Errorf("onednn: library is closed")
-	}
-	l.jobs++
-	l.mu.Unlock()
-	p, err := l.gemmJob(t, transA, transB, m, n, k, opt)
-	if err != nil {
-		l.release()
-		return nil, err
-	}
-	j, err := native.NewJob(p, "onednn: ", l.release)
-	if err != nil {
-		l.release()
-		return nil, err
-	}
-	return j, nil
+	return l.newJob("gemm "+t.String(), opt, func() (unsafe.Pointer, error) {
+		return l.gemmJob(t, transA, transB, m, n, k, opt)
+	})
 }

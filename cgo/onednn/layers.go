@@ -3,6 +3,7 @@ package onednn
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/native"
 )
@@ -78,33 +79,10 @@ func (l *Library) PrepareLayer(op LayerOp, dt DType, g Layer, opt LayerOptions) 
 	if dt != F32 && dt != F64 {
 		return nil, fmt.Errorf("onednn: %s: bad dtype %v (accepted: F32, F64)", op, dt)
 	}
-	if opt.Copies < 0 || opt.Copies > native.MaxCopies {
-		return nil, fmt.Errorf("onednn: %s: copies %d outside [1, %d]", op, opt.Copies, native.MaxCopies)
-	}
-	if opt.Threads != 0 && (opt.Threads < MinThreads || opt.Threads > MaxThreads) {
-		return nil, &Error{Status: native.Invalid, Msg: fmt.Sprintf("onednn: thread count %d out of range (accepted: %d to %d)", opt.Threads, MinThreads, MaxThreads)}
-	}
 	if opt.Epsilon == 0 {
 		opt.Epsilon = 1e-5
 	}
-	l.mu.Lock()
-	if l.closed.Load() {
-		l.mu.Unlock()
-		return nil, fmt.Errorf("onednn: library is closed")
-	}
-	l.jobs++
-	l.mu.Unlock()
-	p, err := l.layerJob(op, dt, g, opt)
-	if err != nil {
-		l.release()
-		return nil, err
-	}
-	j, err := native.NewJob(p, "onednn: ", l.release)
-	if err != nil {
-		l.release()
-		return nil, err
-	}
-	return j, nil
+	return l.newJob(op.String(), opt.JobOptions, func() (unsafe.Pointer, error) { return l.layerJob(op, dt, g, opt) })
 }
 
 // Implementation returns the implementation oneDNN chose for a job (its

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/native"
 )
@@ -267,8 +268,16 @@ func (l *Library) prepare(op Op, dt DType, rows, cols int, opt JobOptions) (*Job
 	if rows < 1 || cols < 1 {
 		return nil, fmt.Errorf("onednn: %s: shape %d×%d: rows and columns must be at least 1", op, rows, cols)
 	}
+	return l.newJob(op.String(), opt, func() (unsafe.Pointer, error) { return l.job(op, dt, rows, cols, opt) })
+}
+
+// newJob checks the options every job takes, counts the job against the
+// library (refusing a closed one), creates it with create and wraps it;
+// what names the job in messages. The count is released when the job is
+// closed, or here when it could not be made.
+func (l *Library) newJob(what string, opt JobOptions, create func() (unsafe.Pointer, error)) (*Job, error) {
 	if opt.Copies < 0 || opt.Copies > native.MaxCopies {
-		return nil, fmt.Errorf("onednn: %s: copies %d outside [1, %d]", op, opt.Copies, native.MaxCopies)
+		return nil, fmt.Errorf("onednn: %s: copies %d outside [1, %d]", what, opt.Copies, native.MaxCopies)
 	}
 	if opt.Threads != 0 && (opt.Threads < MinThreads || opt.Threads > MaxThreads) {
 		return nil, &Error{Status: native.Invalid, Msg: fmt.Sprintf("onednn: thread count %d out of range (accepted: %d to %d)", opt.Threads, MinThreads, MaxThreads)}
@@ -280,7 +289,7 @@ func (l *Library) prepare(op Op, dt DType, rows, cols int, opt JobOptions) (*Job
 	}
 	l.jobs++
 	l.mu.Unlock()
-	p, err := l.job(op, dt, rows, cols, opt)
+	p, err := create()
 	if err != nil {
 		l.release()
 		return nil, err
