@@ -113,7 +113,7 @@ func (b *Backend) Declared() backend.Support {
 		}
 	}
 	b.declareSparse(s) // sparse.go: MKL's sparse BLAS
-	b.declareFFT(s) // fft.go
+	b.declareFFT(s)    // fft.go
 	for op, v := range vmlOps {
 		for _, dt := range workload.DTypes {
 			if b.lib.HasVML(v, dtypeOf(dt)) {
