@@ -47,23 +47,17 @@ func mathPiece[T Float]() int  { return tune.Elems[T](tune.Current().Parallel.Ma
 // exported function turns its level into an impl once and dispatches with a
 // switch, not through function values, so that a call on a short vector
 // allocates nothing.
-type impl uint8
+type impl = isa.Impl
 
 const (
-	implGeneric impl = iota
-	implAVX2         // elem_amd64.s
-	implAVX512       // elem_amd64.s
+	implGeneric = isa.ImplGeneric
+	implAVX2    = isa.ImplAVX2
+	implAVX512  = isa.ImplAVX512
 )
 
 // implFor returns the kernels lvl runs (clamped to what the CPU runs).
 func implFor(lvl isa.Level) impl {
-	switch l := lvl.Clamp(); {
-	case !haveAsm || l < isa.AVX2:
-		return implGeneric
-	case l >= isa.AVX512:
-		return implAVX512
-	}
-	return implAVX2
+	return isa.ImplFor(lvl, haveAsm)
 }
 
 // Kernel names the kernels a level runs: "generic", "AVX2", or at AVX512

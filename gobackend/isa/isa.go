@@ -59,3 +59,26 @@ func Levels() []Level {
 	}
 	return ls
 }
+
+// Impl is which of a vector kernel package's three implementations runs:
+// its generic Go, or its AVX2 or AVX-512 assembly.
+type Impl uint8
+
+const (
+	ImplGeneric Impl = iota
+	ImplAVX2
+	ImplAVX512
+)
+
+// ImplFor is the implementation a kernel package runs at l, clamped to
+// what the CPU runs: generic where the package has no assembly (haveAsm
+// false: other architectures, the purego tag) or below AVX2.
+func ImplFor(l Level, haveAsm bool) Impl {
+	switch l = l.Clamp(); {
+	case !haveAsm || l < AVX2:
+		return ImplGeneric
+	case l >= AVX512:
+		return ImplAVX512
+	}
+	return ImplAVX2
+}

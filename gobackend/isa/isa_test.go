@@ -81,3 +81,27 @@ func TestForBytes(t *testing.T) {
 		t.Errorf("ZMMKernel() = %q, want %q", got, want)
 	}
 }
+
+// TestImplFor: assembly from AVX2 up, AVX-512's where the level reaches
+// it, and never above what the CPU runs or where there is no assembly.
+func TestImplFor(t *testing.T) {
+	for _, c := range []struct {
+		l       Level
+		haveAsm bool
+		want    Impl
+	}{
+		{Generic, true, ImplGeneric},
+		{AVX2, false, ImplGeneric},
+		{AVX512, false, ImplGeneric},
+		{AVX2, true, min(ImplAVX2, ImplFor(Best, true))},
+		{AVX512, true, ImplFor(Best, true)},
+	} {
+		if got := ImplFor(c.l, c.haveAsm); got != c.want {
+			t.Errorf("ImplFor(%v, %v) = %d, want %d", c.l, c.haveAsm, got, c.want)
+		}
+	}
+	want := map[Level]Impl{Generic: ImplGeneric, AVX2: ImplAVX2, AVX512: ImplAVX512}[Best]
+	if got := ImplFor(Best, true); got != want {
+		t.Errorf("ImplFor(Best=%v) = %d, want %d", Best, got, want)
+	}
+}

@@ -17,23 +17,17 @@ import (
 //go:generate go run -C ../_asm . -pkg nn
 
 // impl is a set of kernels: the generic ones, or an assembly set.
-type impl uint8
+type impl = isa.Impl
 
 const (
-	implGeneric impl = iota
-	implAVX2         // nn_amd64.s
-	implAVX512       // nn_amd64.s
+	implGeneric = isa.ImplGeneric
+	implAVX2    = isa.ImplAVX2
+	implAVX512  = isa.ImplAVX512
 )
 
 // implFor returns the kernels lvl runs (clamped to what the CPU runs).
 func implFor(lvl isa.Level) impl {
-	switch l := lvl.Clamp(); {
-	case !haveAsm || l < isa.AVX2:
-		return implGeneric
-	case l >= isa.AVX512:
-		return implAVX512
-	}
-	return implAVX2
+	return isa.ImplFor(lvl, haveAsm)
 }
 
 // Kernel names the kernels a level runs: "generic", "AVX2", or at AVX512

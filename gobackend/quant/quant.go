@@ -33,24 +33,18 @@ const align = 64
 // element-wise kernels' (tune's Cheap, in f32 elements of x).
 func piece() int { return tune.Elems[float32](tune.Current().Parallel.Cheap) }
 
-type impl uint8
+type impl = isa.Impl
 
 const (
-	implGeneric impl = iota
-	implAVX2
-	implAVX512
+	implGeneric = isa.ImplGeneric
+	implAVX2    = isa.ImplAVX2
+	implAVX512  = isa.ImplAVX512
 )
 
 // implFor returns the kernels lvl runs for a call moving bytes: AVX-512
 // up to isa.ZMMMaxBytes, as the other vector kernels (isa.Level.ForBytes).
 func implFor(lvl isa.Level, bytes int) impl {
-	switch l := lvl.ForBytes(bytes).Clamp(); {
-	case !haveAsm || l < isa.AVX2:
-		return implGeneric
-	case l >= isa.AVX512:
-		return implAVX512
-	}
-	return implAVX2
+	return isa.ImplFor(lvl.ForBytes(bytes), haveAsm)
 }
 
 // Kernel names what a level runs for the conversions to bf16 and f16 and

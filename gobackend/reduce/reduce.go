@@ -38,12 +38,12 @@ func piece[T Float]() int { return tune.Elems[T](tune.Current().Parallel.Reduce)
 // impl is a set of kernels: the generic ones, or an assembly set. The
 // exported functions dispatch with a switch, not through function values,
 // so a call on a short vector allocates nothing.
-type impl uint8
+type impl = isa.Impl
 
 const (
-	implGeneric impl = iota
-	implAVX2         // reduce_amd64.s
-	implAVX512       // the AVX-512 ones
+	implGeneric = isa.ImplGeneric
+	implAVX2    = isa.ImplAVX2
+	implAVX512  = isa.ImplAVX512
 )
 
 // implFor returns the kernels lvl runs (clamped to what the CPU runs). At
@@ -58,13 +58,7 @@ const (
 // Dot keep one kernel for every alignment, so that their rounding does not
 // depend on it.
 func implFor(lvl isa.Level) impl {
-	switch l := lvl.Clamp(); {
-	case !haveAsm || l < isa.AVX2:
-		return implGeneric
-	case l >= isa.AVX512:
-		return implAVX512
-	}
-	return implAVX2
+	return isa.ImplFor(lvl, haveAsm)
 }
 
 // Kernel names the Sum, Dot and Max kernels a level runs: "generic",

@@ -154,25 +154,16 @@ func MulMat[T Float](a *CSR[T], x []T, k int, y []T, threads int) {
 	})
 }
 
-type impl uint8
+type impl = isa.Impl
 
 const (
-	implGeneric impl = iota
-	implAVX2
-	implAVX512
+	implGeneric = isa.ImplGeneric
+	implAVX2    = isa.ImplAVX2
+	implAVX512  = isa.ImplAVX512
 )
 
 func implFor(lvl isa.Level) impl {
-	if !haveAsm {
-		return implGeneric
-	}
-	switch min(lvl, isa.Best) {
-	case isa.AVX512:
-		return implAVX512
-	case isa.AVX2:
-		return implAVX2
-	}
-	return implGeneric
+	return isa.ImplFor(lvl, haveAsm)
 }
 
 // Kernel names the SpMV kernel a level runs: "generic", "AVX2" or
