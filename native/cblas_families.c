@@ -327,7 +327,7 @@ const pb_cblas_row pb_cblas_rows[] = {
 		        "layer) or set PEAKBENCH_MKL to the path of libmkl_rt.so",
 		.description = "Intel MKL through cgo, loaded at run time (gemm, gemv, axpy, dot; gemm "
 		               "in bf16, i8, u8s8, and f16 where it has it; add, mul, exp, tanh by VML; fft, ifft, "
-		               "rfft by DFTI)",
+		               "rfft by DFTI; spmv, spmm by its sparse BLAS)",
 		.load = pb_mkl_load, /* mkl.c: the threading layer is chosen before MKL's first call */
 		.check = pb_mkl_check,
 		.set_threads = pb_mkl_set_threads,
