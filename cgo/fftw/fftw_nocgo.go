@@ -4,13 +4,16 @@ package fftw
 
 import (
 	"errors"
+	"fmt"
 	"time"
+
+	"github.com/peakbench/peakbench/native"
 )
 
 // ErrCannotPlan marks a transform FFTW made no plan for.
 var ErrCannotPlan = errors.New("fftw cannot plan this transform")
 
-var errNoCgo = errors.New("fftw: built without cgo")
+var errNoCgo = fmt.Errorf("fftw: %w", native.ErrNoCgo)
 
 // Library is FFTW in one precision; without cgo it never opens.
 type Library struct{ F64 bool }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,9 +59,22 @@ func Open() (*Backend, error) {
 		b.libs[dt] = lib
 	}
 	if len(b.libs) == 0 {
-		return nil, errors.Join(errs...)
+		return nil, oneLine(errs)
 	}
 	return b, nil
+}
+
+// oneLine joins the two precisions' errors into one line, once each: both
+// missing say so side by side; built without cgo, the same reason twice is
+// said once. It wraps the first, so errors.Is sees native.ErrNoCgo.
+func oneLine(errs []error) error {
+	var msgs []string
+	for _, e := range errs {
+		if m := e.Error(); !slices.Contains(msgs, m) {
+			msgs = append(msgs, m)
+		}
+	}
+	return fmt.Errorf("%w%s", errs[0], strings.Join(append([]string{""}, msgs[1:]...), "; "))
 }
 
 // wisdomPath is where the plans of one precision are kept on this machine.
