@@ -60,6 +60,12 @@ func init() {
 		Isolate:     true,
 	})
 	backend.Register(backend.Factory{
+		Name:        "cusparse",
+		Description: "NVIDIA cuSPARSE on a CUDA GPU, loaded at run time (spmv, spmm on CSR with the generic API; f32, f64)",
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUSPARSE(o.Device) },
+		Isolate:     true,
+	})
+	backend.Register(backend.Factory{
 		Name:        "cudnn",
 		Description: "NVIDIA cuDNN on a CUDA GPU, loaded at run time (add, mul, relu, sigmoid, tanh, softmax, sum, max, conv1d, conv2d, conv3d; f32)",
 		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUDNN(o.Device) },
