@@ -635,6 +635,56 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
                        int64_t cols, const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
                        size_t errlen);
 
+/* cuFFT (10 or later) on a CUDA device. */
+typedef struct pb_cufft pb_cufft;
+
+pb_status pb_cufft_open(pb_gpu *gpu, const char *path, pb_cufft **out, char *tried,
+                        size_t triedlen, char *err, size_t errlen);
+/* key=value lines: version, path. */
+pb_status pb_cufft_info(const pb_cufft *lib, char *buf, size_t buflen, char *err, size_t errlen);
+void pb_cufft_close(pb_cufft *lib);
+
+/* The transforms of a cuFFT job. */
+typedef enum pb_cufft_kind {
+	PB_CUFFT_FORWARD = 0,  /* complex → complex, e^(−2πi·jk/n): C2C/Z2Z, CUFFT_FORWARD */
+	PB_CUFFT_BACKWARD = 1, /* complex → complex, e^(+2πi·jk/n), unnormalized: CUFFT_INVERSE */
+	PB_CUFFT_R2C = 2       /* real → the n/2+1 outputs of the last dimension: R2C/D2Z */
+} pb_cufft_kind;
+
+/*
+ * pb_cufft_job prepares batch transforms of rank 1 (dims[0] points) or 2
+ * (dims[0] rows × dims[1] columns, row-major), contiguous one after
+ * another, out of place, in F32 (complex64) or F64 (complex128): one
+ * cufftPlanMany, made here on the device's stream; *plan_ns is the time it
+ * took. Arguments: 0 the input (interleaved complex; reals for R2C), 1 the
+ * output (interleaved complex; R2C: each row's n/2+1 outputs).
+ */
+pb_status pb_cufft_job(pb_cufft *lib, pb_gpu_dtype dt, pb_cufft_kind kind, int rank,
+                       const int *dims, int batch, const pb_gpu_job_opts *opts,
+                       pb_gpu_job **out, int64_t *plan_ns, char *err, size_t errlen);
+
+/* cuSPARSE (11.2 or later: the generic API) on a CUDA device. */
+typedef struct pb_cusparse pb_cusparse;
+
+pb_status pb_cusparse_open(pb_gpu *gpu, const char *path, pb_cusparse **out, char *tried,
+                           size_t triedlen, char *err, size_t errlen);
+/* key=value lines: version, path. */
+pb_status pb_cusparse_info(const pb_cusparse *lib, char *buf, size_t buflen, char *err,
+                           size_t errlen);
+void pb_cusparse_close(pb_cusparse *lib);
+/*
+ * pb_cusparse_job prepares y = A·x (k = 0: cusparseSpMV) or Y = A·X (X
+ * cols×k and Y rows×k row-major: cusparseSpMM), A rows×cols in CSR with
+ * int32 indices from 0 (row_ptr: rows+1 offsets; col_idx: nnz columns,
+ * both copied to the device here, per copy), F32 or F64, the library's
+ * default algorithm; its workspace is allocated here. Arguments: 0 the
+ * values (nnz), 1 x or X, 2 y or Y (the output).
+ */
+pb_status pb_cusparse_job(pb_cusparse *lib, pb_gpu_dtype dt, int rows, int cols, size_t nnz,
+                          int k, const int32_t *row_ptr, const int32_t *col_idx,
+                          const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
+                          size_t errlen);
+
 /* rocBLAS on a HIP device. */
 typedef struct pb_rocblas pb_rocblas;
 

@@ -12,7 +12,7 @@ import (
 )
 
 func TestNoCgo(t *testing.T) {
-	for _, name := range []string{"cublas", "cudnn"} {
+	for _, name := range []string{"cublas", "cufft", "cusparse", "cudnn"} {
 		f, err := backend.Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -1,9 +1,13 @@
 // Package nvidia registers the NVIDIA GPU backends: "cublas" (gemm in f32,
 // f64, f16, bf16, tf32, i8 and, on compute capability 8.9 or later, e4m3;
-// gemv, axpy, dot) and "cudnn" (add, mul, relu,
-// sigmoid, tanh, softmax, sum, max, conv1d, conv2d, conv3d in f32), through
-// github.com/peakbench/peakbench/cgo/gpurt, cgo/cublas and cgo/cudnn, loaded
-// at run time: nothing GPU is touched until one of them is opened.
+// gemv, axpy, dot), "cufft" (fft, ifft, rfft in f32 and f64), "cusparse"
+// (spmv, spmm on CSR in f32 and f64) and "cudnn" (add, mul, relu, sigmoid,
+// tanh, softmax, sum, max, conv1d, conv2d, conv3d in f32), through
+// github.com/peakbench/peakbench/cgo/gpurt, cgo/cublas, cgo/cufft,
+// cgo/cusparse and cgo/cudnn, loaded at run time: nothing GPU is touched
+// until one of them is opened. Each library is a backend of its own: each
+// is a file (and a pip wheel) of its own that a machine may lack while it
+// has the others.
 //
 // Each backend opens the device -device names (backend.OpenOptions.Device;
 // through the CUDA platform, bench/platform/cuda) with a stream of its own.
@@ -47,6 +51,18 @@ func init() {
 		Name:        "cublas",
 		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32/i8, e4m3 through cuBLASLt on Ada/Hopper; gemv, axpy, dot)",
 		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUBLAS(o.Device) },
+		Isolate:     true,
+	})
+	backend.Register(backend.Factory{
+		Name:        "cufft",
+		Description: "NVIDIA cuFFT on a CUDA GPU, loaded at run time (fft, ifft, rfft: batched 1-D and 2-D; f32, f64)",
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUFFT(o.Device) },
+		Isolate:     true,
+	})
+	backend.Register(backend.Factory{
+		Name:        "cusparse",
+		Description: "NVIDIA cuSPARSE on a CUDA GPU, loaded at run time (spmv, spmm on CSR with the generic API; f32, f64)",
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUSPARSE(o.Device) },
 		Isolate:     true,
 	})
 	backend.Register(backend.Factory{

@@ -51,7 +51,7 @@ func openWith(t *testing.T, name string, opt backend.OpenOptions) backend.Backen
 // file tried, and nothing else breaks.
 func TestNotAvailable(t *testing.T) {
 	t.Setenv("PEAKBENCH_CUDART", "/nonexistent/libcudart.so.12")
-	for _, name := range []string{"cublas", "cudnn"} {
+	for _, name := range []string{"cublas", "cufft", "cusparse", "cudnn"} {
 		f, _ := backend.Lookup(name)
 		_, err := f.Open(backend.OpenOptions{})
 		if err == nil || !strings.Contains(err.Error(), "cuda: libcudart not found (tried: PEAKBENCH_CUDART=/nonexistent/libcudart.so.12: ") {
@@ -62,10 +62,14 @@ func TestNotAvailable(t *testing.T) {
 
 // TestReal runs the conformance suite on a real GPU when one is there.
 func TestReal(t *testing.T) {
-	for _, name := range []string{"cublas", "cudnn"} {
+	for _, name := range []string{"cublas", "cufft", "cusparse", "cudnn"} {
 		t.Run(name, func(t *testing.T) {
 			f, _ := backend.Lookup(name)
 			b, err := f.Open(backend.OpenOptions{})
+			var le *gpurt.LoadError
+			if err != nil && errors.As(err, &le) && (le.Library == "libcufft" || le.Library == "libcusparse") {
+				t.Skipf("a GPU, but not its library: %v", err) // cuFFT and cuSPARSE are optional wheels
+			}
 			if err != nil {
 				if os.Getenv("PEAKBENCH_REQUIRE_GPU") != "" {
 					t.Fatalf("PEAKBENCH_REQUIRE_GPU is set: %v", err)
@@ -208,6 +212,64 @@ func TestFakeCUBLASNoFP8(t *testing.T) {
 	w := workload.Workload{Op: workload.GEMM, DType: workload.E4M3, Shape: workload.Shape{M: 64, N: 64, K: 64, TransB: true}}
 	if _, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
 		t.Errorf("e4m3 on 8.0: %v", err)
+	}
+}
+
+// TestFakeCUFFT: the conformance suite (every FFT size class, 1-D and
+// 2-D, f32 and f64) on the fake cuFFT; each kernel reports its plan's time
+// and names the plan; a missing cuFFT makes the backend unavailable with
+// the file tried and how to install one.
+func TestFakeCUFFT(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cufft")
+	if v := b.Info().Version; v != "11.2.0" {
+		t.Errorf("version %q", v)
+	}
+	if harness.SupportsDType(b, workload.BF16) {
+		t.Error("cufft claims bf16")
+	}
+	backendtest.Run(t, b)
+	w := workload.Workload{Op: workload.RFFT, DType: workload.F64, Shape: workload.Shape{M: 3, K: 4, N: 10}}
+	k, err := b.Prepare(w, w.NewData(1), backend.Config{Copies: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if _, ok := k.(backend.KernelPlanTime); !ok || !strings.Contains(fmt.Sprint(k), "cufftPlanMany D2Z f64 3x4x10:2d") {
+		t.Errorf("kernel %s: plan time %v", k, ok)
+	}
+	gemm := workload.Workload{Op: workload.GEMM, DType: workload.F32, Shape: workload.Shape{M: 2, N: 2, K: 2}}
+	if _, err := b.Prepare(gemm, gemm.NewData(1), backend.Config{Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("gemm: %v; want ErrUnsupported", err)
+	}
+
+	t.Setenv("PEAKBENCH_CUFFT", "/nonexistent/libcufft.so.11")
+	f, _ := backend.Lookup("cufft")
+	if _, err := f.Open(backend.OpenOptions{}); err == nil || !strings.Contains(err.Error(), "libcufft not found (tried: PEAKBENCH_CUFFT=/nonexistent/libcufft.so.11") || !strings.Contains(err.Error(), "pip install nvidia-cufft-cu12") {
+		t.Errorf("without cuFFT: %v", err)
+	}
+}
+
+// TestFakeCUSPARSE: the conformance suite (one entry, empty rows, a power
+// law) on the fake cuSPARSE, spmv and spmm in f32 and f64; a missing
+// cuSPARSE makes the backend unavailable with the file tried and how to
+// install one.
+func TestFakeCUSPARSE(t *testing.T) {
+	gpufake.Require(t)
+	b := open(t, "cusparse")
+	if v := b.Info().Version; v != "12.3.1" {
+		t.Errorf("version %q", v)
+	}
+	backendtest.Run(t, b)
+	fft := workload.Workload{Op: workload.FFT, DType: workload.F32, Shape: workload.Shape{M: 1, N: 8}}
+	if _, err := b.Prepare(fft, fft.NewData(1), backend.Config{Copies: 1}); !errors.Is(err, backend.ErrUnsupported) {
+		t.Errorf("fft: %v; want ErrUnsupported", err)
+	}
+
+	t.Setenv("PEAKBENCH_CUSPARSE", "/nonexistent/libcusparse.so.12")
+	f, _ := backend.Lookup("cusparse")
+	if _, err := f.Open(backend.OpenOptions{}); err == nil || !strings.Contains(err.Error(), "libcusparse not found (tried: PEAKBENCH_CUSPARSE=/nonexistent/libcusparse.so.12") || !strings.Contains(err.Error(), "pip install nvidia-cusparse-cu12") {
+		t.Errorf("without cuSPARSE: %v", err)
 	}
 }
 

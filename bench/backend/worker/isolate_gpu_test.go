@@ -38,7 +38,7 @@ func openBoth(t *testing.T, name string) (in backend.Backend, iso *Backend) {
 // device and details as in process.
 func TestIsolatedGPU(t *testing.T) {
 	gpufake.Require(t)
-	for _, name := range []string{"cublas", "cudnn", "rocblas"} {
+	for _, name := range []string{"cublas", "cufft", "cusparse", "cudnn", "rocblas"} {
 		t.Run(name, func(t *testing.T) {
 			in, b := openBoth(t, name)
 			if b.Name() != in.Name() || b.Device() != in.Device() || !reflect.DeepEqual(b.Info(), in.Info()) {

@@ -1,5 +1,6 @@
 // Package gpufake builds stand-ins for the CUDA runtime, cuBLAS (with its
-// libcublasLt companion), cuDNN 9 and cuDNN 8 (with their sub-libraries),
+// libcublasLt companion), cuFFT, cuSPARSE, cuDNN 9 and cuDNN 8 (with their
+// sub-libraries),
 // NVML (current and pre-NVML-13), HIP and rocBLAS from the C sources in
 // csrc/, so that peakbench's GPU loaders, call sequences and backends are
 // tested on machines without a GPU.
@@ -51,6 +52,8 @@ type Libs struct {
 	CUDART   string // libcudart.so.12
 	CUBLASLt string // libcublasLt.so.12 (needs libcudart): fp8 matmul
 	CUBLAS   string // libcublas.so.12 (needs libcudart and libcublasLt)
+	CUFFT    string // libcufft.so.11 (needs libcudart): direct DFTs on the host
+	CUSPARSE string // libcusparse.so.12 (needs libcudart): CSR SpMV and SpMM
 	CUDNNOps string // libcudnn_ops.so.9
 	CUDNNCNN string // libcudnn_cnn.so.9 (needs libcudnn_ops; the shim opens it for convolutions)
 	CUDNN    string // libcudnn.so.9 (needs libcudart and libcudnn_ops)
@@ -129,6 +132,8 @@ func build() (*Libs, error) {
 		CUDART:   filepath.Join(dir, "libcudart.so.12"),
 		CUBLASLt: filepath.Join(dir, "libcublasLt.so.12"),
 		CUBLAS:   filepath.Join(dir, "libcublas.so.12"),
+		CUFFT:    filepath.Join(dir, "libcufft.so.11"),
+		CUSPARSE: filepath.Join(dir, "libcusparse.so.12"),
 		CUDNNOps: filepath.Join(dir, "libcudnn_ops.so.9"),
 		CUDNNCNN: filepath.Join(dir, "libcudnn_cnn.so.9"),
 		CUDNN:    filepath.Join(dir, "libcudnn.so.9"),
@@ -152,6 +157,8 @@ func build() (*Libs, error) {
 		{l.CUDART, "libpbfake_cudart-" + tag + ".so", []string{src("fake_runtime.c"), "-lpthread"}},
 		{l.HIP, "libpbfake_amdhip64-" + tag + ".so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
 		{l.CUBLASLt, "", []string{src("fake_cublaslt.c"), "-Wl,--no-as-needed", l.CUDART}},
+		{l.CUFFT, "", []string{src("fake_cufft.c"), "-Wl,--no-as-needed", l.CUDART, "-lm"}},
+		{l.CUSPARSE, "", []string{src("fake_cusparse.c"), "-Wl,--no-as-needed", l.CUDART}},
 		{l.CUDNNOps, "", []string{src("fake_sublib.c")}},
 		{l.CUDNNCNN, "", []string{src("fake_sublib.c"), "-Wl,--no-as-needed", l.CUDNNOps}},
 		{l.CUBLAS, "", []string{src("fake_cublas.c"), "-Wl,--no-as-needed", l.CUDART, l.CUBLASLt}},
@@ -197,8 +204,8 @@ var Knobs = []string{
 }
 
 // Setenv points peakbench's loader at the fakes for the duration of t:
-// PEAKBENCH_CUDART, PEAKBENCH_CUBLAS, PEAKBENCH_CUDNN, PEAKBENCH_NVML,
-// PEAKBENCH_HIP and PEAKBENCH_ROCBLAS; and clears the Knobs (the fakes'
+// PEAKBENCH_CUDART, PEAKBENCH_CUBLAS, PEAKBENCH_CUFFT, PEAKBENCH_CUSPARSE,
+// PEAKBENCH_CUDNN, PEAKBENCH_NVML, PEAKBENCH_HIP and PEAKBENCH_ROCBLAS; and clears the Knobs (the fakes'
 // defaults), which t may then set.
 func (l *Libs) Setenv(t testing.TB) {
 	t.Helper()
@@ -207,6 +214,8 @@ func (l *Libs) Setenv(t testing.TB) {
 	}
 	t.Setenv("PEAKBENCH_CUDART", l.CUDART)
 	t.Setenv("PEAKBENCH_CUBLAS", l.CUBLAS)
+	t.Setenv("PEAKBENCH_CUFFT", l.CUFFT)
+	t.Setenv("PEAKBENCH_CUSPARSE", l.CUSPARSE)
 	t.Setenv("PEAKBENCH_CUDNN", l.CUDNN)
 	t.Setenv("PEAKBENCH_NVML", l.NVML)
 	t.Setenv("PEAKBENCH_HIP", l.HIP)

@@ -1,0 +1,112 @@
+// Package cufft loads NVIDIA's cuFFT (10, 11 or 12) at run time and
+// prepares its transforms as GPU jobs on a device opened with
+// github.com/peakbench/peakbench/cgo/gpurt: batches of 1-D and 2-D
+// transforms, complex forward and backward (unnormalized) and real to
+// complex, in f32 (complex64) and f64 (complex128).
+//
+// Each job has one plan (cufftPlanMany, made when the job is made, on the
+// device's stream); PrepareFFT returns the time the plan took.
+//
+//	rt, _ := gpurt.Open()
+//	dev, _ := rt.OpenDevice(0)
+//	lib, err := cufft.Open(dev) // PEAKBENCH_CUFFT, or libcufft.so.12/.11/.10
+//	job, plan, err := lib.PrepareFFT(gpurt.F32, cufft.Spec{Kind: cufft.Forward, Dims: []int{4096}, Batch: 64}, gpurt.JobOptions{})
+//	job.SetInput(0, x)
+//	elapsed, err := job.Run(10)
+//
+// Built without cgo, Open returns an error wrapping gpurt.ErrNoCgo.
+package cufft
+
+import (
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/peakbench/peakbench/cgo/gpurt"
+)
+
+// Kind is a transform cuFFT computes (the C layer's pb_cufft_kind).
+type Kind int
+
+// The transforms.
+const (
+	Forward  Kind = 0 // complex → complex, e^(−2πi·jk/n): C2C, Z2Z with CUFFT_FORWARD
+	Backward Kind = 1 // complex → complex, e^(+2πi·jk/n), unnormalized: CUFFT_INVERSE
+	R2C      Kind = 2 // real → the n/2+1 complex outputs of the last dimension: R2C, D2Z
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Forward:
+		return "forward"
+	case Backward:
+		return "backward"
+	case R2C:
+		return "r2c"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Spec describes a batch of transforms.
+type Spec struct {
+	Kind Kind
+	// Dims is one length (1-D) or rows and columns (2-D), row-major.
+	Dims []int
+	// Batch is the number of transforms, contiguous one after another.
+	Batch int
+}
+
+// Library is cuFFT on one device.
+type Library struct {
+	*gpurt.VendorLib
+	h handle
+}
+
+// Open loads cuFFT (PEAKBENCH_CUFFT, when set, names the only file tried).
+func Open(dev *gpurt.Device) (*Library, error) { return OpenPath(dev, "") }
+
+// OpenPath loads cuFFT from path (the search when empty).
+func OpenPath(dev *gpurt.Device, path string) (*Library, error) {
+	l := &Library{}
+	v, err := gpurt.OpenVendorLib(dev, "cufft", func(gpu unsafe.Pointer) (string, error) {
+		h, info, err := open(gpu, path)
+		l.h = h
+		return info, err
+	}, func() { l.free() }, freeJob)
+	if err != nil {
+		return nil, err
+	}
+	l.VendorLib = v
+	return l, nil
+}
+
+// PrepareFFT prepares s's transforms in dt (F32 or F64), out of place.
+// Arguments: 0 the input (interleaved complex; reals for R2C), 1 the output
+// (interleaved complex; R2C: each row's n/2+1 outputs). It also returns
+// the time cufftPlanMany took. A transform cuFFT cannot plan (a size it
+// does not implement, more than 2³¹−1 elements a side) is an error
+// wrapping gpurt.ErrUnsupported with the reason.
+func (l *Library) PrepareFFT(dt gpurt.DType, s Spec, opt gpurt.JobOptions) (*gpurt.Job, time.Duration, error) {
+	if s.Kind < Forward || s.Kind > R2C || len(s.Dims) < 1 || len(s.Dims) > 2 {
+		return nil, 0, fmt.Errorf("cufft: bad transform %v of rank %d", s.Kind, len(s.Dims))
+	}
+	if opt.Copies < 0 || opt.Copies > maxCopies {
+		return nil, 0, fmt.Errorf("cufft: copies %d outside [1, %d]", opt.Copies, maxCopies)
+	}
+	for _, d := range append([]int{s.Batch}, s.Dims...) {
+		if d < 1 || d > math.MaxInt32 {
+			return nil, 0, fmt.Errorf("cufft: batch %d of %v: each must lie in [1, %d]", s.Batch, s.Dims, math.MaxInt32)
+		}
+	}
+	var plan time.Duration
+	job, err := l.MakeJob(func() (unsafe.Pointer, error) {
+		p, ns, err := l.job(dt, s, opt)
+		plan = time.Duration(ns)
+		return p, err
+	})
+	return job, plan, err
+}
+
+// maxCopies bounds JobOptions.Copies (PB_MAX_COPIES).
+const maxCopies = 65536
