@@ -249,15 +249,25 @@ func (d *diagnosis) bound(r *result.Result, fit overheadFit, fixedShare float64)
 	return result.Finding{
 		Code: CodeBoundCompute,
 		Text: fmt.Sprintf("Compute-bound: its ceiling is the %s compute peak, %s GFLOP/s; it reached %s.",
-			r.DType, units.Sig(r.Peak.ComputeTheoreticalGFLOPS), reached),
+			computeLabel(r), units.Sig(r.Peak.ComputeTheoreticalGFLOPS), reached),
 		Evidence: d.computeEvidence(r),
 	}
 }
 
-// computeEvidence names the compute peak's formula where the run has it.
+// computeLabel names the peak r is a share of: its dtype, and the unit
+// where that is not the FMAs ("bf16 amx-bf16").
+func computeLabel(r *result.Result) string {
+	if u := r.Peak.ComputeUnit; u != "" && u != peak.UnitFMA {
+		return r.DType + " " + u
+	}
+	return r.DType
+}
+
+// computeEvidence names the compute peak's formula where the run has it:
+// that of the unit r is a share of.
 func (d *diagnosis) computeEvidence(r *result.Result) string {
 	s := fmt.Sprintf("%s GFLOP/s of %s GFLOP/s", units.Sig(r.GFLOPS), units.Sig(r.Peak.ComputeTheoreticalGFLOPS))
-	if c, ok := d.run.Peaks.ComputeFor(r.DType, r.Threads); ok && c.Formula != "" && r.OnCPU() {
+	if c, ok := d.run.Peaks.ComputeForUnit(r.DType, r.Peak.ComputeUnit, r.Threads); ok && c.Formula != "" && r.OnCPU() {
 		s += " (" + c.Formula + ")"
 	}
 	return s

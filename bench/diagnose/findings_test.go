@@ -430,3 +430,16 @@ func TestOverheadFitOverCPUTime(t *testing.T) {
 	Diagnose(run)
 	mustFinding(t, &run.Results[0], CodeOverhead)
 }
+
+// TestComputeLabel: a compute-bound finding names the unit a low-precision
+// result is a share of, and only the dtype for the FMAs.
+func TestComputeLabel(t *testing.T) {
+	for _, c := range []struct{ dtype, unit, want string }{
+		{"f32", "", "f32"}, {"f32", "fma", "f32"}, {"bf16", "fma", "bf16"}, {"i8", "amx-int8", "i8 amx-int8"},
+	} {
+		r := &result.Result{DType: c.dtype, Peak: result.PeakRef{ComputeUnit: c.unit}}
+		if got := computeLabel(r); got != c.want {
+			t.Errorf("computeLabel(%s, %q) = %q, want %q", c.dtype, c.unit, got, c.want)
+		}
+	}
+}

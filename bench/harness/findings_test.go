@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -111,11 +112,36 @@ func findFinding(t *testing.T, r *result.Result, code string) result.Finding {
 }
 
 // An op measured at one size gets a tiny-size probe on each backend,
-// which the overhead fit takes as its second point.
+// which the overhead fit takes as its second point. The fit is of wall
+// times: on a host where other processes took the CPUs during the samples
+// (result.HostUse.OtherThreads) an attempt may not show it, and is
+// repeated, at most three times.
 func TestProbeOneSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spins for about a second")
 	}
+	var why string
+	for attempt := 1; attempt <= 3; attempt++ {
+		r, disturbed := probeOneSize(t)
+		f, ok := findingOf(r, diagnose.CodeOverhead)
+		if ok {
+			if !strings.Contains(f.Evidence, "fit over 2 sizes (64 elements") {
+				t.Errorf("evidence %q", f.Evidence)
+			}
+			return
+		}
+		why = fmt.Sprintf("attempt %d: no %s finding (has %v; host %+v)", attempt, diagnose.CodeOverhead, r.Findings, r.Host)
+		if !disturbed {
+			break
+		}
+		t.Log(why + ": the host was busy, again")
+	}
+	t.Fatal(why)
+}
+
+// probeOneSize measures the planted overhead at one size and diagnoses
+// it; disturbed says other processes took a CPU's worth of time or more.
+func probeOneSize(t *testing.T) (r result.Result, disturbed bool) {
 	p := plan(&spinner{fixed: 30 * time.Microsecond, perElem: 10 * time.Nanosecond}) // 4096 elements: 71 µs
 	p.Measure.MinTime = 5 * time.Millisecond
 	p.Measure.MaxSamples = 8
@@ -135,8 +161,16 @@ func TestProbeOneSize(t *testing.T) {
 	}
 	run := &result.Run{Results: results, Peaks: p.Peaks, Machine: p.Machine}
 	diagnose.Diagnose(run)
-	f := findFinding(t, &run.Results[0], diagnose.CodeOverhead)
-	if !strings.Contains(f.Evidence, "fit over 2 sizes (64 elements") {
-		t.Errorf("evidence %q", f.Evidence)
+	r = run.Results[0]
+	return r, r.Host != nil && r.Host.OtherThreads >= 1
+}
+
+// findingOf returns r's finding of code.
+func findingOf(r result.Result, code string) (result.Finding, bool) {
+	for _, f := range r.Findings {
+		if f.Code == code {
+			return f, true
+		}
 	}
+	return result.Finding{}, false
 }
