@@ -187,6 +187,17 @@ pb_status pb_mkl_load(pb_cblas *lib, const char *path, char *tried, size_t tried
 		list = one;
 		env = NULL;
 	}
+	/*
+	 * MKL's kernel libraries (libmkl_avx512.so, …) call libm (log, exp)
+	 * without naming it as a dependency: they rely on the program having
+	 * linked it. Ours need not (the Go binary links libc alone), and MKL
+	 * 2020's threaded DFT of 64 Ki points then dies on "undefined symbol:
+	 * log", taking the process with it. libm is put in the global scope
+	 * first, as a program linked with -lm has it.
+	 */
+	static const char *const libm[] = {"libm.so.6", NULL};
+	char mpath[PATH_MAX];
+	pb_dl_preload(libm, mpath, sizeof mpath);
 	pb_status st = pb_dl_open(lib->fam->display, env, list, &lib->dl, lib->path,
 	                          sizeof lib->path, tried, triedlen, err, errlen);
 	if (st != PB_OK)
