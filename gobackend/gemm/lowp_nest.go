@@ -129,6 +129,7 @@ func (w *lowpNest[A, B, C]) run(t, kgMax int) {
 	defer putWords(abuf)
 	ap := (*abuf)[:len(*abuf):len(*abuf)]
 	tile := make([]C, w.kern.mr*w.kern.nr)
+	var own rowBlockTimes // this thread's, from the last row block it owned
 	for p := range w.phases {
 		if p > 0 {
 			w.bar.wait()
@@ -139,23 +140,24 @@ func (w *lowpNest[A, B, C]) run(t, kgMax int) {
 			if r >= w.rowBlocks {
 				break
 			}
-			w.rowBlock(p, r, true, ap, tile)
+			w.rowBlock(p, r, &own, ap, tile)
 		}
 		for {
-			r := ph.steal()
+			r := ph.steal(own)
 			if r < 0 {
 				break
 			}
-			w.rowBlock(p, r, false, ap, tile)
+			w.rowBlock(p, r, nil, ap, tile)
 		}
 	}
 }
 
 // rowBlock packs row block r's A block into ap and computes it against
 // the panels of B left to take in phase p, packing those not yet packed.
-// The owner publishes what its packing took and when it began computing,
-// which the threads that may join it weigh.
-func (w *lowpNest[A, B, C]) rowBlock(p, r int, owner bool, ap []uint32, tile []C) {
+// Its owner (own not nil) publishes what its packing took and when it
+// began computing, which the threads that may join it weigh, and keeps
+// its rates in own.
+func (w *lowpNest[A, B, C]) rowBlock(p, r int, own *rowBlockTimes, ap []uint32, tile []C) {
 	kern, mr, nr := w.kern, w.kern.mr, w.kern.nr
 	jc, nb, pc, kb := w.block(p)
 	kg := w.kg(kb)
@@ -169,16 +171,20 @@ func (w *lowpNest[A, B, C]) rowBlock(p, r int, owner bool, ap []uint32, tile []C
 	} else {
 		packRows(w.a[ic*w.lda+pc:], w.lda, false, mb, kb, kg, kern, ap)
 	}
-	if owner {
-		t1 := nanotime()
+	var t1 int64
+	if own != nil {
+		t1 = nanotime()
 		rb.packNs.Store(t1 - t0)
 		rb.start.Store(t1)
 	}
 	add := pc > 0
 	panels := len(ph.panels)
-	for {
+	for done := 0; ; done++ {
 		i := int(rb.next.Add(1)) - 1
 		if i >= panels {
+			if own != nil && done > 0 {
+				*own = rowBlockTimes{packNs: t1 - t0, panelNs: (nanotime() - t1) / int64(done)}
+			}
 			return
 		}
 		jp := (rb.first + i) % panels

@@ -51,12 +51,19 @@ func (ph *lowpPhase) init(rowBlocks, panels, threads int) {
 // every row block with panels left.
 var joinFactor int64 = 2
 
+// rowBlockTimes is what a thread's last owned row block took it: packing
+// its A block, and computing it against one panel of B. Zero: none yet.
+type rowBlockTimes struct{ packNs, panelNs int64 }
+
 // steal returns the row block a thread with none left to own should join,
-// or −1 for none: the one whose panels left would take its threads
-// longest at the rate they have gone so far, if that is more than
-// joinFactor times what packing its A block took (a joining thread packs
-// it again). It waits while a row block has not yet been measured.
-func (ph *lowpPhase) steal() int {
+// or −1 for none: the one whose panels left would take longest, if that is
+// more than joinFactor times packing its A block (a joining thread packs
+// it again). The time left is estimated at the rate its threads have gone
+// since its owner began computing, and what packing took its owner; where
+// the owner has not yet begun, from the joining thread's own rates. A
+// thread without rates of its own waits until every row block left is
+// measured by its owner.
+func (ph *lowpPhase) steal(own rowBlockTimes) int {
 	panels := int64(len(ph.panels))
 	for {
 		best, bestNs, unmeasured := -1, int64(0), false
@@ -67,13 +74,16 @@ func (ph *lowpPhase) steal() int {
 			if taken == panels {
 				continue
 			}
-			start := rb.start.Load()
-			if start == 0 || taken == 0 {
+			var left, packNs int64
+			if start := rb.start.Load(); start != 0 && taken > 0 {
+				left, packNs = (panels-taken)*(now-start)/taken, rb.packNs.Load()
+			} else if own.panelNs > 0 {
+				left, packNs = (panels-taken)*own.panelNs, own.packNs
+			} else {
 				unmeasured = true
 				continue
 			}
-			left := (panels - taken) * (now - start) / taken
-			if left > joinFactor*rb.packNs.Load() && (best < 0 || left > bestNs) {
+			if left > joinFactor*packNs && (best < 0 || left > bestNs) {
 				best, bestNs = r, left
 			}
 		}
