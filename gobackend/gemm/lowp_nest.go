@@ -77,16 +77,7 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 		return
 	}
 	w.bar.init(w.threads)
-	var wg sync.WaitGroup
-	wg.Add(w.threads - 1)
-	for t := 1; t < w.threads; t++ {
-		go func() {
-			defer wg.Done()
-			w.run(t, kgMax)
-		}()
-	}
-	w.run(0, kgMax)
-	wg.Wait()
+	lowpTeam.run(w.threads, func(t int) { w.run(t, kgMax) })
 }
 
 // lowpNest is what the threads of one gemmLowp share.
