@@ -19,8 +19,9 @@ import (
 // row blocks start at different panels, so the packing of B is split
 // between them as it is needed). When no row block is left to own, a
 // thread joins the row block with the most panels left if those would
-// take longer than packing its A block twice (lowpPhase.steal). Each
-// element of C is computed the same way whatever the number of threads.
+// take longer than packing its A block twice (lowpPhase.steal). The
+// extra threads are lowpTeam's workers. Each element of C is computed the
+// same way whatever the number of threads.
 func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, k int, a []A, lda int, b []B, ldb int, c []C, ldc, threads int) {
 	checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, threads)
 	if m == 0 || n == 0 {
