@@ -121,6 +121,7 @@ func (w *lowpNest[A, B, C]) run(t, kgMax int) {
 	defer putWords(abuf)
 	ap := (*abuf)[:len(*abuf):len(*abuf)]
 	tile := make([]C, w.kern.mr*w.kern.nr)
+	waiting := make([]int, 0, ceilDiv(w.nc, w.kern.nr))
 	var own rowBlockTimes // this thread's, from the last row block it owned
 	for p := range w.phases {
 		if p > 0 {
@@ -132,26 +133,27 @@ func (w *lowpNest[A, B, C]) run(t, kgMax int) {
 			if r >= w.rowBlocks {
 				break
 			}
-			w.rowBlock(p, r, &own, ap, tile)
+			w.rowBlock(p, r, &own, ap, tile, &waiting)
 		}
 		for {
 			r := ph.steal(own)
 			if r < 0 {
 				break
 			}
-			w.rowBlock(p, r, nil, ap, tile)
+			w.rowBlock(p, r, nil, ap, tile, &waiting)
 		}
 	}
 }
 
 // rowBlock packs row block r's A block into ap and computes it against
-// the panels of B left to take in phase p, packing those not yet packed.
-// Its owner (own not nil) publishes what its packing took and when it
-// began computing, which the threads that may join it weigh, and keeps
-// its rates in own.
-func (w *lowpNest[A, B, C]) rowBlock(p, r int, own *rowBlockTimes, ap []uint32, tile []C) {
-	kern, mr, nr := w.kern, w.kern.mr, w.kern.nr
-	jc, nb, pc, kb := w.block(p)
+// the panels of B left to take in phase p, packing those not yet packed;
+// a panel another thread is packing is put off until the others are done
+// (in waiting, kept in *waiting between calls). Its owner (own not nil)
+// publishes what its packing took and when it began computing, which the
+// threads that may join it weigh, and keeps its rates in own.
+func (w *lowpNest[A, B, C]) rowBlock(p, r int, own *rowBlockTimes, ap []uint32, tile []C, waiting *[]int) {
+	kern := w.kern
+	_, _, pc, kb := w.block(p)
 	kg := w.kg(kb)
 	ph := &w.phases[p]
 	rb := &ph.rows[r]
@@ -169,67 +171,89 @@ func (w *lowpNest[A, B, C]) rowBlock(p, r int, own *rowBlockTimes, ap []uint32, 
 		rb.packNs.Store(t1 - t0)
 		rb.start.Store(t1)
 	}
-	add := pc > 0
 	panels := len(ph.panels)
-	for done := 0; ; done++ {
+	done, later := 0, (*waiting)[:0]
+	for {
 		i := int(rb.next.Add(1)) - 1
 		if i >= panels {
-			if own != nil && done > 0 {
-				*own = rowBlockTimes{packNs: t1 - t0, panelNs: (nanotime() - t1) / int64(done)}
-			}
-			return
+			break
 		}
 		jp := (rb.first + i) % panels
-		w.packPanel(p, jp, jc, nb, pc, kb, kg)
-		jr := jp * nr
-		bpan := w.bp[jr*kg : (jr+nr)*kg]
-		cols := min(nr, nb-jr)
-		var init []C
-		if w.initB != nil {
-			init = w.initB[jr : jr+nr]
+		if !w.packPanel(p, jp) {
+			later = append(later, jp)
+			continue
 		}
-		ir := 0
-		if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
-			kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add)
-			ir = full * mr
+		w.panel(p, jp, ic, mb, ap, tile)
+		done++
+	}
+	for _, jp := range later {
+		for ph.panels[jp].Load() != panelPacked {
+			runtime.Gosched()
 		}
-		for ; ir < mb; ir += mr {
-			apan := ap[ir*kg : (ir+mr)*kg]
-			rows := min(mr, mb-ir)
-			ct := w.c[(ic+ir)*w.ldc+jc+jr:]
-			if rows == mr && cols == nr {
-				kern.fn(kg, apan, bpan, ct, w.ldc, init, add)
-				continue
-			}
-			kern.fn(kg, apan, bpan, tile, nr, init, false)
-			for i := 0; i < rows; i++ {
-				ci, ti := ct[i*w.ldc:i*w.ldc+cols], tile[i*nr:i*nr+cols]
-				if add {
-					for j := range ci {
-						ci[j] += ti[j]
-					}
-				} else {
-					copy(ci, ti)
+		w.panel(p, jp, ic, mb, ap, tile)
+		done++
+	}
+	*waiting = later
+	if own != nil && done > 0 {
+		*own = rowBlockTimes{packNs: t1 - t0, panelNs: (nanotime() - t1) / int64(done)}
+	}
+}
+
+// panel computes rows ic … ic+mb−1 of C, A's block packed in ap, against
+// panel jp of phase p's block of B, packed.
+func (w *lowpNest[A, B, C]) panel(p, jp, ic, mb int, ap []uint32, tile []C) {
+	kern, mr, nr := w.kern, w.kern.mr, w.kern.nr
+	jc, nb, pc, kb := w.block(p)
+	kg := w.kg(kb)
+	add := pc > 0
+	jr := jp * nr
+	bpan := w.bp[jr*kg : (jr+nr)*kg]
+	cols := min(nr, nb-jr)
+	var init []C
+	if w.initB != nil {
+		init = w.initB[jr : jr+nr]
+	}
+	ir := 0
+	if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
+		kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add)
+		ir = full * mr
+	}
+	for ; ir < mb; ir += mr {
+		apan := ap[ir*kg : (ir+mr)*kg]
+		rows := min(mr, mb-ir)
+		ct := w.c[(ic+ir)*w.ldc+jc+jr:]
+		if rows == mr && cols == nr {
+			kern.fn(kg, apan, bpan, ct, w.ldc, init, add)
+			continue
+		}
+		kern.fn(kg, apan, bpan, tile, nr, init, false)
+		for i := 0; i < rows; i++ {
+			ci, ti := ct[i*w.ldc:i*w.ldc+cols], tile[i*nr:i*nr+cols]
+			if add {
+				for j := range ci {
+					ci[j] += ti[j]
 				}
+			} else {
+				copy(ci, ti)
 			}
 		}
 	}
 }
 
-// packPanel makes sure panel jp of phase p's block of B is packed: packs
-// it if no thread has claimed it, waits if another is packing it.
-func (w *lowpNest[A, B, C]) packPanel(p, jp, jc, nb, pc, kb, kg int) {
+// packPanel packs panel jp of phase p's block of B if no thread has
+// claimed it, and reports whether it is packed (false: another thread is
+// packing it).
+func (w *lowpNest[A, B, C]) packPanel(p, jp int) bool {
 	st := &w.phases[p].panels[jp]
 	if st.Load() == panelPacked {
-		return
+		return true
 	}
 	if !st.CompareAndSwap(panelUnpacked, panelPacking) {
-		for st.Load() != panelPacked {
-			runtime.Gosched()
-		}
-		return
+		return st.Load() == panelPacked
 	}
 	kern, nr := w.kern, w.kern.nr
+	jc, nb, pc, kb := w.block(p)
+	kg := w.kg(kb)
 	c0 := jp * nr
 	cols := min(nr, nb-c0)
 	dst := w.bp[c0*kg : (c0+nr)*kg]
@@ -242,6 +266,7 @@ func (w *lowpNest[A, B, C]) packPanel(p, jp, jc, nb, pc, kb, kg int) {
 		biasCorrection(dst, nr, kg, w.initB[c0:c0+nr])
 	}
 	st.Store(panelPacked)
+	return true
 }
 
 // packRows packs the mb rows of op(A) as ⌈mb/mr⌉ panels of mr rows, kg
