@@ -1,19 +1,27 @@
 package gemm
 
 import (
+	"runtime"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
 // gemmLowp is the loop nest of the low-precision gemms, gemmNest's in
 // outline: jc over column blocks of nc, pc over depth slices of kc words
-// (kc·group k values) with B's block packed once per slice, then work
-// items of mc rows (A's block packed for each) times a range of B's
-// micro-panels. Each phase (jc, pc) runs in two parallel steps, packing B
-// in chunks of panels and then the items, each shared out from a counter;
-// the first slice writes C, later ones add to it. Each element of C is
-// computed the same way whatever the number of threads.
+// (kc·group k values), each (jc, pc) a phase; in a phase, row blocks of mc
+// rows (A's block packed for each) times B's micro-panels. The first slice
+// writes C, later ones add to it.
+//
+// Threads share a phase without a barrier inside it (lowpPhase): each owns
+// a row block at a time, packs its A block into its own buffer and
+// computes it against B's panels one by one, packing a panel of the
+// shared B block itself when no thread has yet (the owners of the first
+// row blocks start at different panels, so the packing of B is split
+// between them as it is needed). When no row block is left to own, a
+// thread joins the row block with the most panels left if those would
+// take longer than packing its A block twice (lowpPhase.steal). The
+// extra threads are lowpTeam's workers. Each element of C is computed the
+// same way whatever the number of threads.
 func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, k int, a []A, lda int, b []B, ldb int, c []C, ldc, threads int) {
 	checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, threads)
 	if m == 0 || n == 0 {
@@ -36,119 +44,229 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 		threads = max(1, work/minFlopsPerThread)
 	}
 	mr, nr, g := kern.mr, kern.nr, kern.fmtB.group()
-	kcv := min(kern.kc*g, ceilDiv(k, g)*g)                                   // k values per slice, a multiple of the group
-	kgOf := func(kb int) int { return roundUp(ceilDiv(kb, g), kern.kAlign) } // words of a slice, padded
-	kgMax := kgOf(kcv)
-	nc := min(max(1, kern.nc/nr)*nr, ceilDiv(n, nr)*nr) // whole panels
+	w := &lowpNest[A, B, C]{
+		kern: kern, transA: transA, transB: transB, m: m, n: n, k: k,
+		a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc,
+		kcv: min(kern.kc*g, ceilDiv(k, g)*g),
+		nc:  min(max(1, kern.nc/nr)*nr, ceilDiv(n, nr)*nr), // whole panels
+	}
 	tiles := ceilDiv(m, mr)
 	mcTiles := max(1, min(kern.mc/mr, tiles))
-	if threads > 1 {
+	if threads > 1 { // at least minItemsPerThread row blocks each, where m allows
 		q := max(minItemsPerThread, ceilDiv(ceilDiv(tiles, mcTiles), threads))
 		mcTiles = ceilDiv(tiles, threads*q)
 	}
-	mc := mcTiles * mr
-	rowItems := ceilDiv(m, mc)
-	split := 1
-	if threads > 1 && rowItems < 2*threads {
-		split = min(ceilDiv(2*threads, rowItems), ceilDiv(nc, nr))
-	}
-	items := rowItems * split
+	w.mc = mcTiles * mr
+	w.rowBlocks = ceilDiv(m, w.mc)
+	w.threads = min(threads, w.rowBlocks*ceilDiv(w.nc, nr))
+	kgMax := w.kg(w.kcv)
 
-	bbuf := getWords(kgMax * nc)
+	bbuf := getWords(kgMax * w.nc)
 	defer putWords(bbuf)
-	bp := (*bbuf)[:len(*bbuf):len(*bbuf)] // no room past the block: an overrun panics
-	var initB []C                         // −128·(column sums of the slice of B), for a biased A
+	w.bp = (*bbuf)[:len(*bbuf):len(*bbuf)] // no room past the block: an overrun panics
 	if kern.biasedA {
-		initB = make([]C, nc)
+		w.initB = make([]C, w.nc)
 	}
-	type worker struct {
-		abuf   *[]uint32
-		tile   []C
-		packed int // which block of A abuf holds, −1 for none
+	w.jcs, w.pcs = ceilDiv(n, w.nc), ceilDiv(k, w.kcv)
+	w.phases = make([]lowpPhase, w.jcs*w.pcs)
+	for p := range w.phases {
+		_, nb, _, _ := w.block(p)
+		w.phases[p].init(w.rowBlocks, ceilDiv(nb, nr), w.threads)
 	}
-	workers := make([]worker, min(threads, items))
-	for i := range workers {
-		workers[i] = worker{abuf: getWords(mc * kgMax), tile: make([]C, mr*nr), packed: -1}
-		defer putWords(workers[i].abuf)
+	if w.threads == 1 {
+		w.run(0, kgMax)
+		return
 	}
+	w.bar.init(w.threads)
+	lowpTeam.run(w.threads, func(t int) { w.run(t, kgMax) })
+}
 
-	for jc := 0; jc < n; jc += nc {
-		nb := min(nc, n-jc)
-		panels := ceilDiv(nb, nr)
-		for pc := 0; pc < k; pc += kcv {
-			kb := min(kcv, k-pc)
-			kg := kgOf(kb)
-			add := pc > 0
-			// B's panels, in chunks.
-			chunks := min(panels, 4*threads)
-			parallel(threads, chunks, func(_, i int) {
-				for p := panels * i / chunks; p < panels*(i+1)/chunks; p++ {
-					c0 := p * nr
-					cols := min(nr, nb-c0)
-					dst := bp[c0*kg : (c0+nr)*kg]
-					if transB {
-						packLines(b[(jc+c0)*ldb+pc:], ldb, true, cols, nr, kb, kg, kern.fmtB, kern.vecPack, dst)
-					} else {
-						packLines(b[pc*ldb+jc+c0:], ldb, false, cols, nr, kb, kg, kern.fmtB, kern.vecPack, dst)
-					}
-					if initB != nil {
-						biasCorrection(dst, nr, kg, initB[c0:c0+nr])
-					}
-				}
-			})
-			parallel(min(threads, items), items, func(t, item int) {
-				wk := &workers[t]
-				ap := (*wk.abuf)[:len(*wk.abuf):len(*wk.abuf)]
-				ic := item / split * mc
-				mb := min(mc, m-ic)
-				// A thread packs the block of A its item needs unless it
-				// packed it for its previous item (items of one row block
-				// may run on different threads).
-				if key := (jc*k+pc)*m + ic; wk.packed != key {
-					if transA {
-						packRows(a[pc*lda+ic:], lda, true, mb, kb, kg, kern, ap)
-					} else {
-						packRows(a[ic*lda+pc:], lda, false, mb, kb, kg, kern, ap)
-					}
-					wk.packed = key
-				}
-				part := item % split
-				for jr := panels * part / split * nr; jr < min(panels*(part+1)/split*nr, nb); jr += nr {
-					bpan := bp[jr*kg : (jr+nr)*kg]
-					cols := min(nr, nb-jr)
-					var init []C
-					if initB != nil {
-						init = initB[jr : jr+nr]
-					}
-					ir := 0
-					if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
-						kern.strip(kg, full, ap[:full*mr*kg], bpan, c[ic*ldc+jc+jr:], ldc, add)
-						ir = full * mr
-					}
-					for ; ir < mb; ir += mr {
-						apan := ap[ir*kg : (ir+mr)*kg]
-						rows := min(mr, mb-ir)
-						ct := c[(ic+ir)*ldc+jc+jr:]
-						if rows == mr && cols == nr {
-							kern.fn(kg, apan, bpan, ct, ldc, init, add)
-							continue
-						}
-						kern.fn(kg, apan, bpan, wk.tile, nr, init, false)
-						for i := 0; i < rows; i++ {
-							ci, ti := ct[i*ldc:i*ldc+cols], wk.tile[i*nr:i*nr+cols]
-							if add {
-								for j := range ci {
-									ci[j] += ti[j]
-								}
-							} else {
-								copy(ci, ti)
-							}
-						}
-					}
-				}
-			})
+// lowpNest is what the threads of one gemmLowp share.
+type lowpNest[A, B lowpIn, C lowpOut] struct {
+	kern           *lowpKernel[C]
+	transA, transB bool
+	m, n, k        int
+	a              []A
+	lda            int
+	b              []B
+	ldb            int
+	c              []C
+	ldc            int
+	kcv, mc, nc    int // k values per slice (a multiple of the group), rows per block, columns per block
+	rowBlocks      int
+	threads        int
+	jcs, pcs       int // column blocks and depth slices: phase = jc·pcs + pc
+	bp             []uint32
+	initB          []C // −128·(column sums of the slice of B), for a biased A
+	phases         []lowpPhase
+	bar            barrier
+}
+
+// kg is the words of a slice of kb values, padded as the kernel needs.
+func (w *lowpNest[A, B, C]) kg(kb int) int {
+	return roundUp(ceilDiv(kb, w.kern.fmtB.group()), w.kern.kAlign)
+}
+
+// block returns phase p's column offset, width, depth offset and depth.
+func (w *lowpNest[A, B, C]) block(p int) (jc, nb, pc, kb int) {
+	jc, pc = p/w.pcs*w.nc, p%w.pcs*w.kcv
+	return jc, min(w.nc, w.n-jc), pc, min(w.kcv, w.k-pc)
+}
+
+// run is thread t's part of the loop nest: in each phase the row blocks
+// it owns, then those it joins; a barrier between phases, as a slice adds
+// to what the previous one wrote and reuses B's buffer.
+func (w *lowpNest[A, B, C]) run(t, kgMax int) {
+	abuf := getWords(w.mc * kgMax)
+	defer putWords(abuf)
+	ap := (*abuf)[:len(*abuf):len(*abuf)]
+	tile := make([]C, w.kern.mr*w.kern.nr)
+	waiting := make([]int, 0, ceilDiv(w.nc, w.kern.nr))
+	var own rowBlockTimes // this thread's, from the last row block it owned
+	for p := range w.phases {
+		if p > 0 {
+			w.bar.wait()
+		}
+		ph := &w.phases[p]
+		for {
+			r := int(ph.nextRow.Add(1)) - 1
+			if r >= w.rowBlocks {
+				break
+			}
+			w.rowBlock(p, r, &own, ap, tile, &waiting)
+		}
+		for {
+			r := ph.steal(own)
+			if r < 0 {
+				break
+			}
+			w.rowBlock(p, r, nil, ap, tile, &waiting)
 		}
 	}
+}
+
+// rowBlock packs row block r's A block into ap and computes it against
+// the panels of B left to take in phase p, packing those not yet packed;
+// a panel another thread is packing is put off until the others are done
+// (in waiting, kept in *waiting between calls). Its owner (own not nil)
+// publishes what its packing took and when it began computing, which the
+// threads that may join it weigh, and keeps its rates in own.
+func (w *lowpNest[A, B, C]) rowBlock(p, r int, own *rowBlockTimes, ap []uint32, tile []C, waiting *[]int) {
+	kern := w.kern
+	_, _, pc, kb := w.block(p)
+	kg := w.kg(kb)
+	ph := &w.phases[p]
+	rb := &ph.rows[r]
+	ic := r * w.mc
+	mb := min(w.mc, w.m-ic)
+	t0 := nanotime()
+	if w.transA {
+		packRows(w.a[pc*w.lda+ic:], w.lda, true, mb, kb, kg, kern, ap)
+	} else {
+		packRows(w.a[ic*w.lda+pc:], w.lda, false, mb, kb, kg, kern, ap)
+	}
+	var t1 int64
+	if own != nil {
+		t1 = nanotime()
+		rb.packNs.Store(t1 - t0)
+		rb.start.Store(t1)
+	}
+	panels := len(ph.panels)
+	done, later := 0, (*waiting)[:0]
+	for {
+		i := int(rb.next.Add(1)) - 1
+		if i >= panels {
+			break
+		}
+		jp := (rb.first + i) % panels
+		if !w.packPanel(p, jp) {
+			later = append(later, jp)
+			continue
+		}
+		w.panel(p, jp, ic, mb, ap, tile)
+		done++
+	}
+	for _, jp := range later {
+		for ph.panels[jp].Load() != panelPacked {
+			runtime.Gosched()
+		}
+		w.panel(p, jp, ic, mb, ap, tile)
+		done++
+	}
+	*waiting = later
+	if own != nil && done > 0 {
+		*own = rowBlockTimes{packNs: t1 - t0, panelNs: (nanotime() - t1) / int64(done)}
+	}
+}
+
+// panel computes rows ic … ic+mb−1 of C, A's block packed in ap, against
+// panel jp of phase p's block of B, packed.
+func (w *lowpNest[A, B, C]) panel(p, jp, ic, mb int, ap []uint32, tile []C) {
+	kern, mr, nr := w.kern, w.kern.mr, w.kern.nr
+	jc, nb, pc, kb := w.block(p)
+	kg := w.kg(kb)
+	add := pc > 0
+	jr := jp * nr
+	bpan := w.bp[jr*kg : (jr+nr)*kg]
+	cols := min(nr, nb-jr)
+	var init []C
+	if w.initB != nil {
+		init = w.initB[jr : jr+nr]
+	}
+	ir := 0
+	if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
+		kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add)
+		ir = full * mr
+	}
+	for ; ir < mb; ir += mr {
+		apan := ap[ir*kg : (ir+mr)*kg]
+		rows := min(mr, mb-ir)
+		ct := w.c[(ic+ir)*w.ldc+jc+jr:]
+		if rows == mr && cols == nr {
+			kern.fn(kg, apan, bpan, ct, w.ldc, init, add)
+			continue
+		}
+		kern.fn(kg, apan, bpan, tile, nr, init, false)
+		for i := 0; i < rows; i++ {
+			ci, ti := ct[i*w.ldc:i*w.ldc+cols], tile[i*nr:i*nr+cols]
+			if add {
+				for j := range ci {
+					ci[j] += ti[j]
+				}
+			} else {
+				copy(ci, ti)
+			}
+		}
+	}
+}
+
+// packPanel packs panel jp of phase p's block of B if no thread has
+// claimed it, and reports whether it is packed (false: another thread is
+// packing it).
+func (w *lowpNest[A, B, C]) packPanel(p, jp int) bool {
+	st := &w.phases[p].panels[jp]
+	if st.Load() == panelPacked {
+		return true
+	}
+	if !st.CompareAndSwap(panelUnpacked, panelPacking) {
+		return st.Load() == panelPacked
+	}
+	kern, nr := w.kern, w.kern.nr
+	jc, nb, pc, kb := w.block(p)
+	kg := w.kg(kb)
+	c0 := jp * nr
+	cols := min(nr, nb-c0)
+	dst := w.bp[c0*kg : (c0+nr)*kg]
+	if w.transB {
+		packLines(w.b[(jc+c0)*w.ldb+pc:], w.ldb, true, cols, nr, kb, kg, kern.fmtB, kern.vecPack, dst)
+	} else {
+		packLines(w.b[pc*w.ldb+jc+c0:], w.ldb, false, cols, nr, kb, kg, kern.fmtB, kern.vecPack, dst)
+	}
+	if w.initB != nil {
+		biasCorrection(dst, nr, kg, w.initB[c0:c0+nr])
+	}
+	st.Store(panelPacked)
+	return true
 }
 
 // packRows packs the mb rows of op(A) as ⌈mb/mr⌉ panels of mr rows, kg
@@ -227,38 +345,6 @@ func biasCorrection[C lowpOut](panel []uint32, nr, kg int, init []C) {
 	for j, s := range sums {
 		init[j] = C(-128 * s)
 	}
-}
-
-// parallel runs f(worker, i) for every i < n on up to threads goroutines
-// (the caller's among them), each taking the next i from a counter.
-func parallel(threads, n int, f func(worker, i int)) {
-	threads = min(threads, n)
-	if threads <= 1 {
-		for i := range n {
-			f(0, i)
-		}
-		return
-	}
-	var next atomic.Int64
-	run := func(w int) {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= n {
-				return
-			}
-			f(w, i)
-		}
-	}
-	var wg sync.WaitGroup
-	wg.Add(threads - 1)
-	for w := 1; w < threads; w++ {
-		go func() {
-			defer wg.Done()
-			run(w)
-		}()
-	}
-	run(0)
-	wg.Wait()
 }
 
 // kernelOfChoice is ch's kernel for output type C.

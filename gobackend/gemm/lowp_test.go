@@ -313,3 +313,26 @@ func TestChooseLowpOnce(t *testing.T) {
 		t.Errorf("candidates listed %d times, want once", calls)
 	}
 }
+
+// TestLowpJoined has every thread join every row block with panels left,
+// so that several threads compute one row block and wait on each other's
+// packing of B: the results must be those of one thread.
+func TestLowpJoined(t *testing.T) {
+	defer func(f int64) { joinFactor = f }(joinFactor)
+	joinFactor = -1
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for _, typ := range []LowType{BF16, F16, I8, U8S8} {
+		for _, kern := range lowpKernels(typ) {
+			for _, blocks := range [][3]int{{0, 0, 0}, {12, 8, 10}} {
+				withBlocks(blocks[0], blocks[1], blocks[2], 1, func() {
+					for _, s := range [][3]int{{70, 67, 33}, {129, 96, 65}, {5, 200, 17}} {
+						for th := 2; th <= 3; th++ {
+							runLowpCase(t, lowpCase{typ: typ, kern: kern, transB: th == 3,
+								m: s[0], n: s[1], k: s[2], pad: 1, threads: th}, rnd)
+						}
+					}
+				})
+			}
+		}
+	}
+}
