@@ -86,10 +86,35 @@ static void add_env_dir(strlist *dirs, const char *env, const char *sub)
 		sl_add(dirs, p);
 }
 
+/*
+ * add_path_envs adds the wheels' folders of each Python environment whose bin
+ * folder is on $PATH: a venv used through its python on PATH without being
+ * activated (as a machine image's /opt/…/.venv often is) sets no VIRTUAL_ENV.
+ */
+static void add_path_envs(strlist *dirs)
+{
+	const char *path = getenv("PATH");
+	if (path == NULL)
+		return;
+	while (*path != '\0') {
+		const char *end = strchr(path, ':');
+		size_t n = end != NULL ? (size_t)(end - path) : strlen(path);
+		if (n > 4 && n < PATH_MAX - 64 && strncmp(path + n - 4, "/bin", 4) == 0) {
+			char p[PATH_MAX];
+			snprintf(p, sizeof p, "%.*s/lib/python3*/site-packages/nvidia/*/lib", (int)(n - 4),
+			         path);
+			add_glob(dirs, p);
+		}
+		if (end == NULL)
+			break;
+		path = end + 1;
+	}
+}
+
 static const char *const cuda_where =
 	"$CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda*/lib64, and nvidia/*/lib of Python "
-	"site-packages ($VIRTUAL_ENV, $CONDA_PREFIX, ~/.local, ~/.pyenv, /usr/local/lib/python3*, "
-	"/usr/lib/python3*)";
+	"site-packages ($VIRTUAL_ENV, the environments on $PATH, $CONDA_PREFIX, ~/.local, "
+	"~/.pyenv, /usr/local/lib/python3*, /usr/lib/python3*)";
 static const char *const rocm_where = "$ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm*/lib";
 
 /* search_dirs lists the folders to look in, in order. */
@@ -104,6 +129,7 @@ static void search_dirs(int search, strlist *dirs)
 			sl_add(dirs, "/usr/local/cuda/lib64");
 		add_glob(dirs, "/usr/local/cuda-*/lib64");
 		add_env_dir(dirs, "VIRTUAL_ENV", "lib/python3*/site-packages/nvidia/*/lib");
+		add_path_envs(dirs);
 		add_env_dir(dirs, "CONDA_PREFIX", "lib/python3*/site-packages/nvidia/*/lib");
 		add_env_dir(dirs, "CONDA_PREFIX", "lib");
 		add_env_dir(dirs, "HOME", ".local/lib/python3*/site-packages/nvidia/*/lib");

@@ -163,3 +163,38 @@ func TestRefused(t *testing.T) {
 		t.Error("0 points: no error")
 	}
 }
+
+// TestSearchPathEnvironment: a cuFFT wheel in a Python environment whose bin
+// folder is on PATH, not activated (no VIRTUAL_ENV), is found without an
+// override.
+func TestSearchPathEnvironment(t *testing.T) {
+	libs, dev := gpufake.Device(t, gpurt.Open)
+	env := t.TempDir()
+	dir := env + "/lib/python3.12/site-packages/nvidia/cu13/lib"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(env+"/bin", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(libs.CUFFT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"libcufft.so.12", "libcufft.so.11", "libcufft.so.10"} {
+		if err := os.WriteFile(dir+"/"+name, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PEAKBENCH_CUFFT", "")
+	t.Setenv("VIRTUAL_ENV", "")
+	t.Setenv("PATH", "/nonexistent/bin:"+env+"/bin:"+os.Getenv("PATH"))
+	lib, err := cufft.Open(dev)
+	if err != nil {
+		t.Fatalf("Open with %s on PATH: %v", env+"/bin", err)
+	}
+	defer lib.Close()
+	if !strings.HasPrefix(lib.Path(), dir+"/") {
+		t.Skipf("a cuFFT on the system's path came first: %s", lib.Path())
+	}
+}
