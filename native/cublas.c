@@ -164,15 +164,28 @@ pb_status pb_cublas_open(pb_gpu *gpu, const char *path, pb_cublas **out, char *t
 		free(lib);
 		return st;
 	}
-	/* Which libcublasLt the dynamic linker bound: the one loaded in the process. */
-	for (int i = 0; cublas_companions[i] != NULL; i++) {
-		void *lt = dlopen(cublas_companions[i], RTLD_NOW | RTLD_NOLOAD);
-		if (lt != NULL) {
-			pb_dl_realpath(lt, lib->lt_path, sizeof lib->lt_path);
-			dlclose(lt);
-			break;
+	/*
+	 * Which libcublasLt the dynamic linker bound: the one beside libcublas
+	 * (loaded first, by full path), else the one of its soname in the
+	 * process. Beside first: another cuBLAS opened earlier in the process
+	 * (a second installation, or a test's fake) holds the same soname.
+	 */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", lib->path);
+	char *slash = strrchr(dir, '/');
+	for (int pass = slash != NULL ? 0 : 1; pass < 2 && lib->lt_path[0] == '\0'; pass++)
+		for (int i = 0; cublas_companions[i] != NULL; i++) {
+			char beside[PATH_MAX + 64];
+			if (pass == 0)
+				snprintf(beside, sizeof beside, "%.*s/%s", (int)(slash - dir), dir,
+				         cublas_companions[i]);
+			void *lt = dlopen(pass == 0 ? beside : cublas_companions[i], RTLD_NOW | RTLD_NOLOAD);
+			if (lt != NULL) {
+				pb_dl_realpath(lt, lib->lt_path, sizeof lib->lt_path);
+				dlclose(lt);
+				break;
+			}
 		}
-	}
 	st = pb_gpu_enter(gpu, err, errlen);
 	if (st != PB_OK) {
 		free(lib);

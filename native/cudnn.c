@@ -447,6 +447,11 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
 	if (rows < 1 || cols < 1 || (op != PB_CUDNN_SOFTMAX && rows != 1))
 		return pb_fail(PB_ERR_INVALID, err, errlen, "cudnn: %s: shape %lld×%lld", name,
 		               (long long)rows, (long long)cols);
+	if ((op == PB_CUDNN_SUM || op == PB_CUDNN_MAX) && cols < 2)
+		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
+		               "cudnn: %s of one element: cudnnReduceTensor refuses a reduction that "
+		               "reduces no dimension (CUDNN_STATUS_BAD_PARAM, seen with cuDNN 9.14)",
+		               name);
 	if (rows * cols > 0x7fffffffLL)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
 		               "cudnn: %s: %lld elements: cuDNN tensors hold fewer than 2^31", name,

@@ -10,7 +10,9 @@
 # (-peak), the GPU packages' tests (verbose; PEAKBENCH_REQUIRE_GPU=1 makes a
 # missing GPU a failure), a quick GPU benchmark, a bf16 8192³ GEMM, and, when
 # PyTorch with CUDA is installed, the same GEMM through torch.matmul timed
-# with CUDA events, with the ratio of the two. Everything is also written
+# with CUDA events, with the ratio of the two; low-precision GEMM (tf32, f16,
+# bf16, i8, fp8), cuFFT and cuSPARSE runs, and cuBLAS beside the torch-cuda
+# worker. Everything is also written
 # under $OUT (default .gpu/out). DEVICE=N picks the GPU (default 0);
 # SKIP_TORCH=1 skips PyTorch. The exit status is 1 when a step failed.
 set -u
@@ -66,6 +68,20 @@ done
 
 step "quick GPU benchmark"
 run quick "$BIN" -backend=cublas,cudnn -suite=quick -device "$DEVICE" -threads 1
+
+step "low-precision GEMM (cuBLAS, cuBLASLt for fp8): each a share of its tensor-core rate"
+run lowp "$BIN" -backend=cublas -op gemm -dtype f32,tf32,f16,bf16,i8,e4m3,e5m2 -size 4096,8192 -device "$DEVICE" -threads 1 -summary=false
+
+step "FFT (cuFFT): powers of two, 3·2^k, a prime, batched and 2-D"
+run fft "$BIN" -backend=cufft -op fft,ifft,rfft -dtype f32,f64 -size 64Ki,16Mi,3x1Mi,1000003,1024x16Ki,4096x4096:2d -device "$DEVICE" -threads 1 -summary=false
+
+step "sparse (cuSPARSE): generated matrices"
+run sparse "$BIN" -backend=cusparse -op spmv,spmm -dtype f32,f64 -size banded:n=4000000:bw=16,uniform:n=1000000:nnz=32000000,powerlaw:n=2000000:nnz=32000000 -device "$DEVICE" -threads 1 -summary=false
+
+if [ "${SKIP_TORCH:-}" = "" ]; then
+	step "cuBLAS beside PyTorch on the same GPU (torch-cuda worker)"
+	run vs-torch "$BIN" -backend=cublas,torch-cuda -op gemm -dtype f32,bf16 -size 4096,8192 -device "$DEVICE" -threads 1 -vs torch-cuda -summary=false
+fi
 
 step "bf16 8192x8192x8192 GEMM (cuBLAS)"
 run bf16 "$BIN" -backend=cublas -op gemm -dtype bf16 -size 8192 -device "$DEVICE" -threads 1 -format json -o "$OUT/bf16.json"

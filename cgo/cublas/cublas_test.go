@@ -63,6 +63,38 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
+// TestCompanionBesideFirst: a second cuBLAS opened in a process that holds
+// one already (another installation; on a GPU machine, the real library
+// before the tests' fakes) uses the libcublasLt beside itself for fp8, not
+// the first one loaded under the same soname.
+func TestCompanionBesideFirst(t *testing.T) {
+	libs, dev := gpufake.Device(t, gpurt.Open)
+	first, err := cublas.Open(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	dir := t.TempDir()
+	for _, f := range []string{libs.CUBLAS, libs.CUBLASLt} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second, err := cublas.OpenPath(dev, filepath.Join(dir, filepath.Base(libs.CUBLAS)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	want := filepath.Join(dir, filepath.Base(libs.CUBLASLt))
+	if lt := second.Details()["lt_path"]; lt != want {
+		t.Errorf("lt_path %q; want the one beside it, %q", lt, want)
+	}
+}
+
 func TestOldVersion(t *testing.T) {
 	_, dev := gpufake.Device(t, gpurt.Open)
 	t.Setenv("PB_FAKE_CUBLAS_MAJOR", "10")

@@ -457,7 +457,8 @@ EXPORT int cudnnReduceTensor(handle *h, reduce *r, void *indices, size_t isize, 
 	int s = check(h, ad, p, 3);
 	if (s != OK)
 		return s;
-	if (r == NULL || !r->set || cd == NULL || count(cd) != 1 || wsize < WORKSPACE)
+	/* cuDNN 9 refuses a reduction that reduces nothing (1 element to 1), as here */
+	if (r == NULL || !r->set || cd == NULL || count(cd) != 1 || count(ad) < 2 || wsize < WORKSPACE)
 		return BAD_PARAM;
 	elem_args e = {r->op, *alpha, 0, *beta, *ad, A, NULL, C};
 	return later(h, run_reduce, &e, sizeof e);
