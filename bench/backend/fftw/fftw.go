@@ -56,7 +56,7 @@ func init() {
 			}
 			return b, err
 		},
-		Isolate:     true,
+		Isolate: true,
 	})
 }
 
