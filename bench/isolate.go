@@ -78,11 +78,11 @@ func (r renamed) Algorithms(w workload.Workload) []string {
 // serveChild runs a vendor backend's child process when args are a
 // child's (worker.ServeArgs), on the GPU device the parent selected.
 func serveChild(args []string) (code int, child bool) {
-	name, device, ok := worker.ServeArgs(args)
+	name, opt, ok := worker.ServeArgs(args)
 	if !ok {
 		return 0, false
 	}
-	return worker.ServeMain(name, backend.OpenOptions{Device: device}), true
+	return worker.ServeMain(name, opt), true
 }
 
 // stopWorkersOn stops every backend in a child process when ctx ends

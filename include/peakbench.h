@@ -261,6 +261,27 @@ pb_status pb_mkl_job_sparse(pb_cblas *lib, pb_dtype dt, int rows, int cols, size
                             const pb_job_opts *opts, pb_job **out, char *err, size_t errlen);
 
 /*
+ * MKL's sparse format conversions (native/mkl_sparse_convert.c), with the
+ * converters of its older sparse BLAS, mkl_?csrcoo and mkl_?csrcsc, which
+ * write into the caller's arrays, so the timed call is the conversion
+ * alone. op: PB_CSR2COO, PB_COO2CSR, PB_CSR2CSC. Arguments (each copy's
+ * own): 0 the input's pointers or rows (int32: CSR's rows+1 pointers, or
+ * COO's nnz rows for coo2csr), 1 the column indices (int32, nnz), 2 the
+ * values (dt, nnz), 3 the output's values (dt, nnz; csr2csc's, else
+ * unused), 4 the output's indices (int32, nnz: COO's rows, CSC's rows), 5
+ * the output's pointers (int32: CSR's rows+1, CSC's cols+1). Output: 4 for
+ * csr2coo, 5 for coo2csr, 3 for csr2csc (4 and 5 read with
+ * pb_job_arg_output). csr2csc takes a square matrix only (mkl_?csrcsc's
+ * one dimension): another is PB_ERR_UNSUPPORTED.
+ * pb_mkl_sparse_convert_has reports (1/0) whether the converters are there.
+ */
+typedef enum pb_sparse_convert { PB_CSR2COO = 0, PB_COO2CSR = 1, PB_CSR2CSC = 2 } pb_sparse_convert;
+int pb_mkl_sparse_convert_has(const pb_cblas *lib);
+pb_status pb_mkl_job_sparse_convert(pb_cblas *lib, pb_sparse_convert op, pb_dtype dt, int rows,
+                                    int cols, size_t nnz, const pb_job_opts *opts, pb_job **out,
+                                    char *err, size_t errlen);
+
+/*
  * Low-precision gemm (native/cblas_lowp.c): the element types of a
  * library's mixed-precision gemm routines, which only some libraries have
  * (pb_cblas_lowp_has says, from the symbols the loaded file exports).
@@ -309,6 +330,9 @@ pb_status pb_job_set_input(pb_job *job, int arg, const double *src, size_t len, 
 pb_status pb_job_run(pb_job *job, int64_t iters, int64_t *ns, char *err, size_t errlen);
 /* pb_job_output widens the output of the latest iteration into dst (len elements). */
 pb_status pb_job_output(const pb_job *job, double *dst, size_t len, char *err, size_t errlen);
+/* pb_job_arg_output is pb_job_output of argument arg: a job with several outputs. */
+pb_status pb_job_arg_output(const pb_job *job, int arg, double *dst, size_t len, char *err,
+                            size_t errlen);
 /* pb_job_describe writes what runs (e.g. the oneDNN implementation name). */
 pb_status pb_job_describe(const pb_job *job, char *buf, size_t buflen, char *err, size_t errlen);
 void pb_job_free(pb_job *job);

@@ -147,6 +147,17 @@ pb_status pb_job_output(const pb_job *j, double *dst, size_t len, char *err, siz
 	return j->place->output(j, dst, len, err, errlen);
 }
 
+pb_status pb_job_arg_output(const pb_job *j, int arg, double *dst, size_t len, char *err,
+                            size_t errlen)
+{
+	if (j == NULL || arg < 0 || arg >= j->nargs)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_job_arg_output: no argument %d", arg);
+	/* The places read the output's index from the job: a copy names arg. */
+	pb_job view = *j;
+	view.output = arg;
+	return pb_job_output(&view, dst, len, err, errlen);
+}
+
 pb_status pb_job_describe(const pb_job *j, char *buf, size_t buflen, char *err, size_t errlen)
 {
 	if (j == NULL || buf == NULL)

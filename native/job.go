@@ -189,6 +189,31 @@ func (j *Job) OutputInto(dst []float64) error {
 	return nil
 }
 
+// ArgOutput returns argument arg of the latest iteration, widened to
+// float64: the other outputs of a job that has several (a CSC's values,
+// rows and column pointers).
+func (j *Job) ArgOutput(arg int) ([]float64, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.c == nil {
+		return nil, fmt.Errorf("%s%w", j.prefix, errClosed)
+	}
+	if arg < 0 || arg >= len(j.lens) {
+		return nil, fmt.Errorf("%sArgOutput: no argument %d", j.prefix, arg)
+	}
+	dst := make([]float64, j.lens[arg])
+	var p *C.double
+	if len(dst) > 0 {
+		p = (*C.double)(unsafe.Pointer(&dst[0]))
+	}
+	errb := newErrBuf()
+	defer errb.free()
+	if st := C.pb_job_arg_output(j.c, C.int(arg), p, C.size_t(len(dst)), errb.p, errLen); st != C.PB_OK {
+		return nil, j.err(st, errb)
+	}
+	return dst, nil
+}
+
 // Close frees the job's buffers, then runs the release function outside
 // the lock (it may take the lock of a device). Closing twice is a no-op.
 func (j *Job) Close() error {

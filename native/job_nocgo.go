@@ -38,6 +38,9 @@ func (j *Job) Output() ([]float64, error) { return nil, ErrNoCgo }
 // OutputInto returns ErrNoCgo.
 func (j *Job) OutputInto(dst []float64) error { return ErrNoCgo }
 
+// ArgOutput returns ErrNoCgo.
+func (j *Job) ArgOutput(arg int) ([]float64, error) { return nil, ErrNoCgo }
+
 // Close does nothing.
 func (j *Job) Close() error { return nil }
 

@@ -218,7 +218,9 @@ type Share struct {
 
 // Ceilings fills a result's PeakRef and Share from its GFLOP/s and GB/s.
 // The roofline bound uses the theoretical compute peak and the measured
-// bandwidth of the level the working set lives in.
+// bandwidth of the level the working set lives in. An op without
+// arithmetic (FLOPs 0: the sparse format conversions) is bound by memory
+// alone, and its roofline share is its bandwidth share.
 func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 	p := PeakRef{
 		ComputeUnit:              compute.Unit,
@@ -240,6 +242,10 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 		ComputeEmpirical:   Ratio(r.GFLOPS, p.ComputeEmpiricalGFLOPS),
 		Bandwidth:          Ratio(r.GBPS, p.BandwidthGBPS),
 		Roofline:           Ratio(r.GFLOPS, p.RooflineGFLOPS),
+	}
+	if r.FLOPs == 0 && r.Bytes > 0 {
+		p.RooflineGFLOPS, p.Bound = 0, "memory"
+		r.Peak, r.Share.Roofline = p, r.Share.Bandwidth
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
@@ -23,6 +24,16 @@ func TestCeilings(t *testing.T) {
 	}
 	if got, want := r[0].Share.ComputeTheoretical, r[0].GFLOPS/195.2; abs(got-want) > 1e-12 {
 		t.Errorf("compute share %v, want %v", got, want)
+	}
+}
+
+// TestCeilingsWithoutFLOPs: an op that does no arithmetic (a sparse
+// format conversion) is memory-bound, its roofline share its bandwidth's.
+func TestCeilingsWithoutFLOPs(t *testing.T) {
+	r := result.Result{Op: "csr2csc", FLOPs: 0, Bytes: 1e6, GBPS: 7}
+	r.Ceilings(peak.ComputePeak{TheoreticalGFLOPS: 100}, peak.BandwidthPeak{Level: "DRAM", GBPS: 28})
+	if r.Peak.Bound != "memory" || r.Share.Roofline != 0.25 || r.Share.Bandwidth != 0.25 {
+		t.Errorf("bound %q, roofline share %v, bandwidth share %v; want memory, 0.25, 0.25", r.Peak.Bound, r.Share.Roofline, r.Share.Bandwidth)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 //	quantization ops  see quantOperands (quant.go)
 //	fft, ifft  x, interleaved complex (re, im); rfft x real (newFFTData, fft_ref.go)
 //	spmv, spmm  the matrix's values (nnz, in SparseMatrix's order), x (cols) or X (cols×k)
+//	csr2coo, coo2csr, csr2csc  the matrix's values (the pattern is SparseMatrix's)
 type Data struct {
 	Alpha float64 // axpy's scalar; 1 elsewhere
 	Args  [][]float64

@@ -15,15 +15,16 @@ const (
 	SpMM Op = "spmm" // Y = A·X; X cols×k and Y rows×k, row-major
 )
 
-// SparseOps lists the sparse operations in the order reports show them.
-var SparseOps = []Op{SpMV, SpMM}
+// SparseOps lists the sparse operations in the order reports show them:
+// the products, then the format conversions (sparse_convert.go).
+var SparseOps = append([]Op{SpMV, SpMM}, SparseConversions...)
 
 // KindSparse is the kind of the sparse ops: a matrix (SparseShape).
 const KindSparse Kind = 300
 
-// Sparse reports whether op multiplies a sparse matrix (its shape is
-// Shape.Sparse).
-func (op Op) Sparse() bool { return op == SpMV || op == SpMM }
+// Sparse reports whether op works on a sparse matrix, a product or a
+// conversion (its shape is Shape.Sparse).
+func (op Op) Sparse() bool { return op == SpMV || op == SpMM || op.SparseConversion() }
 
 // MatrixFile is SparseShape.Gen for a matrix read from a Matrix Market
 // file.
@@ -129,14 +130,22 @@ func (w Workload) validateSparse() error {
 	return nil
 }
 
-// sparseElements counts the values, x (or X) and y (or Y).
+// sparseElements counts the values, x (or X) and y (or Y); a
+// conversion's operands, indices included.
 func (w Workload) sparseElements() float64 {
+	if w.Op.SparseConversion() {
+		return w.conversionElements()
+	}
 	s, k := w.Shape.Sparse, float64(w.denseColumns())
 	return float64(s.NNZ) + float64(s.Cols)*k + float64(s.Rows)*k
 }
 
 // sparseFLOPs is 2·nnz per column of X: one multiply and one add per entry.
+// A conversion does no arithmetic: 0.
 func (w Workload) sparseFLOPs() float64 {
+	if w.Op.SparseConversion() {
+		return 0
+	}
 	return 2 * float64(w.Shape.Sparse.NNZ) * float64(w.denseColumns())
 }
 
@@ -146,7 +155,11 @@ func (w Workload) sparseFLOPs() float64 {
 // format that needs fewer (a band's diagonals in SELL, MKL's optimized
 // handle) moved less than a bound counting them, which the model check
 // then took for a wrong peak. EffectiveBytes counts them.
+// A conversion's is every array it reads and writes (conversionIO).
 func (w Workload) sparseBytes() float64 {
+	if w.Op.SparseConversion() {
+		return w.conversionBytes()
+	}
 	s, size, k := w.Shape.Sparse, float64(w.DType.Size()), float64(w.denseColumns())
 	return float64(s.NNZ)*size + float64(s.Cols)*k*size + float64(s.Rows)*k*size
 }
@@ -154,6 +167,9 @@ func (w Workload) sparseBytes() float64 {
 // sparseFootprint is the operands as every backend receives them: Bytes
 // and CSR's column indices and row pointers.
 func (w Workload) sparseFootprint() float64 {
+	if w.Op.SparseConversion() {
+		return w.conversionBytes()
+	}
 	s := w.Shape.Sparse
 	return w.sparseBytes() + 4*float64(s.NNZ) + 4*float64(s.Rows+1)
 }
@@ -167,13 +183,20 @@ func (w Workload) EffectiveBytes() float64 {
 	if !w.Op.Sparse() {
 		return 0
 	}
+	if w.Op.SparseConversion() {
+		return w.conversionBytes() // the indices are its data: Bytes counts them
+	}
 	s, size, k := w.Shape.Sparse, float64(w.DType.Size()), float64(w.denseColumns())
 	return float64(s.NNZ)*(size+4) + float64(s.Rows+1)*4 + float64(s.NNZ)*k*size + float64(s.Rows)*k*size
 }
 
 // newSparseData is the values rounded to the dtype (Args[0]) and x, or X
 // (Args[1]), uniform in [−1, 1) from seed.
+// A conversion's is the values alone.
 func (w Workload) newSparseData(seed uint64) Data {
+	if w.Op.SparseConversion() {
+		return w.newConversionData()
+	}
 	m := w.SparseMatrix()
 	vals := make([]float64, len(m.Val))
 	for i, v := range m.Val {
@@ -205,6 +228,9 @@ func (w Workload) sparseReference(d Data) (ref, scale []float64, tolULPs float64
 // the matrix kept (values in float64, indices), each kernel's copies of
 // the values, indices, x and y, the reference and its scales.
 func (w Workload) sparseHostBytes(kernels, sets int, reference bool) float64 {
+	if w.Op.SparseConversion() {
+		return w.conversionHostBytes(kernels, sets, reference)
+	}
 	s, size, k := w.Shape.Sparse, float64(w.DType.Size()), float64(w.denseColumns())
 	nnz, in, out := float64(s.NNZ), float64(s.Cols)*k, float64(s.Rows)*k
 	index := 4*nnz + 4*float64(s.Rows+1)

@@ -15,7 +15,7 @@ import (
 
 // SparseSyntax is -size's help for the sparse ops.
 func SparseSyntax() string {
-	return "spmv and spmm a matrix: banded:n=N:bw=B, uniform:n=N:nnz=Z (or density=D; rows= and cols= for a rectangle), powerlaw:n=N:nnz=Z, each with :seed=S (default 1), or mtx:FILE.mtx (-matrix); spmm adds :k=COLUMNS of X (default 8)"
+	return "spmv, spmm and the conversions (csr2coo, coo2csr, csr2csc) a matrix: banded:n=N:bw=B, uniform:n=N:nnz=Z (or density=D; rows= and cols= for a rectangle), powerlaw:n=N:nnz=Z, each with :seed=S (default 1), or mtx:FILE.mtx (-matrix); spmm adds :k=COLUMNS of X (default 8)"
 }
 
 // parseSparse reads a sparse -size: "GEN:key=value:…" or "mtx:PATH"

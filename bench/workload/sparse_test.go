@@ -11,6 +11,9 @@ import (
 
 // sparseF32 is A·X in float32 arithmetic, each row summed in order.
 func sparseF32(w Workload, d Data) []float64 {
+	if w.Op.SparseConversion() {
+		return w.ConversionReference(d) // exact in any type
+	}
 	m, k := w.SparseMatrix(), w.denseColumns()
 	out := make([]float64, w.OutputLen())
 	for i := range m.Rows {

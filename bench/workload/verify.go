@@ -48,6 +48,9 @@ func (w Workload) Verify(d Data, out []float64) Check {
 	if w.Op.Fourier() {
 		return w.verifyFFT(d, out) // fft_ref.go
 	}
+	if w.Op.SparseConversion() {
+		return w.verifyConversion(d, out) // sparse_convert.go
+	}
 	if w.Op == GEMM && float64(w.Shape.M)*float64(w.Shape.N)*float64(w.Shape.K) > fullGEMMLimit {
 		return w.verifyProjected(d, out)
 	}
@@ -61,6 +64,9 @@ func (w Workload) Verify(d Data, out []float64) Check {
 func (w Workload) Reference(d Data) []float64 {
 	if w.Op.Quant() {
 		return w.quantReference(d) // quant_ref.go
+	}
+	if w.Op.SparseConversion() {
+		return w.ConversionReference(d) // sparse_convert.go
 	}
 	ref, _, _ := w.reference(d)
 	return ref

@@ -374,6 +374,7 @@ func (w Workload) Elements() int {
 //	quantize, dequantize, convert, widen   n;  qlinear  2·m·n·k + 2·m·n  (quant.go)
 //	fft, ifft 5·N·log₂N per transform of N points, rfft half (benchFFT's convention, fftFLOPs in fft.go)
 //	spmv     2·nnz            spmm  2·nnz·k
+//	csr2coo, coo2csr, csr2csc  0   (format conversions: no arithmetic)
 //
 // Transcendental functions count as one operation each: their cost in
 // instructions depends on the library, and a report must compare the same unit.
@@ -424,6 +425,9 @@ func (w Workload) FLOPs() float64 {
 //	rfft     (B·N + 2·B·R·(C/2+1))·size   (real input; complex half-spectrum output)
 //	spmv     (nnz + cols + rows)·size   (values, x once, y; EffectiveBytes adds CSR's indices and x per entry)
 //	spmm     (nnz + (cols + rows)·k)·size
+//	csr2coo  4·(rows+1) + 4·nnz   (row pointers read, row indices written; int32)
+//	coo2csr  4·nnz + 4·(rows+1)
+//	csr2csc  2·(size+4)·nnz + 4·(rows+1) + 4·(cols+1)   (values and indices both ways, pointers)
 func (w Workload) Bytes() float64 {
 	if w.Op.Sparse() {
 		return w.sparseBytes() // sparse.go: whatever the format
@@ -464,6 +468,10 @@ func (w Workload) extraWrites() float64 {
 func (w Workload) WrittenBytes() float64 {
 	if w.Op.Reduces() {
 		return 0
+	}
+	if w.Op.SparseConversion() {
+		_, written := w.conversionIO() // indices in int32 beside values
+		return written
 	}
 	return float64(w.OutputLen()) * float64(w.OutputDType().Size())
 }
@@ -512,6 +520,9 @@ func (w Workload) OutputLen() int {
 	if w.Op.Fourier() {
 		_, out := w.fftCounts() // interleaved (re, im)
 		return int(out)
+	}
+	if w.Op.SparseConversion() {
+		return w.conversionOutputLen() // sparse_convert.go
 	}
 	if w.Op.Sparse() {
 		return w.Shape.Sparse.Rows * w.denseColumns()

@@ -52,4 +52,20 @@ typedef int (*mkl_sparse_d_mm_fn)(int operation, double alpha, sparse_matrix_t A
                                   struct matrix_descr descr, int layout, const double *B,
                                   int columns, int ldb, double beta, double *C, int ldc);
 
+/*
+ * The format converters of MKL's older sparse BLAS (deprecated, present in
+ * MKL 2020 and oneMKL): every argument by reference, Fortran style. job[0]
+ * the direction, job[1] and job[2] the index bases, job[4] the entries,
+ * job[5] which output arrays to fill (mkl_?csrcoo: 1 the rows alone
+ * (to COO), 1 the row pointers alone (to CSR); mkl_?csrcsc: 1 all).
+ */
+typedef void (*mkl_scsrcoo_fn)(const int *job, const int *n, float *acsr, int *ja, int *ia,
+                               int *nnz, float *acoo, int *rowind, int *colind, int *info);
+typedef void (*mkl_dcsrcoo_fn)(const int *job, const int *n, double *acsr, int *ja, int *ia,
+                               int *nnz, double *acoo, int *rowind, int *colind, int *info);
+typedef void (*mkl_scsrcsc_fn)(const int *job, const int *n, float *acsr, int *ja, int *ia,
+                               float *acsc, int *ja1, int *ia1, int *info);
+typedef void (*mkl_dcsrcsc_fn)(const int *job, const int *n, double *acsr, int *ja, int *ia,
+                               double *acsc, int *ja1, int *ia1, int *info);
+
 #endif

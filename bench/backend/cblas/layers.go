@@ -17,7 +17,7 @@ func (b *Backend) Algorithms(w workload.Workload) []string {
 	if w.Op.Kind() == workload.KindConv {
 		return []string{Im2colGEMM}
 	}
-	if w.Op.Sparse() && b.lib.HasSparse() {
+	if w.Op.Sparse() && !w.Op.SparseConversion() && b.lib.HasSparse() {
 		return sparseAlgorithms // sparse.go
 	}
 	return nil

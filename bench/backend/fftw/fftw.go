@@ -27,27 +27,48 @@ var algorithms = []struct {
 	flags uint
 }{{"measure", fftw.Measure}, {"estimate", fftw.Estimate}, {"patient", fftw.Patient}}
 
-// PlanTimeLimit is the planner's limit: a plan not found within it is
-// refused as unsupported, with the reason.
-const PlanTimeLimit = 20 * time.Second
+// DefaultPlanTimeLimit is the planner's limit (fftw_set_timelimit) when
+// -timeout is not given: two thirds of the watchdog's least default limit
+// (30 s), so a planner that would search for minutes (PATIENT at a large
+// or prime size) cannot make the run take this backend for hung.
+const DefaultPlanTimeLimit = 20 * time.Second
+
+// PlanTimeLimit is the planner's limit under -timeout: half of it (0:
+// DefaultPlanTimeLimit). FFTW does not fail at its limit: it returns the
+// best plan found by then, ESTIMATE's at worst (its manual: the planner
+// tries a progressively wider range of algorithms until the limit), and
+// the kernel says the plan was time-limited (Implementation).
+func PlanTimeLimit(timeout time.Duration) time.Duration {
+	if timeout <= 0 {
+		return DefaultPlanTimeLimit
+	}
+	return timeout / 2
+}
 
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "fftw",
 		Description: "FFTW 3 (libfftw3f, libfftw3), loaded at run time: fft, ifft, rfft in f32 and f64; planner flags measure, estimate, patient as algorithms",
-		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
-		Isolate:     true,
+		Open: func(o backend.OpenOptions) (backend.Backend, error) {
+			b, err := Open()
+			if err == nil {
+				b.planLimit = PlanTimeLimit(o.Timeout)
+			}
+			return b, err
+		},
+		Isolate: true,
 	})
 }
 
 // Backend is FFTW in the precisions that loaded.
 type Backend struct {
-	libs map[workload.DType]*fftw.Library
+	libs      map[workload.DType]*fftw.Library
+	planLimit time.Duration // the planner's limit for MEASURE and PATIENT
 }
 
 // Open loads both precisions; it fails only when neither loads.
 func Open() (*Backend, error) {
-	b := &Backend{libs: map[workload.DType]*fftw.Library{}}
+	b := &Backend{libs: map[workload.DType]*fftw.Library{}, planLimit: DefaultPlanTimeLimit}
 	var errs []error
 	for _, dt := range workload.DTypes {
 		lib, err := fftw.Open(dt == workload.F64)
@@ -165,23 +186,39 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		kind = fftw.R2C
 	}
 	plan, err := lib.NewPlan(fftw.Spec{Kind: kind, Dims: dims, Batch: s.M, Flags: flags, Threads: max(cfg.Threads, 1),
-		TimeLimit: PlanTimeLimit, Copies: cfg.Copies}, in.Args[0], w.OutputLen())
+		TimeLimit: b.planLimit, Copies: cfg.Copies}, in.Args[0], w.OutputLen())
 	if err != nil {
 		if errors.Is(err, fftw.ErrCannotPlan) {
 			return nil, backend.UnsupportedShape(err)
 		}
 		return nil, err
 	}
+	k := &kernel{plan: plan, alg: alg}
+	// The planner stops at its first check past the limit: a plan that took
+	// that long was cut short (ESTIMATE plans no time and has no limit).
+	if flags != fftw.Estimate && plan.Took >= b.planLimit {
+		k.limited = b.planLimit
+	}
 	if p := wisdomPath(w.DType); p != "" && os.MkdirAll(filepath.Dir(p), 0o755) == nil {
 		lib.ExportWisdom(p)
 	}
-	return &kernel{plan: plan, alg: alg}, nil
+	return k, nil
 }
 
 // kernel is one FFTW plan.
 type kernel struct {
-	plan *fftw.Plan
-	alg  string
+	plan    *fftw.Plan
+	alg     string
+	limited time.Duration // the planner's limit, when it reached it; else 0
+}
+
+// Implementation implements backend.KernelImplementation: a plan cut short
+// by the planner's limit says so, as it may be slower than the flag's own.
+func (k *kernel) Implementation() string {
+	if k.limited == 0 {
+		return ""
+	}
+	return fmt.Sprintf("time-limited plan: the planner stopped at its %v limit with the best plan found by then (ESTIMATE's at worst)", k.limited)
 }
 
 func (k *kernel) Run(iters int) (time.Duration, error) { return k.plan.Run(iters) }

@@ -42,9 +42,10 @@ func (b *CUSPARSE) Info() backend.Info {
 	return backend.Info{Version: b.lib.Version(), Details: d}
 }
 
-// Declared implements backend.Declarer: spmv and spmm in f32 and f64.
+// Declared implements backend.Declarer: spmv and spmm in f32 and f64 (not
+// yet the format conversions).
 func (b *CUSPARSE) Declared() backend.Support {
-	return backend.Support{}.Add(workload.DTypes, workload.SparseOps...)
+	return backend.Support{}.Add(workload.DTypes, workload.SpMV, workload.SpMM)
 }
 
 // Close implements backend.Backend.

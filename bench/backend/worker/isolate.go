@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"golang.org/x/sys/unix"
@@ -16,14 +17,25 @@ import (
 // calls ServeMain with it when it sees it.
 const ServeCommand = "serve-worker"
 
-// ServeArgs reads the arguments of a child process: the backend's name and
-// the GPU device; ok is false when args are not a child's.
-func ServeArgs(args []string) (name string, device int, ok bool) {
-	if len(args) != 4 || args[1] != ServeCommand {
-		return "", 0, false
+// ServeArgs reads the arguments of a child process: the backend's name,
+// the GPU device and, when given, -timeout (a Go duration: what a backend
+// bounds its own waits by, FFTW's planner); ok is false when args are not
+// a child's.
+func ServeArgs(args []string) (name string, opt backend.OpenOptions, ok bool) {
+	if (len(args) != 4 && len(args) != 5) || args[1] != ServeCommand {
+		return "", opt, false
 	}
 	device, err := strconv.Atoi(args[3])
-	return args[2], device, err == nil && device >= 0
+	if err != nil || device < 0 {
+		return "", opt, false
+	}
+	opt.Device = device
+	if len(args) == 5 {
+		if opt.Timeout, err = time.ParseDuration(args[4]); err != nil || opt.Timeout < 0 {
+			return "", opt, false
+		}
+	}
+	return args[2], opt, true
 }
 
 // Isolated returns f opened in a child process: the running binary
@@ -38,7 +50,7 @@ func Isolated(f backend.Factory) backend.Factory {
 			return nil, fmt.Errorf("%s: starting it in a child process: %v (-isolate=off runs it in process)", f.Name, err)
 		}
 		dev := strconv.Itoa(o.Device)
-		b, err := Start(Spec{Name: f.Name, Command: []string{exe, ServeCommand, f.Name, dev}, Builtin: true, Timeout: o.Timeout})
+		b, err := Start(Spec{Name: f.Name, Command: []string{exe, ServeCommand, f.Name, dev, o.Timeout.String()}, Builtin: true, Timeout: o.Timeout})
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/peakbench/peakbench/bench/backend"
 	_ "github.com/peakbench/peakbench/bench/backend/nvidia" // registered for the children of isolate_gpu_test.go
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/cgo/gpurt/gpufake"
@@ -37,8 +36,8 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(refWorkerEnv); mode != "" {
 		os.Exit(refWorker(mode))
 	}
-	if name, device, ok := ServeArgs(os.Args); ok { // isolate_test.go
-		os.Exit(ServeMain(name, backend.OpenOptions{Device: device}))
+	if name, opt, ok := ServeArgs(os.Args); ok { // isolate_test.go
+		os.Exit(ServeMain(name, opt))
 	}
 	code := m.Run()
 	gpufake.Cleanup()

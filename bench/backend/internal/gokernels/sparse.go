@@ -27,8 +27,15 @@ const (
 // SpMVAlgorithms lists them.
 var SpMVAlgorithms = []string{CSR, SELL}
 
-// PrepareSparse makes the kernel of spmv or spmm at lvl, in f32 or f64.
+// PrepareSparse makes the kernel of spmv or spmm at lvl, or of a format
+// conversion (sparse_convert.go), in f32 or f64.
 func PrepareSparse(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+	if w.Op.SparseConversion() {
+		if w.DType == workload.F32 {
+			return prepareConversion[float32](w, in, cfg)
+		}
+		return prepareConversion[float64](w, in, cfg)
+	}
 	if w.DType == workload.F32 {
 		return prepareSparse[float32](lvl, w, in, cfg)
 	}

@@ -1,0 +1,173 @@
+package sparse
+
+import (
+	"fmt"
+
+	"github.com/peakbench/peakbench/gobackend/internal/num"
+)
+
+// The format conversions: CSR to COO (the row of each entry), COO sorted by
+// row to CSR (the row pointers) and CSR to CSC (a counting sort by column).
+// Row-sorted COO shares CSR's values and column indices, so the first two
+// convert the row array alone, as cusparseXcsr2coo and Xcoo2csr do. None
+// has a vector kernel: they are stores of indices and scattered copies,
+// and every level runs this Go.
+
+// ToCOO writes the row of each of a's entries to rowIdx (NNZ long), the
+// rows split between threads by entries as SpMV's are.
+func ToCOO[T Float](a *CSR[T], rowIdx []int32, threads int) {
+	if len(rowIdx) != len(a.colIdx) {
+		panic(fmt.Sprintf("sparse: ToCOO of %d entries into %d rows", len(a.colIdx), len(rowIdx)))
+	}
+	rows := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			r := rowIdx[a.rowPtr[i]:a.rowPtr[i+1]]
+			for j := range r {
+				r[j] = int32(i)
+			}
+		}
+	}
+	parts := a.pieces(threads)
+	if parts == 1 {
+		rows(0, a.rows)
+		return
+	}
+	bounds := a.Partition(parts)
+	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
+		for part := lo; part < hi; part++ {
+			rows(bounds[part], bounds[part+1])
+		}
+	})
+}
+
+// FromCOO writes the row pointers (rows+1) of a matrix whose entries'
+// rows, rowIdx, ascend (COO sorted by row; every row in [0, rows)):
+// rowPtr[r] is the first entry in row r or later. Threads take equal runs
+// of entries; each sets the pointers of the rows its entries start, so
+// none writes another's.
+func FromCOO(rows int, rowIdx, rowPtr []int32, threads int) {
+	if len(rowPtr) != rows+1 {
+		panic(fmt.Sprintf("sparse: FromCOO of %d rows into %d row pointers", rows, len(rowPtr)))
+	}
+	nnz := len(rowIdx)
+	run := func(lo, hi int) {
+		prev := int32(-1)
+		if lo > 0 {
+			prev = rowIdx[lo-1]
+		}
+		for i := lo; i < hi; i++ {
+			r := rowIdx[i]
+			for q := prev + 1; q <= r; q++ {
+				rowPtr[q] = int32(i)
+			}
+			prev = r
+		}
+		if hi == nnz { // the rows after the last entry's, empty
+			for q := int(prev) + 1; q <= rows; q++ {
+				rowPtr[q] = int32(nnz)
+			}
+		}
+	}
+	parts := max(1, min(threads, nnz/minPiece))
+	if parts == 1 {
+		run(0, nnz)
+		return
+	}
+	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
+		for part := lo; part < hi; part++ {
+			run(nnz*part/parts, nnz*(part+1)/parts)
+		}
+	})
+}
+
+// CSCWork is ToCSC's scratch for one matrix and thread count: each
+// thread's count, then cursor, per column. Made once, off the clock.
+type CSCWork struct {
+	bounds []int     // the threads' row ranges (CSR.Partition)
+	cursor [][]int32 // per thread, per column
+}
+
+// NewCSCWork is the scratch of ToCSC on a with threads threads: one
+// thread (and no scratch) below minPiece entries.
+func NewCSCWork[T Float](a *CSR[T], threads int) *CSCWork {
+	parts := a.pieces(threads)
+	w := &CSCWork{bounds: a.Partition(parts)}
+	if parts > 1 {
+		w.cursor = make([][]int32, parts)
+		for t := range w.cursor {
+			w.cursor[t] = make([]int32, a.cols)
+		}
+	}
+	return w
+}
+
+// ToCSC writes a in compressed sparse column form: val and rowIdx (NNZ
+// long) column by column, rows ascending within each (a's rows are
+// visited in order), and colPtr (Cols+1). One thread: counts into colPtr
+// shifted by two places, so that the scatter's cursors leave each
+// column's start behind. Several: each counts its rows' entries per
+// column, a pass over the columns turns the counts into each thread's
+// first slot there (threads in row order), and each scatters its rows.
+func ToCSC[T Float](a *CSR[T], w *CSCWork, val []T, rowIdx, colPtr []int32) {
+	if len(val) != len(a.colIdx) || len(rowIdx) != len(a.colIdx) || len(colPtr) != a.cols+1 {
+		panic(fmt.Sprintf("sparse: ToCSC of a %d×%d matrix of %d entries into %d values, %d rows, %d column pointers", a.rows, a.cols, len(a.colIdx), len(val), len(rowIdx), len(colPtr)))
+	}
+	if w.cursor == nil {
+		toCSCSerial(a, val, rowIdx, colPtr)
+		return
+	}
+	parts := len(w.cursor)
+	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			count := w.cursor[t]
+			clear(count)
+			for _, c := range a.colIdx[a.rowPtr[w.bounds[t]]:a.rowPtr[w.bounds[t+1]]] {
+				count[c]++
+			}
+		}
+	})
+	next := int32(0)
+	for c := range a.cols {
+		colPtr[c] = next
+		for _, cur := range w.cursor {
+			n := cur[c]
+			cur[c] = next
+			next += n
+		}
+	}
+	colPtr[a.cols] = next
+	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			scatterRows(a, w.cursor[t], val, rowIdx, w.bounds[t], w.bounds[t+1])
+		}
+	})
+}
+
+// toCSCSerial is ToCSC on one thread.
+func toCSCSerial[T Float](a *CSR[T], val []T, rowIdx, colPtr []int32) {
+	clear(colPtr)
+	for _, c := range a.colIdx {
+		if int(c)+2 <= a.cols {
+			colPtr[c+2]++
+		}
+	}
+	for k := 2; k <= a.cols; k++ {
+		colPtr[k] += colPtr[k-1]
+	}
+	// colPtr[c+1] is column c's start: the scatter's cursor, which ends at
+	// its end, column c+1's start.
+	scatterRows(a, colPtr[1:], val, rowIdx, 0, a.rows)
+}
+
+// scatterRows copies rows lo to hi of a to their slots, cursor[c] being
+// column c's next.
+func scatterRows[T Float](a *CSR[T], cursor []int32, val []T, rowIdx []int32, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		for p := a.rowPtr[i]; p < a.rowPtr[i+1]; p++ {
+			c := a.colIdx[p]
+			q := cursor[c]
+			cursor[c] = q + 1
+			val[q], rowIdx[q] = a.val[p], int32(i)
+		}
+	}
+}
