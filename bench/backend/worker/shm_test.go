@@ -14,7 +14,7 @@ func TestSharedIntegers(t *testing.T) {
 	if float64(float32(out[0])) == out[0] {
 		t.Fatal("2^24+1 is exact in f32: the test shows nothing")
 	}
-	s, err := newShared("test", workload.I8, [][]float64{{-128, 127}}, len(out))
+	s, err := newShared("test", workload.I8, [][]float64{{-128, 127}}, len(out), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
