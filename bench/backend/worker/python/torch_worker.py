@@ -70,7 +70,9 @@ class Torch:
         if "fft" in ops:
             details["fft"] = "torch.fft on " + self.dev
         if "spmm" in ops:
-            details["sparse"] = "torch.sparse_csr_tensor on %s%s" % (self.dev, "; spmv as torch.mm of one column: " + self.spmv_by_mm if self.spmv_by_mm else "")
+            details["sparse"] = "torch.sparse_csr_tensor on " + self.dev
+            if self.spmv_by_mm:
+                details["sparse"] += "; spmv as a one-column torch.mm (torch.mv refused: %s)" % self.spmv_by_mm
         return dict(name="torch", version=torch.__version__, device=name, ops=ops, threads=True, details=details,
                     unavailable=unavailable)
 
@@ -95,7 +97,7 @@ class Torch:
             try:
                 return torch.mv(A, x[0, :2])
             except RuntimeError as e:  # a CPU build without MKL: "Calling addmv on a sparse CPU tensor requires … MKL"
-                self.spmv_by_mm = str(e).strip().splitlines()[0]
+                self.spmv_by_mm = str(e).strip().splitlines()[0].split(". ")[0]
                 return torch.mm(A, x[0, :2].view(2, 1))
 
         for op in FFT_OPS + SPARSE_OPS:
