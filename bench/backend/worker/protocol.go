@@ -27,6 +27,11 @@ type request struct {
 	File    string   `json:"file,omitempty"` // the shared file the inputs and output live in
 	Inputs  []region `json:"inputs,omitempty"`
 	Output  *region  `json:"output,omitempty"`
+	// Index holds a sparse workload's CSR pattern as int32 regions in the
+	// same file: the row pointers (rows+1), then the column indices (nnz).
+	// Left out for peakbench's own workers, which make the matrix again
+	// from the shape.
+	Index []region `json:"index,omitempty"`
 	// Algorithm is one of those the hello's algorithms lists for the op;
 	// "" is the worker's one way.
 	Algorithm string `json:"algorithm,omitempty"`
@@ -42,6 +47,16 @@ type dims struct {
 	TransA bool   `json:"trans_a,omitempty"`
 	TransB bool   `json:"trans_b,omitempty"`
 	Layer  *layer `json:"layer,omitempty"`
+	Sparse *csr   `json:"sparse,omitempty"`
+}
+
+// csr is a sparse workload's matrix in the protocol's names: rows×cols
+// with nnz entries; k is X's columns (spmm; 1 for spmv).
+type csr struct {
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+	NNZ  int `json:"nnz"`
+	K    int `json:"k"`
 }
 
 // layer is workload.LayerShape in the protocol's names.
@@ -87,6 +102,10 @@ type reply struct {
 	// Algorithms lists, per op, the ways the worker computes it that
 	// results tell apart (backend.BackendAlgorithms); absent: one way.
 	Algorithms map[string][]string `json:"algorithms,omitempty"`
+	// Unavailable says, per op the worker knows but does not list in Ops,
+	// why the framework at hand cannot compute it ("SciPy 1.3 has no
+	// scipy.fft"): the refusal of a prepare of that op says so.
+	Unavailable map[string]string `json:"unavailable,omitempty"`
 
 	// info (peakbench's own workers): what makes the numbers suspect,
 	// e.g. a GPU that throttled
@@ -111,5 +130,15 @@ func dimsOf(w workload.Workload) *dims {
 			Stride: l.Stride, Pad: l.Pad, Dil: l.Dil, Out: l.Out, Groups: l.Groups, NHWC: l.NHWC,
 			Eps: workload.NormEpsilon}}
 	}
+	if w.Op.Sparse() {
+		m := s.Sparse
+		k := 1
+		if w.Op == workload.SpMM {
+			k = m.K
+		}
+		return &dims{Sparse: &csr{Rows: m.Rows, Cols: m.Cols, NNZ: m.NNZ, K: k}}
+	}
+	// The Fourier transforms: m the batch, n the length (a 2-D
+	// transform's columns), k a 2-D transform's rows (0: 1-D).
 	return &dims{M: s.M, N: s.N, K: s.K, TransA: s.TransA, TransB: s.TransB}
 }

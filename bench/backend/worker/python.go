@@ -34,15 +34,15 @@ type python struct {
 
 var pythons = []python{
 	{name: "torch", script: "torch_worker.py", module: "torch",
-		description: "PyTorch on the CPU through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax, conv, pools, norms)",
+		description: "PyTorch on the CPU through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax, conv, pools, norms; fft, ifft, rfft by torch.fft; spmv, spmm on sparse CSR tensors)",
 		device:      hostDevice},
 	{name: "torch-cuda", script: "torch_worker.py", module: "torch",
-		description: "PyTorch on the GPU (-device) through a Python worker, timed with CUDA synchronization",
+		description: "PyTorch on the GPU (-device) through a Python worker, timed with CUDA synchronization (torch's ops; torch.fft through cuFFT, sparse CSR products through cuSPARSE)",
 		device: func(o backend.OpenOptions) platform.Device {
 			return platform.Device{Kind: platform.CUDA, Index: o.Device}
 		}},
 	{name: "numpy", script: "numpy_worker.py", module: "numpy",
-		description: "NumPy and SciPy through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax)",
+		description: "NumPy and SciPy through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax; fft, ifft, rfft by scipy.fft, which keeps f32 in complex64; spmv, spmm by scipy.sparse's CSR product, single-threaded)",
 		device:      hostDevice},
 }
 

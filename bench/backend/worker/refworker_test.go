@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -30,6 +32,10 @@ import (
 //	device     its hello names a device peakbench cannot read
 //	noisy      prints to its standard output outside of replies (a
 //	           framework that prints): a protocol error it must avoid
+//	nosparse   leaves spmv and spmm out of its hello, saying why
+//
+// In every mode it checks that a sparse workload's CSR pattern arrived
+// whole in the index regions, as a framework's worker reads it.
 const refWorkerEnv = "PEAKBENCH_REFWORKER"
 
 func TestMain(m *testing.M) {
@@ -86,14 +92,18 @@ func refWorker(mode string) int {
 			if mode == "device" {
 				device = "gpu zero"
 			}
-			ops := map[string][]string{}
+			ops, unavailable := map[string][]string{}, map[string]string{}
 			for _, op := range workload.Ops {
+				if mode == "nosparse" && op.Sparse() {
+					unavailable[string(op)] = "ref 1.0 has no sparse matrices"
+					continue
+				}
 				if !op.Layer() && op.Accepts(workload.F32) {
 					ops[string(op)] = []string{"f32", "f64"}
 				}
 			}
 			say(reply{OK: &ok, Protocol: Protocol, Name: "ref", Version: "1.0", Device: device, Ops: ops,
-				Threads: true, Details: map[string]string{"mode": mode}})
+				Threads: true, Details: map[string]string{"mode": mode}, Unavailable: unavailable})
 		case "prepare":
 			k, err := refPrepare(req)
 			if err != nil {
@@ -183,5 +193,31 @@ func refPrepare(req request) (*refKernel, error) {
 	if k.sh.output.Count != w.OutputLen() {
 		return nil, fmt.Errorf("output region holds %d elements, the workload %d", k.sh.output.Count, w.OutputLen())
 	}
+	if err := checkIndex(w, mem, req.Index); err != nil {
+		return nil, err
+	}
 	return k, nil
+}
+
+// checkIndex compares a sparse workload's index regions with its matrix:
+// the row pointers, then the column indices, as int32.
+func checkIndex(w workload.Workload, mem []byte, index []region) error {
+	if !w.Op.Sparse() {
+		return nil
+	}
+	m := w.SparseMatrix()
+	want := [][]int32{m.RowPtr, m.ColIdx}
+	if len(index) != len(want) {
+		return fmt.Errorf("%s: %d index regions; want the row pointers and the column indices", w.Op, len(index))
+	}
+	for i, r := range index {
+		if r.Count != len(want[i]) || r.Offset < 0 || r.Offset+4*int64(r.Count) > int64(len(mem)) {
+			return fmt.Errorf("%s: index region %d %+v: want %d elements inside the %d-byte file", w.Op, i, r, len(want[i]), len(mem))
+		}
+		got := unsafe.Slice((*int32)(unsafe.Pointer(&mem[r.Offset])), r.Count)
+		if !slices.Equal(got, want[i]) {
+			return fmt.Errorf("%s: index region %d differs from the matrix's", w.Op, i)
+		}
+	}
+	return nil
 }

@@ -24,6 +24,7 @@ type shared struct {
 	dtype   workload.DType
 	inputs  []region
 	output  region
+	index   []region // int32 regions: a sparse matrix's pattern
 	removed bool
 }
 
@@ -46,21 +47,25 @@ const slotStride = 9 * 64
 const page = 4096
 
 // newShared lays out the inputs and an output of outLen elements of dt,
-// each buffer on pages of its own at its staggered offset, and writes the
-// inputs.
-func newShared(name string, dt workload.DType, inputs [][]float64, outLen int) (*shared, error) {
+// then index's int32 arrays (a sparse matrix's row pointers and column
+// indices), each buffer on pages of its own at its staggered offset, and
+// writes the inputs and the indices.
+func newShared(name string, dt workload.DType, inputs [][]float64, outLen int, index [][]int32) (*shared, error) {
 	size := elemSize(dt)
 	s := &shared{dtype: dt}
 	var end int64
-	place := func(slot, count int) region {
+	place := func(slot, count, size int) region {
 		start := (end+page-1)/page*page + int64(slot*slotStride%page)
 		end = start + int64(count*size)
 		return region{Offset: start, Count: count}
 	}
 	for i, v := range inputs {
-		s.inputs = append(s.inputs, place(i, len(v)))
+		s.inputs = append(s.inputs, place(i, len(v), size))
 	}
-	s.output = place(len(inputs), outLen)
+	s.output = place(len(inputs), outLen, size)
+	for i, v := range index {
+		s.index = append(s.index, place(len(inputs)+1+i, len(v), 4))
+	}
 	total := max((end+page-1)/page*page, page)
 
 	s.path = filepath.Join(shmDir(), fmt.Sprintf("peakbench-%d-%s-%d", os.Getpid(), name, fileSeq.Add(1)))
@@ -80,6 +85,12 @@ func newShared(name string, dt workload.DType, inputs [][]float64, outLen int) (
 	}
 	for i, v := range inputs {
 		s.write(s.inputs[i], v)
+	}
+	for i, v := range index {
+		if len(v) > 0 {
+			r := s.index[i]
+			copy(unsafe.Slice((*int32)(unsafe.Pointer(&s.mem[r.Offset])), len(v)), v)
+		}
 	}
 	return s, nil
 }

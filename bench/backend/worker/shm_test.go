@@ -3,6 +3,7 @@ package worker
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/bench/workload"
 )
@@ -14,7 +15,7 @@ func TestSharedIntegers(t *testing.T) {
 	if float64(float32(out[0])) == out[0] {
 		t.Fatal("2^24+1 is exact in f32: the test shows nothing")
 	}
-	s, err := newShared("test", workload.I8, [][]float64{{-128, 127}}, len(out))
+	s, err := newShared("test", workload.I8, [][]float64{{-128, 127}}, len(out), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,5 +29,33 @@ func TestSharedIntegers(t *testing.T) {
 	}
 	if in := s.read(s.inputs[0]); in[0] != -128 || in[1] != 127 {
 		t.Errorf("inputs %v", in)
+	}
+}
+
+// TestSharedIndex: a sparse matrix's pattern is laid out after the output
+// as int32 regions, each on pages of its own, and written whole.
+func TestSharedIndex(t *testing.T) {
+	rowPtr, colIdx := []int32{0, 2, 3}, []int32{0, 1<<31 - 1, 1}
+	s, err := newShared("test", workload.F32, [][]float64{{1, 2, 3}, {4, 5}}, 2, [][]int32{rowPtr, colIdx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	if len(s.index) != 2 {
+		t.Fatalf("%d index regions; want 2", len(s.index))
+	}
+	prev := s.output.Offset + int64(s.output.Count*4)
+	for i, want := range [][]int32{rowPtr, colIdx} {
+		r := s.index[i]
+		if r.Count != len(want) || r.Offset < prev || r.Offset/page == (prev-1)/page {
+			t.Errorf("index region %d %+v: want %d elements on pages after byte %d", i, r, len(want), prev)
+		}
+		got := unsafe.Slice((*int32)(unsafe.Pointer(&s.mem[r.Offset])), r.Count)
+		for j := range want {
+			if got[j] != want[j] {
+				t.Errorf("index region %d element %d: %d; want %d", i, j, got[j], want[j])
+			}
+		}
+		prev = r.Offset + int64(r.Count*4)
 	}
 }

@@ -443,6 +443,9 @@ func (b *Backend) Algorithms(w workload.Workload) []string { return b.hello.Algo
 // and the worker builds the kernel from them.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if !b.supports(w) {
+		if why := b.hello.Unavailable[string(w.Op)]; why != "" {
+			return nil, fmt.Errorf("%s: %s %s: %s: %w", b.spec.Name, w.Op, w.DType, firstLine(why), backend.ErrUnsupported)
+		}
 		return nil, backend.Unsupported(b.spec.Name, w)
 	}
 	if cfg.Threads < 0 || cfg.Copies < 0 {
@@ -462,7 +465,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	if dead != nil {
 		return nil, dead
 	}
-	sh, err := newShared(b.spec.Name, w.DType, in.Args, w.OutputLen())
+	sh, err := newShared(b.spec.Name, w.DType, in.Args, w.OutputLen(), b.sparseIndex(w))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %s: %v", b.spec.Name, w.Op, w.DType, err)
 	}
@@ -473,7 +476,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		Cmd: "prepare", ID: id, Op: string(w.Op), DType: string(w.DType),
 		Shape: w.Shape.Format(w.Op), Dims: dimsOf(w), Alpha: in.Alpha,
 		Threads: cfg.Threads, Copies: max(cfg.Copies, 1),
-		File: sh.path, Inputs: sh.inputs, Output: &out, Algorithm: cfg.Algorithm,
+		File: sh.path, Inputs: sh.inputs, Output: &out, Index: sh.index, Algorithm: cfg.Algorithm,
 	}, b.spec.Timeout, k.what)
 	if err != nil {
 		sh.close()
@@ -485,6 +488,18 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		k.alg = cfg.Algorithm
 	}
 	return k, nil
+}
+
+// sparseIndex is the CSR pattern a framework's worker needs beside the
+// values of a sparse workload (Data holds the values and x only): the row
+// pointers and column indices. nil for other ops, and for peakbench's own
+// workers, which make the matrix again from the shape.
+func (b *Backend) sparseIndex(w workload.Workload) [][]int32 {
+	if !w.Op.Sparse() || b.spec.Builtin {
+		return nil
+	}
+	m := w.SparseMatrix()
+	return [][]int32{m.RowPtr, m.ColIdx}
 }
 
 // Close implements backend.Backend: it asks the worker to exit, and stops

@@ -140,6 +140,26 @@ func TestUnsupported(t *testing.T) {
 	}
 }
 
+// TestUnavailableSaysWhy: an op the hello leaves out with a reason
+// (a framework build without it) is refused as undeclared, with that
+// reason, never as a shape the worker cannot run.
+func TestUnavailableSaysWhy(t *testing.T) {
+	b := startRef(t, "ref", "nosparse")
+	sh, err := workload.ParseShape(workload.SpMV, "banded:n=16:bw=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := workload.Workload{Op: workload.SpMV, DType: workload.F32, Shape: sh}
+	_, err = b.Prepare(w, w.NewData(1), backend.Config{})
+	if !errors.Is(err, backend.ErrUnsupported) || errors.Is(err, backend.ErrUnsupportedShape) ||
+		!strings.Contains(err.Error(), "ref 1.0 has no sparse matrices") {
+		t.Errorf("Prepare(spmv) = %v; want ErrUnsupported with the hello's reason", err)
+	}
+	if backend.DeclaredBy(b).Has(workload.SpMV, workload.F32) {
+		t.Error("spmv declared though the hello left it out")
+	}
+}
+
 // TestPythonMissing: with PEAKBENCH_PYTHON naming an interpreter that
 // is not there, the Python backends say so and how to fix it.
 func TestPythonMissing(t *testing.T) {

@@ -5,6 +5,9 @@ one, on arrays NumPy allocated itself (the inputs are copied once from the
 shared file). NumPy's ufuncs run on one thread; matmul, dot and SciPy's BLAS
 calls run on the threads of the BLAS NumPy was linked with, which the worker
 sets through threadpoolctl when installed, else through the BLAS's own call.
+The Fourier transforms are scipy.fft's (pocketfft, threads through its
+workers=; numpy.fft would compute f32 in complex128), the sparse products
+scipy.sparse's CSR matrix times a dense one, on one thread.
 """
 
 import os
@@ -12,7 +15,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peakbench_worker import Kernel, Missing, Refused, Unsupported, blas_thread_control, loaded_library, python_details, serve  # noqa: E402
+from peakbench_worker import (FFT_OPS, SPARSE_OPS, Kernel, Missing, Refused, Unsupported, blas_thread_control,  # noqa: E402
+                              fft_layout, first_call_excess, loaded_library, python_details, serve)
 
 OPS = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 
@@ -37,25 +41,50 @@ class NumPy:
         self.set_threads, how = blas_thread_control(self.blas_path)
         details["threads"] = how
         details["elementwise"] = "single-threaded (NumPy ufuncs)"
-        return dict(name="numpy", version=np.__version__, device="cpu", ops={op: ["f32", "f64"] for op in OPS},
-                    threads=self.set_threads is not None, details=details)
+        ops, unavailable = list(OPS), {}
+        try:
+            import scipy.fft
+
+            self.fft = scipy.fft
+            ops += FFT_OPS
+            details["fft"] = "scipy.fft (pocketfft; threads: workers=)"
+        except ImportError as e:  # SciPy before 1.4
+            for op in FFT_OPS:
+                unavailable[op] = "SciPy %s has no scipy.fft (%s); numpy.fft would compute f32 in complex128" % (scipy.__version__, e)
+        try:
+            import scipy.sparse
+
+            self.sparse = scipy.sparse
+            ops += SPARSE_OPS
+            details["sparse"] = "scipy.sparse.csr_matrix, single-threaded"
+        except ImportError as e:
+            for op in SPARSE_OPS:
+                unavailable[op] = "no scipy.sparse: %s" % e
+        return dict(name="numpy", version=np.__version__, device="cpu", ops={op: ["f32", "f64"] for op in ops},
+                    threads=self.set_threads is not None, details=details, unavailable=unavailable)
 
     def to_numpy(self, r):
         return r
 
-    def prepare(self, req, inputs):
+    def prepare(self, req, inputs, index):
         if req.get("threads") and self.set_threads is not None:
             self.set_threads(int(req["threads"]))
         copies = max(int(req.get("copies", 1)), 1)
-        sets = [self.build(req, [a.copy() for a in inputs]) for _ in range(copies)]
+        sets = [self.build(req, [a.copy() for a in inputs], [i.copy() for i in index]) for _ in range(copies)]
         k = Kernel([s[0] for s in sets], None, sets[0][2])
         k.result = lambda: sets[k.last][1]()
-        if req["op"] != "axpy":  # (axpy would change y)
+        if req["op"] in FFT_OPS:
+            k.plan_ns = first_call_excess(sets[0][0], k.sync)
+        elif req["op"] != "axpy":  # (axpy would change y)
             sets[0][0]()  # a call NumPy refuses fails here, at prepare
         return k
 
-    def build(self, req, a):
+    def build(self, req, a, index):
         np, op, d = self.np, req["op"], req["dims"]
+        if op in FFT_OPS:
+            return self.transform(req, a[0])
+        if op in SPARSE_OPS:
+            return self.sparse_product(req, a, index)
         m, n, k = d.get("m", 0), d.get("n", 0), d.get("k", 0)
         if op == "gemm":
             ta, tb = d.get("trans_a", False), d.get("trans_b", False)
@@ -107,6 +136,38 @@ class NumPy:
             f = self.special.softmax
             return (lambda: f(x, axis=1)), (lambda: f(x, axis=1)), "scipy.special.softmax(x, axis=1)"
         raise Unsupported("numpy worker: no op %s" % op)
+
+    def transform(self, req, x):
+        """scipy.fft on x, laid out as fft_layout says: complex64 for f32,
+        complex128 for f64; ifft unnormalized, as the workload defines it
+        (norm="forward" puts the 1/n on the forward transform)."""
+        np, op = self.np, req["op"]
+        shape, _, axes = fft_layout(req)
+        if op != "rfft":
+            x = x.view(np.complex64 if x.dtype == np.float32 else np.complex128)
+        x = x.reshape(shape)
+        name = op + ("2" if axes == 2 else "")
+        f = getattr(self.fft, name)
+        kw = {"workers": int(req["threads"])} if req.get("threads") else {}
+        args = ", workers=%d" % kw["workers"] if kw else ""
+        if op == "ifft":
+            kw["norm"] = "forward"
+            args = ', norm="forward"' + args
+        call = lambda: f(x, **kw)  # noqa: E731  (scipy.fft takes no out=: each call allocates its result)
+        return call, call, "scipy.fft.%s(x%s)" % (name, args)
+
+    def sparse_product(self, req, a, index):
+        """A @ x (spmv) or A @ X (spmm, X cols×k row-major) with A a
+        scipy.sparse CSR matrix over the workload's pattern; SciPy's
+        sparse products run on one thread and allocate their result."""
+        s = req["dims"]["sparse"]
+        if len(index) != 2:
+            raise Refused("numpy worker: %s needs the CSR pattern (prepare's index regions)" % req["op"])
+        rowptr, cols = index
+        A = self.sparse.csr_matrix((a[0], cols, rowptr), shape=(s["rows"], s["cols"]), copy=False)
+        x = a[1] if req["op"] == "spmv" else a[1].reshape(s["cols"], s["k"])
+        call = lambda: A @ x  # noqa: E731
+        return call, call, "scipy.sparse.csr_matrix A @ %s (single-threaded)" % ("x" if req["op"] == "spmv" else "X")
 
 
 if __name__ == "__main__":

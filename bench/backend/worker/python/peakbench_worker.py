@@ -31,7 +31,8 @@ class Refused(Exception):
 class Kernel:
     """A prepared workload: steps[c]() runs it once on buffer set c;
     result() returns the latest run's output (a NumPy-convertible array or
-    scalar); sync() waits for a device."""
+    scalar, complex ones as interleaved pairs); sync() waits for a device.
+    plan_ns, when set, is the framework's planning time (plan_ns)."""
 
     def __init__(self, steps, result, implementation, sync=None, timer=None):
         self.steps = steps
@@ -40,6 +41,7 @@ class Kernel:
         self.sync = sync or (lambda: None)
         self.timer = timer
         self.last = 0
+        self.plan_ns = 0
 
     def run(self, iters):
         if self.timer is not None:
@@ -72,6 +74,39 @@ def np_dtype(name):
     return {"f32": np.float32, "f64": np.float64}[name]
 
 
+FFT_OPS = ["fft", "ifft", "rfft"]
+SPARSE_OPS = ["spmv", "spmm"]
+
+
+def fft_layout(req):
+    """The shapes of a Fourier transform's input and output as the
+    workload lays them out (bench/workload/fft.go): a batch of m
+    transforms, each of n points, or of k rows by n columns when k > 0
+    (2-D); complex values interleaved, rfft's input real and its output
+    the n/2+1 non-redundant values of each row. Returns (input shape,
+    output shape, the transformed axes' count)."""
+    d = req["dims"]
+    b, n, rows = max(d.get("m", 1), 1), d["n"], d.get("k", 0)
+    lead = (b, rows) if rows > 0 else (b,)
+    out_n = n // 2 + 1 if req["op"] == "rfft" else n
+    return lead + (n,), lead + (out_n,), 2 if rows > 0 else 1
+
+
+def first_call_excess(step, sync):
+    """The frameworks plan a transform inside its first call and keep the
+    plan (pocketfft's and cuFFT's plan caches): the first call's time
+    beyond the second's is the planning, reported as plan_ns."""
+    sync()
+    t0 = time.perf_counter_ns()
+    step()
+    sync()
+    t1 = time.perf_counter_ns()
+    step()
+    sync()
+    t2 = time.perf_counter_ns()
+    return max((t1 - t0) - (t2 - t1), 0)
+
+
 class Shared:
     """The shared file mapped, and NumPy views of its regions."""
 
@@ -89,6 +124,10 @@ class Shared:
 
     def view(self, region):
         return self.np.frombuffer(self.mm, dtype=self.dtype, count=region["count"], offset=region["offset"])
+
+    def index(self, region):
+        """An int32 region: a sparse matrix's row pointers or column indices."""
+        return self.np.frombuffer(self.mm, dtype=self.np.int32, count=region["count"], offset=region["offset"])
 
     def close(self):
         try:
@@ -132,15 +171,17 @@ def serve(framework):
                 sh = Shared(req["file"], req["dtype"])
                 try:
                     inputs = [sh.view(r) for r in req["inputs"]]
+                    index = [sh.index(r) for r in req.get("index") or []]
                     output = sh.view(req["output"])
-                    k = framework.prepare(req, inputs)
-                    del inputs
+                    k = framework.prepare(req, inputs, index)
+                    del inputs, index
                 except BaseException:
                     sh.close()
                     raise
                 k.shared, k.out = sh, output
                 kernels[req["id"]] = k
-                reply(ok=True, implementation=k.implementation)
+                extra = {"plan_ns": int(k.plan_ns)} if k.plan_ns > 0 else {}
+                reply(ok=True, implementation=k.implementation, **extra)
             elif cmd == "run":
                 k = kernels[req["id"]]
                 reply(ok=True, ns=max(int(k.run(int(req["iters"]))), 1))
@@ -148,7 +189,9 @@ def serve(framework):
                 k = kernels[req["id"]]
                 import numpy as np
 
-                r = framework.to_numpy(k.result())
+                r = np.asarray(framework.to_numpy(k.result()))
+                if np.iscomplexobj(r):  # interleaved (re, im), as the workload lays complex values out
+                    r = np.ascontiguousarray(r).view(r.real.dtype)
                 np.copyto(k.out, np.asarray(r, dtype=k.out.dtype).reshape(-1))
                 reply(ok=True)
             elif cmd == "free":

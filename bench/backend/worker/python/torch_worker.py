@@ -2,7 +2,11 @@
 
 Each kernel times the call a PyTorch user writes, with out= where PyTorch
 takes one (so the allocator is not what is measured), on tensors PyTorch
-allocated itself: the inputs are copied once from the shared file.
+allocated itself: the inputs are copied once from the shared file. The
+Fourier transforms are torch.fft's (pocketfft or MKL on the CPU, cuFFT on a
+GPU), the sparse products a torch.sparse_csr_tensor times a dense tensor;
+both on the worker's device, probed at hello (an op the build cannot run
+there is left out, with the reason).
 """
 
 import os
@@ -11,7 +15,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peakbench_worker import Kernel, Missing, Refused, Unsupported, blas_thread_control, loaded_library, python_details, serve  # noqa: E402
+from peakbench_worker import (FFT_OPS, SPARSE_OPS, Kernel, Missing, Refused, Unsupported, blas_thread_control,  # noqa: E402
+                              fft_layout, first_call_excess, loaded_library, python_details, serve)
 
 VECTOR = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 LAYERS = ["conv1d", "conv2d", "conv3d", "maxpool", "avgpool", "adaptiveavgpool", "batchnorm", "layernorm", "groupnorm"]
@@ -21,6 +26,7 @@ class Torch:
     def __init__(self):
         self.torch = None
         self.dev = "cpu"
+        self.spmv_by_mm = ""  # why spmv runs as a one-column torch.mm, when it does
 
     def hello(self, device):
         try:
@@ -55,7 +61,61 @@ class Torch:
             details["cudnn"] = str(torch.backends.cudnn.version())
             details.pop("code_path", None)
         ops = {op: ["f32", "f64"] for op in VECTOR + LAYERS}
-        return dict(name="torch", version=torch.__version__, device=name, ops=ops, threads=True, details=details)
+        unavailable = {}
+        for op, dts, why in self.probe():
+            if dts:
+                ops[op] = dts
+            if why:
+                unavailable[op] = why
+        if "fft" in ops:
+            details["fft"] = "torch.fft on " + self.dev
+        if "spmm" in ops:
+            details["sparse"] = "torch.sparse_csr_tensor on " + self.dev
+            if self.spmv_by_mm:
+                details["sparse"] += "; spmv as a one-column torch.mm (torch.mv refused: %s)" % self.spmv_by_mm
+        return dict(name="torch", version=torch.__version__, device=name, ops=ops, threads=True, details=details,
+                    unavailable=unavailable)
+
+    def probe(self):
+        """Yields (op, dtypes it computes on the device, why not) for the
+        Fourier transforms and the sparse products: a tiny call of each, as
+        builds differ (torch.mv of a CSR tensor on the CPU needs MKL; a
+        torch before 1.10 has no sparse CSR tensors)."""
+        torch = self.torch
+        dts = {"f32": (torch.float32, torch.complex64), "f64": (torch.float64, torch.complex128)}
+        has_fft = hasattr(torch, "fft") and hasattr(getattr(torch, "fft"), "rfft2")
+        has_csr = hasattr(torch, "sparse_csr_tensor")
+
+        def tiny(op, real, cplx):
+            x = torch.ones(2, 4, dtype=cplx if op in ("fft", "ifft") else real, device=self.dev)
+            if op in FFT_OPS:
+                return getattr(torch.fft, op)(x)
+            i = torch.tensor([0, 1, 2], dtype=torch.int32, device=self.dev)
+            A = torch.sparse_csr_tensor(i, i[:2], torch.ones(2, dtype=real, device=self.dev), size=(2, 2))
+            if op == "spmm":
+                return torch.mm(A, x[:, :2])
+            try:
+                return torch.mv(A, x[0, :2])
+            except RuntimeError as e:  # a CPU build without MKL: "Calling addmv on a sparse CPU tensor requires … MKL"
+                self.spmv_by_mm = str(e).strip().splitlines()[0].split(". ")[0]
+                return torch.mm(A, x[0, :2].view(2, 1))
+
+        for op in FFT_OPS + SPARSE_OPS:
+            if op in FFT_OPS and not has_fft:
+                yield op, [], "torch %s has no torch.fft module (1.8 and later)" % torch.__version__
+                continue
+            if op in SPARSE_OPS and not has_csr:
+                yield op, [], "torch %s has no sparse CSR tensors (torch.sparse_csr_tensor: 1.10 and later)" % torch.__version__
+                continue
+            ok, why = [], ""
+            for name, (real, cplx) in dts.items():
+                try:
+                    tiny(op, real, cplx)
+                    ok.append(name)
+                except Exception as e:
+                    msg = str(e).strip().splitlines()
+                    why = why or "%s %s on %s: %s: %s" % (op, name, self.dev, type(e).__name__, msg[0] if msg else "")
+            yield op, ok, why
 
     def to_numpy(self, r):
         return r.detach().cpu().numpy() if hasattr(r, "detach") else r
@@ -64,27 +124,37 @@ class Torch:
         if self.dev != "cpu":
             self.torch.cuda.synchronize(self.dev)
 
-    def prepare(self, req, inputs):
+    def prepare(self, req, inputs, index):
         torch = self.torch
         if req.get("threads"):
             torch.set_num_threads(int(req["threads"]))
             if self.set_blas_threads is not None:
                 self.set_blas_threads(int(req["threads"]))
         copies = max(int(req.get("copies", 1)), 1)
-        sets = [self.build(req, [torch.from_numpy(a).to(self.dev, copy=True) for a in inputs]) for _ in range(copies)]
+        def tensors(arrays):
+            return [torch.from_numpy(a).to(self.dev, copy=True) for a in arrays]
+
+        sets = [self.build(req, tensors(inputs), tensors(index)) for _ in range(copies)]
         steps = [s[0] for s in sets]
         impl = sets[0][2]
         k = Kernel(steps, None, impl, sync=self.sync if self.dev != "cpu" else None)
         k.result = lambda: sets[k.last][1]()
-        if req["op"] != "axpy":  # (axpy would change y)
+        if req["op"] in FFT_OPS:
+            k.plan_ns = first_call_excess(steps[0], k.sync)
+        elif req["op"] != "axpy":  # (axpy would change y)
             steps[0]()  # a call the framework refuses fails here, at prepare
             self.sync()
         return k
 
-    def build(self, req, t):
-        """Returns (step, result, implementation) over tensors t (flat)."""
+    def build(self, req, t, index):
+        """Returns (step, result, implementation) over tensors t (flat) and
+        index (a sparse matrix's row pointers and column indices)."""
         torch = self.torch
         op, d = req["op"], req["dims"]
+        if op in FFT_OPS:
+            return self.transform(req, t[0])
+        if op in SPARSE_OPS:
+            return self.sparse_product(req, t, index)
         m, n, k = d.get("m", 0), d.get("n", 0), d.get("k", 0)
         if op == "gemm":
             ta, tb = d.get("trans_a", False), d.get("trans_b", False)
@@ -127,6 +197,44 @@ class Torch:
         if op in LAYERS:
             return self.layer(req, t)
         raise Unsupported("torch worker: no op %s" % op)
+
+    def transform(self, req, x):
+        """torch.fft on x, laid out as fft_layout says: complex64 for f32,
+        complex128 for f64; ifft unnormalized, as the workload defines it
+        (norm="forward" puts the 1/n on the forward transform)."""
+        torch, op = self.torch, req["op"]
+        shape, out_shape, axes = fft_layout(req)
+        if op != "rfft":
+            x = torch.view_as_complex(x.view(-1, 2))
+        x = x.view(shape)
+        cplx = torch.complex64 if x.dtype in (torch.float32, torch.complex64) else torch.complex128
+        y = torch.empty(out_shape, dtype=cplx, device=x.device)
+        name = op + ("2" if axes == 2 else "")
+        f = getattr(torch.fft, name)
+        norm = "forward" if op == "ifft" else "backward"
+        call = lambda: f(x, norm=norm, out=y)  # noqa: E731
+        return call, (lambda: y), "torch.fft.%s(x%s, out=y)" % (name, ', norm="forward"' if op == "ifft" else "")
+
+    def sparse_product(self, req, t, index):
+        """torch.mv(A, x) (spmv) or torch.mm(A, X) (spmm, X cols×k
+        row-major) with A a sparse CSR tensor over the workload's pattern
+        (int32 indices); spmv as a one-column torch.mm where this build's
+        torch.mv has no CSR kernel (the CPU without MKL)."""
+        torch, op = self.torch, req["op"]
+        s = req["dims"]["sparse"]
+        if len(index) != 2:
+            raise Refused("torch worker: %s needs the CSR pattern (prepare's index regions)" % op)
+        A = torch.sparse_csr_tensor(index[0], index[1], t[0], size=(s["rows"], s["cols"]))
+        if op == "spmm":
+            X = t[1].view(s["cols"], s["k"])
+            Y = torch.empty(s["rows"], s["k"], dtype=X.dtype, device=X.device)
+            return (lambda: torch.mm(A, X, out=Y)), (lambda: Y), "torch.mm(A_csr, X, out=Y)"
+        x = t[1]
+        y = torch.empty(s["rows"], dtype=x.dtype, device=x.device)
+        if self.spmv_by_mm:
+            xc, yc = x.view(-1, 1), y.view(-1, 1)
+            return (lambda: torch.mm(A, xc, out=yc)), (lambda: y), "torch.mm(A_csr, x[:, None], out=y[:, None]) (torch.mv of CSR needs MKL)"
+        return (lambda: torch.mv(A, x, out=y)), (lambda: y), "torch.mv(A_csr, x, out=y)"
 
     def layer(self, req, t):
         torch = self.torch
