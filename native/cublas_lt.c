@@ -14,9 +14,9 @@
  * Inputs are e4m3, the output f32 (C and D both CUDA_R_32F, one of
  * cublasLtMatmul's documented fp8 outputs), the compute type
  * CUBLAS_COMPUTE_32F and the scale type CUDA_R_32F, as fp8 requires. The A
- * and B scale pointers point at device floats holding 1: the inputs are
- * exact in e4m3, so the scaling that fp8 inference does is there, with the
- * factor that leaves them as they are.
+ * and B scale pointers point at device floats holding 1, each 16-byte
+ * aligned: the inputs are exact in e4m3, so the scaling that fp8 inference
+ * does is there, with the factor that leaves them as they are.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,6 +28,12 @@
 
 /* Workspace offered to cuBLASLt's heuristic; NVIDIA's samples use 32 MiB on Hopper. */
 #define LT_WORKSPACE (32u << 20)
+
+/*
+ * The B scale's offset from the A scale, in floats: each on its own 16 bytes.
+ * cublasLtMatmul refuses a scale pointer off 16-byte alignment (13.1, H100).
+ */
+#define LT_SCALE_STRIDE 4
 
 void pb_cublas_lt_open(pb_cublas *lib)
 {
@@ -114,17 +120,23 @@ static void lt_destroy(pb_gpu_job *j)
 	j->ctx = NULL;
 }
 
-static pb_status lt_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
+/* lt_matmul enqueues copy c's product; it returns cuBLASLt's status. */
+static int lt_matmul(pb_gpu_job *j, int c)
 {
 	pb_cublas *lib = j->dev.lib;
 	lt_job *x = j->ctx;
 	const float one = 1, zero = 0; /* host pointer mode, cuBLASLt's default */
 	void *C = pb_job_buf(j, c, 2);
-	int s = lib->lt.matmul(lib->lt.h, x->desc, &one, pb_job_buf(j, c, 1), x->a,
-	                       pb_job_buf(j, c, 0), x->b, &zero, C, x->c, C, x->c, &x->algo.algo,
-	                       j->dev.scratch[0], j->dev.scratch_bytes[0], lib->gpu->stream);
+	return lib->lt.matmul(lib->lt.h, x->desc, &one, pb_job_buf(j, c, 1), x->a, pb_job_buf(j, c, 0),
+	                      x->b, &zero, C, x->c, C, x->c, &x->algo.algo, j->dev.scratch[0],
+	                      j->dev.scratch_bytes[0], lib->gpu->stream);
+}
+
+static pb_status lt_iter(pb_gpu_job *j, int c, char *err, size_t errlen)
+{
+	int s = lt_matmul(j, c);
 	if (s != CUBLAS_STATUS_SUCCESS)
-		return pb_cublas_fail(lib, s, "cublasLtMatmul", err, errlen);
+		return pb_cublas_fail(j->dev.lib, s, "cublasLtMatmul", err, errlen);
 	return PB_OK;
 }
 
@@ -152,7 +164,10 @@ static pb_status lt_refuse(const pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, p
 	return PB_OK;
 }
 
-/* lt_plan creates x's descriptors and asks the heuristic for an algorithm. */
+/*
+ * lt_plan creates x's descriptors and asks the heuristic for an algorithm;
+ * scales NULL leaves the scale pointers unset (a scale of 1).
+ */
 static pb_status lt_plan(pb_cublas *lib, lt_job *x, const float *scales, int m, int n, int k,
                          char *err, size_t errlen)
 {
@@ -160,16 +175,16 @@ static pb_status lt_plan(pb_cublas *lib, lt_job *x, const float *scales, int m, 
 	int s = lt->desc_create(&x->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
 	const char *call = "cublasLtMatmulDescCreate";
 	int opa = CUBLAS_OP_T, opb = CUBLAS_OP_N;
-	const float *sa = scales, *sb = scales + 1;
+	const float *sa = scales, *sb = scales != NULL ? scales + LT_SCALE_STRIDE : NULL;
 	if (s == CUBLAS_STATUS_SUCCESS) {
 		call = "cublasLtMatmulDescSetAttribute";
 		s = lt->desc_set(x->desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa);
 	}
 	if (s == CUBLAS_STATUS_SUCCESS)
 		s = lt->desc_set(x->desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb);
-	if (s == CUBLAS_STATUS_SUCCESS)
+	if (s == CUBLAS_STATUS_SUCCESS && scales != NULL)
 		s = lt->desc_set(x->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa);
-	if (s == CUBLAS_STATUS_SUCCESS)
+	if (s == CUBLAS_STATUS_SUCCESS && scales != NULL)
 		s = lt->desc_set(x->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb);
 	if (s == CUBLAS_STATUS_SUCCESS) {
 		call = "cublasLtMatrixLayoutCreate";
@@ -234,8 +249,8 @@ pb_status pb_cublas_lt_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "cublas: out of memory");
 	}
 	j->ctx = x;
-	/* the A and B scales: two device floats holding 1 */
-	static const float ones[2] = {1, 1};
+	/* the A and B scales: device floats holding 1, 16 bytes apart */
+	static const float ones[LT_SCALE_STRIDE + 1] = {1, 0, 0, 0, 1};
 	const pb_gpu_calls *c = &lib->gpu->rt->c;
 	st = pb_gpu_job_scratch(j, 1, sizeof ones, err, errlen);
 	if (st == PB_OK) {
@@ -249,14 +264,40 @@ pb_status pb_cublas_lt_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb
 		st = lt_plan(lib, x, j->dev.scratch[1], m, n, k, err, errlen);
 	if (st == PB_OK)
 		st = pb_gpu_job_scratch(j, 0, x->algo.workspaceSize, err, errlen);
+	/*
+	 * One product now, as a guard: cuBLASLt's heuristic takes scale pointers
+	 * that cublasLtMatmul then refuses (NOT_SUPPORTED; 13.1 on an H100 did so
+	 * for a scale 4 bytes off 16-byte alignment, hence LT_SCALE_STRIDE). A
+	 * library that refuses them anyway computes without: the scale is 1.
+	 */
+	int scaled = 1;
+	if (st == PB_OK && lt_matmul(j, 0) == CUBLAS_STATUS_NOT_SUPPORTED) {
+		lt_destroy(j);
+		x = calloc(1, sizeof *x);
+		if (x == NULL)
+			st = pb_fail(PB_ERR_NOMEM, err, errlen, "cublas: out of memory");
+		j->ctx = x;
+		scaled = 0;
+		if (st == PB_OK)
+			st = lt_plan(lib, x, NULL, m, n, k, err, errlen);
+		if (st == PB_OK)
+			st = pb_gpu_job_scratch(j, 0, x->algo.workspaceSize, err, errlen);
+	}
+	if (st == PB_OK) {
+		int e = c->stream_sync(lib->gpu->stream);
+		if (e != 0)
+			st = pb_gpu_fail(lib->gpu->rt, lib->gpu->label, e, "cublasLtMatmul", err, errlen);
+	}
 	if (st != PB_OK) {
 		pb_job_free(j);
 		return st;
 	}
 	snprintf(j->desc, sizeof j->desc,
 	         "cublas %d.%d.%d cublasLtMatmul CUDA_R_8F_E4M3 → CUDA_R_32F CUBLAS_COMPUTE_32F, "
-	         "scales 1, TN m=%d n=%d k=%d on %s (%d cop%s)",
-	         lib->major, lib->minor, lib->patch, m, n, k, lib->gpu->label, j->copies,
+	         "%s, TN m=%d n=%d k=%d on %s (%d cop%s)",
+	         lib->major, lib->minor, lib->patch,
+	         scaled ? "A and B scales 1" : "no scale pointers (refused by cublasLtMatmul)", m, n, k,
+	         lib->gpu->label, j->copies,
 	         j->copies == 1 ? "y" : "ies");
 	*out = j;
 	return PB_OK;

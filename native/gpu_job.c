@@ -341,9 +341,14 @@ pb_status pb_gpu_job_scratch(pb_job *j, int i, size_t bytes, char *err, size_t e
 {
 	if (i < 0 || i > 1)
 		return pb_fail(PB_ERR_INVALID, err, errlen, "gpu job: bad scratch %d", i);
+	const pb_gpu *g = j->dev.gpu;
+	if (j->dev.scratch[i] != NULL) { /* asked again: the new size replaces the old */
+		g->rt->c.free(j->dev.scratch[i]);
+		j->dev.scratch[i] = NULL;
+		j->dev.scratch_bytes[i] = 0;
+	}
 	if (bytes == 0)
 		return PB_OK;
-	const pb_gpu *g = j->dev.gpu;
 	int e = g->rt->c.malloc(&j->dev.scratch[i], bytes);
 	if (e != 0) {
 		j->dev.scratch[i] = NULL;

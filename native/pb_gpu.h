@@ -104,7 +104,7 @@ const char *pb_gpu_bytes(double n, char *buf, size_t len);
 pb_status pb_gpu_job_alloc(pb_gpu *gpu, int nargs, const size_t *lens, const pb_gpu_dtype *dts,
                            int output, const pb_gpu_job_opts *opts, const char *what,
                            pb_job **out, char *err, size_t errlen);
-/* pb_gpu_job_scratch allocates workspace i (bytes may be 0: nothing). */
+/* pb_gpu_job_scratch allocates workspace i (bytes may be 0: nothing), replacing one made before. */
 pb_status pb_gpu_job_scratch(pb_job *job, int i, size_t bytes, char *err, size_t errlen);
 
 /* Element sizes and names (the conversions are pb_internal.h's, shared with host jobs). */
