@@ -412,7 +412,11 @@ pb_status pb_cublas_job_gemm(pb_cublas *lib, pb_gpu_dtype dt, pb_trans ta, pb_tr
 		how = "cublasGemmEx CUDA_R_32F CUBLAS_COMPUTE_32F_FAST_TF32";
 		break;
 	case PB_GPU_I8:
-		how = "cublasGemmEx CUDA_R_8I → CUDA_R_32I CUBLAS_COMPUTE_32I";
+		/* Measured on an H100 (cuBLAS 13.1): 70% of the int8 tensor-core rate
+		 * in the row-major NT form, 7% in NN. */
+		how = !ta && tb ? "cublasGemmEx CUDA_R_8I → CUDA_R_32I CUBLAS_COMPUTE_32I"
+		                : "cublasGemmEx CUDA_R_8I → CUDA_R_32I CUBLAS_COMPUTE_32I (not on "
+		                  "int8 tensor cores: they take row-major NT)";
 		break;
 	default:
 		break;
