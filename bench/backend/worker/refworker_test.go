@@ -185,7 +185,7 @@ func refPrepare(req request) (*refKernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &refKernel{w: w, mem: mem, sh: &shared{mem: mem, dtype: dt, inputs: req.Inputs, output: *req.Output}}
+	k := &refKernel{w: w, mem: mem, sh: &shared{mem: mem, wide: wideElems(w), inputs: req.Inputs, output: *req.Output}}
 	k.data.Alpha = req.Alpha
 	for _, r := range req.Inputs {
 		k.data.Args = append(k.data.Args, k.sh.read(r))

@@ -272,9 +272,9 @@ func readShared(req request) (workload.Workload, workload.Data, *shared, error) 
 	if err != nil {
 		return w, data, nil, fmt.Errorf("shared inputs: mapping %s: %v", req.File, err)
 	}
-	sh := &shared{mem: mem, dtype: w.DType, inputs: req.Inputs, output: *req.Output}
+	sh := &shared{mem: mem, wide: wideElems(w), inputs: req.Inputs, output: *req.Output}
 	for _, r := range append(append([]region(nil), req.Inputs...), *req.Output) {
-		if r.Offset < 0 || r.Count < 0 || r.Offset+int64(r.Count*elemSize(w.DType)) > int64(len(mem)) {
+		if r.Offset < 0 || r.Count < 0 || r.Offset+int64(r.Count*elemSize(sh.wide)) > int64(len(mem)) {
 			unix.Munmap(mem)
 			return w, data, nil, fmt.Errorf("shared inputs: region %+v outside the %d-byte file", r, len(mem))
 		}

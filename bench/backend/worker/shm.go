@@ -21,7 +21,7 @@ import (
 type shared struct {
 	path    string
 	mem     []byte
-	dtype   workload.DType
+	wide    bool // elements are f64 (wideElems), else f32
 	inputs  []region
 	output  region
 	index   []region // int32 regions: a sparse matrix's pattern
@@ -50,9 +50,9 @@ const page = 4096
 // then index's int32 arrays (a sparse matrix's row pointers and column
 // indices), each buffer on pages of its own at its staggered offset, and
 // writes the inputs and the indices.
-func newShared(name string, dt workload.DType, inputs [][]float64, outLen int, index [][]int32) (*shared, error) {
-	size := elemSize(dt)
-	s := &shared{dtype: dt}
+func newShared(name string, wide bool, inputs [][]float64, outLen int, index [][]int32) (*shared, error) {
+	size := elemSize(wide)
+	s := &shared{wide: wide}
 	var end int64
 	place := func(slot, count, size int) region {
 		start := (end+page-1)/page*page + int64(slot*slotStride%page)
@@ -95,29 +95,34 @@ func newShared(name string, dt workload.DType, inputs [][]float64, outLen int, i
 	return s, nil
 }
 
-// elemSize is the bytes of one element in the shared file: f64, and the
-// integer types, as f64 (an i8 gemm's i32 result passes 2^24, beyond f32's
-// exact integers); every other dtype as f32. The other low-precision gemm
-// types (f16, bf16, tf32, fp8) travel as f32, which holds their inputs and
-// their f32 results exactly (the inputs are exact in the dtype:
-// workload.Data); the worker converts them.
-func elemSize(dt workload.DType) int {
-	if wide(dt) {
+// wideElems reports whether w's elements travel in the shared file as f64:
+// f64, and the integer types (an i8 gemm's i32 result passes 2^24, beyond
+// f32's exact integers), and the sparse conversions, whose outputs hold row
+// and column indices beyond 2^24 of a large matrix beside the values. Every
+// other workload travels as f32: the other low-precision gemm types (f16,
+// bf16, tf32, fp8) too, as f32 holds their inputs and their f32 results
+// exactly (the inputs are exact in the dtype: workload.Data); the worker
+// converts them. (The Python workers compute no sparse conversion.)
+func wideElems(w workload.Workload) bool {
+	return w.DType == workload.F64 || w.DType.Integer() || w.Op.SparseConversion()
+}
+
+// elemSize is the bytes of one element in the shared file.
+func elemSize(wide bool) int {
+	if wide {
 		return 8
 	}
 	return 4
 }
 
-func wide(dt workload.DType) bool { return dt == workload.F64 || dt.Integer() }
-
 // write stores v in r as the dtype (inputs are exact in it: workload.Data).
 func (s *shared) write(r region, v []float64) {
-	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.dtype))]
+	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.wide))]
 	if len(v) == 0 {
 		return
 	}
 	switch {
-	case wide(s.dtype):
+	case s.wide:
 		copy(unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), len(v)), v)
 	default:
 		out := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(v))
@@ -133,9 +138,9 @@ func (s *shared) read(r region) []float64 {
 	if r.Count == 0 {
 		return out
 	}
-	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.dtype))]
+	b := s.mem[r.Offset : r.Offset+int64(r.Count*elemSize(s.wide))]
 	switch {
-	case wide(s.dtype):
+	case s.wide:
 		copy(out, unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), r.Count))
 	default:
 		for i, x := range unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), r.Count) {

@@ -465,7 +465,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	if dead != nil {
 		return nil, dead
 	}
-	sh, err := newShared(b.spec.Name, w.DType, in.Args, w.OutputLen(), b.sparseIndex(w))
+	sh, err := newShared(b.spec.Name, wideElems(w), in.Args, w.OutputLen(), b.sparseIndex(w))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %s: %v", b.spec.Name, w.Op, w.DType, err)
 	}
