@@ -338,7 +338,11 @@ func progress(w io.Writer, done, total int, latest []result.Result, verbose bool
 			if diagnose.OverBound(&r) {
 				mark = " above its bound!"
 			}
-			parts = append(parts, fmt.Sprintf("%s %s GFLOP/s (%.0f%%%s)", r.Series(), units.Sig(r.GFLOPS), 100*r.Share.Roofline, mark))
+			rate := units.Sig(r.GFLOPS) + " GFLOP/s"
+			if r.FLOPs == 0 { // an op without arithmetic (the sparse conversions): its bandwidth says more
+				rate = units.Sig(r.GBPS) + " GB/s"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s (%.0f%%%s)", r.Series(), rate, 100*r.Share.Roofline, mark))
 		}
 		if verbose && r.Error != "" {
 			parts[len(parts)-1] += ": " + r.Error

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/peakbench/peakbench/bench/result"
 )
 
 // TestOutputAndInputFilesChecked: -o naming a directory is refused before
@@ -42,5 +44,21 @@ func TestOutputAndInputFilesChecked(t *testing.T) {
 	}
 	if fi, _ := os.Stat(target); fi.Size() == 0 || fi.Mode().Perm() != 0o600 {
 		t.Errorf("target: %d bytes, mode %v; want the report, mode 0600", fi.Size(), fi.Mode().Perm())
+	}
+}
+
+// TestProgressRate: the progress line gives GFLOP/s, and GB/s for an op
+// without arithmetic (a sparse conversion), whose GFLOP/s would read 0.
+func TestProgressRate(t *testing.T) {
+	var b strings.Builder
+	latest := []result.Result{
+		{Backend: "mkl", Verified: true, FLOPs: 2e9, GFLOPS: 120, GBPS: 3},
+		{Backend: "go", Verified: true, Bytes: 4e8, GBPS: 5.83},
+	}
+	progress(&b, 1, 2, latest, false, 0)
+	for _, want := range []string{"mkl 120 GFLOP/s", "go 5.83 GB/s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("progress %q lacks %q", b.String(), want)
+		}
 	}
 }
