@@ -19,6 +19,13 @@ type Declarer interface {
 	Declared() Support
 }
 
+// Explainer is implemented by a backend that can say why it does not
+// compute a workload it does not declare (a worker's hello gives reasons):
+// the harness quotes it when it skips the workload.
+type Explainer interface {
+	WhyNot(w workload.Workload) string
+}
+
 // Support is a set of op × dtype pairs: each op with the dtypes it is
 // computed in.
 type Support map[workload.Op][]workload.DType

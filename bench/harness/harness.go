@@ -263,7 +263,11 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 			// A low-precision dtype on a backend that does not declare it:
 			// said, so `-dtype=bf16 -backend=x` is not a silent nothing.
 			if p.Refused != nil {
-				p.Refused(b.Name(), w, threads, fmt.Errorf("%s computes no %s %s here", b.Name(), w.Op, w.DType))
+				err := fmt.Errorf("%s computes no %s %s here", b.Name(), w.Op, w.DType)
+				if e, ok := b.(backend.Explainer); ok && e.WhyNot(w) != "" {
+					err = fmt.Errorf("%s computes no %s %s here: %s", b.Name(), w.Op, w.DType, e.WhyNot(w))
+				}
+				p.Refused(b.Name(), w, threads, err)
 			}
 			continue
 		}

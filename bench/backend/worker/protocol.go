@@ -102,9 +102,10 @@ type reply struct {
 	// Algorithms lists, per op, the ways the worker computes it that
 	// results tell apart (backend.BackendAlgorithms); absent: one way.
 	Algorithms map[string][]string `json:"algorithms,omitempty"`
-	// Unavailable says, per op the worker knows but does not list in Ops,
-	// why the framework at hand cannot compute it ("SciPy 1.3 has no
-	// scipy.fft"): the refusal of a prepare of that op says so.
+	// Unavailable says, per op the worker knows but does not list in Ops
+	// (key "fft"), or per op and dtype it lists the op without (key
+	// "gemm bf16"), why the framework at hand cannot compute it ("SciPy 1.3
+	// has no scipy.fft"): the refusal of that workload says so.
 	Unavailable map[string]string `json:"unavailable,omitempty"`
 
 	// info (peakbench's own workers): what makes the numbers suspect,

@@ -102,6 +102,9 @@ func refWorker(mode string) int {
 					ops[string(op)] = []string{"f32", "f64"}
 				}
 			}
+			if mode == "nosparse" { // and a reason for one dtype of a listed op
+				unavailable["gemm bf16"] = "ref 1.0 multiplies no bf16"
+			}
 			say(reply{OK: &ok, Protocol: Protocol, Name: "ref", Version: "1.0", Device: device, Ops: ops,
 				Threads: true, Details: map[string]string{"mode": mode}, Unavailable: unavailable})
 		case "prepare":

@@ -411,6 +411,18 @@ func (b *Backend) Warnings() []string {
 	return rep.Warnings
 }
 
+// WhyNot implements backend.Explainer: the hello's reason for w's op in
+// its dtype, else for the op; "" when it gave none.
+func (b *Backend) WhyNot(w workload.Workload) string {
+	if b.supports(w) {
+		return ""
+	}
+	if why := b.hello.Unavailable[string(w.Op)+" "+string(w.DType)]; why != "" {
+		return firstLine(why)
+	}
+	return firstLine(b.hello.Unavailable[string(w.Op)])
+}
+
 // Declared implements backend.Declarer: the ops and dtypes the worker's
 // hello listed (for peakbench's own workers, what the backend in the child
 // declares). Prepare asks the worker for these only; a worker that refuses
@@ -443,8 +455,8 @@ func (b *Backend) Algorithms(w workload.Workload) []string { return b.hello.Algo
 // and the worker builds the kernel from them.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if !b.supports(w) {
-		if why := b.hello.Unavailable[string(w.Op)]; why != "" {
-			return nil, fmt.Errorf("%s: %s %s: %s: %w", b.spec.Name, w.Op, w.DType, firstLine(why), backend.ErrUnsupported)
+		if why := b.WhyNot(w); why != "" {
+			return nil, fmt.Errorf("%s: %s %s: %s: %w", b.spec.Name, w.Op, w.DType, why, backend.ErrUnsupported)
 		}
 		return nil, backend.Unsupported(b.spec.Name, w)
 	}

@@ -158,6 +158,14 @@ func TestUnavailableSaysWhy(t *testing.T) {
 	if backend.DeclaredBy(b).Has(workload.SpMV, workload.F32) {
 		t.Error("spmv declared though the hello left it out")
 	}
+	// One dtype of a listed op, with its own reason: the harness quotes it.
+	g := workload.Workload{Op: workload.GEMM, DType: workload.BF16}
+	if why := b.WhyNot(g); why != "ref 1.0 multiplies no bf16" {
+		t.Errorf("WhyNot(gemm bf16) = %q", why)
+	}
+	if why := b.WhyNot(workload.Workload{Op: workload.GEMM, DType: workload.F32}); why != "" {
+		t.Errorf("WhyNot(gemm f32) = %q; want nothing: it computes it", why)
+	}
 }
 
 // TestPythonMissing: with PEAKBENCH_PYTHON naming an interpreter that

@@ -69,9 +69,13 @@ class Kernel:
 
 
 def np_dtype(name):
+    """The element type of the shared file for a workload dtype: f64, and
+    the integer types, as float64; the others (f32 and the low-precision
+    floats, whose values and f32 results f32 holds exactly) as float32
+    (worker.wideElems on the Go side)."""
     import numpy as np
 
-    return {"f32": np.float32, "f64": np.float64}[name]
+    return np.float64 if name in ("f64", "i8", "u8s8") else np.float32
 
 
 FFT_OPS = ["fft", "ifft", "rfft"]

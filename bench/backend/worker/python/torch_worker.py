@@ -62,6 +62,10 @@ class Torch:
             details.pop("code_path", None)
         ops = {op: ["f32", "f64"] for op in VECTOR + LAYERS}
         unavailable = {}
+        lowp, why = self.probe_gemm()
+        ops["gemm"] += lowp
+        for dt, reason in why.items():
+            unavailable["gemm " + dt] = reason
         for op, dts, why in self.probe():
             if dts:
                 ops[op] = dts
@@ -117,6 +121,33 @@ class Torch:
                     why = why or "%s %s on %s: %s: %s" % (op, name, self.dev, type(e).__name__, msg[0] if msg else "")
             yield op, ok, why
 
+    def probe_gemm(self):
+        """Returns the low-precision gemm dtypes torch computes as the
+        workload defines them, and why not the others: tf32 (f32 tensors,
+        torch.backends.cuda.matmul.allow_tf32: CUDA only), bf16 and f16 with
+        an f32 output (torch.mm's out_dtype, torch 2.6 and later)."""
+        torch = self.torch
+        ok, why = [], {}
+        if self.dev == "cpu":
+            why["tf32"] = "tf32 is a CUDA matmul mode (torch.backends.cuda.matmul.allow_tf32)"
+        elif not hasattr(torch.backends.cuda, "matmul"):
+            why["tf32"] = "torch %s has no torch.backends.cuda.matmul" % torch.__version__
+        else:
+            ok.append("tf32")
+        for name, dt in (("bf16", torch.bfloat16), ("f16", torch.float16)):
+            try:
+                a = torch.ones(2, 2, dtype=dt, device=self.dev)
+                c = torch.empty(2, 2, dtype=torch.float32, device=self.dev)
+                torch.mm(a, a, out_dtype=torch.float32, out=c)
+                if c[0, 0].item() != 2:
+                    raise RuntimeError("1·1 + 1·1 gave %s" % c[0, 0].item())
+                ok.append(name)
+            except Exception as e:
+                msg = str(e).strip().splitlines()
+                why[name] = "%s → f32 on %s: torch.mm(…, out_dtype=torch.float32): %s: %s" % (
+                    name, self.dev, type(e).__name__, msg[0] if msg else "")
+        return ok, why
+
     def to_numpy(self, r):
         return r.detach().cpu().numpy() if hasattr(r, "detach") else r
 
@@ -157,12 +188,7 @@ class Torch:
             return self.sparse_product(req, t, index)
         m, n, k = d.get("m", 0), d.get("n", 0), d.get("k", 0)
         if op == "gemm":
-            ta, tb = d.get("trans_a", False), d.get("trans_b", False)
-            a = t[0].view(k, m).t() if ta else t[0].view(m, k)
-            b = t[1].view(n, k).t() if tb else t[1].view(k, n)
-            c = torch.empty(m, n, dtype=a.dtype, device=a.device)
-            name = "torch.mm(a%s, b%s, out=c)" % (".t()" if ta else "", ".t()" if tb else "")
-            return (lambda: torch.mm(a, b, out=c)), (lambda: c), name
+            return self.gemm(req["dtype"], d, t)
         if op == "gemv":
             a, x = t[0].view(m, n), t[1]
             y = torch.empty(m, dtype=a.dtype, device=a.device)
@@ -197,6 +223,35 @@ class Torch:
         if op in LAYERS:
             return self.layer(req, t)
         raise Unsupported("torch worker: no op %s" % op)
+
+    def gemm(self, dtype, d, t):
+        """torch.mm in the workload's dtype: f32 and f64 as they are, tf32 as
+        f32 with TF32 matmuls allowed, bf16 and f16 converted once, at
+        prepare, with an f32 output (out_dtype). On a GPU each call sets
+        allow_tf32 (torch's global flag), so that an f32 gemm after a tf32
+        one in the same worker is f32 again."""
+        torch = self.torch
+        m, n, k = d["m"], d["n"], d["k"]
+        ta, tb = d.get("trans_a", False), d.get("trans_b", False)
+        low = {"bf16": torch.bfloat16, "f16": torch.float16}.get(dtype)
+        x, y = (t[0].to(low), t[1].to(low)) if low is not None else (t[0], t[1])
+        a = x.view(k, m).t() if ta else x.view(m, k)
+        b = y.view(n, k).t() if tb else y.view(k, n)
+        out = torch.float32 if low is not None else a.dtype
+        c = torch.empty(m, n, dtype=out, device=a.device)
+        args = "a%s, b%s" % (".t()" if ta else "", ".t()" if tb else "")
+        if low is not None:
+            return (lambda: torch.mm(a, b, out_dtype=torch.float32, out=c)), (lambda: c), \
+                "torch.mm(%s, out_dtype=torch.float32, out=c) on %s" % (args, low)
+        if self.dev == "cpu" or dtype == "f64":
+            return (lambda: torch.mm(a, b, out=c)), (lambda: c), "torch.mm(%s, out=c)" % args
+        flags, tf32 = torch.backends.cuda.matmul, dtype == "tf32"
+
+        def step():
+            flags.allow_tf32 = tf32
+            torch.mm(a, b, out=c)
+        name = "torch.mm(%s, out=c)" % args
+        return step, (lambda: c), name + (" with allow_tf32" if tf32 else "")
 
     def transform(self, req, x):
         """torch.fft on x, laid out as fft_layout says: complex64 for f32,
