@@ -27,17 +27,7 @@ func ToCOO[T Float](a *CSR[T], rowIdx []int32, threads int) {
 			}
 		}
 	}
-	parts := a.pieces(threads)
-	if parts == 1 {
-		rows(0, a.rows)
-		return
-	}
-	bounds := a.Partition(parts)
-	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
-		for part := lo; part < hi; part++ {
-			rows(bounds[part], bounds[part+1])
-		}
-	})
+	a.byRows(a.pieces(threads), rows)
 }
 
 // FromCOO writes the row pointers (rows+1) of a matrix whose entries'

@@ -87,15 +87,20 @@ func MulVec[T Float](lvl isa.Level, a *CSR[T], x, y []T, threads int) {
 		panic(fmt.Sprintf("sparse: MulVec of a %d×%d matrix with x of %d and y of %d", a.rows, a.cols, len(x), len(y)))
 	}
 	k := implFor(lvl)
-	parts := a.pieces(threads)
-	if parts == 1 {
-		mulVecRows(k, a, x, y, 0, a.rows)
+	a.byRows(a.pieces(threads), func(lo, hi int) { mulVecRows(k, a, x, y, lo, hi) })
+}
+
+// byRows runs rows over parts row ranges of about equal entries
+// (Partition), in parallel; one part runs on the caller's goroutine.
+func (a *CSR[T]) byRows(parts int, rows func(lo, hi int)) {
+	if parts <= 1 {
+		rows(0, a.rows)
 		return
 	}
 	bounds := a.Partition(parts)
 	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
 		for part := lo; part < hi; part++ {
-			mulVecRows(k, a, x, y, bounds[part], bounds[part+1])
+			rows(bounds[part], bounds[part+1])
 		}
 	})
 }
@@ -141,17 +146,7 @@ func MulMat[T Float](a *CSR[T], x []T, k int, y []T, threads int) {
 			}
 		}
 	}
-	parts := max(1, min(threads, len(a.colIdx)*k/minPiece))
-	if parts == 1 {
-		rows(0, a.rows)
-		return
-	}
-	bounds := a.Partition(parts)
-	num.For(parts, parts, 1, 1, func(_, lo, hi int) {
-		for part := lo; part < hi; part++ {
-			rows(bounds[part], bounds[part+1])
-		}
-	})
+	a.byRows(max(1, min(threads, len(a.colIdx)*k/minPiece)), rows)
 }
 
 type impl = isa.Impl

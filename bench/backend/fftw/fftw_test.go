@@ -14,7 +14,10 @@ import (
 	"github.com/peakbench/peakbench/native/nativetest"
 )
 
-func TestConformance(t *testing.T) {
+// open opens FFTW, or skips the test where it is not installed (fails it
+// where PEAKBENCH_REQUIRE_LIBS names fftw); closed when the test ends.
+func open(t *testing.T) *Backend {
+	t.Helper()
 	b, err := Open()
 	if err != nil {
 		if nativetest.Required("fftw") {
@@ -22,7 +25,12 @@ func TestConformance(t *testing.T) {
 		}
 		t.Skip(err)
 	}
-	defer b.Close()
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func TestConformance(t *testing.T) {
+	b := open(t)
 	backendtest.Run(t, b)
 }
 
@@ -49,14 +57,7 @@ func TestMissingLibrary(t *testing.T) {
 // verifies, and the kernel says it was time-limited. Without the limit
 // reached (a MEASURE plan of 1024 points, under an hour), it says nothing.
 func TestPlanTimeLimit(t *testing.T) {
-	b, err := Open()
-	if err != nil {
-		if nativetest.Required("fftw") {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	defer b.Close()
+	b := open(t)
 	for _, c := range []struct {
 		n       int
 		alg     string
