@@ -708,6 +708,29 @@ pb_status pb_cusparse_job(pb_cusparse *lib, pb_gpu_dtype dt, int rows, int cols,
                           int k, const int32_t *row_ptr, const int32_t *col_idx,
                           const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
                           size_t errlen);
+/*
+ * pb_cusparse_convert_job prepares a format conversion of a rows×cols
+ * matrix of nnz entries (native/cusparse_convert.c): PB_CSR2COO
+ * (cusparseXcsr2coo), PB_COO2CSR (cusparseXcoo2csr, COO sorted by row) or
+ * PB_CSR2CSC (cusparseCsr2cscEx2, CUSPARSE_ACTION_NUMERIC, algorithm 1, its
+ * workspace allocated here), zero-based int32 indices, values F32 or F64.
+ * Arguments as pb_mkl_job_sparse_convert's, each copy's own: 0 the input's
+ * pointers or rows (CSR's rows+1 pointers, or COO's nnz rows for
+ * coo2csr), 1 the column indices (nnz; csr2csc's), 2 the values (dt, nnz;
+ * csr2csc's, the only argument set with pb_gpu_job_set_input), 3 the
+ * output's values (dt, nnz), 4 its indices (nnz: COO's rows, CSC's rows),
+ * 5 its pointers (CSR's rows+1, CSC's cols+1); an argument the conversion
+ * does not use holds nothing. ptr (argument 0) and idx (argument 1, NULL
+ * but for csr2csc) are copied to the device here, per copy. Output: 4 for
+ * csr2coo, 5 for coo2csr, 3 for csr2csc (4 and 5 read with
+ * pb_job_arg_output). pb_cusparse_convert_has reports (1/0) whether the
+ * library file has op's calls.
+ */
+int pb_cusparse_convert_has(const pb_cusparse *lib, pb_sparse_convert op);
+pb_status pb_cusparse_convert_job(pb_cusparse *lib, pb_sparse_convert op, pb_gpu_dtype dt,
+                                  int rows, int cols, size_t nnz, const int32_t *ptr,
+                                  const int32_t *idx, const pb_gpu_job_opts *opts,
+                                  pb_gpu_job **out, char *err, size_t errlen);
 
 /* rocBLAS on a HIP device. */
 typedef struct pb_rocblas pb_rocblas;

@@ -11,46 +11,22 @@
  * workspace cusparseSpMV_bufferSize (SpMM_bufferSize) asks for is allocated
  * once, also with the job, and shared by the copies, whose iterations run
  * one after another on the stream. alpha = 1 and beta = 0 are host scalars
- * (the handle's default pointer mode).
+ * (the handle's default pointer mode). The format conversions are
+ * cusparse_convert.c's.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pb_gpu.h"
+#include "cusparse_internal.h"
 #include "vendor/cublas.h" /* cudaDataType: CUDA_R_32F, CUDA_R_64F */
-#include "vendor/cusparse.h"
 
 #ifndef PB_LIBPROP_MAJOR
 #define PB_LIBPROP_MAJOR 0
 #define PB_LIBPROP_MINOR 1
 #define PB_LIBPROP_PATCH 2
 #endif
-
-struct pb_cusparse {
-	pb_gpu *gpu;
-	void *dl;
-	char path[PATH_MAX];
-	int major, minor, patch;
-	cusparseHandle_t h;
-
-	cusparseCreate_fn create;
-	cusparseDestroy_fn destroy;
-	cusparseSetStream_fn set_stream;
-	cusparseGetProperty_fn get_property;
-	cusparseGetErrorString_fn error_string;
-	cusparseCreateCsr_fn create_csr;
-	cusparseDestroySpMat_fn destroy_spmat;
-	cusparseCreateDnVec_fn create_dnvec;
-	cusparseDestroyDnVec_fn destroy_dnvec;
-	cusparseCreateDnMat_fn create_dnmat;
-	cusparseDestroyDnMat_fn destroy_dnmat;
-	cusparseSpMV_bufferSize_fn spmv_buffer_size;
-	cusparseSpMV_fn spmv;
-	cusparseSpMM_bufferSize_fn spmm_buffer_size;
-	cusparseSpMM_fn spmm;
-};
 
 /* CUDA 12 and 13 ship libcusparse.so.12, CUDA 11 .11. */
 static const char *const cusparse_sonames[] = {
@@ -94,8 +70,8 @@ static const char *status_name(int s)
 	return "cusparseStatus_t";
 }
 
-static pb_status cusparse_fail(const pb_cusparse *lib, int s, const char *call, char *err,
-                               size_t errlen)
+pb_status pb_cusparse_fail(const pb_cusparse *lib, int s, const char *call, char *err,
+                           size_t errlen)
 {
 	const char *text = lib->error_string != NULL ? lib->error_string(s) : NULL;
 	pb_status st = PB_ERR_LIBRARY;
@@ -144,6 +120,10 @@ pb_status pb_cusparse_open(pb_gpu *gpu, const char *path, pb_cusparse **out, cha
 		{"cusparseSpMV", &lib->spmv, 0},
 		{"cusparseSpMM_bufferSize", &lib->spmm_buffer_size, 0},
 		{"cusparseSpMM", &lib->spmm, 0},
+		{"cusparseXcsr2coo", &lib->csr2coo, 1},
+		{"cusparseXcoo2csr", &lib->coo2csr, 1},
+		{"cusparseCsr2cscEx2_bufferSize", &lib->csr2csc_buffer_size, 1},
+		{"cusparseCsr2cscEx2", &lib->csr2csc, 1},
 	};
 	char missing[512];
 	pb_sb mb;
@@ -166,13 +146,13 @@ pb_status pb_cusparse_open(pb_gpu *gpu, const char *path, pb_cusparse **out, cha
 	}
 	int s = lib->create(&lib->h);
 	if (s != CUSPARSE_STATUS_SUCCESS) {
-		st = cusparse_fail(lib, s, "cusparseCreate", err, errlen);
+		st = pb_cusparse_fail(lib, s, "cusparseCreate", err, errlen);
 		free(lib);
 		return st;
 	}
 	s = lib->set_stream(lib->h, gpu->stream);
 	if (s != CUSPARSE_STATUS_SUCCESS) {
-		st = cusparse_fail(lib, s, "cusparseSetStream", err, errlen);
+		st = pb_cusparse_fail(lib, s, "cusparseSetStream", err, errlen);
 		lib->destroy(lib->h);
 		free(lib);
 		return st;
@@ -257,7 +237,7 @@ static pb_status sparse_iter(pb_gpu_job *j, int copy, char *err, size_t errlen)
 		              c->y[copy], type, CUSPARSE_SPMV_ALG_DEFAULT, j->dev.scratch[0]);
 	}
 	if (s != CUSPARSE_STATUS_SUCCESS)
-		return cusparse_fail(lib, s, call, err, errlen);
+		return pb_cusparse_fail(lib, s, call, err, errlen);
 	return PB_OK;
 }
 
@@ -288,21 +268,16 @@ static int describe_copy(pb_cusparse *lib, pb_gpu_job *j, sparse_ctx *c, int i, 
 	return s;
 }
 
-/* copy_indices copies the row offsets and column indices into every copy's buffers. */
-static pb_status copy_indices(pb_gpu_job *j, const int32_t *row_ptr, const int32_t *col_idx,
-                              char *err, size_t errlen)
+pb_status pb_cusparse_copy_in(pb_gpu_job *j, int arg, const int32_t *src, size_t n, char *err,
+                              size_t errlen)
 {
 	const pb_gpu *g = ((pb_cusparse *)j->dev.lib)->gpu;
 	const pb_gpu_calls *c = &g->rt->c;
 	int e = 0;
-	for (int i = 0; e == 0 && i < j->copies; i++) {
-		e = c->memcpy_async(pb_job_buf(j, i, ARG_ROWPTR), row_ptr,
-		                    j->len[ARG_ROWPTR] * sizeof(int32_t), PB_GPU_H2D, g->stream);
-		if (e == 0)
-			e = c->memcpy_async(pb_job_buf(j, i, ARG_COLIDX), col_idx,
-			                    j->len[ARG_COLIDX] * sizeof(int32_t), PB_GPU_H2D, g->stream);
-	}
-	int e2 = c->stream_sync(g->stream); /* the copies read the caller's arrays */
+	for (int i = 0; e == 0 && i < j->copies; i++)
+		e = c->memcpy_async(pb_job_buf(j, i, arg), src, n * sizeof(int32_t), PB_GPU_H2D,
+		                    g->stream);
+	int e2 = c->stream_sync(g->stream); /* the copies read the caller's array */
 	if (e == 0)
 		e = e2;
 	if (e != 0)
@@ -360,7 +335,9 @@ pb_status pb_cusparse_job(pb_cusparse *lib, pb_gpu_dtype dt, int rows, int cols,
 		pb_gpu_job_free(j);
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "cusparse: out of memory");
 	}
-	if ((st = copy_indices(j, row_ptr, col_idx, err, errlen)) != PB_OK) {
+	if ((st = pb_cusparse_copy_in(j, ARG_ROWPTR, row_ptr, (size_t)rows + 1, err, errlen)) !=
+	        PB_OK ||
+	    (st = pb_cusparse_copy_in(j, ARG_COLIDX, col_idx, nnz, err, errlen)) != PB_OK) {
 		pb_gpu_job_free(j);
 		return st;
 	}
@@ -388,7 +365,7 @@ pb_status pb_cusparse_job(pb_cusparse *lib, pb_gpu_dtype dt, int rows, int cols,
 		}
 	}
 	if (s != CUSPARSE_STATUS_SUCCESS) {
-		st = cusparse_fail(lib, s, call, err, errlen);
+		st = pb_cusparse_fail(lib, s, call, err, errlen);
 		pb_gpu_job_free(j);
 		return st;
 	}

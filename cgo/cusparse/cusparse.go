@@ -2,7 +2,10 @@
 // at run time and prepares its sparse products as GPU jobs on a device
 // opened with github.com/peakbench/peakbench/cgo/gpurt: y = A·x
 // (cusparseSpMV) and Y = A·X (cusparseSpMM, X and Y row-major), A in CSR
-// with int32 indices, in f32 and f64, with the library's default algorithm.
+// with int32 indices, in f32 and f64, with the library's default
+// algorithm; and the format conversions CSR → COO, COO → CSR and CSR → CSC
+// (PrepareConversion: cusparseXcsr2coo, cusparseXcoo2csr,
+// cusparseCsr2cscEx2).
 //
 //	rt, _ := gpurt.Open()
 //	dev, _ := rt.OpenDevice(0)
@@ -25,7 +28,8 @@ import (
 // Library is cuSPARSE with a handle on one device.
 type Library struct {
 	*gpurt.VendorLib
-	h handle
+	h           handle
+	conversions [3]bool // HasConversion, read when the library is opened
 }
 
 // Open loads cuSPARSE (PEAKBENCH_CUSPARSE, when set, names the only file
@@ -38,6 +42,9 @@ func OpenPath(dev *gpurt.Device, path string) (*Library, error) {
 	v, err := gpurt.OpenVendorLib(dev, "cusparse", func(gpu unsafe.Pointer) (string, error) {
 		h, info, err := open(gpu, path)
 		l.h = h
+		if err == nil {
+			l.conversions = conversionsOf(h)
+		}
 		return info, err
 	}, func() { l.free() }, freeJob)
 	if err != nil {

@@ -78,3 +78,29 @@ func (l *Library) job(dt gpurt.DType, rows, cols, k int, rowPtr, colIdx []int32,
 	}
 	return unsafe.Pointer(j), nil
 }
+
+func conversionsOf(h handle) (has [3]bool) {
+	for op := range has {
+		has[op] = C.pb_cusparse_convert_has(h, C.pb_sparse_convert(op)) != 0
+	}
+	return has
+}
+
+func (l *Library) convertJob(op Conversion, dt gpurt.DType, rows, cols, nnz int, ptr, idx []int32, opt gpurt.JobOptions) (unsafe.Pointer, error) {
+	errb := cbuf(errLen)
+	defer C.free(unsafe.Pointer(errb))
+	o := (*C.pb_gpu_job_opts)(C.calloc(1, C.sizeof_pb_gpu_job_opts))
+	defer C.free(unsafe.Pointer(o))
+	o.copies = C.int(max(opt.Copies, 1))
+	// The C side copies the indices to the device before it returns.
+	cp := (*C.int32_t)(unsafe.Pointer(&ptr[0]))
+	var ci *C.int32_t
+	if len(idx) > 0 {
+		ci = (*C.int32_t)(unsafe.Pointer(&idx[0]))
+	}
+	var j *C.pb_gpu_job
+	if st := C.pb_cusparse_convert_job(l.h, C.pb_sparse_convert(op), C.pb_gpu_dtype(dt), C.int(rows), C.int(cols), C.size_t(nnz), cp, ci, o, &j, errb, errLen); st != C.PB_OK {
+		return nil, cerr(st, errb)
+	}
+	return unsafe.Pointer(j), nil
+}

@@ -23,3 +23,9 @@ func freeJob(p unsafe.Pointer) {}
 func (l *Library) job(dt gpurt.DType, rows, cols, k int, rowPtr, colIdx []int32, opt gpurt.JobOptions) (unsafe.Pointer, error) {
 	return nil, native.ErrNoCgo
 }
+
+func conversionsOf(h handle) (has [3]bool) { return has }
+
+func (l *Library) convertJob(op Conversion, dt gpurt.DType, rows, cols, nnz int, ptr, idx []int32, opt gpurt.JobOptions) (unsafe.Pointer, error) {
+	return nil, native.ErrNoCgo
+}

@@ -10,7 +10,14 @@
  *   CUSPARSE_OPERATION_NON_TRANSPOSE 0
  *   CUSPARSE_INDEX_32I 2, CUSPARSE_INDEX_BASE_ZERO 0, CUSPARSE_ORDER_ROW 2
  *   CUSPARSE_SPMV_ALG_DEFAULT 0, CUSPARSE_SPMM_ALG_DEFAULT 0
+ *   CUSPARSE_ACTION_SYMBOLIC 0, CUSPARSE_ACTION_NUMERIC 1
+ *   CUSPARSE_CSR2CSC_ALG1 1 (CUSPARSE_CSR2CSC_ALG_DEFAULT is 1 too; ALG2,
+ *   2, left cuSPARSE 12)
  *   cudaDataType: CUDA_R_32F 0, CUDA_R_64F 1 (vendor/cublas.h)
+ *
+ * The format conversions (cusparseXcsr2coo, cusparseXcoo2csr,
+ * cusparseCsr2cscEx2 and its _bufferSize) are the legacy API's: plain
+ * device arrays of int32 indices, no descriptors.
  *
  * The descriptors are opaque pointers (cusparseConst*Descr_t of cuSPARSE
  * 12 are the same pointers, const).
@@ -45,6 +52,9 @@ typedef void *cusparseDnMatDescr_t;
 #define CUSPARSE_ORDER_ROW 2
 #define CUSPARSE_SPMV_ALG_DEFAULT 0
 #define CUSPARSE_SPMM_ALG_DEFAULT 0
+#define CUSPARSE_ACTION_SYMBOLIC 0
+#define CUSPARSE_ACTION_NUMERIC 1
+#define CUSPARSE_CSR2CSC_ALG1 1
 
 typedef int (*cusparseCreate_fn)(cusparseHandle_t *handle);
 typedef int (*cusparseDestroy_fn)(cusparseHandle_t handle);
@@ -77,5 +87,19 @@ typedef int (*cusparseSpMM_bufferSize_fn)(cusparseHandle_t handle, int op_a, int
 typedef int (*cusparseSpMM_fn)(cusparseHandle_t handle, int op_a, int op_b, const void *alpha,
                                cusparseSpMatDescr_t a, cusparseDnMatDescr_t b, const void *beta,
                                cusparseDnMatDescr_t c, int compute_type, int alg, void *buffer);
+typedef int (*cusparseXcsr2coo_fn)(cusparseHandle_t handle, const int *csr_row_ptr, int nnz,
+                                   int m, int *coo_row_ind, int base);
+typedef int (*cusparseXcoo2csr_fn)(cusparseHandle_t handle, const int *coo_row_ind, int nnz,
+                                   int m, int *csr_row_ptr, int base);
+typedef int (*cusparseCsr2cscEx2_bufferSize_fn)(cusparseHandle_t handle, int m, int n, int nnz,
+                                                const void *csr_val, const int *csr_row_ptr,
+                                                const int *csr_col_ind, void *csc_val,
+                                                int *csc_col_ptr, int *csc_row_ind, int val_type,
+                                                int action, int base, int alg, size_t *bytes);
+typedef int (*cusparseCsr2cscEx2_fn)(cusparseHandle_t handle, int m, int n, int nnz,
+                                     const void *csr_val, const int *csr_row_ptr,
+                                     const int *csr_col_ind, void *csc_val, int *csc_col_ptr,
+                                     int *csc_row_ind, int val_type, int action, int base, int alg,
+                                     void *buffer);
 
 #endif /* PB_VENDOR_CUSPARSE_H */

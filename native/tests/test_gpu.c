@@ -162,6 +162,11 @@ static void test_loader(void)
 	                         sizeof err) == PB_ERR_INVALID,
 	      "gemm on a NULL library");
 	CHECK(pb_gpu_job_run(NULL, 1, NULL, err, sizeof err) == PB_ERR_INVALID, "run a NULL job");
+	const int32_t ptr[2] = {0, 1}, idx[1] = {0};
+	CHECK(pb_cusparse_convert_job(NULL, PB_CSR2CSC, PB_GPU_F32, 1, 1, 1, ptr, idx, NULL, &job,
+	                              err, sizeof err) == PB_ERR_INVALID,
+	      "a conversion on a NULL library");
+	CHECK(pb_cusparse_convert_has(NULL, PB_CSR2COO) == 0, "conversions of a NULL library");
 	pb_gpu_job_free(NULL);
 	pb_gpu_close(NULL);
 	pb_nvml_close(NULL);

@@ -42,10 +42,16 @@ func (b *CUSPARSE) Info() backend.Info {
 	return backend.Info{Version: b.lib.Version(), Details: d}
 }
 
-// Declared implements backend.Declarer: spmv and spmm in f32 and f64 (not
-// yet the format conversions).
+// Declared implements backend.Declarer: spmv and spmm in f32 and f64, and
+// each format conversion the loaded cuSPARSE has the calls of.
 func (b *CUSPARSE) Declared() backend.Support {
-	return backend.Support{}.Add(workload.DTypes, workload.SpMV, workload.SpMM)
+	s := backend.Support{}.Add(workload.DTypes, workload.SpMV, workload.SpMM)
+	for op, c := range conversions {
+		if b.lib.HasConversion(c) {
+			s.Add(workload.DTypes, op)
+		}
+	}
+	return s
 }
 
 // Close implements backend.Backend.
@@ -57,10 +63,14 @@ func (b *CUSPARSE) Close() error {
 
 // Prepare implements backend.Backend: the workload's matrix (its pattern
 // from workload.SparseMatrix, copied to the device here; its values and x
-// from in), cusparseSpMV or cusparseSpMM with the default algorithm.
+// from in), cusparseSpMV or cusparseSpMM with the default algorithm, or a
+// format conversion (cusparse_convert.go).
 func (b *CUSPARSE) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if !b.Declared().Has(w.Op, w.DType) {
 		return nil, backend.Unsupported("cusparse", w)
+	}
+	if w.Op.SparseConversion() {
+		return b.prepareConversion(w, in, cfg)
 	}
 	m := w.SparseMatrix()
 	k := 0

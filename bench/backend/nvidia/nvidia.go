@@ -1,8 +1,9 @@
 // Package nvidia registers the NVIDIA GPU backends: "cublas" (gemm in f32,
 // f64, f16, bf16, tf32, i8 and, on compute capability 8.9 or later, e4m3;
 // gemv, axpy, dot), "cufft" (fft, ifft, rfft in f32 and f64), "cusparse"
-// (spmv, spmm on CSR in f32 and f64) and "cudnn" (add, mul, relu, sigmoid,
-// tanh, softmax, sum, max, conv1d, conv2d, conv3d in f32), through
+// (spmv, spmm on CSR in f32 and f64; the format conversions csr2coo,
+// coo2csr, csr2csc) and "cudnn" (add, mul, relu, sigmoid, tanh, softmax,
+// sum, max, conv1d, conv2d, conv3d in f32), through
 // github.com/peakbench/peakbench/cgo/gpurt, cgo/cublas, cgo/cufft,
 // cgo/cusparse and cgo/cudnn, loaded at run time: nothing GPU is touched
 // until one of them is opened. Each library is a backend of its own: each
@@ -61,7 +62,7 @@ func init() {
 	})
 	backend.Register(backend.Factory{
 		Name:        "cusparse",
-		Description: "NVIDIA cuSPARSE on a CUDA GPU, loaded at run time (spmv, spmm on CSR with the generic API; f32, f64)",
+		Description: "NVIDIA cuSPARSE on a CUDA GPU, loaded at run time (spmv, spmm on CSR with the generic API; csr2coo, coo2csr, csr2csc conversions; f32, f64)",
 		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUSPARSE(o.Device) },
 		Isolate:     true,
 	})

@@ -2,7 +2,10 @@
  * fake_cusparse.c — a stand-in for cuSPARSE 12 (libcusparse.so.12): the
  * generic API's CSR SpMV and SpMM computed on the fake runtime's
  * host-backed "device" memory, each row's products summed in order in the
- * compute type. Strict where the real one would misbehave:
+ * compute type, and the format conversions cusparseXcsr2coo,
+ * cusparseXcoo2csr and cusparseCsr2cscEx2 (a counting sort: rows ascend
+ * within each column, as the real ALG1 leaves them). Strict where the real
+ * one would misbehave:
  *   - descriptors must be live and of the kind the call takes; CSR with
  *     int32 offsets and indices from zero, dense matrices row-major or
  *     column-major with a leading dimension that fits;
@@ -11,6 +14,10 @@
  *   - every array must be a device allocation of the handle's device,
  *     current on the calling thread, and the external buffer a device
  *     allocation whenever the bufferSize query asked for one;
+ *   - a conversion's arrays must each lie within one allocation of the
+ *     handle's device, at the size its dimensions give, and Csr2cscEx2's
+ *     buffer must hold the bytes its _bufferSize asked for; index bases,
+ *     actions and algorithms other than the documented values are refused;
  *   - the work goes on the stream bound to the handle (cusparseSetStream;
  *     the default stream when none) and is carried out when that stream is
  *     synchronized (fake_runtime.c), not during the call; alpha and beta
@@ -308,4 +315,199 @@ EXPORT int cusparseSpMM(handle *h, int opa, int opb, const void *alpha, descr *a
 	if (opa != 0 || opb != 0 || alg != 0)
 		return INVALID;
 	return submit(h, a, b, c, alpha, beta, type, buffer);
+}
+
+/* ---- format conversions (the legacy API: plain device arrays) ---- */
+
+enum { ACTION_SYMBOLIC = 0, ACTION_NUMERIC = 1, CSR2CSC_ALG1 = 1 };
+
+/*
+ * spans: the first and the last of bytes from p lie in device memory of the
+ * handle's device (an array shorter than its dimensions give, at the end of
+ * an allocation, runs out of device memory: each allocation has a header).
+ */
+static int spans(const handle *h, const void *p, size_t bytes)
+{
+	if (pbfake_device_of(p) != h->dev)
+		return 0;
+	return bytes == 0 || pbfake_device_of((const char *)p + bytes - 1) == h->dev;
+}
+
+/* legacy_check: the handle, its device current, the dimensions and the index base. */
+static int legacy_check(const handle *h, int m, int nnz, int base)
+{
+	if (h == NULL || h->magic != HMAGIC)
+		return NOT_INIT;
+	if (m < 0 || nnz < 0 || (base != 0 && base != 1))
+		return INVALID;
+	if (pbfake_current_device() != h->dev)
+		return EXEC_FAILED;
+	return SUCCESS;
+}
+
+/* A conversion of the row array alone: pointers → rows (csr2coo) or rows → pointers (coo2csr). */
+typedef struct rows_conv {
+	const int32_t *in;
+	int32_t *out;
+	int m, nnz, base;
+} rows_conv;
+
+/* run_csr2coo writes each row's index over its entries (pointers base-relative). */
+static void run_csr2coo(void *arg)
+{
+	const rows_conv *x = arg;
+	for (int r = 0; r < x->m; r++)
+		for (int32_t e = x->in[r] - x->base; e < x->in[r + 1] - x->base; e++)
+			if (e >= 0 && e < x->nnz) /* a real GPU would write wherever: stay in the array */
+				x->out[e] = r + x->base;
+}
+
+EXPORT int cusparseXcsr2coo(handle *h, const int32_t *csr_row_ptr, int nnz, int m,
+                            int32_t *coo_row_ind, int base)
+{
+	int s = legacy_check(h, m, nnz, base);
+	if (s != SUCCESS)
+		return s;
+	if (!spans(h, csr_row_ptr, ((size_t)m + 1) * 4) || !spans(h, coo_row_ind, (size_t)nnz * 4))
+		return INVALID;
+	rows_conv *x = malloc(sizeof *x);
+	if (x == NULL)
+		return ALLOC_FAILED;
+	*x = (rows_conv){.in = csr_row_ptr, .out = coo_row_ind, .m = m, .nnz = nnz, .base = base};
+	return pbfake_enqueue(h->stream, run_csr2coo, x) == 0 ? SUCCESS : EXEC_FAILED;
+}
+
+/* run_coo2csr counts each row's entries (rows sorted, as the call assumes) into pointers. */
+static void run_coo2csr(void *arg)
+{
+	const rows_conv *x = arg;
+	int32_t *ptr = x->out;
+	for (int r = 0; r <= x->m; r++)
+		ptr[r] = 0;
+	for (int e = 0; e < x->nnz; e++) {
+		int r = x->in[e] - x->base;
+		if (r >= 0 && r < x->m)
+			ptr[r + 1]++;
+	}
+	for (int r = 0; r < x->m; r++)
+		ptr[r + 1] += ptr[r];
+	for (int r = 0; r <= x->m; r++)
+		ptr[r] += x->base;
+}
+
+EXPORT int cusparseXcoo2csr(handle *h, const int32_t *coo_row_ind, int nnz, int m,
+                            int32_t *csr_row_ptr, int base)
+{
+	int s = legacy_check(h, m, nnz, base);
+	if (s != SUCCESS)
+		return s;
+	if (!spans(h, coo_row_ind, (size_t)nnz * 4) || !spans(h, csr_row_ptr, ((size_t)m + 1) * 4))
+		return INVALID;
+	rows_conv *x = malloc(sizeof *x);
+	if (x == NULL)
+		return ALLOC_FAILED;
+	*x = (rows_conv){.in = coo_row_ind, .out = csr_row_ptr, .m = m, .nnz = nnz, .base = base};
+	return pbfake_enqueue(h->stream, run_coo2csr, x) == 0 ? SUCCESS : EXEC_FAILED;
+}
+
+typedef struct transpose {
+	int m, n, nnz, type, action, base;
+	const void *csr_val;
+	const int32_t *csr_ptr, *csr_ind;
+	void *csc_val;
+	int32_t *csc_ptr, *csc_ind;
+	int32_t *next; /* in the caller's buffer: the cursors of the columns */
+} transpose;
+
+/* The buffer Csr2cscEx2 asks for: a cursor per column and some, so that a job must allocate it. */
+static size_t csr2csc_bytes(int n) { return 256 + ((size_t)n + 1) * 4; }
+
+static int csr2csc_check(const handle *h, int m, int n, int nnz, const void *csr_val,
+                         const int32_t *csr_ptr, const int32_t *csr_ind, const void *csc_val,
+                         const int32_t *csc_ptr, const int32_t *csc_ind, int type, int action,
+                         int base, int alg)
+{
+	int s = legacy_check(h, m, nnz, base);
+	if (s != SUCCESS)
+		return s;
+	if (n < 0 || (action != ACTION_SYMBOLIC && action != ACTION_NUMERIC) || alg != CSR2CSC_ALG1)
+		return INVALID;
+	if (!value_type(type))
+		return NOT_SUPPORTED; /* this fake knows f32 and f64 only */
+	size_t vs = type == R64F ? 8 : 4, nz = (size_t)nnz;
+	if (!spans(h, csr_ptr, ((size_t)m + 1) * 4) || !spans(h, csr_ind, nz * 4) ||
+	    !spans(h, csc_ptr, ((size_t)n + 1) * 4) || !spans(h, csc_ind, nz * 4))
+		return INVALID;
+	if (action == ACTION_NUMERIC && (!spans(h, csr_val, nz * vs) || !spans(h, csc_val, nz * vs)))
+		return INVALID;
+	return SUCCESS;
+}
+
+EXPORT int cusparseCsr2cscEx2_bufferSize(handle *h, int m, int n, int nnz, const void *csr_val,
+                                         const int32_t *csr_ptr, const int32_t *csr_ind,
+                                         void *csc_val, int32_t *csc_ptr, int32_t *csc_ind,
+                                         int type, int action, int base, int alg, size_t *bytes)
+{
+	int s = csr2csc_check(h, m, n, nnz, csr_val, csr_ptr, csr_ind, csc_val, csc_ptr, csc_ind,
+	                      type, action, base, alg);
+	if (s != SUCCESS)
+		return s;
+	if (bytes == NULL)
+		return INVALID;
+	*bytes = csr2csc_bytes(n);
+	return SUCCESS;
+}
+
+/* run_csr2csc: a counting sort of the entries by column, rows in order, the cursors in the buffer. */
+static void run_csr2csc(void *arg)
+{
+	const transpose *t = arg;
+	int32_t *next = t->next;
+	for (int c = 0; c <= t->n; c++)
+		next[c] = 0;
+	for (int e = 0; e < t->nnz; e++) {
+		int c = t->csr_ind[e] - t->base;
+		if (c >= 0 && c < t->n)
+			next[c + 1]++;
+	}
+	for (int c = 0; c < t->n; c++)
+		next[c + 1] += next[c];
+	for (int c = 0; c <= t->n; c++)
+		t->csc_ptr[c] = next[c] + t->base;
+	for (int r = 0; r < t->m; r++)
+		for (int32_t e = t->csr_ptr[r] - t->base; e < t->csr_ptr[r + 1] - t->base; e++) {
+			if (e < 0 || e >= t->nnz)
+				continue;
+			int c = t->csr_ind[e] - t->base;
+			if (c < 0 || c >= t->n)
+				continue;
+			int32_t q = next[c]++;
+			t->csc_ind[q] = r + t->base;
+			if (t->action != ACTION_NUMERIC)
+				continue;
+			if (t->type == R64F)
+				((double *)t->csc_val)[q] = ((const double *)t->csr_val)[e];
+			else
+				((float *)t->csc_val)[q] = ((const float *)t->csr_val)[e];
+		}
+}
+
+EXPORT int cusparseCsr2cscEx2(handle *h, int m, int n, int nnz, const void *csr_val,
+                              const int32_t *csr_ptr, const int32_t *csr_ind, void *csc_val,
+                              int32_t *csc_ptr, int32_t *csc_ind, int type, int action, int base,
+                              int alg, void *buffer)
+{
+	int s = csr2csc_check(h, m, n, nnz, csr_val, csr_ptr, csr_ind, csc_val, csc_ptr, csc_ind,
+	                      type, action, base, alg);
+	if (s != SUCCESS)
+		return s;
+	if (!spans(h, buffer, csr2csc_bytes(n)))
+		return INVALID; /* the workspace the query asked for */
+	transpose *t = malloc(sizeof *t);
+	if (t == NULL)
+		return ALLOC_FAILED;
+	*t = (transpose){.m = m, .n = n, .nnz = nnz, .type = type, .action = action, .base = base,
+	                 .csr_val = csr_val, .csr_ptr = csr_ptr, .csr_ind = csr_ind,
+	                 .csc_val = csc_val, .csc_ptr = csc_ptr, .csc_ind = csc_ind, .next = buffer};
+	return pbfake_enqueue(h->stream, run_csr2csc, t) == 0 ? SUCCESS : EXEC_FAILED;
 }
