@@ -659,33 +659,46 @@ pb_status pb_cudnn_job(pb_cudnn *lib, pb_cudnn_op op, pb_gpu_dtype dt, int64_t r
                        int64_t cols, const pb_gpu_job_opts *opts, pb_gpu_job **out, char *err,
                        size_t errlen);
 
-/* cuFFT (10 or later) on a CUDA device. */
-typedef struct pb_cufft pb_cufft;
-
-pb_status pb_cufft_open(pb_gpu *gpu, const char *path, pb_cufft **out, char *tried,
-                        size_t triedlen, char *err, size_t errlen);
-/* key=value lines: version, path. */
-pb_status pb_cufft_info(const pb_cufft *lib, char *buf, size_t buflen, char *err, size_t errlen);
-void pb_cufft_close(pb_cufft *lib);
-
-/* The transforms of a cuFFT job. */
-typedef enum pb_cufft_kind {
-	PB_CUFFT_FORWARD = 0,  /* complex → complex, e^(−2πi·jk/n): C2C/Z2Z, CUFFT_FORWARD */
-	PB_CUFFT_BACKWARD = 1, /* complex → complex, e^(+2πi·jk/n), unnormalized: CUFFT_INVERSE */
-	PB_CUFFT_R2C = 2       /* real → the n/2+1 outputs of the last dimension: R2C/D2Z */
-} pb_cufft_kind;
+/*
+ * GPU libraries by name. A library of native/ that registers itself
+ * (native/pb_gpu_registry.h: cufft.c) is opened, described, asked for jobs
+ * and closed through the calls below, with no entry points of its own
+ * here: its name ("cufft") and the meaning of its job parameters are the
+ * library's, documented in its C file and spoken by its Go package (cgo/cufft).
+ * A static link of libpeakbench keeps a library's file only when the
+ * archive is linked whole (-Wl,--whole-archive): its registration is all
+ * that refers to it.
+ */
+typedef struct pb_gpu_vlib pb_gpu_vlib;
 
 /*
- * pb_cufft_job prepares batch transforms of rank 1 (dims[0] points) or 2
- * (dims[0] rows × dims[1] columns, row-major), contiguous one after
- * another, out of place, in F32 (complex64) or F64 (complex128): one
- * cufftPlanMany, made here on the device's stream; *plan_ns is the time it
- * took. Arguments: 0 the input (interleaved complex; reals for R2C), 1 the
- * output (interleaved complex; R2C: each row's n/2+1 outputs).
+ * pb_gpu_vlib_open loads library name on gpu: path, when not empty, alone;
+ * else its override variable's file (PEAKBENCH_CUFFT) or its search. An
+ * unregistered name, or a device of another vendor than the library's, is
+ * PB_ERR_INVALID; tried lists the candidates, one "CAND: WHY" per line,
+ * when none loads. file, when not NULL, receives the file the library is
+ * looked for as ("libcufft"), for the caller's not-found error.
  */
-pb_status pb_cufft_job(pb_cufft *lib, pb_gpu_dtype dt, pb_cufft_kind kind, int rank,
-                       const int *dims, int batch, const pb_gpu_job_opts *opts,
-                       pb_gpu_job **out, int64_t *plan_ns, char *err, size_t errlen);
+pb_status pb_gpu_vlib_open(const char *name, pb_gpu *gpu, const char *path, pb_gpu_vlib **out,
+                           char *file, size_t filelen, char *tried, size_t triedlen, char *err,
+                           size_t errlen);
+/* key=value lines: version, path, and what else the library reports. */
+pb_status pb_gpu_vlib_info(const pb_gpu_vlib *lib, char *buf, size_t buflen, char *err,
+                           size_t errlen);
+/*
+ * pb_gpu_vlib_job prepares a job of the library in dt from its parameters
+ * (params[0 .. nparams), their meaning the library's); reported[0 ..
+ * nreported), when nreported > 0, receives what the library says about the
+ * job made (cufft: reported[0], the plan's time in ns), zeros where it says
+ * nothing.
+ */
+pb_status pb_gpu_vlib_job(pb_gpu_vlib *lib, pb_gpu_dtype dt, const int64_t *params, int nparams,
+                          const pb_gpu_job_opts *opts, pb_gpu_job **out, int64_t *reported,
+                          int nreported, char *err, size_t errlen);
+/* pb_gpu_vlib_close frees the handle; jobs made from it must be freed first. */
+void pb_gpu_vlib_close(pb_gpu_vlib *lib);
+/* pb_gpu_vlib_names writes the registered names, one per line. */
+void pb_gpu_vlib_names(char *buf, size_t buflen);
 
 /* cuSPARSE (11.2 or later: the generic API) on a CUDA device. */
 typedef struct pb_cusparse pb_cusparse;

@@ -8,6 +8,11 @@
  * stream, so that its executions queue between the job's timing events. The
  * plan allocates its own work area. cuFFT's backward transform is
  * unnormalized, as the workload's ifft is.
+ *
+ * The library registers itself as "cufft" (pb_gpu_registry.h); its job
+ * parameters are {kind, batch, n} (1-D) or {kind, batch, rows, columns}
+ * (2-D, row-major), kind a cufft_kind, and it reports the plan's time in
+ * ns. cgo/cufft speaks these terms in Go.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -16,10 +21,69 @@
 #include <string.h>
 #include <time.h>
 
-#include "pb_gpu.h"
-#include "vendor/cufft.h"
+#include "pb_gpu_registry.h"
 
-struct pb_cufft {
+/*
+ * cuFFT's ABI as peakbench uses it: our own declarations of the calls it
+ * makes (cufft.h of CUDA 11–13), resolved with dlsym from libcufft. Only
+ * the values used are given; they are part of the stable ABI:
+ *
+ *   cufftType: CUFFT_R2C 0x2a, CUFFT_C2C 0x29, CUFFT_D2Z 0x6a, CUFFT_Z2Z 0x69
+ *   direction: CUFFT_FORWARD -1, CUFFT_INVERSE 1
+ *   cufftResult: CUFFT_SUCCESS 0 … CUFFT_NOT_SUPPORTED 16 (below)
+ *   cufftGetVersion: major·1000 + minor·100 + patch (CUFFT_VERSION)
+ *
+ * A plan is an int handle; cufftComplex is interleaved (re, im) float,
+ * cufftDoubleComplex the same in double, as our buffers hold them.
+ */
+typedef int cufftHandle;
+typedef int cufftResult;
+
+#define CUFFT_SUCCESS 0
+#define CUFFT_INVALID_PLAN 1
+#define CUFFT_ALLOC_FAILED 2
+#define CUFFT_INVALID_TYPE 3
+#define CUFFT_INVALID_VALUE 4
+#define CUFFT_INTERNAL_ERROR 5
+#define CUFFT_EXEC_FAILED 6
+#define CUFFT_SETUP_FAILED 7
+#define CUFFT_INVALID_SIZE 8
+#define CUFFT_UNALIGNED_DATA 9
+#define CUFFT_INCOMPLETE_PARAMETER_LIST 10
+#define CUFFT_INVALID_DEVICE 11
+#define CUFFT_PARSE_ERROR 12
+#define CUFFT_NO_WORKSPACE 13
+#define CUFFT_NOT_IMPLEMENTED 14
+#define CUFFT_LICENSE_ERROR 15
+#define CUFFT_NOT_SUPPORTED 16
+
+#define CUFFT_R2C 0x2a
+#define CUFFT_C2C 0x29
+#define CUFFT_D2Z 0x6a
+#define CUFFT_Z2Z 0x69
+
+#define CUFFT_FORWARD (-1)
+#define CUFFT_INVERSE 1
+
+typedef cufftResult (*cufftPlanMany_fn)(cufftHandle *plan, int rank, int *n, int *inembed,
+                                        int istride, int idist, int *onembed, int ostride,
+                                        int odist, int type, int batch);
+typedef cufftResult (*cufftSetStream_fn)(cufftHandle plan, void *stream);
+typedef cufftResult (*cufftExecC2C_fn)(cufftHandle plan, void *idata, void *odata, int direction);
+typedef cufftResult (*cufftExecZ2Z_fn)(cufftHandle plan, void *idata, void *odata, int direction);
+typedef cufftResult (*cufftExecR2C_fn)(cufftHandle plan, void *idata, void *odata);
+typedef cufftResult (*cufftExecD2Z_fn)(cufftHandle plan, void *idata, void *odata);
+typedef cufftResult (*cufftDestroy_fn)(cufftHandle plan);
+typedef cufftResult (*cufftGetVersion_fn)(int *version);
+
+/* The transforms (cgo/cufft's Kind has the same values). */
+typedef enum cufft_kind {
+	PB_CUFFT_FORWARD = 0,  /* complex → complex, e^(−2πi·jk/n): C2C/Z2Z, CUFFT_FORWARD */
+	PB_CUFFT_BACKWARD = 1, /* complex → complex, e^(+2πi·jk/n), unnormalized: CUFFT_INVERSE */
+	PB_CUFFT_R2C = 2       /* real → the n/2+1 outputs of the last dimension: R2C/D2Z */
+} cufft_kind;
+
+typedef struct pb_cufft {
 	pb_gpu *gpu;
 	void *dl;
 	char path[PATH_MAX];
@@ -32,7 +96,7 @@ struct pb_cufft {
 	cufftExecD2Z_fn exec_d2z;
 	cufftDestroy_fn destroy;
 	cufftGetVersion_fn get_version;
-};
+} pb_cufft;
 
 /* cuFFT's major is one below CUDA's: CUDA 13 ships libcufft.so.12, 12 .11, 11 .10. */
 static const char *const cufft_sonames[] = {
@@ -89,14 +153,10 @@ static pb_status cufft_fail(const pb_cufft *lib, int r, const char *call, char *
 	               result_name(r), r);
 }
 
-pb_status pb_cufft_open(pb_gpu *gpu, const char *path, pb_cufft **out, char *tried,
-                        size_t triedlen, char *err, size_t errlen)
+/* cufft_open: the registry has checked the arguments and that gpu is a CUDA device. */
+static pb_status cufft_open(pb_gpu *gpu, const char *path, void **out, char *tried,
+                            size_t triedlen, char *err, size_t errlen)
 {
-	if (gpu == NULL || out == NULL)
-		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_cufft_open: NULL argument");
-	*out = NULL;
-	if (gpu->rt->vendor != PB_GPU_CUDA)
-		return pb_fail(PB_ERR_INVALID, err, errlen, "cufft: %s is not a CUDA device", gpu->label);
 	pb_cufft *lib = calloc(1, sizeof *lib);
 	if (lib == NULL)
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "cufft: out of memory");
@@ -148,10 +208,10 @@ pb_status pb_cufft_open(pb_gpu *gpu, const char *path, pb_cufft **out, char *tri
 	return PB_OK;
 }
 
-pb_status pb_cufft_info(const pb_cufft *lib, char *buf, size_t buflen, char *err, size_t errlen)
+static pb_status cufft_info(const void *handle, char *buf, size_t buflen, char *err,
+                           size_t errlen)
 {
-	if (lib == NULL || buf == NULL)
-		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_cufft_info: NULL argument");
+	const pb_cufft *lib = handle;
 	pb_sb sb;
 	pb_sb_init(&sb, buf, buflen);
 	pb_sb_printf(&sb, "version=%d.%d.%d\npath=%s\n", lib->version / 1000,
@@ -160,7 +220,7 @@ pb_status pb_cufft_info(const pb_cufft *lib, char *buf, size_t buflen, char *err
 }
 
 /* cuFFT stays mapped: unloading it under a live runtime is unsafe. */
-void pb_cufft_close(pb_cufft *lib) { free(lib); }
+static void cufft_close(void *lib) { free(lib); }
 
 /* ---- jobs ---- */
 
@@ -218,26 +278,41 @@ static const char *kind_name(int kind, int f64)
 	return f64 ? "D2Z" : "R2C";
 }
 
-pb_status pb_cufft_job(pb_cufft *lib, pb_gpu_dtype dt, pb_cufft_kind kind, int rank,
-                       const int *dims, int batch, const pb_gpu_job_opts *opts,
-                       pb_gpu_job **out, int64_t *plan_ns, char *err, size_t errlen)
+/*
+ * cufft_job prepares params[1] transforms of rank nparams−2 (params[2]
+ * points, or params[2] rows × params[3] columns, row-major), contiguous one
+ * after another, out of place, in F32 (complex64) or F64 (complex128): one
+ * cufftPlanMany, made here on the device's stream; reported[0] is the time
+ * it took. Arguments: 0 the input (interleaved complex; reals for R2C), 1
+ * the output (interleaved complex; R2C: each row's n/2+1 outputs).
+ */
+static pb_status cufft_job(void *handle, pb_gpu_dtype dt, const int64_t *params, int nparams,
+                           const pb_gpu_job_opts *opts, pb_gpu_job **out, int64_t *reported,
+                           int nreported, char *err, size_t errlen)
 {
-	if (lib == NULL || dims == NULL || out == NULL)
-		return pb_fail(PB_ERR_INVALID, err, errlen, "pb_cufft_job: NULL argument");
-	*out = NULL;
-	if (plan_ns != NULL)
-		*plan_ns = 0;
-	if (kind != PB_CUFFT_FORWARD && kind != PB_CUFFT_BACKWARD && kind != PB_CUFFT_R2C)
-		return pb_fail(PB_ERR_INVALID, err, errlen, "cufft: bad transform %d", (int)kind);
-	if (rank < 1 || rank > 2 || batch < 1 || dims[0] < 1 || (rank == 2 && dims[1] < 1))
-		return pb_fail(PB_ERR_INVALID, err, errlen, "cufft: bad shape: rank %d, batch %d",
-		               rank, batch);
+	pb_cufft *lib = handle;
+	if (nparams < 3 || nparams > 4)
+		return pb_fail(PB_ERR_INVALID, err, errlen,
+		               "cufft: %d parameters; want kind, batch and 1 or 2 dimensions", nparams);
+	int rank = nparams - 2;
+	if (params[0] != PB_CUFFT_FORWARD && params[0] != PB_CUFFT_BACKWARD &&
+	    params[0] != PB_CUFFT_R2C)
+		return pb_fail(PB_ERR_INVALID, err, errlen, "cufft: bad transform %lld",
+		               (long long)params[0]);
+	for (int i = 1; i < nparams; i++)
+		if (params[i] < 1 || params[i] > INT_MAX)
+			return pb_fail(PB_ERR_INVALID, err, errlen,
+			               "cufft: bad shape: %s %lld outside [1, 2³¹−1]",
+			               i == 1 ? "batch" : "dimension", (long long)params[i]);
+	int kind = (int)params[0];
+	int batch = (int)params[1];
+	const int dims[2] = {(int)params[2], rank == 2 ? (int)params[3] : 1};
 	if (dt != PB_GPU_F32 && dt != PB_GPU_F64)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
 		               "cufft: %s: only f32 (complex64) and f64 (complex128)",
 		               pb_gpu_dtype_name(dt));
 	int f64 = dt == PB_GPU_F64;
-	int n[2] = {dims[0], rank == 2 ? dims[1] : 1};
+	int n[2] = {dims[0], dims[1]};
 	int last = n[rank - 1];
 	long long rows = rank == 2 ? n[0] : 1;
 	long long in_pts = rows * last;                                     /* per transform */
@@ -295,8 +370,8 @@ pb_status pb_cufft_job(pb_cufft *lib, pb_gpu_dtype dt, pb_cufft_kind kind, int r
 		pb_gpu_job_free(j);
 		return st;
 	}
-	if (plan_ns != NULL)
-		*plan_ns = t1 - t0;
+	if (nreported > 0)
+		reported[0] = t1 - t0;
 	snprintf(j->desc, sizeof j->desc, "cufft %d.%d.%d cufftPlanMany %s %s %s on %s (%d cop%s)",
 	         lib->version / 1000, lib->version % 1000 / 100, lib->version % 100,
 	         kind_name(kind, f64), pb_gpu_dtype_name(dt), shape, lib->gpu->label, j->copies,
@@ -304,3 +379,14 @@ pb_status pb_cufft_job(pb_cufft *lib, pb_gpu_dtype dt, pb_cufft_kind kind, int r
 	*out = j;
 	return PB_OK;
 }
+
+static pb_gpu_libdef cufft_def = {
+	.name = "cufft",
+	.vendor = PB_GPU_CUDA,
+	.search = &cufft_lib,
+	.open = cufft_open,
+	.info = cufft_info,
+	.close = cufft_close,
+	.job = cufft_job,
+};
+PB_GPU_REGISTER(cufft_def)

@@ -14,19 +14,22 @@
 //	job.SetInput(0, x)
 //	elapsed, err := job.Run(10)
 //
-// Built without cgo, Open returns an error wrapping gpurt.ErrNoCgo.
+// The C side is native/cufft.c, registered there as "cufft" and reached
+// through gpurt's generic path (gpurt.OpenLibrary, Library.NewJob): this
+// package has no cgo of its own, and only puts cuFFT's terms into the job's
+// parameters. Built without cgo, Open returns an error wrapping
+// gpurt.ErrNoCgo.
 package cufft
 
 import (
 	"fmt"
 	"math"
 	"time"
-	"unsafe"
 
 	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
-// Kind is a transform cuFFT computes (the C layer's pb_cufft_kind).
+// Kind is a transform cuFFT computes (native/cufft.c's cufft_kind: the values are its).
 type Kind int
 
 // The transforms.
@@ -58,27 +61,18 @@ type Spec struct {
 }
 
 // Library is cuFFT on one device.
-type Library struct {
-	*gpurt.VendorLib
-	h handle
-}
+type Library struct{ *gpurt.Library }
 
 // Open loads cuFFT (PEAKBENCH_CUFFT, when set, names the only file tried).
 func Open(dev *gpurt.Device) (*Library, error) { return OpenPath(dev, "") }
 
 // OpenPath loads cuFFT from path (the search when empty).
 func OpenPath(dev *gpurt.Device, path string) (*Library, error) {
-	l := &Library{}
-	v, err := gpurt.OpenVendorLib(dev, "cufft", func(gpu unsafe.Pointer) (string, error) {
-		h, info, err := open(gpu, path)
-		l.h = h
-		return info, err
-	}, func() { l.free() }, freeJob)
+	l, err := gpurt.OpenLibrary(dev, "cufft", path)
 	if err != nil {
 		return nil, err
 	}
-	l.VendorLib = v
-	return l, nil
+	return &Library{l}, nil
 }
 
 // PrepareFFT prepares s's transforms in dt (F32 or F64), out of place.
@@ -91,22 +85,19 @@ func (l *Library) PrepareFFT(dt gpurt.DType, s Spec, opt gpurt.JobOptions) (*gpu
 	if s.Kind < Forward || s.Kind > R2C || len(s.Dims) < 1 || len(s.Dims) > 2 {
 		return nil, 0, fmt.Errorf("cufft: bad transform %v of rank %d", s.Kind, len(s.Dims))
 	}
-	if opt.Copies < 0 || opt.Copies > maxCopies {
-		return nil, 0, fmt.Errorf("cufft: copies %d outside [1, %d]", opt.Copies, maxCopies)
-	}
 	for _, d := range append([]int{s.Batch}, s.Dims...) {
 		if d < 1 || d > math.MaxInt32 {
 			return nil, 0, fmt.Errorf("cufft: batch %d of %v: each must lie in [1, %d]", s.Batch, s.Dims, math.MaxInt32)
 		}
 	}
-	var plan time.Duration
-	job, err := l.MakeJob(func() (unsafe.Pointer, error) {
-		p, ns, err := l.job(dt, s, opt)
-		plan = time.Duration(ns)
-		return p, err
-	})
-	return job, plan, err
+	// native/cufft.c's parameters: kind, batch, then the dimensions.
+	params := []int64{int64(s.Kind), int64(s.Batch)}
+	for _, d := range s.Dims {
+		params = append(params, int64(d))
+	}
+	job, reported, err := l.NewJob(dt, params, opt, 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	return job, time.Duration(reported[0]), nil
 }
-
-// maxCopies bounds JobOptions.Copies (PB_MAX_COPIES).
-const maxCopies = 65536

@@ -177,7 +177,7 @@ func TestSearchPathEnvironment(t *testing.T) {
 	if err := os.MkdirAll(env+"/bin", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(libs.CUFFT)
+	b, err := os.ReadFile(libs.Lib("cufft"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,3 +21,12 @@ func TestNoCgo(t *testing.T) {
 		t.Errorf("OpenMonitor() = %v", err)
 	}
 }
+
+func TestLibraryNoCgo(t *testing.T) {
+	if _, err := gpurt.OpenLibrary(nil, "cufft", ""); err == nil {
+		t.Error("OpenLibrary without a device: no error")
+	}
+	if names := gpurt.RegisteredLibraries(); len(names) != 0 {
+		t.Errorf("RegisteredLibraries() = %q without cgo", names)
+	}
+}

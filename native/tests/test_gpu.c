@@ -3,14 +3,15 @@
  * conversions, exhaustively, and the loader's errors where no CUDA runtime
  * or HIP is installed (or, with one installed, that it loads). The Go tests
  * (cgo/gpurt, bench/backend/nvidia, bench/backend/rocblas) drive the call
- * sequences against fake runtimes and libraries.
+ * sequences against fake runtimes and libraries. The registry of GPU
+ * libraries by name is checked with a library of this file's own.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pb_gpu.h"
+#include "pb_gpu_registry.h"
 #include "pb_test.h"
 
 static int is_nan(double v) { return v != v; }
@@ -172,10 +173,121 @@ static void test_loader(void)
 	pb_nvml_close(NULL);
 }
 
+/* testlib: a CUDA library registered by this file, to check the registry's calls. */
+static int testlib_closed;
+static int64_t testlib_params[4];
+static int testlib_nparams;
+
+static const pb_gpu_lib testlib_search = {.name = "libtestlib", .env = "PEAKBENCH_TESTLIB"};
+
+static pb_status testlib_open(pb_gpu *gpu, const char *path, void **lib, char *tried,
+                              size_t triedlen, char *err, size_t errlen)
+{
+	if (path != NULL && strcmp(path, "missing") == 0) {
+		snprintf(tried, triedlen, "missing: No such file");
+		return pb_fail(PB_ERR_NOT_FOUND, err, errlen, "testlib: libtestlib not found");
+	}
+	*lib = &testlib_closed;
+	return PB_OK;
+}
+
+static pb_status testlib_info(const void *lib, char *buf, size_t buflen, char *err, size_t errlen)
+{
+	snprintf(buf, buflen, "version=1.2.3\npath=/x/libtestlib.so\n");
+	return PB_OK;
+}
+
+static void testlib_close(void *lib) { (*(int *)lib)++; }
+
+static pb_status testlib_job(void *lib, pb_gpu_dtype dt, const int64_t *params, int nparams,
+                             const pb_gpu_job_opts *opts, pb_gpu_job **out, int64_t *reported,
+                             int nreported, char *err, size_t errlen)
+{
+	testlib_nparams = nparams;
+	for (int i = 0; i < nparams && i < 4; i++)
+		testlib_params[i] = params[i];
+	if (nreported > 1 && reported[1] == 0)
+		reported[1] = 42;
+	return pb_fail(PB_ERR_UNSUPPORTED, err, errlen, "testlib: no jobs without a device");
+}
+
+static pb_gpu_libdef testlib_def = {
+	.name = "testlib",
+	.vendor = PB_GPU_CUDA,
+	.search = &testlib_search,
+	.open = testlib_open,
+	.info = testlib_info,
+	.close = testlib_close,
+	.job = testlib_job,
+};
+PB_GPU_REGISTER(testlib_def)
+
+/* Two rows of one name: neither opens. */
+static pb_gpu_libdef twice_a = {.name = "twice", .vendor = PB_GPU_CUDA, .open = testlib_open};
+static pb_gpu_libdef twice_b = {.name = "twice", .vendor = PB_GPU_CUDA, .open = testlib_open};
+PB_GPU_REGISTER(twice_a)
+PB_GPU_REGISTER(twice_b)
+
+static void test_registry(void)
+{
+	char err[4096], tried[4096], file[64], buf[256];
+	pb_gpu_rt cuda = {.vendor = PB_GPU_CUDA}, hip = {.vendor = PB_GPU_HIP};
+	pb_gpu gpu = {.rt = &cuda, .label = "cuda:0"}, amd = {.rt = &hip, .label = "rocm:0"};
+	pb_gpu_vlib *lib = NULL;
+
+	pb_gpu_vlib_names(buf, sizeof buf);
+	CHECK(strstr(buf, "testlib\n") != NULL, "names: %s", buf);
+	pb_status st = pb_gpu_vlib_open("nosuch", &gpu, NULL, &lib, file, sizeof file, tried,
+	                                sizeof tried, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID && lib == NULL &&
+	          strstr(err, "nosuch: no GPU library registered by that name (") == err &&
+	          strstr(err, "testlib") != NULL && strchr(err, '\n') == NULL,
+	      "unknown name: %s %s", pb_status_name(st), err);
+	st = pb_gpu_vlib_open("twice", &gpu, NULL, &lib, NULL, 0, NULL, 0, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID && strcmp(err, "twice: 2 GPU libraries registered by that name") == 0,
+	      "a name registered twice: %s", err);
+	st = pb_gpu_vlib_open("testlib", &amd, NULL, &lib, file, sizeof file, NULL, 0, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID && strcmp(err, "testlib: rocm:0 is not a CUDA device") == 0,
+	      "another vendor's device: %s", err);
+	st = pb_gpu_vlib_open("testlib", &gpu, "missing", &lib, file, sizeof file, tried, sizeof tried,
+	                      err, sizeof err);
+	CHECK(st == PB_ERR_NOT_FOUND && lib == NULL && strcmp(file, "libtestlib") == 0 &&
+	          strcmp(tried, "missing: No such file") == 0,
+	      "not found: %s file %s tried %s", pb_status_name(st), file, tried);
+
+	st = pb_gpu_vlib_open("testlib", &gpu, NULL, &lib, file, sizeof file, tried, sizeof tried, err,
+	                      sizeof err);
+	CHECK(st == PB_OK && lib != NULL, "open: %s", err);
+	if (lib == NULL)
+		return;
+	st = pb_gpu_vlib_info(lib, buf, sizeof buf, err, sizeof err);
+	CHECK(st == PB_OK && strcmp(buf, "version=1.2.3\npath=/x/libtestlib.so\n") == 0, "info: %s", buf);
+	const int64_t params[3] = {7, -1, 1LL << 40};
+	int64_t reported[3] = {5, 5, 5};
+	pb_gpu_job *job = (pb_gpu_job *)&job;
+	st = pb_gpu_vlib_job(lib, PB_GPU_F32, params, 3, NULL, &job, reported, 3, err, sizeof err);
+	CHECK(st == PB_ERR_UNSUPPORTED && job == NULL && testlib_nparams == 3 && testlib_params[0] == 7 &&
+	          testlib_params[1] == -1 && testlib_params[2] == 1LL << 40,
+	      "job: %s, %d parameters", err, testlib_nparams);
+	CHECK(reported[0] == 0 && reported[1] == 42 && reported[2] == 0,
+	      "reported: zeroed, then the library's: %lld %lld %lld", (long long)reported[0],
+	      (long long)reported[1], (long long)reported[2]);
+	CHECK(pb_gpu_vlib_job(lib, PB_GPU_F32, NULL, 2, NULL, &job, NULL, 0, err, sizeof err) ==
+	          PB_ERR_INVALID,
+	      "parameters NULL");
+	CHECK(pb_gpu_vlib_job(lib, PB_GPU_F32, params, 1, NULL, &job, NULL, 1, err, sizeof err) ==
+	          PB_ERR_INVALID,
+	      "reported NULL");
+	pb_gpu_vlib_close(lib);
+	CHECK(testlib_closed == 1, "close: %d", testlib_closed);
+	pb_gpu_vlib_close(NULL);
+}
+
 int main(void)
 {
 	test_conversions();
 	test_loader();
+	test_registry();
 	if (pb_failures > 0) {
 		fprintf(stderr, "%d failure(s)\n", pb_failures);
 		return 1;

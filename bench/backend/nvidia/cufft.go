@@ -11,6 +11,15 @@ import (
 	"github.com/peakbench/peakbench/cgo/gpurt"
 )
 
+func init() {
+	backend.Register(backend.Factory{
+		Name:        "cufft",
+		Description: "NVIDIA cuFFT on a CUDA GPU, loaded at run time (fft, ifft, rfft: batched 1-D and 2-D; f32, f64)",
+		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUFFT(o.Device) },
+		Isolate:     true,
+	})
+}
+
 // CUFFT is cuFFT as a peakbench backend: a backend of its own rather than
 // part of cublas, since it is a library of its own (libcufft, its own
 // wheel), which a machine may lack while it has cuBLAS, and its results

@@ -8,7 +8,8 @@
 // cgo/cusparse and cgo/cudnn, loaded at run time: nothing GPU is touched
 // until one of them is opened. Each library is a backend of its own: each
 // is a file (and a pip wheel) of its own that a machine may lack while it
-// has the others.
+// has the others. A library's backend may register in its own file
+// (cufft.go), so that adding one touches no list here.
 //
 // Each backend opens the device -device names (backend.OpenOptions.Device;
 // through the CUDA platform, bench/platform/cuda) with a stream of its own.
@@ -52,12 +53,6 @@ func init() {
 		Name:        "cublas",
 		Description: "NVIDIA cuBLAS on a CUDA GPU, loaded at run time (gemm f32/f64/f16/bf16/tf32/i8, e4m3 through cuBLASLt on Ada/Hopper; gemv, axpy, dot)",
 		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUBLAS(o.Device) },
-		Isolate:     true,
-	})
-	backend.Register(backend.Factory{
-		Name:        "cufft",
-		Description: "NVIDIA cuFFT on a CUDA GPU, loaded at run time (fft, ifft, rfft: batched 1-D and 2-D; f32, f64)",
-		Open:        func(o backend.OpenOptions) (backend.Backend, error) { return OpenCUFFT(o.Device) },
 		Isolate:     true,
 	})
 	backend.Register(backend.Factory{

@@ -24,6 +24,13 @@
 // shims also open their sub-libraries by soname when a call needs one, as
 // the real ones do (see csrc/fake_cudnn.c).
 //
+// A plain fake needs nothing here: every csrc/fake_<lib>.c that no step
+// below builds is a CUDA library, built into the file its
+// `#define PB_FAKE_SONAME "…"` names (else lib<lib>.so), linked to the fake
+// runtime and libm; Libs.Lib("<lib>") is its path and Setenv points
+// PEAKBENCH_<LIB> at it (csrc/fake_cufft.c is one). The runtimes,
+// cuBLAS, cuDNN, NVML, rocBLAS and cuSPARSE have steps of their own.
+//
 // The libraries are built once per test process (a process can load only
 // one library per soname) with the C compiler "cc" into a temporary folder;
 // call Cleanup from TestMain to remove it. Their behavior is steered by
@@ -37,6 +44,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -52,7 +62,6 @@ type Libs struct {
 	CUDART   string // libcudart.so.12
 	CUBLASLt string // libcublasLt.so.12 (needs libcudart): fp8 matmul
 	CUBLAS   string // libcublas.so.12 (needs libcudart and libcublasLt)
-	CUFFT    string // libcufft.so.11 (needs libcudart): direct DFTs on the host
 	CUSPARSE string // libcusparse.so.12 (needs libcudart): CSR SpMV and SpMM
 	CUDNNOps string // libcudnn_ops.so.9
 	CUDNNCNN string // libcudnn_cnn.so.9 (needs libcudnn_ops; the shim opens it for convolutions)
@@ -66,6 +75,20 @@ type Libs struct {
 	// sub-libraries, CUDNN8Sub, beside it in dependency order.
 	CUDNN8    string
 	CUDNN8Sub []string
+
+	// Plain are the fakes built by convention (see the package comment),
+	// by library name: "cufft" → libcufft.so.11 (direct DFTs on the host).
+	Plain map[string]string
+}
+
+// Lib returns the path of the plain fake of name ("cufft"); it panics when
+// csrc/ has no fake_<name>.c built by convention, a test's own mistake.
+func (l *Libs) Lib(name string) string {
+	p, ok := l.Plain[name]
+	if !ok {
+		panic("gpufake: no plain fake " + name)
+	}
+	return p
 }
 
 // cudnn8Sub are cuDNN 8's sub-libraries and the ones each needs.
@@ -132,7 +155,6 @@ func build() (*Libs, error) {
 		CUDART:   filepath.Join(dir, "libcudart.so.12"),
 		CUBLASLt: filepath.Join(dir, "libcublasLt.so.12"),
 		CUBLAS:   filepath.Join(dir, "libcublas.so.12"),
-		CUFFT:    filepath.Join(dir, "libcufft.so.11"),
 		CUSPARSE: filepath.Join(dir, "libcusparse.so.12"),
 		CUDNNOps: filepath.Join(dir, "libcudnn_ops.so.9"),
 		CUDNNCNN: filepath.Join(dir, "libcudnn_cnn.so.9"),
@@ -150,14 +172,10 @@ func build() (*Libs, error) {
 	// libraries that call into them load; the companions keep the real
 	// sonames, and are linked without using a symbol of theirs.
 	tag := filepath.Base(dir)
-	steps := []struct {
-		out, soname string
-		args        []string
-	}{
+	steps := []step{
 		{l.CUDART, "libpbfake_cudart-" + tag + ".so", []string{src("fake_runtime.c"), "-lpthread"}},
 		{l.HIP, "libpbfake_amdhip64-" + tag + ".so", []string{"-DPB_FAKE_HIP", src("fake_runtime.c"), "-lpthread"}},
 		{l.CUBLASLt, "", []string{src("fake_cublaslt.c"), "-Wl,--no-as-needed", l.CUDART}},
-		{l.CUFFT, "", []string{src("fake_cufft.c"), "-Wl,--no-as-needed", l.CUDART, "-lm"}},
 		{l.CUSPARSE, "", []string{src("fake_cusparse.c"), "-Wl,--no-as-needed", l.CUDART}},
 		{l.CUDNNOps, "", []string{src("fake_sublib.c")}},
 		{l.CUDNNCNN, "", []string{src("fake_sublib.c"), "-Wl,--no-as-needed", l.CUDNNOps}},
@@ -176,11 +194,23 @@ func build() (*Libs, error) {
 		for _, dep := range sub.deps {
 			args = append(args, filepath.Join(d8, dep))
 		}
-		steps = append(steps, struct {
-			out, soname string
-			args        []string
-		}{out, "", args})
+		steps = append(steps, step{out, "", args})
 		l.CUDNN8Sub = append(l.CUDNN8Sub, out)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	plain, err := plainFakes(names, steps, func(name string) ([]byte, error) { return sources.ReadFile("csrc/" + name) })
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	l.Plain = map[string]string{}
+	for _, p := range plain {
+		out := filepath.Join(dir, p.file)
+		l.Plain[p.name] = out
+		steps = append(steps, step{out, "", []string{src(p.source), "-Wl,--no-as-needed", l.CUDART, "-lm"}})
 	}
 	for _, s := range steps {
 		soname := s.soname
@@ -196,6 +226,49 @@ func build() (*Libs, error) {
 	return l, nil
 }
 
+// step is one cc run: the library out, its soname (out's name when
+// empty), and the sources, flags and libraries it links.
+type step struct {
+	out, soname string
+	args        []string
+}
+
+// plainFake is a csrc/fake_<name>.c built by convention into file.
+type plainFake struct{ name, source, file string }
+
+var sonameDefine = regexp.MustCompile(`(?m)^#define PB_FAKE_SONAME "([^"/]+)"$`)
+
+// plainFakes are the csrc/fake_*.c sources that no step compiles, in name
+// order, each with the file it is built into (read returns a source's text).
+func plainFakes(sources []string, steps []step, read func(string) ([]byte, error)) ([]plainFake, error) {
+	used := map[string]bool{}
+	for _, s := range steps {
+		for _, a := range s.args {
+			if strings.HasSuffix(a, ".c") {
+				used[filepath.Base(a)] = true
+			}
+		}
+	}
+	var out []plainFake
+	for _, src := range sources {
+		name, ok := strings.CutPrefix(strings.TrimSuffix(src, ".c"), "fake_")
+		if !ok || !strings.HasSuffix(src, ".c") || used[src] {
+			continue
+		}
+		b, err := read(src)
+		if err != nil {
+			return nil, err
+		}
+		file := "lib" + name + ".so"
+		if m := sonameDefine.FindSubmatch(b); m != nil {
+			file = string(m[1])
+		}
+		out = append(out, plainFake{name, src, file})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
 // Knobs are the environment variables that steer the fakes.
 var Knobs = []string{
 	"PB_FAKE_CUDA_DEVICES", "PB_FAKE_CUDA_ERROR", "PB_FAKE_CUDA_MEM", "PB_FAKE_CUDA_DRIVER", "PB_FAKE_CUDA_NO_CLOCKS", "PB_FAKE_CUDA_CC",
@@ -205,8 +278,9 @@ var Knobs = []string{
 }
 
 // Setenv points peakbench's loader at the fakes for the duration of t:
-// PEAKBENCH_CUDART, PEAKBENCH_CUBLAS, PEAKBENCH_CUFFT, PEAKBENCH_CUSPARSE,
-// PEAKBENCH_CUDNN, PEAKBENCH_NVML, PEAKBENCH_HIP and PEAKBENCH_ROCBLAS; and clears the Knobs (the fakes'
+// PEAKBENCH_CUDART, PEAKBENCH_CUBLAS, PEAKBENCH_CUSPARSE, PEAKBENCH_CUDNN,
+// PEAKBENCH_NVML, PEAKBENCH_HIP, PEAKBENCH_ROCBLAS and each plain fake's
+// PEAKBENCH_<LIB> (PEAKBENCH_CUFFT); and clears the Knobs (the fakes'
 // defaults), which t may then set.
 func (l *Libs) Setenv(t testing.TB) {
 	t.Helper()
@@ -215,12 +289,14 @@ func (l *Libs) Setenv(t testing.TB) {
 	}
 	t.Setenv("PEAKBENCH_CUDART", l.CUDART)
 	t.Setenv("PEAKBENCH_CUBLAS", l.CUBLAS)
-	t.Setenv("PEAKBENCH_CUFFT", l.CUFFT)
 	t.Setenv("PEAKBENCH_CUSPARSE", l.CUSPARSE)
 	t.Setenv("PEAKBENCH_CUDNN", l.CUDNN)
 	t.Setenv("PEAKBENCH_NVML", l.NVML)
 	t.Setenv("PEAKBENCH_HIP", l.HIP)
 	t.Setenv("PEAKBENCH_ROCBLAS", l.ROCBLAS)
+	for name, path := range l.Plain {
+		t.Setenv("PEAKBENCH_"+strings.ToUpper(name), path)
+	}
 }
 
 // Require builds the fakes and points the loader at them for t, skipping t

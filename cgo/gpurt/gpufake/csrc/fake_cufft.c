@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The file gpufake builds this into (its name and soname): cuFFT 11's, of CUDA 12. */
+#define PB_FAKE_SONAME "libcufft.so.11"
+
 #define EXPORT __attribute__((visibility("default")))
 
 extern int pbfake_current_device(void);
