@@ -75,12 +75,12 @@ run lowp "$BIN" -backend=cublas -op gemm -dtype f32,tf32,f16,bf16,i8,e4m3,e5m2 -
 step "FFT (cuFFT): powers of two, 3·2^k, a prime, batched and 2-D"
 run fft "$BIN" -backend=cufft -op fft,ifft,rfft -dtype f32,f64 -size 64Ki,16Mi,3x1Mi,1000003,1024x16Ki,4096x4096:2d -device "$DEVICE" -threads 1 -summary=false
 
-step "sparse (cuSPARSE): generated matrices"
-run sparse "$BIN" -backend=cusparse -op spmv,spmm -dtype f32,f64 -size banded:n=4000000:bw=16,uniform:n=1000000:nnz=32000000,powerlaw:n=2000000:nnz=32000000 -device "$DEVICE" -threads 1 -summary=false
+step "sparse (cuSPARSE): products and format conversions on generated matrices"
+run sparse "$BIN" -backend=cusparse -op spmv,spmm,csr2coo,coo2csr,csr2csc -dtype f32,f64 -size banded:n=4000000:bw=16,uniform:n=1000000:nnz=32000000,powerlaw:n=2000000:nnz=32000000 -device "$DEVICE" -threads 1 -summary=false
 
 if [ "${SKIP_TORCH:-}" = "" ]; then
 	step "cuBLAS beside PyTorch on the same GPU (torch-cuda worker)"
-	run vs-torch "$BIN" -backend=cublas,torch-cuda -op gemm -dtype f32,bf16 -size 4096,8192 -device "$DEVICE" -threads 1 -vs torch-cuda -summary=false
+	run vs-torch "$BIN" -backend=cublas,torch-cuda -op gemm -dtype f32,tf32,bf16,f16 -size 4096,8192 -device "$DEVICE" -threads 1 -vs torch-cuda -summary=false
 fi
 
 step "bf16 8192x8192x8192 GEMM (cuBLAS)"
