@@ -12,8 +12,9 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 // the 5 it needs, and ran at 11 GB/s against 27 with non-temporal stores
 // over 320 MiB on the 2-vCPU Intel VM of docs/architecture.md
 // ("Quantization"). Below it an output left in the cache is the faster
-// one to reuse, and the non-temporal kernels' gain was within the noise.
-// 0 means never; tests move it.
+// one for its next reader; where the cache reported is not what the
+// process gets (a VM on a shared host), non-temporal stores would win
+// below it too: the docs give the figures. 0 means never; tests move it.
 var NonTemporalFrom = isa.Caches().L3 / 2
 
 // nonTemporal says whether a call moving bytes stores past the caches.
