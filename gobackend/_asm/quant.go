@@ -14,6 +14,13 @@ import (
 // (64 elements for AVX-512, 32 for AVX2), and leaves the rest to the Go
 // wrapper's generic code, which computes the same bits. Rounding is
 // VCVTPS2DQ's in the default MXCSR mode: to nearest, ties to even.
+//
+// Quantize and dequantize come twice: with ordinary stores, and with
+// non-temporal ones (the NT kernels: VMOVNTDQ, VMOVNTPS, then SFENCE),
+// which write whole lines without first reading them (no read for
+// ownership) and past the caches. The NT kernels need the output aligned
+// to 64 bytes; the Go wrapper runs the head before it with the generic
+// code and decides when to use them (quant's nonTemporal).
 
 // qblock is the elements one loop trip covers.
 func qblock(w width) int {
@@ -26,8 +33,10 @@ func qblock(w width) int {
 func genQuant(g *gen) {
 	for _, w := range []width{ymm, zmm} {
 		for _, u8 := range []bool{false, true} {
-			g.quantize(w, u8)
-			g.dequantize(w, u8)
+			for _, nt := range []bool{false, true} {
+				g.quantize(w, u8, nt)
+				g.dequantize(w, u8, nt)
+			}
 		}
 		g.toBF16(w)
 		g.toF16(w)
@@ -92,10 +101,13 @@ func intName(u8 bool) string {
 // to ±512 first (beyond it every zero point saturates alike, and
 // VCVTPS2DQ would turn ≥ 2³¹ into −2³¹), converted, offset and packed with
 // saturation (u8: from signed dwords, so negatives are raised to 0 first).
-func (g *gen) quantize(w width, u8 bool) {
-	name := fmt.Sprintf("quantize%s%s", intName(u8), w.name)
+// With nt the 64 (AVX-512) or 32 (AVX2) bytes of a block are gathered in
+// one register and stored non-temporally to q, which must be aligned to
+// them.
+func (g *gen) quantize(w width, u8, nt bool) {
+	name := fmt.Sprintf("quantize%s%s%s", intName(u8), w.name, ntSuffix(nt))
 	g.quantFunc(name, "func(n int, x *float32, inv float32, zp int32, q *byte)",
-		fmt.Sprintf("%s sets q[i] = clamp(rne(x[i]·inv) + zp) to the %s range for i < n, n a multiple of %d.", name, intName(u8), qblock(w)))
+		fmt.Sprintf("%s sets q[i] = clamp(rne(x[i]·inv) + zp) to the %s range for i < n, n a multiple of %d%s.", name, intName(u8), qblock(w), ntDoc(nt, "q")))
 	n, x, q := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
@@ -116,6 +128,7 @@ func (g *gen) quantize(w width, u8 bool) {
 	}
 	g.blocks(n, qblock(w), []Register{x, q}, []int{4, 1}, func() {
 		var ints [4]VecVirtual
+		var line VecVirtual // nt at AVX-512: the block's 64 bytes
 		for u := range 4 {
 			a := g.vec(w)
 			g.VMULPS(Mem{Base: x, Disp: u * w.bytes}, inv, a)
@@ -125,16 +138,28 @@ func (g *gen) quantize(w width, u8 bool) {
 			g.VPADDD(zp, a, a)
 			ints[u] = a
 			if w == zmm {
-				dst := Mem{Base: q, Disp: u * 16}
+				part := g.ZMM()
+				dst := part.AsX()
+				if u == 0 {
+					line = part
+				}
 				if u8 {
 					g.VPMAXSD(zero, a, a)
 					g.VPMOVUSDB(a, dst)
 				} else {
 					g.VPMOVSDB(a, dst)
 				}
+				if u > 0 {
+					g.VINSERTI32X4(U8(u), dst, line, line)
+				}
 			}
 		}
 		if w == zmm {
+			if nt {
+				g.VMOVNTDQ(line, Mem{Base: q})
+			} else {
+				g.VMOVDQU64(line, Mem{Base: q})
+			}
 			return
 		}
 		// AVX2: dwords → words → bytes within 128-bit lanes, then VPERMD
@@ -148,10 +173,39 @@ func (g *gen) quantize(w width, u8 bool) {
 			g.VPACKSSWB(hi16, lo16, lo16)
 		}
 		g.VPERMD(lo16, perm, lo16)
+		if nt {
+			g.VMOVNTDQ(lo16, Mem{Base: q})
+			return
+		}
 		g.VMOVDQU(lo16, Mem{Base: q})
 	})
+	g.end(nt)
+}
+
+// end closes a kernel: SFENCE after non-temporal stores (they are weakly
+// ordered: the fence makes them visible before the call returns, to the
+// thread that joins this one too), VZEROUPPER, RET.
+func (g *gen) end(nt bool) {
+	if nt {
+		g.SFENCE()
+	}
 	g.VZEROUPPER()
 	g.RET()
+}
+
+func ntSuffix(nt bool) string {
+	if nt {
+		return "NT"
+	}
+	return ""
+}
+
+// ntDoc is the doc comment's note on an NT kernel's output.
+func ntDoc(nt bool, out string) string {
+	if nt {
+		return fmt.Sprintf(", by non-temporal stores (%s aligned to 64 bytes)", out)
+	}
+	return ""
 }
 
 // permTable is VPERMD's index after two packs: dword j of the packed
@@ -173,11 +227,11 @@ func (g *gen) permTable() Mem {
 }
 
 // dequantize emits x[i] = scale·(q[i] − zp): widen, subtract, convert
-// (exact), one rounding multiply.
-func (g *gen) dequantize(w width, u8 bool) {
-	name := fmt.Sprintf("dequantize%s%s", intName(u8), w.name)
+// (exact), one rounding multiply; with nt, stored by VMOVNTPS.
+func (g *gen) dequantize(w width, u8, nt bool) {
+	name := fmt.Sprintf("dequantize%s%s%s", intName(u8), w.name, ntSuffix(nt))
 	g.quantFunc(name, "func(n int, q *byte, scale float32, zp int32, x *float32)",
-		fmt.Sprintf("%s sets x[i] = scale·(q[i] − zp) for i < n, n a multiple of %d.", name, qblock(w)))
+		fmt.Sprintf("%s sets x[i] = scale·(q[i] − zp) for i < n, n a multiple of %d%s.", name, qblock(w), ntDoc(nt, "x")))
 	n, q, x := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("q"), q)
@@ -198,11 +252,14 @@ func (g *gen) dequantize(w width, u8 bool) {
 			g.VPSUBD(zp, a, a)
 			g.VCVTDQ2PS(a, a)
 			g.VMULPS(scale, a, a)
+			if nt {
+				g.VMOVNTPS(a, Mem{Base: x, Disp: u * w.bytes})
+				continue
+			}
 			g.VMOVUPS(a, Mem{Base: x, Disp: u * w.bytes})
 		}
 	})
-	g.VZEROUPPER()
-	g.RET()
+	g.end(nt)
 }
 
 // toBF16 emits y[i] = bf16(x[i]) by integer rounding of the bits, for CPUs

@@ -75,9 +75,9 @@ func check(nx, ny, threads int) {
 // Quantize sets q[i] = clamp(rne(x[i]·(1/scale)) + zp) to Q's range.
 func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q, threads int) {
 	check(len(x), len(q), threads)
-	k, inv := implFor(lvl, 5*len(x)), 1/scale
+	k, inv, nt := implFor(lvl, 5*len(x)), 1/scale, nonTemporal(5*len(x))
 	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
-		quantize(k, x[lo:hi], inv, zp, q[lo:hi])
+		quantize(k, x[lo:hi], inv, zp, q[lo:hi], nt)
 	})
 }
 
@@ -86,10 +86,10 @@ func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q
 func QuantizeRows[Q Int8](lvl isa.Level, cols int, x []float32, scales []float32, zps []int32, q []Q, threads int) {
 	check(len(x), len(q), threads)
 	checkRows(len(x), cols, len(scales), len(zps))
-	k := implFor(lvl, 5*len(x))
+	k, nt := implFor(lvl, 5*len(x)), nonTemporal(5*len(x))
 	num.For(len(scales), threads, 1, max(1, piece()/max(cols, 1)), func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			quantize(k, x[r*cols:(r+1)*cols], 1/scales[r], zps[r], q[r*cols:(r+1)*cols])
+			quantize(k, x[r*cols:(r+1)*cols], 1/scales[r], zps[r], q[r*cols:(r+1)*cols], nt)
 		}
 	})
 }
@@ -97,9 +97,9 @@ func QuantizeRows[Q Int8](lvl isa.Level, cols int, x []float32, scales []float32
 // Dequantize sets x[i] = scale·(q[i] − zp).
 func Dequantize[Q Int8](lvl isa.Level, q []Q, scale float32, zp int32, x []float32, threads int) {
 	check(len(q), len(x), threads)
-	k := implFor(lvl, 5*len(x))
+	k, nt := implFor(lvl, 5*len(x)), nonTemporal(5*len(x))
 	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
-		dequantize(k, q[lo:hi], scale, zp, x[lo:hi])
+		dequantize(k, q[lo:hi], scale, zp, x[lo:hi], nt)
 	})
 }
 
@@ -108,10 +108,10 @@ func Dequantize[Q Int8](lvl isa.Level, q []Q, scale float32, zp int32, x []float
 func DequantizeRows[Q Int8](lvl isa.Level, cols int, q []Q, scales []float32, zps []int32, x []float32, threads int) {
 	check(len(q), len(x), threads)
 	checkRows(len(x), cols, len(scales), len(zps))
-	k := implFor(lvl, 5*len(x))
+	k, nt := implFor(lvl, 5*len(x)), nonTemporal(5*len(x))
 	num.For(len(scales), threads, 1, max(1, piece()/max(cols, 1)), func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			dequantize(k, q[r*cols:(r+1)*cols], scales[r], zps[r], x[r*cols:(r+1)*cols])
+			dequantize(k, q[r*cols:(r+1)*cols], scales[r], zps[r], x[r*cols:(r+1)*cols], nt)
 		}
 	})
 }

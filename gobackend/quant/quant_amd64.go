@@ -31,7 +31,13 @@ func blockOf(k impl) int {
 	return 32
 }
 
-func quantize[Q Int8](k impl, x []float32, inv float32, zp int32, q []Q) {
+func quantize[Q Int8](k impl, x []float32, inv float32, zp int32, q []Q, nt bool) {
+	if nt = nt && k != implGeneric; nt {
+		// The generic code up to the first 64-byte line of q.
+		h := min(len(q), toLine(unsafe.Pointer(unsafe.SliceData(q)), 1))
+		quantizeGeneric(x[:h], inv, zp, q[:h])
+		x, q = x[h:], q[h:]
+	}
 	n := 0
 	if k != implGeneric && len(x) > 0 {
 		n = len(x) &^ (blockOf(k) - 1)
@@ -39,13 +45,21 @@ func quantize[Q Int8](k impl, x []float32, inv float32, zp int32, q []Q) {
 		if n > 0 {
 			qp := (*byte)(unsafe.Pointer(&q[0]))
 			lo, _ := bounds[Q]()
-			switch {
-			case k == implAVX512 && lo == 0:
+			switch u8 := lo == 0; {
+			case k == implAVX512 && u8 && nt:
+				quantizeU8AVX512NT(n, &x[0], inv, zp, qp)
+			case k == implAVX512 && u8:
 				quantizeU8AVX512(n, &x[0], inv, zp, qp)
+			case k == implAVX512 && nt:
+				quantizeI8AVX512NT(n, &x[0], inv, zp, qp)
 			case k == implAVX512:
 				quantizeI8AVX512(n, &x[0], inv, zp, qp)
-			case lo == 0:
+			case u8 && nt:
+				quantizeU8AVX2NT(n, &x[0], inv, zp, qp)
+			case u8:
 				quantizeU8AVX2(n, &x[0], inv, zp, qp)
+			case nt:
+				quantizeI8AVX2NT(n, &x[0], inv, zp, qp)
 			default:
 				quantizeI8AVX2(n, &x[0], inv, zp, qp)
 			}
@@ -54,7 +68,12 @@ func quantize[Q Int8](k impl, x []float32, inv float32, zp int32, q []Q) {
 	quantizeGeneric(x[n:], inv, zp, q[n:])
 }
 
-func dequantize[Q Int8](k impl, q []Q, scale float32, zp int32, x []float32) {
+func dequantize[Q Int8](k impl, q []Q, scale float32, zp int32, x []float32, nt bool) {
+	if nt = nt && k != implGeneric; nt {
+		h := min(len(x), toLine(unsafe.Pointer(unsafe.SliceData(x)), 4))
+		dequantizeGeneric(q[:h], scale, zp, x[:h])
+		q, x = q[h:], x[h:]
+	}
 	n := 0
 	if k != implGeneric && len(x) > 0 {
 		n = len(x) &^ (blockOf(k) - 1)
@@ -62,19 +81,35 @@ func dequantize[Q Int8](k impl, q []Q, scale float32, zp int32, x []float32) {
 		if n > 0 {
 			qp := (*byte)(unsafe.Pointer(&q[0]))
 			lo, _ := bounds[Q]()
-			switch {
-			case k == implAVX512 && lo == 0:
+			switch u8 := lo == 0; {
+			case k == implAVX512 && u8 && nt:
+				dequantizeU8AVX512NT(n, qp, scale, zp, &x[0])
+			case k == implAVX512 && u8:
 				dequantizeU8AVX512(n, qp, scale, zp, &x[0])
+			case k == implAVX512 && nt:
+				dequantizeI8AVX512NT(n, qp, scale, zp, &x[0])
 			case k == implAVX512:
 				dequantizeI8AVX512(n, qp, scale, zp, &x[0])
-			case lo == 0:
+			case u8 && nt:
+				dequantizeU8AVX2NT(n, qp, scale, zp, &x[0])
+			case u8:
 				dequantizeU8AVX2(n, qp, scale, zp, &x[0])
+			case nt:
+				dequantizeI8AVX2NT(n, qp, scale, zp, &x[0])
 			default:
 				dequantizeI8AVX2(n, qp, scale, zp, &x[0])
 			}
 		}
 	}
 	dequantizeGeneric(q[n:], scale, zp, x[n:])
+}
+
+// toLine is the elements of size bytes from p to the next 64-byte
+// boundary: what the generic code writes before an NT kernel, which
+// needs its output aligned. Go aligns elements to their size, so it is
+// exact.
+func toLine(p unsafe.Pointer, size int) int {
+	return int(-uintptr(p)&63) / size
 }
 
 func narrow(k impl, f Format, x []float32, y []uint16) {

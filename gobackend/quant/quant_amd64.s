@@ -114,9 +114,9 @@ qdone4:
 	VZEROUPPER
 	RET
 
-// func quantizeU8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX2
-TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-32
+// func quantizeI8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
+// Requires: AVX, AVX2, MMX+
+TEXT ·quantizeI8AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
 	MOVQ         q+24(FP), DX
@@ -153,15 +153,111 @@ qloop5:
 	VPADDD    Y1, Y8, Y8
 	VPACKSSDW Y6, Y5, Y5
 	VPACKSSDW Y8, Y7, Y6
-	VPACKUSWB Y6, Y5, Y5
+	VPACKSSWB Y6, Y5, Y5
 	VPERMD    Y5, Y4, Y5
-	VMOVDQU   Y5, (DX)
+	VMOVNTDQ  Y5, (DX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000020, DX
 	SUBQ      $0x00000020, AX
 	JMP       qloop5
 
 qdone6:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dequantizeI8AVX2NT(n int, q *byte, scale float32, zp int32, x *float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·dequantizeI8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         q+8(FP), CX
+	MOVQ         x+24(FP), DX
+	VBROADCASTSS scale+16(FP), Y0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+
+qloop7:
+	TESTQ     AX, AX
+	JZ        qdone8
+	VPMOVSXBD (CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, (DX)
+	VPMOVSXBD 8(CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, 32(DX)
+	VPMOVSXBD 16(CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, 64(DX)
+	VPMOVSXBD 24(CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, 96(DX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000020, AX
+	JMP       qloop7
+
+qdone8:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func quantizeU8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
+// Requires: AVX, AVX2
+TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         q+24(FP), DX
+	VBROADCASTSS inv+16(FP), Y0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VBROADCASTSS sqlo_s<>+0(SB), Y2
+	VBROADCASTSS sqhi_s<>+0(SB), Y3
+	VMOVDQU      qperm<>+0(SB), Y4
+
+qloop9:
+	TESTQ     AX, AX
+	JZ        qdone10
+	VMULPS    (CX), Y0, Y5
+	VMINPS    Y3, Y5, Y5
+	VMAXPS    Y2, Y5, Y5
+	VCVTPS2DQ Y5, Y5
+	VPADDD    Y1, Y5, Y5
+	VMULPS    32(CX), Y0, Y6
+	VMINPS    Y3, Y6, Y6
+	VMAXPS    Y2, Y6, Y6
+	VCVTPS2DQ Y6, Y6
+	VPADDD    Y1, Y6, Y6
+	VMULPS    64(CX), Y0, Y7
+	VMINPS    Y3, Y7, Y7
+	VMAXPS    Y2, Y7, Y7
+	VCVTPS2DQ Y7, Y7
+	VPADDD    Y1, Y7, Y7
+	VMULPS    96(CX), Y0, Y8
+	VMINPS    Y3, Y8, Y8
+	VMAXPS    Y2, Y8, Y8
+	VCVTPS2DQ Y8, Y8
+	VPADDD    Y1, Y8, Y8
+	VPACKSSDW Y6, Y5, Y5
+	VPACKSSDW Y8, Y7, Y6
+	VPACKUSWB Y6, Y5, Y5
+	VPERMD    Y5, Y4, Y5
+	VMOVDQU   Y5, (DX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000020, AX
+	JMP       qloop9
+
+qdone10:
 	VZEROUPPER
 	RET
 
@@ -176,9 +272,9 @@ TEXT ·dequantizeU8AVX2(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
 
-qloop7:
+qloop11:
 	TESTQ     AX, AX
-	JZ        qdone8
+	JZ        qdone12
 	VPMOVZXBD (CX), Y2
 	VPSUBD    Y1, Y2, Y2
 	VCVTDQ2PS Y2, Y2
@@ -202,9 +298,105 @@ qloop7:
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop7
+	JMP       qloop11
 
-qdone8:
+qdone12:
+	VZEROUPPER
+	RET
+
+// func quantizeU8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
+// Requires: AVX, AVX2, MMX+
+TEXT ·quantizeU8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         q+24(FP), DX
+	VBROADCASTSS inv+16(FP), Y0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VBROADCASTSS sqlo_s<>+0(SB), Y2
+	VBROADCASTSS sqhi_s<>+0(SB), Y3
+	VMOVDQU      qperm<>+0(SB), Y4
+
+qloop13:
+	TESTQ     AX, AX
+	JZ        qdone14
+	VMULPS    (CX), Y0, Y5
+	VMINPS    Y3, Y5, Y5
+	VMAXPS    Y2, Y5, Y5
+	VCVTPS2DQ Y5, Y5
+	VPADDD    Y1, Y5, Y5
+	VMULPS    32(CX), Y0, Y6
+	VMINPS    Y3, Y6, Y6
+	VMAXPS    Y2, Y6, Y6
+	VCVTPS2DQ Y6, Y6
+	VPADDD    Y1, Y6, Y6
+	VMULPS    64(CX), Y0, Y7
+	VMINPS    Y3, Y7, Y7
+	VMAXPS    Y2, Y7, Y7
+	VCVTPS2DQ Y7, Y7
+	VPADDD    Y1, Y7, Y7
+	VMULPS    96(CX), Y0, Y8
+	VMINPS    Y3, Y8, Y8
+	VMAXPS    Y2, Y8, Y8
+	VCVTPS2DQ Y8, Y8
+	VPADDD    Y1, Y8, Y8
+	VPACKSSDW Y6, Y5, Y5
+	VPACKSSDW Y8, Y7, Y6
+	VPACKUSWB Y6, Y5, Y5
+	VPERMD    Y5, Y4, Y5
+	VMOVNTDQ  Y5, (DX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000020, AX
+	JMP       qloop13
+
+qdone14:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dequantizeU8AVX2NT(n int, q *byte, scale float32, zp int32, x *float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·dequantizeU8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         q+8(FP), CX
+	MOVQ         x+24(FP), DX
+	VBROADCASTSS scale+16(FP), Y0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+
+qloop15:
+	TESTQ     AX, AX
+	JZ        qdone16
+	VPMOVZXBD (CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, (DX)
+	VPMOVZXBD 8(CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, 32(DX)
+	VPMOVZXBD 16(CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, 64(DX)
+	VPMOVZXBD 24(CX), Y2
+	VPSUBD    Y1, Y2, Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VMOVNTPS  Y2, 96(DX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000020, AX
+	JMP       qloop15
+
+qdone16:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -218,9 +410,9 @@ TEXT ·toBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD sbfhalf_s<>+0(SB), Y1
 	VPBROADCASTD sbfquiet_s<>+0(SB), Y2
 
-qloop9:
+qloop17:
 	TESTQ     AX, AX
-	JZ        qdone10
+	JZ        qdone18
 	VMOVUPS   (CX), Y3
 	VPSRLD    $0x10, Y3, Y4
 	VPAND     Y0, Y4, Y4
@@ -270,9 +462,9 @@ qloop9:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop9
+	JMP       qloop17
 
-qdone10:
+qdone18:
 	VZEROUPPER
 	RET
 
@@ -292,9 +484,9 @@ TEXT ·toF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop11:
+qloop19:
 	TESTQ     AX, AX
-	JZ        qdone12
+	JZ        qdone20
 	VMOVUPS   (CX), Y0
 	VCVTPS2PH $0x00, Y0, (DX)
 	VMOVUPS   32(CX), Y0
@@ -306,9 +498,9 @@ qloop11:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop11
+	JMP       qloop19
 
-qdone12:
+qdone20:
 	VZEROUPPER
 	RET
 
@@ -319,9 +511,9 @@ TEXT ·fromBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop13:
+qloop21:
 	TESTQ     AX, AX
-	JZ        qdone14
+	JZ        qdone22
 	VPMOVZXWD (CX), Y0
 	VPSLLD    $0x10, Y0, Y0
 	VMOVUPS   Y0, (DX)
@@ -337,9 +529,9 @@ qloop13:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop13
+	JMP       qloop21
 
-qdone14:
+qdone22:
 	VZEROUPPER
 	RET
 
@@ -350,9 +542,9 @@ TEXT ·fromF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop15:
+qloop23:
 	TESTQ     AX, AX
-	JZ        qdone16
+	JZ        qdone24
 	VCVTPH2PS (CX), Y0
 	VMOVUPS   Y0, (DX)
 	VCVTPH2PS 16(CX), Y0
@@ -364,9 +556,9 @@ qloop15:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop15
+	JMP       qloop23
 
-qdone16:
+qdone24:
 	VZEROUPPER
 	RET
 
@@ -383,39 +575,43 @@ TEXT ·quantizeI8AVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS sqlo_s<>+0(SB), Z2
 	VBROADCASTSS sqhi_s<>+0(SB), Z3
 
-qloop17:
-	TESTQ     AX, AX
-	JZ        qdone18
-	VMULPS    (CX), Z0, Z4
-	VMINPS    Z3, Z4, Z4
-	VMAXPS    Z2, Z4, Z4
-	VCVTPS2DQ Z4, Z4
-	VPADDD    Z1, Z4, Z4
-	VPMOVSDB  Z4, (DX)
-	VMULPS    64(CX), Z0, Z4
-	VMINPS    Z3, Z4, Z4
-	VMAXPS    Z2, Z4, Z4
-	VCVTPS2DQ Z4, Z4
-	VPADDD    Z1, Z4, Z4
-	VPMOVSDB  Z4, 16(DX)
-	VMULPS    128(CX), Z0, Z4
-	VMINPS    Z3, Z4, Z4
-	VMAXPS    Z2, Z4, Z4
-	VCVTPS2DQ Z4, Z4
-	VPADDD    Z1, Z4, Z4
-	VPMOVSDB  Z4, 32(DX)
-	VMULPS    192(CX), Z0, Z4
-	VMINPS    Z3, Z4, Z4
-	VMAXPS    Z2, Z4, Z4
-	VCVTPS2DQ Z4, Z4
-	VPADDD    Z1, Z4, Z4
-	VPMOVSDB  Z4, 48(DX)
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000040, AX
-	JMP       qloop17
+qloop25:
+	TESTQ        AX, AX
+	JZ           qdone26
+	VMULPS       (CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X5
+	VMULPS       64(CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X4
+	VINSERTI32X4 $0x01, X4, Z5, Z5
+	VMULPS       128(CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X4
+	VINSERTI32X4 $0x02, X4, Z5, Z5
+	VMULPS       192(CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X4
+	VINSERTI32X4 $0x03, X4, Z5, Z5
+	VMOVDQU64    Z5, (DX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000040, AX
+	JMP          qloop25
 
-qdone18:
+qdone26:
 	VZEROUPPER
 	RET
 
@@ -430,9 +626,9 @@ TEXT ·dequantizeI8AVX512(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Z1
 
-qloop19:
+qloop27:
 	TESTQ     AX, AX
-	JZ        qdone20
+	JZ        qdone28
 	VPMOVSXBD (CX), Z2
 	VPSUBD    Z1, Z2, Z2
 	VCVTDQ2PS Z2, Z2
@@ -456,9 +652,107 @@ qloop19:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop19
+	JMP       qloop27
 
-qdone20:
+qdone28:
+	VZEROUPPER
+	RET
+
+// func quantizeI8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·quantizeI8AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         q+24(FP), DX
+	VBROADCASTSS inv+16(FP), Z0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	VBROADCASTSS sqlo_s<>+0(SB), Z2
+	VBROADCASTSS sqhi_s<>+0(SB), Z3
+
+qloop29:
+	TESTQ        AX, AX
+	JZ           qdone30
+	VMULPS       (CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X5
+	VMULPS       64(CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X4
+	VINSERTI32X4 $0x01, X4, Z5, Z5
+	VMULPS       128(CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X4
+	VINSERTI32X4 $0x02, X4, Z5, Z5
+	VMULPS       192(CX), Z0, Z4
+	VMINPS       Z3, Z4, Z4
+	VMAXPS       Z2, Z4, Z4
+	VCVTPS2DQ    Z4, Z4
+	VPADDD       Z1, Z4, Z4
+	VPMOVSDB     Z4, X4
+	VINSERTI32X4 $0x03, X4, Z5, Z5
+	VMOVNTDQ     Z5, (DX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000040, AX
+	JMP          qloop29
+
+qdone30:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dequantizeI8AVX512NT(n int, q *byte, scale float32, zp int32, x *float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·dequantizeI8AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         q+8(FP), CX
+	MOVQ         x+24(FP), DX
+	VBROADCASTSS scale+16(FP), Z0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+
+qloop31:
+	TESTQ     AX, AX
+	JZ        qdone32
+	VPMOVSXBD (CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, (DX)
+	VPMOVSXBD 16(CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, 64(DX)
+	VPMOVSXBD 32(CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, 128(DX)
+	VPMOVSXBD 48(CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, 192(DX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000040, AX
+	JMP       qloop31
+
+qdone32:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -476,43 +770,47 @@ TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS sqhi_s<>+0(SB), Z3
 	VPXORD       Z4, Z4, Z4
 
-qloop21:
-	TESTQ     AX, AX
-	JZ        qdone22
-	VMULPS    (CX), Z0, Z5
-	VMINPS    Z3, Z5, Z5
-	VMAXPS    Z2, Z5, Z5
-	VCVTPS2DQ Z5, Z5
-	VPADDD    Z1, Z5, Z5
-	VPMAXSD   Z4, Z5, Z5
-	VPMOVUSDB Z5, (DX)
-	VMULPS    64(CX), Z0, Z5
-	VMINPS    Z3, Z5, Z5
-	VMAXPS    Z2, Z5, Z5
-	VCVTPS2DQ Z5, Z5
-	VPADDD    Z1, Z5, Z5
-	VPMAXSD   Z4, Z5, Z5
-	VPMOVUSDB Z5, 16(DX)
-	VMULPS    128(CX), Z0, Z5
-	VMINPS    Z3, Z5, Z5
-	VMAXPS    Z2, Z5, Z5
-	VCVTPS2DQ Z5, Z5
-	VPADDD    Z1, Z5, Z5
-	VPMAXSD   Z4, Z5, Z5
-	VPMOVUSDB Z5, 32(DX)
-	VMULPS    192(CX), Z0, Z5
-	VMINPS    Z3, Z5, Z5
-	VMAXPS    Z2, Z5, Z5
-	VCVTPS2DQ Z5, Z5
-	VPADDD    Z1, Z5, Z5
-	VPMAXSD   Z4, Z5, Z5
-	VPMOVUSDB Z5, 48(DX)
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000040, AX
-	JMP       qloop21
+qloop33:
+	TESTQ        AX, AX
+	JZ           qdone34
+	VMULPS       (CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X6
+	VMULPS       64(CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X5
+	VINSERTI32X4 $0x01, X5, Z6, Z6
+	VMULPS       128(CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X5
+	VINSERTI32X4 $0x02, X5, Z6, Z6
+	VMULPS       192(CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X5
+	VINSERTI32X4 $0x03, X5, Z6, Z6
+	VMOVDQU64    Z6, (DX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000040, AX
+	JMP          qloop33
 
-qdone22:
+qdone34:
 	VZEROUPPER
 	RET
 
@@ -527,9 +825,9 @@ TEXT ·dequantizeU8AVX512(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Z1
 
-qloop23:
+qloop35:
 	TESTQ     AX, AX
-	JZ        qdone24
+	JZ        qdone36
 	VPMOVZXBD (CX), Z2
 	VPSUBD    Z1, Z2, Z2
 	VCVTDQ2PS Z2, Z2
@@ -553,9 +851,112 @@ qloop23:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop23
+	JMP       qloop35
 
-qdone24:
+qdone36:
+	VZEROUPPER
+	RET
+
+// func quantizeU8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·quantizeU8AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         q+24(FP), DX
+	VBROADCASTSS inv+16(FP), Z0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	VBROADCASTSS sqlo_s<>+0(SB), Z2
+	VBROADCASTSS sqhi_s<>+0(SB), Z3
+	VPXORD       Z4, Z4, Z4
+
+qloop37:
+	TESTQ        AX, AX
+	JZ           qdone38
+	VMULPS       (CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X6
+	VMULPS       64(CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X5
+	VINSERTI32X4 $0x01, X5, Z6, Z6
+	VMULPS       128(CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X5
+	VINSERTI32X4 $0x02, X5, Z6, Z6
+	VMULPS       192(CX), Z0, Z5
+	VMINPS       Z3, Z5, Z5
+	VMAXPS       Z2, Z5, Z5
+	VCVTPS2DQ    Z5, Z5
+	VPADDD       Z1, Z5, Z5
+	VPMAXSD      Z4, Z5, Z5
+	VPMOVUSDB    Z5, X5
+	VINSERTI32X4 $0x03, X5, Z6, Z6
+	VMOVNTDQ     Z6, (DX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000040, AX
+	JMP          qloop37
+
+qdone38:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dequantizeU8AVX512NT(n int, q *byte, scale float32, zp int32, x *float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·dequantizeU8AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         q+8(FP), CX
+	MOVQ         x+24(FP), DX
+	VBROADCASTSS scale+16(FP), Z0
+	MOVL         zp+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+
+qloop39:
+	TESTQ     AX, AX
+	JZ        qdone40
+	VPMOVZXBD (CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, (DX)
+	VPMOVZXBD 16(CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, 64(DX)
+	VPMOVZXBD 32(CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, 128(DX)
+	VPMOVZXBD 48(CX), Z2
+	VPSUBD    Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VMOVNTPS  Z2, 192(DX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000040, AX
+	JMP       qloop39
+
+qdone40:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -569,9 +970,9 @@ TEXT ·toBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD sbfhalf_s<>+0(SB), Z1
 	VPBROADCASTD sbfquiet_s<>+0(SB), Z2
 
-qloop25:
+qloop41:
 	TESTQ     AX, AX
-	JZ        qdone26
+	JZ        qdone42
 	VMOVUPS   (CX), Z3
 	VPSRLD    $0x10, Z3, Z4
 	VPANDD    Z0, Z4, Z4
@@ -619,9 +1020,9 @@ qloop25:
 	ADDQ      $0x00000100, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop25
+	JMP       qloop41
 
-qdone26:
+qdone42:
 	VZEROUPPER
 	RET
 
@@ -632,9 +1033,9 @@ TEXT ·toF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop27:
+qloop43:
 	TESTQ     AX, AX
-	JZ        qdone28
+	JZ        qdone44
 	VMOVUPS   (CX), Z0
 	VCVTPS2PH $0x00, Z0, (DX)
 	VMOVUPS   64(CX), Z0
@@ -646,9 +1047,9 @@ qloop27:
 	ADDQ      $0x00000100, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop27
+	JMP       qloop43
 
-qdone28:
+qdone44:
 	VZEROUPPER
 	RET
 
@@ -659,9 +1060,9 @@ TEXT ·fromBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop29:
+qloop45:
 	TESTQ     AX, AX
-	JZ        qdone30
+	JZ        qdone46
 	VPMOVZXWD (CX), Z0
 	VPSLLD    $0x10, Z0, Z0
 	VMOVUPS   Z0, (DX)
@@ -677,9 +1078,9 @@ qloop29:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop29
+	JMP       qloop45
 
-qdone30:
+qdone46:
 	VZEROUPPER
 	RET
 
@@ -690,9 +1091,9 @@ TEXT ·fromF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop31:
+qloop47:
 	TESTQ     AX, AX
-	JZ        qdone32
+	JZ        qdone48
 	VCVTPH2PS (CX), Z0
 	VMOVUPS   Z0, (DX)
 	VCVTPH2PS 32(CX), Z0
@@ -704,9 +1105,9 @@ qloop31:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop31
+	JMP       qloop47
 
-qdone32:
+qdone48:
 	VZEROUPPER
 	RET
 
@@ -717,9 +1118,9 @@ TEXT ·toBF16AVX512BF16(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop33:
+qloop49:
 	TESTQ   AX, AX
-	JZ      qdone34
+	JZ      qdone50
 	VMOVUPS (CX), Z0
 	VMOVUPS 64(CX), Z1
 	VMOVUPS 128(CX), Z2
@@ -755,8 +1156,8 @@ qloop33:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000040, AX
-	JMP     qloop33
+	JMP     qloop49
 
-qdone34:
+qdone50:
 	VZEROUPPER
 	RET

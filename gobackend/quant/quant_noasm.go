@@ -10,11 +10,11 @@ const haveAsm = false
 // NativeBF16 is false: there is no VCVTNEPS2BF16 kernel here.
 var NativeBF16 = false
 
-func quantize[Q Int8](_ impl, x []float32, inv float32, zp int32, q []Q) {
+func quantize[Q Int8](_ impl, x []float32, inv float32, zp int32, q []Q, _ bool) {
 	quantizeGeneric(x, inv, zp, q)
 }
 
-func dequantize[Q Int8](_ impl, q []Q, scale float32, zp int32, x []float32) {
+func dequantize[Q Int8](_ impl, q []Q, scale float32, zp int32, x []float32, _ bool) {
 	dequantizeGeneric(q, scale, zp, x)
 }
 

@@ -14,6 +14,16 @@ func quantizeI8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeI8AVX2(n int, q *byte, scale float32, zp int32, x *float32)
 
+// quantizeI8AVX2NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 32, by non-temporal stores (q aligned to 64 bytes).
+//
+//go:noescape
+func quantizeI8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
+
+// dequantizeI8AVX2NT sets x[i] = scale·(q[i] − zp) for i < n, n a multiple of 32, by non-temporal stores (x aligned to 64 bytes).
+//
+//go:noescape
+func dequantizeI8AVX2NT(n int, q *byte, scale float32, zp int32, x *float32)
+
 // quantizeU8AVX2 sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 32.
 //
 //go:noescape
@@ -23,6 +33,16 @@ func quantizeU8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
 //
 //go:noescape
 func dequantizeU8AVX2(n int, q *byte, scale float32, zp int32, x *float32)
+
+// quantizeU8AVX2NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 32, by non-temporal stores (q aligned to 64 bytes).
+//
+//go:noescape
+func quantizeU8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
+
+// dequantizeU8AVX2NT sets x[i] = scale·(q[i] − zp) for i < n, n a multiple of 32, by non-temporal stores (x aligned to 64 bytes).
+//
+//go:noescape
+func dequantizeU8AVX2NT(n int, q *byte, scale float32, zp int32, x *float32)
 
 // toBF16AVX2 sets y[i] = bf16(x[i]), rounded to nearest even, for i < n, n a multiple of 32.
 //
@@ -54,6 +74,16 @@ func quantizeI8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeI8AVX512(n int, q *byte, scale float32, zp int32, x *float32)
 
+// quantizeI8AVX512NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 64, by non-temporal stores (q aligned to 64 bytes).
+//
+//go:noescape
+func quantizeI8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
+
+// dequantizeI8AVX512NT sets x[i] = scale·(q[i] − zp) for i < n, n a multiple of 64, by non-temporal stores (x aligned to 64 bytes).
+//
+//go:noescape
+func dequantizeI8AVX512NT(n int, q *byte, scale float32, zp int32, x *float32)
+
 // quantizeU8AVX512 sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 64.
 //
 //go:noescape
@@ -63,6 +93,16 @@ func quantizeU8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
 //
 //go:noescape
 func dequantizeU8AVX512(n int, q *byte, scale float32, zp int32, x *float32)
+
+// quantizeU8AVX512NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 64, by non-temporal stores (q aligned to 64 bytes).
+//
+//go:noescape
+func quantizeU8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
+
+// dequantizeU8AVX512NT sets x[i] = scale·(q[i] − zp) for i < n, n a multiple of 64, by non-temporal stores (x aligned to 64 bytes).
+//
+//go:noescape
+func dequantizeU8AVX512NT(n int, q *byte, scale float32, zp int32, x *float32)
 
 // toBF16AVX512 sets y[i] = bf16(x[i]), rounded to nearest even, for i < n, n a multiple of 64.
 //
