@@ -62,6 +62,21 @@ func ComputeUnitOf(k Kernel) string {
 	return ""
 }
 
+// KernelNonTemporal is implemented by a kernel that stores its output
+// non-temporally (our quantize and dequantize past the cache): such stores
+// skip the read for ownership that the machine's ordinary-store bandwidths
+// pay, so its result is a share of the non-temporal copy's bandwidth
+// (peak.PatternCopyNT) where that is the higher.
+type KernelNonTemporal interface {
+	NonTemporalStores() bool
+}
+
+// NonTemporalOf reports whether k says it stores non-temporally.
+func NonTemporalOf(k Kernel) bool {
+	nt, ok := k.(KernelNonTemporal)
+	return ok && nt.NonTemporalStores()
+}
+
 // AlgorithmOf returns the algorithm k names (KernelAlgorithm), else
 // requested, the Config.Algorithm it was prepared with.
 func AlgorithmOf(k Kernel, requested string) string {

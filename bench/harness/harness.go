@@ -288,6 +288,9 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		}
 		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
 		r.Peak.ComputeUnit = backend.ComputeUnitOf(k) // fill picks the ceiling of this unit
+		if backend.NonTemporalOf(k) {
+			r.Peak.BandwidthPattern = peak.PatternCopyNT // and of non-temporal stores
+		}
 		r.PlanNS = float64(backend.PlanTimeOf(k).Nanoseconds())
 		p.verify(&r, k, w, data, mw.prepared)
 		if r.Error != "" {
@@ -447,11 +450,19 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 	}
 	compute, note := p.computeCeiling(w, r.Peak.ComputeUnit, threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
-	// loads and stores (workloadPattern).
+	// loads and stores (workloadPattern), or, for a kernel that stores
+	// non-temporally, the non-temporal copy's where that is higher: such
+	// stores skip the read for ownership the others pay.
 	pattern := workloadPattern(w)
 	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
 	if !ok {
-		bw, _ = p.Peaks.PatternBandwidthFor("DRAM", pattern, threads)
+		level = "DRAM"
+		bw, _ = p.Peaks.PatternBandwidthFor(level, pattern, threads)
+	}
+	if r.Peak.BandwidthPattern == peak.PatternCopyNT {
+		if nt, ok := p.Peaks.PatternBandwidthFor(level, peak.PatternCopyNT, threads); ok && nt.Pattern == peak.PatternCopyNT && nt.GBPS > bw.GBPS {
+			bw = nt
+		}
 	}
 	r.Ceilings(compute, bw)
 	r.Peak.ComputeUnitNote = note

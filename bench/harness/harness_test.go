@@ -19,12 +19,13 @@ import (
 // fake is a backend that computes the reference, optionally corrupted, and
 // claims a fixed time per iteration.
 type fake struct {
-	name    string
-	corrupt bool
-	failOp  workload.Op
-	only    workload.Op
-	perIter time.Duration
-	cfgs    []backend.Config
+	name        string
+	nonTemporal bool // its kernels say they store non-temporally
+	corrupt     bool
+	failOp      workload.Op
+	only        workload.Op
+	perIter     time.Duration
+	cfgs        []backend.Config
 }
 
 func (f *fake) Name() string            { return f.name }
@@ -43,8 +44,15 @@ func (f *fake) Prepare(w workload.Workload, in workload.Data, cfg backend.Config
 	if f.corrupt {
 		out[0] += 1
 	}
+	if f.nonTemporal {
+		return ntFakeKernel{&fakeKernel{out: out, perIter: f.perIter}}, nil
+	}
 	return &fakeKernel{out: out, perIter: f.perIter}, nil
 }
+
+type ntFakeKernel struct{ *fakeKernel }
+
+func (ntFakeKernel) NonTemporalStores() bool { return true }
 
 type fakeKernel struct {
 	out     []float64
@@ -206,6 +214,37 @@ func TestPatternCeilings(t *testing.T) {
 		w := want[r.Op]
 		if r.Peak.BandwidthLevel != "L1" || r.Peak.BandwidthPattern != w.pattern || r.Peak.BandwidthGBPS != w.gbps {
 			t.Errorf("%s: ceiling %s %q %g GB/s, want L1 %q %g", r.Op, r.Peak.BandwidthLevel, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS, w.pattern, w.gbps)
+		}
+	}
+}
+
+// TestNonTemporalCeiling: a kernel that stores non-temporally is a share
+// of the non-temporal copy's bandwidth where that is the higher; another
+// kernel of the same workload, of its own pattern's.
+func TestNonTemporalCeiling(t *testing.T) {
+	for _, c := range []struct {
+		ntGBPS      float64
+		wantPattern string
+		wantGBPS    float64
+	}{{250, peak.PatternCopyNT, 250}, {150, peak.PatternCopy, 210}} {
+		p := plan(&fake{name: "plain", perIter: time.Microsecond}, &fake{name: "nt", nonTemporal: true, perIter: time.Microsecond})
+		p.Threads = []int{1}
+		p.Workloads = []workload.Workload{{Op: workload.ReLU, DType: workload.F32, Shape: workload.Shape{N: 1024}}}
+		p.Peaks.Bandwidth = append(p.Peaks.Bandwidth,
+			peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopy, Threads: 1, GBPS: 210},
+			peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopyNT, Threads: 1, GBPS: c.ntGBPS})
+		results, err := Execute(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			pattern, gbps := peak.PatternCopy, 210.0
+			if r.Backend == "nt" {
+				pattern, gbps = c.wantPattern, c.wantGBPS
+			}
+			if r.Peak.BandwidthPattern != pattern || r.Peak.BandwidthGBPS != gbps {
+				t.Errorf("copy-nt at %g GB/s: %s's ceiling %q %g GB/s, want %q %g", c.ntGBPS, r.Backend, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS, pattern, gbps)
+			}
 		}
 	}
 }

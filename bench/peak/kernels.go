@@ -29,10 +29,15 @@ const (
 	PatternUpdate = "update" // a[i] = a[i] + s·b[i]: two reads, one write in place, 24 B/element
 	PatternCopy   = "copy"   // a[i] = b[i]: one read, one write, 16 B/element
 	PatternRead   = "read"   // Σ b[i]: one read, 8 B/element
+	// PatternCopyNT is the copy with non-temporal stores, which skip the
+	// read for ownership of each line written: the ceiling of a kernel
+	// that stores so (backend.KernelNonTemporal), measured only past L2,
+	// where those stores pay; no workload's own mix (PatternFor).
+	PatternCopyNT = "copy-nt"
 )
 
 // patterns is the order Measure runs them in.
-var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead}
+var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead, PatternCopyNT}
 
 // patternBytes is the traffic per element of each pattern, counted as the
 // program's loads and stores: the line a store first reads (write-allocate)
@@ -40,10 +45,10 @@ var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead}
 // in-place update has a pattern of its own: it stores into lines it has just
 // loaded, where the triad's stores each bring in a line of their own, so
 // beyond L1 it moves a third more bytes than it is counted for.
-var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternRead: 8}
+var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternRead: 8, PatternCopyNT: 16}
 
 // patternArrays is how many arrays each pattern streams.
-var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternRead: 1}
+var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternRead: 1, PatternCopyNT: 2}
 
 // patternFormula is what each pattern computes, for the Source of a peak.
 var patternFormula = map[string]string{
@@ -51,6 +56,7 @@ var patternFormula = map[string]string{
 	PatternUpdate: "update a[i]=a[i]+s·b[i]",
 	PatternCopy:   "copy a[i]=b[i]",
 	PatternRead:   "read Σ b[i]",
+	PatternCopyNT: "copy-nt a[i]=b[i] with non-temporal stores",
 }
 
 // PatternFor names the bandwidth pattern a workload is a share of: update
@@ -176,7 +182,7 @@ func goStreamKernel(pattern string) streamKernel {
 				updateF64Generic(a, b, s)
 			}
 		}
-	case PatternCopy:
+	case PatternCopy, PatternCopyNT: // Go has no non-temporal store: a plain copy
 		run = func(a, b, _ []float64, _ float64, passes int) {
 			for range passes {
 				copyF64Generic(a, b)

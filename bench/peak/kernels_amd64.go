@@ -4,6 +4,7 @@ package peak
 
 import (
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -36,6 +37,11 @@ func updateF64AVX512(a, b *float64, n, passes int, s float64)
 // four ymm per iteration; copyF64AVX512 with zmm, n a multiple of 32.
 func copyF64AVX(a, b *float64, n, passes int)
 func copyF64AVX512(a, b *float64, n, passes int)
+
+// copyNTF64AVX and copyNTF64AVX512 are the copies with non-temporal stores
+// (a aligned to the vector: the carved arrays start on 64 bytes).
+func copyNTF64AVX(a, b *float64, n, passes int)
+func copyNTF64AVX512(a, b *float64, n, passes int)
 
 // readF64AVX returns passes·Σ b[i] (n elements, a multiple of 32) summed in
 // eight ymm accumulators; readF64AVX512 in sixteen zmm, n a multiple of 128.
@@ -131,6 +137,18 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 		}
 		return streamKernel{pattern, name("4 %s loads and stores per iteration"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
 			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { f(a, b, n, passes) }, copyF64Generic)
+		})}, true
+	case PatternCopyNT:
+		f, plain := copyNTF64AVX, copyF64AVX
+		if wide {
+			f, plain = copyNTF64AVX512, copyF64AVX512
+		}
+		return streamKernel{pattern, name("4 %s loads and non-temporal stores (VMOVNTPD) per iteration"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+			g := f
+			if len(a) > 0 && uintptr(unsafe.Pointer(&a[0]))%64 != 0 {
+				g = plain // VMOVNTPD faults off alignment; the carved arrays never are
+			}
+			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { g(a, b, n, passes) }, copyF64Generic)
 		})}, true
 	case PatternRead:
 		f := readF64AVX

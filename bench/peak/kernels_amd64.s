@@ -460,6 +460,78 @@ done:
 	VZEROUPPER
 	RET
 
+// func copyNTF64AVX(a, b *float64, n, passes int)
+// copyF64AVX with non-temporal stores (VMOVNTPD; a must be 32-byte
+// aligned), fenced after each pass.
+TEXT ·copyNTF64AVX(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMOVUPD 0(SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VMOVUPD 64(SI)(AX*8), Y2
+	VMOVUPD 96(SI)(AX*8), Y3
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y1, 32(DI)(AX*8)
+	VMOVNTPD Y2, 64(DI)(AX*8)
+	VMOVNTPD Y3, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JLT loop
+	SFENCE
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func copyNTF64AVX512(a, b *float64, n, passes int)
+// copyF64AVX512 with non-temporal stores (VMOVNTPD: no read for ownership
+// of the lines written; a must be 64-byte aligned), fenced after each pass.
+TEXT ·copyNTF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+
+loop:
+	VMOVUPD 0(SI)(AX*8), Z0
+	VMOVUPD 64(SI)(AX*8), Z1
+	VMOVUPD 128(SI)(AX*8), Z2
+	VMOVUPD 192(SI)(AX*8), Z3
+	VMOVNTPD Z0, 0(DI)(AX*8)
+	VMOVNTPD Z1, 64(DI)(AX*8)
+	VMOVNTPD Z2, 128(DI)(AX*8)
+	VMOVNTPD Z3, 192(DI)(AX*8)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT loop
+	SFENCE
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
 // func readF64AVX(b *float64, n, passes int) float64
 // Returns the sum of b[i] for i < n over `passes` passes, in eight ymm
 // accumulators (two adds per cycle at 3–4 cycles of latency need at least

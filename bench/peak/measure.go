@@ -207,6 +207,9 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	var streams []*stream
 	for _, l := range levels {
 		for _, pat := range patterns {
+			if pat == PatternCopyNT && (l.name == "L1" || l.name == "L2") {
+				continue // non-temporal stores leave the private caches: measured past them only
+			}
 			// The same footprint for every pattern (the triad's three
 			// arrays): the level a workload is compared with is picked by
 			// its footprint, and an in-place update moves 24 bytes per

@@ -31,7 +31,7 @@ func TestStreamTarget(t *testing.T) {
 			// copy's a equal to b, a read's total in a[0].
 			x := st.arrays[threads-1]
 			switch pat {
-			case PatternCopy:
+			case PatternCopy, PatternCopyNT:
 				if x[0][st.n-1] != x[1][st.n-1] {
 					t.Errorf("copy: a[n-1] = %v, b[n-1] = %v", x[0][st.n-1], x[1][st.n-1])
 				}

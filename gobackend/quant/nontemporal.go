@@ -21,3 +21,11 @@ var NonTemporalFrom = isa.Caches().L3 / 2
 func nonTemporal(bytes int) bool {
 	return NonTemporalFrom > 0 && bytes >= NonTemporalFrom
 }
+
+// StoresNonTemporal reports whether Quantize or Dequantize of n elements
+// at lvl stores its output non-temporally: what a benchmark's ceiling must
+// know, since such stores skip the read for ownership that the machine's
+// ordinary-store bandwidths pay (peak.PatternCopyNT).
+func StoresNonTemporal(lvl isa.Level, n int) bool {
+	return nonTemporal(5*n) && implFor(lvl, 5*n) != implGeneric
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/quant"
 )
 
 func open(t *testing.T) Backend {
@@ -80,4 +81,42 @@ func TestInfo(t *testing.T) {
 		t.Errorf("details[exp] = %q, want the max error", info.Details["exp"])
 	}
 	t.Log(info)
+}
+
+// TestNonTemporalStores: quantize and dequantize say they store
+// non-temporally exactly when their kernels do (quant.StoresNonTemporal:
+// past NonTemporalFrom bytes, at an assembly level), so that the harness
+// takes the right ceiling; the results stay exact either way (conformance).
+func TestNonTemporalStores(t *testing.T) {
+	b := open(t)
+	from := quant.NonTemporalFrom
+	defer func() { quant.NonTemporalFrom = from }()
+	for _, op := range []workload.Op{workload.Quantize, workload.Dequantize} {
+		w := workload.Workload{Op: op, DType: workload.I8, Shape: workload.Shape{N: 4096}}
+		for _, c := range []struct {
+			from int
+			want bool
+		}{{1, true}, {1 << 30, false}, {0, false}} {
+			quant.NonTemporalFrom = c.from
+			data := w.NewData(1)
+			k, err := b.Prepare(w, data, backend.Config{Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := backend.NonTemporalOf(k); got != c.want {
+				t.Errorf("%s from %d bytes: NonTemporalOf = %v, want %v", op, c.from, got, c.want)
+			}
+			if _, err := k.Run(1); err != nil {
+				t.Fatal(err)
+			}
+			out, err := k.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chk := w.Verify(data, out); !chk.OK {
+				t.Errorf("%s from %d bytes: %s", op, c.from, chk.Detail)
+			}
+			k.Close()
+		}
+	}
 }

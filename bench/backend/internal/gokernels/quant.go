@@ -179,8 +179,18 @@ func prepareQuant(lvl isa.Level, w workload.Workload, in workload.Data, cfg back
 		}
 		return out
 	}
-	return backend.NewHostBatchKernel(mem, len(sets), func(c, iters int) { step(&sets[c], iters) }, output)
+	k := backend.NewHostBatchKernel(mem, len(sets), func(c, iters int) { step(&sets[c], iters) }, output)
+	if (w.Op == workload.Quantize || w.Op == workload.Dequantize) && quant.StoresNonTemporal(lvl, n) {
+		return nonTemporalKernel{k}
+	}
+	return k
 }
+
+// nonTemporalKernel is a quantize or dequantize whose stores skip the
+// caches (quant.StoresNonTemporal): its ceiling is the non-temporal copy's.
+type nonTemporalKernel struct{ *backend.HostKernel }
+
+func (nonTemporalKernel) NonTemporalStores() bool { return true }
 
 // bits16 and value16 convert between f32 and a 16-bit format's bits.
 func bits16(f quant.Format, v float32) uint16 {
