@@ -89,7 +89,7 @@ func genGemmAMX(g *gen) {
 func (g *gen) amxMicroKernel(k amxKernel) {
 	g.Function(k.name)
 	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr("func(cfg *byte, k int, a *byte, astride, astep, apanel int, b, c *uint32, ldc int, add int, tiles int)")
+	g.SignatureExpr("func(cfg *byte, k int, a *byte, astride, astep, apanel int, b, c *uint32, ldc int, add int, tiles int, pf, pfend *uint32)")
 	g.Doc(
 		k.name+" computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b",
 		"when add ≠ 0) with AMX's "+k.dp+": cfg the 64-byte tile configuration (every",
@@ -97,12 +97,14 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 		"k steps of 64 bytes per row: row i of step s of panel t at",
 		"a + t·apanel + s·astep + i·astride (bytes); b one panel of B, k steps of 16",
 		"words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with",
-		"row stride ldc. k ≥ 1.",
+		"row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into",
+		"L2, up to pfend: the next panel of B, which would otherwise come from",
+		"further out while the tiles wait.",
 	)
 	g.Load(g.Param("cfg"), RAX)
 	g.Load(g.Param("a"), R13)
 	g.Load(g.Param("astride"), R8)
-	g.Load(g.Param("astep"), R15)
+	g.Load(g.Param("pf"), R15)
 	g.Load(g.Param("b"), R12)
 	g.Load(g.Param("c"), RDI)
 	g.Load(g.Param("ldc"), RDX)
@@ -149,8 +151,23 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.amx("tileloadd tmm5, [r14+r8*1]")
 	g.amx(k.dp + " tmm2, tmm5, tmm6")
 	g.amx(k.dp + " tmm3, tmm5, tmm7")
-	g.ADDQ(R15, RSI)
-	g.ADDQ(R15, R14)
+	astep, err := g.Param("astep").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	pfend, err := g.Param("pfend").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	g.ADDQ(astep.Addr, RSI)
+	g.ADDQ(astep.Addr, R14)
+	g.CMPQ(R15, pfend.Addr)
+	g.JAE(LabelRef("nopf"))
+	for i := 0; i < 4; i++ {
+		g.PREFETCHT1(Mem{Base: R15, Disp: 64 * i})
+	}
+	g.ADDQ(U32(256), R15)
+	g.Label("nopf")
 	g.ADDQ(U32(2048), RBX) // 16 k-groups × 32 words
 	g.DECQ(RCX)
 	g.JNZ(LabelRef("loop"))

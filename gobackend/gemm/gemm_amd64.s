@@ -5981,12 +5981,13 @@ vec68:
 	VZEROUPPER
 	RET
 
-// func bf16gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int)
-TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-88
+// func bf16gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
+// Requires: MMX+
+TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-104
 	MOVQ cfg+0(FP), AX
 	MOVQ a+16(FP), R13
 	MOVQ astride+24(FP), R8
-	MOVQ astep+32(FP), R15
+	MOVQ pf+88(FP), R15
 	MOVQ b+48(FP), R12
 	MOVQ c+56(FP), DI
 	MOVQ ldc+64(FP), DX
@@ -6134,13 +6135,22 @@ loop:
 	BYTE $0xd5
 
 	// tdpbf16ps tmm3, tmm5, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x42
-	BYTE $0x5c
-	BYTE $0xdd
-	ADDQ R15, SI
-	ADDQ R15, R14
+	BYTE       $0xc4
+	BYTE       $0xe2
+	BYTE       $0x42
+	BYTE       $0x5c
+	BYTE       $0xdd
+	ADDQ       astep+32(FP), SI
+	ADDQ       astep+32(FP), R14
+	CMPQ       R15, pfend+96(FP)
+	JAE        nopf
+	PREFETCHT1 (R15)
+	PREFETCHT1 64(R15)
+	PREFETCHT1 128(R15)
+	PREFETCHT1 192(R15)
+	ADDQ       $0x00000100, R15
+
+nopf:
 	ADDQ $0x00000800, BX
 	DECQ CX
 	JNZ  loop
@@ -6192,12 +6202,13 @@ loop:
 	BYTE $0xc0
 	RET
 
-// func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int)
-TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-88
+// func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
+// Requires: MMX+
+TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	MOVQ cfg+0(FP), AX
 	MOVQ a+16(FP), R13
 	MOVQ astride+24(FP), R8
-	MOVQ astep+32(FP), R15
+	MOVQ pf+88(FP), R15
 	MOVQ b+48(FP), R12
 	MOVQ c+56(FP), DI
 	MOVQ ldc+64(FP), DX
@@ -6345,13 +6356,22 @@ loop:
 	BYTE $0xd5
 
 	// tdpbusd tmm3, tmm5, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x41
-	BYTE $0x5e
-	BYTE $0xdd
-	ADDQ R15, SI
-	ADDQ R15, R14
+	BYTE       $0xc4
+	BYTE       $0xe2
+	BYTE       $0x41
+	BYTE       $0x5e
+	BYTE       $0xdd
+	ADDQ       astep+32(FP), SI
+	ADDQ       astep+32(FP), R14
+	CMPQ       R15, pfend+96(FP)
+	JAE        nopf
+	PREFETCHT1 (R15)
+	PREFETCHT1 64(R15)
+	PREFETCHT1 128(R15)
+	PREFETCHT1 192(R15)
+	ADDQ       $0x00000100, R15
+
+nopf:
 	ADDQ $0x00000800, BX
 	DECQ CX
 	JNZ  loop
@@ -6403,12 +6423,13 @@ loop:
 	BYTE $0xc0
 	RET
 
-// func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int)
-TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-88
+// func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
+// Requires: MMX+
+TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	MOVQ cfg+0(FP), AX
 	MOVQ a+16(FP), R13
 	MOVQ astride+24(FP), R8
-	MOVQ astep+32(FP), R15
+	MOVQ pf+88(FP), R15
 	MOVQ b+48(FP), R12
 	MOVQ c+56(FP), DI
 	MOVQ ldc+64(FP), DX
@@ -6556,13 +6577,22 @@ loop:
 	BYTE $0xd5
 
 	// tdpbssd tmm3, tmm5, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x43
-	BYTE $0x5e
-	BYTE $0xdd
-	ADDQ R15, SI
-	ADDQ R15, R14
+	BYTE       $0xc4
+	BYTE       $0xe2
+	BYTE       $0x43
+	BYTE       $0x5e
+	BYTE       $0xdd
+	ADDQ       astep+32(FP), SI
+	ADDQ       astep+32(FP), R14
+	CMPQ       R15, pfend+96(FP)
+	JAE        nopf
+	PREFETCHT1 (R15)
+	PREFETCHT1 64(R15)
+	PREFETCHT1 128(R15)
+	PREFETCHT1 192(R15)
+	ADDQ       $0x00000100, R15
+
+nopf:
 	ADDQ $0x00000800, BX
 	DECQ CX
 	JNZ  loop

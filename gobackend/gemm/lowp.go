@@ -121,14 +121,15 @@ type lowpMicro[C lowpOut] func(kg int, a, b []uint32, c []C, ldc int, init []C, 
 
 // lowpStrip computes tiles full mr×nr tiles down a column of C, A's
 // panels one after another in a (kg·mr words each), like lowpMicro's
-// without init.
-type lowpStrip[C lowpOut] func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool)
+// without init; meanwhile it fetches next (the panel of B to come, or
+// nil) into the cache.
+type lowpStrip[C lowpOut] func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool, next []uint32)
 
 // lowpStripRaw is lowpStrip reading A as it is stored, row-major with k
 // contiguous: tiles panels of mr rows of lda bytes from a, each row kg
 // words of raw groups (rawWords), in whole chunks of kAlign words. A
 // needs no packing then.
-type lowpStripRaw[C lowpOut] func(kg, tiles int, a []byte, lda int, b []uint32, c []C, ldc int, add bool)
+type lowpStripRaw[C lowpOut] func(kg, tiles int, a []byte, lda int, b []uint32, c []C, ldc int, add bool, next []uint32)
 
 // lowpKernel is a micro-kernel with its packing formats and block sizes.
 type lowpKernel[C lowpOut] struct {

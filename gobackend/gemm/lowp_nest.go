@@ -221,20 +221,24 @@ func (w *lowpNest[A, B, C]) panel(p, jp, ic, mb int, ap []uint32, tile []C) {
 	if w.initB != nil {
 		init = w.initB[jr : jr+nr]
 	}
+	// The panel after this one, most often the next one computed, to
+	// fetch while this one is.
+	nj := (jr + nr) % (ceilDiv(nb, nr) * nr)
+	next := w.bp[nj*kg : (nj+nr)*kg]
 	ir := 0
 	full := mb / mr
 	switch {
 	case full == 0:
 	case w.rawA(kb) && cols == nr:
-		kern.stripRaw(kg, full, w.rawRows(ic, pc), w.ldaBytes(), bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add)
+		kern.stripRaw(kg, full, w.rawRows(ic, pc), w.ldaBytes(), bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add, next)
 		ir = full * mr
 	case w.rawA(kb):
 		for ; ir < full*mr; ir += mr {
-			kern.stripRaw(kg, 1, w.rawRows(ic+ir, pc), w.ldaBytes(), bpan, tile, nr, false)
+			kern.stripRaw(kg, 1, w.rawRows(ic+ir, pc), w.ldaBytes(), bpan, tile, nr, false, nil)
 			storeTile(w.c[(ic+ir)*w.ldc+jc+jr:], w.ldc, tile, nr, mr, cols, add)
 		}
 	case kern.strip != nil && cols == nr:
-		kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add)
+		kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add, next)
 		ir = full * mr
 	}
 	for ; ir < mb; ir += mr {

@@ -62,7 +62,7 @@ func (ch lowpChoice) s32Or32() *lowpKernel[int32] {
 // raw format, A not transposed.
 func TestLowpRawAWhen(t *testing.T) {
 	k := &lowpKernel[int32]{fmtA: wordQuad8, fmtB: wordQuad8, kAlign: amxChunk,
-		stripRaw: func(int, int, []byte, int, []uint32, []int32, int, bool) {}}
+		stripRaw: func(int, int, []byte, int, []uint32, []int32, int, bool, []uint32) {}}
 	w := &lowpNest[int8, int8, int32]{kern: k}
 	if !w.rawA(64) || !w.rawA(128) || w.rawA(32) || w.rawA(65) {
 		t.Errorf("i8: raw at 64, 128 and not at 32, 65: %v %v %v %v", w.rawA(64), w.rawA(128), w.rawA(32), w.rawA(65))
