@@ -13,10 +13,14 @@ import (
 // against one panel of B. Tile configuration, use and release stay
 // within one call, as nothing
 // between calls (the Go scheduler, another goroutine on the thread)
-// expects tile state. The packed layouts (gobackend/gemm: lowp_pack.go):
-// A in chunks of 16 words, each chunk its 32 rows one after another (64
-// bytes each), so a tile is 16 rows at stride 64; B as the other kernels
-// pack it, 32 words per k-group, so a tile is 16 k-groups at stride 128.
+// expects tile state. A tile of A is 16 rows of 64 bytes at a stride the
+// caller gives, which serves two layouts (gobackend/gemm: lowp_pack.go,
+// lowp_nest.go): A packed in chunks of 16 words, each chunk its 32 rows
+// one after another (stride 64, the next chunk 2048 bytes on, the next
+// panel after the last chunk), and A as it is stored, row-major with k
+// contiguous (stride lda, the next chunk 64 bytes on, the next panel 32
+// rows down), which needs no packing. B as the other kernels pack it, 32
+// words per k-group, so a tile is 16 k-groups at stride 128.
 // No assembler at hand knows the tile instructions: each is a BYTE
 // sequence after a comment naming it (Intel operand order), recorded
 // from the GNU assembler and checked against it by encode_test.go.
@@ -45,7 +49,7 @@ var amxCode = map[string][]byte{
 	"tileloadd tmm2, [r10+rdx*1]":     {0xc4, 0xc2, 0x7b, 0x4b, 0x14, 0x12},
 	"tileloadd tmm3, [r10+rdx*1+64]":  {0xc4, 0xc2, 0x7b, 0x4b, 0x5c, 0x12, 0x40},
 	"tileloadd tmm4, [rsi+r8*1]":      {0xc4, 0xa2, 0x7b, 0x4b, 0x24, 0x06},
-	"tileloadd tmm5, [rsi+r8*1+1024]": {0xc4, 0xa2, 0x7b, 0x4b, 0xac, 0x06, 0x00, 0x04, 0x00, 0x00},
+	"tileloadd tmm5, [r14+r8*1]":      {0xc4, 0x82, 0x7b, 0x4b, 0x2c, 0x06},
 	"tileloadd tmm6, [rbx+r9*1]":      {0xc4, 0xa2, 0x7b, 0x4b, 0x34, 0x0b},
 	"tileloadd tmm7, [rbx+r9*1+64]":   {0xc4, 0xa2, 0x7b, 0x4b, 0x7c, 0x0b, 0x40},
 	"tdpbf16ps tmm0, tmm4, tmm6":      {0xc4, 0xe2, 0x4a, 0x5c, 0xc4},
@@ -85,17 +89,22 @@ func genGemmAMX(g *gen) {
 func (g *gen) amxMicroKernel(k amxKernel) {
 	g.Function(k.name)
 	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr("func(cfg *byte, k int, a, b, c *uint32, ldc int, add int, tiles int)")
+	g.SignatureExpr("func(cfg *byte, k int, a *byte, astride, astep, apanel int, b, c *uint32, ldc int, add int, tiles int, pf, pfend *uint32)")
 	g.Doc(
 		k.name+" computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b",
 		"when add ≠ 0) with AMX's "+k.dp+": cfg the 64-byte tile configuration (every",
-		"tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,",
-		"b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in",
-		"_asm), c row-major 32-bit values with row stride ldc. k ≥ 1.",
+		"tile 16 rows of 64 bytes), a the tiles' panels of A one after another, each",
+		"k steps of 64 bytes per row: row i of step s of panel t at",
+		"a + t·apanel + s·astep + i·astride (bytes); b one panel of B, k steps of 16",
+		"words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with",
+		"row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into",
+		"L2, up to pfend: the next panel of B, which would otherwise come from",
+		"further out while the tiles wait.",
 	)
 	g.Load(g.Param("cfg"), RAX)
-	g.Load(g.Param("k"), R13)
-	g.Load(g.Param("a"), RSI)
+	g.Load(g.Param("a"), R13)
+	g.Load(g.Param("astride"), R8)
+	g.Load(g.Param("pf"), R15)
 	g.Load(g.Param("b"), R12)
 	g.Load(g.Param("c"), RDI)
 	g.Load(g.Param("ldc"), RDX)
@@ -103,7 +112,6 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.MOVQ(RDX, R11)
 	g.SHLQ(U8(4), R11) // 16 rows of C
 	g.LEAQ(Mem{Base: RDI, Index: R11, Scale: 1}, R10)
-	g.MOVQ(U32(64), R8)
 	g.MOVQ(U32(128), R9)
 	g.amx("ldtilecfg [rax]")
 	g.Load(g.Param("tiles"), RAX)
@@ -111,8 +119,12 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	// One call configures the tiles once for all its tiles of C: the
 	// configuration and release cost as much as a few tile products.
 	g.Label("tile")
-	g.MOVQ(R13, RCX)
+	g.Load(g.Param("k"), RCX)
 	g.MOVQ(R12, RBX)
+	g.MOVQ(R13, RSI) // rows 0–15 of the panel
+	g.MOVQ(R8, R14)
+	g.SHLQ(U8(4), R14)
+	g.ADDQ(R13, R14) // rows 16–31
 	add, err := g.Param("add").Resolve()
 	if err != nil {
 		panic(err)
@@ -136,10 +148,26 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.amx(k.dp + " tmm0, tmm4, tmm6")
 	g.amx("tileloadd tmm7, [rbx+r9*1+64]")
 	g.amx(k.dp + " tmm1, tmm4, tmm7")
-	g.amx("tileloadd tmm5, [rsi+r8*1+1024]")
+	g.amx("tileloadd tmm5, [r14+r8*1]")
 	g.amx(k.dp + " tmm2, tmm5, tmm6")
 	g.amx(k.dp + " tmm3, tmm5, tmm7")
-	g.ADDQ(U32(2048), RSI) // 32 rows × 16 words: after the last step, the next tile's panel
+	astep, err := g.Param("astep").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	pfend, err := g.Param("pfend").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	g.ADDQ(astep.Addr, RSI)
+	g.ADDQ(astep.Addr, R14)
+	g.CMPQ(R15, pfend.Addr)
+	g.JAE(LabelRef("nopf"))
+	for i := 0; i < 4; i++ {
+		g.PREFETCHT1(Mem{Base: R15, Disp: 64 * i})
+	}
+	g.ADDQ(U32(256), R15)
+	g.Label("nopf")
 	g.ADDQ(U32(2048), RBX) // 16 k-groups × 32 words
 	g.DECQ(RCX)
 	g.JNZ(LabelRef("loop"))
@@ -147,6 +175,11 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.amx("tilestored [rdi+rdx*1+64], tmm1")
 	g.amx("tilestored [r10+rdx*1], tmm2")
 	g.amx("tilestored [r10+rdx*1+64], tmm3")
+	apanel, err := g.Param("apanel").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	g.ADDQ(apanel.Addr, R13)
 	g.LEAQ(Mem{Base: R10, Index: R11, Scale: 1}, RDI) // 32 rows down
 	g.LEAQ(Mem{Base: RDI, Index: R11, Scale: 1}, R10)
 	g.DECQ(RAX)

@@ -5981,19 +5981,20 @@ vec68:
 	VZEROUPPER
 	RET
 
-// func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
-TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-64
+// func bf16gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
+// Requires: MMX+
+TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-104
 	MOVQ cfg+0(FP), AX
-	MOVQ k+8(FP), R13
-	MOVQ a+16(FP), SI
-	MOVQ b+24(FP), R12
-	MOVQ c+32(FP), DI
-	MOVQ ldc+40(FP), DX
+	MOVQ a+16(FP), R13
+	MOVQ astride+24(FP), R8
+	MOVQ pf+88(FP), R15
+	MOVQ b+48(FP), R12
+	MOVQ c+56(FP), DI
+	MOVQ ldc+64(FP), DX
 	SHLQ $0x02, DX
 	MOVQ DX, R11
 	SHLQ $0x04, R11
 	LEAQ (DI)(R11*1), R10
-	MOVQ $0x00000040, R8
 	MOVQ $0x00000080, R9
 
 	// ldtilecfg [rax]
@@ -6002,12 +6003,16 @@ TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-64
 	BYTE $0x78
 	BYTE $0x49
 	BYTE $0x00
-	MOVQ tiles+56(FP), AX
+	MOVQ tiles+80(FP), AX
 
 tile:
-	MOVQ R13, CX
+	MOVQ k+8(FP), CX
 	MOVQ R12, BX
-	CMPQ add+48(FP), $0x00
+	MOVQ R13, SI
+	MOVQ R8, R14
+	SHLQ $0x04, R14
+	ADDQ R13, R14
+	CMPQ add+72(FP), $0x00
 	JNE  loadc
 
 	// tilezero tmm0
@@ -6114,17 +6119,13 @@ loop:
 	BYTE $0x5c
 	BYTE $0xcc
 
-	// tileloadd tmm5, [rsi+r8*1+1024]
+	// tileloadd tmm5, [r14+r8*1]
 	BYTE $0xc4
-	BYTE $0xa2
+	BYTE $0x82
 	BYTE $0x7b
 	BYTE $0x4b
-	BYTE $0xac
+	BYTE $0x2c
 	BYTE $0x06
-	BYTE $0x00
-	BYTE $0x04
-	BYTE $0x00
-	BYTE $0x00
 
 	// tdpbf16ps tmm2, tmm5, tmm6
 	BYTE $0xc4
@@ -6134,12 +6135,22 @@ loop:
 	BYTE $0xd5
 
 	// tdpbf16ps tmm3, tmm5, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x42
-	BYTE $0x5c
-	BYTE $0xdd
-	ADDQ $0x00000800, SI
+	BYTE       $0xc4
+	BYTE       $0xe2
+	BYTE       $0x42
+	BYTE       $0x5c
+	BYTE       $0xdd
+	ADDQ       astep+32(FP), SI
+	ADDQ       astep+32(FP), R14
+	CMPQ       R15, pfend+96(FP)
+	JAE        nopf
+	PREFETCHT1 (R15)
+	PREFETCHT1 64(R15)
+	PREFETCHT1 128(R15)
+	PREFETCHT1 192(R15)
+	ADDQ       $0x00000100, R15
+
+nopf:
 	ADDQ $0x00000800, BX
 	DECQ CX
 	JNZ  loop
@@ -6177,6 +6188,7 @@ loop:
 	BYTE $0x5c
 	BYTE $0x12
 	BYTE $0x40
+	ADDQ apanel+40(FP), R13
 	LEAQ (R10)(R11*1), DI
 	LEAQ (DI)(R11*1), R10
 	DECQ AX
@@ -6190,19 +6202,20 @@ loop:
 	BYTE $0xc0
 	RET
 
-// func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
-TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-64
+// func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
+// Requires: MMX+
+TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	MOVQ cfg+0(FP), AX
-	MOVQ k+8(FP), R13
-	MOVQ a+16(FP), SI
-	MOVQ b+24(FP), R12
-	MOVQ c+32(FP), DI
-	MOVQ ldc+40(FP), DX
+	MOVQ a+16(FP), R13
+	MOVQ astride+24(FP), R8
+	MOVQ pf+88(FP), R15
+	MOVQ b+48(FP), R12
+	MOVQ c+56(FP), DI
+	MOVQ ldc+64(FP), DX
 	SHLQ $0x02, DX
 	MOVQ DX, R11
 	SHLQ $0x04, R11
 	LEAQ (DI)(R11*1), R10
-	MOVQ $0x00000040, R8
 	MOVQ $0x00000080, R9
 
 	// ldtilecfg [rax]
@@ -6211,12 +6224,16 @@ TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-64
 	BYTE $0x78
 	BYTE $0x49
 	BYTE $0x00
-	MOVQ tiles+56(FP), AX
+	MOVQ tiles+80(FP), AX
 
 tile:
-	MOVQ R13, CX
+	MOVQ k+8(FP), CX
 	MOVQ R12, BX
-	CMPQ add+48(FP), $0x00
+	MOVQ R13, SI
+	MOVQ R8, R14
+	SHLQ $0x04, R14
+	ADDQ R13, R14
+	CMPQ add+72(FP), $0x00
 	JNE  loadc
 
 	// tilezero tmm0
@@ -6323,17 +6340,13 @@ loop:
 	BYTE $0x5e
 	BYTE $0xcc
 
-	// tileloadd tmm5, [rsi+r8*1+1024]
+	// tileloadd tmm5, [r14+r8*1]
 	BYTE $0xc4
-	BYTE $0xa2
+	BYTE $0x82
 	BYTE $0x7b
 	BYTE $0x4b
-	BYTE $0xac
+	BYTE $0x2c
 	BYTE $0x06
-	BYTE $0x00
-	BYTE $0x04
-	BYTE $0x00
-	BYTE $0x00
 
 	// tdpbusd tmm2, tmm5, tmm6
 	BYTE $0xc4
@@ -6343,12 +6356,22 @@ loop:
 	BYTE $0xd5
 
 	// tdpbusd tmm3, tmm5, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x41
-	BYTE $0x5e
-	BYTE $0xdd
-	ADDQ $0x00000800, SI
+	BYTE       $0xc4
+	BYTE       $0xe2
+	BYTE       $0x41
+	BYTE       $0x5e
+	BYTE       $0xdd
+	ADDQ       astep+32(FP), SI
+	ADDQ       astep+32(FP), R14
+	CMPQ       R15, pfend+96(FP)
+	JAE        nopf
+	PREFETCHT1 (R15)
+	PREFETCHT1 64(R15)
+	PREFETCHT1 128(R15)
+	PREFETCHT1 192(R15)
+	ADDQ       $0x00000100, R15
+
+nopf:
 	ADDQ $0x00000800, BX
 	DECQ CX
 	JNZ  loop
@@ -6386,6 +6409,7 @@ loop:
 	BYTE $0x5c
 	BYTE $0x12
 	BYTE $0x40
+	ADDQ apanel+40(FP), R13
 	LEAQ (R10)(R11*1), DI
 	LEAQ (DI)(R11*1), R10
 	DECQ AX
@@ -6399,19 +6423,20 @@ loop:
 	BYTE $0xc0
 	RET
 
-// func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
-TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-64
+// func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
+// Requires: MMX+
+TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	MOVQ cfg+0(FP), AX
-	MOVQ k+8(FP), R13
-	MOVQ a+16(FP), SI
-	MOVQ b+24(FP), R12
-	MOVQ c+32(FP), DI
-	MOVQ ldc+40(FP), DX
+	MOVQ a+16(FP), R13
+	MOVQ astride+24(FP), R8
+	MOVQ pf+88(FP), R15
+	MOVQ b+48(FP), R12
+	MOVQ c+56(FP), DI
+	MOVQ ldc+64(FP), DX
 	SHLQ $0x02, DX
 	MOVQ DX, R11
 	SHLQ $0x04, R11
 	LEAQ (DI)(R11*1), R10
-	MOVQ $0x00000040, R8
 	MOVQ $0x00000080, R9
 
 	// ldtilecfg [rax]
@@ -6420,12 +6445,16 @@ TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-64
 	BYTE $0x78
 	BYTE $0x49
 	BYTE $0x00
-	MOVQ tiles+56(FP), AX
+	MOVQ tiles+80(FP), AX
 
 tile:
-	MOVQ R13, CX
+	MOVQ k+8(FP), CX
 	MOVQ R12, BX
-	CMPQ add+48(FP), $0x00
+	MOVQ R13, SI
+	MOVQ R8, R14
+	SHLQ $0x04, R14
+	ADDQ R13, R14
+	CMPQ add+72(FP), $0x00
 	JNE  loadc
 
 	// tilezero tmm0
@@ -6532,17 +6561,13 @@ loop:
 	BYTE $0x5e
 	BYTE $0xcc
 
-	// tileloadd tmm5, [rsi+r8*1+1024]
+	// tileloadd tmm5, [r14+r8*1]
 	BYTE $0xc4
-	BYTE $0xa2
+	BYTE $0x82
 	BYTE $0x7b
 	BYTE $0x4b
-	BYTE $0xac
+	BYTE $0x2c
 	BYTE $0x06
-	BYTE $0x00
-	BYTE $0x04
-	BYTE $0x00
-	BYTE $0x00
 
 	// tdpbssd tmm2, tmm5, tmm6
 	BYTE $0xc4
@@ -6552,12 +6577,22 @@ loop:
 	BYTE $0xd5
 
 	// tdpbssd tmm3, tmm5, tmm7
-	BYTE $0xc4
-	BYTE $0xe2
-	BYTE $0x43
-	BYTE $0x5e
-	BYTE $0xdd
-	ADDQ $0x00000800, SI
+	BYTE       $0xc4
+	BYTE       $0xe2
+	BYTE       $0x43
+	BYTE       $0x5e
+	BYTE       $0xdd
+	ADDQ       astep+32(FP), SI
+	ADDQ       astep+32(FP), R14
+	CMPQ       R15, pfend+96(FP)
+	JAE        nopf
+	PREFETCHT1 (R15)
+	PREFETCHT1 64(R15)
+	PREFETCHT1 128(R15)
+	PREFETCHT1 192(R15)
+	ADDQ       $0x00000100, R15
+
+nopf:
 	ADDQ $0x00000800, BX
 	DECQ CX
 	JNZ  loop
@@ -6595,6 +6630,7 @@ loop:
 	BYTE $0x5c
 	BYTE $0x12
 	BYTE $0x40
+	ADDQ apanel+40(FP), R13
 	LEAQ (R10)(R11*1), DI
 	LEAQ (DI)(R11*1), R10
 	DECQ AX

@@ -172,21 +172,33 @@ func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs 
 
 // bf16gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
 // when add ≠ 0) with AMX's tdpbf16ps: cfg the 64-byte tile configuration (every
-// tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,
-// b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in
-// _asm), c row-major 32-bit values with row stride ldc. k ≥ 1.
-func bf16gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+// tile 16 rows of 64 bytes), a the tiles' panels of A one after another, each
+// k steps of 64 bytes per row: row i of step s of panel t at
+// a + t·apanel + s·astep + i·astride (bytes); b one panel of B, k steps of 16
+// words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with
+// row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into
+// L2, up to pfend: the next panel of B, which would otherwise come from
+// further out while the tiles wait.
+func bf16gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
 // u8s8gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
 // when add ≠ 0) with AMX's tdpbusd: cfg the 64-byte tile configuration (every
-// tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,
-// b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in
-// _asm), c row-major 32-bit values with row stride ldc. k ≥ 1.
-func u8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+// tile 16 rows of 64 bytes), a the tiles' panels of A one after another, each
+// k steps of 64 bytes per row: row i of step s of panel t at
+// a + t·apanel + s·astep + i·astride (bytes); b one panel of B, k steps of 16
+// words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with
+// row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into
+// L2, up to pfend: the next panel of B, which would otherwise come from
+// further out while the tiles wait.
+func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
 // s8s8gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
 // when add ≠ 0) with AMX's tdpbssd: cfg the 64-byte tile configuration (every
-// tile 16 rows of 64 bytes), a the tiles' packed panels of A one after another,
-// b one panel of B, each k steps of 16 words of k-groups (see gemm_amx.go in
-// _asm), c row-major 32-bit values with row stride ldc. k ≥ 1.
-func s8s8gemm32x32AMX(cfg *byte, k int, a *uint32, b *uint32, c *uint32, ldc int, add int, tiles int)
+// tile 16 rows of 64 bytes), a the tiles' panels of A one after another, each
+// k steps of 64 bytes per row: row i of step s of panel t at
+// a + t·apanel + s·astep + i·astride (bytes); b one panel of B, k steps of 16
+// words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with
+// row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into
+// L2, up to pfend: the next panel of B, which would otherwise come from
+// further out while the tiles wait.
+func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)

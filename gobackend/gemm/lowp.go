@@ -121,8 +121,15 @@ type lowpMicro[C lowpOut] func(kg int, a, b []uint32, c []C, ldc int, init []C, 
 
 // lowpStrip computes tiles full mr×nr tiles down a column of C, A's
 // panels one after another in a (kg·mr words each), like lowpMicro's
-// without init.
-type lowpStrip[C lowpOut] func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool)
+// without init; meanwhile it fetches next (the panel of B to come, or
+// nil) into the cache.
+type lowpStrip[C lowpOut] func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool, next []uint32)
+
+// lowpStripRaw is lowpStrip reading A as it is stored, row-major with k
+// contiguous: tiles panels of mr rows of lda bytes from a, each row kg
+// words of raw groups (rawWords), in whole chunks of kAlign words. A
+// needs no packing then.
+type lowpStripRaw[C lowpOut] func(kg, tiles int, a []byte, lda int, b []uint32, c []C, ldc int, add bool, next []uint32)
 
 // lowpKernel is a micro-kernel with its packing formats and block sizes.
 type lowpKernel[C lowpOut] struct {
@@ -131,11 +138,12 @@ type lowpKernel[C lowpOut] struct {
 	fmtA, fmtB wordFormat
 	kc, mc, nc int // kc in words (k values / group), mc, nc in rows and columns
 	fn         lowpMicro[C]
-	strip      lowpStrip[C] // nil: fn, tile by tile
-	biasedA    bool         // A packed +128: the kernel starts from −128·(column sums of B)
-	kAlign     int          // slices of kg words are padded to a multiple of this (AMX: 16)
-	aChunked   bool         // A's panels in AMX's layout (chunkRows)
-	vecPack    bool         // packing may use AVX-512 (the kernel runs only where the CPU has it)
+	strip      lowpStrip[C]    // nil: fn, tile by tile
+	stripRaw   lowpStripRaw[C] // nil: A is always packed
+	biasedA    bool            // A packed +128: the kernel starts from −128·(column sums of B)
+	kAlign     int             // slices of kg words are padded to a multiple of this (AMX: 16)
+	aChunked   bool            // A's panels in AMX's layout (chunkRows)
+	vecPack    bool            // packing may use AVX-512 (the kernel runs only where the CPU has it)
 }
 
 // lowpKernelFor picks the kernel for t at lvl with feats (both clamped to

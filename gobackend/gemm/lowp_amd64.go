@@ -100,7 +100,7 @@ func lowpAsm[C lowpOut](name, unit string, mr, nr int, fa, fb wordFormat, fn low
 	return k
 }
 
-type amxFunc func(cfg *byte, k int, a, b, c *uint32, ldc int, add int, tiles int)
+type amxFunc func(cfg *byte, k int, a *byte, astride, astep, apanel int, b, c *uint32, ldc int, add int, tiles int, pf, pfend *uint32)
 
 // amxConfig is the AMX kernels' tile configuration (LDTILECFG's 64
 // bytes): palette 1, tiles 0–7 each 16 rows of 64 bytes.
@@ -115,7 +115,8 @@ var amxConfig = func() *[64]byte {
 }()
 
 // lowpAMX wraps an AMX kernel: 32×32, A packed in chunks (chunkRows),
-// slices padded to whole chunks of 16 words.
+// slices padded to whole chunks of 16 words, or A read as it is stored
+// (stripRaw).
 func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel[C] {
 	const mr, nr = 32, 32
 	k := &lowpKernel[C]{name: name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f, kAlign: amxChunk, aChunked: true, vecPack: true}
@@ -126,24 +127,51 @@ func lowpAMX[C lowpOut](name, unit string, f wordFormat, fn amxFunc) *lowpKernel
 	// mc = 256 rather than 512) the whole GEMM ran 3–11% faster at
 	// n = 1024 and 2048, bf16 and i8, one thread (alternated, best of 9).
 	k.mc = max(mr, isa.Caches().L2/4/(k.kc*4)/mr*mr)
-	k.strip = func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool) {
+	check := func(kg, tiles int, b []uint32, c []C, ldc int) {
 		if kg%amxChunk != 0 || tiles < 1 {
 			panic("gemm: " + name + ": depth not in whole chunks, or no tile")
 		}
-		_, _, _ = a[tiles*mr*kg-1], b[nr*kg-1], c[(tiles*mr-1)*ldc+nr-1]
-		addi := 0
-		if add {
-			addi = 1
-		}
-		fn(&amxConfig[0], kg/amxChunk, &a[0], &b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, addi, tiles)
+		_, _ = b[nr*kg-1], c[(tiles*mr-1)*ldc+nr-1]
+	}
+	k.strip = func(kg, tiles int, a, b []uint32, c []C, ldc int, add bool, next []uint32) {
+		check(kg, tiles, b, c, ldc)
+		_ = a[tiles*mr*kg-1]
+		pf, pfend := prefetchRange(b, next)
+		// Panel t's row i of chunk s at word (t·kg/16 + s)·mr·16 + i·16.
+		fn(&amxConfig[0], kg/amxChunk, (*byte)(unsafe.Pointer(&a[0])), 4*amxChunk, 4*amxChunk*mr, 4*mr*kg,
+			&b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, boolInt(add), tiles, pf, pfend)
+	}
+	k.stripRaw = func(kg, tiles int, a []byte, lda int, b []uint32, c []C, ldc int, add bool, next []uint32) {
+		check(kg, tiles, b, c, ldc)
+		_ = a[(tiles*mr-1)*lda+4*kg-1]
+		pf, pfend := prefetchRange(b, next)
+		fn(&amxConfig[0], kg/amxChunk, &a[0], lda, 4*amxChunk, mr*lda,
+			&b[0], (*uint32)(unsafe.Pointer(&c[0])), ldc, boolInt(add), tiles, pf, pfend)
 	}
 	k.fn = func(kg int, a, b []uint32, c []C, ldc int, init []C, add bool) {
 		if init != nil {
 			panic("gemm: " + name + ": an init")
 		}
-		k.strip(kg, 1, a, b, c, ldc, add)
+		k.strip(kg, 1, a, b, c, ldc, add, nil)
 	}
 	return k
+}
+
+// prefetchRange is the first and last-but-one word of next, the range the
+// AMX kernels prefetch (b's first word twice for none: an empty range).
+// The end is a pointer into next, so that next stays alive.
+func prefetchRange(b, next []uint32) (pf, pfend *uint32) {
+	if len(next) == 0 {
+		return &b[0], &b[0]
+	}
+	return &next[0], &next[len(next)-1]
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // packStepsVec packs the steps p < steps of lines·16/16 whole groups of 16

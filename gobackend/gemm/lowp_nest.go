@@ -160,10 +160,18 @@ func (w *lowpNest[A, B, C]) rowBlock(p, r int, own *rowBlockTimes, ap []uint32, 
 	ic := r * w.mc
 	mb := min(w.mc, w.m-ic)
 	t0 := nanotime()
-	if w.transA {
-		packRows(w.a[pc*w.lda+ic:], w.lda, true, mb, kb, kg, kern, ap)
-	} else {
-		packRows(w.a[ic*w.lda+pc:], w.lda, false, mb, kb, kg, kern, ap)
+	// Rows read as stored (rawA) need no packing: only the rows past the
+	// last whole tile are packed, where panel looks for them.
+	packed := 0
+	if w.rawA(kb) {
+		packed = mb / kern.mr * kern.mr
+	}
+	if packed < mb {
+		if w.transA {
+			packRows(w.a[pc*w.lda+ic+packed:], w.lda, true, mb-packed, kb, kg, kern, ap[packed*kg:])
+		} else {
+			packRows(w.a[(ic+packed)*w.lda+pc:], w.lda, false, mb-packed, kb, kg, kern, ap[packed*kg:])
+		}
 	}
 	var t1 int64
 	if own != nil {
@@ -213,9 +221,24 @@ func (w *lowpNest[A, B, C]) panel(p, jp, ic, mb int, ap []uint32, tile []C) {
 	if w.initB != nil {
 		init = w.initB[jr : jr+nr]
 	}
+	// The panel after this one, most often the next one computed, to
+	// fetch while this one is.
+	nj := (jr + nr) % (ceilDiv(nb, nr) * nr)
+	next := w.bp[nj*kg : (nj+nr)*kg]
 	ir := 0
-	if full := mb / mr; kern.strip != nil && cols == nr && full > 0 {
-		kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add)
+	full := mb / mr
+	switch {
+	case full == 0:
+	case w.rawA(kb) && cols == nr:
+		kern.stripRaw(kg, full, w.rawRows(ic, pc), w.ldaBytes(), bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add, next)
+		ir = full * mr
+	case w.rawA(kb):
+		for ; ir < full*mr; ir += mr {
+			kern.stripRaw(kg, 1, w.rawRows(ic+ir, pc), w.ldaBytes(), bpan, tile, nr, false, nil)
+			storeTile(w.c[(ic+ir)*w.ldc+jc+jr:], w.ldc, tile, nr, mr, cols, add)
+		}
+	case kern.strip != nil && cols == nr:
+		kern.strip(kg, full, ap[:full*mr*kg], bpan, w.c[ic*w.ldc+jc+jr:], w.ldc, add, next)
 		ir = full * mr
 	}
 	for ; ir < mb; ir += mr {
@@ -227,17 +250,44 @@ func (w *lowpNest[A, B, C]) panel(p, jp, ic, mb int, ap []uint32, tile []C) {
 			continue
 		}
 		kern.fn(kg, apan, bpan, tile, nr, init, false)
-		for i := 0; i < rows; i++ {
-			ci, ti := ct[i*w.ldc:i*w.ldc+cols], tile[i*nr:i*nr+cols]
-			if add {
-				for j := range ci {
-					ci[j] += ti[j]
-				}
-			} else {
-				copy(ci, ti)
+		storeTile(ct, w.ldc, tile, nr, rows, cols, add)
+	}
+}
+
+// storeTile writes (or adds, with add) rows×cols of a tile computed into
+// tile (row stride nr) to c (row stride ldc).
+func storeTile[C lowpOut](c []C, ldc int, tile []C, nr, rows, cols int, add bool) {
+	for i := 0; i < rows; i++ {
+		ci, ti := c[i*ldc:i*ldc+cols], tile[i*nr:i*nr+cols]
+		if add {
+			for j := range ci {
+				ci[j] += ti[j]
 			}
+		} else {
+			copy(ci, ti)
 		}
 	}
+}
+
+// rawA reports whether slices of kb values read A as it is stored
+// (kern.stripRaw), needing no packing: A not transposed, each word a
+// group of values as they lie in memory, and the slice in whole chunks.
+func (w *lowpNest[A, B, C]) rawA(kb int) bool {
+	k := w.kern
+	return k.stripRaw != nil && !w.transA && k.fmtA != wordQuad8Biased && rawWords[A](k.fmtA) &&
+		kb%(k.kAlign*k.fmtA.group()) == 0
+}
+
+// rawRows is A from row i, column p on, as bytes.
+func (w *lowpNest[A, B, C]) rawRows(i, p int) []byte {
+	a := w.a[i*w.lda+p:]
+	return unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])))
+}
+
+// ldaBytes is A's row stride in bytes.
+func (w *lowpNest[A, B, C]) ldaBytes() int {
+	var z A
+	return w.lda * int(unsafe.Sizeof(z))
 }
 
 // packPanel packs panel jp of phase p's block of B if no thread has
