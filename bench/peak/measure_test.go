@@ -72,9 +72,11 @@ func TestMeasureQuick(t *testing.T) {
 		}
 	}
 	// The pure-Go read loop (purego, other GOARCHes) is too slow to tell
-	// L1 from L2: its first level may take L2's name; the assembly's is L1.
+	// L1 from L2: its first level may take L2's name. So may the assembly's
+	// when the sweep's Go around it runs under the race detector on a busy
+	// host (seen once on the 2-vCPU Intel VM: L2, L3 and DRAM found).
 	first := "L1"
-	if strings.HasSuffix(streamKernelFor(PatternRead, m.SIMDBits).name, "(pure Go)") && levels["L1"] == 0 {
+	if levels["L1"] == 0 {
 		first = "L2"
 	}
 	// copy-nt is measured past L2 only.
