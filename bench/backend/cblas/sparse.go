@@ -121,16 +121,5 @@ type conversionKernel struct {
 }
 
 func (k conversionKernel) Output() ([]float64, error) {
-	if k.op != workload.CSR2CSC {
-		return k.job.Output()
-	}
-	var out []float64
-	for _, arg := range []int{cblas.ConvertOutVal, cblas.ConvertOutIdx, cblas.ConvertOutPtr} {
-		v, err := k.job.ArgOutput(arg)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v...)
-	}
-	return out, nil
+	return backend.ConversionOutput(k.job, k.op, cblas.ConvertOutVal, cblas.ConvertOutIdx, cblas.ConvertOutPtr)
 }
