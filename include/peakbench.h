@@ -276,6 +276,16 @@ pb_status pb_mkl_job_sparse(pb_cblas *lib, pb_dtype dt, int rows, int cols, size
  * pb_mkl_sparse_convert_has reports (1/0) whether the converters are there.
  */
 typedef enum pb_sparse_convert { PB_CSR2COO = 0, PB_COO2CSR = 1, PB_CSR2CSC = 2 } pb_sparse_convert;
+/* The arguments of a conversion job, MKL's and cuSPARSE's alike (above). */
+typedef enum pb_convert_arg {
+	PB_CONVERT_IN_PTR = 0,
+	PB_CONVERT_IN_IDX = 1,
+	PB_CONVERT_IN_VAL = 2,
+	PB_CONVERT_OUT_VAL = 3,
+	PB_CONVERT_OUT_IDX = 4,
+	PB_CONVERT_OUT_PTR = 5,
+	PB_CONVERT_NARGS = 6
+} pb_convert_arg;
 int pb_mkl_sparse_convert_has(const pb_cblas *lib);
 pb_status pb_mkl_job_sparse_convert(pb_cblas *lib, pb_sparse_convert op, pb_dtype dt, int rows,
                                     int cols, size_t nnz, const pb_job_opts *opts, pb_job **out,

@@ -20,9 +20,6 @@
 #include "cusparse_internal.h"
 #include "vendor/cublas.h" /* cudaDataType: CUDA_R_32F, CUDA_R_64F */
 
-/* Job arguments (peakbench.h). */
-enum { IN_PTR, IN_IDX, IN_VAL, OUT_VAL, OUT_IDX, OUT_PTR, NARGS };
-
 static const char *const call_names[] = {"cusparseXcsr2coo", "cusparseXcoo2csr",
                                          "cusparseCsr2cscEx2"};
 static const char *const op_names[] = {"csr2coo", "coo2csr", "csr2csc"};
@@ -51,18 +48,18 @@ static pb_status convert_iter(pb_gpu_job *j, int copy, char *err, size_t errlen)
 	int s;
 	switch ((pb_sparse_convert)j->p[0]) {
 	case PB_CSR2COO:
-		s = lib->csr2coo(lib->h, pb_job_buf(j, copy, IN_PTR), nnz, rows,
-		                 pb_job_buf(j, copy, OUT_IDX), CUSPARSE_INDEX_BASE_ZERO);
+		s = lib->csr2coo(lib->h, pb_job_buf(j, copy, PB_CONVERT_IN_PTR), nnz, rows,
+		                 pb_job_buf(j, copy, PB_CONVERT_OUT_IDX), CUSPARSE_INDEX_BASE_ZERO);
 		break;
 	case PB_COO2CSR:
-		s = lib->coo2csr(lib->h, pb_job_buf(j, copy, IN_PTR), nnz, rows,
-		                 pb_job_buf(j, copy, OUT_PTR), CUSPARSE_INDEX_BASE_ZERO);
+		s = lib->coo2csr(lib->h, pb_job_buf(j, copy, PB_CONVERT_IN_PTR), nnz, rows,
+		                 pb_job_buf(j, copy, PB_CONVERT_OUT_PTR), CUSPARSE_INDEX_BASE_ZERO);
 		break;
 	default:
-		s = lib->csr2csc(lib->h, rows, cols, nnz, pb_job_buf(j, copy, IN_VAL),
-		                 pb_job_buf(j, copy, IN_PTR), pb_job_buf(j, copy, IN_IDX),
-		                 pb_job_buf(j, copy, OUT_VAL), pb_job_buf(j, copy, OUT_PTR),
-		                 pb_job_buf(j, copy, OUT_IDX), type, CUSPARSE_ACTION_NUMERIC,
+		s = lib->csr2csc(lib->h, rows, cols, nnz, pb_job_buf(j, copy, PB_CONVERT_IN_VAL),
+		                 pb_job_buf(j, copy, PB_CONVERT_IN_PTR), pb_job_buf(j, copy, PB_CONVERT_IN_IDX),
+		                 pb_job_buf(j, copy, PB_CONVERT_OUT_VAL), pb_job_buf(j, copy, PB_CONVERT_OUT_PTR),
+		                 pb_job_buf(j, copy, PB_CONVERT_OUT_IDX), type, CUSPARSE_ACTION_NUMERIC,
 		                 CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, j->dev.scratch[0]);
 	}
 	if (s != CUSPARSE_STATUS_SUCCESS)
@@ -75,10 +72,11 @@ static pb_status csr2csc_workspace(pb_cusparse *lib, pb_gpu_job *j, size_t *ws, 
                                    size_t errlen)
 {
 	int s = lib->csr2csc_buffer_size(
-	    lib->h, (int)j->p[1], (int)j->p[2], (int)j->p[3], pb_job_buf(j, 0, IN_VAL),
-	    pb_job_buf(j, 0, IN_PTR), pb_job_buf(j, 0, IN_IDX), pb_job_buf(j, 0, OUT_VAL),
-	    pb_job_buf(j, 0, OUT_PTR), pb_job_buf(j, 0, OUT_IDX), (int)j->p[4],
-	    CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, ws);
+	    lib->h, (int)j->p[1], (int)j->p[2], (int)j->p[3], pb_job_buf(j, 0, PB_CONVERT_IN_VAL),
+	    pb_job_buf(j, 0, PB_CONVERT_IN_PTR), pb_job_buf(j, 0, PB_CONVERT_IN_IDX),
+	    pb_job_buf(j, 0, PB_CONVERT_OUT_VAL), pb_job_buf(j, 0, PB_CONVERT_OUT_PTR),
+	    pb_job_buf(j, 0, PB_CONVERT_OUT_IDX), (int)j->p[4], CUSPARSE_ACTION_NUMERIC,
+	    CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, ws);
 	if (s != CUSPARSE_STATUS_SUCCESS)
 		return pb_cusparse_fail(lib, s, "cusparseCsr2cscEx2_bufferSize", err, errlen);
 	return pb_gpu_job_scratch(j, 0, *ws, err, errlen);
@@ -138,26 +136,28 @@ pb_status pb_cusparse_convert_job(pb_cusparse *lib, pb_sparse_convert op, pb_gpu
 		return st;
 
 	size_t rp = (size_t)rows + 1, cp = (size_t)cols + 1;
-	size_t lens[NARGS] = {0};
+	size_t lens[PB_CONVERT_NARGS] = {0};
 	switch (op) {
 	case PB_CSR2COO:
-		lens[IN_PTR] = rp, lens[OUT_IDX] = nnz;
+		lens[PB_CONVERT_IN_PTR] = rp, lens[PB_CONVERT_OUT_IDX] = nnz;
 		break;
 	case PB_COO2CSR:
-		lens[IN_PTR] = nnz, lens[OUT_PTR] = rp;
+		lens[PB_CONVERT_IN_PTR] = nnz, lens[PB_CONVERT_OUT_PTR] = rp;
 		break;
 	case PB_CSR2CSC:
-		lens[IN_PTR] = rp, lens[IN_IDX] = lens[IN_VAL] = nnz;
-		lens[OUT_VAL] = lens[OUT_IDX] = nnz, lens[OUT_PTR] = cp;
+		lens[PB_CONVERT_IN_PTR] = rp, lens[PB_CONVERT_IN_IDX] = lens[PB_CONVERT_IN_VAL] = nnz;
+		lens[PB_CONVERT_OUT_VAL] = lens[PB_CONVERT_OUT_IDX] = nnz, lens[PB_CONVERT_OUT_PTR] = cp;
 		break;
 	}
-	const pb_gpu_dtype dts[NARGS] = {PB_GPU_I32, PB_GPU_I32, dt, dt, PB_GPU_I32, PB_GPU_I32};
-	const int output[] = {OUT_IDX, OUT_PTR, OUT_VAL};
+	const pb_gpu_dtype dts[PB_CONVERT_NARGS] = {PB_GPU_I32, PB_GPU_I32, dt,
+	                                            dt,         PB_GPU_I32, PB_GPU_I32};
+	const int output[] = {PB_CONVERT_OUT_IDX, PB_CONVERT_OUT_PTR, PB_CONVERT_OUT_VAL};
 	char what[160];
 	snprintf(what, sizeof what, "cusparse %s %s %d×%d nnz=%zu", op_names[op],
 	         pb_gpu_dtype_name(dt), rows, cols, nnz);
 	pb_gpu_job *j;
-	st = pb_gpu_job_alloc(lib->gpu, NARGS, lens, dts, output[op], opts, what, &j, err, errlen);
+	st = pb_gpu_job_alloc(lib->gpu, PB_CONVERT_NARGS, lens, dts, output[op], opts, what, &j, err,
+	                      errlen);
 	if (st != PB_OK)
 		return st;
 	j->dev.lib = lib;
@@ -167,9 +167,9 @@ pb_status pb_cusparse_convert_job(pb_cusparse *lib, pb_sparse_convert op, pb_gpu
 	j->p[2] = cols;
 	j->p[3] = (int64_t)nnz;
 	j->p[4] = dt == PB_GPU_F64 ? CUDA_R_64F : CUDA_R_32F;
-	st = pb_cusparse_copy_in(j, IN_PTR, ptr, lens[IN_PTR], err, errlen);
+	st = pb_cusparse_copy_in(j, PB_CONVERT_IN_PTR, ptr, lens[PB_CONVERT_IN_PTR], err, errlen);
 	if (st == PB_OK && op == PB_CSR2CSC)
-		st = pb_cusparse_copy_in(j, IN_IDX, idx, nnz, err, errlen);
+		st = pb_cusparse_copy_in(j, PB_CONVERT_IN_IDX, idx, nnz, err, errlen);
 	size_t ws = 0;
 	if (st == PB_OK && op == PB_CSR2CSC)
 		st = csr2csc_workspace(lib, j, &ws, err, errlen);

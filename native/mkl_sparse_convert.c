@@ -51,15 +51,12 @@ typedef struct convert_ctx {
 	int rows, cols, nnz;
 } convert_ctx;
 
-/* Job arguments (peakbench.h). */
-enum { IN_PTR, IN_IDX, IN_VAL, OUT_VAL, OUT_IDX, OUT_PTR, NARGS };
-
 static pb_status it_convert(pb_job *j, int c, char *err, size_t errlen)
 {
 	convert_ctx *s = j->ctx;
-	int *inp = pb_job_buf(j, c, IN_PTR), *ja = pb_job_buf(j, c, IN_IDX);
-	void *a = pb_job_buf(j, c, IN_VAL), *b = pb_job_buf(j, c, OUT_VAL);
-	int *idx = pb_job_buf(j, c, OUT_IDX), *ptr = pb_job_buf(j, c, OUT_PTR);
+	int *inp = pb_job_buf(j, c, PB_CONVERT_IN_PTR), *ja = pb_job_buf(j, c, PB_CONVERT_IN_IDX);
+	void *a = pb_job_buf(j, c, PB_CONVERT_IN_VAL), *b = pb_job_buf(j, c, PB_CONVERT_OUT_VAL);
+	int *idx = pb_job_buf(j, c, PB_CONVERT_OUT_IDX), *ptr = pb_job_buf(j, c, PB_CONVERT_OUT_PTR);
 	int info = 0, nnz = s->nnz;
 	const char *call;
 	switch (s->op) {
@@ -139,12 +136,13 @@ pb_status pb_mkl_job_sparse_convert(pb_cblas *lib, pb_sparse_convert op, pb_dtyp
 	}
 	pb_host_dtype v = dt == PB_F64 ? PB_HOST_F64 : PB_HOST_F32;
 	size_t rp = (size_t)rows + 1;
-	size_t lens[NARGS] = {op == PB_COO2CSR ? nnz : rp, nnz, nnz, nnz, nnz,
-	                      op == PB_CSR2CSC ? (size_t)cols + 1 : rp};
-	const pb_host_dtype types[NARGS] = {PB_HOST_S32, PB_HOST_S32, v, v, PB_HOST_S32, PB_HOST_S32};
-	const int output[] = {OUT_IDX, OUT_PTR, OUT_VAL};
+	size_t lens[PB_CONVERT_NARGS] = {op == PB_COO2CSR ? nnz : rp, nnz, nnz, nnz, nnz,
+	                                 op == PB_CSR2CSC ? (size_t)cols + 1 : rp};
+	const pb_host_dtype types[PB_CONVERT_NARGS] = {PB_HOST_S32, PB_HOST_S32, v,
+	                                               v,           PB_HOST_S32, PB_HOST_S32};
+	const int output[] = {PB_CONVERT_OUT_IDX, PB_CONVERT_OUT_PTR, PB_CONVERT_OUT_VAL};
 	pb_status st =
-	    pb_cblas_new_typed_job(lib, NARGS, lens, types, output[op], opts, out, err, errlen);
+	    pb_cblas_new_typed_job(lib, PB_CONVERT_NARGS, lens, types, output[op], opts, out, err, errlen);
 	if (st != PB_OK) {
 		free(s);
 		return st;

@@ -41,6 +41,15 @@ var _ = [1]int{}[F64-C.PB_F64]
 var _ = [1]int{}[MinThreads-C.PB_MIN_THREADS]
 var _ = [1]int{}[MaxThreads-C.PB_MAX_THREADS]
 var _ = [1]int{}[MaxCopies-C.PB_MAX_COPIES]
+var _ = [1]int{}[CSR2COO-C.PB_CSR2COO]
+var _ = [1]int{}[COO2CSR-C.PB_COO2CSR]
+var _ = [1]int{}[CSR2CSC-C.PB_CSR2CSC]
+var _ = [1]int{}[ConvertInPtr-C.PB_CONVERT_IN_PTR]
+var _ = [1]int{}[ConvertInIdx-C.PB_CONVERT_IN_IDX]
+var _ = [1]int{}[ConvertInVal-C.PB_CONVERT_IN_VAL]
+var _ = [1]int{}[ConvertOutVal-C.PB_CONVERT_OUT_VAL]
+var _ = [1]int{}[ConvertOutIdx-C.PB_CONVERT_OUT_IDX]
+var _ = [1]int{}[ConvertOutPtr-C.PB_CONVERT_OUT_PTR]
 
 // idleWaitVars are the variables the loader sets, before the first library
 // loads, so that idle worker threads sleep instead of spinning on the cores

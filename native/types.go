@@ -98,3 +98,39 @@ func (d DType) String() string {
 	}
 	return fmt.Sprintf("DType(%d)", int(d))
 }
+
+// SparseConversion is a sparse format conversion of the C layer's
+// conversion jobs (pb_sparse_convert: MKL's and cuSPARSE's).
+type SparseConversion int
+
+// The conversions.
+const (
+	CSR2COO SparseConversion = 0 // CSR's row pointers → COO's row per entry
+	COO2CSR SparseConversion = 1 // row-sorted COO's rows → CSR's row pointers
+	CSR2CSC SparseConversion = 2 // CSR → CSC, values and indices
+)
+
+func (c SparseConversion) String() string {
+	switch c {
+	case CSR2COO:
+		return "csr2coo"
+	case COO2CSR:
+		return "coo2csr"
+	case CSR2CSC:
+		return "csr2csc"
+	}
+	return fmt.Sprintf("SparseConversion(%d)", int(c))
+}
+
+// The arguments of a conversion job, each copy's own (pb_convert_arg): the
+// input's pointers (COO's rows for COO2CSR), column indices and values; the
+// output's values, indices and pointers. Indices are int32, set and read in
+// float64 (exact); an argument a conversion does not use holds nothing.
+const (
+	ConvertInPtr  = 0
+	ConvertInIdx  = 1
+	ConvertInVal  = 2
+	ConvertOutVal = 3
+	ConvertOutIdx = 4
+	ConvertOutPtr = 5
+)

@@ -3,28 +3,31 @@ package cblas
 import (
 	"fmt"
 	"math"
+
+	"github.com/peakbench/peakbench/native"
 )
 
-// SparseConversion names a format conversion of PrepareSparseConversion.
-type SparseConversion int
+// SparseConversion names a format conversion of PrepareSparseConversion
+// (the C layer's, shared with cuSPARSE's: native.SparseConversion).
+type SparseConversion = native.SparseConversion
 
-// The conversions, as the C layer numbers them (pb_sparse_convert).
+// The conversions.
 const (
-	CSR2COO SparseConversion = iota // CSR's row pointers → COO's rows
-	COO2CSR                         // row-sorted COO's rows → CSR's row pointers
-	CSR2CSC                         // CSR → CSC, values and indices
+	CSR2COO = native.CSR2COO // CSR's row pointers → COO's rows
+	COO2CSR = native.COO2CSR // row-sorted COO's rows → CSR's row pointers
+	CSR2CSC = native.CSR2CSC // CSR → CSC, values and indices
 )
 
-// The arguments of a conversion job: the input's pointers (COO's rows for
-// COO2CSR), column indices and values; the output's values, indices and
-// pointers. The indices are int32, set in float64 (exact).
+// The arguments of a conversion job (native.ConvertInPtr …): the input's
+// pointers (COO's rows for COO2CSR), column indices and values; the
+// output's values, indices and pointers.
 const (
-	ConvertInPtr = iota
-	ConvertInIdx
-	ConvertInVal
-	ConvertOutVal
-	ConvertOutIdx
-	ConvertOutPtr
+	ConvertInPtr  = native.ConvertInPtr
+	ConvertInIdx  = native.ConvertInIdx
+	ConvertInVal  = native.ConvertInVal
+	ConvertOutVal = native.ConvertOutVal
+	ConvertOutIdx = native.ConvertOutIdx
+	ConvertOutPtr = native.ConvertOutPtr
 )
 
 // HasSparseConversions reports whether the library has MKL's sparse

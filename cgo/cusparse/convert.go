@@ -6,41 +6,30 @@ import (
 	"unsafe"
 
 	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/native"
 )
 
-// Conversion names a sparse format conversion of PrepareConversion.
-type Conversion int
+// Conversion names a sparse format conversion of PrepareConversion (the
+// C layer's, shared with MKL's: native.SparseConversion).
+type Conversion = native.SparseConversion
 
-// The conversions, as the C layer numbers them (pb_sparse_convert).
+// The conversions.
 const (
-	CSR2COO Conversion = iota // CSR's row pointers → COO's row per entry (cusparseXcsr2coo)
-	COO2CSR                   // row-sorted COO's rows → CSR's row pointers (cusparseXcoo2csr)
-	CSR2CSC                   // CSR → CSC, values and indices (cusparseCsr2cscEx2)
+	CSR2COO = native.CSR2COO // CSR's row pointers → COO's row per entry (cusparseXcsr2coo)
+	COO2CSR = native.COO2CSR // row-sorted COO's rows → CSR's row pointers (cusparseXcoo2csr)
+	CSR2CSC = native.CSR2CSC // CSR → CSC, values and indices (cusparseCsr2cscEx2)
 )
 
-func (c Conversion) String() string {
-	switch c {
-	case CSR2COO:
-		return "csr2coo"
-	case COO2CSR:
-		return "coo2csr"
-	case CSR2CSC:
-		return "csr2csc"
-	}
-	return fmt.Sprintf("Conversion(%d)", int(c))
-}
-
-// The arguments of a conversion job, each copy's own (the layout of
-// cgo/cblas's conversion jobs): the input's pointers (COO's rows for
-// COO2CSR), column indices and values; the output's values, indices and
-// pointers. An argument the conversion does not use holds nothing.
+// The arguments of a conversion job, each copy's own (native.ConvertInPtr
+// …, MKL's layout too); an argument the conversion does not use holds
+// nothing.
 const (
-	ConvertInPtr = iota
-	ConvertInIdx
-	ConvertInVal
-	ConvertOutVal
-	ConvertOutIdx
-	ConvertOutPtr
+	ConvertInPtr  = native.ConvertInPtr
+	ConvertInIdx  = native.ConvertInIdx
+	ConvertInVal  = native.ConvertInVal
+	ConvertOutVal = native.ConvertOutVal
+	ConvertOutIdx = native.ConvertOutIdx
+	ConvertOutPtr = native.ConvertOutPtr
 )
 
 // HasConversion reports whether the loaded cuSPARSE has op's calls (the
