@@ -134,3 +134,35 @@ const (
 	ConvertOutIdx = 4
 	ConvertOutPtr = 5
 )
+
+// FFTKind is a transform of the C layer's Fourier-transform jobs: MKL's
+// DFTI (pb_dft_kind) and cuFFT's take the same values.
+type FFTKind int
+
+// The transforms.
+const (
+	FFTForward  FFTKind = 0 // complex → complex, e^(−2πi·jk/n)
+	FFTBackward FFTKind = 1 // complex → complex, e^(+2πi·jk/n), unnormalized
+	FFTR2C      FFTKind = 2 // real → the n/2+1 complex outputs of the last dimension
+)
+
+func (k FFTKind) String() string {
+	switch k {
+	case FFTForward:
+		return "forward"
+	case FFTBackward:
+		return "backward"
+	case FFTR2C:
+		return "r2c"
+	}
+	return fmt.Sprintf("FFTKind(%d)", int(k))
+}
+
+// FFTSpec describes a batch of transforms.
+type FFTSpec struct {
+	Kind FFTKind
+	// Dims is one length (1-D) or rows and columns (2-D), row-major.
+	Dims []int
+	// Batch is the number of transforms, contiguous one after another.
+	Batch int
+}

@@ -4,38 +4,23 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/peakbench/peakbench/native"
 )
 
-// DFTKind is a discrete Fourier transform MKL's DFTI computes.
-type DFTKind int
+// DFTKind is a discrete Fourier transform MKL's DFTI computes (the C
+// layer's pb_dft_kind, shared with cuFFT's: native.FFTKind).
+type DFTKind = native.FFTKind
 
-// The transforms (the C layer's pb_dft_kind).
+// The transforms.
 const (
-	DFTForward  DFTKind = 0 // complex → complex, e^(−2πi·jk/n)
-	DFTBackward DFTKind = 1 // complex → complex, e^(+2πi·jk/n), unnormalized
-	DFTR2C      DFTKind = 2 // real → the n/2+1 complex outputs of the last dimension
+	DFTForward  = native.FFTForward  // complex → complex, e^(−2πi·jk/n)
+	DFTBackward = native.FFTBackward // complex → complex, e^(+2πi·jk/n), unnormalized
+	DFTR2C      = native.FFTR2C      // real → the n/2+1 complex outputs of the last dimension
 )
 
-func (k DFTKind) String() string {
-	switch k {
-	case DFTForward:
-		return "forward"
-	case DFTBackward:
-		return "backward"
-	case DFTR2C:
-		return "r2c"
-	}
-	return fmt.Sprintf("DFTKind(%d)", int(k))
-}
-
-// DFTSpec describes a batch of transforms.
-type DFTSpec struct {
-	Kind DFTKind
-	// Dims is one length (1-D) or rows and columns (2-D), row-major.
-	Dims []int
-	// Batch is the number of transforms, contiguous one after another.
-	Batch int
-}
+// DFTSpec describes a batch of transforms (native.FFTSpec).
+type DFTSpec = native.FFTSpec
 
 // HasDFT reports whether the library is MKL and exports the DFTI calls.
 func (l *Library) HasDFT() bool {

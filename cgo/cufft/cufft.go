@@ -27,38 +27,22 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/cgo/gpurt"
+	"github.com/peakbench/peakbench/native"
 )
 
-// Kind is a transform cuFFT computes (native/cufft.c's cufft_kind: the values are its).
-type Kind int
+// Kind is a transform cuFFT computes (native/cufft.c's cufft_kind takes
+// its values, MKL's DFTI too: native.FFTKind).
+type Kind = native.FFTKind
 
 // The transforms.
 const (
-	Forward  Kind = 0 // complex → complex, e^(−2πi·jk/n): C2C, Z2Z with CUFFT_FORWARD
-	Backward Kind = 1 // complex → complex, e^(+2πi·jk/n), unnormalized: CUFFT_INVERSE
-	R2C      Kind = 2 // real → the n/2+1 complex outputs of the last dimension: R2C, D2Z
+	Forward  = native.FFTForward  // complex → complex, e^(−2πi·jk/n): C2C, Z2Z with CUFFT_FORWARD
+	Backward = native.FFTBackward // complex → complex, e^(+2πi·jk/n), unnormalized: CUFFT_INVERSE
+	R2C      = native.FFTR2C      // real → the n/2+1 complex outputs of the last dimension: R2C, D2Z
 )
 
-func (k Kind) String() string {
-	switch k {
-	case Forward:
-		return "forward"
-	case Backward:
-		return "backward"
-	case R2C:
-		return "r2c"
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
-
-// Spec describes a batch of transforms.
-type Spec struct {
-	Kind Kind
-	// Dims is one length (1-D) or rows and columns (2-D), row-major.
-	Dims []int
-	// Batch is the number of transforms, contiguous one after another.
-	Batch int
-}
+// Spec describes a batch of transforms (native.FFTSpec).
+type Spec = native.FFTSpec
 
 // Library is cuFFT on one device.
 type Library struct{ *gpurt.Library }
