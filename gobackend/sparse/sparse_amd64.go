@@ -37,11 +37,11 @@ func sellAsm[T Float](s *SELL[T], x, y []T, lo, hi int) {
 		return
 	}
 	st, w, rl := &s.start[lo], &s.width[lo], &s.rowLen[lo*s.c]
-	ci, rn := &s.colIdx[0], &s.run[0]
+	ci, rn, af := &s.colIdx[0], &s.run[0], &s.affine[lo]
 	var z T
 	if unsafe.Sizeof(z) == 4 {
-		sspmvSELLAVX512(hi-lo, st, w, rl, ci, rn, (*float32)(unsafe.Pointer(&s.val[0])), (*float32)(unsafe.Pointer(&x[0])), (*float32)(unsafe.Pointer(&y[lo*s.c])))
+		sspmvSELLAVX512(hi-lo, st, w, rl, ci, rn, af, (*float32)(unsafe.Pointer(&s.val[0])), (*float32)(unsafe.Pointer(&x[0])), (*float32)(unsafe.Pointer(&y[lo*s.c])))
 		return
 	}
-	dspmvSELLAVX512(hi-lo, st, w, rl, ci, rn, (*float64)(unsafe.Pointer(&s.val[0])), (*float64)(unsafe.Pointer(&x[0])), (*float64)(unsafe.Pointer(&y[lo*s.c])))
+	dspmvSELLAVX512(hi-lo, st, w, rl, ci, rn, af, (*float64)(unsafe.Pointer(&s.val[0])), (*float64)(unsafe.Pointer(&x[0])), (*float64)(unsafe.Pointer(&y[lo*s.c])))
 }

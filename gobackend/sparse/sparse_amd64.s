@@ -238,61 +238,97 @@ done16:
 	VZEROUPPER
 	RET
 
-// func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *float32, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·sspmvSELLAVX512(SB), NOSPLIT, $0-72
+// func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, affine *int32, val *float32, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·sspmvSELLAVX512(SB), NOSPLIT, $0-80
 	MOVQ         slices+0(FP), AX
 	MOVQ         start+8(FP), CX
 	MOVQ         width+16(FP), DX
 	MOVQ         rowLen+24(FP), BX
 	MOVQ         colIdx+32(FP), SI
 	MOVQ         run+40(FP), DI
-	MOVQ         val+48(FP), R8
-	MOVQ         x+56(FP), R9
-	MOVQ         y+64(FP), R10
-	MOVL         $0x00000001, R11
-	VPBROADCASTD R11, Z0
+	MOVQ         affine+48(FP), R8
+	MOVQ         val+56(FP), R9
+	MOVQ         x+64(FP), R10
+	MOVQ         y+72(FP), R11
+	MOVL         $0x00000001, R12
+	VPBROADCASTD R12, Z0
 
 slice29:
-	TESTQ     AX, AX
-	JE        done30
-	MOVLQSX   (CX), R11
-	MOVLQSX   (DX), R12
-	MOVQ      R11, R13
-	SHRQ      $0x04, R13
-	VMOVDQU32 (BX), Z1
-	VPXORD    Z2, Z2, Z2
-	VXORPS    Z3, Z3, Z3
+	TESTQ   AX, AX
+	JE      done30
+	MOVLQSX (CX), R12
+	MOVLQSX (DX), R13
+	VXORPS  Z1, Z1, Z1
+	MOVLQSX (R8), R14
+	TESTQ   R14, R14
+	JS      general33
+	LEAQ    (R10)(R14*4), R14
+	LEAQ    (R9)(R12*4), R12
+	VXORPS  Z2, Z2, Z2
+
+pair34:
+	CMPQ        R13, $0x02
+	JL          single35
+	PREFETCHT0  1024(R12)
+	PREFETCHT0  1088(R12)
+	VMOVUPS     (R14), Z3
+	VMOVUPS     4(R14), Z4
+	VFMADD231PS (R12), Z3, Z1
+	VFMADD231PS 64(R12), Z4, Z2
+	ADDQ        $0x08, R14
+	ADDQ        $0x00000080, R12
+	SUBQ        $0x02, R13
+	JMP         pair34
+
+single35:
+	TESTQ       R13, R13
+	JE          sum36
+	VMOVUPS     (R14), Z3
+	VFMADD231PS (R12), Z3, Z1
+
+sum36:
+	VADDPS Z2, Z1, Z1
+	JMP    store32
+
+general33:
+	MOVQ      R12, R14
+	SHRQ      $0x04, R14
+	VMOVDQU32 (BX), Z2
+	VPXORD    Z5, Z5, Z5
 
 entry31:
-	TESTQ     R12, R12
-	JE        store32
-	VPCMPGTD  Z2, Z1, K1
-	MOVLQSX   (DI)(R13*4), R14
-	TESTQ     R14, R14
-	JS        gathered33
-	VMOVUPS.Z (R9)(R14*4), K1, Z4
-	JMP       loaded34
+	TESTQ      R13, R13
+	JE         store32
+	VPCMPGTD   Z5, Z2, K1
+	PREFETCHT0 1024(R9)(R12*4)
+	PREFETCHT0 1024(SI)(R12*4)
+	MOVLQSX    (DI)(R14*4), R15
+	TESTQ      R15, R15
+	JS         gathered37
+	VMOVUPS.Z  (R10)(R15*4), K1, Z3
+	JMP        loaded38
 
-gathered33:
-	VMOVDQU32  (SI)(R11*4), Z5
-	VXORPS     Z4, Z4, Z4
-	VGATHERDPS (R9)(Z5*4), K1, Z4
+gathered37:
+	VMOVDQU32  (SI)(R12*4), Z4
+	VXORPS     Z3, Z3, Z3
+	VGATHERDPS (R10)(Z4*4), K1, Z3
 
-loaded34:
-	VFMADD231PS (R8)(R11*4), Z4, Z3
-	VPADDD      Z0, Z2, Z2
-	ADDQ        $0x00000010, R11
-	INCQ        R13
-	DECQ        R12
+loaded38:
+	VFMADD231PS (R9)(R12*4), Z3, Z1
+	VPADDD      Z0, Z5, Z5
+	ADDQ        $0x00000010, R12
+	INCQ        R14
+	DECQ        R13
 	JMP         entry31
 
 store32:
-	VMOVUPS Z3, (R10)
+	VMOVUPS Z1, (R11)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
+	ADDQ    $0x04, R8
 	ADDQ    $0x00000040, BX
-	ADDQ    $0x00000040, R10
+	ADDQ    $0x00000040, R11
 	DECQ    AX
 	JMP     slice29
 
@@ -311,62 +347,24 @@ TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row35:
+row39:
 	TESTQ   AX, AX
-	JE      done36
+	JE      done40
 	MOVLQSX 4(CX), R9
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 
-pairs37:
+pairs41:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000008
-	JL      single38
+	JL      single42
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 12(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000003
-	JNE     gathered41
-	VMOVUPD (SI)(R10*8), Y2
-	JMP     loaded42
-
-gathered41:
-	VMOVDQU    (DX)(R8*4), X3
-	VXORPD     Y2, Y2, Y2
-	VPCMPEQD   Y4, Y4, Y4
-	VGATHERDPD Y4, (SI)(X3*8), Y2
-
-loaded42:
-	VFMADD231PD (BX)(R8*8), Y2, Y0
-	MOVLQSX     16(DX)(R8*4), R10
-	MOVLQSX     28(DX)(R8*4), R11
-	SUBQ        R10, R11
-	CMPQ        R11, $0x00000003
-	JNE         gathered43
-	VMOVUPD     (SI)(R10*8), Y2
-	JMP         loaded44
-
-gathered43:
-	VMOVDQU    16(DX)(R8*4), X3
-	VXORPD     Y2, Y2, Y2
-	VPCMPEQD   Y4, Y4, Y4
-	VGATHERDPD Y4, (SI)(X3*8), Y2
-
-loaded44:
-	VFMADD231PD 32(BX)(R8*8), Y2, Y1
-	ADDQ        $0x00000008, R8
-	JMP         pairs37
-
-single38:
-	CMPQ    R10, $0x00000004
-	JL      tail39
-	MOVLQSX (DX)(R8*4), R11
-	MOVLQSX 12(DX)(R8*4), R12
-	SUBQ    R11, R12
-	CMPQ    R12, $0x00000003
 	JNE     gathered45
-	VMOVUPD (SI)(R11*8), Y2
+	VMOVUPD (SI)(R10*8), Y2
 	JMP     loaded46
 
 gathered45:
@@ -377,33 +375,71 @@ gathered45:
 
 loaded46:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
+	MOVLQSX     16(DX)(R8*4), R10
+	MOVLQSX     28(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000003
+	JNE         gathered47
+	VMOVUPD     (SI)(R10*8), Y2
+	JMP         loaded48
+
+gathered47:
+	VMOVDQU    16(DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded48:
+	VFMADD231PD 32(BX)(R8*8), Y2, Y1
+	ADDQ        $0x00000008, R8
+	JMP         pairs41
+
+single42:
+	CMPQ    R10, $0x00000004
+	JL      tail43
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 12(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000003
+	JNE     gathered49
+	VMOVUPD (SI)(R11*8), Y2
+	JMP     loaded50
+
+gathered49:
+	VMOVDQU    (DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded50:
+	VFMADD231PD (BX)(R8*8), Y2, Y0
 	ADDQ        $0x00000004, R8
 	SUBQ        $0x00000004, R10
 
-tail39:
+tail43:
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
 
-scalar47:
+scalar51:
 	CMPQ        R8, R9
-	JGE         scalarDone48
+	JGE         scalarDone52
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar47
+	JMP         scalar51
 
-scalarDone48:
+scalarDone52:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row35
+	JMP    row39
 
-done36:
+done40:
 	VZEROUPPER
 	RET
 
@@ -418,78 +454,78 @@ TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row49:
+row53:
 	TESTQ   AX, AX
-	JE      done50
+	JE      done54
 	MOVLQSX 4(CX), R9
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs51:
+pairs55:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000010
-	JL      single52
+	JL      single56
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 28(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000007
-	JNE     gathered55
-	VMOVUPD (SI)(R10*8), Z2
-	JMP     loaded56
-
-gathered55:
-	VMOVDQU    (DX)(R8*4), Y3
-	VXORPD     Z2, Z2, Z2
-	KXNORW     K1, K1, K1
-	VGATHERDPD (SI)(Y3*8), K1, Z2
-
-loaded56:
-	VFMADD231PD (BX)(R8*8), Z2, Z0
-	MOVLQSX     32(DX)(R8*4), R10
-	MOVLQSX     60(DX)(R8*4), R11
-	SUBQ        R10, R11
-	CMPQ        R11, $0x00000007
-	JNE         gathered57
-	VMOVUPD     (SI)(R10*8), Z2
-	JMP         loaded58
-
-gathered57:
-	VMOVDQU    32(DX)(R8*4), Y3
-	VXORPD     Z2, Z2, Z2
-	KXNORW     K2, K2, K2
-	VGATHERDPD (SI)(Y3*8), K2, Z2
-
-loaded58:
-	VFMADD231PD 64(BX)(R8*8), Z2, Z1
-	ADDQ        $0x00000010, R8
-	JMP         pairs51
-
-single52:
-	CMPQ    R10, $0x00000008
-	JL      tail53
-	MOVLQSX (DX)(R8*4), R11
-	MOVLQSX 28(DX)(R8*4), R12
-	SUBQ    R11, R12
-	CMPQ    R12, $0x00000007
 	JNE     gathered59
-	VMOVUPD (SI)(R11*8), Z2
+	VMOVUPD (SI)(R10*8), Z2
 	JMP     loaded60
 
 gathered59:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
+	KXNORW     K1, K1, K1
+	VGATHERDPD (SI)(Y3*8), K1, Z2
+
+loaded60:
+	VFMADD231PD (BX)(R8*8), Z2, Z0
+	MOVLQSX     32(DX)(R8*4), R10
+	MOVLQSX     60(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000007
+	JNE         gathered61
+	VMOVUPD     (SI)(R10*8), Z2
+	JMP         loaded62
+
+gathered61:
+	VMOVDQU    32(DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
+	KXNORW     K2, K2, K2
+	VGATHERDPD (SI)(Y3*8), K2, Z2
+
+loaded62:
+	VFMADD231PD 64(BX)(R8*8), Z2, Z1
+	ADDQ        $0x00000010, R8
+	JMP         pairs55
+
+single56:
+	CMPQ    R10, $0x00000008
+	JL      tail57
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 28(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000007
+	JNE     gathered63
+	VMOVUPD (SI)(R11*8), Z2
+	JMP     loaded64
+
+gathered63:
+	VMOVDQU    (DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
 	KXNORW     K3, K3, K3
 	VGATHERDPD (SI)(Y3*8), K3, Z2
 
-loaded60:
+loaded64:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
-tail53:
+tail57:
 	CMPQ        R10, $0x04
-	JLE         sum54
+	JLE         sum58
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -501,7 +537,7 @@ tail53:
 	VFMADD231PD Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum54:
+sum58:
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -510,84 +546,120 @@ sum54:
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
 
-scalar61:
+scalar65:
 	CMPQ        R8, R9
-	JGE         scalarDone62
+	JGE         scalarDone66
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar61
+	JMP         scalar65
 
-scalarDone62:
+scalarDone66:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row49
+	JMP    row53
 
-done50:
+done54:
 	VZEROUPPER
 	RET
 
-// func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *float64, x *float64, y *float64)
-// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL
-TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-72
+// func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, affine *int32, val *float64, x *float64, y *float64)
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-80
 	MOVQ         slices+0(FP), AX
 	MOVQ         start+8(FP), CX
 	MOVQ         width+16(FP), DX
 	MOVQ         rowLen+24(FP), BX
 	MOVQ         colIdx+32(FP), SI
 	MOVQ         run+40(FP), DI
-	MOVQ         val+48(FP), R8
-	MOVQ         x+56(FP), R9
-	MOVQ         y+64(FP), R10
-	MOVL         $0x00000001, R11
-	VPBROADCASTD R11, Y0
+	MOVQ         affine+48(FP), R8
+	MOVQ         val+56(FP), R9
+	MOVQ         x+64(FP), R10
+	MOVQ         y+72(FP), R11
+	MOVL         $0x00000001, R12
+	VPBROADCASTD R12, Y0
 
-slice63:
-	TESTQ     AX, AX
-	JE        done64
-	MOVLQSX   (CX), R11
-	MOVLQSX   (DX), R12
-	MOVQ      R11, R13
-	SHRQ      $0x03, R13
-	VMOVDQU32 (BX), Y1
-	VPXORD    Y2, Y2, Y2
-	VXORPD    Z3, Z3, Z3
+slice67:
+	TESTQ   AX, AX
+	JE      done68
+	MOVLQSX (CX), R12
+	MOVLQSX (DX), R13
+	VXORPD  Z1, Z1, Z1
+	MOVLQSX (R8), R14
+	TESTQ   R14, R14
+	JS      general71
+	LEAQ    (R10)(R14*8), R14
+	LEAQ    (R9)(R12*8), R12
+	VXORPD  Z2, Z2, Z2
 
-entry65:
-	TESTQ     R12, R12
-	JE        store66
-	VPCMPGTD  Y2, Y1, K1
-	MOVLQSX   (DI)(R13*4), R14
-	TESTQ     R14, R14
-	JS        gathered67
-	VMOVUPD.Z (R9)(R14*8), K1, Z4
-	JMP       loaded68
+pair72:
+	CMPQ        R13, $0x02
+	JL          single73
+	PREFETCHT0  1024(R12)
+	PREFETCHT0  1088(R12)
+	VMOVUPD     (R14), Z3
+	VMOVUPD     8(R14), Z4
+	VFMADD231PD (R12), Z3, Z1
+	VFMADD231PD 64(R12), Z4, Z2
+	ADDQ        $0x10, R14
+	ADDQ        $0x00000080, R12
+	SUBQ        $0x02, R13
+	JMP         pair72
 
-gathered67:
-	VMOVDQU32  (SI)(R11*4), Y5
-	VXORPD     Z4, Z4, Z4
-	VGATHERDPD (R9)(Y5*8), K1, Z4
+single73:
+	TESTQ       R13, R13
+	JE          sum74
+	VMOVUPD     (R14), Z3
+	VFMADD231PD (R12), Z3, Z1
 
-loaded68:
-	VFMADD231PD (R8)(R11*8), Z4, Z3
-	VPADDD      Y0, Y2, Y2
-	ADDQ        $0x00000008, R11
-	INCQ        R13
-	DECQ        R12
-	JMP         entry65
+sum74:
+	VADDPD Z2, Z1, Z1
+	JMP    store70
 
-store66:
-	VMOVUPD Z3, (R10)
+general71:
+	MOVQ      R12, R14
+	SHRQ      $0x03, R14
+	VMOVDQU32 (BX), Y2
+	VPXORD    Y5, Y5, Y5
+
+entry69:
+	TESTQ      R13, R13
+	JE         store70
+	VPCMPGTD   Y5, Y2, K1
+	PREFETCHT0 1024(R9)(R12*8)
+	PREFETCHT0 1024(SI)(R12*4)
+	MOVLQSX    (DI)(R14*4), R15
+	TESTQ      R15, R15
+	JS         gathered75
+	VMOVUPD.Z  (R10)(R15*8), K1, Z3
+	JMP        loaded76
+
+gathered75:
+	VMOVDQU32  (SI)(R12*4), Y4
+	VXORPD     Z3, Z3, Z3
+	VGATHERDPD (R10)(Y4*8), K1, Z3
+
+loaded76:
+	VFMADD231PD (R9)(R12*8), Z3, Z1
+	VPADDD      Y0, Y5, Y5
+	ADDQ        $0x00000008, R12
+	INCQ        R14
+	DECQ        R13
+	JMP         entry69
+
+store70:
+	VMOVUPD Z1, (R11)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
+	ADDQ    $0x04, R8
 	ADDQ    $0x00000020, BX
-	ADDQ    $0x00000040, R10
+	ADDQ    $0x00000040, R11
 	DECQ    AX
-	JMP     slice63
+	JMP     slice67
 
-done64:
+done68:
 	VZEROUPPER
 	RET

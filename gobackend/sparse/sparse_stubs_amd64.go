@@ -18,11 +18,11 @@ func sspmvRowsAVX2(rows int, rowPtr *int32, colIdx *int32, val *float32, x *floa
 func sspmvRowsAVX512(rows int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
 
 // sspmvSELLAVX512 computes the rows of slices slices (start, width: theirs;
-// rowLen: their rows'; colIdx and val: the whole matrix's; y: their first row's).
+// rowLen: their rows'; affine: theirs; colIdx, run and val: the whole matrix's; y: their first row's).
 // Every column index must be within x: the gathers do not check. It needs AVX-512F and VL.
 //
 //go:noescape
-func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *float32, x *float32, y *float32)
+func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, affine *int32, val *float32, x *float32, y *float32)
 
 // dspmvRowsAVX2 sets y[r] = Σ val[p]·x[colIdx[p]], p from rowPtr[r] to rowPtr[r+1], for r < rows.
 // Every column index must be within x: the gathers do not check.
@@ -38,8 +38,8 @@ func dspmvRowsAVX2(rows int, rowPtr *int32, colIdx *int32, val *float64, x *floa
 func dspmvRowsAVX512(rows int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
 
 // dspmvSELLAVX512 computes the rows of slices slices (start, width: theirs;
-// rowLen: their rows'; colIdx and val: the whole matrix's; y: their first row's).
+// rowLen: their rows'; affine: theirs; colIdx, run and val: the whole matrix's; y: their first row's).
 // Every column index must be within x: the gathers do not check. It needs AVX-512F and VL.
 //
 //go:noescape
-func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, val *float64, x *float64, y *float64)
+func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, affine *int32, val *float64, x *float64, y *float64)

@@ -283,3 +283,67 @@ func BenchmarkMulVec(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSELLBand is the suite's banded matrix (n = 1 Mi, 17 entries a
+// row), larger than L2: SELL's loads of x where the band's columns run,
+// against CSR's gathers.
+func BenchmarkSELLBand(b *testing.B) {
+	const n, bw = 1 << 20, 8
+	t := &testing.T{}
+	a64 := bandCSR[float64](t, n, bw)
+	a32, _ := NewCSR(n, n, a64.rowPtr, a64.colIdx, make([]float32, a64.NNZ()))
+	s64, _ := NewSELL(a64)
+	s32, _ := NewSELL(a32)
+	x64, y64 := make([]float64, n), make([]float64, n)
+	x32, y32 := make([]float32, n), make([]float32, n)
+	lvl := isa.Best
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("f64/sell/%d", th), func(b *testing.B) {
+			b.SetBytes(int64(a64.NNZ()) * 8)
+			for b.Loop() {
+				MulVecSELL(lvl, s64, x64, y64, th)
+			}
+		})
+		b.Run(fmt.Sprintf("f64/csr/%d", th), func(b *testing.B) {
+			b.SetBytes(int64(a64.NNZ()) * 8)
+			for b.Loop() {
+				MulVec(lvl, a64, x64, y64, th)
+			}
+		})
+		b.Run(fmt.Sprintf("f32/sell/%d", th), func(b *testing.B) {
+			b.SetBytes(int64(a32.NNZ()) * 4)
+			for b.Loop() {
+				MulVecSELL(lvl, s32, x32, y32, th)
+			}
+		})
+	}
+}
+
+// TestSELLAffineSlices checks which slices take the values-only path: a
+// band's inside slices, never a slice with padding or gathered columns
+// (whose results testMulVec checks on every path).
+func TestSELLAffineSlices(t *testing.T) {
+	band, err := NewSELL(bandCSR[float64](t, 200, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := band.c
+	for sl, f := range band.affine {
+		inside := sl*c >= 8 && (sl+1)*c <= 200-8 // every row holds 17 entries
+		if want := int32(sl*c - 8); inside && f != want {
+			t.Errorf("band slice %d: affine %d, want %d", sl, f, want)
+		} else if !inside && f != -1 {
+			t.Errorf("band slice %d (an edge's, padded): affine %d, want -1", sl, f)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	random, err := NewSELL(randomCSR[float64](t, rng, 64, 64, func(int) int { return 6 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sl, f := range random.affine {
+		if f != -1 {
+			t.Errorf("random slice %d: affine %d, want -1 (its columns are gathered)", sl, f)
+		}
+	}
+}
