@@ -241,8 +241,10 @@ func (g *gen) sumLanes(t dtype, w width, v VecVirtual) Register {
 // 26): prefetching 16 lines ahead took the banded f64 SpMV from 0.93× to
 // 1.01–1.08× MKL's optimized handle and uniform f64 from 0.92 to
 // 0.99–1.08 (Intel Xeon VM, interleaved runs); 512 was no better than
-// none and 2048–4096 no better than 1024. Whatever sits in the caches
-// already, the prefetches cost an issue slot each.
+// none and 2048–4096 no better than 1024. On a matrix in the caches
+// (a 5-point stencil of 490 k rows) they cost nothing measurable on the
+// whole slices' paths; the general path paid 14% before stencils left
+// it.
 const sellPrefetch = 1024
 
 // spmvSELL emits <t>spmvSELLAVX512: y = A·x over slices of A in sliced
@@ -288,7 +290,7 @@ func (g *gen) spmvSELL(t dtype) {
 	g.MOVLQSX(Mem{Base: wd}, w)
 	acc := g.vec(zmm)
 	g.vxor(t, acc, acc, acc)
-	g.spmvSELLAffine(t, af, e, w, val, x, acc, store)
+	g.spmvSELLWhole(t, af, e, w, rn, val, x, acc, store)
 	g.MOVQ(e, ri)
 	g.SHRQ(U8(log2(lanes)), ri) // run's index: start[s]/lanes + j
 	lens, jv := g.indexVec(t, zmm), g.indexVec(t, zmm)
@@ -341,23 +343,50 @@ func (g *gen) spmvSELL(t dtype) {
 	g.RET()
 }
 
-// spmvSELLAffine emits the path of a slice whose every row holds all of
-// its entries and whose entry j of lane 0 is column affine[s] + j (a
-// band's inside slices, found by NewSELL; −1 otherwise): x is loaded at
-// consecutive columns, whole, and nothing but the values is read — the
-// traffic of the diagonal format, without its storage. Two accumulators
-// halve the FMA chain a slice of few entries would wait on. The path
-// sums into acc and jumps to store; other slices fall through.
-func (g *gen) spmvSELLAffine(t dtype, af, e, w, val, x Register, acc VecVirtual, store string) {
-	general := g.label("general")
+// spmvSELLWhole emits the paths of a slice whose rows hold all of its
+// entries (no padding: no mask, nor rowLen's read) and whose every vector
+// lies on a diagonal (run ≥ 0), marked by NewSELL in affine: ≥ 0 when
+// entry j of lane 0 is column affine[s] + j (a band inside its edges:
+// nothing but the values is read — the traffic of the diagonal format,
+// without its storage), sellRuns when the columns are run's (a stencil's
+// diagonals, apart), −1 for the general loop that follows. Two
+// accumulators halve the FMA chain a slice of few entries waits on. Each
+// path sums into acc and jumps to store.
+func (g *gen) spmvSELLWhole(t dtype, af, e, w, rn, val, x Register, acc VecVirtual, store string) {
+	general, runs := g.label("general"), g.label("runs")
 	first := g.GP64()
 	g.MOVLQSX(Mem{Base: af}, first)
+	g.CMPQ(first, I8(sellRuns))
+	g.JE(LabelRef(runs))
 	g.TESTQ(first, first)
 	g.JS(LabelRef(general))
-	lanes := zmm.lanes(t)
 	xp, vp := g.GP64(), g.GP64()
 	g.LEAQ(Mem{Base: x, Index: first, Scale: uint8(t.size)}, xp)
 	g.LEAQ(Mem{Base: val, Index: e, Scale: uint8(t.size)}, vp)
+	g.sellPairs(t, w, vp, acc, store, func(v VecVirtual, j int) {
+		g.vmovu(t, Mem{Base: xp, Disp: j * t.size}, v)
+	}, func(step int) { g.ADDQ(U8(step*t.size), xp) })
+
+	g.Label(runs)
+	rp, c0, c1 := g.GP64(), g.GP64(), g.GP64()
+	g.MOVQ(e, rp)
+	g.SHRQ(U8(log2(zmm.lanes(t))), rp)
+	g.LEAQ(Mem{Base: rn, Index: rp, Scale: 4}, rp)
+	g.LEAQ(Mem{Base: val, Index: e, Scale: uint8(t.size)}, vp)
+	g.sellPairs(t, w, vp, acc, store, func(v VecVirtual, j int) {
+		c := []GPVirtual{c0, c1}[j]
+		g.MOVLQSX(Mem{Base: rp, Disp: 4 * j}, c)
+		g.vmovu(t, Mem{Base: x, Index: c, Scale: uint8(t.size)}, v)
+	}, func(step int) { g.ADDQ(U8(4*step), rp) })
+	g.Label(general)
+}
+
+// sellPairs emits the loop of a whole slice's w vectors, two at a time
+// into acc and a second accumulator, x's vector j of the pair loaded by
+// loadX and its pointer moved on by advance; then acc's sum and a jump to
+// store.
+func (g *gen) sellPairs(t dtype, w, vp Register, acc VecVirtual, store string, loadX func(v VecVirtual, j int), advance func(step int)) {
+	lanes := zmm.lanes(t)
 	acc2, v, v2 := g.vec(zmm), g.vec(zmm), g.vec(zmm)
 	g.vxor(t, acc2, acc2, acc2)
 	pair, single, sum := g.label("pair"), g.label("single"), g.label("sum")
@@ -366,21 +395,24 @@ func (g *gen) spmvSELLAffine(t dtype, af, e, w, val, x Register, acc VecVirtual,
 	g.JL(LabelRef(single))
 	g.PREFETCHT0(Mem{Base: vp, Disp: sellPrefetch})
 	g.PREFETCHT0(Mem{Base: vp, Disp: sellPrefetch + 64})
-	g.vmovu(t, Mem{Base: xp}, v)
-	g.vmovu(t, Mem{Base: xp, Disp: t.size}, v2)
+	loadX(v, 0)
+	loadX(v2, 1)
 	g.vfmadd231(t, Mem{Base: vp}, v, acc)
 	g.vfmadd231(t, Mem{Base: vp, Disp: lanes * t.size}, v2, acc2)
-	g.ADDQ(U8(2*t.size), xp)
+	advance(2)
 	g.ADDQ(U32(2*lanes*t.size), vp)
 	g.SUBQ(U8(2), w)
 	g.JMP(LabelRef(pair))
 	g.Label(single)
 	g.TESTQ(w, w)
 	g.JE(LabelRef(sum))
-	g.vmovu(t, Mem{Base: xp}, v)
+	loadX(v, 0)
 	g.vfmadd231(t, Mem{Base: vp}, v, acc)
 	g.Label(sum)
 	g.vadd(t, acc2, acc, acc)
 	g.JMP(LabelRef(store))
-	g.Label(general)
 }
+
+// sellRuns marks, in SELL's affine, a whole slice whose vectors each lie
+// on a diagonal of their own (gobackend/sparse.sellRuns).
+const sellRuns = -2

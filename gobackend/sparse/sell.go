@@ -2,6 +2,7 @@ package sparse
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
@@ -31,10 +32,11 @@ type SELL[T Float] struct {
 	// else −1. The kernel then loads x there and reads none of the
 	// vector's indices: a quarter less traffic in f64, a third in f32.
 	run []int32
-	// affine holds, for each slice, run's first entry when the slice's
-	// rows are all full (no padding) and its run goes on by one column an
-	// entry (a band inside its edges), else −1: the kernel then reads the
-	// values alone.
+	// affine holds, for each slice whose rows are all full (no padding)
+	// and whose every vector has a run: run's first entry when the run
+	// goes on by one column an entry (a band inside its edges: the kernel
+	// reads the values alone), else sellRuns (a stencil's diagonals: no
+	// mask); −1 for every other slice.
 	affine []int32
 }
 
@@ -92,16 +94,20 @@ func (s *SELL[T]) affineOf(sl int) int32 {
 		}
 	}
 	run := s.run[int(s.start[sl])/s.c:][:w]
-	for j, f := range run {
-		if f < 0 || f != run[0]+int32(j) {
-			return -1
-		}
-	}
-	if w == 0 {
+	if w == 0 || slices.ContainsFunc(run, func(f int32) bool { return f < 0 }) {
 		return -1
+	}
+	for j, f := range run {
+		if f != run[0]+int32(j) {
+			return sellRuns
+		}
 	}
 	return run[0]
 }
+
+// sellRuns marks, in affine, a whole slice whose vectors each lie on a
+// diagonal of their own (gobackend/_asm's constant of the same name).
+const sellRuns = -2
 
 // runOf is run's entry for slice sl's entry j.
 func (s *SELL[T]) runOf(sl, j int) int32 {

@@ -261,15 +261,17 @@ slice29:
 	MOVLQSX (DX), R13
 	VXORPS  Z1, Z1, Z1
 	MOVLQSX (R8), R14
+	CMPQ    R14, $-2
+	JE      runs34
 	TESTQ   R14, R14
 	JS      general33
 	LEAQ    (R10)(R14*4), R14
 	LEAQ    (R9)(R12*4), R12
 	VXORPS  Z2, Z2, Z2
 
-pair34:
+pair35:
 	CMPQ        R13, $0x02
-	JL          single35
+	JL          single36
 	PREFETCHT0  1024(R12)
 	PREFETCHT0  1088(R12)
 	VMOVUPS     (R14), Z3
@@ -279,15 +281,49 @@ pair34:
 	ADDQ        $0x08, R14
 	ADDQ        $0x00000080, R12
 	SUBQ        $0x02, R13
-	JMP         pair34
+	JMP         pair35
 
-single35:
+single36:
 	TESTQ       R13, R13
-	JE          sum36
+	JE          sum37
 	VMOVUPS     (R14), Z3
 	VFMADD231PS (R12), Z3, Z1
 
-sum36:
+sum37:
+	VADDPS Z2, Z1, Z1
+	JMP    store32
+
+runs34:
+	MOVQ   R12, R14
+	SHRQ   $0x04, R14
+	LEAQ   (DI)(R14*4), R14
+	LEAQ   (R9)(R12*4), R12
+	VXORPS Z2, Z2, Z2
+
+pair38:
+	CMPQ        R13, $0x02
+	JL          single39
+	PREFETCHT0  1024(R12)
+	PREFETCHT0  1088(R12)
+	MOVLQSX     (R14), R15
+	VMOVUPS     (R10)(R15*4), Z3
+	MOVLQSX     4(R14), R15
+	VMOVUPS     (R10)(R15*4), Z4
+	VFMADD231PS (R12), Z3, Z1
+	VFMADD231PS 64(R12), Z4, Z2
+	ADDQ        $0x08, R14
+	ADDQ        $0x00000080, R12
+	SUBQ        $0x02, R13
+	JMP         pair38
+
+single39:
+	TESTQ       R13, R13
+	JE          sum40
+	MOVLQSX     (R14), R15
+	VMOVUPS     (R10)(R15*4), Z3
+	VFMADD231PS (R12), Z3, Z1
+
+sum40:
 	VADDPS Z2, Z1, Z1
 	JMP    store32
 
@@ -305,16 +341,16 @@ entry31:
 	PREFETCHT0 1024(SI)(R12*4)
 	MOVLQSX    (DI)(R14*4), R15
 	TESTQ      R15, R15
-	JS         gathered37
+	JS         gathered41
 	VMOVUPS.Z  (R10)(R15*4), K1, Z3
-	JMP        loaded38
+	JMP        loaded42
 
-gathered37:
+gathered41:
 	VMOVDQU32  (SI)(R12*4), Z4
 	VXORPS     Z3, Z3, Z3
 	VGATHERDPS (R10)(Z4*4), K1, Z3
 
-loaded38:
+loaded42:
 	VFMADD231PS (R9)(R12*4), Z3, Z1
 	VPADDD      Z0, Z5, Z5
 	ADDQ        $0x00000010, R12
@@ -347,62 +383,24 @@ TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row39:
+row43:
 	TESTQ   AX, AX
-	JE      done40
+	JE      done44
 	MOVLQSX 4(CX), R9
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 
-pairs41:
+pairs45:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000008
-	JL      single42
+	JL      single46
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 12(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000003
-	JNE     gathered45
-	VMOVUPD (SI)(R10*8), Y2
-	JMP     loaded46
-
-gathered45:
-	VMOVDQU    (DX)(R8*4), X3
-	VXORPD     Y2, Y2, Y2
-	VPCMPEQD   Y4, Y4, Y4
-	VGATHERDPD Y4, (SI)(X3*8), Y2
-
-loaded46:
-	VFMADD231PD (BX)(R8*8), Y2, Y0
-	MOVLQSX     16(DX)(R8*4), R10
-	MOVLQSX     28(DX)(R8*4), R11
-	SUBQ        R10, R11
-	CMPQ        R11, $0x00000003
-	JNE         gathered47
-	VMOVUPD     (SI)(R10*8), Y2
-	JMP         loaded48
-
-gathered47:
-	VMOVDQU    16(DX)(R8*4), X3
-	VXORPD     Y2, Y2, Y2
-	VPCMPEQD   Y4, Y4, Y4
-	VGATHERDPD Y4, (SI)(X3*8), Y2
-
-loaded48:
-	VFMADD231PD 32(BX)(R8*8), Y2, Y1
-	ADDQ        $0x00000008, R8
-	JMP         pairs41
-
-single42:
-	CMPQ    R10, $0x00000004
-	JL      tail43
-	MOVLQSX (DX)(R8*4), R11
-	MOVLQSX 12(DX)(R8*4), R12
-	SUBQ    R11, R12
-	CMPQ    R12, $0x00000003
 	JNE     gathered49
-	VMOVUPD (SI)(R11*8), Y2
+	VMOVUPD (SI)(R10*8), Y2
 	JMP     loaded50
 
 gathered49:
@@ -413,33 +411,71 @@ gathered49:
 
 loaded50:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
+	MOVLQSX     16(DX)(R8*4), R10
+	MOVLQSX     28(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000003
+	JNE         gathered51
+	VMOVUPD     (SI)(R10*8), Y2
+	JMP         loaded52
+
+gathered51:
+	VMOVDQU    16(DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded52:
+	VFMADD231PD 32(BX)(R8*8), Y2, Y1
+	ADDQ        $0x00000008, R8
+	JMP         pairs45
+
+single46:
+	CMPQ    R10, $0x00000004
+	JL      tail47
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 12(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000003
+	JNE     gathered53
+	VMOVUPD (SI)(R11*8), Y2
+	JMP     loaded54
+
+gathered53:
+	VMOVDQU    (DX)(R8*4), X3
+	VXORPD     Y2, Y2, Y2
+	VPCMPEQD   Y4, Y4, Y4
+	VGATHERDPD Y4, (SI)(X3*8), Y2
+
+loaded54:
+	VFMADD231PD (BX)(R8*8), Y2, Y0
 	ADDQ        $0x00000004, R8
 	SUBQ        $0x00000004, R10
 
-tail43:
+tail47:
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
 
-scalar51:
+scalar55:
 	CMPQ        R8, R9
-	JGE         scalarDone52
+	JGE         scalarDone56
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar51
+	JMP         scalar55
 
-scalarDone52:
+scalarDone56:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row39
+	JMP    row43
 
-done40:
+done44:
 	VZEROUPPER
 	RET
 
@@ -454,78 +490,78 @@ TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row53:
+row57:
 	TESTQ   AX, AX
-	JE      done54
+	JE      done58
 	MOVLQSX 4(CX), R9
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs55:
+pairs59:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000010
-	JL      single56
+	JL      single60
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 28(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000007
-	JNE     gathered59
-	VMOVUPD (SI)(R10*8), Z2
-	JMP     loaded60
-
-gathered59:
-	VMOVDQU    (DX)(R8*4), Y3
-	VXORPD     Z2, Z2, Z2
-	KXNORW     K1, K1, K1
-	VGATHERDPD (SI)(Y3*8), K1, Z2
-
-loaded60:
-	VFMADD231PD (BX)(R8*8), Z2, Z0
-	MOVLQSX     32(DX)(R8*4), R10
-	MOVLQSX     60(DX)(R8*4), R11
-	SUBQ        R10, R11
-	CMPQ        R11, $0x00000007
-	JNE         gathered61
-	VMOVUPD     (SI)(R10*8), Z2
-	JMP         loaded62
-
-gathered61:
-	VMOVDQU    32(DX)(R8*4), Y3
-	VXORPD     Z2, Z2, Z2
-	KXNORW     K2, K2, K2
-	VGATHERDPD (SI)(Y3*8), K2, Z2
-
-loaded62:
-	VFMADD231PD 64(BX)(R8*8), Z2, Z1
-	ADDQ        $0x00000010, R8
-	JMP         pairs55
-
-single56:
-	CMPQ    R10, $0x00000008
-	JL      tail57
-	MOVLQSX (DX)(R8*4), R11
-	MOVLQSX 28(DX)(R8*4), R12
-	SUBQ    R11, R12
-	CMPQ    R12, $0x00000007
 	JNE     gathered63
-	VMOVUPD (SI)(R11*8), Z2
+	VMOVUPD (SI)(R10*8), Z2
 	JMP     loaded64
 
 gathered63:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
+	KXNORW     K1, K1, K1
+	VGATHERDPD (SI)(Y3*8), K1, Z2
+
+loaded64:
+	VFMADD231PD (BX)(R8*8), Z2, Z0
+	MOVLQSX     32(DX)(R8*4), R10
+	MOVLQSX     60(DX)(R8*4), R11
+	SUBQ        R10, R11
+	CMPQ        R11, $0x00000007
+	JNE         gathered65
+	VMOVUPD     (SI)(R10*8), Z2
+	JMP         loaded66
+
+gathered65:
+	VMOVDQU    32(DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
+	KXNORW     K2, K2, K2
+	VGATHERDPD (SI)(Y3*8), K2, Z2
+
+loaded66:
+	VFMADD231PD 64(BX)(R8*8), Z2, Z1
+	ADDQ        $0x00000010, R8
+	JMP         pairs59
+
+single60:
+	CMPQ    R10, $0x00000008
+	JL      tail61
+	MOVLQSX (DX)(R8*4), R11
+	MOVLQSX 28(DX)(R8*4), R12
+	SUBQ    R11, R12
+	CMPQ    R12, $0x00000007
+	JNE     gathered67
+	VMOVUPD (SI)(R11*8), Z2
+	JMP     loaded68
+
+gathered67:
+	VMOVDQU    (DX)(R8*4), Y3
+	VXORPD     Z2, Z2, Z2
 	KXNORW     K3, K3, K3
 	VGATHERDPD (SI)(Y3*8), K3, Z2
 
-loaded64:
+loaded68:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
-tail57:
+tail61:
 	CMPQ        R10, $0x04
-	JLE         sum58
+	JLE         sum62
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -537,7 +573,7 @@ tail57:
 	VFMADD231PD Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum58:
+sum62:
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -546,23 +582,23 @@ sum58:
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
 
-scalar65:
+scalar69:
 	CMPQ        R8, R9
-	JGE         scalarDone66
+	JGE         scalarDone70
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar65
+	JMP         scalar69
 
-scalarDone66:
+scalarDone70:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row53
+	JMP    row57
 
-done54:
+done58:
 	VZEROUPPER
 	RET
 
@@ -582,22 +618,24 @@ TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x00000001, R12
 	VPBROADCASTD R12, Y0
 
-slice67:
+slice71:
 	TESTQ   AX, AX
-	JE      done68
+	JE      done72
 	MOVLQSX (CX), R12
 	MOVLQSX (DX), R13
 	VXORPD  Z1, Z1, Z1
 	MOVLQSX (R8), R14
+	CMPQ    R14, $-2
+	JE      runs76
 	TESTQ   R14, R14
-	JS      general71
+	JS      general75
 	LEAQ    (R10)(R14*8), R14
 	LEAQ    (R9)(R12*8), R12
 	VXORPD  Z2, Z2, Z2
 
-pair72:
+pair77:
 	CMPQ        R13, $0x02
-	JL          single73
+	JL          single78
 	PREFETCHT0  1024(R12)
 	PREFETCHT0  1088(R12)
 	VMOVUPD     (R14), Z3
@@ -607,50 +645,84 @@ pair72:
 	ADDQ        $0x10, R14
 	ADDQ        $0x00000080, R12
 	SUBQ        $0x02, R13
-	JMP         pair72
+	JMP         pair77
 
-single73:
+single78:
 	TESTQ       R13, R13
-	JE          sum74
+	JE          sum79
 	VMOVUPD     (R14), Z3
 	VFMADD231PD (R12), Z3, Z1
 
-sum74:
+sum79:
 	VADDPD Z2, Z1, Z1
-	JMP    store70
+	JMP    store74
 
-general71:
+runs76:
+	MOVQ   R12, R14
+	SHRQ   $0x03, R14
+	LEAQ   (DI)(R14*4), R14
+	LEAQ   (R9)(R12*8), R12
+	VXORPD Z2, Z2, Z2
+
+pair80:
+	CMPQ        R13, $0x02
+	JL          single81
+	PREFETCHT0  1024(R12)
+	PREFETCHT0  1088(R12)
+	MOVLQSX     (R14), R15
+	VMOVUPD     (R10)(R15*8), Z3
+	MOVLQSX     4(R14), R15
+	VMOVUPD     (R10)(R15*8), Z4
+	VFMADD231PD (R12), Z3, Z1
+	VFMADD231PD 64(R12), Z4, Z2
+	ADDQ        $0x08, R14
+	ADDQ        $0x00000080, R12
+	SUBQ        $0x02, R13
+	JMP         pair80
+
+single81:
+	TESTQ       R13, R13
+	JE          sum82
+	MOVLQSX     (R14), R15
+	VMOVUPD     (R10)(R15*8), Z3
+	VFMADD231PD (R12), Z3, Z1
+
+sum82:
+	VADDPD Z2, Z1, Z1
+	JMP    store74
+
+general75:
 	MOVQ      R12, R14
 	SHRQ      $0x03, R14
 	VMOVDQU32 (BX), Y2
 	VPXORD    Y5, Y5, Y5
 
-entry69:
+entry73:
 	TESTQ      R13, R13
-	JE         store70
+	JE         store74
 	VPCMPGTD   Y5, Y2, K1
 	PREFETCHT0 1024(R9)(R12*8)
 	PREFETCHT0 1024(SI)(R12*4)
 	MOVLQSX    (DI)(R14*4), R15
 	TESTQ      R15, R15
-	JS         gathered75
+	JS         gathered83
 	VMOVUPD.Z  (R10)(R15*8), K1, Z3
-	JMP        loaded76
+	JMP        loaded84
 
-gathered75:
+gathered83:
 	VMOVDQU32  (SI)(R12*4), Y4
 	VXORPD     Z3, Z3, Z3
 	VGATHERDPD (R10)(Y4*8), K1, Z3
 
-loaded76:
+loaded84:
 	VFMADD231PD (R9)(R12*8), Z3, Z1
 	VPADDD      Y0, Y5, Y5
 	ADDQ        $0x00000008, R12
 	INCQ        R14
 	DECQ        R13
-	JMP         entry69
+	JMP         entry73
 
-store70:
+store74:
 	VMOVUPD Z1, (R11)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
@@ -658,8 +730,8 @@ store70:
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000040, R11
 	DECQ    AX
-	JMP     slice67
+	JMP     slice71
 
-done68:
+done72:
 	VZEROUPPER
 	RET

@@ -61,6 +61,32 @@ func bandCSR[T Float](t *testing.T, n, bw int) *CSR[T] {
 	return a
 }
 
+// stencilCSR is the 5-point Laplacian of a g×g grid: rows of up to five
+// entries on diagonals 1 and g apart, the shape SELL runs whole from
+// run's columns.
+func stencilCSR[T Float](t *testing.T, g int) *CSR[T] {
+	t.Helper()
+	n := g * g
+	rowPtr := []int32{0}
+	var colIdx []int32
+	var val []T
+	for i := range n {
+		for _, j := range []int{i - g, i - 1, i, i + 1, i + g} {
+			if j < 0 || j >= n || (j == i-1 && i%g == 0) || (j == i+1 && j%g == 0) {
+				continue
+			}
+			colIdx = append(colIdx, int32(j))
+			val = append(val, T((i+3*j)%7-3))
+		}
+		rowPtr = append(rowPtr, int32(len(colIdx)))
+	}
+	a, err := NewCSR(n, n, rowPtr, colIdx, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func levels() []isa.Level {
 	out := []isa.Level{isa.Generic}
 	for _, l := range []isa.Level{isa.AVX2, isa.AVX512} {
@@ -106,6 +132,10 @@ func testMulVec[T Float](t *testing.T) {
 	for _, bw := range []int{0, 3, 7, 8, 15, 16, 40} {
 		name := fmt.Sprintf("band %d", bw)
 		mats[name], names = bandCSR[T](t, 200, bw), append(names, name)
+	}
+	for _, g := range []int{3, 9, 64} {
+		name := fmt.Sprintf("stencil %d²", g)
+		mats[name], names = stencilCSR[T](t, g), append(names, name)
 	}
 	for _, name := range names {
 		a := mats[name]
@@ -335,6 +365,22 @@ func TestSELLAffineSlices(t *testing.T) {
 		} else if !inside && f != -1 {
 			t.Errorf("band slice %d (an edge's, padded): affine %d, want -1", sl, f)
 		}
+	}
+	stencil, err := NewSELL(stencilCSR[float64](t, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for sl, f := range stencil.affine {
+		switch {
+		case f == sellRuns:
+			runs++
+		case f != -1:
+			t.Errorf("stencil slice %d: affine %d: its diagonals are 1 and 64 apart, not consecutive", sl, f)
+		}
+	}
+	if runs == 0 {
+		t.Error("no slice of a 64² stencil runs whole from run's columns")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	random, err := NewSELL(randomCSR[float64](t, rng, 64, 64, func(int) int { return 6 }))
