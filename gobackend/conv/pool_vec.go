@@ -236,17 +236,13 @@ func interior(n, in, span, stride, pad int) (lo, hi int) {
 }
 
 // poolGlobal: NCHW windows that are the whole plane, one output per
-// channel: a run of planes in one call, n = 1, the plane's elements its
-// taps.
+// channel: a run of planes in one call of the planes kernel, which folds
+// each plane with whole vectors.
 func poolGlobal[T Float](k poolImpl, kind PoolKind, p Params, x, y []T, threads int) {
-	isz, sz := prod(p.In), num.Size[T]()
+	isz := prod(p.In)
 	scale := 1 / T(isz)
-	taps := make([]int, isz)
-	for i := range taps {
-		taps[i] = i
-	}
 	num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
-		if poolCall(k, kind, y[lo:hi], x[lo*isz:hi*isz], taps, 1, hi-lo, sz, isz*sz, scale) {
+		if poolPlanesCall(k, kind, y[lo:hi], x[lo*isz:hi*isz], isz, scale) {
 			for nc := lo; nc < hi; nc++ {
 				y[nc] = poolAt(kind, p, x[nc*isz:(nc+1)*isz], [3]int{}, [3]int{p.In[1] * p.In[2], p.In[2], 1})
 			}
