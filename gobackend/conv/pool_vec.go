@@ -63,6 +63,8 @@ func poolVec[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T,
 		poolGlobal(k, kind, p, x, y, threads)
 	case out[2] == 1 && p.Window[2] == p.In[2] && p.Pad[2] == 0:
 		poolWholeRows(k, kind, p, out, x, y, threads)
+	case sepCase(p):
+		poolSeparable(k, kind, p, out, x, y, threads)
 	case p.Stride[2] <= 2:
 		poolNCHW(k, kind, p, out, x, y, threads)
 	default:
