@@ -16,9 +16,11 @@ import (
 // for any stride; the output row in NCHW, at stride 1 (one load per tap)
 // or 2 (two loads per tap and a deinterleave, poolTaps2 in ../_asm). The
 // outputs whose window crosses the input's edge in that dimension get a
-// list of their own (NHWC) or are computed in Go (NCHW, one or two per
-// row). Other NCHW strides run the generic code, except a window that
-// spans whole rows (global pooling), which reduce folds as one run.
+// list of their own (NHWC) or a call per column (NCHW). NCHW windows of
+// 3×3 and the like fold rows, then columns (pool_sep.go); a window of the
+// whole plane (global pooling) is the planes kernel, one output per
+// plane. Other NCHW strides run the generic code, except a window that
+// spans whole rows, which reduce folds as one run.
 
 // poolImpl is a set of pooling kernels.
 type poolImpl uint8
