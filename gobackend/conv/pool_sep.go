@@ -16,8 +16,8 @@ import (
 // pass are whole, and the second reads them from a scratch whose borders
 // stand in for the padding (zeros for avg; for max each row's own first
 // and last element, which are inside every window that reaches past
-// them). The scratch holds as many rows as fit in 16 KiB, so that the
-// second pass reads what the first just wrote from L1.
+// them). The scratch holds as many rows as 16 KiB of f64 (8 KiB of f32),
+// so that the second pass reads what the first just wrote from L1.
 
 // sepPlan is what every plane shares: the first pass's calls and the
 // second's taps.
@@ -108,7 +108,6 @@ func poolSeparable[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, 
 	num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
 		v := sepScratch[T](sp, kind)
 		defer sepScratchPool.Put(v)
-
 		for nc := lo; nc < hi; nc++ {
 			xc, yc := x[nc*isz:(nc+1)*isz], y[nc*osz:(nc+1)*osz]
 			nan := false
