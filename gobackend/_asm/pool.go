@@ -18,12 +18,15 @@ import (
 //	                    (channels in NHWC, a stride-1 row in NCHW)
 //	maxpool2, avgpool2  y[i·ys + j] = op over taps of x[i·xs + off + 2j]
 //	                    (a stride-2 row in NCHW)
+//	maxplanes,          y[i] = op over x[i·l … i·l + l − 1]
+//	avgplanes           (global pooling in NCHW: a plane per output)
 //
 // op is max, or the sum times scale. The first tap starts the fold, so
 // there is no -Inf or zero to load; the caller never passes an empty list.
 // VMAXPS drops a NaN of its first source, so max also adds x·0 into
-// accumulators by FMA (NaN for a NaN or infinite x) and returns 1 when one
-// ended NaN: the caller then recomputes those outputs in Go. The loads in
+// accumulators by FMA (NaN for a NaN or infinite x), a chain per block of
+// outputs ORed into one at its end (one chain through the whole call
+// would serialize it on the FMA's latency), and returns 1 when one ended NaN: the caller then recomputes those outputs in Go. The loads in
 // the tap loop go through registers because of that FMA.
 
 func genConv(g *gen) {
@@ -32,6 +35,7 @@ func genConv(g *gen) {
 			for _, avg := range []bool{false, true} {
 				g.poolTaps(t, w, avg)
 				g.poolTaps2(t, w, avg)
+				g.poolPlanes(t, w, avg)
 			}
 		}
 	}
@@ -204,12 +208,13 @@ func (g *gen) poolTaps(t dtype, w width, avg bool) {
 		tp, off, tn := g.GP64(), g.GP64(), g.GP64()
 		g.MOVQ(g.addr("offs"), tp)
 		g.MOVQ(Mem{Base: tp}, off)
-		acc := make([]VecVirtual, of)
+		acc, bn := make([]VecVirtual, of), make([]VecVirtual, of)
 		for u := range acc {
 			acc[u] = g.vec(w)
 			g.vloadW(t, w, Mem{Base: xr, Index: off, Scale: uint8(t.size), Disp: u * w.bytes}, k, acc[u])
 			if !avg {
-				g.vfmadd231(t, acc[u], zero, nan[u])
+				bn[u] = g.vec(w)
+				g.vmul(t, acc[u], zero, bn[u])
 			}
 		}
 		g.MOVQ(g.addr("ntaps"), tn)
@@ -222,11 +227,7 @@ func (g *gen) poolTaps(t dtype, w width, avg bool) {
 		for u := range acc {
 			a := g.vec(w)
 			g.vloadW(t, w, Mem{Base: xr, Index: off, Scale: uint8(t.size), Disp: u * w.bytes}, k, a)
-			var nv VecVirtual
-			if !avg {
-				nv = nan[u]
-			}
-			g.poolFold(t, avg, a, acc[u], zero, nv)
+			g.poolFold(t, avg, a, acc[u], zero, bn[u])
 		}
 		g.DECQ(tn)
 		g.JNZ(LabelRef(taps))
@@ -234,6 +235,8 @@ func (g *gen) poolTaps(t dtype, w width, avg bool) {
 		for u := range acc {
 			if avg {
 				g.vmul(t, scale, acc[u], acc[u])
+			} else {
+				g.vor(t, bn[u], nan[u], nan[u])
 			}
 			g.vstoreW(t, w, acc[u], Mem{Base: yr, Disp: u * w.bytes}, k)
 		}
@@ -281,13 +284,12 @@ func (g *gen) poolTaps2(t dtype, w width, avg bool) {
 			g.vloadW(t, w, Mem{Base: xr, Index: off, Scale: uint8(t.size), Disp: w.bytes}, kB, b)
 			return a, b
 		}
+		// bn, bn2: this block's NaN chains, two so that the pair's FMAs
+		// do not wait on each other; ORed into nan[0] at its end.
+		var bn, bn2 VecVirtual
 		foldPair := func(a, b, accA, accB VecVirtual) {
-			var nv VecVirtual
-			if !avg {
-				nv = nan[0]
-			}
-			g.poolFold(t, avg, a, accA, zero, nv)
-			g.poolFold(t, avg, b, accB, zero, nv)
+			g.poolFold(t, avg, a, accA, zero, bn)
+			g.poolFold(t, avg, b, accB, zero, bn2)
 		}
 		// tapLoop folds the taps of list (count in cnt, ≥ 0) into the pair.
 		tapLoop := func(list, cnt string, accA, accB VecVirtual, skipFirst bool) {
@@ -315,8 +317,9 @@ func (g *gen) poolTaps2(t dtype, w width, avg bool) {
 		g.MOVQ(Mem{Base: first}, first)
 		eA, eB := pair(first)
 		if !avg {
-			g.vfmadd231(t, eA, zero, nan[0])
-			g.vfmadd231(t, eB, zero, nan[0])
+			bn, bn2 = g.vec(w), g.vec(w)
+			g.vmul(t, eA, zero, bn)
+			g.vmul(t, eB, zero, bn2)
 		}
 		tapLoop("even", "neven", eA, eB, true)
 		oA, oB := g.vec(w), g.vec(w)
@@ -335,6 +338,9 @@ func (g *gen) poolTaps2(t dtype, w width, avg bool) {
 		res := g.deinterleave(t, w, avg, eA, eB, oA, oB, idxE, idxO)
 		if avg {
 			g.vmul(t, scale, res, res)
+		} else {
+			g.vor(t, bn2, bn, bn)
+			g.vor(t, bn, nan[0], nan[0])
 		}
 		g.vstoreW(t, w, res, Mem{Base: yr}, kY)
 	})
@@ -403,4 +409,151 @@ func (g *gen) laneIndex(t dtype, first int) Mem {
 	}
 	g.consts[key] = m
 	return m
+}
+
+// poolPlanes: one output per run of l contiguous inputs (a plane): the
+// run folds into up to four vector accumulators, the last l mod lanes
+// under a mask (max: the masked lanes -Inf), and they fold into one lane.
+// Every plane starts fresh chains (accumulators and NaN), so that planes
+// overlap in the core.
+func (g *gen) poolPlanes(t dtype, w width, avg bool) {
+	name := poolName(avg)[:3] + "planes"
+	doc := poolDoc(t, w, name, avg, "x[i·l + j] over j < l (l ≥ 1).")
+	doc[0] = fmt.Sprintf("%s%s%s sets y[i] for i < n to the %s of", t.char, name, w.name, map[bool]string{false: "max", true: "sum × scale"}[avg])
+	g.vecFunc(t, w, name, "func(y, x *%s, l, n int, scale %[1]s) int", doc...)
+	const unroll = 4
+	lanes := w.lanes(t)
+	scale, zero, nan := g.poolSetup(t, w, avg, 1)
+	var ninf VecVirtual
+	if !avg {
+		ninf = g.vec(w)
+		bits := uint64(math.Float32bits(float32(math.Inf(-1))))
+		if t.f64 {
+			bits = math.Float64bits(math.Inf(-1))
+		}
+		g.vbroadcast(t, g.sconst(t, "neginf", bits), ninf)
+	}
+	y, x, n, l := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("l"), l)
+	// The tail mask of l mod lanes, the same for every plane.
+	r := g.GP64()
+	g.MOVQ(l, r)
+	g.ANDQ(U32(lanes-1), r)
+	var k Op
+	noTail := g.label("notail")
+	if w == zmm {
+		k = g.K()
+		g.KXORW(k, k, k)
+	} else {
+		k = g.YMM()
+		g.VPXOR(k, k, k)
+	}
+	g.TESTQ(r, r)
+	g.JZ(LabelRef(noTail))
+	if w == zmm {
+		tbl := g.GP64()
+		g.LEAQ(g.kmaskTable(), tbl)
+		g.KMOVW(Mem{Base: tbl, Index: r, Scale: 2}, k)
+	} else {
+		tbl, off := g.GP64(), g.GP64()
+		g.LEAQ(g.maskTable(), tbl)
+		g.MOVQ(r, off)
+		g.SHLQ(U8(log2(t.size)), off)
+		g.NEGQ(off)
+		g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, k)
+	}
+	g.Label(noTail)
+
+	op := g.vadd
+	if !avg {
+		op = g.vmax
+	}
+	plane, done := g.label("plane"), g.label("planesdone")
+	g.Label(plane)
+	g.TESTQ(n, n)
+	g.JZ(LabelRef(done))
+	acc := make([]VecVirtual, unroll)
+	for u := range acc {
+		acc[u] = g.vec(w)
+		if avg {
+			g.vxor(t, acc[u], acc[u], acc[u])
+		} else {
+			g.vmovu(t, ninf, acc[u])
+		}
+	}
+	var bn VecVirtual
+	if !avg {
+		bn = g.vec(w)
+		g.vxor(t, bn, bn, bn)
+	}
+	p, cnt := g.GP64(), g.GP64()
+	g.MOVQ(x, p)
+	g.MOVQ(l, cnt)
+	big, single, tail, fold := g.label("big"), g.label("single"), g.label("tail"), g.label("fold")
+	g.Label(big)
+	g.CMPQ(cnt, U32(unroll*lanes))
+	g.JL(LabelRef(single))
+	for u := range acc {
+		a := g.vec(w)
+		g.vmovu(t, Mem{Base: p, Disp: u * w.bytes}, a)
+		g.poolFold(t, avg, a, acc[u], zero, bn)
+	}
+	g.ADDQ(U32(unroll*w.bytes), p)
+	g.SUBQ(U32(unroll*lanes), cnt)
+	g.JMP(LabelRef(big))
+	g.Label(single)
+	g.CMPQ(cnt, U32(lanes))
+	g.JL(LabelRef(tail))
+	a := g.vec(w)
+	g.vmovu(t, Mem{Base: p}, a)
+	g.poolFold(t, avg, a, acc[0], zero, bn)
+	g.ADDQ(U32(w.bytes), p)
+	g.SUBQ(U32(lanes), cnt)
+	g.JMP(LabelRef(single))
+	g.Label(tail)
+	g.TESTQ(cnt, cnt)
+	g.JZ(LabelRef(fold))
+	b := g.vec(w)
+	g.vloadW(t, w, Mem{Base: p}, k, b)
+	if avg {
+		g.vadd(t, b, acc[1], acc[1])
+	} else {
+		// NaN is tracked on the zeroed lanes; the max sees -Inf there.
+		g.vfmadd231(t, b, zero, bn)
+		c := g.vec(w)
+		g.vmovu(t, ninf, c)
+		switch {
+		case w == zmm && t.f64:
+			g.VMOVUPD(b, k, c)
+		case w == zmm:
+			g.VMOVUPS(b, k, c)
+		case t.f64:
+			g.VBLENDVPD(k, b, ninf, c)
+		default:
+			g.VBLENDVPS(k, b, ninf, c)
+		}
+		g.vmax(t, c, acc[1], acc[1])
+	}
+	g.Label(fold)
+	op(t, acc[1], acc[0], acc[0])
+	op(t, acc[3], acc[2], acc[2])
+	op(t, acc[2], acc[0], acc[0])
+	h := g.hfold(t, acc[0], op)
+	if avg {
+		g.vmul(t, scale.AsX(), h, h)
+	} else {
+		g.vor(t, bn, nan[0], nan[0])
+	}
+	g.movs(t, h, Mem{Base: y})
+	g.ADDQ(U8(t.size), y)
+	g.MOVQ(l, p)
+	g.SHLQ(U8(log2(t.size)), p)
+	g.ADDQ(p, x)
+	g.DECQ(n)
+	g.JMP(LabelRef(plane))
+	g.Label(done)
+	g.poolEpilogue(t, w, avg, nan)
 }

@@ -24,71 +24,76 @@ run1:
 	MOVQ  n+32(FP), DI
 
 big3:
-	CMPQ        DI, $0x00000020
-	JL          single4
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Y5
-	VFMADD231PS Y5, Y0, Y1
-	VMOVUPS     32(SI)(R9*4), Y6
-	VFMADD231PS Y6, Y0, Y2
-	VMOVUPS     64(SI)(R9*4), Y7
-	VFMADD231PS Y7, Y0, Y3
-	VMOVUPS     96(SI)(R9*4), Y8
-	VFMADD231PS Y8, Y0, Y4
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold8
+	CMPQ    DI, $0x00000020
+	JL      single4
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPS (SI)(R9*4), Y5
+	VMULPS  Y5, Y0, Y6
+	VMOVUPS 32(SI)(R9*4), Y7
+	VMULPS  Y7, Y0, Y8
+	VMOVUPS 64(SI)(R9*4), Y9
+	VMULPS  Y9, Y0, Y10
+	VMOVUPS 96(SI)(R9*4), Y11
+	VMULPS  Y11, Y0, Y12
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold8
 
 taps7:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Y9
-	VMAXPS      Y9, Y5, Y5
-	VFMADD231PS Y9, Y0, Y1
-	VMOVUPS     32(SI)(R9*4), Y9
-	VMAXPS      Y9, Y6, Y6
-	VFMADD231PS Y9, Y0, Y2
-	VMOVUPS     64(SI)(R9*4), Y9
-	VMAXPS      Y9, Y7, Y7
-	VFMADD231PS Y9, Y0, Y3
-	VMOVUPS     96(SI)(R9*4), Y9
-	VMAXPS      Y9, Y8, Y8
-	VFMADD231PS Y9, Y0, Y4
+	VMOVUPS     (SI)(R9*4), Y13
+	VMAXPS      Y13, Y5, Y5
+	VFMADD231PS Y13, Y0, Y6
+	VMOVUPS     32(SI)(R9*4), Y13
+	VMAXPS      Y13, Y7, Y7
+	VFMADD231PS Y13, Y0, Y8
+	VMOVUPS     64(SI)(R9*4), Y13
+	VMAXPS      Y13, Y9, Y9
+	VFMADD231PS Y13, Y0, Y10
+	VMOVUPS     96(SI)(R9*4), Y13
+	VMAXPS      Y13, Y11, Y11
+	VFMADD231PS Y13, Y0, Y12
 	DECQ        R10
 	JNZ         taps7
 
 fold8:
+	VORPS   Y6, Y1, Y1
 	VMOVUPS Y5, (BX)
-	VMOVUPS Y6, 32(BX)
-	VMOVUPS Y7, 64(BX)
-	VMOVUPS Y8, 96(BX)
+	VORPS   Y8, Y2, Y2
+	VMOVUPS Y7, 32(BX)
+	VORPS   Y10, Y3, Y3
+	VMOVUPS Y9, 64(BX)
+	VORPS   Y12, Y4, Y4
+	VMOVUPS Y11, 96(BX)
 	ADDQ    $0x00000080, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000020, DI
 	JMP     big3
 
 single4:
-	CMPQ        DI, $0x00000008
-	JL          tail5
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Y5
-	VFMADD231PS Y5, Y0, Y1
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold10
+	CMPQ    DI, $0x00000008
+	JL      tail5
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPS (SI)(R9*4), Y5
+	VMULPS  Y5, Y0, Y6
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold10
 
 taps9:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Y6
-	VMAXPS      Y6, Y5, Y5
-	VFMADD231PS Y6, Y0, Y1
+	VMOVUPS     (SI)(R9*4), Y7
+	VMAXPS      Y7, Y5, Y5
+	VFMADD231PS Y7, Y0, Y6
 	DECQ        R10
 	JNZ         taps9
 
 fold10:
+	VORPS   Y6, Y1, Y1
 	VMOVUPS Y5, (BX)
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000020, SI
@@ -96,30 +101,31 @@ fold10:
 	JMP     single4
 
 tail5:
-	TESTQ       DI, DI
-	JZ          next6
-	LEAQ        tailmask<>+0(SB), R8
-	SHLQ        $0x02, DI
-	NEGQ        DI
-	VMOVDQU     32(R8)(DI*1), Y5
-	MOVQ        offs+16(FP), DI
-	MOVQ        (DI), R8
-	VMASKMOVPS  (SI)(R8*4), Y5, Y6
-	VFMADD231PS Y6, Y0, Y1
-	MOVQ        ntaps+24(FP), R9
-	DECQ        R9
-	JZ          fold12
+	TESTQ      DI, DI
+	JZ         next6
+	LEAQ       tailmask<>+0(SB), R8
+	SHLQ       $0x02, DI
+	NEGQ       DI
+	VMOVDQU    32(R8)(DI*1), Y5
+	MOVQ       offs+16(FP), DI
+	MOVQ       (DI), R8
+	VMASKMOVPS (SI)(R8*4), Y5, Y6
+	VMULPS     Y6, Y0, Y7
+	MOVQ       ntaps+24(FP), R9
+	DECQ       R9
+	JZ         fold12
 
 taps11:
 	ADDQ        $0x08, DI
 	MOVQ        (DI), R8
-	VMASKMOVPS  (SI)(R8*4), Y5, Y7
-	VMAXPS      Y7, Y6, Y6
-	VFMADD231PS Y7, Y0, Y1
+	VMASKMOVPS  (SI)(R8*4), Y5, Y8
+	VMAXPS      Y8, Y6, Y6
+	VFMADD231PS Y8, Y0, Y7
 	DECQ        R9
 	JNZ         taps11
 
 fold12:
+	VORPS      Y7, Y1, Y1
 	VMASKMOVPS Y6, Y5, (BX)
 
 next6:
@@ -178,36 +184,36 @@ run14:
 	MOVQ  n+48(FP), DI
 
 big16:
-	CMPQ        DI, $0x00000008
-	JL          single17
-	MOVQ        even+16(FP), R8
-	MOVQ        (R8), R8
-	VMOVUPS     (SI)(R8*4), Y2
-	VMOVUPS     32(SI)(R8*4), Y3
-	VFMADD231PS Y2, Y0, Y1
-	VFMADD231PS Y3, Y0, Y1
-	MOVQ        even+16(FP), R8
-	MOVQ        neven+24(FP), R9
-	ADDQ        $0x08, R8
-	DECQ        R9
+	CMPQ    DI, $0x00000008
+	JL      single17
+	MOVQ    even+16(FP), R8
+	MOVQ    (R8), R8
+	VMOVUPS (SI)(R8*4), Y2
+	VMOVUPS 32(SI)(R8*4), Y3
+	VMULPS  Y2, Y0, Y4
+	VMULPS  Y3, Y0, Y5
+	MOVQ    even+16(FP), R8
+	MOVQ    neven+24(FP), R9
+	ADDQ    $0x08, R8
+	DECQ    R9
 
 taps20:
 	TESTQ       R9, R9
 	JZ          tapsdone21
 	MOVQ        (R8), R10
-	VMOVUPS     (SI)(R10*4), Y4
-	VMOVUPS     32(SI)(R10*4), Y5
-	VMAXPS      Y4, Y2, Y2
-	VFMADD231PS Y4, Y0, Y1
-	VMAXPS      Y5, Y3, Y3
-	VFMADD231PS Y5, Y0, Y1
+	VMOVUPS     (SI)(R10*4), Y6
+	VMOVUPS     32(SI)(R10*4), Y7
+	VMAXPS      Y6, Y2, Y2
+	VFMADD231PS Y6, Y0, Y4
+	VMAXPS      Y7, Y3, Y3
+	VFMADD231PS Y7, Y0, Y5
 	ADDQ        $0x08, R8
 	DECQ        R9
 	JMP         taps20
 
 tapsdone21:
-	VBROADCASTSS sneginf_s<>+0(SB), Y4
-	VMOVUPS      Y4, Y5
+	VBROADCASTSS sneginf_s<>+0(SB), Y6
+	VMOVUPS      Y6, Y7
 	MOVQ         odd+32(FP), R8
 	MOVQ         nodd+40(FP), R9
 
@@ -215,25 +221,27 @@ taps22:
 	TESTQ       R9, R9
 	JZ          tapsdone23
 	MOVQ        (R8), R10
-	VMOVUPS     (SI)(R10*4), Y6
-	VMOVUPS     32(SI)(R10*4), Y7
-	VMAXPS      Y6, Y4, Y4
-	VFMADD231PS Y6, Y0, Y1
-	VMAXPS      Y7, Y5, Y5
-	VFMADD231PS Y7, Y0, Y1
+	VMOVUPS     (SI)(R10*4), Y8
+	VMOVUPS     32(SI)(R10*4), Y9
+	VMAXPS      Y8, Y6, Y6
+	VFMADD231PS Y8, Y0, Y4
+	VMAXPS      Y9, Y7, Y7
+	VFMADD231PS Y9, Y0, Y5
 	ADDQ        $0x08, R8
 	DECQ        R9
 	JMP         taps22
 
 tapsdone23:
 	VSHUFPS $0x88, Y3, Y2, Y2
-	VSHUFPS $0xdd, Y5, Y4, Y3
+	VSHUFPS $0xdd, Y7, Y6, Y3
 	CMPQ    nodd+40(FP), $0x00
 	JE      noodd24
 	VMAXPS  Y3, Y2, Y2
 
 noodd24:
 	VPERMPD $0xd8, Y2, Y2
+	VORPS   Y5, Y4, Y4
+	VORPS   Y4, Y1, Y1
 	VMOVUPS Y2, (BX)
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000040, SI
@@ -241,54 +249,54 @@ noodd24:
 	JMP     big16
 
 single17:
-	TESTQ       DI, DI
-	JZ          next19
-	LEAQ        (DI)(DI*1), R9
-	MOVQ        $0x00000008, R10
-	MOVQ        R9, R8
-	CMPQ        R8, R10
-	CMOVQGT     R10, R8
-	SUBQ        R8, R9
-	LEAQ        tailmask<>+0(SB), R10
-	SHLQ        $0x02, R8
-	NEGQ        R8
-	VMOVDQU     32(R10)(R8*1), Y2
-	LEAQ        tailmask<>+0(SB), R8
-	SHLQ        $0x02, R9
-	NEGQ        R9
-	VMOVDQU     32(R8)(R9*1), Y3
-	LEAQ        tailmask<>+0(SB), R8
-	SHLQ        $0x02, DI
-	NEGQ        DI
-	VMOVDQU     32(R8)(DI*1), Y4
-	MOVQ        even+16(FP), DI
-	MOVQ        (DI), DI
-	VMASKMOVPS  (SI)(DI*4), Y2, Y5
-	VMASKMOVPS  32(SI)(DI*4), Y3, Y6
-	VFMADD231PS Y5, Y0, Y1
-	VFMADD231PS Y6, Y0, Y1
-	MOVQ        even+16(FP), DI
-	MOVQ        neven+24(FP), R8
-	ADDQ        $0x08, DI
-	DECQ        R8
+	TESTQ      DI, DI
+	JZ         next19
+	LEAQ       (DI)(DI*1), R9
+	MOVQ       $0x00000008, R10
+	MOVQ       R9, R8
+	CMPQ       R8, R10
+	CMOVQGT    R10, R8
+	SUBQ       R8, R9
+	LEAQ       tailmask<>+0(SB), R10
+	SHLQ       $0x02, R8
+	NEGQ       R8
+	VMOVDQU    32(R10)(R8*1), Y2
+	LEAQ       tailmask<>+0(SB), R8
+	SHLQ       $0x02, R9
+	NEGQ       R9
+	VMOVDQU    32(R8)(R9*1), Y3
+	LEAQ       tailmask<>+0(SB), R8
+	SHLQ       $0x02, DI
+	NEGQ       DI
+	VMOVDQU    32(R8)(DI*1), Y4
+	MOVQ       even+16(FP), DI
+	MOVQ       (DI), DI
+	VMASKMOVPS (SI)(DI*4), Y2, Y5
+	VMASKMOVPS 32(SI)(DI*4), Y3, Y6
+	VMULPS     Y5, Y0, Y7
+	VMULPS     Y6, Y0, Y8
+	MOVQ       even+16(FP), DI
+	MOVQ       neven+24(FP), R8
+	ADDQ       $0x08, DI
+	DECQ       R8
 
 taps25:
 	TESTQ       R8, R8
 	JZ          tapsdone26
 	MOVQ        (DI), R9
-	VMASKMOVPS  (SI)(R9*4), Y2, Y7
-	VMASKMOVPS  32(SI)(R9*4), Y3, Y8
-	VMAXPS      Y7, Y5, Y5
-	VFMADD231PS Y7, Y0, Y1
-	VMAXPS      Y8, Y6, Y6
-	VFMADD231PS Y8, Y0, Y1
+	VMASKMOVPS  (SI)(R9*4), Y2, Y9
+	VMASKMOVPS  32(SI)(R9*4), Y3, Y10
+	VMAXPS      Y9, Y5, Y5
+	VFMADD231PS Y9, Y0, Y7
+	VMAXPS      Y10, Y6, Y6
+	VFMADD231PS Y10, Y0, Y8
 	ADDQ        $0x08, DI
 	DECQ        R8
 	JMP         taps25
 
 tapsdone26:
-	VBROADCASTSS sneginf_s<>+0(SB), Y7
-	VMOVUPS      Y7, Y8
+	VBROADCASTSS sneginf_s<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
 	MOVQ         odd+32(FP), DI
 	MOVQ         nodd+40(FP), R8
 
@@ -296,25 +304,27 @@ taps27:
 	TESTQ       R8, R8
 	JZ          tapsdone28
 	MOVQ        (DI), R9
-	VMASKMOVPS  (SI)(R9*4), Y2, Y9
-	VMASKMOVPS  32(SI)(R9*4), Y3, Y10
-	VMAXPS      Y9, Y7, Y7
-	VFMADD231PS Y9, Y0, Y1
-	VMAXPS      Y10, Y8, Y8
-	VFMADD231PS Y10, Y0, Y1
+	VMASKMOVPS  (SI)(R9*4), Y2, Y11
+	VMASKMOVPS  32(SI)(R9*4), Y3, Y12
+	VMAXPS      Y11, Y9, Y9
+	VFMADD231PS Y11, Y0, Y7
+	VMAXPS      Y12, Y10, Y10
+	VFMADD231PS Y12, Y0, Y8
 	ADDQ        $0x08, DI
 	DECQ        R8
 	JMP         taps27
 
 tapsdone28:
 	VSHUFPS $0x88, Y6, Y5, Y2
-	VSHUFPS $0xdd, Y8, Y7, Y3
+	VSHUFPS $0xdd, Y10, Y9, Y3
 	CMPQ    nodd+40(FP), $0x00
 	JE      noodd29
 	VMAXPS  Y3, Y2, Y2
 
 noodd29:
 	VPERMPD    $0xd8, Y2, Y2
+	VORPS      Y8, Y7, Y7
+	VORPS      Y7, Y1, Y1
 	VMASKMOVPS Y2, Y4, (BX)
 
 next19:
@@ -338,6 +348,107 @@ ordered30:
 DATA sneginf_s<>+0(SB)/4, $0xff800000
 GLOBL sneginf_s<>(SB), RODATA|NOPTR, $4
 
+// func smaxplanesAVX2(y *float32, x *float32, l int, n int, scale float32) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·smaxplanesAVX2(SB), NOSPLIT, $0-48
+	VXORPS       Y0, Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	VBROADCASTSS sneginf_s<>+0(SB), Y2
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x00000007, SI
+	VPXOR        Y3, Y3, Y3
+	TESTQ        SI, SI
+	JZ           notail31
+	LEAQ         tailmask<>+0(SB), DI
+	SHLQ         $0x02, SI
+	NEGQ         SI
+	VMOVDQU      32(DI)(SI*1), Y3
+
+notail31:
+plane32:
+	TESTQ   DX, DX
+	JZ      planesdone33
+	VMOVUPS Y2, Y4
+	VMOVUPS Y2, Y5
+	VMOVUPS Y2, Y6
+	VMOVUPS Y2, Y7
+	VXORPS  Y8, Y8, Y8
+	MOVQ    CX, SI
+	MOVQ    BX, DI
+
+big34:
+	CMPQ        DI, $0x00000020
+	JL          single35
+	VMOVUPS     (SI), Y9
+	VMAXPS      Y9, Y4, Y4
+	VFMADD231PS Y9, Y0, Y8
+	VMOVUPS     32(SI), Y9
+	VMAXPS      Y9, Y5, Y5
+	VFMADD231PS Y9, Y0, Y8
+	VMOVUPS     64(SI), Y9
+	VMAXPS      Y9, Y6, Y6
+	VFMADD231PS Y9, Y0, Y8
+	VMOVUPS     96(SI), Y9
+	VMAXPS      Y9, Y7, Y7
+	VFMADD231PS Y9, Y0, Y8
+	ADDQ        $0x00000080, SI
+	SUBQ        $0x00000020, DI
+	JMP         big34
+
+single35:
+	CMPQ        DI, $0x00000008
+	JL          tail36
+	VMOVUPS     (SI), Y9
+	VMAXPS      Y9, Y4, Y4
+	VFMADD231PS Y9, Y0, Y8
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000008, DI
+	JMP         single35
+
+tail36:
+	TESTQ       DI, DI
+	JZ          fold37
+	VMASKMOVPS  (SI), Y3, Y9
+	VFMADD231PS Y9, Y0, Y8
+	VMOVUPS     Y2, Y10
+	VBLENDVPS   Y3, Y9, Y2, Y10
+	VMAXPS      Y10, Y5, Y5
+
+fold37:
+	VMAXPS       Y5, Y4, Y4
+	VMAXPS       Y7, Y6, Y6
+	VMAXPS       Y6, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VMAXPS       X5, X4, X5
+	VPERMILPS    $0x4e, X5, X4
+	VMAXPS       X4, X5, X5
+	VPERMILPS    $0xb1, X5, X4
+	VMAXPS       X4, X5, X5
+	VORPS        Y8, Y1, Y1
+	VMOVSS       X5, (AX)
+	ADDQ         $0x04, AX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	ADDQ         SI, CX
+	DECQ         DX
+	JMP          plane32
+
+planesdone33:
+	XORQ   AX, AX
+	VCMPPS $0x03, Y1, Y1, Y0
+	VPTEST Y0, Y0
+	JZ     ordered38
+	MOVQ   $0x00000001, AX
+
+ordered38:
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
+
 // func savgpoolAVX2(y *float32, x *float32, offs *int, ntaps int, n int, m int, ys int, xs int, scale float32) int
 // Requires: AVX
 TEXT ·savgpoolAVX2(SB), NOSPLIT, $0-80
@@ -346,16 +457,16 @@ TEXT ·savgpoolAVX2(SB), NOSPLIT, $0-80
 	MOVQ         x+8(FP), CX
 	MOVQ         m+40(FP), DX
 
-run31:
+run39:
 	TESTQ DX, DX
-	JZ    runsdone32
+	JZ    runsdone40
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big33:
+big41:
 	CMPQ    DI, $0x00000020
-	JL      single34
+	JL      single42
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Y1
@@ -364,9 +475,9 @@ big33:
 	VMOVUPS 96(SI)(R9*4), Y4
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold38
+	JZ      fold46
 
-taps37:
+taps45:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Y5
@@ -378,9 +489,9 @@ taps37:
 	VMOVUPS 96(SI)(R9*4), Y5
 	VADDPS  Y5, Y4, Y4
 	DECQ    R10
-	JNZ     taps37
+	JNZ     taps45
 
-fold38:
+fold46:
 	VMULPS  Y0, Y1, Y1
 	VMOVUPS Y1, (BX)
 	VMULPS  Y0, Y2, Y2
@@ -392,37 +503,37 @@ fold38:
 	ADDQ    $0x00000080, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000020, DI
-	JMP     big33
+	JMP     big41
 
-single34:
+single42:
 	CMPQ    DI, $0x00000008
-	JL      tail35
+	JL      tail43
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Y1
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold40
+	JZ      fold48
 
-taps39:
+taps47:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Y2
 	VADDPS  Y2, Y1, Y1
 	DECQ    R10
-	JNZ     taps39
+	JNZ     taps47
 
-fold40:
+fold48:
 	VMULPS  Y0, Y1, Y1
 	VMOVUPS Y1, (BX)
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000020, SI
 	SUBQ    $0x00000008, DI
-	JMP     single34
+	JMP     single42
 
-tail35:
+tail43:
 	TESTQ      DI, DI
-	JZ         next36
+	JZ         next44
 	LEAQ       tailmask<>+0(SB), R8
 	SHLQ       $0x02, DI
 	NEGQ       DI
@@ -432,27 +543,27 @@ tail35:
 	VMASKMOVPS (SI)(R8*4), Y1, Y2
 	MOVQ       ntaps+24(FP), R9
 	DECQ       R9
-	JZ         fold42
+	JZ         fold50
 
-taps41:
+taps49:
 	ADDQ       $0x08, DI
 	MOVQ       (DI), R8
 	VMASKMOVPS (SI)(R8*4), Y1, Y3
 	VADDPS     Y3, Y2, Y2
 	DECQ       R9
-	JNZ        taps41
+	JNZ        taps49
 
-fold42:
+fold50:
 	VMULPS     Y0, Y2, Y2
 	VMASKMOVPS Y2, Y1, (BX)
 
-next36:
+next44:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run31
+	JMP  run39
 
-runsdone32:
+runsdone40:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
@@ -466,16 +577,16 @@ TEXT ·savgpool2AVX2(SB), NOSPLIT, $0-96
 	MOVQ         x+8(FP), CX
 	MOVQ         m+56(FP), DX
 
-run43:
+run51:
 	TESTQ DX, DX
-	JZ    runsdone44
+	JZ    runsdone52
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big45:
+big53:
 	CMPQ    DI, $0x00000008
-	JL      single46
+	JL      single54
 	MOVQ    even+16(FP), R8
 	MOVQ    (R8), R8
 	VMOVUPS (SI)(R8*4), Y1
@@ -485,9 +596,9 @@ big45:
 	ADDQ    $0x08, R8
 	DECQ    R9
 
-taps49:
+taps57:
 	TESTQ   R9, R9
-	JZ      tapsdone50
+	JZ      tapsdone58
 	MOVQ    (R8), R10
 	VMOVUPS (SI)(R10*4), Y3
 	VMOVUPS 32(SI)(R10*4), Y4
@@ -495,17 +606,17 @@ taps49:
 	VADDPS  Y4, Y2, Y2
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps49
+	JMP     taps57
 
-tapsdone50:
+tapsdone58:
 	VXORPS Y3, Y3, Y3
 	VXORPS Y4, Y4, Y4
 	MOVQ   odd+32(FP), R8
 	MOVQ   nodd+40(FP), R9
 
-taps51:
+taps59:
 	TESTQ   R9, R9
-	JZ      tapsdone52
+	JZ      tapsdone60
 	MOVQ    (R8), R10
 	VMOVUPS (SI)(R10*4), Y5
 	VMOVUPS 32(SI)(R10*4), Y6
@@ -513,9 +624,9 @@ taps51:
 	VADDPS  Y6, Y4, Y4
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps51
+	JMP     taps59
 
-tapsdone52:
+tapsdone60:
 	VSHUFPS $0x88, Y2, Y1, Y1
 	VSHUFPS $0xdd, Y4, Y3, Y2
 	VADDPS  Y2, Y1, Y1
@@ -525,11 +636,11 @@ tapsdone52:
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000040, SI
 	SUBQ    $0x00000008, DI
-	JMP     big45
+	JMP     big53
 
-single46:
+single54:
 	TESTQ      DI, DI
-	JZ         next48
+	JZ         next56
 	LEAQ       (DI)(DI*1), R9
 	MOVQ       $0x00000008, R10
 	MOVQ       R9, R8
@@ -557,9 +668,9 @@ single46:
 	ADDQ       $0x08, DI
 	DECQ       R8
 
-taps53:
+taps61:
 	TESTQ      R8, R8
-	JZ         tapsdone54
+	JZ         tapsdone62
 	MOVQ       (DI), R9
 	VMASKMOVPS (SI)(R9*4), Y1, Y6
 	VMASKMOVPS 32(SI)(R9*4), Y2, Y7
@@ -567,17 +678,17 @@ taps53:
 	VADDPS     Y7, Y5, Y5
 	ADDQ       $0x08, DI
 	DECQ       R8
-	JMP        taps53
+	JMP        taps61
 
-tapsdone54:
+tapsdone62:
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
 	MOVQ   odd+32(FP), DI
 	MOVQ   nodd+40(FP), R8
 
-taps55:
+taps63:
 	TESTQ      R8, R8
-	JZ         tapsdone56
+	JZ         tapsdone64
 	MOVQ       (DI), R9
 	VMASKMOVPS (SI)(R9*4), Y1, Y8
 	VMASKMOVPS 32(SI)(R9*4), Y2, Y9
@@ -585,9 +696,9 @@ taps55:
 	VADDPS     Y9, Y7, Y7
 	ADDQ       $0x08, DI
 	DECQ       R8
-	JMP        taps55
+	JMP        taps63
 
-tapsdone56:
+tapsdone64:
 	VSHUFPS    $0x88, Y5, Y4, Y1
 	VSHUFPS    $0xdd, Y7, Y6, Y2
 	VADDPS     Y2, Y1, Y1
@@ -595,16 +706,100 @@ tapsdone56:
 	VMULPS     Y0, Y1, Y1
 	VMASKMOVPS Y1, Y3, (BX)
 
-next48:
+next56:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run43
+	JMP  run51
 
-runsdone44:
+runsdone52:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
+	RET
+
+// func savgplanesAVX2(y *float32, x *float32, l int, n int, scale float32) int
+// Requires: AVX, AVX2
+TEXT ·savgplanesAVX2(SB), NOSPLIT, $0-48
+	VBROADCASTSS scale+32(FP), Y0
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x00000007, SI
+	VPXOR        Y1, Y1, Y1
+	TESTQ        SI, SI
+	JZ           notail65
+	LEAQ         tailmask<>+0(SB), DI
+	SHLQ         $0x02, SI
+	NEGQ         SI
+	VMOVDQU      32(DI)(SI*1), Y1
+
+notail65:
+plane66:
+	TESTQ  DX, DX
+	JZ     planesdone67
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	MOVQ   CX, SI
+	MOVQ   BX, DI
+
+big68:
+	CMPQ    DI, $0x00000020
+	JL      single69
+	VMOVUPS (SI), Y6
+	VADDPS  Y6, Y2, Y2
+	VMOVUPS 32(SI), Y6
+	VADDPS  Y6, Y3, Y3
+	VMOVUPS 64(SI), Y6
+	VADDPS  Y6, Y4, Y4
+	VMOVUPS 96(SI), Y6
+	VADDPS  Y6, Y5, Y5
+	ADDQ    $0x00000080, SI
+	SUBQ    $0x00000020, DI
+	JMP     big68
+
+single69:
+	CMPQ    DI, $0x00000008
+	JL      tail70
+	VMOVUPS (SI), Y6
+	VADDPS  Y6, Y2, Y2
+	ADDQ    $0x00000020, SI
+	SUBQ    $0x00000008, DI
+	JMP     single69
+
+tail70:
+	TESTQ      DI, DI
+	JZ         fold71
+	VMASKMOVPS (SI), Y1, Y6
+	VADDPS     Y6, Y3, Y3
+
+fold71:
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VEXTRACTF128 $0x01, Y2, X3
+	VADDPS       X3, X2, X3
+	VPERMILPS    $0x4e, X3, X2
+	VADDPS       X2, X3, X3
+	VPERMILPS    $0xb1, X3, X2
+	VADDPS       X2, X3, X3
+	VMULPS       X0, X3, X3
+	VMOVSS       X3, (AX)
+	ADDQ         $0x04, AX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	ADDQ         SI, CX
+	DECQ         DX
+	JMP          plane66
+
+planesdone67:
+	XORQ AX, AX
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
 	RET
 
 // func dmaxpoolAVX2(y *float64, x *float64, offs *int, ntaps int, n int, m int, ys int, xs int, scale float64) int
@@ -619,129 +814,135 @@ TEXT ·dmaxpoolAVX2(SB), NOSPLIT, $0-80
 	MOVQ   x+8(FP), CX
 	MOVQ   m+40(FP), DX
 
-run57:
+run72:
 	TESTQ DX, DX
-	JZ    runsdone58
+	JZ    runsdone73
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big59:
-	CMPQ        DI, $0x00000010
-	JL          single60
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Y5
-	VFMADD231PD Y5, Y0, Y1
-	VMOVUPD     32(SI)(R9*8), Y6
-	VFMADD231PD Y6, Y0, Y2
-	VMOVUPD     64(SI)(R9*8), Y7
-	VFMADD231PD Y7, Y0, Y3
-	VMOVUPD     96(SI)(R9*8), Y8
-	VFMADD231PD Y8, Y0, Y4
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold64
+big74:
+	CMPQ    DI, $0x00000010
+	JL      single75
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPD (SI)(R9*8), Y5
+	VMULPD  Y5, Y0, Y6
+	VMOVUPD 32(SI)(R9*8), Y7
+	VMULPD  Y7, Y0, Y8
+	VMOVUPD 64(SI)(R9*8), Y9
+	VMULPD  Y9, Y0, Y10
+	VMOVUPD 96(SI)(R9*8), Y11
+	VMULPD  Y11, Y0, Y12
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold79
 
-taps63:
+taps78:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Y9
-	VMAXPD      Y9, Y5, Y5
-	VFMADD231PD Y9, Y0, Y1
-	VMOVUPD     32(SI)(R9*8), Y9
-	VMAXPD      Y9, Y6, Y6
-	VFMADD231PD Y9, Y0, Y2
-	VMOVUPD     64(SI)(R9*8), Y9
-	VMAXPD      Y9, Y7, Y7
-	VFMADD231PD Y9, Y0, Y3
-	VMOVUPD     96(SI)(R9*8), Y9
-	VMAXPD      Y9, Y8, Y8
-	VFMADD231PD Y9, Y0, Y4
+	VMOVUPD     (SI)(R9*8), Y13
+	VMAXPD      Y13, Y5, Y5
+	VFMADD231PD Y13, Y0, Y6
+	VMOVUPD     32(SI)(R9*8), Y13
+	VMAXPD      Y13, Y7, Y7
+	VFMADD231PD Y13, Y0, Y8
+	VMOVUPD     64(SI)(R9*8), Y13
+	VMAXPD      Y13, Y9, Y9
+	VFMADD231PD Y13, Y0, Y10
+	VMOVUPD     96(SI)(R9*8), Y13
+	VMAXPD      Y13, Y11, Y11
+	VFMADD231PD Y13, Y0, Y12
 	DECQ        R10
-	JNZ         taps63
+	JNZ         taps78
 
-fold64:
+fold79:
+	VORPD   Y6, Y1, Y1
 	VMOVUPD Y5, (BX)
-	VMOVUPD Y6, 32(BX)
-	VMOVUPD Y7, 64(BX)
-	VMOVUPD Y8, 96(BX)
+	VORPD   Y8, Y2, Y2
+	VMOVUPD Y7, 32(BX)
+	VORPD   Y10, Y3, Y3
+	VMOVUPD Y9, 64(BX)
+	VORPD   Y12, Y4, Y4
+	VMOVUPD Y11, 96(BX)
 	ADDQ    $0x00000080, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000010, DI
-	JMP     big59
+	JMP     big74
 
-single60:
-	CMPQ        DI, $0x00000004
-	JL          tail61
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Y5
-	VFMADD231PD Y5, Y0, Y1
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold66
+single75:
+	CMPQ    DI, $0x00000004
+	JL      tail76
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPD (SI)(R9*8), Y5
+	VMULPD  Y5, Y0, Y6
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold81
 
-taps65:
+taps80:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Y6
-	VMAXPD      Y6, Y5, Y5
-	VFMADD231PD Y6, Y0, Y1
+	VMOVUPD     (SI)(R9*8), Y7
+	VMAXPD      Y7, Y5, Y5
+	VFMADD231PD Y7, Y0, Y6
 	DECQ        R10
-	JNZ         taps65
+	JNZ         taps80
 
-fold66:
+fold81:
+	VORPD   Y6, Y1, Y1
 	VMOVUPD Y5, (BX)
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000020, SI
 	SUBQ    $0x00000004, DI
-	JMP     single60
+	JMP     single75
 
-tail61:
-	TESTQ       DI, DI
-	JZ          next62
-	LEAQ        tailmask<>+0(SB), R8
-	SHLQ        $0x03, DI
-	NEGQ        DI
-	VMOVDQU     32(R8)(DI*1), Y5
-	MOVQ        offs+16(FP), DI
-	MOVQ        (DI), R8
-	VMASKMOVPD  (SI)(R8*8), Y5, Y6
-	VFMADD231PD Y6, Y0, Y1
-	MOVQ        ntaps+24(FP), R9
-	DECQ        R9
-	JZ          fold68
+tail76:
+	TESTQ      DI, DI
+	JZ         next77
+	LEAQ       tailmask<>+0(SB), R8
+	SHLQ       $0x03, DI
+	NEGQ       DI
+	VMOVDQU    32(R8)(DI*1), Y5
+	MOVQ       offs+16(FP), DI
+	MOVQ       (DI), R8
+	VMASKMOVPD (SI)(R8*8), Y5, Y6
+	VMULPD     Y6, Y0, Y7
+	MOVQ       ntaps+24(FP), R9
+	DECQ       R9
+	JZ         fold83
 
-taps67:
+taps82:
 	ADDQ        $0x08, DI
 	MOVQ        (DI), R8
-	VMASKMOVPD  (SI)(R8*8), Y5, Y7
-	VMAXPD      Y7, Y6, Y6
-	VFMADD231PD Y7, Y0, Y1
+	VMASKMOVPD  (SI)(R8*8), Y5, Y8
+	VMAXPD      Y8, Y6, Y6
+	VFMADD231PD Y8, Y0, Y7
 	DECQ        R9
-	JNZ         taps67
+	JNZ         taps82
 
-fold68:
+fold83:
+	VORPD      Y7, Y1, Y1
 	VMASKMOVPD Y6, Y5, (BX)
 
-next62:
+next77:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run57
+	JMP  run72
 
-runsdone58:
+runsdone73:
 	XORQ   AX, AX
 	VADDPD Y2, Y1, Y1
 	VADDPD Y3, Y1, Y1
 	VADDPD Y4, Y1, Y1
 	VCMPPD $0x03, Y1, Y1, Y0
 	VPTEST Y0, Y0
-	JZ     ordered69
+	JZ     ordered84
 	MOVQ   $0x00000001, AX
 
-ordered69:
+ordered84:
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
 	RET
@@ -755,173 +956,276 @@ TEXT ·dmaxpool2AVX2(SB), NOSPLIT, $0-96
 	MOVQ   x+8(FP), CX
 	MOVQ   m+56(FP), DX
 
-run70:
+run85:
 	TESTQ DX, DX
-	JZ    runsdone71
+	JZ    runsdone86
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big72:
-	CMPQ        DI, $0x00000004
-	JL          single73
-	MOVQ        even+16(FP), R8
-	MOVQ        (R8), R8
-	VMOVUPD     (SI)(R8*8), Y2
-	VMOVUPD     32(SI)(R8*8), Y3
-	VFMADD231PD Y2, Y0, Y1
-	VFMADD231PD Y3, Y0, Y1
-	MOVQ        even+16(FP), R8
-	MOVQ        neven+24(FP), R9
-	ADDQ        $0x08, R8
-	DECQ        R9
+big87:
+	CMPQ    DI, $0x00000004
+	JL      single88
+	MOVQ    even+16(FP), R8
+	MOVQ    (R8), R8
+	VMOVUPD (SI)(R8*8), Y2
+	VMOVUPD 32(SI)(R8*8), Y3
+	VMULPD  Y2, Y0, Y4
+	VMULPD  Y3, Y0, Y5
+	MOVQ    even+16(FP), R8
+	MOVQ    neven+24(FP), R9
+	ADDQ    $0x08, R8
+	DECQ    R9
 
-taps76:
+taps91:
 	TESTQ       R9, R9
-	JZ          tapsdone77
-	MOVQ        (R8), R10
-	VMOVUPD     (SI)(R10*8), Y4
-	VMOVUPD     32(SI)(R10*8), Y5
-	VMAXPD      Y4, Y2, Y2
-	VFMADD231PD Y4, Y0, Y1
-	VMAXPD      Y5, Y3, Y3
-	VFMADD231PD Y5, Y0, Y1
-	ADDQ        $0x08, R8
-	DECQ        R9
-	JMP         taps76
-
-tapsdone77:
-	VBROADCASTSD dneginf_s<>+0(SB), Y4
-	VMOVUPD      Y4, Y5
-	MOVQ         odd+32(FP), R8
-	MOVQ         nodd+40(FP), R9
-
-taps78:
-	TESTQ       R9, R9
-	JZ          tapsdone79
+	JZ          tapsdone92
 	MOVQ        (R8), R10
 	VMOVUPD     (SI)(R10*8), Y6
 	VMOVUPD     32(SI)(R10*8), Y7
-	VMAXPD      Y6, Y4, Y4
-	VFMADD231PD Y6, Y0, Y1
-	VMAXPD      Y7, Y5, Y5
-	VFMADD231PD Y7, Y0, Y1
+	VMAXPD      Y6, Y2, Y2
+	VFMADD231PD Y6, Y0, Y4
+	VMAXPD      Y7, Y3, Y3
+	VFMADD231PD Y7, Y0, Y5
 	ADDQ        $0x08, R8
 	DECQ        R9
-	JMP         taps78
+	JMP         taps91
 
-tapsdone79:
+tapsdone92:
+	VBROADCASTSD dneginf_s<>+0(SB), Y6
+	VMOVUPD      Y6, Y7
+	MOVQ         odd+32(FP), R8
+	MOVQ         nodd+40(FP), R9
+
+taps93:
+	TESTQ       R9, R9
+	JZ          tapsdone94
+	MOVQ        (R8), R10
+	VMOVUPD     (SI)(R10*8), Y8
+	VMOVUPD     32(SI)(R10*8), Y9
+	VMAXPD      Y8, Y6, Y6
+	VFMADD231PD Y8, Y0, Y4
+	VMAXPD      Y9, Y7, Y7
+	VFMADD231PD Y9, Y0, Y5
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JMP         taps93
+
+tapsdone94:
 	VUNPCKLPD Y3, Y2, Y2
-	VUNPCKHPD Y5, Y4, Y3
+	VUNPCKHPD Y7, Y6, Y3
 	CMPQ      nodd+40(FP), $0x00
-	JE        noodd80
+	JE        noodd95
 	VMAXPD    Y3, Y2, Y2
 
-noodd80:
+noodd95:
 	VPERMPD $0xd8, Y2, Y2
+	VORPD   Y5, Y4, Y4
+	VORPD   Y4, Y1, Y1
 	VMOVUPD Y2, (BX)
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000040, SI
 	SUBQ    $0x00000004, DI
-	JMP     big72
+	JMP     big87
 
-single73:
-	TESTQ       DI, DI
-	JZ          next75
-	LEAQ        (DI)(DI*1), R9
-	MOVQ        $0x00000004, R10
-	MOVQ        R9, R8
-	CMPQ        R8, R10
-	CMOVQGT     R10, R8
-	SUBQ        R8, R9
-	LEAQ        tailmask<>+0(SB), R10
-	SHLQ        $0x03, R8
-	NEGQ        R8
-	VMOVDQU     32(R10)(R8*1), Y2
-	LEAQ        tailmask<>+0(SB), R8
-	SHLQ        $0x03, R9
-	NEGQ        R9
-	VMOVDQU     32(R8)(R9*1), Y3
-	LEAQ        tailmask<>+0(SB), R8
-	SHLQ        $0x03, DI
-	NEGQ        DI
-	VMOVDQU     32(R8)(DI*1), Y4
-	MOVQ        even+16(FP), DI
-	MOVQ        (DI), DI
-	VMASKMOVPD  (SI)(DI*8), Y2, Y5
-	VMASKMOVPD  32(SI)(DI*8), Y3, Y6
-	VFMADD231PD Y5, Y0, Y1
-	VFMADD231PD Y6, Y0, Y1
-	MOVQ        even+16(FP), DI
-	MOVQ        neven+24(FP), R8
-	ADDQ        $0x08, DI
-	DECQ        R8
+single88:
+	TESTQ      DI, DI
+	JZ         next90
+	LEAQ       (DI)(DI*1), R9
+	MOVQ       $0x00000004, R10
+	MOVQ       R9, R8
+	CMPQ       R8, R10
+	CMOVQGT    R10, R8
+	SUBQ       R8, R9
+	LEAQ       tailmask<>+0(SB), R10
+	SHLQ       $0x03, R8
+	NEGQ       R8
+	VMOVDQU    32(R10)(R8*1), Y2
+	LEAQ       tailmask<>+0(SB), R8
+	SHLQ       $0x03, R9
+	NEGQ       R9
+	VMOVDQU    32(R8)(R9*1), Y3
+	LEAQ       tailmask<>+0(SB), R8
+	SHLQ       $0x03, DI
+	NEGQ       DI
+	VMOVDQU    32(R8)(DI*1), Y4
+	MOVQ       even+16(FP), DI
+	MOVQ       (DI), DI
+	VMASKMOVPD (SI)(DI*8), Y2, Y5
+	VMASKMOVPD 32(SI)(DI*8), Y3, Y6
+	VMULPD     Y5, Y0, Y7
+	VMULPD     Y6, Y0, Y8
+	MOVQ       even+16(FP), DI
+	MOVQ       neven+24(FP), R8
+	ADDQ       $0x08, DI
+	DECQ       R8
 
-taps81:
+taps96:
 	TESTQ       R8, R8
-	JZ          tapsdone82
-	MOVQ        (DI), R9
-	VMASKMOVPD  (SI)(R9*8), Y2, Y7
-	VMASKMOVPD  32(SI)(R9*8), Y3, Y8
-	VMAXPD      Y7, Y5, Y5
-	VFMADD231PD Y7, Y0, Y1
-	VMAXPD      Y8, Y6, Y6
-	VFMADD231PD Y8, Y0, Y1
-	ADDQ        $0x08, DI
-	DECQ        R8
-	JMP         taps81
-
-tapsdone82:
-	VBROADCASTSD dneginf_s<>+0(SB), Y7
-	VMOVUPD      Y7, Y8
-	MOVQ         odd+32(FP), DI
-	MOVQ         nodd+40(FP), R8
-
-taps83:
-	TESTQ       R8, R8
-	JZ          tapsdone84
+	JZ          tapsdone97
 	MOVQ        (DI), R9
 	VMASKMOVPD  (SI)(R9*8), Y2, Y9
 	VMASKMOVPD  32(SI)(R9*8), Y3, Y10
-	VMAXPD      Y9, Y7, Y7
-	VFMADD231PD Y9, Y0, Y1
-	VMAXPD      Y10, Y8, Y8
-	VFMADD231PD Y10, Y0, Y1
+	VMAXPD      Y9, Y5, Y5
+	VFMADD231PD Y9, Y0, Y7
+	VMAXPD      Y10, Y6, Y6
+	VFMADD231PD Y10, Y0, Y8
 	ADDQ        $0x08, DI
 	DECQ        R8
-	JMP         taps83
+	JMP         taps96
 
-tapsdone84:
+tapsdone97:
+	VBROADCASTSD dneginf_s<>+0(SB), Y9
+	VMOVUPD      Y9, Y10
+	MOVQ         odd+32(FP), DI
+	MOVQ         nodd+40(FP), R8
+
+taps98:
+	TESTQ       R8, R8
+	JZ          tapsdone99
+	MOVQ        (DI), R9
+	VMASKMOVPD  (SI)(R9*8), Y2, Y11
+	VMASKMOVPD  32(SI)(R9*8), Y3, Y12
+	VMAXPD      Y11, Y9, Y9
+	VFMADD231PD Y11, Y0, Y7
+	VMAXPD      Y12, Y10, Y10
+	VFMADD231PD Y12, Y0, Y8
+	ADDQ        $0x08, DI
+	DECQ        R8
+	JMP         taps98
+
+tapsdone99:
 	VUNPCKLPD Y6, Y5, Y2
-	VUNPCKHPD Y8, Y7, Y3
+	VUNPCKHPD Y10, Y9, Y3
 	CMPQ      nodd+40(FP), $0x00
-	JE        noodd85
+	JE        noodd100
 	VMAXPD    Y3, Y2, Y2
 
-noodd85:
+noodd100:
 	VPERMPD    $0xd8, Y2, Y2
+	VORPD      Y8, Y7, Y7
+	VORPD      Y7, Y1, Y1
 	VMASKMOVPD Y2, Y4, (BX)
 
-next75:
+next90:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run70
+	JMP  run85
 
-runsdone71:
+runsdone86:
 	XORQ   AX, AX
 	VCMPPD $0x03, Y1, Y1, Y0
 	VPTEST Y0, Y0
-	JZ     ordered86
+	JZ     ordered101
 	MOVQ   $0x00000001, AX
 
-ordered86:
+ordered101:
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
 	RET
 
 DATA dneginf_s<>+0(SB)/8, $0xfff0000000000000
 GLOBL dneginf_s<>(SB), RODATA|NOPTR, $8
+
+// func dmaxplanesAVX2(y *float64, x *float64, l int, n int, scale float64) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·dmaxplanesAVX2(SB), NOSPLIT, $0-48
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VBROADCASTSD dneginf_s<>+0(SB), Y2
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x00000003, SI
+	VPXOR        Y3, Y3, Y3
+	TESTQ        SI, SI
+	JZ           notail102
+	LEAQ         tailmask<>+0(SB), DI
+	SHLQ         $0x03, SI
+	NEGQ         SI
+	VMOVDQU      32(DI)(SI*1), Y3
+
+notail102:
+plane103:
+	TESTQ   DX, DX
+	JZ      planesdone104
+	VMOVUPD Y2, Y4
+	VMOVUPD Y2, Y5
+	VMOVUPD Y2, Y6
+	VMOVUPD Y2, Y7
+	VXORPD  Y8, Y8, Y8
+	MOVQ    CX, SI
+	MOVQ    BX, DI
+
+big105:
+	CMPQ        DI, $0x00000010
+	JL          single106
+	VMOVUPD     (SI), Y9
+	VMAXPD      Y9, Y4, Y4
+	VFMADD231PD Y9, Y0, Y8
+	VMOVUPD     32(SI), Y9
+	VMAXPD      Y9, Y5, Y5
+	VFMADD231PD Y9, Y0, Y8
+	VMOVUPD     64(SI), Y9
+	VMAXPD      Y9, Y6, Y6
+	VFMADD231PD Y9, Y0, Y8
+	VMOVUPD     96(SI), Y9
+	VMAXPD      Y9, Y7, Y7
+	VFMADD231PD Y9, Y0, Y8
+	ADDQ        $0x00000080, SI
+	SUBQ        $0x00000010, DI
+	JMP         big105
+
+single106:
+	CMPQ        DI, $0x00000004
+	JL          tail107
+	VMOVUPD     (SI), Y9
+	VMAXPD      Y9, Y4, Y4
+	VFMADD231PD Y9, Y0, Y8
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000004, DI
+	JMP         single106
+
+tail107:
+	TESTQ       DI, DI
+	JZ          fold108
+	VMASKMOVPD  (SI), Y3, Y9
+	VFMADD231PD Y9, Y0, Y8
+	VMOVUPD     Y2, Y10
+	VBLENDVPD   Y3, Y9, Y2, Y10
+	VMAXPD      Y10, Y5, Y5
+
+fold108:
+	VMAXPD       Y5, Y4, Y4
+	VMAXPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VMAXPD       X5, X4, X5
+	VPERMILPD    $0x01, X5, X4
+	VMAXPD       X4, X5, X5
+	VORPD        Y8, Y1, Y1
+	VMOVSD       X5, (AX)
+	ADDQ         $0x08, AX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	ADDQ         SI, CX
+	DECQ         DX
+	JMP          plane103
+
+planesdone104:
+	XORQ   AX, AX
+	VCMPPD $0x03, Y1, Y1, Y0
+	VPTEST Y0, Y0
+	JZ     ordered109
+	MOVQ   $0x00000001, AX
+
+ordered109:
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
 
 // func davgpoolAVX2(y *float64, x *float64, offs *int, ntaps int, n int, m int, ys int, xs int, scale float64) int
 // Requires: AVX
@@ -931,16 +1235,16 @@ TEXT ·davgpoolAVX2(SB), NOSPLIT, $0-80
 	MOVQ         x+8(FP), CX
 	MOVQ         m+40(FP), DX
 
-run87:
+run110:
 	TESTQ DX, DX
-	JZ    runsdone88
+	JZ    runsdone111
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big89:
+big112:
 	CMPQ    DI, $0x00000010
-	JL      single90
+	JL      single113
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Y1
@@ -949,9 +1253,9 @@ big89:
 	VMOVUPD 96(SI)(R9*8), Y4
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold94
+	JZ      fold117
 
-taps93:
+taps116:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Y5
@@ -963,9 +1267,9 @@ taps93:
 	VMOVUPD 96(SI)(R9*8), Y5
 	VADDPD  Y5, Y4, Y4
 	DECQ    R10
-	JNZ     taps93
+	JNZ     taps116
 
-fold94:
+fold117:
 	VMULPD  Y0, Y1, Y1
 	VMOVUPD Y1, (BX)
 	VMULPD  Y0, Y2, Y2
@@ -977,37 +1281,37 @@ fold94:
 	ADDQ    $0x00000080, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000010, DI
-	JMP     big89
+	JMP     big112
 
-single90:
+single113:
 	CMPQ    DI, $0x00000004
-	JL      tail91
+	JL      tail114
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Y1
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold96
+	JZ      fold119
 
-taps95:
+taps118:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Y2
 	VADDPD  Y2, Y1, Y1
 	DECQ    R10
-	JNZ     taps95
+	JNZ     taps118
 
-fold96:
+fold119:
 	VMULPD  Y0, Y1, Y1
 	VMOVUPD Y1, (BX)
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000020, SI
 	SUBQ    $0x00000004, DI
-	JMP     single90
+	JMP     single113
 
-tail91:
+tail114:
 	TESTQ      DI, DI
-	JZ         next92
+	JZ         next115
 	LEAQ       tailmask<>+0(SB), R8
 	SHLQ       $0x03, DI
 	NEGQ       DI
@@ -1017,27 +1321,27 @@ tail91:
 	VMASKMOVPD (SI)(R8*8), Y1, Y2
 	MOVQ       ntaps+24(FP), R9
 	DECQ       R9
-	JZ         fold98
+	JZ         fold121
 
-taps97:
+taps120:
 	ADDQ       $0x08, DI
 	MOVQ       (DI), R8
 	VMASKMOVPD (SI)(R8*8), Y1, Y3
 	VADDPD     Y3, Y2, Y2
 	DECQ       R9
-	JNZ        taps97
+	JNZ        taps120
 
-fold98:
+fold121:
 	VMULPD     Y0, Y2, Y2
 	VMASKMOVPD Y2, Y1, (BX)
 
-next92:
+next115:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run87
+	JMP  run110
 
-runsdone88:
+runsdone111:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
@@ -1051,16 +1355,16 @@ TEXT ·davgpool2AVX2(SB), NOSPLIT, $0-96
 	MOVQ         x+8(FP), CX
 	MOVQ         m+56(FP), DX
 
-run99:
+run122:
 	TESTQ DX, DX
-	JZ    runsdone100
+	JZ    runsdone123
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big101:
+big124:
 	CMPQ    DI, $0x00000004
-	JL      single102
+	JL      single125
 	MOVQ    even+16(FP), R8
 	MOVQ    (R8), R8
 	VMOVUPD (SI)(R8*8), Y1
@@ -1070,9 +1374,9 @@ big101:
 	ADDQ    $0x08, R8
 	DECQ    R9
 
-taps105:
+taps128:
 	TESTQ   R9, R9
-	JZ      tapsdone106
+	JZ      tapsdone129
 	MOVQ    (R8), R10
 	VMOVUPD (SI)(R10*8), Y3
 	VMOVUPD 32(SI)(R10*8), Y4
@@ -1080,17 +1384,17 @@ taps105:
 	VADDPD  Y4, Y2, Y2
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps105
+	JMP     taps128
 
-tapsdone106:
+tapsdone129:
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	MOVQ   odd+32(FP), R8
 	MOVQ   nodd+40(FP), R9
 
-taps107:
+taps130:
 	TESTQ   R9, R9
-	JZ      tapsdone108
+	JZ      tapsdone131
 	MOVQ    (R8), R10
 	VMOVUPD (SI)(R10*8), Y5
 	VMOVUPD 32(SI)(R10*8), Y6
@@ -1098,9 +1402,9 @@ taps107:
 	VADDPD  Y6, Y4, Y4
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps107
+	JMP     taps130
 
-tapsdone108:
+tapsdone131:
 	VUNPCKLPD Y2, Y1, Y1
 	VUNPCKHPD Y4, Y3, Y2
 	VADDPD    Y2, Y1, Y1
@@ -1110,11 +1414,11 @@ tapsdone108:
 	ADDQ      $0x00000020, BX
 	ADDQ      $0x00000040, SI
 	SUBQ      $0x00000004, DI
-	JMP       big101
+	JMP       big124
 
-single102:
+single125:
 	TESTQ      DI, DI
-	JZ         next104
+	JZ         next127
 	LEAQ       (DI)(DI*1), R9
 	MOVQ       $0x00000004, R10
 	MOVQ       R9, R8
@@ -1142,9 +1446,9 @@ single102:
 	ADDQ       $0x08, DI
 	DECQ       R8
 
-taps109:
+taps132:
 	TESTQ      R8, R8
-	JZ         tapsdone110
+	JZ         tapsdone133
 	MOVQ       (DI), R9
 	VMASKMOVPD (SI)(R9*8), Y1, Y6
 	VMASKMOVPD 32(SI)(R9*8), Y2, Y7
@@ -1152,17 +1456,17 @@ taps109:
 	VADDPD     Y7, Y5, Y5
 	ADDQ       $0x08, DI
 	DECQ       R8
-	JMP        taps109
+	JMP        taps132
 
-tapsdone110:
+tapsdone133:
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	MOVQ   odd+32(FP), DI
 	MOVQ   nodd+40(FP), R8
 
-taps111:
+taps134:
 	TESTQ      R8, R8
-	JZ         tapsdone112
+	JZ         tapsdone135
 	MOVQ       (DI), R9
 	VMASKMOVPD (SI)(R9*8), Y1, Y8
 	VMASKMOVPD 32(SI)(R9*8), Y2, Y9
@@ -1170,9 +1474,9 @@ taps111:
 	VADDPD     Y9, Y7, Y7
 	ADDQ       $0x08, DI
 	DECQ       R8
-	JMP        taps111
+	JMP        taps134
 
-tapsdone112:
+tapsdone135:
 	VUNPCKLPD  Y5, Y4, Y1
 	VUNPCKHPD  Y7, Y6, Y2
 	VADDPD     Y2, Y1, Y1
@@ -1180,16 +1484,98 @@ tapsdone112:
 	VMULPD     Y0, Y1, Y1
 	VMASKMOVPD Y1, Y3, (BX)
 
-next104:
+next127:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run99
+	JMP  run122
 
-runsdone100:
+runsdone123:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
+	RET
+
+// func davgplanesAVX2(y *float64, x *float64, l int, n int, scale float64) int
+// Requires: AVX, AVX2
+TEXT ·davgplanesAVX2(SB), NOSPLIT, $0-48
+	VBROADCASTSD scale+32(FP), Y0
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x00000003, SI
+	VPXOR        Y1, Y1, Y1
+	TESTQ        SI, SI
+	JZ           notail136
+	LEAQ         tailmask<>+0(SB), DI
+	SHLQ         $0x03, SI
+	NEGQ         SI
+	VMOVDQU      32(DI)(SI*1), Y1
+
+notail136:
+plane137:
+	TESTQ  DX, DX
+	JZ     planesdone138
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ   CX, SI
+	MOVQ   BX, DI
+
+big139:
+	CMPQ    DI, $0x00000010
+	JL      single140
+	VMOVUPD (SI), Y6
+	VADDPD  Y6, Y2, Y2
+	VMOVUPD 32(SI), Y6
+	VADDPD  Y6, Y3, Y3
+	VMOVUPD 64(SI), Y6
+	VADDPD  Y6, Y4, Y4
+	VMOVUPD 96(SI), Y6
+	VADDPD  Y6, Y5, Y5
+	ADDQ    $0x00000080, SI
+	SUBQ    $0x00000010, DI
+	JMP     big139
+
+single140:
+	CMPQ    DI, $0x00000004
+	JL      tail141
+	VMOVUPD (SI), Y6
+	VADDPD  Y6, Y2, Y2
+	ADDQ    $0x00000020, SI
+	SUBQ    $0x00000004, DI
+	JMP     single140
+
+tail141:
+	TESTQ      DI, DI
+	JZ         fold142
+	VMASKMOVPD (SI), Y1, Y6
+	VADDPD     Y6, Y3, Y3
+
+fold142:
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VEXTRACTF128 $0x01, Y2, X3
+	VADDPD       X3, X2, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDPD       X2, X3, X3
+	VMULPD       X0, X3, X3
+	VMOVSD       X3, (AX)
+	ADDQ         $0x08, AX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	ADDQ         SI, CX
+	DECQ         DX
+	JMP          plane137
+
+planesdone138:
+	XORQ AX, AX
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
 	RET
 
 // func smaxpoolAVX512(y *float32, x *float32, offs *int, ntaps int, n int, m int, ys int, xs int, scale float32) int
@@ -1204,127 +1590,133 @@ TEXT ·smaxpoolAVX512(SB), NOSPLIT, $0-80
 	MOVQ   x+8(FP), CX
 	MOVQ   m+40(FP), DX
 
-run113:
+run143:
 	TESTQ DX, DX
-	JZ    runsdone114
+	JZ    runsdone144
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big115:
-	CMPQ        DI, $0x00000040
-	JL          single116
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Z5
-	VFMADD231PS Z5, Z0, Z1
-	VMOVUPS     64(SI)(R9*4), Z6
-	VFMADD231PS Z6, Z0, Z2
-	VMOVUPS     128(SI)(R9*4), Z7
-	VFMADD231PS Z7, Z0, Z3
-	VMOVUPS     192(SI)(R9*4), Z8
-	VFMADD231PS Z8, Z0, Z4
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold120
+big145:
+	CMPQ    DI, $0x00000040
+	JL      single146
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPS (SI)(R9*4), Z5
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS 64(SI)(R9*4), Z7
+	VMULPS  Z7, Z0, Z8
+	VMOVUPS 128(SI)(R9*4), Z9
+	VMULPS  Z9, Z0, Z10
+	VMOVUPS 192(SI)(R9*4), Z11
+	VMULPS  Z11, Z0, Z12
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold150
 
-taps119:
+taps149:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Z9
-	VMAXPS      Z9, Z5, Z5
-	VFMADD231PS Z9, Z0, Z1
-	VMOVUPS     64(SI)(R9*4), Z9
-	VMAXPS      Z9, Z6, Z6
-	VFMADD231PS Z9, Z0, Z2
-	VMOVUPS     128(SI)(R9*4), Z9
-	VMAXPS      Z9, Z7, Z7
-	VFMADD231PS Z9, Z0, Z3
-	VMOVUPS     192(SI)(R9*4), Z9
-	VMAXPS      Z9, Z8, Z8
-	VFMADD231PS Z9, Z0, Z4
+	VMOVUPS     (SI)(R9*4), Z13
+	VMAXPS      Z13, Z5, Z5
+	VFMADD231PS Z13, Z0, Z6
+	VMOVUPS     64(SI)(R9*4), Z13
+	VMAXPS      Z13, Z7, Z7
+	VFMADD231PS Z13, Z0, Z8
+	VMOVUPS     128(SI)(R9*4), Z13
+	VMAXPS      Z13, Z9, Z9
+	VFMADD231PS Z13, Z0, Z10
+	VMOVUPS     192(SI)(R9*4), Z13
+	VMAXPS      Z13, Z11, Z11
+	VFMADD231PS Z13, Z0, Z12
 	DECQ        R10
-	JNZ         taps119
+	JNZ         taps149
 
-fold120:
+fold150:
+	VORPS   Z6, Z1, Z1
 	VMOVUPS Z5, (BX)
-	VMOVUPS Z6, 64(BX)
-	VMOVUPS Z7, 128(BX)
-	VMOVUPS Z8, 192(BX)
+	VORPS   Z8, Z2, Z2
+	VMOVUPS Z7, 64(BX)
+	VORPS   Z10, Z3, Z3
+	VMOVUPS Z9, 128(BX)
+	VORPS   Z12, Z4, Z4
+	VMOVUPS Z11, 192(BX)
 	ADDQ    $0x00000100, BX
 	ADDQ    $0x00000100, SI
 	SUBQ    $0x00000040, DI
-	JMP     big115
+	JMP     big145
 
-single116:
-	CMPQ        DI, $0x00000010
-	JL          tail117
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Z5
-	VFMADD231PS Z5, Z0, Z1
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold122
+single146:
+	CMPQ    DI, $0x00000010
+	JL      tail147
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPS (SI)(R9*4), Z5
+	VMULPS  Z5, Z0, Z6
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold152
 
-taps121:
+taps151:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPS     (SI)(R9*4), Z6
-	VMAXPS      Z6, Z5, Z5
-	VFMADD231PS Z6, Z0, Z1
+	VMOVUPS     (SI)(R9*4), Z7
+	VMAXPS      Z7, Z5, Z5
+	VFMADD231PS Z7, Z0, Z6
 	DECQ        R10
-	JNZ         taps121
+	JNZ         taps151
 
-fold122:
+fold152:
+	VORPS   Z6, Z1, Z1
 	VMOVUPS Z5, (BX)
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, SI
 	SUBQ    $0x00000010, DI
-	JMP     single116
+	JMP     single146
 
-tail117:
-	TESTQ       DI, DI
-	JZ          next118
-	LEAQ        kmask<>+0(SB), R8
-	KMOVW       (R8)(DI*2), K1
-	MOVQ        offs+16(FP), DI
-	MOVQ        (DI), R8
-	VMOVUPS.Z   (SI)(R8*4), K1, Z5
-	VFMADD231PS Z5, Z0, Z1
-	MOVQ        ntaps+24(FP), R9
-	DECQ        R9
-	JZ          fold124
+tail147:
+	TESTQ     DI, DI
+	JZ        next148
+	LEAQ      kmask<>+0(SB), R8
+	KMOVW     (R8)(DI*2), K1
+	MOVQ      offs+16(FP), DI
+	MOVQ      (DI), R8
+	VMOVUPS.Z (SI)(R8*4), K1, Z5
+	VMULPS    Z5, Z0, Z6
+	MOVQ      ntaps+24(FP), R9
+	DECQ      R9
+	JZ        fold154
 
-taps123:
+taps153:
 	ADDQ        $0x08, DI
 	MOVQ        (DI), R8
-	VMOVUPS.Z   (SI)(R8*4), K1, Z6
-	VMAXPS      Z6, Z5, Z5
-	VFMADD231PS Z6, Z0, Z1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z7
+	VMAXPS      Z7, Z5, Z5
+	VFMADD231PS Z7, Z0, Z6
 	DECQ        R9
-	JNZ         taps123
+	JNZ         taps153
 
-fold124:
+fold154:
+	VORPS   Z6, Z1, Z1
 	VMOVUPS Z5, K1, (BX)
 
-next118:
+next148:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run113
+	JMP  run143
 
-runsdone114:
+runsdone144:
 	XORQ     AX, AX
 	VADDPS   Z2, Z1, Z1
 	VADDPS   Z3, Z1, Z1
 	VADDPS   Z4, Z1, Z1
 	VCMPPS   $0x03, Z1, Z1, K1
 	KORTESTW K1, K1
-	JZ       ordered125
+	JZ       ordered155
 	MOVQ     $0x00000001, AX
 
-ordered125:
+ordered155:
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
 	RET
@@ -1359,159 +1751,163 @@ TEXT ·smaxpool2AVX512(SB), NOSPLIT, $0-96
 	MOVQ      x+8(FP), CX
 	MOVQ      m+56(FP), DX
 
-run126:
+run156:
 	TESTQ DX, DX
-	JZ    runsdone127
+	JZ    runsdone157
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big128:
-	CMPQ        DI, $0x00000010
-	JL          single129
-	MOVQ        even+16(FP), R8
-	MOVQ        (R8), R8
-	VMOVUPS     (SI)(R8*4), Z4
-	VMOVUPS     64(SI)(R8*4), Z5
-	VFMADD231PS Z4, Z0, Z1
-	VFMADD231PS Z5, Z0, Z1
-	MOVQ        even+16(FP), R8
-	MOVQ        neven+24(FP), R9
-	ADDQ        $0x08, R8
-	DECQ        R9
+big158:
+	CMPQ    DI, $0x00000010
+	JL      single159
+	MOVQ    even+16(FP), R8
+	MOVQ    (R8), R8
+	VMOVUPS (SI)(R8*4), Z4
+	VMOVUPS 64(SI)(R8*4), Z5
+	VMULPS  Z4, Z0, Z6
+	VMULPS  Z5, Z0, Z7
+	MOVQ    even+16(FP), R8
+	MOVQ    neven+24(FP), R9
+	ADDQ    $0x08, R8
+	DECQ    R9
 
-taps132:
+taps162:
 	TESTQ       R9, R9
-	JZ          tapsdone133
-	MOVQ        (R8), R10
-	VMOVUPS     (SI)(R10*4), Z6
-	VMOVUPS     64(SI)(R10*4), Z7
-	VMAXPS      Z6, Z4, Z4
-	VFMADD231PS Z6, Z0, Z1
-	VMAXPS      Z7, Z5, Z5
-	VFMADD231PS Z7, Z0, Z1
-	ADDQ        $0x08, R8
-	DECQ        R9
-	JMP         taps132
-
-tapsdone133:
-	VBROADCASTSS sneginf_s<>+0(SB), Z6
-	VMOVUPS      Z6, Z7
-	MOVQ         odd+32(FP), R8
-	MOVQ         nodd+40(FP), R9
-
-taps134:
-	TESTQ       R9, R9
-	JZ          tapsdone135
+	JZ          tapsdone163
 	MOVQ        (R8), R10
 	VMOVUPS     (SI)(R10*4), Z8
 	VMOVUPS     64(SI)(R10*4), Z9
-	VMAXPS      Z8, Z6, Z6
-	VFMADD231PS Z8, Z0, Z1
-	VMAXPS      Z9, Z7, Z7
-	VFMADD231PS Z9, Z0, Z1
+	VMAXPS      Z8, Z4, Z4
+	VFMADD231PS Z8, Z0, Z6
+	VMAXPS      Z9, Z5, Z5
+	VFMADD231PS Z9, Z0, Z7
 	ADDQ        $0x08, R8
 	DECQ        R9
-	JMP         taps134
+	JMP         taps162
 
-tapsdone135:
+tapsdone163:
+	VBROADCASTSS sneginf_s<>+0(SB), Z8
+	VMOVUPS      Z8, Z9
+	MOVQ         odd+32(FP), R8
+	MOVQ         nodd+40(FP), R9
+
+taps164:
+	TESTQ       R9, R9
+	JZ          tapsdone165
+	MOVQ        (R8), R10
+	VMOVUPS     (SI)(R10*4), Z10
+	VMOVUPS     64(SI)(R10*4), Z11
+	VMAXPS      Z10, Z8, Z8
+	VFMADD231PS Z10, Z0, Z6
+	VMAXPS      Z11, Z9, Z9
+	VFMADD231PS Z11, Z0, Z7
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JMP         taps164
+
+tapsdone165:
 	VPERMT2PS Z5, Z2, Z4
-	VPERMT2PS Z7, Z3, Z6
+	VPERMT2PS Z9, Z3, Z8
 	CMPQ      nodd+40(FP), $0x00
-	JE        noodd136
-	VMAXPS    Z6, Z4, Z4
+	JE        noodd166
+	VMAXPS    Z8, Z4, Z4
 
-noodd136:
+noodd166:
+	VORPS   Z7, Z6, Z6
+	VORPS   Z6, Z1, Z1
 	VMOVUPS Z4, (BX)
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000010, DI
-	JMP     big128
+	JMP     big158
 
-single129:
-	TESTQ       DI, DI
-	JZ          next131
-	LEAQ        (DI)(DI*1), R9
-	MOVQ        $0x00000010, R10
-	MOVQ        R9, R8
-	CMPQ        R8, R10
-	CMOVQGT     R10, R8
-	SUBQ        R8, R9
-	LEAQ        kmask<>+0(SB), R10
-	KMOVW       (R10)(R8*2), K1
-	LEAQ        kmask<>+0(SB), R8
-	KMOVW       (R8)(R9*2), K2
-	LEAQ        kmask<>+0(SB), R8
-	KMOVW       (R8)(DI*2), K3
-	MOVQ        even+16(FP), DI
-	MOVQ        (DI), DI
-	VMOVUPS.Z   (SI)(DI*4), K1, Z4
-	VMOVUPS.Z   64(SI)(DI*4), K2, Z5
-	VFMADD231PS Z4, Z0, Z1
-	VFMADD231PS Z5, Z0, Z1
-	MOVQ        even+16(FP), DI
-	MOVQ        neven+24(FP), R8
-	ADDQ        $0x08, DI
-	DECQ        R8
+single159:
+	TESTQ     DI, DI
+	JZ        next161
+	LEAQ      (DI)(DI*1), R9
+	MOVQ      $0x00000010, R10
+	MOVQ      R9, R8
+	CMPQ      R8, R10
+	CMOVQGT   R10, R8
+	SUBQ      R8, R9
+	LEAQ      kmask<>+0(SB), R10
+	KMOVW     (R10)(R8*2), K1
+	LEAQ      kmask<>+0(SB), R8
+	KMOVW     (R8)(R9*2), K2
+	LEAQ      kmask<>+0(SB), R8
+	KMOVW     (R8)(DI*2), K3
+	MOVQ      even+16(FP), DI
+	MOVQ      (DI), DI
+	VMOVUPS.Z (SI)(DI*4), K1, Z4
+	VMOVUPS.Z 64(SI)(DI*4), K2, Z5
+	VMULPS    Z4, Z0, Z6
+	VMULPS    Z5, Z0, Z7
+	MOVQ      even+16(FP), DI
+	MOVQ      neven+24(FP), R8
+	ADDQ      $0x08, DI
+	DECQ      R8
 
-taps137:
+taps167:
 	TESTQ       R8, R8
-	JZ          tapsdone138
-	MOVQ        (DI), R9
-	VMOVUPS.Z   (SI)(R9*4), K1, Z6
-	VMOVUPS.Z   64(SI)(R9*4), K2, Z7
-	VMAXPS      Z6, Z4, Z4
-	VFMADD231PS Z6, Z0, Z1
-	VMAXPS      Z7, Z5, Z5
-	VFMADD231PS Z7, Z0, Z1
-	ADDQ        $0x08, DI
-	DECQ        R8
-	JMP         taps137
-
-tapsdone138:
-	VBROADCASTSS sneginf_s<>+0(SB), Z6
-	VMOVUPS      Z6, Z7
-	MOVQ         odd+32(FP), DI
-	MOVQ         nodd+40(FP), R8
-
-taps139:
-	TESTQ       R8, R8
-	JZ          tapsdone140
+	JZ          tapsdone168
 	MOVQ        (DI), R9
 	VMOVUPS.Z   (SI)(R9*4), K1, Z8
 	VMOVUPS.Z   64(SI)(R9*4), K2, Z9
-	VMAXPS      Z8, Z6, Z6
-	VFMADD231PS Z8, Z0, Z1
-	VMAXPS      Z9, Z7, Z7
-	VFMADD231PS Z9, Z0, Z1
+	VMAXPS      Z8, Z4, Z4
+	VFMADD231PS Z8, Z0, Z6
+	VMAXPS      Z9, Z5, Z5
+	VFMADD231PS Z9, Z0, Z7
 	ADDQ        $0x08, DI
 	DECQ        R8
-	JMP         taps139
+	JMP         taps167
 
-tapsdone140:
+tapsdone168:
+	VBROADCASTSS sneginf_s<>+0(SB), Z8
+	VMOVUPS      Z8, Z9
+	MOVQ         odd+32(FP), DI
+	MOVQ         nodd+40(FP), R8
+
+taps169:
+	TESTQ       R8, R8
+	JZ          tapsdone170
+	MOVQ        (DI), R9
+	VMOVUPS.Z   (SI)(R9*4), K1, Z10
+	VMOVUPS.Z   64(SI)(R9*4), K2, Z11
+	VMAXPS      Z10, Z8, Z8
+	VFMADD231PS Z10, Z0, Z6
+	VMAXPS      Z11, Z9, Z9
+	VFMADD231PS Z11, Z0, Z7
+	ADDQ        $0x08, DI
+	DECQ        R8
+	JMP         taps169
+
+tapsdone170:
 	VPERMT2PS Z5, Z2, Z4
-	VPERMT2PS Z7, Z3, Z6
+	VPERMT2PS Z9, Z3, Z8
 	CMPQ      nodd+40(FP), $0x00
-	JE        noodd141
-	VMAXPS    Z6, Z4, Z4
+	JE        noodd171
+	VMAXPS    Z8, Z4, Z4
 
-noodd141:
+noodd171:
+	VORPS   Z7, Z6, Z6
+	VORPS   Z6, Z1, Z1
 	VMOVUPS Z4, K3, (BX)
 
-next131:
+next161:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run126
+	JMP  run156
 
-runsdone127:
+runsdone157:
 	XORQ     AX, AX
 	VCMPPS   $0x03, Z1, Z1, K1
 	KORTESTW K1, K1
-	JZ       ordered142
+	JZ       ordered172
 	MOVQ     $0x00000001, AX
 
-ordered142:
+ordered172:
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
 	RET
@@ -1552,6 +1948,107 @@ DATA spoolidx1<>+56(SB)/4, $0x0000001d
 DATA spoolidx1<>+60(SB)/4, $0x0000001f
 GLOBL spoolidx1<>(SB), RODATA|NOPTR, $64
 
+// func smaxplanesAVX512(y *float32, x *float32, l int, n int, scale float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·smaxplanesAVX512(SB), NOSPLIT, $0-48
+	VXORPS       Z0, Z0, Z0
+	VXORPS       Z1, Z1, Z1
+	VBROADCASTSS sneginf_s<>+0(SB), Z2
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x0000000f, SI
+	KXORW        K1, K1, K1
+	TESTQ        SI, SI
+	JZ           notail173
+	LEAQ         kmask<>+0(SB), DI
+	KMOVW        (DI)(SI*2), K1
+
+notail173:
+plane174:
+	TESTQ   DX, DX
+	JZ      planesdone175
+	VMOVUPS Z2, Z3
+	VMOVUPS Z2, Z4
+	VMOVUPS Z2, Z5
+	VMOVUPS Z2, Z6
+	VXORPS  Z7, Z7, Z7
+	MOVQ    CX, SI
+	MOVQ    BX, DI
+
+big176:
+	CMPQ        DI, $0x00000040
+	JL          single177
+	VMOVUPS     (SI), Z8
+	VMAXPS      Z8, Z3, Z3
+	VFMADD231PS Z8, Z0, Z7
+	VMOVUPS     64(SI), Z8
+	VMAXPS      Z8, Z4, Z4
+	VFMADD231PS Z8, Z0, Z7
+	VMOVUPS     128(SI), Z8
+	VMAXPS      Z8, Z5, Z5
+	VFMADD231PS Z8, Z0, Z7
+	VMOVUPS     192(SI), Z8
+	VMAXPS      Z8, Z6, Z6
+	VFMADD231PS Z8, Z0, Z7
+	ADDQ        $0x00000100, SI
+	SUBQ        $0x00000040, DI
+	JMP         big176
+
+single177:
+	CMPQ        DI, $0x00000010
+	JL          tail178
+	VMOVUPS     (SI), Z8
+	VMAXPS      Z8, Z3, Z3
+	VFMADD231PS Z8, Z0, Z7
+	ADDQ        $0x00000040, SI
+	SUBQ        $0x00000010, DI
+	JMP         single177
+
+tail178:
+	TESTQ       DI, DI
+	JZ          fold179
+	VMOVUPS.Z   (SI), K1, Z8
+	VFMADD231PS Z8, Z0, Z7
+	VMOVUPS     Z2, Z9
+	VMOVUPS     Z8, K1, Z9
+	VMAXPS      Z9, Z4, Z4
+
+fold179:
+	VMAXPS        Z4, Z3, Z3
+	VMAXPS        Z6, Z5, Z5
+	VMAXPS        Z5, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z3, Y4
+	VMAXPS        Y4, Y3, Y4
+	VEXTRACTF128  $0x01, Y4, X3
+	VMAXPS        X3, X4, X3
+	VPERMILPS     $0x4e, X3, X4
+	VMAXPS        X4, X3, X3
+	VPERMILPS     $0xb1, X3, X4
+	VMAXPS        X4, X3, X3
+	VORPS         Z7, Z1, Z1
+	VMOVSS        X3, (AX)
+	ADDQ          $0x04, AX
+	MOVQ          BX, SI
+	SHLQ          $0x02, SI
+	ADDQ          SI, CX
+	DECQ          DX
+	JMP           plane174
+
+planesdone175:
+	XORQ     AX, AX
+	VCMPPS   $0x03, Z1, Z1, K1
+	KORTESTW K1, K1
+	JZ       ordered180
+	MOVQ     $0x00000001, AX
+
+ordered180:
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
+
 // func savgpoolAVX512(y *float32, x *float32, offs *int, ntaps int, n int, m int, ys int, xs int, scale float32) int
 // Requires: AVX, AVX512F
 TEXT ·savgpoolAVX512(SB), NOSPLIT, $0-80
@@ -1560,16 +2057,16 @@ TEXT ·savgpoolAVX512(SB), NOSPLIT, $0-80
 	MOVQ         x+8(FP), CX
 	MOVQ         m+40(FP), DX
 
-run143:
+run181:
 	TESTQ DX, DX
-	JZ    runsdone144
+	JZ    runsdone182
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big145:
+big183:
 	CMPQ    DI, $0x00000040
-	JL      single146
+	JL      single184
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Z1
@@ -1578,9 +2075,9 @@ big145:
 	VMOVUPS 192(SI)(R9*4), Z4
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold150
+	JZ      fold188
 
-taps149:
+taps187:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Z5
@@ -1592,9 +2089,9 @@ taps149:
 	VMOVUPS 192(SI)(R9*4), Z5
 	VADDPS  Z5, Z4, Z4
 	DECQ    R10
-	JNZ     taps149
+	JNZ     taps187
 
-fold150:
+fold188:
 	VMULPS  Z0, Z1, Z1
 	VMOVUPS Z1, (BX)
 	VMULPS  Z0, Z2, Z2
@@ -1606,37 +2103,37 @@ fold150:
 	ADDQ    $0x00000100, BX
 	ADDQ    $0x00000100, SI
 	SUBQ    $0x00000040, DI
-	JMP     big145
+	JMP     big183
 
-single146:
+single184:
 	CMPQ    DI, $0x00000010
-	JL      tail147
+	JL      tail185
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Z1
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold152
+	JZ      fold190
 
-taps151:
+taps189:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPS (SI)(R9*4), Z2
 	VADDPS  Z2, Z1, Z1
 	DECQ    R10
-	JNZ     taps151
+	JNZ     taps189
 
-fold152:
+fold190:
 	VMULPS  Z0, Z1, Z1
 	VMOVUPS Z1, (BX)
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, SI
 	SUBQ    $0x00000010, DI
-	JMP     single146
+	JMP     single184
 
-tail147:
+tail185:
 	TESTQ     DI, DI
-	JZ        next148
+	JZ        next186
 	LEAQ      kmask<>+0(SB), R8
 	KMOVW     (R8)(DI*2), K1
 	MOVQ      offs+16(FP), DI
@@ -1644,27 +2141,27 @@ tail147:
 	VMOVUPS.Z (SI)(R8*4), K1, Z1
 	MOVQ      ntaps+24(FP), R9
 	DECQ      R9
-	JZ        fold154
+	JZ        fold192
 
-taps153:
+taps191:
 	ADDQ      $0x08, DI
 	MOVQ      (DI), R8
 	VMOVUPS.Z (SI)(R8*4), K1, Z2
 	VADDPS    Z2, Z1, Z1
 	DECQ      R9
-	JNZ       taps153
+	JNZ       taps191
 
-fold154:
+fold192:
 	VMULPS  Z0, Z1, Z1
 	VMOVUPS Z1, K1, (BX)
 
-next148:
+next186:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run143
+	JMP  run181
 
-runsdone144:
+runsdone182:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
@@ -1680,16 +2177,16 @@ TEXT ·savgpool2AVX512(SB), NOSPLIT, $0-96
 	MOVQ         x+8(FP), CX
 	MOVQ         m+56(FP), DX
 
-run155:
+run193:
 	TESTQ DX, DX
-	JZ    runsdone156
+	JZ    runsdone194
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big157:
+big195:
 	CMPQ    DI, $0x00000010
-	JL      single158
+	JL      single196
 	MOVQ    even+16(FP), R8
 	MOVQ    (R8), R8
 	VMOVUPS (SI)(R8*4), Z3
@@ -1699,9 +2196,9 @@ big157:
 	ADDQ    $0x08, R8
 	DECQ    R9
 
-taps161:
+taps199:
 	TESTQ   R9, R9
-	JZ      tapsdone162
+	JZ      tapsdone200
 	MOVQ    (R8), R10
 	VMOVUPS (SI)(R10*4), Z5
 	VMOVUPS 64(SI)(R10*4), Z6
@@ -1709,17 +2206,17 @@ taps161:
 	VADDPS  Z6, Z4, Z4
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps161
+	JMP     taps199
 
-tapsdone162:
+tapsdone200:
 	VXORPS Z5, Z5, Z5
 	VXORPS Z6, Z6, Z6
 	MOVQ   odd+32(FP), R8
 	MOVQ   nodd+40(FP), R9
 
-taps163:
+taps201:
 	TESTQ   R9, R9
-	JZ      tapsdone164
+	JZ      tapsdone202
 	MOVQ    (R8), R10
 	VMOVUPS (SI)(R10*4), Z7
 	VMOVUPS 64(SI)(R10*4), Z8
@@ -1727,9 +2224,9 @@ taps163:
 	VADDPS  Z8, Z6, Z6
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps163
+	JMP     taps201
 
-tapsdone164:
+tapsdone202:
 	VPERMT2PS Z4, Z1, Z3
 	VPERMT2PS Z6, Z2, Z5
 	VADDPS    Z5, Z3, Z3
@@ -1738,11 +2235,11 @@ tapsdone164:
 	ADDQ      $0x00000040, BX
 	ADDQ      $0x00000080, SI
 	SUBQ      $0x00000010, DI
-	JMP       big157
+	JMP       big195
 
-single158:
+single196:
 	TESTQ     DI, DI
-	JZ        next160
+	JZ        next198
 	LEAQ      (DI)(DI*1), R9
 	MOVQ      $0x00000010, R10
 	MOVQ      R9, R8
@@ -1764,9 +2261,9 @@ single158:
 	ADDQ      $0x08, DI
 	DECQ      R8
 
-taps165:
+taps203:
 	TESTQ     R8, R8
-	JZ        tapsdone166
+	JZ        tapsdone204
 	MOVQ      (DI), R9
 	VMOVUPS.Z (SI)(R9*4), K1, Z5
 	VMOVUPS.Z 64(SI)(R9*4), K2, Z6
@@ -1774,17 +2271,17 @@ taps165:
 	VADDPS    Z6, Z4, Z4
 	ADDQ      $0x08, DI
 	DECQ      R8
-	JMP       taps165
+	JMP       taps203
 
-tapsdone166:
+tapsdone204:
 	VXORPS Z5, Z5, Z5
 	VXORPS Z6, Z6, Z6
 	MOVQ   odd+32(FP), DI
 	MOVQ   nodd+40(FP), R8
 
-taps167:
+taps205:
 	TESTQ     R8, R8
-	JZ        tapsdone168
+	JZ        tapsdone206
 	MOVQ      (DI), R9
 	VMOVUPS.Z (SI)(R9*4), K1, Z7
 	VMOVUPS.Z 64(SI)(R9*4), K2, Z8
@@ -1792,25 +2289,109 @@ taps167:
 	VADDPS    Z8, Z6, Z6
 	ADDQ      $0x08, DI
 	DECQ      R8
-	JMP       taps167
+	JMP       taps205
 
-tapsdone168:
+tapsdone206:
 	VPERMT2PS Z4, Z1, Z3
 	VPERMT2PS Z6, Z2, Z5
 	VADDPS    Z5, Z3, Z3
 	VMULPS    Z0, Z3, Z3
 	VMOVUPS   Z3, K3, (BX)
 
-next160:
+next198:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run155
+	JMP  run193
 
-runsdone156:
+runsdone194:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
+	RET
+
+// func savgplanesAVX512(y *float32, x *float32, l int, n int, scale float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·savgplanesAVX512(SB), NOSPLIT, $0-48
+	VBROADCASTSS scale+32(FP), Z0
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x0000000f, SI
+	KXORW        K1, K1, K1
+	TESTQ        SI, SI
+	JZ           notail207
+	LEAQ         kmask<>+0(SB), DI
+	KMOVW        (DI)(SI*2), K1
+
+notail207:
+plane208:
+	TESTQ  DX, DX
+	JZ     planesdone209
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	MOVQ   CX, SI
+	MOVQ   BX, DI
+
+big210:
+	CMPQ    DI, $0x00000040
+	JL      single211
+	VMOVUPS (SI), Z5
+	VADDPS  Z5, Z1, Z1
+	VMOVUPS 64(SI), Z5
+	VADDPS  Z5, Z2, Z2
+	VMOVUPS 128(SI), Z5
+	VADDPS  Z5, Z3, Z3
+	VMOVUPS 192(SI), Z5
+	VADDPS  Z5, Z4, Z4
+	ADDQ    $0x00000100, SI
+	SUBQ    $0x00000040, DI
+	JMP     big210
+
+single211:
+	CMPQ    DI, $0x00000010
+	JL      tail212
+	VMOVUPS (SI), Z5
+	VADDPS  Z5, Z1, Z1
+	ADDQ    $0x00000040, SI
+	SUBQ    $0x00000010, DI
+	JMP     single211
+
+tail212:
+	TESTQ     DI, DI
+	JZ        fold213
+	VMOVUPS.Z (SI), K1, Z5
+	VADDPS    Z5, Z2, Z2
+
+fold213:
+	VADDPS        Z2, Z1, Z1
+	VADDPS        Z4, Z3, Z3
+	VADDPS        Z3, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDPS        Y2, Y1, Y2
+	VEXTRACTF128  $0x01, Y2, X1
+	VADDPS        X1, X2, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VMULPS        X0, X1, X1
+	VMOVSS        X1, (AX)
+	ADDQ          $0x04, AX
+	MOVQ          BX, SI
+	SHLQ          $0x02, SI
+	ADDQ          SI, CX
+	DECQ          DX
+	JMP           plane208
+
+planesdone209:
+	XORQ AX, AX
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
 	RET
 
 // func dmaxpoolAVX512(y *float64, x *float64, offs *int, ntaps int, n int, m int, ys int, xs int, scale float64) int
@@ -1825,127 +2406,133 @@ TEXT ·dmaxpoolAVX512(SB), NOSPLIT, $0-80
 	MOVQ   x+8(FP), CX
 	MOVQ   m+40(FP), DX
 
-run169:
+run214:
 	TESTQ DX, DX
-	JZ    runsdone170
+	JZ    runsdone215
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big171:
-	CMPQ        DI, $0x00000020
-	JL          single172
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Z5
-	VFMADD231PD Z5, Z0, Z1
-	VMOVUPD     64(SI)(R9*8), Z6
-	VFMADD231PD Z6, Z0, Z2
-	VMOVUPD     128(SI)(R9*8), Z7
-	VFMADD231PD Z7, Z0, Z3
-	VMOVUPD     192(SI)(R9*8), Z8
-	VFMADD231PD Z8, Z0, Z4
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold176
+big216:
+	CMPQ    DI, $0x00000020
+	JL      single217
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPD (SI)(R9*8), Z5
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD 64(SI)(R9*8), Z7
+	VMULPD  Z7, Z0, Z8
+	VMOVUPD 128(SI)(R9*8), Z9
+	VMULPD  Z9, Z0, Z10
+	VMOVUPD 192(SI)(R9*8), Z11
+	VMULPD  Z11, Z0, Z12
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold221
 
-taps175:
+taps220:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Z9
-	VMAXPD      Z9, Z5, Z5
-	VFMADD231PD Z9, Z0, Z1
-	VMOVUPD     64(SI)(R9*8), Z9
-	VMAXPD      Z9, Z6, Z6
-	VFMADD231PD Z9, Z0, Z2
-	VMOVUPD     128(SI)(R9*8), Z9
-	VMAXPD      Z9, Z7, Z7
-	VFMADD231PD Z9, Z0, Z3
-	VMOVUPD     192(SI)(R9*8), Z9
-	VMAXPD      Z9, Z8, Z8
-	VFMADD231PD Z9, Z0, Z4
+	VMOVUPD     (SI)(R9*8), Z13
+	VMAXPD      Z13, Z5, Z5
+	VFMADD231PD Z13, Z0, Z6
+	VMOVUPD     64(SI)(R9*8), Z13
+	VMAXPD      Z13, Z7, Z7
+	VFMADD231PD Z13, Z0, Z8
+	VMOVUPD     128(SI)(R9*8), Z13
+	VMAXPD      Z13, Z9, Z9
+	VFMADD231PD Z13, Z0, Z10
+	VMOVUPD     192(SI)(R9*8), Z13
+	VMAXPD      Z13, Z11, Z11
+	VFMADD231PD Z13, Z0, Z12
 	DECQ        R10
-	JNZ         taps175
+	JNZ         taps220
 
-fold176:
+fold221:
+	VORPD   Z6, Z1, Z1
 	VMOVUPD Z5, (BX)
-	VMOVUPD Z6, 64(BX)
-	VMOVUPD Z7, 128(BX)
-	VMOVUPD Z8, 192(BX)
+	VORPD   Z8, Z2, Z2
+	VMOVUPD Z7, 64(BX)
+	VORPD   Z10, Z3, Z3
+	VMOVUPD Z9, 128(BX)
+	VORPD   Z12, Z4, Z4
+	VMOVUPD Z11, 192(BX)
 	ADDQ    $0x00000100, BX
 	ADDQ    $0x00000100, SI
 	SUBQ    $0x00000020, DI
-	JMP     big171
+	JMP     big216
 
-single172:
-	CMPQ        DI, $0x00000008
-	JL          tail173
-	MOVQ        offs+16(FP), R8
-	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Z5
-	VFMADD231PD Z5, Z0, Z1
-	MOVQ        ntaps+24(FP), R10
-	DECQ        R10
-	JZ          fold178
+single217:
+	CMPQ    DI, $0x00000008
+	JL      tail218
+	MOVQ    offs+16(FP), R8
+	MOVQ    (R8), R9
+	VMOVUPD (SI)(R9*8), Z5
+	VMULPD  Z5, Z0, Z6
+	MOVQ    ntaps+24(FP), R10
+	DECQ    R10
+	JZ      fold223
 
-taps177:
+taps222:
 	ADDQ        $0x08, R8
 	MOVQ        (R8), R9
-	VMOVUPD     (SI)(R9*8), Z6
-	VMAXPD      Z6, Z5, Z5
-	VFMADD231PD Z6, Z0, Z1
+	VMOVUPD     (SI)(R9*8), Z7
+	VMAXPD      Z7, Z5, Z5
+	VFMADD231PD Z7, Z0, Z6
 	DECQ        R10
-	JNZ         taps177
+	JNZ         taps222
 
-fold178:
+fold223:
+	VORPD   Z6, Z1, Z1
 	VMOVUPD Z5, (BX)
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, SI
 	SUBQ    $0x00000008, DI
-	JMP     single172
+	JMP     single217
 
-tail173:
-	TESTQ       DI, DI
-	JZ          next174
-	LEAQ        kmask<>+0(SB), R8
-	KMOVW       (R8)(DI*2), K1
-	MOVQ        offs+16(FP), DI
-	MOVQ        (DI), R8
-	VMOVUPD.Z   (SI)(R8*8), K1, Z5
-	VFMADD231PD Z5, Z0, Z1
-	MOVQ        ntaps+24(FP), R9
-	DECQ        R9
-	JZ          fold180
+tail218:
+	TESTQ     DI, DI
+	JZ        next219
+	LEAQ      kmask<>+0(SB), R8
+	KMOVW     (R8)(DI*2), K1
+	MOVQ      offs+16(FP), DI
+	MOVQ      (DI), R8
+	VMOVUPD.Z (SI)(R8*8), K1, Z5
+	VMULPD    Z5, Z0, Z6
+	MOVQ      ntaps+24(FP), R9
+	DECQ      R9
+	JZ        fold225
 
-taps179:
+taps224:
 	ADDQ        $0x08, DI
 	MOVQ        (DI), R8
-	VMOVUPD.Z   (SI)(R8*8), K1, Z6
-	VMAXPD      Z6, Z5, Z5
-	VFMADD231PD Z6, Z0, Z1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z7
+	VMAXPD      Z7, Z5, Z5
+	VFMADD231PD Z7, Z0, Z6
 	DECQ        R9
-	JNZ         taps179
+	JNZ         taps224
 
-fold180:
+fold225:
+	VORPD   Z6, Z1, Z1
 	VMOVUPD Z5, K1, (BX)
 
-next174:
+next219:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run169
+	JMP  run214
 
-runsdone170:
+runsdone215:
 	XORQ     AX, AX
 	VADDPD   Z2, Z1, Z1
 	VADDPD   Z3, Z1, Z1
 	VADDPD   Z4, Z1, Z1
 	VCMPPD   $0x03, Z1, Z1, K1
 	KORTESTW K1, K1
-	JZ       ordered181
+	JZ       ordered226
 	MOVQ     $0x00000001, AX
 
-ordered181:
+ordered226:
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
 	RET
@@ -1961,159 +2548,163 @@ TEXT ·dmaxpool2AVX512(SB), NOSPLIT, $0-96
 	MOVQ      x+8(FP), CX
 	MOVQ      m+56(FP), DX
 
-run182:
+run227:
 	TESTQ DX, DX
-	JZ    runsdone183
+	JZ    runsdone228
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big184:
-	CMPQ        DI, $0x00000008
-	JL          single185
-	MOVQ        even+16(FP), R8
-	MOVQ        (R8), R8
-	VMOVUPD     (SI)(R8*8), Z4
-	VMOVUPD     64(SI)(R8*8), Z5
-	VFMADD231PD Z4, Z0, Z1
-	VFMADD231PD Z5, Z0, Z1
-	MOVQ        even+16(FP), R8
-	MOVQ        neven+24(FP), R9
-	ADDQ        $0x08, R8
-	DECQ        R9
+big229:
+	CMPQ    DI, $0x00000008
+	JL      single230
+	MOVQ    even+16(FP), R8
+	MOVQ    (R8), R8
+	VMOVUPD (SI)(R8*8), Z4
+	VMOVUPD 64(SI)(R8*8), Z5
+	VMULPD  Z4, Z0, Z6
+	VMULPD  Z5, Z0, Z7
+	MOVQ    even+16(FP), R8
+	MOVQ    neven+24(FP), R9
+	ADDQ    $0x08, R8
+	DECQ    R9
 
-taps188:
+taps233:
 	TESTQ       R9, R9
-	JZ          tapsdone189
-	MOVQ        (R8), R10
-	VMOVUPD     (SI)(R10*8), Z6
-	VMOVUPD     64(SI)(R10*8), Z7
-	VMAXPD      Z6, Z4, Z4
-	VFMADD231PD Z6, Z0, Z1
-	VMAXPD      Z7, Z5, Z5
-	VFMADD231PD Z7, Z0, Z1
-	ADDQ        $0x08, R8
-	DECQ        R9
-	JMP         taps188
-
-tapsdone189:
-	VBROADCASTSD dneginf_s<>+0(SB), Z6
-	VMOVUPD      Z6, Z7
-	MOVQ         odd+32(FP), R8
-	MOVQ         nodd+40(FP), R9
-
-taps190:
-	TESTQ       R9, R9
-	JZ          tapsdone191
+	JZ          tapsdone234
 	MOVQ        (R8), R10
 	VMOVUPD     (SI)(R10*8), Z8
 	VMOVUPD     64(SI)(R10*8), Z9
-	VMAXPD      Z8, Z6, Z6
-	VFMADD231PD Z8, Z0, Z1
-	VMAXPD      Z9, Z7, Z7
-	VFMADD231PD Z9, Z0, Z1
+	VMAXPD      Z8, Z4, Z4
+	VFMADD231PD Z8, Z0, Z6
+	VMAXPD      Z9, Z5, Z5
+	VFMADD231PD Z9, Z0, Z7
 	ADDQ        $0x08, R8
 	DECQ        R9
-	JMP         taps190
+	JMP         taps233
 
-tapsdone191:
+tapsdone234:
+	VBROADCASTSD dneginf_s<>+0(SB), Z8
+	VMOVUPD      Z8, Z9
+	MOVQ         odd+32(FP), R8
+	MOVQ         nodd+40(FP), R9
+
+taps235:
+	TESTQ       R9, R9
+	JZ          tapsdone236
+	MOVQ        (R8), R10
+	VMOVUPD     (SI)(R10*8), Z10
+	VMOVUPD     64(SI)(R10*8), Z11
+	VMAXPD      Z10, Z8, Z8
+	VFMADD231PD Z10, Z0, Z6
+	VMAXPD      Z11, Z9, Z9
+	VFMADD231PD Z11, Z0, Z7
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JMP         taps235
+
+tapsdone236:
 	VPERMT2PD Z5, Z2, Z4
-	VPERMT2PD Z7, Z3, Z6
+	VPERMT2PD Z9, Z3, Z8
 	CMPQ      nodd+40(FP), $0x00
-	JE        noodd192
-	VMAXPD    Z6, Z4, Z4
+	JE        noodd237
+	VMAXPD    Z8, Z4, Z4
 
-noodd192:
+noodd237:
+	VORPD   Z7, Z6, Z6
+	VORPD   Z6, Z1, Z1
 	VMOVUPD Z4, (BX)
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000008, DI
-	JMP     big184
+	JMP     big229
 
-single185:
-	TESTQ       DI, DI
-	JZ          next187
-	LEAQ        (DI)(DI*1), R9
-	MOVQ        $0x00000008, R10
-	MOVQ        R9, R8
-	CMPQ        R8, R10
-	CMOVQGT     R10, R8
-	SUBQ        R8, R9
-	LEAQ        kmask<>+0(SB), R10
-	KMOVW       (R10)(R8*2), K1
-	LEAQ        kmask<>+0(SB), R8
-	KMOVW       (R8)(R9*2), K2
-	LEAQ        kmask<>+0(SB), R8
-	KMOVW       (R8)(DI*2), K3
-	MOVQ        even+16(FP), DI
-	MOVQ        (DI), DI
-	VMOVUPD.Z   (SI)(DI*8), K1, Z4
-	VMOVUPD.Z   64(SI)(DI*8), K2, Z5
-	VFMADD231PD Z4, Z0, Z1
-	VFMADD231PD Z5, Z0, Z1
-	MOVQ        even+16(FP), DI
-	MOVQ        neven+24(FP), R8
-	ADDQ        $0x08, DI
-	DECQ        R8
+single230:
+	TESTQ     DI, DI
+	JZ        next232
+	LEAQ      (DI)(DI*1), R9
+	MOVQ      $0x00000008, R10
+	MOVQ      R9, R8
+	CMPQ      R8, R10
+	CMOVQGT   R10, R8
+	SUBQ      R8, R9
+	LEAQ      kmask<>+0(SB), R10
+	KMOVW     (R10)(R8*2), K1
+	LEAQ      kmask<>+0(SB), R8
+	KMOVW     (R8)(R9*2), K2
+	LEAQ      kmask<>+0(SB), R8
+	KMOVW     (R8)(DI*2), K3
+	MOVQ      even+16(FP), DI
+	MOVQ      (DI), DI
+	VMOVUPD.Z (SI)(DI*8), K1, Z4
+	VMOVUPD.Z 64(SI)(DI*8), K2, Z5
+	VMULPD    Z4, Z0, Z6
+	VMULPD    Z5, Z0, Z7
+	MOVQ      even+16(FP), DI
+	MOVQ      neven+24(FP), R8
+	ADDQ      $0x08, DI
+	DECQ      R8
 
-taps193:
+taps238:
 	TESTQ       R8, R8
-	JZ          tapsdone194
-	MOVQ        (DI), R9
-	VMOVUPD.Z   (SI)(R9*8), K1, Z6
-	VMOVUPD.Z   64(SI)(R9*8), K2, Z7
-	VMAXPD      Z6, Z4, Z4
-	VFMADD231PD Z6, Z0, Z1
-	VMAXPD      Z7, Z5, Z5
-	VFMADD231PD Z7, Z0, Z1
-	ADDQ        $0x08, DI
-	DECQ        R8
-	JMP         taps193
-
-tapsdone194:
-	VBROADCASTSD dneginf_s<>+0(SB), Z6
-	VMOVUPD      Z6, Z7
-	MOVQ         odd+32(FP), DI
-	MOVQ         nodd+40(FP), R8
-
-taps195:
-	TESTQ       R8, R8
-	JZ          tapsdone196
+	JZ          tapsdone239
 	MOVQ        (DI), R9
 	VMOVUPD.Z   (SI)(R9*8), K1, Z8
 	VMOVUPD.Z   64(SI)(R9*8), K2, Z9
-	VMAXPD      Z8, Z6, Z6
-	VFMADD231PD Z8, Z0, Z1
-	VMAXPD      Z9, Z7, Z7
-	VFMADD231PD Z9, Z0, Z1
+	VMAXPD      Z8, Z4, Z4
+	VFMADD231PD Z8, Z0, Z6
+	VMAXPD      Z9, Z5, Z5
+	VFMADD231PD Z9, Z0, Z7
 	ADDQ        $0x08, DI
 	DECQ        R8
-	JMP         taps195
+	JMP         taps238
 
-tapsdone196:
+tapsdone239:
+	VBROADCASTSD dneginf_s<>+0(SB), Z8
+	VMOVUPD      Z8, Z9
+	MOVQ         odd+32(FP), DI
+	MOVQ         nodd+40(FP), R8
+
+taps240:
+	TESTQ       R8, R8
+	JZ          tapsdone241
+	MOVQ        (DI), R9
+	VMOVUPD.Z   (SI)(R9*8), K1, Z10
+	VMOVUPD.Z   64(SI)(R9*8), K2, Z11
+	VMAXPD      Z10, Z8, Z8
+	VFMADD231PD Z10, Z0, Z6
+	VMAXPD      Z11, Z9, Z9
+	VFMADD231PD Z11, Z0, Z7
+	ADDQ        $0x08, DI
+	DECQ        R8
+	JMP         taps240
+
+tapsdone241:
 	VPERMT2PD Z5, Z2, Z4
-	VPERMT2PD Z7, Z3, Z6
+	VPERMT2PD Z9, Z3, Z8
 	CMPQ      nodd+40(FP), $0x00
-	JE        noodd197
-	VMAXPD    Z6, Z4, Z4
+	JE        noodd242
+	VMAXPD    Z8, Z4, Z4
 
-noodd197:
+noodd242:
+	VORPD   Z7, Z6, Z6
+	VORPD   Z6, Z1, Z1
 	VMOVUPD Z4, K3, (BX)
 
-next187:
+next232:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run182
+	JMP  run227
 
-runsdone183:
+runsdone228:
 	XORQ     AX, AX
 	VCMPPD   $0x03, Z1, Z1, K1
 	KORTESTW K1, K1
-	JZ       ordered198
+	JZ       ordered243
 	MOVQ     $0x00000001, AX
 
-ordered198:
+ordered243:
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
 	RET
@@ -2138,6 +2729,105 @@ DATA dpoolidx1<>+48(SB)/8, $0x000000000000000d
 DATA dpoolidx1<>+56(SB)/8, $0x000000000000000f
 GLOBL dpoolidx1<>(SB), RODATA|NOPTR, $64
 
+// func dmaxplanesAVX512(y *float64, x *float64, l int, n int, scale float64) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dmaxplanesAVX512(SB), NOSPLIT, $0-48
+	VXORPD       Z0, Z0, Z0
+	VXORPD       Z1, Z1, Z1
+	VBROADCASTSD dneginf_s<>+0(SB), Z2
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x00000007, SI
+	KXORW        K1, K1, K1
+	TESTQ        SI, SI
+	JZ           notail244
+	LEAQ         kmask<>+0(SB), DI
+	KMOVW        (DI)(SI*2), K1
+
+notail244:
+plane245:
+	TESTQ   DX, DX
+	JZ      planesdone246
+	VMOVUPD Z2, Z3
+	VMOVUPD Z2, Z4
+	VMOVUPD Z2, Z5
+	VMOVUPD Z2, Z6
+	VXORPD  Z7, Z7, Z7
+	MOVQ    CX, SI
+	MOVQ    BX, DI
+
+big247:
+	CMPQ        DI, $0x00000020
+	JL          single248
+	VMOVUPD     (SI), Z8
+	VMAXPD      Z8, Z3, Z3
+	VFMADD231PD Z8, Z0, Z7
+	VMOVUPD     64(SI), Z8
+	VMAXPD      Z8, Z4, Z4
+	VFMADD231PD Z8, Z0, Z7
+	VMOVUPD     128(SI), Z8
+	VMAXPD      Z8, Z5, Z5
+	VFMADD231PD Z8, Z0, Z7
+	VMOVUPD     192(SI), Z8
+	VMAXPD      Z8, Z6, Z6
+	VFMADD231PD Z8, Z0, Z7
+	ADDQ        $0x00000100, SI
+	SUBQ        $0x00000020, DI
+	JMP         big247
+
+single248:
+	CMPQ        DI, $0x00000008
+	JL          tail249
+	VMOVUPD     (SI), Z8
+	VMAXPD      Z8, Z3, Z3
+	VFMADD231PD Z8, Z0, Z7
+	ADDQ        $0x00000040, SI
+	SUBQ        $0x00000008, DI
+	JMP         single248
+
+tail249:
+	TESTQ       DI, DI
+	JZ          fold250
+	VMOVUPD.Z   (SI), K1, Z8
+	VFMADD231PD Z8, Z0, Z7
+	VMOVUPD     Z2, Z9
+	VMOVUPD     Z8, K1, Z9
+	VMAXPD      Z9, Z4, Z4
+
+fold250:
+	VMAXPD        Z4, Z3, Z3
+	VMAXPD        Z6, Z5, Z5
+	VMAXPD        Z5, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z3, Y4
+	VMAXPD        Y4, Y3, Y4
+	VEXTRACTF128  $0x01, Y4, X3
+	VMAXPD        X3, X4, X3
+	VPERMILPD     $0x01, X3, X4
+	VMAXPD        X4, X3, X3
+	VORPD         Z7, Z1, Z1
+	VMOVSD        X3, (AX)
+	ADDQ          $0x08, AX
+	MOVQ          BX, SI
+	SHLQ          $0x03, SI
+	ADDQ          SI, CX
+	DECQ          DX
+	JMP           plane245
+
+planesdone246:
+	XORQ     AX, AX
+	VCMPPD   $0x03, Z1, Z1, K1
+	KORTESTW K1, K1
+	JZ       ordered251
+	MOVQ     $0x00000001, AX
+
+ordered251:
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
+
 // func davgpoolAVX512(y *float64, x *float64, offs *int, ntaps int, n int, m int, ys int, xs int, scale float64) int
 // Requires: AVX, AVX512F
 TEXT ·davgpoolAVX512(SB), NOSPLIT, $0-80
@@ -2146,16 +2836,16 @@ TEXT ·davgpoolAVX512(SB), NOSPLIT, $0-80
 	MOVQ         x+8(FP), CX
 	MOVQ         m+40(FP), DX
 
-run199:
+run252:
 	TESTQ DX, DX
-	JZ    runsdone200
+	JZ    runsdone253
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+32(FP), DI
 
-big201:
+big254:
 	CMPQ    DI, $0x00000020
-	JL      single202
+	JL      single255
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Z1
@@ -2164,9 +2854,9 @@ big201:
 	VMOVUPD 192(SI)(R9*8), Z4
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold206
+	JZ      fold259
 
-taps205:
+taps258:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Z5
@@ -2178,9 +2868,9 @@ taps205:
 	VMOVUPD 192(SI)(R9*8), Z5
 	VADDPD  Z5, Z4, Z4
 	DECQ    R10
-	JNZ     taps205
+	JNZ     taps258
 
-fold206:
+fold259:
 	VMULPD  Z0, Z1, Z1
 	VMOVUPD Z1, (BX)
 	VMULPD  Z0, Z2, Z2
@@ -2192,37 +2882,37 @@ fold206:
 	ADDQ    $0x00000100, BX
 	ADDQ    $0x00000100, SI
 	SUBQ    $0x00000020, DI
-	JMP     big201
+	JMP     big254
 
-single202:
+single255:
 	CMPQ    DI, $0x00000008
-	JL      tail203
+	JL      tail256
 	MOVQ    offs+16(FP), R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Z1
 	MOVQ    ntaps+24(FP), R10
 	DECQ    R10
-	JZ      fold208
+	JZ      fold261
 
-taps207:
+taps260:
 	ADDQ    $0x08, R8
 	MOVQ    (R8), R9
 	VMOVUPD (SI)(R9*8), Z2
 	VADDPD  Z2, Z1, Z1
 	DECQ    R10
-	JNZ     taps207
+	JNZ     taps260
 
-fold208:
+fold261:
 	VMULPD  Z0, Z1, Z1
 	VMOVUPD Z1, (BX)
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, SI
 	SUBQ    $0x00000008, DI
-	JMP     single202
+	JMP     single255
 
-tail203:
+tail256:
 	TESTQ     DI, DI
-	JZ        next204
+	JZ        next257
 	LEAQ      kmask<>+0(SB), R8
 	KMOVW     (R8)(DI*2), K1
 	MOVQ      offs+16(FP), DI
@@ -2230,27 +2920,27 @@ tail203:
 	VMOVUPD.Z (SI)(R8*8), K1, Z1
 	MOVQ      ntaps+24(FP), R9
 	DECQ      R9
-	JZ        fold210
+	JZ        fold263
 
-taps209:
+taps262:
 	ADDQ      $0x08, DI
 	MOVQ      (DI), R8
 	VMOVUPD.Z (SI)(R8*8), K1, Z2
 	VADDPD    Z2, Z1, Z1
 	DECQ      R9
-	JNZ       taps209
+	JNZ       taps262
 
-fold210:
+fold263:
 	VMULPD  Z0, Z1, Z1
 	VMOVUPD Z1, K1, (BX)
 
-next204:
+next257:
 	ADDQ ys+48(FP), AX
 	ADDQ xs+56(FP), CX
 	DECQ DX
-	JMP  run199
+	JMP  run252
 
-runsdone200:
+runsdone253:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
@@ -2266,16 +2956,16 @@ TEXT ·davgpool2AVX512(SB), NOSPLIT, $0-96
 	MOVQ         x+8(FP), CX
 	MOVQ         m+56(FP), DX
 
-run211:
+run264:
 	TESTQ DX, DX
-	JZ    runsdone212
+	JZ    runsdone265
 	MOVQ  AX, BX
 	MOVQ  CX, SI
 	MOVQ  n+48(FP), DI
 
-big213:
+big266:
 	CMPQ    DI, $0x00000008
-	JL      single214
+	JL      single267
 	MOVQ    even+16(FP), R8
 	MOVQ    (R8), R8
 	VMOVUPD (SI)(R8*8), Z3
@@ -2285,9 +2975,9 @@ big213:
 	ADDQ    $0x08, R8
 	DECQ    R9
 
-taps217:
+taps270:
 	TESTQ   R9, R9
-	JZ      tapsdone218
+	JZ      tapsdone271
 	MOVQ    (R8), R10
 	VMOVUPD (SI)(R10*8), Z5
 	VMOVUPD 64(SI)(R10*8), Z6
@@ -2295,17 +2985,17 @@ taps217:
 	VADDPD  Z6, Z4, Z4
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps217
+	JMP     taps270
 
-tapsdone218:
+tapsdone271:
 	VXORPD Z5, Z5, Z5
 	VXORPD Z6, Z6, Z6
 	MOVQ   odd+32(FP), R8
 	MOVQ   nodd+40(FP), R9
 
-taps219:
+taps272:
 	TESTQ   R9, R9
-	JZ      tapsdone220
+	JZ      tapsdone273
 	MOVQ    (R8), R10
 	VMOVUPD (SI)(R10*8), Z7
 	VMOVUPD 64(SI)(R10*8), Z8
@@ -2313,9 +3003,9 @@ taps219:
 	VADDPD  Z8, Z6, Z6
 	ADDQ    $0x08, R8
 	DECQ    R9
-	JMP     taps219
+	JMP     taps272
 
-tapsdone220:
+tapsdone273:
 	VPERMT2PD Z4, Z1, Z3
 	VPERMT2PD Z6, Z2, Z5
 	VADDPD    Z5, Z3, Z3
@@ -2324,11 +3014,11 @@ tapsdone220:
 	ADDQ      $0x00000040, BX
 	ADDQ      $0x00000080, SI
 	SUBQ      $0x00000008, DI
-	JMP       big213
+	JMP       big266
 
-single214:
+single267:
 	TESTQ     DI, DI
-	JZ        next216
+	JZ        next269
 	LEAQ      (DI)(DI*1), R9
 	MOVQ      $0x00000008, R10
 	MOVQ      R9, R8
@@ -2350,9 +3040,9 @@ single214:
 	ADDQ      $0x08, DI
 	DECQ      R8
 
-taps221:
+taps274:
 	TESTQ     R8, R8
-	JZ        tapsdone222
+	JZ        tapsdone275
 	MOVQ      (DI), R9
 	VMOVUPD.Z (SI)(R9*8), K1, Z5
 	VMOVUPD.Z 64(SI)(R9*8), K2, Z6
@@ -2360,17 +3050,17 @@ taps221:
 	VADDPD    Z6, Z4, Z4
 	ADDQ      $0x08, DI
 	DECQ      R8
-	JMP       taps221
+	JMP       taps274
 
-tapsdone222:
+tapsdone275:
 	VXORPD Z5, Z5, Z5
 	VXORPD Z6, Z6, Z6
 	MOVQ   odd+32(FP), DI
 	MOVQ   nodd+40(FP), R8
 
-taps223:
+taps276:
 	TESTQ     R8, R8
-	JZ        tapsdone224
+	JZ        tapsdone277
 	MOVQ      (DI), R9
 	VMOVUPD.Z (SI)(R9*8), K1, Z7
 	VMOVUPD.Z 64(SI)(R9*8), K2, Z8
@@ -2378,23 +3068,105 @@ taps223:
 	VADDPD    Z8, Z6, Z6
 	ADDQ      $0x08, DI
 	DECQ      R8
-	JMP       taps223
+	JMP       taps276
 
-tapsdone224:
+tapsdone277:
 	VPERMT2PD Z4, Z1, Z3
 	VPERMT2PD Z6, Z2, Z5
 	VADDPD    Z5, Z3, Z3
 	VMULPD    Z0, Z3, Z3
 	VMOVUPD   Z3, K3, (BX)
 
-next216:
+next269:
 	ADDQ ys+64(FP), AX
 	ADDQ xs+72(FP), CX
 	DECQ DX
-	JMP  run211
+	JMP  run264
 
-runsdone212:
+runsdone265:
 	XORQ AX, AX
 	VZEROUPPER
 	MOVQ AX, ret+88(FP)
+	RET
+
+// func davgplanesAVX512(y *float64, x *float64, l int, n int, scale float64) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·davgplanesAVX512(SB), NOSPLIT, $0-48
+	VBROADCASTSD scale+32(FP), Z0
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         l+16(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x00000007, SI
+	KXORW        K1, K1, K1
+	TESTQ        SI, SI
+	JZ           notail278
+	LEAQ         kmask<>+0(SB), DI
+	KMOVW        (DI)(SI*2), K1
+
+notail278:
+plane279:
+	TESTQ  DX, DX
+	JZ     planesdone280
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	MOVQ   CX, SI
+	MOVQ   BX, DI
+
+big281:
+	CMPQ    DI, $0x00000020
+	JL      single282
+	VMOVUPD (SI), Z5
+	VADDPD  Z5, Z1, Z1
+	VMOVUPD 64(SI), Z5
+	VADDPD  Z5, Z2, Z2
+	VMOVUPD 128(SI), Z5
+	VADDPD  Z5, Z3, Z3
+	VMOVUPD 192(SI), Z5
+	VADDPD  Z5, Z4, Z4
+	ADDQ    $0x00000100, SI
+	SUBQ    $0x00000020, DI
+	JMP     big281
+
+single282:
+	CMPQ    DI, $0x00000008
+	JL      tail283
+	VMOVUPD (SI), Z5
+	VADDPD  Z5, Z1, Z1
+	ADDQ    $0x00000040, SI
+	SUBQ    $0x00000008, DI
+	JMP     single282
+
+tail283:
+	TESTQ     DI, DI
+	JZ        fold284
+	VMOVUPD.Z (SI), K1, Z5
+	VADDPD    Z5, Z2, Z2
+
+fold284:
+	VADDPD        Z2, Z1, Z1
+	VADDPD        Z4, Z3, Z3
+	VADDPD        Z3, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDPD        Y2, Y1, Y2
+	VEXTRACTF128  $0x01, Y2, X1
+	VADDPD        X1, X2, X1
+	VPERMILPD     $0x01, X1, X2
+	VADDPD        X2, X1, X1
+	VMULPD        X0, X1, X1
+	VMOVSD        X1, (AX)
+	ADDQ          $0x08, AX
+	MOVQ          BX, SI
+	SHLQ          $0x03, SI
+	ADDQ          SI, CX
+	DECQ          DX
+	JMP           plane279
+
+planesdone280:
+	XORQ AX, AX
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
 	RET

@@ -17,6 +17,12 @@ func smaxpoolAVX2(y *float32, x *float32, offs *int, ntaps int, n int, m int, ys
 // dropped a NaN), else 0.
 func smaxpool2AVX2(y *float32, x *float32, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float32) int
 
+// smaxplanesAVX2 sets y[i] for i < n to the max of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 1 when a value read was NaN or infinite (the result may have
+// dropped a NaN), else 0.
+func smaxplanesAVX2(y *float32, x *float32, l int, n int, scale float32) int
+
 // savgpoolAVX2 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the sum × scale of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
 // It returns 0.
@@ -27,6 +33,11 @@ func savgpoolAVX2(y *float32, x *float32, offs *int, ntaps int, n int, m int, ys
 // over t < nodd. It reads x[i·xs + off + 2j + 1] for every offset.
 // It returns 0.
 func savgpool2AVX2(y *float32, x *float32, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float32) int
+
+// savgplanesAVX2 sets y[i] for i < n to the sum × scale of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 0.
+func savgplanesAVX2(y *float32, x *float32, l int, n int, scale float32) int
 
 // dmaxpoolAVX2 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the max of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
@@ -41,6 +52,12 @@ func dmaxpoolAVX2(y *float64, x *float64, offs *int, ntaps int, n int, m int, ys
 // dropped a NaN), else 0.
 func dmaxpool2AVX2(y *float64, x *float64, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float64) int
 
+// dmaxplanesAVX2 sets y[i] for i < n to the max of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 1 when a value read was NaN or infinite (the result may have
+// dropped a NaN), else 0.
+func dmaxplanesAVX2(y *float64, x *float64, l int, n int, scale float64) int
+
 // davgpoolAVX2 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the sum × scale of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
 // It returns 0.
@@ -51,6 +68,11 @@ func davgpoolAVX2(y *float64, x *float64, offs *int, ntaps int, n int, m int, ys
 // over t < nodd. It reads x[i·xs + off + 2j + 1] for every offset.
 // It returns 0.
 func davgpool2AVX2(y *float64, x *float64, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float64) int
+
+// davgplanesAVX2 sets y[i] for i < n to the sum × scale of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 0.
+func davgplanesAVX2(y *float64, x *float64, l int, n int, scale float64) int
 
 // smaxpoolAVX512 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the max of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
@@ -67,6 +89,13 @@ func smaxpoolAVX512(y *float32, x *float32, offs *int, ntaps int, n int, m int, 
 // It needs AVX-512F.
 func smaxpool2AVX512(y *float32, x *float32, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float32) int
 
+// smaxplanesAVX512 sets y[i] for i < n to the max of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 1 when a value read was NaN or infinite (the result may have
+// dropped a NaN), else 0.
+// It needs AVX-512F.
+func smaxplanesAVX512(y *float32, x *float32, l int, n int, scale float32) int
+
 // savgpoolAVX512 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the sum × scale of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
 // It returns 0.
@@ -79,6 +108,12 @@ func savgpoolAVX512(y *float32, x *float32, offs *int, ntaps int, n int, m int, 
 // It returns 0.
 // It needs AVX-512F.
 func savgpool2AVX512(y *float32, x *float32, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float32) int
+
+// savgplanesAVX512 sets y[i] for i < n to the sum × scale of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 0.
+// It needs AVX-512F.
+func savgplanesAVX512(y *float32, x *float32, l int, n int, scale float32) int
 
 // dmaxpoolAVX512 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the max of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
@@ -95,6 +130,13 @@ func dmaxpoolAVX512(y *float64, x *float64, offs *int, ntaps int, n int, m int, 
 // It needs AVX-512F.
 func dmaxpool2AVX512(y *float64, x *float64, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float64) int
 
+// dmaxplanesAVX512 sets y[i] for i < n to the max of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 1 when a value read was NaN or infinite (the result may have
+// dropped a NaN), else 0.
+// It needs AVX-512F.
+func dmaxplanesAVX512(y *float64, x *float64, l int, n int, scale float64) int
+
 // davgpoolAVX512 sets y[i·ys + j] (ys, xs in bytes) for i < m, j < n to the sum × scale of
 // x[i·xs + offs[t] + j] over t < ntaps (ntaps ≥ 1).
 // It returns 0.
@@ -107,3 +149,9 @@ func davgpoolAVX512(y *float64, x *float64, offs *int, ntaps int, n int, m int, 
 // It returns 0.
 // It needs AVX-512F.
 func davgpool2AVX512(y *float64, x *float64, even *int, neven int, odd *int, nodd int, n int, m int, ys int, xs int, scale float64) int
+
+// davgplanesAVX512 sets y[i] for i < n to the sum × scale of
+// x[i·l + j] over j < l (l ≥ 1).
+// It returns 0.
+// It needs AVX-512F.
+func davgplanesAVX512(y *float64, x *float64, l int, n int, scale float64) int

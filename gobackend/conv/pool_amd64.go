@@ -92,6 +92,40 @@ func poolCall2[T Float](k poolImpl, kind PoolKind, y, x []T, even, odd []int, n,
 	return f(py, px, &even[0], len(even), po, len(odd), n, m, ys, xs, s) != 0
 }
 
+// poolPlanesCall runs k's planes kernel: y[i] for i < len(y) folds
+// x[i·l … i·l + l − 1]; it reports what poolCall does.
+func poolPlanesCall[T Float](k poolImpl, kind PoolKind, y, x []T, l int, scale T) bool {
+	if l < 1 || len(y) < 1 {
+		panic(fmt.Sprintf("conv: pooling of %d planes of %d", len(y), l))
+	}
+	checkPoolSpan(len(x), len(y)*l)
+	wide, avg := k == poolAVX512, kind == Avg
+	if num.Size[T]() == 4 {
+		py, px, s := (*float32)(unsafe.Pointer(&y[0])), (*float32)(unsafe.Pointer(&x[0])), float32(scale)
+		f := smaxplanesAVX2
+		switch {
+		case wide && avg:
+			f = savgplanesAVX512
+		case wide:
+			f = smaxplanesAVX512
+		case avg:
+			f = savgplanesAVX2
+		}
+		return f(py, px, l, len(y), s) != 0
+	}
+	py, px, s := (*float64)(unsafe.Pointer(&y[0])), (*float64)(unsafe.Pointer(&x[0])), float64(scale)
+	f := dmaxplanesAVX2
+	switch {
+	case wide && avg:
+		f = davgplanesAVX512
+	case wide:
+		f = dmaxplanesAVX512
+	case avg:
+		f = davgplanesAVX2
+	}
+	return f(py, px, l, len(y), s) != 0
+}
+
 func maxOf(v []int) int {
 	m := 0
 	for _, t := range v {

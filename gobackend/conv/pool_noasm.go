@@ -14,3 +14,7 @@ func poolCall[T Float](poolImpl, PoolKind, []T, []T, []int, int, int, int, int, 
 func poolCall2[T Float](poolImpl, PoolKind, []T, []T, []int, []int, int, int, int, int, T) bool {
 	panic("conv: no assembly")
 }
+
+func poolPlanesCall[T Float](poolImpl, PoolKind, []T, []T, int, T) bool {
+	panic("conv: no assembly")
+}

@@ -16,9 +16,11 @@ import (
 // for any stride; the output row in NCHW, at stride 1 (one load per tap)
 // or 2 (two loads per tap and a deinterleave, poolTaps2 in ../_asm). The
 // outputs whose window crosses the input's edge in that dimension get a
-// list of their own (NHWC) or are computed in Go (NCHW, one or two per
-// row). Other NCHW strides run the generic code, except a window that
-// spans whole rows (global pooling), which reduce folds as one run.
+// list of their own (NHWC) or a call per column (NCHW). NCHW windows of
+// 3×3 and the like fold rows, then columns (pool_sep.go); a window of the
+// whole plane (global pooling) is the planes kernel, one output per
+// plane. Other NCHW strides run the generic code, except a window that
+// spans whole rows, which reduce folds as one run.
 
 // poolImpl is a set of pooling kernels.
 type poolImpl uint8
@@ -63,6 +65,8 @@ func poolVec[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T,
 		poolGlobal(k, kind, p, x, y, threads)
 	case out[2] == 1 && p.Window[2] == p.In[2] && p.Pad[2] == 0:
 		poolWholeRows(k, kind, p, out, x, y, threads)
+	case sepCase(p):
+		poolSeparable(k, kind, p, out, x, y, threads)
 	case p.Stride[2] <= 2:
 		poolNCHW(k, kind, p, out, x, y, threads)
 	default:
@@ -236,17 +240,13 @@ func interior(n, in, span, stride, pad int) (lo, hi int) {
 }
 
 // poolGlobal: NCHW windows that are the whole plane, one output per
-// channel: a run of planes in one call, n = 1, the plane's elements its
-// taps.
+// channel: a run of planes in one call of the planes kernel, which folds
+// each plane with whole vectors.
 func poolGlobal[T Float](k poolImpl, kind PoolKind, p Params, x, y []T, threads int) {
-	isz, sz := prod(p.In), num.Size[T]()
+	isz := prod(p.In)
 	scale := 1 / T(isz)
-	taps := make([]int, isz)
-	for i := range taps {
-		taps[i] = i
-	}
 	num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
-		if poolCall(k, kind, y[lo:hi], x[lo*isz:hi*isz], taps, 1, hi-lo, sz, isz*sz, scale) {
+		if poolPlanesCall(k, kind, y[lo:hi], x[lo*isz:hi*isz], isz, scale) {
 			for nc := lo; nc < hi; nc++ {
 				y[nc] = poolAt(kind, p, x[nc*isz:(nc+1)*isz], [3]int{}, [3]int{p.In[1] * p.In[2], p.In[2], 1})
 			}

@@ -181,3 +181,56 @@ func TestPoolNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolPlanes: global NCHW pooling (the planes kernels) over planes of
+// every length to 70 (shorter than a vector, whole vectors, the
+// four-vector loop, tails) and 2-D planes, with NaN and infinities in
+// some planes for max.
+func TestPoolPlanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var ps []Params
+	for l := 1; l <= 70; l++ {
+		ps = append(ps, Params{N: 3, C: 3, In: [3]int{1, 1, l}, Window: [3]int{1, 1, l}, Stride: [3]int{1, 1, l}})
+	}
+	ps = append(ps, Params{N: 1, C: 37, In: [3]int{1, 9, 11}, Window: [3]int{1, 9, 11}, Stride: [3]int{1, 9, 11}},
+		Params{N: 2, C: 4, In: [3]int{3, 5, 5}, Window: [3]int{3, 5, 5}, Stride: [3]int{3, 5, 5}})
+	for _, p := range ps {
+		p.Dil = [3]int{1, 1, 1}
+		for _, kind := range []PoolKind{Max, Avg} {
+			x32, xf := random[float32](rng, p.InLen())
+			checkPool(t, kind, p, x32, xf)
+			x64, xf := random[float64](rng, p.InLen())
+			checkPool(t, kind, p, x64, xf)
+		}
+		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			x, xf := random[float32](rng, p.InLen())
+			for _, i := range []int{0, len(x) / 2, len(x) - 1} {
+				x[i], xf[i] = float32(bad), bad
+			}
+			checkPool(t, Max, p, x, xf)
+		}
+	}
+}
+
+// TestPoolSeparableBlocks: NCHW planes with rows so wide that the
+// separable kernels' scratch holds only a few of them, so the row fold
+// runs in blocks and the column fold once per block; odd widths, both
+// strides, padding, and a NaN in a later block.
+func TestPoolSeparableBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, w := range []int{601, 1100} {
+		for _, st := range []int{1, 2} {
+			p := Params{N: 1, C: 2, In: [3]int{1, 13, w}, Window: [3]int{1, 3, 3}, Stride: [3]int{1, st, st}, Pad: [3]int{0, 1, 1}, Dil: [3]int{1, 1, 1}}
+			for _, kind := range []PoolKind{Max, Avg} {
+				x, xf := random[float32](rng, p.InLen())
+				checkPool(t, kind, p, x, xf)
+				x64, xf := random[float64](rng, p.InLen())
+				checkPool(t, kind, p, x64, xf)
+			}
+			x, xf := random[float32](rng, p.InLen())
+			i := 11*w + w - 1 // a row end in the last block
+			x[i], xf[i] = float32(math.NaN()), math.NaN()
+			checkPool(t, Max, p, x, xf)
+		}
+	}
+}
