@@ -226,6 +226,9 @@ var (
 
 // tanh returns registers holding tanh of the lanes of xs (preserved).
 func (g *gen) tanh(t dtype, xs []VecVirtual) []VecVirtual {
+	if !t.f64 {
+		return g.tanhF32(xs) // math_tanh32.go
+	}
 	n := len(xs)
 	each := func(f func(i int)) {
 		for i := range n {
