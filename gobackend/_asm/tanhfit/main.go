@@ -28,7 +28,7 @@ const (
 var starts = []float64{0, 0.125, 0.1875, 0.25, 0.375, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8}
 
 func main() {
-	fmt.Println("var tanhF32Table = [][degree + 2]float32{ // start, c0 … c6")
+	fmt.Printf("var tanhF32Table = [][%d]float32{ // start, c0 … c%d\n", degree+2, degree)
 	worst := 0.0
 	for i, a := range starts {
 		b := clamp
