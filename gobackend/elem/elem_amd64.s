@@ -1426,12 +1426,6 @@ big45:
 	VFMADD213PD  dexpp9<>+0(SB), Y0, Y6
 	VFMADD213PD  dexpp9<>+0(SB), Y1, Y7
 	VFMADD213PD  dexpp9<>+0(SB), Y2, Y8
-	VFMADD213PD  dexpp10<>+0(SB), Y0, Y6
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y7
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y8
-	VFMADD213PD  dexpp11<>+0(SB), Y0, Y6
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y7
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y8
 	VMULPD       Y0, Y0, Y9
 	VMULPD       Y1, Y1, Y10
 	VMULPD       Y2, Y2, Y11
@@ -1493,8 +1487,6 @@ single46:
 	VFMADD213PD  dexpp7<>+0(SB), Y0, Y2
 	VFMADD213PD  dexpp8<>+0(SB), Y0, Y2
 	VFMADD213PD  dexpp9<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp10<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp11<>+0(SB), Y0, Y2
 	VMULPD       Y0, Y0, Y3
 	VFMADD213PD  Y0, Y3, Y2
 	VADDPD       done<>+0(SB), Y2, Y2
@@ -1538,8 +1530,6 @@ tail47:
 	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	VFMADD213PD  Y1, Y4, Y3
 	VADDPD       done<>+0(SB), Y3, Y3
@@ -1592,77 +1582,65 @@ DATA dln2lo<>+16(SB)/8, $0x3dea39ef35793c76
 DATA dln2lo<>+24(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp0<>+0(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+8(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+16(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+24(SB)/8, $0x3de6124613a86d09
+DATA dexpp0<>+0(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+8(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+16(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+24(SB)/8, $0x3e5af389ecfc4b9c
 GLOBL dexpp0<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp1<>+0(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+8(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+16(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+24(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp1<>+0(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+8(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+16(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+24(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp2<>+0(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+8(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+16(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+24(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp2<>+0(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+8(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+16(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+24(SB)/8, $0x3ec71de0db2f6b19
 GLOBL dexpp2<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp3<>+0(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+8(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+16(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+24(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp3<>+0(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+8(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+16(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+24(SB)/8, $0x3efa019b9149a41c
 GLOBL dexpp3<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp4<>+0(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+8(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+16(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+24(SB)/8, $0x3ec71de3a556c734
+DATA dexpp4<>+0(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+8(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+16(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+24(SB)/8, $0x3f2a01a01a7c2efe
 GLOBL dexpp4<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp5<>+0(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+8(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+16(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+24(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp5<>+0(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+8(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+16(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+24(SB)/8, $0x3f56c16c17889ef1
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp6<>+0(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+8(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+16(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+24(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp6<>+0(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+8(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+16(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+24(SB)/8, $0x3f811111111109b5
 GLOBL dexpp6<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp7<>+0(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+8(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+16(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+24(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp7<>+0(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+8(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+16(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+24(SB)/8, $0x3fa5555555553d68
 GLOBL dexpp7<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp8<>+0(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+8(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+16(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+24(SB)/8, $0x3f81111111111111
+DATA dexpp8<>+0(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+8(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+16(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+24(SB)/8, $0x3fc5555555555556
 GLOBL dexpp8<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp9<>+0(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+8(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+16(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+24(SB)/8, $0x3fa5555555555555
+DATA dexpp9<>+0(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+8(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+16(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+24(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9<>(SB), RODATA|NOPTR, $32
-
-DATA dexpp10<>+0(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+8(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+16(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+24(SB)/8, $0x3fc5555555555555
-GLOBL dexpp10<>(SB), RODATA|NOPTR, $32
-
-DATA dexpp11<>+0(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+8(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+16(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+24(SB)/8, $0x3fe0000000000000
-GLOBL dexpp11<>(SB), RODATA|NOPTR, $32
 
 DATA done<>+0(SB)/8, $0x3ff0000000000000
 DATA done<>+8(SB)/8, $0x3ff0000000000000
@@ -1748,10 +1726,6 @@ big49:
 	VFMADD213PD  dexpp8<>+0(SB), Y5, Y13
 	VFMADD213PD  dexpp9<>+0(SB), Y4, Y12
 	VFMADD213PD  dexpp9<>+0(SB), Y5, Y13
-	VFMADD213PD  dexpp10<>+0(SB), Y4, Y12
-	VFMADD213PD  dexpp10<>+0(SB), Y5, Y13
-	VFMADD213PD  dexpp11<>+0(SB), Y4, Y12
-	VFMADD213PD  dexpp11<>+0(SB), Y5, Y13
 	VMULPD       Y4, Y4, Y14
 	VMULPD       Y5, Y5, Y15
 	VFMADD213PD  Y4, Y14, Y12
@@ -1836,8 +1810,6 @@ single50:
 	VFMADD213PD  dexpp7<>+0(SB), Y2, Y6
 	VFMADD213PD  dexpp8<>+0(SB), Y2, Y6
 	VFMADD213PD  dexpp9<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y6
 	VMULPD       Y2, Y2, Y7
 	VFMADD213PD  Y2, Y7, Y6
 	VADDPD       done<>+0(SB), Y6, Y6
@@ -1904,8 +1876,6 @@ tail51:
 	VFMADD213PD  dexpp7<>+0(SB), Y3, Y7
 	VFMADD213PD  dexpp8<>+0(SB), Y3, Y7
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y7
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y7
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y7
 	VMULPD       Y3, Y3, Y8
 	VFMADD213PD  Y3, Y8, Y7
 	VADDPD       done<>+0(SB), Y7, Y7
@@ -2062,12 +2032,6 @@ big53:
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y9
 	VFMADD213PD  dexpp9<>+0(SB), Y4, Y10
 	VFMADD213PD  dexpp9<>+0(SB), Y5, Y11
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y9
-	VFMADD213PD  dexpp10<>+0(SB), Y4, Y10
-	VFMADD213PD  dexpp10<>+0(SB), Y5, Y11
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y9
-	VFMADD213PD  dexpp11<>+0(SB), Y4, Y10
-	VFMADD213PD  dexpp11<>+0(SB), Y5, Y11
 	VMULPD       Y3, Y3, Y12
 	VMULPD       Y4, Y4, Y13
 	VMULPD       Y5, Y5, Y14
@@ -2142,8 +2106,6 @@ single54:
 	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	VFMADD213PD  Y1, Y4, Y3
 	VADDPD       done<>+0(SB), Y3, Y3
@@ -2192,8 +2154,6 @@ tail55:
 	VFMADD213PD  dexpp7<>+0(SB), Y2, Y4
 	VFMADD213PD  dexpp8<>+0(SB), Y2, Y4
 	VFMADD213PD  dexpp9<>+0(SB), Y2, Y4
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y4
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y4
 	VMULPD       Y2, Y2, Y5
 	VFMADD213PD  Y2, Y5, Y4
 	VADDPD       done<>+0(SB), Y4, Y4
@@ -2458,89 +2418,108 @@ TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big73:
-	CMPQ              AX, $0x00000040
+	CMPQ              AX, $0x00000050
 	JL                single74
 	VMOVUPS           (CX), Z0
 	VMOVUPS           64(CX), Z1
 	VMOVUPS           128(CX), Z2
 	VMOVUPS           192(CX), Z3
-	VBROADCASTSS      sexplo_s<>+0(SB), Z4
-	VBROADCASTSS      sexphi_s<>+0(SB), Z5
-	VMAXPS            Z0, Z4, Z0
-	VMAXPS            Z1, Z4, Z1
-	VMAXPS            Z2, Z4, Z2
-	VMAXPS            Z3, Z4, Z3
-	VMINPS            Z0, Z5, Z0
-	VMINPS            Z1, Z5, Z1
-	VMINPS            Z2, Z5, Z2
-	VMINPS            Z3, Z5, Z3
-	VBROADCASTSS      slog2e_s<>+0(SB), Z4
+	VMOVUPS           256(CX), Z4
+	VBROADCASTSS      sexplo_s<>+0(SB), Z5
+	VBROADCASTSS      sexphi_s<>+0(SB), Z6
+	VMAXPS            Z0, Z5, Z0
+	VMAXPS            Z1, Z5, Z1
+	VMAXPS            Z2, Z5, Z2
+	VMAXPS            Z3, Z5, Z3
+	VMAXPS            Z4, Z5, Z4
+	VMINPS            Z0, Z6, Z0
+	VMINPS            Z1, Z6, Z1
+	VMINPS            Z2, Z6, Z2
+	VMINPS            Z3, Z6, Z3
+	VMINPS            Z4, Z6, Z4
 	VBROADCASTSS      slog2e_s<>+0(SB), Z5
 	VBROADCASTSS      slog2e_s<>+0(SB), Z6
 	VBROADCASTSS      slog2e_s<>+0(SB), Z7
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z5
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z6
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z7
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VBROADCASTSS      slog2e_s<>+0(SB), Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z9
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z6
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z7
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z8
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z9
 	VSUBPS.BCST       smagic_s<>+0(SB), Z5, Z5
 	VSUBPS.BCST       smagic_s<>+0(SB), Z6, Z6
 	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z0
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z1
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z2
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z0
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z1
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z8
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z0
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z3
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z4
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z10
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z11
-	VMULPS            Z0, Z0, Z12
-	VMULPS            Z1, Z1, Z13
-	VMULPS            Z2, Z2, Z14
-	VMULPS            Z3, Z3, Z15
-	VFMADD213PS       Z0, Z12, Z8
-	VFMADD213PS       Z1, Z13, Z9
-	VFMADD213PS       Z2, Z14, Z10
-	VFMADD213PS       Z3, Z15, Z11
-	VADDPS.BCST       sone_s<>+0(SB), Z8, Z8
-	VADDPS.BCST       sone_s<>+0(SB), Z9, Z9
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z14
+	VMULPS            Z0, Z0, Z15
+	VMULPS            Z1, Z1, Z16
+	VMULPS            Z2, Z2, Z17
+	VMULPS            Z3, Z3, Z18
+	VMULPS            Z4, Z4, Z19
+	VFMADD213PS       Z0, Z15, Z10
+	VFMADD213PS       Z1, Z16, Z11
+	VFMADD213PS       Z2, Z17, Z12
+	VFMADD213PS       Z3, Z18, Z13
+	VFMADD213PS       Z4, Z19, Z14
 	VADDPS.BCST       sone_s<>+0(SB), Z10, Z10
 	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
-	VSCALEFPS         Z4, Z8, Z8
-	VSCALEFPS         Z5, Z9, Z9
-	VSCALEFPS         Z6, Z10, Z10
-	VSCALEFPS         Z7, Z11, Z11
-	VMOVUPS           Z8, (DX)
-	VMOVUPS           Z9, 64(DX)
-	VMOVUPS           Z10, 128(DX)
-	VMOVUPS           Z11, 192(DX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000100, DX
-	SUBQ              $0x00000040, AX
+	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
+	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
+	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
+	VSCALEFPS         Z5, Z10, Z10
+	VSCALEFPS         Z6, Z11, Z11
+	VSCALEFPS         Z7, Z12, Z12
+	VSCALEFPS         Z8, Z13, Z13
+	VSCALEFPS         Z9, Z14, Z14
+	VMOVUPS           Z10, (DX)
+	VMOVUPS           Z11, 64(DX)
+	VMOVUPS           Z12, 128(DX)
+	VMOVUPS           Z13, 192(DX)
+	VMOVUPS           Z14, 256(DX)
+	ADDQ              $0x00000140, CX
+	ADDQ              $0x00000140, DX
+	SUBQ              $0x00000050, AX
 	JMP               big73
 
 single74:
@@ -3222,113 +3201,128 @@ TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big101:
-	CMPQ              AX, $0x00000020
+	CMPQ              AX, $0x00000028
 	JL                single102
 	VMOVUPD           (CX), Z0
 	VMOVUPD           64(CX), Z1
 	VMOVUPD           128(CX), Z2
 	VMOVUPD           192(CX), Z3
-	VBROADCASTSD      dexplo_s<>+0(SB), Z4
-	VBROADCASTSD      dexphi_s<>+0(SB), Z5
-	VMAXPD            Z0, Z4, Z0
-	VMAXPD            Z1, Z4, Z1
-	VMAXPD            Z2, Z4, Z2
-	VMAXPD            Z3, Z4, Z3
-	VMINPD            Z0, Z5, Z0
-	VMINPD            Z1, Z5, Z1
-	VMINPD            Z2, Z5, Z2
-	VMINPD            Z3, Z5, Z3
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z4
+	VMOVUPD           256(CX), Z4
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z0, Z5, Z0
+	VMAXPD            Z1, Z5, Z1
+	VMAXPD            Z2, Z5, Z2
+	VMAXPD            Z3, Z5, Z3
+	VMAXPD            Z4, Z5, Z4
+	VMINPD            Z0, Z6, Z0
+	VMINPD            Z1, Z6, Z1
+	VMINPD            Z2, Z6, Z2
+	VMINPD            Z3, Z6, Z3
+	VMINPD            Z4, Z6, Z4
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z6
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z7
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z4
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z5
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z7
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z6
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z7
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z8
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z9
 	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
 	VSUBPD.BCST       dmagic_s<>+0(SB), Z6, Z6
 	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z0
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z1
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z2
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z0
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z1
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z2
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z8
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z0
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z3
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z4
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z10
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z11
-	VMULPD            Z0, Z0, Z12
-	VMULPD            Z1, Z1, Z13
-	VMULPD            Z2, Z2, Z14
-	VMULPD            Z3, Z3, Z15
-	VFMADD213PD       Z0, Z12, Z8
-	VFMADD213PD       Z1, Z13, Z9
-	VFMADD213PD       Z2, Z14, Z10
-	VFMADD213PD       Z3, Z15, Z11
-	VADDPD.BCST       done_s<>+0(SB), Z8, Z8
-	VADDPD.BCST       done_s<>+0(SB), Z9, Z9
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z14
+	VMULPD            Z0, Z0, Z15
+	VMULPD            Z1, Z1, Z16
+	VMULPD            Z2, Z2, Z17
+	VMULPD            Z3, Z3, Z18
+	VMULPD            Z4, Z4, Z19
+	VFMADD213PD       Z0, Z15, Z10
+	VFMADD213PD       Z1, Z16, Z11
+	VFMADD213PD       Z2, Z17, Z12
+	VFMADD213PD       Z3, Z18, Z13
+	VFMADD213PD       Z4, Z19, Z14
 	VADDPD.BCST       done_s<>+0(SB), Z10, Z10
 	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
-	VSCALEFPD         Z4, Z8, Z8
-	VSCALEFPD         Z5, Z9, Z9
-	VSCALEFPD         Z6, Z10, Z10
-	VSCALEFPD         Z7, Z11, Z11
-	VMOVUPD           Z8, (DX)
-	VMOVUPD           Z9, 64(DX)
-	VMOVUPD           Z10, 128(DX)
-	VMOVUPD           Z11, 192(DX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000100, DX
-	SUBQ              $0x00000020, AX
+	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
+	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
+	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
+	VSCALEFPD         Z5, Z10, Z10
+	VSCALEFPD         Z6, Z11, Z11
+	VSCALEFPD         Z7, Z12, Z12
+	VSCALEFPD         Z8, Z13, Z13
+	VSCALEFPD         Z9, Z14, Z14
+	VMOVUPD           Z10, (DX)
+	VMOVUPD           Z11, 64(DX)
+	VMOVUPD           Z12, 128(DX)
+	VMOVUPD           Z13, 192(DX)
+	VMOVUPD           Z14, 256(DX)
+	ADDQ              $0x00000140, CX
+	ADDQ              $0x00000140, DX
+	SUBQ              $0x00000028, AX
 	JMP               big101
 
 single102:
@@ -3354,8 +3348,6 @@ single102:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z2
 	VMULPD            Z0, Z0, Z3
 	VFMADD213PD       Z0, Z3, Z2
 	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
@@ -3391,8 +3383,6 @@ tail103:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z2
 	VMULPD            Z0, Z0, Z3
 	VFMADD213PD       Z0, Z3, Z2
 	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
@@ -3421,41 +3411,35 @@ GLOBL dln2hi_s<>(SB), RODATA|NOPTR, $8
 DATA dln2lo_s<>+0(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp0_s<>+0(SB)/8, $0x3de6124613a86d09
+DATA dexpp0_s<>+0(SB)/8, $0x3e5af389ecfc4b9c
 GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp1_s<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp1_s<>+0(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp2_s<>+0(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp2_s<>+0(SB)/8, $0x3ec71de0db2f6b19
 GLOBL dexpp2_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp3_s<>+0(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp3_s<>+0(SB)/8, $0x3efa019b9149a41c
 GLOBL dexpp3_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp4_s<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dexpp4_s<>+0(SB)/8, $0x3f2a01a01a7c2efe
 GLOBL dexpp4_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp5_s<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp5_s<>+0(SB)/8, $0x3f56c16c17889ef1
 GLOBL dexpp5_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp6_s<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp6_s<>+0(SB)/8, $0x3f811111111109b5
 GLOBL dexpp6_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp7_s<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp7_s<>+0(SB)/8, $0x3fa5555555553d68
 GLOBL dexpp7_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp8_s<>+0(SB)/8, $0x3f81111111111111
+DATA dexpp8_s<>+0(SB)/8, $0x3fc5555555555556
 GLOBL dexpp8_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp9_s<>+0(SB)/8, $0x3fa5555555555555
+DATA dexpp9_s<>+0(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp10_s<>+0(SB)/8, $0x3fc5555555555555
-GLOBL dexpp10_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp11_s<>+0(SB)/8, $0x3fe0000000000000
-GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
 
 DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
@@ -3562,12 +3546,6 @@ big105:
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z18
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z19
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z8, Z20
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z18
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z7, Z19
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z8, Z20
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z18
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z7, Z19
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z8, Z20
 	VMULPD            Z6, Z6, Z21
 	VMULPD            Z7, Z7, Z22
 	VMULPD            Z8, Z8, Z23
@@ -3656,8 +3634,6 @@ single106:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z6
 	VMULPD            Z2, Z2, Z7
 	VFMADD213PD       Z2, Z7, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
@@ -3716,8 +3692,6 @@ tail107:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z6
 	VMULPD            Z2, Z2, Z7
 	VFMADD213PD       Z2, Z7, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
@@ -3860,14 +3834,6 @@ big109:
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z15
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z7, Z15
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z7, Z15
 	VMULPD            Z4, Z4, Z16
 	VMULPD            Z5, Z5, Z17
 	VMULPD            Z6, Z6, Z18
@@ -3937,8 +3903,6 @@ single110:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VFMADD213PD       Z1, Z4, Z3
 	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
@@ -3980,8 +3944,6 @@ tail111:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VFMADD213PD       Z1, Z4, Z3
 	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
