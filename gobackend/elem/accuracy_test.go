@@ -71,6 +71,12 @@ func sweep32(lvl isa.Level, fn string) (worst float64, at float32, count int) {
 	if numtest.Quick() {
 		stride = 99991
 	}
+	return sweep32Range(lvl, fn, specials32, 0, 1<<32, stride)
+}
+
+// sweep32Range measures fn's largest error over extra and the bit
+// patterns lo, lo+stride, … below hi.
+func sweep32Range(lvl isa.Level, fn string, extra []float32, lo, hi, stride uint64) (worst float64, at float32, count int) {
 	kern, ref := kernel32(lvl, fn), ref64[fn]
 	const batch = 1 << 16
 	x, y := make([]float32, 0, batch), make([]float32, batch)
@@ -85,8 +91,8 @@ func sweep32(lvl isa.Level, fn string) (worst float64, at float32, count int) {
 		count += len(x)
 		x = x[:0]
 	}
-	x = append(x, specials32...)
-	for b := uint64(0); b < 1<<32; b += stride {
+	x = append(x, extra...)
+	for b := lo; b < hi; b += stride {
 		x = append(x, math.Float32frombits(uint32(b)))
 		if len(x) == batch {
 			check()

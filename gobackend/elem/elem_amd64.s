@@ -571,296 +571,362 @@ TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big21:
-	CMPQ         AX, $0x00000010
-	JL           single22
-	VMOVUPS      (CX), Y0
-	VMOVUPS      32(CX), Y1
-	VANDPS       sabsmask<>+0(SB), Y0, Y2
-	VANDPS       sabsmask<>+0(SB), Y1, Y3
-	VMULPS       Y2, Y2, Y4
-	VMULPS       Y3, Y3, Y5
-	VMOVUPS      stanhp0<>+0(SB), Y6
-	VMOVUPS      stanhp0<>+0(SB), Y7
-	VFMADD213PS  stanhp1<>+0(SB), Y4, Y6
-	VFMADD213PS  stanhp1<>+0(SB), Y5, Y7
-	VFMADD213PS  stanhp2<>+0(SB), Y4, Y6
-	VFMADD213PS  stanhp2<>+0(SB), Y5, Y7
-	VFMADD213PS  stanhp3<>+0(SB), Y4, Y6
-	VFMADD213PS  stanhp3<>+0(SB), Y5, Y7
-	VFMADD213PS  stanhp4<>+0(SB), Y4, Y6
-	VFMADD213PS  stanhp4<>+0(SB), Y5, Y7
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y5, Y7, Y7
-	VMULPS       Y2, Y6, Y6
-	VMULPS       Y3, Y7, Y7
-	VADDPS       Y2, Y2, Y4
-	VADDPS       Y3, Y3, Y5
-	VMOVUPS      sexplo<>+0(SB), Y8
-	VMOVUPS      sexphi<>+0(SB), Y9
-	VMAXPS       Y4, Y8, Y4
-	VMAXPS       Y5, Y8, Y5
-	VMINPS       Y4, Y9, Y4
-	VMINPS       Y5, Y9, Y5
-	VMOVUPS      slog2e<>+0(SB), Y8
-	VMOVUPS      slog2e<>+0(SB), Y9
-	VFMADD213PS  smagic<>+0(SB), Y4, Y8
-	VFMADD213PS  smagic<>+0(SB), Y5, Y9
-	VSUBPS       smagic<>+0(SB), Y8, Y10
-	VSUBPS       smagic<>+0(SB), Y9, Y11
-	VFNMADD231PS sln2hi<>+0(SB), Y10, Y4
-	VFNMADD231PS sln2hi<>+0(SB), Y11, Y5
-	VFNMADD231PS sln2lo<>+0(SB), Y10, Y4
-	VFNMADD231PS sln2lo<>+0(SB), Y11, Y5
-	VMOVUPS      sexpp0<>+0(SB), Y10
-	VMOVUPS      sexpp0<>+0(SB), Y11
-	VFMADD213PS  sexpp1<>+0(SB), Y4, Y10
-	VFMADD213PS  sexpp1<>+0(SB), Y5, Y11
-	VFMADD213PS  sexpp2<>+0(SB), Y4, Y10
-	VFMADD213PS  sexpp2<>+0(SB), Y5, Y11
-	VFMADD213PS  sexpp3<>+0(SB), Y4, Y10
-	VFMADD213PS  sexpp3<>+0(SB), Y5, Y11
-	VFMADD213PS  sexpp4<>+0(SB), Y4, Y10
-	VFMADD213PS  sexpp4<>+0(SB), Y5, Y11
-	VFMADD213PS  sexpp5<>+0(SB), Y4, Y10
-	VFMADD213PS  sexpp5<>+0(SB), Y5, Y11
-	VMULPS       Y4, Y4, Y12
-	VMULPS       Y5, Y5, Y13
-	VFMADD213PS  Y4, Y12, Y10
-	VFMADD213PS  Y5, Y13, Y11
-	VADDPS       sone<>+0(SB), Y10, Y10
-	VADDPS       sone<>+0(SB), Y11, Y11
-	VPSUBD       sexpbias<>+0(SB), Y8, Y5
-	VPSRLD       $0x01, Y5, Y4
-	VPSUBD       sexpbias<>+0(SB), Y9, Y9
-	VPSRLD       $0x01, Y9, Y8
-	VPSUBD       Y4, Y5, Y5
-	VPSLLD       $0x17, Y4, Y4
-	VPSLLD       $0x17, Y5, Y5
-	VPSUBD       Y8, Y9, Y9
-	VPSLLD       $0x17, Y8, Y8
-	VPSLLD       $0x17, Y9, Y9
-	VMULPS       Y4, Y10, Y10
-	VMULPS       Y8, Y11, Y11
-	VMULPS       Y5, Y10, Y10
-	VMULPS       Y9, Y11, Y11
-	VADDPS       sone<>+0(SB), Y10, Y10
-	VADDPS       sone<>+0(SB), Y11, Y11
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y2, Y4
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y3, Y5
-	VMOVUPS      sone<>+0(SB), Y8
-	VBLENDVPS    Y4, Y2, Y8, Y8
-	VMOVUPS      sone<>+0(SB), Y2
-	VBLENDVPS    Y5, Y3, Y2, Y2
-	VMOVUPS      sminus2<>+0(SB), Y3
-	VBLENDVPS    Y4, Y6, Y3, Y3
-	VMOVUPS      sminus2<>+0(SB), Y6
-	VBLENDVPS    Y5, Y7, Y6, Y6
-	VMOVUPS      sone<>+0(SB), Y7
-	VBLENDVPS    Y4, Y7, Y10, Y10
-	VMOVUPS      sone<>+0(SB), Y4
-	VBLENDVPS    Y5, Y4, Y11, Y11
-	VDIVPS       Y10, Y3, Y3
-	VDIVPS       Y11, Y6, Y6
-	VADDPS       Y3, Y8, Y8
-	VADDPS       Y6, Y2, Y2
-	VANDPS       ssignmask<>+0(SB), Y0, Y0
-	VORPS        Y0, Y8, Y8
-	VANDPS       ssignmask<>+0(SB), Y1, Y0
-	VORPS        Y0, Y2, Y2
-	VMOVUPS      Y8, (DX)
-	VMOVUPS      Y2, 32(DX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000010, AX
-	JMP          big21
+	CMPQ        AX, $0x00000010
+	JL          single22
+	VMOVUPS     (CX), Y0
+	VMOVUPS     32(CX), Y1
+	VMOVUPS     stanhfloor<>+0(SB), Y2
+	VMOVUPS     stanhclamp<>+0(SB), Y3
+	VANDPS      sabsmask<>+0(SB), Y0, Y4
+	VANDPS      sabsmask<>+0(SB), Y1, Y5
+	VMINPS      Y4, Y3, Y4
+	VMINPS      Y5, Y3, Y5
+	VMAXPS      Y4, Y2, Y3
+	VMAXPS      Y5, Y2, Y2
+	VPSRLD      $0x16, Y3, Y3
+	VPSRLD      $0x16, Y2, Y2
+	VPSLLD      $0x1c, Y3, Y6
+	VPSLLD      $0x1c, Y2, Y7
+	VPERMPS     stanhtab0<>+0(SB), Y3, Y8
+	VPERMPS     stanhtab0<>+32(SB), Y3, Y9
+	VBLENDVPS   Y6, Y9, Y8, Y8
+	VSUBPS      Y8, Y4, Y4
+	VPERMPS     stanhtab0<>+0(SB), Y2, Y8
+	VPERMPS     stanhtab0<>+32(SB), Y2, Y9
+	VBLENDVPS   Y7, Y9, Y8, Y8
+	VSUBPS      Y8, Y5, Y5
+	VPERMPS     stanhtab7<>+0(SB), Y3, Y8
+	VPERMPS     stanhtab7<>+32(SB), Y3, Y9
+	VBLENDVPS   Y6, Y9, Y8, Y8
+	VPERMPS     stanhtab7<>+0(SB), Y2, Y9
+	VPERMPS     stanhtab7<>+32(SB), Y2, Y10
+	VBLENDVPS   Y7, Y10, Y9, Y9
+	VPERMPS     stanhtab6<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab6<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab6<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab6<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab5<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab5<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab5<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab5<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab4<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab4<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab4<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab4<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab3<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab3<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab3<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab3<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab2<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab2<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab2<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab2<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab1<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab1<>+32(SB), Y3, Y3
+	VBLENDVPS   Y6, Y3, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab1<>+0(SB), Y2, Y3
+	VPERMPS     stanhtab1<>+32(SB), Y2, Y2
+	VBLENDVPS   Y7, Y2, Y3, Y3
+	VFMADD213PS Y3, Y5, Y9
+	VANDPS      ssignmask<>+0(SB), Y0, Y0
+	VORPS       Y0, Y8, Y8
+	VANDPS      ssignmask<>+0(SB), Y1, Y0
+	VORPS       Y0, Y9, Y9
+	VMOVUPS     Y8, (DX)
+	VMOVUPS     Y9, 32(DX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         big21
 
 single22:
-	CMPQ         AX, $0x00000008
-	JL           tail23
-	VMOVUPS      (CX), Y0
-	VANDPS       sabsmask<>+0(SB), Y0, Y1
-	VMULPS       Y1, Y1, Y2
-	VMOVUPS      stanhp0<>+0(SB), Y3
-	VFMADD213PS  stanhp1<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp2<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp3<>+0(SB), Y2, Y3
-	VFMADD213PS  stanhp4<>+0(SB), Y2, Y3
-	VMULPS       Y2, Y3, Y3
-	VMULPS       Y1, Y3, Y3
-	VADDPS       Y1, Y1, Y2
-	VMOVUPS      sexplo<>+0(SB), Y4
-	VMOVUPS      sexphi<>+0(SB), Y5
-	VMAXPS       Y2, Y4, Y2
-	VMINPS       Y2, Y5, Y2
-	VMOVUPS      slog2e<>+0(SB), Y4
-	VFMADD213PS  smagic<>+0(SB), Y2, Y4
-	VSUBPS       smagic<>+0(SB), Y4, Y5
-	VFNMADD231PS sln2hi<>+0(SB), Y5, Y2
-	VFNMADD231PS sln2lo<>+0(SB), Y5, Y2
-	VMOVUPS      sexpp0<>+0(SB), Y5
-	VFMADD213PS  sexpp1<>+0(SB), Y2, Y5
-	VFMADD213PS  sexpp2<>+0(SB), Y2, Y5
-	VFMADD213PS  sexpp3<>+0(SB), Y2, Y5
-	VFMADD213PS  sexpp4<>+0(SB), Y2, Y5
-	VFMADD213PS  sexpp5<>+0(SB), Y2, Y5
-	VMULPS       Y2, Y2, Y6
-	VFMADD213PS  Y2, Y6, Y5
-	VADDPS       sone<>+0(SB), Y5, Y5
-	VPSUBD       sexpbias<>+0(SB), Y4, Y4
-	VPSRLD       $0x01, Y4, Y2
-	VPSUBD       Y2, Y4, Y4
-	VPSLLD       $0x17, Y2, Y2
-	VPSLLD       $0x17, Y4, Y4
-	VMULPS       Y2, Y5, Y5
-	VMULPS       Y4, Y5, Y5
-	VADDPS       sone<>+0(SB), Y5, Y5
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y1, Y2
-	VMOVUPS      sone<>+0(SB), Y4
-	VBLENDVPS    Y2, Y1, Y4, Y4
-	VMOVUPS      sminus2<>+0(SB), Y1
-	VBLENDVPS    Y2, Y3, Y1, Y1
-	VMOVUPS      sone<>+0(SB), Y3
-	VBLENDVPS    Y2, Y3, Y5, Y5
-	VDIVPS       Y5, Y1, Y1
-	VADDPS       Y1, Y4, Y4
-	VANDPS       ssignmask<>+0(SB), Y0, Y0
-	VORPS        Y0, Y4, Y4
-	VMOVUPS      Y4, (DX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000020, DX
-	SUBQ         $0x00000008, AX
-	JMP          single22
+	CMPQ        AX, $0x00000008
+	JL          tail23
+	VMOVUPS     (CX), Y0
+	VMOVUPS     stanhfloor<>+0(SB), Y1
+	VMOVUPS     stanhclamp<>+0(SB), Y2
+	VANDPS      sabsmask<>+0(SB), Y0, Y3
+	VMINPS      Y3, Y2, Y3
+	VMAXPS      Y3, Y1, Y1
+	VPSRLD      $0x16, Y1, Y1
+	VPSLLD      $0x1c, Y1, Y2
+	VPERMPS     stanhtab0<>+0(SB), Y1, Y4
+	VPERMPS     stanhtab0<>+32(SB), Y1, Y5
+	VBLENDVPS   Y2, Y5, Y4, Y4
+	VSUBPS      Y4, Y3, Y3
+	VPERMPS     stanhtab7<>+0(SB), Y1, Y4
+	VPERMPS     stanhtab7<>+32(SB), Y1, Y5
+	VBLENDVPS   Y2, Y5, Y4, Y4
+	VPERMPS     stanhtab6<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab6<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab5<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab5<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab4<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab4<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab3<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab3<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab2<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab2<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab1<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab1<>+32(SB), Y1, Y1
+	VBLENDVPS   Y2, Y1, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VANDPS      ssignmask<>+0(SB), Y0, Y0
+	VORPS       Y0, Y4, Y4
+	VMOVUPS     Y4, (DX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000020, DX
+	SUBQ        $0x00000008, AX
+	JMP         single22
 
 tail23:
-	TESTQ        AX, AX
-	JZ           done24
-	LEAQ         tailmask<>+0(SB), BX
-	SHLQ         $0x02, AX
-	NEGQ         AX
-	VMOVDQU      32(BX)(AX*1), Y0
-	VMASKMOVPS   (CX), Y0, Y1
-	VANDPS       sabsmask<>+0(SB), Y1, Y2
-	VMULPS       Y2, Y2, Y3
-	VMOVUPS      stanhp0<>+0(SB), Y4
-	VFMADD213PS  stanhp1<>+0(SB), Y3, Y4
-	VFMADD213PS  stanhp2<>+0(SB), Y3, Y4
-	VFMADD213PS  stanhp3<>+0(SB), Y3, Y4
-	VFMADD213PS  stanhp4<>+0(SB), Y3, Y4
-	VMULPS       Y3, Y4, Y4
-	VMULPS       Y2, Y4, Y4
-	VADDPS       Y2, Y2, Y3
-	VMOVUPS      sexplo<>+0(SB), Y5
-	VMOVUPS      sexphi<>+0(SB), Y6
-	VMAXPS       Y3, Y5, Y3
-	VMINPS       Y3, Y6, Y3
-	VMOVUPS      slog2e<>+0(SB), Y5
-	VFMADD213PS  smagic<>+0(SB), Y3, Y5
-	VSUBPS       smagic<>+0(SB), Y5, Y6
-	VFNMADD231PS sln2hi<>+0(SB), Y6, Y3
-	VFNMADD231PS sln2lo<>+0(SB), Y6, Y3
-	VMOVUPS      sexpp0<>+0(SB), Y6
-	VFMADD213PS  sexpp1<>+0(SB), Y3, Y6
-	VFMADD213PS  sexpp2<>+0(SB), Y3, Y6
-	VFMADD213PS  sexpp3<>+0(SB), Y3, Y6
-	VFMADD213PS  sexpp4<>+0(SB), Y3, Y6
-	VFMADD213PS  sexpp5<>+0(SB), Y3, Y6
-	VMULPS       Y3, Y3, Y7
-	VFMADD213PS  Y3, Y7, Y6
-	VADDPS       sone<>+0(SB), Y6, Y6
-	VPSUBD       sexpbias<>+0(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y3
-	VPSUBD       Y3, Y5, Y5
-	VPSLLD       $0x17, Y3, Y3
-	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y3, Y6, Y6
-	VMULPS       Y5, Y6, Y6
-	VADDPS       sone<>+0(SB), Y6, Y6
-	VCMPPS       $0x11, stanhsmall<>+0(SB), Y2, Y3
-	VMOVUPS      sone<>+0(SB), Y5
-	VBLENDVPS    Y3, Y2, Y5, Y5
-	VMOVUPS      sminus2<>+0(SB), Y2
-	VBLENDVPS    Y3, Y4, Y2, Y2
-	VMOVUPS      sone<>+0(SB), Y4
-	VBLENDVPS    Y3, Y4, Y6, Y6
-	VDIVPS       Y6, Y2, Y2
-	VADDPS       Y2, Y5, Y5
-	VANDPS       ssignmask<>+0(SB), Y1, Y1
-	VORPS        Y1, Y5, Y5
-	VMASKMOVPS   Y5, Y0, (DX)
+	TESTQ       AX, AX
+	JZ          done24
+	LEAQ        tailmask<>+0(SB), BX
+	SHLQ        $0x02, AX
+	NEGQ        AX
+	VMOVDQU     32(BX)(AX*1), Y0
+	VMASKMOVPS  (CX), Y0, Y1
+	VMOVUPS     stanhfloor<>+0(SB), Y2
+	VMOVUPS     stanhclamp<>+0(SB), Y3
+	VANDPS      sabsmask<>+0(SB), Y1, Y4
+	VMINPS      Y4, Y3, Y4
+	VMAXPS      Y4, Y2, Y2
+	VPSRLD      $0x16, Y2, Y2
+	VPSLLD      $0x1c, Y2, Y3
+	VPERMPS     stanhtab0<>+0(SB), Y2, Y5
+	VPERMPS     stanhtab0<>+32(SB), Y2, Y6
+	VBLENDVPS   Y3, Y6, Y5, Y5
+	VSUBPS      Y5, Y4, Y4
+	VPERMPS     stanhtab7<>+0(SB), Y2, Y5
+	VPERMPS     stanhtab7<>+32(SB), Y2, Y6
+	VBLENDVPS   Y3, Y6, Y5, Y5
+	VPERMPS     stanhtab6<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab6<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab5<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab5<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab4<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab4<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab3<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab3<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab2<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab2<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab1<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab1<>+32(SB), Y2, Y2
+	VBLENDVPS   Y3, Y2, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VANDPS      ssignmask<>+0(SB), Y1, Y1
+	VORPS       Y1, Y5, Y5
+	VMASKMOVPS  Y5, Y0, (DX)
 
 done24:
 	VZEROUPPER
 	RET
 
-DATA stanhp0<>+0(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+4(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+8(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+12(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+16(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+20(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+24(SB)/4, $0xbbbaf0ea
-DATA stanhp0<>+28(SB)/4, $0xbbbaf0ea
-GLOBL stanhp0<>(SB), RODATA|NOPTR, $32
+DATA stanhtab0<>+0(SB)/4, $0x40000000
+DATA stanhtab0<>+4(SB)/4, $0x40400000
+DATA stanhtab0<>+8(SB)/4, $0x40800000
+DATA stanhtab0<>+12(SB)/4, $0x40c00000
+DATA stanhtab0<>+16(SB)/4, $0x41000000
+DATA stanhtab0<>+20(SB)/4, $0x41000000
+DATA stanhtab0<>+24(SB)/4, $0x00000000
+DATA stanhtab0<>+28(SB)/4, $0x00000000
+DATA stanhtab0<>+32(SB)/4, $0x3e000000
+DATA stanhtab0<>+36(SB)/4, $0x3e400000
+DATA stanhtab0<>+40(SB)/4, $0x3e800000
+DATA stanhtab0<>+44(SB)/4, $0x3ec00000
+DATA stanhtab0<>+48(SB)/4, $0x3f000000
+DATA stanhtab0<>+52(SB)/4, $0x3f400000
+DATA stanhtab0<>+56(SB)/4, $0x3f800000
+DATA stanhtab0<>+60(SB)/4, $0x3fc00000
+GLOBL stanhtab0<>(SB), RODATA|NOPTR, $64
 
-DATA stanhp1<>+0(SB)/4, $0x3ca9134e
-DATA stanhp1<>+4(SB)/4, $0x3ca9134e
-DATA stanhp1<>+8(SB)/4, $0x3ca9134e
-DATA stanhp1<>+12(SB)/4, $0x3ca9134e
-DATA stanhp1<>+16(SB)/4, $0x3ca9134e
-DATA stanhp1<>+20(SB)/4, $0x3ca9134e
-DATA stanhp1<>+24(SB)/4, $0x3ca9134e
-DATA stanhp1<>+28(SB)/4, $0x3ca9134e
-GLOBL stanhp1<>(SB), RODATA|NOPTR, $32
+DATA stanhtab1<>+0(SB)/4, $0x3f76ca83
+DATA stanhtab1<>+4(SB)/4, $0x3f7ebbe9
+DATA stanhtab1<>+8(SB)/4, $0x3f7fd40c
+DATA stanhtab1<>+12(SB)/4, $0x3f7fff32
+DATA stanhtab1<>+16(SB)/4, $0x3f7ffffc
+DATA stanhtab1<>+20(SB)/4, $0x3f7ffffc
+DATA stanhtab1<>+24(SB)/4, $0x00000000
+DATA stanhtab1<>+28(SB)/4, $0x00000000
+DATA stanhtab1<>+32(SB)/4, $0x3dfeacc9
+DATA stanhtab1<>+36(SB)/4, $0x3e3dc7fd
+DATA stanhtab1<>+40(SB)/4, $0x3e7acbf5
+DATA stanhtab1<>+44(SB)/4, $0x3eb77a9f
+DATA stanhtab1<>+48(SB)/4, $0x3eec9a9f
+DATA stanhtab1<>+52(SB)/4, $0x3f22991f
+DATA stanhtab1<>+56(SB)/4, $0x3f42f7d6
+DATA stanhtab1<>+60(SB)/4, $0x3f67b7cc
+GLOBL stanhtab1<>(SB), RODATA|NOPTR, $64
 
-DATA stanhp2<>+0(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+4(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+8(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+12(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+16(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+20(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+24(SB)/4, $0xbd5c1e2d
-DATA stanhp2<>+28(SB)/4, $0xbd5c1e2d
-GLOBL stanhp2<>(SB), RODATA|NOPTR, $32
+DATA stanhtab2<>+0(SB)/4, $0x3d90b11d
+DATA stanhtab2<>+4(SB)/4, $0x3c219bf8
+DATA stanhtab2<>+8(SB)/4, $0x3aaf8018
+DATA stanhtab2<>+12(SB)/4, $0x37cb170a
+DATA stanhtab2<>+16(SB)/4, $0x35909074
+DATA stanhtab2<>+20(SB)/4, $0x35909074
+DATA stanhtab2<>+24(SB)/4, $0x3f800000
+DATA stanhtab2<>+28(SB)/4, $0x3f800000
+DATA stanhtab2<>+32(SB)/4, $0x3f7c0aca
+DATA stanhtab2<>+36(SB)/4, $0x3f773460
+DATA stanhtab2<>+40(SB)/4, $0x3f70a4ef
+DATA stanhtab2<>+44(SB)/4, $0x3f5f1fd0
+DATA stanhtab2<>+48(SB)/4, $0x3f49547b
+DATA stanhtab2<>+52(SB)/4, $0x3f18ba09
+DATA stanhtab2<>+56(SB)/4, $0x3ed7068b
+DATA stanhtab2<>+60(SB)/4, $0x3e390ab1
+GLOBL stanhtab2<>(SB), RODATA|NOPTR, $64
 
-DATA stanhp3<>+0(SB)/4, $0x3e088393
-DATA stanhp3<>+4(SB)/4, $0x3e088393
-DATA stanhp3<>+8(SB)/4, $0x3e088393
-DATA stanhp3<>+12(SB)/4, $0x3e088393
-DATA stanhp3<>+16(SB)/4, $0x3e088393
-DATA stanhp3<>+20(SB)/4, $0x3e088393
-DATA stanhp3<>+24(SB)/4, $0x3e088393
-DATA stanhp3<>+28(SB)/4, $0x3e088393
-GLOBL stanhp3<>(SB), RODATA|NOPTR, $32
+DATA stanhtab3<>+0(SB)/4, $0xbd8b7946
+DATA stanhtab3<>+4(SB)/4, $0xbc205fdd
+DATA stanhtab3<>+8(SB)/4, $0xbaad4655
+DATA stanhtab3<>+12(SB)/4, $0xb7bb0e1c
+DATA stanhtab3<>+16(SB)/4, $0xb6b1edf2
+DATA stanhtab3<>+20(SB)/4, $0xb6b1edf2
+DATA stanhtab3<>+24(SB)/4, $0xb3276c4d
+DATA stanhtab3<>+28(SB)/4, $0xb3276c4d
+DATA stanhtab3<>+32(SB)/4, $0xbdfc0ce9
+DATA stanhtab3<>+36(SB)/4, $0xbe358ed2
+DATA stanhtab3<>+40(SB)/4, $0xbe6bef6c
+DATA stanhtab3<>+44(SB)/4, $0xbe9fe088
+DATA stanhtab3<>+48(SB)/4, $0xbeba0424
+DATA stanhtab3<>+52(SB)/4, $0xbec2139a
+DATA stanhtab3<>+56(SB)/4, $0xbea3bcb4
+DATA stanhtab3<>+60(SB)/4, $0xbe277451
+GLOBL stanhtab3<>(SB), RODATA|NOPTR, $64
 
-DATA stanhp4<>+0(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+4(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+8(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+12(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+16(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+20(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+24(SB)/4, $0xbeaaaa99
-DATA stanhp4<>+28(SB)/4, $0xbeaaaa99
-GLOBL stanhp4<>(SB), RODATA|NOPTR, $32
+DATA stanhtab4<>+0(SB)/4, $0x3d2c5d9a
+DATA stanhtab4<>+4(SB)/4, $0x3bcfae6b
+DATA stanhtab4<>+8(SB)/4, $0x3a59e66c
+DATA stanhtab4<>+12(SB)/4, $0x3739ac00
+DATA stanhtab4<>+16(SB)/4, $0x376c0ed4
+DATA stanhtab4<>+20(SB)/4, $0x376c0ed4
+DATA stanhtab4<>+24(SB)/4, $0xbeaaaa16
+DATA stanhtab4<>+28(SB)/4, $0xbeaaaa16
+DATA stanhtab4<>+32(SB)/4, $0xbe891607
+DATA stanhtab4<>+36(SB)/4, $0xbecf46ec
+DATA stanhtab4<>+40(SB)/4, $0xbe8058e7
+DATA stanhtab4<>+44(SB)/4, $0xbe39a443
+DATA stanhtab4<>+48(SB)/4, $0xbdc53fa2
+DATA stanhtab4<>+52(SB)/4, $0x3d34baa6
+DATA stanhtab4<>+56(SB)/4, $0x3dd37960
+DATA stanhtab4<>+60(SB)/4, $0x3db35348
+GLOBL stanhtab4<>(SB), RODATA|NOPTR, $64
 
-DATA stanhsmall<>+0(SB)/4, $0x3f200000
-DATA stanhsmall<>+4(SB)/4, $0x3f200000
-DATA stanhsmall<>+8(SB)/4, $0x3f200000
-DATA stanhsmall<>+12(SB)/4, $0x3f200000
-DATA stanhsmall<>+16(SB)/4, $0x3f200000
-DATA stanhsmall<>+20(SB)/4, $0x3f200000
-DATA stanhsmall<>+24(SB)/4, $0x3f200000
-DATA stanhsmall<>+28(SB)/4, $0x3f200000
-GLOBL stanhsmall<>(SB), RODATA|NOPTR, $32
+DATA stanhtab5<>+0(SB)/4, $0xbc927f3d
+DATA stanhtab5<>+4(SB)/4, $0xbb3a1bb8
+DATA stanhtab5<>+8(SB)/4, $0xb9b47ef5
+DATA stanhtab5<>+12(SB)/4, $0xb6171932
+DATA stanhtab5<>+16(SB)/4, $0xb79585e2
+DATA stanhtab5<>+20(SB)/4, $0xb79585e2
+DATA stanhtab5<>+24(SB)/4, $0xb92bd182
+DATA stanhtab5<>+28(SB)/4, $0xb92bd182
+DATA stanhtab5<>+32(SB)/4, $0xbfacd8f2
+DATA stanhtab5<>+36(SB)/4, $0x40707f86
+DATA stanhtab5<>+40(SB)/4, $0x3d2636ce
+DATA stanhtab5<>+44(SB)/4, $0x3e5769d6
+DATA stanhtab5<>+48(SB)/4, $0x3e3a2d12
+DATA stanhtab5<>+52(SB)/4, $0x3da7db9a
+DATA stanhtab5<>+56(SB)/4, $0x3cea06c9
+DATA stanhtab5<>+60(SB)/4, $0xbcc76957
+GLOBL stanhtab5<>(SB), RODATA|NOPTR, $64
 
-DATA sminus2<>+0(SB)/4, $0xc0000000
-DATA sminus2<>+4(SB)/4, $0xc0000000
-DATA sminus2<>+8(SB)/4, $0xc0000000
-DATA sminus2<>+12(SB)/4, $0xc0000000
-DATA sminus2<>+16(SB)/4, $0xc0000000
-DATA sminus2<>+20(SB)/4, $0xc0000000
-DATA sminus2<>+24(SB)/4, $0xc0000000
-DATA sminus2<>+28(SB)/4, $0xc0000000
-GLOBL sminus2<>(SB), RODATA|NOPTR, $32
+DATA stanhtab6<>+0(SB)/4, $0x3ba318b9
+DATA stanhtab6<>+4(SB)/4, $0x3a530ed3
+DATA stanhtab6<>+8(SB)/4, $0x38b32e8e
+DATA stanhtab6<>+12(SB)/4, $0xb48713a6
+DATA stanhtab6<>+16(SB)/4, $0x3730655c
+DATA stanhtab6<>+20(SB)/4, $0x3730655c
+DATA stanhtab6<>+24(SB)/4, $0x3e0b3f27
+DATA stanhtab6<>+28(SB)/4, $0x3e0b3f27
+DATA stanhtab6<>+32(SB)/4, $0x41a6e6e4
+DATA stanhtab6<>+36(SB)/4, $0xc251cbdd
+DATA stanhtab6<>+40(SB)/4, $0x3f4a5ff0
+DATA stanhtab6<>+44(SB)/4, $0xbe92888a
+DATA stanhtab6<>+48(SB)/4, $0xbdbdf10b
+DATA stanhtab6<>+52(SB)/4, $0xbb0a3e2d
+DATA stanhtab6<>+56(SB)/4, $0xbd3e946d
+DATA stanhtab6<>+60(SB)/4, $0xbb1ec167
+GLOBL stanhtab6<>(SB), RODATA|NOPTR, $64
+
+DATA stanhtab7<>+0(SB)/4, $0xba369a8e
+DATA stanhtab7<>+4(SB)/4, $0xb8da48e5
+DATA stanhtab7<>+8(SB)/4, $0xb71f2f27
+DATA stanhtab7<>+12(SB)/4, $0x340c8efb
+DATA stanhtab7<>+16(SB)/4, $0xb61c7cb2
+DATA stanhtab7<>+20(SB)/4, $0xb61c7cb2
+DATA stanhtab7<>+24(SB)/4, $0xbc9fe878
+DATA stanhtab7<>+28(SB)/4, $0xbc9fe878
+DATA stanhtab7<>+32(SB)/4, $0xc2e0fdfe
+DATA stanhtab7<>+36(SB)/4, $0x438da967
+DATA stanhtab7<>+40(SB)/4, $0xc0010944
+DATA stanhtab7<>+44(SB)/4, $0x3f41792a
+DATA stanhtab7<>+48(SB)/4, $0x3d564cb8
+DATA stanhtab7<>+52(SB)/4, $0xbd9b42e7
+DATA stanhtab7<>+56(SB)/4, $0x3c9259d0
+DATA stanhtab7<>+60(SB)/4, $0x3b8076bf
+GLOBL stanhtab7<>(SB), RODATA|NOPTR, $64
+
+DATA stanhfloor<>+0(SB)/4, $0x3d800000
+DATA stanhfloor<>+4(SB)/4, $0x3d800000
+DATA stanhfloor<>+8(SB)/4, $0x3d800000
+DATA stanhfloor<>+12(SB)/4, $0x3d800000
+DATA stanhfloor<>+16(SB)/4, $0x3d800000
+DATA stanhfloor<>+20(SB)/4, $0x3d800000
+DATA stanhfloor<>+24(SB)/4, $0x3d800000
+DATA stanhfloor<>+28(SB)/4, $0x3d800000
+GLOBL stanhfloor<>(SB), RODATA|NOPTR, $32
+
+DATA stanhclamp<>+0(SB)/4, $0x41180000
+DATA stanhclamp<>+4(SB)/4, $0x41180000
+DATA stanhclamp<>+8(SB)/4, $0x41180000
+DATA stanhclamp<>+12(SB)/4, $0x41180000
+DATA stanhclamp<>+16(SB)/4, $0x41180000
+DATA stanhclamp<>+20(SB)/4, $0x41180000
+DATA stanhclamp<>+24(SB)/4, $0x41180000
+DATA stanhclamp<>+28(SB)/4, $0x41180000
+GLOBL stanhclamp<>(SB), RODATA|NOPTR, $32
 
 DATA ssignmask<>+0(SB)/4, $0x80000000
 DATA ssignmask<>+4(SB)/4, $0x80000000
@@ -1360,12 +1426,6 @@ big45:
 	VFMADD213PD  dexpp9<>+0(SB), Y0, Y6
 	VFMADD213PD  dexpp9<>+0(SB), Y1, Y7
 	VFMADD213PD  dexpp9<>+0(SB), Y2, Y8
-	VFMADD213PD  dexpp10<>+0(SB), Y0, Y6
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y7
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y8
-	VFMADD213PD  dexpp11<>+0(SB), Y0, Y6
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y7
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y8
 	VMULPD       Y0, Y0, Y9
 	VMULPD       Y1, Y1, Y10
 	VMULPD       Y2, Y2, Y11
@@ -1427,8 +1487,6 @@ single46:
 	VFMADD213PD  dexpp7<>+0(SB), Y0, Y2
 	VFMADD213PD  dexpp8<>+0(SB), Y0, Y2
 	VFMADD213PD  dexpp9<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp10<>+0(SB), Y0, Y2
-	VFMADD213PD  dexpp11<>+0(SB), Y0, Y2
 	VMULPD       Y0, Y0, Y3
 	VFMADD213PD  Y0, Y3, Y2
 	VADDPD       done<>+0(SB), Y2, Y2
@@ -1472,8 +1530,6 @@ tail47:
 	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	VFMADD213PD  Y1, Y4, Y3
 	VADDPD       done<>+0(SB), Y3, Y3
@@ -1526,77 +1582,65 @@ DATA dln2lo<>+16(SB)/8, $0x3dea39ef35793c76
 DATA dln2lo<>+24(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp0<>+0(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+8(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+16(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+24(SB)/8, $0x3de6124613a86d09
+DATA dexpp0<>+0(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+8(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+16(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+24(SB)/8, $0x3e5af389ecfc4b9c
 GLOBL dexpp0<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp1<>+0(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+8(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+16(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+24(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp1<>+0(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+8(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+16(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+24(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp2<>+0(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+8(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+16(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+24(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp2<>+0(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+8(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+16(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+24(SB)/8, $0x3ec71de0db2f6b19
 GLOBL dexpp2<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp3<>+0(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+8(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+16(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+24(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp3<>+0(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+8(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+16(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+24(SB)/8, $0x3efa019b9149a41c
 GLOBL dexpp3<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp4<>+0(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+8(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+16(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+24(SB)/8, $0x3ec71de3a556c734
+DATA dexpp4<>+0(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+8(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+16(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+24(SB)/8, $0x3f2a01a01a7c2efe
 GLOBL dexpp4<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp5<>+0(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+8(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+16(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+24(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp5<>+0(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+8(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+16(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+24(SB)/8, $0x3f56c16c17889ef1
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp6<>+0(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+8(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+16(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+24(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp6<>+0(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+8(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+16(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+24(SB)/8, $0x3f811111111109b5
 GLOBL dexpp6<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp7<>+0(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+8(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+16(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+24(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp7<>+0(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+8(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+16(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+24(SB)/8, $0x3fa5555555553d68
 GLOBL dexpp7<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp8<>+0(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+8(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+16(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+24(SB)/8, $0x3f81111111111111
+DATA dexpp8<>+0(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+8(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+16(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+24(SB)/8, $0x3fc5555555555556
 GLOBL dexpp8<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp9<>+0(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+8(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+16(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+24(SB)/8, $0x3fa5555555555555
+DATA dexpp9<>+0(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+8(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+16(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+24(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9<>(SB), RODATA|NOPTR, $32
-
-DATA dexpp10<>+0(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+8(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+16(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+24(SB)/8, $0x3fc5555555555555
-GLOBL dexpp10<>(SB), RODATA|NOPTR, $32
-
-DATA dexpp11<>+0(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+8(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+16(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+24(SB)/8, $0x3fe0000000000000
-GLOBL dexpp11<>(SB), RODATA|NOPTR, $32
 
 DATA done<>+0(SB)/8, $0x3ff0000000000000
 DATA done<>+8(SB)/8, $0x3ff0000000000000
@@ -1682,10 +1726,6 @@ big49:
 	VFMADD213PD  dexpp8<>+0(SB), Y5, Y13
 	VFMADD213PD  dexpp9<>+0(SB), Y4, Y12
 	VFMADD213PD  dexpp9<>+0(SB), Y5, Y13
-	VFMADD213PD  dexpp10<>+0(SB), Y4, Y12
-	VFMADD213PD  dexpp10<>+0(SB), Y5, Y13
-	VFMADD213PD  dexpp11<>+0(SB), Y4, Y12
-	VFMADD213PD  dexpp11<>+0(SB), Y5, Y13
 	VMULPD       Y4, Y4, Y14
 	VMULPD       Y5, Y5, Y15
 	VFMADD213PD  Y4, Y14, Y12
@@ -1770,8 +1810,6 @@ single50:
 	VFMADD213PD  dexpp7<>+0(SB), Y2, Y6
 	VFMADD213PD  dexpp8<>+0(SB), Y2, Y6
 	VFMADD213PD  dexpp9<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y6
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y6
 	VMULPD       Y2, Y2, Y7
 	VFMADD213PD  Y2, Y7, Y6
 	VADDPD       done<>+0(SB), Y6, Y6
@@ -1838,8 +1876,6 @@ tail51:
 	VFMADD213PD  dexpp7<>+0(SB), Y3, Y7
 	VFMADD213PD  dexpp8<>+0(SB), Y3, Y7
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y7
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y7
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y7
 	VMULPD       Y3, Y3, Y8
 	VFMADD213PD  Y3, Y8, Y7
 	VADDPD       done<>+0(SB), Y7, Y7
@@ -1996,12 +2032,6 @@ big53:
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y9
 	VFMADD213PD  dexpp9<>+0(SB), Y4, Y10
 	VFMADD213PD  dexpp9<>+0(SB), Y5, Y11
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y9
-	VFMADD213PD  dexpp10<>+0(SB), Y4, Y10
-	VFMADD213PD  dexpp10<>+0(SB), Y5, Y11
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y9
-	VFMADD213PD  dexpp11<>+0(SB), Y4, Y10
-	VFMADD213PD  dexpp11<>+0(SB), Y5, Y11
 	VMULPD       Y3, Y3, Y12
 	VMULPD       Y4, Y4, Y13
 	VMULPD       Y5, Y5, Y14
@@ -2076,8 +2106,6 @@ single54:
 	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
 	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp10<>+0(SB), Y1, Y3
-	VFMADD213PD  dexpp11<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	VFMADD213PD  Y1, Y4, Y3
 	VADDPD       done<>+0(SB), Y3, Y3
@@ -2126,8 +2154,6 @@ tail55:
 	VFMADD213PD  dexpp7<>+0(SB), Y2, Y4
 	VFMADD213PD  dexpp8<>+0(SB), Y2, Y4
 	VFMADD213PD  dexpp9<>+0(SB), Y2, Y4
-	VFMADD213PD  dexpp10<>+0(SB), Y2, Y4
-	VFMADD213PD  dexpp11<>+0(SB), Y2, Y4
 	VMULPD       Y2, Y2, Y5
 	VFMADD213PD  Y2, Y5, Y4
 	VADDPD       done<>+0(SB), Y4, Y4
@@ -2392,89 +2418,108 @@ TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big73:
-	CMPQ              AX, $0x00000040
+	CMPQ              AX, $0x00000050
 	JL                single74
 	VMOVUPS           (CX), Z0
 	VMOVUPS           64(CX), Z1
 	VMOVUPS           128(CX), Z2
 	VMOVUPS           192(CX), Z3
-	VBROADCASTSS      sexplo_s<>+0(SB), Z4
-	VBROADCASTSS      sexphi_s<>+0(SB), Z5
-	VMAXPS            Z0, Z4, Z0
-	VMAXPS            Z1, Z4, Z1
-	VMAXPS            Z2, Z4, Z2
-	VMAXPS            Z3, Z4, Z3
-	VMINPS            Z0, Z5, Z0
-	VMINPS            Z1, Z5, Z1
-	VMINPS            Z2, Z5, Z2
-	VMINPS            Z3, Z5, Z3
-	VBROADCASTSS      slog2e_s<>+0(SB), Z4
+	VMOVUPS           256(CX), Z4
+	VBROADCASTSS      sexplo_s<>+0(SB), Z5
+	VBROADCASTSS      sexphi_s<>+0(SB), Z6
+	VMAXPS            Z0, Z5, Z0
+	VMAXPS            Z1, Z5, Z1
+	VMAXPS            Z2, Z5, Z2
+	VMAXPS            Z3, Z5, Z3
+	VMAXPS            Z4, Z5, Z4
+	VMINPS            Z0, Z6, Z0
+	VMINPS            Z1, Z6, Z1
+	VMINPS            Z2, Z6, Z2
+	VMINPS            Z3, Z6, Z3
+	VMINPS            Z4, Z6, Z4
 	VBROADCASTSS      slog2e_s<>+0(SB), Z5
 	VBROADCASTSS      slog2e_s<>+0(SB), Z6
 	VBROADCASTSS      slog2e_s<>+0(SB), Z7
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z5
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z6
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z7
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
+	VBROADCASTSS      slog2e_s<>+0(SB), Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z9
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z6
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z7
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z8
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z9
 	VSUBPS.BCST       smagic_s<>+0(SB), Z5, Z5
 	VSUBPS.BCST       smagic_s<>+0(SB), Z6, Z6
 	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z0
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z1
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z2
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z0
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z1
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z8
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z0
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z3
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z4
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z10
 	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z8
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z9
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z10
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z11
-	VMULPS            Z0, Z0, Z12
-	VMULPS            Z1, Z1, Z13
-	VMULPS            Z2, Z2, Z14
-	VMULPS            Z3, Z3, Z15
-	VFMADD213PS       Z0, Z12, Z8
-	VFMADD213PS       Z1, Z13, Z9
-	VFMADD213PS       Z2, Z14, Z10
-	VFMADD213PS       Z3, Z15, Z11
-	VADDPS.BCST       sone_s<>+0(SB), Z8, Z8
-	VADDPS.BCST       sone_s<>+0(SB), Z9, Z9
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z14
+	VMULPS            Z0, Z0, Z15
+	VMULPS            Z1, Z1, Z16
+	VMULPS            Z2, Z2, Z17
+	VMULPS            Z3, Z3, Z18
+	VMULPS            Z4, Z4, Z19
+	VFMADD213PS       Z0, Z15, Z10
+	VFMADD213PS       Z1, Z16, Z11
+	VFMADD213PS       Z2, Z17, Z12
+	VFMADD213PS       Z3, Z18, Z13
+	VFMADD213PS       Z4, Z19, Z14
 	VADDPS.BCST       sone_s<>+0(SB), Z10, Z10
 	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
-	VSCALEFPS         Z4, Z8, Z8
-	VSCALEFPS         Z5, Z9, Z9
-	VSCALEFPS         Z6, Z10, Z10
-	VSCALEFPS         Z7, Z11, Z11
-	VMOVUPS           Z8, (DX)
-	VMOVUPS           Z9, 64(DX)
-	VMOVUPS           Z10, 128(DX)
-	VMOVUPS           Z11, 192(DX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000100, DX
-	SUBQ              $0x00000040, AX
+	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
+	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
+	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
+	VSCALEFPS         Z5, Z10, Z10
+	VSCALEFPS         Z6, Z11, Z11
+	VSCALEFPS         Z7, Z12, Z12
+	VSCALEFPS         Z8, Z13, Z13
+	VSCALEFPS         Z9, Z14, Z14
+	VMOVUPS           Z10, (DX)
+	VMOVUPS           Z11, 64(DX)
+	VMOVUPS           Z12, 128(DX)
+	VMOVUPS           Z13, 192(DX)
+	VMOVUPS           Z14, 256(DX)
+	ADDQ              $0x00000140, CX
+	ADDQ              $0x00000140, DX
+	SUBQ              $0x00000050, AX
 	JMP               big73
 
 single74:
@@ -2584,265 +2629,160 @@ TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big77:
-	CMPQ              AX, $0x00000030
-	JL                single78
-	VMOVUPS           (CX), Z0
-	VMOVUPS           64(CX), Z1
-	VMOVUPS           128(CX), Z2
-	VANDPS.BCST       sabsmask_s<>+0(SB), Z0, Z3
-	VANDPS.BCST       sabsmask_s<>+0(SB), Z1, Z4
-	VANDPS.BCST       sabsmask_s<>+0(SB), Z2, Z5
-	VMULPS            Z3, Z3, Z6
-	VMULPS            Z4, Z4, Z7
-	VMULPS            Z5, Z5, Z8
-	VBROADCASTSS      stanhp0_s<>+0(SB), Z9
-	VBROADCASTSS      stanhp0_s<>+0(SB), Z10
-	VBROADCASTSS      stanhp0_s<>+0(SB), Z11
-	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z6, Z9
-	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z7, Z10
-	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z8, Z11
-	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z6, Z9
-	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z7, Z10
-	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z8, Z11
-	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z6, Z9
-	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z7, Z10
-	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z8, Z11
-	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z6, Z9
-	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z7, Z10
-	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z8, Z11
-	VMULPS            Z6, Z9, Z9
-	VMULPS            Z7, Z10, Z10
-	VMULPS            Z8, Z11, Z11
-	VMULPS            Z3, Z9, Z9
-	VMULPS            Z4, Z10, Z10
-	VMULPS            Z5, Z11, Z11
-	VADDPS            Z3, Z3, Z6
-	VADDPS            Z4, Z4, Z7
-	VADDPS            Z5, Z5, Z8
-	VBROADCASTSS      sexplo_s<>+0(SB), Z12
-	VBROADCASTSS      sexphi_s<>+0(SB), Z13
-	VMAXPS            Z6, Z12, Z6
-	VMAXPS            Z7, Z12, Z7
-	VMAXPS            Z8, Z12, Z8
-	VMINPS            Z6, Z13, Z6
-	VMINPS            Z7, Z13, Z7
-	VMINPS            Z8, Z13, Z8
-	VBROADCASTSS      slog2e_s<>+0(SB), Z12
-	VBROADCASTSS      slog2e_s<>+0(SB), Z13
-	VBROADCASTSS      slog2e_s<>+0(SB), Z14
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z12
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z7, Z13
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z8, Z14
-	VSUBPS.BCST       smagic_s<>+0(SB), Z12, Z12
-	VSUBPS.BCST       smagic_s<>+0(SB), Z13, Z13
-	VSUBPS.BCST       smagic_s<>+0(SB), Z14, Z14
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z12, Z6
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z13, Z7
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z14, Z8
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z12, Z6
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z13, Z7
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z14, Z8
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z15
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z16
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z17
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z6, Z15
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z7, Z16
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z8, Z17
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z6, Z15
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z7, Z16
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z8, Z17
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z6, Z15
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z7, Z16
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z8, Z17
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z6, Z15
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z7, Z16
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z8, Z17
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z6, Z15
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z7, Z16
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z8, Z17
-	VMULPS            Z6, Z6, Z18
-	VMULPS            Z7, Z7, Z19
-	VMULPS            Z8, Z8, Z20
-	VFMADD213PS       Z6, Z18, Z15
-	VFMADD213PS       Z7, Z19, Z16
-	VFMADD213PS       Z8, Z20, Z17
-	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
-	VADDPS.BCST       sone_s<>+0(SB), Z16, Z16
-	VADDPS.BCST       sone_s<>+0(SB), Z17, Z17
-	VSCALEFPS         Z12, Z15, Z15
-	VSCALEFPS         Z13, Z16, Z16
-	VSCALEFPS         Z14, Z17, Z17
-	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
-	VADDPS.BCST       sone_s<>+0(SB), Z16, Z16
-	VADDPS.BCST       sone_s<>+0(SB), Z17, Z17
-	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z3, K1
-	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z4, K2
-	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z5, K3
-	VBROADCASTSS      sone_s<>+0(SB), Z6
-	VBLENDMPS         Z3, Z6, K1, Z6
-	VBROADCASTSS      sone_s<>+0(SB), Z3
-	VBLENDMPS         Z4, Z3, K2, Z3
-	VBROADCASTSS      sone_s<>+0(SB), Z4
-	VBLENDMPS         Z5, Z4, K3, Z4
-	VBROADCASTSS      sminus2_s<>+0(SB), Z5
-	VBLENDMPS         Z9, Z5, K1, Z5
-	VBROADCASTSS      sminus2_s<>+0(SB), Z7
-	VBLENDMPS         Z10, Z7, K2, Z7
-	VBROADCASTSS      sminus2_s<>+0(SB), Z8
-	VBLENDMPS         Z11, Z8, K3, Z8
-	VBROADCASTSS      sone_s<>+0(SB), Z9
-	VBLENDMPS         Z9, Z15, K1, Z15
-	VBROADCASTSS      sone_s<>+0(SB), Z9
-	VBLENDMPS         Z9, Z16, K2, Z16
-	VBROADCASTSS      sone_s<>+0(SB), Z9
-	VBLENDMPS         Z9, Z17, K3, Z17
-	VDIVPS            Z15, Z5, Z5
-	VDIVPS            Z16, Z7, Z7
-	VDIVPS            Z17, Z8, Z8
-	VADDPS            Z5, Z6, Z6
-	VADDPS            Z7, Z3, Z3
-	VADDPS            Z8, Z4, Z4
-	VANDPS.BCST       ssignmask_s<>+0(SB), Z0, Z0
-	VORPS             Z0, Z6, Z6
-	VANDPS.BCST       ssignmask_s<>+0(SB), Z1, Z0
-	VORPS             Z0, Z3, Z3
-	VANDPS.BCST       ssignmask_s<>+0(SB), Z2, Z0
-	VORPS             Z0, Z4, Z4
-	VMOVUPS           Z6, (DX)
-	VMOVUPS           Z3, 64(DX)
-	VMOVUPS           Z4, 128(DX)
-	ADDQ              $0x000000c0, CX
-	ADDQ              $0x000000c0, DX
-	SUBQ              $0x00000030, AX
-	JMP               big77
+	CMPQ         AX, $0x00000030
+	JL           single78
+	VMOVUPS      (CX), Z0
+	VMOVUPS      64(CX), Z1
+	VMOVUPS      128(CX), Z2
+	VBROADCASTSS stanhfloor_s<>+0(SB), Z3
+	VBROADCASTSS stanhclamp_s<>+0(SB), Z4
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z0, Z5
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z1, Z6
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z2, Z7
+	VMINPS       Z5, Z4, Z5
+	VMINPS       Z6, Z4, Z6
+	VMINPS       Z7, Z4, Z7
+	VMAXPS       Z5, Z3, Z4
+	VMAXPS       Z6, Z3, Z8
+	VMAXPS       Z7, Z3, Z3
+	VPSRLD       $0x16, Z4, Z4
+	VPSRLD       $0x16, Z8, Z8
+	VPSRLD       $0x16, Z3, Z3
+	VPERMPS      stanhtab0<>+0(SB), Z4, Z9
+	VSUBPS       Z9, Z5, Z5
+	VPERMPS      stanhtab0<>+0(SB), Z8, Z9
+	VSUBPS       Z9, Z6, Z6
+	VPERMPS      stanhtab0<>+0(SB), Z3, Z9
+	VSUBPS       Z9, Z7, Z7
+	VPERMPS      stanhtab7<>+0(SB), Z4, Z9
+	VPERMPS      stanhtab7<>+0(SB), Z8, Z10
+	VPERMPS      stanhtab7<>+0(SB), Z3, Z11
+	VPERMPS      stanhtab6<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab6<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab6<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab5<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab5<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab5<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab4<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab4<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab4<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab3<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab3<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab3<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab2<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab2<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab2<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab1<>+0(SB), Z4, Z4
+	VFMADD213PS  Z4, Z5, Z9
+	VPERMPS      stanhtab1<>+0(SB), Z8, Z4
+	VFMADD213PS  Z4, Z6, Z10
+	VPERMPS      stanhtab1<>+0(SB), Z3, Z3
+	VFMADD213PS  Z3, Z7, Z11
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z0, Z0
+	VORPS        Z0, Z9, Z9
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z1, Z0
+	VORPS        Z0, Z10, Z10
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z2, Z0
+	VORPS        Z0, Z11, Z11
+	VMOVUPS      Z9, (DX)
+	VMOVUPS      Z10, 64(DX)
+	VMOVUPS      Z11, 128(DX)
+	ADDQ         $0x000000c0, CX
+	ADDQ         $0x000000c0, DX
+	SUBQ         $0x00000030, AX
+	JMP          big77
 
 single78:
-	CMPQ              AX, $0x00000010
-	JL                tail79
-	VMOVUPS           (CX), Z0
-	VANDPS.BCST       sabsmask_s<>+0(SB), Z0, Z1
-	VMULPS            Z1, Z1, Z2
-	VBROADCASTSS      stanhp0_s<>+0(SB), Z3
-	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z2, Z3
-	VMULPS            Z2, Z3, Z3
-	VMULPS            Z1, Z3, Z3
-	VADDPS            Z1, Z1, Z2
-	VBROADCASTSS      sexplo_s<>+0(SB), Z4
-	VBROADCASTSS      sexphi_s<>+0(SB), Z5
-	VMAXPS            Z2, Z4, Z2
-	VMINPS            Z2, Z5, Z2
-	VBROADCASTSS      slog2e_s<>+0(SB), Z4
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z4
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z2
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z5
-	VMULPS            Z2, Z2, Z6
-	VFMADD213PS       Z2, Z6, Z5
-	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VSCALEFPS         Z4, Z5, Z5
-	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z1, K1
-	VBROADCASTSS      sone_s<>+0(SB), Z2
-	VBLENDMPS         Z1, Z2, K1, Z2
-	VBROADCASTSS      sminus2_s<>+0(SB), Z1
-	VBLENDMPS         Z3, Z1, K1, Z1
-	VBROADCASTSS      sone_s<>+0(SB), Z3
-	VBLENDMPS         Z3, Z5, K1, Z5
-	VDIVPS            Z5, Z1, Z1
-	VADDPS            Z1, Z2, Z2
-	VANDPS.BCST       ssignmask_s<>+0(SB), Z0, Z0
-	VORPS             Z0, Z2, Z2
-	VMOVUPS           Z2, (DX)
-	ADDQ              $0x00000040, CX
-	ADDQ              $0x00000040, DX
-	SUBQ              $0x00000010, AX
-	JMP               single78
+	CMPQ         AX, $0x00000010
+	JL           tail79
+	VMOVUPS      (CX), Z0
+	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
+	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z0, Z3
+	VMINPS       Z3, Z2, Z3
+	VMAXPS       Z3, Z1, Z1
+	VPSRLD       $0x16, Z1, Z1
+	VPERMPS      stanhtab0<>+0(SB), Z1, Z2
+	VSUBPS       Z2, Z3, Z3
+	VPERMPS      stanhtab7<>+0(SB), Z1, Z2
+	VPERMPS      stanhtab6<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab5<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab4<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab3<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab2<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab1<>+0(SB), Z1, Z1
+	VFMADD213PS  Z1, Z3, Z2
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z0, Z0
+	VORPS        Z0, Z2, Z2
+	VMOVUPS      Z2, (DX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000010, AX
+	JMP          single78
 
 tail79:
-	TESTQ             AX, AX
-	JZ                done80
-	LEAQ              kmask<>+0(SB), BX
-	KMOVW             (BX)(AX*2), K1
-	VMOVUPS.Z         (CX), K1, Z0
-	VANDPS.BCST       sabsmask_s<>+0(SB), Z0, Z1
-	VMULPS            Z1, Z1, Z2
-	VBROADCASTSS      stanhp0_s<>+0(SB), Z3
-	VFMADD213PS.BCST  stanhp1_s<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  stanhp2_s<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  stanhp3_s<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  stanhp4_s<>+0(SB), Z2, Z3
-	VMULPS            Z2, Z3, Z3
-	VMULPS            Z1, Z3, Z3
-	VADDPS            Z1, Z1, Z2
-	VBROADCASTSS      sexplo_s<>+0(SB), Z4
-	VBROADCASTSS      sexphi_s<>+0(SB), Z5
-	VMAXPS            Z2, Z4, Z2
-	VMINPS            Z2, Z5, Z2
-	VBROADCASTSS      slog2e_s<>+0(SB), Z4
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z4
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z2
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z2
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z5
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z5
-	VMULPS            Z2, Z2, Z6
-	VFMADD213PS       Z2, Z6, Z5
-	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VSCALEFPS         Z4, Z5, Z5
-	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VCMPPS.BCST       $0x11, stanhsmall_s<>+0(SB), Z1, K2
-	VBROADCASTSS      sone_s<>+0(SB), Z2
-	VBLENDMPS         Z1, Z2, K2, Z2
-	VBROADCASTSS      sminus2_s<>+0(SB), Z1
-	VBLENDMPS         Z3, Z1, K2, Z1
-	VBROADCASTSS      sone_s<>+0(SB), Z3
-	VBLENDMPS         Z3, Z5, K2, Z5
-	VDIVPS            Z5, Z1, Z1
-	VADDPS            Z1, Z2, Z2
-	VANDPS.BCST       ssignmask_s<>+0(SB), Z0, Z0
-	VORPS             Z0, Z2, Z2
-	VMOVUPS           Z2, K1, (DX)
+	TESTQ        AX, AX
+	JZ           done80
+	LEAQ         kmask<>+0(SB), BX
+	KMOVW        (BX)(AX*2), K1
+	VMOVUPS.Z    (CX), K1, Z0
+	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
+	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z0, Z3
+	VMINPS       Z3, Z2, Z3
+	VMAXPS       Z3, Z1, Z1
+	VPSRLD       $0x16, Z1, Z1
+	VPERMPS      stanhtab0<>+0(SB), Z1, Z2
+	VSUBPS       Z2, Z3, Z3
+	VPERMPS      stanhtab7<>+0(SB), Z1, Z2
+	VPERMPS      stanhtab6<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab5<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab4<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab3<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab2<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab1<>+0(SB), Z1, Z1
+	VFMADD213PS  Z1, Z3, Z2
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z0, Z0
+	VORPS        Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (DX)
 
 done80:
 	VZEROUPPER
 	RET
 
+DATA stanhfloor_s<>+0(SB)/4, $0x3d800000
+GLOBL stanhfloor_s<>(SB), RODATA|NOPTR, $4
+
+DATA stanhclamp_s<>+0(SB)/4, $0x41180000
+GLOBL stanhclamp_s<>(SB), RODATA|NOPTR, $4
+
 DATA sabsmask_s<>+0(SB)/4, $0x7fffffff
 GLOBL sabsmask_s<>(SB), RODATA|NOPTR, $4
-
-DATA stanhp0_s<>+0(SB)/4, $0xbbbaf0ea
-GLOBL stanhp0_s<>(SB), RODATA|NOPTR, $4
-
-DATA stanhp1_s<>+0(SB)/4, $0x3ca9134e
-GLOBL stanhp1_s<>(SB), RODATA|NOPTR, $4
-
-DATA stanhp2_s<>+0(SB)/4, $0xbd5c1e2d
-GLOBL stanhp2_s<>(SB), RODATA|NOPTR, $4
-
-DATA stanhp3_s<>+0(SB)/4, $0x3e088393
-GLOBL stanhp3_s<>(SB), RODATA|NOPTR, $4
-
-DATA stanhp4_s<>+0(SB)/4, $0xbeaaaa99
-GLOBL stanhp4_s<>(SB), RODATA|NOPTR, $4
-
-DATA stanhsmall_s<>+0(SB)/4, $0x3f200000
-GLOBL stanhsmall_s<>(SB), RODATA|NOPTR, $4
-
-DATA sminus2_s<>+0(SB)/4, $0xc0000000
-GLOBL sminus2_s<>(SB), RODATA|NOPTR, $4
 
 DATA ssignmask_s<>+0(SB)/4, $0x80000000
 GLOBL ssignmask_s<>(SB), RODATA|NOPTR, $4
@@ -3261,113 +3201,128 @@ TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ y+16(FP), DX
 
 big101:
-	CMPQ              AX, $0x00000020
+	CMPQ              AX, $0x00000028
 	JL                single102
 	VMOVUPD           (CX), Z0
 	VMOVUPD           64(CX), Z1
 	VMOVUPD           128(CX), Z2
 	VMOVUPD           192(CX), Z3
-	VBROADCASTSD      dexplo_s<>+0(SB), Z4
-	VBROADCASTSD      dexphi_s<>+0(SB), Z5
-	VMAXPD            Z0, Z4, Z0
-	VMAXPD            Z1, Z4, Z1
-	VMAXPD            Z2, Z4, Z2
-	VMAXPD            Z3, Z4, Z3
-	VMINPD            Z0, Z5, Z0
-	VMINPD            Z1, Z5, Z1
-	VMINPD            Z2, Z5, Z2
-	VMINPD            Z3, Z5, Z3
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z4
+	VMOVUPD           256(CX), Z4
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z0, Z5, Z0
+	VMAXPD            Z1, Z5, Z1
+	VMAXPD            Z2, Z5, Z2
+	VMAXPD            Z3, Z5, Z3
+	VMAXPD            Z4, Z5, Z4
+	VMINPD            Z0, Z6, Z0
+	VMINPD            Z1, Z6, Z1
+	VMINPD            Z2, Z6, Z2
+	VMINPD            Z3, Z6, Z3
+	VMINPD            Z4, Z6, Z4
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z6
 	VBROADCASTSD      dlog2e_s<>+0(SB), Z7
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z4
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z5
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z7
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z6
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z7
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z8
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z9
 	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
 	VSUBPD.BCST       dmagic_s<>+0(SB), Z6, Z6
 	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z0
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z1
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z2
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z0
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z1
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z2
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z8
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z0
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z3
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z4
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z10
 	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z8
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z9
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z10
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z11
-	VMULPD            Z0, Z0, Z12
-	VMULPD            Z1, Z1, Z13
-	VMULPD            Z2, Z2, Z14
-	VMULPD            Z3, Z3, Z15
-	VFMADD213PD       Z0, Z12, Z8
-	VFMADD213PD       Z1, Z13, Z9
-	VFMADD213PD       Z2, Z14, Z10
-	VFMADD213PD       Z3, Z15, Z11
-	VADDPD.BCST       done_s<>+0(SB), Z8, Z8
-	VADDPD.BCST       done_s<>+0(SB), Z9, Z9
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z14
+	VMULPD            Z0, Z0, Z15
+	VMULPD            Z1, Z1, Z16
+	VMULPD            Z2, Z2, Z17
+	VMULPD            Z3, Z3, Z18
+	VMULPD            Z4, Z4, Z19
+	VFMADD213PD       Z0, Z15, Z10
+	VFMADD213PD       Z1, Z16, Z11
+	VFMADD213PD       Z2, Z17, Z12
+	VFMADD213PD       Z3, Z18, Z13
+	VFMADD213PD       Z4, Z19, Z14
 	VADDPD.BCST       done_s<>+0(SB), Z10, Z10
 	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
-	VSCALEFPD         Z4, Z8, Z8
-	VSCALEFPD         Z5, Z9, Z9
-	VSCALEFPD         Z6, Z10, Z10
-	VSCALEFPD         Z7, Z11, Z11
-	VMOVUPD           Z8, (DX)
-	VMOVUPD           Z9, 64(DX)
-	VMOVUPD           Z10, 128(DX)
-	VMOVUPD           Z11, 192(DX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000100, DX
-	SUBQ              $0x00000020, AX
+	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
+	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
+	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
+	VSCALEFPD         Z5, Z10, Z10
+	VSCALEFPD         Z6, Z11, Z11
+	VSCALEFPD         Z7, Z12, Z12
+	VSCALEFPD         Z8, Z13, Z13
+	VSCALEFPD         Z9, Z14, Z14
+	VMOVUPD           Z10, (DX)
+	VMOVUPD           Z11, 64(DX)
+	VMOVUPD           Z12, 128(DX)
+	VMOVUPD           Z13, 192(DX)
+	VMOVUPD           Z14, 256(DX)
+	ADDQ              $0x00000140, CX
+	ADDQ              $0x00000140, DX
+	SUBQ              $0x00000028, AX
 	JMP               big101
 
 single102:
@@ -3393,8 +3348,6 @@ single102:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z2
 	VMULPD            Z0, Z0, Z3
 	VFMADD213PD       Z0, Z3, Z2
 	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
@@ -3430,8 +3383,6 @@ tail103:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z0, Z2
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z0, Z2
 	VMULPD            Z0, Z0, Z3
 	VFMADD213PD       Z0, Z3, Z2
 	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
@@ -3460,41 +3411,35 @@ GLOBL dln2hi_s<>(SB), RODATA|NOPTR, $8
 DATA dln2lo_s<>+0(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp0_s<>+0(SB)/8, $0x3de6124613a86d09
+DATA dexpp0_s<>+0(SB)/8, $0x3e5af389ecfc4b9c
 GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp1_s<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp1_s<>+0(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp2_s<>+0(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp2_s<>+0(SB)/8, $0x3ec71de0db2f6b19
 GLOBL dexpp2_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp3_s<>+0(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp3_s<>+0(SB)/8, $0x3efa019b9149a41c
 GLOBL dexpp3_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp4_s<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dexpp4_s<>+0(SB)/8, $0x3f2a01a01a7c2efe
 GLOBL dexpp4_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp5_s<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp5_s<>+0(SB)/8, $0x3f56c16c17889ef1
 GLOBL dexpp5_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp6_s<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp6_s<>+0(SB)/8, $0x3f811111111109b5
 GLOBL dexpp6_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp7_s<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp7_s<>+0(SB)/8, $0x3fa5555555553d68
 GLOBL dexpp7_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp8_s<>+0(SB)/8, $0x3f81111111111111
+DATA dexpp8_s<>+0(SB)/8, $0x3fc5555555555556
 GLOBL dexpp8_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp9_s<>+0(SB)/8, $0x3fa5555555555555
+DATA dexpp9_s<>+0(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp10_s<>+0(SB)/8, $0x3fc5555555555555
-GLOBL dexpp10_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp11_s<>+0(SB)/8, $0x3fe0000000000000
-GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
 
 DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
@@ -3601,12 +3546,6 @@ big105:
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z18
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z19
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z8, Z20
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z18
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z7, Z19
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z8, Z20
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z18
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z7, Z19
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z8, Z20
 	VMULPD            Z6, Z6, Z21
 	VMULPD            Z7, Z7, Z22
 	VMULPD            Z8, Z8, Z23
@@ -3695,8 +3634,6 @@ single106:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z6
 	VMULPD            Z2, Z2, Z7
 	VFMADD213PD       Z2, Z7, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
@@ -3755,8 +3692,6 @@ tail107:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z2, Z6
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z2, Z6
 	VMULPD            Z2, Z2, Z7
 	VFMADD213PD       Z2, Z7, Z6
 	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
@@ -3899,14 +3834,6 @@ big109:
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z15
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z7, Z15
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z7, Z15
 	VMULPD            Z4, Z4, Z16
 	VMULPD            Z5, Z5, Z17
 	VMULPD            Z6, Z6, Z18
@@ -3976,8 +3903,6 @@ single110:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VFMADD213PD       Z1, Z4, Z3
 	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
@@ -4019,8 +3944,6 @@ tail111:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z1, Z3
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VFMADD213PD       Z1, Z4, Z3
 	VADDPD.BCST       done_s<>+0(SB), Z3, Z3

@@ -515,8 +515,6 @@ big17:
 	VFMADD213PD  dexpp7<>+0(SB), Y3, Y5
 	VFMADD213PD  dexpp8<>+0(SB), Y3, Y5
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y5
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y5
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
 	VFMADD213PD  Y3, Y6, Y5
 	VADDPD       done<>+0(SB), Y5, Y5
@@ -550,8 +548,6 @@ big17:
 	VFMADD213PD  dexpp7<>+0(SB), Y3, Y5
 	VFMADD213PD  dexpp8<>+0(SB), Y3, Y5
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y5
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y5
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
 	VFMADD213PD  Y3, Y6, Y5
 	VADDPD       done<>+0(SB), Y5, Y5
@@ -593,8 +589,6 @@ single18:
 	VFMADD213PD  dexpp7<>+0(SB), Y3, Y5
 	VFMADD213PD  dexpp8<>+0(SB), Y3, Y5
 	VFMADD213PD  dexpp9<>+0(SB), Y3, Y5
-	VFMADD213PD  dexpp10<>+0(SB), Y3, Y5
-	VFMADD213PD  dexpp11<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
 	VFMADD213PD  Y3, Y6, Y5
 	VADDPD       done<>+0(SB), Y5, Y5
@@ -640,8 +634,6 @@ tail19:
 	VFMADD213PD  dexpp7<>+0(SB), Y4, Y5
 	VFMADD213PD  dexpp8<>+0(SB), Y4, Y5
 	VFMADD213PD  dexpp9<>+0(SB), Y4, Y5
-	VFMADD213PD  dexpp10<>+0(SB), Y4, Y5
-	VFMADD213PD  dexpp11<>+0(SB), Y4, Y5
 	VMULPD       Y4, Y4, Y6
 	VFMADD213PD  Y4, Y6, Y5
 	VADDPD       done<>+0(SB), Y5, Y5
@@ -754,77 +746,65 @@ DATA dln2lo<>+16(SB)/8, $0x3dea39ef35793c76
 DATA dln2lo<>+24(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp0<>+0(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+8(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+16(SB)/8, $0x3de6124613a86d09
-DATA dexpp0<>+24(SB)/8, $0x3de6124613a86d09
+DATA dexpp0<>+0(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+8(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+16(SB)/8, $0x3e5af389ecfc4b9c
+DATA dexpp0<>+24(SB)/8, $0x3e5af389ecfc4b9c
 GLOBL dexpp0<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp1<>+0(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+8(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+16(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp1<>+24(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp1<>+0(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+8(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+16(SB)/8, $0x3e928917c89a43a7
+DATA dexpp1<>+24(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp2<>+0(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+8(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+16(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp2<>+24(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp2<>+0(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+8(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+16(SB)/8, $0x3ec71de0db2f6b19
+DATA dexpp2<>+24(SB)/8, $0x3ec71de0db2f6b19
 GLOBL dexpp2<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp3<>+0(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+8(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+16(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp3<>+24(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp3<>+0(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+8(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+16(SB)/8, $0x3efa019b9149a41c
+DATA dexpp3<>+24(SB)/8, $0x3efa019b9149a41c
 GLOBL dexpp3<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp4<>+0(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+8(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+16(SB)/8, $0x3ec71de3a556c734
-DATA dexpp4<>+24(SB)/8, $0x3ec71de3a556c734
+DATA dexpp4<>+0(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+8(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+16(SB)/8, $0x3f2a01a01a7c2efe
+DATA dexpp4<>+24(SB)/8, $0x3f2a01a01a7c2efe
 GLOBL dexpp4<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp5<>+0(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+8(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+16(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp5<>+24(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp5<>+0(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+8(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+16(SB)/8, $0x3f56c16c17889ef1
+DATA dexpp5<>+24(SB)/8, $0x3f56c16c17889ef1
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp6<>+0(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+8(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+16(SB)/8, $0x3f2a01a01a01a01a
-DATA dexpp6<>+24(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp6<>+0(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+8(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+16(SB)/8, $0x3f811111111109b5
+DATA dexpp6<>+24(SB)/8, $0x3f811111111109b5
 GLOBL dexpp6<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp7<>+0(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+8(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+16(SB)/8, $0x3f56c16c16c16c17
-DATA dexpp7<>+24(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp7<>+0(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+8(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+16(SB)/8, $0x3fa5555555553d68
+DATA dexpp7<>+24(SB)/8, $0x3fa5555555553d68
 GLOBL dexpp7<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp8<>+0(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+8(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+16(SB)/8, $0x3f81111111111111
-DATA dexpp8<>+24(SB)/8, $0x3f81111111111111
+DATA dexpp8<>+0(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+8(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+16(SB)/8, $0x3fc5555555555556
+DATA dexpp8<>+24(SB)/8, $0x3fc5555555555556
 GLOBL dexpp8<>(SB), RODATA|NOPTR, $32
 
-DATA dexpp9<>+0(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+8(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+16(SB)/8, $0x3fa5555555555555
-DATA dexpp9<>+24(SB)/8, $0x3fa5555555555555
+DATA dexpp9<>+0(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+8(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+16(SB)/8, $0x3fe0000000000001
+DATA dexpp9<>+24(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9<>(SB), RODATA|NOPTR, $32
-
-DATA dexpp10<>+0(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+8(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+16(SB)/8, $0x3fc5555555555555
-DATA dexpp10<>+24(SB)/8, $0x3fc5555555555555
-GLOBL dexpp10<>(SB), RODATA|NOPTR, $32
-
-DATA dexpp11<>+0(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+8(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+16(SB)/8, $0x3fe0000000000000
-DATA dexpp11<>+24(SB)/8, $0x3fe0000000000000
-GLOBL dexpp11<>(SB), RODATA|NOPTR, $32
 
 DATA done<>+0(SB)/8, $0x3ff0000000000000
 DATA done<>+8(SB)/8, $0x3ff0000000000000
@@ -1304,14 +1284,6 @@ big41:
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z12
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z6, Z14
 	VMULPD            Z3, Z3, Z15
 	VMULPD            Z4, Z4, Z16
 	VMULPD            Z5, Z5, Z17
@@ -1365,8 +1337,6 @@ single42:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z5
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z5
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z5
 	VMULPD            Z3, Z3, Z6
 	VFMADD213PD       Z3, Z6, Z5
 	VADDPD.BCST       done_s<>+0(SB), Z5, Z5
@@ -1404,8 +1374,6 @@ tail43:
 	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z4
 	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z4
 	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp10_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp11_s<>+0(SB), Z3, Z4
 	VMULPD            Z3, Z3, Z5
 	VFMADD213PD       Z3, Z5, Z4
 	VADDPD.BCST       done_s<>+0(SB), Z4, Z4
@@ -1484,41 +1452,35 @@ GLOBL dln2hi_s<>(SB), RODATA|NOPTR, $8
 DATA dln2lo_s<>+0(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp0_s<>+0(SB)/8, $0x3de6124613a86d09
+DATA dexpp0_s<>+0(SB)/8, $0x3e5af389ecfc4b9c
 GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp1_s<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp1_s<>+0(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp2_s<>+0(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp2_s<>+0(SB)/8, $0x3ec71de0db2f6b19
 GLOBL dexpp2_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp3_s<>+0(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp3_s<>+0(SB)/8, $0x3efa019b9149a41c
 GLOBL dexpp3_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp4_s<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dexpp4_s<>+0(SB)/8, $0x3f2a01a01a7c2efe
 GLOBL dexpp4_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp5_s<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp5_s<>+0(SB)/8, $0x3f56c16c17889ef1
 GLOBL dexpp5_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp6_s<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp6_s<>+0(SB)/8, $0x3f811111111109b5
 GLOBL dexpp6_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp7_s<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp7_s<>+0(SB)/8, $0x3fa5555555553d68
 GLOBL dexpp7_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp8_s<>+0(SB)/8, $0x3f81111111111111
+DATA dexpp8_s<>+0(SB)/8, $0x3fc5555555555556
 GLOBL dexpp8_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexpp9_s<>+0(SB)/8, $0x3fa5555555555555
+DATA dexpp9_s<>+0(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp10_s<>+0(SB)/8, $0x3fc5555555555555
-GLOBL dexpp10_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp11_s<>+0(SB)/8, $0x3fe0000000000000
-GLOBL dexpp11_s<>(SB), RODATA|NOPTR, $8
 
 DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
