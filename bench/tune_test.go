@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,7 +121,7 @@ func TestApplyTuning(t *testing.T) {
 	}
 	goodPath, otherPath := write("good.json", good), write("other.json", &other)
 	corrupt := filepath.Join(dir, "corrupt.json")
-	os.WriteFile(corrupt, []byte(`{"version": 1, "params": {`), 0o644)
+	os.WriteFile(corrupt, fmt.Appendf(nil, `{"version": %d, "params": {`, tune.Version), 0o644)
 
 	for _, c := range []struct {
 		file, source, warning string

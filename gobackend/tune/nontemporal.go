@@ -1,0 +1,42 @@
+package tune
+
+import (
+	"runtime"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// NonTemporal is, per kernel, the bytes a call moves (input and output
+// together: 5 per element for quantize and dequantize) from which it stores
+// its output non-temporally, past the caches and without first reading the
+// lines it writes. 0: always; MaxPieceBytes: never.
+type NonTemporal struct {
+	Quantize   int `json:"quantize"`   // quant.Quantize, QuantizeRows: 1 byte written per 4 read
+	Dequantize int `json:"dequantize"` // quant.Dequantize, DequantizeRows: 4 bytes written per 1 read
+}
+
+// llcPerCPU bounds the last-level cache a CPU can count on: the most any
+// current server or desktop part gives a core (Zen 4 and 5: 32 MiB per
+// 8-core CCD; Intel's Xeons 1.25–2 MiB a core). A VM reports its host's
+// whole last-level cache, shared with other guests: the 2-vCPU Intel VM of
+// docs/tuning.md reports 480 MiB.
+const llcPerCPU = 4 << 20
+
+// DefaultNonTemporalBytes is where quantize and dequantize switch to
+// non-temporal stores without a tune file: half the last level cache the
+// machine reports (past it, an output does not stay in the cache for its
+// next reader, and an ordinary store pays a read for ownership), but no
+// more than llcPerCPU for each CPU this process may use, since a reported
+// cache may be a whole host's. cpus and llc as runtime.NumCPU and
+// isa.Caches().L3 give them.
+func DefaultNonTemporalBytes(cpus, llc int) int {
+	if llc <= 0 {
+		llc = isa.Caches().L2 * max(cpus, 1) // no shared level: the cores' own
+	}
+	return min(llc/2, llcPerCPU*max(cpus, 1))
+}
+
+func defaultNonTemporal() NonTemporal {
+	b := DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)
+	return NonTemporal{Quantize: b, Dequantize: b}
+}
