@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 func machine() Machine {
@@ -196,6 +199,10 @@ func TestNonTemporalParams(t *testing.T) {
 	missing := bytes.Replace(encode(t, validFile()), []byte(`"dequantize"`), []byte(`"dequantise"`), 1)
 	if _, err := Decode(missing, machine()); err == nil || !strings.Contains(err.Error(), "dequantise") {
 		t.Errorf("a misspelt crossover: err = %v", err)
+	}
+	d := Defaults().NonTemporal
+	if d.Quantize != MaxPieceBytes || d.Dequantize != DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3) {
+		t.Errorf("default crossovers %+v: want quantize never, dequantize by DefaultNonTemporalBytes", d)
 	}
 	for _, c := range []struct{ cpus, llc, want int }{
 		{2, 480 << 20, 8 << 20},  // a VM reporting its host's cache: 4 MiB a CPU
