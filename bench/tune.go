@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/gobackend/elem"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/quant"
 	"github.com/peakbench/peakbench/gobackend/reduce"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
@@ -45,7 +47,11 @@ const minDecisionSamples = 3
 type tuneSearch struct {
 	field  string
 	ops    []tuneOp
-	ladder []int // bytes of x, ascending
+	ladder []int // bytes of x, ascending (stores: bytes a call moves)
+	// stores: the parameter is a store-kind crossover (nontemporal.*), not
+	// a thread one: each kernel is timed with ordinary and with
+	// non-temporal stores at every size, at 1 thread and at N.
+	stores bool
 }
 
 // tuneOp runs one kernel on the first bytes of x of its buffers.
@@ -66,15 +72,26 @@ func ladder(lo, hi int) []int {
 // tuneSearches are the searches, in the order of tune.Params.Fields.
 func tuneSearches() []tuneSearch {
 	const top = 2 << 20 // the largest vector of the cheap ops and reductions
+	q := quantOps(quantTop)
 	return []tuneSearch{
-		{"parallel.elem_cheap.f32", cheapOps[float32](top), ladder(4<<10, top)},
-		{"parallel.elem_cheap.f64", cheapOps[float64](top), ladder(4<<10, top)},
-		{"parallel.reduce.f32", reduceOps[float32](top), ladder(4<<10, top)},
-		{"parallel.reduce.f64", reduceOps[float64](top), ladder(4<<10, top)},
-		{"parallel.elem_math.f32", mathOps[float32](256 << 10), ladder(1<<10, 256<<10)},
-		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10)},
+		{"parallel.elem_cheap.f32", cheapOps[float32](top), ladder(4<<10, top), false},
+		{"parallel.elem_cheap.f64", cheapOps[float64](top), ladder(4<<10, top), false},
+		{"parallel.reduce.f32", reduceOps[float32](top), ladder(4<<10, top), false},
+		{"parallel.reduce.f64", reduceOps[float64](top), ladder(4<<10, top), false},
+		{"parallel.elem_math.f32", mathOps[float32](256 << 10), ladder(1<<10, 256<<10), false},
+		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10), false},
+		{"nontemporal.quantize", q[:1], ladder(quantBottom, quantTop), true},
+		{"nontemporal.dequantize", q[1:], ladder(quantBottom, quantTop), true},
 	}
 }
+
+// The store-kind ladder, in bytes a quantize or dequantize call moves (5 per
+// element): from 256 Ki elements, well inside the caches, to 64 Mi, past
+// any last-level cache a process of a few cores gets.
+const (
+	quantBottom = 5 << 18
+	quantTop    = 5 << 26
+)
 
 // tuneSink keeps the reductions' results alive.
 var tuneSink float64
@@ -126,6 +143,30 @@ func mathOps[T elem.Float](top int) []tuneOp {
 	}
 }
 
+// quantOps are quantize and dequantize, i8 per tensor, on the first bytes
+// (input and output, 5 per element) of buffers of top bytes, allocated at
+// their first run (580 MiB at the ladder's top: not for a search that
+// never runs them).
+func quantOps(top int) []tuneOp {
+	type bufs struct {
+		x, y []float32
+		q    []int8
+	}
+	get := sync.OnceValue(func() bufs {
+		n := top / 5
+		b := bufs{x: make([]float32, n), y: make([]float32, n), q: make([]int8, n)}
+		for i := range b.x {
+			b.x[i] = float32(i%255-127) * 0.01 // inside the range of the scale below: no saturation
+		}
+		quant.Quantize(isa.Best, b.x, 0.01, 0, b.q, runtime.NumCPU())
+		return b
+	})
+	return []tuneOp{
+		{"quantize", func(bytes, th int) { b := get(); quant.Quantize(isa.Best, b.x[:bytes/5], 0.01, 0, b.q[:bytes/5], th) }},
+		{"dequantize", func(bytes, th int) { b := get(); quant.Dequantize(isa.Best, b.q[:bytes/5], 0.01, 0, b.y[:bytes/5], th) }},
+	}
+}
+
 // tuneTarget is one kernel at one size and thread count, under the
 // parameters it is timed with (applied before each sample, outside the
 // timed loop: the targets of one search differ in them).
@@ -156,12 +197,37 @@ func tuneOptions(maxTime time.Duration) measure.Options {
 // within ctx, and returns the ladder's steps (nil when cut short before
 // minDecisionSamples) and the piece size they give.
 func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
-	var targets []measure.Target
+	// Each kernel at each size is timed twice, the baseline first: at 1
+	// and at N threads with the piece at half the size (a thread
+	// crossover), or with ordinary and with non-temporal stores at each of
+	// 1 and N threads (a store-kind crossover).
+	type pair struct {
+		name     string
+		one, two tuneTarget
+	}
+	var pairs [][]pair // per size
 	for _, b := range s.ladder {
-		p := base
-		setField(&p, s.field, b/2) // so that b splits, in two pieces
+		var ps []pair
 		for _, op := range s.ops {
-			targets = append(targets, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p})
+			if !s.stores {
+				p := base
+				setField(&p, s.field, b/2) // so that b splits, in two pieces
+				ps = append(ps, pair{op.name, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p}})
+				continue
+			}
+			ordinary, nt := base, base
+			setField(&ordinary, s.field, tune.MaxPieceBytes)
+			setField(&nt, s.field, 0)
+			for _, th := range []int{1, threads} {
+				ps = append(ps, pair{fmt.Sprintf("%s@%d", op.name, th), tuneTarget{op, b, th, ordinary}, tuneTarget{op, b, th, nt}})
+			}
+		}
+		pairs = append(pairs, ps)
+	}
+	var targets []measure.Target
+	for _, ps := range pairs {
+		for _, p := range ps {
+			targets = append(targets, p.one, p.two)
 		}
 	}
 	res, err := measure.Interleaved(ctx, targets, tuneOptions(maxTime))
@@ -173,20 +239,23 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 	for k, b := range s.ladder {
 		st := tune.Step{Bytes: b, NS: map[string][2]float64{}}
 		logSum := 0.0
-		for _, op := range s.ops {
-			one, many := res[i], res[i+1]
+		for _, p := range pairs[k] {
+			one, two := res[i], res[i+1]
 			i += 2
-			if one.Err != nil || many.Err != nil {
-				return nil, 0, errors.Join(one.Err, many.Err)
+			if one.Err != nil || two.Err != nil {
+				return nil, 0, errors.Join(one.Err, two.Err)
 			}
-			if one.Stats.N < minDecisionSamples || many.Stats.N < minDecisionSamples {
+			if one.Stats.N < minDecisionSamples || two.Stats.N < minDecisionSamples {
 				return nil, 0, nil
 			}
-			st.NS[op.name] = [2]float64{one.Stats.Median, many.Stats.Median}
-			logSum += math.Log(one.Stats.Median / many.Stats.Median)
+			st.NS[p.name] = [2]float64{one.Stats.Median, two.Stats.Median}
+			logSum += math.Log(one.Stats.Median / two.Stats.Median)
 		}
-		st.Speedup = math.Exp(logSum / float64(len(s.ops)))
+		st.Speedup = math.Exp(logSum / float64(len(pairs[k])))
 		steps[k] = st
+	}
+	if s.stores {
+		return steps, crossoverBytes(steps), nil
 	}
 	return steps, crossoverPiece(steps), nil
 }
@@ -196,6 +265,27 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 // than one thread; past the ladder's top (its largest size: a split from
 // twice that) when none is.
 func crossoverPiece(steps []tune.Step) int {
+	from := crossover(steps)
+	if from == len(steps) {
+		return steps[len(steps)-1].Bytes
+	}
+	return steps[from].Bytes / 2
+}
+
+// crossoverBytes is the size from which non-temporal stores are used: the
+// smallest from which they are winMargin faster and no larger size is
+// slower with them; twice the ladder's top when none is.
+func crossoverBytes(steps []tune.Step) int {
+	from := crossover(steps)
+	if from == len(steps) {
+		return 2 * steps[len(steps)-1].Bytes
+	}
+	return steps[from].Bytes
+}
+
+// crossover is the index of the smallest size from which the second way
+// is winMargin faster and no larger size is slower; len(steps) when none.
+func crossover(steps []tune.Step) int {
 	from := len(steps)
 	for i := len(steps) - 1; i >= 0; i-- {
 		if steps[i].Speedup < 1 {
@@ -205,10 +295,7 @@ func crossoverPiece(steps []tune.Step) int {
 			from = i
 		}
 	}
-	if from == len(steps) {
-		return steps[len(steps)-1].Bytes
-	}
-	return steps[from].Bytes / 2
+	return from
 }
 
 // runTune is `-tune`: it searches every parameter within the budget and
@@ -243,7 +330,7 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	start := time.Now()
 	progressf(stderr, "tuning the go and asm kernels (%s) on %s: 1 thread against %d, for up to %v; Ctrl-C stops and keeps what was found", isa.Best, m.Brand, threads, cfg.tuneBudget)
 	f := &tune.File{Version: tune.Version, Machine: m, Params: tune.Defaults(), Measured: tune.Measured{
-		How:     fmt.Sprintf("each parameter's kernels at 1 and %d threads over a ladder of sizes, interleaved (bench/measure), medians; the piece is half the smallest size from which %d threads are %.2f× as fast or more (geometric mean over the kernels) and no larger size is slower", threads, threads, winMargin),
+		How:     fmt.Sprintf("each parameter's kernels over a ladder of sizes, interleaved (bench/measure), medians; parallel.*: at 1 and %d threads, the piece half the smallest size from which %d threads are %.2f× as fast or more (geometric mean over the kernels) and no larger size is slower; nontemporal.*: ordinary and non-temporal stores at 1 and %d threads, the size from which non-temporal stores are %.2f× as fast or more (geometric mean over the thread counts) and no larger size is slower", threads, threads, winMargin, threads, winMargin),
 		Threads: threads, Budget: cfg.tuneBudget.String(), Peakbench: peakbenchVersion(), Go: runtime.Version(),
 		Ladders: map[string][]tune.Step{}, Tuned: []string{},
 	}}
@@ -266,7 +353,7 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 			setField(&f.Params, s.field, piece)
 			f.Measured.Tuned = append(f.Measured.Tuned, s.field)
 			f.Measured.Ladders[s.field] = steps
-			progressf(stderr, "tune %s (%s): %s", s.field, opNamesOf(s.ops), describeSteps(steps, piece, threads))
+			progressf(stderr, "tune %s (%s): %s", s.field, opNamesOf(s.ops), describeSteps(s, steps, piece, threads))
 		}
 		if after != nil {
 			after(s.field)
@@ -311,11 +398,14 @@ func opNamesOf(ops []tuneOp) string {
 	return strings.Join(s, ", ")
 }
 
-// describeSteps is one line: each size's speedup and the piece chosen.
-func describeSteps(steps []tune.Step, piece, threads int) string {
+// describeSteps is one line: each size's speedup and the value chosen.
+func describeSteps(s tuneSearch, steps []tune.Step, v, threads int) string {
 	var b strings.Builder
-	for _, s := range steps {
-		fmt.Fprintf(&b, "%s %.2f× ", units.Bytes(s.Bytes), s.Speedup)
+	for _, st := range steps {
+		fmt.Fprintf(&b, "%s %.2f× ", units.Bytes(st.Bytes), st.Speedup)
 	}
-	return fmt.Sprintf("%d threads over 1: %s→ split from %s (piece %s)", threads, b.String(), units.Bytes(2*piece), units.Bytes(piece))
+	if s.stores {
+		return fmt.Sprintf("non-temporal stores over ordinary ones (1 and %d threads): %s→ non-temporal from %s moved", threads, b.String(), units.Bytes(v))
+	}
+	return fmt.Sprintf("%d threads over 1: %s→ split from %s (piece %s)", threads, b.String(), units.Bytes(2*v), units.Bytes(v))
 }

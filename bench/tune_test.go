@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,12 +15,13 @@ import (
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
-// tinySearches are two parameters over two short sizes each: enough to
-// run the whole search in a test's time.
+// tinySearches are two thread crossovers and a store-kind crossover over
+// two short sizes each: enough to run the whole search in a test's time.
 func tinySearches() []tuneSearch {
 	return []tuneSearch{
-		{"parallel.elem_cheap.f64", cheapOps[float64](16 << 10), ladder(8<<10, 16<<10)},
-		{"parallel.reduce.f32", reduceOps[float32](16 << 10), ladder(8<<10, 16<<10)},
+		{"nontemporal.dequantize", quantOps(5 << 11)[1:], ladder(5<<10, 5<<11), true},
+		{"parallel.elem_cheap.f64", cheapOps[float64](16 << 10), ladder(8<<10, 16<<10), false},
+		{"parallel.reduce.f32", reduceOps[float32](16 << 10), ladder(8<<10, 16<<10), false},
 	}
 }
 
@@ -40,8 +42,18 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.Measured.Complete || len(f.Measured.Tuned) != 2 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
+	if !f.Measured.Complete || len(f.Measured.Tuned) != 3 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
 		t.Errorf("measured %+v", f.Measured)
+	}
+	// The store search timed both kinds at 1 and 2 threads and chose a
+	// size of its ladder or, when non-temporal stores never won, twice its
+	// top.
+	nt := f.Measured.Ladders["nontemporal.dequantize"]
+	if len(nt) != 2 || nt[0].NS["dequantize@1"][1] <= 0 || nt[1].NS["dequantize@2"][0] <= 0 {
+		t.Errorf("nontemporal.dequantize ladder %+v", nt)
+	}
+	if v := f.Params.NonTemporal.Dequantize; v != 5<<10 && v != 5<<11 && v != 5<<12 {
+		t.Errorf("nontemporal.dequantize = %d, not a size of its ladder or twice its top", v)
 	}
 	if tune.Source() != before {
 		t.Errorf("the search left the parameters from %q, not %q as it found them", tune.Source(), before)
@@ -64,7 +76,7 @@ func TestTuneInterruptedKeepsWhatItFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Measured.Complete || f.Measured.Stopped != "interrupted" || len(f.Measured.Tuned) != 1 {
+	if f.Measured.Complete || f.Measured.Stopped != "interrupted" || len(f.Measured.Tuned) != 1 || f.Measured.Tuned[0] != "nontemporal.dequantize" {
 		t.Errorf("measured %+v, want 1 parameter, interrupted", f.Measured)
 	}
 	if f.Params.Parallel.Reduce != tune.Defaults().Parallel.Reduce {
@@ -99,6 +111,29 @@ func TestCrossoverPiece(t *testing.T) {
 	}
 }
 
+func TestCrossoverBytes(t *testing.T) {
+	steps := func(speedups ...float64) []tune.Step {
+		s := make([]tune.Step, len(speedups))
+		for i, v := range speedups {
+			s[i] = tune.Step{Bytes: 5 << (20 + i), Speedup: v}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		steps []tune.Step
+		want  int
+	}{
+		{steps(0.8, 1.0, 1.3, 2.3), 5 << 22},
+		{steps(1.2, 0.97, 1.3, 2.3), 5 << 22},   // a loss above the first win moves it up
+		{steps(1.0, 1.02, 1.04, 1.03), 5 << 24}, // never by the margin: past the ladder
+		{steps(1.1, 1.1, 1.1, 1.1), 5 << 20},
+	} {
+		if got := crossoverBytes(c.steps); got != c.want {
+			t.Errorf("%v: from %d bytes, want %d", c.steps, got, c.want)
+		}
+	}
+}
+
 func TestApplyTuning(t *testing.T) {
 	defer tune.Apply(tune.Defaults(), tune.DefaultSource)
 	dir := t.TempDir()
@@ -120,7 +155,7 @@ func TestApplyTuning(t *testing.T) {
 	}
 	goodPath, otherPath := write("good.json", good), write("other.json", &other)
 	corrupt := filepath.Join(dir, "corrupt.json")
-	os.WriteFile(corrupt, []byte(`{"version": 1, "params": {`), 0o644)
+	os.WriteFile(corrupt, fmt.Appendf(nil, `{"version": %d, "params": {`, tune.Version), 0o644)
 
 	for _, c := range []struct {
 		file, source, warning string

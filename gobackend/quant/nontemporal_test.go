@@ -6,23 +6,39 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
-// withNonTemporal runs f with NonTemporalFrom at from.
-func withNonTemporal(from int, f func()) {
-	old := NonTemporalFrom
-	defer func() { NonTemporalFrom = old }()
-	NonTemporalFrom = from
-	f()
+// storeTunings are the parameter sets the kernel tests run under: every
+// store kind with the default thread split, and the extremes of every
+// parameter (tunetest: non-temporal stores and a split whatever the size,
+// and neither).
+func storeTunings() map[string]tune.Params {
+	on, off := tune.Defaults(), tune.Defaults()
+	on.NonTemporal = tune.NonTemporal{Quantize: 0, Dequantize: 0}
+	off.NonTemporal = tune.NonTemporal{Quantize: tune.MaxPieceBytes, Dequantize: tune.MaxPieceBytes}
+	ext := tunetest.Extremes()
+	return map[string]tune.Params{"nt": on, "ordinary": off, "least": ext[0], "largest": ext[1]}
 }
 
-// TestNonTemporal: the non-temporal kernels give the generic kernel's bits
-// at every level, at every offset of the output from a 64-byte line (the
+// withTunings runs f under each of storeTunings, then puts back the
+// parameters in force.
+func withTunings(t *testing.T, f func(t *testing.T)) {
+	defer tune.Save().Restore()
+	for name, p := range storeTunings() {
+		tune.Apply(p, "test")
+		t.Run(name, f)
+	}
+}
+
+// TestNonTemporal: the kernels with non-temporal stores forced on and off
+// give the generic kernel's bits at every level, at every offset of the output from a 64-byte line (the
 // generic head the wrapper runs before them), per tensor and per row, on
 // one and two threads.
 func TestNonTemporal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	withNonTemporal(1, func() {
+	withTunings(t, func(t *testing.T) {
 		forLevels(t, func(t *testing.T, lvl isa.Level) {
 			for _, n := range []int{0, 1, 63, 64, 65, 200, 1000, 4099} {
 				x := inputs(rng, n+64, 0.0173)
@@ -75,16 +91,25 @@ func checkShifted[Q Int8](t *testing.T, lvl isa.Level, x []float32, scale float3
 	}
 }
 
-// TestNonTemporalFrom: the choice follows the call's bytes.
+// TestNonTemporalFrom: the choice follows each op's parameter, in bytes
+// moved (5 per element), and what the harness is told agrees with it.
 func TestNonTemporalFrom(t *testing.T) {
-	withNonTemporal(1000, func() {
-		if nonTemporal(999) || !nonTemporal(1000) {
-			t.Error("nonTemporal does not switch at NonTemporalFrom")
-		}
-	})
-	withNonTemporal(0, func() {
-		if nonTemporal(1 << 40) {
-			t.Error("NonTemporalFrom = 0 should mean never")
-		}
-	})
+	defer tune.Save().Restore()
+	p := tune.Defaults()
+	p.NonTemporal = tune.NonTemporal{Quantize: 1000, Dequantize: 5000}
+	tune.Apply(p, "test")
+	if quantizeNT(999) || !quantizeNT(1000) || dequantizeNT(4999) || !dequantizeNT(5000) {
+		t.Error("the store kind does not switch at each op's parameter")
+	}
+	lvl := isa.Best
+	if lvl == isa.Generic {
+		t.Skip("no assembly here: nothing stores non-temporally")
+	}
+	if QuantizeStoresNonTemporal(lvl, 199) || !QuantizeStoresNonTemporal(lvl, 200) ||
+		DequantizeStoresNonTemporal(lvl, 999) || !DequantizeStoresNonTemporal(lvl, 1000) {
+		t.Error("StoresNonTemporal does not follow the parameters")
+	}
+	if QuantizeStoresNonTemporal(isa.Generic, 1<<20) {
+		t.Error("the generic kernels have no non-temporal stores")
+	}
 }

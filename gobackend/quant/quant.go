@@ -75,7 +75,7 @@ func check(nx, ny, threads int) {
 // Quantize sets q[i] = clamp(rne(x[i]·(1/scale)) + zp) to Q's range.
 func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q, threads int) {
 	check(len(x), len(q), threads)
-	k, inv, nt := implFor(lvl, 5*len(x)), 1/scale, nonTemporal(5*len(x))
+	k, inv, nt := implFor(lvl, 5*len(x)), 1/scale, quantizeNT(5*len(x))
 	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
 		quantize(k, x[lo:hi], inv, zp, q[lo:hi], nt)
 	})
@@ -86,7 +86,7 @@ func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q
 func QuantizeRows[Q Int8](lvl isa.Level, cols int, x []float32, scales []float32, zps []int32, q []Q, threads int) {
 	check(len(x), len(q), threads)
 	checkRows(len(x), cols, len(scales), len(zps))
-	k, nt := implFor(lvl, 5*len(x)), nonTemporal(5*len(x))
+	k, nt := implFor(lvl, 5*len(x)), quantizeNT(5*len(x))
 	num.For(len(scales), threads, 1, max(1, piece()/max(cols, 1)), func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			quantize(k, x[r*cols:(r+1)*cols], 1/scales[r], zps[r], q[r*cols:(r+1)*cols], nt)
@@ -97,7 +97,7 @@ func QuantizeRows[Q Int8](lvl isa.Level, cols int, x []float32, scales []float32
 // Dequantize sets x[i] = scale·(q[i] − zp).
 func Dequantize[Q Int8](lvl isa.Level, q []Q, scale float32, zp int32, x []float32, threads int) {
 	check(len(q), len(x), threads)
-	k, nt := implFor(lvl, 5*len(x)), nonTemporal(5*len(x))
+	k, nt := implFor(lvl, 5*len(x)), dequantizeNT(5*len(x))
 	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
 		dequantize(k, q[lo:hi], scale, zp, x[lo:hi], nt)
 	})
@@ -108,7 +108,7 @@ func Dequantize[Q Int8](lvl isa.Level, q []Q, scale float32, zp int32, x []float
 func DequantizeRows[Q Int8](lvl isa.Level, cols int, q []Q, scales []float32, zps []int32, x []float32, threads int) {
 	check(len(q), len(x), threads)
 	checkRows(len(x), cols, len(scales), len(zps))
-	k, nt := implFor(lvl, 5*len(x)), nonTemporal(5*len(x))
+	k, nt := implFor(lvl, 5*len(x)), dequantizeNT(5*len(x))
 	num.For(len(scales), threads, 1, max(1, piece()/max(cols, 1)), func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			dequantize(k, q[r*cols:(r+1)*cols], scales[r], zps[r], x[r*cols:(r+1)*cols], nt)

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func quantizeI8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·quantizeI8AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -19,37 +19,39 @@ TEXT ·quantizeI8AVX2(SB), NOSPLIT, $0-32
 	VMOVDQU      qperm<>+0(SB), Y4
 
 qloop1:
-	TESTQ     AX, AX
-	JZ        qdone2
-	VMULPS    (CX), Y0, Y5
-	VMINPS    Y3, Y5, Y5
-	VMAXPS    Y2, Y5, Y5
-	VCVTPS2DQ Y5, Y5
-	VPADDD    Y1, Y5, Y5
-	VMULPS    32(CX), Y0, Y6
-	VMINPS    Y3, Y6, Y6
-	VMAXPS    Y2, Y6, Y6
-	VCVTPS2DQ Y6, Y6
-	VPADDD    Y1, Y6, Y6
-	VMULPS    64(CX), Y0, Y7
-	VMINPS    Y3, Y7, Y7
-	VMAXPS    Y2, Y7, Y7
-	VCVTPS2DQ Y7, Y7
-	VPADDD    Y1, Y7, Y7
-	VMULPS    96(CX), Y0, Y8
-	VMINPS    Y3, Y8, Y8
-	VMAXPS    Y2, Y8, Y8
-	VCVTPS2DQ Y8, Y8
-	VPADDD    Y1, Y8, Y8
-	VPACKSSDW Y6, Y5, Y5
-	VPACKSSDW Y8, Y7, Y6
-	VPACKSSWB Y6, Y5, Y5
-	VPERMD    Y5, Y4, Y5
-	VMOVDQU   Y5, (DX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, AX
-	JMP       qloop1
+	TESTQ      AX, AX
+	JZ         qdone2
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Y0, Y5
+	VMINPS     Y3, Y5, Y5
+	VMAXPS     Y2, Y5, Y5
+	VCVTPS2DQ  Y5, Y5
+	VPADDD     Y1, Y5, Y5
+	VMULPS     32(CX), Y0, Y6
+	VMINPS     Y3, Y6, Y6
+	VMAXPS     Y2, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y1, Y6, Y6
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Y0, Y7
+	VMINPS     Y3, Y7, Y7
+	VMAXPS     Y2, Y7, Y7
+	VCVTPS2DQ  Y7, Y7
+	VPADDD     Y1, Y7, Y7
+	VMULPS     96(CX), Y0, Y8
+	VMINPS     Y3, Y8, Y8
+	VMAXPS     Y2, Y8, Y8
+	VCVTPS2DQ  Y8, Y8
+	VPADDD     Y1, Y8, Y8
+	VPACKSSDW  Y6, Y5, Y5
+	VPACKSSDW  Y8, Y7, Y6
+	VPACKSSWB  Y6, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVDQU    Y5, (DX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, DX
+	SUBQ       $0x00000020, AX
+	JMP        qloop1
 
 qdone2:
 	VZEROUPPER
@@ -129,37 +131,39 @@ TEXT ·quantizeI8AVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU      qperm<>+0(SB), Y4
 
 qloop5:
-	TESTQ     AX, AX
-	JZ        qdone6
-	VMULPS    (CX), Y0, Y5
-	VMINPS    Y3, Y5, Y5
-	VMAXPS    Y2, Y5, Y5
-	VCVTPS2DQ Y5, Y5
-	VPADDD    Y1, Y5, Y5
-	VMULPS    32(CX), Y0, Y6
-	VMINPS    Y3, Y6, Y6
-	VMAXPS    Y2, Y6, Y6
-	VCVTPS2DQ Y6, Y6
-	VPADDD    Y1, Y6, Y6
-	VMULPS    64(CX), Y0, Y7
-	VMINPS    Y3, Y7, Y7
-	VMAXPS    Y2, Y7, Y7
-	VCVTPS2DQ Y7, Y7
-	VPADDD    Y1, Y7, Y7
-	VMULPS    96(CX), Y0, Y8
-	VMINPS    Y3, Y8, Y8
-	VMAXPS    Y2, Y8, Y8
-	VCVTPS2DQ Y8, Y8
-	VPADDD    Y1, Y8, Y8
-	VPACKSSDW Y6, Y5, Y5
-	VPACKSSDW Y8, Y7, Y6
-	VPACKSSWB Y6, Y5, Y5
-	VPERMD    Y5, Y4, Y5
-	VMOVNTDQ  Y5, (DX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, AX
-	JMP       qloop5
+	TESTQ      AX, AX
+	JZ         qdone6
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Y0, Y5
+	VMINPS     Y3, Y5, Y5
+	VMAXPS     Y2, Y5, Y5
+	VCVTPS2DQ  Y5, Y5
+	VPADDD     Y1, Y5, Y5
+	VMULPS     32(CX), Y0, Y6
+	VMINPS     Y3, Y6, Y6
+	VMAXPS     Y2, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y1, Y6, Y6
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Y0, Y7
+	VMINPS     Y3, Y7, Y7
+	VMAXPS     Y2, Y7, Y7
+	VCVTPS2DQ  Y7, Y7
+	VPADDD     Y1, Y7, Y7
+	VMULPS     96(CX), Y0, Y8
+	VMINPS     Y3, Y8, Y8
+	VMAXPS     Y2, Y8, Y8
+	VCVTPS2DQ  Y8, Y8
+	VPADDD     Y1, Y8, Y8
+	VPACKSSDW  Y6, Y5, Y5
+	VPACKSSDW  Y8, Y7, Y6
+	VPACKSSWB  Y6, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVNTDQ   Y5, (DX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, DX
+	SUBQ       $0x00000020, AX
+	JMP        qloop5
 
 qdone6:
 	SFENCE
@@ -211,7 +215,7 @@ qdone8:
 	RET
 
 // func quantizeU8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -225,37 +229,39 @@ TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-32
 	VMOVDQU      qperm<>+0(SB), Y4
 
 qloop9:
-	TESTQ     AX, AX
-	JZ        qdone10
-	VMULPS    (CX), Y0, Y5
-	VMINPS    Y3, Y5, Y5
-	VMAXPS    Y2, Y5, Y5
-	VCVTPS2DQ Y5, Y5
-	VPADDD    Y1, Y5, Y5
-	VMULPS    32(CX), Y0, Y6
-	VMINPS    Y3, Y6, Y6
-	VMAXPS    Y2, Y6, Y6
-	VCVTPS2DQ Y6, Y6
-	VPADDD    Y1, Y6, Y6
-	VMULPS    64(CX), Y0, Y7
-	VMINPS    Y3, Y7, Y7
-	VMAXPS    Y2, Y7, Y7
-	VCVTPS2DQ Y7, Y7
-	VPADDD    Y1, Y7, Y7
-	VMULPS    96(CX), Y0, Y8
-	VMINPS    Y3, Y8, Y8
-	VMAXPS    Y2, Y8, Y8
-	VCVTPS2DQ Y8, Y8
-	VPADDD    Y1, Y8, Y8
-	VPACKSSDW Y6, Y5, Y5
-	VPACKSSDW Y8, Y7, Y6
-	VPACKUSWB Y6, Y5, Y5
-	VPERMD    Y5, Y4, Y5
-	VMOVDQU   Y5, (DX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, AX
-	JMP       qloop9
+	TESTQ      AX, AX
+	JZ         qdone10
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Y0, Y5
+	VMINPS     Y3, Y5, Y5
+	VMAXPS     Y2, Y5, Y5
+	VCVTPS2DQ  Y5, Y5
+	VPADDD     Y1, Y5, Y5
+	VMULPS     32(CX), Y0, Y6
+	VMINPS     Y3, Y6, Y6
+	VMAXPS     Y2, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y1, Y6, Y6
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Y0, Y7
+	VMINPS     Y3, Y7, Y7
+	VMAXPS     Y2, Y7, Y7
+	VCVTPS2DQ  Y7, Y7
+	VPADDD     Y1, Y7, Y7
+	VMULPS     96(CX), Y0, Y8
+	VMINPS     Y3, Y8, Y8
+	VMAXPS     Y2, Y8, Y8
+	VCVTPS2DQ  Y8, Y8
+	VPADDD     Y1, Y8, Y8
+	VPACKSSDW  Y6, Y5, Y5
+	VPACKSSDW  Y8, Y7, Y6
+	VPACKUSWB  Y6, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVDQU    Y5, (DX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, DX
+	SUBQ       $0x00000020, AX
+	JMP        qloop9
 
 qdone10:
 	VZEROUPPER
@@ -319,37 +325,39 @@ TEXT ·quantizeU8AVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU      qperm<>+0(SB), Y4
 
 qloop13:
-	TESTQ     AX, AX
-	JZ        qdone14
-	VMULPS    (CX), Y0, Y5
-	VMINPS    Y3, Y5, Y5
-	VMAXPS    Y2, Y5, Y5
-	VCVTPS2DQ Y5, Y5
-	VPADDD    Y1, Y5, Y5
-	VMULPS    32(CX), Y0, Y6
-	VMINPS    Y3, Y6, Y6
-	VMAXPS    Y2, Y6, Y6
-	VCVTPS2DQ Y6, Y6
-	VPADDD    Y1, Y6, Y6
-	VMULPS    64(CX), Y0, Y7
-	VMINPS    Y3, Y7, Y7
-	VMAXPS    Y2, Y7, Y7
-	VCVTPS2DQ Y7, Y7
-	VPADDD    Y1, Y7, Y7
-	VMULPS    96(CX), Y0, Y8
-	VMINPS    Y3, Y8, Y8
-	VMAXPS    Y2, Y8, Y8
-	VCVTPS2DQ Y8, Y8
-	VPADDD    Y1, Y8, Y8
-	VPACKSSDW Y6, Y5, Y5
-	VPACKSSDW Y8, Y7, Y6
-	VPACKUSWB Y6, Y5, Y5
-	VPERMD    Y5, Y4, Y5
-	VMOVNTDQ  Y5, (DX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, AX
-	JMP       qloop13
+	TESTQ      AX, AX
+	JZ         qdone14
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Y0, Y5
+	VMINPS     Y3, Y5, Y5
+	VMAXPS     Y2, Y5, Y5
+	VCVTPS2DQ  Y5, Y5
+	VPADDD     Y1, Y5, Y5
+	VMULPS     32(CX), Y0, Y6
+	VMINPS     Y3, Y6, Y6
+	VMAXPS     Y2, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y1, Y6, Y6
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Y0, Y7
+	VMINPS     Y3, Y7, Y7
+	VMAXPS     Y2, Y7, Y7
+	VCVTPS2DQ  Y7, Y7
+	VPADDD     Y1, Y7, Y7
+	VMULPS     96(CX), Y0, Y8
+	VMINPS     Y3, Y8, Y8
+	VMAXPS     Y2, Y8, Y8
+	VCVTPS2DQ  Y8, Y8
+	VPADDD     Y1, Y8, Y8
+	VPACKSSDW  Y6, Y5, Y5
+	VPACKSSDW  Y8, Y7, Y6
+	VPACKUSWB  Y6, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVNTDQ   Y5, (DX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, DX
+	SUBQ       $0x00000020, AX
+	JMP        qloop13
 
 qdone14:
 	SFENCE
@@ -563,7 +571,7 @@ qdone24:
 	RET
 
 // func quantizeI8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·quantizeI8AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -578,12 +586,14 @@ TEXT ·quantizeI8AVX512(SB), NOSPLIT, $0-32
 qloop25:
 	TESTQ        AX, AX
 	JZ           qdone26
+	PREFETCHT0   8192(CX)
 	VMULPS       (CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
 	VCVTPS2DQ    Z4, Z4
 	VPADDD       Z1, Z4, Z4
 	VPMOVSDB     Z4, X5
+	PREFETCHT0   8256(CX)
 	VMULPS       64(CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
@@ -591,6 +601,7 @@ qloop25:
 	VPADDD       Z1, Z4, Z4
 	VPMOVSDB     Z4, X4
 	VINSERTI32X4 $0x01, X4, Z5, Z5
+	PREFETCHT0   8320(CX)
 	VMULPS       128(CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
@@ -598,6 +609,7 @@ qloop25:
 	VPADDD       Z1, Z4, Z4
 	VPMOVSDB     Z4, X4
 	VINSERTI32X4 $0x02, X4, Z5, Z5
+	PREFETCHT0   8384(CX)
 	VMULPS       192(CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
@@ -674,12 +686,14 @@ TEXT ·quantizeI8AVX512NT(SB), NOSPLIT, $0-32
 qloop29:
 	TESTQ        AX, AX
 	JZ           qdone30
+	PREFETCHT0   8192(CX)
 	VMULPS       (CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
 	VCVTPS2DQ    Z4, Z4
 	VPADDD       Z1, Z4, Z4
 	VPMOVSDB     Z4, X5
+	PREFETCHT0   8256(CX)
 	VMULPS       64(CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
@@ -687,6 +701,7 @@ qloop29:
 	VPADDD       Z1, Z4, Z4
 	VPMOVSDB     Z4, X4
 	VINSERTI32X4 $0x01, X4, Z5, Z5
+	PREFETCHT0   8320(CX)
 	VMULPS       128(CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
@@ -694,6 +709,7 @@ qloop29:
 	VPADDD       Z1, Z4, Z4
 	VPMOVSDB     Z4, X4
 	VINSERTI32X4 $0x02, X4, Z5, Z5
+	PREFETCHT0   8384(CX)
 	VMULPS       192(CX), Z0, Z4
 	VMINPS       Z3, Z4, Z4
 	VMAXPS       Z2, Z4, Z4
@@ -757,7 +773,7 @@ qdone32:
 	RET
 
 // func quantizeU8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -773,6 +789,7 @@ TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-32
 qloop33:
 	TESTQ        AX, AX
 	JZ           qdone34
+	PREFETCHT0   8192(CX)
 	VMULPS       (CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -780,6 +797,7 @@ qloop33:
 	VPADDD       Z1, Z5, Z5
 	VPMAXSD      Z4, Z5, Z5
 	VPMOVUSDB    Z5, X6
+	PREFETCHT0   8256(CX)
 	VMULPS       64(CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -788,6 +806,7 @@ qloop33:
 	VPMAXSD      Z4, Z5, Z5
 	VPMOVUSDB    Z5, X5
 	VINSERTI32X4 $0x01, X5, Z6, Z6
+	PREFETCHT0   8320(CX)
 	VMULPS       128(CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -796,6 +815,7 @@ qloop33:
 	VPMAXSD      Z4, Z5, Z5
 	VPMOVUSDB    Z5, X5
 	VINSERTI32X4 $0x02, X5, Z6, Z6
+	PREFETCHT0   8384(CX)
 	VMULPS       192(CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -874,6 +894,7 @@ TEXT ·quantizeU8AVX512NT(SB), NOSPLIT, $0-32
 qloop37:
 	TESTQ        AX, AX
 	JZ           qdone38
+	PREFETCHT0   8192(CX)
 	VMULPS       (CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -881,6 +902,7 @@ qloop37:
 	VPADDD       Z1, Z5, Z5
 	VPMAXSD      Z4, Z5, Z5
 	VPMOVUSDB    Z5, X6
+	PREFETCHT0   8256(CX)
 	VMULPS       64(CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -889,6 +911,7 @@ qloop37:
 	VPMAXSD      Z4, Z5, Z5
 	VPMOVUSDB    Z5, X5
 	VINSERTI32X4 $0x01, X5, Z6, Z6
+	PREFETCHT0   8320(CX)
 	VMULPS       128(CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5
@@ -897,6 +920,7 @@ qloop37:
 	VPMAXSD      Z4, Z5, Z5
 	VPMOVUSDB    Z5, X5
 	VINSERTI32X4 $0x02, X5, Z6, Z6
+	PREFETCHT0   8384(CX)
 	VMULPS       192(CX), Z0, Z5
 	VMINPS       Z3, Z5, Z5
 	VMAXPS       Z2, Z5, Z5

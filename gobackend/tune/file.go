@@ -13,7 +13,8 @@ import (
 
 // Version is the tune file format this peakbench reads and writes. A file
 // of another version is ignored (with a warning), never read in part.
-const Version = 1
+// Version 2 added the non-temporal crossovers (NonTemporal).
+const Version = 2
 
 // File is a tune file: the machine it was measured on, the parameters
 // found, and how they were found. docs/tuning.md describes it.

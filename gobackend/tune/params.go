@@ -22,7 +22,8 @@ import (
 // keeps their defaults only if Version stays, so adding a field with a
 // meaning of its own bumps Version.
 type Params struct {
-	Parallel Parallel `json:"parallel"`
+	Parallel    Parallel    `json:"parallel"`
+	NonTemporal NonTemporal `json:"nontemporal"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -50,8 +51,8 @@ func Elems[T num.Float](p PerDType) int {
 	return num.Elems[T](p.F64)
 }
 
-// MaxPieceBytes bounds a piece size: 1 TiB, more than any vector, so the
-// largest value means "never split".
+// MaxPieceBytes bounds every parameter: 1 TiB, more than any vector, so the
+// largest value means "never split" (or never store non-temporally).
 const MaxPieceBytes = 1 << 40
 
 // Defaults are the built-in values, measured by hand on the 2-core Zen 4
@@ -64,12 +65,15 @@ const MaxPieceBytes = 1 << 40
 //     arithmetic;
 //   - reductions: two threads ran sum, dot and max 1.1–1.5× as fast as one
 //     on 256 KiB vectors and, but for dot, no faster on 128 KiB ones.
+//
+// The non-temporal crossovers follow this machine's caches
+// (DefaultNonTemporalBytes).
 func Defaults() Params {
 	return Params{Parallel: Parallel{
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
 		Math:   PerDType{F32: 1024 * 4, F64: 1024 * 8},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
-	}}
+	}, NonTemporal: defaultNonTemporal()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -87,11 +91,14 @@ func (p *Params) Fields() []Field {
 		{"parallel.reduce.f64", &p.Parallel.Reduce.F64},
 		{"parallel.elem_math.f32", &p.Parallel.Math.F32},
 		{"parallel.elem_math.f64", &p.Parallel.Math.F64},
+		{"nontemporal.quantize", &p.NonTemporal.Quantize},
+		{"nontemporal.dequantize", &p.NonTemporal.Dequantize},
 	}
 }
 
-// Validate says which value is out of range, if any: every piece size is
-// from 0 (split whenever there are threads) to MaxPieceBytes.
+// Validate says which value is out of range, if any: every value, in bytes,
+// is from 0 (split whenever there are threads; store non-temporally
+// always) to MaxPieceBytes (never).
 func (p Params) Validate() error {
 	for _, f := range p.Fields() {
 		if v := *f.Ptr; v < 0 || v > MaxPieceBytes {

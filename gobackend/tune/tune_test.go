@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 func machine() Machine {
@@ -143,17 +146,71 @@ func TestFieldsComplete(t *testing.T) {
 		seen[f.Ptr] = true
 	}
 	b, _ := json.Marshal(p)
-	var tree map[string]map[string]map[string]int
+	var tree map[string]any
 	if err := json.Unmarshal(b, &tree); err != nil {
 		t.Fatal(err)
 	}
-	var n int
-	for _, fam := range tree {
-		for _, dt := range fam {
-			n += len(dt)
-		}
-	}
+	n := leaves(tree)
 	if n != len(p.Fields()) {
 		t.Errorf("Fields lists %d parameters, the JSON has %d", len(p.Fields()), n)
+	}
+}
+
+// leaves counts the numbers under a decoded JSON object, at any depth.
+func leaves(v any) int {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return 1
+	}
+	n := 0
+	for _, c := range m {
+		n += leaves(c)
+	}
+	return n
+}
+
+// TestNonTemporalParams: the non-temporal crossovers load from a file, are
+// range-checked as the others, and default to half the reported last level
+// cache, bounded by llcPerCPU a CPU.
+func TestNonTemporalParams(t *testing.T) {
+	f := validFile()
+	f.Params.NonTemporal = NonTemporal{Quantize: 0, Dequantize: 80 << 20}
+	got, err := Decode(encode(t, f), machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Params.NonTemporal != f.Params.NonTemporal {
+		t.Errorf("loaded %+v, wrote %+v", got.Params.NonTemporal, f.Params.NonTemporal)
+	}
+	for _, c := range []struct {
+		name string
+		set  func(*NonTemporal)
+		want string
+	}{
+		{"negative", func(n *NonTemporal) { n.Quantize = -1 }, "nontemporal.quantize = -1"},
+		{"too large", func(n *NonTemporal) { n.Dequantize = MaxPieceBytes + 1 }, "nontemporal.dequantize"},
+	} {
+		f := validFile()
+		c.set(&f.Params.NonTemporal)
+		if _, err := Decode(encode(t, f), machine()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	missing := bytes.Replace(encode(t, validFile()), []byte(`"dequantize"`), []byte(`"dequantise"`), 1)
+	if _, err := Decode(missing, machine()); err == nil || !strings.Contains(err.Error(), "dequantise") {
+		t.Errorf("a misspelt crossover: err = %v", err)
+	}
+	d := Defaults().NonTemporal
+	if d.Quantize != MaxPieceBytes || d.Dequantize != DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3) {
+		t.Errorf("default crossovers %+v: want quantize never, dequantize by DefaultNonTemporalBytes", d)
+	}
+	for _, c := range []struct{ cpus, llc, want int }{
+		{2, 480 << 20, 8 << 20},  // a VM reporting its host's cache: 4 MiB a CPU
+		{16, 32 << 20, 16 << 20}, // half a cache that is the process's
+		{1, 8 << 20, 4 << 20},
+	} {
+		if got := DefaultNonTemporalBytes(c.cpus, c.llc); got != c.want {
+			t.Errorf("DefaultNonTemporalBytes(%d CPUs, %d MiB) = %d, want %d", c.cpus, c.llc>>20, got, c.want)
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/workload"
 	"github.com/peakbench/peakbench/gobackend/isa"
-	"github.com/peakbench/peakbench/gobackend/quant"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 func open(t *testing.T) Backend {
@@ -84,20 +84,21 @@ func TestInfo(t *testing.T) {
 }
 
 // TestNonTemporalStores: quantize and dequantize say they store
-// non-temporally exactly when their kernels do (quant.StoresNonTemporal:
-// past NonTemporalFrom bytes, at an assembly level), so that the harness
+// non-temporally exactly when their kernels do (past each op's tune
+// parameter nontemporal.*, at an assembly level), so that the harness
 // takes the right ceiling; the results stay exact either way (conformance).
 func TestNonTemporalStores(t *testing.T) {
 	b := open(t)
-	from := quant.NonTemporalFrom
-	defer func() { quant.NonTemporalFrom = from }()
+	defer tune.Save().Restore()
 	for _, op := range []workload.Op{workload.Quantize, workload.Dequantize} {
 		w := workload.Workload{Op: op, DType: workload.I8, Shape: workload.Shape{N: 4096}}
 		for _, c := range []struct {
 			from int
 			want bool
-		}{{1, true}, {1 << 30, false}, {0, false}} {
-			quant.NonTemporalFrom = c.from
+		}{{1, true}, {1 << 30, false}, {tune.MaxPieceBytes, false}} {
+			p := tune.Defaults()
+			p.NonTemporal = tune.NonTemporal{Quantize: c.from, Dequantize: c.from}
+			tune.Apply(p, "test")
 			data := w.NewData(1)
 			k, err := b.Prepare(w, data, backend.Config{Threads: 1})
 			if err != nil {

@@ -180,14 +180,14 @@ func prepareQuant(lvl isa.Level, w workload.Workload, in workload.Data, cfg back
 		return out
 	}
 	k := backend.NewHostBatchKernel(mem, len(sets), func(c, iters int) { step(&sets[c], iters) }, output)
-	if (w.Op == workload.Quantize || w.Op == workload.Dequantize) && quant.StoresNonTemporal(lvl, n) {
+	if (w.Op == workload.Quantize && quant.QuantizeStoresNonTemporal(lvl, n)) || (w.Op == workload.Dequantize && quant.DequantizeStoresNonTemporal(lvl, n)) {
 		return nonTemporalKernel{k}
 	}
 	return k
 }
 
 // nonTemporalKernel is a quantize or dequantize whose stores skip the
-// caches (quant.StoresNonTemporal): its ceiling is the non-temporal copy's.
+// caches (quant.QuantizeStoresNonTemporal, DequantizeStoresNonTemporal): its ceiling is the non-temporal copy's.
 type nonTemporalKernel struct{ *backend.HostKernel }
 
 func (nonTemporalKernel) NonTemporalStores() bool { return true }

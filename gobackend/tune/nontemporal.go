@@ -1,0 +1,48 @@
+package tune
+
+import (
+	"runtime"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// NonTemporal is, per kernel, the bytes a call moves (input and output
+// together: 5 per element for quantize and dequantize) from which it stores
+// its output non-temporally, past the caches and without first reading the
+// lines it writes. 0: always; MaxPieceBytes: never.
+type NonTemporal struct {
+	Quantize   int `json:"quantize"`   // quant.Quantize, QuantizeRows: 1 byte written per 4 read
+	Dequantize int `json:"dequantize"` // quant.Dequantize, DequantizeRows: 4 bytes written per 1 read
+}
+
+// llcPerCPU bounds the last-level cache a CPU can count on: the most any
+// current server or desktop part gives a core (Zen 4 and 5: 32 MiB per
+// 8-core CCD; Intel's Xeons 1.25–2 MiB a core). A VM reports its host's
+// whole last-level cache, shared with other guests: the 2-vCPU Intel VM of
+// docs/tuning.md reports 480 MiB.
+const llcPerCPU = 4 << 20
+
+// DefaultNonTemporalBytes is where dequantize switches to non-temporal
+// stores without a tune file: half the last level cache the
+// machine reports (past it, an output does not stay in the cache for its
+// next reader, and an ordinary store pays a read for ownership), but no
+// more than llcPerCPU for each CPU this process may use, since a reported
+// cache may be a whole host's. cpus and llc as runtime.NumCPU and
+// isa.Caches().L3 give them.
+func DefaultNonTemporalBytes(cpus, llc int) int {
+	if llc <= 0 {
+		llc = isa.Caches().L2 * max(cpus, 1) // no shared level: the cores' own
+	}
+	return min(llc/2, llcPerCPU*max(cpus, 1))
+}
+
+// defaultNonTemporal: dequantize from DefaultNonTemporalBytes; quantize
+// never. Quantize stores a fifth of what it moves, so skipping the read for
+// ownership saves at most a sixth of its traffic; on the 2-vCPU Intel VM,
+// with its input prefetched, non-temporal stores ran it 0.98–1.01× as fast
+// over 80–320 MiB (and 1.06–1.18× over 2.5–40 MiB only in -tune's loop,
+// which rewrites the same output: in a benchmark run beside other buffers,
+// 29.4 GB/s either way at 5 MiB). -tune finds where they do win.
+func defaultNonTemporal() NonTemporal {
+	return NonTemporal{Quantize: MaxPieceBytes, Dequantize: DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)}
+}
