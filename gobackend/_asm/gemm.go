@@ -41,6 +41,7 @@ var gemmKernels = []gemmKernel{
 func genGemm(g *gen) {
 	for _, k := range gemmKernels {
 		g.gemmMicroKernel(k)
+		g.gemmDirectKernel(k) // gemm_direct.go
 	}
 	genPack(g)
 	// GEMV's inner loops: a dot product per row of A (op(A) = A) and an
@@ -160,7 +161,16 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 	g.JNZ(LabelRef("tailloop"))
 
 	g.Label("update")
-	alpha, beta := breg(0), bcast(0)
+	g.gemmUpdate(k, acc, breg(0), bcast(0))
+}
+
+// gemmUpdate ends a micro-kernel: c = alpha·acc + beta·c for the mr×nr tile
+// at RDX, row stride RSI bytes, then returns. alpha and beta are two free
+// vector registers; RDI and R9 are free.
+func (g *gen) gemmUpdate(k gemmKernel, acc func(i, j int) VecPhysical, alpha, beta VecPhysical) {
+	t, w := k.t, k.w
+	vw := w.lanes(t)
+	nv := k.nr / vw
 	g.vbroadcast(t, g.addr("alpha"), alpha)
 	for i := 0; i < k.mr; i++ {
 		for j := 0; j < nv; j++ {

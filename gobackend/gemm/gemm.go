@@ -11,16 +11,32 @@
 package gemm
 
 import (
+	"unsafe"
+
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // Float is the element type: float32, float64 or a type defined on them.
 type Float = num.Float
 
-// minFlopsPerThread keeps small products serial: below about 64³
-// multiply-adds per goroutine the start and join cost more than they save.
+// minFlopsPerThread keeps small low-precision products serial (lowp_nest.go):
+// below about 64³ multiply-adds per goroutine the start and join cost more
+// than they save. The f32 and f64 GEMM's is tuned (threadsFor).
 var minFlopsPerThread = 64 * 64 * 64
+
+// threadsFor is how many of threads a product of m·n·k multiply-adds uses:
+// each gets at least tune.GEMM.Parallel of them, measured by
+// `peakbench -tune` (0: all threads whatever the size).
+func threadsFor[T Float](m, n, k, threads int) int {
+	var z T
+	per := tune.PerDTypeOf(tune.Current().GEMM.Parallel, int(unsafe.Sizeof(z)))
+	if work := m * n * k; per > 0 && work/per < threads {
+		return max(1, work/per)
+	}
+	return threads
+}
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices: op(A)
 // is m×k, op(B) is k×n, C is m×n. A is stored m×k (lda ≥ k) when !transA and
@@ -41,8 +57,10 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		return
 	}
 	kern := kernelFor[T](lvl)
-	if work := m * n * k; work/minFlopsPerThread < threads {
-		threads = max(1, work/minFlopsPerThread)
+	threads = threadsFor[T](m, n, k, threads)
+	if useDirect(&kern, transA, transB, m, n, k) {
+		gemmDirect(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+		return
 	}
 	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
 }

@@ -26,16 +26,16 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	f32 := unsafe.Sizeof(z) == 4
 	switch {
 	case lvl == isa.AVX512 && f32:
-		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, sgemm14x32AVX512,
+		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, sgemm14x32AVX512, sgemm14x32AVX512Direct,
 			spackCopy14AVX2, spackGather14AVX2, spackCopy32AVX2, spackGather32AVX2), true
 	case lvl == isa.AVX512:
-		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, dgemm14x16AVX512,
+		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, dgemm14x16AVX512, dgemm14x16AVX512Direct,
 			dpackCopy14AVX2, dpackGather14AVX2, dpackCopy16AVX2, dpackGather16AVX2), true
 	case lvl == isa.AVX2 && f32:
-		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, kcMin256, sgemm6x16AVX2,
+		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, kcMin256, sgemm6x16AVX2, sgemm6x16AVX2Direct,
 			spackCopy6AVX2, spackGather6AVX2, spackCopy16AVX2, spackGather16AVX2), true
 	case lvl == isa.AVX2:
-		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, kcMin256, dgemm6x8AVX2,
+		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, kcMin256, dgemm6x8AVX2, dgemm6x8AVX2Direct,
 			dpackCopy6AVX2, dpackGather6AVX2, dpackCopy8AVX2, dpackGather8AVX2), true
 	}
 	return microKernel[T]{}, false
@@ -44,19 +44,24 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 type (
 	asmMicro[E float32 | float64]  func(k int, a, b, c *E, ldc int, alpha, beta E)
 	asmPacker[E float32 | float64] func(k int, src *E, lds int, dst *E)
+	asmDirect[E float32 | float64] func(k int, a *E, lda int, b *E, ldb int, c *E, ldc int, alpha, beta E)
 )
 
 // kernelOf wraps the assembly for element type E (float32 or float64, of
 // the same size as T) as a microKernel[T]. The closures check the bounds
 // the assembly relies on, so a bug in the loop nest panics instead of
 // corrupting memory.
-func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fn asmMicro[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
+func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
 	var z E
 	k := microKernel[T]{name: name, mr: mr, nr: nr}
 	k.kc, k.mc, k.nc = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
 	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
 		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))
+	}
+	k.direct = func(kk int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int) {
+		_, _, _ = a[(mr-1)*lda+kk-1], b[(kk-1)*ldb+nr-1], c[(mr-1)*ldc+nr-1]
+		direct(kk, ptr[T, E](a), lda, ptr[T, E](b), ldb, ptr[T, E](c), ldc, E(alpha), E(beta))
 	}
 	k.packCopyA = packerOf[T](copyA, mr, false)
 	k.packGatherA = packerOf[T](gatherA, mr, true)

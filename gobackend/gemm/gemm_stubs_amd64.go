@@ -10,11 +10,23 @@ package gemm
 // without reading it. k ≥ 1.
 func sgemm6x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm6x16AVX2Direct computes the 6×16 tile c = alpha·a·b + beta·c, a row-major
+// (6 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm6x16AVX2Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // dgemm6x8AVX2 computes the 6×8 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 6 values), b one of op(B) (k steps of 8
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm6x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm6x8AVX2Direct computes the 6×8 tile c = alpha·a·b + beta·c, a row-major
+// (6 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm6x8AVX2Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // sgemm14x32AVX512 computes the 14×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 32
@@ -22,11 +34,23 @@ func dgemm6x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha floa
 // without reading it. k ≥ 1.
 func sgemm14x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm14x32AVX512Direct computes the 14×32 tile c = alpha·a·b + beta·c, a row-major
+// (14 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm14x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // dgemm14x16AVX512 computes the 14×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm14x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm14x16AVX512Direct computes the 14×16 tile c = alpha·a·b + beta·c, a row-major
+// (14 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm14x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // spackCopy6AVX2 sets dst[p*6+i] = src[p*lds+i] for p < k, i < 6.
 func spackCopy6AVX2(k int, src *float32, lds int, dst *float32)

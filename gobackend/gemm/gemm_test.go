@@ -8,6 +8,8 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
 // The tests follow gonum's internal/asm style: every buffer has NaN guards
@@ -109,12 +111,30 @@ func runGemmCase[T Float](t *testing.T, tc gemmCase, rnd *rand.Rand) {
 }
 
 // withBlocks runs f with the loop-nest block sizes and the parallel
-// threshold set as given, restoring them afterwards.
+// threshold (the low-precision GEMM's and tune.GEMM.Parallel) set as given,
+// restoring them afterwards.
 func withBlocks(kc, mc, nc, minFlops int, f func()) {
 	okc, omc, onc, omf := blockKC, blockMC, blockNC, minFlopsPerThread
 	blockKC, blockMC, blockNC, minFlopsPerThread = kc, mc, nc, minFlops
 	defer func() { blockKC, blockMC, blockNC, minFlopsPerThread = okc, omc, onc, omf }()
+	withGEMMTune(func(g *tune.GEMM) { g.Parallel = tune.PerDType{F32: minFlops, F64: minFlops} }, f)
+}
+
+// withGEMMTune runs f with the GEMM's tune parameters changed by set.
+func withGEMMTune(set func(*tune.GEMM), f func()) {
+	defer tune.Save().Restore()
+	p := *tune.Current()
+	set(&p.GEMM)
+	tune.Apply(p, "test")
 	f()
+}
+
+// bothPaths runs f with every product packed, then with every product
+// that can (no transposes) read in place (direct.go).
+func bothPaths(f func()) {
+	for _, d := range []int{0, tune.MaxPieceBytes} {
+		withGEMMTune(func(g *tune.GEMM) { g.Direct = tune.PerDType{F32: d, F64: d} }, f)
+	}
 }
 
 // raceEnabled is set under -race (race_test.go) to test fewer shapes.
@@ -180,10 +200,12 @@ func testGemmShapes[T Float](t *testing.T) {
 	for _, lvl := range isa.Levels() {
 		for _, blocks := range [][3]int{{0, 0, 0}, {7, 8, 10}, {16, 3, 3}} {
 			withBlocks(blocks[0], blocks[1], blocks[2], 1, func() {
-				for _, tc := range cases {
-					tc.lvl = lvl
-					runGemmCase[T](t, tc, rnd)
-				}
+				bothPaths(func() {
+					for _, tc := range cases {
+						tc.lvl = lvl
+						runGemmCase[T](t, tc, rnd)
+					}
+				})
 			})
 		}
 	}
@@ -197,7 +219,11 @@ func TestGemmShapesFloat32(t *testing.T) { testGemmShapes[float32](t) }
 func TestGemmAlphaBeta(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	vals := []float64{0, 1, -0.5, 2}
-	withBlocks(8, 6, 9, 1, func() {
+	withBlocks(8, 6, 9, 1, func() { bothPaths(func() { alphaBetaCases(t, rnd, vals) }) })
+}
+
+func alphaBetaCases(t *testing.T, rnd *rand.Rand, vals []float64) {
+	{
 		for _, s := range [][3]int{{5, 7, 3}, {17, 33, 20}, {4, 4, 0}} {
 			for _, alpha := range vals {
 				for _, beta := range vals {
@@ -214,7 +240,7 @@ func TestGemmAlphaBeta(t *testing.T) {
 				}
 			}
 		}
-	})
+	}
 }
 
 // TestGemmAlphaZeroSkipsAB: with alpha == 0 (or k == 0) A and B are not
@@ -253,18 +279,22 @@ func TestGemmLarge(t *testing.T) {
 	if short() {
 		sizes = [][3]int{{130, 101, 530}}
 	}
-	for _, lvl := range isa.Levels() {
-		for _, s := range sizes {
-			for tr := 0; tr < 4; tr++ {
-				tc := gemmCase{lvl: lvl, transA: tr&1 != 0, transB: tr&2 != 0, m: s[0], n: s[1], k: s[2],
-					alpha: -0.5, beta: 2, padA: 3, padB: 1, padC: 2, threads: 2}
-				runGemmCase[float32](t, tc, rnd)
-				if tr == 0 {
-					runGemmCase[float64](t, tc, rnd)
+	// Both extremes of the tune parameters: packed and on 2 threads, then
+	// unpacked (no transposes) on 1.
+	tunetest.WithExtremes(func() {
+		for _, lvl := range isa.Levels() {
+			for _, s := range sizes {
+				for tr := 0; tr < 4; tr++ {
+					tc := gemmCase{lvl: lvl, transA: tr&1 != 0, transB: tr&2 != 0, m: s[0], n: s[1], k: s[2],
+						alpha: -0.5, beta: 2, padA: 3, padB: 1, padC: 2, threads: 2}
+					runGemmCase[float32](t, tc, rnd)
+					if tr == 0 {
+						runGemmCase[float64](t, tc, rnd)
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestGemmThreadsDeterministic checks that the result does not depend on
@@ -276,20 +306,30 @@ func TestGemmThreadsDeterministic(t *testing.T) {
 	a := numtest.New[float32](m*k, rnd).Data
 	b := numtest.New[float32](k*n, rnd).Data
 	for _, lvl := range isa.Levels() {
-		var ref []float32
-		withBlocks(0, 0, 0, 1, func() {
-			for _, th := range threadSet {
-				c := make([]float32, m*n)
-				Gemm(lvl, false, true, m, n, k, 1, a, k, b, k, 0, c, n, th)
-				if ref == nil {
-					ref = c
-					continue
-				}
-				if i := numtest.Differ(c, ref); i >= 0 {
-					t.Fatalf("%v threads=%d: c[%d] = %v, with 1 thread %v", lvl, th, i, c[i], ref[i])
-				}
+		// B stored n×k (transposed: always packed), then k×n (unpacked
+		// under bothPaths' second setting).
+		for _, transB := range []bool{true, false} {
+			ldb := n
+			if transB {
+				ldb = k
 			}
-		})
+			withBlocks(0, 0, 0, 1, func() {
+				bothPaths(func() {
+					var ref []float32
+					for _, th := range threadSet {
+						c := make([]float32, m*n)
+						Gemm(lvl, false, transB, m, n, k, 1, a, k, b, ldb, 0, c, n, th)
+						if ref == nil {
+							ref = c
+							continue
+						}
+						if i := numtest.Differ(c, ref); i >= 0 {
+							t.Fatalf("%v transB=%v threads=%d: c[%d] = %v, with 1 thread %v", lvl, transB, th, i, c[i], ref[i])
+						}
+					}
+				})
+			})
+		}
 	}
 }
 

@@ -24,6 +24,9 @@ type microKernel[T Float] struct {
 	// Packing routines for full panels (nil: pack.go's loops): A's of mr
 	// rows, B's of nr columns.
 	packCopyA, packGatherA, packCopyB, packGatherB panelPacker[T]
+	// direct is the kernel's unpacked twin (nil: none, the pure-Go
+	// kernel): A and B row-major in place, strides lda and ldb (direct.go).
+	direct func(k int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int)
 }
 
 // kernelFor picks the micro-kernel for T at level lvl (clamped to what the

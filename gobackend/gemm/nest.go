@@ -199,8 +199,13 @@ func (w *nest[T]) run(t int) {
 
 // edgeTile computes a full tile aside and keeps its rows×cols part inside C.
 func edgeTile[T Float](kern *microKernel[T], kb int, apan, bpan []T, alpha, beta T, ct []T, ldc, rows, cols int, tile []T) {
-	nr := kern.nr
-	kern.fn(kb, apan, bpan, 1, 0, tile, nr)
+	kern.fn(kb, apan, bpan, 1, 0, tile, kern.nr)
+	clipTile(tile, kern.nr, alpha, beta, ct, ldc, rows, cols)
+}
+
+// clipTile sets the rows×cols corner of C to alpha·tile + beta·C, tile a
+// whole micro-tile with row stride nr.
+func clipTile[T Float](tile []T, nr int, alpha, beta T, ct []T, ldc, rows, cols int) {
 	for i := 0; i < rows; i++ {
 		ci := ct[i*ldc : i*ldc+cols]
 		ti := tile[i*nr : i*nr+cols]

@@ -24,6 +24,7 @@ import (
 type Params struct {
 	Parallel    Parallel    `json:"parallel"`
 	NonTemporal NonTemporal `json:"nontemporal"`
+	GEMM        GEMM        `json:"gemm"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -73,7 +74,7 @@ func Defaults() Params {
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
 		Math:   PerDType{F32: 1024 * 4, F64: 1024 * 8},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
-	}, NonTemporal: defaultNonTemporal()}
+	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -84,7 +85,7 @@ type Field struct {
 
 // Fields lists every parameter of p, in the order -tune searches them.
 func (p *Params) Fields() []Field {
-	return []Field{
+	f := []Field{
 		{"parallel.elem_cheap.f32", &p.Parallel.Cheap.F32},
 		{"parallel.elem_cheap.f64", &p.Parallel.Cheap.F64},
 		{"parallel.reduce.f32", &p.Parallel.Reduce.F32},
@@ -94,11 +95,13 @@ func (p *Params) Fields() []Field {
 		{"nontemporal.quantize", &p.NonTemporal.Quantize},
 		{"nontemporal.dequantize", &p.NonTemporal.Dequantize},
 	}
+	return append(f, p.gemmFields()...)
 }
 
-// Validate says which value is out of range, if any: every value, in bytes,
-// is from 0 (split whenever there are threads; store non-temporally
-// always) to MaxPieceBytes (never).
+// Validate says which value is out of range, if any: every value, in bytes
+// (gemm.parallel: multiply-adds), is from 0 (split whenever there are
+// threads; store non-temporally always; never run GEMM unpacked) to
+// MaxPieceBytes (never; GEMM: always unpacked).
 func (p Params) Validate() error {
 	for _, f := range p.Fields() {
 		if v := *f.Ptr; v < 0 || v > MaxPieceBytes {

@@ -1,0 +1,108 @@
+package gemm
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/peakbench/peakbench/gobackend/tune"
+)
+
+// The direct path: a small product reads A and B where they lie. Packing
+// copies every element of A and B once per call, which pays when the
+// kernel then reads each many times from a cache closer than the original,
+// and costs as much as the arithmetic when A and B are a few KiB already in
+// the caches (a 64³ SGEMM spent a third of its time packing). Which sizes
+// take this path is tune.GEMM.Direct (by the bytes of A and B), measured
+// by `peakbench -tune`.
+
+// useDirect says whether Gemm runs this product unpacked: the kernel has an
+// unpacked twin, neither operand is transposed (the twin reads rows of A
+// and of B) and A and B together are at most the tuned bytes.
+func useDirect[T Float](kern *microKernel[T], transA, transB bool, m, n, k int) bool {
+	if kern.direct == nil || transA || transB {
+		return false
+	}
+	var z T
+	size := int(unsafe.Sizeof(z))
+	limit := tune.PerDTypeOf(tune.Current().GEMM.Direct, size)
+	return (m*k+k*n)*size <= limit
+}
+
+// maxTile bounds mr·nr of the kernels with a direct twin (14×32).
+const maxTile = 14 * 32
+
+// gemmDirect computes C = alpha·A·B + beta·C, A m×k and B k×n row-major,
+// with kern.direct over every mr×nr tile: row tiles split between threads
+// in contiguous ranges, each sweeping all of B's column panels (A's mr
+// rows stay in L1, B streams from L2). The last rows of A and the last
+// columns of B, when short of a tile, are copied with zero padding first
+// and their tiles computed aside and clipped, as the packed path does.
+func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+	mr, nr := kern.mr, kern.nr
+	fullRows, fullCols := m/mr*mr, n/nr*nr
+	var aEdge, bEdge []T
+	if fullRows < m {
+		buf := getBuf[T](mr * k)
+		defer putBuf(buf)
+		aEdge = *buf
+		for i := 0; i < mr; i++ {
+			if r := fullRows + i; r < m {
+				copy(aEdge[i*k:(i+1)*k], a[r*lda:r*lda+k])
+			} else {
+				clear(aEdge[i*k : (i+1)*k])
+			}
+		}
+	}
+	if fullCols < n {
+		buf := getBuf[T](k * nr)
+		defer putBuf(buf)
+		bEdge = *buf
+		for p := 0; p < k; p++ {
+			d := bEdge[p*nr : (p+1)*nr]
+			copy(d, b[p*ldb+fullCols:p*ldb+n])
+			clear(d[n-fullCols:])
+		}
+	}
+	run := func(t0, t1 int) {
+		var tileBuf [maxTile]T
+		tile := tileBuf[:mr*nr]
+		for it := t0; it < t1; it++ {
+			i := it * mr
+			rows := min(mr, m-i)
+			ap, la := a[i*lda:], lda
+			if rows < mr {
+				ap, la = aEdge, k
+			}
+			for j := 0; j < n; j += nr {
+				cols := min(nr, n-j)
+				bp, lb := b[j:], ldb
+				if cols < nr {
+					bp, lb = bEdge, nr
+				}
+				ct := c[i*ldc+j:]
+				if rows == mr && cols == nr {
+					kern.direct(k, ap, la, bp, lb, alpha, beta, ct, ldc)
+					continue
+				}
+				kern.direct(k, ap, la, bp, lb, 1, 0, tile, nr)
+				clipTile(tile, nr, alpha, beta, ct, ldc, rows, cols)
+			}
+		}
+	}
+	tiles := ceilDiv(m, mr)
+	threads = min(threads, tiles)
+	if threads <= 1 {
+		run(0, tiles)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(threads - 1)
+	for t := 1; t < threads; t++ {
+		go func() {
+			defer wg.Done()
+			run(tiles*t/threads, tiles*(t+1)/threads)
+		}()
+	}
+	run(0, tiles/threads)
+	wg.Wait()
+}
