@@ -73,7 +73,7 @@ func ladder(lo, hi int) []int {
 func tuneSearches() []tuneSearch {
 	const top = 2 << 20 // the largest vector of the cheap ops and reductions
 	q := quantOps(quantTop)
-	return []tuneSearch{
+	return append([]tuneSearch{
 		{"parallel.elem_cheap.f32", cheapOps[float32](top), ladder(4<<10, top), false},
 		{"parallel.elem_cheap.f64", cheapOps[float64](top), ladder(4<<10, top), false},
 		{"parallel.reduce.f32", reduceOps[float32](top), ladder(4<<10, top), false},
@@ -82,7 +82,7 @@ func tuneSearches() []tuneSearch {
 		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10), false},
 		{"nontemporal.quantize", q[:1], ladder(quantBottom, quantTop), true},
 		{"nontemporal.dequantize", q[1:], ladder(quantBottom, quantTop), true},
-	}
+	}, gemmSearches()...)
 }
 
 // The store-kind ladder, in bytes a quantize or dequantize call moves (5 per
@@ -197,6 +197,9 @@ func tuneOptions(maxTime time.Duration) measure.Options {
 // within ctx, and returns the ladder's steps (nil when cut short before
 // minDecisionSamples) and the piece size they give.
 func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+	if c, ok := customSearches[s.field]; ok { // tune_gemm.go
+		return c.search(ctx, base, threads, maxTime)
+	}
 	// Each kernel at each size is timed twice, the baseline first: at 1
 	// and at N threads with the piece at half the size (a thread
 	// crossover), or with ordinary and with non-temporal stores at each of
@@ -400,6 +403,9 @@ func opNamesOf(ops []tuneOp) string {
 
 // describeSteps is one line: each size's speedup and the value chosen.
 func describeSteps(s tuneSearch, steps []tune.Step, v, threads int) string {
+	if c, ok := customSearches[s.field]; ok {
+		return c.describe(steps, v, threads)
+	}
 	var b strings.Builder
 	for _, st := range steps {
 		fmt.Fprintf(&b, "%s %.2f× ", units.Bytes(st.Bytes), st.Speedup)

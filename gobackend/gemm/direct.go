@@ -1,9 +1,9 @@
 package gemm
 
 import (
-	"sync"
 	"unsafe"
 
+	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -32,8 +32,8 @@ func useDirect[T Float](kern *microKernel[T], transA, transB bool, m, n, k int) 
 const maxTile = 14 * 32
 
 // gemmDirect computes C = alpha·A·B + beta·C, A m×k and B k×n row-major,
-// with kern.direct over every mr×nr tile: row tiles split between threads
-// in contiguous ranges, each sweeping all of B's column panels (A's mr
+// with kern.direct over every mr×nr tile: row tiles shared between
+// threads in ranges, each sweeping all of B's column panels (A's mr
 // rows stay in L1, B streams from L2). The last rows of A and the last
 // columns of B, when short of a tile, are copied with zero padding first
 // and their tiles computed aside and clipped, as the packed path does.
@@ -89,20 +89,8 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 			}
 		}
 	}
-	tiles := ceilDiv(m, mr)
-	threads = min(threads, tiles)
-	if threads <= 1 {
-		run(0, tiles)
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(threads - 1)
-	for t := 1; t < threads; t++ {
-		go func() {
-			defer wg.Done()
-			run(tiles*t/threads, tiles*(t+1)/threads)
-		}()
-	}
-	run(0, tiles/threads)
-	wg.Wait()
+	// Row tiles are shared out by internal/num's pool of workers, which
+	// stay awake between calls: a fresh goroutine took tens of
+	// microseconds to start on the VMs, as long as a whole small product.
+	num.For(ceilDiv(m, mr), threads, 1, 1, func(_, lo, hi int) { run(lo, hi) })
 }

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/measure"
+	"github.com/peakbench/peakbench/gobackend/gemm"
+	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+)
+
+// The GEMM's searches (tune.GEMM), on square products n×n×n, row-major,
+// no transposes, as the benchmark's gemm runs them:
+//   - gemm.direct.*: at 1 thread, packed (the parameter at 0) against
+//     unpacked (at its largest) over gemmDirectSizes; the value stored is
+//     the bytes of A and B of the largest size below the smallest from which
+//     packing is winMargin faster and no larger size is slower with it (0:
+//     packing wins from the smallest; the top's bytes: it never does);
+//   - gemm.parallel.*: 1 thread against N over gemmParallelSizes, with the
+//     direct crossover just found in force; a ladder step's Bytes is its
+//     multiply-adds (n³), and the value stored half of the smallest from
+//     which N threads are winMargin faster and no larger size is slower (a
+//     product of fewer than twice the value runs on one thread), or the
+//     ladder's top when N threads never win.
+var (
+	gemmDirectSizes   = []int{32, 48, 64, 96, 128, 192, 256, 384, 512}
+	gemmParallelSizes = []int{64, 96, 128, 192, 256, 384, 512, 768}
+)
+
+// customSearch is a search with a timing of its own, where searchOne's
+// two kinds (thread and store crossovers of vector kernels) do not fit: it
+// replaces searchOne's timing and describeSteps' line for its parameter.
+type customSearch struct {
+	search   func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error)
+	describe func(steps []tune.Step, v, threads int) string
+}
+
+// customSearches are the custom searches by parameter, set by
+// gemmSearches with the searches it returns (over the same buffers).
+var customSearches = map[string]customSearch{}
+
+func gemmSearches() []tuneSearch {
+	return []tuneSearch{
+		gemmDirectSearch[float32]("gemm.direct.f32"),
+		gemmDirectSearch[float64]("gemm.direct.f64"),
+		gemmParallelSearch[float32]("gemm.parallel.f32"),
+		gemmParallelSearch[float64]("gemm.parallel.f64"),
+	}
+}
+
+// gemmTuneOp is a square GEMM whose size the run's first argument gives,
+// through size (bytes or multiply-adds to n), on buffers for the largest n
+// made at the first run.
+func gemmTuneOp[T gemm.Float](top int, size func(int) int) tuneOp {
+	var a, b, c []T
+	return tuneOp{"gemm", func(v, th int) {
+		if a == nil {
+			v := vectors[T](top*top*int(elemSize[T]()), 3)
+			a, b, c = v[0], v[1], v[2]
+		}
+		n := size(v)
+		gemm.Gemm(isa.Best, false, false, n, n, n, 1, a, n, b, n, 0, c, n, th)
+	}}
+}
+
+func gemmDirectSearch[T gemm.Float](field string) tuneSearch {
+	size := int(elemSize[T]())
+	var ladder []int
+	for _, n := range gemmDirectSizes {
+		ladder = append(ladder, 2*n*n*size)
+	}
+	op := gemmTuneOp[T](gemmDirectSizes[len(gemmDirectSizes)-1], func(bytes int) int {
+		return int(math.Round(math.Sqrt(float64(bytes / (2 * size)))))
+	})
+	var c customSearch
+	c.search = func(ctx context.Context, base tune.Params, _ int, maxTime time.Duration) ([]tune.Step, int, error) {
+		direct, packed := base, base
+		setField(&direct, field, tune.MaxPieceBytes)
+		setField(&packed, field, 0)
+		steps, err := timePairs(ctx, op, ladder, func(int) [2]tuneTarget {
+			return [2]tuneTarget{{op: op, threads: 1, params: direct}, {op: op, threads: 1, params: packed}}
+		}, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		from := crossover(steps)
+		if from == 0 {
+			return steps, 0, nil
+		}
+		return steps, steps[from-1].Bytes, nil
+	}
+	c.describe = func(steps []tune.Step, v, _ int) string {
+		return fmt.Sprintf("packed over unpacked (1 thread): %s→ unpacked up to %s of A and B", ladderText(steps, units.Bytes), units.Bytes(v))
+	}
+	customSearches[field] = c
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
+}
+
+func gemmParallelSearch[T gemm.Float](field string) tuneSearch {
+	var ladder []int
+	for _, n := range gemmParallelSizes {
+		ladder = append(ladder, n*n*n)
+	}
+	op := gemmTuneOp[T](gemmParallelSizes[len(gemmParallelSizes)-1], func(work int) int {
+		return int(math.Round(math.Cbrt(float64(work))))
+	})
+	var c customSearch
+	c.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+		steps, err := timePairs(ctx, op, ladder, func(work int) [2]tuneTarget {
+			p := base
+			setField(&p, field, work/threads) // every thread gets a share
+			return [2]tuneTarget{{op: op, threads: 1, params: p}, {op: op, threads: threads, params: p}}
+		}, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, crossoverPiece(steps), nil
+	}
+	c.describe = func(steps []tune.Step, v, threads int) string {
+		return fmt.Sprintf("%d threads over 1: %s→ split from %s multiply-adds", threads, ladderText(steps, madds), madds(2*v))
+	}
+	customSearches[field] = c
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
+}
+
+// timePairs times, at each ladder value, the pair of targets pair gives
+// (the baseline first), all interleaved, and returns the steps with the
+// speedup of the second over the first; nil when cut short before
+// minDecisionSamples.
+func timePairs(ctx context.Context, op tuneOp, ladder []int, pair func(v int) [2]tuneTarget, maxTime time.Duration) ([]tune.Step, error) {
+	var targets []measure.Target
+	for _, v := range ladder {
+		p := pair(v)
+		p[0].bytes, p[1].bytes = v, v
+		targets = append(targets, p[0], p[1])
+	}
+	res, err := measure.Interleaved(ctx, targets, tuneOptions(maxTime))
+	if err != nil && !errors.Is(err, measure.ErrInterrupted) {
+		return nil, err
+	}
+	steps := make([]tune.Step, len(ladder))
+	for i, v := range ladder {
+		one, two := res[2*i], res[2*i+1]
+		if one.Err != nil || two.Err != nil {
+			return nil, errors.Join(one.Err, two.Err)
+		}
+		if one.Stats.N < minDecisionSamples || two.Stats.N < minDecisionSamples {
+			return nil, nil
+		}
+		steps[i] = tune.Step{Bytes: v, Speedup: one.Stats.Median / two.Stats.Median,
+			NS: map[string][2]float64{op.name: {one.Stats.Median, two.Stats.Median}}}
+	}
+	return steps, nil
+}
+
+func ladderText(steps []tune.Step, unit func(int) string) string {
+	var b strings.Builder
+	for _, st := range steps {
+		fmt.Fprintf(&b, "%s %.2f× ", unit(st.Bytes), st.Speedup)
+	}
+	return b.String()
+}
+
+// madds writes a count of multiply-adds as n³ when it is a cube.
+func madds(v int) string {
+	if n := int(math.Round(math.Cbrt(float64(v)))); n*n*n == v {
+		return fmt.Sprintf("%d³", n)
+	}
+	return fmt.Sprint(v)
+}
