@@ -20,13 +20,15 @@ func PerDTypeOf(p PerDType, size int) int {
 	return p.F64
 }
 
-// defaultGEMM: measured on the 2-vCPU Intel VM (AVX-512, 48 KiB L1d and
-// 2 MiB L2 a core), asm against itself at square sizes, interleaved
-// (docs/tuning.md): see there.
+// defaultGEMM: what `-tune` measured on the 2-vCPU Intel VM (AVX-512,
+// 48 KiB L1d and 2 MiB L2 a core; docs/tuning.md), twice alike: unpacked
+// products ran 1.1–1.6× as fast as packed ones up to 512² f32 and 256² f64
+// (384² f64 alike, 512² f64 1.6× slower); two threads ran 0.9–1.0× as fast
+// as one at 64³ and 1.3× at 96³.
 func defaultGEMM() GEMM {
 	return GEMM{
-		Direct:   PerDType{F32: 1 << 20, F64: 1 << 20},
-		Parallel: PerDType{F32: 2 << 20, F64: 2 << 20},
+		Direct:   PerDType{F32: 2 << 20, F64: 1 << 20},
+		Parallel: PerDType{F32: 96 * 96 * 96 / 2, F64: 96 * 96 * 96 / 2},
 	}
 }
 
