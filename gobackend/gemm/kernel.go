@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -41,6 +42,32 @@ type microKernel[T Float] struct {
 // GFLOP/s for float32 and float64 alike (scalar code gains nothing from the
 // narrower type): 4×4 ≈ 5, 2×4 ≈ 8, 3×2 ≈ 9.5, 3×3 unrolled 16 ≈ 11.
 func kernelFor[T Float](lvl isa.Level) microKernel[T] {
+	if blockKC > 0 { // a test's block sizes: not cached
+		return makeKernel[T](lvl)
+	}
+	// Made once per type and level: making one builds the assembly's
+	// wrappers (closures, allocated) and reads the caches, 5% of a 64³
+	// SGEMM's time when done per call.
+	key := kernelKey{zero: *new(T), lvl: lvl}
+	if k, ok := kernels.Load(key); ok {
+		return *k.(*microKernel[T])
+	}
+	k := makeKernel[T](lvl)
+	kernels.Store(key, &k)
+	return k
+}
+
+// kernels caches kernelFor's kernels by kernelKey.
+var kernels sync.Map
+
+// kernelKey is a kernel's element type (as the dynamic type of a zero
+// value: float32 and a type defined on it differ) and level.
+type kernelKey struct {
+	zero any
+	lvl  isa.Level
+}
+
+func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 	k, ok := asmKernel[T](lvl.Clamp())
 	if !ok {
 		var z T
