@@ -89,11 +89,7 @@ func gemmDirectSearch[T gemm.Float](field string) tuneSearch {
 		if steps == nil {
 			return nil, 0, err
 		}
-		from := crossover(steps)
-		if from == 0 {
-			return steps, 0, nil
-		}
-		return steps, steps[from-1].Bytes, nil
+		return steps, directLimit(steps), nil
 	}
 	c.describe = func(steps []tune.Step, v, _ int) string {
 		return fmt.Sprintf("packed over unpacked (1 thread): %s→ unpacked up to %s of A and B", ladderText(steps, units.Bytes), units.Bytes(v))
@@ -127,6 +123,18 @@ func gemmParallelSearch[T gemm.Float](field string) tuneSearch {
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
+}
+
+// directLimit is gemm.direct from the steps of packed over unpacked: the
+// bytes of the largest size below the smallest from which packing is
+// winMargin faster and no larger size is slower with it; 0 when that is
+// the smallest size; the top's bytes when packing never wins.
+func directLimit(steps []tune.Step) int {
+	from := crossover(steps)
+	if from == 0 {
+		return 0
+	}
+	return steps[from-1].Bytes
 }
 
 // timePairs times, at each ladder value, the pair of targets pair gives
