@@ -83,12 +83,11 @@ func For(n, threads, align, minChunk int, fn func(part, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	j := &job{fn: fn, n: n, step: step, parts: int32(parts)}
-	j.cond.L = &j.mu
-	for range min(parts, threads) - 1 {
-		dispatch(j)
+	j := newJob(fn, n, step, parts, threads)
+	for me := 1; me < len(j.runs); me++ {
+		dispatch(j, me)
 	}
-	j.work()
+	j.work(0)
 	j.wait()
 }
 
