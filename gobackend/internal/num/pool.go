@@ -8,9 +8,10 @@ import (
 )
 
 // For's pieces are shared between the caller and a pool of persistent
-// workers rather than fresh goroutines, each taking the next piece from a
-// counter, so that a worker slow to start (its core busy with another
-// process, on a shared machine) only means the caller does more pieces.
+// workers rather than fresh goroutines, each running its own stretch of
+// pieces and then taking the others' leftovers from their counters, so
+// that a worker slow to start (its core busy with another process, on a
+// shared machine) only means the caller does more pieces.
 //
 // Why a pool: a fresh goroutine lands in the spawning P's run queue, and an
 // idle P has to be woken (on a VM, an idle vCPU halted by the hypervisor) and
