@@ -50,26 +50,29 @@ func Chunks(n, threads, align, minChunk int) (parts, step int) {
 }
 
 // PiecesPerThread is how many pieces For makes per thread when the input is
-// long enough: the threads take them as they come, so when one thread is
+// long enough: each thread runs its own stretch of them first, then takes
+// what is left of the others' (pool.go, job.work), so when one thread is
 // held up (its core busy with another process) the others take its share,
 // and the last piece it was caught in is small.
 const PiecesPerThread = 4
 
 // balanceChunks is how many times minChunk a piece keeps when there are
-// more pieces than threads. Pieces taken as they come land on either core
-// from call to call, so data that fits in a core's caches (L2, or the L3 of
-// its chiplet) moves to the other; one piece per thread keeps each half
-// where it was. On the 2-vCPU Zen 4 VM, with pieces of just minChunk,
-// 2-thread add and ReLU of 1.5–6 MiB ran 0.71–0.87× as fast as with the
-// earlier, larger pieces (3 alternated runs each); with this rule, those of
-// 2–12 MiB ran 1.01–1.12× as fast (5 runs each).
+// more pieces than threads. A thread held up loses the pieces taken from
+// its stretch to another core, and with them the data its core's caches
+// held from the call before; with pieces of just minChunk, on the 2-vCPU
+// Zen 4 VM, 2-thread add and ReLU of 1.5–6 MiB ran 0.71–0.87× as fast as
+// with the earlier, larger pieces (3 alternated runs each; pieces were then
+// taken as they come); with this rule, those of 2–12 MiB ran 1.01–1.12× as
+// fast (5 runs each).
 const balanceChunks = 4
 
 // For runs fn(part, lo, hi) over the pieces Chunks gives, shared between the
 // calling goroutine and workers of a pool that stays awake between calls
-// (pool.go), and returns when all are done. The pieces depend only on n and the arguments, never on
-// timing, so a caller combining per-piece results in piece order is
-// deterministic for a given thread count.
+// (pool.go), and returns when all are done. Each takes a contiguous stretch
+// of the pieces, the same at every call, then helps with the others'. The
+// pieces depend only on n and the arguments, never on timing (which
+// goroutine runs one does), so a caller combining per-piece results in
+// piece order is deterministic for a given thread count.
 //
 // A caller on a hot path with short inputs can check Single first and call
 // its kernel directly: fn is a closure that escapes to the goroutines, so
@@ -83,12 +86,11 @@ func For(n, threads, align, minChunk int, fn func(part, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	j := &job{fn: fn, n: n, step: step, parts: int32(parts)}
-	j.cond.L = &j.mu
-	for range min(parts, threads) - 1 {
-		dispatch(j)
+	j := newJob(fn, n, step, parts, threads)
+	for me := 1; me < len(j.runs); me++ {
+		dispatch(j, me)
 	}
-	j.work()
+	j.work(0)
 	j.wait()
 }
 

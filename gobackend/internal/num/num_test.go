@@ -1,6 +1,7 @@
 package num
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 )
@@ -34,17 +35,94 @@ func TestChunksCover(t *testing.T) {
 
 func TestForVisitsEachOnce(t *testing.T) {
 	for _, threads := range []int{1, 2, 3, 7} {
-		for _, n := range []int{0, 1, 63, 64, 65, 1000} {
-			seen := make([]int32, n)
-			For(n, threads, 64, 1, func(part, lo, hi int) {
-				for i := lo; i < hi; i++ {
-					atomic.AddInt32(&seen[i], 1)
+		for _, align := range []int{1, 3, 64} {
+			for _, minChunk := range []int{0, 1, 50} {
+				for n := 0; n < 300; n += 1 + n/16 {
+					seen := make([]int32, n)
+					For(n, threads, align, minChunk, func(part, lo, hi int) {
+						for i := lo; i < hi; i++ {
+							atomic.AddInt32(&seen[i], 1)
+						}
+					})
+					for i, s := range seen {
+						if s != 1 {
+							t.Fatalf("threads=%d align=%d min=%d n=%d: element %d visited %d times", threads, align, minChunk, n, i, s)
+						}
+					}
 				}
-			})
-			for i, s := range seen {
-				if s != 1 {
-					t.Fatalf("threads=%d n=%d: element %d visited %d times", threads, n, i, s)
+			}
+		}
+	}
+}
+
+// TestJobRuns checks that the participants' runs cut the pieces into
+// contiguous stretches, in order, that differ by at most one piece.
+func TestJobRuns(t *testing.T) {
+	for parts := 1; parts < 40; parts++ {
+		for threads := 1; threads < 12; threads++ {
+			j := newJob(nil, parts, 1, parts, threads)
+			if len(j.runs) != min(parts, threads) {
+				t.Fatalf("parts=%d threads=%d: %d runs", parts, threads, len(j.runs))
+			}
+			next := int32(0)
+			for i := range j.runs {
+				r := &j.runs[i]
+				if r.first != next || r.end-r.first < int32(parts/len(j.runs)) || r.end-r.first > int32(parts/len(j.runs)+1) {
+					t.Fatalf("parts=%d threads=%d: run %d is [%d,%d) after %d", parts, threads, i, r.first, r.end, next)
 				}
+				next = r.end
+			}
+			if next != int32(parts) {
+				t.Fatalf("parts=%d threads=%d: runs end at %d", parts, threads, next)
+			}
+		}
+	}
+}
+
+// TestJobWorkTakesLeftovers checks that a participant whose partners never
+// come runs every piece once: its own run first, in order, then the
+// others'. With partners arriving, every piece still runs once.
+func TestJobWorkTakesLeftovers(t *testing.T) {
+	const parts = 10
+	for me := range 3 {
+		var order []int
+		j := newJob(func(part, lo, hi int) { order = append(order, part) }, parts, 1, parts, 3)
+		j.work(me)
+		if len(order) != parts || j.done.Load() != parts {
+			t.Fatalf("participant %d alone ran %v (done %d)", me, order, j.done.Load())
+		}
+		own := &j.runs[me]
+		for i := range own.end - own.first {
+			if order[i] != int(own.first+i) {
+				t.Fatalf("participant %d alone ran %v: not its own run [%d,%d) first", me, order, own.first, own.end)
+			}
+		}
+		seen := map[int]bool{}
+		for _, p := range order {
+			if seen[p] {
+				t.Fatalf("participant %d alone ran %v: piece %d twice", me, order, p)
+			}
+			seen[p] = true
+		}
+	}
+	for it := range 200 {
+		const threads = 4
+		var seen [parts * 3]int32
+		j := newJob(func(part, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				atomic.AddInt32(&seen[i], 1)
+			}
+		}, len(seen), 3, parts, threads)
+		done := make(chan bool)
+		for me := range threads {
+			go func() { j.work((me + it) % threads); done <- true }()
+		}
+		for range threads {
+			<-done
+		}
+		for i, s := range seen {
+			if s != 1 {
+				t.Fatalf("iteration %d: element %d visited %d times", it, i, s)
 			}
 		}
 	}
@@ -120,5 +198,19 @@ func TestElems(t *testing.T) {
 	}
 	if got := Elems[float64](1); got != 1 {
 		t.Errorf("Elems[float64](1) = %d, want 1", got)
+	}
+}
+
+// BenchmarkFor times For's handoff: an empty job of one piece per thread,
+// and one of PiecesPerThread pieces per thread.
+func BenchmarkFor(b *testing.B) {
+	for _, threads := range []int{2, 3} {
+		for _, per := range []int{1, PiecesPerThread} {
+			b.Run(fmt.Sprintf("threads=%d/pieces=%d", threads, per*threads), func(b *testing.B) {
+				for b.Loop() {
+					For(per*threads, threads, 1, 0, func(part, lo, hi int) {})
+				}
+			})
+		}
 	}
 }

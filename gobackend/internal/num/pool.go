@@ -8,9 +8,10 @@ import (
 )
 
 // For's pieces are shared between the caller and a pool of persistent
-// workers rather than fresh goroutines, each taking the next piece from a
-// counter, so that a worker slow to start (its core busy with another
-// process, on a shared machine) only means the caller does more pieces.
+// workers rather than fresh goroutines, each running its own stretch of
+// pieces and then taking the others' leftovers from their counters, so
+// that a worker slow to start (its core busy with another process, on a
+// shared machine) only means the caller does more pieces.
 //
 // Why a pool: a fresh goroutine lands in the spawning P's run queue, and an
 // idle P has to be woken (on a VM, an idle vCPU halted by the hypervisor) and
@@ -64,34 +65,84 @@ const (
 type worker struct {
 	state atomic.Int32
 	job   atomic.Pointer[job]
+	me    int // the worker's run in job: written before job is stored
 	wake  chan struct{}
 }
 
-// job is one For call: the pieces, and counters of the pieces taken and
-// done.
+// job is one For call: the pieces, each participant's run of them (see
+// work), and the count of pieces done.
 type job struct {
-	fn         func(part, lo, hi int)
-	n, step    int
-	parts      int32
-	next, done atomic.Int32
-	mu         sync.Mutex // for a caller that sleeps until done
-	cond       sync.Cond
+	fn      func(part, lo, hi int)
+	n, step int
+	parts   int32
+	runs    []run // one per participant: the caller's first, then each worker's in dispatch order
+	done    atomic.Int32
+	mu      sync.Mutex // for a caller that sleeps until done
+	cond    sync.Cond
+	_       [64]byte // keeps the fields above, read at every piece, off the runs' lines
+	inline  [inlineRuns]run
 }
 
-// work runs pieces until none is left.
-func (j *job) work() {
-	for {
-		p := j.next.Add(1) - 1
-		if p >= j.parts {
-			return
+// inlineRuns is how many runs a job holds in itself, so that a For over up
+// to that many threads allocates the job alone.
+const inlineRuns = 4
+
+// newJob cuts parts pieces of step elements of [0,n) into one run per
+// participant, of threads.
+func newJob(fn func(part, lo, hi int), n, step, parts, threads int) *job {
+	j := &job{fn: fn, n: n, step: step, parts: int32(parts)}
+	j.cond.L = &j.mu
+	t := min(parts, threads)
+	if t <= inlineRuns {
+		j.runs = j.inline[:t]
+	} else {
+		j.runs = make([]run, t)
+	}
+	for i := range j.runs {
+		j.runs[i].first, j.runs[i].end = int32(i*parts/t), int32((i+1)*parts/t)
+	}
+	return j
+}
+
+// run is one participant's pieces, [first, end), and the next of them to
+// take, on a cache line of its own: its owner takes from it at every piece,
+// and another participant only once its own run is spent.
+type run struct {
+	next       atomic.Int32
+	first, end int32
+	_          [64 - 12]byte
+}
+
+// work runs participant me's own pieces in order, then takes what is left
+// of the others' runs, and adds what it ran to the count done.
+//
+// Participant t owns pieces [t·parts/T, (t+1)·parts/T) of T: a contiguous
+// stretch, the same one at every call with the same n, so that data a
+// call left in one core's caches (its L2, or its chiplet's L3) is what that
+// core takes at the next; pieces taken as they come would move parts of it
+// to the other core at every call. Taking the others' leftovers keeps the
+// balance of pieces taken as they come when a thread is held up (its core
+// busy with another process, or a parked worker slow to wake).
+func (j *job) work(me int) {
+	ran := int32(0)
+	for k := range len(j.runs) {
+		r := &j.runs[(me+k)%len(j.runs)]
+		for {
+			p := r.first + r.next.Add(1) - 1
+			if p >= r.end {
+				break
+			}
+			lo := int(p) * j.step
+			j.fn(int(p), lo, min(lo+j.step, j.n))
+			ran++
 		}
-		lo := int(p) * j.step
-		j.fn(int(p), lo, min(lo+j.step, j.n))
-		if j.done.Add(1) == j.parts {
-			j.mu.Lock()
-			j.cond.Broadcast()
-			j.mu.Unlock()
-		}
+	}
+	// One add per participant, not per piece: the count's cache line
+	// crosses between cores at each add.
+	if ran > 0 && j.done.Add(ran) == j.parts {
+		j.mu.Lock()
+		j.cond.Broadcast()
+		j.mu.Unlock()
 	}
 }
 
@@ -115,24 +166,28 @@ var (
 	workers atomic.Pointer[[]*worker] // copy on write, under poolMu
 )
 
-// dispatch gives j to an idle worker, else a parked one, else a new one.
-func dispatch(j *job) {
+// dispatch gives j's run me to an idle worker, else a parked one, else a
+// new one. It tries the workers in the order they were made, so that while
+// For is called back to back the same worker takes the same run.
+func dispatch(j *job, me int) {
 	if ws := workers.Load(); ws != nil {
 		for _, w := range *ws {
 			if w.state.CompareAndSwap(idle, busy) {
+				w.me = me
 				w.job.Store(j)
 				return
 			}
 		}
 		for _, w := range *ws {
 			if w.state.CompareAndSwap(parked, busy) {
+				w.me = me
 				w.job.Store(j)
 				w.wake <- struct{}{}
 				return
 			}
 		}
 	}
-	w := &worker{wake: make(chan struct{}, 1)}
+	w := &worker{wake: make(chan struct{}, 1), me: me}
 	w.state.Store(busy)
 	w.job.Store(j)
 	poolMu.Lock()
@@ -154,7 +209,7 @@ func (w *worker) loop() {
 		for w.job.Load() == nil {
 		}
 		j := w.job.Swap(nil)
-		j.work()
+		j.work(w.me) // busy until poll, so no caller writes me meanwhile
 		if w.poll() {
 			continue // claimed while polling
 		}
