@@ -39,6 +39,7 @@ func genConv(g *gen) {
 			}
 		}
 	}
+	genNorm(g)
 }
 
 func poolName(avg bool) string {

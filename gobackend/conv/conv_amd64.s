@@ -3170,3 +3170,339 @@ planesdone280:
 	VZEROUPPER
 	MOVQ AX, ret+40(FP)
 	RET
+
+// func snormrowAVX2(n int, x *float32, gamma *float32, beta *float32, y *float32, mu float32, rstd float32)
+// Requires: AVX, FMA3
+TEXT ·snormrowAVX2(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gamma+16(FP), DX
+	MOVQ         beta+24(FP), BX
+	MOVQ         y+32(FP), SI
+	VBROADCASTSS mu+40(FP), Y0
+	VBROADCASTSS rstd+44(FP), Y1
+
+big285:
+	CMPQ        AX, $0x00000020
+	JL          single286
+	VMOVUPS     (CX), Y2
+	VSUBPS      Y0, Y2, Y2
+	VMULPS      Y1, Y2, Y2
+	VMOVUPS     (DX), Y3
+	VMOVUPS     (BX), Y4
+	VFMADD213PS Y4, Y3, Y2
+	VMOVUPS     Y2, (SI)
+	VMOVUPS     32(CX), Y2
+	VSUBPS      Y0, Y2, Y2
+	VMULPS      Y1, Y2, Y2
+	VMOVUPS     32(DX), Y3
+	VMOVUPS     32(BX), Y4
+	VFMADD213PS Y4, Y3, Y2
+	VMOVUPS     Y2, 32(SI)
+	VMOVUPS     64(CX), Y2
+	VSUBPS      Y0, Y2, Y2
+	VMULPS      Y1, Y2, Y2
+	VMOVUPS     64(DX), Y3
+	VMOVUPS     64(BX), Y4
+	VFMADD213PS Y4, Y3, Y2
+	VMOVUPS     Y2, 64(SI)
+	VMOVUPS     96(CX), Y2
+	VSUBPS      Y0, Y2, Y2
+	VMULPS      Y1, Y2, Y2
+	VMOVUPS     96(DX), Y3
+	VMOVUPS     96(BX), Y4
+	VFMADD213PS Y4, Y3, Y2
+	VMOVUPS     Y2, 96(SI)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, SI
+	SUBQ        $0x00000020, AX
+	JMP         big285
+
+single286:
+	CMPQ        AX, $0x00000008
+	JL          tail287
+	VMOVUPS     (CX), Y2
+	VSUBPS      Y0, Y2, Y2
+	VMULPS      Y1, Y2, Y2
+	VMOVUPS     (DX), Y3
+	VMOVUPS     (BX), Y4
+	VFMADD213PS Y4, Y3, Y2
+	VMOVUPS     Y2, (SI)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000008, AX
+	JMP         single286
+
+tail287:
+	TESTQ       AX, AX
+	JZ          done288
+	LEAQ        tailmask<>+0(SB), DI
+	SHLQ        $0x02, AX
+	NEGQ        AX
+	VMOVDQU     32(DI)(AX*1), Y2
+	VMASKMOVPS  (CX), Y2, Y3
+	VSUBPS      Y0, Y3, Y3
+	VMULPS      Y1, Y3, Y3
+	VMASKMOVPS  (DX), Y2, Y0
+	VMASKMOVPS  (BX), Y2, Y1
+	VFMADD213PS Y1, Y0, Y3
+	VMASKMOVPS  Y3, Y2, (SI)
+
+done288:
+	VZEROUPPER
+	RET
+
+// func dnormrowAVX2(n int, x *float64, gamma *float64, beta *float64, y *float64, mu float64, rstd float64)
+// Requires: AVX, FMA3
+TEXT ·dnormrowAVX2(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gamma+16(FP), DX
+	MOVQ         beta+24(FP), BX
+	MOVQ         y+32(FP), SI
+	VBROADCASTSD mu+40(FP), Y0
+	VBROADCASTSD rstd+48(FP), Y1
+
+big289:
+	CMPQ        AX, $0x00000010
+	JL          single290
+	VMOVUPD     (CX), Y2
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      Y1, Y2, Y2
+	VMOVUPD     (DX), Y3
+	VMOVUPD     (BX), Y4
+	VFMADD213PD Y4, Y3, Y2
+	VMOVUPD     Y2, (SI)
+	VMOVUPD     32(CX), Y2
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      Y1, Y2, Y2
+	VMOVUPD     32(DX), Y3
+	VMOVUPD     32(BX), Y4
+	VFMADD213PD Y4, Y3, Y2
+	VMOVUPD     Y2, 32(SI)
+	VMOVUPD     64(CX), Y2
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      Y1, Y2, Y2
+	VMOVUPD     64(DX), Y3
+	VMOVUPD     64(BX), Y4
+	VFMADD213PD Y4, Y3, Y2
+	VMOVUPD     Y2, 64(SI)
+	VMOVUPD     96(CX), Y2
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      Y1, Y2, Y2
+	VMOVUPD     96(DX), Y3
+	VMOVUPD     96(BX), Y4
+	VFMADD213PD Y4, Y3, Y2
+	VMOVUPD     Y2, 96(SI)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, SI
+	SUBQ        $0x00000010, AX
+	JMP         big289
+
+single290:
+	CMPQ        AX, $0x00000004
+	JL          tail291
+	VMOVUPD     (CX), Y2
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      Y1, Y2, Y2
+	VMOVUPD     (DX), Y3
+	VMOVUPD     (BX), Y4
+	VFMADD213PD Y4, Y3, Y2
+	VMOVUPD     Y2, (SI)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000004, AX
+	JMP         single290
+
+tail291:
+	TESTQ       AX, AX
+	JZ          done292
+	LEAQ        tailmask<>+0(SB), DI
+	SHLQ        $0x03, AX
+	NEGQ        AX
+	VMOVDQU     32(DI)(AX*1), Y2
+	VMASKMOVPD  (CX), Y2, Y3
+	VSUBPD      Y0, Y3, Y3
+	VMULPD      Y1, Y3, Y3
+	VMASKMOVPD  (DX), Y2, Y0
+	VMASKMOVPD  (BX), Y2, Y1
+	VFMADD213PD Y1, Y0, Y3
+	VMASKMOVPD  Y3, Y2, (SI)
+
+done292:
+	VZEROUPPER
+	RET
+
+// func snormrowAVX512(n int, x *float32, gamma *float32, beta *float32, y *float32, mu float32, rstd float32)
+// Requires: AVX, AVX512F
+TEXT ·snormrowAVX512(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gamma+16(FP), DX
+	MOVQ         beta+24(FP), BX
+	MOVQ         y+32(FP), SI
+	VBROADCASTSS mu+40(FP), Z0
+	VBROADCASTSS rstd+44(FP), Z1
+
+big293:
+	CMPQ        AX, $0x00000040
+	JL          single294
+	VMOVUPS     (CX), Z2
+	VSUBPS      Z0, Z2, Z2
+	VMULPS      Z1, Z2, Z2
+	VMOVUPS     (DX), Z3
+	VMOVUPS     (BX), Z4
+	VFMADD213PS Z4, Z3, Z2
+	VMOVUPS     Z2, (SI)
+	VMOVUPS     64(CX), Z2
+	VSUBPS      Z0, Z2, Z2
+	VMULPS      Z1, Z2, Z2
+	VMOVUPS     64(DX), Z3
+	VMOVUPS     64(BX), Z4
+	VFMADD213PS Z4, Z3, Z2
+	VMOVUPS     Z2, 64(SI)
+	VMOVUPS     128(CX), Z2
+	VSUBPS      Z0, Z2, Z2
+	VMULPS      Z1, Z2, Z2
+	VMOVUPS     128(DX), Z3
+	VMOVUPS     128(BX), Z4
+	VFMADD213PS Z4, Z3, Z2
+	VMOVUPS     Z2, 128(SI)
+	VMOVUPS     192(CX), Z2
+	VSUBPS      Z0, Z2, Z2
+	VMULPS      Z1, Z2, Z2
+	VMOVUPS     192(DX), Z3
+	VMOVUPS     192(BX), Z4
+	VFMADD213PS Z4, Z3, Z2
+	VMOVUPS     Z2, 192(SI)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	SUBQ        $0x00000040, AX
+	JMP         big293
+
+single294:
+	CMPQ        AX, $0x00000010
+	JL          tail295
+	VMOVUPS     (CX), Z2
+	VSUBPS      Z0, Z2, Z2
+	VMULPS      Z1, Z2, Z2
+	VMOVUPS     (DX), Z3
+	VMOVUPS     (BX), Z4
+	VFMADD213PS Z4, Z3, Z2
+	VMOVUPS     Z2, (SI)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	SUBQ        $0x00000010, AX
+	JMP         single294
+
+tail295:
+	TESTQ       AX, AX
+	JZ          done296
+	LEAQ        kmask<>+0(SB), DI
+	KMOVW       (DI)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z2
+	VSUBPS      Z0, Z2, Z2
+	VMULPS      Z1, Z2, Z2
+	VMOVUPS.Z   (DX), K1, Z0
+	VMOVUPS.Z   (BX), K1, Z1
+	VFMADD213PS Z1, Z0, Z2
+	VMOVUPS     Z2, K1, (SI)
+
+done296:
+	VZEROUPPER
+	RET
+
+// func dnormrowAVX512(n int, x *float64, gamma *float64, beta *float64, y *float64, mu float64, rstd float64)
+// Requires: AVX, AVX512F
+TEXT ·dnormrowAVX512(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gamma+16(FP), DX
+	MOVQ         beta+24(FP), BX
+	MOVQ         y+32(FP), SI
+	VBROADCASTSD mu+40(FP), Z0
+	VBROADCASTSD rstd+48(FP), Z1
+
+big297:
+	CMPQ        AX, $0x00000020
+	JL          single298
+	VMOVUPD     (CX), Z2
+	VSUBPD      Z0, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VMOVUPD     (DX), Z3
+	VMOVUPD     (BX), Z4
+	VFMADD213PD Z4, Z3, Z2
+	VMOVUPD     Z2, (SI)
+	VMOVUPD     64(CX), Z2
+	VSUBPD      Z0, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VMOVUPD     64(DX), Z3
+	VMOVUPD     64(BX), Z4
+	VFMADD213PD Z4, Z3, Z2
+	VMOVUPD     Z2, 64(SI)
+	VMOVUPD     128(CX), Z2
+	VSUBPD      Z0, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VMOVUPD     128(DX), Z3
+	VMOVUPD     128(BX), Z4
+	VFMADD213PD Z4, Z3, Z2
+	VMOVUPD     Z2, 128(SI)
+	VMOVUPD     192(CX), Z2
+	VSUBPD      Z0, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VMOVUPD     192(DX), Z3
+	VMOVUPD     192(BX), Z4
+	VFMADD213PD Z4, Z3, Z2
+	VMOVUPD     Z2, 192(SI)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	SUBQ        $0x00000020, AX
+	JMP         big297
+
+single298:
+	CMPQ        AX, $0x00000008
+	JL          tail299
+	VMOVUPD     (CX), Z2
+	VSUBPD      Z0, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VMOVUPD     (DX), Z3
+	VMOVUPD     (BX), Z4
+	VFMADD213PD Z4, Z3, Z2
+	VMOVUPD     Z2, (SI)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	SUBQ        $0x00000008, AX
+	JMP         single298
+
+tail299:
+	TESTQ       AX, AX
+	JZ          done300
+	LEAQ        kmask<>+0(SB), DI
+	KMOVW       (DI)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z2
+	VSUBPD      Z0, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VMOVUPD.Z   (DX), K1, Z0
+	VMOVUPD.Z   (BX), K1, Z1
+	VFMADD213PD Z1, Z0, Z2
+	VMOVUPD     Z2, K1, (SI)
+
+done300:
+	VZEROUPPER
+	RET

@@ -155,3 +155,21 @@ func davgpool2AVX512(y *float64, x *float64, even *int, neven int, odd *int, nod
 // It returns 0.
 // It needs AVX-512F.
 func davgplanesAVX512(y *float64, x *float64, l int, n int, scale float64) int
+
+// snormrowAVX2 sets y[i] = (x[i] − mu)·rstd·gamma[i] + beta[i] for i < n
+// ((x − mu)·rstd rounded, then one FMA).
+func snormrowAVX2(n int, x *float32, gamma *float32, beta *float32, y *float32, mu float32, rstd float32)
+
+// dnormrowAVX2 sets y[i] = (x[i] − mu)·rstd·gamma[i] + beta[i] for i < n
+// ((x − mu)·rstd rounded, then one FMA).
+func dnormrowAVX2(n int, x *float64, gamma *float64, beta *float64, y *float64, mu float64, rstd float64)
+
+// snormrowAVX512 sets y[i] = (x[i] − mu)·rstd·gamma[i] + beta[i] for i < n
+// ((x − mu)·rstd rounded, then one FMA).
+// It needs AVX-512F.
+func snormrowAVX512(n int, x *float32, gamma *float32, beta *float32, y *float32, mu float32, rstd float32)
+
+// dnormrowAVX512 sets y[i] = (x[i] − mu)·rstd·gamma[i] + beta[i] for i < n
+// ((x − mu)·rstd rounded, then one FMA).
+// It needs AVX-512F.
+func dnormrowAVX512(n int, x *float64, gamma *float64, beta *float64, y *float64, mu float64, rstd float64)

@@ -31,7 +31,9 @@ const (
 // otherwise (p.Out() applies). x holds N·C·D·H·W elements, y N·C·P₀·P₁·P₂,
 // both in p's layout. Above isa.Generic, max and avg pooling run the
 // vector kernels of pool_vec.go where they have one for the geometry;
-// adaptive pooling is pure Go at every level.
+// so does adaptive pooling whose input extents are multiples of the
+// output's (every window the same: average pooling with window = stride
+// = in/out), and other adaptive pooling is pure Go at every level.
 func Pool[T Float](lvl isa.Level, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	if p.Dil != [3]int{1, 1, 1} {
 		panic("conv: pooling has no dilation")
@@ -44,6 +46,12 @@ func Pool[T Float](lvl isa.Level, kind PoolKind, p Params, out [3]int, x, y []T,
 			if out[i] < 1 || p.In[i] < 1 {
 				panic(fmt.Sprintf("conv: adaptive pooling of %v to %v", p.In, out))
 			}
+		}
+		if q, ok := equalWindows(p.In, out); ok {
+			// Every window has the same size: the ordinary average
+			// pooling, with its vector kernels (7×7 → 1×1 is global).
+			p.Window, p.Stride, p.Pad = q, q, [3]int{}
+			kind = Avg
 		}
 	}
 	if p.N < 1 || p.C < 1 {
@@ -252,4 +260,17 @@ func poolRow[T Float](kind PoolKind, yrow, xrow []T, rp *rowPlan) {
 		}
 		yrow[q] = acc
 	}
+}
+
+// equalWindows returns in/out per dimension when every extent of in is a
+// multiple of out's: adaptive pooling's windows are then in/out wide at a
+// stride of in/out, not overlapping.
+func equalWindows(in, out [3]int) (q [3]int, ok bool) {
+	for i := range 3 {
+		if in[i]%out[i] != 0 {
+			return q, false
+		}
+		q[i] = in[i] / out[i]
+	}
+	return q, true
 }

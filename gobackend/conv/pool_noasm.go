@@ -18,3 +18,7 @@ func poolCall2[T Float](poolImpl, PoolKind, []T, []T, []int, []int, int, int, in
 func poolPlanesCall[T Float](poolImpl, PoolKind, []T, []T, int, T) bool {
 	panic("conv: no assembly")
 }
+
+func normRowCall[T Float](poolImpl, []T, []T, []T, []T, T, T) {
+	panic("conv: no assembly")
+}
