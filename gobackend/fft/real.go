@@ -100,15 +100,18 @@ func splitReal[R Real](y, tw []R) {
 	re, im := y[0], y[1]
 	y[0], y[1] = re+im, 0
 	y[2*h], y[2*h+1] = re-im, 0
-	for k := 1; k <= h/2; k++ {
-		j := h - k
-		ar, ai := y[2*k], y[2*k+1]
-		br, bi := y[2*j], y[2*j+1]
-		sr, si := (ar+br)/2, (ai-bi)/2 // ½(Z[k] + conj Z[j])
-		dr, di := ar-br, ai+bi         // Z[k] − conj Z[j]
-		tr, ti := tw[2*k], tw[2*k+1]
+	// lo walks up from Z[1], hi down from Z[h−1], two values a step; the
+	// slices let the compiler drop the bounds checks from the loop.
+	lo, hi, tw := y[2:h+2], y[h:2*h], tw[2:h/2*2+2]
+	for k := 0; k+1 < len(tw); k += 2 {
+		j := len(hi) - 2 - k
+		ar, ai := lo[k], lo[k+1]
+		br, bi := hi[j], hi[j+1]
+		sr, si := (ar+br)/2, (ai-bi)/2 // ½(Z[k] + conj Z[h−k])
+		dr, di := ar-br, ai+bi         // Z[k] − conj Z[h−k]
+		tr, ti := tw[k], tw[k+1]
 		pr, pi := tr*dr-ti*di, tr*di+ti*dr
-		y[2*k], y[2*k+1] = sr+pr, si+pi
-		y[2*j], y[2*j+1] = sr-pr, pi-si
+		lo[k], lo[k+1] = sr+pr, si+pi
+		hi[j], hi[j+1] = sr-pr, pi-si
 	}
 }
