@@ -1,5 +1,6 @@
 // Package fft is peakbench's own discrete Fourier transform, complex to
-// complex, of complex64 or complex128 data, any length.
+// complex, of complex64 or complex128 data, any length, and real to
+// complex (RealPlan, real.go).
 //
 // A Plan runs Stockham's autosort algorithm (no bit reversal: each stage
 // reads one buffer and writes the other in order) over the length's factors

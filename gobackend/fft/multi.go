@@ -7,19 +7,15 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 // the rows' transform, then each column's, gathered into a buffer.
 type Multi[C Complex] struct {
 	batch, rows, cols int
-	row, col          *Plan[C]
-	gather, scatter   []C
+	row               *Plan[C]
+	cols2D            *columns[C]
 }
 
 // NewMulti returns the plan of batch transforms of rows×cols points (rows
 // 1: 1-D), forward or inverse.
 func NewMulti[C Complex](lvl isa.Level, batch, rows, cols int, inverse bool) *Multi[C] {
-	m := &Multi[C]{batch: batch, rows: rows, cols: cols, row: NewPlan[C](lvl, cols, inverse)}
-	if rows > 1 {
-		m.col = NewPlan[C](lvl, rows, inverse)
-		m.gather, m.scatter = make([]C, rows), make([]C, rows)
-	}
-	return m
+	return &Multi[C]{batch: batch, rows: rows, cols: cols, row: NewPlan[C](lvl, cols, inverse),
+		cols2D: newColumns[C](lvl, rows, inverse)}
 }
 
 // Kernel names the code the row transforms run (Plan.Kernel).
@@ -32,19 +28,72 @@ func (m *Multi[C]) Transform(y, x []C) {
 	for r := range m.batch * m.rows {
 		m.row.Transform(y[r*n:(r+1)*n], x[r*n:(r+1)*n])
 	}
-	if m.col == nil {
+	m.cols2D.transform(y, m.batch, n)
+}
+
+// RealMulti is a batch of 1-D or 2-D forward real transforms over
+// row-major data: each row of cols reals becomes cols/2+1 complex values
+// (RealPlan), and a 2-D transform then runs each of those columns'
+// complex transform: the first cols/2+1 columns of the full 2-D
+// transform, the rest being their conjugates.
+type RealMulti[R Real, C Complex] struct {
+	batch, rows, cols int
+	row               *RealPlan[R, C]
+	cols2D            *columns[C]
+}
+
+// NewRealMulti returns the plan of batch real transforms of rows×cols
+// points (rows 1: 1-D).
+func NewRealMulti[R Real, C Complex](lvl isa.Level, batch, rows, cols int) *RealMulti[R, C] {
+	return &RealMulti[R, C]{batch: batch, rows: rows, cols: cols, row: NewRealPlan[R, C](lvl, cols),
+		cols2D: newColumns[C](lvl, rows, false)}
+}
+
+// Kernel names the code the row transforms run (RealPlan.Kernel).
+func (m *RealMulti[R, C]) Kernel() string { return m.row.Kernel() }
+
+// Transform sets y (batch·rows·(cols/2+1) values) to the transforms of x
+// (batch·rows·cols values).
+func (m *RealMulti[R, C]) Transform(y []C, x []R) {
+	n, half := m.cols, m.cols/2+1
+	for r := range m.batch * m.rows {
+		m.row.Transform(y[r*half:(r+1)*half], x[r*n:(r+1)*n])
+	}
+	m.cols2D.transform(y, m.batch, half)
+}
+
+// columns is the second pass of a 2-D transform: the transform of each
+// column of rows values, gathered into a buffer and scattered back. It is
+// nil for 1-D transforms (rows 1).
+type columns[C Complex] struct {
+	rows            int
+	plan            *Plan[C]
+	gather, scatter []C
+}
+
+func newColumns[C Complex](lvl isa.Level, rows int, inverse bool) *columns[C] {
+	if rows <= 1 {
+		return nil
+	}
+	return &columns[C]{rows: rows, plan: NewPlan[C](lvl, rows, inverse), gather: make([]C, rows), scatter: make([]C, rows)}
+}
+
+// transform runs the columns of batch row-major arrays of rows×width
+// values in y, in place.
+func (c *columns[C]) transform(y []C, batch, width int) {
+	if c == nil {
 		return
 	}
-	pts := m.rows * n
-	for b := range m.batch {
+	pts := c.rows * width
+	for b := range batch {
 		t := y[b*pts : (b+1)*pts]
-		for c := range n {
-			for r := range m.rows {
-				m.gather[r] = t[r*n+c]
+		for col := range width {
+			for r := range c.rows {
+				c.gather[r] = t[r*width+col]
 			}
-			m.col.Transform(m.scatter, m.gather)
-			for r, v := range m.scatter {
-				t[r*n+c] = v
+			c.plan.Transform(c.scatter, c.gather)
+			for r, v := range c.scatter {
+				t[r*width+col] = v
 			}
 		}
 	}

@@ -13,9 +13,8 @@ import (
 
 // PrepareFFT makes the kernel of a Fourier transform (fft, ifft, rfft)
 // with gobackend/fft at level lvl: complex64 for f32, complex128 for f64.
-// rfft runs the complex transform of its real input (imaginary parts
-// zero) and keeps each row's first N/2+1 outputs. The transforms run on
-// one goroutine.
+// rfft runs fft.RealMulti: an even length as the complex transform of
+// half as many points. The transforms run on one goroutine.
 func PrepareFFT(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	if w.DType == workload.F32 {
 		return prepareFFT[float32, complex64](lvl, w, in, cfg)
@@ -41,45 +40,32 @@ func asComplex[T backend.Float, C fft.Complex](v []T) []C {
 
 func prepareFFT[T backend.Float, C fft.Complex](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	s := w.Shape
-	rows, n, pts := s.FFTRows(), s.N, s.FFTPoints()
 	start := time.Now()
-	plan := fft.NewMulti[C](lvl, s.M, rows, n, w.Op == workload.IFFT)
-	planned := time.Since(start)
-	type set struct {
-		x, out []T
-		work   []C // rfft: the complex input, then the full transform
+	var transform func(out []C, x []T)
+	var impl string
+	if w.Op == workload.RFFT {
+		plan := fft.NewRealMulti[T, C](lvl, s.M, s.FFTRows(), s.N)
+		transform, impl = plan.Transform, plan.Kernel()
+	} else {
+		plan := fft.NewMulti[C](lvl, s.M, s.FFTRows(), s.N, w.Op == workload.IFFT)
+		transform = func(out []C, x []T) { plan.Transform(out, asComplex[T, C](x)) }
+		impl = plan.Kernel()
 	}
+	planned := time.Since(start)
+	type set struct{ x, out []T }
 	sets := make([]set, max(cfg.Copies, 1))
 	mem := new(hostmem.Arena)
 	for c := range sets {
 		sets[c].x = backend.Place[T](mem, in.Args[0], 2*c)
 		sets[c].out = backend.PlaceZero[T](mem, w.OutputLen(), 2*c+1)
-		if w.Op == workload.RFFT {
-			sets[c].work = make([]C, 2*s.M*pts)
-		}
 	}
-	half := n/2 + 1
 	step := func(c, iters int) {
 		b := &sets[c]
 		out := asComplex[T, C](b.out)
-		if w.Op != workload.RFFT {
-			x := asComplex[T, C](b.x)
-			for range iters {
-				plan.Transform(out, x)
-			}
-			return
-		}
-		cx, full := b.work[:s.M*pts], b.work[s.M*pts:]
 		for range iters {
-			for i, v := range b.x {
-				cx[i] = C(complex(float64(v), 0))
-			}
-			plan.Transform(full, cx)
-			for r := range s.M * rows {
-				copy(out[r*half:(r+1)*half], full[r*n:])
-			}
+			transform(out, b.x)
 		}
 	}
 	output := func(c int) []float64 { return backend.Widen(sets[c].out) }
-	return fftKernel{backend.NewHostBatchKernel(mem, len(sets), step, output), plan.Kernel(), planned}
+	return fftKernel{backend.NewHostBatchKernel(mem, len(sets), step, output), impl, planned}
 }
