@@ -20,6 +20,8 @@ func genSparse(g *gen) {
 		g.spmvRows(t, ymm)
 		g.spmvRows(t, zmm)
 		g.spmvSELL(t)
+		g.spmmRows(t, ymm)
+		g.spmmRows(t, zmm)
 	}
 }
 

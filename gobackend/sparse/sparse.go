@@ -1,7 +1,8 @@
 // Package sparse is peakbench's own sparse kernels: y = A·x (SpMV) and
 // Y = A·X (SpMM) for A in compressed sparse row form, generic over
-// float32 and float64, pure Go everywhere and, for SpMV on amd64, assembly
-// that gathers x by the column indices (AVX2, AVX-512).
+// float32 and float64, pure Go everywhere and, on amd64, assembly (AVX2,
+// AVX-512): SpMV gathering x by the column indices, SpMM holding Y's row
+// in registers.
 //
 // Rows are split between threads by their entries, not their count
 // (Partition): a power-law matrix's longest rows hold a large share of
@@ -127,26 +128,39 @@ func spmvGeneric[T Float](a *CSR[T], x, y []T, lo, hi int) {
 	}
 }
 
-// MulMat sets Y = A·X for X cols×k and Y rows×k (row-major): each row of
-// Y a sum of A's entries times rows of X, in pure Go at every level (the
-// rows of X are contiguous, and the compiler's loop over k stays in cache).
-func MulMat[T Float](a *CSR[T], x []T, k int, y []T, threads int) {
+// MulMat sets Y = A·X for X cols×k and Y rows×k (row-major), with the
+// kernels of level lvl: each row of Y a sum of A's entries times rows of X.
+func MulMat[T Float](lvl isa.Level, a *CSR[T], x []T, k int, y []T, threads int) {
 	if len(x) != a.cols*k || len(y) != a.rows*k {
 		panic(fmt.Sprintf("sparse: MulMat of a %d×%d matrix, k=%d, with X of %d and Y of %d", a.rows, a.cols, k, len(x), len(y)))
 	}
+	if k == 0 {
+		return
+	}
+	impl := implFor(lvl)
 	rows := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			yr := y[i*k : (i+1)*k]
-			clear(yr)
-			for p := a.rowPtr[i]; p < a.rowPtr[i+1]; p++ {
-				v, xr := a.val[p], x[int(a.colIdx[p])*k:][:k]
-				for j, xv := range xr {
-					yr[j] += v * xv
-				}
+		if impl != implGeneric && hi > lo && len(a.colIdx) > 0 {
+			spmmAsm(impl, a, x, k, y, lo, hi)
+			return
+		}
+		spmmGeneric(a, x, k, y, lo, hi)
+	}
+	a.byRows(max(1, min(threads, len(a.colIdx)*k/minPiece)), rows)
+}
+
+// spmmGeneric is the pure-Go kernel: each entry adds a·X's row into Y's
+// row (the rows of X are contiguous, and the loop over k stays in cache).
+func spmmGeneric[T Float](a *CSR[T], x []T, k int, y []T, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		yr := y[i*k : (i+1)*k]
+		clear(yr)
+		for p := a.rowPtr[i]; p < a.rowPtr[i+1]; p++ {
+			v, xr := a.val[p], x[int(a.colIdx[p])*k:][:k]
+			for j, xv := range xr {
+				yr[j] += v * xv
 			}
 		}
 	}
-	a.byRows(max(1, min(threads, len(a.colIdx)*k/minPiece)), rows)
 }
 
 type impl = isa.Impl
@@ -161,7 +175,7 @@ func implFor(lvl isa.Level) impl {
 	return isa.ImplFor(lvl, haveAsm)
 }
 
-// Kernel names the SpMV kernel a level runs: "generic", "AVX2" or
+// Kernel names the SpMV and SpMM kernel a level runs: "generic", "AVX2" or
 // "AVX512".
 func Kernel(lvl isa.Level) string {
 	return [...]string{"generic", "AVX2", "AVX512"}[implFor(lvl)]

@@ -30,6 +30,45 @@ func spmvAsm[T Float](k impl, a *CSR[T], x, y []T, lo, hi int) {
 	}
 }
 
+// spmmAsm runs rows lo to hi of Y = A·X (hi > lo, the matrix has entries,
+// k > 0) on the assembly of impl: Y's row in passes of spmmVecs vectors,
+// then the rest with its last vector under a mask.
+func spmmAsm[T Float](impl impl, a *CSR[T], x []T, k int, y []T, lo, hi int) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	lanes := 64 / size
+	if impl == implAVX2 {
+		lanes = 32 / size
+	}
+	block := spmmVecs * lanes
+	passes, rest := k/block, k%block
+	tailVecs := (rest + lanes - 1) / lanes
+	tail := rest - (tailVecs-1)*lanes
+	if rest == 0 {
+		tail = lanes // no tail pass; any mask will do
+	}
+	rp, ci := &a.rowPtr[lo], &a.colIdx[0]
+	if size == 4 {
+		v, xs, ys := (*float32)(unsafe.Pointer(&a.val[0])), (*float32)(unsafe.Pointer(&x[0])), (*float32)(unsafe.Pointer(&y[lo*k]))
+		if impl == implAVX512 {
+			sspmmRowsAVX512(hi-lo, k*size, passes, tailVecs, tail, rp, ci, v, xs, ys)
+		} else {
+			sspmmRowsAVX2(hi-lo, k*size, passes, tailVecs, tail, rp, ci, v, xs, ys)
+		}
+		return
+	}
+	v, xs, ys := (*float64)(unsafe.Pointer(&a.val[0])), (*float64)(unsafe.Pointer(&x[0])), (*float64)(unsafe.Pointer(&y[lo*k]))
+	if impl == implAVX512 {
+		dspmmRowsAVX512(hi-lo, k*size, passes, tailVecs, tail, rp, ci, v, xs, ys)
+	} else {
+		dspmmRowsAVX2(hi-lo, k*size, passes, tailVecs, tail, rp, ci, v, xs, ys)
+	}
+}
+
+// spmmVecs is the most vectors of Y's row one pass of the SpMM assembly
+// holds (../_asm/sparse_spmm.go).
+const spmmVecs = 4
+
 // sellAsm runs slices lo to hi (hi > lo) on the AVX-512 kernel.
 func sellAsm[T Float](s *SELL[T], x, y []T, lo, hi int) {
 	if len(s.colIdx) == 0 { // every row of every slice empty

@@ -372,6 +372,714 @@ done30:
 	VZEROUPPER
 	RET
 
+// func sspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sspmmRowsAVX2(SB), NOSPLIT, $0-80
+	MOVQ    rows+0(FP), AX
+	MOVQ    rowPtr+40(FP), CX
+	MOVQ    colIdx+48(FP), DX
+	MOVQ    val+56(FP), BX
+	MOVQ    x+64(FP), SI
+	MOVQ    y+72(FP), DI
+	MOVQ    tail+32(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	SHLQ    $0x02, R8
+	ADDQ    $0x20, R9
+	SUBQ    R8, R9
+	VMOVDQU (R9), Y0
+
+row43:
+	TESTQ AX, AX
+	JE    done44
+	XORQ  R8, R8
+	MOVQ  passes+16(FP), R9
+
+pass45:
+	TESTQ   R9, R9
+	JE      tailpass46
+	MOVLQSX (CX), R10
+	MOVLQSX 4(CX), R11
+	LEAQ    (SI)(R8*1), R12
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+
+pairs48:
+	MOVQ       R11, R13
+	SUBQ       R10, R13
+	CMPQ       R13, $0x02
+	JL         single49
+	CMPQ       R13, $0x0a
+	JL         nopf51
+	MOVLQSX    32(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+	MOVLQSX    36(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+
+nopf51:
+	MOVLQSX      (DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSS (BX)(R10*4), Y9
+	VFMADD231PS  (R12)(R13*1), Y9, Y1
+	VFMADD231PS  32(R12)(R13*1), Y9, Y2
+	VFMADD231PS  64(R12)(R13*1), Y9, Y3
+	VFMADD231PS  96(R12)(R13*1), Y9, Y4
+	MOVLQSX      4(DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSS 4(BX)(R10*4), Y9
+	VFMADD231PS  (R12)(R13*1), Y9, Y5
+	VFMADD231PS  32(R12)(R13*1), Y9, Y6
+	VFMADD231PS  64(R12)(R13*1), Y9, Y7
+	VFMADD231PS  96(R12)(R13*1), Y9, Y8
+	ADDQ         $0x02, R10
+	JMP          pairs48
+
+single49:
+	CMPQ         R10, R11
+	JGE          sum50
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        rowBytes+8(FP), R11
+	VBROADCASTSS (BX)(R10*4), Y9
+	VFMADD231PS  (R12)(R11*1), Y9, Y1
+	VFMADD231PS  32(R12)(R11*1), Y9, Y2
+	VFMADD231PS  64(R12)(R11*1), Y9, Y3
+	VFMADD231PS  96(R12)(R11*1), Y9, Y4
+
+sum50:
+	VADDPS  Y5, Y1, Y1
+	VMOVUPS Y1, (DI)(R8*1)
+	VADDPS  Y6, Y2, Y2
+	VMOVUPS Y2, 32(DI)(R8*1)
+	VADDPS  Y7, Y3, Y3
+	VMOVUPS Y3, 64(DI)(R8*1)
+	VADDPS  Y8, Y4, Y4
+	VMOVUPS Y4, 96(DI)(R8*1)
+	ADDQ    $0x00000080, R8
+	DECQ    R9
+	JMP     pass45
+
+tailpass46:
+	MOVQ tailVecs+24(FP), R9
+	CMPQ R9, $0x01
+	JE   tail1_52
+	CMPQ R9, $0x02
+	JE   tail2_53
+	CMPQ R9, $0x03
+	JE   tail3_54
+	CMPQ R9, $0x04
+	JE   tail4_55
+	JMP  rowend47
+
+tail1_52:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+
+pairs56:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single57
+	CMPQ       R12, $0x0a
+	JL         nopf59
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf59:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Y3
+	VMASKMOVPS   (R11)(R12*1), Y0, Y4
+	VFMADD231PS  Y4, Y3, Y1
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Y3
+	VMASKMOVPS   (R11)(R12*1), Y0, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	ADDQ         $0x02, R9
+	JMP          pairs56
+
+single57:
+	CMPQ         R9, R10
+	JGE          sum58
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Y3
+	VMASKMOVPS   (R11)(R10*1), Y0, Y4
+	VFMADD231PS  Y4, Y3, Y1
+
+sum58:
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (DI)(R8*1)
+	JMP        rowend47
+
+tail2_53:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+
+pairs60:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single61
+	CMPQ       R12, $0x0a
+	JL         nopf63
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf63:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Y5
+	VFMADD231PS  (R11)(R12*1), Y5, Y1
+	VMASKMOVPS   32(R11)(R12*1), Y0, Y6
+	VFMADD231PS  Y6, Y5, Y2
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Y5
+	VFMADD231PS  (R11)(R12*1), Y5, Y3
+	VMASKMOVPS   32(R11)(R12*1), Y0, Y6
+	VFMADD231PS  Y6, Y5, Y4
+	ADDQ         $0x02, R9
+	JMP          pairs60
+
+single61:
+	CMPQ         R9, R10
+	JGE          sum62
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Y5
+	VFMADD231PS  (R11)(R10*1), Y5, Y1
+	VMASKMOVPS   32(R11)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y5, Y2
+
+sum62:
+	VADDPS     Y3, Y1, Y1
+	VMOVUPS    Y1, (DI)(R8*1)
+	VADDPS     Y4, Y2, Y2
+	VMASKMOVPS Y2, Y0, 32(DI)(R8*1)
+	JMP        rowend47
+
+tail3_54:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+
+pairs64:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single65
+	CMPQ       R12, $0x0a
+	JL         nopf67
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf67:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Y7
+	VFMADD231PS  (R11)(R12*1), Y7, Y1
+	VFMADD231PS  32(R11)(R12*1), Y7, Y2
+	VMASKMOVPS   64(R11)(R12*1), Y0, Y8
+	VFMADD231PS  Y8, Y7, Y3
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Y7
+	VFMADD231PS  (R11)(R12*1), Y7, Y4
+	VFMADD231PS  32(R11)(R12*1), Y7, Y5
+	VMASKMOVPS   64(R11)(R12*1), Y0, Y8
+	VFMADD231PS  Y8, Y7, Y6
+	ADDQ         $0x02, R9
+	JMP          pairs64
+
+single65:
+	CMPQ         R9, R10
+	JGE          sum66
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Y7
+	VFMADD231PS  (R11)(R10*1), Y7, Y1
+	VFMADD231PS  32(R11)(R10*1), Y7, Y2
+	VMASKMOVPS   64(R11)(R10*1), Y0, Y8
+	VFMADD231PS  Y8, Y7, Y3
+
+sum66:
+	VADDPS     Y4, Y1, Y1
+	VMOVUPS    Y1, (DI)(R8*1)
+	VADDPS     Y5, Y2, Y2
+	VMOVUPS    Y2, 32(DI)(R8*1)
+	VADDPS     Y6, Y3, Y3
+	VMASKMOVPS Y3, Y0, 64(DI)(R8*1)
+	JMP        rowend47
+
+tail4_55:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+
+pairs68:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single69
+	CMPQ       R12, $0x0a
+	JL         nopf71
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf71:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Y9
+	VFMADD231PS  (R11)(R12*1), Y9, Y1
+	VFMADD231PS  32(R11)(R12*1), Y9, Y2
+	VFMADD231PS  64(R11)(R12*1), Y9, Y3
+	VMASKMOVPS   96(R11)(R12*1), Y0, Y10
+	VFMADD231PS  Y10, Y9, Y4
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Y9
+	VFMADD231PS  (R11)(R12*1), Y9, Y5
+	VFMADD231PS  32(R11)(R12*1), Y9, Y6
+	VFMADD231PS  64(R11)(R12*1), Y9, Y7
+	VMASKMOVPS   96(R11)(R12*1), Y0, Y10
+	VFMADD231PS  Y10, Y9, Y8
+	ADDQ         $0x02, R9
+	JMP          pairs68
+
+single69:
+	CMPQ         R9, R10
+	JGE          sum70
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Y9
+	VFMADD231PS  (R11)(R10*1), Y9, Y1
+	VFMADD231PS  32(R11)(R10*1), Y9, Y2
+	VFMADD231PS  64(R11)(R10*1), Y9, Y3
+	VMASKMOVPS   96(R11)(R10*1), Y0, Y10
+	VFMADD231PS  Y10, Y9, Y4
+
+sum70:
+	VADDPS     Y5, Y1, Y1
+	VMOVUPS    Y1, (DI)(R8*1)
+	VADDPS     Y6, Y2, Y2
+	VMOVUPS    Y2, 32(DI)(R8*1)
+	VADDPS     Y7, Y3, Y3
+	VMOVUPS    Y3, 64(DI)(R8*1)
+	VADDPS     Y8, Y4, Y4
+	VMASKMOVPS Y4, Y0, 96(DI)(R8*1)
+
+rowend47:
+	ADDQ $0x04, CX
+	ADDQ rowBytes+8(FP), DI
+	DECQ AX
+	JMP  row43
+
+done44:
+	VZEROUPPER
+	RET
+
+DATA tailmask<>+0(SB)/4, $0xffffffff
+DATA tailmask<>+4(SB)/4, $0xffffffff
+DATA tailmask<>+8(SB)/4, $0xffffffff
+DATA tailmask<>+12(SB)/4, $0xffffffff
+DATA tailmask<>+16(SB)/4, $0xffffffff
+DATA tailmask<>+20(SB)/4, $0xffffffff
+DATA tailmask<>+24(SB)/4, $0xffffffff
+DATA tailmask<>+28(SB)/4, $0xffffffff
+DATA tailmask<>+32(SB)/4, $0x00000000
+DATA tailmask<>+36(SB)/4, $0x00000000
+DATA tailmask<>+40(SB)/4, $0x00000000
+DATA tailmask<>+44(SB)/4, $0x00000000
+DATA tailmask<>+48(SB)/4, $0x00000000
+DATA tailmask<>+52(SB)/4, $0x00000000
+DATA tailmask<>+56(SB)/4, $0x00000000
+DATA tailmask<>+60(SB)/4, $0x00000000
+GLOBL tailmask<>(SB), RODATA|NOPTR, $64
+
+// func sspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·sspmmRowsAVX512(SB), NOSPLIT, $0-80
+	MOVQ  rows+0(FP), AX
+	MOVQ  rowPtr+40(FP), CX
+	MOVQ  colIdx+48(FP), DX
+	MOVQ  val+56(FP), BX
+	MOVQ  x+64(FP), SI
+	MOVQ  y+72(FP), DI
+	MOVQ  tail+32(FP), R8
+	MOVQ  $-1, R9
+	BZHIQ R8, R9, R9
+	KMOVW R9, K1
+
+row72:
+	TESTQ AX, AX
+	JE    done73
+	XORQ  R8, R8
+	MOVQ  passes+16(FP), R9
+
+pass74:
+	TESTQ   R9, R9
+	JE      tailpass75
+	MOVLQSX (CX), R10
+	MOVLQSX 4(CX), R11
+	LEAQ    (SI)(R8*1), R12
+	VXORPS  Z0, Z0, Z0
+	VXORPS  Z1, Z1, Z1
+	VXORPS  Z2, Z2, Z2
+	VXORPS  Z3, Z3, Z3
+	VXORPS  Z4, Z4, Z4
+	VXORPS  Z5, Z5, Z5
+	VXORPS  Z6, Z6, Z6
+	VXORPS  Z7, Z7, Z7
+
+pairs77:
+	MOVQ       R11, R13
+	SUBQ       R10, R13
+	CMPQ       R13, $0x02
+	JL         single78
+	CMPQ       R13, $0x0a
+	JL         nopf80
+	MOVLQSX    32(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+	MOVLQSX    36(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+
+nopf80:
+	MOVLQSX      (DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSS (BX)(R10*4), Z8
+	VFMADD231PS  (R12)(R13*1), Z8, Z0
+	VFMADD231PS  64(R12)(R13*1), Z8, Z1
+	VFMADD231PS  128(R12)(R13*1), Z8, Z2
+	VFMADD231PS  192(R12)(R13*1), Z8, Z3
+	MOVLQSX      4(DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSS 4(BX)(R10*4), Z8
+	VFMADD231PS  (R12)(R13*1), Z8, Z4
+	VFMADD231PS  64(R12)(R13*1), Z8, Z5
+	VFMADD231PS  128(R12)(R13*1), Z8, Z6
+	VFMADD231PS  192(R12)(R13*1), Z8, Z7
+	ADDQ         $0x02, R10
+	JMP          pairs77
+
+single78:
+	CMPQ         R10, R11
+	JGE          sum79
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        rowBytes+8(FP), R11
+	VBROADCASTSS (BX)(R10*4), Z8
+	VFMADD231PS  (R12)(R11*1), Z8, Z0
+	VFMADD231PS  64(R12)(R11*1), Z8, Z1
+	VFMADD231PS  128(R12)(R11*1), Z8, Z2
+	VFMADD231PS  192(R12)(R11*1), Z8, Z3
+
+sum79:
+	VADDPS  Z4, Z0, Z0
+	VMOVUPS Z0, (DI)(R8*1)
+	VADDPS  Z5, Z1, Z1
+	VMOVUPS Z1, 64(DI)(R8*1)
+	VADDPS  Z6, Z2, Z2
+	VMOVUPS Z2, 128(DI)(R8*1)
+	VADDPS  Z7, Z3, Z3
+	VMOVUPS Z3, 192(DI)(R8*1)
+	ADDQ    $0x00000100, R8
+	DECQ    R9
+	JMP     pass74
+
+tailpass75:
+	MOVQ tailVecs+24(FP), R9
+	CMPQ R9, $0x01
+	JE   tail1_81
+	CMPQ R9, $0x02
+	JE   tail2_82
+	CMPQ R9, $0x03
+	JE   tail3_83
+	CMPQ R9, $0x04
+	JE   tail4_84
+	JMP  rowend76
+
+tail1_81:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Z0, Z0, Z0
+	VXORPS  Z1, Z1, Z1
+
+pairs85:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single86
+	CMPQ       R12, $0x0a
+	JL         nopf88
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf88:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Z2
+	VFMADD231PS  (R11)(R12*1), Z2, K1, Z0
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Z2
+	VFMADD231PS  (R11)(R12*1), Z2, K1, Z1
+	ADDQ         $0x02, R9
+	JMP          pairs85
+
+single86:
+	CMPQ         R9, R10
+	JGE          sum87
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Z2
+	VFMADD231PS  (R11)(R10*1), Z2, K1, Z0
+
+sum87:
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS Z0, K1, (DI)(R8*1)
+	JMP     rowend76
+
+tail2_82:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Z0, Z0, Z0
+	VXORPS  Z1, Z1, Z1
+	VXORPS  Z2, Z2, Z2
+	VXORPS  Z3, Z3, Z3
+
+pairs89:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single90
+	CMPQ       R12, $0x0a
+	JL         nopf92
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf92:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Z4
+	VFMADD231PS  (R11)(R12*1), Z4, Z0
+	VFMADD231PS  64(R11)(R12*1), Z4, K1, Z1
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Z4
+	VFMADD231PS  (R11)(R12*1), Z4, Z2
+	VFMADD231PS  64(R11)(R12*1), Z4, K1, Z3
+	ADDQ         $0x02, R9
+	JMP          pairs89
+
+single90:
+	CMPQ         R9, R10
+	JGE          sum91
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Z4
+	VFMADD231PS  (R11)(R10*1), Z4, Z0
+	VFMADD231PS  64(R11)(R10*1), Z4, K1, Z1
+
+sum91:
+	VADDPS  Z2, Z0, Z0
+	VMOVUPS Z0, (DI)(R8*1)
+	VADDPS  Z3, Z1, Z1
+	VMOVUPS Z1, K1, 64(DI)(R8*1)
+	JMP     rowend76
+
+tail3_83:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Z0, Z0, Z0
+	VXORPS  Z1, Z1, Z1
+	VXORPS  Z2, Z2, Z2
+	VXORPS  Z3, Z3, Z3
+	VXORPS  Z4, Z4, Z4
+	VXORPS  Z5, Z5, Z5
+
+pairs93:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single94
+	CMPQ       R12, $0x0a
+	JL         nopf96
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf96:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Z6
+	VFMADD231PS  (R11)(R12*1), Z6, Z0
+	VFMADD231PS  64(R11)(R12*1), Z6, Z1
+	VFMADD231PS  128(R11)(R12*1), Z6, K1, Z2
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Z6
+	VFMADD231PS  (R11)(R12*1), Z6, Z3
+	VFMADD231PS  64(R11)(R12*1), Z6, Z4
+	VFMADD231PS  128(R11)(R12*1), Z6, K1, Z5
+	ADDQ         $0x02, R9
+	JMP          pairs93
+
+single94:
+	CMPQ         R9, R10
+	JGE          sum95
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Z6
+	VFMADD231PS  (R11)(R10*1), Z6, Z0
+	VFMADD231PS  64(R11)(R10*1), Z6, Z1
+	VFMADD231PS  128(R11)(R10*1), Z6, K1, Z2
+
+sum95:
+	VADDPS  Z3, Z0, Z0
+	VMOVUPS Z0, (DI)(R8*1)
+	VADDPS  Z4, Z1, Z1
+	VMOVUPS Z1, 64(DI)(R8*1)
+	VADDPS  Z5, Z2, Z2
+	VMOVUPS Z2, K1, 128(DI)(R8*1)
+	JMP     rowend76
+
+tail4_84:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPS  Z0, Z0, Z0
+	VXORPS  Z1, Z1, Z1
+	VXORPS  Z2, Z2, Z2
+	VXORPS  Z3, Z3, Z3
+	VXORPS  Z4, Z4, Z4
+	VXORPS  Z5, Z5, Z5
+	VXORPS  Z6, Z6, Z6
+	VXORPS  Z7, Z7, Z7
+
+pairs97:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single98
+	CMPQ       R12, $0x0a
+	JL         nopf100
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf100:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS (BX)(R9*4), Z8
+	VFMADD231PS  (R11)(R12*1), Z8, Z0
+	VFMADD231PS  64(R11)(R12*1), Z8, Z1
+	VFMADD231PS  128(R11)(R12*1), Z8, Z2
+	VFMADD231PS  192(R11)(R12*1), Z8, K1, Z3
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSS 4(BX)(R9*4), Z8
+	VFMADD231PS  (R11)(R12*1), Z8, Z4
+	VFMADD231PS  64(R11)(R12*1), Z8, Z5
+	VFMADD231PS  128(R11)(R12*1), Z8, Z6
+	VFMADD231PS  192(R11)(R12*1), Z8, K1, Z7
+	ADDQ         $0x02, R9
+	JMP          pairs97
+
+single98:
+	CMPQ         R9, R10
+	JGE          sum99
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSS (BX)(R9*4), Z8
+	VFMADD231PS  (R11)(R10*1), Z8, Z0
+	VFMADD231PS  64(R11)(R10*1), Z8, Z1
+	VFMADD231PS  128(R11)(R10*1), Z8, Z2
+	VFMADD231PS  192(R11)(R10*1), Z8, K1, Z3
+
+sum99:
+	VADDPS  Z4, Z0, Z0
+	VMOVUPS Z0, (DI)(R8*1)
+	VADDPS  Z5, Z1, Z1
+	VMOVUPS Z1, 64(DI)(R8*1)
+	VADDPS  Z6, Z2, Z2
+	VMOVUPS Z2, 128(DI)(R8*1)
+	VADDPS  Z7, Z3, Z3
+	VMOVUPS Z3, K1, 192(DI)(R8*1)
+
+rowend76:
+	ADDQ $0x04, CX
+	ADDQ rowBytes+8(FP), DI
+	DECQ AX
+	JMP  row72
+
+done73:
+	VZEROUPPER
+	RET
+
 // func dspmvRowsAVX2(rows int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
@@ -383,99 +1091,99 @@ TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row43:
+row101:
 	TESTQ   AX, AX
-	JE      done44
+	JE      done102
 	MOVLQSX 4(CX), R9
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 
-pairs45:
+pairs103:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000008
-	JL      single46
+	JL      single104
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 12(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000003
-	JNE     gathered49
+	JNE     gathered107
 	VMOVUPD (SI)(R10*8), Y2
-	JMP     loaded50
+	JMP     loaded108
 
-gathered49:
+gathered107:
 	VMOVDQU    (DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded50:
+loaded108:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
 	MOVLQSX     16(DX)(R8*4), R10
 	MOVLQSX     28(DX)(R8*4), R11
 	SUBQ        R10, R11
 	CMPQ        R11, $0x00000003
-	JNE         gathered51
+	JNE         gathered109
 	VMOVUPD     (SI)(R10*8), Y2
-	JMP         loaded52
+	JMP         loaded110
 
-gathered51:
+gathered109:
 	VMOVDQU    16(DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded52:
+loaded110:
 	VFMADD231PD 32(BX)(R8*8), Y2, Y1
 	ADDQ        $0x00000008, R8
-	JMP         pairs45
+	JMP         pairs103
 
-single46:
+single104:
 	CMPQ    R10, $0x00000004
-	JL      tail47
+	JL      tail105
 	MOVLQSX (DX)(R8*4), R11
 	MOVLQSX 12(DX)(R8*4), R12
 	SUBQ    R11, R12
 	CMPQ    R12, $0x00000003
-	JNE     gathered53
+	JNE     gathered111
 	VMOVUPD (SI)(R11*8), Y2
-	JMP     loaded54
+	JMP     loaded112
 
-gathered53:
+gathered111:
 	VMOVDQU    (DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded54:
+loaded112:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
 	ADDQ        $0x00000004, R8
 	SUBQ        $0x00000004, R10
 
-tail47:
+tail105:
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
 
-scalar55:
+scalar113:
 	CMPQ        R8, R9
-	JGE         scalarDone56
+	JGE         scalarDone114
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar55
+	JMP         scalar113
 
-scalarDone56:
+scalarDone114:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row43
+	JMP    row101
 
-done44:
+done102:
 	VZEROUPPER
 	RET
 
@@ -490,78 +1198,78 @@ TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row57:
+row115:
 	TESTQ   AX, AX
-	JE      done58
+	JE      done116
 	MOVLQSX 4(CX), R9
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs59:
+pairs117:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000010
-	JL      single60
+	JL      single118
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 28(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000007
-	JNE     gathered63
+	JNE     gathered121
 	VMOVUPD (SI)(R10*8), Z2
-	JMP     loaded64
+	JMP     loaded122
 
-gathered63:
+gathered121:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K1, K1, K1
 	VGATHERDPD (SI)(Y3*8), K1, Z2
 
-loaded64:
+loaded122:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	MOVLQSX     32(DX)(R8*4), R10
 	MOVLQSX     60(DX)(R8*4), R11
 	SUBQ        R10, R11
 	CMPQ        R11, $0x00000007
-	JNE         gathered65
+	JNE         gathered123
 	VMOVUPD     (SI)(R10*8), Z2
-	JMP         loaded66
+	JMP         loaded124
 
-gathered65:
+gathered123:
 	VMOVDQU    32(DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K2, K2, K2
 	VGATHERDPD (SI)(Y3*8), K2, Z2
 
-loaded66:
+loaded124:
 	VFMADD231PD 64(BX)(R8*8), Z2, Z1
 	ADDQ        $0x00000010, R8
-	JMP         pairs59
+	JMP         pairs117
 
-single60:
+single118:
 	CMPQ    R10, $0x00000008
-	JL      tail61
+	JL      tail119
 	MOVLQSX (DX)(R8*4), R11
 	MOVLQSX 28(DX)(R8*4), R12
 	SUBQ    R11, R12
 	CMPQ    R12, $0x00000007
-	JNE     gathered67
+	JNE     gathered125
 	VMOVUPD (SI)(R11*8), Z2
-	JMP     loaded68
+	JMP     loaded126
 
-gathered67:
+gathered125:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K3, K3, K3
 	VGATHERDPD (SI)(Y3*8), K3, Z2
 
-loaded68:
+loaded126:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
-tail61:
+tail119:
 	CMPQ        R10, $0x04
-	JLE         sum62
+	JLE         sum120
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -573,7 +1281,7 @@ tail61:
 	VFMADD231PD Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum62:
+sum120:
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -582,23 +1290,23 @@ sum62:
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
 
-scalar69:
+scalar127:
 	CMPQ        R8, R9
-	JGE         scalarDone70
+	JGE         scalarDone128
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar69
+	JMP         scalar127
 
-scalarDone70:
+scalarDone128:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row57
+	JMP    row115
 
-done58:
+done116:
 	VZEROUPPER
 	RET
 
@@ -618,24 +1326,24 @@ TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x00000001, R12
 	VPBROADCASTD R12, Y0
 
-slice71:
+slice129:
 	TESTQ   AX, AX
-	JE      done72
+	JE      done130
 	MOVLQSX (CX), R12
 	MOVLQSX (DX), R13
 	VXORPD  Z1, Z1, Z1
 	MOVLQSX (R8), R14
 	CMPQ    R14, $-2
-	JE      runs76
+	JE      runs134
 	TESTQ   R14, R14
-	JS      general75
+	JS      general133
 	LEAQ    (R10)(R14*8), R14
 	LEAQ    (R9)(R12*8), R12
 	VXORPD  Z2, Z2, Z2
 
-pair77:
+pair135:
 	CMPQ        R13, $0x02
-	JL          single78
+	JL          single136
 	PREFETCHT0  1024(R12)
 	PREFETCHT0  1088(R12)
 	VMOVUPD     (R14), Z3
@@ -645,28 +1353,28 @@ pair77:
 	ADDQ        $0x10, R14
 	ADDQ        $0x00000080, R12
 	SUBQ        $0x02, R13
-	JMP         pair77
+	JMP         pair135
 
-single78:
+single136:
 	TESTQ       R13, R13
-	JE          sum79
+	JE          sum137
 	VMOVUPD     (R14), Z3
 	VFMADD231PD (R12), Z3, Z1
 
-sum79:
+sum137:
 	VADDPD Z2, Z1, Z1
-	JMP    store74
+	JMP    store132
 
-runs76:
+runs134:
 	MOVQ   R12, R14
 	SHRQ   $0x03, R14
 	LEAQ   (DI)(R14*4), R14
 	LEAQ   (R9)(R12*8), R12
 	VXORPD Z2, Z2, Z2
 
-pair80:
+pair138:
 	CMPQ        R13, $0x02
-	JL          single81
+	JL          single139
 	PREFETCHT0  1024(R12)
 	PREFETCHT0  1088(R12)
 	MOVLQSX     (R14), R15
@@ -678,51 +1386,51 @@ pair80:
 	ADDQ        $0x08, R14
 	ADDQ        $0x00000080, R12
 	SUBQ        $0x02, R13
-	JMP         pair80
+	JMP         pair138
 
-single81:
+single139:
 	TESTQ       R13, R13
-	JE          sum82
+	JE          sum140
 	MOVLQSX     (R14), R15
 	VMOVUPD     (R10)(R15*8), Z3
 	VFMADD231PD (R12), Z3, Z1
 
-sum82:
+sum140:
 	VADDPD Z2, Z1, Z1
-	JMP    store74
+	JMP    store132
 
-general75:
+general133:
 	MOVQ      R12, R14
 	SHRQ      $0x03, R14
 	VMOVDQU32 (BX), Y2
 	VPXORD    Y5, Y5, Y5
 
-entry73:
+entry131:
 	TESTQ      R13, R13
-	JE         store74
+	JE         store132
 	VPCMPGTD   Y5, Y2, K1
 	PREFETCHT0 1024(R9)(R12*8)
 	PREFETCHT0 1024(SI)(R12*4)
 	MOVLQSX    (DI)(R14*4), R15
 	TESTQ      R15, R15
-	JS         gathered83
+	JS         gathered141
 	VMOVUPD.Z  (R10)(R15*8), K1, Z3
-	JMP        loaded84
+	JMP        loaded142
 
-gathered83:
+gathered141:
 	VMOVDQU32  (SI)(R12*4), Y4
 	VXORPD     Z3, Z3, Z3
 	VGATHERDPD (R10)(Y4*8), K1, Z3
 
-loaded84:
+loaded142:
 	VFMADD231PD (R9)(R12*8), Z3, Z1
 	VPADDD      Y0, Y5, Y5
 	ADDQ        $0x00000008, R12
 	INCQ        R14
 	DECQ        R13
-	JMP         entry73
+	JMP         entry131
 
-store74:
+store132:
 	VMOVUPD Z1, (R11)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
@@ -730,8 +1438,698 @@ store74:
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000040, R11
 	DECQ    AX
-	JMP     slice71
+	JMP     slice129
 
-done72:
+done130:
+	VZEROUPPER
+	RET
+
+// func dspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
+// Requires: AVX, FMA3, MMX+
+TEXT ·dspmmRowsAVX2(SB), NOSPLIT, $0-80
+	MOVQ    rows+0(FP), AX
+	MOVQ    rowPtr+40(FP), CX
+	MOVQ    colIdx+48(FP), DX
+	MOVQ    val+56(FP), BX
+	MOVQ    x+64(FP), SI
+	MOVQ    y+72(FP), DI
+	MOVQ    tail+32(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	SHLQ    $0x03, R8
+	ADDQ    $0x20, R9
+	SUBQ    R8, R9
+	VMOVDQU (R9), Y0
+
+row143:
+	TESTQ AX, AX
+	JE    done144
+	XORQ  R8, R8
+	MOVQ  passes+16(FP), R9
+
+pass145:
+	TESTQ   R9, R9
+	JE      tailpass146
+	MOVLQSX (CX), R10
+	MOVLQSX 4(CX), R11
+	LEAQ    (SI)(R8*1), R12
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+
+pairs148:
+	MOVQ       R11, R13
+	SUBQ       R10, R13
+	CMPQ       R13, $0x02
+	JL         single149
+	CMPQ       R13, $0x0a
+	JL         nopf151
+	MOVLQSX    32(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+	MOVLQSX    36(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+
+nopf151:
+	MOVLQSX      (DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSD (BX)(R10*8), Y9
+	VFMADD231PD  (R12)(R13*1), Y9, Y1
+	VFMADD231PD  32(R12)(R13*1), Y9, Y2
+	VFMADD231PD  64(R12)(R13*1), Y9, Y3
+	VFMADD231PD  96(R12)(R13*1), Y9, Y4
+	MOVLQSX      4(DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSD 8(BX)(R10*8), Y9
+	VFMADD231PD  (R12)(R13*1), Y9, Y5
+	VFMADD231PD  32(R12)(R13*1), Y9, Y6
+	VFMADD231PD  64(R12)(R13*1), Y9, Y7
+	VFMADD231PD  96(R12)(R13*1), Y9, Y8
+	ADDQ         $0x02, R10
+	JMP          pairs148
+
+single149:
+	CMPQ         R10, R11
+	JGE          sum150
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        rowBytes+8(FP), R11
+	VBROADCASTSD (BX)(R10*8), Y9
+	VFMADD231PD  (R12)(R11*1), Y9, Y1
+	VFMADD231PD  32(R12)(R11*1), Y9, Y2
+	VFMADD231PD  64(R12)(R11*1), Y9, Y3
+	VFMADD231PD  96(R12)(R11*1), Y9, Y4
+
+sum150:
+	VADDPD  Y5, Y1, Y1
+	VMOVUPD Y1, (DI)(R8*1)
+	VADDPD  Y6, Y2, Y2
+	VMOVUPD Y2, 32(DI)(R8*1)
+	VADDPD  Y7, Y3, Y3
+	VMOVUPD Y3, 64(DI)(R8*1)
+	VADDPD  Y8, Y4, Y4
+	VMOVUPD Y4, 96(DI)(R8*1)
+	ADDQ    $0x00000080, R8
+	DECQ    R9
+	JMP     pass145
+
+tailpass146:
+	MOVQ tailVecs+24(FP), R9
+	CMPQ R9, $0x01
+	JE   tail1_152
+	CMPQ R9, $0x02
+	JE   tail2_153
+	CMPQ R9, $0x03
+	JE   tail3_154
+	CMPQ R9, $0x04
+	JE   tail4_155
+	JMP  rowend147
+
+tail1_152:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+
+pairs156:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single157
+	CMPQ       R12, $0x0a
+	JL         nopf159
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf159:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Y3
+	VMASKMOVPD   (R11)(R12*1), Y0, Y4
+	VFMADD231PD  Y4, Y3, Y1
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Y3
+	VMASKMOVPD   (R11)(R12*1), Y0, Y4
+	VFMADD231PD  Y4, Y3, Y2
+	ADDQ         $0x02, R9
+	JMP          pairs156
+
+single157:
+	CMPQ         R9, R10
+	JGE          sum158
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Y3
+	VMASKMOVPD   (R11)(R10*1), Y0, Y4
+	VFMADD231PD  Y4, Y3, Y1
+
+sum158:
+	VADDPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (DI)(R8*1)
+	JMP        rowend147
+
+tail2_153:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+
+pairs160:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single161
+	CMPQ       R12, $0x0a
+	JL         nopf163
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf163:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Y5
+	VFMADD231PD  (R11)(R12*1), Y5, Y1
+	VMASKMOVPD   32(R11)(R12*1), Y0, Y6
+	VFMADD231PD  Y6, Y5, Y2
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Y5
+	VFMADD231PD  (R11)(R12*1), Y5, Y3
+	VMASKMOVPD   32(R11)(R12*1), Y0, Y6
+	VFMADD231PD  Y6, Y5, Y4
+	ADDQ         $0x02, R9
+	JMP          pairs160
+
+single161:
+	CMPQ         R9, R10
+	JGE          sum162
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Y5
+	VFMADD231PD  (R11)(R10*1), Y5, Y1
+	VMASKMOVPD   32(R11)(R10*1), Y0, Y6
+	VFMADD231PD  Y6, Y5, Y2
+
+sum162:
+	VADDPD     Y3, Y1, Y1
+	VMOVUPD    Y1, (DI)(R8*1)
+	VADDPD     Y4, Y2, Y2
+	VMASKMOVPD Y2, Y0, 32(DI)(R8*1)
+	JMP        rowend147
+
+tail3_154:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+
+pairs164:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single165
+	CMPQ       R12, $0x0a
+	JL         nopf167
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf167:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Y7
+	VFMADD231PD  (R11)(R12*1), Y7, Y1
+	VFMADD231PD  32(R11)(R12*1), Y7, Y2
+	VMASKMOVPD   64(R11)(R12*1), Y0, Y8
+	VFMADD231PD  Y8, Y7, Y3
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Y7
+	VFMADD231PD  (R11)(R12*1), Y7, Y4
+	VFMADD231PD  32(R11)(R12*1), Y7, Y5
+	VMASKMOVPD   64(R11)(R12*1), Y0, Y8
+	VFMADD231PD  Y8, Y7, Y6
+	ADDQ         $0x02, R9
+	JMP          pairs164
+
+single165:
+	CMPQ         R9, R10
+	JGE          sum166
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Y7
+	VFMADD231PD  (R11)(R10*1), Y7, Y1
+	VFMADD231PD  32(R11)(R10*1), Y7, Y2
+	VMASKMOVPD   64(R11)(R10*1), Y0, Y8
+	VFMADD231PD  Y8, Y7, Y3
+
+sum166:
+	VADDPD     Y4, Y1, Y1
+	VMOVUPD    Y1, (DI)(R8*1)
+	VADDPD     Y5, Y2, Y2
+	VMOVUPD    Y2, 32(DI)(R8*1)
+	VADDPD     Y6, Y3, Y3
+	VMASKMOVPD Y3, Y0, 64(DI)(R8*1)
+	JMP        rowend147
+
+tail4_155:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+
+pairs168:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single169
+	CMPQ       R12, $0x0a
+	JL         nopf171
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf171:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Y9
+	VFMADD231PD  (R11)(R12*1), Y9, Y1
+	VFMADD231PD  32(R11)(R12*1), Y9, Y2
+	VFMADD231PD  64(R11)(R12*1), Y9, Y3
+	VMASKMOVPD   96(R11)(R12*1), Y0, Y10
+	VFMADD231PD  Y10, Y9, Y4
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Y9
+	VFMADD231PD  (R11)(R12*1), Y9, Y5
+	VFMADD231PD  32(R11)(R12*1), Y9, Y6
+	VFMADD231PD  64(R11)(R12*1), Y9, Y7
+	VMASKMOVPD   96(R11)(R12*1), Y0, Y10
+	VFMADD231PD  Y10, Y9, Y8
+	ADDQ         $0x02, R9
+	JMP          pairs168
+
+single169:
+	CMPQ         R9, R10
+	JGE          sum170
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Y9
+	VFMADD231PD  (R11)(R10*1), Y9, Y1
+	VFMADD231PD  32(R11)(R10*1), Y9, Y2
+	VFMADD231PD  64(R11)(R10*1), Y9, Y3
+	VMASKMOVPD   96(R11)(R10*1), Y0, Y10
+	VFMADD231PD  Y10, Y9, Y4
+
+sum170:
+	VADDPD     Y5, Y1, Y1
+	VMOVUPD    Y1, (DI)(R8*1)
+	VADDPD     Y6, Y2, Y2
+	VMOVUPD    Y2, 32(DI)(R8*1)
+	VADDPD     Y7, Y3, Y3
+	VMOVUPD    Y3, 64(DI)(R8*1)
+	VADDPD     Y8, Y4, Y4
+	VMASKMOVPD Y4, Y0, 96(DI)(R8*1)
+
+rowend147:
+	ADDQ $0x04, CX
+	ADDQ rowBytes+8(FP), DI
+	DECQ AX
+	JMP  row143
+
+done144:
+	VZEROUPPER
+	RET
+
+// func dspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·dspmmRowsAVX512(SB), NOSPLIT, $0-80
+	MOVQ  rows+0(FP), AX
+	MOVQ  rowPtr+40(FP), CX
+	MOVQ  colIdx+48(FP), DX
+	MOVQ  val+56(FP), BX
+	MOVQ  x+64(FP), SI
+	MOVQ  y+72(FP), DI
+	MOVQ  tail+32(FP), R8
+	MOVQ  $-1, R9
+	BZHIQ R8, R9, R9
+	KMOVW R9, K1
+
+row172:
+	TESTQ AX, AX
+	JE    done173
+	XORQ  R8, R8
+	MOVQ  passes+16(FP), R9
+
+pass174:
+	TESTQ   R9, R9
+	JE      tailpass175
+	MOVLQSX (CX), R10
+	MOVLQSX 4(CX), R11
+	LEAQ    (SI)(R8*1), R12
+	VXORPD  Z0, Z0, Z0
+	VXORPD  Z1, Z1, Z1
+	VXORPD  Z2, Z2, Z2
+	VXORPD  Z3, Z3, Z3
+	VXORPD  Z4, Z4, Z4
+	VXORPD  Z5, Z5, Z5
+	VXORPD  Z6, Z6, Z6
+	VXORPD  Z7, Z7, Z7
+
+pairs177:
+	MOVQ       R11, R13
+	SUBQ       R10, R13
+	CMPQ       R13, $0x02
+	JL         single178
+	CMPQ       R13, $0x0a
+	JL         nopf180
+	MOVLQSX    32(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+	MOVLQSX    36(DX)(R10*4), R13
+	IMULQ      rowBytes+8(FP), R13
+	PREFETCHT0 (R12)(R13*1)
+
+nopf180:
+	MOVLQSX      (DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSD (BX)(R10*8), Z8
+	VFMADD231PD  (R12)(R13*1), Z8, Z0
+	VFMADD231PD  64(R12)(R13*1), Z8, Z1
+	VFMADD231PD  128(R12)(R13*1), Z8, Z2
+	VFMADD231PD  192(R12)(R13*1), Z8, Z3
+	MOVLQSX      4(DX)(R10*4), R13
+	IMULQ        rowBytes+8(FP), R13
+	VBROADCASTSD 8(BX)(R10*8), Z8
+	VFMADD231PD  (R12)(R13*1), Z8, Z4
+	VFMADD231PD  64(R12)(R13*1), Z8, Z5
+	VFMADD231PD  128(R12)(R13*1), Z8, Z6
+	VFMADD231PD  192(R12)(R13*1), Z8, Z7
+	ADDQ         $0x02, R10
+	JMP          pairs177
+
+single178:
+	CMPQ         R10, R11
+	JGE          sum179
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        rowBytes+8(FP), R11
+	VBROADCASTSD (BX)(R10*8), Z8
+	VFMADD231PD  (R12)(R11*1), Z8, Z0
+	VFMADD231PD  64(R12)(R11*1), Z8, Z1
+	VFMADD231PD  128(R12)(R11*1), Z8, Z2
+	VFMADD231PD  192(R12)(R11*1), Z8, Z3
+
+sum179:
+	VADDPD  Z4, Z0, Z0
+	VMOVUPD Z0, (DI)(R8*1)
+	VADDPD  Z5, Z1, Z1
+	VMOVUPD Z1, 64(DI)(R8*1)
+	VADDPD  Z6, Z2, Z2
+	VMOVUPD Z2, 128(DI)(R8*1)
+	VADDPD  Z7, Z3, Z3
+	VMOVUPD Z3, 192(DI)(R8*1)
+	ADDQ    $0x00000100, R8
+	DECQ    R9
+	JMP     pass174
+
+tailpass175:
+	MOVQ tailVecs+24(FP), R9
+	CMPQ R9, $0x01
+	JE   tail1_181
+	CMPQ R9, $0x02
+	JE   tail2_182
+	CMPQ R9, $0x03
+	JE   tail3_183
+	CMPQ R9, $0x04
+	JE   tail4_184
+	JMP  rowend176
+
+tail1_181:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Z0, Z0, Z0
+	VXORPD  Z1, Z1, Z1
+
+pairs185:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single186
+	CMPQ       R12, $0x0a
+	JL         nopf188
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf188:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Z2
+	VFMADD231PD  (R11)(R12*1), Z2, K1, Z0
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Z2
+	VFMADD231PD  (R11)(R12*1), Z2, K1, Z1
+	ADDQ         $0x02, R9
+	JMP          pairs185
+
+single186:
+	CMPQ         R9, R10
+	JGE          sum187
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Z2
+	VFMADD231PD  (R11)(R10*1), Z2, K1, Z0
+
+sum187:
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD Z0, K1, (DI)(R8*1)
+	JMP     rowend176
+
+tail2_182:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Z0, Z0, Z0
+	VXORPD  Z1, Z1, Z1
+	VXORPD  Z2, Z2, Z2
+	VXORPD  Z3, Z3, Z3
+
+pairs189:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single190
+	CMPQ       R12, $0x0a
+	JL         nopf192
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf192:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Z4
+	VFMADD231PD  (R11)(R12*1), Z4, Z0
+	VFMADD231PD  64(R11)(R12*1), Z4, K1, Z1
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Z4
+	VFMADD231PD  (R11)(R12*1), Z4, Z2
+	VFMADD231PD  64(R11)(R12*1), Z4, K1, Z3
+	ADDQ         $0x02, R9
+	JMP          pairs189
+
+single190:
+	CMPQ         R9, R10
+	JGE          sum191
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Z4
+	VFMADD231PD  (R11)(R10*1), Z4, Z0
+	VFMADD231PD  64(R11)(R10*1), Z4, K1, Z1
+
+sum191:
+	VADDPD  Z2, Z0, Z0
+	VMOVUPD Z0, (DI)(R8*1)
+	VADDPD  Z3, Z1, Z1
+	VMOVUPD Z1, K1, 64(DI)(R8*1)
+	JMP     rowend176
+
+tail3_183:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Z0, Z0, Z0
+	VXORPD  Z1, Z1, Z1
+	VXORPD  Z2, Z2, Z2
+	VXORPD  Z3, Z3, Z3
+	VXORPD  Z4, Z4, Z4
+	VXORPD  Z5, Z5, Z5
+
+pairs193:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single194
+	CMPQ       R12, $0x0a
+	JL         nopf196
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf196:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Z6
+	VFMADD231PD  (R11)(R12*1), Z6, Z0
+	VFMADD231PD  64(R11)(R12*1), Z6, Z1
+	VFMADD231PD  128(R11)(R12*1), Z6, K1, Z2
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Z6
+	VFMADD231PD  (R11)(R12*1), Z6, Z3
+	VFMADD231PD  64(R11)(R12*1), Z6, Z4
+	VFMADD231PD  128(R11)(R12*1), Z6, K1, Z5
+	ADDQ         $0x02, R9
+	JMP          pairs193
+
+single194:
+	CMPQ         R9, R10
+	JGE          sum195
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Z6
+	VFMADD231PD  (R11)(R10*1), Z6, Z0
+	VFMADD231PD  64(R11)(R10*1), Z6, Z1
+	VFMADD231PD  128(R11)(R10*1), Z6, K1, Z2
+
+sum195:
+	VADDPD  Z3, Z0, Z0
+	VMOVUPD Z0, (DI)(R8*1)
+	VADDPD  Z4, Z1, Z1
+	VMOVUPD Z1, 64(DI)(R8*1)
+	VADDPD  Z5, Z2, Z2
+	VMOVUPD Z2, K1, 128(DI)(R8*1)
+	JMP     rowend176
+
+tail4_184:
+	MOVLQSX (CX), R9
+	MOVLQSX 4(CX), R10
+	LEAQ    (SI)(R8*1), R11
+	VXORPD  Z0, Z0, Z0
+	VXORPD  Z1, Z1, Z1
+	VXORPD  Z2, Z2, Z2
+	VXORPD  Z3, Z3, Z3
+	VXORPD  Z4, Z4, Z4
+	VXORPD  Z5, Z5, Z5
+	VXORPD  Z6, Z6, Z6
+	VXORPD  Z7, Z7, Z7
+
+pairs197:
+	MOVQ       R10, R12
+	SUBQ       R9, R12
+	CMPQ       R12, $0x02
+	JL         single198
+	CMPQ       R12, $0x0a
+	JL         nopf200
+	MOVLQSX    32(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+	MOVLQSX    36(DX)(R9*4), R12
+	IMULQ      rowBytes+8(FP), R12
+	PREFETCHT0 (R11)(R12*1)
+
+nopf200:
+	MOVLQSX      (DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD (BX)(R9*8), Z8
+	VFMADD231PD  (R11)(R12*1), Z8, Z0
+	VFMADD231PD  64(R11)(R12*1), Z8, Z1
+	VFMADD231PD  128(R11)(R12*1), Z8, Z2
+	VFMADD231PD  192(R11)(R12*1), Z8, K1, Z3
+	MOVLQSX      4(DX)(R9*4), R12
+	IMULQ        rowBytes+8(FP), R12
+	VBROADCASTSD 8(BX)(R9*8), Z8
+	VFMADD231PD  (R11)(R12*1), Z8, Z4
+	VFMADD231PD  64(R11)(R12*1), Z8, Z5
+	VFMADD231PD  128(R11)(R12*1), Z8, Z6
+	VFMADD231PD  192(R11)(R12*1), Z8, K1, Z7
+	ADDQ         $0x02, R9
+	JMP          pairs197
+
+single198:
+	CMPQ         R9, R10
+	JGE          sum199
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        rowBytes+8(FP), R10
+	VBROADCASTSD (BX)(R9*8), Z8
+	VFMADD231PD  (R11)(R10*1), Z8, Z0
+	VFMADD231PD  64(R11)(R10*1), Z8, Z1
+	VFMADD231PD  128(R11)(R10*1), Z8, Z2
+	VFMADD231PD  192(R11)(R10*1), Z8, K1, Z3
+
+sum199:
+	VADDPD  Z4, Z0, Z0
+	VMOVUPD Z0, (DI)(R8*1)
+	VADDPD  Z5, Z1, Z1
+	VMOVUPD Z1, 64(DI)(R8*1)
+	VADDPD  Z6, Z2, Z2
+	VMOVUPD Z2, 128(DI)(R8*1)
+	VADDPD  Z7, Z3, Z3
+	VMOVUPD Z3, K1, 192(DI)(R8*1)
+
+rowend176:
+	ADDQ $0x04, CX
+	ADDQ rowBytes+8(FP), DI
+	DECQ AX
+	JMP  row172
+
+done173:
 	VZEROUPPER
 	RET

@@ -10,3 +10,5 @@ const haveAsm = false
 func spmvAsm[T Float](impl, *CSR[T], []T, []T, int, int) { panic("sparse: no assembly") }
 
 func sellAsm[T Float](*SELL[T], []T, []T, int, int) { panic("sparse: no assembly") }
+
+func spmmAsm[T Float](impl, *CSR[T], []T, int, []T, int, int) { panic("sparse: no assembly") }

@@ -24,6 +24,21 @@ func sspmvRowsAVX512(rows int, rowPtr *int32, colIdx *int32, val *float32, x *fl
 //go:noescape
 func sspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, affine *int32, val *float32, x *float32, y *float32)
 
+// sspmmRowsAVX2 sets Y's row r = Σ val[p]·X's row colIdx[p], p from rowPtr[r] to rowPtr[r+1], for r < rows.
+// Rows of X and Y are rowBytes long: passes blocks of 4 vectors, then tailVecs vectors
+// (0 to 4), the last of them tail lanes (1 to all). Every column index must be within X: the loads do not check.
+//
+//go:noescape
+func sspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
+
+// sspmmRowsAVX512 sets Y's row r = Σ val[p]·X's row colIdx[p], p from rowPtr[r] to rowPtr[r+1], for r < rows.
+// Rows of X and Y are rowBytes long: passes blocks of 4 vectors, then tailVecs vectors
+// (0 to 4), the last of them tail lanes (1 to all). Every column index must be within X: the loads do not check.
+// It needs AVX-512F and BMI2.
+//
+//go:noescape
+func sspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
+
 // dspmvRowsAVX2 sets y[r] = Σ val[p]·x[colIdx[p]], p from rowPtr[r] to rowPtr[r+1], for r < rows.
 // Every column index must be within x: the gathers do not check.
 //
@@ -43,3 +58,18 @@ func dspmvRowsAVX512(rows int, rowPtr *int32, colIdx *int32, val *float64, x *fl
 //
 //go:noescape
 func dspmvSELLAVX512(slices int, start *int32, width *int32, rowLen *int32, colIdx *int32, run *int32, affine *int32, val *float64, x *float64, y *float64)
+
+// dspmmRowsAVX2 sets Y's row r = Σ val[p]·X's row colIdx[p], p from rowPtr[r] to rowPtr[r+1], for r < rows.
+// Rows of X and Y are rowBytes long: passes blocks of 4 vectors, then tailVecs vectors
+// (0 to 4), the last of them tail lanes (1 to all). Every column index must be within X: the loads do not check.
+//
+//go:noescape
+func dspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
+
+// dspmmRowsAVX512 sets Y's row r = Σ val[p]·X's row colIdx[p], p from rowPtr[r] to rowPtr[r+1], for r < rows.
+// Rows of X and Y are rowBytes long: passes blocks of 4 vectors, then tailVecs vectors
+// (0 to 4), the last of them tail lanes (1 to all). Every column index must be within X: the loads do not check.
+// It needs AVX-512F and BMI2.
+//
+//go:noescape
+func dspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)

@@ -223,32 +223,67 @@ func TestSELLRefusesTooMuchPadding(t *testing.T) {
 	}
 }
 
-func TestMulMat(t *testing.T) {
+// testMulMat checks Y = A·X at every level against a column-by-column
+// SpMV of the generic kernel, for every k from 1 to 40 (the AVX-512 and
+// AVX2 tails, one pass and column blocks), k = 64 and 70 (several
+// blocks), on rows of every length 0..30 and on a matrix split between
+// threads; values small integers, so every order of sums is exact.
+func testMulMat[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	a := randomCSR[float64](t, rng, 3000, 700, func(i int) int { return i % 13 })
-	for _, k := range []int{1, 3, 8} {
-		x := make([]float64, 700*k)
-		for i := range x {
-			x[i] = float64(rng.IntN(9) - 4)
-		}
-		for _, th := range []int{1, 2} {
-			y := make([]float64, 3000*k)
-			MulMat(a, x, k, y, th)
+	mats := []struct {
+		name string
+		a    *CSR[T]
+	}{
+		{"every length 0..30, empty rows", randomCSR[T](t, rng, 93, 120, func(i int) int { return (i % 31) * (i % 3 % 2) })},
+		{"many rows, split between threads", randomCSR[T](t, rng, 6000, 700, func(i int) int { return i % 13 })},
+		{"band 8", bandCSR[T](t, 300, 8)},
+	}
+	ks := []int{64, 70}
+	for k := 1; k <= 40; k++ {
+		ks = append(ks, k)
+	}
+	for _, m := range mats {
+		a := m.a
+		rows, cols := a.Rows(), a.Cols()
+		for _, k := range ks {
+			if m.name != mats[0].name && k > 9 && k != 33 && k != 70 {
+				continue // the tails are the small matrix's to check; these check threads
+			}
+			x := make([]T, cols*k)
+			for i := range x {
+				x[i] = T(rng.IntN(9) - 4)
+			}
+			want := make([]T, rows*k)
+			col, yc := make([]T, cols), make([]T, rows)
 			for j := range k {
-				col, yc := make([]float64, 700), make([]float64, 3000)
-				for r := range 700 {
+				for r := range cols {
 					col[r] = x[r*k+j]
 				}
-				spmvGeneric(a, col, yc, 0, 3000)
-				for i := range 3000 {
-					if y[i*k+j] != yc[i] {
-						t.Fatalf("k=%d, %d threads: Y[%d][%d] = %v, want %v", k, th, i, j, y[i*k+j], yc[i])
+				spmvGeneric(a, col, yc, 0, rows)
+				for i := range rows {
+					want[i*k+j] = yc[i]
+				}
+			}
+			for _, lvl := range levels() {
+				for _, th := range []int{1, 2, 3} {
+					y, whole := guarded[T](rows * k)
+					MulMat(lvl, a, x, k, y, th)
+					for i := range y {
+						if y[i] != want[i] {
+							t.Fatalf("%s, k=%d, %s, %d threads: Y[%d][%d] = %v, want %v", m.name, k, Kernel(lvl), th, i/k, i%k, y[i], want[i])
+						}
+					}
+					if !math.IsNaN(float64(whole[7])) || !math.IsNaN(float64(whole[8+rows*k])) {
+						t.Fatalf("%s, k=%d, %s, %d threads: wrote outside Y", m.name, k, Kernel(lvl), th)
 					}
 				}
 			}
 		}
 	}
 }
+
+func TestMulMatF32(t *testing.T) { testMulMat[float32](t) }
+func TestMulMatF64(t *testing.T) { testMulMat[float64](t) }
 
 func TestPartitionBalancesEntries(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))

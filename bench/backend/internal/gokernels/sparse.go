@@ -43,8 +43,8 @@ func PrepareSparse(lvl isa.Level, w workload.Workload, in workload.Data, cfg bac
 }
 
 // prepareSparse makes the kernel of spmv or spmm: sparse.MulVec or
-// MulVecSELL at lvl (the asm backend's gathers), or sparse.MulMat (pure Go
-// at every level).
+// MulVecSELL or sparse.MulMat at lvl (the asm backend's assembly, the go
+// backend's pure Go).
 func prepareSparse[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	alg := cfg.Algorithm
 	if w.Op == workload.SpMV {
@@ -92,7 +92,7 @@ func prepareSparse[T backend.Float](lvl isa.Level, w workload.Workload, in workl
 		for range n {
 			switch {
 			case w.Op == workload.SpMM:
-				sparse.MulMat(s.a, s.x, k, s.y, th)
+				sparse.MulMat(lvl, s.a, s.x, k, s.y, th)
 			case s.sell != nil:
 				sparse.MulVecSELL(lvl, s.sell, s.x, s.y, th)
 			default:
