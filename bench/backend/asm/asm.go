@@ -95,7 +95,7 @@ func (b Backend) Info() backend.Info {
 			"features":  b.Features.For(l).String(),
 			"gemm_lowp": b.lowpKernels(),
 			"spmv":      sparse.Kernel(l) + " (x gathered by column index; sell: AVX-512 only, pure Go below)",
-			"spmm":      "generic",
+			"spmm":      sparse.Kernel(l) + " (Y's row in registers, X's rows loaded by column index)",
 		},
 	}
 }
