@@ -22,9 +22,11 @@ import (
 // accumulators and two broadcasts fit AVX2's sixteen registers.
 const spmmVecs = 4
 
-// spmmPrefetch is how many entries ahead the kernel prefetches X's row:
-// a random matrix's rows of X are scattered through memory past L2.
-const spmmPrefetch = 8
+// spmmPrefetch is how many entries ahead the kernel prefetches X's row
+// (0: none). 8 measured no better on the suite's shapes (k = 8, X of
+// 8–16 MiB; Intel Xeon VM, runs of asm and MKL alternated with and
+// without): uniform within the noise, banded 5–10% slower, so none.
+const spmmPrefetch = 0
 
 // spmmRows emits <t>spmmRows<W>: rows of Y = A·X from rowPtr (the first
 // row's start; rowPtr[r+1] its end), colIdx and val the whole matrix's.

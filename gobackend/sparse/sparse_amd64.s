@@ -373,7 +373,7 @@ done30:
 	RET
 
 // func sspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
-// Requires: AVX, FMA3, MMX+
+// Requires: AVX, FMA3
 TEXT ·sspmmRowsAVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+0(FP), AX
 	MOVQ    rowPtr+40(FP), CX
@@ -410,20 +410,10 @@ pass45:
 	VXORPS  Y8, Y8, Y8
 
 pairs48:
-	MOVQ       R11, R13
-	SUBQ       R10, R13
-	CMPQ       R13, $0x02
-	JL         single49
-	CMPQ       R13, $0x0a
-	JL         nopf51
-	MOVLQSX    32(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-	MOVLQSX    36(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-
-nopf51:
+	MOVQ         R11, R13
+	SUBQ         R10, R13
+	CMPQ         R13, $0x02
+	JL           single49
 	MOVLQSX      (DX)(R10*4), R13
 	IMULQ        rowBytes+8(FP), R13
 	VBROADCASTSS (BX)(R10*4), Y9
@@ -468,37 +458,27 @@ sum50:
 tailpass46:
 	MOVQ tailVecs+24(FP), R9
 	CMPQ R9, $0x01
-	JE   tail1_52
+	JE   tail1_51
 	CMPQ R9, $0x02
-	JE   tail2_53
+	JE   tail2_52
 	CMPQ R9, $0x03
-	JE   tail3_54
+	JE   tail3_53
 	CMPQ R9, $0x04
-	JE   tail4_55
+	JE   tail4_54
 	JMP  rowend47
 
-tail1_52:
+tail1_51:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 
-pairs56:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single57
-	CMPQ       R12, $0x0a
-	JL         nopf59
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf59:
+pairs55:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single56
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Y3
@@ -510,23 +490,23 @@ nopf59:
 	VMASKMOVPS   (R11)(R12*1), Y0, Y4
 	VFMADD231PS  Y4, Y3, Y2
 	ADDQ         $0x02, R9
-	JMP          pairs56
+	JMP          pairs55
 
-single57:
+single56:
 	CMPQ         R9, R10
-	JGE          sum58
+	JGE          sum57
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Y3
 	VMASKMOVPS   (R11)(R10*1), Y0, Y4
 	VFMADD231PS  Y4, Y3, Y1
 
-sum58:
+sum57:
 	VADDPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (DI)(R8*1)
 	JMP        rowend47
 
-tail2_53:
+tail2_52:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -535,21 +515,11 @@ tail2_53:
 	VXORPS  Y3, Y3, Y3
 	VXORPS  Y4, Y4, Y4
 
-pairs60:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single61
-	CMPQ       R12, $0x0a
-	JL         nopf63
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf63:
+pairs58:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single59
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Y5
@@ -563,11 +533,11 @@ nopf63:
 	VMASKMOVPS   32(R11)(R12*1), Y0, Y6
 	VFMADD231PS  Y6, Y5, Y4
 	ADDQ         $0x02, R9
-	JMP          pairs60
+	JMP          pairs58
 
-single61:
+single59:
 	CMPQ         R9, R10
-	JGE          sum62
+	JGE          sum60
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Y5
@@ -575,14 +545,14 @@ single61:
 	VMASKMOVPS   32(R11)(R10*1), Y0, Y6
 	VFMADD231PS  Y6, Y5, Y2
 
-sum62:
+sum60:
 	VADDPS     Y3, Y1, Y1
 	VMOVUPS    Y1, (DI)(R8*1)
 	VADDPS     Y4, Y2, Y2
 	VMASKMOVPS Y2, Y0, 32(DI)(R8*1)
 	JMP        rowend47
 
-tail3_54:
+tail3_53:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -593,21 +563,11 @@ tail3_54:
 	VXORPS  Y5, Y5, Y5
 	VXORPS  Y6, Y6, Y6
 
-pairs64:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single65
-	CMPQ       R12, $0x0a
-	JL         nopf67
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf67:
+pairs61:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single62
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Y7
@@ -623,11 +583,11 @@ nopf67:
 	VMASKMOVPS   64(R11)(R12*1), Y0, Y8
 	VFMADD231PS  Y8, Y7, Y6
 	ADDQ         $0x02, R9
-	JMP          pairs64
+	JMP          pairs61
 
-single65:
+single62:
 	CMPQ         R9, R10
-	JGE          sum66
+	JGE          sum63
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Y7
@@ -636,7 +596,7 @@ single65:
 	VMASKMOVPS   64(R11)(R10*1), Y0, Y8
 	VFMADD231PS  Y8, Y7, Y3
 
-sum66:
+sum63:
 	VADDPS     Y4, Y1, Y1
 	VMOVUPS    Y1, (DI)(R8*1)
 	VADDPS     Y5, Y2, Y2
@@ -645,7 +605,7 @@ sum66:
 	VMASKMOVPS Y3, Y0, 64(DI)(R8*1)
 	JMP        rowend47
 
-tail4_55:
+tail4_54:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -658,21 +618,11 @@ tail4_55:
 	VXORPS  Y7, Y7, Y7
 	VXORPS  Y8, Y8, Y8
 
-pairs68:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single69
-	CMPQ       R12, $0x0a
-	JL         nopf71
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf71:
+pairs64:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single65
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Y9
@@ -690,11 +640,11 @@ nopf71:
 	VMASKMOVPS   96(R11)(R12*1), Y0, Y10
 	VFMADD231PS  Y10, Y9, Y8
 	ADDQ         $0x02, R9
-	JMP          pairs68
+	JMP          pairs64
 
-single69:
+single65:
 	CMPQ         R9, R10
-	JGE          sum70
+	JGE          sum66
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Y9
@@ -704,7 +654,7 @@ single69:
 	VMASKMOVPS   96(R11)(R10*1), Y0, Y10
 	VFMADD231PS  Y10, Y9, Y4
 
-sum70:
+sum66:
 	VADDPS     Y5, Y1, Y1
 	VMOVUPS    Y1, (DI)(R8*1)
 	VADDPS     Y6, Y2, Y2
@@ -743,7 +693,7 @@ DATA tailmask<>+60(SB)/4, $0x00000000
 GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 
 // func sspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float32, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
 TEXT ·sspmmRowsAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+0(FP), AX
 	MOVQ  rowPtr+40(FP), CX
@@ -756,15 +706,15 @@ TEXT ·sspmmRowsAVX512(SB), NOSPLIT, $0-80
 	BZHIQ R8, R9, R9
 	KMOVW R9, K1
 
-row72:
+row67:
 	TESTQ AX, AX
-	JE    done73
+	JE    done68
 	XORQ  R8, R8
 	MOVQ  passes+16(FP), R9
 
-pass74:
+pass69:
 	TESTQ   R9, R9
-	JE      tailpass75
+	JE      tailpass70
 	MOVLQSX (CX), R10
 	MOVLQSX 4(CX), R11
 	LEAQ    (SI)(R8*1), R12
@@ -777,21 +727,11 @@ pass74:
 	VXORPS  Z6, Z6, Z6
 	VXORPS  Z7, Z7, Z7
 
-pairs77:
-	MOVQ       R11, R13
-	SUBQ       R10, R13
-	CMPQ       R13, $0x02
-	JL         single78
-	CMPQ       R13, $0x0a
-	JL         nopf80
-	MOVLQSX    32(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-	MOVLQSX    36(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-
-nopf80:
+pairs72:
+	MOVQ         R11, R13
+	SUBQ         R10, R13
+	CMPQ         R13, $0x02
+	JL           single73
 	MOVLQSX      (DX)(R10*4), R13
 	IMULQ        rowBytes+8(FP), R13
 	VBROADCASTSS (BX)(R10*4), Z8
@@ -807,11 +747,11 @@ nopf80:
 	VFMADD231PS  128(R12)(R13*1), Z8, Z6
 	VFMADD231PS  192(R12)(R13*1), Z8, Z7
 	ADDQ         $0x02, R10
-	JMP          pairs77
+	JMP          pairs72
 
-single78:
+single73:
 	CMPQ         R10, R11
-	JGE          sum79
+	JGE          sum74
 	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        rowBytes+8(FP), R11
 	VBROADCASTSS (BX)(R10*4), Z8
@@ -820,7 +760,7 @@ single78:
 	VFMADD231PS  128(R12)(R11*1), Z8, Z2
 	VFMADD231PS  192(R12)(R11*1), Z8, Z3
 
-sum79:
+sum74:
 	VADDPS  Z4, Z0, Z0
 	VMOVUPS Z0, (DI)(R8*1)
 	VADDPS  Z5, Z1, Z1
@@ -831,42 +771,32 @@ sum79:
 	VMOVUPS Z3, 192(DI)(R8*1)
 	ADDQ    $0x00000100, R8
 	DECQ    R9
-	JMP     pass74
+	JMP     pass69
 
-tailpass75:
+tailpass70:
 	MOVQ tailVecs+24(FP), R9
 	CMPQ R9, $0x01
-	JE   tail1_81
+	JE   tail1_75
 	CMPQ R9, $0x02
-	JE   tail2_82
+	JE   tail2_76
 	CMPQ R9, $0x03
-	JE   tail3_83
+	JE   tail3_77
 	CMPQ R9, $0x04
-	JE   tail4_84
-	JMP  rowend76
+	JE   tail4_78
+	JMP  rowend71
 
-tail1_81:
+tail1_75:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
 	VXORPS  Z0, Z0, Z0
 	VXORPS  Z1, Z1, Z1
 
-pairs85:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single86
-	CMPQ       R12, $0x0a
-	JL         nopf88
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf88:
+pairs79:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single80
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Z2
@@ -876,22 +806,22 @@ nopf88:
 	VBROADCASTSS 4(BX)(R9*4), Z2
 	VFMADD231PS  (R11)(R12*1), Z2, K1, Z1
 	ADDQ         $0x02, R9
-	JMP          pairs85
+	JMP          pairs79
 
-single86:
+single80:
 	CMPQ         R9, R10
-	JGE          sum87
+	JGE          sum81
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Z2
 	VFMADD231PS  (R11)(R10*1), Z2, K1, Z0
 
-sum87:
+sum81:
 	VADDPS  Z1, Z0, Z0
 	VMOVUPS Z0, K1, (DI)(R8*1)
-	JMP     rowend76
+	JMP     rowend71
 
-tail2_82:
+tail2_76:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -900,21 +830,11 @@ tail2_82:
 	VXORPS  Z2, Z2, Z2
 	VXORPS  Z3, Z3, Z3
 
-pairs89:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single90
-	CMPQ       R12, $0x0a
-	JL         nopf92
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf92:
+pairs82:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single83
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Z4
@@ -926,25 +846,25 @@ nopf92:
 	VFMADD231PS  (R11)(R12*1), Z4, Z2
 	VFMADD231PS  64(R11)(R12*1), Z4, K1, Z3
 	ADDQ         $0x02, R9
-	JMP          pairs89
+	JMP          pairs82
 
-single90:
+single83:
 	CMPQ         R9, R10
-	JGE          sum91
+	JGE          sum84
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Z4
 	VFMADD231PS  (R11)(R10*1), Z4, Z0
 	VFMADD231PS  64(R11)(R10*1), Z4, K1, Z1
 
-sum91:
+sum84:
 	VADDPS  Z2, Z0, Z0
 	VMOVUPS Z0, (DI)(R8*1)
 	VADDPS  Z3, Z1, Z1
 	VMOVUPS Z1, K1, 64(DI)(R8*1)
-	JMP     rowend76
+	JMP     rowend71
 
-tail3_83:
+tail3_77:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -955,21 +875,11 @@ tail3_83:
 	VXORPS  Z4, Z4, Z4
 	VXORPS  Z5, Z5, Z5
 
-pairs93:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single94
-	CMPQ       R12, $0x0a
-	JL         nopf96
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf96:
+pairs85:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single86
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Z6
@@ -983,11 +893,11 @@ nopf96:
 	VFMADD231PS  64(R11)(R12*1), Z6, Z4
 	VFMADD231PS  128(R11)(R12*1), Z6, K1, Z5
 	ADDQ         $0x02, R9
-	JMP          pairs93
+	JMP          pairs85
 
-single94:
+single86:
 	CMPQ         R9, R10
-	JGE          sum95
+	JGE          sum87
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Z6
@@ -995,16 +905,16 @@ single94:
 	VFMADD231PS  64(R11)(R10*1), Z6, Z1
 	VFMADD231PS  128(R11)(R10*1), Z6, K1, Z2
 
-sum95:
+sum87:
 	VADDPS  Z3, Z0, Z0
 	VMOVUPS Z0, (DI)(R8*1)
 	VADDPS  Z4, Z1, Z1
 	VMOVUPS Z1, 64(DI)(R8*1)
 	VADDPS  Z5, Z2, Z2
 	VMOVUPS Z2, K1, 128(DI)(R8*1)
-	JMP     rowend76
+	JMP     rowend71
 
-tail4_84:
+tail4_78:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -1017,21 +927,11 @@ tail4_84:
 	VXORPS  Z6, Z6, Z6
 	VXORPS  Z7, Z7, Z7
 
-pairs97:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single98
-	CMPQ       R12, $0x0a
-	JL         nopf100
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf100:
+pairs88:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single89
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSS (BX)(R9*4), Z8
@@ -1047,11 +947,11 @@ nopf100:
 	VFMADD231PS  128(R11)(R12*1), Z8, Z6
 	VFMADD231PS  192(R11)(R12*1), Z8, K1, Z7
 	ADDQ         $0x02, R9
-	JMP          pairs97
+	JMP          pairs88
 
-single98:
+single89:
 	CMPQ         R9, R10
-	JGE          sum99
+	JGE          sum90
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSS (BX)(R9*4), Z8
@@ -1060,7 +960,7 @@ single98:
 	VFMADD231PS  128(R11)(R10*1), Z8, Z2
 	VFMADD231PS  192(R11)(R10*1), Z8, K1, Z3
 
-sum99:
+sum90:
 	VADDPS  Z4, Z0, Z0
 	VMOVUPS Z0, (DI)(R8*1)
 	VADDPS  Z5, Z1, Z1
@@ -1070,13 +970,13 @@ sum99:
 	VADDPS  Z7, Z3, Z3
 	VMOVUPS Z3, K1, 192(DI)(R8*1)
 
-rowend76:
+rowend71:
 	ADDQ $0x04, CX
 	ADDQ rowBytes+8(FP), DI
 	DECQ AX
-	JMP  row72
+	JMP  row67
 
-done73:
+done68:
 	VZEROUPPER
 	RET
 
@@ -1091,99 +991,99 @@ TEXT ·dspmvRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row101:
+row91:
 	TESTQ   AX, AX
-	JE      done102
+	JE      done92
 	MOVLQSX 4(CX), R9
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 
-pairs103:
+pairs93:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000008
-	JL      single104
+	JL      single94
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 12(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000003
-	JNE     gathered107
+	JNE     gathered97
 	VMOVUPD (SI)(R10*8), Y2
-	JMP     loaded108
+	JMP     loaded98
 
-gathered107:
+gathered97:
 	VMOVDQU    (DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded108:
+loaded98:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
 	MOVLQSX     16(DX)(R8*4), R10
 	MOVLQSX     28(DX)(R8*4), R11
 	SUBQ        R10, R11
 	CMPQ        R11, $0x00000003
-	JNE         gathered109
+	JNE         gathered99
 	VMOVUPD     (SI)(R10*8), Y2
-	JMP         loaded110
+	JMP         loaded100
 
-gathered109:
+gathered99:
 	VMOVDQU    16(DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded110:
+loaded100:
 	VFMADD231PD 32(BX)(R8*8), Y2, Y1
 	ADDQ        $0x00000008, R8
-	JMP         pairs103
+	JMP         pairs93
 
-single104:
+single94:
 	CMPQ    R10, $0x00000004
-	JL      tail105
+	JL      tail95
 	MOVLQSX (DX)(R8*4), R11
 	MOVLQSX 12(DX)(R8*4), R12
 	SUBQ    R11, R12
 	CMPQ    R12, $0x00000003
-	JNE     gathered111
+	JNE     gathered101
 	VMOVUPD (SI)(R11*8), Y2
-	JMP     loaded112
+	JMP     loaded102
 
-gathered111:
+gathered101:
 	VMOVDQU    (DX)(R8*4), X3
 	VXORPD     Y2, Y2, Y2
 	VPCMPEQD   Y4, Y4, Y4
 	VGATHERDPD Y4, (SI)(X3*8), Y2
 
-loaded112:
+loaded102:
 	VFMADD231PD (BX)(R8*8), Y2, Y0
 	ADDQ        $0x00000004, R8
 	SUBQ        $0x00000004, R10
 
-tail105:
+tail95:
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
 
-scalar113:
+scalar103:
 	CMPQ        R8, R9
-	JGE         scalarDone114
+	JGE         scalarDone104
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar113
+	JMP         scalar103
 
-scalarDone114:
+scalarDone104:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row101
+	JMP    row91
 
-done102:
+done92:
 	VZEROUPPER
 	RET
 
@@ -1198,78 +1098,78 @@ TEXT ·dspmvRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ    y+40(FP), DI
 	MOVLQSX (CX), R8
 
-row115:
+row105:
 	TESTQ   AX, AX
-	JE      done116
+	JE      done106
 	MOVLQSX 4(CX), R9
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs117:
+pairs107:
 	MOVQ    R9, R10
 	SUBQ    R8, R10
 	CMPQ    R10, $0x00000010
-	JL      single118
+	JL      single108
 	MOVLQSX (DX)(R8*4), R10
 	MOVLQSX 28(DX)(R8*4), R11
 	SUBQ    R10, R11
 	CMPQ    R11, $0x00000007
-	JNE     gathered121
+	JNE     gathered111
 	VMOVUPD (SI)(R10*8), Z2
-	JMP     loaded122
+	JMP     loaded112
 
-gathered121:
+gathered111:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K1, K1, K1
 	VGATHERDPD (SI)(Y3*8), K1, Z2
 
-loaded122:
+loaded112:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	MOVLQSX     32(DX)(R8*4), R10
 	MOVLQSX     60(DX)(R8*4), R11
 	SUBQ        R10, R11
 	CMPQ        R11, $0x00000007
-	JNE         gathered123
+	JNE         gathered113
 	VMOVUPD     (SI)(R10*8), Z2
-	JMP         loaded124
+	JMP         loaded114
 
-gathered123:
+gathered113:
 	VMOVDQU    32(DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K2, K2, K2
 	VGATHERDPD (SI)(Y3*8), K2, Z2
 
-loaded124:
+loaded114:
 	VFMADD231PD 64(BX)(R8*8), Z2, Z1
 	ADDQ        $0x00000010, R8
-	JMP         pairs117
+	JMP         pairs107
 
-single118:
+single108:
 	CMPQ    R10, $0x00000008
-	JL      tail119
+	JL      tail109
 	MOVLQSX (DX)(R8*4), R11
 	MOVLQSX 28(DX)(R8*4), R12
 	SUBQ    R11, R12
 	CMPQ    R12, $0x00000007
-	JNE     gathered125
+	JNE     gathered115
 	VMOVUPD (SI)(R11*8), Z2
-	JMP     loaded126
+	JMP     loaded116
 
-gathered125:
+gathered115:
 	VMOVDQU    (DX)(R8*4), Y3
 	VXORPD     Z2, Z2, Z2
 	KXNORW     K3, K3, K3
 	VGATHERDPD (SI)(Y3*8), K3, Z2
 
-loaded126:
+loaded116:
 	VFMADD231PD (BX)(R8*8), Z2, Z0
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R10
 
-tail119:
+tail109:
 	CMPQ        R10, $0x04
-	JLE         sum120
+	JLE         sum110
 	MOVQ        $-1, R11
 	BZHIQ       R10, R11, R11
 	KMOVW       R11, K4
@@ -1281,7 +1181,7 @@ tail119:
 	VFMADD231PD Z2, Z3, Z0
 	MOVQ        R9, R8
 
-sum120:
+sum110:
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -1290,23 +1190,23 @@ sum120:
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
 
-scalar127:
+scalar117:
 	CMPQ        R8, R9
-	JGE         scalarDone128
+	JGE         scalarDone118
 	MOVLQSX     (DX)(R8*4), R10
 	VMOVSD      (SI)(R10*8), X1
 	VFMADD231SD (BX)(R8*8), X1, X0
 	INCQ        R8
-	JMP         scalar127
+	JMP         scalar117
 
-scalarDone128:
+scalarDone118:
 	VMOVSD X0, (DI)
 	ADDQ   $0x04, CX
 	ADDQ   $0x08, DI
 	DECQ   AX
-	JMP    row115
+	JMP    row105
 
-done116:
+done106:
 	VZEROUPPER
 	RET
 
@@ -1326,24 +1226,24 @@ TEXT ·dspmvSELLAVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x00000001, R12
 	VPBROADCASTD R12, Y0
 
-slice129:
+slice119:
 	TESTQ   AX, AX
-	JE      done130
+	JE      done120
 	MOVLQSX (CX), R12
 	MOVLQSX (DX), R13
 	VXORPD  Z1, Z1, Z1
 	MOVLQSX (R8), R14
 	CMPQ    R14, $-2
-	JE      runs134
+	JE      runs124
 	TESTQ   R14, R14
-	JS      general133
+	JS      general123
 	LEAQ    (R10)(R14*8), R14
 	LEAQ    (R9)(R12*8), R12
 	VXORPD  Z2, Z2, Z2
 
-pair135:
+pair125:
 	CMPQ        R13, $0x02
-	JL          single136
+	JL          single126
 	PREFETCHT0  1024(R12)
 	PREFETCHT0  1088(R12)
 	VMOVUPD     (R14), Z3
@@ -1353,28 +1253,28 @@ pair135:
 	ADDQ        $0x10, R14
 	ADDQ        $0x00000080, R12
 	SUBQ        $0x02, R13
-	JMP         pair135
+	JMP         pair125
 
-single136:
+single126:
 	TESTQ       R13, R13
-	JE          sum137
+	JE          sum127
 	VMOVUPD     (R14), Z3
 	VFMADD231PD (R12), Z3, Z1
 
-sum137:
+sum127:
 	VADDPD Z2, Z1, Z1
-	JMP    store132
+	JMP    store122
 
-runs134:
+runs124:
 	MOVQ   R12, R14
 	SHRQ   $0x03, R14
 	LEAQ   (DI)(R14*4), R14
 	LEAQ   (R9)(R12*8), R12
 	VXORPD Z2, Z2, Z2
 
-pair138:
+pair128:
 	CMPQ        R13, $0x02
-	JL          single139
+	JL          single129
 	PREFETCHT0  1024(R12)
 	PREFETCHT0  1088(R12)
 	MOVLQSX     (R14), R15
@@ -1386,51 +1286,51 @@ pair138:
 	ADDQ        $0x08, R14
 	ADDQ        $0x00000080, R12
 	SUBQ        $0x02, R13
-	JMP         pair138
+	JMP         pair128
 
-single139:
+single129:
 	TESTQ       R13, R13
-	JE          sum140
+	JE          sum130
 	MOVLQSX     (R14), R15
 	VMOVUPD     (R10)(R15*8), Z3
 	VFMADD231PD (R12), Z3, Z1
 
-sum140:
+sum130:
 	VADDPD Z2, Z1, Z1
-	JMP    store132
+	JMP    store122
 
-general133:
+general123:
 	MOVQ      R12, R14
 	SHRQ      $0x03, R14
 	VMOVDQU32 (BX), Y2
 	VPXORD    Y5, Y5, Y5
 
-entry131:
+entry121:
 	TESTQ      R13, R13
-	JE         store132
+	JE         store122
 	VPCMPGTD   Y5, Y2, K1
 	PREFETCHT0 1024(R9)(R12*8)
 	PREFETCHT0 1024(SI)(R12*4)
 	MOVLQSX    (DI)(R14*4), R15
 	TESTQ      R15, R15
-	JS         gathered141
+	JS         gathered131
 	VMOVUPD.Z  (R10)(R15*8), K1, Z3
-	JMP        loaded142
+	JMP        loaded132
 
-gathered141:
+gathered131:
 	VMOVDQU32  (SI)(R12*4), Y4
 	VXORPD     Z3, Z3, Z3
 	VGATHERDPD (R10)(Y4*8), K1, Z3
 
-loaded142:
+loaded132:
 	VFMADD231PD (R9)(R12*8), Z3, Z1
 	VPADDD      Y0, Y5, Y5
 	ADDQ        $0x00000008, R12
 	INCQ        R14
 	DECQ        R13
-	JMP         entry131
+	JMP         entry121
 
-store132:
+store122:
 	VMOVUPD Z1, (R11)
 	ADDQ    $0x04, CX
 	ADDQ    $0x04, DX
@@ -1438,14 +1338,14 @@ store132:
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000040, R11
 	DECQ    AX
-	JMP     slice129
+	JMP     slice119
 
-done130:
+done120:
 	VZEROUPPER
 	RET
 
 // func dspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
-// Requires: AVX, FMA3, MMX+
+// Requires: AVX, FMA3
 TEXT ·dspmmRowsAVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+0(FP), AX
 	MOVQ    rowPtr+40(FP), CX
@@ -1460,15 +1360,15 @@ TEXT ·dspmmRowsAVX2(SB), NOSPLIT, $0-80
 	SUBQ    R8, R9
 	VMOVDQU (R9), Y0
 
-row143:
+row133:
 	TESTQ AX, AX
-	JE    done144
+	JE    done134
 	XORQ  R8, R8
 	MOVQ  passes+16(FP), R9
 
-pass145:
+pass135:
 	TESTQ   R9, R9
-	JE      tailpass146
+	JE      tailpass136
 	MOVLQSX (CX), R10
 	MOVLQSX 4(CX), R11
 	LEAQ    (SI)(R8*1), R12
@@ -1481,21 +1381,11 @@ pass145:
 	VXORPD  Y7, Y7, Y7
 	VXORPD  Y8, Y8, Y8
 
-pairs148:
-	MOVQ       R11, R13
-	SUBQ       R10, R13
-	CMPQ       R13, $0x02
-	JL         single149
-	CMPQ       R13, $0x0a
-	JL         nopf151
-	MOVLQSX    32(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-	MOVLQSX    36(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-
-nopf151:
+pairs138:
+	MOVQ         R11, R13
+	SUBQ         R10, R13
+	CMPQ         R13, $0x02
+	JL           single139
 	MOVLQSX      (DX)(R10*4), R13
 	IMULQ        rowBytes+8(FP), R13
 	VBROADCASTSD (BX)(R10*8), Y9
@@ -1511,11 +1401,11 @@ nopf151:
 	VFMADD231PD  64(R12)(R13*1), Y9, Y7
 	VFMADD231PD  96(R12)(R13*1), Y9, Y8
 	ADDQ         $0x02, R10
-	JMP          pairs148
+	JMP          pairs138
 
-single149:
+single139:
 	CMPQ         R10, R11
-	JGE          sum150
+	JGE          sum140
 	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        rowBytes+8(FP), R11
 	VBROADCASTSD (BX)(R10*8), Y9
@@ -1524,7 +1414,7 @@ single149:
 	VFMADD231PD  64(R12)(R11*1), Y9, Y3
 	VFMADD231PD  96(R12)(R11*1), Y9, Y4
 
-sum150:
+sum140:
 	VADDPD  Y5, Y1, Y1
 	VMOVUPD Y1, (DI)(R8*1)
 	VADDPD  Y6, Y2, Y2
@@ -1535,42 +1425,32 @@ sum150:
 	VMOVUPD Y4, 96(DI)(R8*1)
 	ADDQ    $0x00000080, R8
 	DECQ    R9
-	JMP     pass145
+	JMP     pass135
 
-tailpass146:
+tailpass136:
 	MOVQ tailVecs+24(FP), R9
 	CMPQ R9, $0x01
-	JE   tail1_152
+	JE   tail1_141
 	CMPQ R9, $0x02
-	JE   tail2_153
+	JE   tail2_142
 	CMPQ R9, $0x03
-	JE   tail3_154
+	JE   tail3_143
 	CMPQ R9, $0x04
-	JE   tail4_155
-	JMP  rowend147
+	JE   tail4_144
+	JMP  rowend137
 
-tail1_152:
+tail1_141:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 
-pairs156:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single157
-	CMPQ       R12, $0x0a
-	JL         nopf159
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf159:
+pairs145:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single146
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Y3
@@ -1582,23 +1462,23 @@ nopf159:
 	VMASKMOVPD   (R11)(R12*1), Y0, Y4
 	VFMADD231PD  Y4, Y3, Y2
 	ADDQ         $0x02, R9
-	JMP          pairs156
+	JMP          pairs145
 
-single157:
+single146:
 	CMPQ         R9, R10
-	JGE          sum158
+	JGE          sum147
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Y3
 	VMASKMOVPD   (R11)(R10*1), Y0, Y4
 	VFMADD231PD  Y4, Y3, Y1
 
-sum158:
+sum147:
 	VADDPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (DI)(R8*1)
-	JMP        rowend147
+	JMP        rowend137
 
-tail2_153:
+tail2_142:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -1607,21 +1487,11 @@ tail2_153:
 	VXORPD  Y3, Y3, Y3
 	VXORPD  Y4, Y4, Y4
 
-pairs160:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single161
-	CMPQ       R12, $0x0a
-	JL         nopf163
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf163:
+pairs148:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single149
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Y5
@@ -1635,11 +1505,11 @@ nopf163:
 	VMASKMOVPD   32(R11)(R12*1), Y0, Y6
 	VFMADD231PD  Y6, Y5, Y4
 	ADDQ         $0x02, R9
-	JMP          pairs160
+	JMP          pairs148
 
-single161:
+single149:
 	CMPQ         R9, R10
-	JGE          sum162
+	JGE          sum150
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Y5
@@ -1647,14 +1517,14 @@ single161:
 	VMASKMOVPD   32(R11)(R10*1), Y0, Y6
 	VFMADD231PD  Y6, Y5, Y2
 
-sum162:
+sum150:
 	VADDPD     Y3, Y1, Y1
 	VMOVUPD    Y1, (DI)(R8*1)
 	VADDPD     Y4, Y2, Y2
 	VMASKMOVPD Y2, Y0, 32(DI)(R8*1)
-	JMP        rowend147
+	JMP        rowend137
 
-tail3_154:
+tail3_143:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -1665,21 +1535,11 @@ tail3_154:
 	VXORPD  Y5, Y5, Y5
 	VXORPD  Y6, Y6, Y6
 
-pairs164:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single165
-	CMPQ       R12, $0x0a
-	JL         nopf167
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf167:
+pairs151:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single152
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Y7
@@ -1695,11 +1555,11 @@ nopf167:
 	VMASKMOVPD   64(R11)(R12*1), Y0, Y8
 	VFMADD231PD  Y8, Y7, Y6
 	ADDQ         $0x02, R9
-	JMP          pairs164
+	JMP          pairs151
 
-single165:
+single152:
 	CMPQ         R9, R10
-	JGE          sum166
+	JGE          sum153
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Y7
@@ -1708,16 +1568,16 @@ single165:
 	VMASKMOVPD   64(R11)(R10*1), Y0, Y8
 	VFMADD231PD  Y8, Y7, Y3
 
-sum166:
+sum153:
 	VADDPD     Y4, Y1, Y1
 	VMOVUPD    Y1, (DI)(R8*1)
 	VADDPD     Y5, Y2, Y2
 	VMOVUPD    Y2, 32(DI)(R8*1)
 	VADDPD     Y6, Y3, Y3
 	VMASKMOVPD Y3, Y0, 64(DI)(R8*1)
-	JMP        rowend147
+	JMP        rowend137
 
-tail4_155:
+tail4_144:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -1730,21 +1590,11 @@ tail4_155:
 	VXORPD  Y7, Y7, Y7
 	VXORPD  Y8, Y8, Y8
 
-pairs168:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single169
-	CMPQ       R12, $0x0a
-	JL         nopf171
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf171:
+pairs154:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single155
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Y9
@@ -1762,11 +1612,11 @@ nopf171:
 	VMASKMOVPD   96(R11)(R12*1), Y0, Y10
 	VFMADD231PD  Y10, Y9, Y8
 	ADDQ         $0x02, R9
-	JMP          pairs168
+	JMP          pairs154
 
-single169:
+single155:
 	CMPQ         R9, R10
-	JGE          sum170
+	JGE          sum156
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Y9
@@ -1776,7 +1626,7 @@ single169:
 	VMASKMOVPD   96(R11)(R10*1), Y0, Y10
 	VFMADD231PD  Y10, Y9, Y4
 
-sum170:
+sum156:
 	VADDPD     Y5, Y1, Y1
 	VMOVUPD    Y1, (DI)(R8*1)
 	VADDPD     Y6, Y2, Y2
@@ -1786,18 +1636,18 @@ sum170:
 	VADDPD     Y8, Y4, Y4
 	VMASKMOVPD Y4, Y0, 96(DI)(R8*1)
 
-rowend147:
+rowend137:
 	ADDQ $0x04, CX
 	ADDQ rowBytes+8(FP), DI
 	DECQ AX
-	JMP  row143
+	JMP  row133
 
-done144:
+done134:
 	VZEROUPPER
 	RET
 
 // func dspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
 TEXT ·dspmmRowsAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+0(FP), AX
 	MOVQ  rowPtr+40(FP), CX
@@ -1810,15 +1660,15 @@ TEXT ·dspmmRowsAVX512(SB), NOSPLIT, $0-80
 	BZHIQ R8, R9, R9
 	KMOVW R9, K1
 
-row172:
+row157:
 	TESTQ AX, AX
-	JE    done173
+	JE    done158
 	XORQ  R8, R8
 	MOVQ  passes+16(FP), R9
 
-pass174:
+pass159:
 	TESTQ   R9, R9
-	JE      tailpass175
+	JE      tailpass160
 	MOVLQSX (CX), R10
 	MOVLQSX 4(CX), R11
 	LEAQ    (SI)(R8*1), R12
@@ -1831,21 +1681,11 @@ pass174:
 	VXORPD  Z6, Z6, Z6
 	VXORPD  Z7, Z7, Z7
 
-pairs177:
-	MOVQ       R11, R13
-	SUBQ       R10, R13
-	CMPQ       R13, $0x02
-	JL         single178
-	CMPQ       R13, $0x0a
-	JL         nopf180
-	MOVLQSX    32(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-	MOVLQSX    36(DX)(R10*4), R13
-	IMULQ      rowBytes+8(FP), R13
-	PREFETCHT0 (R12)(R13*1)
-
-nopf180:
+pairs162:
+	MOVQ         R11, R13
+	SUBQ         R10, R13
+	CMPQ         R13, $0x02
+	JL           single163
 	MOVLQSX      (DX)(R10*4), R13
 	IMULQ        rowBytes+8(FP), R13
 	VBROADCASTSD (BX)(R10*8), Z8
@@ -1861,11 +1701,11 @@ nopf180:
 	VFMADD231PD  128(R12)(R13*1), Z8, Z6
 	VFMADD231PD  192(R12)(R13*1), Z8, Z7
 	ADDQ         $0x02, R10
-	JMP          pairs177
+	JMP          pairs162
 
-single178:
+single163:
 	CMPQ         R10, R11
-	JGE          sum179
+	JGE          sum164
 	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        rowBytes+8(FP), R11
 	VBROADCASTSD (BX)(R10*8), Z8
@@ -1874,7 +1714,7 @@ single178:
 	VFMADD231PD  128(R12)(R11*1), Z8, Z2
 	VFMADD231PD  192(R12)(R11*1), Z8, Z3
 
-sum179:
+sum164:
 	VADDPD  Z4, Z0, Z0
 	VMOVUPD Z0, (DI)(R8*1)
 	VADDPD  Z5, Z1, Z1
@@ -1885,42 +1725,32 @@ sum179:
 	VMOVUPD Z3, 192(DI)(R8*1)
 	ADDQ    $0x00000100, R8
 	DECQ    R9
-	JMP     pass174
+	JMP     pass159
 
-tailpass175:
+tailpass160:
 	MOVQ tailVecs+24(FP), R9
 	CMPQ R9, $0x01
-	JE   tail1_181
+	JE   tail1_165
 	CMPQ R9, $0x02
-	JE   tail2_182
+	JE   tail2_166
 	CMPQ R9, $0x03
-	JE   tail3_183
+	JE   tail3_167
 	CMPQ R9, $0x04
-	JE   tail4_184
-	JMP  rowend176
+	JE   tail4_168
+	JMP  rowend161
 
-tail1_181:
+tail1_165:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
 	VXORPD  Z0, Z0, Z0
 	VXORPD  Z1, Z1, Z1
 
-pairs185:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single186
-	CMPQ       R12, $0x0a
-	JL         nopf188
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf188:
+pairs169:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single170
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Z2
@@ -1930,22 +1760,22 @@ nopf188:
 	VBROADCASTSD 8(BX)(R9*8), Z2
 	VFMADD231PD  (R11)(R12*1), Z2, K1, Z1
 	ADDQ         $0x02, R9
-	JMP          pairs185
+	JMP          pairs169
 
-single186:
+single170:
 	CMPQ         R9, R10
-	JGE          sum187
+	JGE          sum171
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Z2
 	VFMADD231PD  (R11)(R10*1), Z2, K1, Z0
 
-sum187:
+sum171:
 	VADDPD  Z1, Z0, Z0
 	VMOVUPD Z0, K1, (DI)(R8*1)
-	JMP     rowend176
+	JMP     rowend161
 
-tail2_182:
+tail2_166:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -1954,21 +1784,11 @@ tail2_182:
 	VXORPD  Z2, Z2, Z2
 	VXORPD  Z3, Z3, Z3
 
-pairs189:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single190
-	CMPQ       R12, $0x0a
-	JL         nopf192
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf192:
+pairs172:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single173
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Z4
@@ -1980,25 +1800,25 @@ nopf192:
 	VFMADD231PD  (R11)(R12*1), Z4, Z2
 	VFMADD231PD  64(R11)(R12*1), Z4, K1, Z3
 	ADDQ         $0x02, R9
-	JMP          pairs189
+	JMP          pairs172
 
-single190:
+single173:
 	CMPQ         R9, R10
-	JGE          sum191
+	JGE          sum174
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Z4
 	VFMADD231PD  (R11)(R10*1), Z4, Z0
 	VFMADD231PD  64(R11)(R10*1), Z4, K1, Z1
 
-sum191:
+sum174:
 	VADDPD  Z2, Z0, Z0
 	VMOVUPD Z0, (DI)(R8*1)
 	VADDPD  Z3, Z1, Z1
 	VMOVUPD Z1, K1, 64(DI)(R8*1)
-	JMP     rowend176
+	JMP     rowend161
 
-tail3_183:
+tail3_167:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -2009,21 +1829,11 @@ tail3_183:
 	VXORPD  Z4, Z4, Z4
 	VXORPD  Z5, Z5, Z5
 
-pairs193:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single194
-	CMPQ       R12, $0x0a
-	JL         nopf196
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf196:
+pairs175:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single176
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Z6
@@ -2037,11 +1847,11 @@ nopf196:
 	VFMADD231PD  64(R11)(R12*1), Z6, Z4
 	VFMADD231PD  128(R11)(R12*1), Z6, K1, Z5
 	ADDQ         $0x02, R9
-	JMP          pairs193
+	JMP          pairs175
 
-single194:
+single176:
 	CMPQ         R9, R10
-	JGE          sum195
+	JGE          sum177
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Z6
@@ -2049,16 +1859,16 @@ single194:
 	VFMADD231PD  64(R11)(R10*1), Z6, Z1
 	VFMADD231PD  128(R11)(R10*1), Z6, K1, Z2
 
-sum195:
+sum177:
 	VADDPD  Z3, Z0, Z0
 	VMOVUPD Z0, (DI)(R8*1)
 	VADDPD  Z4, Z1, Z1
 	VMOVUPD Z1, 64(DI)(R8*1)
 	VADDPD  Z5, Z2, Z2
 	VMOVUPD Z2, K1, 128(DI)(R8*1)
-	JMP     rowend176
+	JMP     rowend161
 
-tail4_184:
+tail4_168:
 	MOVLQSX (CX), R9
 	MOVLQSX 4(CX), R10
 	LEAQ    (SI)(R8*1), R11
@@ -2071,21 +1881,11 @@ tail4_184:
 	VXORPD  Z6, Z6, Z6
 	VXORPD  Z7, Z7, Z7
 
-pairs197:
-	MOVQ       R10, R12
-	SUBQ       R9, R12
-	CMPQ       R12, $0x02
-	JL         single198
-	CMPQ       R12, $0x0a
-	JL         nopf200
-	MOVLQSX    32(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-	MOVLQSX    36(DX)(R9*4), R12
-	IMULQ      rowBytes+8(FP), R12
-	PREFETCHT0 (R11)(R12*1)
-
-nopf200:
+pairs178:
+	MOVQ         R10, R12
+	SUBQ         R9, R12
+	CMPQ         R12, $0x02
+	JL           single179
 	MOVLQSX      (DX)(R9*4), R12
 	IMULQ        rowBytes+8(FP), R12
 	VBROADCASTSD (BX)(R9*8), Z8
@@ -2101,11 +1901,11 @@ nopf200:
 	VFMADD231PD  128(R11)(R12*1), Z8, Z6
 	VFMADD231PD  192(R11)(R12*1), Z8, K1, Z7
 	ADDQ         $0x02, R9
-	JMP          pairs197
+	JMP          pairs178
 
-single198:
+single179:
 	CMPQ         R9, R10
-	JGE          sum199
+	JGE          sum180
 	MOVLQSX      (DX)(R9*4), R10
 	IMULQ        rowBytes+8(FP), R10
 	VBROADCASTSD (BX)(R9*8), Z8
@@ -2114,7 +1914,7 @@ single198:
 	VFMADD231PD  128(R11)(R10*1), Z8, Z2
 	VFMADD231PD  192(R11)(R10*1), Z8, K1, Z3
 
-sum199:
+sum180:
 	VADDPD  Z4, Z0, Z0
 	VMOVUPD Z0, (DI)(R8*1)
 	VADDPD  Z5, Z1, Z1
@@ -2124,12 +1924,12 @@ sum199:
 	VADDPD  Z7, Z3, Z3
 	VMOVUPD Z3, K1, 192(DI)(R8*1)
 
-rowend176:
+rowend161:
 	ADDQ $0x04, CX
 	ADDQ rowBytes+8(FP), DI
 	DECQ AX
-	JMP  row172
+	JMP  row157
 
-done173:
+done158:
 	VZEROUPPER
 	RET
