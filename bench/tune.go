@@ -204,29 +204,46 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 	// and at N threads with the piece at half the size (a thread
 	// crossover), or with ordinary and with non-temporal stores at each of
 	// 1 and N threads (a store-kind crossover).
-	type pair struct {
-		name     string
-		one, two tuneTarget
-	}
-	var pairs [][]pair // per size
+	var pairs [][]timedPair // per size
 	for _, b := range s.ladder {
-		var ps []pair
+		var ps []timedPair
 		for _, op := range s.ops {
 			if !s.stores {
 				p := base
 				setField(&p, s.field, b/2) // so that b splits, in two pieces
-				ps = append(ps, pair{op.name, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p}})
+				ps = append(ps, timedPair{op.name, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p}})
 				continue
 			}
 			ordinary, nt := base, base
 			setField(&ordinary, s.field, tune.MaxPieceBytes)
 			setField(&nt, s.field, 0)
 			for _, th := range []int{1, threads} {
-				ps = append(ps, pair{fmt.Sprintf("%s@%d", op.name, th), tuneTarget{op, b, th, ordinary}, tuneTarget{op, b, th, nt}})
+				ps = append(ps, timedPair{fmt.Sprintf("%s@%d", op.name, th), tuneTarget{op, b, th, ordinary}, tuneTarget{op, b, th, nt}})
 			}
 		}
 		pairs = append(pairs, ps)
 	}
+	steps, err := timeLadder(ctx, s.ladder, pairs, maxTime)
+	if err != nil || steps == nil {
+		return nil, 0, err
+	}
+	if s.stores {
+		return steps, crossoverBytes(steps), nil
+	}
+	return steps, crossoverPiece(steps), nil
+}
+
+// timedPair is one comparison at a ladder size: the baseline (one) first.
+type timedPair struct {
+	name     string
+	one, two tuneTarget
+}
+
+// timeLadder times every pair of every ladder size, all interleaved, and
+// returns a step per size whose speedup is the geometric mean, over its
+// pairs, of the baseline's median over the other's; nil when cut short
+// before minDecisionSamples.
+func timeLadder(ctx context.Context, ladder []int, pairs [][]timedPair, maxTime time.Duration) ([]tune.Step, error) {
 	var targets []measure.Target
 	for _, ps := range pairs {
 		for _, p := range ps {
@@ -235,21 +252,21 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 	}
 	res, err := measure.Interleaved(ctx, targets, tuneOptions(maxTime))
 	if err != nil && !errors.Is(err, measure.ErrInterrupted) {
-		return nil, 0, err
+		return nil, err
 	}
-	steps := make([]tune.Step, len(s.ladder))
+	steps := make([]tune.Step, len(ladder))
 	i := 0
-	for k, b := range s.ladder {
+	for k, b := range ladder {
 		st := tune.Step{Bytes: b, NS: map[string][2]float64{}}
 		logSum := 0.0
 		for _, p := range pairs[k] {
 			one, two := res[i], res[i+1]
 			i += 2
 			if one.Err != nil || two.Err != nil {
-				return nil, 0, errors.Join(one.Err, two.Err)
+				return nil, errors.Join(one.Err, two.Err)
 			}
 			if one.Stats.N < minDecisionSamples || two.Stats.N < minDecisionSamples {
-				return nil, 0, nil
+				return nil, nil
 			}
 			st.NS[p.name] = [2]float64{one.Stats.Median, two.Stats.Median}
 			logSum += math.Log(one.Stats.Median / two.Stats.Median)
@@ -257,10 +274,7 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 		st.Speedup = math.Exp(logSum / float64(len(pairs[k])))
 		steps[k] = st
 	}
-	if s.stores {
-		return steps, crossoverBytes(steps), nil
-	}
-	return steps, crossoverPiece(steps), nil
+	return steps, nil
 }
 
 // crossoverPiece is the piece size the steps give: half the smallest size

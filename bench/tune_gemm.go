@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/peakbench/peakbench/bench/internal/units"
-	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/gobackend/gemm"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
@@ -138,33 +136,16 @@ func directLimit(steps []tune.Step) int {
 }
 
 // timePairs times, at each ladder value, the pair of targets pair gives
-// (the baseline first), all interleaved, and returns the steps with the
-// speedup of the second over the first; nil when cut short before
-// minDecisionSamples.
+// (the baseline first), all interleaved (timeLadder); nil when cut short
+// before minDecisionSamples.
 func timePairs(ctx context.Context, op tuneOp, ladder []int, pair func(v int) [2]tuneTarget, maxTime time.Duration) ([]tune.Step, error) {
-	var targets []measure.Target
-	for _, v := range ladder {
+	pairs := make([][]timedPair, len(ladder))
+	for i, v := range ladder {
 		p := pair(v)
 		p[0].bytes, p[1].bytes = v, v
-		targets = append(targets, p[0], p[1])
+		pairs[i] = []timedPair{{op.name, p[0], p[1]}}
 	}
-	res, err := measure.Interleaved(ctx, targets, tuneOptions(maxTime))
-	if err != nil && !errors.Is(err, measure.ErrInterrupted) {
-		return nil, err
-	}
-	steps := make([]tune.Step, len(ladder))
-	for i, v := range ladder {
-		one, two := res[2*i], res[2*i+1]
-		if one.Err != nil || two.Err != nil {
-			return nil, errors.Join(one.Err, two.Err)
-		}
-		if one.Stats.N < minDecisionSamples || two.Stats.N < minDecisionSamples {
-			return nil, nil
-		}
-		steps[i] = tune.Step{Bytes: v, Speedup: one.Stats.Median / two.Stats.Median,
-			NS: map[string][2]float64{op.name: {one.Stats.Median, two.Stats.Median}}}
-	}
-	return steps, nil
+	return timeLadder(ctx, ladder, pairs, maxTime)
 }
 
 func ladderText(steps []tune.Step, unit func(int) string) string {
