@@ -22,12 +22,6 @@ import (
 // accumulators and two broadcasts fit AVX2's sixteen registers.
 const spmmVecs = 4
 
-// spmmPrefetch is how many entries ahead the kernel prefetches X's row
-// (0: none). 8 measured no better on the suite's shapes (k = 8, X of
-// 8–16 MiB; Intel Xeon VM, runs of asm and MKL alternated with and
-// without): uniform within the noise, banded 5–10% slower, so none.
-const spmmPrefetch = 0
-
 // spmmRows emits <t>spmmRows<W>: rows of Y = A·X from rowPtr (the first
 // row's start; rowPtr[r+1] its end), colIdx and val the whole matrix's.
 func (g *gen) spmmRows(t dtype, w width) {
@@ -160,15 +154,10 @@ func (g *gen) spmmPass(t dtype, w width, nv int, mask Op, rp, ci, val, x, y, col
 			}
 		}
 	}
-	// prefetch asks for the first line of X's row of entry
-	// p+spmmPrefetch+e, within the row (the next row's first entries are
-	// its own to fetch).
-	prefetch := func(e int) {
-		pf := g.GP64()
-		g.MOVLQSX(Mem{Base: ci, Index: p, Scale: 4, Disp: 4 * (spmmPrefetch + e)}, pf)
-		g.IMULQ(rowBytes, pf)
-		g.PREFETCHT0(Mem{Base: xb, Index: pf, Scale: 1})
-	}
+	// No prefetch of X's rows: asking for the row 8 entries ahead measured
+	// no better on the suite's shapes (k = 8, X of 8–16 MiB; Intel Xeon
+	// VM, runs of asm and MKL alternated with and without): uniform within
+	// the noise, banded 5–10% slower.
 	pairs, single, sum := g.label("pairs"), g.label("single"), g.label("sum")
 	left := g.GP64()
 	g.Label(pairs)
@@ -176,14 +165,6 @@ func (g *gen) spmmPass(t dtype, w width, nv int, mask Op, rp, ci, val, x, y, col
 	g.SUBQ(p, left)
 	g.CMPQ(left, U8(2))
 	g.JL(LabelRef(single))
-	if spmmPrefetch > 0 {
-		noPrefetch := g.label("nopf")
-		g.CMPQ(left, U8(spmmPrefetch+2))
-		g.JL(LabelRef(noPrefetch))
-		prefetch(0)
-		prefetch(1)
-		g.Label(noPrefetch)
-	}
 	fma(0, 0)
 	fma(1, 1)
 	g.ADDQ(U8(2), p)
