@@ -95,13 +95,18 @@ func (u ComputeUnitProbe) OK() bool { return u.Missing == "" && u.IssueRate > 0 
 func (u ComputeUnitProbe) OpsPerCycle() float64 { return u.OpsPerInstruction * u.IssueRate }
 
 // issueRate rounds a measured instructions-per-cycle figure the way the
-// FMA model rounds to pipes: to a whole count from ¾ up, below that to the
-// nearest power-of-two fraction (one AMX instruction per 16 cycles).
+// FMA model rounds to pipes: to a whole count from ¾ up, below that to a
+// power-of-two fraction (one AMX instruction per 16 cycles), leaning up:
+// a figure down to 0.59× a fraction counts as that fraction, one from
+// 1.19× it as the next. Noise only slows a probe, and a rate rounded down
+// makes a ceiling the unit's own kernels then beat: an AMX probe slowed to
+// 0.044 per cycle, nearer 1/32 than 1/16 in octaves, would have counted
+// 1/32, and the tile kernel measured right after ran at 170% of it.
 func issueRate(perCycle float64) float64 {
 	if perCycle >= 0.75 {
 		return math.Round(perCycle)
 	}
-	return 1 / math.Exp2(math.Round(math.Log2(1/perCycle)))
+	return math.Exp2(math.Ceil(math.Log2(perCycle) - 0.25))
 }
 
 // RateText writes an issue rate: "2", "1/16".

@@ -141,7 +141,11 @@ func TestComputeUnitsFeatures(t *testing.T) {
 func TestComputeUnitRates(t *testing.T) {
 	for _, tc := range []struct {
 		per, want float64
-	}{{1.97, 2}, {1.02, 1}, {0.8, 1}, {0.52, 0.5}, {0.0641, 1.0 / 16}, {0.058, 1.0 / 16}, {0.034, 1.0 / 32}} {
+	}{{1.97, 2}, {1.02, 1}, {0.8, 1}, {0.52, 0.5}, {0.0641, 1.0 / 16}, {0.058, 1.0 / 16}, {0.034, 1.0 / 32},
+		{0.0437, 1.0 / 16}, // a slowed AMX probe: up, not to 1/32
+		{0.036, 1.0 / 32},  // 1.15× 1/32: still 1/32
+		{0.0375, 1.0 / 16}, // 1.2× 1/32: the next
+	} {
 		if got := issueRate(tc.per); got != tc.want {
 			t.Errorf("issueRate(%g) = %g, want %g", tc.per, got, tc.want)
 		}
