@@ -48,7 +48,6 @@ func (g *gen) spmmRows(t dtype, w width) {
 	g.Load(g.Param("val"), val)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("y"), y)
-	rowBytes := g.paramAddr("rowBytes")
 
 	// The tail's mask: a k register (AVX-512) or a vector of ones in the
 	// tail's lanes (AVX2, from the mask table at 32 − tail·size).
@@ -73,6 +72,8 @@ func (g *gen) spmmRows(t dtype, w width) {
 		}
 	}
 
+	rb := g.GP64() // rowBytes, in a register: a memory operand of IMUL is a load per entry
+	g.Load(g.Param("rowBytes"), rb)
 	colOff, cnt := g.GP64(), g.GP64()
 	rowLoop, done, passLoop, tailPass, rowEnd := g.label("row"), g.label("done"), g.label("pass"), g.label("tailpass"), g.label("rowend")
 	g.Label(rowLoop)
@@ -83,29 +84,44 @@ func (g *gen) spmmRows(t dtype, w width) {
 	g.Label(passLoop)
 	g.TESTQ(cnt, cnt)
 	g.JE(LabelRef(tailPass))
-	g.spmmPass(t, w, spmmVecs, nil, rp, ci, val, x, y, colOff, rowBytes)
+	g.spmmPass(t, w, spmmVecs, nil, rp, ci, val, x, y, colOff, rb)
 	g.ADDQ(U32(spmmVecs*w.bytes), colOff)
 	g.DECQ(cnt)
 	g.JMP(LabelRef(passLoop))
 
+	// The tail: tailVecs vectors, the last under the mask unless the tail
+	// fills it (then the plain loads and stores, without the mask's cost).
 	g.Label(tailPass)
 	g.Load(g.Param("tailVecs"), cnt)
-	var passes []string
+	full := g.label("full")
+	g.CMPQ(g.paramAddr("tail"), U8(w.bytes/t.size))
+	g.JE(LabelRef(full))
+	var masked, plain []string
 	for nv := 1; nv <= spmmVecs; nv++ {
-		passes = append(passes, g.label(fmt.Sprintf("tail%d_", nv)))
+		masked = append(masked, g.label(fmt.Sprintf("tail%d_", nv)))
+		plain = append(plain, g.label(fmt.Sprintf("full%d_", nv)))
 		g.CMPQ(cnt, U8(nv))
-		g.JE(LabelRef(passes[nv-1]))
+		g.JE(LabelRef(masked[nv-1]))
+	}
+	g.JMP(LabelRef(rowEnd))
+	g.Label(full)
+	for nv := 1; nv <= spmmVecs; nv++ {
+		g.CMPQ(cnt, U8(nv))
+		g.JE(LabelRef(plain[nv-1]))
 	}
 	g.JMP(LabelRef(rowEnd))
 	for nv := 1; nv <= spmmVecs; nv++ {
-		g.Label(passes[nv-1])
-		g.spmmPass(t, w, nv, mask, rp, ci, val, x, y, colOff, rowBytes)
+		g.Label(masked[nv-1])
+		g.spmmPass(t, w, nv, mask, rp, ci, val, x, y, colOff, rb)
+		g.JMP(LabelRef(rowEnd))
+		g.Label(plain[nv-1])
+		g.spmmPass(t, w, nv, nil, rp, ci, val, x, y, colOff, rb)
 		g.JMP(LabelRef(rowEnd))
 	}
 
 	g.Label(rowEnd)
 	g.ADDQ(U8(4), rp)
-	g.ADDQ(rowBytes, y)
+	g.ADDQ(rb, y)
 	g.DECQ(rows)
 	g.JMP(LabelRef(rowLoop))
 	g.Label(done)
@@ -113,13 +129,23 @@ func (g *gen) spmmRows(t dtype, w width) {
 	g.RET()
 }
 
+// spmmPrefetch is how far ahead, in bytes, a pass asks for the value and
+// column-index streams (one line of each per row): the hardware
+// prefetcher alone left one core short of lines in flight, as in the SELL
+// kernel (sparse.go).
+const spmmPrefetch = 1024
+
 // spmmPass emits one pass over a row's entries: nv vectors of Y's row at
-// byte offset colOff, the last under mask (nil: none).
-func (g *gen) spmmPass(t dtype, w width, nv int, mask Op, rp, ci, val, x, y, colOff Register, rowBytes Mem) {
+// byte offset colOff, the last under mask (nil: none). The entries go four
+// at a time, alternating between the two sets of accumulators, with one
+// compare and branch per four.
+func (g *gen) spmmPass(t dtype, w width, nv int, mask Op, rp, ci, val, x, y, colOff, rowBytes Register) {
 	p, end, xb := g.GP64(), g.GP64(), g.GP64()
 	g.MOVLQSX(Mem{Base: rp}, p)
 	g.MOVLQSX(Mem{Base: rp, Disp: 4}, end)
 	g.LEAQ(Mem{Base: x, Index: colOff, Scale: 1}, xb)
+	g.PREFETCHT0(Mem{Base: val, Index: p, Scale: uint8(t.size), Disp: spmmPrefetch})
+	g.PREFETCHT0(Mem{Base: ci, Index: p, Scale: 4, Disp: spmmPrefetch})
 	var acc [2][]VecVirtual
 	for s := range acc {
 		for range nv {
@@ -158,21 +184,26 @@ func (g *gen) spmmPass(t dtype, w width, nv int, mask Op, rp, ci, val, x, y, col
 	// no better on the suite's shapes (k = 8, X of 8–16 MiB; Intel Xeon
 	// VM, runs of asm and MKL alternated with and without): uniform within
 	// the noise, banded 5–10% slower.
-	pairs, single, sum := g.label("pairs"), g.label("single"), g.label("sum")
-	left := g.GP64()
-	g.Label(pairs)
-	g.MOVQ(end, left)
-	g.SUBQ(p, left)
-	g.CMPQ(left, U8(2))
-	g.JL(LabelRef(single))
+	quad, rest, single, sum := g.label("quad"), g.label("rest"), g.label("single"), g.label("sum")
+	g.SUBQ(U8(3), end) // p < end−3: four entries left
+	g.CMPQ(p, end)
+	g.JGE(LabelRef(rest))
+	g.Label(quad)
 	fma(0, 0)
 	fma(1, 1)
-	g.ADDQ(U8(2), p)
-	g.JMP(LabelRef(pairs))
+	fma(2, 0)
+	fma(3, 1)
+	g.ADDQ(U8(4), p)
+	g.CMPQ(p, end)
+	g.JL(LabelRef(quad))
+	g.Label(rest)
+	g.ADDQ(U8(3), end)
 	g.Label(single)
 	g.CMPQ(p, end)
 	g.JGE(LabelRef(sum))
 	fma(0, 0)
+	g.INCQ(p)
+	g.JMP(LabelRef(single))
 	g.Label(sum)
 	for v := range nv {
 		a := acc[0][v]

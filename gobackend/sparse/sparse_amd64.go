@@ -36,6 +36,12 @@ func spmvAsm[T Float](k impl, a *CSR[T], x, y []T, lo, hi int) {
 func spmmAsm[T Float](impl impl, a *CSR[T], x []T, k int, y []T, lo, hi int) {
 	var z T
 	size := int(unsafe.Sizeof(z))
+	if impl == implAVX512 && k*size <= 32 {
+		// A row that fits a ymm runs on ymm: a zmm would hold it under a
+		// mask, and 512-bit work takes port 1 from the scalar address
+		// arithmetic on Intel cores.
+		impl = implAVX2
+	}
 	lanes := 64 / size
 	if impl == implAVX2 {
 		lanes = 32 / size
