@@ -67,12 +67,12 @@ func LayerNorm[T Float](lvl isa.Level, n, f int, x, gamma, beta, y []T, eps floa
 	checkLen("y", len(y), n*f)
 	checkLen("gamma", len(gamma), f)
 	checkLen("beta", len(beta), f)
-	k := poolImplFor(lvl.ForBytes(2 * n * f * num.Size[T]()))
+	k := vecImplFor(lvl.ForBytes(2 * n * f * num.Size[T]()))
 	num.For(n, threads, 1, 1, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xs, ys := x[r*f:(r+1)*f], y[r*f:(r+1)*f]
 			mu, rstd := moments(lvl, xs, eps)
-			if k != poolGeneric {
+			if k != vecGeneric {
 				normRowCall(k, xs, gamma, beta, ys, mu, rstd)
 				continue
 			}

@@ -61,8 +61,8 @@ func Pool[T Float](lvl isa.Level, kind PoolKind, p Params, out [3]int, x, y []T,
 	checkLen("x", len(x), p.InLen())
 	checkLen("y", len(y), p.N*p.C*prod(out))
 	if kind != AdaptiveAvg {
-		k := poolImplFor(lvl.ForBytes((len(x) + len(y)) * num.Size[T]()))
-		if k != poolGeneric && poolVec(k, kind, p, out, x, y, threads) {
+		k := vecImplFor(lvl.ForBytes((len(x) + len(y)) * num.Size[T]()))
+		if k != vecGeneric && poolVec(k, kind, p, out, x, y, threads) {
 			return
 		}
 	}

@@ -18,14 +18,14 @@ const haveAsm = true
 // x[i·xs + t + j] over the taps t (ys, xs in bytes). It panics unless
 // every element read and written lies inside x and y, and reports whether
 // a NaN may have been dropped (max: the caller recomputes).
-func poolCall[T Float](k poolImpl, kind PoolKind, y, x []T, taps []int, n, m, ys, xs int, scale T) bool {
+func poolCall[T Float](k vecImpl, kind PoolKind, y, x []T, taps []int, n, m, ys, xs int, scale T) bool {
 	if len(taps) == 0 || n < 1 || m < 1 {
 		panic(fmt.Sprintf("conv: pooling call of %d taps, n=%d m=%d", len(taps), n, m))
 	}
 	sz := num.Size[T]()
 	checkPoolSpan(len(y), (m-1)*ys/sz+n)
 	checkPoolSpan(len(x), (m-1)*xs/sz+maxOf(taps)+n)
-	wide, avg := k == poolAVX512, kind == Avg
+	wide, avg := k == vecAVX512, kind == Avg
 	if sz == 4 {
 		py, px, s := (*float32)(unsafe.Pointer(&y[0])), (*float32)(unsafe.Pointer(&x[0])), float32(scale)
 		f := smaxpoolAVX2
@@ -54,14 +54,14 @@ func poolCall[T Float](k poolImpl, kind PoolKind, y, x []T, taps []int, n, m, ys
 
 // poolCall2 is poolCall at input stride 2: even taps t fold x[i·xs + t +
 // 2j], odd taps x[i·xs + t + 2j + 1]; both read x up to t + 2n − 1.
-func poolCall2[T Float](k poolImpl, kind PoolKind, y, x []T, even, odd []int, n, m, ys, xs int, scale T) bool {
+func poolCall2[T Float](k vecImpl, kind PoolKind, y, x []T, even, odd []int, n, m, ys, xs int, scale T) bool {
 	if len(even) == 0 || n < 1 || m < 1 {
 		panic(fmt.Sprintf("conv: stride-2 pooling call of %d even taps, n=%d m=%d", len(even), n, m))
 	}
 	sz := num.Size[T]()
 	checkPoolSpan(len(y), (m-1)*ys/sz+n)
 	checkPoolSpan(len(x), (m-1)*xs/sz+max(maxOf(even), maxOf(odd))+2*n)
-	wide, avg := k == poolAVX512, kind == Avg
+	wide, avg := k == vecAVX512, kind == Avg
 	po := &even[0] // never read when odd is empty
 	if len(odd) > 0 {
 		po = &odd[0]
@@ -94,12 +94,12 @@ func poolCall2[T Float](k poolImpl, kind PoolKind, y, x []T, even, odd []int, n,
 
 // poolPlanesCall runs k's planes kernel: y[i] for i < len(y) folds
 // x[i·l … i·l + l − 1]; it reports what poolCall does.
-func poolPlanesCall[T Float](k poolImpl, kind PoolKind, y, x []T, l int, scale T) bool {
+func poolPlanesCall[T Float](k vecImpl, kind PoolKind, y, x []T, l int, scale T) bool {
 	if l < 1 || len(y) < 1 {
 		panic(fmt.Sprintf("conv: pooling of %d planes of %d", len(y), l))
 	}
 	checkPoolSpan(len(x), len(y)*l)
-	wide, avg := k == poolAVX512, kind == Avg
+	wide, avg := k == vecAVX512, kind == Avg
 	if num.Size[T]() == 4 {
 		py, px, s := (*float32)(unsafe.Pointer(&y[0])), (*float32)(unsafe.Pointer(&x[0])), float32(scale)
 		f := smaxplanesAVX2

@@ -2,23 +2,23 @@
 
 package conv
 
-// No assembly on this platform or under the purego tag: poolImplFor never
+// No assembly on this platform or under the purego tag: vecImplFor never
 // returns an assembly impl, so these are never called.
 
 const haveAsm = false
 
-func poolCall[T Float](poolImpl, PoolKind, []T, []T, []int, int, int, int, int, T) bool {
+func poolCall[T Float](vecImpl, PoolKind, []T, []T, []int, int, int, int, int, T) bool {
 	panic("conv: no assembly")
 }
 
-func poolCall2[T Float](poolImpl, PoolKind, []T, []T, []int, []int, int, int, int, int, T) bool {
+func poolCall2[T Float](vecImpl, PoolKind, []T, []T, []int, []int, int, int, int, int, T) bool {
 	panic("conv: no assembly")
 }
 
-func poolPlanesCall[T Float](poolImpl, PoolKind, []T, []T, int, T) bool {
+func poolPlanesCall[T Float](vecImpl, PoolKind, []T, []T, int, T) bool {
 	panic("conv: no assembly")
 }
 
-func normRowCall[T Float](poolImpl, []T, []T, []T, []T, T, T) {
+func normRowCall[T Float](vecImpl, []T, []T, []T, []T, T, T) {
 	panic("conv: no assembly")
 }

@@ -100,7 +100,7 @@ func sepCase(p Params) bool {
 }
 
 // poolSeparable pools NCHW x into y in the two passes of sepPlan.
-func poolSeparable[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
+func poolSeparable[T Float](k vecImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	sp := newSepPlan(p, out)
 	sz, w := num.Size[T](), p.In[2]
 	scale := 1 / T(prod(p.Window))

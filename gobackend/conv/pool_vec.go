@@ -22,33 +22,34 @@ import (
 // plane. Other NCHW strides run the generic code, except a window that
 // spans whole rows, which reduce folds as one run.
 
-// poolImpl is a set of pooling kernels.
-type poolImpl uint8
+// vecImpl is a set of the package's vector kernels: pooling, and the rows of
+// layernorm.
+type vecImpl uint8
 
 const (
-	poolGeneric poolImpl = iota
-	poolAVX2
-	poolAVX512
+	vecGeneric vecImpl = iota
+	vecAVX2
+	vecAVX512
 )
 
-// poolImplFor returns the kernels lvl runs (clamped to what the CPU runs).
-func poolImplFor(lvl isa.Level) poolImpl {
+// vecImplFor returns the kernels lvl runs (clamped to what the CPU runs).
+func vecImplFor(lvl isa.Level) vecImpl {
 	switch l := lvl.Clamp(); {
 	case !haveAsm || l < isa.AVX2:
-		return poolGeneric
+		return vecGeneric
 	case l >= isa.AVX512:
-		return poolAVX512
+		return vecAVX512
 	}
-	return poolAVX2
+	return vecAVX2
 }
 
 // PoolKernel names the kernels max and avg pooling run at lvl: "generic",
 // "AVX2", or at AVX512 isa.ZMMKernel().
 func PoolKernel(lvl isa.Level) string {
-	switch poolImplFor(lvl) {
-	case poolAVX2:
+	switch vecImplFor(lvl) {
+	case vecAVX2:
 		return "AVX2"
-	case poolAVX512:
+	case vecAVX512:
 		return isa.ZMMKernel()
 	}
 	return "generic"
@@ -57,7 +58,7 @@ func PoolKernel(lvl isa.Level) string {
 // poolVec pools x into y (Max or Avg) with k's kernels and reports true,
 // or reports false, having done nothing, for a geometry it has no kernel
 // for.
-func poolVec[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) bool {
+func poolVec[T Float](k vecImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) bool {
 	switch {
 	case p.NHWC:
 		poolNHWC(k, kind, p, out, x, y, threads)
@@ -89,7 +90,7 @@ func validTaps(taps []int, p Params, d, o, base, step int) []int {
 // poolNHWC: each output pixel folds the C-vectors of its window; the
 // pixels of an output row whose windows lie inside the row share one tap
 // list and one kernel call.
-func poolNHWC[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
+func poolNHWC[T Float](k vecImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	c, sz := p.C, num.Size[T]()
 	scale := 1 / T(prod(p.Window))
 	rowLen := p.In[2] * c
@@ -140,7 +141,7 @@ func poolNHWC[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T
 // rows; the rows whose windows lie inside the plane share one tap list and
 // one kernel call, and the one or two outputs of a row whose window
 // crosses the row's ends are computed in Go.
-func poolNCHW[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
+func poolNCHW[T Float](k vecImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	sz, st := num.Size[T](), p.Stride[2]
 	scale := 1 / T(prod(p.Window))
 	isz, osz, w2 := prod(p.In), prod(out), p.In[2]
@@ -242,7 +243,7 @@ func interior(n, in, span, stride, pad int) (lo, hi int) {
 // poolGlobal: NCHW windows that are the whole plane, one output per
 // channel: a run of planes in one call of the planes kernel, which folds
 // each plane with whole vectors.
-func poolGlobal[T Float](k poolImpl, kind PoolKind, p Params, x, y []T, threads int) {
+func poolGlobal[T Float](k vecImpl, kind PoolKind, p Params, x, y []T, threads int) {
 	isz := prod(p.In)
 	scale := 1 / T(isz)
 	num.For(p.N*p.C, threads, 1, 1, func(_, lo, hi int) {
@@ -256,9 +257,9 @@ func poolGlobal[T Float](k poolImpl, kind PoolKind, p Params, x, y []T, threads 
 
 // poolWholeRows: NCHW windows one output wide that span whole input rows
 // (global pooling): each window row range is one contiguous run.
-func poolWholeRows[T Float](k poolImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
+func poolWholeRows[T Float](k vecImpl, kind PoolKind, p Params, out [3]int, x, y []T, threads int) {
 	lvl := isa.AVX2
-	if k == poolAVX512 {
+	if k == vecAVX512 {
 		lvl = isa.AVX512
 	}
 	scale := 1 / T(prod(p.Window))
