@@ -36,8 +36,9 @@ type Plan[C Complex] struct {
 	inverse bool
 	lvl     isa.Level // the level the stages run at (isa.Generic: all Go)
 	stages  []stage[C]
-	work    []C // the buffer the stages alternate with the output
+	work    []C // the buffer the stages alternate with the output; four-step: the passes' middle
 	blue    *bluestein[C]
+	four    *fourStep[C] // a length past the cache cut, or shared between threads (fourstep.go)
 }
 
 // stage is one pass of radix r over sub-transforms of length l (= r·m) at
@@ -51,39 +52,68 @@ type stage[C Complex] struct {
 
 // NewPlan returns the plan of an n-point transform: forward
 // (X[k] = Σ x[j]·e^(−2πi·jk/n)), or inverse, the same with e^(+2πi·jk/n)
-// and not divided by n. lvl is clamped to what the CPU runs.
-func NewPlan[C Complex](lvl isa.Level, n int, inverse bool) *Plan[C] {
+// and not divided by n, run on up to threads goroutines (the four-step
+// algorithm, fourstep.go, for a length worth splitting). lvl is clamped to
+// what the CPU runs.
+func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C] {
+	return newPlan[C](lvl, n, inverse, threads, fourStepWorth[C](n, threads))
+}
+
+// newPlan is NewPlan with the choice of the four-step algorithm made.
+func newPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int, four bool) *Plan[C] {
 	if n < 1 {
 		panic(fmt.Sprintf("fft: length %d", n))
 	}
 	p := &Plan[C]{n: n, inverse: inverse, lvl: lvl.Clamp()}
 	rest, radices := factor(n)
 	if rest != 1 {
-		p.blue = newBluestein[C](p.lvl, n, inverse)
+		p.blue = newBluestein[C](p.lvl, n, inverse, threads)
 		return p
 	}
-	pow2 := n&(n-1) == 0
-	l, s := n, 1
+	p.work = make([]C, n)
+	if four {
+		if p.four = newFourStep[C](p.lvl, n, inverse, threads); p.four != nil {
+			return p
+		}
+	}
+	p.stages = newStages[C](p.lvl, radices, n&(n-1) == 0, 1, inverse)
+	return p
+}
+
+// newStages is the stages of a transform over the given radices, of
+// stride s0: s0 interleaved transforms, the j-th value of the t-th at
+// t + s0·j in and out (each stage treats its columns q < s alike, so
+// starting at stride s0 runs s0 of them side by side).
+func newStages[C Complex](lvl isa.Level, radices []int, pow2 bool, s0 int, inverse bool) []stage[C] {
+	n := 1
+	for _, r := range radices {
+		n *= r
+	}
+	var stages []stage[C]
+	l, s := n, s0
 	for _, r := range radices {
 		st := stage[C]{r: r, l: l, m: l / r, s: s}
-		st.asm = pow2 && asmStage[C](p.lvl, st)
+		st.asm = pow2 && asmStage[C](lvl, st)
 		st.tw = twiddles[C](st, inverse)
-		p.stages = append(p.stages, st)
+		stages = append(stages, st)
 		l, s = l/r, s*r
 	}
-	p.work = make([]C, n)
-	return p
+	return stages
 }
 
 // Len is the transform's length.
 func (p *Plan[C]) Len() int { return p.n }
 
 // Kernel names the code the plan runs: "go", or the assembly's widths
-// ("avx512+avx2", …), and "bluestein" for a length with a prime factor
+// ("avx512+avx2", …), "fourstep(…)" around them for a length run by the
+// four-step algorithm, and "bluestein" for a length with a prime factor
 // above 5.
 func (p *Plan[C]) Kernel() string {
 	if p.blue != nil {
 		return "bluestein(" + p.blue.conv.Kernel() + ")"
+	}
+	if p.four != nil {
+		return p.four.kernel()
 	}
 	return stagesKernel(p.lvl, p.stages)
 }
@@ -98,36 +128,46 @@ func (p *Plan[C]) Transform(y, x []C) {
 		p.blue.transform(y, x)
 		return
 	}
-	if len(p.stages) == 0 {
+	if p.four != nil {
+		p.four.transform(y, x, p.work)
+		return
+	}
+	runStages(p.lvl, p.stages, y, x, p.work, p.inverse)
+}
+
+// runStages sets y to the stages' transform of x, alternating with work
+// (all of the stages' length, none overlapping).
+func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inverse bool) {
+	if len(stages) == 0 {
 		copy(y, x)
 		return
 	}
 	// The last stage writes y, the one before the buffer, and so back.
 	src := x
-	for i := range p.stages {
+	for i := range stages {
 		dst := y
-		if (len(p.stages)-1-i)%2 == 1 {
-			dst = p.work
+		if (len(stages)-1-i)%2 == 1 {
+			dst = work
 		}
-		p.run(&p.stages[i], dst, src)
+		runStage(lvl, &stages[i], dst, src, inverse)
 		src = dst
 	}
 }
 
-func (p *Plan[C]) run(st *stage[C], y, x []C) {
+func runStage[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool) {
 	if st.asm {
-		runAsm(p.lvl, st, y, x, p.inverse)
+		runAsm(lvl, st, y, x, inverse)
 		return
 	}
 	switch st.r {
 	case 2:
 		radix2(st, y, x)
 	case 3:
-		radix3(st, y, x, p.inverse)
+		radix3(st, y, x, inverse)
 	case 4:
-		radix4(st, y, x, p.inverse)
+		radix4(st, y, x, inverse)
 	default:
-		radix5(st, y, x, p.inverse)
+		radix5(st, y, x, inverse)
 	}
 }
 

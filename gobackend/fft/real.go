@@ -34,9 +34,9 @@ type RealPlan[R Real, C Complex] struct {
 	cy   []C
 }
 
-// NewRealPlan returns the plan of an n-point real transform; lvl is
-// clamped to what the CPU runs.
-func NewRealPlan[R Real, C Complex](lvl isa.Level, n int) *RealPlan[R, C] {
+// NewRealPlan returns the plan of an n-point real transform run on up to
+// threads goroutines; lvl is clamped to what the CPU runs.
+func NewRealPlan[R Real, C Complex](lvl isa.Level, n, threads int) *RealPlan[R, C] {
 	var r R
 	var c C
 	if 2*unsafe.Sizeof(r) != unsafe.Sizeof(c) {
@@ -47,11 +47,11 @@ func NewRealPlan[R Real, C Complex](lvl isa.Level, n int) *RealPlan[R, C] {
 	}
 	p := &RealPlan[R, C]{n: n}
 	if n%2 == 1 {
-		p.full = NewPlan[C](lvl, n, false)
+		p.full = NewPlan[C](lvl, n, false, threads)
 		p.cx, p.cy = make([]C, n), make([]C, n)
 		return p
 	}
-	p.half = NewPlan[C](lvl, n/2, false)
+	p.half = NewPlan[C](lvl, n/2, false, threads)
 	quarter := n / 4
 	p.tw = make([]R, 2*(quarter+1))
 	for k := range quarter + 1 {
