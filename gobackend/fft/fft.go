@@ -70,12 +70,13 @@ func newPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int, four bo
 		p.blue = newBluestein[C](p.lvl, n, inverse, threads)
 		return p
 	}
-	p.work = make([]C, n)
 	if four {
 		if p.four = newFourStep[C](p.lvl, n, inverse, threads); p.four != nil {
+			p.work = hugeSlice[C](p, n)
 			return p
 		}
 	}
+	p.work = make([]C, n)
 	p.stages = newStages[C](p.lvl, radices, n&(n-1) == 0, 1, inverse)
 	return p
 }

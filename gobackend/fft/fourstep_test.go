@@ -113,3 +113,28 @@ func TestRealThreads(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFourStep: the one-pass and four-step plans of the same
+// lengths, on 1 and 2 threads.
+func BenchmarkFourStep(b *testing.B) {
+	for _, n := range []int{1 << 16, 1 << 20} {
+		for _, four := range []bool{false, true} {
+			for threads := 1; threads <= 2; threads++ {
+				if !four && threads > 1 {
+					continue
+				}
+				b.Run(fmt.Sprintf("c128/%d/four=%v/threads=%d", n, four, threads), func(b *testing.B) {
+					p := newPlan[complex128](isa.AVX512, n, false, threads, four)
+					x, y := hugeSlice[complex128](p, n), hugeSlice[complex128](p, n)
+					for i := range x {
+						x[i] = complex(float64(i%7), float64(i%3))
+					}
+					for b.Loop() {
+						p.Transform(y, x)
+					}
+					b.ReportMetric(5*float64(n)*math.Log2(float64(n))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
+		}
+	}
+}
