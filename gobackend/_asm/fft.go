@@ -98,14 +98,15 @@ func (g *gen) butterfly4(t dtype, w width, a, b, c, d, mask VecVirtual) {
 // s a multiple of w's complex values.
 func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	name := fmt.Sprintf("fft%db", r)
-	sig := "func(y, x, tw *%s, m, s int, mask *%[1]s)"
+	sig := "func(y, x, tw *%s, m, s, pn, qn int, mask *%[1]s)"
 	if r == 2 {
-		sig = "func(y, x, tw *%s, m, s int)"
+		sig = "func(y, x, tw *%s, m, s, pn, qn int)"
 	}
 	g.fftFunc(t, w, name, sig,
-		fmt.Sprintf("%s%s%s runs a radix-%d Stockham stage: for p < m and q < s, the butterfly", cplx(t), name, w.name, r),
+		fmt.Sprintf("%s%s%s runs a radix-%d Stockham stage: for p < pn and q < qn, the butterfly", cplx(t), name, w.name, r),
 		fmt.Sprintf("of x[q + s·(p + k·m)], k < %d, into y[q + s·(%d·p + k)], output k times tw[p·%d + k−1]", r, r, r-1),
-		fmt.Sprintf("(complex values, k ≥ 1). s is a multiple of %d.", w.bytes/(2*t.size)))
+		fmt.Sprintf("(complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for"),
+		fmt.Sprintf("a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of %d.", w.bytes/(2*t.size)))
 	cs := 2 * t.size // bytes per complex value
 	y, x, tw, m, s := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("y"), y)
@@ -113,6 +114,9 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	g.Load(g.Param("tw"), tw)
 	g.Load(g.Param("m"), m)
 	g.Load(g.Param("s"), s)
+	qb := g.GP64() // qn·cs: the bytes of q the inner loop runs
+	g.Load(g.Param("qn"), qb)
+	g.SHLQ(U8(log2(cs)), qb)
 	var mask VecVirtual
 	if r == 4 {
 		mp := g.GP64()
@@ -132,8 +136,12 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 		g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
 		g.LEAQ(Mem{Base: sb, Index: sb, Scale: 2}, sb3)
 	}
+	// m is done with: the p loop counts pn down in it.
+	g.Load(g.Param("pn"), m)
 	g.TESTQ(m, m)
 	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	g.TESTQ(qb, qb)
 	g.JE(LabelRef(done))
 	outer := g.label("fftp")
 	g.Label(outer)
@@ -179,7 +187,7 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 		g.vmovu(t, tmp, Mem{Base: yo, Index: sb, Scale: 1})
 	}
 	g.ADDQ(U32(w.bytes), off)
-	g.CMPQ(off, sb)
+	g.CMPQ(off, qb)
 	g.JB(LabelRef(inner))
 	// Next p: x advances s complex values, y r·s, tw r−1.
 	g.ADDQ(sb, x)
@@ -198,10 +206,11 @@ func (g *gen) fft4Transposed(t dtype) {
 	w := ymm
 	v := w.bytes / (2 * t.size) // butterflies per vector: 4 complex64, 2 complex128
 	name := "fft4t"
-	g.fftFunc(t, w, name, "func(y, x, tw *%s, m int, mask *%[1]s)",
-		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly", cplx(t), name, w.name),
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly", cplx(t), name, w.name),
 		"of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in",
-		fmt.Sprintf("blocks of %d: W^p, then W^2p, then W^3p of the block's p. m is a multiple of %d.", v, v))
+		fmt.Sprintf("blocks of %d: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;", v),
+		fmt.Sprintf("less: a part, y, x and tw advanced to its first p). m and pn are multiples of %d.", v))
 	cs := 2 * t.size
 	y, x, tw, m := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("y"), y)
@@ -216,6 +225,7 @@ func (g *gen) fft4Transposed(t dtype) {
 	g.MOVQ(m, xm)
 	g.SHLQ(U8(log2(cs)), xm)
 	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	g.Load(g.Param("pn"), m)
 	g.SHRQ(U8(log2(v)), m) // vector trips
 	g.TESTQ(m, m)
 	done := g.label("fftdone")

@@ -39,6 +39,7 @@ type Plan[C Complex] struct {
 	work    []C // the buffer the stages alternate with the output; four-step: the passes' middle
 	blue    *bluestein[C]
 	four    *fourStep[C] // a length past the cache cut, or shared between threads (fourstep.go)
+	threads int
 }
 
 // stage is one pass of radix r over sub-transforms of length l (= r·m) at
@@ -64,7 +65,7 @@ func newPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int, four bo
 	if n < 1 {
 		panic(fmt.Sprintf("fft: length %d", n))
 	}
-	p := &Plan[C]{n: n, inverse: inverse, lvl: lvl.Clamp()}
+	p := &Plan[C]{n: n, inverse: inverse, lvl: lvl.Clamp(), threads: max(threads, 1)}
 	rest, radices := factor(n)
 	if rest != 1 {
 		p.blue = newBluestein[C](p.lvl, n, inverse, threads)
@@ -133,12 +134,13 @@ func (p *Plan[C]) Transform(y, x []C) {
 		p.four.transform(y, x, p.work)
 		return
 	}
-	runStages(p.lvl, p.stages, y, x, p.work, p.inverse)
+	runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)
 }
 
 // runStages sets y to the stages' transform of x, alternating with work
-// (all of the stages' length, none overlapping).
-func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inverse bool) {
+// (all of the stages' length, none overlapping), each stage's butterflies
+// shared between threads (runShared) when there are enough of them.
+func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inverse bool, threads int) {
 	if len(stages) == 0 {
 		copy(y, x)
 		return
@@ -150,25 +152,31 @@ func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inve
 		if (len(stages)-1-i)%2 == 1 {
 			dst = work
 		}
-		runStage(lvl, &stages[i], dst, src, inverse)
+		st := &stages[i]
+		if threads > 1 && st.l*st.s >= minParallelLen {
+			runShared(lvl, st, dst, src, inverse, threads)
+		} else {
+			runStage(lvl, st, dst, src, inverse, span{0, st.m, 0, st.s})
+		}
 		src = dst
 	}
 }
 
-func runStage[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool) {
+// runStage runs the butterflies of rg.
+func runStage[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, rg span) {
 	if st.asm {
-		runAsm(lvl, st, y, x, inverse)
+		runAsm(lvl, st, y, x, inverse, rg.p0, rg.p1-rg.p0, rg.q0, rg.q1-rg.q0)
 		return
 	}
 	switch st.r {
 	case 2:
-		radix2(st, y, x)
+		radix2(st, y, x, rg)
 	case 3:
-		radix3(st, y, x, inverse)
+		radix3(st, y, x, rg, inverse)
 	case 4:
-		radix4(st, y, x, inverse)
+		radix4(st, y, x, rg, inverse)
 	default:
-		radix5(st, y, x, inverse)
+		radix5(st, y, x, rg, inverse)
 	}
 }
 

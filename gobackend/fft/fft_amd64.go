@@ -58,41 +58,48 @@ func init() {
 	}
 }
 
-// runAsm runs an asm stage: zmm where AVX-512 runs and the stride holds
-// whole zmm vectors, else ymm.
-func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool) {
-	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%complexPerVector[C](64) == 0
+// runAsm runs butterflies p0 ≤ p < p0+pn, q0 ≤ q < q0+qn of an asm stage:
+// zmm where AVX-512 runs and the stride and the q range hold whole zmm
+// vectors, else ymm. A stride-1 stage takes q0 = 0, qn = 1 and a p range
+// of whole blocks of transposeBlock.
+func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, pn, q0, qn int) {
+	if pn == 0 || qn == 0 {
+		return
+	}
+	zv := complexPerVector[C](64)
+	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%zv == 0 && q0%zv == 0 && qn%zv == 0
+	xo, yo, to := q0+st.s*p0, q0+st.s*st.r*p0, p0*(st.r-1)
 	var z C
 	if unsafe.Sizeof(z) == 8 {
-		yp, xp, tw := (*float32)(unsafe.Pointer(&y[0])), (*float32)(unsafe.Pointer(&x[0])), (*float32)(unsafe.Pointer(&st.tw[0]))
+		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
 		case st.s == 1:
-			cfft4tAVX2(yp, xp, tw, st.m, mask)
+			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 		case st.r == 4 && wide:
-			cfft4bAVX512(yp, xp, tw, st.m, st.s, mask)
+			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case st.r == 4:
-			cfft4bAVX2(yp, xp, tw, st.m, st.s, mask)
+			cfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case wide:
-			cfft2bAVX512(yp, xp, tw, st.m, st.s)
+			cfft2bAVX512(yp, xp, tw, st.m, st.s, pn, qn)
 		default:
-			cfft2bAVX2(yp, xp, tw, st.m, st.s)
+			cfft2bAVX2(yp, xp, tw, st.m, st.s, pn, qn)
 		}
 		return
 	}
-	yp, xp, tw := (*float64)(unsafe.Pointer(&y[0])), (*float64)(unsafe.Pointer(&x[0])), (*float64)(unsafe.Pointer(&st.tw[0]))
+	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
 	case st.s == 1:
-		zfft4tAVX2(yp, xp, tw, st.m, mask)
+		zfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 	case st.r == 4 && wide:
-		zfft4bAVX512(yp, xp, tw, st.m, st.s, mask)
+		zfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 	case st.r == 4:
-		zfft4bAVX2(yp, xp, tw, st.m, st.s, mask)
+		zfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, mask)
 	case wide:
-		zfft2bAVX512(yp, xp, tw, st.m, st.s)
+		zfft2bAVX512(yp, xp, tw, st.m, st.s, pn, qn)
 	default:
-		zfft2bAVX2(yp, xp, tw, st.m, st.s)
+		zfft2bAVX2(yp, xp, tw, st.m, st.s, pn, qn)
 	}
 }
 
@@ -124,3 +131,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 	add(goUsed, "go")
 	return name
 }
+
+// zmmComplex is the C values in a zmm register: the q alignment that
+// keeps a shared stage's pieces on the zmm code.
+func zmmComplex[C Complex]() int { return complexPerVector[C](64) }

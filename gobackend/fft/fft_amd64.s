@@ -2,22 +2,27 @@
 
 //go:build !purego
 
-// func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+// func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 // Requires: AVX, FMA3
-TEXT ·cfft4bAVX2(SB), $0-48
+TEXT ·cfft4bAVX2(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPS (DI), Y0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPS (R8), Y0
 	SHLQ    $0x03, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
+	JE      fftdone1
+	TESTQ   DI, DI
 	JE      fftdone1
 
 fftp2:
@@ -27,15 +32,15 @@ fftp2:
 	VBROADCASTSS 12(DX), Y4
 	VBROADCASTSS 16(DX), Y5
 	VBROADCASTSS 20(DX), Y6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 fftq3:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPS        (R11), Y7
-	VMOVUPS        (R11)(DI*1), Y8
-	VMOVUPS        (R11)(DI*2), Y9
-	VMOVUPS        (R11)(R8*1), Y10
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPS        (R12), Y7
+	VMOVUPS        (R12)(R8*1), Y8
+	VMOVUPS        (R12)(R8*2), Y9
+	VMOVUPS        (R12)(R9*1), Y10
 	VADDPS         Y9, Y7, Y11
 	VSUBPS         Y9, Y7, Y12
 	VADDPS         Y10, Y8, Y9
@@ -55,12 +60,12 @@ fftq3:
 	VPERMILPS      $0xb1, Y10, Y11
 	VMULPS         Y6, Y11, Y11
 	VFMADDSUB213PS Y11, Y5, Y10
-	VMOVUPS        Y7, (R12)
-	VMOVUPS        Y8, (R12)(SI*1)
-	VMOVUPS        Y9, (R12)(SI*2)
-	VMOVUPS        Y10, (R12)(R9*1)
-	ADDQ           $0x00000020, R10
-	CMPQ           R10, SI
+	VMOVUPS        Y7, (R13)
+	VMOVUPS        Y8, (R13)(SI*1)
+	VMOVUPS        Y9, (R13)(SI*2)
+	VMOVUPS        Y10, (R13)(R10*1)
+	ADDQ           $0x00000020, R11
+	CMPQ           R11, DI
 	JB             fftq3
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
@@ -72,39 +77,44 @@ fftdone1:
 	VZEROUPPER
 	RET
 
-// func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int)
+// func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 // Requires: AVX, FMA3
-TEXT ·cfft2bAVX2(SB), $0-40
+TEXT ·cfft2bAVX2(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x03, DI
 	SHLQ  $0x03, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
+	JE    fftdone4
+	TESTQ DI, DI
 	JE    fftdone4
 
 fftp5:
 	VBROADCASTSS (DX), Y0
 	VBROADCASTSS 4(DX), Y1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
 fftq6:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPS        (R9), Y2
-	VMOVUPS        (R9)(DI*1), Y3
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPS        (R10), Y2
+	VMOVUPS        (R10)(R8*1), Y3
 	VSUBPS         Y3, Y2, Y4
 	VADDPS         Y3, Y2, Y2
 	VPERMILPS      $0xb1, Y4, Y3
 	VMULPS         Y1, Y3, Y3
 	VFMADDSUB213PS Y3, Y0, Y4
-	VMOVUPS        Y2, (R10)
-	VMOVUPS        Y4, (R10)(SI*1)
-	ADDQ           $0x00000020, R8
-	CMPQ           R8, SI
+	VMOVUPS        Y2, (R11)
+	VMOVUPS        Y4, (R11)(SI*1)
+	ADDQ           $0x00000020, R9
+	CMPQ           R9, DI
 	JB             fftq6
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
@@ -116,22 +126,27 @@ fftdone4:
 	VZEROUPPER
 	RET
 
-// func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+// func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·cfft4bAVX512(SB), $0-48
+TEXT ·cfft4bAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPS (DI), Z0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPS (R8), Z0
 	SHLQ    $0x03, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
+	JE      fftdone7
+	TESTQ   DI, DI
 	JE      fftdone7
 
 fftp8:
@@ -141,15 +156,15 @@ fftp8:
 	VBROADCASTSS 12(DX), Z4
 	VBROADCASTSS 16(DX), Z5
 	VBROADCASTSS 20(DX), Z6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 fftq9:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPS        (R11), Z7
-	VMOVUPS        (R11)(DI*1), Z8
-	VMOVUPS        (R11)(DI*2), Z9
-	VMOVUPS        (R11)(R8*1), Z10
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPS        (R12), Z7
+	VMOVUPS        (R12)(R8*1), Z8
+	VMOVUPS        (R12)(R8*2), Z9
+	VMOVUPS        (R12)(R9*1), Z10
 	VADDPS         Z9, Z7, Z11
 	VSUBPS         Z9, Z7, Z12
 	VADDPS         Z10, Z8, Z9
@@ -169,12 +184,12 @@ fftq9:
 	VPERMILPS      $0xb1, Z10, Z11
 	VMULPS         Z6, Z11, Z11
 	VFMADDSUB213PS Z11, Z5, Z10
-	VMOVUPS        Z7, (R12)
-	VMOVUPS        Z8, (R12)(SI*1)
-	VMOVUPS        Z9, (R12)(SI*2)
-	VMOVUPS        Z10, (R12)(R9*1)
-	ADDQ           $0x00000040, R10
-	CMPQ           R10, SI
+	VMOVUPS        Z7, (R13)
+	VMOVUPS        Z8, (R13)(SI*1)
+	VMOVUPS        Z9, (R13)(SI*2)
+	VMOVUPS        Z10, (R13)(R10*1)
+	ADDQ           $0x00000040, R11
+	CMPQ           R11, DI
 	JB             fftq9
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
@@ -186,39 +201,44 @@ fftdone7:
 	VZEROUPPER
 	RET
 
-// func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int)
+// func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 // Requires: AVX, AVX512F
-TEXT ·cfft2bAVX512(SB), $0-40
+TEXT ·cfft2bAVX512(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x03, DI
 	SHLQ  $0x03, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
+	JE    fftdone10
+	TESTQ DI, DI
 	JE    fftdone10
 
 fftp11:
 	VBROADCASTSS (DX), Z0
 	VBROADCASTSS 4(DX), Z1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
 fftq12:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPS        (R9), Z2
-	VMOVUPS        (R9)(DI*1), Z3
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPS        (R10), Z2
+	VMOVUPS        (R10)(R8*1), Z3
 	VSUBPS         Z3, Z2, Z4
 	VADDPS         Z3, Z2, Z2
 	VPERMILPS      $0xb1, Z4, Z3
 	VMULPS         Z1, Z3, Z3
 	VFMADDSUB213PS Z3, Z0, Z4
-	VMOVUPS        Z2, (R10)
-	VMOVUPS        Z4, (R10)(SI*1)
-	ADDQ           $0x00000040, R8
-	CMPQ           R8, SI
+	VMOVUPS        Z2, (R11)
+	VMOVUPS        Z4, (R11)(SI*1)
+	ADDQ           $0x00000040, R9
+	CMPQ           R9, DI
 	JB             fftq12
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
@@ -230,18 +250,19 @@ fftdone10:
 	VZEROUPPER
 	RET
 
-// func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, mask *float32)
+// func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 // Requires: AVX, FMA3
-TEXT ·cfft4tAVX2(SB), $0-40
+TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    mask+40(FP), SI
 	VMOVUPS (SI), Y0
 	MOVQ    BX, SI
 	SHLQ    $0x03, SI
 	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
 	JE      fftdone13
@@ -298,22 +319,27 @@ fftdone13:
 	VZEROUPPER
 	RET
 
-// func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+// func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
 // Requires: AVX, FMA3
-TEXT ·zfft4bAVX2(SB), $0-48
+TEXT ·zfft4bAVX2(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPD (DI), Y0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPD (R8), Y0
 	SHLQ    $0x04, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
+	JE      fftdone15
+	TESTQ   DI, DI
 	JE      fftdone15
 
 fftp16:
@@ -323,15 +349,15 @@ fftp16:
 	VBROADCASTSD 24(DX), Y4
 	VBROADCASTSD 32(DX), Y5
 	VBROADCASTSD 40(DX), Y6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 fftq17:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPD        (R11), Y7
-	VMOVUPD        (R11)(DI*1), Y8
-	VMOVUPD        (R11)(DI*2), Y9
-	VMOVUPD        (R11)(R8*1), Y10
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPD        (R12), Y7
+	VMOVUPD        (R12)(R8*1), Y8
+	VMOVUPD        (R12)(R8*2), Y9
+	VMOVUPD        (R12)(R9*1), Y10
 	VADDPD         Y9, Y7, Y11
 	VSUBPD         Y9, Y7, Y12
 	VADDPD         Y10, Y8, Y9
@@ -351,12 +377,12 @@ fftq17:
 	VPERMILPD      $0x05, Y10, Y11
 	VMULPD         Y6, Y11, Y11
 	VFMADDSUB213PD Y11, Y5, Y10
-	VMOVUPD        Y7, (R12)
-	VMOVUPD        Y8, (R12)(SI*1)
-	VMOVUPD        Y9, (R12)(SI*2)
-	VMOVUPD        Y10, (R12)(R9*1)
-	ADDQ           $0x00000020, R10
-	CMPQ           R10, SI
+	VMOVUPD        Y7, (R13)
+	VMOVUPD        Y8, (R13)(SI*1)
+	VMOVUPD        Y9, (R13)(SI*2)
+	VMOVUPD        Y10, (R13)(R10*1)
+	ADDQ           $0x00000020, R11
+	CMPQ           R11, DI
 	JB             fftq17
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
@@ -368,39 +394,44 @@ fftdone15:
 	VZEROUPPER
 	RET
 
-// func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int)
+// func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 // Requires: AVX, FMA3
-TEXT ·zfft2bAVX2(SB), $0-40
+TEXT ·zfft2bAVX2(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x04, DI
 	SHLQ  $0x04, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
+	JE    fftdone18
+	TESTQ DI, DI
 	JE    fftdone18
 
 fftp19:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
 fftq20:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPD        (R9), Y2
-	VMOVUPD        (R9)(DI*1), Y3
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPD        (R10), Y2
+	VMOVUPD        (R10)(R8*1), Y3
 	VSUBPD         Y3, Y2, Y4
 	VADDPD         Y3, Y2, Y2
 	VPERMILPD      $0x05, Y4, Y3
 	VMULPD         Y1, Y3, Y3
 	VFMADDSUB213PD Y3, Y0, Y4
-	VMOVUPD        Y2, (R10)
-	VMOVUPD        Y4, (R10)(SI*1)
-	ADDQ           $0x00000020, R8
-	CMPQ           R8, SI
+	VMOVUPD        Y2, (R11)
+	VMOVUPD        Y4, (R11)(SI*1)
+	ADDQ           $0x00000020, R9
+	CMPQ           R9, DI
 	JB             fftq20
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
@@ -412,22 +443,27 @@ fftdone18:
 	VZEROUPPER
 	RET
 
-// func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+// func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·zfft4bAVX512(SB), $0-48
+TEXT ·zfft4bAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPD (DI), Z0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPD (R8), Z0
 	SHLQ    $0x04, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
+	JE      fftdone21
+	TESTQ   DI, DI
 	JE      fftdone21
 
 fftp22:
@@ -437,15 +473,15 @@ fftp22:
 	VBROADCASTSD 24(DX), Z4
 	VBROADCASTSD 32(DX), Z5
 	VBROADCASTSD 40(DX), Z6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 fftq23:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPD        (R11), Z7
-	VMOVUPD        (R11)(DI*1), Z8
-	VMOVUPD        (R11)(DI*2), Z9
-	VMOVUPD        (R11)(R8*1), Z10
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPD        (R12), Z7
+	VMOVUPD        (R12)(R8*1), Z8
+	VMOVUPD        (R12)(R8*2), Z9
+	VMOVUPD        (R12)(R9*1), Z10
 	VADDPD         Z9, Z7, Z11
 	VSUBPD         Z9, Z7, Z12
 	VADDPD         Z10, Z8, Z9
@@ -465,12 +501,12 @@ fftq23:
 	VPERMILPD      $0x55, Z10, Z11
 	VMULPD         Z6, Z11, Z11
 	VFMADDSUB213PD Z11, Z5, Z10
-	VMOVUPD        Z7, (R12)
-	VMOVUPD        Z8, (R12)(SI*1)
-	VMOVUPD        Z9, (R12)(SI*2)
-	VMOVUPD        Z10, (R12)(R9*1)
-	ADDQ           $0x00000040, R10
-	CMPQ           R10, SI
+	VMOVUPD        Z7, (R13)
+	VMOVUPD        Z8, (R13)(SI*1)
+	VMOVUPD        Z9, (R13)(SI*2)
+	VMOVUPD        Z10, (R13)(R10*1)
+	ADDQ           $0x00000040, R11
+	CMPQ           R11, DI
 	JB             fftq23
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
@@ -482,39 +518,44 @@ fftdone21:
 	VZEROUPPER
 	RET
 
-// func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int)
+// func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 // Requires: AVX, AVX512F
-TEXT ·zfft2bAVX512(SB), $0-40
+TEXT ·zfft2bAVX512(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x04, DI
 	SHLQ  $0x04, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
+	JE    fftdone24
+	TESTQ DI, DI
 	JE    fftdone24
 
 fftp25:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
 fftq26:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPD        (R9), Z2
-	VMOVUPD        (R9)(DI*1), Z3
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPD        (R10), Z2
+	VMOVUPD        (R10)(R8*1), Z3
 	VSUBPD         Z3, Z2, Z4
 	VADDPD         Z3, Z2, Z2
 	VPERMILPD      $0x55, Z4, Z3
 	VMULPD         Z1, Z3, Z3
 	VFMADDSUB213PD Z3, Z0, Z4
-	VMOVUPD        Z2, (R10)
-	VMOVUPD        Z4, (R10)(SI*1)
-	ADDQ           $0x00000040, R8
-	CMPQ           R8, SI
+	VMOVUPD        Z2, (R11)
+	VMOVUPD        Z4, (R11)(SI*1)
+	ADDQ           $0x00000040, R9
+	CMPQ           R9, DI
 	JB             fftq26
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
@@ -526,18 +567,19 @@ fftdone24:
 	VZEROUPPER
 	RET
 
-// func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, mask *float64)
+// func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
 // Requires: AVX, FMA3
-TEXT ·zfft4tAVX2(SB), $0-40
+TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    mask+40(FP), SI
 	VMOVUPD (SI), Y0
 	MOVQ    BX, SI
 	SHLQ    $0x04, SI
 	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
 	JE      fftdone27

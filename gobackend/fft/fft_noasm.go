@@ -12,6 +12,10 @@ func transposeBlock[C Complex]() int { return 1 }
 
 func asmStage[C Complex](isa.Level, stage[C]) bool { return false }
 
-func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool) { panic("fft: no assembly") }
+func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool, int, int, int, int) {
+	panic("fft: no assembly")
+}
 
 func stagesKernel[C Complex](isa.Level, []stage[C]) string { return "go" }
+
+func zmmComplex[C Complex]() int { return 1 }

@@ -4,56 +4,66 @@
 
 package fft
 
-// cfft4bAVX2 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
+// cfft4bAVX2 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
-func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
+func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 
-// cfft2bAVX2 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
+// cfft2bAVX2 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
-func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int)
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
+func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
-// cfft4bAVX512 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
+// cfft4bAVX512 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 8.
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 
-// cfft2bAVX512 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
+// cfft2bAVX512 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 8.
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int)
+func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
-// cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly
+// cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
-// blocks of 4: W^p, then W^2p, then W^3p of the block's p. m is a multiple of 4.
-func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, mask *float32)
+// blocks of 4: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
+// less: a part, y, x and tw advanced to its first p). m and pn are multiples of 4.
+func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 
-// zfft4bAVX2 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
+// zfft4bAVX2 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 2.
-func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 2.
+func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
 
-// zfft2bAVX2 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
+// zfft2bAVX2 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 2.
-func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int)
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 2.
+func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 
-// zfft4bAVX512 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
+// zfft4bAVX512 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
 // It needs AVX-512F.
-func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
 
-// zfft2bAVX512 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
+// zfft2bAVX512 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
 // It needs AVX-512F.
-func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int)
+func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 
-// zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly
+// zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
-// blocks of 2: W^p, then W^2p, then W^3p of the block's p. m is a multiple of 2.
-func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, mask *float64)
+// blocks of 2: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
+// less: a part, y, x and tw advanced to its first p). m and pn are multiples of 2.
+func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)

@@ -171,7 +171,7 @@ func (f *fourStep[C]) column(blk int, mid, x []C, sc *fourScratch[C]) {
 	out := sc.out[:n1*b]
 	for sub := range g {
 		j0 := blk*gb + sub*b
-		runStages(f.lvl, f.cols, out, in[sub*n1*b:(sub+1)*n1*b], sc.work[:n1*b], f.inverse)
+		runStages(f.lvl, f.cols, out, in[sub*n1*b:(sub+1)*n1*b], sc.work[:n1*b], f.inverse, 1)
 		tw := f.tw[j0*n1 : (j0+b)*n1]
 		for k0 := 0; k0 < n1; k0 += b {
 			tile := mid[k0*n2+j0*b : k0*n2+j0*b+b*b]
@@ -194,7 +194,7 @@ func (f *fourStep[C]) row(blk int, y, mid []C, sc *fourScratch[C]) {
 	out := sc.out[:n2*gb]
 	for sub := range g {
 		k0 := blk*gb + sub*b
-		runStages(f.lvl, f.rows, out[sub*n2*b:(sub+1)*n2*b], mid[k0*n2:(k0+b)*n2], sc.work[:n2*b], f.inverse)
+		runStages(f.lvl, f.rows, out[sub*n2*b:(sub+1)*n2*b], mid[k0*n2:(k0+b)*n2], sc.work[:n2*b], f.inverse, 1)
 	}
 	for k2 := range n2 {
 		dst := y[k2*n1+blk*gb : k2*n1+blk*gb+gb]

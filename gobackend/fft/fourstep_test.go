@@ -120,9 +120,6 @@ func BenchmarkFourStep(b *testing.B) {
 	for _, n := range []int{1 << 16, 1 << 20} {
 		for _, four := range []bool{false, true} {
 			for threads := 1; threads <= 2; threads++ {
-				if !four && threads > 1 {
-					continue
-				}
 				b.Run(fmt.Sprintf("c128/%d/four=%v/threads=%d", n, four, threads), func(b *testing.B) {
 					p := newPlan[complex128](isa.AVX512, n, false, threads, four)
 					x, y := hugeSlice[complex128](p, n), hugeSlice[complex128](p, n)
