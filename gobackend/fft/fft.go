@@ -36,10 +36,9 @@ type Plan[C Complex] struct {
 	inverse bool
 	lvl     isa.Level // the level the stages run at (isa.Generic: all Go)
 	stages  []stage[C]
-	work    []C // the buffer the stages alternate with the output; four-step: the passes' middle
+	work    []C // the buffer the stages alternate with the output
 	blue    *bluestein[C]
-	four    *fourStep[C] // a length past the cache cut, or shared between threads (fourstep.go)
-	threads int
+	threads int // the goroutines a long stage is shared between (runShared)
 }
 
 // stage is one pass of radix r over sub-transforms of length l (= r·m) at
@@ -53,15 +52,9 @@ type stage[C Complex] struct {
 
 // NewPlan returns the plan of an n-point transform: forward
 // (X[k] = Σ x[j]·e^(−2πi·jk/n)), or inverse, the same with e^(+2πi·jk/n)
-// and not divided by n, run on up to threads goroutines (the four-step
-// algorithm, fourstep.go, for a length worth splitting). lvl is clamped to
-// what the CPU runs.
+// and not divided by n, each long stage shared between up to threads
+// goroutines (runShared). lvl is clamped to what the CPU runs.
 func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C] {
-	return newPlan[C](lvl, n, inverse, threads, fourStepWorth[C](n, threads))
-}
-
-// newPlan is NewPlan with the choice of the four-step algorithm made.
-func newPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int, four bool) *Plan[C] {
 	if n < 1 {
 		panic(fmt.Sprintf("fft: length %d", n))
 	}
@@ -71,51 +64,28 @@ func newPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int, four bo
 		p.blue = newBluestein[C](p.lvl, n, inverse, threads)
 		return p
 	}
-	if four {
-		if p.four = newFourStep[C](p.lvl, n, inverse, threads); p.four != nil {
-			p.work = hugeSlice[C](p, n)
-			return p
-		}
-	}
-	p.work = make([]C, n)
-	p.stages = newStages[C](p.lvl, radices, n&(n-1) == 0, 1, inverse)
-	return p
-}
-
-// newStages is the stages of a transform over the given radices, of
-// stride s0: s0 interleaved transforms, the j-th value of the t-th at
-// t + s0·j in and out (each stage treats its columns q < s alike, so
-// starting at stride s0 runs s0 of them side by side).
-func newStages[C Complex](lvl isa.Level, radices []int, pow2 bool, s0 int, inverse bool) []stage[C] {
-	n := 1
-	for _, r := range radices {
-		n *= r
-	}
-	var stages []stage[C]
-	l, s := n, s0
+	pow2 := n&(n-1) == 0
+	l, s := n, 1
 	for _, r := range radices {
 		st := stage[C]{r: r, l: l, m: l / r, s: s}
-		st.asm = pow2 && asmStage[C](lvl, st)
+		st.asm = pow2 && asmStage[C](p.lvl, st)
 		st.tw = twiddles[C](st, inverse)
-		stages = append(stages, st)
+		p.stages = append(p.stages, st)
 		l, s = l/r, s*r
 	}
-	return stages
+	p.work = make([]C, n)
+	return p
 }
 
 // Len is the transform's length.
 func (p *Plan[C]) Len() int { return p.n }
 
 // Kernel names the code the plan runs: "go", or the assembly's widths
-// ("avx512+avx2", …), "fourstep(…)" around them for a length run by the
-// four-step algorithm, and "bluestein" for a length with a prime factor
+// ("avx512+avx2", …), and "bluestein" for a length with a prime factor
 // above 5.
 func (p *Plan[C]) Kernel() string {
 	if p.blue != nil {
 		return "bluestein(" + p.blue.conv.Kernel() + ")"
-	}
-	if p.four != nil {
-		return p.four.kernel()
 	}
 	return stagesKernel(p.lvl, p.stages)
 }
@@ -128,10 +98,6 @@ func (p *Plan[C]) Transform(y, x []C) {
 	}
 	if p.blue != nil {
 		p.blue.transform(y, x)
-		return
-	}
-	if p.four != nil {
-		p.four.transform(y, x, p.work)
 		return
 	}
 	runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)

@@ -35,3 +35,8 @@ func runShared[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, t
 // minSharedButterflies is the fewest butterflies of a piece of a shared
 // stage: about a microsecond of work, as long as a num.For handoff.
 const minSharedButterflies = 512
+
+// minParallelLen is the shortest transform whose stages are shared: each
+// stage then has 8 Ki values, tens of microseconds of work, against the
+// microsecond or two of a num.For handoff.
+const minParallelLen = 1 << 13
