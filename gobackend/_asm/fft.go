@@ -34,6 +34,9 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 2)
 		}
 		g.fft4Transposed(t)
+		for _, w := range []width{ymm, zmm} {
+			g.splitReal(t, w)
+		}
 	}
 }
 
@@ -282,4 +285,78 @@ func (g *gen) fft4Transposed(t dtype) {
 	g.Label(done)
 	g.VZEROUPPER()
 	g.RET()
+}
+
+// splitReal emits <c|z>splitreal<w>: the steps of gobackend/fft's rfft
+// split pass (real.go, splitSteps), a vector of k at a time: with
+// A = Z[k…], B = conj Z[h−k…] (read backwards from hi),
+// S = ½(A + B), P = tw·(A − B), it writes S + P over A and
+// conj(S − P) over B's values, backwards.
+func (g *gen) splitReal(t dtype, w width) {
+	v := w.bytes / (2 * t.size)
+	name := "splitreal"
+	g.fftFunc(t, w, name, "func(lo, hi, tw *%s, n int, conj, half *%[1]s)",
+		fmt.Sprintf("%s%s%s runs n·%d steps of the rfft split: for i < n·%d, Z[k] at lo[i] and", cplx(t), name, w.name, v, v),
+		fmt.Sprintf("Z[h−k] at hi[%d−1−i] (hi: the lowest of them; then %d back a vector), tw[i]", v, v),
+		"= −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).")
+	cs := 2 * t.size
+	lo, hi, tw, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("lo"), lo)
+	g.Load(g.Param("hi"), hi)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("n"), n)
+	cp, hp := g.GP64(), g.GP64()
+	g.Load(g.Param("conj"), cp)
+	g.Load(g.Param("half"), hp)
+	conj, half := g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: cp}, conj)
+	g.vbroadcast(t, Mem{Base: hp}, half)
+	g.TESTQ(n, n)
+	done := g.label("splitdone")
+	g.JE(LabelRef(done))
+	loop := g.label("split")
+	g.Label(loop)
+	a, b, sum, d, wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: lo}, a)
+	g.vmovu(t, Mem{Base: hi}, b)
+	g.reverseComplex(t, w, b)
+	g.vxor(t, conj, b, b)
+	g.vadd(t, b, a, sum)
+	g.vmul(t, half, sum, sum)
+	g.vsub(t, b, a, d)
+	if t.f64 {
+		g.VMOVDDUP(Mem{Base: tw}, wr)
+		g.VMOVUPD(Mem{Base: tw}, wi)
+		g.VPERMILPD(U8(0xFF&(1<<w.lanes(t)-1)), wi, wi)
+	} else {
+		g.VMOVSLDUP(Mem{Base: tw}, wr)
+		g.VMOVSHDUP(Mem{Base: tw}, wi)
+	}
+	g.cmul(t, w, d, wr, wi, tmp)
+	g.vadd(t, d, sum, a)
+	g.vsub(t, d, sum, b)
+	g.vxor(t, conj, b, b)
+	g.reverseComplex(t, w, b)
+	g.vmovu(t, a, Mem{Base: lo})
+	g.vmovu(t, b, Mem{Base: hi})
+	g.ADDQ(U32(w.bytes), lo)
+	g.ADDQ(U32(w.bytes), tw)
+	g.SUBQ(U32(v*cs), hi)
+	g.DECQ(n)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// reverseComplex reverses the order of u's complex values in place.
+func (g *gen) reverseComplex(t dtype, w width, u VecVirtual) {
+	if w == zmm {
+		g.VSHUFF64X2(U8(0x1B), u, u, u) // the 128-bit lanes reversed
+	} else {
+		g.VPERM2F128(U8(0x01), u, u, u)
+	}
+	if !t.f64 { // two complex64 in a lane: swap them
+		g.VPERMILPD(U8(0x55&(1<<w.lanes(f64)-1)), u, u)
+	}
 }

@@ -135,3 +135,49 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 // zmmComplex is the C values in a zmm register: the q alignment that
 // keeps a shared stage's pieces on the zmm code.
 func zmmComplex[C Complex]() int { return complexPerVector[C](64) }
+
+// halves is ½ for the split kernels' broadcast.
+var (
+	half32 = float32(0.5)
+	half64 = 0.5
+)
+
+// splitVec runs the rfft split's steps c0 ≤ c < c1 (splitSteps) in
+// vectors, zmm at isa.AVX512, ymm at isa.AVX2, while a vector's values
+// and their mirror images Z[h−k] do not meet (below h/2 − a vector), and
+// returns the step it stopped at for the Go loop to finish.
+func splitVec[R Real](lvl isa.Level, y, tw []R, c0, c1 int) int {
+	if lvl < isa.AVX2 {
+		return c0
+	}
+	var r R
+	bytes := 32
+	if lvl >= isa.AVX512 {
+		bytes = 64
+	}
+	v := bytes / (2 * int(unsafe.Sizeof(r)))
+	h := len(y)/2 - 1
+	n := (min(c1, h/2-v) - c0) / v
+	if n <= 0 {
+		return c0
+	}
+	// Step c is Z[1+c] at floats 2+2c, Z[h−1−c] at 2(h−1−c); the first
+	// vector of hi holds Z[h−c0−v … h−1−c0].
+	lo, hi, t := unsafe.Pointer(&y[2+2*c0]), unsafe.Pointer(&y[2*(h-c0-v)]), unsafe.Pointer(&tw[2+2*c0])
+	if unsafe.Sizeof(r) == 4 {
+		conj := &rotMask32[1][0]
+		if bytes == 64 {
+			csplitrealAVX512((*float32)(lo), (*float32)(hi), (*float32)(t), n, conj, &half32)
+		} else {
+			csplitrealAVX2((*float32)(lo), (*float32)(hi), (*float32)(t), n, conj, &half32)
+		}
+	} else {
+		conj := &rotMask64[1][0]
+		if bytes == 64 {
+			zsplitrealAVX512((*float64)(lo), (*float64)(hi), (*float64)(t), n, conj, &half64)
+		} else {
+			zsplitrealAVX2((*float64)(lo), (*float64)(hi), (*float64)(t), n, conj, &half64)
+		}
+	}
+	return c0 + n*v
+}

@@ -319,6 +319,96 @@ fftdone13:
 	VZEROUPPER
 	RET
 
+// func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+// Requires: AVX, FMA3
+TEXT ·csplitrealAVX2(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPS      (SI), Y0
+	VBROADCASTSS (DI), Y1
+	TESTQ        BX, BX
+	JE           splitdone15
+
+split16:
+	VMOVUPS        (AX), Y2
+	VMOVUPS        (CX), Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VPERMILPD      $0x05, Y3, Y3
+	VXORPS         Y0, Y3, Y3
+	VADDPS         Y3, Y2, Y4
+	VMULPS         Y1, Y4, Y4
+	VSUBPS         Y3, Y2, Y3
+	VMOVSLDUP      (DX), Y2
+	VMOVSHDUP      (DX), Y5
+	VPERMILPS      $0xb1, Y3, Y6
+	VMULPS         Y5, Y6, Y6
+	VFMADDSUB213PS Y6, Y2, Y3
+	VADDPS         Y3, Y4, Y2
+	VSUBPS         Y3, Y4, Y3
+	VXORPS         Y0, Y3, Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VPERMILPD      $0x05, Y3, Y3
+	VMOVUPS        Y2, (AX)
+	VMOVUPS        Y3, (CX)
+	ADDQ           $0x00000020, AX
+	ADDQ           $0x00000020, DX
+	SUBQ           $0x00000020, CX
+	DECQ           BX
+	JNE            split16
+
+splitdone15:
+	VZEROUPPER
+	RET
+
+// func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·csplitrealAVX512(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPS      (SI), Z0
+	VBROADCASTSS (DI), Z1
+	TESTQ        BX, BX
+	JE           splitdone17
+
+split18:
+	VMOVUPS        (AX), Z2
+	VMOVUPS        (CX), Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VPERMILPD      $0x55, Z3, Z3
+	VXORPS         Z0, Z3, Z3
+	VADDPS         Z3, Z2, Z4
+	VMULPS         Z1, Z4, Z4
+	VSUBPS         Z3, Z2, Z3
+	VMOVSLDUP      (DX), Z2
+	VMOVSHDUP      (DX), Z5
+	VPERMILPS      $0xb1, Z3, Z6
+	VMULPS         Z5, Z6, Z6
+	VFMADDSUB213PS Z6, Z2, Z3
+	VADDPS         Z3, Z4, Z2
+	VSUBPS         Z3, Z4, Z3
+	VXORPS         Z0, Z3, Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VPERMILPD      $0x55, Z3, Z3
+	VMOVUPS        Z2, (AX)
+	VMOVUPS        Z3, (CX)
+	ADDQ           $0x00000040, AX
+	ADDQ           $0x00000040, DX
+	SUBQ           $0x00000040, CX
+	DECQ           BX
+	JNE            split18
+
+splitdone17:
+	VZEROUPPER
+	RET
+
 // func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft4bAVX2(SB), $0-64
@@ -338,11 +428,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone15
+	JE      fftdone19
 	TESTQ   DI, DI
-	JE      fftdone15
+	JE      fftdone19
 
-fftp16:
+fftp20:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -351,7 +441,7 @@ fftp16:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq17:
+fftq21:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -383,14 +473,14 @@ fftq17:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq17
+	JB             fftq21
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp16
+	JNE            fftp20
 
-fftdone15:
+fftdone19:
 	VZEROUPPER
 	RET
 
@@ -409,16 +499,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone18
+	JE    fftdone22
 	TESTQ DI, DI
-	JE    fftdone18
+	JE    fftdone22
 
-fftp19:
+fftp23:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq20:
+fftq24:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -432,14 +522,14 @@ fftq20:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq20
+	JB             fftq24
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp19
+	JNE            fftp23
 
-fftdone18:
+fftdone22:
 	VZEROUPPER
 	RET
 
@@ -462,11 +552,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone21
+	JE      fftdone25
 	TESTQ   DI, DI
-	JE      fftdone21
+	JE      fftdone25
 
-fftp22:
+fftp26:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -475,7 +565,7 @@ fftp22:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq23:
+fftq27:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -507,14 +597,14 @@ fftq23:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq23
+	JB             fftq27
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp22
+	JNE            fftp26
 
-fftdone21:
+fftdone25:
 	VZEROUPPER
 	RET
 
@@ -533,16 +623,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone24
+	JE    fftdone28
 	TESTQ DI, DI
-	JE    fftdone24
+	JE    fftdone28
 
-fftp25:
+fftp29:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq26:
+fftq30:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -556,14 +646,14 @@ fftq26:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq26
+	JB             fftq30
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp25
+	JNE            fftp29
 
-fftdone24:
+fftdone28:
 	VZEROUPPER
 	RET
 
@@ -582,9 +672,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone27
+	JE      fftdone31
 
-fftt28:
+fftt32:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -629,8 +719,96 @@ fftt28:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt28
+	JNE            fftt32
 
-fftdone27:
+fftdone31:
+	VZEROUPPER
+	RET
+
+// func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+// Requires: AVX, FMA3
+TEXT ·zsplitrealAVX2(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPD      (SI), Y0
+	VBROADCASTSD (DI), Y1
+	TESTQ        BX, BX
+	JE           splitdone33
+
+split34:
+	VMOVUPD        (AX), Y2
+	VMOVUPD        (CX), Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VXORPD         Y0, Y3, Y3
+	VADDPD         Y3, Y2, Y4
+	VMULPD         Y1, Y4, Y4
+	VSUBPD         Y3, Y2, Y3
+	VMOVDDUP       (DX), Y2
+	VMOVUPD        (DX), Y5
+	VPERMILPD      $0x0f, Y5, Y5
+	VPERMILPD      $0x05, Y3, Y6
+	VMULPD         Y5, Y6, Y6
+	VFMADDSUB213PD Y6, Y2, Y3
+	VADDPD         Y3, Y4, Y2
+	VSUBPD         Y3, Y4, Y3
+	VXORPD         Y0, Y3, Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VMOVUPD        Y2, (AX)
+	VMOVUPD        Y3, (CX)
+	ADDQ           $0x00000020, AX
+	ADDQ           $0x00000020, DX
+	SUBQ           $0x00000020, CX
+	DECQ           BX
+	JNE            split34
+
+splitdone33:
+	VZEROUPPER
+	RET
+
+// func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zsplitrealAVX512(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPD      (SI), Z0
+	VBROADCASTSD (DI), Z1
+	TESTQ        BX, BX
+	JE           splitdone35
+
+split36:
+	VMOVUPD        (AX), Z2
+	VMOVUPD        (CX), Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VXORPD         Z0, Z3, Z3
+	VADDPD         Z3, Z2, Z4
+	VMULPD         Z1, Z4, Z4
+	VSUBPD         Z3, Z2, Z3
+	VMOVDDUP       (DX), Z2
+	VMOVUPD        (DX), Z5
+	VPERMILPD      $0xff, Z5, Z5
+	VPERMILPD      $0x55, Z3, Z6
+	VMULPD         Z5, Z6, Z6
+	VFMADDSUB213PD Z6, Z2, Z3
+	VADDPD         Z3, Z4, Z2
+	VSUBPD         Z3, Z4, Z3
+	VXORPD         Z0, Z3, Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VMOVUPD        Z2, (AX)
+	VMOVUPD        Z3, (CX)
+	ADDQ           $0x00000040, AX
+	ADDQ           $0x00000040, DX
+	SUBQ           $0x00000040, CX
+	DECQ           BX
+	JNE            split36
+
+splitdone35:
 	VZEROUPPER
 	RET

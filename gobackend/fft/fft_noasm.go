@@ -19,3 +19,5 @@ func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool, int, int, int, int)
 func stagesKernel[C Complex](isa.Level, []stage[C]) string { return "go" }
 
 func zmmComplex[C Complex]() int { return 1 }
+
+func splitVec[R Real](_ isa.Level, _, _ []R, c0, _ int) int { return c0 }

@@ -92,32 +92,34 @@ func (p *RealPlan[R, C]) Transform(y []C, x []R) {
 	}
 	h := p.n / 2
 	p.half.Transform(y[:h], unsafe.Slice((*C)(unsafe.Pointer(&x[0])), h))
-	splitReal(unsafe.Slice((*R)(unsafe.Pointer(&y[0])), 2*(h+1)), p.tw, p.threads)
+	splitReal(p.half.lvl, unsafe.Slice((*R)(unsafe.Pointer(&y[0])), 2*(h+1)), p.tw, p.threads)
 }
 
 // splitReal turns Z, the h-point transform of the pairs (in y's first h
 // values, interleaved re, im), into X[0…h] in place; tw holds −½i·W^k.
 // The steps k = 1…h/2 are independent (each reads and writes Z[k] and
 // Z[h−k]): a long pass is shared between threads.
-func splitReal[R Real](y, tw []R, threads int) {
+func splitReal[R Real](lvl isa.Level, y, tw []R, threads int) {
 	h := len(y)/2 - 1
 	re, im := y[0], y[1]
 	y[0], y[1] = re+im, 0
 	y[2*h], y[2*h+1] = re-im, 0
 	steps := h / 2
 	if num.Single(steps, threads, minSplitSteps) {
-		splitSteps(y, tw, 0, steps)
+		splitSteps(lvl, y, tw, 0, steps)
 		return
 	}
-	num.For(steps, threads, 1, minSplitSteps, func(_, lo, hi int) { splitSteps(y, tw, lo, hi) })
+	num.For(steps, threads, 1, minSplitSteps, func(_, lo, hi int) { splitSteps(lvl, y, tw, lo, hi) })
 }
 
 // minSplitSteps is the fewest steps of a piece of a shared split pass:
 // a few microseconds of work, against a num.For handoff's one or two.
 const minSplitSteps = 4096
 
-// splitSteps runs the split's steps k = 1+c for c0 ≤ c < c1.
-func splitSteps[R Real](y, tw []R, c0, c1 int) {
+// splitSteps runs the split's steps k = 1+c for c0 ≤ c < c1: the
+// assembly's vectors at lvl (splitVec), and what they leave in Go.
+func splitSteps[R Real](lvl isa.Level, y, tw []R, c0, c1 int) {
+	c0 = splitVec(lvl, y, tw, c0, c1)
 	h := len(y)/2 - 1
 	// lo walks up from Z[1+c0], hi down from Z[h−1−c0], two values a
 	// step; the slices let the compiler drop the bounds checks from the
