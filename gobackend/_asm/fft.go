@@ -17,10 +17,10 @@ import (
 //	fft4b, fft2b  radix 4 and 2 with s a multiple of the complex values per
 //	              vector: the vector runs across q, the twiddles of p
 //	              broadcast (tw: W^p, W^2p, W^3p per p, interleaved)
-//	fft4t         radix 4 at s = 1 (the first stage), ymm only: the vector
-//	              runs across p (tw: blocks of W^p, W^2p, W^3p for the
-//	              vector's p), and a transpose in registers puts each
-//	              butterfly's four outputs side by side
+//	fft4t         radix 4 at s = 1 (the first stage): the vector runs
+//	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
+//	              p), and a transpose in registers puts each butterfly's
+//	              four outputs side by side
 //
 // i·(b − d) is swap(b − d) with one lane of each pair negated by the XOR
 // mask the caller passes: the even lanes for the forward transform (i·z),
@@ -34,6 +34,7 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 2)
 		}
 		g.fft4Transposed(t)
+		g.fft4TransposedZMM(t)
 		for _, w := range []width{ymm, zmm} {
 			g.splitReal(t, w)
 		}
@@ -359,4 +360,89 @@ func (g *gen) reverseComplex(t dtype, w width, u VecVirtual) {
 	if !t.f64 { // two complex64 in a lane: swap them
 		g.VPERMILPD(U8(0x55&(1<<w.lanes(f64)-1)), u, u)
 	}
+}
+
+// fft4TransposedZMM emits <c|z>fft4tAVX512: fft4t in zmm, 8 (complex64)
+// or 4 (complex128) butterflies a vector, its transpose in 128-bit lanes.
+func (g *gen) fft4TransposedZMM(t dtype) {
+	w := zmm
+	v := w.bytes / (2 * t.size)
+	name := "fft4t"
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1 as %sfft4tAVX2 does, with", cplx(t), name, w.name, cplx(t)),
+		fmt.Sprintf("blocks of %d butterflies (tw in blocks of %d). m and pn are multiples of %d.", v, v, v))
+	cs := 2 * t.size
+	y, x, tw, m := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("m"), m)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	xm, xm3 := g.GP64(), g.GP64()
+	g.MOVQ(m, xm)
+	g.SHLQ(U8(log2(cs)), xm)
+	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	g.Load(g.Param("pn"), m)
+	g.SHRQ(U8(log2(v)), m) // vector trips
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	loop := g.label("fftt")
+	g.Label(loop)
+	a, b, c, d := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: x}, a)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
+	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
+	g.butterfly4(t, w, a, b, c, d, mask)
+	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
+	for k, u := range []VecVirtual{b, c, d} {
+		tw := Mem{Base: tw, Disp: k * w.bytes}
+		if t.f64 {
+			g.VMOVDDUP(tw, wr)
+			g.VMOVUPD(tw, wi)
+			g.VPERMILPD(U8(0xFF), wi, wi)
+		} else {
+			g.VMOVSLDUP(tw, wr)
+			g.VMOVSHDUP(tw, wi)
+		}
+		g.cmul(t, w, u, wr, wi, tmp)
+	}
+	// shuf(A, B, imm): 128-bit lanes 0, 1 of A and 2, 3 of B, picked by imm.
+	shuf := func(imm uint8, lo, hi, dst VecVirtual) { g.VSHUFF64X2(U8(imm), hi, lo, dst) }
+	// Rows of 128-bit lanes to transpose: complex128 outputs a, b, c, d
+	// (a lane each); complex64 pairs [a_2i b_2i], [c_2i d_2i], then the odd.
+	r0, r1, r2, r3 := a, b, c, d
+	if !t.f64 {
+		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+		g.VUNPCKLPD(b, a, t0)
+		g.VUNPCKHPD(b, a, t1)
+		g.VUNPCKLPD(d, c, t2)
+		g.VUNPCKHPD(d, c, t3)
+		r0, r1, r2, r3 = t0, t2, t1, t3
+	}
+	u0, u1, u2, u3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	shuf(0x44, r0, r1, u0)
+	shuf(0xEE, r0, r1, u1)
+	shuf(0x44, r2, r3, u2)
+	shuf(0xEE, r2, r3, u3)
+	out := [4]VecVirtual{a, b, c, d}
+	shuf(0x88, u0, u2, out[0])
+	shuf(0xDD, u0, u2, out[1])
+	shuf(0x88, u1, u3, out[2])
+	shuf(0xDD, u1, u3, out[3])
+	for i, o := range out {
+		g.vmovu(t, o, Mem{Base: y, Disp: i * w.bytes})
+	}
+	g.ADDQ(U32(w.bytes), x)
+	g.ADDQ(U32(4*w.bytes), y)
+	g.ADDQ(U32(3*w.bytes), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
 }

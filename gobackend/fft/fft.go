@@ -48,6 +48,7 @@ type stage[C Complex] struct {
 	r, l, m, s int
 	tw         []C  // W_l^(k·p) for k = 1…r−1 at tw[p·(r−1) + k−1]; the asm layout for asm stages
 	asm        bool // run by the assembly (amd64, a power-of-two length)
+	blk        int  // an asm stage of stride 1: the butterflies of its vector (transposeBlock)
 }
 
 // NewPlan returns the plan of an n-point transform: forward
@@ -69,6 +70,9 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 	for _, r := range radices {
 		st := stage[C]{r: r, l: l, m: l / r, s: s}
 		st.asm = pow2 && asmStage[C](p.lvl, st)
+		if st.asm && s == 1 {
+			st.blk = transposeBlock[C](p.lvl, st.m)
+		}
 		st.tw = twiddles[C](st, inverse)
 		p.stages = append(p.stages, st)
 		l, s = l/r, s*r
@@ -177,7 +181,7 @@ func twiddles[C Complex](st stage[C], inverse bool) []C {
 	if st.asm && st.s == 1 && st.r == 4 {
 		// The stride-1 assembly reads blocks of v butterflies: v values of
 		// W^p, then v of W^2p, then v of W^3p.
-		v := transposeBlock[C]()
+		v := st.blk
 		for p := range st.m {
 			blk, j := p/v, p%v
 			for k := 1; k < st.r; k++ {

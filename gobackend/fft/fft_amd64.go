@@ -19,8 +19,18 @@ func complexPerVector[C Complex](bytes int) int {
 	return bytes / int(unsafe.Sizeof(z))
 }
 
-// transposeBlock is the butterflies the stride-1 kernel runs per vector.
-func transposeBlock[C Complex]() int { return complexPerVector[C](32) }
+// transposeBlock is the butterflies the stride-1 kernel runs per vector
+// for a stage of m butterflies at lvl: a zmm vector's at isa.AVX512, else
+// a ymm vector's, when m is a multiple of it; 0 when it is of neither.
+func transposeBlock[C Complex](lvl isa.Level, m int) int {
+	if zv := complexPerVector[C](64); lvl >= isa.AVX512 && m%zv == 0 {
+		return zv
+	}
+	if yv := complexPerVector[C](32); m%yv == 0 {
+		return yv
+	}
+	return 0
+}
 
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
@@ -30,7 +40,7 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 		return false
 	}
 	if st.s == 1 {
-		return st.r == 4 && st.m%transposeBlock[C]() == 0
+		return st.r == 4 && transposeBlock[C](lvl, st.m) > 0
 	}
 	return st.s%complexPerVector[C](32) == 0
 }
@@ -74,6 +84,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
+		case st.s == 1 && st.blk == zv:
+			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
 			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 		case st.r == 4 && wide:
@@ -90,6 +102,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
+	case st.s == 1 && st.blk == zv:
+		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
 		zfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 	case st.r == 4 && wide:
@@ -111,7 +125,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
-		case lvl >= isa.AVX512 && st.s > 1 && st.s%complexPerVector[C](64) == 0:
+		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true
 		default:
 			ymmUsed = true

@@ -319,6 +319,79 @@ fftdone13:
 	VZEROUPPER
 	RET
 
+// func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft4tAVX512(SB), $0-48
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    tw+16(FP), DX
+	MOVQ    m+24(FP), BX
+	MOVQ    mask+40(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    BX, SI
+	SHLQ    $0x03, SI
+	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
+	SHRQ    $0x03, BX
+	TESTQ   BX, BX
+	JE      fftdone15
+
+fftt16:
+	VMOVUPS        (CX), Z1
+	VMOVUPS        (CX)(SI*1), Z2
+	VMOVUPS        (CX)(SI*2), Z3
+	VMOVUPS        (CX)(DI*1), Z4
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z6
+	VADDPS         Z4, Z2, Z3
+	VSUBPS         Z4, Z2, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z5, Z1
+	VSUBPS         Z3, Z5, Z3
+	VSUBPS         Z4, Z6, Z2
+	VADDPS         Z4, Z6, Z4
+	VMOVSLDUP      (DX), Z5
+	VMOVSHDUP      (DX), Z6
+	VPERMILPS      $0xb1, Z2, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z2
+	VMOVSLDUP      64(DX), Z5
+	VMOVSHDUP      64(DX), Z6
+	VPERMILPS      $0xb1, Z3, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z3
+	VMOVSLDUP      128(DX), Z5
+	VMOVSHDUP      128(DX), Z6
+	VPERMILPS      $0xb1, Z4, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z4
+	VUNPCKLPD      Z2, Z1, Z5
+	VUNPCKHPD      Z2, Z1, Z1
+	VUNPCKLPD      Z4, Z3, Z2
+	VUNPCKHPD      Z4, Z3, Z3
+	VSHUFF64X2     $0x44, Z2, Z5, Z4
+	VSHUFF64X2     $0xee, Z2, Z5, Z5
+	VSHUFF64X2     $0x44, Z3, Z1, Z2
+	VSHUFF64X2     $0xee, Z3, Z1, Z6
+	VSHUFF64X2     $0x88, Z2, Z4, Z1
+	VSHUFF64X2     $0xdd, Z2, Z4, Z2
+	VSHUFF64X2     $0x88, Z6, Z5, Z3
+	VSHUFF64X2     $0xdd, Z6, Z5, Z4
+	VMOVUPS        Z1, (AX)
+	VMOVUPS        Z2, 64(AX)
+	VMOVUPS        Z3, 128(AX)
+	VMOVUPS        Z4, 192(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000100, AX
+	ADDQ           $0x000000c0, DX
+	DECQ           BX
+	JNE            fftt16
+
+fftdone15:
+	VZEROUPPER
+	RET
+
 // func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
 // Requires: AVX, FMA3
 TEXT ·csplitrealAVX2(SB), $0-48
@@ -331,9 +404,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone15
+	JE           splitdone17
 
-split16:
+split18:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -358,9 +431,9 @@ split16:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split16
+	JNE            split18
 
-splitdone15:
+splitdone17:
 	VZEROUPPER
 	RET
 
@@ -376,9 +449,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone17
+	JE           splitdone19
 
-split18:
+split20:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -403,9 +476,9 @@ split18:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split18
+	JNE            split20
 
-splitdone17:
+splitdone19:
 	VZEROUPPER
 	RET
 
@@ -428,11 +501,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone19
+	JE      fftdone21
 	TESTQ   DI, DI
-	JE      fftdone19
+	JE      fftdone21
 
-fftp20:
+fftp22:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -441,7 +514,7 @@ fftp20:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq21:
+fftq23:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -473,14 +546,14 @@ fftq21:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq21
+	JB             fftq23
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp20
+	JNE            fftp22
 
-fftdone19:
+fftdone21:
 	VZEROUPPER
 	RET
 
@@ -499,16 +572,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone22
+	JE    fftdone24
 	TESTQ DI, DI
-	JE    fftdone22
+	JE    fftdone24
 
-fftp23:
+fftp25:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq24:
+fftq26:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -522,14 +595,14 @@ fftq24:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq24
+	JB             fftq26
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp23
+	JNE            fftp25
 
-fftdone22:
+fftdone24:
 	VZEROUPPER
 	RET
 
@@ -552,11 +625,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone25
+	JE      fftdone27
 	TESTQ   DI, DI
-	JE      fftdone25
+	JE      fftdone27
 
-fftp26:
+fftp28:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -565,7 +638,7 @@ fftp26:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq27:
+fftq29:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -597,14 +670,14 @@ fftq27:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq27
+	JB             fftq29
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp26
+	JNE            fftp28
 
-fftdone25:
+fftdone27:
 	VZEROUPPER
 	RET
 
@@ -623,16 +696,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone28
+	JE    fftdone30
 	TESTQ DI, DI
-	JE    fftdone28
+	JE    fftdone30
 
-fftp29:
+fftp31:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq30:
+fftq32:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -646,14 +719,14 @@ fftq30:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq30
+	JB             fftq32
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp29
+	JNE            fftp31
 
-fftdone28:
+fftdone30:
 	VZEROUPPER
 	RET
 
@@ -672,9 +745,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone31
+	JE      fftdone33
 
-fftt32:
+fftt34:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -719,9 +792,81 @@ fftt32:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt32
+	JNE            fftt34
 
-fftdone31:
+fftdone33:
+	VZEROUPPER
+	RET
+
+// func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft4tAVX512(SB), $0-48
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    tw+16(FP), DX
+	MOVQ    m+24(FP), BX
+	MOVQ    mask+40(FP), SI
+	VMOVUPD (SI), Z0
+	MOVQ    BX, SI
+	SHLQ    $0x04, SI
+	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
+	SHRQ    $0x02, BX
+	TESTQ   BX, BX
+	JE      fftdone35
+
+fftt36:
+	VMOVUPD        (CX), Z1
+	VMOVUPD        (CX)(SI*1), Z2
+	VMOVUPD        (CX)(SI*2), Z3
+	VMOVUPD        (CX)(DI*1), Z4
+	VADDPD         Z3, Z1, Z5
+	VSUBPD         Z3, Z1, Z6
+	VADDPD         Z4, Z2, Z3
+	VSUBPD         Z4, Z2, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z5, Z1
+	VSUBPD         Z3, Z5, Z3
+	VSUBPD         Z4, Z6, Z2
+	VADDPD         Z4, Z6, Z4
+	VMOVDDUP       (DX), Z5
+	VMOVUPD        (DX), Z6
+	VPERMILPD      $0xff, Z6, Z6
+	VPERMILPD      $0x55, Z2, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z2
+	VMOVDDUP       64(DX), Z5
+	VMOVUPD        64(DX), Z6
+	VPERMILPD      $0xff, Z6, Z6
+	VPERMILPD      $0x55, Z3, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z3
+	VMOVDDUP       128(DX), Z5
+	VMOVUPD        128(DX), Z6
+	VPERMILPD      $0xff, Z6, Z6
+	VPERMILPD      $0x55, Z4, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z4
+	VSHUFF64X2     $0x44, Z2, Z1, Z5
+	VSHUFF64X2     $0xee, Z2, Z1, Z6
+	VSHUFF64X2     $0x44, Z4, Z3, Z2
+	VSHUFF64X2     $0xee, Z4, Z3, Z4
+	VSHUFF64X2     $0x88, Z2, Z5, Z1
+	VSHUFF64X2     $0xdd, Z2, Z5, Z2
+	VSHUFF64X2     $0x88, Z4, Z6, Z3
+	VSHUFF64X2     $0xdd, Z4, Z6, Z4
+	VMOVUPD        Z1, (AX)
+	VMOVUPD        Z2, 64(AX)
+	VMOVUPD        Z3, 128(AX)
+	VMOVUPD        Z4, 192(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000100, AX
+	ADDQ           $0x000000c0, DX
+	DECQ           BX
+	JNE            fftt36
+
+fftdone35:
 	VZEROUPPER
 	RET
 
@@ -737,9 +882,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone33
+	JE           splitdone37
 
-split34:
+split38:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -763,9 +908,9 @@ split34:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split34
+	JNE            split38
 
-splitdone33:
+splitdone37:
 	VZEROUPPER
 	RET
 
@@ -781,9 +926,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone35
+	JE           splitdone39
 
-split36:
+split40:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -807,8 +952,8 @@ split36:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split36
+	JNE            split40
 
-splitdone35:
+splitdone39:
 	VZEROUPPER
 	RET

@@ -36,6 +36,11 @@ func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // less: a part, y, x and tw advanced to its first p). m and pn are multiples of 4.
 func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 
+// cfft4tAVX512 runs the radix-4 Stockham stage of stride 1 as cfft4tAVX2 does, with
+// blocks of 8 butterflies (tw in blocks of 8). m and pn are multiples of 8.
+// It needs AVX-512F.
+func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+
 // csplitrealAVX2 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
 // Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
 // = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
@@ -78,6 +83,11 @@ func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // blocks of 2: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
 // less: a part, y, x and tw advanced to its first p). m and pn are multiples of 2.
 func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+
+// zfft4tAVX512 runs the radix-4 Stockham stage of stride 1 as zfft4tAVX2 does, with
+// blocks of 4 butterflies (tw in blocks of 4). m and pn are multiples of 4.
+// It needs AVX-512F.
+func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
 
 // zsplitrealAVX2 runs n·2 steps of the rfft split: for i < n·2, Z[k] at lo[i] and
 // Z[h−k] at hi[2−1−i] (hi: the lowest of them; then 2 back a vector), tw[i]

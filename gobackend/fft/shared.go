@@ -16,7 +16,7 @@ func runShared[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, t
 	if st.m >= st.s {
 		align := 1
 		if st.asm && st.s == 1 {
-			align = transposeBlock[C]()
+			align = st.blk
 		}
 		num.For(st.m, threads, align, max(1, minSharedButterflies/st.s), func(_, lo, hi int) {
 			runStage(lvl, st, y, x, inverse, span{lo, hi, 0, st.s})
