@@ -116,6 +116,7 @@ func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inve
 		return
 	}
 	// The last stage writes y, the one before the buffer, and so back.
+	shared := worthSharing[C](len(x), threads)
 	src := x
 	for i := range stages {
 		dst := y
@@ -123,7 +124,7 @@ func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inve
 			dst = work
 		}
 		st := &stages[i]
-		if threads > 1 && st.l*st.s >= minParallelLen {
+		if shared {
 			runShared(lvl, st, dst, src, inverse, threads)
 		} else {
 			runStage(lvl, st, dst, src, inverse, span{0, st.m, 0, st.s})

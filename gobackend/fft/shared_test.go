@@ -9,11 +9,13 @@ import (
 )
 
 // TestSharedStages: transforms long enough to share their stages
-// between threads, on 1 to 3 threads, against the definition (a power
+// between threads (the cache cut lowered), on 1 to 3 threads, against the definition (a power
 // of two, whose last stages split their columns, and 15·2^10, whose Go
 // radix-3 and 5 stages split too), both directions. The threads change
 // no bit: each output is computed as on one thread.
 func TestSharedStages(t *testing.T) {
+	shareAbove = 1
+	defer func() { shareAbove = 0 }()
 	for _, lvl := range isa.Levels() {
 		t.Run(fmt.Sprint(lvl), func(t *testing.T) {
 			checkShared[complex64](t, lvl, 0x1p-24)
@@ -67,9 +69,11 @@ func firstDiff[C comparable](a, b []C) int {
 }
 
 // TestRealShared: a real transform long enough to share its split pass
-// as well as its stages gives the same bits on 2 and 3 threads as on one,
+// as well as its stages (the cache cut lowered) gives the same bits on 2 and 3 threads as on one,
 // and that is the complex transform of the same input, to rounding.
 func TestRealShared(t *testing.T) {
+	shareAbove = 1
+	defer func() { shareAbove = 0 }()
 	n := 4 * minSplitSteps * 2 // h/2 = 2·minSplitSteps steps: two pieces
 	x := realInput(n, 11)
 	in, cx := make([]float64, n), make([]complex128, n)
@@ -112,5 +116,25 @@ func BenchmarkShared(b *testing.B) {
 				b.ReportMetric(5*float64(n)*math.Log2(float64(n))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
+	}
+}
+
+// TestWorthSharing: the cut follows the L2 cache's size: a transform
+// whose input and output fit stays on one thread, one twice as long
+// (past it) is shared, and one thread never shares.
+func TestWorthSharing(t *testing.T) {
+	l2 := isa.Caches().L2
+	fits := l2 / 2 / 16 // complex128 values of input and output in L2
+	if fits < minParallelLen {
+		t.Skipf("L2 of %d bytes: below the shortest shared length", l2)
+	}
+	if worthSharing[complex128](fits, 2) {
+		t.Errorf("%d complex128 (in and out: L2's %d bytes) shared", fits, l2)
+	}
+	if !worthSharing[complex128](2*fits, 2) {
+		t.Errorf("%d complex128 (twice L2's %d bytes) not shared", 2*fits, l2)
+	}
+	if worthSharing[complex128](2*fits, 1) {
+		t.Errorf("shared on one thread")
 	}
 }
