@@ -48,18 +48,26 @@ const minSharedButterflies = 512
 // core was busy with other work (every stage waits for both).
 func worthSharing[C Complex](n, threads int) bool {
 	var z C
+	return pastCache(2*n*int(unsafe.Sizeof(z)), n, threads)
+}
+
+// pastCache reports whether a pass of n steps over bytes of data is
+// shared between threads: more than one, bytes past the L2 cache, and n
+// at least minParallelLen.
+func pastCache(bytes, n, threads int) bool {
 	cut := shareAbove
 	if cut == 0 {
 		cut = isa.Caches().L2
 	}
-	return threads > 1 && n >= minParallelLen && 2*n*int(unsafe.Sizeof(z)) > cut
+	return threads > 1 && n >= minParallelLen && bytes > cut
 }
 
-// shareAbove replaces the L2 cache's size in worthSharing when not 0: the
+// shareAbove replaces the L2 cache's size in pastCache when not 0: the
 // tests set it to share lengths whose definition they can compute.
 var shareAbove int
 
-// minParallelLen is the shortest transform shared between threads
-// whatever the cache: each stage then has 8 Ki values, tens of
-// microseconds of work, against the microsecond or two of a handoff.
+// minParallelLen is the fewest steps (a transform's length) shared
+// between threads, whatever the cache: each stage then has 8 Ki values,
+// tens of microseconds of work, against the microsecond or two of a
+// handoff.
 const minParallelLen = 1 << 13
