@@ -14,8 +14,8 @@ import (
 // PrepareFFT makes the kernel of a Fourier transform (fft, ifft, rfft)
 // with gobackend/fft at level lvl: complex64 for f32, complex128 for f64.
 // rfft runs fft.RealMulti: an even length as the complex transform of
-// half as many points. A transform long enough runs on cfg.Threads
-// goroutines (fft.NewPlan: the four-step algorithm).
+// half as many points. A transform past the L2 cache shares its stages
+// between cfg.Threads goroutines (fft.NewPlan).
 func PrepareFFT(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	if w.DType == workload.F32 {
 		return prepareFFT[float32, complex64](lvl, w, in, cfg)
