@@ -17,10 +17,10 @@ import (
 //	fft4b, fft2b  radix 4 and 2 with s a multiple of the complex values per
 //	              vector: the vector runs across q, the twiddles of p
 //	              broadcast (tw: W^p, W^2p, W^3p per p, interleaved)
-//	fft4t         radix 4 at s = 1 (the first stage), ymm only: the vector
-//	              runs across p (tw: blocks of W^p, W^2p, W^3p for the
-//	              vector's p), and a transpose in registers puts each
-//	              butterfly's four outputs side by side
+//	fft4t         radix 4 at s = 1 (the first stage): the vector runs
+//	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
+//	              p), and a transpose in registers puts each butterfly's
+//	              four outputs side by side
 //
 // i·(b − d) is swap(b − d) with one lane of each pair negated by the XOR
 // mask the caller passes: the even lanes for the forward transform (i·z),
@@ -34,6 +34,10 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 2)
 		}
 		g.fft4Transposed(t)
+		g.fft4TransposedZMM(t)
+		for _, w := range []width{ymm, zmm} {
+			g.splitReal(t, w)
+		}
 	}
 }
 
@@ -98,14 +102,15 @@ func (g *gen) butterfly4(t dtype, w width, a, b, c, d, mask VecVirtual) {
 // s a multiple of w's complex values.
 func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	name := fmt.Sprintf("fft%db", r)
-	sig := "func(y, x, tw *%s, m, s int, mask *%[1]s)"
+	sig := "func(y, x, tw *%s, m, s, pn, qn int, mask *%[1]s)"
 	if r == 2 {
-		sig = "func(y, x, tw *%s, m, s int)"
+		sig = "func(y, x, tw *%s, m, s, pn, qn int)"
 	}
 	g.fftFunc(t, w, name, sig,
-		fmt.Sprintf("%s%s%s runs a radix-%d Stockham stage: for p < m and q < s, the butterfly", cplx(t), name, w.name, r),
+		fmt.Sprintf("%s%s%s runs a radix-%d Stockham stage: for p < pn and q < qn, the butterfly", cplx(t), name, w.name, r),
 		fmt.Sprintf("of x[q + s·(p + k·m)], k < %d, into y[q + s·(%d·p + k)], output k times tw[p·%d + k−1]", r, r, r-1),
-		fmt.Sprintf("(complex values, k ≥ 1). s is a multiple of %d.", w.bytes/(2*t.size)))
+		fmt.Sprintf("(complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for"),
+		fmt.Sprintf("a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of %d.", w.bytes/(2*t.size)))
 	cs := 2 * t.size // bytes per complex value
 	y, x, tw, m, s := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("y"), y)
@@ -113,6 +118,9 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	g.Load(g.Param("tw"), tw)
 	g.Load(g.Param("m"), m)
 	g.Load(g.Param("s"), s)
+	qb := g.GP64() // qn·cs: the bytes of q the inner loop runs
+	g.Load(g.Param("qn"), qb)
+	g.SHLQ(U8(log2(cs)), qb)
 	var mask VecVirtual
 	if r == 4 {
 		mp := g.GP64()
@@ -132,8 +140,12 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 		g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
 		g.LEAQ(Mem{Base: sb, Index: sb, Scale: 2}, sb3)
 	}
+	// m is done with: the p loop counts pn down in it.
+	g.Load(g.Param("pn"), m)
 	g.TESTQ(m, m)
 	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	g.TESTQ(qb, qb)
 	g.JE(LabelRef(done))
 	outer := g.label("fftp")
 	g.Label(outer)
@@ -179,7 +191,7 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 		g.vmovu(t, tmp, Mem{Base: yo, Index: sb, Scale: 1})
 	}
 	g.ADDQ(U32(w.bytes), off)
-	g.CMPQ(off, sb)
+	g.CMPQ(off, qb)
 	g.JB(LabelRef(inner))
 	// Next p: x advances s complex values, y r·s, tw r−1.
 	g.ADDQ(sb, x)
@@ -198,10 +210,11 @@ func (g *gen) fft4Transposed(t dtype) {
 	w := ymm
 	v := w.bytes / (2 * t.size) // butterflies per vector: 4 complex64, 2 complex128
 	name := "fft4t"
-	g.fftFunc(t, w, name, "func(y, x, tw *%s, m int, mask *%[1]s)",
-		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly", cplx(t), name, w.name),
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly", cplx(t), name, w.name),
 		"of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in",
-		fmt.Sprintf("blocks of %d: W^p, then W^2p, then W^3p of the block's p. m is a multiple of %d.", v, v))
+		fmt.Sprintf("blocks of %d: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;", v),
+		fmt.Sprintf("less: a part, y, x and tw advanced to its first p). m and pn are multiples of %d.", v))
 	cs := 2 * t.size
 	y, x, tw, m := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("y"), y)
@@ -216,6 +229,7 @@ func (g *gen) fft4Transposed(t dtype) {
 	g.MOVQ(m, xm)
 	g.SHLQ(U8(log2(cs)), xm)
 	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	g.Load(g.Param("pn"), m)
 	g.SHRQ(U8(log2(v)), m) // vector trips
 	g.TESTQ(m, m)
 	done := g.label("fftdone")
@@ -261,6 +275,165 @@ func (g *gen) fft4Transposed(t dtype) {
 		g.VPERM2F128(U8(0x31), t2, t0, out[2])
 		g.VPERM2F128(U8(0x31), t3, t1, out[3])
 	}
+	for i, o := range out {
+		g.vmovu(t, o, Mem{Base: y, Disp: i * w.bytes})
+	}
+	g.ADDQ(U32(w.bytes), x)
+	g.ADDQ(U32(4*w.bytes), y)
+	g.ADDQ(U32(3*w.bytes), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// splitReal emits <c|z>splitreal<w>: the steps of gobackend/fft's rfft
+// split pass (real.go, splitSteps), a vector of k at a time: with
+// A = Z[k…], B = conj Z[h−k…] (read backwards from hi),
+// S = ½(A + B), P = tw·(A − B), it writes S + P over A and
+// conj(S − P) over B's values, backwards.
+func (g *gen) splitReal(t dtype, w width) {
+	v := w.bytes / (2 * t.size)
+	name := "splitreal"
+	g.fftFunc(t, w, name, "func(lo, hi, tw *%s, n int, conj, half *%[1]s)",
+		fmt.Sprintf("%s%s%s runs n·%d steps of the rfft split: for i < n·%d, Z[k] at lo[i] and", cplx(t), name, w.name, v, v),
+		fmt.Sprintf("Z[h−k] at hi[%d−1−i] (hi: the lowest of them; then %d back a vector), tw[i]", v, v),
+		"= −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).")
+	cs := 2 * t.size
+	lo, hi, tw, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("lo"), lo)
+	g.Load(g.Param("hi"), hi)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("n"), n)
+	cp, hp := g.GP64(), g.GP64()
+	g.Load(g.Param("conj"), cp)
+	g.Load(g.Param("half"), hp)
+	conj, half := g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: cp}, conj)
+	g.vbroadcast(t, Mem{Base: hp}, half)
+	g.TESTQ(n, n)
+	done := g.label("splitdone")
+	g.JE(LabelRef(done))
+	loop := g.label("split")
+	g.Label(loop)
+	a, b, sum, d, wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: lo}, a)
+	g.vmovu(t, Mem{Base: hi}, b)
+	g.reverseComplex(t, w, b)
+	g.vxor(t, conj, b, b)
+	g.vadd(t, b, a, sum)
+	g.vmul(t, half, sum, sum)
+	g.vsub(t, b, a, d)
+	if t.f64 {
+		g.VMOVDDUP(Mem{Base: tw}, wr)
+		g.VMOVUPD(Mem{Base: tw}, wi)
+		g.VPERMILPD(U8(0xFF&(1<<w.lanes(t)-1)), wi, wi)
+	} else {
+		g.VMOVSLDUP(Mem{Base: tw}, wr)
+		g.VMOVSHDUP(Mem{Base: tw}, wi)
+	}
+	g.cmul(t, w, d, wr, wi, tmp)
+	g.vadd(t, d, sum, a)
+	g.vsub(t, d, sum, b)
+	g.vxor(t, conj, b, b)
+	g.reverseComplex(t, w, b)
+	g.vmovu(t, a, Mem{Base: lo})
+	g.vmovu(t, b, Mem{Base: hi})
+	g.ADDQ(U32(w.bytes), lo)
+	g.ADDQ(U32(w.bytes), tw)
+	g.SUBQ(U32(v*cs), hi)
+	g.DECQ(n)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// reverseComplex reverses the order of u's complex values in place.
+func (g *gen) reverseComplex(t dtype, w width, u VecVirtual) {
+	if w == zmm {
+		g.VSHUFF64X2(U8(0x1B), u, u, u) // the 128-bit lanes reversed
+	} else {
+		g.VPERM2F128(U8(0x01), u, u, u)
+	}
+	if !t.f64 { // two complex64 in a lane: swap them
+		g.VPERMILPD(U8(0x55&(1<<w.lanes(f64)-1)), u, u)
+	}
+}
+
+// fft4TransposedZMM emits <c|z>fft4tAVX512: fft4t in zmm, 8 (complex64)
+// or 4 (complex128) butterflies a vector, its transpose in 128-bit lanes.
+func (g *gen) fft4TransposedZMM(t dtype) {
+	w := zmm
+	v := w.bytes / (2 * t.size)
+	name := "fft4t"
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1 as %sfft4tAVX2 does, with", cplx(t), name, w.name, cplx(t)),
+		fmt.Sprintf("blocks of %d butterflies (tw in blocks of %d). m and pn are multiples of %d.", v, v, v))
+	cs := 2 * t.size
+	y, x, tw, m := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("m"), m)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	xm, xm3 := g.GP64(), g.GP64()
+	g.MOVQ(m, xm)
+	g.SHLQ(U8(log2(cs)), xm)
+	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	g.Load(g.Param("pn"), m)
+	g.SHRQ(U8(log2(v)), m) // vector trips
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	loop := g.label("fftt")
+	g.Label(loop)
+	a, b, c, d := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: x}, a)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
+	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
+	g.butterfly4(t, w, a, b, c, d, mask)
+	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
+	for k, u := range []VecVirtual{b, c, d} {
+		tw := Mem{Base: tw, Disp: k * w.bytes}
+		if t.f64 {
+			g.VMOVDDUP(tw, wr)
+			g.VMOVUPD(tw, wi)
+			g.VPERMILPD(U8(0xFF), wi, wi)
+		} else {
+			g.VMOVSLDUP(tw, wr)
+			g.VMOVSHDUP(tw, wi)
+		}
+		g.cmul(t, w, u, wr, wi, tmp)
+	}
+	// shuf(A, B, imm): 128-bit lanes 0, 1 of A and 2, 3 of B, picked by imm.
+	shuf := func(imm uint8, lo, hi, dst VecVirtual) { g.VSHUFF64X2(U8(imm), hi, lo, dst) }
+	// Rows of 128-bit lanes to transpose: complex128 outputs a, b, c, d
+	// (a lane each); complex64 pairs [a_2i b_2i], [c_2i d_2i], then the odd.
+	r0, r1, r2, r3 := a, b, c, d
+	if !t.f64 {
+		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+		g.VUNPCKLPD(b, a, t0)
+		g.VUNPCKHPD(b, a, t1)
+		g.VUNPCKLPD(d, c, t2)
+		g.VUNPCKHPD(d, c, t3)
+		r0, r1, r2, r3 = t0, t2, t1, t3
+	}
+	u0, u1, u2, u3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	shuf(0x44, r0, r1, u0)
+	shuf(0xEE, r0, r1, u1)
+	shuf(0x44, r2, r3, u2)
+	shuf(0xEE, r2, r3, u3)
+	out := [4]VecVirtual{a, b, c, d}
+	shuf(0x88, u0, u2, out[0])
+	shuf(0xDD, u0, u2, out[1])
+	shuf(0x88, u1, u3, out[2])
+	shuf(0xDD, u1, u3, out[3])
 	for i, o := range out {
 		g.vmovu(t, o, Mem{Base: y, Disp: i * w.bytes})
 	}

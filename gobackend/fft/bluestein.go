@@ -23,7 +23,7 @@ type bluestein[C Complex] struct {
 	a, b  []C      // buffers of length m
 }
 
-func newBluestein[C Complex](lvl isa.Level, n int, inverse bool) *bluestein[C] {
+func newBluestein[C Complex](lvl isa.Level, n int, inverse bool, threads int) *bluestein[C] {
 	m := 1
 	for m < 2*n-1 {
 		m *= 2
@@ -32,7 +32,7 @@ func newBluestein[C Complex](lvl isa.Level, n int, inverse bool) *bluestein[C] {
 	if inverse {
 		sign = 1
 	}
-	bl := &bluestein[C]{n: n, chirp: make([]C, n), conv: NewPlan[C](lvl, m, false), inv: NewPlan[C](lvl, m, true),
+	bl := &bluestein[C]{n: n, chirp: make([]C, n), conv: NewPlan[C](lvl, m, false, threads), inv: NewPlan[C](lvl, m, true, threads),
 		a: make([]C, m), b: make([]C, m)}
 	h := make([]C, m)
 	for j := range n {

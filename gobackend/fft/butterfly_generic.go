@@ -4,13 +4,17 @@ import "math"
 
 // The Go stages, one per radix (the stage type in fft.go). Each reads the
 // r inputs of butterfly (p, q) at x[q + s·(p + k·m)] and writes its r
-// outputs, times their twiddles, at y[q + s·(r·p + k)].
+// outputs, times their twiddles, at y[q + s·(r·p + k)], for p and q in
+// the ranges of rg (all of the stage, or a thread's part).
 
-func radix2[C Complex](st *stage[C], y, x []C) {
+// span is a stage's butterflies p0 ≤ p < p1, q0 ≤ q < q1.
+type span struct{ p0, p1, q0, q1 int }
+
+func radix2[C Complex](st *stage[C], y, x []C, rg span) {
 	m, s := st.m, st.s
-	for p := range m {
+	for p := rg.p0; p < rg.p1; p++ {
 		w := st.tw[p]
-		for q := range s {
+		for q := rg.q0; q < rg.q1; q++ {
 			a, b := x[q+s*p], x[q+s*(p+m)]
 			y[q+s*2*p] = a + b
 			y[q+s*(2*p+1)] = w * (a - b)
@@ -27,12 +31,12 @@ func rot[C Complex](inverse bool) C {
 	return C(1i)
 }
 
-func radix4[C Complex](st *stage[C], y, x []C, inverse bool) {
+func radix4[C Complex](st *stage[C], y, x []C, rg span, inverse bool) {
 	m, s := st.m, st.s
 	j := rot[C](inverse)
-	for p := range m {
+	for p := rg.p0; p < rg.p1; p++ {
 		w1, w2, w3 := st.tw[3*p], st.tw[3*p+1], st.tw[3*p+2]
-		for q := range s {
+		for q := rg.q0; q < rg.q1; q++ {
 			a, b, c, d := x[q+s*p], x[q+s*(p+m)], x[q+s*(p+2*m)], x[q+s*(p+3*m)]
 			apc, amc, bpd, jbmd := a+c, a-c, b+d, j*(b-d)
 			o := q + s*4*p
@@ -61,12 +65,12 @@ func isin[C Complex](v float64, inverse bool) C {
 	return C(complex(0, -v))
 }
 
-func radix3[C Complex](st *stage[C], y, x []C, inverse bool) {
+func radix3[C Complex](st *stage[C], y, x []C, rg span, inverse bool) {
 	m, s := st.m, st.s
 	half, is := C(0.5), isin[C](sin3, inverse)
-	for p := range m {
+	for p := rg.p0; p < rg.p1; p++ {
 		w1, w2 := st.tw[2*p], st.tw[2*p+1]
-		for q := range s {
+		for q := rg.q0; q < rg.q1; q++ {
 			a, b, c := x[q+s*p], x[q+s*(p+m)], x[q+s*(p+2*m)]
 			t := b + c
 			u, v := a-half*t, is*(b-c)
@@ -78,13 +82,13 @@ func radix3[C Complex](st *stage[C], y, x []C, inverse bool) {
 	}
 }
 
-func radix5[C Complex](st *stage[C], y, x []C, inverse bool) {
+func radix5[C Complex](st *stage[C], y, x []C, rg span, inverse bool) {
 	m, s := st.m, st.s
 	ca, cb := C(complex(cos5a, 0)), C(complex(cos5b, 0))
 	sa, sb := isin[C](sin5a, inverse), isin[C](sin5b, inverse)
-	for p := range m {
+	for p := rg.p0; p < rg.p1; p++ {
 		tw := st.tw[4*p : 4*p+4]
-		for q := range s {
+		for q := rg.q0; q < rg.q1; q++ {
 			x0, x1, x2 := x[q+s*p], x[q+s*(p+m)], x[q+s*(p+2*m)]
 			x3, x4 := x[q+s*(p+3*m)], x[q+s*(p+4*m)]
 			t1, t2, t3, t4 := x1+x4, x2+x3, x1-x4, x2-x3

@@ -38,6 +38,7 @@ type Plan[C Complex] struct {
 	stages  []stage[C]
 	work    []C // the buffer the stages alternate with the output
 	blue    *bluestein[C]
+	threads int // the goroutines a long stage is shared between (runShared)
 }
 
 // stage is one pass of radix r over sub-transforms of length l (= r·m) at
@@ -47,19 +48,21 @@ type stage[C Complex] struct {
 	r, l, m, s int
 	tw         []C  // W_l^(k·p) for k = 1…r−1 at tw[p·(r−1) + k−1]; the asm layout for asm stages
 	asm        bool // run by the assembly (amd64, a power-of-two length)
+	blk        int  // an asm stage of stride 1: the butterflies of its vector (transposeBlock)
 }
 
 // NewPlan returns the plan of an n-point transform: forward
 // (X[k] = Σ x[j]·e^(−2πi·jk/n)), or inverse, the same with e^(+2πi·jk/n)
-// and not divided by n. lvl is clamped to what the CPU runs.
-func NewPlan[C Complex](lvl isa.Level, n int, inverse bool) *Plan[C] {
+// and not divided by n, each long stage shared between up to threads
+// goroutines (runShared). lvl is clamped to what the CPU runs.
+func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C] {
 	if n < 1 {
 		panic(fmt.Sprintf("fft: length %d", n))
 	}
-	p := &Plan[C]{n: n, inverse: inverse, lvl: lvl.Clamp()}
+	p := &Plan[C]{n: n, inverse: inverse, lvl: lvl.Clamp(), threads: max(threads, 1)}
 	rest, radices := factor(n)
 	if rest != 1 {
-		p.blue = newBluestein[C](p.lvl, n, inverse)
+		p.blue = newBluestein[C](p.lvl, n, inverse, threads)
 		return p
 	}
 	pow2 := n&(n-1) == 0
@@ -67,6 +70,9 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool) *Plan[C] {
 	for _, r := range radices {
 		st := stage[C]{r: r, l: l, m: l / r, s: s}
 		st.asm = pow2 && asmStage[C](p.lvl, st)
+		if st.asm && s == 1 {
+			st.blk = transposeBlock[C](p.lvl, st.m)
+		}
 		st.tw = twiddles[C](st, inverse)
 		p.stages = append(p.stages, st)
 		l, s = l/r, s*r
@@ -98,36 +104,50 @@ func (p *Plan[C]) Transform(y, x []C) {
 		p.blue.transform(y, x)
 		return
 	}
-	if len(p.stages) == 0 {
+	runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)
+}
+
+// runStages sets y to the stages' transform of x, alternating with work
+// (all of the stages' length, none overlapping), each stage's butterflies
+// shared between threads (runShared) when there are enough of them.
+func runStages[C Complex](lvl isa.Level, stages []stage[C], y, x, work []C, inverse bool, threads int) {
+	if len(stages) == 0 {
 		copy(y, x)
 		return
 	}
 	// The last stage writes y, the one before the buffer, and so back.
+	shared := worthSharing[C](len(x), threads)
 	src := x
-	for i := range p.stages {
+	for i := range stages {
 		dst := y
-		if (len(p.stages)-1-i)%2 == 1 {
-			dst = p.work
+		if (len(stages)-1-i)%2 == 1 {
+			dst = work
 		}
-		p.run(&p.stages[i], dst, src)
+		st := &stages[i]
+		if shared {
+			runShared(lvl, st, dst, src, inverse, threads)
+		} else {
+			runStage(lvl, st, dst, src, inverse, span{0, st.m, 0, st.s})
+		}
 		src = dst
 	}
 }
 
-func (p *Plan[C]) run(st *stage[C], y, x []C) {
+// runStage runs the butterflies of rg.
+func runStage[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, rg span) {
 	if st.asm {
-		runAsm(p.lvl, st, y, x, p.inverse)
+		runAsm(lvl, st, y, x, inverse, rg.p0, rg.p1-rg.p0, rg.q0, rg.q1-rg.q0)
 		return
 	}
 	switch st.r {
 	case 2:
-		radix2(st, y, x)
+		radix2(st, y, x, rg)
 	case 3:
-		radix3(st, y, x, p.inverse)
+		radix3(st, y, x, rg, inverse)
 	case 4:
-		radix4(st, y, x, p.inverse)
+		radix4(st, y, x, rg, inverse)
 	default:
-		radix5(st, y, x, p.inverse)
+		radix5(st, y, x, rg, inverse)
 	}
 }
 
@@ -162,7 +182,7 @@ func twiddles[C Complex](st stage[C], inverse bool) []C {
 	if st.asm && st.s == 1 && st.r == 4 {
 		// The stride-1 assembly reads blocks of v butterflies: v values of
 		// W^p, then v of W^2p, then v of W^3p.
-		v := transposeBlock[C]()
+		v := st.blk
 		for p := range st.m {
 			blk, j := p/v, p%v
 			for k := 1; k < st.r; k++ {

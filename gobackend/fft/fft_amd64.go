@@ -19,8 +19,18 @@ func complexPerVector[C Complex](bytes int) int {
 	return bytes / int(unsafe.Sizeof(z))
 }
 
-// transposeBlock is the butterflies the stride-1 kernel runs per vector.
-func transposeBlock[C Complex]() int { return complexPerVector[C](32) }
+// transposeBlock is the butterflies the stride-1 kernel runs per vector
+// for a stage of m butterflies at lvl: a zmm vector's at isa.AVX512, else
+// a ymm vector's, when m is a multiple of it; 0 when it is of neither.
+func transposeBlock[C Complex](lvl isa.Level, m int) int {
+	if zv := complexPerVector[C](64); lvl >= isa.AVX512 && m%zv == 0 {
+		return zv
+	}
+	if yv := complexPerVector[C](32); m%yv == 0 {
+		return yv
+	}
+	return 0
+}
 
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
@@ -30,7 +40,7 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 		return false
 	}
 	if st.s == 1 {
-		return st.r == 4 && st.m%transposeBlock[C]() == 0
+		return st.r == 4 && transposeBlock[C](lvl, st.m) > 0
 	}
 	return st.s%complexPerVector[C](32) == 0
 }
@@ -58,41 +68,52 @@ func init() {
 	}
 }
 
-// runAsm runs an asm stage: zmm where AVX-512 runs and the stride holds
-// whole zmm vectors, else ymm.
-func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool) {
-	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%complexPerVector[C](64) == 0
+// runAsm runs butterflies p0 ≤ p < p0+pn, q0 ≤ q < q0+qn of an asm stage:
+// zmm where AVX-512 runs and the stride and the q range hold whole zmm
+// vectors, else ymm. A stride-1 stage takes q0 = 0, qn = 1 and a p range
+// of whole blocks of transposeBlock.
+func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, pn, q0, qn int) {
+	if pn == 0 || qn == 0 {
+		return
+	}
+	zv := complexPerVector[C](64)
+	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%zv == 0 && q0%zv == 0 && qn%zv == 0
+	xo, yo, to := q0+st.s*p0, q0+st.s*st.r*p0, p0*(st.r-1)
 	var z C
 	if unsafe.Sizeof(z) == 8 {
-		yp, xp, tw := (*float32)(unsafe.Pointer(&y[0])), (*float32)(unsafe.Pointer(&x[0])), (*float32)(unsafe.Pointer(&st.tw[0]))
+		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
+		case st.s == 1 && st.blk == zv:
+			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
-			cfft4tAVX2(yp, xp, tw, st.m, mask)
+			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 		case st.r == 4 && wide:
-			cfft4bAVX512(yp, xp, tw, st.m, st.s, mask)
+			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case st.r == 4:
-			cfft4bAVX2(yp, xp, tw, st.m, st.s, mask)
+			cfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case wide:
-			cfft2bAVX512(yp, xp, tw, st.m, st.s)
+			cfft2bAVX512(yp, xp, tw, st.m, st.s, pn, qn)
 		default:
-			cfft2bAVX2(yp, xp, tw, st.m, st.s)
+			cfft2bAVX2(yp, xp, tw, st.m, st.s, pn, qn)
 		}
 		return
 	}
-	yp, xp, tw := (*float64)(unsafe.Pointer(&y[0])), (*float64)(unsafe.Pointer(&x[0])), (*float64)(unsafe.Pointer(&st.tw[0]))
+	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
+	case st.s == 1 && st.blk == zv:
+		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
-		zfft4tAVX2(yp, xp, tw, st.m, mask)
+		zfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 	case st.r == 4 && wide:
-		zfft4bAVX512(yp, xp, tw, st.m, st.s, mask)
+		zfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 	case st.r == 4:
-		zfft4bAVX2(yp, xp, tw, st.m, st.s, mask)
+		zfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, mask)
 	case wide:
-		zfft2bAVX512(yp, xp, tw, st.m, st.s)
+		zfft2bAVX512(yp, xp, tw, st.m, st.s, pn, qn)
 	default:
-		zfft2bAVX2(yp, xp, tw, st.m, st.s)
+		zfft2bAVX2(yp, xp, tw, st.m, st.s, pn, qn)
 	}
 }
 
@@ -104,7 +125,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
-		case lvl >= isa.AVX512 && st.s > 1 && st.s%complexPerVector[C](64) == 0:
+		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true
 		default:
 			ymmUsed = true
@@ -123,4 +144,54 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 	add(ymmUsed, "avx2")
 	add(goUsed, "go")
 	return name
+}
+
+// zmmComplex is the C values in a zmm register: the q alignment that
+// keeps a shared stage's pieces on the zmm code.
+func zmmComplex[C Complex]() int { return complexPerVector[C](64) }
+
+// halves is ½ for the split kernels' broadcast.
+var (
+	half32 = float32(0.5)
+	half64 = 0.5
+)
+
+// splitVec runs the rfft split's steps c0 ≤ c < c1 (splitSteps) in
+// vectors, zmm at isa.AVX512, ymm at isa.AVX2, while a vector's values
+// and their mirror images Z[h−k] do not meet (below h/2 − a vector), and
+// returns the step it stopped at for the Go loop to finish.
+func splitVec[R Real](lvl isa.Level, y, tw []R, c0, c1 int) int {
+	if lvl < isa.AVX2 {
+		return c0
+	}
+	var r R
+	bytes := 32
+	if lvl >= isa.AVX512 {
+		bytes = 64
+	}
+	v := bytes / (2 * int(unsafe.Sizeof(r)))
+	h := len(y)/2 - 1
+	n := (min(c1, h/2-v) - c0) / v
+	if n <= 0 {
+		return c0
+	}
+	// Step c is Z[1+c] at floats 2+2c, Z[h−1−c] at 2(h−1−c); the first
+	// vector of hi holds Z[h−c0−v … h−1−c0].
+	lo, hi, t := unsafe.Pointer(&y[2+2*c0]), unsafe.Pointer(&y[2*(h-c0-v)]), unsafe.Pointer(&tw[2+2*c0])
+	if unsafe.Sizeof(r) == 4 {
+		conj := &rotMask32[1][0]
+		if bytes == 64 {
+			csplitrealAVX512((*float32)(lo), (*float32)(hi), (*float32)(t), n, conj, &half32)
+		} else {
+			csplitrealAVX2((*float32)(lo), (*float32)(hi), (*float32)(t), n, conj, &half32)
+		}
+	} else {
+		conj := &rotMask64[1][0]
+		if bytes == 64 {
+			zsplitrealAVX512((*float64)(lo), (*float64)(hi), (*float64)(t), n, conj, &half64)
+		} else {
+			zsplitrealAVX2((*float64)(lo), (*float64)(hi), (*float64)(t), n, conj, &half64)
+		}
+	}
+	return c0 + n*v
 }

@@ -2,22 +2,27 @@
 
 //go:build !purego
 
-// func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+// func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 // Requires: AVX, FMA3
-TEXT ·cfft4bAVX2(SB), $0-48
+TEXT ·cfft4bAVX2(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPS (DI), Y0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPS (R8), Y0
 	SHLQ    $0x03, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
+	JE      fftdone1
+	TESTQ   DI, DI
 	JE      fftdone1
 
 fftp2:
@@ -27,15 +32,15 @@ fftp2:
 	VBROADCASTSS 12(DX), Y4
 	VBROADCASTSS 16(DX), Y5
 	VBROADCASTSS 20(DX), Y6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 fftq3:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPS        (R11), Y7
-	VMOVUPS        (R11)(DI*1), Y8
-	VMOVUPS        (R11)(DI*2), Y9
-	VMOVUPS        (R11)(R8*1), Y10
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPS        (R12), Y7
+	VMOVUPS        (R12)(R8*1), Y8
+	VMOVUPS        (R12)(R8*2), Y9
+	VMOVUPS        (R12)(R9*1), Y10
 	VADDPS         Y9, Y7, Y11
 	VSUBPS         Y9, Y7, Y12
 	VADDPS         Y10, Y8, Y9
@@ -55,12 +60,12 @@ fftq3:
 	VPERMILPS      $0xb1, Y10, Y11
 	VMULPS         Y6, Y11, Y11
 	VFMADDSUB213PS Y11, Y5, Y10
-	VMOVUPS        Y7, (R12)
-	VMOVUPS        Y8, (R12)(SI*1)
-	VMOVUPS        Y9, (R12)(SI*2)
-	VMOVUPS        Y10, (R12)(R9*1)
-	ADDQ           $0x00000020, R10
-	CMPQ           R10, SI
+	VMOVUPS        Y7, (R13)
+	VMOVUPS        Y8, (R13)(SI*1)
+	VMOVUPS        Y9, (R13)(SI*2)
+	VMOVUPS        Y10, (R13)(R10*1)
+	ADDQ           $0x00000020, R11
+	CMPQ           R11, DI
 	JB             fftq3
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
@@ -72,39 +77,44 @@ fftdone1:
 	VZEROUPPER
 	RET
 
-// func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int)
+// func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 // Requires: AVX, FMA3
-TEXT ·cfft2bAVX2(SB), $0-40
+TEXT ·cfft2bAVX2(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x03, DI
 	SHLQ  $0x03, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
+	JE    fftdone4
+	TESTQ DI, DI
 	JE    fftdone4
 
 fftp5:
 	VBROADCASTSS (DX), Y0
 	VBROADCASTSS 4(DX), Y1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
 fftq6:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPS        (R9), Y2
-	VMOVUPS        (R9)(DI*1), Y3
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPS        (R10), Y2
+	VMOVUPS        (R10)(R8*1), Y3
 	VSUBPS         Y3, Y2, Y4
 	VADDPS         Y3, Y2, Y2
 	VPERMILPS      $0xb1, Y4, Y3
 	VMULPS         Y1, Y3, Y3
 	VFMADDSUB213PS Y3, Y0, Y4
-	VMOVUPS        Y2, (R10)
-	VMOVUPS        Y4, (R10)(SI*1)
-	ADDQ           $0x00000020, R8
-	CMPQ           R8, SI
+	VMOVUPS        Y2, (R11)
+	VMOVUPS        Y4, (R11)(SI*1)
+	ADDQ           $0x00000020, R9
+	CMPQ           R9, DI
 	JB             fftq6
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
@@ -116,22 +126,27 @@ fftdone4:
 	VZEROUPPER
 	RET
 
-// func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+// func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·cfft4bAVX512(SB), $0-48
+TEXT ·cfft4bAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPS (DI), Z0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPS (R8), Z0
 	SHLQ    $0x03, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
+	JE      fftdone7
+	TESTQ   DI, DI
 	JE      fftdone7
 
 fftp8:
@@ -141,15 +156,15 @@ fftp8:
 	VBROADCASTSS 12(DX), Z4
 	VBROADCASTSS 16(DX), Z5
 	VBROADCASTSS 20(DX), Z6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 fftq9:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPS        (R11), Z7
-	VMOVUPS        (R11)(DI*1), Z8
-	VMOVUPS        (R11)(DI*2), Z9
-	VMOVUPS        (R11)(R8*1), Z10
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPS        (R12), Z7
+	VMOVUPS        (R12)(R8*1), Z8
+	VMOVUPS        (R12)(R8*2), Z9
+	VMOVUPS        (R12)(R9*1), Z10
 	VADDPS         Z9, Z7, Z11
 	VSUBPS         Z9, Z7, Z12
 	VADDPS         Z10, Z8, Z9
@@ -169,12 +184,12 @@ fftq9:
 	VPERMILPS      $0xb1, Z10, Z11
 	VMULPS         Z6, Z11, Z11
 	VFMADDSUB213PS Z11, Z5, Z10
-	VMOVUPS        Z7, (R12)
-	VMOVUPS        Z8, (R12)(SI*1)
-	VMOVUPS        Z9, (R12)(SI*2)
-	VMOVUPS        Z10, (R12)(R9*1)
-	ADDQ           $0x00000040, R10
-	CMPQ           R10, SI
+	VMOVUPS        Z7, (R13)
+	VMOVUPS        Z8, (R13)(SI*1)
+	VMOVUPS        Z9, (R13)(SI*2)
+	VMOVUPS        Z10, (R13)(R10*1)
+	ADDQ           $0x00000040, R11
+	CMPQ           R11, DI
 	JB             fftq9
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
@@ -186,39 +201,44 @@ fftdone7:
 	VZEROUPPER
 	RET
 
-// func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int)
+// func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 // Requires: AVX, AVX512F
-TEXT ·cfft2bAVX512(SB), $0-40
+TEXT ·cfft2bAVX512(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x03, DI
 	SHLQ  $0x03, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
+	JE    fftdone10
+	TESTQ DI, DI
 	JE    fftdone10
 
 fftp11:
 	VBROADCASTSS (DX), Z0
 	VBROADCASTSS 4(DX), Z1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
 fftq12:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPS        (R9), Z2
-	VMOVUPS        (R9)(DI*1), Z3
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPS        (R10), Z2
+	VMOVUPS        (R10)(R8*1), Z3
 	VSUBPS         Z3, Z2, Z4
 	VADDPS         Z3, Z2, Z2
 	VPERMILPS      $0xb1, Z4, Z3
 	VMULPS         Z1, Z3, Z3
 	VFMADDSUB213PS Z3, Z0, Z4
-	VMOVUPS        Z2, (R10)
-	VMOVUPS        Z4, (R10)(SI*1)
-	ADDQ           $0x00000040, R8
-	CMPQ           R8, SI
+	VMOVUPS        Z2, (R11)
+	VMOVUPS        Z4, (R11)(SI*1)
+	ADDQ           $0x00000040, R9
+	CMPQ           R9, DI
 	JB             fftq12
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
@@ -230,18 +250,19 @@ fftdone10:
 	VZEROUPPER
 	RET
 
-// func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, mask *float32)
+// func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 // Requires: AVX, FMA3
-TEXT ·cfft4tAVX2(SB), $0-40
+TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    mask+40(FP), SI
 	VMOVUPS (SI), Y0
 	MOVQ    BX, SI
 	SHLQ    $0x03, SI
 	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
 	JE      fftdone13
@@ -298,40 +319,208 @@ fftdone13:
 	VZEROUPPER
 	RET
 
-// func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+// func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft4tAVX512(SB), $0-48
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    tw+16(FP), DX
+	MOVQ    m+24(FP), BX
+	MOVQ    mask+40(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    BX, SI
+	SHLQ    $0x03, SI
+	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
+	SHRQ    $0x03, BX
+	TESTQ   BX, BX
+	JE      fftdone15
+
+fftt16:
+	VMOVUPS        (CX), Z1
+	VMOVUPS        (CX)(SI*1), Z2
+	VMOVUPS        (CX)(SI*2), Z3
+	VMOVUPS        (CX)(DI*1), Z4
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z6
+	VADDPS         Z4, Z2, Z3
+	VSUBPS         Z4, Z2, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z5, Z1
+	VSUBPS         Z3, Z5, Z3
+	VSUBPS         Z4, Z6, Z2
+	VADDPS         Z4, Z6, Z4
+	VMOVSLDUP      (DX), Z5
+	VMOVSHDUP      (DX), Z6
+	VPERMILPS      $0xb1, Z2, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z2
+	VMOVSLDUP      64(DX), Z5
+	VMOVSHDUP      64(DX), Z6
+	VPERMILPS      $0xb1, Z3, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z3
+	VMOVSLDUP      128(DX), Z5
+	VMOVSHDUP      128(DX), Z6
+	VPERMILPS      $0xb1, Z4, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z4
+	VUNPCKLPD      Z2, Z1, Z5
+	VUNPCKHPD      Z2, Z1, Z1
+	VUNPCKLPD      Z4, Z3, Z2
+	VUNPCKHPD      Z4, Z3, Z3
+	VSHUFF64X2     $0x44, Z2, Z5, Z4
+	VSHUFF64X2     $0xee, Z2, Z5, Z5
+	VSHUFF64X2     $0x44, Z3, Z1, Z2
+	VSHUFF64X2     $0xee, Z3, Z1, Z6
+	VSHUFF64X2     $0x88, Z2, Z4, Z1
+	VSHUFF64X2     $0xdd, Z2, Z4, Z2
+	VSHUFF64X2     $0x88, Z6, Z5, Z3
+	VSHUFF64X2     $0xdd, Z6, Z5, Z4
+	VMOVUPS        Z1, (AX)
+	VMOVUPS        Z2, 64(AX)
+	VMOVUPS        Z3, 128(AX)
+	VMOVUPS        Z4, 192(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000100, AX
+	ADDQ           $0x000000c0, DX
+	DECQ           BX
+	JNE            fftt16
+
+fftdone15:
+	VZEROUPPER
+	RET
+
+// func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
 // Requires: AVX, FMA3
-TEXT ·zfft4bAVX2(SB), $0-48
+TEXT ·csplitrealAVX2(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPS      (SI), Y0
+	VBROADCASTSS (DI), Y1
+	TESTQ        BX, BX
+	JE           splitdone17
+
+split18:
+	VMOVUPS        (AX), Y2
+	VMOVUPS        (CX), Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VPERMILPD      $0x05, Y3, Y3
+	VXORPS         Y0, Y3, Y3
+	VADDPS         Y3, Y2, Y4
+	VMULPS         Y1, Y4, Y4
+	VSUBPS         Y3, Y2, Y3
+	VMOVSLDUP      (DX), Y2
+	VMOVSHDUP      (DX), Y5
+	VPERMILPS      $0xb1, Y3, Y6
+	VMULPS         Y5, Y6, Y6
+	VFMADDSUB213PS Y6, Y2, Y3
+	VADDPS         Y3, Y4, Y2
+	VSUBPS         Y3, Y4, Y3
+	VXORPS         Y0, Y3, Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VPERMILPD      $0x05, Y3, Y3
+	VMOVUPS        Y2, (AX)
+	VMOVUPS        Y3, (CX)
+	ADDQ           $0x00000020, AX
+	ADDQ           $0x00000020, DX
+	SUBQ           $0x00000020, CX
+	DECQ           BX
+	JNE            split18
+
+splitdone17:
+	VZEROUPPER
+	RET
+
+// func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·csplitrealAVX512(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPS      (SI), Z0
+	VBROADCASTSS (DI), Z1
+	TESTQ        BX, BX
+	JE           splitdone19
+
+split20:
+	VMOVUPS        (AX), Z2
+	VMOVUPS        (CX), Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VPERMILPD      $0x55, Z3, Z3
+	VXORPS         Z0, Z3, Z3
+	VADDPS         Z3, Z2, Z4
+	VMULPS         Z1, Z4, Z4
+	VSUBPS         Z3, Z2, Z3
+	VMOVSLDUP      (DX), Z2
+	VMOVSHDUP      (DX), Z5
+	VPERMILPS      $0xb1, Z3, Z6
+	VMULPS         Z5, Z6, Z6
+	VFMADDSUB213PS Z6, Z2, Z3
+	VADDPS         Z3, Z4, Z2
+	VSUBPS         Z3, Z4, Z3
+	VXORPS         Z0, Z3, Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VPERMILPD      $0x55, Z3, Z3
+	VMOVUPS        Z2, (AX)
+	VMOVUPS        Z3, (CX)
+	ADDQ           $0x00000040, AX
+	ADDQ           $0x00000040, DX
+	SUBQ           $0x00000040, CX
+	DECQ           BX
+	JNE            split20
+
+splitdone19:
+	VZEROUPPER
+	RET
+
+// func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft4bAVX2(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPD (DI), Y0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPD (R8), Y0
 	SHLQ    $0x04, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone15
+	JE      fftdone21
+	TESTQ   DI, DI
+	JE      fftdone21
 
-fftp16:
+fftp22:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
 	VBROADCASTSD 24(DX), Y4
 	VBROADCASTSD 32(DX), Y5
 	VBROADCASTSD 40(DX), Y6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
-fftq17:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPD        (R11), Y7
-	VMOVUPD        (R11)(DI*1), Y8
-	VMOVUPD        (R11)(DI*2), Y9
-	VMOVUPD        (R11)(R8*1), Y10
+fftq23:
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPD        (R12), Y7
+	VMOVUPD        (R12)(R8*1), Y8
+	VMOVUPD        (R12)(R8*2), Y9
+	VMOVUPD        (R12)(R9*1), Y10
 	VADDPD         Y9, Y7, Y11
 	VSUBPD         Y9, Y7, Y12
 	VADDPD         Y10, Y8, Y9
@@ -351,101 +540,111 @@ fftq17:
 	VPERMILPD      $0x05, Y10, Y11
 	VMULPD         Y6, Y11, Y11
 	VFMADDSUB213PD Y11, Y5, Y10
-	VMOVUPD        Y7, (R12)
-	VMOVUPD        Y8, (R12)(SI*1)
-	VMOVUPD        Y9, (R12)(SI*2)
-	VMOVUPD        Y10, (R12)(R9*1)
-	ADDQ           $0x00000020, R10
-	CMPQ           R10, SI
-	JB             fftq17
+	VMOVUPD        Y7, (R13)
+	VMOVUPD        Y8, (R13)(SI*1)
+	VMOVUPD        Y9, (R13)(SI*2)
+	VMOVUPD        Y10, (R13)(R10*1)
+	ADDQ           $0x00000020, R11
+	CMPQ           R11, DI
+	JB             fftq23
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp16
+	JNE            fftp22
 
-fftdone15:
+fftdone21:
 	VZEROUPPER
 	RET
 
-// func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int)
+// func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 // Requires: AVX, FMA3
-TEXT ·zfft2bAVX2(SB), $0-40
+TEXT ·zfft2bAVX2(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x04, DI
 	SHLQ  $0x04, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone18
+	JE    fftdone24
+	TESTQ DI, DI
+	JE    fftdone24
 
-fftp19:
+fftp25:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
-fftq20:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPD        (R9), Y2
-	VMOVUPD        (R9)(DI*1), Y3
+fftq26:
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPD        (R10), Y2
+	VMOVUPD        (R10)(R8*1), Y3
 	VSUBPD         Y3, Y2, Y4
 	VADDPD         Y3, Y2, Y2
 	VPERMILPD      $0x05, Y4, Y3
 	VMULPD         Y1, Y3, Y3
 	VFMADDSUB213PD Y3, Y0, Y4
-	VMOVUPD        Y2, (R10)
-	VMOVUPD        Y4, (R10)(SI*1)
-	ADDQ           $0x00000020, R8
-	CMPQ           R8, SI
-	JB             fftq20
+	VMOVUPD        Y2, (R11)
+	VMOVUPD        Y4, (R11)(SI*1)
+	ADDQ           $0x00000020, R9
+	CMPQ           R9, DI
+	JB             fftq26
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp19
+	JNE            fftp25
 
-fftdone18:
+fftdone24:
 	VZEROUPPER
 	RET
 
-// func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+// func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·zfft4bAVX512(SB), $0-48
+TEXT ·zfft4bAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
 	MOVQ    s+32(FP), SI
-	MOVQ    mask+40(FP), DI
-	VMOVUPD (DI), Z0
+	MOVQ    qn+48(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    mask+56(FP), R8
+	VMOVUPD (R8), Z0
 	SHLQ    $0x04, SI
-	MOVQ    SI, DI
-	IMULQ   BX, DI
-	LEAQ    (DI)(DI*2), R8
-	LEAQ    (SI)(SI*2), R9
+	MOVQ    SI, R8
+	IMULQ   BX, R8
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    (SI)(SI*2), R10
+	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone21
+	JE      fftdone27
+	TESTQ   DI, DI
+	JE      fftdone27
 
-fftp22:
+fftp28:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
 	VBROADCASTSD 24(DX), Z4
 	VBROADCASTSD 32(DX), Z5
 	VBROADCASTSD 40(DX), Z6
-	XORQ         R10, R10
+	XORQ         R11, R11
 
-fftq23:
-	LEAQ           (CX)(R10*1), R11
-	LEAQ           (AX)(R10*1), R12
-	VMOVUPD        (R11), Z7
-	VMOVUPD        (R11)(DI*1), Z8
-	VMOVUPD        (R11)(DI*2), Z9
-	VMOVUPD        (R11)(R8*1), Z10
+fftq29:
+	LEAQ           (CX)(R11*1), R12
+	LEAQ           (AX)(R11*1), R13
+	VMOVUPD        (R12), Z7
+	VMOVUPD        (R12)(R8*1), Z8
+	VMOVUPD        (R12)(R8*2), Z9
+	VMOVUPD        (R12)(R9*1), Z10
 	VADDPD         Z9, Z7, Z11
 	VSUBPD         Z9, Z7, Z12
 	VADDPD         Z10, Z8, Z9
@@ -465,84 +664,90 @@ fftq23:
 	VPERMILPD      $0x55, Z10, Z11
 	VMULPD         Z6, Z11, Z11
 	VFMADDSUB213PD Z11, Z5, Z10
-	VMOVUPD        Z7, (R12)
-	VMOVUPD        Z8, (R12)(SI*1)
-	VMOVUPD        Z9, (R12)(SI*2)
-	VMOVUPD        Z10, (R12)(R9*1)
-	ADDQ           $0x00000040, R10
-	CMPQ           R10, SI
-	JB             fftq23
+	VMOVUPD        Z7, (R13)
+	VMOVUPD        Z8, (R13)(SI*1)
+	VMOVUPD        Z9, (R13)(SI*2)
+	VMOVUPD        Z10, (R13)(R10*1)
+	ADDQ           $0x00000040, R11
+	CMPQ           R11, DI
+	JB             fftq29
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp22
+	JNE            fftp28
 
-fftdone21:
+fftdone27:
 	VZEROUPPER
 	RET
 
-// func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int)
+// func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 // Requires: AVX, AVX512F
-TEXT ·zfft2bAVX512(SB), $0-40
+TEXT ·zfft2bAVX512(SB), $0-56
 	MOVQ  y+0(FP), AX
 	MOVQ  x+8(FP), CX
 	MOVQ  tw+16(FP), DX
 	MOVQ  m+24(FP), BX
 	MOVQ  s+32(FP), SI
+	MOVQ  qn+48(FP), DI
+	SHLQ  $0x04, DI
 	SHLQ  $0x04, SI
-	MOVQ  SI, DI
-	IMULQ BX, DI
+	MOVQ  SI, R8
+	IMULQ BX, R8
+	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone24
+	JE    fftdone30
+	TESTQ DI, DI
+	JE    fftdone30
 
-fftp25:
+fftp31:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
-	XORQ         R8, R8
+	XORQ         R9, R9
 
-fftq26:
-	LEAQ           (CX)(R8*1), R9
-	LEAQ           (AX)(R8*1), R10
-	VMOVUPD        (R9), Z2
-	VMOVUPD        (R9)(DI*1), Z3
+fftq32:
+	LEAQ           (CX)(R9*1), R10
+	LEAQ           (AX)(R9*1), R11
+	VMOVUPD        (R10), Z2
+	VMOVUPD        (R10)(R8*1), Z3
 	VSUBPD         Z3, Z2, Z4
 	VADDPD         Z3, Z2, Z2
 	VPERMILPD      $0x55, Z4, Z3
 	VMULPD         Z1, Z3, Z3
 	VFMADDSUB213PD Z3, Z0, Z4
-	VMOVUPD        Z2, (R10)
-	VMOVUPD        Z4, (R10)(SI*1)
-	ADDQ           $0x00000040, R8
-	CMPQ           R8, SI
-	JB             fftq26
+	VMOVUPD        Z2, (R11)
+	VMOVUPD        Z4, (R11)(SI*1)
+	ADDQ           $0x00000040, R9
+	CMPQ           R9, DI
+	JB             fftq32
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp25
+	JNE            fftp31
 
-fftdone24:
+fftdone30:
 	VZEROUPPER
 	RET
 
-// func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, mask *float64)
+// func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
 // Requires: AVX, FMA3
-TEXT ·zfft4tAVX2(SB), $0-40
+TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    mask+40(FP), SI
 	VMOVUPD (SI), Y0
 	MOVQ    BX, SI
 	SHLQ    $0x04, SI
 	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone27
+	JE      fftdone33
 
-fftt28:
+fftt34:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -587,8 +792,168 @@ fftt28:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt28
+	JNE            fftt34
 
-fftdone27:
+fftdone33:
+	VZEROUPPER
+	RET
+
+// func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft4tAVX512(SB), $0-48
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    tw+16(FP), DX
+	MOVQ    m+24(FP), BX
+	MOVQ    mask+40(FP), SI
+	VMOVUPD (SI), Z0
+	MOVQ    BX, SI
+	SHLQ    $0x04, SI
+	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
+	SHRQ    $0x02, BX
+	TESTQ   BX, BX
+	JE      fftdone35
+
+fftt36:
+	VMOVUPD        (CX), Z1
+	VMOVUPD        (CX)(SI*1), Z2
+	VMOVUPD        (CX)(SI*2), Z3
+	VMOVUPD        (CX)(DI*1), Z4
+	VADDPD         Z3, Z1, Z5
+	VSUBPD         Z3, Z1, Z6
+	VADDPD         Z4, Z2, Z3
+	VSUBPD         Z4, Z2, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z5, Z1
+	VSUBPD         Z3, Z5, Z3
+	VSUBPD         Z4, Z6, Z2
+	VADDPD         Z4, Z6, Z4
+	VMOVDDUP       (DX), Z5
+	VMOVUPD        (DX), Z6
+	VPERMILPD      $0xff, Z6, Z6
+	VPERMILPD      $0x55, Z2, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z2
+	VMOVDDUP       64(DX), Z5
+	VMOVUPD        64(DX), Z6
+	VPERMILPD      $0xff, Z6, Z6
+	VPERMILPD      $0x55, Z3, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z3
+	VMOVDDUP       128(DX), Z5
+	VMOVUPD        128(DX), Z6
+	VPERMILPD      $0xff, Z6, Z6
+	VPERMILPD      $0x55, Z4, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z4
+	VSHUFF64X2     $0x44, Z2, Z1, Z5
+	VSHUFF64X2     $0xee, Z2, Z1, Z6
+	VSHUFF64X2     $0x44, Z4, Z3, Z2
+	VSHUFF64X2     $0xee, Z4, Z3, Z4
+	VSHUFF64X2     $0x88, Z2, Z5, Z1
+	VSHUFF64X2     $0xdd, Z2, Z5, Z2
+	VSHUFF64X2     $0x88, Z4, Z6, Z3
+	VSHUFF64X2     $0xdd, Z4, Z6, Z4
+	VMOVUPD        Z1, (AX)
+	VMOVUPD        Z2, 64(AX)
+	VMOVUPD        Z3, 128(AX)
+	VMOVUPD        Z4, 192(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000100, AX
+	ADDQ           $0x000000c0, DX
+	DECQ           BX
+	JNE            fftt36
+
+fftdone35:
+	VZEROUPPER
+	RET
+
+// func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+// Requires: AVX, FMA3
+TEXT ·zsplitrealAVX2(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPD      (SI), Y0
+	VBROADCASTSD (DI), Y1
+	TESTQ        BX, BX
+	JE           splitdone37
+
+split38:
+	VMOVUPD        (AX), Y2
+	VMOVUPD        (CX), Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VXORPD         Y0, Y3, Y3
+	VADDPD         Y3, Y2, Y4
+	VMULPD         Y1, Y4, Y4
+	VSUBPD         Y3, Y2, Y3
+	VMOVDDUP       (DX), Y2
+	VMOVUPD        (DX), Y5
+	VPERMILPD      $0x0f, Y5, Y5
+	VPERMILPD      $0x05, Y3, Y6
+	VMULPD         Y5, Y6, Y6
+	VFMADDSUB213PD Y6, Y2, Y3
+	VADDPD         Y3, Y4, Y2
+	VSUBPD         Y3, Y4, Y3
+	VXORPD         Y0, Y3, Y3
+	VPERM2F128     $0x01, Y3, Y3, Y3
+	VMOVUPD        Y2, (AX)
+	VMOVUPD        Y3, (CX)
+	ADDQ           $0x00000020, AX
+	ADDQ           $0x00000020, DX
+	SUBQ           $0x00000020, CX
+	DECQ           BX
+	JNE            split38
+
+splitdone37:
+	VZEROUPPER
+	RET
+
+// func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zsplitrealAVX512(SB), $0-48
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         tw+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         conj+32(FP), SI
+	MOVQ         half+40(FP), DI
+	VMOVUPD      (SI), Z0
+	VBROADCASTSD (DI), Z1
+	TESTQ        BX, BX
+	JE           splitdone39
+
+split40:
+	VMOVUPD        (AX), Z2
+	VMOVUPD        (CX), Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VXORPD         Z0, Z3, Z3
+	VADDPD         Z3, Z2, Z4
+	VMULPD         Z1, Z4, Z4
+	VSUBPD         Z3, Z2, Z3
+	VMOVDDUP       (DX), Z2
+	VMOVUPD        (DX), Z5
+	VPERMILPD      $0xff, Z5, Z5
+	VPERMILPD      $0x55, Z3, Z6
+	VMULPD         Z5, Z6, Z6
+	VFMADDSUB213PD Z6, Z2, Z3
+	VADDPD         Z3, Z4, Z2
+	VSUBPD         Z3, Z4, Z3
+	VXORPD         Z0, Z3, Z3
+	VSHUFF64X2     $0x1b, Z3, Z3, Z3
+	VMOVUPD        Z2, (AX)
+	VMOVUPD        Z3, (CX)
+	ADDQ           $0x00000040, AX
+	ADDQ           $0x00000040, DX
+	SUBQ           $0x00000040, CX
+	DECQ           BX
+	JNE            split40
+
+splitdone39:
 	VZEROUPPER
 	RET

@@ -8,10 +8,16 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 
 const haveAsm = false
 
-func transposeBlock[C Complex]() int { return 1 }
+func transposeBlock[C Complex](isa.Level, int) int { return 0 }
 
 func asmStage[C Complex](isa.Level, stage[C]) bool { return false }
 
-func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool) { panic("fft: no assembly") }
+func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool, int, int, int, int) {
+	panic("fft: no assembly")
+}
 
 func stagesKernel[C Complex](isa.Level, []stage[C]) string { return "go" }
+
+func zmmComplex[C Complex]() int { return 1 }
+
+func splitVec[R Real](_ isa.Level, _, _ []R, c0, _ int) int { return c0 }

@@ -4,56 +4,98 @@
 
 package fft
 
-// cfft4bAVX2 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
+// cfft4bAVX2 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
-func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
+func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 
-// cfft2bAVX2 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
+// cfft2bAVX2 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
-func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int)
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
+func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
-// cfft4bAVX512 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
+// cfft4bAVX512 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 8.
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, mask *float32)
+func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
 
-// cfft2bAVX512 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
+// cfft2bAVX512 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 8.
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int)
+func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
-// cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly
+// cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
-// blocks of 4: W^p, then W^2p, then W^3p of the block's p. m is a multiple of 4.
-func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, mask *float32)
+// blocks of 4: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
+// less: a part, y, x and tw advanced to its first p). m and pn are multiples of 4.
+func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 
-// zfft4bAVX2 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
-// of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 2.
-func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
-
-// zfft2bAVX2 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
-// of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 2.
-func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int)
-
-// zfft4bAVX512 runs a radix-4 Stockham stage: for p < m and q < s, the butterfly
-// of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
+// cfft4tAVX512 runs the radix-4 Stockham stage of stride 1 as cfft4tAVX2 does, with
+// blocks of 8 butterflies (tw in blocks of 8). m and pn are multiples of 8.
 // It needs AVX-512F.
-func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, mask *float64)
+func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 
-// zfft2bAVX512 runs a radix-2 Stockham stage: for p < m and q < s, the butterfly
-// of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
-// (complex values, k ≥ 1). s is a multiple of 4.
+// csplitrealAVX2 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
+// Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
+// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
+func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+
+// csplitrealAVX512 runs n·8 steps of the rfft split: for i < n·8, Z[k] at lo[i] and
+// Z[h−k] at hi[8−1−i] (hi: the lowest of them; then 8 back a vector), tw[i]
+// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
 // It needs AVX-512F.
-func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int)
+func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
 
-// zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < m, the butterfly
+// zfft4bAVX2 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
+// of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 2.
+func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft2bAVX2 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
+// of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 2.
+func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
+
+// zfft4bAVX512 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
+// of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft2bAVX512 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
+// of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
+// (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
+// a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
+
+// zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
-// blocks of 2: W^p, then W^2p, then W^3p of the block's p. m is a multiple of 2.
-func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, mask *float64)
+// blocks of 2: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
+// less: a part, y, x and tw advanced to its first p). m and pn are multiples of 2.
+func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+
+// zfft4tAVX512 runs the radix-4 Stockham stage of stride 1 as zfft4tAVX2 does, with
+// blocks of 4 butterflies (tw in blocks of 4). m and pn are multiples of 4.
+// It needs AVX-512F.
+func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+
+// zsplitrealAVX2 runs n·2 steps of the rfft split: for i < n·2, Z[k] at lo[i] and
+// Z[h−k] at hi[2−1−i] (hi: the lowest of them; then 2 back a vector), tw[i]
+// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
+func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+
+// zsplitrealAVX512 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
+// Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
+// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
+// It needs AVX-512F.
+func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)

@@ -69,7 +69,7 @@ func check[C Complex](t *testing.T, lvl isa.Level, eps float64) {
 			for i, v := range x {
 				in[i] = C(v)
 			}
-			p := NewPlan[C](lvl, n, inverse)
+			p := NewPlan[C](lvl, n, inverse, 1)
 			p.Transform(out, in)
 			tol := (8*math.Log2(float64(max(n, 2))) + 16) * eps
 			if e := relErr(out, want); e > tol || math.IsNaN(e) {
@@ -104,8 +104,8 @@ func TestRoundTrip(t *testing.T) {
 			for i, v := range x {
 				in[i] = complex64(v)
 			}
-			NewPlan[complex64](lvl, n, false).Transform(mid, in)
-			NewPlan[complex64](lvl, n, true).Transform(out, mid)
+			NewPlan[complex64](lvl, n, false, 1).Transform(mid, in)
+			NewPlan[complex64](lvl, n, true, 1).Transform(out, mid)
 			var d, norm float64
 			for i := range x {
 				e := cmplx.Abs(complex128(out[i])/complex(float64(n), 0) - x[i])
@@ -121,14 +121,14 @@ func TestRoundTrip(t *testing.T) {
 // TestKernelNames: a power of two runs assembly at the AVX levels (where
 // the CPU has them), Go at the generic level, Bluestein for a prime.
 func TestKernelNames(t *testing.T) {
-	if k := NewPlan[complex64](isa.Generic, 1024, false).Kernel(); k != "go" {
+	if k := NewPlan[complex64](isa.Generic, 1024, false, 1).Kernel(); k != "go" {
 		t.Errorf("generic 1024: %q", k)
 	}
-	if k := NewPlan[complex64](isa.Generic, 4099, false).Kernel(); k != "bluestein(go)" {
+	if k := NewPlan[complex64](isa.Generic, 4099, false, 1).Kernel(); k != "bluestein(go)" {
 		t.Errorf("generic 4099: %q", k)
 	}
 	if haveAsm && isa.AVX2.Supported() {
-		if k := NewPlan[complex64](isa.AVX2, 1024, false).Kernel(); k != "avx2" {
+		if k := NewPlan[complex64](isa.AVX2, 1024, false, 1).Kernel(); k != "avx2" {
 			t.Errorf("avx2 1024: %q", k)
 		}
 	}
@@ -138,7 +138,7 @@ func BenchmarkTransform(b *testing.B) {
 	for _, n := range []int{1 << 10, 1 << 16} {
 		for _, lvl := range isa.Levels() {
 			b.Run(fmt.Sprintf("c64/%s/%d", lvl, n), func(b *testing.B) {
-				p := NewPlan[complex64](lvl, n, false)
+				p := NewPlan[complex64](lvl, n, false, 1)
 				x, y := make([]complex64, n), make([]complex64, n)
 				for i := range x {
 					x[i] = complex(float32(i%7), float32(i%3))

@@ -12,10 +12,11 @@ type Multi[C Complex] struct {
 }
 
 // NewMulti returns the plan of batch transforms of rows×cols points (rows
-// 1: 1-D), forward or inverse.
-func NewMulti[C Complex](lvl isa.Level, batch, rows, cols int, inverse bool) *Multi[C] {
-	return &Multi[C]{batch: batch, rows: rows, cols: cols, row: NewPlan[C](lvl, cols, inverse),
-		cols2D: newColumns[C](lvl, rows, inverse)}
+// 1: 1-D), forward or inverse, each transform run on up to threads
+// goroutines (NewPlan).
+func NewMulti[C Complex](lvl isa.Level, batch, rows, cols int, inverse bool, threads int) *Multi[C] {
+	return &Multi[C]{batch: batch, rows: rows, cols: cols, row: NewPlan[C](lvl, cols, inverse, threads),
+		cols2D: newColumns[C](lvl, rows, inverse, threads)}
 }
 
 // Kernel names the code the row transforms run (Plan.Kernel).
@@ -43,10 +44,10 @@ type RealMulti[R Real, C Complex] struct {
 }
 
 // NewRealMulti returns the plan of batch real transforms of rows×cols
-// points (rows 1: 1-D).
-func NewRealMulti[R Real, C Complex](lvl isa.Level, batch, rows, cols int) *RealMulti[R, C] {
-	return &RealMulti[R, C]{batch: batch, rows: rows, cols: cols, row: NewRealPlan[R, C](lvl, cols),
-		cols2D: newColumns[C](lvl, rows, false)}
+// points (rows 1: 1-D), each transform run on up to threads goroutines.
+func NewRealMulti[R Real, C Complex](lvl isa.Level, batch, rows, cols, threads int) *RealMulti[R, C] {
+	return &RealMulti[R, C]{batch: batch, rows: rows, cols: cols, row: NewRealPlan[R, C](lvl, cols, threads),
+		cols2D: newColumns[C](lvl, rows, false, threads)}
 }
 
 // Kernel names the code the row transforms run (RealPlan.Kernel).
@@ -71,11 +72,11 @@ type columns[C Complex] struct {
 	gather, scatter []C
 }
 
-func newColumns[C Complex](lvl isa.Level, rows int, inverse bool) *columns[C] {
+func newColumns[C Complex](lvl isa.Level, rows int, inverse bool, threads int) *columns[C] {
 	if rows <= 1 {
 		return nil
 	}
-	return &columns[C]{rows: rows, plan: NewPlan[C](lvl, rows, inverse), gather: make([]C, rows), scatter: make([]C, rows)}
+	return &columns[C]{rows: rows, plan: NewPlan[C](lvl, rows, inverse, threads), gather: make([]C, rows), scatter: make([]C, rows)}
 }
 
 // transform runs the columns of batch row-major arrays of rows×width

@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
@@ -26,17 +27,18 @@ type Real interface{ ~float32 | ~float64 }
 // so each pass step reads Z[k] and Z[h−k] and writes both in place. An
 // odd n runs the n-point complex transform of the input as it is.
 type RealPlan[R Real, C Complex] struct {
-	n    int
-	half *Plan[C] // even n
-	tw   []R      // even n: −½i·W^k for k ≤ n/4, interleaved (re, im)
-	full *Plan[C] // odd n
-	cx   []C      // odd n: the input as complex values, then its transform
-	cy   []C
+	n       int
+	threads int
+	half    *Plan[C] // even n
+	tw      []R      // even n: −½i·W^k for k ≤ n/4, interleaved (re, im)
+	full    *Plan[C] // odd n
+	cx      []C      // odd n: the input as complex values, then its transform
+	cy      []C
 }
 
-// NewRealPlan returns the plan of an n-point real transform; lvl is
-// clamped to what the CPU runs.
-func NewRealPlan[R Real, C Complex](lvl isa.Level, n int) *RealPlan[R, C] {
+// NewRealPlan returns the plan of an n-point real transform run on up to
+// threads goroutines; lvl is clamped to what the CPU runs.
+func NewRealPlan[R Real, C Complex](lvl isa.Level, n, threads int) *RealPlan[R, C] {
 	var r R
 	var c C
 	if 2*unsafe.Sizeof(r) != unsafe.Sizeof(c) {
@@ -45,13 +47,13 @@ func NewRealPlan[R Real, C Complex](lvl isa.Level, n int) *RealPlan[R, C] {
 	if n < 1 {
 		panic(fmt.Sprintf("fft: length %d", n))
 	}
-	p := &RealPlan[R, C]{n: n}
+	p := &RealPlan[R, C]{n: n, threads: max(threads, 1)}
 	if n%2 == 1 {
-		p.full = NewPlan[C](lvl, n, false)
+		p.full = NewPlan[C](lvl, n, false, threads)
 		p.cx, p.cy = make([]C, n), make([]C, n)
 		return p
 	}
-	p.half = NewPlan[C](lvl, n/2, false)
+	p.half = NewPlan[C](lvl, n/2, false, threads)
 	quarter := n / 4
 	p.tw = make([]R, 2*(quarter+1))
 	for k := range quarter + 1 {
@@ -90,19 +92,40 @@ func (p *RealPlan[R, C]) Transform(y []C, x []R) {
 	}
 	h := p.n / 2
 	p.half.Transform(y[:h], unsafe.Slice((*C)(unsafe.Pointer(&x[0])), h))
-	splitReal(unsafe.Slice((*R)(unsafe.Pointer(&y[0])), 2*(h+1)), p.tw)
+	splitReal(p.half.lvl, unsafe.Slice((*R)(unsafe.Pointer(&y[0])), 2*(h+1)), p.tw, p.threads)
 }
 
 // splitReal turns Z, the h-point transform of the pairs (in y's first h
 // values, interleaved re, im), into X[0…h] in place; tw holds −½i·W^k.
-func splitReal[R Real](y, tw []R) {
+// The steps k = 1…h/2 are independent (each reads and writes Z[k] and
+// Z[h−k]): a pass over more than the L2 cache holds (pastCache) is
+// shared between threads.
+func splitReal[R Real](lvl isa.Level, y, tw []R, threads int) {
 	h := len(y)/2 - 1
 	re, im := y[0], y[1]
 	y[0], y[1] = re+im, 0
 	y[2*h], y[2*h+1] = re-im, 0
-	// lo walks up from Z[1], hi down from Z[h−1], two values a step; the
-	// slices let the compiler drop the bounds checks from the loop.
-	lo, hi, tw := y[2:h+2], y[h:2*h], tw[2:h/2*2+2]
+	steps := h / 2
+	if !pastCache(len(y)*int(unsafe.Sizeof(y[0])), steps, threads) || num.Single(steps, threads, minSplitSteps) {
+		splitSteps(lvl, y, tw, 0, steps)
+		return
+	}
+	num.For(steps, threads, 1, minSplitSteps, func(_, lo, hi int) { splitSteps(lvl, y, tw, lo, hi) })
+}
+
+// minSplitSteps is the fewest steps of a piece of a shared split pass:
+// a few microseconds of work, against a num.For handoff's one or two.
+const minSplitSteps = 4096
+
+// splitSteps runs the split's steps k = 1+c for c0 ≤ c < c1: the
+// assembly's vectors at lvl (splitVec), and what they leave in Go.
+func splitSteps[R Real](lvl isa.Level, y, tw []R, c0, c1 int) {
+	c0 = splitVec(lvl, y, tw, c0, c1)
+	h := len(y)/2 - 1
+	// lo walks up from Z[1+c0], hi down from Z[h−1−c0], two values a
+	// step; the slices let the compiler drop the bounds checks from the
+	// loop.
+	lo, hi, tw := y[2+2*c0:2+2*c1], y[2*(h-c1):2*(h-c0)], tw[2+2*c0:2+2*c1]
 	for k := 0; k+1 < len(tw); k += 2 {
 		j := len(hi) - 2 - k
 		ar, ai := lo[k], lo[k+1]

@@ -25,7 +25,7 @@ func checkReal[R Real, C Complex](t *testing.T, lvl isa.Level, eps float64) {
 		for i, v := range x {
 			in[i] = R(real(v))
 		}
-		p := NewRealPlan[R, C](lvl, n)
+		p := NewRealPlan[R, C](lvl, n, 1)
 		p.Transform(out, in)
 		tol := (8*math.Log2(float64(max(n, 2))) + 16) * eps
 		if e := relErr(out, want); e > tol || math.IsNaN(e) {
@@ -64,7 +64,7 @@ func TestRealMulti2D(t *testing.T) {
 			for i, v := range x {
 				in[i] = real(v)
 			}
-			m := NewRealMulti[float64, complex128](lvl, batch, rows, cols)
+			m := NewRealMulti[float64, complex128](lvl, batch, rows, cols, 1)
 			m.Transform(out, in)
 			var want []complex128
 			for b := range batch {
@@ -97,7 +97,7 @@ func BenchmarkRealTransform(b *testing.B) {
 	for _, n := range []int{1 << 10, 1 << 16} {
 		for _, lvl := range isa.Levels() {
 			b.Run(fmt.Sprintf("f32/%s/%d", lvl, n), func(b *testing.B) {
-				p := NewRealPlan[float32, complex64](lvl, n)
+				p := NewRealPlan[float32, complex64](lvl, n, 1)
 				x, y := make([]float32, n), make([]complex64, n/2+1)
 				for i := range x {
 					x[i] = float32(i % 7)

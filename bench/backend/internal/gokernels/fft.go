@@ -14,7 +14,8 @@ import (
 // PrepareFFT makes the kernel of a Fourier transform (fft, ifft, rfft)
 // with gobackend/fft at level lvl: complex64 for f32, complex128 for f64.
 // rfft runs fft.RealMulti: an even length as the complex transform of
-// half as many points. The transforms run on one goroutine.
+// half as many points. A transform past the L2 cache shares its stages
+// between cfg.Threads goroutines (fft.NewPlan).
 func PrepareFFT(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	if w.DType == workload.F32 {
 		return prepareFFT[float32, complex64](lvl, w, in, cfg)
@@ -39,15 +40,15 @@ func asComplex[T backend.Float, C fft.Complex](v []T) []C {
 }
 
 func prepareFFT[T backend.Float, C fft.Complex](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
-	s := w.Shape
+	s, th := w.Shape, max(cfg.Threads, 1)
 	start := time.Now()
 	var transform func(out []C, x []T)
 	var impl string
 	if w.Op == workload.RFFT {
-		plan := fft.NewRealMulti[T, C](lvl, s.M, s.FFTRows(), s.N)
+		plan := fft.NewRealMulti[T, C](lvl, s.M, s.FFTRows(), s.N, th)
 		transform, impl = plan.Transform, plan.Kernel()
 	} else {
-		plan := fft.NewMulti[C](lvl, s.M, s.FFTRows(), s.N, w.Op == workload.IFFT)
+		plan := fft.NewMulti[C](lvl, s.M, s.FFTRows(), s.N, w.Op == workload.IFFT, th)
 		transform = func(out []C, x []T) { plan.Transform(out, asComplex[T, C](x)) }
 		impl = plan.Kernel()
 	}
