@@ -63,7 +63,7 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		return
 	}
 	if useStream(&kern, lvl, m, n) {
-		gemmStream(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+		gemmStream(lvl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
 		return
 	}
 	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)

@@ -30,6 +30,9 @@ const streamMaxRows = 128
 // the packed chunk (chunk × kc × nr elements) in L2 beside A.
 var streamChunkPanels = 4
 
+// kernelFunc is a micro-kernel's function (microKernel.fn).
+type kernelFunc[T Float] func(k int, a, b []T, alpha, beta T, c []T, ldc int)
+
 // useStream says whether Gemm runs this product on the streaming path: an
 // assembly kernel (the measured case; the pure-Go kernel keeps the nest),
 // few rows and at least two chunks' worth of columns.
@@ -41,25 +44,45 @@ func useStream[T Float](kern *microKernel[T], lvl isa.Level, m, n int) bool {
 }
 
 // gemmStream computes C = alpha·op(A)·op(B) + beta·C on the streaming path.
-func gemmStream[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+func gemmStream[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
 	mr, nr := kern.mr, kern.nr
 	kc := max(1, min(kern.kc, k))
 	mp := ceilDiv(m, mr) * mr // rows of packed A, padded to whole panels
+	// The last m mod mr rows run on a kernel of their own height where
+	// there is one, their panel packed that many rows wide.
+	full := m
+	var rowsFn kernelFunc[T]
+	if rest := m % mr; rest > 0 {
+		if rowsFn = rowsKernel[T](lvl, rest, nr); rowsFn != nil {
+			full = m - rest
+		}
+	}
+	restKern := *kern
+	restKern.mr, restKern.packCopyA, restKern.packGatherA = m-full, nil, nil
 	// A packed slice by slice: depth slice pc (kb deep) at ap[pc·mp:],
-	// ⌈m/mr⌉ panels of mr×kb.
+	// ⌈full/mr⌉ panels of mr×kb, then the last rows' panel.
 	bufA := getBuf[T](mp * k)
 	defer putBuf(bufA)
 	ap := *bufA
 	for pc := 0; pc < k; pc += kc {
 		kb := min(kc, k-pc)
+		dst := ap[pc*mp:]
 		if transA {
-			packA(kern, true, a[pc*lda:], lda, m, kb, ap[pc*mp:])
+			packA(kern, true, a[pc*lda:], lda, full, kb, dst)
 		} else {
-			packA(kern, false, a[pc:], lda, m, kb, ap[pc*mp:])
+			packA(kern, false, a[pc:], lda, full, kb, dst)
+		}
+		if full == m {
+			continue
+		}
+		if transA {
+			packA(&restKern, true, a[pc*lda+full:], lda, m-full, kb, dst[full*kb:])
+		} else {
+			packA(&restKern, false, a[full*lda+pc:], lda, m-full, kb, dst[full*kb:])
 		}
 	}
 	s := &stream[T]{
-		kern: kern, transB: transB, m: m, n: n, k: k, kc: kc, mp: mp,
+		kern: kern, rowsFn: rowsFn, transB: transB, m: m, n: n, k: k, kc: kc, mp: mp, full: full,
 		alpha: alpha, beta: beta, ap: ap, b: b, c: c, ldb: ldb, ldc: ldc,
 	}
 	panels := ceilDiv(n, nr)
@@ -76,6 +99,8 @@ func gemmStream[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda i
 // of which each writes its own columns.
 type stream[T Float] struct {
 	kern        *microKernel[T]
+	rowsFn      kernelFunc[T] // the last m − full rows' kernel, if any
+	full        int           // the rows before them: whole mr-row tiles, or clipped ones
 	transB      bool
 	m, n, k     int
 	kc, mp      int
@@ -110,15 +135,25 @@ func (s *stream[T]) run(lo, hi int) {
 			for jr := 0; jr < nb; jr += nr {
 				bpan := bp[jr*kb : (jr+nr)*kb]
 				cols := min(nr, nb-jr)
-				for ir := 0; ir < s.m; ir += mr {
+				for ir := 0; ir < s.full; ir += mr {
 					apan := apc[ir*kb : (ir+mr)*kb]
-					rows := min(mr, s.m-ir)
+					rows := min(mr, s.full-ir)
 					ct := s.c[ir*s.ldc+c0+jr:]
 					if rows == mr && cols == nr {
 						kern.fn(kb, apan, bpan, s.alpha, beta, ct, s.ldc)
 						continue
 					}
 					edgeTile(kern, kb, apan, bpan, s.alpha, beta, ct, s.ldc, rows, cols, tile)
+				}
+				if rows := s.m - s.full; rows > 0 {
+					apan := apc[s.full*kb : (s.full+rows)*kb]
+					ct := s.c[s.full*s.ldc+c0+jr:]
+					if cols == nr {
+						s.rowsFn(kb, apan, bpan, s.alpha, beta, ct, s.ldc)
+						continue
+					}
+					s.rowsFn(kb, apan, bpan, 1, 0, tile, nr)
+					clipTile(tile, nr, s.alpha, beta, ct, s.ldc, rows, cols)
 				}
 			}
 		}
