@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,8 +18,20 @@ import (
 // positions, k = C·R·S) and with m growing to find where streaming stops
 // paying (streamMaxRows). The sub-benchmarks of one shape run back to
 // back: compare them with -count ≥ 2 and benchstat. STREAM_SHAPES=MxNxK,…
-// replaces the shapes.
+// replaces the shapes; STREAM_CHUNKS=1,4,… adds a streaming run per
+// chunk width (streamChunkPanels).
 func BenchmarkStream(b *testing.B) {
+	chunks := []int{streamChunkPanels}
+	if env := os.Getenv("STREAM_CHUNKS"); env != "" {
+		chunks = nil
+		for _, s := range strings.Split(env, ",") {
+			c, err := strconv.Atoi(s)
+			if err != nil || c < 1 {
+				b.Fatalf("STREAM_CHUNKS: %q", s)
+			}
+			chunks = append(chunks, c)
+		}
+	}
 	shapes := [][3]int{
 		{64, 3136, 256}, {64, 3136, 576}, {16, 6272, 432},
 		{128, 3136, 576}, {192, 3136, 576}, {256, 3136, 576},
@@ -36,7 +49,11 @@ func BenchmarkStream(b *testing.B) {
 	}
 	for _, s := range shapes {
 		for _, th := range []int{1, 2} {
-			for _, path := range []string{"nest", "direct", "stream"} {
+			paths := []string{"nest", "direct"}
+			for _, c := range chunks {
+				paths = append(paths, fmt.Sprintf("stream%d", c))
+			}
+			for _, path := range paths {
 				b.Run(fmt.Sprintf("f32/%dx%dx%d/t=%d/%s", s[0], s[1], s[2], th, path), func(b *testing.B) {
 					benchPath[float32](b, path, s[0], s[1], s[2], th)
 				})
@@ -54,6 +71,12 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 	bb := numtest.New[T](k*n, rnd).Data
 	c := numtest.New[T](m*n, rnd).Data
 	kern := kernelFor[T](isa.Best)
+	var chunk int
+	if _, err := fmt.Sscanf(path, "stream%d", &chunk); err == nil {
+		old := streamChunkPanels
+		streamChunkPanels = chunk
+		defer func() { streamChunkPanels = old }()
+	}
 	for b.Loop() {
 		switch path {
 		case "nest":
