@@ -18,11 +18,13 @@ import (
 // computed the same way whatever the split.
 
 // streamMaxRows is the largest m the streaming path takes. Measured on the
-// 2-vCPU Intel VM (AVX-512, 2 MiB L2 per core), n = 3136, k = 256 and 576,
-// f32 and f64, one and two threads (docs/architecture.md, "GEMM"): the
-// streaming path ran ahead of the loop nest at m ≤ 128 and behind or even
-// from m = 256, where A (m×kc) no longer stays in L2 beside B's panels.
-const streamMaxRows = 128
+// 2-vCPU Intel VM (AVX-512, 2 MiB L2 per core) with BenchmarkStream, n =
+// 3136 (and 1024), k = 256–1024, f32 and f64, one and two threads: the
+// streaming path ran ahead of the loop nest at every m measured, 16 to 384
+// (1.1–1.6× at one thread, 1.3–2.7× at two; docs/architecture.md, "GEMM").
+// Larger products (square ones above all) stay with the nest, which
+// reuses each packed block of B over many row blocks: not measured here.
+const streamMaxRows = 256
 
 // streamChunkPanels is how many of B's micro-panels a thread packs at
 // once: more panels per row of B read more contiguous bytes per row

@@ -17,7 +17,7 @@ func withStreamChunk(panels int, f func()) {
 }
 
 // testStream checks the streaming path against the float64 reference on
-// every m from 1 to 40 and 64, 96, 128, with column counts that leave a
+// every m from 1 to 40 and 64, 96, 128, 255, 256, with column counts that leave a
 // partial chunk and a partial panel, depths of one and several kc slices,
 // every transpose, alpha and beta (NaN in C under beta = 0) and 1–3
 // threads, at every level with an assembly kernel.
@@ -27,7 +27,7 @@ func testStream[T Float](t *testing.T) {
 	for m := 1; m <= 40; m++ {
 		ms = append(ms, m)
 	}
-	ms = append(ms, 64, 96, 128)
+	ms = append(ms, 64, 96, 128, 255, 256)
 	ks := []int{1, 2, 17, 40}
 	const chunk = 2
 	withStreamChunk(chunk, func() {
