@@ -11,13 +11,17 @@ import (
 // memory by im2col and read back by the GEMM, each goroutine lowers a
 // block of output positions into a tile of its own that stays in L2 and
 // multiplies it at once: y[:, q0:q1] (K × cols, row stride P) = w · tile.
-// The GEMM has few rows (K) and runs serially per tile on gemm's streaming
-// path; the goroutines split the tiles.
+// The GEMM has few rows (K) and runs serially per tile, on gemm's direct
+// path when the tile and filter are within its tuned bytes (it then reads
+// the tile in place from L2), else its streaming path; the goroutines
+// split the tiles.
 
-// colTileBytes is the size of one goroutine's column tile: a quarter of a
-// 2 MiB L2 leaves room for the packed filter and B's panels. Measured on
-// the 2-vCPU Intel VM (docs/layers.md).
-const colTileBytes = 1 << 20
+// colTileBytes is the size of one goroutine's column tile: half of the
+// core's L2 (isa.Caches), the rest for the filter the GEMM reads beside
+// it. 1 MiB on the 2-vCPU Intel VM (2 MiB L2), where the tiles ran
+// 1.07–1.31× oneDNN against 0.92–1.16× for the whole column matrix
+// (docs/layers.md); other fractions were not measured.
+func colTileBytes() int { return isa.Caches().L2 / 2 }
 
 // minTileCols keeps a tile wide enough for gemm's streaming path (at
 // least two chunks of the widest micro-panels: 2·4·32 columns).
@@ -29,7 +33,7 @@ func colTileCols[T Float](p Params) int {
 		return testTileCols
 	}
 	kdim := prod(p.Window) * p.C
-	return max(minTileCols, colTileBytes/(kdim*num.Size[T]()))
+	return max(minTileCols, colTileBytes()/(kdim*num.Size[T]()))
 }
 
 // testTileCols, when > 0, is colTileCols whatever p (tests: many small
