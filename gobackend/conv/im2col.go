@@ -15,7 +15,9 @@ import (
 //
 // P is the number of output positions. A 1×1 convolution with stride 1 and
 // no padding needs no copy: x itself is the column matrix (the whole batch
-// at once for NHWC). The im2col copy is part of every Run: it is the cost
+// at once for NHWC). NCHW with more output positions than one L2-sized
+// tile is lowered and multiplied a tile of positions at a time
+// (im2col_tile.go). The im2col copy is part of every Run: it is the cost
 // of the method.
 type Lowered[T Float] struct {
 	p   Params
@@ -59,7 +61,8 @@ func (l *Lowered[T]) ColLen() int {
 }
 
 // Run computes y = x ⋆ w with threads goroutines (im2col and gemm.Gemm
-// each use all of them). Lengths as for Direct. A Lowered is not safe for
+// each use all of them; tiled, each goroutine lowers and multiplies its
+// own tiles). Lengths as for Direct. A Lowered is not safe for
 // concurrent Runs: they share the column buffer.
 func (l *Lowered[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 	p := l.p
