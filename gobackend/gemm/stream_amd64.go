@@ -23,16 +23,16 @@ var (
 func rowsKernel[T Float](lvl isa.Level, rows, nr int) kernelFunc[T] {
 	var z T
 	f32 := unsafe.Sizeof(z) == 4
-	switch lvl.Clamp() {
-	case isa.AVX512:
-		if f32 {
-			return rowsKernelOf[T](sRowsAVX512, rows, nr)
-		}
+	// Each table is for one nr: a kernel of another width (asmKernel
+	// changed without these tables) gets none.
+	switch {
+	case lvl.Clamp() == isa.AVX512 && f32 && nr == 32:
+		return rowsKernelOf[T](sRowsAVX512, rows, nr)
+	case lvl.Clamp() == isa.AVX512 && !f32 && nr == 16:
 		return rowsKernelOf[T](dRowsAVX512, rows, nr)
-	case isa.AVX2:
-		if f32 {
-			return rowsKernelOf[T](sRowsAVX2, rows, nr)
-		}
+	case lvl.Clamp() == isa.AVX2 && f32 && nr == 16:
+		return rowsKernelOf[T](sRowsAVX2, rows, nr)
+	case lvl.Clamp() == isa.AVX2 && !f32 && nr == 8:
 		return rowsKernelOf[T](dRowsAVX2, rows, nr)
 	}
 	return nil

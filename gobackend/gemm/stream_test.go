@@ -90,6 +90,23 @@ func TestStreamChoice(t *testing.T) {
 			t.Errorf("n = %d: streamed", n-1)
 		}
 	}
+	// Every level with assembly has a kernel for each remainder height.
+	for _, lvl := range isa.Levels() {
+		k32, k64 := kernelFor[float32](lvl), kernelFor[float64](lvl)
+		if lvl.Clamp() == isa.Generic {
+			continue
+		}
+		for r := 1; r < k32.mr; r++ {
+			if rowsKernel[float32](lvl, r, k32.nr) == nil {
+				t.Errorf("%s: no %d-row kernel", k32.name, r)
+			}
+		}
+		for r := 1; r < k64.mr; r++ {
+			if rowsKernel[float64](lvl, r, k64.nr) == nil {
+				t.Errorf("%s: no %d-row kernel", k64.name, r)
+			}
+		}
+	}
 	gen := kernelFor[float32](isa.Generic)
 	if useStream(&gen, isa.Generic, 16, 1<<20) {
 		t.Error("the pure-Go kernel streamed")
