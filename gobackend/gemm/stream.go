@@ -20,8 +20,9 @@ import (
 // streamMaxRows is the largest m the streaming path takes. Measured on the
 // 2-vCPU Intel VM (AVX-512, 2 MiB L2 per core) with BenchmarkStream, n =
 // 3136 (and 1024), k = 256–1024, f32 and f64, one and two threads: the
-// streaming path ran ahead of the loop nest at every m measured, 16 to 384
-// (1.1–1.6× at one thread, 1.3–2.7× at two; docs/architecture.md, "GEMM").
+// streaming path ran ahead of the loop nest at every m measured, 16 to 384:
+// 1.1–1.5× at one thread and 1.3–2.5× at two, 2.8–4.1× at m = 16 (see
+// docs/architecture.md, "GEMM").
 // Larger products (square ones above all) stay with the nest, which
 // reuses each packed block of B over many row blocks: not measured here.
 const streamMaxRows = 256
