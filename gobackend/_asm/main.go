@@ -36,7 +36,7 @@ import (
 // packages maps each kernel package (a directory beside this one) to the
 // function that builds its assembly.
 var packages = map[string]func(g *gen){
-	"gemm":   genGemm,
+	"gemm":   func(g *gen) { genGemm(g); genGemmStream(g) },
 	"elem":   genElem,
 	"reduce": genReduce,
 	"nn":     genNN,

@@ -135,6 +135,17 @@ func TestConv(t *testing.T) {
 	t.Run("f64", testConv[float64])
 }
 
+// TestConvTiled runs the tests with NCHW lowered in tiles of a few output
+// positions, partial output rows at both ends of most tiles.
+func TestConvTiled(t *testing.T) {
+	for _, cols := range []int{1, 7} {
+		testTileCols = cols
+		t.Run(fmt.Sprintf("cols=%d/f32", cols), testConv[float32])
+		t.Run(fmt.Sprintf("cols=%d/f64", cols), testConv[float64])
+	}
+	testTileCols = 0
+}
+
 func TestPool(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	one := [3]int{1, 1, 1}

@@ -15,18 +15,30 @@ import (
 //
 // P is the number of output positions. A 1×1 convolution with stride 1 and
 // no padding needs no copy: x itself is the column matrix (the whole batch
-// at once for NHWC). The im2col copy is part of every Run: it is the cost
+// at once for NHWC). NCHW with more output positions than one L2-sized
+// tile is lowered and multiplied a tile of positions at a time
+// (im2col_tile.go). The im2col copy is part of every Run: it is the cost
 // of the method.
 type Lowered[T Float] struct {
 	p   Params
-	col []T // one sample's column matrix; nil when none is needed
+	col []T // one sample's column matrix; nil when none is needed or tiled
+	// tiled: NCHW lowered a tile of output positions at a time
+	// (im2col_tile.go); tiles holds one column tile per piece of the
+	// goroutines' work, made by the first Run.
+	tiled bool
+	tiles [][]T
 }
 
-// NewLowered allocates the column buffer of p (Window·C·P elements).
+// NewLowered allocates the column buffer of p (Window·C·P elements), or
+// none when p is lowered in tiles.
 func NewLowered[T Float](p Params) *Lowered[T] {
 	p.check(true)
 	l := &Lowered[T]{p: p}
-	if !l.pointwise() {
+	switch {
+	case l.pointwise():
+	case !p.NHWC && prod(p.Out()) > colTileCols[T](p):
+		l.tiled = true
+	default:
 		l.col = make([]T, prod(p.Window)*p.C*prod(p.Out()))
 	}
 	return l
@@ -38,11 +50,19 @@ func (l *Lowered[T]) pointwise() bool {
 	return p.Window == [3]int{1, 1, 1} && p.Stride == [3]int{1, 1, 1} && p.Pad == [3]int{}
 }
 
-// ColLen is the size of the column buffer (0 for a pointwise convolution).
-func (l *Lowered[T]) ColLen() int { return len(l.col) }
+// ColLen is the size of the column buffer (0 for a pointwise convolution,
+// and the column tiles' when tiled: known after the first Run).
+func (l *Lowered[T]) ColLen() int {
+	n := len(l.col)
+	for _, t := range l.tiles {
+		n += len(t)
+	}
+	return n
+}
 
 // Run computes y = x ⋆ w with threads goroutines (im2col and gemm.Gemm
-// each use all of them). Lengths as for Direct. A Lowered is not safe for
+// each use all of them; tiled, each goroutine lowers and multiplies its
+// own tiles). Lengths as for Direct. A Lowered is not safe for
 // concurrent Runs: they share the column buffer.
 func (l *Lowered[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 	p := l.p
@@ -54,6 +74,10 @@ func (l *Lowered[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 	kdim := prod(p.Window) * p.C // the GEMM's inner dimension
 	if p.NHWC && l.pointwise() {
 		gemm.Gemm(lvl, false, true, p.N*P, p.K, p.C, 1, x, p.C, w, p.C, 0, y, p.K, threads)
+		return
+	}
+	if l.tiled {
+		l.runTiled(lvl, x, w, y, threads)
 		return
 	}
 	for n := range p.N {

@@ -62,6 +62,10 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		gemmDirect(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
 		return
 	}
+	if useStream(&kern, lvl, m, n) {
+		gemmStream(lvl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+		return
+	}
 	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
 }
 

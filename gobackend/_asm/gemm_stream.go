@@ -1,0 +1,18 @@
+package main
+
+// The streaming GEMM's row-remainder kernels (gobackend/gemm/stream.go):
+// for each micro-kernel of gemmKernels, the same nr with every smaller
+// number of rows. A product with few rows (a convolution's K output
+// channels) otherwise computes its last m mod mr rows as a whole mr-row
+// tile: m = 16 with the 14-row AVX-512 kernels did 28 rows' work for 16.
+// They read A panels packed rows wide (k steps of rows values) and B's
+// usual nr-wide panels.
+func genGemmStream(g *gen) {
+	for _, k := range gemmKernels {
+		for rows := 1; rows < k.mr; rows++ {
+			r := k
+			r.mr = rows
+			g.gemmMicroKernel(r)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package conv
+
+import (
+	"github.com/peakbench/peakbench/gobackend/gemm"
+	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// NCHW lowering in column tiles: instead of one C·T·R·S × P column matrix
+// per sample (7 MiB for a 64-channel 3×3 layer at 56×56, f32), written to
+// memory by im2col and read back by the GEMM, each goroutine lowers a
+// block of output positions into a tile of its own that stays in L2 and
+// multiplies it at once: y[:, q0:q1] (K × cols, row stride P) = w · tile.
+// The GEMM has few rows (K) and runs serially per tile, on gemm's direct
+// path when the tile and filter are within its tuned bytes (it then reads
+// the tile in place from L2), else its streaming path; the goroutines
+// split the tiles.
+
+// colTileBytes is the size of one goroutine's column tile: half of the
+// core's L2 (isa.Caches), the rest for the filter the GEMM reads beside
+// it. 1 MiB on the 2-vCPU Intel VM (2 MiB L2), where the tiles ran
+// 1.07–1.31× oneDNN against 0.92–1.16× for the whole column matrix
+// (docs/layers.md); other fractions were not measured.
+func colTileBytes() int { return isa.Caches().L2 / 2 }
+
+// minTileCols keeps a tile wide enough for gemm's streaming path (at
+// least two chunks of the widest micro-panels: 2·4·32 columns).
+const minTileCols = 256
+
+// colTileCols is the widest tile of output positions for p.
+func colTileCols[T Float](p Params) int {
+	if testTileCols > 0 {
+		return testTileCols
+	}
+	kdim := prod(p.Window) * p.C
+	return max(minTileCols, colTileBytes()/(kdim*num.Size[T]()))
+}
+
+// testTileCols, when > 0, is colTileCols whatever p (tests: many small
+// tiles, each crossing output rows).
+var testTileCols int
+
+// runTiled is Run for an NCHW convolution lowered in column tiles.
+func (l *Lowered[T]) runTiled(lvl isa.Level, x, w, y []T, threads int) {
+	p := l.p
+	o := p.Out()
+	P, isz := prod(o), prod(p.In)
+	kdim := prod(p.Window) * p.C
+	widest := colTileCols[T](p)
+	perSample := (P + widest - 1) / widest
+	if p.N == 1 && threads > 1 {
+		// Whole tiles for every thread: one piece of work each.
+		perSample = (perSample + threads - 1) / threads * threads
+	}
+	cols := (P + perSample - 1) / perSample
+	perSample = (P + cols - 1) / cols
+	total := p.N * perSample
+	minChunk := (total + threads - 1) / threads
+	parts, _ := num.Chunks(total, threads, 1, minChunk)
+	for len(l.tiles) < parts {
+		l.tiles = append(l.tiles, make([]T, kdim*cols))
+	}
+	tiles := l.tiles
+	num.For(total, threads, 1, minChunk, func(part, lo, hi int) {
+		buf := tiles[part]
+		for it := lo; it < hi; it++ {
+			n, q0 := it/perSample, it%perSample*cols
+			q1 := min(P, q0+cols)
+			xn := x[n*p.C*isz : (n+1)*p.C*isz]
+			yn := y[n*p.K*P : (n+1)*p.K*P]
+			tile := buf[:kdim*(q1-q0)]
+			im2colTile(p, o, xn, tile, q0, q1)
+			gemm.Gemm(lvl, false, false, p.K, q1-q0, kdim, 1, w, kdim, tile, q1-q0, 0, yn[q0:], P, 1)
+		}
+	})
+}
+
+// im2colTile writes columns [q0, q1) of an NCHW sample's column matrix
+// into tile ((C·T·R·S) × (q1−q0), row stride q1−q0), zero where a tap falls
+// in the padding.
+func im2colTile[T Float](p Params, o [3]int, x, tile []T, q0, q1 int) {
+	taps, isz, nb := prod(p.Window), prod(p.In), q1-q0
+	for rowIdx := range p.C * taps {
+		c, tap := rowIdx/taps, rowIdx%taps
+		t, r, s := tap/(p.Window[1]*p.Window[2]), tap/p.Window[2]%p.Window[1], tap%p.Window[2]
+		xc := x[c*isz : (c+1)*isz]
+		row := tile[rowIdx*nb : (rowIdx+1)*nb]
+		off := s*p.Dil[2] - p.Pad[2]
+		lo2, hi2 := validRange(o[2], p.Stride[2], off, p.In[2])
+		// The output rows (o0, o1) the tile spans, each from column a to b.
+		for q := q0; q < q1; {
+			orow := q / o[2]
+			a, b := q-orow*o[2], min(o[2], q1-orow*o[2])
+			dst := row[q-q0 : q-q0+b-a]
+			q += b - a
+			o0, o1 := orow/o[1], orow%o[1]
+			i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
+			i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
+			lo, hi := max(a, lo2), min(b, hi2)
+			if i0 < 0 || i1 < 0 || i0 >= p.In[0] || i1 >= p.In[1] || lo >= hi {
+				clear(dst)
+				continue
+			}
+			src := xc[(i0*p.In[1]+i1)*p.In[2]:]
+			clear(dst[:lo-a])
+			clear(dst[hi-a:])
+			if p.Stride[2] == 1 {
+				copy(dst[lo-a:hi-a], src[lo+off:hi+off])
+				continue
+			}
+			for j := lo; j < hi; j++ {
+				dst[j-a] = src[j*p.Stride[2]+off]
+			}
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package gemm
+
+import (
+	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
+
+// The streaming path: a product with few rows of C (m ≤ streamMaxRows) and
+// many columns, such as a convolution lowered onto a GEMM (m output
+// channels, n output pixels). gemmNest packs a kc×nc block of B shared by
+// all threads behind a barrier and then runs only ⌈m/mr⌉ row tiles over it,
+// so packing B costs as much as the arithmetic and two threads mostly wait
+// for each other. Here all of A (m×k, small) is packed once, up front, and
+// the columns of C are split between the threads in contiguous ranges of
+// B's micro-panels: each thread packs its own B a few panels at a time
+// (the panels then still in L1 or L2) and runs every row tile over them,
+// with no barrier and no shared buffer to wait for. Each element of C is
+// computed the same way whatever the split.
+
+// streamMaxRows is the largest m the streaming path takes. Measured on the
+// 2-vCPU Intel VM (AVX-512, 2 MiB L2 per core) with BenchmarkStream, n =
+// 3136 (and 1024), k = 256–1024, f32 and f64, one and two threads: the
+// streaming path ran ahead of the loop nest at every m measured, 16 to 384:
+// 1.1–1.5× at one thread and 1.3–2.5× at two, 2.8–4.1× at m = 16 (see
+// docs/architecture.md, "GEMM").
+// Larger products (square ones above all) stay with the nest, which
+// reuses each packed block of B over many row blocks: not measured here.
+const streamMaxRows = 256
+
+// streamChunkPanels is how many of B's micro-panels a thread packs at
+// once: more panels per row of B read more contiguous bytes per row
+// (the prefetchers follow a run of lines, not a stride of ldb), fewer keep
+// the packed chunk (chunk × kc × nr elements) in L2 beside A. 1, 2, 4, 8
+// and 16 ran within 5% of each other (BenchmarkStream, f32, one thread,
+// the convolution shapes; Intel VM). Packing B is about a fifth of the
+// time at 64×3136×256 (a CPU profile), bound by reading B from L3;
+// prefetching the next block of B (PREFETCHT1, a share before each kernel
+// call) measured −16% to +2%, and was dropped.
+var streamChunkPanels = 4
+
+// kernelFunc is a micro-kernel's function (microKernel.fn).
+type kernelFunc[T Float] func(k int, a, b []T, alpha, beta T, c []T, ldc int)
+
+// useStream says whether Gemm runs this product on the streaming path: an
+// assembly kernel (the measured case; the pure-Go kernel keeps the nest),
+// few rows and at least two chunks' worth of columns.
+func useStream[T Float](kern *microKernel[T], lvl isa.Level, m, n int) bool {
+	if lvl.Clamp() == isa.Generic || kern.direct == nil {
+		return false
+	}
+	return m <= streamMaxRows && n >= 2*streamChunkPanels*kern.nr
+}
+
+// gemmStream computes C = alpha·op(A)·op(B) + beta·C on the streaming path.
+func gemmStream[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+	mr, nr := kern.mr, kern.nr
+	kc := max(1, min(kern.kc, k))
+	mp := ceilDiv(m, mr) * mr // rows of packed A, padded to whole panels
+	// The last m mod mr rows run on a kernel of their own height where
+	// there is one, their panel packed that many rows wide.
+	full := m
+	var rowsFn kernelFunc[T]
+	if rest := m % mr; rest > 0 {
+		if rowsFn = rowsKernel[T](lvl, rest, nr); rowsFn != nil {
+			full = m - rest
+		}
+	}
+	restKern := *kern
+	restKern.mr, restKern.packCopyA, restKern.packGatherA = m-full, nil, nil
+	// A packed slice by slice: depth slice pc (kb deep) at ap[pc·mp:],
+	// ⌈full/mr⌉ panels of mr×kb, then the last rows' panel.
+	bufA := getBuf[T](mp * k)
+	defer putBuf(bufA)
+	ap := *bufA
+	for pc := 0; pc < k; pc += kc {
+		kb := min(kc, k-pc)
+		dst := ap[pc*mp:]
+		if transA {
+			packA(kern, true, a[pc*lda:], lda, full, kb, dst)
+		} else {
+			packA(kern, false, a[pc:], lda, full, kb, dst)
+		}
+		if full == m {
+			continue
+		}
+		if transA {
+			packA(&restKern, true, a[pc*lda+full:], lda, m-full, kb, dst[full*kb:])
+		} else {
+			packA(&restKern, false, a[full*lda+pc:], lda, m-full, kb, dst[full*kb:])
+		}
+	}
+	s := &stream[T]{
+		kern: kern, rowsFn: rowsFn, transB: transB, m: m, n: n, k: k, kc: kc, mp: mp, full: full,
+		alpha: alpha, beta: beta, ap: ap, b: b, c: c, ldb: ldb, ldc: ldc,
+	}
+	panels := ceilDiv(n, nr)
+	if num.Single(panels, threads, streamChunkPanels) {
+		s.run(0, panels)
+		return
+	}
+	// Pieces of at least one chunk, contiguous per thread (num.For gives
+	// each thread its own stretch and then shares out the leftovers).
+	num.For(panels, threads, 1, streamChunkPanels, func(_, lo, hi int) { s.run(lo, hi) })
+}
+
+// stream is what the threads of one gemmStream share, all read-only but C,
+// of which each writes its own columns.
+type stream[T Float] struct {
+	kern        *microKernel[T]
+	rowsFn      kernelFunc[T] // the last m − full rows' kernel, if any
+	full        int           // the rows before them: whole mr-row tiles, or clipped ones
+	transB      bool
+	m, n, k     int
+	kc, mp      int
+	alpha, beta T
+	ap, b, c    []T
+	ldb, ldc    int
+}
+
+// run computes the columns of B's micro-panels [lo, hi) of C.
+func (s *stream[T]) run(lo, hi int) {
+	kern, mr, nr := s.kern, s.kern.mr, s.kern.nr
+	bufB := getBuf[T](streamChunkPanels * nr * s.kc)
+	defer putBuf(bufB)
+	bp := *bufB
+	var tileBuf [maxTile]T
+	tile := tileBuf[:mr*nr]
+	for p0 := lo; p0 < hi; p0 += streamChunkPanels {
+		c0 := p0 * nr
+		nb := min(min(hi, p0+streamChunkPanels)*nr, s.n) - c0
+		for pc := 0; pc < s.k; pc += s.kc {
+			kb := min(s.kc, s.k-pc)
+			if s.transB {
+				packB(kern, true, s.b[c0*s.ldb+pc:], s.ldb, kb, nb, bp)
+			} else {
+				packB(kern, false, s.b[pc*s.ldb+c0:], s.ldb, kb, nb, bp)
+			}
+			beta := s.beta
+			if pc > 0 {
+				beta = 1
+			}
+			apc := s.ap[pc*s.mp:]
+			for jr := 0; jr < nb; jr += nr {
+				bpan := bp[jr*kb : (jr+nr)*kb]
+				cols := min(nr, nb-jr)
+				for ir := 0; ir < s.full; ir += mr {
+					apan := apc[ir*kb : (ir+mr)*kb]
+					rows := min(mr, s.full-ir)
+					ct := s.c[ir*s.ldc+c0+jr:]
+					if rows == mr && cols == nr {
+						kern.fn(kb, apan, bpan, s.alpha, beta, ct, s.ldc)
+						continue
+					}
+					edgeTile(kern, kb, apan, bpan, s.alpha, beta, ct, s.ldc, rows, cols, tile)
+				}
+				if rows := s.m - s.full; rows > 0 {
+					apan := apc[s.full*kb : (s.full+rows)*kb]
+					ct := s.c[s.full*s.ldc+c0+jr:]
+					if cols == nr {
+						s.rowsFn(kb, apan, bpan, s.alpha, beta, ct, s.ldc)
+						continue
+					}
+					s.rowsFn(kb, apan, bpan, 1, 0, tile, nr)
+					clipTile(tile, nr, s.alpha, beta, ct, s.ldc, rows, cols)
+				}
+			}
+		}
+	}
+}
