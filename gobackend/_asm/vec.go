@@ -461,6 +461,15 @@ func (g *gen) relu(t dtype, w width, nt bool) {
 	g.end(nt)
 }
 
+// mathPrefetch is how far ahead, in bytes of x, the math kernels' main
+// loop prefetches x (PREFETCHT0, one a line), as quantize does
+// (quantPrefetch), so that past L2 the loads overlap the arithmetic: on
+// the 2-vCPU Intel VM, 3 alternated runs of Go benchmarks (non-temporal
+// stores), exp f64 4 Mi elements took 1.29–1.38 ms on 2 threads against
+// 1.45 without, 3.0–3.2 on 1 against 3.3–3.5; exp f32 4 Mi and 256 Ki,
+// and f64 256 Ki on 2 threads, 3–8% less; nothing slower.
+const mathPrefetch = 8 << 10
+
 // mathKernel is an element-wise kernel of one function with vectors of
 // width w; f computes it on several vectors at once (it may clobber them),
 // batch of them per loop trip. The tail loads its lanes under a mask, the
@@ -476,6 +485,9 @@ func (g *gen) mathKernel(t dtype, w width, nt bool, name, what string, f func(t 
 	g.Load(g.Param("y"), y)
 	var in []VecVirtual
 	g.loopW(t, w, batch, n, []Register{x, y}, func(u, of int, k Op) {
+		if off := u * w.bytes; k == nil && of > 1 && off%64 == 0 {
+			g.PREFETCHT0(Mem{Base: x, Disp: off + mathPrefetch}) // one per 64-byte line
+		}
 		a := g.vec(w)
 		g.vloadW(t, w, Mem{Base: x, Disp: u * w.bytes}, k, a)
 		in = append(in, a)

@@ -258,7 +258,7 @@ DATA sabsmask<>+28(SB)/4, $0x7fffffff
 GLOBL sabsmask<>(SB), RODATA|NOPTR, $32
 
 // func sexpAVX2(n int, x *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -267,8 +267,10 @@ TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 big17:
 	CMPQ         AX, $0x00000018
 	JL           single18
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Y2
 	VMOVUPS      sexplo<>+0(SB), Y3
 	VMOVUPS      sexphi<>+0(SB), Y4
@@ -564,7 +566,7 @@ DATA sexpbias<>+28(SB)/4, $0x4b3fff02
 GLOBL sexpbias<>(SB), RODATA|NOPTR, $32
 
 // func stanhAVX2(n int, x *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -573,6 +575,7 @@ TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 big21:
 	CMPQ        AX, $0x00000010
 	JL          single22
+	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
 	VMOVUPS     stanhfloor<>+0(SB), Y2
@@ -939,7 +942,7 @@ DATA ssignmask<>+28(SB)/4, $0x80000000
 GLOBL ssignmask<>(SB), RODATA|NOPTR, $32
 
 // func ssigmoidAVX2(n int, x *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -948,8 +951,10 @@ TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 big25:
 	CMPQ         AX, $0x00000018
 	JL           single26
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Y2
 	VORPS        ssignmask<>+0(SB), Y0, Y3
 	VORPS        ssignmask<>+0(SB), Y1, Y4
@@ -1361,7 +1366,7 @@ DATA dabsmask<>+24(SB)/8, $0x7fffffffffffffff
 GLOBL dabsmask<>(SB), RODATA|NOPTR, $32
 
 // func dexpAVX2(n int, x *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -1370,8 +1375,10 @@ TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 big45:
 	CMPQ         AX, $0x0000000c
 	JL           single46
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPD      64(CX), Y2
 	VMOVUPD      dexplo<>+0(SB), Y3
 	VMOVUPD      dexphi<>+0(SB), Y4
@@ -1655,7 +1662,7 @@ DATA dexpbias<>+24(SB)/8, $0x4337fffffffff802
 GLOBL dexpbias<>(SB), RODATA|NOPTR, $32
 
 // func dtanhAVX2(n int, x *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dtanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -1664,6 +1671,7 @@ TEXT ·dtanhAVX2(SB), NOSPLIT, $0-24
 big49:
 	CMPQ         AX, $0x00000008
 	JL           single50
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
 	VANDPD       dabsmask<>+0(SB), Y0, Y2
@@ -1964,7 +1972,7 @@ DATA dsignmask<>+24(SB)/8, $0x8000000000000000
 GLOBL dsignmask<>(SB), RODATA|NOPTR, $32
 
 // func dsigmoidAVX2(n int, x *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -1973,8 +1981,10 @@ TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 big53:
 	CMPQ         AX, $0x0000000c
 	JL           single54
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPD      64(CX), Y2
 	VORPD        dsignmask<>+0(SB), Y0, Y3
 	VORPD        dsignmask<>+0(SB), Y1, Y4
@@ -2411,7 +2421,7 @@ done72:
 	RET
 
 // func sexpAVX512(n int, x *float32, y *float32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -2420,10 +2430,15 @@ TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 big73:
 	CMPQ              AX, $0x00000050
 	JL                single74
+	PREFETCHT0        8192(CX)
 	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPS           192(CX), Z3
+	PREFETCHT0        8448(CX)
 	VMOVUPS           256(CX), Z4
 	VBROADCASTSS      sexplo_s<>+0(SB), Z5
 	VBROADCASTSS      sexphi_s<>+0(SB), Z6
@@ -2622,7 +2637,7 @@ DATA sone_s<>+0(SB)/4, $0x3f800000
 GLOBL sone_s<>(SB), RODATA|NOPTR, $4
 
 // func stanhAVX512(n int, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -2631,8 +2646,11 @@ TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 big77:
 	CMPQ         AX, $0x00000030
 	JL           single78
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Z1
+	PREFETCHT0   8320(CX)
 	VMOVUPS      128(CX), Z2
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z3
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z4
@@ -2788,7 +2806,7 @@ DATA ssignmask_s<>+0(SB)/4, $0x80000000
 GLOBL ssignmask_s<>(SB), RODATA|NOPTR, $4
 
 // func ssigmoidAVX512(n int, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -2797,9 +2815,13 @@ TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
 big81:
 	CMPQ              AX, $0x00000040
 	JL                single82
+	PREFETCHT0        8192(CX)
 	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPS           192(CX), Z3
 	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z4
 	VORPS.BCST        ssignmask_s<>+0(SB), Z1, Z5
@@ -3194,7 +3216,7 @@ done100:
 	RET
 
 // func dexpAVX512(n int, x *float64, y *float64)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -3203,10 +3225,15 @@ TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 big101:
 	CMPQ              AX, $0x00000028
 	JL                single102
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPD           192(CX), Z3
+	PREFETCHT0        8448(CX)
 	VMOVUPD           256(CX), Z4
 	VBROADCASTSD      dexplo_s<>+0(SB), Z5
 	VBROADCASTSD      dexphi_s<>+0(SB), Z6
@@ -3445,7 +3472,7 @@ DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
 
 // func dtanhAVX512(n int, x *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -3454,8 +3481,11 @@ TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
 big105:
 	CMPQ              AX, $0x00000018
 	JL                single106
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z3
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z1, Z4
@@ -3747,7 +3777,7 @@ DATA dsignmask_s<>+0(SB)/8, $0x8000000000000000
 GLOBL dsignmask_s<>(SB), RODATA|NOPTR, $8
 
 // func dsigmoidAVX512(n int, x *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -3756,9 +3786,13 @@ TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
 big109:
 	CMPQ              AX, $0x00000020
 	JL                single110
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPD           192(CX), Z3
 	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z4
 	VORPD.BCST        dsignmask_s<>+0(SB), Z1, Z5
@@ -4142,8 +4176,10 @@ TEXT ·sexpAVX2NT(SB), NOSPLIT, $0-24
 big125:
 	CMPQ         AX, $0x00000018
 	JL           single126
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Y2
 	VMOVUPS      sexplo<>+0(SB), Y3
 	VMOVUPS      sexphi<>+0(SB), Y4
@@ -4309,6 +4345,7 @@ TEXT ·stanhAVX2NT(SB), NOSPLIT, $0-24
 big129:
 	CMPQ        AX, $0x00000010
 	JL          single130
+	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
 	VMOVUPS     stanhfloor<>+0(SB), Y2
@@ -4511,8 +4548,10 @@ TEXT ·ssigmoidAVX2NT(SB), NOSPLIT, $0-24
 big133:
 	CMPQ         AX, $0x00000018
 	JL           single134
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Y2
 	VORPS        ssignmask<>+0(SB), Y0, Y3
 	VORPS        ssignmask<>+0(SB), Y1, Y4
@@ -4876,8 +4915,10 @@ TEXT ·dexpAVX2NT(SB), NOSPLIT, $0-24
 big149:
 	CMPQ         AX, $0x0000000c
 	JL           single150
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPD      64(CX), Y2
 	VMOVUPD      dexplo<>+0(SB), Y3
 	VMOVUPD      dexphi<>+0(SB), Y4
@@ -5063,6 +5104,7 @@ TEXT ·dtanhAVX2NT(SB), NOSPLIT, $0-24
 big153:
 	CMPQ         AX, $0x00000008
 	JL           single154
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
 	VANDPD       dabsmask<>+0(SB), Y0, Y2
@@ -5313,8 +5355,10 @@ TEXT ·dsigmoidAVX2NT(SB), NOSPLIT, $0-24
 big157:
 	CMPQ         AX, $0x0000000c
 	JL           single158
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPD      64(CX), Y2
 	VORPD        dsignmask<>+0(SB), Y0, Y3
 	VORPD        dsignmask<>+0(SB), Y1, Y4
@@ -5692,10 +5736,15 @@ TEXT ·sexpAVX512NT(SB), NOSPLIT, $0-24
 big173:
 	CMPQ              AX, $0x00000050
 	JL                single174
+	PREFETCHT0        8192(CX)
 	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPS           192(CX), Z3
+	PREFETCHT0        8448(CX)
 	VMOVUPS           256(CX), Z4
 	VBROADCASTSS      sexplo_s<>+0(SB), Z5
 	VBROADCASTSS      sexphi_s<>+0(SB), Z6
@@ -5865,8 +5914,11 @@ TEXT ·stanhAVX512NT(SB), NOSPLIT, $0-24
 big177:
 	CMPQ         AX, $0x00000030
 	JL           single178
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Z1
+	PREFETCHT0   8320(CX)
 	VMOVUPS      128(CX), Z2
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z3
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z4
@@ -6020,9 +6072,13 @@ TEXT ·ssigmoidAVX512NT(SB), NOSPLIT, $0-24
 big181:
 	CMPQ              AX, $0x00000040
 	JL                single182
+	PREFETCHT0        8192(CX)
 	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPS           192(CX), Z3
 	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z4
 	VORPS.BCST        ssignmask_s<>+0(SB), Z1, Z5
@@ -6377,10 +6433,15 @@ TEXT ·dexpAVX512NT(SB), NOSPLIT, $0-24
 big197:
 	CMPQ              AX, $0x00000028
 	JL                single198
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPD           192(CX), Z3
+	PREFETCHT0        8448(CX)
 	VMOVUPD           256(CX), Z4
 	VBROADCASTSD      dexplo_s<>+0(SB), Z5
 	VBROADCASTSD      dexphi_s<>+0(SB), Z6
@@ -6578,8 +6639,11 @@ TEXT ·dtanhAVX512NT(SB), NOSPLIT, $0-24
 big201:
 	CMPQ              AX, $0x00000018
 	JL                single202
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z3
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z1, Z4
@@ -6848,9 +6912,13 @@ TEXT ·dsigmoidAVX512NT(SB), NOSPLIT, $0-24
 big205:
 	CMPQ              AX, $0x00000020
 	JL                single206
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPD           192(CX), Z3
 	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z4
 	VORPD.BCST        dsignmask_s<>+0(SB), Z1, Z5
