@@ -467,7 +467,7 @@ func (g *gen) relu(t dtype, w width, nt bool) {
 // the 2-vCPU Intel VM, 3 alternated runs of Go benchmarks (non-temporal
 // stores), exp f64 4 Mi elements took 1.29–1.38 ms on 2 threads against
 // 1.45 without, 3.0–3.2 on 1 against 3.3–3.5; exp f32 4 Mi and 256 Ki,
-// and f64 256 Ki on 2 threads, 3–8% less; nothing slower.
+// and f64 256 Ki on 2 threads, 3–10% less; nothing slower.
 const mathPrefetch = 8 << 10
 
 // mathKernel is an element-wise kernel of one function with vectors of
