@@ -52,11 +52,11 @@ func TestAccuracy(t *testing.T) {
 var fnOps = map[string]op{"exp": opExp, "tanh": opTanh, "sigmoid": opSigmoid}
 
 func kernel32(lvl isa.Level, fn string) func(x, y []float32) {
-	return func(x, y []float32) { unaryKernel(implFor(lvl), fnOps[fn], x, y) }
+	return func(x, y []float32) { unaryKernel(implFor(lvl), fnOps[fn], x, y, false) }
 }
 
 func kernel64(lvl isa.Level, fn string) func(x, y []float64) {
-	return func(x, y []float64) { unaryKernel(implFor(lvl), fnOps[fn], x, y) }
+	return func(x, y []float64) { unaryKernel(implFor(lvl), fnOps[fn], x, y, false) }
 }
 
 var ref64 = map[string]func(float64) float64{"exp": math.Exp, "tanh": math.Tanh, "sigmoid": sigmoidRef}

@@ -89,25 +89,27 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
+	bytes := 3 * len(x) * num.Size[T]()
+	k := implFor(lvl.ForBytes(bytes))
 	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) {
+	if k != implGeneric && single(len(x), threads, pc) && !nonTemporal(bytes) {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
 	}
-	binary(k, opAdd, x, y, z, threads, pc)
+	binary(k, opAdd, x, y, z, threads, pc, nonTemporal(bytes))
 }
 
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
-	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
+	bytes := 3 * len(x) * num.Size[T]()
+	k := implFor(lvl.ForBytes(bytes))
 	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) {
+	if k != implGeneric && single(len(x), threads, pc) && !nonTemporal(bytes) {
 		binaryAsm(k, opMul, x, y, z)
 		return
 	}
-	binary(k, opMul, x, y, z, threads, pc)
+	binary(k, opMul, x, y, z, threads, pc, nonTemporal(bytes))
 }
 
 // Axpy sets y += alpha·x.
@@ -130,32 +132,39 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 // cleared, every other bit kept), -0 becomes +0.
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
+	bytes := 2 * len(x) * num.Size[T]()
+	k := implFor(lvl.ForBytes(bytes))
 	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) {
+	if k != implGeneric && single(len(x), threads, pc) && !nonTemporal(bytes) {
 		unaryAsm(k, opReLU, x, y)
 		return
 	}
-	unary(k, opReLU, x, y, threads, pc)
+	unary(k, opReLU, x, y, threads, pc, nonTemporal(bytes))
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
 // small results keeping their relative accuracy. NaN stays NaN.
 func Sigmoid[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opSigmoid, x, y, threads, mathPiece[T]())
+	mathOp(lvl, opSigmoid, x, y, threads)
 }
 
 // Tanh sets y = tanh(x).
 func Tanh[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opTanh, x, y, threads, mathPiece[T]())
+	mathOp(lvl, opTanh, x, y, threads)
 }
 
 // Exp sets y = exp(x) (overflow gives +Inf, underflow subnormals then 0).
 func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
-	unary(implFor(lvl.ForBytes(2*len(x)*num.Size[T]())), opExp, x, y, threads, mathPiece[T]())
+	mathOp(lvl, opExp, x, y, threads)
+}
+
+// mathOp runs Exp, Tanh or Sigmoid.
+func mathOp[T Float](lvl isa.Level, o op, x, y []T, threads int) {
+	bytes := 2 * len(x) * num.Size[T]()
+	unary(implFor(lvl.ForBytes(bytes)), o, x, y, threads, mathPiece[T](), nonTemporal(bytes))
 }
 
 type op uint8
@@ -176,26 +185,33 @@ const (
 
 // binary and unary run a kernel on one thread or split over several.
 
-func binary[T Float](k impl, o op, x, y, z []T, threads, minChunk int) {
+// With nt, the assembly kernels store the output non-temporally
+// (nontemporal.go); the generic ones ignore it.
+
+func binary[T Float](k impl, o op, x, y, z []T, threads, minChunk int, nt bool) {
 	if single(len(x), threads, minChunk) {
-		binaryKernel(k, o, x, y, z)
+		binaryKernel(k, o, x, y, z, nt)
 		return
 	}
-	forChunks(len(x), threads, minChunk, func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi]) })
+	forChunks(len(x), threads, minChunk, func(lo, hi int) { binaryKernel(k, o, x[lo:hi], y[lo:hi], z[lo:hi], nt) })
 }
 
-func unary[T Float](k impl, o op, x, y []T, threads, minChunk int) {
+func unary[T Float](k impl, o op, x, y []T, threads, minChunk int, nt bool) {
 	if single(len(x), threads, minChunk) {
-		unaryKernel(k, o, x, y)
+		unaryKernel(k, o, x, y, nt)
 		return
 	}
-	forChunks(len(x), threads, minChunk, func(lo, hi int) { unaryKernel(k, o, x[lo:hi], y[lo:hi]) })
+	forChunks(len(x), threads, minChunk, func(lo, hi int) { unaryKernel(k, o, x[lo:hi], y[lo:hi], nt) })
 }
 
 // binaryKernel, axpy and unaryKernel run one kernel on one chunk, serially.
 
-func binaryKernel[T Float](k impl, o op, x, y, z []T) {
-	if k != implGeneric {
+func binaryKernel[T Float](k impl, o op, x, y, z []T, nt bool) {
+	switch {
+	case k != implGeneric && nt:
+		binaryAsmNT(k, o, x, y, z)
+		return
+	case k != implGeneric:
 		binaryAsm(k, o, x, y, z)
 		return
 	}
@@ -214,8 +230,12 @@ func axpy[T Float](k impl, alpha T, x, y []T) {
 	axpyGeneric(alpha, x, y)
 }
 
-func unaryKernel[T Float](k impl, o op, x, y []T) {
-	if k != implGeneric {
+func unaryKernel[T Float](k impl, o op, x, y []T, nt bool) {
+	switch {
+	case k != implGeneric && nt:
+		unaryAsmNT(k, o, x, y)
+		return
+	case k != implGeneric:
 		unaryAsm(k, o, x, y)
 		return
 	}

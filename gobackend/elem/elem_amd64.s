@@ -258,7 +258,7 @@ DATA sabsmask<>+28(SB)/4, $0x7fffffff
 GLOBL sabsmask<>(SB), RODATA|NOPTR, $32
 
 // func sexpAVX2(n int, x *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -267,8 +267,10 @@ TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 big17:
 	CMPQ         AX, $0x00000018
 	JL           single18
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Y2
 	VMOVUPS      sexplo<>+0(SB), Y3
 	VMOVUPS      sexphi<>+0(SB), Y4
@@ -564,7 +566,7 @@ DATA sexpbias<>+28(SB)/4, $0x4b3fff02
 GLOBL sexpbias<>(SB), RODATA|NOPTR, $32
 
 // func stanhAVX2(n int, x *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -573,6 +575,7 @@ TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 big21:
 	CMPQ        AX, $0x00000010
 	JL          single22
+	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
 	VMOVUPS     stanhfloor<>+0(SB), Y2
@@ -939,7 +942,7 @@ DATA ssignmask<>+28(SB)/4, $0x80000000
 GLOBL ssignmask<>(SB), RODATA|NOPTR, $32
 
 // func ssigmoidAVX2(n int, x *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -948,8 +951,10 @@ TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 big25:
 	CMPQ         AX, $0x00000018
 	JL           single26
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Y2
 	VORPS        ssignmask<>+0(SB), Y0, Y3
 	VORPS        ssignmask<>+0(SB), Y1, Y4
@@ -1361,7 +1366,7 @@ DATA dabsmask<>+24(SB)/8, $0x7fffffffffffffff
 GLOBL dabsmask<>(SB), RODATA|NOPTR, $32
 
 // func dexpAVX2(n int, x *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -1370,8 +1375,10 @@ TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 big45:
 	CMPQ         AX, $0x0000000c
 	JL           single46
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPD      64(CX), Y2
 	VMOVUPD      dexplo<>+0(SB), Y3
 	VMOVUPD      dexphi<>+0(SB), Y4
@@ -1655,7 +1662,7 @@ DATA dexpbias<>+24(SB)/8, $0x4337fffffffff802
 GLOBL dexpbias<>(SB), RODATA|NOPTR, $32
 
 // func dtanhAVX2(n int, x *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dtanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -1664,6 +1671,7 @@ TEXT ·dtanhAVX2(SB), NOSPLIT, $0-24
 big49:
 	CMPQ         AX, $0x00000008
 	JL           single50
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
 	VANDPD       dabsmask<>+0(SB), Y0, Y2
@@ -1964,7 +1972,7 @@ DATA dsignmask<>+24(SB)/8, $0x8000000000000000
 GLOBL dsignmask<>(SB), RODATA|NOPTR, $32
 
 // func dsigmoidAVX2(n int, x *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -1973,8 +1981,10 @@ TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 big53:
 	CMPQ         AX, $0x0000000c
 	JL           single54
+	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
 	VMOVUPD      64(CX), Y2
 	VORPD        dsignmask<>+0(SB), Y0, Y3
 	VORPD        dsignmask<>+0(SB), Y1, Y4
@@ -2411,7 +2421,7 @@ done72:
 	RET
 
 // func sexpAVX512(n int, x *float32, y *float32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -2420,10 +2430,15 @@ TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 big73:
 	CMPQ              AX, $0x00000050
 	JL                single74
+	PREFETCHT0        8192(CX)
 	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPS           192(CX), Z3
+	PREFETCHT0        8448(CX)
 	VMOVUPS           256(CX), Z4
 	VBROADCASTSS      sexplo_s<>+0(SB), Z5
 	VBROADCASTSS      sexphi_s<>+0(SB), Z6
@@ -2622,7 +2637,7 @@ DATA sone_s<>+0(SB)/4, $0x3f800000
 GLOBL sone_s<>(SB), RODATA|NOPTR, $4
 
 // func stanhAVX512(n int, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -2631,8 +2646,11 @@ TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 big77:
 	CMPQ         AX, $0x00000030
 	JL           single78
+	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
+	PREFETCHT0   8256(CX)
 	VMOVUPS      64(CX), Z1
+	PREFETCHT0   8320(CX)
 	VMOVUPS      128(CX), Z2
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z3
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z4
@@ -2788,7 +2806,7 @@ DATA ssignmask_s<>+0(SB)/4, $0x80000000
 GLOBL ssignmask_s<>(SB), RODATA|NOPTR, $4
 
 // func ssigmoidAVX512(n int, x *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -2797,9 +2815,13 @@ TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
 big81:
 	CMPQ              AX, $0x00000040
 	JL                single82
+	PREFETCHT0        8192(CX)
 	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPS           192(CX), Z3
 	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z4
 	VORPS.BCST        ssignmask_s<>+0(SB), Z1, Z5
@@ -3194,7 +3216,7 @@ done100:
 	RET
 
 // func dexpAVX512(n int, x *float64, y *float64)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -3203,10 +3225,15 @@ TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 big101:
 	CMPQ              AX, $0x00000028
 	JL                single102
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPD           192(CX), Z3
+	PREFETCHT0        8448(CX)
 	VMOVUPD           256(CX), Z4
 	VBROADCASTSD      dexplo_s<>+0(SB), Z5
 	VBROADCASTSD      dexphi_s<>+0(SB), Z6
@@ -3445,7 +3472,7 @@ DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
 
 // func dtanhAVX512(n int, x *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -3454,8 +3481,11 @@ TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
 big105:
 	CMPQ              AX, $0x00000018
 	JL                single106
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z3
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z1, Z4
@@ -3747,7 +3777,7 @@ DATA dsignmask_s<>+0(SB)/8, $0x8000000000000000
 GLOBL dsignmask_s<>(SB), RODATA|NOPTR, $8
 
 // func dsigmoidAVX512(n int, x *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -3756,9 +3786,13 @@ TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
 big109:
 	CMPQ              AX, $0x00000020
 	JL                single110
+	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
 	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
 	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
 	VMOVUPD           192(CX), Z3
 	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z4
 	VORPD.BCST        dsignmask_s<>+0(SB), Z1, Z5
@@ -3956,5 +3990,3132 @@ tail111:
 	VMOVUPD           Z1, K1, (DX)
 
 done112:
+	VZEROUPPER
+	RET
+
+// func saddAVX2NT(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, MMX+
+TEXT ·saddAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big113:
+	CMPQ     AX, $0x00000020
+	JL       single114
+	VMOVUPS  (CX), Y0
+	VADDPS   (DX), Y0, Y0
+	VMOVNTPS Y0, (BX)
+	VMOVUPS  32(CX), Y0
+	VADDPS   32(DX), Y0, Y0
+	VMOVNTPS Y0, 32(BX)
+	VMOVUPS  64(CX), Y0
+	VADDPS   64(DX), Y0, Y0
+	VMOVNTPS Y0, 64(BX)
+	VMOVUPS  96(CX), Y0
+	VADDPS   96(DX), Y0, Y0
+	VMOVNTPS Y0, 96(BX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, BX
+	SUBQ     $0x00000020, AX
+	JMP      big113
+
+single114:
+	CMPQ     AX, $0x00000008
+	JL       tail115
+	VMOVUPS  (CX), Y0
+	VADDPS   (DX), Y0, Y0
+	VMOVNTPS Y0, (BX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, BX
+	SUBQ     $0x00000008, AX
+	JMP      single114
+
+tail115:
+	TESTQ      AX, AX
+	JZ         done116
+	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x02, AX
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)
+
+done116:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func smulAVX2NT(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, MMX+
+TEXT ·smulAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big117:
+	CMPQ     AX, $0x00000020
+	JL       single118
+	VMOVUPS  (CX), Y0
+	VMULPS   (DX), Y0, Y0
+	VMOVNTPS Y0, (BX)
+	VMOVUPS  32(CX), Y0
+	VMULPS   32(DX), Y0, Y0
+	VMOVNTPS Y0, 32(BX)
+	VMOVUPS  64(CX), Y0
+	VMULPS   64(DX), Y0, Y0
+	VMOVNTPS Y0, 64(BX)
+	VMOVUPS  96(CX), Y0
+	VMULPS   96(DX), Y0, Y0
+	VMOVNTPS Y0, 96(BX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, BX
+	SUBQ     $0x00000020, AX
+	JMP      big117
+
+single118:
+	CMPQ     AX, $0x00000008
+	JL       tail119
+	VMOVUPS  (CX), Y0
+	VMULPS   (DX), Y0, Y0
+	VMOVNTPS Y0, (BX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, BX
+	SUBQ     $0x00000008, AX
+	JMP      single118
+
+tail119:
+	TESTQ      AX, AX
+	JZ         done120
+	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x02, AX
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)
+
+done120:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func sreluAVX2NT(n int, x *float32, y *float32)
+// Requires: AVX, MMX+
+TEXT ·sreluAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	VBROADCASTSS sabsmask<>+0(SB), Y1
+
+big121:
+	CMPQ     AX, $0x00000020
+	JL       single122
+	VMAXPS   (CX), Y0, Y2
+	VANDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, (DX)
+	VMAXPS   32(CX), Y0, Y2
+	VANDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, 32(DX)
+	VMAXPS   64(CX), Y0, Y2
+	VANDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, 64(DX)
+	VMAXPS   96(CX), Y0, Y2
+	VANDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, 96(DX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	SUBQ     $0x00000020, AX
+	JMP      big121
+
+single122:
+	CMPQ     AX, $0x00000008
+	JL       tail123
+	VMAXPS   (CX), Y0, Y2
+	VANDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, (DX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, DX
+	SUBQ     $0x00000008, AX
+	JMP      single122
+
+tail123:
+	TESTQ      AX, AX
+	JZ         done124
+	LEAQ       tailmask<>+0(SB), BX
+	SHLQ       $0x02, AX
+	NEGQ       AX
+	VMOVDQU    32(BX)(AX*1), Y2
+	VMASKMOVPS (CX), Y2, Y3
+	VMAXPS     Y3, Y0, Y3
+	VANDPS     Y1, Y3, Y3
+	VMASKMOVPS Y3, Y2, (DX)
+
+done124:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func sexpAVX2NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·sexpAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big125:
+	CMPQ         AX, $0x00000018
+	JL           single126
+	PREFETCHT0   8192(CX)
+	VMOVUPS      (CX), Y0
+	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
+	VMOVUPS      64(CX), Y2
+	VMOVUPS      sexplo<>+0(SB), Y3
+	VMOVUPS      sexphi<>+0(SB), Y4
+	VMAXPS       Y0, Y3, Y0
+	VMAXPS       Y1, Y3, Y1
+	VMAXPS       Y2, Y3, Y2
+	VMINPS       Y0, Y4, Y0
+	VMINPS       Y1, Y4, Y1
+	VMINPS       Y2, Y4, Y2
+	VMOVUPS      slog2e<>+0(SB), Y3
+	VMOVUPS      slog2e<>+0(SB), Y4
+	VMOVUPS      slog2e<>+0(SB), Y5
+	VFMADD213PS  smagic<>+0(SB), Y0, Y3
+	VFMADD213PS  smagic<>+0(SB), Y1, Y4
+	VFMADD213PS  smagic<>+0(SB), Y2, Y5
+	VSUBPS       smagic<>+0(SB), Y3, Y6
+	VSUBPS       smagic<>+0(SB), Y4, Y7
+	VSUBPS       smagic<>+0(SB), Y5, Y8
+	VFNMADD231PS sln2hi<>+0(SB), Y6, Y0
+	VFNMADD231PS sln2hi<>+0(SB), Y7, Y1
+	VFNMADD231PS sln2hi<>+0(SB), Y8, Y2
+	VFNMADD231PS sln2lo<>+0(SB), Y6, Y0
+	VFNMADD231PS sln2lo<>+0(SB), Y7, Y1
+	VFNMADD231PS sln2lo<>+0(SB), Y8, Y2
+	VMOVUPS      sexpp0<>+0(SB), Y6
+	VMOVUPS      sexpp0<>+0(SB), Y7
+	VMOVUPS      sexpp0<>+0(SB), Y8
+	VFMADD213PS  sexpp1<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp1<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp1<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp2<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp2<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp2<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp3<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp3<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp3<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp4<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp4<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp4<>+0(SB), Y2, Y8
+	VFMADD213PS  sexpp5<>+0(SB), Y0, Y6
+	VFMADD213PS  sexpp5<>+0(SB), Y1, Y7
+	VFMADD213PS  sexpp5<>+0(SB), Y2, Y8
+	VMULPS       Y0, Y0, Y9
+	VMULPS       Y1, Y1, Y10
+	VMULPS       Y2, Y2, Y11
+	VFMADD213PS  Y0, Y9, Y6
+	VFMADD213PS  Y1, Y10, Y7
+	VFMADD213PS  Y2, Y11, Y8
+	VADDPS       sone<>+0(SB), Y6, Y6
+	VADDPS       sone<>+0(SB), Y7, Y7
+	VADDPS       sone<>+0(SB), Y8, Y8
+	VPSUBD       sexpbias<>+0(SB), Y3, Y1
+	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       sexpbias<>+0(SB), Y4, Y3
+	VPSRLD       $0x01, Y3, Y2
+	VPSUBD       sexpbias<>+0(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y4
+	VPSUBD       Y0, Y1, Y1
+	VPSLLD       $0x17, Y0, Y0
+	VPSLLD       $0x17, Y1, Y1
+	VPSUBD       Y2, Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
+	VPSUBD       Y4, Y5, Y5
+	VPSLLD       $0x17, Y4, Y4
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y0, Y6, Y6
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y4, Y8, Y8
+	VMULPS       Y1, Y6, Y6
+	VMULPS       Y3, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VMOVNTPS     Y6, (DX)
+	VMOVNTPS     Y7, 32(DX)
+	VMOVNTPS     Y8, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x00000018, AX
+	JMP          big125
+
+single126:
+	CMPQ         AX, $0x00000008
+	JL           tail127
+	VMOVUPS      (CX), Y0
+	VMOVUPS      sexplo<>+0(SB), Y1
+	VMOVUPS      sexphi<>+0(SB), Y2
+	VMAXPS       Y0, Y1, Y0
+	VMINPS       Y0, Y2, Y0
+	VMOVUPS      slog2e<>+0(SB), Y1
+	VFMADD213PS  smagic<>+0(SB), Y0, Y1
+	VSUBPS       smagic<>+0(SB), Y1, Y2
+	VFNMADD231PS sln2hi<>+0(SB), Y2, Y0
+	VFNMADD231PS sln2lo<>+0(SB), Y2, Y0
+	VMOVUPS      sexpp0<>+0(SB), Y2
+	VFMADD213PS  sexpp1<>+0(SB), Y0, Y2
+	VFMADD213PS  sexpp2<>+0(SB), Y0, Y2
+	VFMADD213PS  sexpp3<>+0(SB), Y0, Y2
+	VFMADD213PS  sexpp4<>+0(SB), Y0, Y2
+	VFMADD213PS  sexpp5<>+0(SB), Y0, Y2
+	VMULPS       Y0, Y0, Y3
+	VFMADD213PS  Y0, Y3, Y2
+	VADDPS       sone<>+0(SB), Y2, Y2
+	VPSUBD       sexpbias<>+0(SB), Y1, Y1
+	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       Y0, Y1, Y1
+	VPSLLD       $0x17, Y0, Y0
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y0, Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVNTPS     Y2, (DX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, DX
+	SUBQ         $0x00000008, AX
+	JMP          single126
+
+tail127:
+	TESTQ        AX, AX
+	JZ           done128
+	LEAQ         tailmask<>+0(SB), BX
+	SHLQ         $0x02, AX
+	NEGQ         AX
+	VMOVDQU      32(BX)(AX*1), Y0
+	VMASKMOVPS   (CX), Y0, Y1
+	VMOVUPS      sexplo<>+0(SB), Y2
+	VMOVUPS      sexphi<>+0(SB), Y3
+	VMAXPS       Y1, Y2, Y1
+	VMINPS       Y1, Y3, Y1
+	VMOVUPS      slog2e<>+0(SB), Y2
+	VFMADD213PS  smagic<>+0(SB), Y1, Y2
+	VSUBPS       smagic<>+0(SB), Y2, Y3
+	VFNMADD231PS sln2hi<>+0(SB), Y3, Y1
+	VFNMADD231PS sln2lo<>+0(SB), Y3, Y1
+	VMOVUPS      sexpp0<>+0(SB), Y3
+	VFMADD213PS  sexpp1<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp2<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp3<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp4<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y3
+	VADDPS       sone<>+0(SB), Y3, Y3
+	VPSUBD       sexpbias<>+0(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y1
+	VPSUBD       Y1, Y2, Y2
+	VPSLLD       $0x17, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMASKMOVPS   Y3, Y0, (DX)
+
+done128:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func stanhAVX2NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·stanhAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big129:
+	CMPQ        AX, $0x00000010
+	JL          single130
+	PREFETCHT0  8192(CX)
+	VMOVUPS     (CX), Y0
+	VMOVUPS     32(CX), Y1
+	VMOVUPS     stanhfloor<>+0(SB), Y2
+	VMOVUPS     stanhclamp<>+0(SB), Y3
+	VANDPS      sabsmask<>+0(SB), Y0, Y4
+	VANDPS      sabsmask<>+0(SB), Y1, Y5
+	VMINPS      Y4, Y3, Y4
+	VMINPS      Y5, Y3, Y5
+	VMAXPS      Y4, Y2, Y3
+	VMAXPS      Y5, Y2, Y2
+	VPSRLD      $0x16, Y3, Y3
+	VPSRLD      $0x16, Y2, Y2
+	VPSLLD      $0x1c, Y3, Y6
+	VPSLLD      $0x1c, Y2, Y7
+	VPERMPS     stanhtab0<>+0(SB), Y3, Y8
+	VPERMPS     stanhtab0<>+32(SB), Y3, Y9
+	VBLENDVPS   Y6, Y9, Y8, Y8
+	VSUBPS      Y8, Y4, Y4
+	VPERMPS     stanhtab0<>+0(SB), Y2, Y8
+	VPERMPS     stanhtab0<>+32(SB), Y2, Y9
+	VBLENDVPS   Y7, Y9, Y8, Y8
+	VSUBPS      Y8, Y5, Y5
+	VPERMPS     stanhtab7<>+0(SB), Y3, Y8
+	VPERMPS     stanhtab7<>+32(SB), Y3, Y9
+	VBLENDVPS   Y6, Y9, Y8, Y8
+	VPERMPS     stanhtab7<>+0(SB), Y2, Y9
+	VPERMPS     stanhtab7<>+32(SB), Y2, Y10
+	VBLENDVPS   Y7, Y10, Y9, Y9
+	VPERMPS     stanhtab6<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab6<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab6<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab6<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab5<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab5<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab5<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab5<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab4<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab4<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab4<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab4<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab3<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab3<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab3<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab3<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab2<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab2<>+32(SB), Y3, Y11
+	VBLENDVPS   Y6, Y11, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab2<>+0(SB), Y2, Y10
+	VPERMPS     stanhtab2<>+32(SB), Y2, Y11
+	VBLENDVPS   Y7, Y11, Y10, Y10
+	VFMADD213PS Y10, Y5, Y9
+	VPERMPS     stanhtab1<>+0(SB), Y3, Y10
+	VPERMPS     stanhtab1<>+32(SB), Y3, Y3
+	VBLENDVPS   Y6, Y3, Y10, Y10
+	VFMADD213PS Y10, Y4, Y8
+	VPERMPS     stanhtab1<>+0(SB), Y2, Y3
+	VPERMPS     stanhtab1<>+32(SB), Y2, Y2
+	VBLENDVPS   Y7, Y2, Y3, Y3
+	VFMADD213PS Y3, Y5, Y9
+	VANDPS      ssignmask<>+0(SB), Y0, Y0
+	VORPS       Y0, Y8, Y8
+	VANDPS      ssignmask<>+0(SB), Y1, Y0
+	VORPS       Y0, Y9, Y9
+	VMOVNTPS    Y8, (DX)
+	VMOVNTPS    Y9, 32(DX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         big129
+
+single130:
+	CMPQ        AX, $0x00000008
+	JL          tail131
+	VMOVUPS     (CX), Y0
+	VMOVUPS     stanhfloor<>+0(SB), Y1
+	VMOVUPS     stanhclamp<>+0(SB), Y2
+	VANDPS      sabsmask<>+0(SB), Y0, Y3
+	VMINPS      Y3, Y2, Y3
+	VMAXPS      Y3, Y1, Y1
+	VPSRLD      $0x16, Y1, Y1
+	VPSLLD      $0x1c, Y1, Y2
+	VPERMPS     stanhtab0<>+0(SB), Y1, Y4
+	VPERMPS     stanhtab0<>+32(SB), Y1, Y5
+	VBLENDVPS   Y2, Y5, Y4, Y4
+	VSUBPS      Y4, Y3, Y3
+	VPERMPS     stanhtab7<>+0(SB), Y1, Y4
+	VPERMPS     stanhtab7<>+32(SB), Y1, Y5
+	VBLENDVPS   Y2, Y5, Y4, Y4
+	VPERMPS     stanhtab6<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab6<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab5<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab5<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab4<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab4<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab3<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab3<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab2<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab2<>+32(SB), Y1, Y6
+	VBLENDVPS   Y2, Y6, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VPERMPS     stanhtab1<>+0(SB), Y1, Y5
+	VPERMPS     stanhtab1<>+32(SB), Y1, Y1
+	VBLENDVPS   Y2, Y1, Y5, Y5
+	VFMADD213PS Y5, Y3, Y4
+	VANDPS      ssignmask<>+0(SB), Y0, Y0
+	VORPS       Y0, Y4, Y4
+	VMOVNTPS    Y4, (DX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000020, DX
+	SUBQ        $0x00000008, AX
+	JMP         single130
+
+tail131:
+	TESTQ       AX, AX
+	JZ          done132
+	LEAQ        tailmask<>+0(SB), BX
+	SHLQ        $0x02, AX
+	NEGQ        AX
+	VMOVDQU     32(BX)(AX*1), Y0
+	VMASKMOVPS  (CX), Y0, Y1
+	VMOVUPS     stanhfloor<>+0(SB), Y2
+	VMOVUPS     stanhclamp<>+0(SB), Y3
+	VANDPS      sabsmask<>+0(SB), Y1, Y4
+	VMINPS      Y4, Y3, Y4
+	VMAXPS      Y4, Y2, Y2
+	VPSRLD      $0x16, Y2, Y2
+	VPSLLD      $0x1c, Y2, Y3
+	VPERMPS     stanhtab0<>+0(SB), Y2, Y5
+	VPERMPS     stanhtab0<>+32(SB), Y2, Y6
+	VBLENDVPS   Y3, Y6, Y5, Y5
+	VSUBPS      Y5, Y4, Y4
+	VPERMPS     stanhtab7<>+0(SB), Y2, Y5
+	VPERMPS     stanhtab7<>+32(SB), Y2, Y6
+	VBLENDVPS   Y3, Y6, Y5, Y5
+	VPERMPS     stanhtab6<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab6<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab5<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab5<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab4<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab4<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab3<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab3<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab2<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab2<>+32(SB), Y2, Y7
+	VBLENDVPS   Y3, Y7, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VPERMPS     stanhtab1<>+0(SB), Y2, Y6
+	VPERMPS     stanhtab1<>+32(SB), Y2, Y2
+	VBLENDVPS   Y3, Y2, Y6, Y6
+	VFMADD213PS Y6, Y4, Y5
+	VANDPS      ssignmask<>+0(SB), Y1, Y1
+	VORPS       Y1, Y5, Y5
+	VMASKMOVPS  Y5, Y0, (DX)
+
+done132:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ssigmoidAVX2NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·ssigmoidAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big133:
+	CMPQ         AX, $0x00000018
+	JL           single134
+	PREFETCHT0   8192(CX)
+	VMOVUPS      (CX), Y0
+	VMOVUPS      32(CX), Y1
+	PREFETCHT0   8256(CX)
+	VMOVUPS      64(CX), Y2
+	VORPS        ssignmask<>+0(SB), Y0, Y3
+	VORPS        ssignmask<>+0(SB), Y1, Y4
+	VORPS        ssignmask<>+0(SB), Y2, Y5
+	VMOVUPS      sexplo<>+0(SB), Y6
+	VMOVUPS      sexphi<>+0(SB), Y7
+	VMAXPS       Y3, Y6, Y3
+	VMAXPS       Y4, Y6, Y4
+	VMAXPS       Y5, Y6, Y5
+	VMINPS       Y3, Y7, Y3
+	VMINPS       Y4, Y7, Y4
+	VMINPS       Y5, Y7, Y5
+	VMOVUPS      slog2e<>+0(SB), Y6
+	VMOVUPS      slog2e<>+0(SB), Y7
+	VMOVUPS      slog2e<>+0(SB), Y8
+	VFMADD213PS  smagic<>+0(SB), Y3, Y6
+	VFMADD213PS  smagic<>+0(SB), Y4, Y7
+	VFMADD213PS  smagic<>+0(SB), Y5, Y8
+	VSUBPS       smagic<>+0(SB), Y6, Y9
+	VSUBPS       smagic<>+0(SB), Y7, Y10
+	VSUBPS       smagic<>+0(SB), Y8, Y11
+	VFNMADD231PS sln2hi<>+0(SB), Y9, Y3
+	VFNMADD231PS sln2hi<>+0(SB), Y10, Y4
+	VFNMADD231PS sln2hi<>+0(SB), Y11, Y5
+	VFNMADD231PS sln2lo<>+0(SB), Y9, Y3
+	VFNMADD231PS sln2lo<>+0(SB), Y10, Y4
+	VFNMADD231PS sln2lo<>+0(SB), Y11, Y5
+	VMOVUPS      sexpp0<>+0(SB), Y9
+	VMOVUPS      sexpp0<>+0(SB), Y10
+	VMOVUPS      sexpp0<>+0(SB), Y11
+	VFMADD213PS  sexpp1<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp1<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp1<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp2<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp2<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp2<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp3<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp3<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp3<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp4<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp4<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp4<>+0(SB), Y5, Y11
+	VFMADD213PS  sexpp5<>+0(SB), Y3, Y9
+	VFMADD213PS  sexpp5<>+0(SB), Y4, Y10
+	VFMADD213PS  sexpp5<>+0(SB), Y5, Y11
+	VMULPS       Y3, Y3, Y12
+	VMULPS       Y4, Y4, Y13
+	VMULPS       Y5, Y5, Y14
+	VFMADD213PS  Y3, Y12, Y9
+	VFMADD213PS  Y4, Y13, Y10
+	VFMADD213PS  Y5, Y14, Y11
+	VADDPS       sone<>+0(SB), Y9, Y9
+	VADDPS       sone<>+0(SB), Y10, Y10
+	VADDPS       sone<>+0(SB), Y11, Y11
+	VPSUBD       sexpbias<>+0(SB), Y6, Y4
+	VPSRLD       $0x01, Y4, Y3
+	VPSUBD       sexpbias<>+0(SB), Y7, Y6
+	VPSRLD       $0x01, Y6, Y5
+	VPSUBD       sexpbias<>+0(SB), Y8, Y8
+	VPSRLD       $0x01, Y8, Y7
+	VPSUBD       Y3, Y4, Y4
+	VPSLLD       $0x17, Y3, Y3
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y5, Y6, Y6
+	VPSLLD       $0x17, Y5, Y5
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y7, Y8, Y8
+	VPSLLD       $0x17, Y7, Y7
+	VPSLLD       $0x17, Y8, Y8
+	VMULPS       Y3, Y9, Y9
+	VMULPS       Y5, Y10, Y10
+	VMULPS       Y7, Y11, Y11
+	VMULPS       Y4, Y9, Y9
+	VMULPS       Y6, Y10, Y10
+	VMULPS       Y8, Y11, Y11
+	VMOVUPS      sone<>+0(SB), Y3
+	VADDPS       Y3, Y9, Y4
+	VMOVUPS      sone<>+0(SB), Y5
+	VADDPS       Y5, Y10, Y6
+	VMOVUPS      sone<>+0(SB), Y7
+	VADDPS       Y7, Y11, Y8
+	VBLENDVPS    Y0, Y9, Y3, Y3
+	VBLENDVPS    Y1, Y10, Y5, Y5
+	VBLENDVPS    Y2, Y11, Y7, Y7
+	VDIVPS       Y4, Y3, Y3
+	VDIVPS       Y6, Y5, Y5
+	VDIVPS       Y8, Y7, Y7
+	VMOVNTPS     Y3, (DX)
+	VMOVNTPS     Y5, 32(DX)
+	VMOVNTPS     Y7, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x00000018, AX
+	JMP          big133
+
+single134:
+	CMPQ         AX, $0x00000008
+	JL           tail135
+	VMOVUPS      (CX), Y0
+	VORPS        ssignmask<>+0(SB), Y0, Y1
+	VMOVUPS      sexplo<>+0(SB), Y2
+	VMOVUPS      sexphi<>+0(SB), Y3
+	VMAXPS       Y1, Y2, Y1
+	VMINPS       Y1, Y3, Y1
+	VMOVUPS      slog2e<>+0(SB), Y2
+	VFMADD213PS  smagic<>+0(SB), Y1, Y2
+	VSUBPS       smagic<>+0(SB), Y2, Y3
+	VFNMADD231PS sln2hi<>+0(SB), Y3, Y1
+	VFNMADD231PS sln2lo<>+0(SB), Y3, Y1
+	VMOVUPS      sexpp0<>+0(SB), Y3
+	VFMADD213PS  sexpp1<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp2<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp3<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp4<>+0(SB), Y1, Y3
+	VFMADD213PS  sexpp5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y4, Y3
+	VADDPS       sone<>+0(SB), Y3, Y3
+	VPSUBD       sexpbias<>+0(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y1
+	VPSUBD       Y1, Y2, Y2
+	VPSLLD       $0x17, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      sone<>+0(SB), Y1
+	VADDPS       Y1, Y3, Y2
+	VBLENDVPS    Y0, Y3, Y1, Y1
+	VDIVPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, (DX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, DX
+	SUBQ         $0x00000008, AX
+	JMP          single134
+
+tail135:
+	TESTQ        AX, AX
+	JZ           done136
+	LEAQ         tailmask<>+0(SB), BX
+	SHLQ         $0x02, AX
+	NEGQ         AX
+	VMOVDQU      32(BX)(AX*1), Y0
+	VMASKMOVPS   (CX), Y0, Y1
+	VORPS        ssignmask<>+0(SB), Y1, Y2
+	VMOVUPS      sexplo<>+0(SB), Y3
+	VMOVUPS      sexphi<>+0(SB), Y4
+	VMAXPS       Y2, Y3, Y2
+	VMINPS       Y2, Y4, Y2
+	VMOVUPS      slog2e<>+0(SB), Y3
+	VFMADD213PS  smagic<>+0(SB), Y2, Y3
+	VSUBPS       smagic<>+0(SB), Y3, Y4
+	VFNMADD231PS sln2hi<>+0(SB), Y4, Y2
+	VFNMADD231PS sln2lo<>+0(SB), Y4, Y2
+	VMOVUPS      sexpp0<>+0(SB), Y4
+	VFMADD213PS  sexpp1<>+0(SB), Y2, Y4
+	VFMADD213PS  sexpp2<>+0(SB), Y2, Y4
+	VFMADD213PS  sexpp3<>+0(SB), Y2, Y4
+	VFMADD213PS  sexpp4<>+0(SB), Y2, Y4
+	VFMADD213PS  sexpp5<>+0(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VFMADD213PS  Y2, Y5, Y4
+	VADDPS       sone<>+0(SB), Y4, Y4
+	VPSUBD       sexpbias<>+0(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y2
+	VPSUBD       Y2, Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      sone<>+0(SB), Y2
+	VADDPS       Y2, Y4, Y3
+	VBLENDVPS    Y1, Y4, Y2, Y2
+	VDIVPS       Y3, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (DX)
+
+done136:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func daddAVX2NT(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, MMX+
+TEXT ·daddAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big137:
+	CMPQ     AX, $0x00000010
+	JL       single138
+	VMOVUPD  (CX), Y0
+	VADDPD   (DX), Y0, Y0
+	VMOVNTPD Y0, (BX)
+	VMOVUPD  32(CX), Y0
+	VADDPD   32(DX), Y0, Y0
+	VMOVNTPD Y0, 32(BX)
+	VMOVUPD  64(CX), Y0
+	VADDPD   64(DX), Y0, Y0
+	VMOVNTPD Y0, 64(BX)
+	VMOVUPD  96(CX), Y0
+	VADDPD   96(DX), Y0, Y0
+	VMOVNTPD Y0, 96(BX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, BX
+	SUBQ     $0x00000010, AX
+	JMP      big137
+
+single138:
+	CMPQ     AX, $0x00000004
+	JL       tail139
+	VMOVUPD  (CX), Y0
+	VADDPD   (DX), Y0, Y0
+	VMOVNTPD Y0, (BX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, BX
+	SUBQ     $0x00000004, AX
+	JMP      single138
+
+tail139:
+	TESTQ      AX, AX
+	JZ         done140
+	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x03, AX
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPD (CX), Y0, Y1
+	VMASKMOVPD (DX), Y0, Y2
+	VADDPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (BX)
+
+done140:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dmulAVX2NT(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, MMX+
+TEXT ·dmulAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big141:
+	CMPQ     AX, $0x00000010
+	JL       single142
+	VMOVUPD  (CX), Y0
+	VMULPD   (DX), Y0, Y0
+	VMOVNTPD Y0, (BX)
+	VMOVUPD  32(CX), Y0
+	VMULPD   32(DX), Y0, Y0
+	VMOVNTPD Y0, 32(BX)
+	VMOVUPD  64(CX), Y0
+	VMULPD   64(DX), Y0, Y0
+	VMOVNTPD Y0, 64(BX)
+	VMOVUPD  96(CX), Y0
+	VMULPD   96(DX), Y0, Y0
+	VMOVNTPD Y0, 96(BX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, BX
+	SUBQ     $0x00000010, AX
+	JMP      big141
+
+single142:
+	CMPQ     AX, $0x00000004
+	JL       tail143
+	VMOVUPD  (CX), Y0
+	VMULPD   (DX), Y0, Y0
+	VMOVNTPD Y0, (BX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, BX
+	SUBQ     $0x00000004, AX
+	JMP      single142
+
+tail143:
+	TESTQ      AX, AX
+	JZ         done144
+	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x03, AX
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPD (CX), Y0, Y1
+	VMASKMOVPD (DX), Y0, Y2
+	VMULPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (BX)
+
+done144:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dreluAVX2NT(n int, x *float64, y *float64)
+// Requires: AVX, MMX+
+TEXT ·dreluAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPD       Y0, Y0, Y0
+	VBROADCASTSD dabsmask<>+0(SB), Y1
+
+big145:
+	CMPQ     AX, $0x00000010
+	JL       single146
+	VMAXPD   (CX), Y0, Y2
+	VANDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, (DX)
+	VMAXPD   32(CX), Y0, Y2
+	VANDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, 32(DX)
+	VMAXPD   64(CX), Y0, Y2
+	VANDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, 64(DX)
+	VMAXPD   96(CX), Y0, Y2
+	VANDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, 96(DX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	SUBQ     $0x00000010, AX
+	JMP      big145
+
+single146:
+	CMPQ     AX, $0x00000004
+	JL       tail147
+	VMAXPD   (CX), Y0, Y2
+	VANDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, (DX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, DX
+	SUBQ     $0x00000004, AX
+	JMP      single146
+
+tail147:
+	TESTQ      AX, AX
+	JZ         done148
+	LEAQ       tailmask<>+0(SB), BX
+	SHLQ       $0x03, AX
+	NEGQ       AX
+	VMOVDQU    32(BX)(AX*1), Y2
+	VMASKMOVPD (CX), Y2, Y3
+	VMAXPD     Y3, Y0, Y3
+	VANDPD     Y1, Y3, Y3
+	VMASKMOVPD Y3, Y2, (DX)
+
+done148:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dexpAVX2NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·dexpAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big149:
+	CMPQ         AX, $0x0000000c
+	JL           single150
+	PREFETCHT0   8192(CX)
+	VMOVUPD      (CX), Y0
+	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
+	VMOVUPD      64(CX), Y2
+	VMOVUPD      dexplo<>+0(SB), Y3
+	VMOVUPD      dexphi<>+0(SB), Y4
+	VMAXPD       Y0, Y3, Y0
+	VMAXPD       Y1, Y3, Y1
+	VMAXPD       Y2, Y3, Y2
+	VMINPD       Y0, Y4, Y0
+	VMINPD       Y1, Y4, Y1
+	VMINPD       Y2, Y4, Y2
+	VMOVUPD      dlog2e<>+0(SB), Y3
+	VMOVUPD      dlog2e<>+0(SB), Y4
+	VMOVUPD      dlog2e<>+0(SB), Y5
+	VFMADD213PD  dmagic<>+0(SB), Y0, Y3
+	VFMADD213PD  dmagic<>+0(SB), Y1, Y4
+	VFMADD213PD  dmagic<>+0(SB), Y2, Y5
+	VSUBPD       dmagic<>+0(SB), Y3, Y6
+	VSUBPD       dmagic<>+0(SB), Y4, Y7
+	VSUBPD       dmagic<>+0(SB), Y5, Y8
+	VFNMADD231PD dln2hi<>+0(SB), Y6, Y0
+	VFNMADD231PD dln2hi<>+0(SB), Y7, Y1
+	VFNMADD231PD dln2hi<>+0(SB), Y8, Y2
+	VFNMADD231PD dln2lo<>+0(SB), Y6, Y0
+	VFNMADD231PD dln2lo<>+0(SB), Y7, Y1
+	VFNMADD231PD dln2lo<>+0(SB), Y8, Y2
+	VMOVUPD      dexpp0<>+0(SB), Y6
+	VMOVUPD      dexpp0<>+0(SB), Y7
+	VMOVUPD      dexpp0<>+0(SB), Y8
+	VFMADD213PD  dexpp1<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp1<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp1<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp2<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp2<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp2<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp3<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp3<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp3<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp4<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp4<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp4<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp5<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp5<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp5<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp6<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp6<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp6<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp7<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp7<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp7<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp8<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp8<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp8<>+0(SB), Y2, Y8
+	VFMADD213PD  dexpp9<>+0(SB), Y0, Y6
+	VFMADD213PD  dexpp9<>+0(SB), Y1, Y7
+	VFMADD213PD  dexpp9<>+0(SB), Y2, Y8
+	VMULPD       Y0, Y0, Y9
+	VMULPD       Y1, Y1, Y10
+	VMULPD       Y2, Y2, Y11
+	VFMADD213PD  Y0, Y9, Y6
+	VFMADD213PD  Y1, Y10, Y7
+	VFMADD213PD  Y2, Y11, Y8
+	VADDPD       done<>+0(SB), Y6, Y6
+	VADDPD       done<>+0(SB), Y7, Y7
+	VADDPD       done<>+0(SB), Y8, Y8
+	VPSUBQ       dexpbias<>+0(SB), Y3, Y1
+	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       dexpbias<>+0(SB), Y4, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       dexpbias<>+0(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y4
+	VPSUBQ       Y0, Y1, Y1
+	VPSLLQ       $0x34, Y0, Y0
+	VPSLLQ       $0x34, Y1, Y1
+	VPSUBQ       Y2, Y3, Y3
+	VPSLLQ       $0x34, Y2, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VPSUBQ       Y4, Y5, Y5
+	VPSLLQ       $0x34, Y4, Y4
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y0, Y6, Y6
+	VMULPD       Y2, Y7, Y7
+	VMULPD       Y4, Y8, Y8
+	VMULPD       Y1, Y6, Y6
+	VMULPD       Y3, Y7, Y7
+	VMULPD       Y5, Y8, Y8
+	VMOVNTPD     Y6, (DX)
+	VMOVNTPD     Y7, 32(DX)
+	VMOVNTPD     Y8, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x0000000c, AX
+	JMP          big149
+
+single150:
+	CMPQ         AX, $0x00000004
+	JL           tail151
+	VMOVUPD      (CX), Y0
+	VMOVUPD      dexplo<>+0(SB), Y1
+	VMOVUPD      dexphi<>+0(SB), Y2
+	VMAXPD       Y0, Y1, Y0
+	VMINPD       Y0, Y2, Y0
+	VMOVUPD      dlog2e<>+0(SB), Y1
+	VFMADD213PD  dmagic<>+0(SB), Y0, Y1
+	VSUBPD       dmagic<>+0(SB), Y1, Y2
+	VFNMADD231PD dln2hi<>+0(SB), Y2, Y0
+	VFNMADD231PD dln2lo<>+0(SB), Y2, Y0
+	VMOVUPD      dexpp0<>+0(SB), Y2
+	VFMADD213PD  dexpp1<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp2<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp3<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp4<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp5<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp6<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp7<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp8<>+0(SB), Y0, Y2
+	VFMADD213PD  dexpp9<>+0(SB), Y0, Y2
+	VMULPD       Y0, Y0, Y3
+	VFMADD213PD  Y0, Y3, Y2
+	VADDPD       done<>+0(SB), Y2, Y2
+	VPSUBQ       dexpbias<>+0(SB), Y1, Y1
+	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       Y0, Y1, Y1
+	VPSLLQ       $0x34, Y0, Y0
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y0, Y2, Y2
+	VMULPD       Y1, Y2, Y2
+	VMOVNTPD     Y2, (DX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, DX
+	SUBQ         $0x00000004, AX
+	JMP          single150
+
+tail151:
+	TESTQ        AX, AX
+	JZ           done152
+	LEAQ         tailmask<>+0(SB), BX
+	SHLQ         $0x03, AX
+	NEGQ         AX
+	VMOVDQU      32(BX)(AX*1), Y0
+	VMASKMOVPD   (CX), Y0, Y1
+	VMOVUPD      dexplo<>+0(SB), Y2
+	VMOVUPD      dexphi<>+0(SB), Y3
+	VMAXPD       Y1, Y2, Y1
+	VMINPD       Y1, Y3, Y1
+	VMOVUPD      dlog2e<>+0(SB), Y2
+	VFMADD213PD  dmagic<>+0(SB), Y1, Y2
+	VSUBPD       dmagic<>+0(SB), Y2, Y3
+	VFNMADD231PD dln2hi<>+0(SB), Y3, Y1
+	VFNMADD231PD dln2lo<>+0(SB), Y3, Y1
+	VMOVUPD      dexpp0<>+0(SB), Y3
+	VFMADD213PD  dexpp1<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp2<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp3<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp4<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp5<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp6<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
+	VMULPD       Y1, Y1, Y4
+	VFMADD213PD  Y1, Y4, Y3
+	VADDPD       done<>+0(SB), Y3, Y3
+	VPSUBQ       dexpbias<>+0(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y1
+	VPSUBQ       Y1, Y2, Y2
+	VPSLLQ       $0x34, Y1, Y1
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y1, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VMASKMOVPD   Y3, Y0, (DX)
+
+done152:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dtanhAVX2NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·dtanhAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big153:
+	CMPQ         AX, $0x00000008
+	JL           single154
+	PREFETCHT0   8192(CX)
+	VMOVUPD      (CX), Y0
+	VMOVUPD      32(CX), Y1
+	VANDPD       dabsmask<>+0(SB), Y0, Y2
+	VANDPD       dabsmask<>+0(SB), Y1, Y3
+	VMULPD       Y2, Y2, Y4
+	VMULPD       Y3, Y3, Y5
+	VMOVUPD      dtanhp0<>+0(SB), Y6
+	VMOVUPD      dtanhp0<>+0(SB), Y7
+	VFMADD213PD  dtanhp1<>+0(SB), Y4, Y6
+	VFMADD213PD  dtanhp1<>+0(SB), Y5, Y7
+	VFMADD213PD  dtanhp2<>+0(SB), Y4, Y6
+	VFMADD213PD  dtanhp2<>+0(SB), Y5, Y7
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y5, Y7, Y7
+	VMULPD       Y2, Y6, Y6
+	VMULPD       Y3, Y7, Y7
+	VMOVUPD      dtanhq0<>+0(SB), Y8
+	VMOVUPD      dtanhq0<>+0(SB), Y9
+	VFMADD213PD  dtanhq1<>+0(SB), Y4, Y8
+	VFMADD213PD  dtanhq1<>+0(SB), Y5, Y9
+	VFMADD213PD  dtanhq2<>+0(SB), Y4, Y8
+	VFMADD213PD  dtanhq2<>+0(SB), Y5, Y9
+	VFMADD213PD  dtanhq3<>+0(SB), Y4, Y8
+	VFMADD213PD  dtanhq3<>+0(SB), Y5, Y9
+	VADDPD       Y2, Y2, Y4
+	VADDPD       Y3, Y3, Y5
+	VMOVUPD      dexplo<>+0(SB), Y10
+	VMOVUPD      dexphi<>+0(SB), Y11
+	VMAXPD       Y4, Y10, Y4
+	VMAXPD       Y5, Y10, Y5
+	VMINPD       Y4, Y11, Y4
+	VMINPD       Y5, Y11, Y5
+	VMOVUPD      dlog2e<>+0(SB), Y10
+	VMOVUPD      dlog2e<>+0(SB), Y11
+	VFMADD213PD  dmagic<>+0(SB), Y4, Y10
+	VFMADD213PD  dmagic<>+0(SB), Y5, Y11
+	VSUBPD       dmagic<>+0(SB), Y10, Y12
+	VSUBPD       dmagic<>+0(SB), Y11, Y13
+	VFNMADD231PD dln2hi<>+0(SB), Y12, Y4
+	VFNMADD231PD dln2hi<>+0(SB), Y13, Y5
+	VFNMADD231PD dln2lo<>+0(SB), Y12, Y4
+	VFNMADD231PD dln2lo<>+0(SB), Y13, Y5
+	VMOVUPD      dexpp0<>+0(SB), Y12
+	VMOVUPD      dexpp0<>+0(SB), Y13
+	VFMADD213PD  dexpp1<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp1<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp2<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp2<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp3<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp3<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp4<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp4<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp5<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp5<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp6<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp6<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp7<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp7<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp8<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp8<>+0(SB), Y5, Y13
+	VFMADD213PD  dexpp9<>+0(SB), Y4, Y12
+	VFMADD213PD  dexpp9<>+0(SB), Y5, Y13
+	VMULPD       Y4, Y4, Y14
+	VMULPD       Y5, Y5, Y15
+	VFMADD213PD  Y4, Y14, Y12
+	VFMADD213PD  Y5, Y15, Y13
+	VADDPD       done<>+0(SB), Y12, Y12
+	VADDPD       done<>+0(SB), Y13, Y13
+	VPSUBQ       dexpbias<>+0(SB), Y10, Y5
+	VPSRLQ       $0x01, Y5, Y4
+	VPSUBQ       dexpbias<>+0(SB), Y11, Y11
+	VPSRLQ       $0x01, Y11, Y10
+	VPSUBQ       Y4, Y5, Y5
+	VPSLLQ       $0x34, Y4, Y4
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y10, Y11, Y11
+	VPSLLQ       $0x34, Y10, Y10
+	VPSLLQ       $0x34, Y11, Y11
+	VMULPD       Y4, Y12, Y12
+	VMULPD       Y10, Y13, Y13
+	VMULPD       Y5, Y12, Y12
+	VMULPD       Y11, Y13, Y13
+	VADDPD       done<>+0(SB), Y12, Y12
+	VADDPD       done<>+0(SB), Y13, Y13
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y2, Y4
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y3, Y5
+	VMOVUPD      done<>+0(SB), Y10
+	VBLENDVPD    Y4, Y2, Y10, Y10
+	VMOVUPD      done<>+0(SB), Y2
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VMOVUPD      dminus2<>+0(SB), Y3
+	VBLENDVPD    Y4, Y6, Y3, Y3
+	VMOVUPD      dminus2<>+0(SB), Y6
+	VBLENDVPD    Y5, Y7, Y6, Y6
+	VBLENDVPD    Y4, Y8, Y12, Y12
+	VBLENDVPD    Y5, Y9, Y13, Y13
+	VDIVPD       Y12, Y3, Y3
+	VDIVPD       Y13, Y6, Y6
+	VADDPD       Y3, Y10, Y10
+	VADDPD       Y6, Y2, Y2
+	VANDPD       dsignmask<>+0(SB), Y0, Y0
+	VORPD        Y0, Y10, Y10
+	VANDPD       dsignmask<>+0(SB), Y1, Y0
+	VORPD        Y0, Y2, Y2
+	VMOVNTPD     Y10, (DX)
+	VMOVNTPD     Y2, 32(DX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000008, AX
+	JMP          big153
+
+single154:
+	CMPQ         AX, $0x00000004
+	JL           tail155
+	VMOVUPD      (CX), Y0
+	VANDPD       dabsmask<>+0(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPD      dtanhp0<>+0(SB), Y3
+	VFMADD213PD  dtanhp1<>+0(SB), Y2, Y3
+	VFMADD213PD  dtanhp2<>+0(SB), Y2, Y3
+	VMULPD       Y2, Y3, Y3
+	VMULPD       Y1, Y3, Y3
+	VMOVUPD      dtanhq0<>+0(SB), Y4
+	VFMADD213PD  dtanhq1<>+0(SB), Y2, Y4
+	VFMADD213PD  dtanhq2<>+0(SB), Y2, Y4
+	VFMADD213PD  dtanhq3<>+0(SB), Y2, Y4
+	VADDPD       Y1, Y1, Y2
+	VMOVUPD      dexplo<>+0(SB), Y5
+	VMOVUPD      dexphi<>+0(SB), Y6
+	VMAXPD       Y2, Y5, Y2
+	VMINPD       Y2, Y6, Y2
+	VMOVUPD      dlog2e<>+0(SB), Y5
+	VFMADD213PD  dmagic<>+0(SB), Y2, Y5
+	VSUBPD       dmagic<>+0(SB), Y5, Y6
+	VFNMADD231PD dln2hi<>+0(SB), Y6, Y2
+	VFNMADD231PD dln2lo<>+0(SB), Y6, Y2
+	VMOVUPD      dexpp0<>+0(SB), Y6
+	VFMADD213PD  dexpp1<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp2<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp3<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp4<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp5<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp6<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp7<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp8<>+0(SB), Y2, Y6
+	VFMADD213PD  dexpp9<>+0(SB), Y2, Y6
+	VMULPD       Y2, Y2, Y7
+	VFMADD213PD  Y2, Y7, Y6
+	VADDPD       done<>+0(SB), Y6, Y6
+	VPSUBQ       dexpbias<>+0(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y2
+	VPSUBQ       Y2, Y5, Y5
+	VPSLLQ       $0x34, Y2, Y2
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y2, Y6, Y6
+	VMULPD       Y5, Y6, Y6
+	VADDPD       done<>+0(SB), Y6, Y6
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y1, Y2
+	VMOVUPD      done<>+0(SB), Y5
+	VBLENDVPD    Y2, Y1, Y5, Y5
+	VMOVUPD      dminus2<>+0(SB), Y1
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VBLENDVPD    Y2, Y4, Y6, Y6
+	VDIVPD       Y6, Y1, Y1
+	VADDPD       Y1, Y5, Y5
+	VANDPD       dsignmask<>+0(SB), Y0, Y0
+	VORPD        Y0, Y5, Y5
+	VMOVNTPD     Y5, (DX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, DX
+	SUBQ         $0x00000004, AX
+	JMP          single154
+
+tail155:
+	TESTQ        AX, AX
+	JZ           done156
+	LEAQ         tailmask<>+0(SB), BX
+	SHLQ         $0x03, AX
+	NEGQ         AX
+	VMOVDQU      32(BX)(AX*1), Y0
+	VMASKMOVPD   (CX), Y0, Y1
+	VANDPD       dabsmask<>+0(SB), Y1, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      dtanhp0<>+0(SB), Y4
+	VFMADD213PD  dtanhp1<>+0(SB), Y3, Y4
+	VFMADD213PD  dtanhp2<>+0(SB), Y3, Y4
+	VMULPD       Y3, Y4, Y4
+	VMULPD       Y2, Y4, Y4
+	VMOVUPD      dtanhq0<>+0(SB), Y5
+	VFMADD213PD  dtanhq1<>+0(SB), Y3, Y5
+	VFMADD213PD  dtanhq2<>+0(SB), Y3, Y5
+	VFMADD213PD  dtanhq3<>+0(SB), Y3, Y5
+	VADDPD       Y2, Y2, Y3
+	VMOVUPD      dexplo<>+0(SB), Y6
+	VMOVUPD      dexphi<>+0(SB), Y7
+	VMAXPD       Y3, Y6, Y3
+	VMINPD       Y3, Y7, Y3
+	VMOVUPD      dlog2e<>+0(SB), Y6
+	VFMADD213PD  dmagic<>+0(SB), Y3, Y6
+	VSUBPD       dmagic<>+0(SB), Y6, Y7
+	VFNMADD231PD dln2hi<>+0(SB), Y7, Y3
+	VFNMADD231PD dln2lo<>+0(SB), Y7, Y3
+	VMOVUPD      dexpp0<>+0(SB), Y7
+	VFMADD213PD  dexpp1<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp2<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp3<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp4<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp5<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp6<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp7<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp8<>+0(SB), Y3, Y7
+	VFMADD213PD  dexpp9<>+0(SB), Y3, Y7
+	VMULPD       Y3, Y3, Y8
+	VFMADD213PD  Y3, Y8, Y7
+	VADDPD       done<>+0(SB), Y7, Y7
+	VPSUBQ       dexpbias<>+0(SB), Y6, Y6
+	VPSRLQ       $0x01, Y6, Y3
+	VPSUBQ       Y3, Y6, Y6
+	VPSLLQ       $0x34, Y3, Y3
+	VPSLLQ       $0x34, Y6, Y6
+	VMULPD       Y3, Y7, Y7
+	VMULPD       Y6, Y7, Y7
+	VADDPD       done<>+0(SB), Y7, Y7
+	VCMPPD       $0x11, dtanhsmall<>+0(SB), Y2, Y3
+	VMOVUPD      done<>+0(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y6
+	VMOVUPD      dminus2<>+0(SB), Y2
+	VBLENDVPD    Y3, Y4, Y2, Y2
+	VBLENDVPD    Y3, Y5, Y7, Y7
+	VDIVPD       Y7, Y2, Y2
+	VADDPD       Y2, Y6, Y6
+	VANDPD       dsignmask<>+0(SB), Y1, Y1
+	VORPD        Y1, Y6, Y6
+	VMASKMOVPD   Y6, Y0, (DX)
+
+done156:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dsigmoidAVX2NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·dsigmoidAVX2NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big157:
+	CMPQ         AX, $0x0000000c
+	JL           single158
+	PREFETCHT0   8192(CX)
+	VMOVUPD      (CX), Y0
+	VMOVUPD      32(CX), Y1
+	PREFETCHT0   8256(CX)
+	VMOVUPD      64(CX), Y2
+	VORPD        dsignmask<>+0(SB), Y0, Y3
+	VORPD        dsignmask<>+0(SB), Y1, Y4
+	VORPD        dsignmask<>+0(SB), Y2, Y5
+	VMOVUPD      dexplo<>+0(SB), Y6
+	VMOVUPD      dexphi<>+0(SB), Y7
+	VMAXPD       Y3, Y6, Y3
+	VMAXPD       Y4, Y6, Y4
+	VMAXPD       Y5, Y6, Y5
+	VMINPD       Y3, Y7, Y3
+	VMINPD       Y4, Y7, Y4
+	VMINPD       Y5, Y7, Y5
+	VMOVUPD      dlog2e<>+0(SB), Y6
+	VMOVUPD      dlog2e<>+0(SB), Y7
+	VMOVUPD      dlog2e<>+0(SB), Y8
+	VFMADD213PD  dmagic<>+0(SB), Y3, Y6
+	VFMADD213PD  dmagic<>+0(SB), Y4, Y7
+	VFMADD213PD  dmagic<>+0(SB), Y5, Y8
+	VSUBPD       dmagic<>+0(SB), Y6, Y9
+	VSUBPD       dmagic<>+0(SB), Y7, Y10
+	VSUBPD       dmagic<>+0(SB), Y8, Y11
+	VFNMADD231PD dln2hi<>+0(SB), Y9, Y3
+	VFNMADD231PD dln2hi<>+0(SB), Y10, Y4
+	VFNMADD231PD dln2hi<>+0(SB), Y11, Y5
+	VFNMADD231PD dln2lo<>+0(SB), Y9, Y3
+	VFNMADD231PD dln2lo<>+0(SB), Y10, Y4
+	VFNMADD231PD dln2lo<>+0(SB), Y11, Y5
+	VMOVUPD      dexpp0<>+0(SB), Y9
+	VMOVUPD      dexpp0<>+0(SB), Y10
+	VMOVUPD      dexpp0<>+0(SB), Y11
+	VFMADD213PD  dexpp1<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp1<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp1<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp2<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp2<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp2<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp3<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp3<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp3<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp4<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp4<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp4<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp5<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp5<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp5<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp6<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp6<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp6<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp7<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp7<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp7<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp8<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp8<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp8<>+0(SB), Y5, Y11
+	VFMADD213PD  dexpp9<>+0(SB), Y3, Y9
+	VFMADD213PD  dexpp9<>+0(SB), Y4, Y10
+	VFMADD213PD  dexpp9<>+0(SB), Y5, Y11
+	VMULPD       Y3, Y3, Y12
+	VMULPD       Y4, Y4, Y13
+	VMULPD       Y5, Y5, Y14
+	VFMADD213PD  Y3, Y12, Y9
+	VFMADD213PD  Y4, Y13, Y10
+	VFMADD213PD  Y5, Y14, Y11
+	VADDPD       done<>+0(SB), Y9, Y9
+	VADDPD       done<>+0(SB), Y10, Y10
+	VADDPD       done<>+0(SB), Y11, Y11
+	VPSUBQ       dexpbias<>+0(SB), Y6, Y4
+	VPSRLQ       $0x01, Y4, Y3
+	VPSUBQ       dexpbias<>+0(SB), Y7, Y6
+	VPSRLQ       $0x01, Y6, Y5
+	VPSUBQ       dexpbias<>+0(SB), Y8, Y8
+	VPSRLQ       $0x01, Y8, Y7
+	VPSUBQ       Y3, Y4, Y4
+	VPSLLQ       $0x34, Y3, Y3
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y5, Y6, Y6
+	VPSLLQ       $0x34, Y5, Y5
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y7, Y8, Y8
+	VPSLLQ       $0x34, Y7, Y7
+	VPSLLQ       $0x34, Y8, Y8
+	VMULPD       Y3, Y9, Y9
+	VMULPD       Y5, Y10, Y10
+	VMULPD       Y7, Y11, Y11
+	VMULPD       Y4, Y9, Y9
+	VMULPD       Y6, Y10, Y10
+	VMULPD       Y8, Y11, Y11
+	VMOVUPD      done<>+0(SB), Y3
+	VADDPD       Y3, Y9, Y4
+	VMOVUPD      done<>+0(SB), Y5
+	VADDPD       Y5, Y10, Y6
+	VMOVUPD      done<>+0(SB), Y7
+	VADDPD       Y7, Y11, Y8
+	VBLENDVPD    Y0, Y9, Y3, Y3
+	VBLENDVPD    Y1, Y10, Y5, Y5
+	VBLENDVPD    Y2, Y11, Y7, Y7
+	VDIVPD       Y4, Y3, Y3
+	VDIVPD       Y6, Y5, Y5
+	VDIVPD       Y8, Y7, Y7
+	VMOVNTPD     Y3, (DX)
+	VMOVNTPD     Y5, 32(DX)
+	VMOVNTPD     Y7, 64(DX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000060, DX
+	SUBQ         $0x0000000c, AX
+	JMP          big157
+
+single158:
+	CMPQ         AX, $0x00000004
+	JL           tail159
+	VMOVUPD      (CX), Y0
+	VORPD        dsignmask<>+0(SB), Y0, Y1
+	VMOVUPD      dexplo<>+0(SB), Y2
+	VMOVUPD      dexphi<>+0(SB), Y3
+	VMAXPD       Y1, Y2, Y1
+	VMINPD       Y1, Y3, Y1
+	VMOVUPD      dlog2e<>+0(SB), Y2
+	VFMADD213PD  dmagic<>+0(SB), Y1, Y2
+	VSUBPD       dmagic<>+0(SB), Y2, Y3
+	VFNMADD231PD dln2hi<>+0(SB), Y3, Y1
+	VFNMADD231PD dln2lo<>+0(SB), Y3, Y1
+	VMOVUPD      dexpp0<>+0(SB), Y3
+	VFMADD213PD  dexpp1<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp2<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp3<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp4<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp5<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp6<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp7<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp8<>+0(SB), Y1, Y3
+	VFMADD213PD  dexpp9<>+0(SB), Y1, Y3
+	VMULPD       Y1, Y1, Y4
+	VFMADD213PD  Y1, Y4, Y3
+	VADDPD       done<>+0(SB), Y3, Y3
+	VPSUBQ       dexpbias<>+0(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y1
+	VPSUBQ       Y1, Y2, Y2
+	VPSLLQ       $0x34, Y1, Y1
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y1, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VMOVUPD      done<>+0(SB), Y1
+	VADDPD       Y1, Y3, Y2
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VDIVPD       Y2, Y1, Y1
+	VMOVNTPD     Y1, (DX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, DX
+	SUBQ         $0x00000004, AX
+	JMP          single158
+
+tail159:
+	TESTQ        AX, AX
+	JZ           done160
+	LEAQ         tailmask<>+0(SB), BX
+	SHLQ         $0x03, AX
+	NEGQ         AX
+	VMOVDQU      32(BX)(AX*1), Y0
+	VMASKMOVPD   (CX), Y0, Y1
+	VORPD        dsignmask<>+0(SB), Y1, Y2
+	VMOVUPD      dexplo<>+0(SB), Y3
+	VMOVUPD      dexphi<>+0(SB), Y4
+	VMAXPD       Y2, Y3, Y2
+	VMINPD       Y2, Y4, Y2
+	VMOVUPD      dlog2e<>+0(SB), Y3
+	VFMADD213PD  dmagic<>+0(SB), Y2, Y3
+	VSUBPD       dmagic<>+0(SB), Y3, Y4
+	VFNMADD231PD dln2hi<>+0(SB), Y4, Y2
+	VFNMADD231PD dln2lo<>+0(SB), Y4, Y2
+	VMOVUPD      dexpp0<>+0(SB), Y4
+	VFMADD213PD  dexpp1<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp2<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp3<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp4<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp5<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp6<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp7<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp8<>+0(SB), Y2, Y4
+	VFMADD213PD  dexpp9<>+0(SB), Y2, Y4
+	VMULPD       Y2, Y2, Y5
+	VFMADD213PD  Y2, Y5, Y4
+	VADDPD       done<>+0(SB), Y4, Y4
+	VPSUBQ       dexpbias<>+0(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       Y2, Y3, Y3
+	VPSLLQ       $0x34, Y2, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y2, Y4, Y4
+	VMULPD       Y3, Y4, Y4
+	VMOVUPD      done<>+0(SB), Y2
+	VADDPD       Y2, Y4, Y3
+	VBLENDVPD    Y1, Y4, Y2, Y2
+	VDIVPD       Y3, Y2, Y2
+	VMASKMOVPD   Y2, Y0, (DX)
+
+done160:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func saddAVX512NT(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·saddAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big161:
+	CMPQ     AX, $0x00000040
+	JL       single162
+	VMOVUPS  (CX), Z0
+	VADDPS   (DX), Z0, Z0
+	VMOVNTPS Z0, (BX)
+	VMOVUPS  64(CX), Z0
+	VADDPS   64(DX), Z0, Z0
+	VMOVNTPS Z0, 64(BX)
+	VMOVUPS  128(CX), Z0
+	VADDPS   128(DX), Z0, Z0
+	VMOVNTPS Z0, 128(BX)
+	VMOVUPS  192(CX), Z0
+	VADDPS   192(DX), Z0, Z0
+	VMOVNTPS Z0, 192(BX)
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000100, DX
+	ADDQ     $0x00000100, BX
+	SUBQ     $0x00000040, AX
+	JMP      big161
+
+single162:
+	CMPQ     AX, $0x00000010
+	JL       tail163
+	VMOVUPS  (CX), Z0
+	VADDPS   (DX), Z0, Z0
+	VMOVNTPS Z0, (BX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, BX
+	SUBQ     $0x00000010, AX
+	JMP      single162
+
+tail163:
+	TESTQ     AX, AX
+	JZ        done164
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+
+done164:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func smulAVX512NT(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·smulAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big165:
+	CMPQ     AX, $0x00000040
+	JL       single166
+	VMOVUPS  (CX), Z0
+	VMULPS   (DX), Z0, Z0
+	VMOVNTPS Z0, (BX)
+	VMOVUPS  64(CX), Z0
+	VMULPS   64(DX), Z0, Z0
+	VMOVNTPS Z0, 64(BX)
+	VMOVUPS  128(CX), Z0
+	VMULPS   128(DX), Z0, Z0
+	VMOVNTPS Z0, 128(BX)
+	VMOVUPS  192(CX), Z0
+	VMULPS   192(DX), Z0, Z0
+	VMOVNTPS Z0, 192(BX)
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000100, DX
+	ADDQ     $0x00000100, BX
+	SUBQ     $0x00000040, AX
+	JMP      big165
+
+single166:
+	CMPQ     AX, $0x00000010
+	JL       tail167
+	VMOVUPS  (CX), Z0
+	VMULPS   (DX), Z0, Z0
+	VMOVNTPS Z0, (BX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, BX
+	SUBQ     $0x00000010, AX
+	JMP      single166
+
+tail167:
+	TESTQ     AX, AX
+	JZ        done168
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+
+done168:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func sreluAVX512NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·sreluAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPS       Z0, Z0, Z0
+	VBROADCASTSS sabsmask<>+0(SB), Z1
+
+big169:
+	CMPQ     AX, $0x00000040
+	JL       single170
+	VMAXPS   (CX), Z0, Z2
+	VPANDD   Z1, Z2, Z2
+	VMOVNTPS Z2, (DX)
+	VMAXPS   64(CX), Z0, Z2
+	VPANDD   Z1, Z2, Z2
+	VMOVNTPS Z2, 64(DX)
+	VMAXPS   128(CX), Z0, Z2
+	VPANDD   Z1, Z2, Z2
+	VMOVNTPS Z2, 128(DX)
+	VMAXPS   192(CX), Z0, Z2
+	VPANDD   Z1, Z2, Z2
+	VMOVNTPS Z2, 192(DX)
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000100, DX
+	SUBQ     $0x00000040, AX
+	JMP      big169
+
+single170:
+	CMPQ     AX, $0x00000010
+	JL       tail171
+	VMAXPS   (CX), Z0, Z2
+	VPANDD   Z1, Z2, Z2
+	VMOVNTPS Z2, (DX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	SUBQ     $0x00000010, AX
+	JMP      single170
+
+tail171:
+	TESTQ     AX, AX
+	JZ        done172
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z2
+	VMAXPS    Z2, Z0, Z2
+	VPANDD    Z1, Z2, Z2
+	VMOVUPS   Z2, K1, (DX)
+
+done172:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func sexpAVX512NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·sexpAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big173:
+	CMPQ              AX, $0x00000050
+	JL                single174
+	PREFETCHT0        8192(CX)
+	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
+	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
+	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
+	VMOVUPS           192(CX), Z3
+	PREFETCHT0        8448(CX)
+	VMOVUPS           256(CX), Z4
+	VBROADCASTSS      sexplo_s<>+0(SB), Z5
+	VBROADCASTSS      sexphi_s<>+0(SB), Z6
+	VMAXPS            Z0, Z5, Z0
+	VMAXPS            Z1, Z5, Z1
+	VMAXPS            Z2, Z5, Z2
+	VMAXPS            Z3, Z5, Z3
+	VMAXPS            Z4, Z5, Z4
+	VMINPS            Z0, Z6, Z0
+	VMINPS            Z1, Z6, Z1
+	VMINPS            Z2, Z6, Z2
+	VMINPS            Z3, Z6, Z3
+	VMINPS            Z4, Z6, Z4
+	VBROADCASTSS      slog2e_s<>+0(SB), Z5
+	VBROADCASTSS      slog2e_s<>+0(SB), Z6
+	VBROADCASTSS      slog2e_s<>+0(SB), Z7
+	VBROADCASTSS      slog2e_s<>+0(SB), Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z9
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z6
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z2, Z7
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z8
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z5, Z5
+	VSUBPS.BCST       smagic_s<>+0(SB), Z6, Z6
+	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z5, Z0
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z6, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z3
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z5, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z6, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z2
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z3
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z4
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z10
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z14
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z10
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z11
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z13
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z14
+	VMULPS            Z0, Z0, Z15
+	VMULPS            Z1, Z1, Z16
+	VMULPS            Z2, Z2, Z17
+	VMULPS            Z3, Z3, Z18
+	VMULPS            Z4, Z4, Z19
+	VFMADD213PS       Z0, Z15, Z10
+	VFMADD213PS       Z1, Z16, Z11
+	VFMADD213PS       Z2, Z17, Z12
+	VFMADD213PS       Z3, Z18, Z13
+	VFMADD213PS       Z4, Z19, Z14
+	VADDPS.BCST       sone_s<>+0(SB), Z10, Z10
+	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
+	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
+	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
+	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
+	VSCALEFPS         Z5, Z10, Z10
+	VSCALEFPS         Z6, Z11, Z11
+	VSCALEFPS         Z7, Z12, Z12
+	VSCALEFPS         Z8, Z13, Z13
+	VSCALEFPS         Z9, Z14, Z14
+	VMOVNTPS          Z10, (DX)
+	VMOVNTPS          Z11, 64(DX)
+	VMOVNTPS          Z12, 128(DX)
+	VMOVNTPS          Z13, 192(DX)
+	VMOVNTPS          Z14, 256(DX)
+	ADDQ              $0x00000140, CX
+	ADDQ              $0x00000140, DX
+	SUBQ              $0x00000050, AX
+	JMP               big173
+
+single174:
+	CMPQ              AX, $0x00000010
+	JL                tail175
+	VMOVUPS           (CX), Z0
+	VBROADCASTSS      sexplo_s<>+0(SB), Z1
+	VBROADCASTSS      sexphi_s<>+0(SB), Z2
+	VMAXPS            Z0, Z1, Z0
+	VMINPS            Z0, Z2, Z0
+	VBROADCASTSS      slog2e_s<>+0(SB), Z1
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z2
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VFMADD213PS       Z0, Z3, Z2
+	VADDPS.BCST       sone_s<>+0(SB), Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
+	VMOVNTPS          Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000010, AX
+	JMP               single174
+
+tail175:
+	TESTQ             AX, AX
+	JZ                done176
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPS.Z         (CX), K1, Z0
+	VBROADCASTSS      sexplo_s<>+0(SB), Z1
+	VBROADCASTSS      sexphi_s<>+0(SB), Z2
+	VMAXPS            Z0, Z1, Z0
+	VMINPS            Z0, Z2, Z0
+	VBROADCASTSS      slog2e_s<>+0(SB), Z1
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z0, Z1
+	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z2
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VFMADD213PS       Z0, Z3, Z2
+	VADDPS.BCST       sone_s<>+0(SB), Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
+	VMOVUPS           Z2, K1, (DX)
+
+done176:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func stanhAVX512NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·stanhAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big177:
+	CMPQ         AX, $0x00000030
+	JL           single178
+	PREFETCHT0   8192(CX)
+	VMOVUPS      (CX), Z0
+	PREFETCHT0   8256(CX)
+	VMOVUPS      64(CX), Z1
+	PREFETCHT0   8320(CX)
+	VMOVUPS      128(CX), Z2
+	VBROADCASTSS stanhfloor_s<>+0(SB), Z3
+	VBROADCASTSS stanhclamp_s<>+0(SB), Z4
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z0, Z5
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z1, Z6
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z2, Z7
+	VMINPS       Z5, Z4, Z5
+	VMINPS       Z6, Z4, Z6
+	VMINPS       Z7, Z4, Z7
+	VMAXPS       Z5, Z3, Z4
+	VMAXPS       Z6, Z3, Z8
+	VMAXPS       Z7, Z3, Z3
+	VPSRLD       $0x16, Z4, Z4
+	VPSRLD       $0x16, Z8, Z8
+	VPSRLD       $0x16, Z3, Z3
+	VPERMPS      stanhtab0<>+0(SB), Z4, Z9
+	VSUBPS       Z9, Z5, Z5
+	VPERMPS      stanhtab0<>+0(SB), Z8, Z9
+	VSUBPS       Z9, Z6, Z6
+	VPERMPS      stanhtab0<>+0(SB), Z3, Z9
+	VSUBPS       Z9, Z7, Z7
+	VPERMPS      stanhtab7<>+0(SB), Z4, Z9
+	VPERMPS      stanhtab7<>+0(SB), Z8, Z10
+	VPERMPS      stanhtab7<>+0(SB), Z3, Z11
+	VPERMPS      stanhtab6<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab6<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab6<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab5<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab5<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab5<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab4<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab4<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab4<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab3<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab3<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab3<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab2<>+0(SB), Z4, Z12
+	VFMADD213PS  Z12, Z5, Z9
+	VPERMPS      stanhtab2<>+0(SB), Z8, Z12
+	VFMADD213PS  Z12, Z6, Z10
+	VPERMPS      stanhtab2<>+0(SB), Z3, Z12
+	VFMADD213PS  Z12, Z7, Z11
+	VPERMPS      stanhtab1<>+0(SB), Z4, Z4
+	VFMADD213PS  Z4, Z5, Z9
+	VPERMPS      stanhtab1<>+0(SB), Z8, Z4
+	VFMADD213PS  Z4, Z6, Z10
+	VPERMPS      stanhtab1<>+0(SB), Z3, Z3
+	VFMADD213PS  Z3, Z7, Z11
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z0, Z0
+	VORPS        Z0, Z9, Z9
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z1, Z0
+	VORPS        Z0, Z10, Z10
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z2, Z0
+	VORPS        Z0, Z11, Z11
+	VMOVNTPS     Z9, (DX)
+	VMOVNTPS     Z10, 64(DX)
+	VMOVNTPS     Z11, 128(DX)
+	ADDQ         $0x000000c0, CX
+	ADDQ         $0x000000c0, DX
+	SUBQ         $0x00000030, AX
+	JMP          big177
+
+single178:
+	CMPQ         AX, $0x00000010
+	JL           tail179
+	VMOVUPS      (CX), Z0
+	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
+	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z0, Z3
+	VMINPS       Z3, Z2, Z3
+	VMAXPS       Z3, Z1, Z1
+	VPSRLD       $0x16, Z1, Z1
+	VPERMPS      stanhtab0<>+0(SB), Z1, Z2
+	VSUBPS       Z2, Z3, Z3
+	VPERMPS      stanhtab7<>+0(SB), Z1, Z2
+	VPERMPS      stanhtab6<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab5<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab4<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab3<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab2<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab1<>+0(SB), Z1, Z1
+	VFMADD213PS  Z1, Z3, Z2
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z0, Z0
+	VORPS        Z0, Z2, Z2
+	VMOVNTPS     Z2, (DX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000010, AX
+	JMP          single178
+
+tail179:
+	TESTQ        AX, AX
+	JZ           done180
+	LEAQ         kmask<>+0(SB), BX
+	KMOVW        (BX)(AX*2), K1
+	VMOVUPS.Z    (CX), K1, Z0
+	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
+	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
+	VANDPS.BCST  sabsmask_s<>+0(SB), Z0, Z3
+	VMINPS       Z3, Z2, Z3
+	VMAXPS       Z3, Z1, Z1
+	VPSRLD       $0x16, Z1, Z1
+	VPERMPS      stanhtab0<>+0(SB), Z1, Z2
+	VSUBPS       Z2, Z3, Z3
+	VPERMPS      stanhtab7<>+0(SB), Z1, Z2
+	VPERMPS      stanhtab6<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab5<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab4<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab3<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab2<>+0(SB), Z1, Z4
+	VFMADD213PS  Z4, Z3, Z2
+	VPERMPS      stanhtab1<>+0(SB), Z1, Z1
+	VFMADD213PS  Z1, Z3, Z2
+	VANDPS.BCST  ssignmask_s<>+0(SB), Z0, Z0
+	VORPS        Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (DX)
+
+done180:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ssigmoidAVX512NT(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ssigmoidAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big181:
+	CMPQ              AX, $0x00000040
+	JL                single182
+	PREFETCHT0        8192(CX)
+	VMOVUPS           (CX), Z0
+	PREFETCHT0        8256(CX)
+	VMOVUPS           64(CX), Z1
+	PREFETCHT0        8320(CX)
+	VMOVUPS           128(CX), Z2
+	PREFETCHT0        8384(CX)
+	VMOVUPS           192(CX), Z3
+	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z4
+	VORPS.BCST        ssignmask_s<>+0(SB), Z1, Z5
+	VORPS.BCST        ssignmask_s<>+0(SB), Z2, Z6
+	VORPS.BCST        ssignmask_s<>+0(SB), Z3, Z7
+	VBROADCASTSS      sexplo_s<>+0(SB), Z8
+	VBROADCASTSS      sexphi_s<>+0(SB), Z9
+	VMAXPS            Z4, Z8, Z4
+	VMAXPS            Z5, Z8, Z5
+	VMAXPS            Z6, Z8, Z6
+	VMAXPS            Z7, Z8, Z7
+	VMINPS            Z4, Z9, Z4
+	VMINPS            Z5, Z9, Z5
+	VMINPS            Z6, Z9, Z6
+	VMINPS            Z7, Z9, Z7
+	VBROADCASTSS      slog2e_s<>+0(SB), Z8
+	VBROADCASTSS      slog2e_s<>+0(SB), Z9
+	VBROADCASTSS      slog2e_s<>+0(SB), Z10
+	VBROADCASTSS      slog2e_s<>+0(SB), Z11
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z10
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z7, Z11
+	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
+	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
+	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z10
+	VSUBPS.BCST       smagic_s<>+0(SB), Z11, Z11
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z11, Z7
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z11, Z7
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z15
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z7, Z15
+	VMULPS            Z4, Z4, Z16
+	VMULPS            Z5, Z5, Z17
+	VMULPS            Z6, Z6, Z18
+	VMULPS            Z7, Z7, Z19
+	VFMADD213PS       Z4, Z16, Z12
+	VFMADD213PS       Z5, Z17, Z13
+	VFMADD213PS       Z6, Z18, Z14
+	VFMADD213PS       Z7, Z19, Z15
+	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
+	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
+	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
+	VADDPS.BCST       sone_s<>+0(SB), Z15, Z15
+	VSCALEFPS         Z8, Z12, Z12
+	VSCALEFPS         Z9, Z13, Z13
+	VSCALEFPS         Z10, Z14, Z14
+	VSCALEFPS         Z11, Z15, Z15
+	VBROADCASTSS      sone_s<>+0(SB), Z4
+	VADDPS            Z4, Z12, Z5
+	VBROADCASTSS      sone_s<>+0(SB), Z6
+	VADDPS            Z6, Z13, Z7
+	VBROADCASTSS      sone_s<>+0(SB), Z8
+	VADDPS            Z8, Z14, Z9
+	VBROADCASTSS      sone_s<>+0(SB), Z10
+	VADDPS            Z10, Z15, Z11
+	VPMOVD2M          Z0, K1
+	VBLENDMPS         Z12, Z4, K1, Z4
+	VPMOVD2M          Z1, K1
+	VBLENDMPS         Z13, Z6, K1, Z6
+	VPMOVD2M          Z2, K1
+	VBLENDMPS         Z14, Z8, K1, Z8
+	VPMOVD2M          Z3, K1
+	VBLENDMPS         Z15, Z10, K1, Z10
+	VDIVPS            Z5, Z4, Z4
+	VDIVPS            Z7, Z6, Z6
+	VDIVPS            Z9, Z8, Z8
+	VDIVPS            Z11, Z10, Z10
+	VMOVNTPS          Z4, (DX)
+	VMOVNTPS          Z6, 64(DX)
+	VMOVNTPS          Z8, 128(DX)
+	VMOVNTPS          Z10, 192(DX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, DX
+	SUBQ              $0x00000040, AX
+	JMP               big181
+
+single182:
+	CMPQ              AX, $0x00000010
+	JL                tail183
+	VMOVUPS           (CX), Z0
+	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSS      sexplo_s<>+0(SB), Z2
+	VBROADCASTSS      sexphi_s<>+0(SB), Z3
+	VMAXPS            Z1, Z2, Z1
+	VMINPS            Z1, Z3, Z1
+	VBROADCASTSS      slog2e_s<>+0(SB), Z2
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z2
+	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z3
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VFMADD213PS       Z1, Z4, Z3
+	VADDPS.BCST       sone_s<>+0(SB), Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
+	VBROADCASTSS      sone_s<>+0(SB), Z1
+	VADDPS            Z1, Z3, Z2
+	VPMOVD2M          Z0, K1
+	VBLENDMPS         Z3, Z1, K1, Z1
+	VDIVPS            Z2, Z1, Z1
+	VMOVNTPS          Z1, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000010, AX
+	JMP               single182
+
+tail183:
+	TESTQ             AX, AX
+	JZ                done184
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPS.Z         (CX), K1, Z0
+	VORPS.BCST        ssignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSS      sexplo_s<>+0(SB), Z2
+	VBROADCASTSS      sexphi_s<>+0(SB), Z3
+	VMAXPS            Z1, Z2, Z1
+	VMINPS            Z1, Z3, Z1
+	VBROADCASTSS      slog2e_s<>+0(SB), Z2
+	VFMADD213PS.BCST  smagic_s<>+0(SB), Z1, Z2
+	VSUBPS.BCST       smagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSS      sexpp0_s<>+0(SB), Z3
+	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VFMADD213PS       Z1, Z4, Z3
+	VADDPS.BCST       sone_s<>+0(SB), Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
+	VBROADCASTSS      sone_s<>+0(SB), Z1
+	VADDPS            Z1, Z3, Z2
+	VPMOVD2M          Z0, K2
+	VBLENDMPS         Z3, Z1, K2, Z1
+	VDIVPS            Z2, Z1, Z1
+	VMOVUPS           Z1, K1, (DX)
+
+done184:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func daddAVX512NT(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·daddAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big185:
+	CMPQ     AX, $0x00000020
+	JL       single186
+	VMOVUPD  (CX), Z0
+	VADDPD   (DX), Z0, Z0
+	VMOVNTPD Z0, (BX)
+	VMOVUPD  64(CX), Z0
+	VADDPD   64(DX), Z0, Z0
+	VMOVNTPD Z0, 64(BX)
+	VMOVUPD  128(CX), Z0
+	VADDPD   128(DX), Z0, Z0
+	VMOVNTPD Z0, 128(BX)
+	VMOVUPD  192(CX), Z0
+	VADDPD   192(DX), Z0, Z0
+	VMOVNTPD Z0, 192(BX)
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000100, DX
+	ADDQ     $0x00000100, BX
+	SUBQ     $0x00000020, AX
+	JMP      big185
+
+single186:
+	CMPQ     AX, $0x00000008
+	JL       tail187
+	VMOVUPD  (CX), Z0
+	VADDPD   (DX), Z0, Z0
+	VMOVNTPD Z0, (BX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, BX
+	SUBQ     $0x00000008, AX
+	JMP      single186
+
+tail187:
+	TESTQ     AX, AX
+	JZ        done188
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
+
+done188:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dmulAVX512NT(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·dmulAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+
+big189:
+	CMPQ     AX, $0x00000020
+	JL       single190
+	VMOVUPD  (CX), Z0
+	VMULPD   (DX), Z0, Z0
+	VMOVNTPD Z0, (BX)
+	VMOVUPD  64(CX), Z0
+	VMULPD   64(DX), Z0, Z0
+	VMOVNTPD Z0, 64(BX)
+	VMOVUPD  128(CX), Z0
+	VMULPD   128(DX), Z0, Z0
+	VMOVNTPD Z0, 128(BX)
+	VMOVUPD  192(CX), Z0
+	VMULPD   192(DX), Z0, Z0
+	VMOVNTPD Z0, 192(BX)
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000100, DX
+	ADDQ     $0x00000100, BX
+	SUBQ     $0x00000020, AX
+	JMP      big189
+
+single190:
+	CMPQ     AX, $0x00000008
+	JL       tail191
+	VMOVUPD  (CX), Z0
+	VMULPD   (DX), Z0, Z0
+	VMOVNTPD Z0, (BX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, BX
+	SUBQ     $0x00000008, AX
+	JMP      single190
+
+tail191:
+	TESTQ     AX, AX
+	JZ        done192
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
+
+done192:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dreluAVX512NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·dreluAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPD       Z0, Z0, Z0
+	VBROADCASTSD dabsmask<>+0(SB), Z1
+
+big193:
+	CMPQ     AX, $0x00000020
+	JL       single194
+	VMAXPD   (CX), Z0, Z2
+	VPANDQ   Z1, Z2, Z2
+	VMOVNTPD Z2, (DX)
+	VMAXPD   64(CX), Z0, Z2
+	VPANDQ   Z1, Z2, Z2
+	VMOVNTPD Z2, 64(DX)
+	VMAXPD   128(CX), Z0, Z2
+	VPANDQ   Z1, Z2, Z2
+	VMOVNTPD Z2, 128(DX)
+	VMAXPD   192(CX), Z0, Z2
+	VPANDQ   Z1, Z2, Z2
+	VMOVNTPD Z2, 192(DX)
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000100, DX
+	SUBQ     $0x00000020, AX
+	JMP      big193
+
+single194:
+	CMPQ     AX, $0x00000008
+	JL       tail195
+	VMAXPD   (CX), Z0, Z2
+	VPANDQ   Z1, Z2, Z2
+	VMOVNTPD Z2, (DX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	SUBQ     $0x00000008, AX
+	JMP      single194
+
+tail195:
+	TESTQ     AX, AX
+	JZ        done196
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z2
+	VMAXPD    Z2, Z0, Z2
+	VPANDQ    Z1, Z2, Z2
+	VMOVUPD   Z2, K1, (DX)
+
+done196:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dexpAVX512NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·dexpAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big197:
+	CMPQ              AX, $0x00000028
+	JL                single198
+	PREFETCHT0        8192(CX)
+	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
+	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
+	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
+	VMOVUPD           192(CX), Z3
+	PREFETCHT0        8448(CX)
+	VMOVUPD           256(CX), Z4
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z0, Z5, Z0
+	VMAXPD            Z1, Z5, Z1
+	VMAXPD            Z2, Z5, Z2
+	VMAXPD            Z3, Z5, Z3
+	VMAXPD            Z4, Z5, Z4
+	VMINPD            Z0, Z6, Z0
+	VMINPD            Z1, Z6, Z1
+	VMINPD            Z2, Z6, Z2
+	VMINPD            Z3, Z6, Z3
+	VMINPD            Z4, Z6, Z4
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z6
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z7
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z6
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z7
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z8
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z6, Z6
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z0
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z6, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z3
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z6, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z3
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z4
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z10
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z14
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z10
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z11
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z12
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z13
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z14
+	VMULPD            Z0, Z0, Z15
+	VMULPD            Z1, Z1, Z16
+	VMULPD            Z2, Z2, Z17
+	VMULPD            Z3, Z3, Z18
+	VMULPD            Z4, Z4, Z19
+	VFMADD213PD       Z0, Z15, Z10
+	VFMADD213PD       Z1, Z16, Z11
+	VFMADD213PD       Z2, Z17, Z12
+	VFMADD213PD       Z3, Z18, Z13
+	VFMADD213PD       Z4, Z19, Z14
+	VADDPD.BCST       done_s<>+0(SB), Z10, Z10
+	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
+	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
+	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
+	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
+	VSCALEFPD         Z5, Z10, Z10
+	VSCALEFPD         Z6, Z11, Z11
+	VSCALEFPD         Z7, Z12, Z12
+	VSCALEFPD         Z8, Z13, Z13
+	VSCALEFPD         Z9, Z14, Z14
+	VMOVNTPD          Z10, (DX)
+	VMOVNTPD          Z11, 64(DX)
+	VMOVNTPD          Z12, 128(DX)
+	VMOVNTPD          Z13, 192(DX)
+	VMOVNTPD          Z14, 256(DX)
+	ADDQ              $0x00000140, CX
+	ADDQ              $0x00000140, DX
+	SUBQ              $0x00000028, AX
+	JMP               big197
+
+single198:
+	CMPQ              AX, $0x00000008
+	JL                tail199
+	VMOVUPD           (CX), Z0
+	VBROADCASTSD      dexplo_s<>+0(SB), Z1
+	VBROADCASTSD      dexphi_s<>+0(SB), Z2
+	VMAXPD            Z0, Z1, Z0
+	VMINPD            Z0, Z2, Z0
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
+	VFMADD213PD       Z0, Z3, Z2
+	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
+	VSCALEFPD         Z1, Z2, Z2
+	VMOVNTPD          Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000008, AX
+	JMP               single198
+
+tail199:
+	TESTQ             AX, AX
+	JZ                done200
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPD.Z         (CX), K1, Z0
+	VBROADCASTSD      dexplo_s<>+0(SB), Z1
+	VBROADCASTSD      dexphi_s<>+0(SB), Z2
+	VMAXPD            Z0, Z1, Z0
+	VMINPD            Z0, Z2, Z0
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z0, Z1
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z0
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z0
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z0, Z2
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
+	VFMADD213PD       Z0, Z3, Z2
+	VADDPD.BCST       done_s<>+0(SB), Z2, Z2
+	VSCALEFPD         Z1, Z2, Z2
+	VMOVUPD           Z2, K1, (DX)
+
+done200:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dtanhAVX512NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·dtanhAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big201:
+	CMPQ              AX, $0x00000018
+	JL                single202
+	PREFETCHT0        8192(CX)
+	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
+	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
+	VMOVUPD           128(CX), Z2
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z3
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z1, Z4
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z2, Z5
+	VMULPD            Z3, Z3, Z6
+	VMULPD            Z4, Z4, Z7
+	VMULPD            Z5, Z5, Z8
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z9
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z10
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z11
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z6, Z9
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z7, Z10
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z8, Z11
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z6, Z9
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z7, Z10
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z8, Z11
+	VMULPD            Z6, Z9, Z9
+	VMULPD            Z7, Z10, Z10
+	VMULPD            Z8, Z11, Z11
+	VMULPD            Z3, Z9, Z9
+	VMULPD            Z4, Z10, Z10
+	VMULPD            Z5, Z11, Z11
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z12
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z13
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z14
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z6, Z12
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z7, Z13
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z8, Z14
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z6, Z12
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z7, Z13
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z8, Z14
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z6, Z12
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z7, Z13
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z8, Z14
+	VADDPD            Z3, Z3, Z6
+	VADDPD            Z4, Z4, Z7
+	VADDPD            Z5, Z5, Z8
+	VBROADCASTSD      dexplo_s<>+0(SB), Z15
+	VBROADCASTSD      dexphi_s<>+0(SB), Z16
+	VMAXPD            Z6, Z15, Z6
+	VMAXPD            Z7, Z15, Z7
+	VMAXPD            Z8, Z15, Z8
+	VMINPD            Z6, Z16, Z6
+	VMINPD            Z7, Z16, Z7
+	VMINPD            Z8, Z16, Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z15
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z16
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z17
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z15
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z7, Z16
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z8, Z17
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z15, Z15
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z16, Z16
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z17, Z17
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z15, Z6
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z16, Z7
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z17, Z8
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z15, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z16, Z7
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z17, Z8
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z18
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z19
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z20
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z8, Z20
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z18
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z19
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z8, Z20
+	VMULPD            Z6, Z6, Z21
+	VMULPD            Z7, Z7, Z22
+	VMULPD            Z8, Z8, Z23
+	VFMADD213PD       Z6, Z21, Z18
+	VFMADD213PD       Z7, Z22, Z19
+	VFMADD213PD       Z8, Z23, Z20
+	VADDPD.BCST       done_s<>+0(SB), Z18, Z18
+	VADDPD.BCST       done_s<>+0(SB), Z19, Z19
+	VADDPD.BCST       done_s<>+0(SB), Z20, Z20
+	VSCALEFPD         Z15, Z18, Z18
+	VSCALEFPD         Z16, Z19, Z19
+	VSCALEFPD         Z17, Z20, Z20
+	VADDPD.BCST       done_s<>+0(SB), Z18, Z18
+	VADDPD.BCST       done_s<>+0(SB), Z19, Z19
+	VADDPD.BCST       done_s<>+0(SB), Z20, Z20
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z3, K1
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z4, K2
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z5, K3
+	VBROADCASTSD      done_s<>+0(SB), Z6
+	VBLENDMPD         Z3, Z6, K1, Z6
+	VBROADCASTSD      done_s<>+0(SB), Z3
+	VBLENDMPD         Z4, Z3, K2, Z3
+	VBROADCASTSD      done_s<>+0(SB), Z4
+	VBLENDMPD         Z5, Z4, K3, Z4
+	VBROADCASTSD      dminus2_s<>+0(SB), Z5
+	VBLENDMPD         Z9, Z5, K1, Z5
+	VBROADCASTSD      dminus2_s<>+0(SB), Z7
+	VBLENDMPD         Z10, Z7, K2, Z7
+	VBROADCASTSD      dminus2_s<>+0(SB), Z8
+	VBLENDMPD         Z11, Z8, K3, Z8
+	VBLENDMPD         Z12, Z18, K1, Z18
+	VBLENDMPD         Z13, Z19, K2, Z19
+	VBLENDMPD         Z14, Z20, K3, Z20
+	VDIVPD            Z18, Z5, Z5
+	VDIVPD            Z19, Z7, Z7
+	VDIVPD            Z20, Z8, Z8
+	VADDPD            Z5, Z6, Z6
+	VADDPD            Z7, Z3, Z3
+	VADDPD            Z8, Z4, Z4
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z0, Z0
+	VORPD             Z0, Z6, Z6
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z1, Z0
+	VORPD             Z0, Z3, Z3
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z2, Z0
+	VORPD             Z0, Z4, Z4
+	VMOVNTPD          Z6, (DX)
+	VMOVNTPD          Z3, 64(DX)
+	VMOVNTPD          Z4, 128(DX)
+	ADDQ              $0x000000c0, CX
+	ADDQ              $0x000000c0, DX
+	SUBQ              $0x00000018, AX
+	JMP               big201
+
+single202:
+	CMPQ              AX, $0x00000008
+	JL                tail203
+	VMOVUPD           (CX), Z0
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z2
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z2, Z3
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z2, Z3
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z1, Z3, Z3
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z4
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z2, Z4
+	VADDPD            Z1, Z1, Z2
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z2, Z5, Z2
+	VMINPD            Z2, Z6, Z2
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z2
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z6
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
+	VMULPD            Z2, Z2, Z7
+	VFMADD213PD       Z2, Z7, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VSCALEFPD         Z5, Z6, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z1, K1
+	VBROADCASTSD      done_s<>+0(SB), Z2
+	VBLENDMPD         Z1, Z2, K1, Z2
+	VBROADCASTSD      dminus2_s<>+0(SB), Z1
+	VBLENDMPD         Z3, Z1, K1, Z1
+	VBLENDMPD         Z4, Z6, K1, Z6
+	VDIVPD            Z6, Z1, Z1
+	VADDPD            Z1, Z2, Z2
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z0, Z0
+	VORPD             Z0, Z2, Z2
+	VMOVNTPD          Z2, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000008, AX
+	JMP               single202
+
+tail203:
+	TESTQ             AX, AX
+	JZ                done204
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPD.Z         (CX), K1, Z0
+	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z2
+	VBROADCASTSD      dtanhp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dtanhp1_s<>+0(SB), Z2, Z3
+	VFMADD213PD.BCST  dtanhp2_s<>+0(SB), Z2, Z3
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z1, Z3, Z3
+	VBROADCASTSD      dtanhq0_s<>+0(SB), Z4
+	VFMADD213PD.BCST  dtanhq1_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq2_s<>+0(SB), Z2, Z4
+	VFMADD213PD.BCST  dtanhq3_s<>+0(SB), Z2, Z4
+	VADDPD            Z1, Z1, Z2
+	VBROADCASTSD      dexplo_s<>+0(SB), Z5
+	VBROADCASTSD      dexphi_s<>+0(SB), Z6
+	VMAXPD            Z2, Z5, Z2
+	VMINPD            Z2, Z6, Z2
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z5
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z2, Z5
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z5, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z5, Z2
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z5, Z2
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z6
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z2, Z6
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z2, Z6
+	VMULPD            Z2, Z2, Z7
+	VFMADD213PD       Z2, Z7, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VSCALEFPD         Z5, Z6, Z6
+	VADDPD.BCST       done_s<>+0(SB), Z6, Z6
+	VCMPPD.BCST       $0x11, dtanhsmall_s<>+0(SB), Z1, K2
+	VBROADCASTSD      done_s<>+0(SB), Z2
+	VBLENDMPD         Z1, Z2, K2, Z2
+	VBROADCASTSD      dminus2_s<>+0(SB), Z1
+	VBLENDMPD         Z3, Z1, K2, Z1
+	VBLENDMPD         Z4, Z6, K2, Z6
+	VDIVPD            Z6, Z1, Z1
+	VADDPD            Z1, Z2, Z2
+	VANDPD.BCST       dsignmask_s<>+0(SB), Z0, Z0
+	VORPD             Z0, Z2, Z2
+	VMOVUPD           Z2, K1, (DX)
+
+done204:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func dsigmoidAVX512NT(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·dsigmoidAVX512NT(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+
+big205:
+	CMPQ              AX, $0x00000020
+	JL                single206
+	PREFETCHT0        8192(CX)
+	VMOVUPD           (CX), Z0
+	PREFETCHT0        8256(CX)
+	VMOVUPD           64(CX), Z1
+	PREFETCHT0        8320(CX)
+	VMOVUPD           128(CX), Z2
+	PREFETCHT0        8384(CX)
+	VMOVUPD           192(CX), Z3
+	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z4
+	VORPD.BCST        dsignmask_s<>+0(SB), Z1, Z5
+	VORPD.BCST        dsignmask_s<>+0(SB), Z2, Z6
+	VORPD.BCST        dsignmask_s<>+0(SB), Z3, Z7
+	VBROADCASTSD      dexplo_s<>+0(SB), Z8
+	VBROADCASTSD      dexphi_s<>+0(SB), Z9
+	VMAXPD            Z4, Z8, Z4
+	VMAXPD            Z5, Z8, Z5
+	VMAXPD            Z6, Z8, Z6
+	VMAXPD            Z7, Z8, Z7
+	VMINPD            Z4, Z9, Z4
+	VMINPD            Z5, Z9, Z5
+	VMINPD            Z6, Z9, Z6
+	VMINPD            Z7, Z9, Z7
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z10
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z11
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z8
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z5, Z9
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z10
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z7, Z11
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z10
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z11, Z11
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z11, Z7
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z4
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z5
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z6
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z11, Z7
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z15
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z7, Z15
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z12
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z7, Z15
+	VMULPD            Z4, Z4, Z16
+	VMULPD            Z5, Z5, Z17
+	VMULPD            Z6, Z6, Z18
+	VMULPD            Z7, Z7, Z19
+	VFMADD213PD       Z4, Z16, Z12
+	VFMADD213PD       Z5, Z17, Z13
+	VFMADD213PD       Z6, Z18, Z14
+	VFMADD213PD       Z7, Z19, Z15
+	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
+	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
+	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
+	VADDPD.BCST       done_s<>+0(SB), Z15, Z15
+	VSCALEFPD         Z8, Z12, Z12
+	VSCALEFPD         Z9, Z13, Z13
+	VSCALEFPD         Z10, Z14, Z14
+	VSCALEFPD         Z11, Z15, Z15
+	VBROADCASTSD      done_s<>+0(SB), Z4
+	VADDPD            Z4, Z12, Z5
+	VBROADCASTSD      done_s<>+0(SB), Z6
+	VADDPD            Z6, Z13, Z7
+	VBROADCASTSD      done_s<>+0(SB), Z8
+	VADDPD            Z8, Z14, Z9
+	VBROADCASTSD      done_s<>+0(SB), Z10
+	VADDPD            Z10, Z15, Z11
+	VPMOVQ2M          Z0, K1
+	VBLENDMPD         Z12, Z4, K1, Z4
+	VPMOVQ2M          Z1, K1
+	VBLENDMPD         Z13, Z6, K1, Z6
+	VPMOVQ2M          Z2, K1
+	VBLENDMPD         Z14, Z8, K1, Z8
+	VPMOVQ2M          Z3, K1
+	VBLENDMPD         Z15, Z10, K1, Z10
+	VDIVPD            Z5, Z4, Z4
+	VDIVPD            Z7, Z6, Z6
+	VDIVPD            Z9, Z8, Z8
+	VDIVPD            Z11, Z10, Z10
+	VMOVNTPD          Z4, (DX)
+	VMOVNTPD          Z6, 64(DX)
+	VMOVNTPD          Z8, 128(DX)
+	VMOVNTPD          Z10, 192(DX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, DX
+	SUBQ              $0x00000020, AX
+	JMP               big205
+
+single206:
+	CMPQ              AX, $0x00000008
+	JL                tail207
+	VMOVUPD           (CX), Z0
+	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSD      dexplo_s<>+0(SB), Z2
+	VBROADCASTSD      dexphi_s<>+0(SB), Z3
+	VMAXPD            Z1, Z2, Z1
+	VMINPD            Z1, Z3, Z1
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z2
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
+	VFMADD213PD       Z1, Z4, Z3
+	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
+	VSCALEFPD         Z2, Z3, Z3
+	VBROADCASTSD      done_s<>+0(SB), Z1
+	VADDPD            Z1, Z3, Z2
+	VPMOVQ2M          Z0, K1
+	VBLENDMPD         Z3, Z1, K1, Z1
+	VDIVPD            Z2, Z1, Z1
+	VMOVNTPD          Z1, (DX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, DX
+	SUBQ              $0x00000008, AX
+	JMP               single206
+
+tail207:
+	TESTQ             AX, AX
+	JZ                done208
+	LEAQ              kmask<>+0(SB), BX
+	KMOVW             (BX)(AX*2), K1
+	VMOVUPD.Z         (CX), K1, Z0
+	VORPD.BCST        dsignmask_s<>+0(SB), Z0, Z1
+	VBROADCASTSD      dexplo_s<>+0(SB), Z2
+	VBROADCASTSD      dexphi_s<>+0(SB), Z3
+	VMAXPD            Z1, Z2, Z1
+	VMINPD            Z1, Z3, Z1
+	VBROADCASTSD      dlog2e_s<>+0(SB), Z2
+	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z1, Z2
+	VSUBPD.BCST       dmagic_s<>+0(SB), Z2, Z2
+	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z2, Z1
+	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z2, Z1
+	VBROADCASTSD      dexpp0_s<>+0(SB), Z3
+	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z1, Z3
+	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
+	VFMADD213PD       Z1, Z4, Z3
+	VADDPD.BCST       done_s<>+0(SB), Z3, Z3
+	VSCALEFPD         Z2, Z3, Z3
+	VBROADCASTSD      done_s<>+0(SB), Z1
+	VADDPD            Z1, Z3, Z2
+	VPMOVQ2M          Z0, K2
+	VBLENDMPD         Z3, Z1, K2, Z1
+	VDIVPD            Z2, Z1, Z1
+	VMOVUPD           Z1, K1, (DX)
+
+done208:
+	SFENCE
 	VZEROUPPER
 	RET

@@ -7,6 +7,8 @@ package elem
 
 const haveAsm = false
 
-func binaryAsm[T Float](impl, op, []T, []T, []T) { panic("elem: no assembly") }
-func axpyAsm[T Float](impl, T, []T, []T)         { panic("elem: no assembly") }
-func unaryAsm[T Float](impl, op, []T, []T)       { panic("elem: no assembly") }
+func binaryAsm[T Float](impl, op, []T, []T, []T)   { panic("elem: no assembly") }
+func axpyAsm[T Float](impl, T, []T, []T)           { panic("elem: no assembly") }
+func unaryAsm[T Float](impl, op, []T, []T)         { panic("elem: no assembly") }
+func binaryAsmNT[T Float](impl, op, []T, []T, []T) { panic("elem: no assembly") }
+func unaryAsmNT[T Float](impl, op, []T, []T)       { panic("elem: no assembly") }

@@ -117,3 +117,151 @@ func dtanhAVX512(n int, x *float64, y *float64)
 // gobackend/_asm for the method and its error.
 // It needs AVX-512F.
 func dsigmoidAVX512(n int, x *float64, y *float64)
+
+// saddAVX2NT sets z[i] = x[i] + y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func saddAVX2NT(n int, x *float32, y *float32, z *float32)
+
+// smulAVX2NT sets z[i] = x[i] · y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func smulAVX2NT(n int, x *float32, y *float32, z *float32)
+
+// sreluAVX2NT sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func sreluAVX2NT(n int, x *float32, y *float32)
+
+// sexpAVX2NT sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func sexpAVX2NT(n int, x *float32, y *float32)
+
+// stanhAVX2NT sets y[i] = tanh(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func stanhAVX2NT(n int, x *float32, y *float32)
+
+// ssigmoidAVX2NT sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func ssigmoidAVX2NT(n int, x *float32, y *float32)
+
+// daddAVX2NT sets z[i] = x[i] + y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func daddAVX2NT(n int, x *float64, y *float64, z *float64)
+
+// dmulAVX2NT sets z[i] = x[i] · y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func dmulAVX2NT(n int, x *float64, y *float64, z *float64)
+
+// dreluAVX2NT sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func dreluAVX2NT(n int, x *float64, y *float64)
+
+// dexpAVX2NT sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func dexpAVX2NT(n int, x *float64, y *float64)
+
+// dtanhAVX2NT sets y[i] = tanh(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func dtanhAVX2NT(n int, x *float64, y *float64)
+
+// dsigmoidAVX2NT sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+func dsigmoidAVX2NT(n int, x *float64, y *float64)
+
+// saddAVX512NT sets z[i] = x[i] + y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func saddAVX512NT(n int, x *float32, y *float32, z *float32)
+
+// smulAVX512NT sets z[i] = x[i] · y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func smulAVX512NT(n int, x *float32, y *float32, z *float32)
+
+// sreluAVX512NT sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func sreluAVX512NT(n int, x *float32, y *float32)
+
+// sexpAVX512NT sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func sexpAVX512NT(n int, x *float32, y *float32)
+
+// stanhAVX512NT sets y[i] = tanh(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func stanhAVX512NT(n int, x *float32, y *float32)
+
+// ssigmoidAVX512NT sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func ssigmoidAVX512NT(n int, x *float32, y *float32)
+
+// daddAVX512NT sets z[i] = x[i] + y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func daddAVX512NT(n int, x *float64, y *float64, z *float64)
+
+// dmulAVX512NT sets z[i] = x[i] · y[i] for i < n (z may be x or y).
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func dmulAVX512NT(n int, x *float64, y *float64, z *float64)
+
+// dreluAVX512NT sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func dreluAVX512NT(n int, x *float64, y *float64)
+
+// dexpAVX512NT sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func dexpAVX512NT(n int, x *float64, y *float64)
+
+// dtanhAVX512NT sets y[i] = tanh(x[i]) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func dtanhAVX512NT(n int, x *float64, y *float64)
+
+// dsigmoidAVX512NT sets y[i] = 1/(1+exp(-x[i])) for i < n (y may be x); see math.go in
+// gobackend/_asm for the method and its error.
+// Whole vectors are stored non-temporally: the output must be aligned to
+// 64 bytes, and it is fenced (SFENCE) before the call returns.
+// It needs AVX-512F.
+func dsigmoidAVX512NT(n int, x *float64, y *float64)

@@ -62,8 +62,25 @@ func levels() []isa.Level {
 	return ls
 }
 
-// forCases runs f over every level, length, offset and thread count.
+// forCases runs f over every level, length, offset and thread count,
+// under the tune parameters' extremes, with ordinary stores and with
+// non-temporal ones (ntBytes 0: every call's output, from its first
+// 64-byte line).
 func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
+	withNonTemporal(func() { forCasesOnce(t, f) })
+}
+
+// withNonTemporal runs f with non-temporal stores never and always.
+func withNonTemporal(f func()) {
+	old := ntBytes
+	defer func() { ntBytes = old }()
+	for _, b := range []int{math.MaxInt, 0} {
+		ntBytes = b
+		f()
+	}
+}
+
+func forCasesOnce(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
 	tunetest.WithExtremes(func() {
 		for _, lvl := range levels() {
 			for _, n := range lengths() {
@@ -343,8 +360,8 @@ func TestZmmMathBits(t *testing.T) {
 		// Lengths that end in every tail length, 0 to 16 lanes.
 		for n := len(x32) - 17; n <= len(x32); n++ {
 			want, got := make([]float32, n), make([]float32, n)
-			unaryKernel(implAVX2, o, x32[:n], want)
-			unaryKernel(implAVX512, o, x32[:n], got)
+			unaryKernel(implAVX2, o, x32[:n], want, false)
+			unaryKernel(implAVX512, o, x32[:n], got, false)
 			for i := range want {
 				if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
 					t.Fatalf("%s f32 n=%d: f(%v) = %v at AVX512, %v at AVX2", fn, n, x32[i], got[i], want[i])
@@ -353,8 +370,8 @@ func TestZmmMathBits(t *testing.T) {
 		}
 		for n := len(x64) - 9; n <= len(x64); n++ {
 			want, got := make([]float64, n), make([]float64, n)
-			unaryKernel(implAVX2, o, x64[:n], want)
-			unaryKernel(implAVX512, o, x64[:n], got)
+			unaryKernel(implAVX2, o, x64[:n], want, false)
+			unaryKernel(implAVX512, o, x64[:n], got, false)
 			for i := range want {
 				if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
 					t.Fatalf("%s f64 n=%d: f(%v) = %v at AVX512, %v at AVX2", fn, n, x64[i], got[i], want[i])

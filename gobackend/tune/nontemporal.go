@@ -23,7 +23,8 @@ type NonTemporal struct {
 const llcPerCPU = 4 << 20
 
 // DefaultNonTemporalBytes is where dequantize switches to non-temporal
-// stores without a tune file: half the last level cache the
+// stores without a tune file, and the element-wise kernels with an output
+// of their own always (gobackend/elem): half the last level cache the
 // machine reports (past it, an output does not stay in the cache for its
 // next reader, and an ordinary store pays a read for ownership), but no
 // more than llcPerCPU for each CPU this process may use, since a reported

@@ -57,13 +57,22 @@ func Elems[T num.Float](p PerDType) int {
 const MaxPieceBytes = 1 << 40
 
 // Defaults are the built-in values, measured by hand on the 2-core Zen 4
-// development VM, where a call handed to a pooled worker costs about half a
+// development VM (the math piece on the 2-vCPU Intel VM too), where a call handed to a pooled worker costs about half a
 // microsecond (internal/num):
 //   - cheap ops: from pieces of 64 KiB of x on, two threads mostly ran add,
 //     axpy and ReLU 1.2–2× as fast as one; below that no faster, and axpy
 //     slower;
-//   - exp, tanh, sigmoid: 1024 elements a piece, a few microseconds of
-//     arithmetic;
+//   - exp, tanh, sigmoid: 16 KiB of x a piece. A piece pays where its
+//     arithmetic takes as long as handing it over: on the 2-vCPU Intel VM
+//     of docs/tuning.md a handoff cost about 1.3 µs and the zmm kernels
+//     0.035–0.063 ns a byte of x, so 20–37 KiB; there, over 4–64 Ki
+//     elements (f32 and f64, pieces of 4 KiB to no split timed in turn,
+//     twice), 32 KiB ran within 3% of the fastest everywhere, 16 KiB up to
+//     1.5× as long (at 32 KiB of x, which it splits), and the 1024
+//     elements this was before 1.1–3.8× as long. On Zen 4, a 0.45 µs
+//     handoff and 512-bit vectors run as two halves give about 6 KiB by
+//     the same rule (4 KiB was measured there). 16 KiB lies between the
+//     two; -tune measures the machine's own;
 //   - reductions: two threads ran sum, dot and max 1.1–1.5× as fast as one
 //     on 256 KiB vectors and, but for dot, no faster on 128 KiB ones.
 //
@@ -72,7 +81,7 @@ const MaxPieceBytes = 1 << 40
 func Defaults() Params {
 	return Params{Parallel: Parallel{
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
-		Math:   PerDType{F32: 1024 * 4, F64: 1024 * 8},
+		Math:   PerDType{F32: 16 << 10, F64: 16 << 10},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
 	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM()}
 }
