@@ -23,3 +23,13 @@ var ntBytes = tune.DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)
 // nonTemporal says whether a call moving bytes stores its output
 // non-temporally.
 func nonTemporal(bytes int) bool { return bytes >= ntBytes }
+
+// StoresNonTemporal reports whether Add or Mul (inputs 2) or ReLU, Exp,
+// Tanh or Sigmoid (inputs 1) of n elements of size bytes at lvl stores its
+// output non-temporally: what a benchmark's ceiling must know, since such
+// stores skip the read for ownership the machine's ordinary-store
+// bandwidths pay (peak.PatternCopyNT).
+func StoresNonTemporal(lvl isa.Level, inputs, n, size int) bool {
+	bytes := (inputs + 1) * n * size
+	return nonTemporal(bytes) && implFor(lvl.ForBytes(bytes)) != implGeneric
+}

@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -116,6 +117,45 @@ func TestNonTemporalStores(t *testing.T) {
 			}
 			if chk := w.Verify(data, out); !chk.OK {
 				t.Errorf("%s from %d bytes: %s", op, c.from, chk.Detail)
+			}
+			k.Close()
+		}
+	}
+}
+
+// TestNonTemporalElementWise: the element-wise ops that store past the
+// caches once a call moves elem's crossover (half the last-level cache, at
+// most 4 MiB a CPU) say so, and only then, so that the harness measures
+// them against the non-temporal copy rather than a ceiling they can pass.
+func TestNonTemporalElementWise(t *testing.T) {
+	b := open(t)
+	if isa.Best.Clamp() == isa.Generic {
+		t.Skip("no assembly level on this CPU")
+	}
+	from := tune.DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)
+	for _, op := range []workload.Op{workload.Add, workload.Mul, workload.ReLU, workload.Exp, workload.Tanh, workload.Sigmoid} {
+		for _, c := range []struct {
+			n    int
+			want bool
+		}{{4096, false}, {from / 4, true}} {
+			w := workload.Workload{Op: op, DType: workload.F32, Shape: workload.Shape{N: c.n}}
+			data := w.NewData(1)
+			k, err := b.Prepare(w, data, backend.Config{Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := backend.NonTemporalOf(k); got != c.want {
+				t.Errorf("%s of %d: NonTemporalOf = %v, want %v", op, c.n, got, c.want)
+			}
+			if _, err := k.Run(1); err != nil {
+				t.Fatal(err)
+			}
+			out, err := k.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chk := w.Verify(data, out); !chk.OK {
+				t.Errorf("%s of %d: %s", op, c.n, chk.Detail)
 			}
 			k.Close()
 		}

@@ -5,6 +5,8 @@
 package gokernels
 
 import (
+	"unsafe"
+
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
@@ -189,5 +191,12 @@ func prepare[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Da
 		}
 		return backend.Widen(b.out)
 	}
-	return backend.NewHostBatchKernel(mem, len(sets), func(c, n int) { step(&sets[c], n) }, output)
+	k := backend.NewHostBatchKernel(mem, len(sets), func(c, n int) { step(&sets[c], n) }, output)
+	switch w.Op {
+	case workload.Add, workload.Mul, workload.ReLU, workload.Exp, workload.Tanh, workload.Sigmoid:
+		if elem.StoresNonTemporal(lvl, len(in.Args), w.OutputLen(), int(unsafe.Sizeof(alpha))) {
+			return nonTemporalKernel{k}
+		}
+	}
+	return k
 }

@@ -186,8 +186,9 @@ func prepareQuant(lvl isa.Level, w workload.Workload, in workload.Data, cfg back
 	return k
 }
 
-// nonTemporalKernel is a quantize or dequantize whose stores skip the
-// caches (quant.QuantizeStoresNonTemporal, DequantizeStoresNonTemporal): its ceiling is the non-temporal copy's.
+// nonTemporalKernel is a kernel whose stores skip the caches
+// (quant.QuantizeStoresNonTemporal, DequantizeStoresNonTemporal,
+// elem.StoresNonTemporal): its ceiling is the non-temporal copy's.
 type nonTemporalKernel struct{ *backend.HostKernel }
 
 func (nonTemporalKernel) NonTemporalStores() bool { return true }
