@@ -290,3 +290,29 @@ func TestReference(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceOutgrowsCache: a workload whose bytes and the reference's
+// together outgrow the cache level it runs from gets no reference (each
+// would evict the other between samples); one where both fit gets it.
+func TestReferenceOutgrowsCache(t *testing.T) {
+	sum := workload.Workload{Op: workload.Sum, DType: workload.F32, Shape: workload.Shape{N: 4096}} // 16 KiB
+	for _, c := range []struct {
+		effective int
+		want      bool
+	}{{48 << 10, true}, {24 << 10, false}} {
+		p := plan(&fake{name: "good", perIter: time.Microsecond})
+		p.Threads, p.Reference, p.Cache = []int{1}, true, "hot"
+		p.Workloads = []workload.Workload{sum}
+		p.Peaks.Caches = []peak.CacheLevel{{Level: "L1", Threads: 1, Found: true, EffectiveBytes: c.effective, BoundBytes: 64 << 10}}
+		p.Peaks.Bandwidth = append(p.Peaks.Bandwidth, peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternRead, Threads: 1, GBPS: 200})
+		results, err := Execute(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			if got := r.Peak.ReferenceGBPS > 0; got != c.want {
+				t.Errorf("L1 of %d bytes, 32 KiB with the reference: has a reference %v, want %v", c.effective, got, c.want)
+			}
+		}
+	}
+}

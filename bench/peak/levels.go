@@ -614,3 +614,14 @@ func (p Peaks) CachesFor(threads int) []CacheLevel {
 	}
 	return out
 }
+
+// EffectiveBytes is where the sweep at threads found level's plateau end
+// (CacheLevel.EffectiveBytes), and whether it found that level.
+func (p Peaks) EffectiveBytes(level string, threads int) (int, bool) {
+	for _, c := range p.Caches {
+		if c.Threads == threads && c.Level == level && c.Found {
+			return c.EffectiveBytes, true
+		}
+	}
+	return 0, false
+}
