@@ -12,6 +12,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // TestBlockingSweep compares block sizes of the best level's GEMM: the
@@ -58,10 +59,20 @@ func sweep[T Float](t *testing.T, n, threads, rounds int) {
 		for _, i := range order {
 			fmt.Sscanf(blocks[i], "%d/%d/%d", &blockKC, &blockMC, &blockNC)
 			gridOff = strings.HasSuffix(blocks[i], "/x")
-			start := time.Now()
-			for range calls {
-				Gemm(isa.Best, false, false, n, n, n, 1, a, n, b, n, 0, c, n, threads)
+			direct := tune.Current().GEMM.Direct
+			switch {
+			case strings.HasSuffix(blocks[i], "/p"): // packed
+				direct = tune.PerDType{}
+			case strings.HasSuffix(blocks[i], "/d"): // direct
+				direct = tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes}
 			}
+			var start time.Time
+			withGEMMTune(func(g *tune.GEMM) { g.Direct = direct }, func() {
+				start = time.Now()
+				for range calls {
+					Gemm(isa.Best, false, false, n, n, n, 1, a, n, b, n, 0, c, n, threads)
+				}
+			})
 			if r > 0 { // the first round warms up
 				times[i] = append(times[i], time.Since(start).Seconds()/float64(calls))
 			}
