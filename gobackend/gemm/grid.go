@@ -48,7 +48,7 @@ func gridFor[T Float](kern *microKernel[T], m, n, threads int) (tr, tc int) {
 			best, tr, tc = cost, r, c
 		}
 	}
-	shared := ceilDiv(m+n, threads)
+	shared := ceilDiv(rowTiles*kern.mr+colTiles*kern.nr, threads) // in whole tiles, as cost
 	if best < 0 || best > maxGridPacking*shared {
 		return 1, 1
 	}
