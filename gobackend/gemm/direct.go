@@ -63,7 +63,8 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 			clear(d[n-fullCols:])
 		}
 	}
-	run := func(t0, t1 int) {
+	// run computes the tiles of row tiles [t0, t1) and columns [j0, j1).
+	run := func(t0, t1, j0, j1 int) {
 		var tileBuf [maxTile]T
 		tile := tileBuf[:mr*nr]
 		for it := t0; it < t1; it++ {
@@ -73,7 +74,7 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 			if rows < mr {
 				ap, la = aEdge, k
 			}
-			for j := 0; j < n; j += nr {
+			for j := j0; j < j1; j += nr {
 				cols := min(nr, n-j)
 				bp, lb := b[j:], ldb
 				if cols < nr {
@@ -89,8 +90,39 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 			}
 		}
 	}
-	// Row tiles are shared out by internal/num's pool of workers, which
-	// stay awake between calls: a fresh goroutine took tens of
-	// microseconds to start on the VMs, as long as a whole small product.
-	num.For(ceilDiv(m, mr), threads, 1, 1, func(_, lo, hi int) { run(lo, hi) })
+	// The tiles are shared out as a grid of blocks, one per thread, by
+	// internal/num's pool of workers, which stay awake between calls: a
+	// fresh goroutine took tens of microseconds to start on the VMs, as
+	// long as a whole small product.
+	rowTiles, colTiles := ceilDiv(m, mr), ceilDiv(n, nr)
+	tr, tc := directGrid(rowTiles, colTiles, threads)
+	num.For(tr*tc, tr*tc, 1, 1, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			r, q := t/tc, t%tc
+			run(rowTiles*r/tr, rowTiles*(r+1)/tr, colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr))
+		}
+	})
+}
+
+// directGrid returns the grid (rows × columns of blocks of tiles) that
+// gives the thread with most tiles the fewest (near ties: more columns),
+// at most threads blocks. Rows alone split 19 row tiles (a 256² SGEMM) 10
+// and 9 between two threads, where the 8 column panels split 4 and 4;
+// unpacked, a column split costs no extra packing.
+func directGrid(rowTiles, colTiles, threads int) (tr, tc int) {
+	best := -1
+	tr, tc = 1, 1
+	for t := threads; t >= 1; t-- { // fewer blocks when threads do not fit
+		for r := 1; r <= t; r++ {
+			c := t / r
+			if r*c != t || r > rowTiles || c > colTiles {
+				continue
+			}
+			most := ceilDiv(rowTiles, r) * ceilDiv(colTiles, c)
+			if best < 0 || most < best {
+				best, tr, tc = most, r, c
+			}
+		}
+	}
+	return tr, tc
 }

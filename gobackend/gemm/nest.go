@@ -27,6 +27,10 @@ import (
 // of C is computed the same way whatever the split: results do not depend
 // on the thread count.
 func gemmNest[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+	if tr, tc := gridFor(kern, m, n, threads); tr*tc > 1 {
+		gemmGrid(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, tr, tc)
+		return
+	}
 	mr, nr := kern.mr, kern.nr
 	kc := max(1, min(kern.kc, k))
 	nc := min(kern.nc, ceilDiv(n, nr)*nr)
