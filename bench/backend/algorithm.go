@@ -65,8 +65,9 @@ func ComputeUnitOf(k Kernel) string {
 // KernelNonTemporal is implemented by a kernel that stores its output
 // non-temporally (our quantize and dequantize past the cache): such stores
 // skip the read for ownership that the machine's ordinary-store bandwidths
-// pay, so its result is a share of the non-temporal copy's bandwidth
-// (peak.PatternCopyNT) where that is the higher.
+// pay, so its result is a share of a non-temporal pattern's bandwidth (the
+// one nearest its stored share, peak.NonTemporalPatternFor) where that is
+// the higher.
 type KernelNonTemporal interface {
 	NonTemporalStores() bool
 }

@@ -289,7 +289,7 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		r.Algorithm, r.Implementation = backend.AlgorithmOf(k, v.algorithm), backend.ImplementationOf(k)
 		r.Peak.ComputeUnit = backend.ComputeUnitOf(k) // fill picks the ceiling of this unit
 		if backend.NonTemporalOf(k) {
-			r.Peak.BandwidthPattern = peak.PatternCopyNT // and of non-temporal stores
+			r.Peak.BandwidthPattern = nonTemporalPattern(w) // and of non-temporal stores
 		}
 		r.PlanNS = float64(backend.PlanTimeOf(k).Nanoseconds())
 		p.verify(&r, k, w, data, mw.prepared)
@@ -393,6 +393,13 @@ func workloadPattern(w workload.Workload) string {
 	return peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
 }
 
+// nonTemporalPattern is the pattern with non-temporal stores a kernel that
+// stores so is compared with: the one nearest its share of stored bytes
+// (peak.NonTemporalPatternFor; dequantize, ⅘ stored, widen-nt).
+func nonTemporalPattern(w workload.Workload) string {
+	return peak.NonTemporalPatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes())
+}
+
 func (p Plan) newResult(b backend.Backend, w workload.Workload, threads int) result.Result {
 	r := result.Result{
 		Backend: b.Name(), Device: b.Device().String(),
@@ -460,17 +467,24 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 	compute, note := p.computeCeiling(w, r.Peak.ComputeUnit, threads)
 	// The ceiling is the bandwidth measured with the workload's own mix of
 	// loads and stores (workloadPattern), or, for a kernel that stores
-	// non-temporally, the non-temporal copy's where that is higher: such
-	// stores skip the read for ownership the others pay.
+	// non-temporally, that of the non-temporal pattern nearest its stored
+	// share (nonTemporalPattern: copy-nt or widen-nt) where that is
+	// higher: such stores skip the read for ownership the others pay.
 	pattern := workloadPattern(w)
 	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
 	if !ok {
 		level = "DRAM"
 		bw, _ = p.Peaks.PatternBandwidthFor(level, pattern, threads)
 	}
-	if r.Peak.BandwidthPattern == peak.PatternCopyNT {
-		if nt, ok := p.Peaks.PatternBandwidthFor(level, peak.PatternCopyNT, threads); ok && nt.Pattern == peak.PatternCopyNT && nt.GBPS > bw.GBPS {
-			bw = nt
+	if nt := r.Peak.BandwidthPattern; peak.NonTemporal(nt) {
+		// Peaks files older than widen-nt have copy-nt alone.
+		for _, pat := range []string{nt, peak.PatternCopyNT} {
+			if b, ok := p.Peaks.PatternBandwidthFor(level, pat, threads); ok && b.Pattern == pat {
+				if b.GBPS > bw.GBPS {
+					bw = b
+				}
+				break
+			}
 		}
 	}
 	r.Ceilings(compute, bw)

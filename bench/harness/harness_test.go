@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -245,6 +246,56 @@ func TestNonTemporalCeiling(t *testing.T) {
 			if r.Peak.BandwidthPattern != pattern || r.Peak.BandwidthGBPS != gbps {
 				t.Errorf("copy-nt at %g GB/s: %s's ceiling %q %g GB/s, want %q %g", c.ntGBPS, r.Backend, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS, pattern, gbps)
 			}
+		}
+	}
+}
+
+// quantFake is fake declaring quantize and dequantize of i8.
+type quantFake struct{ fake }
+
+func (q *quantFake) Declared() backend.Support {
+	return backend.Support{}.Add([]workload.DType{workload.I8}, workload.Quantize, workload.Dequantize)
+}
+
+// TestNonTemporalPatternChoice: a non-temporal kernel is compared with the
+// non-temporal pattern nearest its stored share, recorded in the result and
+// its JSON: dequantize (⅘ stored) with widen-nt, quantize (⅕) with copy-nt;
+// a peaks file without widen-nt gives dequantize copy-nt.
+func TestNonTemporalPatternChoice(t *testing.T) {
+	for _, c := range []struct {
+		op       workload.Op
+		widenNT  bool // the peaks have widen-nt
+		pattern  string
+		wantGBPS float64
+	}{
+		{workload.Dequantize, true, peak.PatternWidenNT, 230},
+		{workload.Dequantize, false, peak.PatternCopyNT, 250},
+		{workload.Quantize, true, peak.PatternCopyNT, 250},
+	} {
+		p := plan(&quantFake{fake{name: "nt", nonTemporal: true, perIter: time.Microsecond}})
+		p.Threads = []int{1}
+		p.Workloads = []workload.Workload{{Op: c.op, DType: workload.I8, Shape: workload.Shape{N: 1024}}}
+		p.Peaks.Bandwidth = append([]peak.BandwidthPeak(nil),
+			peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternTriad, Threads: 1, GBPS: 200},
+			peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopy, Threads: 1, GBPS: 210},
+			peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternCopyNT, Threads: 1, GBPS: 250})
+		if c.widenNT {
+			p.Peaks.Bandwidth = append(p.Peaks.Bandwidth, peak.BandwidthPeak{Level: "L1", Pattern: peak.PatternWidenNT, Threads: 1, GBPS: 230})
+		}
+		results, err := Execute(context.Background(), p)
+		if err != nil || len(results) != 1 {
+			t.Fatalf("%s: %d results, %v", c.op, len(results), err)
+		}
+		r := results[0]
+		if r.Error != "" || r.Peak.BandwidthPattern != c.pattern || r.Peak.BandwidthGBPS != c.wantGBPS {
+			t.Errorf("%s (widen-nt measured %v): ceiling %q %g GB/s (%s), want %q %g", c.op, c.widenNT, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS, r.Error, c.pattern, c.wantGBPS)
+		}
+		js, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `"bandwidth_pattern":"` + c.pattern + `"`; !strings.Contains(string(js), want) {
+			t.Errorf("%s: JSON lacks %s: %s", c.op, want, js)
 		}
 	}
 }

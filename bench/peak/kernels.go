@@ -34,10 +34,55 @@ const (
 	// that stores so (backend.KernelNonTemporal), measured only past L2,
 	// where those stores pay; no workload's own mix (PatternFor).
 	PatternCopyNT = "copy-nt"
+	// PatternWidenNT reads one line for four it stores non-temporally
+	// (a[i] = b[i/32·8 + i%8]: each 64-byte line of b written to four
+	// lines of a), so four fifths of its bytes are non-temporal stores, as
+	// dequantize's (i8 → f32): such a stream is bound by how fast a core
+	// retires those stores, which the 1:1 copy-nt does not measure.
+	// Measured past L2 only, like copy-nt.
+	PatternWidenNT = "widen-nt"
 )
 
 // patterns is the order Measure runs them in.
-var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead, PatternCopyNT}
+var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead, PatternCopyNT, PatternWidenNT}
+
+// nonTemporalPatterns are the patterns with non-temporal stores, with the
+// share of their counted bytes that is stored (NonTemporalPatternFor).
+var nonTemporalPatterns = []struct {
+	name    string
+	written float64
+}{{PatternCopyNT, 1.0 / 2}, {PatternWidenNT, 4.0 / 5}}
+
+// NonTemporal reports whether pattern stores non-temporally (measured past
+// L2 only; the ceiling of a backend.KernelNonTemporal kernel).
+func NonTemporal(pattern string) bool {
+	for _, p := range nonTemporalPatterns {
+		if p.name == pattern {
+			return true
+		}
+	}
+	return false
+}
+
+// NonTemporalPatternFor names the non-temporal pattern a kernel storing
+// non-temporally is a share of: the one whose share of stored bytes is
+// nearest its own (the rule of PatternFor among copy-nt ½ and widen-nt ⅘):
+// dequantize (⅘ stored) widen-nt; quantize (⅕), relu (½) and add (⅓)
+// copy-nt.
+func NonTemporalPatternFor(readBytes, writtenBytes float64) string {
+	total := readBytes + writtenBytes
+	if total <= 0 {
+		return PatternCopyNT
+	}
+	w := writtenBytes / total
+	best := nonTemporalPatterns[0]
+	for _, p := range nonTemporalPatterns[1:] {
+		if math.Abs(p.written-w) < math.Abs(best.written-w) {
+			best = p
+		}
+	}
+	return best.name
+}
 
 // patternBytes is the traffic per element of each pattern, counted as the
 // program's loads and stores: the line a store first reads (write-allocate)
@@ -45,18 +90,28 @@ var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead, P
 // in-place update has a pattern of its own: it stores into lines it has just
 // loaded, where the triad's stores each bring in a line of their own, so
 // beyond L1 it moves a third more bytes than it is counted for.
-var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternRead: 8, PatternCopyNT: 16}
+// widen-nt's are per element of a: 8 stored, 2 read (a quarter of b's 8).
+var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternRead: 8, PatternCopyNT: 16, PatternWidenNT: 10}
 
 // patternArrays is how many arrays each pattern streams.
-var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternRead: 1, PatternCopyNT: 2}
+var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternRead: 1, PatternCopyNT: 2, PatternWidenNT: 2}
+
+// patternQuarters is each pattern's footprint in quarters of its a array:
+// the arrays all of a's length but widen-nt's b, a quarter of it.
+var patternQuarters = map[string]int{PatternTriad: 12, PatternUpdate: 8, PatternCopy: 8, PatternRead: 4, PatternCopyNT: 8, PatternWidenNT: 5}
+
+// widenSource is how many elements of b widen-nt reads to write n of a:
+// eight for each 32 begun.
+func widenSource(n int) int { return (n + 31) / 32 * 8 }
 
 // patternFormula is what each pattern computes, for the Source of a peak.
 var patternFormula = map[string]string{
-	PatternTriad:  "triad a[i]=b[i]+s·c[i]",
-	PatternUpdate: "update a[i]=a[i]+s·b[i]",
-	PatternCopy:   "copy a[i]=b[i]",
-	PatternRead:   "read Σ b[i]",
-	PatternCopyNT: "copy-nt a[i]=b[i] with non-temporal stores",
+	PatternTriad:   "triad a[i]=b[i]+s·c[i]",
+	PatternUpdate:  "update a[i]=a[i]+s·b[i]",
+	PatternCopy:    "copy a[i]=b[i]",
+	PatternRead:    "read Σ b[i]",
+	PatternCopyNT:  "copy-nt a[i]=b[i] with non-temporal stores",
+	PatternWidenNT: "widen-nt a[i]=b[i/32·8+i%8] with non-temporal stores (1 line read : 4 written)",
 }
 
 // PatternFor names the bandwidth pattern a workload is a share of: update
@@ -188,6 +243,12 @@ func goStreamKernel(pattern string) streamKernel {
 				copyF64Generic(a, b)
 			}
 		}
+	case PatternWidenNT: // a plain widen
+		run = func(a, b, _ []float64, _ float64, passes int) {
+			for range passes {
+				widenF64Generic(a, b)
+			}
+		}
 	case PatternRead:
 		run = func(a, b, _ []float64, _ float64, passes int) {
 			if passes > 0 && len(a) > 0 {
@@ -217,8 +278,11 @@ func clockKernelFor() clockKernel {
 func checked(pattern string, k func(a, b, c []float64, s float64, passes int)) func(a, b, c []float64, s float64, passes int) {
 	return func(a, b, c []float64, s float64, passes int) {
 		bad := len(b) < len(a) || (pattern == PatternTriad && len(c) < len(a))
-		if pattern == PatternRead {
+		switch pattern {
+		case PatternRead:
 			bad = len(b) > 0 && len(a) < 1
+		case PatternWidenNT:
+			bad = len(b) < widenSource(len(a))
 		}
 		if bad {
 			panic(fmt.Sprintf("peak: %s: len(a)=%d but len(b)=%d, len(c)=%d", pattern, len(a), len(b), len(c)))

@@ -43,6 +43,11 @@ func copyF64AVX512(a, b *float64, n, passes int)
 func copyNTF64AVX(a, b *float64, n, passes int)
 func copyNTF64AVX512(a, b *float64, n, passes int)
 
+// widenNTF64AVX and widenNTF64AVX512 write each line of b to four lines of
+// a with non-temporal stores (n a multiple of 32, a aligned to 64 bytes).
+func widenNTF64AVX(a, b *float64, n, passes int)
+func widenNTF64AVX512(a, b *float64, n, passes int)
+
 // readF64AVX returns passes·Σ b[i] (n elements, a multiple of 32) summed in
 // eight ymm accumulators; readF64AVX512 in sixteen zmm, n a multiple of 128.
 func readF64AVX(b *float64, n, passes int) float64
@@ -149,6 +154,24 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 				g = plain // VMOVNTPD faults off alignment; the carved arrays never are
 			}
 			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { g(a, b, n, passes) }, copyF64Generic)
+		})}, true
+	case PatternWidenNT:
+		f := widenNTF64AVX
+		if wide {
+			f = widenNTF64AVX512
+		}
+		return streamKernel{pattern, name("one line loaded for four non-temporal (VMOVNTPD) stores of %s"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+			n := len(a) &^ 31
+			if n > 0 && passes > 0 && uintptr(unsafe.Pointer(&a[0]))%64 == 0 { // VMOVNTPD faults off alignment; the carved arrays never are
+				f(&a[0], &b[0], n, passes)
+			} else {
+				n = 0
+			}
+			if n < len(a) {
+				for range passes {
+					widenF64Generic(a[n:], b[n/4:])
+				}
+			}
 		})}, true
 	case PatternRead:
 		f := readF64AVX

@@ -532,6 +532,82 @@ done:
 	VZEROUPPER
 	RET
 
+// func widenNTF64AVX(a, b *float64, n, passes int)
+// Writes each 64-byte line of b to four consecutive lines of a, a[i] =
+// b[i/32·8 + i%8] for i < n (a multiple of 32; b holds n/4), with
+// non-temporal stores (VMOVNTPD; a must be 32-byte aligned): two ymm loads
+// for eight stores. Fenced after each pass.
+TEXT ·widenNTF64AVX(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+	XORQ BX, BX
+
+loop:
+	VMOVUPD 0(SI)(BX*8), Y0
+	VMOVUPD 32(SI)(BX*8), Y1
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y1, 32(DI)(AX*8)
+	VMOVNTPD Y0, 64(DI)(AX*8)
+	VMOVNTPD Y1, 96(DI)(AX*8)
+	VMOVNTPD Y0, 128(DI)(AX*8)
+	VMOVNTPD Y1, 160(DI)(AX*8)
+	VMOVNTPD Y0, 192(DI)(AX*8)
+	VMOVNTPD Y1, 224(DI)(AX*8)
+	ADDQ $32, AX
+	ADDQ $8, BX
+	CMPQ AX, CX
+	JLT loop
+	SFENCE
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func widenNTF64AVX512(a, b *float64, n, passes int)
+// widenNTF64AVX with zmm: one load for four stores (a 64-byte aligned).
+TEXT ·widenNTF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+	XORQ BX, BX
+
+loop:
+	VMOVUPD 0(SI)(BX*8), Z0
+	VMOVNTPD Z0, 0(DI)(AX*8)
+	VMOVNTPD Z0, 64(DI)(AX*8)
+	VMOVNTPD Z0, 128(DI)(AX*8)
+	VMOVNTPD Z0, 192(DI)(AX*8)
+	ADDQ $32, AX
+	ADDQ $8, BX
+	CMPQ AX, CX
+	JLT loop
+	SFENCE
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
 // func readF64AVX(b *float64, n, passes int) float64
 // Returns the sum of b[i] for i < n over `passes` passes, in eight ymm
 // accumulators (two adds per cycle at 3–4 cycles of latency need at least

@@ -94,6 +94,15 @@ func copyF64Generic(a, b []float64) {
 	}
 }
 
+// widenF64Generic writes each line of b (8 elements) to four lines of a:
+// a[i] = b[i/32·8 + i%8], len(a) elements (b at least widenSource of it).
+func widenF64Generic(a, b []float64) {
+	b = b[:widenSource(len(a))]
+	for i := range a {
+		a[i] = b[i/32*8+i%8]
+	}
+}
+
 // readF64Generic returns Σ x[i] in eight chains, so that the adds' latency
 // does not bound it.
 func readF64Generic(x []float64) float64 {

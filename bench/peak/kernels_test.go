@@ -67,6 +67,9 @@ func TestStreamKernels(t *testing.T) {
 			for n := 0; n <= 200; n++ {
 				for off := 0; off < 4; off++ {
 					b, c := triadInputs(n, off)
+					if pat == PatternWidenNT { // b a quarter of a, whole lines
+						b, _ = triadInputs(widenSource(n), off)
+					}
 					if pat == PatternRead {
 						for i := range b {
 							b[i] = float64(i%7 - 3)
@@ -89,8 +92,13 @@ func TestStreamKernels(t *testing.T) {
 							for range passes {
 								updateF64Generic(want, b, -1.25)
 							}
-						case PatternCopy:
+						case PatternCopy, PatternCopyNT:
 							want = append([]float64(nil), b...)
+						case PatternWidenNT: // each line of b four times over
+							want = make([]float64, n)
+							for i := range want {
+								want[i] = b[i/32*8+i%8]
+							}
 						case PatternRead:
 							var s float64
 							for _, v := range b {
@@ -129,6 +137,64 @@ func TestStreamShortInputPanics(t *testing.T) {
 			}
 			streamKernelFor(pat, 256).run(a, make([]float64, 3), make([]float64, 3), 1, 1)
 		}()
+	}
+}
+
+// TestWidenNTAligned runs widen-nt's kernels where the assembly runs (a on
+// 64 bytes, lengths past a block) and checks every element and the guards.
+func TestWidenNTAligned(t *testing.T) {
+	buf := newBuf(2 * triadSpan(1024))
+	for _, bits := range []int{256, 512} {
+		k := streamKernelFor(PatternWidenNT, bits)
+		for _, n := range []int{32, 96, 1000, 1024} {
+			a, b, _ := buf.carve(PatternWidenNT, n)
+			if len(b) != widenSource(n) {
+				t.Fatalf("carve: b of %d elements for a of %d, want %d", len(b), n, widenSource(n))
+			}
+			for i := range b {
+				b[i] = float64(i + 1)
+			}
+			for i := range a {
+				a[i] = -1
+			}
+			next := buf.raw[n : n+1] // the element after a
+			next[0] = -7
+			k.run(a, b, nil, 0, 2)
+			for i := range a {
+				if want := float64(i/32*8 + i%8 + 1); a[i] != want {
+					t.Fatalf("%s n=%d: a[%d] = %v, want %v", k.name, n, i, a[i], want)
+				}
+			}
+			if next[0] != -7 {
+				t.Fatalf("%s n=%d: wrote past a", k.name, n)
+			}
+		}
+	}
+}
+
+// TestNonTemporalPatternFor: the non-temporal pattern nearest a kernel's
+// stored share.
+func TestNonTemporalPatternFor(t *testing.T) {
+	for _, c := range []struct {
+		read, written float64
+		want          string
+	}{
+		{4, 1, PatternCopyNT},  // quantize f32 → i8
+		{8, 4, PatternCopyNT},  // add
+		{4, 4, PatternCopyNT},  // relu
+		{1, 4, PatternWidenNT}, // dequantize i8 → f32
+		{0, 4, PatternWidenNT}, // a fill
+		{0, 0, PatternCopyNT},
+	} {
+		if got := NonTemporalPatternFor(c.read, c.written); got != c.want {
+			t.Errorf("NonTemporalPatternFor(%g, %g) = %s, want %s", c.read, c.written, got, c.want)
+		}
+		if !NonTemporal(c.want) {
+			t.Errorf("NonTemporal(%s) = false", c.want)
+		}
+	}
+	if NonTemporal(PatternCopy) {
+		t.Error("NonTemporal(copy) = true")
 	}
 }
 

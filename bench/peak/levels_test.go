@@ -595,7 +595,7 @@ func TestPlannedLevelsManyThreads(t *testing.T) {
 			for _, pat := range patterns {
 				n := l.elems
 				if pat != PatternTriad {
-					n = 24 * l.elems / patternBytes[pat] / streamStep * streamStep
+					n = 12 * l.elems / patternQuarters[pat] / streamStep * streamStep
 				}
 				if n < streamStep {
 					t.Errorf("threads=%d %s %s: %d elements per array", threads, l.name, pat, n)

@@ -207,7 +207,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	var streams []*stream
 	for _, l := range levels {
 		for _, pat := range patterns {
-			if pat == PatternCopyNT && (l.name == "L1" || l.name == "L2") {
+			if NonTemporal(pat) && (l.name == "L1" || l.name == "L2") {
 				continue // non-temporal stores leave the private caches: measured past them only
 			}
 			// The same footprint for every pattern (the triad's three
@@ -218,13 +218,13 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 			// "L2" peak read 532 GB/s, the L1's).
 			n := l.elems
 			if pat != PatternTriad {
-				n = 3 * l.elems / patternArrays[pat] / streamStep * streamStep
+				n = 12 * l.elems / patternQuarters[pat] / streamStep * streamStep
 			}
 			streams = append(streams, &stream{level: l, pat: pat, kernel: streamKernelFor(pat, m.SIMDBits), n: n, wall: time.Duration(math.MaxInt64), clean: time.Duration(math.MaxInt64)})
 		}
 	}
 	carve := func(st *stream) {
-		c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.n, patternArrays[st.pat]) })
+		c.run(func(w int) { arrays[w].a, arrays[w].b, arrays[w].c = bufs[w].carve(st.pat, st.n) })
 	}
 	work := func(st *stream) func(w, passes int) {
 		return func(w, passes int) {
@@ -261,7 +261,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 				Pattern:    st.pat,
 				Threads:    t,
 				GBPS:       float64(t) * float64(st.passes) * float64(per) * float64(st.n) / wall.Seconds() / 1e9,
-				WorkingSet: 8 * patternArrays[st.pat] * st.n, // the footprint
+				WorkingSet: 2 * patternQuarters[st.pat] * st.n, // the footprint: 8 B × quarters/4
 				Source:     fmt.Sprintf("measured: %s, %d B/elem (write-allocate not counted); %s", patternFormula[st.pat], per, st.kernel.name),
 				Disturbed:  disturbed,
 				Spread:     repSpread(st.walls),
@@ -456,26 +456,28 @@ func (t *triadBuf) free() {
 // whose address matches in the low 12 bits; glibc's memcpy on this project's
 // machine drops to 2 GB/s when buffers are 8 or 16 bytes apart modulo 4 KiB).
 // With two arrays c is nil; with one (a read) b is the only array and a is
-// the buffer's one-element result slot. It refills b and c: earlier levels
-// wrote their a over them.
-func (t triadBuf) carve(n, arrays int) (a, b, c []float64) {
+// the buffer's one-element result slot. widen-nt's b is a quarter of a
+// (widenSource). It refills b and c: earlier levels wrote their a over them.
+func (t triadBuf) carve(pat string, n int) (a, b, c []float64) {
 	span := triadSpan(n)
-	at := func(i, offBytes int) []float64 {
+	at := func(i, offBytes, n int) []float64 {
 		s := i*span + offBytes/8
 		if s+n > len(t.raw) {
-			panic(fmt.Sprintf("peak: carve(%d, %d): buffer of %d elements too small", n, arrays, len(t.raw)))
+			panic(fmt.Sprintf("peak: carve(%s, %d): buffer of %d elements too small", pat, n, len(t.raw)))
 		}
 		return t.raw[s : s+n : s+n]
 	}
-	switch arrays {
-	case 1:
-		a, b = t.result, at(0, 0)
-	case 2:
-		a, b = at(0, 0), at(1, 1344)
+	switch {
+	case pat == PatternWidenNT:
+		a, b = at(0, 0, n), at(1, 1344, widenSource(n))
+	case patternArrays[pat] == 1:
+		a, b = t.result, at(0, 0, n)
+	case patternArrays[pat] == 2:
+		a, b = at(0, 0, n), at(1, 1344, n)
 	default:
-		a, b, c = at(0, 0), at(1, 1344), at(2, 2688)
+		a, b, c = at(0, 0, n), at(1, 1344, n), at(2, 2688, n)
 	}
-	for i := range n {
+	for i := range b {
 		b[i] = 1 + float64(i&1023)/1024
 		if c != nil {
 			c[i] = 0.5 - float64(i&511)/1024

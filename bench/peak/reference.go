@@ -42,8 +42,8 @@ func NewStreamTarget(m Machine, pattern string, bytes, threads int) (*StreamTarg
 		crew: newCrew(threads), bufs: make([]triadBuf, threads), arrays: make([][3][]float64, threads)}
 	arrays := patternArrays[pattern]
 	t.crew.run(func(w int) {
-		t.bufs[w] = newBuf(arrays * triadSpan(n)) // what carve(n, arrays) takes
-		a, b, c := t.bufs[w].carve(n, arrays)
+		t.bufs[w] = newBuf(arrays * triadSpan(n)) // what carve takes, or more
+		a, b, c := t.bufs[w].carve(pattern, n)
 		t.arrays[w] = [3][]float64{a, b, c}
 	})
 	return t, nil

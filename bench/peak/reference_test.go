@@ -35,6 +35,10 @@ func TestStreamTarget(t *testing.T) {
 				if x[0][st.n-1] != x[1][st.n-1] {
 					t.Errorf("copy: a[n-1] = %v, b[n-1] = %v", x[0][st.n-1], x[1][st.n-1])
 				}
+			case PatternWidenNT:
+				if x[0][st.n-1] != x[1][(st.n-1)/32*8+(st.n-1)%8] {
+					t.Errorf("widen-nt: a[n-1] = %v, not its element of b", x[0][st.n-1])
+				}
 			case PatternRead:
 				if want := 100 * readF64Generic(x[1]); x[0][0] < 0.99*want || x[0][0] > 1.01*want {
 					t.Errorf("read: total %v, want about %v", x[0][0], want)
