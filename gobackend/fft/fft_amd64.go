@@ -32,6 +32,16 @@ func transposeBlock[C Complex](lvl isa.Level, m int) int {
 	return 0
 }
 
+// pairBlock is 2 where the stage's stride is half a zmm vector at
+// isa.AVX512 (complex64, s = 4) and its radix 4 and m even: the pair
+// kernel (cfft4pAVX512) then runs it, two p a vector; else 0.
+func pairBlock[C Complex](lvl isa.Level, st stage[C]) int {
+	if lvl >= isa.AVX512 && st.r == 4 && 2*st.s == complexPerVector[C](64) && st.m%2 == 0 {
+		return 2
+	}
+	return 0
+}
+
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
 // whole blocks of transposeBlock butterflies.
@@ -71,7 +81,8 @@ func init() {
 // runAsm runs butterflies p0 ≤ p < p0+pn, q0 ≤ q < q0+qn of an asm stage:
 // zmm where AVX-512 runs and the stride and the q range hold whole zmm
 // vectors, else ymm. A stride-1 stage takes q0 = 0, qn = 1 and a p range
-// of whole blocks of transposeBlock.
+// of whole blocks of transposeBlock; a pair stage (blk 2) all of q and an
+// even p range.
 func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, pn, q0, qn int) {
 	if pn == 0 || qn == 0 {
 		return
@@ -79,6 +90,9 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	zv := complexPerVector[C](64)
 	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%zv == 0 && q0%zv == 0 && qn%zv == 0
 	xo, yo, to := q0+st.s*p0, q0+st.s*st.r*p0, p0*(st.r-1)
+	if st.s > 1 && st.blk == 2 {
+		to *= st.s // s copies of each twiddle
+	}
 	var z C
 	if unsafe.Sizeof(z) == 8 {
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
@@ -88,6 +102,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
 			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
+		case st.blk == 2:
+			cfft4pAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.r == 4 && wide:
 			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case st.r == 4:
@@ -125,6 +141,8 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
+		case st.s > 1 && st.blk == 2:
+			zmmUsed = true
 		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true
 		default:
