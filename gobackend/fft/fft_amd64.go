@@ -32,15 +32,35 @@ func transposeBlock[C Complex](lvl isa.Level, m int) int {
 	return 0
 }
 
-// pairBlock is 2 where the stage's stride is half a zmm vector at
-// isa.AVX512 (complex64, s = 4) and its radix 4 and m even: the pair
-// kernel (cfft4pAVX512) then runs it, two p a vector; else 0.
+// pairBlock is 2 where the pair kernel (cfft4pAVX512) runs the stage, two
+// p a vector: at isa.AVX512, radix 4 at half a zmm's stride (complex64,
+// s = 4), m even, and the stage's buffers and twiddles within the L1 data
+// cache (pairFits); else 0.
 func pairBlock[C Complex](lvl isa.Level, st stage[C]) int {
-	if lvl >= isa.AVX512 && st.r == 4 && 2*st.s == complexPerVector[C](64) && st.m%2 == 0 {
+	if lvl >= isa.AVX512 && st.r == 4 && 2*st.s == complexPerVector[C](64) && st.m%2 == 0 && pairFits[C](st) {
 		return 2
 	}
 	return 0
 }
+
+// pairFits reports whether the pair stage's reads and writes stay in the
+// L1 data cache: both buffers and its table, a zmm vector per p and k,
+// four times the broadcast kernel's. Past it the table's extra reads cost
+// more than the kernel saves: 1 Ki complex64 ran 7% faster as pairs, 64 Ki
+// (1.4 MiB, in L2) 10% slower (BenchmarkPairStage, Xeon with AVX-512).
+func pairFits[C Complex](st stage[C]) bool {
+	var z C
+	cut := pairCacheBytes
+	if cut == 0 {
+		cut = isa.Caches().L1
+	}
+	n := st.l * st.s
+	return 2*n*int(unsafe.Sizeof(z))+st.m*(st.r-1)*st.s*int(unsafe.Sizeof(z)) <= cut
+}
+
+// pairCacheBytes replaces the L1 cache's size in pairFits when not 0: the
+// tests set it to reach the pair kernel at shared lengths.
+var pairCacheBytes int
 
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
