@@ -14,7 +14,9 @@
 // ../_asm (fft.go there): the butterflies of a stage whose stride s holds
 // at least one vector of complex values run across the s columns with the
 // twiddles broadcast; the first stage, of stride 1, runs across 4 (ymm)
-// butterflies and transposes their outputs in registers. The radix-3 and 5
+// butterflies and transposes their outputs in registers; complex64's
+// stage of stride 4, half a zmm vector, runs two sub-transforms a vector
+// at isa.AVX512 while it stays in the L1 cache (pairBlock). The radix-3 and 5
 // stages are Go at every level.
 package fft
 
