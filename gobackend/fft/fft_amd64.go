@@ -34,8 +34,8 @@ func transposeBlock[C Complex](lvl isa.Level, m int) int {
 
 // pairBlock is 2 where the pair kernel (cfft4pAVX512) runs the stage, two
 // p a vector: at isa.AVX512, radix 4 at half a zmm's stride (complex64,
-// s = 4), m even, and the stage's buffers and twiddles within the L1 data
-// cache (pairFits); else 0.
+// s = 4), m even, and the stage's buffers and twiddles within half the L1
+// data cache (pairFits); else 0.
 func pairBlock[C Complex](lvl isa.Level, st stage[C]) int {
 	if lvl >= isa.AVX512 && st.r == 4 && 2*st.s == complexPerVector[C](64) && st.m%2 == 0 && pairFits[C](st) {
 		return 2
@@ -43,22 +43,25 @@ func pairBlock[C Complex](lvl isa.Level, st stage[C]) int {
 	return 0
 }
 
-// pairFits reports whether the pair stage's reads and writes stay in the
-// L1 data cache: both buffers and its table, a zmm vector per p and k,
-// four times the broadcast kernel's. Past it the table's extra reads cost
-// more than the kernel saves: 1 Ki complex64 ran 7% faster as pairs, 64 Ki
-// (1.4 MiB, in L2) 10% slower (BenchmarkPairStage, Xeon with AVX-512).
+// pairFits reports whether the pair stage's reads and writes take at
+// most half the L1 data cache: both buffers and its table, a zmm vector
+// per p and k, four times the broadcast kernel's. Past it the table's
+// extra reads cost more than the kernel saves (BenchmarkPairStage, both
+// forms of one plan alternated, 48 KiB L1 with AVX-512: 1 Ki complex64,
+// 22.5 KiB, ran 5–7% faster as pairs; 2 Ki, 44 KiB, 7–10% slower; 4 Ki
+// and 64 Ki 8–10% slower). Half, not all, since the stage shares the
+// cache with the other stages' tables.
 func pairFits[C Complex](st stage[C]) bool {
 	var z C
 	cut := pairCacheBytes
 	if cut == 0 {
-		cut = isa.Caches().L1
+		cut = isa.Caches().L1 / 2
 	}
 	n := st.l * st.s
-	return 2*n*int(unsafe.Sizeof(z))+st.m*(st.r-1)*st.s*int(unsafe.Sizeof(z)) <= cut
+	return (2*n+st.m*(st.r-1)*st.s)*int(unsafe.Sizeof(z)) <= cut
 }
 
-// pairCacheBytes replaces the L1 cache's size in pairFits when not 0: the
+// pairCacheBytes replaces half the L1 cache's size in pairFits when not 0: the
 // tests set it to reach the pair kernel at shared lengths.
 var pairCacheBytes int
 

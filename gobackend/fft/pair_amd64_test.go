@@ -73,7 +73,7 @@ func BenchmarkPairStage(b *testing.B) {
 	if !haveAsm || !isa.AVX512.Supported() {
 		b.Skip("no AVX-512")
 	}
-	for _, n := range []int{1 << 10, 1 << 12, 1 << 14, 1 << 16} {
+	for _, n := range []int{1 << 10, 1 << 11, 1 << 12, 1 << 14, 1 << 16} {
 		pairCacheBytes = 1 << 30 // every length as pairs
 		p := NewPlan[complex64](isa.AVX512, n, false, 1)
 		pairCacheBytes = 0
@@ -90,6 +90,26 @@ func BenchmarkPairStage(b *testing.B) {
 					v.plan.Transform(y, x)
 				}
 			})
+		}
+	}
+}
+
+// TestPairCut: the pair kernel runs a stage whose buffers and table fit
+// the cut (1 Ki complex64: 16 KiB of buffers, 6 KiB of table), not one
+// past it (2 Ki: 44 KiB).
+func TestPairCut(t *testing.T) {
+	if !haveAsm || !isa.AVX512.Supported() {
+		t.Skip("no AVX-512")
+	}
+	pairCacheBytes = 32 << 10
+	defer func() { pairCacheBytes = 0 }()
+	for n, want := range map[int]bool{1 << 10: true, 1 << 11: false} {
+		got := false
+		for _, st := range NewPlan[complex64](isa.AVX512, n, false, 1).stages {
+			got = got || st.s > 1 && st.blk == 2
+		}
+		if got != want {
+			t.Errorf("n=%d with a 32 KiB cut: pair stage %v, want %v", n, got, want)
 		}
 	}
 }
