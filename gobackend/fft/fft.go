@@ -16,7 +16,7 @@
 // twiddles broadcast; the first stage, of stride 1, runs across 4 (ymm)
 // butterflies and transposes their outputs in registers; complex64's
 // stage of stride 4, half a zmm vector, runs two sub-transforms a vector
-// at isa.AVX512 while it stays in the L1 cache (pairBlock). The radix-3 and 5
+// at isa.AVX512 within half the L1 cache (pairBlock). The radix-3 and 5
 // stages are Go at every level.
 package fft
 
