@@ -21,6 +21,10 @@ import (
 //	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
 //	              p), and a transpose in registers puts each butterfly's
 //	              four outputs side by side
+//	fft4p         radix 4 with s half a zmm vector (complex64, s = 4):
+//	              the vector holds q < s of two p (tw: per pair of p, for
+//	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
+//	              in its high half)
 //
 // i·(b − d) is swap(b − d) with one lane of each pair negated by the XOR
 // mask the caller passes: the even lanes for the forward transform (i·z),
@@ -35,6 +39,9 @@ func genFFT(g *gen) {
 		}
 		g.fft4Transposed(t)
 		g.fft4TransposedZMM(t)
+		if !t.f64 { // complex128's strides are 1 or multiples of 4: none is half a zmm
+			g.fft4Pairs(t)
+		}
 		for _, w := range []width{ymm, zmm} {
 			g.splitReal(t, w)
 		}
@@ -439,6 +446,72 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	}
 	g.ADDQ(U32(w.bytes), x)
 	g.ADDQ(U32(4*w.bytes), y)
+	g.ADDQ(U32(3*w.bytes), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// fft4Pairs emits cfft4pAVX512: the radix-4 stage whose stride s is half
+// a zmm vector, so that a vector holds the q < s of two sub-transforms p
+// and p+1, whose inputs lie side by side (x[q + s·p] and x[q + s·(p+1)]).
+// Their outputs lie 4·s apart: each vector's low half is stored with p's,
+// its high half with p+1's. The twiddles come as whole vectors, duplicated
+// by the loads themselves (no shuffle), which the ymm form, broadcasting
+// each p's, needed twice the passes for.
+func (g *gen) fft4Pairs(t dtype) {
+	w := zmm
+	v := w.bytes / (2 * t.size)
+	s := v / 2
+	name := "fft4p"
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs a radix-4 Stockham stage of stride s = %d as %sfft4bAVX2 does, two p", cplx(t), name, w.name, s, cplx(t)),
+		fmt.Sprintf("a vector: tw holds, per pair of p, for k = 1…3 %d values W^kp then %d of W^k(p+1).", s, s),
+		"pn (the p it runs, y, x and tw advanced to the first) and m are even.")
+	cs := 2 * t.size
+	y, x, tw, m := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("tw"), tw)
+	g.Load(g.Param("m"), m)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	xm, xm3 := g.GP64(), g.GP64() // x's distance between k and k+1: s·m values
+	g.MOVQ(m, xm)
+	g.SHLQ(U8(log2(s*cs)), xm)
+	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	g.Load(g.Param("pn"), m)
+	g.SHRQ(U8(1), m) // pairs
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	loop := g.label("fftp")
+	g.Label(loop)
+	a, b, c, d := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	g.vmovu(t, Mem{Base: x}, a)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
+	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
+	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
+	g.butterfly4(t, w, a, b, c, d, mask)
+	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
+	for k, u := range []VecVirtual{b, c, d} {
+		tw := Mem{Base: tw, Disp: k * w.bytes}
+		g.VMOVSLDUP(tw, wr)
+		g.VMOVSHDUP(tw, wi)
+		g.cmul(t, w, u, wr, wi, tmp)
+	}
+	// y[q + s·(4p + k)]: the low halves at k·s, the high ones 4·s further.
+	half := s * cs
+	for k, u := range []VecVirtual{a, b, c, d} {
+		g.VMOVUPS(u.AsY(), Mem{Base: y, Disp: k * half})
+		g.VEXTRACTF64X4(U8(1), u, Mem{Base: y, Disp: (4 + k) * half})
+	}
+	g.ADDQ(U32(w.bytes), x)
+	g.ADDQ(U32(8*half), y)
 	g.ADDQ(U32(3*w.bytes), tw)
 	g.DECQ(m)
 	g.JNE(LabelRef(loop))

@@ -14,7 +14,9 @@
 // ../_asm (fft.go there): the butterflies of a stage whose stride s holds
 // at least one vector of complex values run across the s columns with the
 // twiddles broadcast; the first stage, of stride 1, runs across 4 (ymm)
-// butterflies and transposes their outputs in registers. The radix-3 and 5
+// butterflies and transposes their outputs in registers; complex64's
+// stage of stride 4, half a zmm vector, runs two sub-transforms a vector
+// at isa.AVX512 within half the L1 cache (pairBlock). The radix-3 and 5
 // stages are Go at every level.
 package fft
 
@@ -48,7 +50,7 @@ type stage[C Complex] struct {
 	r, l, m, s int
 	tw         []C  // W_l^(k·p) for k = 1…r−1 at tw[p·(r−1) + k−1]; the asm layout for asm stages
 	asm        bool // run by the assembly (amd64, a power-of-two length)
-	blk        int  // an asm stage of stride 1: the butterflies of its vector (transposeBlock)
+	blk        int  // the p one vector of an asm stage holds: at stride 1 transposeBlock, at half a zmm's stride 2 (pairBlock); else 0
 }
 
 // NewPlan returns the plan of an n-point transform: forward
@@ -70,8 +72,11 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 	for _, r := range radices {
 		st := stage[C]{r: r, l: l, m: l / r, s: s}
 		st.asm = pow2 && asmStage[C](p.lvl, st)
-		if st.asm && s == 1 {
+		switch {
+		case st.asm && s == 1:
 			st.blk = transposeBlock[C](p.lvl, st.m)
+		case st.asm:
+			st.blk = pairBlock[C](p.lvl, st)
 		}
 		st.tw = twiddles[C](st, inverse)
 		p.stages = append(p.stages, st)
@@ -178,7 +183,7 @@ func twiddles[C Complex](st stage[C], inverse bool) []C {
 		s, c := math.Sincos(2 * math.Pi * float64(k*p%st.l) / float64(st.l))
 		return C(complex(c, sign*s))
 	}
-	tw := make([]C, st.m*(st.r-1))
+	tw := make([]C, st.m*(st.r-1)*max(1, st.blk/2*st.s))
 	if st.asm && st.s == 1 && st.r == 4 {
 		// The stride-1 assembly reads blocks of v butterflies: v values of
 		// W^p, then v of W^2p, then v of W^3p.
@@ -187,6 +192,19 @@ func twiddles[C Complex](st stage[C], inverse bool) []C {
 			blk, j := p/v, p%v
 			for k := 1; k < st.r; k++ {
 				tw[blk*v*3+(k-1)*v+j] = w(k, p)
+			}
+		}
+		return tw
+	}
+	if st.asm && st.blk == 2 {
+		// The pair kernel reads, per pair of p and k = 1…3, a vector of
+		// s values of W^kp then s of W^k(p+1).
+		for p := range st.m {
+			for k := 1; k < st.r; k++ {
+				at := (p/2*(st.r-1)+k-1)*2*st.s + p%2*st.s
+				for j := range st.s {
+					tw[at+j] = w(k, p)
+				}
 			}
 		}
 		return tw

@@ -32,6 +32,39 @@ func transposeBlock[C Complex](lvl isa.Level, m int) int {
 	return 0
 }
 
+// pairBlock is 2 where the pair kernel (cfft4pAVX512) runs the stage, two
+// p a vector: at isa.AVX512, radix 4 at half a zmm's stride (complex64,
+// s = 4), m even, and the stage's buffers and twiddles within half the L1
+// data cache (pairFits); else 0.
+func pairBlock[C Complex](lvl isa.Level, st stage[C]) int {
+	if lvl >= isa.AVX512 && st.r == 4 && 2*st.s == complexPerVector[C](64) && st.m%2 == 0 && pairFits[C](st) {
+		return 2
+	}
+	return 0
+}
+
+// pairFits reports whether the pair stage's reads and writes take at
+// most half the L1 data cache: both buffers and its table, a zmm vector
+// per p and k, four times the broadcast kernel's. Past it the table's
+// extra reads cost more than the kernel saves (BenchmarkPairStage, both
+// forms of one plan alternated, 48 KiB L1 with AVX-512: 1 Ki complex64,
+// 22.5 KiB, ran 5–7% faster as pairs; 2 Ki, 44 KiB, 7–10% slower; 4 Ki
+// and 64 Ki 8–10% slower). Half, not all, since the stage shares the
+// cache with the other stages' tables.
+func pairFits[C Complex](st stage[C]) bool {
+	var z C
+	cut := pairCacheBytes
+	if cut == 0 {
+		cut = isa.Caches().L1 / 2
+	}
+	n := st.l * st.s
+	return (2*n+st.m*(st.r-1)*st.s)*int(unsafe.Sizeof(z)) <= cut
+}
+
+// pairCacheBytes replaces half the L1 cache's size in pairFits when not 0: the
+// tests set it to reach the pair kernel at shared lengths.
+var pairCacheBytes int
+
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
 // whole blocks of transposeBlock butterflies.
@@ -71,7 +104,8 @@ func init() {
 // runAsm runs butterflies p0 ≤ p < p0+pn, q0 ≤ q < q0+qn of an asm stage:
 // zmm where AVX-512 runs and the stride and the q range hold whole zmm
 // vectors, else ymm. A stride-1 stage takes q0 = 0, qn = 1 and a p range
-// of whole blocks of transposeBlock.
+// of whole blocks of transposeBlock; a pair stage (blk 2) all of q and an
+// even p range.
 func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, pn, q0, qn int) {
 	if pn == 0 || qn == 0 {
 		return
@@ -79,6 +113,9 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	zv := complexPerVector[C](64)
 	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%zv == 0 && q0%zv == 0 && qn%zv == 0
 	xo, yo, to := q0+st.s*p0, q0+st.s*st.r*p0, p0*(st.r-1)
+	if st.s > 1 && st.blk == 2 {
+		to *= st.s // s copies of each twiddle
+	}
 	var z C
 	if unsafe.Sizeof(z) == 8 {
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
@@ -88,6 +125,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
 			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
+		case st.blk == 2:
+			cfft4pAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.r == 4 && wide:
 			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case st.r == 4:
@@ -125,6 +164,8 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
+		case st.s > 1 && st.blk == 2:
+			zmmUsed = true
 		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true
 		default:

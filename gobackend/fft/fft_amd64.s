@@ -392,6 +392,71 @@ fftdone15:
 	VZEROUPPER
 	RET
 
+// func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft4pAVX512(SB), $0-48
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    tw+16(FP), DX
+	MOVQ    m+24(FP), BX
+	MOVQ    mask+40(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    BX, SI
+	SHLQ    $0x05, SI
+	LEAQ    (SI)(SI*2), DI
+	MOVQ    pn+32(FP), BX
+	SHRQ    $0x01, BX
+	TESTQ   BX, BX
+	JE      fftdone17
+
+fftp18:
+	VMOVUPS        (CX), Z1
+	VMOVUPS        (CX)(SI*1), Z2
+	VMOVUPS        (CX)(SI*2), Z3
+	VMOVUPS        (CX)(DI*1), Z4
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z6
+	VADDPS         Z4, Z2, Z3
+	VSUBPS         Z4, Z2, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z5, Z1
+	VSUBPS         Z3, Z5, Z3
+	VSUBPS         Z4, Z6, Z2
+	VADDPS         Z4, Z6, Z4
+	VMOVSLDUP      (DX), Z5
+	VMOVSHDUP      (DX), Z6
+	VPERMILPS      $0xb1, Z2, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z2
+	VMOVSLDUP      64(DX), Z5
+	VMOVSHDUP      64(DX), Z6
+	VPERMILPS      $0xb1, Z3, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z3
+	VMOVSLDUP      128(DX), Z5
+	VMOVSHDUP      128(DX), Z6
+	VPERMILPS      $0xb1, Z4, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z4
+	VMOVUPS        Y1, (AX)
+	VEXTRACTF64X4  $0x01, Z1, 128(AX)
+	VMOVUPS        Y2, 32(AX)
+	VEXTRACTF64X4  $0x01, Z2, 160(AX)
+	VMOVUPS        Y3, 64(AX)
+	VEXTRACTF64X4  $0x01, Z3, 192(AX)
+	VMOVUPS        Y4, 96(AX)
+	VEXTRACTF64X4  $0x01, Z4, 224(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000100, AX
+	ADDQ           $0x000000c0, DX
+	DECQ           BX
+	JNE            fftp18
+
+fftdone17:
+	VZEROUPPER
+	RET
+
 // func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
 // Requires: AVX, FMA3
 TEXT ·csplitrealAVX2(SB), $0-48
@@ -404,9 +469,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone17
+	JE           splitdone19
 
-split18:
+split20:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -431,9 +496,9 @@ split18:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split18
+	JNE            split20
 
-splitdone17:
+splitdone19:
 	VZEROUPPER
 	RET
 
@@ -449,9 +514,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone19
+	JE           splitdone21
 
-split20:
+split22:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -476,9 +541,9 @@ split20:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split20
+	JNE            split22
 
-splitdone19:
+splitdone21:
 	VZEROUPPER
 	RET
 
@@ -501,11 +566,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone21
+	JE      fftdone23
 	TESTQ   DI, DI
-	JE      fftdone21
+	JE      fftdone23
 
-fftp22:
+fftp24:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -514,7 +579,7 @@ fftp22:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq23:
+fftq25:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -546,14 +611,14 @@ fftq23:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq23
+	JB             fftq25
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp22
+	JNE            fftp24
 
-fftdone21:
+fftdone23:
 	VZEROUPPER
 	RET
 
@@ -572,16 +637,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone24
+	JE    fftdone26
 	TESTQ DI, DI
-	JE    fftdone24
+	JE    fftdone26
 
-fftp25:
+fftp27:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq26:
+fftq28:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -595,14 +660,14 @@ fftq26:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq26
+	JB             fftq28
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp25
+	JNE            fftp27
 
-fftdone24:
+fftdone26:
 	VZEROUPPER
 	RET
 
@@ -625,11 +690,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone27
+	JE      fftdone29
 	TESTQ   DI, DI
-	JE      fftdone27
+	JE      fftdone29
 
-fftp28:
+fftp30:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -638,7 +703,7 @@ fftp28:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq29:
+fftq31:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -670,14 +735,14 @@ fftq29:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq29
+	JB             fftq31
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp28
+	JNE            fftp30
 
-fftdone27:
+fftdone29:
 	VZEROUPPER
 	RET
 
@@ -696,16 +761,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone30
+	JE    fftdone32
 	TESTQ DI, DI
-	JE    fftdone30
+	JE    fftdone32
 
-fftp31:
+fftp33:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq32:
+fftq34:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -719,14 +784,14 @@ fftq32:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq32
+	JB             fftq34
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp31
+	JNE            fftp33
 
-fftdone30:
+fftdone32:
 	VZEROUPPER
 	RET
 
@@ -745,9 +810,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone33
+	JE      fftdone35
 
-fftt34:
+fftt36:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -792,9 +857,9 @@ fftt34:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt34
+	JNE            fftt36
 
-fftdone33:
+fftdone35:
 	VZEROUPPER
 	RET
 
@@ -813,9 +878,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone35
+	JE      fftdone37
 
-fftt36:
+fftt38:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -864,9 +929,9 @@ fftt36:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt36
+	JNE            fftt38
 
-fftdone35:
+fftdone37:
 	VZEROUPPER
 	RET
 
@@ -882,9 +947,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone37
+	JE           splitdone39
 
-split38:
+split40:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -908,9 +973,9 @@ split38:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split38
+	JNE            split40
 
-splitdone37:
+splitdone39:
 	VZEROUPPER
 	RET
 
@@ -926,9 +991,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone39
+	JE           splitdone41
 
-split40:
+split42:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -952,8 +1017,8 @@ split40:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split40
+	JNE            split42
 
-splitdone39:
+splitdone41:
 	VZEROUPPER
 	RET

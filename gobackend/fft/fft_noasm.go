@@ -10,6 +10,8 @@ const haveAsm = false
 
 func transposeBlock[C Complex](isa.Level, int) int { return 0 }
 
+func pairBlock[C Complex](isa.Level, stage[C]) int { return 0 }
+
 func asmStage[C Complex](isa.Level, stage[C]) bool { return false }
 
 func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool, int, int, int, int) {

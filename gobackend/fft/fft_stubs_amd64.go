@@ -41,6 +41,12 @@ func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float3
 // It needs AVX-512F.
 func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 
+// cfft4pAVX512 runs a radix-4 Stockham stage of stride s = 4 as cfft4bAVX2 does, two p
+// a vector: tw holds, per pair of p, for k = 1…3 4 values W^kp then 4 of W^k(p+1).
+// pn (the p it runs, y, x and tw advanced to the first) and m are even.
+// It needs AVX-512F.
+func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+
 // csplitrealAVX2 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
 // Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
 // = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).

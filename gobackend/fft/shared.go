@@ -12,14 +12,11 @@ import (
 // stage's sub-transforms) or, where there are fewer of those than of q
 // (the columns, at the last stages), a range of q. The pieces keep the
 // vector the stage's code runs whole: blocks of transposeBlock at stride
-// 1, zmm vectors of q. Each output is computed as on one thread, so the
+// 1, pairs of p at the pair kernel's (pairBlock), zmm vectors of q. Each output is computed as on one thread, so the
 // result does not depend on the thread count.
 func runShared[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, threads int) {
-	if st.m >= st.s {
-		align := 1
-		if st.asm && st.s == 1 {
-			align = st.blk
-		}
+	if st.m >= st.s || st.blk > 0 {
+		align := max(1, st.blk) // the stride-1 and pair kernels' whole vectors
 		num.For(st.m, threads, align, max(1, minSharedButterflies/st.s), func(_, lo, hi int) {
 			runStage(lvl, st, y, x, inverse, span{lo, hi, 0, st.s})
 		})
