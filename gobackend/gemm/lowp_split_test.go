@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestLowpColumnSplit runs the kernels that read A as it is stored on
-// products the column split takes (lowp_split.go): C's columns in whole
+// TestLowpColumnSplit runs the 8-bit kernels that read A as it is stored
+// on products the column split takes (lowp_split.go): C's columns in whole
 // and partial panels, two and three threads, B transposed or not, padded
 // leading dimensions, several depth slices. The results must be right and
 // the same, bit for bit, as those of the shared nest.
@@ -15,7 +15,7 @@ func TestLowpColumnSplit(t *testing.T) {
 	defer func(off bool) { lowpSplitOff = off }(lowpSplitOff)
 	rnd := rand.New(rand.NewPCG(13, 14))
 	tested := 0
-	for _, typ := range []LowType{BF16, I8, U8S8} {
+	for _, typ := range []LowType{I8, U8S8} {
 		for _, kern := range lowpKernels(typ) {
 			if !lowpRawCapable(kern) {
 				continue
@@ -40,31 +40,12 @@ func TestLowpColumnSplit(t *testing.T) {
 	}
 }
 
-// lowpSplitCase computes one product of random operands (seeded, so that
-// the same call repeats it) and returns C's bits, after checking that the
-// column split takes it unless lowpSplitOff.
-func lowpSplitCase(t *testing.T, typ LowType, ch lowpChoice, m, n, k, threads int, transB bool) []uint32 {
+// lowpSplitCase computes one 8-bit product of random operands (seeded, so
+// that the same call repeats it) and returns C, after checking that the
+// column split takes it (i8) unless lowpSplitOff.
+func lowpSplitCase(t *testing.T, typ LowType, ch lowpChoice, m, n, k, threads int, transB bool) []int32 {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(uint64(m), uint64(n*k)))
-	c := make([]uint32, m*n)
-	if typ == BF16 {
-		a, b := make([]uint16, m*k), make([]uint16, k*n)
-		for i := range a {
-			a[i] = BF16Bits(float32(2*rnd.Float64() - 1))
-		}
-		for i := range b {
-			b[i] = BF16Bits(float32(2*rnd.Float64() - 1))
-		}
-		if tc := lowpColumnBlocks[uint16](ch.f32, false, n, k, threads); tc != threads && !lowpSplitOff {
-			t.Fatalf("%s %dx%dx%d: %d column blocks, want %d", ch.name, m, n, k, tc, threads)
-		}
-		ldb := n
-		if transB {
-			ldb = k
-		}
-		gemmLowp(ch, false, transB, m, n, k, a, k, b, ldb, wordsAsF32(c), n, threads)
-		return c
-	}
 	b := make([]int8, k*n)
 	for i := range b {
 		b[i] = int8(rnd.IntN(256) - 128)
@@ -73,7 +54,7 @@ func lowpSplitCase(t *testing.T, typ LowType, ch lowpChoice, m, n, k, threads in
 	if transB {
 		ldb = k
 	}
-	ci := make([]int32, m*n)
+	c := make([]int32, m*n)
 	if typ == I8 {
 		a := make([]int8, m*k)
 		for i := range a {
@@ -82,16 +63,13 @@ func lowpSplitCase(t *testing.T, typ LowType, ch lowpChoice, m, n, k, threads in
 		if tc := lowpColumnBlocks[int8](ch.s32, false, n, k, threads); tc != threads && !lowpSplitOff {
 			t.Fatalf("%s %dx%dx%d: %d column blocks, want %d", ch.name, m, n, k, tc, threads)
 		}
-		gemmLowp(ch, false, transB, m, n, k, a, k, b, ldb, ci, n, threads)
+		gemmLowp(ch, false, transB, m, n, k, a, k, b, ldb, c, n, threads)
 	} else {
 		a := make([]uint8, m*k)
 		for i := range a {
 			a[i] = uint8(rnd.IntN(256))
 		}
-		gemmLowp(ch, false, transB, m, n, k, a, k, b, ldb, ci, n, threads)
-	}
-	for i, v := range ci {
-		c[i] = uint32(v)
+		gemmLowp(ch, false, transB, m, n, k, a, k, b, ldb, c, n, threads)
 	}
 	return c
 }
@@ -119,6 +97,11 @@ func TestLowpColumnBlocksWhen(t *testing.T) {
 		if got := lowpColumnBlocks[int8](k, c.transA, c.n, c.k, c.th); got != c.want {
 			t.Errorf("transA=%v n=%d k=%d threads=%d: %d blocks, want %d", c.transA, c.n, c.k, c.th, got, c.want)
 		}
+	}
+	k16 := &lowpKernel[float32]{nr: 32, fmtA: wordPair16, fmtB: wordPair16, kAlign: amxChunk,
+		stripRaw: func(int, int, []byte, int, []uint32, []float32, int, bool, []uint32) {}}
+	if got := lowpColumnBlocks[uint16](k16, false, 1024, 64, 2); got != 1 {
+		t.Errorf("bf16: %d blocks, want 1", got)
 	}
 	k.fmtA = wordQuad8Biased
 	if got := lowpColumnBlocks[int8](k, false, 1024, 64, 2); got != 1 {

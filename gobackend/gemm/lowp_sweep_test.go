@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -18,7 +19,9 @@ import (
 // the column split, lowp_split.go) for each type of PB_DTYPES (bf16, i8),
 // size of PB_SIZES and thread count of PB_THREADS, sampled round-robin in
 // a random order (the machine is shared, so only an interleaved run
-// compares). It runs only when PB_LOWP is set:
+// compares). Operands are small repeating values, or uniformly random
+// ones with PB_RANDOM set (the tile units' speed may depend on the bits
+// they multiply). It runs only when PB_LOWP is set:
 //
 //	PB_LOWP=0/0/0,0/0/0/x PB_DTYPES=i8,bf16 PB_THREADS=2 go test -run LowpSweep -v
 func TestLowpSweep(t *testing.T) {
@@ -41,9 +44,15 @@ func lowpSweep(t *testing.T, dt string, n, threads, rounds int) {
 	variants := strings.Split(os.Getenv("PB_LOWP"), ",")
 	a16, b16 := make([]uint16, n*n), make([]uint16, n*n)
 	a8, b8 := make([]int8, n*n), make([]int8, n*n)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	random := os.Getenv("PB_RANDOM") != ""
 	for i := range a16 {
 		a16[i], b16[i] = BF16Bits(float32(i%7)-3), BF16Bits(float32(i%5)-2)
 		a8[i], b8[i] = int8(i%251-125), int8(i%13-6)
+		if random {
+			a16[i], b16[i] = BF16Bits(float32(2*rnd.Float64()-1)), BF16Bits(float32(2*rnd.Float64()-1))
+			a8[i], b8[i] = int8(rnd.IntN(256)-128), int8(rnd.IntN(256)-128)
+		}
 	}
 	cf, ci := make([]float32, n*n), make([]int32, n*n)
 	run := func() {
