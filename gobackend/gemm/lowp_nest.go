@@ -43,6 +43,10 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 	if work := m * n * k; work/minFlopsPerThread < threads {
 		threads = max(1, work/minFlopsPerThread)
 	}
+	if tc := lowpColumnBlocks[A](kern, transA, n, k, threads); tc > 1 {
+		gemmLowpColumns(ch, kern.nr, transA, transB, m, n, k, a, lda, b, ldb, c, ldc, tc)
+		return
+	}
 	mr, nr, g := kern.mr, kern.nr, kern.fmtB.group()
 	w := &lowpNest[A, B, C]{
 		kern: kern, transA: transA, transB: transB, m: m, n: n, k: k,
