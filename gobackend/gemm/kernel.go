@@ -105,7 +105,8 @@ var blockKC, blockMC, blockNC int
 //     128 already: at kc = 512 both micro-panels stream from L2, and on Zen 4
 //     that ran 2–14% faster than 256 (n = 1024 and 2048, one and two
 //     threads); 384 and 768 ran within noise of 512, 128 5–13% slower;
-//   - mc: the packed mc×kc block of A stays in L2, half of it;
+//   - mc: the packed mc×kc block of A stays in L2, half of it (the f32 and
+//     f64 kernels: a quarter, floatBlocking);
 //   - nc: the packed kc×nc block of B lives in L3; a quarter of it, as the L3
 //     is shared with the other cores (and, on a VM, other tenants).
 func blocking(mr, nr, size, kcMin int) (kc, mc, nc int) {
