@@ -55,6 +55,7 @@ func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL
 	var z E
 	k := microKernel[T]{name: name, mr: mr, nr: nr}
 	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, fitL1)
+	k.streamKC, _, _ = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
 	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
 		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))
