@@ -26,16 +26,16 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	f32 := unsafe.Sizeof(z) == 4
 	switch {
 	case lvl == isa.AVX512 && f32:
-		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, sgemm14x32AVX512, sgemm14x32AVX512Direct,
+		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, false, sgemm14x32AVX512, sgemm14x32AVX512Direct,
 			spackCopy14AVX2, spackGather14AVX2, spackCopy32AVX2, spackGather32AVX2), true
 	case lvl == isa.AVX512:
-		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, dgemm14x16AVX512, dgemm14x16AVX512Direct,
+		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, true, dgemm14x16AVX512, dgemm14x16AVX512Direct,
 			dpackCopy14AVX2, dpackGather14AVX2, dpackCopy16AVX2, dpackGather16AVX2), true
 	case lvl == isa.AVX2 && f32:
-		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, kcMin256, sgemm6x16AVX2, sgemm6x16AVX2Direct,
+		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, kcMin256, false, sgemm6x16AVX2, sgemm6x16AVX2Direct,
 			spackCopy6AVX2, spackGather6AVX2, spackCopy16AVX2, spackGather16AVX2), true
 	case lvl == isa.AVX2:
-		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, kcMin256, dgemm6x8AVX2, dgemm6x8AVX2Direct,
+		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, kcMin256, false, dgemm6x8AVX2, dgemm6x8AVX2Direct,
 			dpackCopy6AVX2, dpackGather6AVX2, dpackCopy8AVX2, dpackGather8AVX2), true
 	}
 	return microKernel[T]{}, false
@@ -51,10 +51,11 @@ type (
 // the same size as T) as a microKernel[T]. The closures check the bounds
 // the assembly relies on, so a bug in the loop nest panics instead of
 // corrupting memory.
-func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
+func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL1 bool, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
 	var z E
 	k := microKernel[T]{name: name, mr: mr, nr: nr}
-	k.kc, k.mc, k.nc = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
+	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, fitL1)
+	k.streamKC, _, _ = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
 	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
 		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))

@@ -21,7 +21,13 @@ type microKernel[T Float] struct {
 	// depth of the packed panels, mc the rows of A packed at once, nc the
 	// columns of B packed at once; mc is a multiple of mr, nc of nr.
 	kc, mc, nc int
-	fn         func(k int, a, b []T, alpha, beta T, c []T, ldc int)
+	// streamKC is the streaming path's depth (stream.go; 0: kc). Its few
+	// row tiles reuse each packed B chunk and each C update less than the
+	// nest does, so it keeps the deeper kc where floatBlocking cut kc to
+	// fit L1: DGEMM 64×3136×576 at kc = 256 ran 3–7% slower on one thread
+	// than at 512 (Intel Xeon VM, three alternated runs).
+	streamKC int
+	fn       func(k int, a, b []T, alpha, beta T, c []T, ldc int)
 	// Packing routines for full panels (nil: pack.go's loops): A's of mr
 	// rows, B's of nr columns.
 	packCopyA, packGatherA, packCopyB, packGatherB panelPacker[T]
@@ -78,7 +84,7 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 		k.kc, k.mc, k.nc = 256, 96, 2048
 	}
 	if blockKC > 0 {
-		k.kc, k.mc, k.nc = blockKC, blockMC, blockNC
+		k.kc, k.mc, k.nc, k.streamKC = blockKC, blockMC, blockNC, 0
 	}
 	k.mc = max(1, k.mc/k.mr) * k.mr
 	k.nc = max(1, k.nc/k.nr) * k.nr
@@ -105,7 +111,8 @@ var blockKC, blockMC, blockNC int
 //     128 already: at kc = 512 both micro-panels stream from L2, and on Zen 4
 //     that ran 2–14% faster than 256 (n = 1024 and 2048, one and two
 //     threads); 384 and 768 ran within noise of 512, 128 5–13% slower;
-//   - mc: the packed mc×kc block of A stays in L2, half of it;
+//   - mc: the packed mc×kc block of A stays in L2, half of it (the f32 and
+//     f64 kernels: a quarter, floatBlocking);
 //   - nc: the packed kc×nc block of B lives in L3; a quarter of it, as the L3
 //     is shared with the other cores (and, on a VM, other tenants).
 func blocking(mr, nr, size, kcMin int) (kc, mc, nc int) {
@@ -113,6 +120,32 @@ func blocking(mr, nr, size, kcMin int) (kc, mc, nc int) {
 	kc = max(kcMin, c.L1/2/(nr*size)/8*8)
 	mc = max(mr, c.L2/2/(kc*size)/mr*mr)
 	nc = max(nr, min(8192, c.L3/4/(kc*size))/nr*nr)
+	return kc, mc, nc
+}
+
+// floatBlocking is blocking for the f32 and f64 kernels, with two changes
+// measured on the 2-vCPU Intel VM (48 KiB L1d, 2 MiB L2, AVX-512) with
+// TestBlockingSweep (30–40 rounds interleaved, n = 512 and 1024, one and
+// two threads, three runs):
+//   - the packed block of A gets a quarter of L2, not half, leaving room
+//     for B's micro-panels streaming through L2 and for C: SGEMM at
+//     kc/mc 512/252 against 512/504 ran 4–6% faster at n = 1024 and
+//     within ±2% at 512;
+//   - with fitL1 (the f64 AVX-512 kernel), kc is the depth at which the
+//     kc×nr micro-panel of B fills two thirds of L1, where that is at
+//     least 256: the panel then stays in L1 over the sweep of A's
+//     micro-panels, as the model intends (kc = 256 with 48 KiB). DGEMM at
+//     256/252 against 512/252 ran 0–6% faster (1024, one thread: 4.6%
+//     twice). SGEMM at 256 ran level with 512 or up to 2% behind, so
+//     its kernel keeps kcMin; so do smaller L1s (Zen 4's 32 KiB), where
+//     kc = 512 had measured ahead of 256.
+func floatBlocking(mr, nr, size, kcMin int, fitL1 bool) (kc, mc, nc int) {
+	kc, _, nc = blocking(mr, nr, size, kcMin)
+	c := isa.Caches()
+	if fit := c.L1 * 2 / 3 / (nr * size) / 8 * 8; fitL1 && fit >= 256 {
+		kc = min(kc, fit)
+	}
+	mc = max(mr, c.L2/4/(kc*size)/mr*mr)
 	return kc, mc, nc
 }
 

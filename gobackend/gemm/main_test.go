@@ -39,3 +39,27 @@ func TestBlocking(t *testing.T) {
 		}
 	}
 }
+
+// TestFloatBlocking checks floatBlocking's rules on this machine's caches:
+// the block of A within a quarter of L2 (or one panel high), kc never
+// above blocking's, and with fitL1 the B micro-panel within two thirds of
+// L1 wherever that leaves kc ≥ 256.
+func TestFloatBlocking(t *testing.T) {
+	c := isa.Caches()
+	for _, fitL1 := range []bool{false, true} {
+		for _, s := range []struct{ mr, nr, size, kcMin int }{{14, 32, 4, kcMin512}, {14, 16, 8, kcMin512}, {6, 16, 4, kcMin256}} {
+			kc, mc, nc := floatBlocking(s.mr, s.nr, s.size, s.kcMin, fitL1)
+			bkc, _, bnc := blocking(s.mr, s.nr, s.size, s.kcMin)
+			if kc > bkc || nc != bnc || mc%s.mr != 0 || mc > s.mr && mc*kc*s.size > c.L2/4 {
+				t.Errorf("%+v fitL1=%v: kc %d mc %d nc %d (blocking's kc %d nc %d)", s, fitL1, kc, mc, nc, bkc, bnc)
+			}
+			fits := c.L1*2/3/(s.nr*s.size)/8*8 >= 256
+			if fitL1 && fits && kc*s.nr*s.size > c.L1*2/3 {
+				t.Errorf("%+v: kc %d, the B micro-panel over 2/3 of L1 %d", s, kc, c.L1)
+			}
+			if (!fitL1 || !fits) && kc != bkc {
+				t.Errorf("%+v: kc %d, blocking's %d", s, kc, bkc)
+			}
+		}
+	}
+}

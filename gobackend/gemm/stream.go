@@ -54,7 +54,11 @@ func useStream[T Float](kern *microKernel[T], lvl isa.Level, m, n int) bool {
 // gemmStream computes C = alpha·op(A)·op(B) + beta·C on the streaming path.
 func gemmStream[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
 	mr, nr := kern.mr, kern.nr
-	kc := max(1, min(kern.kc, k))
+	kc := kern.kc
+	if kern.streamKC > 0 {
+		kc = kern.streamKC
+	}
+	kc = max(1, min(kc, k))
 	mp := ceilDiv(m, mr) * mr // rows of packed A, padded to whole panels
 	// The last m mod mr rows run on a kernel of their own height where
 	// there is one, their panel packed that many rows wide.

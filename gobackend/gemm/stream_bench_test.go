@@ -13,7 +13,8 @@ import (
 )
 
 // BenchmarkStream times the paths a few-row product can take, forced, at
-// the best level: the loop nest, the unpacked direct path and the
+// the best level: the loop nest, shared or cut in a grid (grid.go), the
+// unpacked direct path and the
 // streaming path, on the convolution shapes (m output channels, n output
 // positions, k = C·R·S) and with m growing to find where streaming stops
 // paying (streamMaxRows). The sub-benchmarks of one shape run back to
@@ -49,7 +50,7 @@ func BenchmarkStream(b *testing.B) {
 	}
 	for _, s := range shapes {
 		for _, th := range []int{1, 2} {
-			paths := []string{"nest", "direct"}
+			paths := []string{"nest", "grid", "direct"}
 			for _, c := range chunks {
 				paths = append(paths, fmt.Sprintf("stream%d", c))
 			}
@@ -81,6 +82,9 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 		switch path {
 		case "nest":
 			gemmNest(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+		case "grid":
+			tr, tc := gridFor(&kern, m, n, threads)
+			gemmGrid(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, tr, tc)
 		case "direct":
 			gemmDirect(m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		default:
