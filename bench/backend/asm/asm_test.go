@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -100,25 +101,7 @@ func TestNonTemporalStores(t *testing.T) {
 			p := tune.Defaults()
 			p.NonTemporal = tune.NonTemporal{Quantize: c.from, Dequantize: c.from}
 			tune.Apply(p, "test")
-			data := w.NewData(1)
-			k, err := b.Prepare(w, data, backend.Config{Threads: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := backend.NonTemporalOf(k); got != c.want {
-				t.Errorf("%s from %d bytes: NonTemporalOf = %v, want %v", op, c.from, got, c.want)
-			}
-			if _, err := k.Run(1); err != nil {
-				t.Fatal(err)
-			}
-			out, err := k.Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if chk := w.Verify(data, out); !chk.OK {
-				t.Errorf("%s from %d bytes: %s", op, c.from, chk.Detail)
-			}
-			k.Close()
+			checkNonTemporal(t, b, w, c.want, fmt.Sprintf("%s from %d bytes", op, c.from))
 		}
 	}
 }
@@ -139,25 +122,33 @@ func TestNonTemporalElementWise(t *testing.T) {
 			want bool
 		}{{4096, false}, {from / 4, true}} {
 			w := workload.Workload{Op: op, DType: workload.F32, Shape: workload.Shape{N: c.n}}
-			data := w.NewData(1)
-			k, err := b.Prepare(w, data, backend.Config{Threads: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := backend.NonTemporalOf(k); got != c.want {
-				t.Errorf("%s of %d: NonTemporalOf = %v, want %v", op, c.n, got, c.want)
-			}
-			if _, err := k.Run(1); err != nil {
-				t.Fatal(err)
-			}
-			out, err := k.Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if chk := w.Verify(data, out); !chk.OK {
-				t.Errorf("%s of %d: %s", op, c.n, chk.Detail)
-			}
-			k.Close()
+			checkNonTemporal(t, b, w, c.want, fmt.Sprintf("%s of %d", op, c.n))
 		}
+	}
+}
+
+// checkNonTemporal prepares w on b at one thread, checks that its kernel
+// says it stores non-temporally exactly when want, and that its output
+// verifies.
+func checkNonTemporal(t *testing.T, b Backend, w workload.Workload, want bool, what string) {
+	t.Helper()
+	data := w.NewData(1)
+	k, err := b.Prepare(w, data, backend.Config{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if got := backend.NonTemporalOf(k); got != want {
+		t.Errorf("%s: NonTemporalOf = %v, want %v", what, got, want)
+	}
+	if _, err := k.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	out, err := k.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chk := w.Verify(data, out); !chk.OK {
+		t.Errorf("%s: %s", what, chk.Detail)
 	}
 }
