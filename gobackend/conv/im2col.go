@@ -132,36 +132,9 @@ func Im2col[T Float](p Params, x, col []T, threads int) {
 		})
 		return
 	}
-	isz := prod(p.In)
 	num.For(p.C*taps, threads, 1, max(1, minCopy/P), func(_, lo, hi int) {
 		for rowIdx := lo; rowIdx < hi; rowIdx++ {
-			c, tap := rowIdx/taps, rowIdx%taps
-			t, r, s := tap/(p.Window[1]*p.Window[2]), tap/p.Window[2]%p.Window[1], tap%p.Window[2]
-			xc := x[c*isz : (c+1)*isz]
-			row := col[rowIdx*P : (rowIdx+1)*P]
-			off := s*p.Dil[2] - p.Pad[2]
-			lo2, hi2 := validRange(o[2], p.Stride[2], off, p.In[2])
-			for o0 := range o[0] {
-				i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
-				for o1 := range o[1] {
-					i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
-					dst := row[(o0*o[1]+o1)*o[2]:][:o[2]]
-					if i0 < 0 || i1 < 0 || i0 >= p.In[0] || i1 >= p.In[1] || lo2 >= hi2 {
-						clear(dst)
-						continue
-					}
-					src := xc[(i0*p.In[1]+i1)*p.In[2]:]
-					clear(dst[:lo2])
-					clear(dst[hi2:])
-					if p.Stride[2] == 1 {
-						copy(dst[lo2:hi2], src[lo2+off:hi2+off])
-						continue
-					}
-					for q := lo2; q < hi2; q++ {
-						dst[q] = src[q*p.Stride[2]+off]
-					}
-				}
-			}
+			im2colRow(p, o, x, col[rowIdx*P:(rowIdx+1)*P], rowIdx, 0, P)
 		}
 	})
 }

@@ -79,38 +79,45 @@ func (l *Lowered[T]) runTiled(lvl isa.Level, x, w, y []T, threads int) {
 // into tile ((C·T·R·S) × (q1−q0), row stride q1−q0), zero where a tap falls
 // in the padding.
 func im2colTile[T Float](p Params, o [3]int, x, tile []T, q0, q1 int) {
-	taps, isz, nb := prod(p.Window), prod(p.In), q1-q0
-	for rowIdx := range p.C * taps {
-		c, tap := rowIdx/taps, rowIdx%taps
-		t, r, s := tap/(p.Window[1]*p.Window[2]), tap/p.Window[2]%p.Window[1], tap%p.Window[2]
-		xc := x[c*isz : (c+1)*isz]
-		row := tile[rowIdx*nb : (rowIdx+1)*nb]
-		off := s*p.Dil[2] - p.Pad[2]
-		lo2, hi2 := validRange(o[2], p.Stride[2], off, p.In[2])
-		// The output rows (o0, o1) the tile spans, each from column a to b.
-		for q := q0; q < q1; {
-			orow := q / o[2]
-			a, b := q-orow*o[2], min(o[2], q1-orow*o[2])
-			dst := row[q-q0 : q-q0+b-a]
-			q += b - a
-			o0, o1 := orow/o[1], orow%o[1]
-			i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
-			i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
-			lo, hi := max(a, lo2), min(b, hi2)
-			if i0 < 0 || i1 < 0 || i0 >= p.In[0] || i1 >= p.In[1] || lo >= hi {
-				clear(dst)
-				continue
-			}
-			src := xc[(i0*p.In[1]+i1)*p.In[2]:]
-			clear(dst[:lo-a])
-			clear(dst[hi-a:])
-			if p.Stride[2] == 1 {
-				copy(dst[lo-a:hi-a], src[lo+off:hi+off])
-				continue
-			}
-			for j := lo; j < hi; j++ {
-				dst[j-a] = src[j*p.Stride[2]+off]
-			}
+	nb := q1 - q0
+	for rowIdx := range p.C * prod(p.Window) {
+		im2colRow(p, o, x, tile[rowIdx*nb:(rowIdx+1)*nb], rowIdx, q0, q1)
+	}
+}
+
+// im2colRow writes columns [q0, q1) of row rowIdx (channel and tap) of an
+// NCHW sample's column matrix into row, zero where the tap falls in the
+// padding: the whole matrix's rows (Im2col) and a tile's (im2colTile).
+func im2colRow[T Float](p Params, o [3]int, x, row []T, rowIdx, q0, q1 int) {
+	taps, isz := prod(p.Window), prod(p.In)
+	c, tap := rowIdx/taps, rowIdx%taps
+	t, r, s := tap/(p.Window[1]*p.Window[2]), tap/p.Window[2]%p.Window[1], tap%p.Window[2]
+	xc := x[c*isz : (c+1)*isz]
+	off := s*p.Dil[2] - p.Pad[2]
+	lo2, hi2 := validRange(o[2], p.Stride[2], off, p.In[2])
+	// The output rows (o0, o1) the columns span, each from column a to b.
+	for q := q0; q < q1; {
+		orow := q / o[2]
+		a, b := q-orow*o[2], min(o[2], q1-orow*o[2])
+		dst := row[q-q0 : q-q0+b-a]
+		q += b - a
+		o0, o1 := orow/o[1], orow%o[1]
+		i0 := o0*p.Stride[0] + t*p.Dil[0] - p.Pad[0]
+		i1 := o1*p.Stride[1] + r*p.Dil[1] - p.Pad[1]
+		lo, hi := max(a, lo2), min(b, hi2)
+		if i0 < 0 || i1 < 0 || i0 >= p.In[0] || i1 >= p.In[1] || lo >= hi {
+			clear(dst)
+			continue
+		}
+		src := xc[(i0*p.In[1]+i1)*p.In[2]:]
+		clear(dst[:lo-a])
+		clear(dst[hi-a:])
+		if p.Stride[2] == 1 {
+			copy(dst[lo-a:hi-a], src[lo+off:hi+off])
+			continue
+		}
+		for j := lo; j < hi; j++ {
+			dst[j-a] = src[j*p.Stride[2]+off]
 		}
 	}
 }
