@@ -420,6 +420,29 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type type, pb_trans ta, pb
                            int64_t m, int64_t n, int64_t k, const pb_job_opts *opts,
                            pb_job **out, char *err, size_t errlen);
 
+/* The quantization reorders: f32 ↔ s8 or u8 with scales and zero points. */
+typedef enum pb_dnnl_quant_op {
+	PB_DNNL_QUANTIZE = 0, /* x (f32) → q = saturate(rne(x · fl32(1/scale)) + zp) */
+	PB_DNNL_DEQUANTIZE    /* q → x (f32) = fl32(scale · (q − zp)) */
+} pb_dnnl_quant_op;
+
+/*
+ * pb_dnnl_quant_job prepares op as a oneDNN reorder with output scales and
+ * zero points (oneDNN 2.x attributes) on rows×cols elements, row-major:
+ * arguments 0 the input (x f32, or q), 1 the output. The integer type is
+ * u8 when is_unsigned, else s8. per_channel: scales and zero_points hold
+ * one value per row (mask on dimension 0 of a rows×cols tensor); else one
+ * for the whole tensor. Quantize gives oneDNN the multiplier 1/scale
+ * rounded to f32; oneDNN adds the zero point in f32 before it rounds half
+ * to even. A configuration oneDNN refuses (2.x takes one zero point per
+ * tensor) is PB_ERR_UNSUPPORTED. The description ends in "impl=" and the
+ * implementation name (e.g. "jit:uni").
+ */
+pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, int64_t rows,
+                            int64_t cols, int per_channel, const float *scales,
+                            const int32_t *zero_points, const pb_job_opts *opts, pb_job **out,
+                            char *err, size_t errlen);
+
 /*
  * GPUs: the CUDA runtime or HIP, cuBLAS, cuDNN, rocBLAS and NVML.
  *

@@ -1,8 +1,9 @@
 /*
  * onednn_internal.h — the oneDNN handle, shared by onednn.c (loading,
  * eltwise, binary, reduction and softmax jobs), onednn_layers.c
- * (convolution, pooling and normalization jobs) and onednn_matmul.c
- * (matmul in f32, bf16, f16, s8 and u8×s8).
+ * (convolution, pooling and normalization jobs), onednn_matmul.c
+ * (matmul in f32, bf16, f16, s8 and u8×s8) and onednn_reorder.c
+ * (quantize and dequantize as reorders with scales and zero points).
  */
 #ifndef PB_ONEDNN_INTERNAL_H
 #define PB_ONEDNN_INTERNAL_H

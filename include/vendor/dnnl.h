@@ -262,4 +262,20 @@ typedef dnnl_status_t (*dnnl_matmul_desc_init_fn)(pb_dnnl_op_desc_t *desc,
                                                   const dnnl_memory_desc_t *bias,
                                                   const dnnl_memory_desc_t *dst);
 
+/*
+ * Quantization reorders (native/onednn_reorder.c): oneDNN 2.x's output
+ * scales and zero points, set on the attributes before the primitive
+ * descriptor is made (3.0 replaced output scales with per-argument scales
+ * given at execution). The reorder computes dst = saturate(rne(scale ·
+ * (src − zp_src) + zp_dst)) in f32; DNNL_ARG_FROM 1 and DNNL_ARG_TO 17
+ * (above) name its src and dst.
+ */
+typedef dnnl_status_t (*dnnl_primitive_attr_set_output_scales_fn)(dnnl_primitive_attr_t attr,
+                                                                  dnnl_dim_t count, int mask,
+                                                                  const float *scales);
+typedef dnnl_status_t (*dnnl_primitive_attr_set_zero_points_fn)(dnnl_primitive_attr_t attr,
+                                                                int arg, dnnl_dim_t count,
+                                                                int mask,
+                                                                const int32_t *zero_points);
+
 #endif
