@@ -16,9 +16,11 @@ const qlinearTolULPs = 5
 // verifyQuant checks a quantization op's output. convert, widen and
 // dequantize are exact against their rounding references; quantize is
 // exact but for an element whose x·(1/scale) lands on (or, for a library
-// that divides instead, within f32 rounding of) a half-integer, which may
-// be one step off: libraries that round half away from zero (PyTorch's
-// reference quantizer, std::round) do so there. qlinear is checked within
+// that divides instead or adds the zero point before rounding, within f32
+// rounding of) a half-integer, which may be one step off: libraries that
+// round half away from zero (PyTorch's reference quantizer, std::round) do
+// so there, and so does oneDNN's reorder, which rounds x·(1/scale) + zp to
+// even (an odd zero point moves the even neighbour). qlinear is checked within
 // qlinearTolULPs, on every row or, past fullGEMMLimit multiply-adds, on a
 // spread sample of rows.
 func (w Workload) verifyQuant(d Data, out []float64) Check {
@@ -85,7 +87,7 @@ func (w Workload) verifyQuantize(d Data, out []float64) Check {
 			diff = math.MaxFloat64
 		}
 		c.MaxRelErr = math.Max(c.MaxRelErr, diff)
-		if diff == 1 && nearTie(x[i], scales[r]) {
+		if diff == 1 && nearTie(x[i], scales[r], zps[r]) {
 			ties++
 			continue
 		}
@@ -95,16 +97,18 @@ func (w Workload) verifyQuantize(d Data, out []float64) Check {
 		}
 	}
 	if c.OK && ties > 0 {
-		c.Detail = fmt.Sprintf("%d elements on a rounding tie one step off (half away from zero)", ties)
+		c.Detail = fmt.Sprintf("%d elements on a rounding tie one step off (rounded half away from zero, or with the zero point added before rounding)", ties)
 	}
 	return c
 }
 
 // nearTie reports whether x/scale is a half-integer, or within the f32
-// roundings that x·(1/scale) and x/scale differ by (2^-21 relative).
-func nearTie(x, scale float64) bool {
+// roundings by which x·(1/scale), x/scale and, for a library that adds the
+// zero point before rounding (oneDNN's reorder), fl32(x·(1/scale) + zp)
+// differ (2^-21 relative to |x/scale| + |zp|).
+func nearTie(x, scale, zp float64) bool {
 	p := x / scale
-	return math.Abs(math.Abs(p-math.Floor(p))-0.5) <= 0x1p-21*math.Max(math.Abs(p), 1)
+	return math.Abs(math.Abs(p-math.Floor(p))-0.5) <= 0x1p-21*math.Max(math.Abs(p)+math.Abs(zp), 1)
 }
 
 // qlinearRows lists the rows of y verified and measured for accuracy:

@@ -91,6 +91,17 @@ func TestQuantVerify(t *testing.T) {
 	if chk := w.Verify(d, []float64{2, 3}); chk.OK {
 		t.Error("one step off away from a tie passed")
 	}
+	// The zero point added before rounding (oneDNN's reorder): u8 with zero
+	// point 117 rounds 2.5 + 117 to 120, and 1.5 + 2⁻²⁰ + 117, rounded to
+	// f32, is 118.5, which rounds to 118, where rne(1.5 + 2⁻²⁰) + 117 is 119.
+	w = Workload{Op: Quantize, DType: U8, Shape: Shape{N: 3}}
+	d = Data{Args: [][]float64{{2.5, 1.5 + 0x1p-20, 2.4}, {1}, {117}}}
+	if chk := w.Verify(d, []float64{120, 118, 119}); !chk.OK || chk.MaxRelErr != 1 {
+		t.Errorf("the zero point added before rounding at a tie: %+v", chk)
+	}
+	if chk := w.Verify(d, []float64{119, 119, 120}); chk.OK {
+		t.Error("one step off away from a tie, with a zero point, passed")
+	}
 	if v := QuantizeValue(2.5, 1, 0, I8); v != 2 {
 		t.Errorf("quantize(2.5) = %g, want 2 (ties to even)", v)
 	}

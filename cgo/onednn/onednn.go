@@ -125,6 +125,9 @@ type Library struct {
 	gemmOnce sync.Once
 	gemmImpl [GEMMU8S8 + 1]string
 
+	quantOnce sync.Once
+	quantImpl string // QuantImplementation's
+
 	closed atomic.Bool
 	mu     sync.Mutex
 	jobs   int

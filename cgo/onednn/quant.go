@@ -84,3 +84,21 @@ func (l *Library) PrepareQuant(s QuantSpec, opt JobOptions) (*Job, error) {
 	}
 	return l.newJob(what, opt, func() (unsafe.Pointer, error) { return l.quantJob(s, opt) })
 }
+
+// QuantImplementation returns the reorder oneDNN picks for a small
+// per-tensor s8 quantize (its impl_info_str, e.g. "jit:uni"), or "" when
+// the library cannot make one (a version without output scales). Asked
+// once and kept; a job of another shape or type may get another
+// implementation: Implementation(job) says which it runs.
+func (l *Library) QuantImplementation() string {
+	l.check()
+	l.quantOnce.Do(func() {
+		job, err := l.PrepareQuant(QuantSpec{Op: Quantize, Rows: 1, Cols: 64, Scales: []float32{1}, ZeroPoints: []int32{0}}, JobOptions{})
+		if err != nil {
+			return
+		}
+		l.quantImpl = Implementation(job)
+		job.Close()
+	})
+	return l.quantImpl
+}

@@ -140,6 +140,71 @@ static void test_gemm(pb_dnnl *lib, pb_dnnl_gemm_type t, int ta, int tb, int64_t
 	free(c);
 }
 
+/*
+ * test_quant quantizes rows×cols values (a quarter on rounding ties) with
+ * pb_dnnl_quant_job and dequantizes them back, each compared exactly with
+ * what the job is documented to compute: rne(fl32(fl32(x·fl32(1/s)) + zp))
+ * saturated, then fl32(s·(q − zp)).
+ */
+static void test_quant(pb_dnnl *lib, int is_unsigned, int64_t rows, int64_t cols,
+                       int per_channel, int threads)
+{
+	int64_t n = rows * cols, ns = per_channel ? rows : 1;
+	double *x = malloc((size_t)n * sizeof *x), *q = malloc((size_t)n * sizeof *q);
+	double *back = malloc((size_t)n * sizeof *back);
+	float scales[8];
+	int32_t zps[8];
+	for (int64_t r = 0; r < ns; r++) {
+		scales[r] = 0.01f + 0.03f * (float)r;
+		zps[r] = is_unsigned ? 117 : 0;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		float s = scales[per_channel ? i / cols : 0];
+		double v = 200 * (urand() - 0.5) * s;
+		if (i % 4 == 0)
+			v = (floor(v / s) + 0.5) * s;
+		x[i] = (float)v;
+	}
+	pb_job_opts o = {2, threads};
+	for (int op = PB_DNNL_QUANTIZE; op <= PB_DNNL_DEQUANTIZE; op++) {
+		pb_job *j = NULL;
+		pb_status st = pb_dnnl_quant_job(lib, (pb_dnnl_quant_op)op, is_unsigned, rows, cols,
+		                                 per_channel, scales, zps, &o, &j, err, sizeof err);
+		CHECK(st == PB_OK, "quant op %d u8=%d %lldx%lld: %s", op, is_unsigned, (long long)rows,
+		      (long long)cols, err);
+		if (j == NULL)
+			break;
+		char desc[256];
+		pb_job_describe(j, desc, sizeof desc, NULL, 0);
+		CHECK(strstr(desc, "impl=") != NULL, "description %s", desc);
+		pb_job_set_input(j, 0, op == PB_DNNL_QUANTIZE ? x : q, (size_t)n, NULL, 0);
+		int64_t t;
+		CHECK(pb_job_run(j, 3, &t, err, sizeof err) == PB_OK, "run: %s", err);
+		double *out = op == PB_DNNL_QUANTIZE ? q : back;
+		CHECK(pb_job_output(j, out, (size_t)n, err, sizeof err) == PB_OK, "output: %s", err);
+		int bad = 0;
+		for (int64_t i = 0; i < n && bad < 3; i++) {
+			int64_t r = per_channel ? i / cols : 0;
+			double want;
+			if (op == PB_DNNL_QUANTIZE) {
+				float p = (float)x[i] * (1.0f / scales[r]);
+				want = nearbyint((double)(p + (float)zps[r]));
+				want = fmin(fmax(want, is_unsigned ? 0 : -128), is_unsigned ? 255 : 127);
+			} else {
+				want = (double)(scales[r] * (float)(q[i] - zps[r]));
+			}
+			if (out[i] != want) {
+				bad++;
+				CHECK(0, "quant op %d element %lld: %g, want %g", op, (long long)i, out[i], want);
+			}
+		}
+		pb_job_free(j);
+	}
+	free(x);
+	free(q);
+	free(back);
+}
+
 int main(void)
 {
 	pb_dnnl *lib = NULL;
@@ -216,6 +281,26 @@ int main(void)
 	st = pb_dnnl_gemm_job(lib, PB_DNNL_GEMM_F32, (pb_trans)7, PB_NO_TRANS, 4, 4, 4, NULL, &j, err,
 	                      sizeof err);
 	CHECK(st == PB_ERR_INVALID, "gemm transpose 7: %d", st);
+
+	for (int u = 0; u < 2; u++)
+		for (int t = 1; t <= 2; t++) {
+			test_quant(lib, u, 1, 1, 0, t);
+			test_quant(lib, u, 1, 4099, 0, t);
+			test_quant(lib, u, 3, 65, 1, t); /* one zero point shared by the rows */
+		}
+	float sc[2] = {0.1f, 0.2f};
+	int32_t zp[2] = {3, 5};
+	st = pb_dnnl_quant_job(lib, PB_DNNL_QUANTIZE, 1, 2, 8, 1, sc, zp, NULL, &j, err, sizeof err);
+	CHECK((st == PB_ERR_UNSUPPORTED && strstr(err, "zero point") != NULL) || st == PB_OK,
+	      "per-channel zero points: %d %s", st, err);
+	if (j != NULL)
+		pb_job_free(j);
+	j = NULL;
+	sc[0] = 0;
+	st = pb_dnnl_quant_job(lib, PB_DNNL_DEQUANTIZE, 0, 1, 8, 0, sc, zp, NULL, &j, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID && j == NULL, "scale 0: %d", st);
+	st = pb_dnnl_quant_job(lib, (pb_dnnl_quant_op)5, 0, 1, 8, 0, sc, zp, NULL, &j, err, sizeof err);
+	CHECK(st == PB_ERR_INVALID, "quant op 5: %d", st);
 
 	CHECK(pb_dnnl_close(lib, err, sizeof err) == PB_OK, "close");
 	if (pb_failures > 0) {

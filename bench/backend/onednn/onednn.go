@@ -3,7 +3,9 @@
 // relu, sigmoid, tanh and exp (eltwise), add and mul (binary), sum and max
 // (reduction), softmax over rows, the layers (layers.go), and gemm with the
 // matmul primitive in f32 and, where the library has an implementation on
-// the CPU at hand, bf16, f16, i8 and u8s8 (gemm.go). oneDNN 2.x has no f64
+// the CPU at hand, bf16, f16, i8 and u8s8 (gemm.go); quantize and
+// dequantize in i8 and u8 as reorders with scales and zero points
+// (quant.go). oneDNN 2.x has no f64
 // data type: f64 workloads are unsupported. Kernels are timed in C, on C
 // buffers.
 package onednn
@@ -23,7 +25,7 @@ import (
 func init() {
 	backend.Register(backend.Factory{
 		Name:        "onednn",
-		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax, the layers; gemm by matmul in f32, bf16, f16, i8, u8s8 where it has them)",
+		Description: "oneDNN (Intel's DNN primitives) through cgo, loaded at run time (relu, sigmoid, tanh, exp, add, mul, sum, max, softmax, the layers; gemm by matmul in f32, bf16, f16, i8, u8s8 where it has them; quantize, dequantize in i8, u8 by reorders)",
 		Open:        func(backend.OpenOptions) (backend.Backend, error) { return Open() },
 		Isolate:     true,
 	})
@@ -81,9 +83,10 @@ var dtypes = map[workload.DType]onednn.DType{workload.F32: onednn.F32, workload.
 
 // Declared implements backend.Declarer: the primitives of ops and
 // layerOps that the library loaded has (onednn.Library.HasLayer), in the
-// types it computes (HasDType: f32 for oneDNN 2.x), and gemm in each type
-// it has a matmul implementation for on this CPU (HasGEMM). Prepare
-// refuses the rest.
+// types it computes (HasDType: f32 for oneDNN 2.x), gemm in each type
+// it has a matmul implementation for on this CPU (HasGEMM), and quantize
+// and dequantize in i8 and u8 as reorders (quant.go). Prepare refuses the
+// rest.
 func (b *Backend) Declared() backend.Support {
 	var dts []workload.DType
 	for _, dt := range workload.DTypes {
@@ -101,6 +104,7 @@ func (b *Backend) Declared() backend.Support {
 		}
 	}
 	s.Add(b.gemmDTypes(), workload.GEMM)
+	b.declareQuant(s) // quant.go
 	return s
 }
 
@@ -114,6 +118,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 	}
 	if w.Op == workload.GEMM {
 		return b.prepareGEMM(w, in, cfg) // gemm.go
+	}
+	if _, ok := quantOps[w.Op]; ok {
+		return b.prepareQuant(w, in, cfg) // quant.go
 	}
 	op := ops[w.Op]
 	if cfg.Threads < 0 || cfg.Copies < 0 {
