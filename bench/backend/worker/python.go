@@ -34,7 +34,7 @@ type python struct {
 
 var pythons = []python{
 	{name: "torch", script: "torch_worker.py", module: "torch",
-		description: "PyTorch on the CPU through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax, conv, pools, norms; fft, ifft, rfft by torch.fft; spmv, spmm on sparse CSR tensors)",
+		description: "PyTorch on the CPU through a Python worker (gemm, gemv, axpy, dot, element-wise, activations, sum, max, softmax, conv, pools, norms; fft, ifft, rfft by torch.fft; spmv, spmm on sparse CSR tensors; quantize, dequantize in i8, u8 by quantize_per_tensor, quantize_per_channel and dequantize)",
 		device:      hostDevice},
 	{name: "torch-cuda", script: "torch_worker.py", module: "torch",
 		description: "PyTorch on the GPU (-device) through a Python worker, timed with CUDA synchronization (torch's ops; torch.fft through cuFFT, sparse CSR products through cuSPARSE)",

@@ -75,7 +75,7 @@ def np_dtype(name):
     (worker.wideElems on the Go side)."""
     import numpy as np
 
-    return np.float64 if name in ("f64", "i8", "u8s8") else np.float32
+    return np.float64 if name in ("f64", "i8", "u8", "u8s8") else np.float32
 
 
 FFT_OPS = ["fft", "ifft", "rfft"]

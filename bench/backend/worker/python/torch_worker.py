@@ -20,6 +20,8 @@ from peakbench_worker import (FFT_OPS, SPARSE_OPS, Kernel, Missing, Refused, Uns
 
 VECTOR = ["gemm", "gemv", "axpy", "dot", "add", "mul", "relu", "sigmoid", "tanh", "exp", "sum", "max", "softmax"]
 LAYERS = ["conv1d", "conv2d", "conv3d", "maxpool", "avgpool", "adaptiveavgpool", "batchnorm", "layernorm", "groupnorm"]
+QUANT = ["quantize", "dequantize"]
+QTYPES = {"i8": "qint8", "u8": "quint8"}
 
 
 class Torch:
@@ -66,7 +68,7 @@ class Torch:
         ops["gemm"] += lowp
         for dt, reason in why.items():
             unavailable["gemm " + dt] = reason
-        for op, dts, why in self.probe():
+        for op, dts, why in list(self.probe()) + list(self.probe_quant()):
             if dts:
                 ops[op] = dts
             if why:
@@ -119,6 +121,28 @@ class Torch:
                 except Exception as e:
                     msg = str(e).strip().splitlines()
                     why = why or "%s %s on %s: %s: %s" % (op, name, self.dev, type(e).__name__, msg[0] if msg else "")
+            yield op, ok, why
+
+    def probe_quant(self):
+        """Yields (op, dtypes, why not) for quantize and dequantize: a tiny
+        per-tensor and per-channel call of each in qint8 and quint8 on the
+        device (quantized tensors are a CPU feature in older builds)."""
+        torch = self.torch
+        ok, why = [], ""
+        for name, q in QTYPES.items():
+            try:
+                qt = getattr(torch, q)
+                x = torch.ones(2, 4, device=self.dev)
+                a = torch.quantize_per_tensor(x, 0.5, 1, qt)
+                b = torch.quantize_per_channel(x, torch.tensor([0.5, 0.25], dtype=torch.float64, device=self.dev),
+                                               torch.tensor([1, 2], device=self.dev), 0, qt)
+                if a.dequantize()[0, 0].item() != 1 or b.dequantize()[1, 0].item() != 1:
+                    raise RuntimeError("1 quantized and back is not 1")
+                ok.append(name)
+            except Exception as e:
+                msg = str(e).strip().splitlines()
+                why = why or "%s on %s: %s: %s" % (q, self.dev, type(e).__name__, msg[0] if msg else "")
+        for op in QUANT:
             yield op, ok, why
 
     def probe_gemm(self):
@@ -222,7 +246,48 @@ class Torch:
             return (lambda: torch.softmax(x, 1, out=y)), (lambda: y), "torch.softmax(x, 1, out=y)"
         if op in LAYERS:
             return self.layer(req, t)
+        if op in QUANT:
+            return self.quant(req, t)
         raise Unsupported("torch worker: no op %s" % op)
+
+    def quant(self, req, t):
+        """quantize: torch.quantize_per_tensor, or torch.quantize_per_channel
+        over rows (axis 0) for an m×n:channel shape, into qint8 (i8) or
+        quint8 (u8); dequantize: .dequantize() of such a tensor, made once
+        at prepare from the workload's integers. Each call allocates its
+        output, as a user's does (neither takes out=). t: the data (x, or
+        q), the scales and the zero points, as float64."""
+        torch = self.torch
+        op, d = req["op"], req["dims"]
+        qt = getattr(torch, QTYPES[req["dtype"]])
+        rows, cols = max(d.get("m", 0), 1), d["n"]
+        channel = d.get("m", 0) > 0
+        scales, zps = t[1].to(torch.float64), t[2].to(torch.int64)
+        last = [None]
+        if op == "quantize":
+            x = t[0].to(torch.float32).view(rows, cols)
+            if channel:
+                def step():
+                    last[0] = torch.quantize_per_channel(x, scales, zps, 0, qt)
+                name = "torch.quantize_per_channel(x, scales, zero_points, 0, torch.%s)" % QTYPES[req["dtype"]]
+            else:
+                s, z = float(scales[0]), int(zps[0])
+
+                def step():
+                    last[0] = torch.quantize_per_tensor(x, s, z, qt)
+                name = "torch.quantize_per_tensor(x, scale, zero_point, torch.%s)" % QTYPES[req["dtype"]]
+            return step, (lambda: last[0].int_repr()), name
+        ints = t[0].to(torch.int8 if req["dtype"] == "i8" else torch.uint8).view(rows, cols)
+        if channel:
+            q = torch._make_per_channel_quantized_tensor(ints, scales, zps, 0)
+            name = "q.dequantize() (q per channel, torch.%s)" % QTYPES[req["dtype"]]
+        else:
+            q = torch._make_per_tensor_quantized_tensor(ints, float(scales[0]), int(zps[0]))
+            name = "q.dequantize() (q per tensor, torch.%s)" % QTYPES[req["dtype"]]
+
+        def step():
+            last[0] = q.dequantize()
+        return step, (lambda: last[0]), name
 
     def gemm(self, dtype, d, t):
         """torch.mm in the workload's dtype: f32 and f64 as they are, tf32 as
