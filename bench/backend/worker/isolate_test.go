@@ -68,6 +68,16 @@ func TestIsolatedConformance(t *testing.T) {
 					t.Errorf("dtype %s: isolated %v, in process %v", dt, got, want)
 				}
 			}
+			// Every declared pair crosses to the parent, the quantization
+			// ops' own dtypes (u8) included.
+			isolated, inProcess := backend.DeclaredBy(b), backend.DeclaredBy(in)
+			for op, dts := range inProcess {
+				for _, dt := range dts {
+					if !isolated.Has(op, dt) {
+						t.Errorf("%s %s: declared in process, not isolated", op, dt)
+					}
+				}
+			}
 			backendtest.Run(t, b)
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -151,13 +152,20 @@ func (s *server) hello(req request) {
 	ops, algs := map[string][]string{}, map[string][]string{}
 	declared := backend.DeclaredBy(s.b) // the ops: what the backend declares
 	dtypes := append(append([]workload.DType(nil), workload.DTypes...), workload.GEMMDTypes...)
+	for _, op := range workload.QuantOps { // the quantization ops' own (u8, bf16, …)
+		for _, dt := range op.QuantDTypes() {
+			if !slices.Contains(dtypes, dt) {
+				dtypes = append(dtypes, dt)
+			}
+		}
+	}
 	for _, op := range workload.Ops {
 		w := workload.Workload{Op: op}
 		for _, dt := range dtypes {
 			if declared != nil && !declared.Has(op, dt) {
 				continue
 			}
-			if (!dt.GEMMOnly() || op == workload.GEMM) && harness.SupportsDType(s.b, dt) {
+			if op.Accepts(dt) && harness.SupportsDType(s.b, dt) {
 				ops[string(op)] = append(ops[string(op)], string(dt))
 			}
 		}
