@@ -3,7 +3,8 @@
  * output scales and zero points: f32 → s8/u8 and back, per tensor or with
  * a scale per row (per channel).
  *
- * What oneDNN computes (2.6's jit:uni reorder, and its reference one):
+ * What oneDNN computes (2.6's jit:uni reorder, which it picks on the Intel
+ * VM uncapped and under ONEDNN_MAX_CPU_ISA=AVX2 and SSE41 alike):
  * dst = saturate(rne(f32(scale · (src − zp_src)) + zp_dst)), the zero point
  * added in f32 before the rounding. peakbench's quantize is
  * rne(fl32(x · fl32(1/scale))) + zp: the multiplier is given as 1/scale

@@ -2,7 +2,9 @@
 // formerly MKL-DNN) at run time and runs its CPU primitives as timed jobs:
 // eltwise relu, sigmoid (logistic), tanh and exp; binary add and mul;
 // reduction sum and max; softmax over the rows of a matrix; the layers
-// (layers.go); matmul in f32, bf16, f16, s8×s8 and u8×s8 (gemm.go).
+// (layers.go); matmul in f32, bf16, f16, s8×s8 and u8×s8 (gemm.go);
+// quantize and dequantize (f32 ↔ s8/u8) as reorders with scales and zero
+// points (quant.go).
 //
 // The C layer (package github.com/peakbench/peakbench/native) finds
 // libdnnl with dlopen over its usual sonames, or the file named by
