@@ -151,6 +151,9 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 
 // unsupported says why b does not declare w's op and dtype.
 func (b *Backend) unsupported(w workload.Workload) error {
+	if _, ok := quantOps[w.Op]; ok {
+		return b.quantUnsupported(w) // quant.go
+	}
 	_, isOp := ops[w.Op]
 	l, isLayer := layerOps[w.Op]
 	gt, isGEMMType := gemmTypes[w.DType]

@@ -26,6 +26,7 @@ func TestUnsupported(t *testing.T) {
 		{Op: workload.Exp, DType: workload.F64, Shape: workload.Shape{N: 8}},
 		{Op: workload.GEMM, DType: workload.F64, Shape: workload.Shape{M: 2, N: 2, K: 2}},
 		{Op: workload.GEMV, DType: workload.F32, Shape: workload.Shape{M: 2, N: 2}},
+		{Op: workload.Quantize, DType: workload.BF16, Shape: workload.Shape{N: 8}},
 	} {
 		_, err := b.Prepare(w, w.NewData(1), backend.Config{Threads: 1, Copies: 1})
 		if !errors.Is(err, backend.ErrUnsupported) {

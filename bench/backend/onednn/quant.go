@@ -68,3 +68,19 @@ type quantKernel struct {
 }
 
 func (k quantKernel) Implementation() string { return k.impl }
+
+// quantUnsupported says why quantize or dequantize is not declared: the
+// library's own refusal of a small reorder (a oneDNN 2.x without output
+// scales, say), or a dtype other than i8 and u8.
+func (b *Backend) quantUnsupported(w workload.Workload) error {
+	if w.DType != workload.I8 && w.DType != workload.U8 {
+		return fmt.Errorf("onednn: %s %s: the reorders quantize to i8 and u8 only: %w", w.Op, w.DType, backend.ErrUnsupported)
+	}
+	job, err := b.lib.PrepareQuant(onednn.QuantSpec{Op: quantOps[w.Op], Unsigned: w.DType == workload.U8,
+		Rows: 1, Cols: 64, Scales: []float32{1}, ZeroPoints: []int32{0}}, onednn.JobOptions{})
+	if err == nil {
+		job.Close()
+		return backend.Unsupported("onednn", w)
+	}
+	return fmt.Errorf("onednn: %s %s: oneDNN %s makes no quantization reorder here: %v: %w", w.Op, w.DType, b.lib.Version(), err, backend.ErrUnsupported)
+}
