@@ -40,6 +40,7 @@ type Plan[C Complex] struct {
 	stages  []stage[C]
 	work    []C // the buffer the stages alternate with the output
 	blue    *bluestein[C]
+	blocks  *blocked[C] // the last stages' cache-blocked order, past the L2 cache (blocked.go)
 	threads int // the goroutines a long stage is shared between (runShared)
 }
 
@@ -83,6 +84,7 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 		l, s = l/r, s*r
 	}
 	p.work = make([]C, n)
+	p.blocks = newBlocked(p.lvl, n, p.stages, p.threads)
 	return p
 }
 
@@ -109,7 +111,18 @@ func (p *Plan[C]) Transform(y, x []C) {
 		p.blue.transform(y, x)
 		return
 	}
-	runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)
+	if p.blocks == nil {
+		runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)
+		return
+	}
+	// The stages before the blocks end in y, which the blocks then
+	// transform in place.
+	src := x
+	if from := p.blocks.from; from > 0 {
+		runStages(p.lvl, p.stages[:from], y, x, p.work, p.inverse, p.threads)
+		src = y
+	}
+	p.blocks.run(p.lvl, y, src, p.inverse, p.threads)
 }
 
 // runStages sets y to the stages' transform of x, alternating with work
