@@ -23,10 +23,10 @@ import (
 // sets as of the array, so the copy, a cache line or more per row, is what
 // keeps them resident.
 type blocked[C Complex] struct {
-	from   int        // the first stage run in blocks
-	stride int        // S: stage from's stride
-	cols   int        // the columns of stride S a block holds
-	stages []stage[C] // stages from… with their strides scaled by cols/S
+	from   int          // the first stage run in blocks
+	stride int          // S: stage from's stride
+	cols   int          // the columns of stride S a block holds
+	stages []stage[C]   // stages from… with their strides scaled by cols/S
 	bufs   chan *[2][]C // a block's two buffers of n·cols/S values, one pair per thread
 }
 

@@ -41,7 +41,7 @@ type Plan[C Complex] struct {
 	work    []C // the buffer the stages alternate with the output
 	blue    *bluestein[C]
 	blocks  *blocked[C] // the last stages' cache-blocked order, past the L2 cache (blocked.go)
-	threads int // the goroutines a long stage is shared between (runShared)
+	threads int         // the goroutines a long stage is shared between (runShared)
 }
 
 // stage is one pass of radix r over sub-transforms of length l (= r·m) at
