@@ -21,6 +21,10 @@ import (
 //	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
 //	              p), and a transpose in registers puts each butterfly's
 //	              four outputs side by side
+//	fft16b        two radix-4 stages in one pass (zmm, s a multiple of the
+//	              vector): stage A of stride s and m, then stage B of
+//	              stride 4s and m/4, the 16 values of a group in registers
+//	              between them
 //	fft4p         radix 4 with s half a zmm vector (complex64, s = 4):
 //	              the vector holds q < s of two p (tw: per pair of p, for
 //	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
@@ -37,6 +41,7 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 4)
 			g.fftBroadcast(t, w, 2)
 		}
+		g.fft16Broadcast(t)
 		g.fft4Transposed(t)
 		g.fft4TransposedZMM(t)
 		if !t.f64 { // complex128's strides are 1 or multiples of 4: none is half a zmm
@@ -204,6 +209,138 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	g.ADDQ(sb, x)
 	g.LEAQ(Mem{Base: y, Index: sb, Scale: uint8(r)}, y)
 	g.ADDQ(U32((r-1)*cs), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(outer))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// fft16Broadcast emits <c|z>fft16bAVX512: two radix-4 stages of the
+// broadcast kind in one pass. Stage A (stride s, m sub-transforms) writes
+// butterfly p's output k at q + s·(4p + k); stage B (stride 4s, m/4) reads
+// its butterfly p' from those of A's p = p' + k'·m/4, k' < 4, at their
+// output k, the column q' = q + s·k. So for one p' and q, A's four
+// butterflies p' + k'·m/4 read x[q + s·(p' + (k' + 4k)·m/4)], k, k' < 4,
+// and B's four, one per k, take A's outputs k of them and write
+// y[q + s·k + 4s·(4p' + k'')]: sixteen values loaded, two stages of
+// butterflies and twiddles in registers, sixteen stored. The arithmetic is
+// the two stages', operation for operation, so the result is theirs to the
+// bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
+// there is no ymm form (16 registers).
+func (g *gen) fft16Broadcast(t dtype) {
+	w := zmm
+	name := "fft16b"
+	g.fftFunc(t, w, name, "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs two radix-4 Stockham stages in one pass: stage A of stride s over", cplx(t), name, w.name),
+		"m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4",
+		"(twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,",
+		"k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + k''))]. pn = m/4 and",
+		"qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a",
+		fmt.Sprintf("multiple of 4, s and qn of %d.", w.bytes/(2*t.size)))
+	cs := 2 * t.size
+	y, x, twa, twb := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("twa"), twa)
+	g.Load(g.Param("twb"), twb)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	// Bytes: sb = s·cs (y's distance between k and k+1), d = sb·m/4 (x's
+	// between k' and k'+1), d4 = 4d (between k and k+1), d12 = 12d, and
+	// ta = 3·cs·m/4 (twa's between k' and k'+1).
+	m, sb, d, d4, d12, ta := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("m"), m)
+	g.SHRQ(U8(2), m)
+	g.Load(g.Param("s"), sb)
+	g.SHLQ(U8(log2(cs)), sb)
+	g.MOVQ(sb, d)
+	g.IMULQ(m, d)
+	g.LEAQ(Mem{Base: m, Index: m, Scale: 2}, ta)
+	g.SHLQ(U8(log2(cs)), ta)
+	g.MOVQ(d, d4)
+	g.SHLQ(U8(2), d4)
+	g.LEAQ(Mem{Base: d4, Index: d4, Scale: 2}, d12)
+	qb := g.GP64()
+	g.Load(g.Param("qn"), qb)
+	g.SHLQ(U8(log2(cs)), qb)
+	// m is done with: the p' loop counts pn down in it.
+	g.Load(g.Param("pn"), m)
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	g.TESTQ(qb, qb)
+	g.JE(LabelRef(done))
+	outer := g.label("fftp")
+	g.Label(outer)
+	// B's twiddles of this p', broadcast once for its q.
+	var br, bi []VecVirtual
+	for k := range 3 {
+		a, b := g.vec(w), g.vec(w)
+		g.vbroadcast(t, Mem{Base: twb, Disp: k * cs}, a)
+		g.vbroadcast(t, Mem{Base: twb, Disp: k*cs + t.size}, b)
+		br, bi = append(br, a), append(bi, b)
+	}
+	off := g.GP64()
+	g.XORQ(off, off)
+	inner := g.label("fftq")
+	g.Label(inner)
+	// v[k'][k]: A's butterfly p' + k'·m/4, input and then output k.
+	var v [4][4]VecVirtual
+	xo, to := g.GP64(), g.GP64()
+	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
+	g.MOVQ(twa, to)
+	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
+	for kp := range 4 {
+		for k := range 4 {
+			v[kp][k] = g.vec(w)
+		}
+		g.vmovu(t, Mem{Base: xo}, v[kp][0])
+		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 1}, v[kp][1])
+		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 2}, v[kp][2])
+		g.vmovu(t, Mem{Base: xo, Index: d12, Scale: 1}, v[kp][3])
+		g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], mask)
+		for k := 1; k < 4; k++ {
+			g.vbroadcast(t, Mem{Base: to, Disp: (k - 1) * cs}, wr)
+			g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
+			g.cmul(t, w, v[kp][k], wr, wi, tmp)
+		}
+		if kp < 3 {
+			g.ADDQ(d, xo)
+			g.ADDQ(ta, to)
+		}
+	}
+	// B's butterfly over k' for each column k; output k'' to
+	// y + off + sb·(k + 4k'').
+	yo := g.GP64()
+	for k := range 4 {
+		g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
+		for kk := 1; kk < 4; kk++ {
+			g.cmul(t, w, v[kk][k], br[kk-1], bi[kk-1], tmp)
+		}
+		if k == 0 {
+			g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
+		} else {
+			g.ADDQ(sb, yo)
+		}
+		g.vmovu(t, v[0][k], Mem{Base: yo})
+		g.vmovu(t, v[1][k], Mem{Base: yo, Index: sb, Scale: 4})
+		g.vmovu(t, v[2][k], Mem{Base: yo, Index: sb, Scale: 8})
+		g.LEAQ(Mem{Base: yo, Index: sb, Scale: 8}, to)
+		g.vmovu(t, v[3][k], Mem{Base: to, Index: sb, Scale: 4})
+	}
+	g.ADDQ(U32(w.bytes), off)
+	g.CMPQ(off, qb)
+	g.JB(LabelRef(inner))
+	// Next p': x advances s complex values, y 16·s, twa and twb 3.
+	g.ADDQ(sb, x)
+	g.SHLQ(U8(4), sb)
+	g.ADDQ(sb, y)
+	g.SHRQ(U8(4), sb)
+	g.ADDQ(U32(3*cs), twa)
+	g.ADDQ(U32(3*cs), twb)
 	g.DECQ(m)
 	g.JNE(LabelRef(outer))
 	g.Label(done)

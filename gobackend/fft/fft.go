@@ -50,6 +50,7 @@ type Plan[C Complex] struct {
 type stage[C Complex] struct {
 	r, l, m, s int
 	tw         []C  // W_l^(k·p) for k = 1…r−1 at tw[p·(r−1) + k−1]; the asm layout for asm stages
+	tw2        []C  // r = 16: two radix-4 stages fused (fuseStages), the second one's table; tw the first's
 	asm        bool // run by the assembly (amd64, a power-of-two length)
 	blk        int  // the p one vector of an asm stage holds: at stride 1 transposeBlock, at half a zmm's stride 2 (pairBlock); else 0
 }
@@ -83,6 +84,7 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 		p.stages = append(p.stages, st)
 		l, s = l/r, s*r
 	}
+	p.stages = fuseStages(p.lvl, p.stages)
 	p.work = make([]C, n)
 	p.blocks = newBlocked(p.lvl, n, p.stages, p.threads)
 	return p
@@ -229,6 +231,10 @@ func twiddles[C Complex](st stage[C], inverse bool) []C {
 	}
 	return tw
 }
+
+// noFuse turns fuseStages off: the tests compare the fused stages with
+// the two they replace, and the benchmarks time both.
+var noFuse bool
 
 func b2i(b bool) int {
 	if b {

@@ -69,6 +69,9 @@ var pairCacheBytes int
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
 // whole blocks of transposeBlock butterflies.
 func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
+	if st.r == 16 {
+		return lvl >= isa.AVX512 && st.s%complexPerVector[C](64) == 0
+	}
 	if lvl < isa.AVX2 || (st.r != 4 && st.r != 2) {
 		return false
 	}
@@ -76,6 +79,31 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 		return st.r == 4 && transposeBlock[C](lvl, st.m) > 0
 	}
 	return st.s%complexPerVector[C](32) == 0
+}
+
+// fuseStages returns stages with each pair of consecutive radix-4 stages
+// that the zmm broadcast kernel runs (at isa.AVX512, strides of whole zmm
+// vectors) made one pass of radix 16 (cfft16bAVX512): the first's
+// sub-transforms and stride, the second's m, both tables. Each pair is a
+// pass less over the data; the values computed are the same to the bit.
+func fuseStages[C Complex](lvl isa.Level, stages []stage[C]) []stage[C] {
+	if lvl < isa.AVX512 || noFuse {
+		return stages
+	}
+	zv := complexPerVector[C](64)
+	fusable := func(st stage[C]) bool { return st.asm && st.r == 4 && st.blk == 0 && st.s%zv == 0 }
+	var out []stage[C]
+	for i := 0; i < len(stages); i++ {
+		a := stages[i]
+		if i+1 < len(stages) && fusable(a) && fusable(stages[i+1]) {
+			b := stages[i+1]
+			out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: a.s, tw: a.tw, tw2: b.tw, asm: true})
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // The XOR masks that make swap(z) i·z (forward: the real lanes negated)
@@ -116,11 +144,16 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	if st.s > 1 && st.blk == 2 {
 		to *= st.s // s copies of each twiddle
 	}
+	if st.r == 16 {
+		to = 3 * p0 // both tables: 3 per p of its stage, the first stage's p' + k'·m/4 at p'
+	}
 	var z C
 	if unsafe.Sizeof(z) == 8 {
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
+		case st.r == 16:
+			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
 			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
@@ -141,6 +174,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
+	case st.r == 16:
+		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:
 		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
@@ -164,7 +199,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
-		case st.s > 1 && st.blk == 2:
+		case st.s > 1 && st.blk == 2, st.r == 16:
 			zmmUsed = true
 		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true

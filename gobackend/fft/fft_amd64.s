@@ -250,6 +250,284 @@ fftdone10:
 	VZEROUPPER
 	RET
 
+// func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft16bAVX512(SB), $0-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x03, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x03, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone13
+	TESTQ   R12, R12
+	JE      fftdone13
+
+fftp14:
+	VBROADCASTSS (BX), Z1
+	VBROADCASTSS 4(BX), Z2
+	VBROADCASTSS 8(BX), Z3
+	VBROADCASTSS 12(BX), Z4
+	VBROADCASTSS 16(BX), Z5
+	VBROADCASTSS 20(BX), Z6
+	XORQ         R13, R13
+
+fftq15:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPS        (R14), Z10
+	VMOVUPS        (R14)(R9*1), Z11
+	VMOVUPS        (R14)(R9*2), Z12
+	VMOVUPS        (R14)(R10*1), Z13
+	VADDPS         Z12, Z10, Z7
+	VSUBPS         Z12, Z10, Z8
+	VADDPS         Z13, Z11, Z9
+	VSUBPS         Z13, Z11, Z13
+	VPERMILPS      $0xb1, Z13, Z13
+	VXORPS         Z0, Z13, Z13
+	VADDPS         Z9, Z7, Z10
+	VSUBPS         Z9, Z7, Z12
+	VSUBPS         Z13, Z8, Z11
+	VADDPS         Z13, Z8, Z13
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z11, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z11
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z12, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z12
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z13, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z13
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Z14
+	VMOVUPS        (R14)(R9*1), Z15
+	VMOVUPS        (R14)(R9*2), Z16
+	VMOVUPS        (R14)(R10*1), Z17
+	VADDPS         Z16, Z14, Z7
+	VSUBPS         Z16, Z14, Z8
+	VADDPS         Z17, Z15, Z9
+	VSUBPS         Z17, Z15, Z17
+	VPERMILPS      $0xb1, Z17, Z17
+	VXORPS         Z0, Z17, Z17
+	VADDPS         Z9, Z7, Z14
+	VSUBPS         Z9, Z7, Z16
+	VSUBPS         Z17, Z8, Z15
+	VADDPS         Z17, Z8, Z17
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z15, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z15
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z16, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z16
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z17, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z17
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Z18
+	VMOVUPS        (R14)(R9*1), Z19
+	VMOVUPS        (R14)(R9*2), Z20
+	VMOVUPS        (R14)(R10*1), Z21
+	VADDPS         Z20, Z18, Z7
+	VSUBPS         Z20, Z18, Z8
+	VADDPS         Z21, Z19, Z9
+	VSUBPS         Z21, Z19, Z21
+	VPERMILPS      $0xb1, Z21, Z21
+	VXORPS         Z0, Z21, Z21
+	VADDPS         Z9, Z7, Z18
+	VSUBPS         Z9, Z7, Z20
+	VSUBPS         Z21, Z8, Z19
+	VADDPS         Z21, Z8, Z21
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z19, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z19
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z20, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z20
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z21, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z21
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Z22
+	VMOVUPS        (R14)(R9*1), Z23
+	VMOVUPS        (R14)(R9*2), Z24
+	VMOVUPS        (R14)(R10*1), Z25
+	VADDPS         Z24, Z22, Z7
+	VSUBPS         Z24, Z22, Z8
+	VADDPS         Z25, Z23, Z9
+	VSUBPS         Z25, Z23, Z25
+	VPERMILPS      $0xb1, Z25, Z25
+	VXORPS         Z0, Z25, Z25
+	VADDPS         Z9, Z7, Z22
+	VSUBPS         Z9, Z7, Z24
+	VSUBPS         Z25, Z8, Z23
+	VADDPS         Z25, Z8, Z25
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z23, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z23
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z24, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z24
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z25, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z25
+	VADDPS         Z18, Z10, Z7
+	VSUBPS         Z18, Z10, Z8
+	VADDPS         Z22, Z14, Z9
+	VSUBPS         Z22, Z14, Z22
+	VPERMILPS      $0xb1, Z22, Z22
+	VXORPS         Z0, Z22, Z22
+	VADDPS         Z9, Z7, Z10
+	VSUBPS         Z9, Z7, Z18
+	VSUBPS         Z22, Z8, Z14
+	VADDPS         Z22, Z8, Z22
+	VPERMILPS      $0xb1, Z14, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z14
+	VPERMILPS      $0xb1, Z18, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z18
+	VPERMILPS      $0xb1, Z22, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z22
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPS        Z10, (R14)
+	VMOVUPS        Z14, (R14)(DI*4)
+	VMOVUPS        Z18, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z22, (R15)(DI*4)
+	VADDPS         Z19, Z11, Z7
+	VSUBPS         Z19, Z11, Z8
+	VADDPS         Z23, Z15, Z9
+	VSUBPS         Z23, Z15, Z10
+	VPERMILPS      $0xb1, Z10, Z10
+	VXORPS         Z0, Z10, Z10
+	VADDPS         Z9, Z7, Z11
+	VSUBPS         Z9, Z7, Z19
+	VSUBPS         Z10, Z8, Z15
+	VADDPS         Z10, Z8, Z23
+	VPERMILPS      $0xb1, Z15, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z15
+	VPERMILPS      $0xb1, Z19, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z19
+	VPERMILPS      $0xb1, Z23, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z23
+	ADDQ           DI, R14
+	VMOVUPS        Z11, (R14)
+	VMOVUPS        Z15, (R14)(DI*4)
+	VMOVUPS        Z19, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z23, (R15)(DI*4)
+	VADDPS         Z20, Z12, Z7
+	VSUBPS         Z20, Z12, Z8
+	VADDPS         Z24, Z16, Z9
+	VSUBPS         Z24, Z16, Z10
+	VPERMILPS      $0xb1, Z10, Z10
+	VXORPS         Z0, Z10, Z10
+	VADDPS         Z9, Z7, Z12
+	VSUBPS         Z9, Z7, Z20
+	VSUBPS         Z10, Z8, Z16
+	VADDPS         Z10, Z8, Z24
+	VPERMILPS      $0xb1, Z16, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z16
+	VPERMILPS      $0xb1, Z20, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z20
+	VPERMILPS      $0xb1, Z24, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z24
+	ADDQ           DI, R14
+	VMOVUPS        Z12, (R14)
+	VMOVUPS        Z16, (R14)(DI*4)
+	VMOVUPS        Z20, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z24, (R15)(DI*4)
+	VADDPS         Z21, Z13, Z7
+	VSUBPS         Z21, Z13, Z8
+	VADDPS         Z25, Z17, Z9
+	VSUBPS         Z25, Z17, Z10
+	VPERMILPS      $0xb1, Z10, Z10
+	VXORPS         Z0, Z10, Z10
+	VADDPS         Z9, Z7, Z13
+	VSUBPS         Z9, Z7, Z21
+	VSUBPS         Z10, Z8, Z17
+	VADDPS         Z10, Z8, Z25
+	VPERMILPS      $0xb1, Z17, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z17
+	VPERMILPS      $0xb1, Z21, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z21
+	VPERMILPS      $0xb1, Z25, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z25
+	ADDQ           DI, R14
+	VMOVUPS        Z13, (R14)
+	VMOVUPS        Z17, (R14)(DI*4)
+	VMOVUPS        Z21, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z25, (R15)(DI*4)
+	ADDQ           $0x00000040, R13
+	CMPQ           R13, R12
+	JB             fftq15
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000018, DX
+	ADDQ           $0x00000018, BX
+	DECQ           SI
+	JNE            fftp14
+
+fftdone13:
+	VZEROUPPER
+	RET
+
 // func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft4tAVX2(SB), $0-48
@@ -265,9 +543,9 @@ TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone13
+	JE      fftdone16
 
-fftt14:
+fftt17:
 	VMOVUPS        (CX), Y1
 	VMOVUPS        (CX)(SI*1), Y2
 	VMOVUPS        (CX)(SI*2), Y3
@@ -313,9 +591,9 @@ fftt14:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt14
+	JNE            fftt17
 
-fftdone13:
+fftdone16:
 	VZEROUPPER
 	RET
 
@@ -334,9 +612,9 @@ TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x03, BX
 	TESTQ   BX, BX
-	JE      fftdone15
+	JE      fftdone18
 
-fftt16:
+fftt19:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -386,9 +664,9 @@ fftt16:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt16
+	JNE            fftt19
 
-fftdone15:
+fftdone18:
 	VZEROUPPER
 	RET
 
@@ -407,9 +685,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone17
+	JE      fftdone20
 
-fftp18:
+fftp21:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -451,9 +729,9 @@ fftp18:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp18
+	JNE            fftp21
 
-fftdone17:
+fftdone20:
 	VZEROUPPER
 	RET
 
@@ -469,9 +747,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone19
+	JE           splitdone22
 
-split20:
+split23:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -496,9 +774,9 @@ split20:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split20
+	JNE            split23
 
-splitdone19:
+splitdone22:
 	VZEROUPPER
 	RET
 
@@ -514,9 +792,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone21
+	JE           splitdone24
 
-split22:
+split25:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -541,9 +819,9 @@ split22:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split22
+	JNE            split25
 
-splitdone21:
+splitdone24:
 	VZEROUPPER
 	RET
 
@@ -566,11 +844,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone23
+	JE      fftdone26
 	TESTQ   DI, DI
-	JE      fftdone23
+	JE      fftdone26
 
-fftp24:
+fftp27:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -579,7 +857,7 @@ fftp24:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq25:
+fftq28:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -611,14 +889,14 @@ fftq25:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq25
+	JB             fftq28
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp24
+	JNE            fftp27
 
-fftdone23:
+fftdone26:
 	VZEROUPPER
 	RET
 
@@ -637,16 +915,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone26
+	JE    fftdone29
 	TESTQ DI, DI
-	JE    fftdone26
+	JE    fftdone29
 
-fftp27:
+fftp30:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq28:
+fftq31:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -660,14 +938,14 @@ fftq28:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq28
+	JB             fftq31
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp27
+	JNE            fftp30
 
-fftdone26:
+fftdone29:
 	VZEROUPPER
 	RET
 
@@ -690,11 +968,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone29
+	JE      fftdone32
 	TESTQ   DI, DI
-	JE      fftdone29
+	JE      fftdone32
 
-fftp30:
+fftp33:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -703,7 +981,7 @@ fftp30:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq31:
+fftq34:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -735,14 +1013,14 @@ fftq31:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq31
+	JB             fftq34
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp30
+	JNE            fftp33
 
-fftdone29:
+fftdone32:
 	VZEROUPPER
 	RET
 
@@ -761,16 +1039,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone32
+	JE    fftdone35
 	TESTQ DI, DI
-	JE    fftdone32
+	JE    fftdone35
 
-fftp33:
+fftp36:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq34:
+fftq37:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -784,14 +1062,292 @@ fftq34:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq34
+	JB             fftq37
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp33
+	JNE            fftp36
 
-fftdone32:
+fftdone35:
+	VZEROUPPER
+	RET
+
+// func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft16bAVX512(SB), $0-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPD (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x04, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x04, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone38
+	TESTQ   R12, R12
+	JE      fftdone38
+
+fftp39:
+	VBROADCASTSD (BX), Z1
+	VBROADCASTSD 8(BX), Z2
+	VBROADCASTSD 16(BX), Z3
+	VBROADCASTSD 24(BX), Z4
+	VBROADCASTSD 32(BX), Z5
+	VBROADCASTSD 40(BX), Z6
+	XORQ         R13, R13
+
+fftq40:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPD        (R14), Z10
+	VMOVUPD        (R14)(R9*1), Z11
+	VMOVUPD        (R14)(R9*2), Z12
+	VMOVUPD        (R14)(R10*1), Z13
+	VADDPD         Z12, Z10, Z7
+	VSUBPD         Z12, Z10, Z8
+	VADDPD         Z13, Z11, Z9
+	VSUBPD         Z13, Z11, Z13
+	VPERMILPD      $0x55, Z13, Z13
+	VXORPD         Z0, Z13, Z13
+	VADDPD         Z9, Z7, Z10
+	VSUBPD         Z9, Z7, Z12
+	VSUBPD         Z13, Z8, Z11
+	VADDPD         Z13, Z8, Z13
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z11, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z11
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z12, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z12
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z13, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z13
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Z14
+	VMOVUPD        (R14)(R9*1), Z15
+	VMOVUPD        (R14)(R9*2), Z16
+	VMOVUPD        (R14)(R10*1), Z17
+	VADDPD         Z16, Z14, Z7
+	VSUBPD         Z16, Z14, Z8
+	VADDPD         Z17, Z15, Z9
+	VSUBPD         Z17, Z15, Z17
+	VPERMILPD      $0x55, Z17, Z17
+	VXORPD         Z0, Z17, Z17
+	VADDPD         Z9, Z7, Z14
+	VSUBPD         Z9, Z7, Z16
+	VSUBPD         Z17, Z8, Z15
+	VADDPD         Z17, Z8, Z17
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z15, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z15
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z16, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z16
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z17, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z17
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Z18
+	VMOVUPD        (R14)(R9*1), Z19
+	VMOVUPD        (R14)(R9*2), Z20
+	VMOVUPD        (R14)(R10*1), Z21
+	VADDPD         Z20, Z18, Z7
+	VSUBPD         Z20, Z18, Z8
+	VADDPD         Z21, Z19, Z9
+	VSUBPD         Z21, Z19, Z21
+	VPERMILPD      $0x55, Z21, Z21
+	VXORPD         Z0, Z21, Z21
+	VADDPD         Z9, Z7, Z18
+	VSUBPD         Z9, Z7, Z20
+	VSUBPD         Z21, Z8, Z19
+	VADDPD         Z21, Z8, Z21
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z19, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z19
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z20, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z20
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z21, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z21
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Z22
+	VMOVUPD        (R14)(R9*1), Z23
+	VMOVUPD        (R14)(R9*2), Z24
+	VMOVUPD        (R14)(R10*1), Z25
+	VADDPD         Z24, Z22, Z7
+	VSUBPD         Z24, Z22, Z8
+	VADDPD         Z25, Z23, Z9
+	VSUBPD         Z25, Z23, Z25
+	VPERMILPD      $0x55, Z25, Z25
+	VXORPD         Z0, Z25, Z25
+	VADDPD         Z9, Z7, Z22
+	VSUBPD         Z9, Z7, Z24
+	VSUBPD         Z25, Z8, Z23
+	VADDPD         Z25, Z8, Z25
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z23, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z23
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z24, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z24
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z25, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z25
+	VADDPD         Z18, Z10, Z7
+	VSUBPD         Z18, Z10, Z8
+	VADDPD         Z22, Z14, Z9
+	VSUBPD         Z22, Z14, Z22
+	VPERMILPD      $0x55, Z22, Z22
+	VXORPD         Z0, Z22, Z22
+	VADDPD         Z9, Z7, Z10
+	VSUBPD         Z9, Z7, Z18
+	VSUBPD         Z22, Z8, Z14
+	VADDPD         Z22, Z8, Z22
+	VPERMILPD      $0x55, Z14, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z14
+	VPERMILPD      $0x55, Z18, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z18
+	VPERMILPD      $0x55, Z22, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z22
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPD        Z10, (R14)
+	VMOVUPD        Z14, (R14)(DI*4)
+	VMOVUPD        Z18, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z22, (R15)(DI*4)
+	VADDPD         Z19, Z11, Z7
+	VSUBPD         Z19, Z11, Z8
+	VADDPD         Z23, Z15, Z9
+	VSUBPD         Z23, Z15, Z10
+	VPERMILPD      $0x55, Z10, Z10
+	VXORPD         Z0, Z10, Z10
+	VADDPD         Z9, Z7, Z11
+	VSUBPD         Z9, Z7, Z19
+	VSUBPD         Z10, Z8, Z15
+	VADDPD         Z10, Z8, Z23
+	VPERMILPD      $0x55, Z15, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z15
+	VPERMILPD      $0x55, Z19, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z19
+	VPERMILPD      $0x55, Z23, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z23
+	ADDQ           DI, R14
+	VMOVUPD        Z11, (R14)
+	VMOVUPD        Z15, (R14)(DI*4)
+	VMOVUPD        Z19, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z23, (R15)(DI*4)
+	VADDPD         Z20, Z12, Z7
+	VSUBPD         Z20, Z12, Z8
+	VADDPD         Z24, Z16, Z9
+	VSUBPD         Z24, Z16, Z10
+	VPERMILPD      $0x55, Z10, Z10
+	VXORPD         Z0, Z10, Z10
+	VADDPD         Z9, Z7, Z12
+	VSUBPD         Z9, Z7, Z20
+	VSUBPD         Z10, Z8, Z16
+	VADDPD         Z10, Z8, Z24
+	VPERMILPD      $0x55, Z16, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z16
+	VPERMILPD      $0x55, Z20, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z20
+	VPERMILPD      $0x55, Z24, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z24
+	ADDQ           DI, R14
+	VMOVUPD        Z12, (R14)
+	VMOVUPD        Z16, (R14)(DI*4)
+	VMOVUPD        Z20, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z24, (R15)(DI*4)
+	VADDPD         Z21, Z13, Z7
+	VSUBPD         Z21, Z13, Z8
+	VADDPD         Z25, Z17, Z9
+	VSUBPD         Z25, Z17, Z10
+	VPERMILPD      $0x55, Z10, Z10
+	VXORPD         Z0, Z10, Z10
+	VADDPD         Z9, Z7, Z13
+	VSUBPD         Z9, Z7, Z21
+	VSUBPD         Z10, Z8, Z17
+	VADDPD         Z10, Z8, Z25
+	VPERMILPD      $0x55, Z17, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z17
+	VPERMILPD      $0x55, Z21, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z21
+	VPERMILPD      $0x55, Z25, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z25
+	ADDQ           DI, R14
+	VMOVUPD        Z13, (R14)
+	VMOVUPD        Z17, (R14)(DI*4)
+	VMOVUPD        Z21, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z25, (R15)(DI*4)
+	ADDQ           $0x00000040, R13
+	CMPQ           R13, R12
+	JB             fftq40
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000030, DX
+	ADDQ           $0x00000030, BX
+	DECQ           SI
+	JNE            fftp39
+
+fftdone38:
 	VZEROUPPER
 	RET
 
@@ -810,9 +1366,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone35
+	JE      fftdone41
 
-fftt36:
+fftt42:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -857,9 +1413,9 @@ fftt36:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt36
+	JNE            fftt42
 
-fftdone35:
+fftdone41:
 	VZEROUPPER
 	RET
 
@@ -878,9 +1434,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone37
+	JE      fftdone43
 
-fftt38:
+fftt44:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -929,9 +1485,9 @@ fftt38:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt38
+	JNE            fftt44
 
-fftdone37:
+fftdone43:
 	VZEROUPPER
 	RET
 
@@ -947,9 +1503,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone39
+	JE           splitdone45
 
-split40:
+split46:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -973,9 +1529,9 @@ split40:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split40
+	JNE            split46
 
-splitdone39:
+splitdone45:
 	VZEROUPPER
 	RET
 
@@ -991,9 +1547,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone41
+	JE           splitdone47
 
-split42:
+split48:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1017,8 +1573,8 @@ split42:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split42
+	JNE            split48
 
-splitdone41:
+splitdone47:
 	VZEROUPPER
 	RET

@@ -30,6 +30,15 @@ func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
+// cfft16bAVX512 runs two radix-4 Stockham stages in one pass: stage A of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4
+// (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,
+// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + k”))]. pn = m/4 and
+// qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a
+// multiple of 4, s and qn of 8.
+// It needs AVX-512F.
+func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+
 // cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
 // blocks of 4: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
@@ -83,6 +92,15 @@ func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
 // It needs AVX-512F.
 func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
+
+// zfft16bAVX512 runs two radix-4 Stockham stages in one pass: stage A of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4
+// (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,
+// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + k”))]. pn = m/4 and
+// qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a
+// multiple of 4, s and qn of 4.
+// It needs AVX-512F.
+func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
 
 // zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
