@@ -223,7 +223,7 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 // output k, the column q' = q + s·k. So for one p' and q, A's four
 // butterflies p' + k'·m/4 read x[q + s·(p' + (k' + 4k)·m/4)], k, k' < 4,
 // and B's four, one per k, take A's outputs k of them and write
-// y[q + s·k + 4s·(4p' + k'')]: sixteen values loaded, two stages of
+// y[q + s·k + 4s·(4p' + k”)]: sixteen values loaded, two stages of
 // butterflies and twiddles in registers, sixteen stored. The arithmetic is
 // the two stages', operation for operation, so the result is theirs to the
 // bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
