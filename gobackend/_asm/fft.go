@@ -223,7 +223,7 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 // output k, the column q' = q + s·k. So for one p' and q, A's four
 // butterflies p' + k'·m/4 read x[q + s·(p' + (k' + 4k)·m/4)], k, k' < 4,
 // and B's four, one per k, take A's outputs k of them and write
-// y[q + s·k + 4s·(4p' + k”)]: sixteen values loaded, two stages of
+// y[q + s·k + 4s·(4p' + j)], j < 4: sixteen values loaded, two stages of
 // butterflies and twiddles in registers, sixteen stored. The arithmetic is
 // the two stages', operation for operation, so the result is theirs to the
 // bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
@@ -235,7 +235,7 @@ func (g *gen) fft16Broadcast(t dtype) {
 		fmt.Sprintf("%s%s%s runs two radix-4 Stockham stages in one pass: stage A of stride s over", cplx(t), name, w.name),
 		"m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4",
 		"(twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,",
-		"k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + k''))]. pn = m/4 and",
+		"k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and",
 		"qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a",
 		fmt.Sprintf("multiple of 4, s and qn of %d.", w.bytes/(2*t.size)))
 	cs := 2 * t.size
@@ -312,8 +312,8 @@ func (g *gen) fft16Broadcast(t dtype) {
 			g.ADDQ(ta, to)
 		}
 	}
-	// B's butterfly over k' for each column k; output k'' to
-	// y + off + sb·(k + 4k'').
+	// B's butterfly over k' for each column k; output j to
+	// y + off + sb·(k + 4j).
 	yo := g.GP64()
 	for k := range 4 {
 		g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)

@@ -33,7 +33,7 @@ func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // cfft16bAVX512 runs two radix-4 Stockham stages in one pass: stage A of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4
 // (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,
-// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + k”))]. pn = m/4 and
+// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and
 // qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a
 // multiple of 4, s and qn of 8.
 // It needs AVX-512F.
@@ -96,7 +96,7 @@ func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // zfft16bAVX512 runs two radix-4 Stockham stages in one pass: stage A of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4
 // (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,
-// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + k”))]. pn = m/4 and
+// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and
 // qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a
 // multiple of 4, s and qn of 4.
 // It needs AVX-512F.
