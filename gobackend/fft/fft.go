@@ -40,8 +40,7 @@ type Plan[C Complex] struct {
 	stages  []stage[C]
 	work    []C // the buffer the stages alternate with the output
 	blue    *bluestein[C]
-	blocks  *blocked[C] // the last stages' cache-blocked order, past the L2 cache (blocked.go)
-	threads int         // the goroutines a long stage is shared between (runShared)
+	threads int // the goroutines a long stage is shared between (runShared)
 }
 
 // stage is one pass of radix r over sub-transforms of length l (= r·m) at
@@ -86,7 +85,6 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 	}
 	p.stages = fuseStages(p.lvl, p.stages)
 	p.work = make([]C, n)
-	p.blocks = newBlocked(p.lvl, n, p.stages, p.threads)
 	return p
 }
 
@@ -113,18 +111,7 @@ func (p *Plan[C]) Transform(y, x []C) {
 		p.blue.transform(y, x)
 		return
 	}
-	if p.blocks == nil {
-		runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)
-		return
-	}
-	// The stages before the blocks end in y, which the blocks then
-	// transform in place.
-	src := x
-	if from := p.blocks.from; from > 0 {
-		runStages(p.lvl, p.stages[:from], y, x, p.work, p.inverse, p.threads)
-		src = y
-	}
-	p.blocks.run(p.lvl, y, src, p.inverse, p.threads)
+	runStages(p.lvl, p.stages, y, x, p.work, p.inverse, p.threads)
 }
 
 // runStages sets y to the stages' transform of x, alternating with work

@@ -14,9 +14,8 @@ import (
 // radix-16 pass (cfft16bAVX512, zfft16bAVX512), which computes what the
 // two stages did to the bit: powers of 4 and of 2 (an odd and an even
 // number of broadcast stages, a last radix-2), both directions, on 1 to 3 threads with the stages shared
-// (the pieces split p' or q), and blocked (the fused stage in a block's
-// strides). The definition checks the fused plans in TestTransforms,
-// TestSharedStages and TestBlockedStages.
+// (the pieces split p' or q). The definition checks the fused plans in
+// TestTransforms and TestSharedStages.
 func TestFusedStages(t *testing.T) {
 	if !isa.AVX512.Supported() {
 		t.Skip("no AVX-512")
@@ -26,7 +25,7 @@ func TestFusedStages(t *testing.T) {
 }
 
 func checkFused[C Complex](t *testing.T) {
-	defer func() { shareAbove, blockCacheBytes, noFuse = 0, 0, false }()
+	defer func() { shareAbove, noFuse = 0, false }()
 	for _, n := range []int{256, 1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 16} {
 		x := randomInput(n, uint64(n)+7)
 		in := make([]C, n)
@@ -34,31 +33,24 @@ func checkFused[C Complex](t *testing.T) {
 			in[i] = C(v)
 		}
 		for _, inverse := range []bool{false, true} {
-			for _, mode := range []string{"one", "shared", "blocked"} {
+			for _, shared := range []bool{false, true} {
 				for threads := 1; threads <= 3; threads++ {
-					shareAbove, blockCacheBytes = 0, 0
-					switch mode {
-					case "one":
-						if threads > 1 {
-							continue
-						}
-					case "shared":
-						shareAbove = 1
-					case "blocked":
-						shareAbove, blockCacheBytes = 1, n*16/16
+					if !shared && threads > 1 {
+						continue
 					}
+					shareAbove = b2i(shared)
 					noFuse = true
 					plain := NewPlan[C](isa.AVX512, n, inverse, threads)
 					noFuse = false
 					fused := NewPlan[C](isa.AVX512, n, inverse, threads)
-					if countFused(fused.stages)+countFused(blockStages(fused)) == 0 {
-						t.Fatalf("n=%d %s threads=%d: no fused stage", n, mode, threads)
+					if countFused(fused.stages) == 0 {
+						t.Fatalf("n=%d threads=%d: no fused stage", n, threads)
 					}
 					want, got := make([]C, n), make([]C, n)
 					plain.Transform(want, in)
 					fused.Transform(got, in)
 					if i := firstDiff(got, want); i >= 0 {
-						t.Fatalf("%T n=%d inverse=%v %s threads=%d: output %d is %v fused, %v as two stages", got[0], n, inverse, mode, threads, i, got[i], want[i])
+						t.Fatalf("%T n=%d inverse=%v shared=%v threads=%d: output %d is %v fused, %v as two stages", got[0], n, inverse, shared, threads, i, got[i], want[i])
 					}
 				}
 			}
@@ -72,13 +64,6 @@ func countFused[C Complex](stages []stage[C]) int {
 		k += b2i(st.r == 16)
 	}
 	return k
-}
-
-func blockStages[C Complex](p *Plan[C]) []stage[C] {
-	if p.blocks == nil {
-		return nil
-	}
-	return p.blocks.stages
 }
 
 // BenchmarkFused: 1 Ki, 64 Ki and 1 Mi points with the radix-4 pairs
