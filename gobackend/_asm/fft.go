@@ -25,6 +25,10 @@ import (
 //	              vector): stage A of stride s and m, then stage B of
 //	              stride 4s and m/4, the 16 values of a group in registers
 //	              between them
+//	fft16t        the first two stages (s = 1, then s = 4) in one pass
+//	              (zmm): the vector across p' as in fft4t, both stages'
+//	              butterflies in registers, then a transpose of the
+//	              sixteen outputs of each of the vector's p'
 //	fft4p         radix 4 with s half a zmm vector (complex64, s = 4):
 //	              the vector holds q < s of two p (tw: per pair of p, for
 //	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
@@ -44,6 +48,7 @@ func genFFT(g *gen) {
 		g.fft16Broadcast(t)
 		g.fft4Transposed(t)
 		g.fft4TransposedZMM(t)
+		g.fft16Transposed(t)
 		if !t.f64 { // complex128's strides are 1 or multiples of 4: none is half a zmm
 			g.fft4Pairs(t)
 		}
@@ -585,6 +590,168 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	g.ADDQ(U32(4*w.bytes), y)
 	g.ADDQ(U32(3*w.bytes), tw)
 	g.DECQ(m)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// loadTwiddleVec sets wr and wi to the real and imaginary parts of the
+// vector of complex twiddles at mem, each in both lanes of its pair.
+func (g *gen) loadTwiddleVec(t dtype, mem Mem, wr, wi VecVirtual) {
+	if t.f64 {
+		g.VMOVDDUP(mem, wr)
+		g.VMOVUPD(mem, wi)
+		g.VPERMILPD(U8(0xFF), wi, wi)
+	} else {
+		g.VMOVSLDUP(mem, wr)
+		g.VMOVSHDUP(mem, wi)
+	}
+}
+
+// transpose4 turns a, b, c, d, each a zmm vector of v values (complex64:
+// 8; complex128: 4) of v butterflies, into 4 vectors holding each
+// butterfly's 4 values side by side, butterfly after butterfly
+// (fft4TransposedZMM's store order).
+func (g *gen) transpose4(t dtype, a, b, c, d VecVirtual) [4]VecVirtual {
+	w := zmm
+	// shuf(A, B, imm): 128-bit lanes 0, 1 of A and 2, 3 of B, picked by imm.
+	shuf := func(imm uint8, lo, hi, dst VecVirtual) { g.VSHUFF64X2(U8(imm), hi, lo, dst) }
+	r0, r1, r2, r3 := a, b, c, d
+	if !t.f64 {
+		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+		g.VUNPCKLPD(b, a, t0)
+		g.VUNPCKHPD(b, a, t1)
+		g.VUNPCKLPD(d, c, t2)
+		g.VUNPCKHPD(d, c, t3)
+		r0, r1, r2, r3 = t0, t2, t1, t3
+	}
+	u0, u1, u2, u3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	shuf(0x44, r0, r1, u0)
+	shuf(0xEE, r0, r1, u1)
+	shuf(0x44, r2, r3, u2)
+	shuf(0xEE, r2, r3, u3)
+	out := [4]VecVirtual{a, b, c, d}
+	shuf(0x88, u0, u2, out[0])
+	shuf(0xDD, u0, u2, out[1])
+	shuf(0x88, u1, u3, out[2])
+	shuf(0xDD, u1, u3, out[3])
+	return out
+}
+
+// fft16Transposed emits <c|z>fft16tAVX512: the first two stages, stride 1
+// (A: m sub-transforms, n = 4m) and stride 4 (B: m/4), in one pass. B's
+// butterfly p' at column q reads A's output q of butterflies p' + k'·m/4,
+// k' < 4, so a vector of v consecutive p' (as fft4t's) loads A's sixteen
+// inputs x[p' + (k' + 4k)·m/4] (k, k' < 4), runs A's four butterflies
+// (twiddles as vectors, fft4t's table at p' + k'·m/4), then B's four, one
+// per column k (twiddles: fft4t's table of a stride-1 stage of m/4 at p'),
+// and writes y[16p' + k + 4j] (B's output j): each group j of four
+// vectors is transposed as fft4t's outputs (4 values of each p' side by
+// side) and, complex64, two groups' halves are joined into a row's 8.
+// The arithmetic is the two stages' (fft4t, then fft4p or fft4b), operation
+// for operation: the result is theirs to the bit.
+func (g *gen) fft16Transposed(t dtype) {
+	w := zmm
+	v := w.bytes / (2 * t.size)
+	name := "fft16t"
+	g.fftFunc(t, w, name, "func(y, x, twa, twb *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms", cplx(t), name, w.name),
+		fmt.Sprintf("(twa: as %sfft4tAVX512's) and stride 4 over m/4 (twb: as %sfft4tAVX512's for m/4),", cplx(t), cplx(t)),
+		"in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,",
+		"and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a",
+		fmt.Sprintf("part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of %d, pn of %d.", 4*v, v))
+	cs := 2 * t.size
+	y, x, twa, twb := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("twa"), twa)
+	g.Load(g.Param("twb"), twb)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	// Bytes: d = m/4·cs (x's distance between k' and k'+1), d4 = 4d
+	// (between k and k+1), d12 = 12d, ta = 3·cs·m/4 (twa's between k'
+	// and k'+1).
+	d, d4, d12, ta := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("m"), d)
+	g.SHRQ(U8(2), d)
+	g.LEAQ(Mem{Base: d, Index: d, Scale: 2}, ta)
+	g.SHLQ(U8(log2(cs)), ta)
+	g.SHLQ(U8(log2(cs)), d)
+	g.MOVQ(d, d4)
+	g.SHLQ(U8(2), d4)
+	g.LEAQ(Mem{Base: d4, Index: d4, Scale: 2}, d12)
+	n := g.GP64()
+	g.Load(g.Param("pn"), n)
+	g.SHRQ(U8(log2(v)), n) // vector trips
+	g.TESTQ(n, n)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	loop := g.label("fftt")
+	g.Label(loop)
+	var a [4][4]VecVirtual // a[k'][k]: A's butterfly p' + k'·m/4, input and then output k
+	xo, to := g.GP64(), g.GP64()
+	g.MOVQ(x, xo)
+	g.MOVQ(twa, to)
+	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
+	for kp := range 4 {
+		for k := range 4 {
+			a[kp][k] = g.vec(w)
+		}
+		g.vmovu(t, Mem{Base: xo}, a[kp][0])
+		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 1}, a[kp][1])
+		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 2}, a[kp][2])
+		g.vmovu(t, Mem{Base: xo, Index: d12, Scale: 1}, a[kp][3])
+		g.butterfly4(t, w, a[kp][0], a[kp][1], a[kp][2], a[kp][3], mask)
+		for k := 1; k < 4; k++ {
+			g.loadTwiddleVec(t, Mem{Base: to, Disp: (k - 1) * w.bytes}, wr, wi)
+			g.cmul(t, w, a[kp][k], wr, wi, tmp)
+		}
+		if kp < 3 {
+			g.ADDQ(d, xo)
+			g.ADDQ(ta, to)
+		}
+	}
+	// B's butterfly over k' for each column k: a[j][k] becomes its output j.
+	for k := range 4 {
+		g.butterfly4(t, w, a[0][k], a[1][k], a[2][k], a[3][k], mask)
+		for j := 1; j < 4; j++ {
+			g.loadTwiddleVec(t, Mem{Base: twb, Disp: (j - 1) * w.bytes}, wr, wi)
+			g.cmul(t, w, a[j][k], wr, wi, tmp)
+		}
+	}
+	// Group j (B's output j, columns k = 0…3) goes to y[16p' + 4j + k].
+	row := 16 * cs // a p' row's bytes
+	if t.f64 {
+		// A transposed group's vector i is p' = i's 4 values: a zmm each.
+		for j := range 4 {
+			out := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3])
+			for i, o := range out {
+				g.vmovu(t, o, Mem{Base: y, Disp: i*row + 4*j*cs})
+			}
+		}
+	} else {
+		// A transposed group's vector i holds p' = 2i's 4 values, then
+		// 2i+1's; groups j and j+1 join into each row's 8.
+		for j := 0; j < 4; j += 2 {
+			lo := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3])
+			hi := g.transpose4(t, a[j+1][0], a[j+1][1], a[j+1][2], a[j+1][3])
+			for i := range 4 {
+				even, odd := g.vec(w), g.vec(w)
+				g.VSHUFF64X2(U8(0x44), hi[i], lo[i], even)
+				g.VSHUFF64X2(U8(0xEE), hi[i], lo[i], odd)
+				g.vmovu(t, even, Mem{Base: y, Disp: 2*i*row + 4*j*cs})
+				g.vmovu(t, odd, Mem{Base: y, Disp: (2*i+1)*row + 4*j*cs})
+			}
+		}
+	}
+	g.ADDQ(U32(w.bytes), x)
+	g.ADDQ(U32(v*row), y)
+	g.ADDQ(U32(3*w.bytes), twa)
+	g.ADDQ(U32(3*w.bytes), twb)
+	g.DECQ(n)
 	g.JNE(LabelRef(loop))
 	g.Label(done)
 	g.VZEROUPPER()

@@ -83,7 +83,7 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 		p.stages = append(p.stages, st)
 		l, s = l/r, s*r
 	}
-	p.stages = fuseStages(p.lvl, p.stages)
+	p.stages = fuseStages(p.lvl, p.stages, inverse)
 	p.work = make([]C, n)
 	return p
 }

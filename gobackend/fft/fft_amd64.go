@@ -70,7 +70,8 @@ var pairCacheBytes int
 // whole blocks of transposeBlock butterflies.
 func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 	if st.r == 16 {
-		return lvl >= isa.AVX512 && st.s%complexPerVector[C](64) == 0
+		zv := complexPerVector[C](64)
+		return lvl >= isa.AVX512 && (st.s == 1 && st.m%zv == 0 || st.s%zv == 0)
 	}
 	if lvl < isa.AVX2 || (st.r != 4 && st.r != 2) {
 		return false
@@ -81,25 +82,45 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 	return st.s%complexPerVector[C](32) == 0
 }
 
-// fuseStages returns stages with each pair of consecutive radix-4 stages
-// that the zmm broadcast kernel runs (at isa.AVX512, strides of whole zmm
-// vectors) made one pass of radix 16 (cfft16bAVX512): the first's
-// sub-transforms and stride, the second's m, both tables. Each pair is a
-// pass less over the data; the values computed are the same to the bit.
-func fuseStages[C Complex](lvl isa.Level, stages []stage[C]) []stage[C] {
+// fuseStages returns stages with pairs of consecutive radix-4 stages made
+// one pass of radix 16 at isa.AVX512: the first two (strides 1 and 4)
+// where the first runs fft4t's zmm form, the second's m/4 sub-transforms
+// fill whole vectors and the second is not the pair kernel's
+// (cfft16tAVX512), and then each pair that the zmm broadcast kernel runs,
+// strides of whole zmm vectors (cfft16bAVX512). Within half the L1 cache,
+// where the pair kernel runs the stride-4 stage (pairBlock), the fused pass
+// was slower: 1 Ki complex64 in 566–579 ns against 535–545 as two passes
+// (BenchmarkFused, alternated, twice); its transposes and the twiddles'
+// shuffles share one port, and in L1 a pass costs little. The
+// fused stage has the first's stride, the second's m, and both tables (the
+// second's in the layout the fused kernel reads). Each pair is a pass less
+// over the data; the values computed are the same to the bit.
+func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []stage[C] {
 	if lvl < isa.AVX512 || noFuse {
 		return stages
 	}
 	zv := complexPerVector[C](64)
-	fusable := func(st stage[C]) bool { return st.asm && st.r == 4 && st.blk == 0 && st.s%zv == 0 }
+	first := func(a, b stage[C]) bool {
+		return a.asm && a.r == 4 && a.s == 1 && a.blk == zv && b.asm && b.r == 4 && b.blk != 2 && b.m%zv == 0
+	}
+	broadcast := func(st stage[C]) bool { return st.asm && st.r == 4 && st.blk == 0 && st.s%zv == 0 }
 	var out []stage[C]
 	for i := 0; i < len(stages); i++ {
 		a := stages[i]
-		if i+1 < len(stages) && fusable(a) && fusable(stages[i+1]) {
+		if i+1 < len(stages) {
 			b := stages[i+1]
-			out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: a.s, tw: a.tw, tw2: b.tw, asm: true})
-			i++
-			continue
+			switch {
+			case first(a, b):
+				// b's table as fft4t's for a stride-1 stage of b's m.
+				tb := stage[C]{r: 4, l: b.l, m: b.m, s: 1, asm: true, blk: zv}
+				out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: 1, tw: a.tw, tw2: twiddles(tb, inverse), asm: true, blk: zv})
+				i++
+				continue
+			case broadcast(a) && broadcast(b):
+				out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: a.s, tw: a.tw, tw2: b.tw, asm: true})
+				i++
+				continue
+			}
 		}
 		out = append(out, a)
 	}
@@ -152,6 +173,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
+		case st.r == 16 && st.s == 1:
+			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, pn, mask)
 		case st.r == 16:
 			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
@@ -174,6 +197,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
+	case st.r == 16 && st.s == 1:
+		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, pn, mask)
 	case st.r == 16:
 		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:

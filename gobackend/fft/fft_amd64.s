@@ -670,6 +670,344 @@ fftdone18:
 	VZEROUPPER
 	RET
 
+// func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft16tAVX512(SB), $0-56
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+48(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	LEAQ    (SI)(SI*2), R9
+	SHLQ    $0x03, R9
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	SHLQ    $0x02, DI
+	LEAQ    (DI)(DI*2), R8
+	MOVQ    pn+40(FP), R10
+	SHRQ    $0x03, R10
+	TESTQ   R10, R10
+	JE      fftdone20
+
+fftt21:
+	MOVQ           CX, R11
+	MOVQ           DX, R12
+	VMOVUPS        (R11), Z4
+	VMOVUPS        (R11)(DI*1), Z5
+	VMOVUPS        (R11)(DI*2), Z6
+	VMOVUPS        (R11)(R8*1), Z7
+	VADDPS         Z6, Z4, Z1
+	VSUBPS         Z6, Z4, Z2
+	VADDPS         Z7, Z5, Z3
+	VSUBPS         Z7, Z5, Z7
+	VPERMILPS      $0xb1, Z7, Z7
+	VXORPS         Z0, Z7, Z7
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z6
+	VSUBPS         Z7, Z2, Z5
+	VADDPS         Z7, Z2, Z7
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z5, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z5
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z6, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z6
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z7, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z7
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPS        (R11), Z8
+	VMOVUPS        (R11)(DI*1), Z9
+	VMOVUPS        (R11)(DI*2), Z10
+	VMOVUPS        (R11)(R8*1), Z11
+	VADDPS         Z10, Z8, Z1
+	VSUBPS         Z10, Z8, Z2
+	VADDPS         Z11, Z9, Z3
+	VSUBPS         Z11, Z9, Z11
+	VPERMILPS      $0xb1, Z11, Z11
+	VXORPS         Z0, Z11, Z11
+	VADDPS         Z3, Z1, Z8
+	VSUBPS         Z3, Z1, Z10
+	VSUBPS         Z11, Z2, Z9
+	VADDPS         Z11, Z2, Z11
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPS        (R11), Z12
+	VMOVUPS        (R11)(DI*1), Z13
+	VMOVUPS        (R11)(DI*2), Z14
+	VMOVUPS        (R11)(R8*1), Z15
+	VADDPS         Z14, Z12, Z1
+	VSUBPS         Z14, Z12, Z2
+	VADDPS         Z15, Z13, Z3
+	VSUBPS         Z15, Z13, Z15
+	VPERMILPS      $0xb1, Z15, Z15
+	VXORPS         Z0, Z15, Z15
+	VADDPS         Z3, Z1, Z12
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z15, Z2, Z13
+	VADDPS         Z15, Z2, Z15
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z13, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z13
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z14, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z14
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z15, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z15
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPS        (R11), Z16
+	VMOVUPS        (R11)(DI*1), Z17
+	VMOVUPS        (R11)(DI*2), Z18
+	VMOVUPS        (R11)(R8*1), Z19
+	VADDPS         Z18, Z16, Z1
+	VSUBPS         Z18, Z16, Z2
+	VADDPS         Z19, Z17, Z3
+	VSUBPS         Z19, Z17, Z19
+	VPERMILPS      $0xb1, Z19, Z19
+	VXORPS         Z0, Z19, Z19
+	VADDPS         Z3, Z1, Z16
+	VSUBPS         Z3, Z1, Z18
+	VSUBPS         Z19, Z2, Z17
+	VADDPS         Z19, Z2, Z19
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z17, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z17
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z18, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z18
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z19, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z19
+	VADDPS         Z12, Z4, Z1
+	VSUBPS         Z12, Z4, Z2
+	VADDPS         Z16, Z8, Z3
+	VSUBPS         Z16, Z8, Z16
+	VPERMILPS      $0xb1, Z16, Z16
+	VXORPS         Z0, Z16, Z16
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z12
+	VSUBPS         Z16, Z2, Z8
+	VADDPS         Z16, Z2, Z16
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z8, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z8
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z12, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z12
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z16, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z16
+	VADDPS         Z13, Z5, Z1
+	VSUBPS         Z13, Z5, Z2
+	VADDPS         Z17, Z9, Z3
+	VSUBPS         Z17, Z9, Z17
+	VPERMILPS      $0xb1, Z17, Z17
+	VXORPS         Z0, Z17, Z17
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z13
+	VSUBPS         Z17, Z2, Z9
+	VADDPS         Z17, Z2, Z17
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z13, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z13
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z17, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z17
+	VADDPS         Z14, Z6, Z1
+	VSUBPS         Z14, Z6, Z2
+	VADDPS         Z18, Z10, Z3
+	VSUBPS         Z18, Z10, Z18
+	VPERMILPS      $0xb1, Z18, Z18
+	VXORPS         Z0, Z18, Z18
+	VADDPS         Z3, Z1, Z6
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z18, Z2, Z10
+	VADDPS         Z18, Z2, Z18
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z14, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z14
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z18, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z18
+	VADDPS         Z15, Z7, Z1
+	VSUBPS         Z15, Z7, Z2
+	VADDPS         Z19, Z11, Z3
+	VSUBPS         Z19, Z11, Z19
+	VPERMILPS      $0xb1, Z19, Z19
+	VXORPS         Z0, Z19, Z19
+	VADDPS         Z3, Z1, Z7
+	VSUBPS         Z3, Z1, Z15
+	VSUBPS         Z19, Z2, Z11
+	VADDPS         Z19, Z2, Z19
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z15, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z15
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z19, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z19
+	VUNPCKLPD      Z5, Z4, Z1
+	VUNPCKHPD      Z5, Z4, Z2
+	VUNPCKLPD      Z7, Z6, Z3
+	VUNPCKHPD      Z7, Z6, Z4
+	VSHUFF64X2     $0x44, Z3, Z1, Z5
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z4, Z2, Z3
+	VSHUFF64X2     $0xee, Z4, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z5, Z4
+	VSHUFF64X2     $0xdd, Z3, Z5, Z5
+	VSHUFF64X2     $0x88, Z2, Z1, Z6
+	VSHUFF64X2     $0xdd, Z2, Z1, Z7
+	VUNPCKLPD      Z9, Z8, Z1
+	VUNPCKHPD      Z9, Z8, Z2
+	VUNPCKLPD      Z11, Z10, Z3
+	VUNPCKHPD      Z11, Z10, Z8
+	VSHUFF64X2     $0x44, Z3, Z1, Z9
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z8, Z2, Z3
+	VSHUFF64X2     $0xee, Z8, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z9, Z8
+	VSHUFF64X2     $0xdd, Z3, Z9, Z9
+	VSHUFF64X2     $0x88, Z2, Z1, Z10
+	VSHUFF64X2     $0xdd, Z2, Z1, Z11
+	VSHUFF64X2     $0x44, Z8, Z4, Z1
+	VSHUFF64X2     $0xee, Z8, Z4, Z2
+	VMOVUPS        Z1, (AX)
+	VMOVUPS        Z2, 128(AX)
+	VSHUFF64X2     $0x44, Z9, Z5, Z1
+	VSHUFF64X2     $0xee, Z9, Z5, Z2
+	VMOVUPS        Z1, 256(AX)
+	VMOVUPS        Z2, 384(AX)
+	VSHUFF64X2     $0x44, Z10, Z6, Z1
+	VSHUFF64X2     $0xee, Z10, Z6, Z2
+	VMOVUPS        Z1, 512(AX)
+	VMOVUPS        Z2, 640(AX)
+	VSHUFF64X2     $0x44, Z11, Z7, Z1
+	VSHUFF64X2     $0xee, Z11, Z7, Z2
+	VMOVUPS        Z1, 768(AX)
+	VMOVUPS        Z2, 896(AX)
+	VUNPCKLPD      Z13, Z12, Z1
+	VUNPCKHPD      Z13, Z12, Z2
+	VUNPCKLPD      Z15, Z14, Z3
+	VUNPCKHPD      Z15, Z14, Z5
+	VSHUFF64X2     $0x44, Z3, Z1, Z4
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z5, Z2, Z3
+	VSHUFF64X2     $0xee, Z5, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z4, Z12
+	VSHUFF64X2     $0xdd, Z3, Z4, Z13
+	VSHUFF64X2     $0x88, Z2, Z1, Z14
+	VSHUFF64X2     $0xdd, Z2, Z1, Z15
+	VUNPCKLPD      Z17, Z16, Z1
+	VUNPCKHPD      Z17, Z16, Z2
+	VUNPCKLPD      Z19, Z18, Z3
+	VUNPCKHPD      Z19, Z18, Z5
+	VSHUFF64X2     $0x44, Z3, Z1, Z4
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z5, Z2, Z3
+	VSHUFF64X2     $0xee, Z5, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z4, Z16
+	VSHUFF64X2     $0xdd, Z3, Z4, Z17
+	VSHUFF64X2     $0x88, Z2, Z1, Z18
+	VSHUFF64X2     $0xdd, Z2, Z1, Z19
+	VSHUFF64X2     $0x44, Z16, Z12, Z1
+	VSHUFF64X2     $0xee, Z16, Z12, Z2
+	VMOVUPS        Z1, 64(AX)
+	VMOVUPS        Z2, 192(AX)
+	VSHUFF64X2     $0x44, Z17, Z13, Z1
+	VSHUFF64X2     $0xee, Z17, Z13, Z2
+	VMOVUPS        Z1, 320(AX)
+	VMOVUPS        Z2, 448(AX)
+	VSHUFF64X2     $0x44, Z18, Z14, Z1
+	VSHUFF64X2     $0xee, Z18, Z14, Z2
+	VMOVUPS        Z1, 576(AX)
+	VMOVUPS        Z2, 704(AX)
+	VSHUFF64X2     $0x44, Z19, Z15, Z1
+	VSHUFF64X2     $0xee, Z19, Z15, Z2
+	VMOVUPS        Z1, 832(AX)
+	VMOVUPS        Z2, 960(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000400, AX
+	ADDQ           $0x000000c0, DX
+	ADDQ           $0x000000c0, BX
+	DECQ           R10
+	JNE            fftt21
+
+fftdone20:
+	VZEROUPPER
+	RET
+
 // func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·cfft4pAVX512(SB), $0-48
@@ -685,9 +1023,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone20
+	JE      fftdone22
 
-fftp21:
+fftp23:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -729,9 +1067,9 @@ fftp21:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp21
+	JNE            fftp23
 
-fftdone20:
+fftdone22:
 	VZEROUPPER
 	RET
 
@@ -747,9 +1085,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone22
+	JE           splitdone24
 
-split23:
+split25:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -774,9 +1112,9 @@ split23:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split23
+	JNE            split25
 
-splitdone22:
+splitdone24:
 	VZEROUPPER
 	RET
 
@@ -792,9 +1130,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone24
+	JE           splitdone26
 
-split25:
+split27:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -819,9 +1157,9 @@ split25:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split25
+	JNE            split27
 
-splitdone24:
+splitdone26:
 	VZEROUPPER
 	RET
 
@@ -844,11 +1182,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone26
+	JE      fftdone28
 	TESTQ   DI, DI
-	JE      fftdone26
+	JE      fftdone28
 
-fftp27:
+fftp29:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -857,7 +1195,7 @@ fftp27:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq28:
+fftq30:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -889,14 +1227,14 @@ fftq28:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq28
+	JB             fftq30
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp27
+	JNE            fftp29
 
-fftdone26:
+fftdone28:
 	VZEROUPPER
 	RET
 
@@ -915,16 +1253,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone29
+	JE    fftdone31
 	TESTQ DI, DI
-	JE    fftdone29
+	JE    fftdone31
 
-fftp30:
+fftp32:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq31:
+fftq33:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -938,14 +1276,14 @@ fftq31:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq31
+	JB             fftq33
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp30
+	JNE            fftp32
 
-fftdone29:
+fftdone31:
 	VZEROUPPER
 	RET
 
@@ -968,11 +1306,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone32
+	JE      fftdone34
 	TESTQ   DI, DI
-	JE      fftdone32
+	JE      fftdone34
 
-fftp33:
+fftp35:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -981,7 +1319,7 @@ fftp33:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq34:
+fftq36:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -1013,14 +1351,14 @@ fftq34:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq34
+	JB             fftq36
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp33
+	JNE            fftp35
 
-fftdone32:
+fftdone34:
 	VZEROUPPER
 	RET
 
@@ -1039,16 +1377,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone35
+	JE    fftdone37
 	TESTQ DI, DI
-	JE    fftdone35
+	JE    fftdone37
 
-fftp36:
+fftp38:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq37:
+fftq39:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -1062,14 +1400,14 @@ fftq37:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq37
+	JB             fftq39
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp36
+	JNE            fftp38
 
-fftdone35:
+fftdone37:
 	VZEROUPPER
 	RET
 
@@ -1097,11 +1435,11 @@ TEXT ·zfft16bAVX512(SB), $0-72
 	SHLQ    $0x04, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone38
+	JE      fftdone40
 	TESTQ   R12, R12
-	JE      fftdone38
+	JE      fftdone40
 
-fftp39:
+fftp41:
 	VBROADCASTSD (BX), Z1
 	VBROADCASTSD 8(BX), Z2
 	VBROADCASTSD 16(BX), Z3
@@ -1110,7 +1448,7 @@ fftp39:
 	VBROADCASTSD 40(BX), Z6
 	XORQ         R13, R13
 
-fftq40:
+fftq42:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPD        (R14), Z10
@@ -1337,7 +1675,7 @@ fftq40:
 	VMOVUPD        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq40
+	JB             fftq42
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -1345,9 +1683,9 @@ fftq40:
 	ADDQ           $0x00000030, DX
 	ADDQ           $0x00000030, BX
 	DECQ           SI
-	JNE            fftp39
+	JNE            fftp41
 
-fftdone38:
+fftdone40:
 	VZEROUPPER
 	RET
 
@@ -1366,9 +1704,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone41
+	JE      fftdone43
 
-fftt42:
+fftt44:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -1413,9 +1751,9 @@ fftt42:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt42
+	JNE            fftt44
 
-fftdone41:
+fftdone43:
 	VZEROUPPER
 	RET
 
@@ -1434,9 +1772,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone43
+	JE      fftdone45
 
-fftt44:
+fftt46:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -1485,9 +1823,339 @@ fftt44:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt44
+	JNE            fftt46
 
-fftdone43:
+fftdone45:
+	VZEROUPPER
+	RET
+
+// func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft16tAVX512(SB), $0-56
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+48(FP), SI
+	VMOVUPD (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	LEAQ    (SI)(SI*2), R9
+	SHLQ    $0x04, R9
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	SHLQ    $0x02, DI
+	LEAQ    (DI)(DI*2), R8
+	MOVQ    pn+40(FP), R10
+	SHRQ    $0x02, R10
+	TESTQ   R10, R10
+	JE      fftdone47
+
+fftt48:
+	MOVQ           CX, R11
+	MOVQ           DX, R12
+	VMOVUPD        (R11), Z4
+	VMOVUPD        (R11)(DI*1), Z5
+	VMOVUPD        (R11)(DI*2), Z6
+	VMOVUPD        (R11)(R8*1), Z7
+	VADDPD         Z6, Z4, Z1
+	VSUBPD         Z6, Z4, Z2
+	VADDPD         Z7, Z5, Z3
+	VSUBPD         Z7, Z5, Z7
+	VPERMILPD      $0x55, Z7, Z7
+	VXORPD         Z0, Z7, Z7
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z6
+	VSUBPD         Z7, Z2, Z5
+	VADDPD         Z7, Z2, Z7
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z5, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z5
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z6, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z6
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z7, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z7
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPD        (R11), Z8
+	VMOVUPD        (R11)(DI*1), Z9
+	VMOVUPD        (R11)(DI*2), Z10
+	VMOVUPD        (R11)(R8*1), Z11
+	VADDPD         Z10, Z8, Z1
+	VSUBPD         Z10, Z8, Z2
+	VADDPD         Z11, Z9, Z3
+	VSUBPD         Z11, Z9, Z11
+	VPERMILPD      $0x55, Z11, Z11
+	VXORPD         Z0, Z11, Z11
+	VADDPD         Z3, Z1, Z8
+	VSUBPD         Z3, Z1, Z10
+	VSUBPD         Z11, Z2, Z9
+	VADDPD         Z11, Z2, Z11
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPD        (R11), Z12
+	VMOVUPD        (R11)(DI*1), Z13
+	VMOVUPD        (R11)(DI*2), Z14
+	VMOVUPD        (R11)(R8*1), Z15
+	VADDPD         Z14, Z12, Z1
+	VSUBPD         Z14, Z12, Z2
+	VADDPD         Z15, Z13, Z3
+	VSUBPD         Z15, Z13, Z15
+	VPERMILPD      $0x55, Z15, Z15
+	VXORPD         Z0, Z15, Z15
+	VADDPD         Z3, Z1, Z12
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z15, Z2, Z13
+	VADDPD         Z15, Z2, Z15
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z13, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z13
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z14, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z14
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z15, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z15
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPD        (R11), Z16
+	VMOVUPD        (R11)(DI*1), Z17
+	VMOVUPD        (R11)(DI*2), Z18
+	VMOVUPD        (R11)(R8*1), Z19
+	VADDPD         Z18, Z16, Z1
+	VSUBPD         Z18, Z16, Z2
+	VADDPD         Z19, Z17, Z3
+	VSUBPD         Z19, Z17, Z19
+	VPERMILPD      $0x55, Z19, Z19
+	VXORPD         Z0, Z19, Z19
+	VADDPD         Z3, Z1, Z16
+	VSUBPD         Z3, Z1, Z18
+	VSUBPD         Z19, Z2, Z17
+	VADDPD         Z19, Z2, Z19
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z17, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z17
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z18, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z18
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z19, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z19
+	VADDPD         Z12, Z4, Z1
+	VSUBPD         Z12, Z4, Z2
+	VADDPD         Z16, Z8, Z3
+	VSUBPD         Z16, Z8, Z16
+	VPERMILPD      $0x55, Z16, Z16
+	VXORPD         Z0, Z16, Z16
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z12
+	VSUBPD         Z16, Z2, Z8
+	VADDPD         Z16, Z2, Z16
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z8, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z8
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z12, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z12
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z16, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z16
+	VADDPD         Z13, Z5, Z1
+	VSUBPD         Z13, Z5, Z2
+	VADDPD         Z17, Z9, Z3
+	VSUBPD         Z17, Z9, Z17
+	VPERMILPD      $0x55, Z17, Z17
+	VXORPD         Z0, Z17, Z17
+	VADDPD         Z3, Z1, Z5
+	VSUBPD         Z3, Z1, Z13
+	VSUBPD         Z17, Z2, Z9
+	VADDPD         Z17, Z2, Z17
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z13, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z13
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z17, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z17
+	VADDPD         Z14, Z6, Z1
+	VSUBPD         Z14, Z6, Z2
+	VADDPD         Z18, Z10, Z3
+	VSUBPD         Z18, Z10, Z18
+	VPERMILPD      $0x55, Z18, Z18
+	VXORPD         Z0, Z18, Z18
+	VADDPD         Z3, Z1, Z6
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z18, Z2, Z10
+	VADDPD         Z18, Z2, Z18
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z14, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z14
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z18, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z18
+	VADDPD         Z15, Z7, Z1
+	VSUBPD         Z15, Z7, Z2
+	VADDPD         Z19, Z11, Z3
+	VSUBPD         Z19, Z11, Z19
+	VPERMILPD      $0x55, Z19, Z19
+	VXORPD         Z0, Z19, Z19
+	VADDPD         Z3, Z1, Z7
+	VSUBPD         Z3, Z1, Z15
+	VSUBPD         Z19, Z2, Z11
+	VADDPD         Z19, Z2, Z19
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z15, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z15
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z19, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z19
+	VSHUFF64X2     $0x44, Z5, Z4, Z1
+	VSHUFF64X2     $0xee, Z5, Z4, Z2
+	VSHUFF64X2     $0x44, Z7, Z6, Z3
+	VSHUFF64X2     $0xee, Z7, Z6, Z7
+	VSHUFF64X2     $0x88, Z3, Z1, Z4
+	VSHUFF64X2     $0xdd, Z3, Z1, Z5
+	VSHUFF64X2     $0x88, Z7, Z2, Z6
+	VSHUFF64X2     $0xdd, Z7, Z2, Z7
+	VMOVUPD        Z4, (AX)
+	VMOVUPD        Z5, 256(AX)
+	VMOVUPD        Z6, 512(AX)
+	VMOVUPD        Z7, 768(AX)
+	VSHUFF64X2     $0x44, Z9, Z8, Z1
+	VSHUFF64X2     $0xee, Z9, Z8, Z2
+	VSHUFF64X2     $0x44, Z11, Z10, Z3
+	VSHUFF64X2     $0xee, Z11, Z10, Z4
+	VSHUFF64X2     $0x88, Z3, Z1, Z8
+	VSHUFF64X2     $0xdd, Z3, Z1, Z9
+	VSHUFF64X2     $0x88, Z4, Z2, Z10
+	VSHUFF64X2     $0xdd, Z4, Z2, Z11
+	VMOVUPD        Z8, 64(AX)
+	VMOVUPD        Z9, 320(AX)
+	VMOVUPD        Z10, 576(AX)
+	VMOVUPD        Z11, 832(AX)
+	VSHUFF64X2     $0x44, Z13, Z12, Z1
+	VSHUFF64X2     $0xee, Z13, Z12, Z2
+	VSHUFF64X2     $0x44, Z15, Z14, Z3
+	VSHUFF64X2     $0xee, Z15, Z14, Z4
+	VSHUFF64X2     $0x88, Z3, Z1, Z12
+	VSHUFF64X2     $0xdd, Z3, Z1, Z13
+	VSHUFF64X2     $0x88, Z4, Z2, Z14
+	VSHUFF64X2     $0xdd, Z4, Z2, Z15
+	VMOVUPD        Z12, 128(AX)
+	VMOVUPD        Z13, 384(AX)
+	VMOVUPD        Z14, 640(AX)
+	VMOVUPD        Z15, 896(AX)
+	VSHUFF64X2     $0x44, Z17, Z16, Z1
+	VSHUFF64X2     $0xee, Z17, Z16, Z2
+	VSHUFF64X2     $0x44, Z19, Z18, Z3
+	VSHUFF64X2     $0xee, Z19, Z18, Z4
+	VSHUFF64X2     $0x88, Z3, Z1, Z16
+	VSHUFF64X2     $0xdd, Z3, Z1, Z17
+	VSHUFF64X2     $0x88, Z4, Z2, Z18
+	VSHUFF64X2     $0xdd, Z4, Z2, Z19
+	VMOVUPD        Z16, 192(AX)
+	VMOVUPD        Z17, 448(AX)
+	VMOVUPD        Z18, 704(AX)
+	VMOVUPD        Z19, 960(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000400, AX
+	ADDQ           $0x000000c0, DX
+	ADDQ           $0x000000c0, BX
+	DECQ           R10
+	JNE            fftt48
+
+fftdone47:
 	VZEROUPPER
 	RET
 
@@ -1503,9 +2171,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone45
+	JE           splitdone49
 
-split46:
+split50:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -1529,9 +2197,9 @@ split46:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split46
+	JNE            split50
 
-splitdone45:
+splitdone49:
 	VZEROUPPER
 	RET
 
@@ -1547,9 +2215,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone47
+	JE           splitdone51
 
-split48:
+split52:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1573,8 +2241,8 @@ split48:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split48
+	JNE            split52
 
-splitdone47:
+splitdone51:
 	VZEROUPPER
 	RET

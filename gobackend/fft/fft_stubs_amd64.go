@@ -50,6 +50,14 @@ func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float3
 // It needs AVX-512F.
 func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 
+// cfft16tAVX512 runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms
+// (twa: as cfft4tAVX512's) and stride 4 over m/4 (twb: as cfft4tAVX512's for m/4),
+// in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,
+// and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a
+// part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of 32, pn of 8.
+// It needs AVX-512F.
+func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, mask *float32)
+
 // cfft4pAVX512 runs a radix-4 Stockham stage of stride s = 4 as cfft4bAVX2 does, two p
 // a vector: tw holds, per pair of p, for k = 1…3 4 values W^kp then 4 of W^k(p+1).
 // pn (the p it runs, y, x and tw advanced to the first) and m are even.
@@ -112,6 +120,14 @@ func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float6
 // blocks of 4 butterflies (tw in blocks of 4). m and pn are multiples of 4.
 // It needs AVX-512F.
 func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+
+// zfft16tAVX512 runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms
+// (twa: as zfft4tAVX512's) and stride 4 over m/4 (twb: as zfft4tAVX512's for m/4),
+// in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,
+// and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a
+// part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of 16, pn of 4.
+// It needs AVX-512F.
+func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, mask *float64)
 
 // zsplitrealAVX2 runs n·2 steps of the rfft split: for i < n·2, Z[k] at lo[i] and
 // Z[h−k] at hi[2−1−i] (hi: the lowest of them; then 2 back a vector), tw[i]
