@@ -29,6 +29,8 @@ import (
 //	              (zmm): the vector across p' as in fft4t, both stages'
 //	              butterflies in registers, then a transpose of the
 //	              sixteen outputs of each of the vector's p'
+//	fft4u, fft2u, the last stage (m = 1: every twiddle is 1) without the
+//	fft16u        twiddles; fft16u: fft16b whose second stage is the last
 //	fft4p         radix 4 with s half a zmm vector (complex64, s = 4):
 //	              the vector holds q < s of two p (tw: per pair of p, for
 //	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
@@ -45,7 +47,12 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 4)
 			g.fftBroadcast(t, w, 2)
 		}
-		g.fft16Broadcast(t)
+		g.fft16Broadcast(t, false)
+		g.fft16Broadcast(t, true)
+		for _, w := range []width{ymm, zmm} {
+			g.fftUnit(t, w, 4)
+			g.fftUnit(t, w, 2)
+		}
 		g.fft4Transposed(t)
 		g.fft4TransposedZMM(t)
 		g.fft16Transposed(t)
@@ -233,22 +240,36 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 // the two stages', operation for operation, so the result is theirs to the
 // bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
 // there is no ymm form (16 registers).
-func (g *gen) fft16Broadcast(t dtype) {
+//
+// unit: <c|z>fft16uAVX512, B the last stage (m = 4, m/4 = 1), whose
+// twiddles are all 1: no twb, no products.
+func (g *gen) fft16Broadcast(t dtype, unit bool) {
 	w := zmm
-	name := "fft16b"
-	g.fftFunc(t, w, name, "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)",
+	name, sig := "fft16b", "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
+	doc := []string{
 		fmt.Sprintf("%s%s%s runs two radix-4 Stockham stages in one pass: stage A of stride s over", cplx(t), name, w.name),
 		"m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4",
 		"(twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,",
 		"k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and",
 		"qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a",
-		fmt.Sprintf("multiple of 4, s and qn of %d.", w.bytes/(2*t.size)))
+		fmt.Sprintf("multiple of 4, s and qn of %d.", w.bytes/(2*t.size))}
+	if unit {
+		name, sig = "fft16u", "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
+		doc = []string{
+			fmt.Sprintf("%s%s%s runs %sfft16bAVX512's two stages where the second is the last (m = 4,", cplx(t), name, w.name, cplx(t)),
+			fmt.Sprintf("pn = 1), its twiddles all 1: none read or applied. s and qn are multiples of %d.", w.bytes/(2*t.size))}
+	}
+	g.fftFunc(t, w, name, sig, doc...)
 	cs := 2 * t.size
-	y, x, twa, twb := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	y, x, twa := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("y"), y)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("twa"), twa)
-	g.Load(g.Param("twb"), twb)
+	var twb Register
+	if !unit {
+		twb = g.GP64()
+		g.Load(g.Param("twb"), twb)
+	}
 	mp := g.GP64()
 	g.Load(g.Param("mask"), mp)
 	mask := g.vec(w)
@@ -283,6 +304,9 @@ func (g *gen) fft16Broadcast(t dtype) {
 	// B's twiddles of this p', broadcast once for its q.
 	var br, bi []VecVirtual
 	for k := range 3 {
+		if unit {
+			break
+		}
 		a, b := g.vec(w), g.vec(w)
 		g.vbroadcast(t, Mem{Base: twb, Disp: k * cs}, a)
 		g.vbroadcast(t, Mem{Base: twb, Disp: k*cs + t.size}, b)
@@ -322,7 +346,7 @@ func (g *gen) fft16Broadcast(t dtype) {
 	yo := g.GP64()
 	for k := range 4 {
 		g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
-		for kk := 1; kk < 4; kk++ {
+		for kk := 1; kk < 4 && !unit; kk++ {
 			g.cmul(t, w, v[kk][k], br[kk-1], bi[kk-1], tmp)
 		}
 		if k == 0 {
@@ -345,7 +369,9 @@ func (g *gen) fft16Broadcast(t dtype) {
 	g.ADDQ(sb, y)
 	g.SHRQ(U8(4), sb)
 	g.ADDQ(U32(3*cs), twa)
-	g.ADDQ(U32(3*cs), twb)
+	if !unit {
+		g.ADDQ(U32(3*cs), twb)
+	}
 	g.DECQ(m)
 	g.JNE(LabelRef(outer))
 	g.Label(done)
@@ -637,6 +663,75 @@ func (g *gen) transpose4(t dtype, a, b, c, d VecVirtual) [4]VecVirtual {
 	shuf(0x88, u1, u3, out[2])
 	shuf(0xDD, u1, u3, out[3])
 	return out
+}
+
+// fftUnit emits <c|z>fft<r>u<w>: the last stage of radix r (m = 1, one
+// sub-transform), whose twiddles are all 1, with s a multiple of w's
+// complex values: for q < qn, the butterfly of x[q + s·k] into y[q + s·k].
+func (g *gen) fftUnit(t dtype, w width, r int) {
+	name := fmt.Sprintf("fft%du", r)
+	sig := "func(y, x *%s, s, qn int, mask *%[1]s)"
+	if r == 2 {
+		sig = "func(y, x *%s, s, qn int)"
+	}
+	g.fftFunc(t, w, name, sig,
+		fmt.Sprintf("%s%s%s runs the last radix-%d Stockham stage (m = 1; its twiddles are 1): for q < qn,", cplx(t), name, w.name, r),
+		fmt.Sprintf("the butterfly of x[q + s·k], k < %d, into y[q + s·k] (complex values): the whole stage", r),
+		fmt.Sprintf("with qn = s, a part with y and x advanced to its first q. s and qn are multiples of %d.", w.bytes/(2*t.size)))
+	cs := 2 * t.size
+	y, x, sb, qb := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("s"), sb)
+	g.SHLQ(U8(log2(cs)), sb)
+	g.Load(g.Param("qn"), qb)
+	g.SHLQ(U8(log2(cs)), qb)
+	var mask VecVirtual
+	sb3 := g.GP64()
+	if r == 4 {
+		mp := g.GP64()
+		g.Load(g.Param("mask"), mp)
+		mask = g.vec(w)
+		g.vmovu(t, Mem{Base: mp}, mask)
+		g.LEAQ(Mem{Base: sb, Index: sb, Scale: 2}, sb3)
+	}
+	done := g.label("fftdone")
+	g.TESTQ(qb, qb)
+	g.JE(LabelRef(done))
+	off := g.GP64()
+	g.XORQ(off, off)
+	loop := g.label("fftq")
+	g.Label(loop)
+	xo, yo := g.GP64(), g.GP64()
+	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
+	g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
+	vs := make([]VecVirtual, r)
+	for k := range r {
+		vs[k] = g.vec(w)
+	}
+	g.vmovu(t, Mem{Base: xo}, vs[0])
+	g.vmovu(t, Mem{Base: xo, Index: sb, Scale: 1}, vs[1])
+	if r == 4 {
+		g.vmovu(t, Mem{Base: xo, Index: sb, Scale: 2}, vs[2])
+		g.vmovu(t, Mem{Base: xo, Index: sb3, Scale: 1}, vs[3])
+		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], mask)
+		g.vmovu(t, vs[0], Mem{Base: yo})
+		g.vmovu(t, vs[1], Mem{Base: yo, Index: sb, Scale: 1})
+		g.vmovu(t, vs[2], Mem{Base: yo, Index: sb, Scale: 2})
+		g.vmovu(t, vs[3], Mem{Base: yo, Index: sb3, Scale: 1})
+	} else {
+		tmp := g.vec(w)
+		g.vsub(t, vs[1], vs[0], tmp)
+		g.vadd(t, vs[1], vs[0], vs[0])
+		g.vmovu(t, vs[0], Mem{Base: yo})
+		g.vmovu(t, tmp, Mem{Base: yo, Index: sb, Scale: 1})
+	}
+	g.ADDQ(U32(w.bytes), off)
+	g.CMPQ(off, qb)
+	g.JB(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
 }
 
 // fft16Transposed emits <c|z>fft16tAVX512: the first two stages, stride 1

@@ -175,6 +175,8 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		switch {
 		case st.r == 16 && st.s == 1:
 			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, pn, mask)
+		case st.r == 16 && st.m == 1:
+			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
 		case st.r == 16:
 			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
@@ -183,6 +185,14 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 		case st.blk == 2:
 			cfft4pAVX512(yp, xp, tw, st.m, pn, mask)
+		case st.m == 1 && st.r == 4 && wide:
+			cfft4uAVX512(yp, xp, st.s, qn, mask)
+		case st.m == 1 && st.r == 4:
+			cfft4uAVX2(yp, xp, st.s, qn, mask)
+		case st.m == 1 && wide:
+			cfft2uAVX512(yp, xp, st.s, qn)
+		case st.m == 1:
+			cfft2uAVX2(yp, xp, st.s, qn)
 		case st.r == 4 && wide:
 			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case st.r == 4:
@@ -199,12 +209,22 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	switch {
 	case st.r == 16 && st.s == 1:
 		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, pn, mask)
+	case st.r == 16 && st.m == 1:
+		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
 	case st.r == 16:
 		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:
 		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
 		zfft4tAVX2(yp, xp, tw, st.m, pn, mask)
+	case st.m == 1 && st.r == 4 && wide:
+		zfft4uAVX512(yp, xp, st.s, qn, mask)
+	case st.m == 1 && st.r == 4:
+		zfft4uAVX2(yp, xp, st.s, qn, mask)
+	case st.m == 1 && wide:
+		zfft2uAVX512(yp, xp, st.s, qn)
+	case st.m == 1:
+		zfft2uAVX2(yp, xp, st.s, qn)
 	case st.r == 4 && wide:
 		zfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 	case st.r == 4:

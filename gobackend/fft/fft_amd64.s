@@ -528,6 +528,390 @@ fftdone13:
 	VZEROUPPER
 	RET
 
+// func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft16uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone16
+	TESTQ   R11, R11
+	JE      fftdone16
+
+fftp17:
+	XORQ R12, R12
+
+fftq18:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Z4
+	VMOVUPS        (R13)(R8*1), Z5
+	VMOVUPS        (R13)(R8*2), Z6
+	VMOVUPS        (R13)(R9*1), Z7
+	VADDPS         Z6, Z4, Z1
+	VSUBPS         Z6, Z4, Z2
+	VADDPS         Z7, Z5, Z3
+	VSUBPS         Z7, Z5, Z7
+	VPERMILPS      $0xb1, Z7, Z7
+	VXORPS         Z0, Z7, Z7
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z6
+	VSUBPS         Z7, Z2, Z5
+	VADDPS         Z7, Z2, Z7
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z5, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z5
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z6, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z6
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z7, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z8
+	VMOVUPS        (R13)(R8*1), Z9
+	VMOVUPS        (R13)(R8*2), Z10
+	VMOVUPS        (R13)(R9*1), Z11
+	VADDPS         Z10, Z8, Z1
+	VSUBPS         Z10, Z8, Z2
+	VADDPS         Z11, Z9, Z3
+	VSUBPS         Z11, Z9, Z11
+	VPERMILPS      $0xb1, Z11, Z11
+	VXORPS         Z0, Z11, Z11
+	VADDPS         Z3, Z1, Z8
+	VSUBPS         Z3, Z1, Z10
+	VSUBPS         Z11, Z2, Z9
+	VADDPS         Z11, Z2, Z11
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z12
+	VMOVUPS        (R13)(R8*1), Z13
+	VMOVUPS        (R13)(R8*2), Z14
+	VMOVUPS        (R13)(R9*1), Z15
+	VADDPS         Z14, Z12, Z1
+	VSUBPS         Z14, Z12, Z2
+	VADDPS         Z15, Z13, Z3
+	VSUBPS         Z15, Z13, Z15
+	VPERMILPS      $0xb1, Z15, Z15
+	VXORPS         Z0, Z15, Z15
+	VADDPS         Z3, Z1, Z12
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z15, Z2, Z13
+	VADDPS         Z15, Z2, Z15
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z13, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z13
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z14, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z14
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z15, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z15
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z16
+	VMOVUPS        (R13)(R8*1), Z17
+	VMOVUPS        (R13)(R8*2), Z18
+	VMOVUPS        (R13)(R9*1), Z19
+	VADDPS         Z18, Z16, Z1
+	VSUBPS         Z18, Z16, Z2
+	VADDPS         Z19, Z17, Z3
+	VSUBPS         Z19, Z17, Z19
+	VPERMILPS      $0xb1, Z19, Z19
+	VXORPS         Z0, Z19, Z19
+	VADDPS         Z3, Z1, Z16
+	VSUBPS         Z3, Z1, Z18
+	VSUBPS         Z19, Z2, Z17
+	VADDPS         Z19, Z2, Z19
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z17, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z17
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z18, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z18
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z19, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z19
+	VADDPS         Z12, Z4, Z1
+	VSUBPS         Z12, Z4, Z2
+	VADDPS         Z16, Z8, Z3
+	VSUBPS         Z16, Z8, Z16
+	VPERMILPS      $0xb1, Z16, Z16
+	VXORPS         Z0, Z16, Z16
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z12
+	VSUBPS         Z16, Z2, Z8
+	VADDPS         Z16, Z2, Z16
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        Z4, (R13)
+	VMOVUPS        Z8, (R13)(SI*4)
+	VMOVUPS        Z12, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z16, (R14)(SI*4)
+	VADDPS         Z13, Z5, Z1
+	VSUBPS         Z13, Z5, Z2
+	VADDPS         Z17, Z9, Z3
+	VSUBPS         Z17, Z9, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z13
+	VSUBPS         Z4, Z2, Z9
+	VADDPS         Z4, Z2, Z17
+	ADDQ           SI, R13
+	VMOVUPS        Z5, (R13)
+	VMOVUPS        Z9, (R13)(SI*4)
+	VMOVUPS        Z13, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z17, (R14)(SI*4)
+	VADDPS         Z14, Z6, Z1
+	VSUBPS         Z14, Z6, Z2
+	VADDPS         Z18, Z10, Z3
+	VSUBPS         Z18, Z10, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z1, Z6
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z4, Z2, Z10
+	VADDPS         Z4, Z2, Z18
+	ADDQ           SI, R13
+	VMOVUPS        Z6, (R13)
+	VMOVUPS        Z10, (R13)(SI*4)
+	VMOVUPS        Z14, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z18, (R14)(SI*4)
+	VADDPS         Z15, Z7, Z1
+	VSUBPS         Z15, Z7, Z2
+	VADDPS         Z19, Z11, Z3
+	VSUBPS         Z19, Z11, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z1, Z7
+	VSUBPS         Z3, Z1, Z15
+	VSUBPS         Z4, Z2, Z11
+	VADDPS         Z4, Z2, Z19
+	ADDQ           SI, R13
+	VMOVUPS        Z7, (R13)
+	VMOVUPS        Z11, (R13)(SI*4)
+	VMOVUPS        Z15, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z19, (R14)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq18
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp17
+
+fftdone16:
+	VZEROUPPER
+	RET
+
+// func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
+// Requires: AVX
+TEXT ·cfft4uAVX2(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPS (SI), Y0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone19
+	XORQ    DI, DI
+
+fftq20:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPS   (R8), Y1
+	VMOVUPS   (R8)(DX*1), Y2
+	VMOVUPS   (R8)(DX*2), Y3
+	VMOVUPS   (R8)(SI*1), Y4
+	VADDPS    Y3, Y1, Y5
+	VSUBPS    Y3, Y1, Y6
+	VADDPS    Y4, Y2, Y3
+	VSUBPS    Y4, Y2, Y4
+	VPERMILPS $0xb1, Y4, Y4
+	VXORPS    Y0, Y4, Y4
+	VADDPS    Y3, Y5, Y1
+	VSUBPS    Y3, Y5, Y3
+	VSUBPS    Y4, Y6, Y2
+	VADDPS    Y4, Y6, Y4
+	VMOVUPS   Y1, (R9)
+	VMOVUPS   Y2, (R9)(DX*1)
+	VMOVUPS   Y3, (R9)(DX*2)
+	VMOVUPS   Y4, (R9)(SI*1)
+	ADDQ      $0x00000020, DI
+	CMPQ      DI, BX
+	JB        fftq20
+
+fftdone19:
+	VZEROUPPER
+	RET
+
+// func cfft2uAVX2(y *float32, x *float32, s int, qn int)
+// Requires: AVX
+TEXT ·cfft2uAVX2(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x03, BX
+	TESTQ BX, BX
+	JE    fftdone21
+	XORQ  SI, SI
+
+fftq22:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPS (DI), Y0
+	VMOVUPS (DI)(DX*1), Y1
+	VSUBPS  Y1, Y0, Y2
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y2, (R8)(DX*1)
+	ADDQ    $0x00000020, SI
+	CMPQ    SI, BX
+	JB      fftq22
+
+fftdone21:
+	VZEROUPPER
+	RET
+
+// func cfft4uAVX512(y *float32, x *float32, s int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft4uAVX512(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPS (SI), Z0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone23
+	XORQ    DI, DI
+
+fftq24:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPS   (R8), Z1
+	VMOVUPS   (R8)(DX*1), Z2
+	VMOVUPS   (R8)(DX*2), Z3
+	VMOVUPS   (R8)(SI*1), Z4
+	VADDPS    Z3, Z1, Z5
+	VSUBPS    Z3, Z1, Z6
+	VADDPS    Z4, Z2, Z3
+	VSUBPS    Z4, Z2, Z4
+	VPERMILPS $0xb1, Z4, Z4
+	VXORPS    Z0, Z4, Z4
+	VADDPS    Z3, Z5, Z1
+	VSUBPS    Z3, Z5, Z3
+	VSUBPS    Z4, Z6, Z2
+	VADDPS    Z4, Z6, Z4
+	VMOVUPS   Z1, (R9)
+	VMOVUPS   Z2, (R9)(DX*1)
+	VMOVUPS   Z3, (R9)(DX*2)
+	VMOVUPS   Z4, (R9)(SI*1)
+	ADDQ      $0x00000040, DI
+	CMPQ      DI, BX
+	JB        fftq24
+
+fftdone23:
+	VZEROUPPER
+	RET
+
+// func cfft2uAVX512(y *float32, x *float32, s int, qn int)
+// Requires: AVX, AVX512F
+TEXT ·cfft2uAVX512(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x03, BX
+	TESTQ BX, BX
+	JE    fftdone25
+	XORQ  SI, SI
+
+fftq26:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPS (DI), Z0
+	VMOVUPS (DI)(DX*1), Z1
+	VSUBPS  Z1, Z0, Z2
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS Z0, (R8)
+	VMOVUPS Z2, (R8)(DX*1)
+	ADDQ    $0x00000040, SI
+	CMPQ    SI, BX
+	JB      fftq26
+
+fftdone25:
+	VZEROUPPER
+	RET
+
 // func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft4tAVX2(SB), $0-48
@@ -543,9 +927,9 @@ TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone16
+	JE      fftdone27
 
-fftt17:
+fftt28:
 	VMOVUPS        (CX), Y1
 	VMOVUPS        (CX)(SI*1), Y2
 	VMOVUPS        (CX)(SI*2), Y3
@@ -591,9 +975,9 @@ fftt17:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt17
+	JNE            fftt28
 
-fftdone16:
+fftdone27:
 	VZEROUPPER
 	RET
 
@@ -612,9 +996,9 @@ TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x03, BX
 	TESTQ   BX, BX
-	JE      fftdone18
+	JE      fftdone29
 
-fftt19:
+fftt30:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -664,9 +1048,9 @@ fftt19:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt19
+	JNE            fftt30
 
-fftdone18:
+fftdone29:
 	VZEROUPPER
 	RET
 
@@ -690,9 +1074,9 @@ TEXT ·cfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x03, R10
 	TESTQ   R10, R10
-	JE      fftdone20
+	JE      fftdone31
 
-fftt21:
+fftt32:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPS        (R11), Z4
@@ -1002,9 +1386,9 @@ fftt21:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt21
+	JNE            fftt32
 
-fftdone20:
+fftdone31:
 	VZEROUPPER
 	RET
 
@@ -1023,9 +1407,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone22
+	JE      fftdone33
 
-fftp23:
+fftp34:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1067,9 +1451,9 @@ fftp23:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp23
+	JNE            fftp34
 
-fftdone22:
+fftdone33:
 	VZEROUPPER
 	RET
 
@@ -1085,9 +1469,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone24
+	JE           splitdone35
 
-split25:
+split36:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -1112,9 +1496,9 @@ split25:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split25
+	JNE            split36
 
-splitdone24:
+splitdone35:
 	VZEROUPPER
 	RET
 
@@ -1130,9 +1514,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone26
+	JE           splitdone37
 
-split27:
+split38:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1157,9 +1541,9 @@ split27:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split27
+	JNE            split38
 
-splitdone26:
+splitdone37:
 	VZEROUPPER
 	RET
 
@@ -1182,11 +1566,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone28
+	JE      fftdone39
 	TESTQ   DI, DI
-	JE      fftdone28
+	JE      fftdone39
 
-fftp29:
+fftp40:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -1195,7 +1579,7 @@ fftp29:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq30:
+fftq41:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -1227,14 +1611,14 @@ fftq30:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq30
+	JB             fftq41
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp29
+	JNE            fftp40
 
-fftdone28:
+fftdone39:
 	VZEROUPPER
 	RET
 
@@ -1253,16 +1637,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone31
+	JE    fftdone42
 	TESTQ DI, DI
-	JE    fftdone31
+	JE    fftdone42
 
-fftp32:
+fftp43:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq33:
+fftq44:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -1276,14 +1660,14 @@ fftq33:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq33
+	JB             fftq44
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp32
+	JNE            fftp43
 
-fftdone31:
+fftdone42:
 	VZEROUPPER
 	RET
 
@@ -1306,11 +1690,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone34
+	JE      fftdone45
 	TESTQ   DI, DI
-	JE      fftdone34
+	JE      fftdone45
 
-fftp35:
+fftp46:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -1319,7 +1703,7 @@ fftp35:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq36:
+fftq47:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -1351,14 +1735,14 @@ fftq36:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq36
+	JB             fftq47
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp35
+	JNE            fftp46
 
-fftdone34:
+fftdone45:
 	VZEROUPPER
 	RET
 
@@ -1377,16 +1761,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone37
+	JE    fftdone48
 	TESTQ DI, DI
-	JE    fftdone37
+	JE    fftdone48
 
-fftp38:
+fftp49:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq39:
+fftq50:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -1400,14 +1784,14 @@ fftq39:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq39
+	JB             fftq50
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp38
+	JNE            fftp49
 
-fftdone37:
+fftdone48:
 	VZEROUPPER
 	RET
 
@@ -1435,11 +1819,11 @@ TEXT ·zfft16bAVX512(SB), $0-72
 	SHLQ    $0x04, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone40
+	JE      fftdone51
 	TESTQ   R12, R12
-	JE      fftdone40
+	JE      fftdone51
 
-fftp41:
+fftp52:
 	VBROADCASTSD (BX), Z1
 	VBROADCASTSD 8(BX), Z2
 	VBROADCASTSD 16(BX), Z3
@@ -1448,7 +1832,7 @@ fftp41:
 	VBROADCASTSD 40(BX), Z6
 	XORQ         R13, R13
 
-fftq42:
+fftq53:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPD        (R14), Z10
@@ -1675,7 +2059,7 @@ fftq42:
 	VMOVUPD        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq42
+	JB             fftq53
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -1683,9 +2067,393 @@ fftq42:
 	ADDQ           $0x00000030, DX
 	ADDQ           $0x00000030, BX
 	DECQ           SI
-	JNE            fftp41
+	JNE            fftp52
 
-fftdone40:
+fftdone51:
+	VZEROUPPER
+	RET
+
+// func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft16uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone54
+	TESTQ   R11, R11
+	JE      fftdone54
+
+fftp55:
+	XORQ R12, R12
+
+fftq56:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Z4
+	VMOVUPD        (R13)(R8*1), Z5
+	VMOVUPD        (R13)(R8*2), Z6
+	VMOVUPD        (R13)(R9*1), Z7
+	VADDPD         Z6, Z4, Z1
+	VSUBPD         Z6, Z4, Z2
+	VADDPD         Z7, Z5, Z3
+	VSUBPD         Z7, Z5, Z7
+	VPERMILPD      $0x55, Z7, Z7
+	VXORPD         Z0, Z7, Z7
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z6
+	VSUBPD         Z7, Z2, Z5
+	VADDPD         Z7, Z2, Z7
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z5, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z5
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z6, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z6
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z7, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z8
+	VMOVUPD        (R13)(R8*1), Z9
+	VMOVUPD        (R13)(R8*2), Z10
+	VMOVUPD        (R13)(R9*1), Z11
+	VADDPD         Z10, Z8, Z1
+	VSUBPD         Z10, Z8, Z2
+	VADDPD         Z11, Z9, Z3
+	VSUBPD         Z11, Z9, Z11
+	VPERMILPD      $0x55, Z11, Z11
+	VXORPD         Z0, Z11, Z11
+	VADDPD         Z3, Z1, Z8
+	VSUBPD         Z3, Z1, Z10
+	VSUBPD         Z11, Z2, Z9
+	VADDPD         Z11, Z2, Z11
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z12
+	VMOVUPD        (R13)(R8*1), Z13
+	VMOVUPD        (R13)(R8*2), Z14
+	VMOVUPD        (R13)(R9*1), Z15
+	VADDPD         Z14, Z12, Z1
+	VSUBPD         Z14, Z12, Z2
+	VADDPD         Z15, Z13, Z3
+	VSUBPD         Z15, Z13, Z15
+	VPERMILPD      $0x55, Z15, Z15
+	VXORPD         Z0, Z15, Z15
+	VADDPD         Z3, Z1, Z12
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z15, Z2, Z13
+	VADDPD         Z15, Z2, Z15
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z13, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z13
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z14, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z14
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z15, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z15
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z16
+	VMOVUPD        (R13)(R8*1), Z17
+	VMOVUPD        (R13)(R8*2), Z18
+	VMOVUPD        (R13)(R9*1), Z19
+	VADDPD         Z18, Z16, Z1
+	VSUBPD         Z18, Z16, Z2
+	VADDPD         Z19, Z17, Z3
+	VSUBPD         Z19, Z17, Z19
+	VPERMILPD      $0x55, Z19, Z19
+	VXORPD         Z0, Z19, Z19
+	VADDPD         Z3, Z1, Z16
+	VSUBPD         Z3, Z1, Z18
+	VSUBPD         Z19, Z2, Z17
+	VADDPD         Z19, Z2, Z19
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z17, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z17
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z18, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z18
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z19, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z19
+	VADDPD         Z12, Z4, Z1
+	VSUBPD         Z12, Z4, Z2
+	VADDPD         Z16, Z8, Z3
+	VSUBPD         Z16, Z8, Z16
+	VPERMILPD      $0x55, Z16, Z16
+	VXORPD         Z0, Z16, Z16
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z12
+	VSUBPD         Z16, Z2, Z8
+	VADDPD         Z16, Z2, Z16
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        Z4, (R13)
+	VMOVUPD        Z8, (R13)(SI*4)
+	VMOVUPD        Z12, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z16, (R14)(SI*4)
+	VADDPD         Z13, Z5, Z1
+	VSUBPD         Z13, Z5, Z2
+	VADDPD         Z17, Z9, Z3
+	VSUBPD         Z17, Z9, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z1, Z5
+	VSUBPD         Z3, Z1, Z13
+	VSUBPD         Z4, Z2, Z9
+	VADDPD         Z4, Z2, Z17
+	ADDQ           SI, R13
+	VMOVUPD        Z5, (R13)
+	VMOVUPD        Z9, (R13)(SI*4)
+	VMOVUPD        Z13, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z17, (R14)(SI*4)
+	VADDPD         Z14, Z6, Z1
+	VSUBPD         Z14, Z6, Z2
+	VADDPD         Z18, Z10, Z3
+	VSUBPD         Z18, Z10, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z1, Z6
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z4, Z2, Z10
+	VADDPD         Z4, Z2, Z18
+	ADDQ           SI, R13
+	VMOVUPD        Z6, (R13)
+	VMOVUPD        Z10, (R13)(SI*4)
+	VMOVUPD        Z14, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z18, (R14)(SI*4)
+	VADDPD         Z15, Z7, Z1
+	VSUBPD         Z15, Z7, Z2
+	VADDPD         Z19, Z11, Z3
+	VSUBPD         Z19, Z11, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z1, Z7
+	VSUBPD         Z3, Z1, Z15
+	VSUBPD         Z4, Z2, Z11
+	VADDPD         Z4, Z2, Z19
+	ADDQ           SI, R13
+	VMOVUPD        Z7, (R13)
+	VMOVUPD        Z11, (R13)(SI*4)
+	VMOVUPD        Z15, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z19, (R14)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq56
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp55
+
+fftdone54:
+	VZEROUPPER
+	RET
+
+// func zfft4uAVX2(y *float64, x *float64, s int, qn int, mask *float64)
+// Requires: AVX
+TEXT ·zfft4uAVX2(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x04, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x04, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPD (SI), Y0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone57
+	XORQ    DI, DI
+
+fftq58:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPD   (R8), Y1
+	VMOVUPD   (R8)(DX*1), Y2
+	VMOVUPD   (R8)(DX*2), Y3
+	VMOVUPD   (R8)(SI*1), Y4
+	VADDPD    Y3, Y1, Y5
+	VSUBPD    Y3, Y1, Y6
+	VADDPD    Y4, Y2, Y3
+	VSUBPD    Y4, Y2, Y4
+	VPERMILPD $0x05, Y4, Y4
+	VXORPD    Y0, Y4, Y4
+	VADDPD    Y3, Y5, Y1
+	VSUBPD    Y3, Y5, Y3
+	VSUBPD    Y4, Y6, Y2
+	VADDPD    Y4, Y6, Y4
+	VMOVUPD   Y1, (R9)
+	VMOVUPD   Y2, (R9)(DX*1)
+	VMOVUPD   Y3, (R9)(DX*2)
+	VMOVUPD   Y4, (R9)(SI*1)
+	ADDQ      $0x00000020, DI
+	CMPQ      DI, BX
+	JB        fftq58
+
+fftdone57:
+	VZEROUPPER
+	RET
+
+// func zfft2uAVX2(y *float64, x *float64, s int, qn int)
+// Requires: AVX
+TEXT ·zfft2uAVX2(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x04, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x04, BX
+	TESTQ BX, BX
+	JE    fftdone59
+	XORQ  SI, SI
+
+fftq60:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPD (DI), Y0
+	VMOVUPD (DI)(DX*1), Y1
+	VSUBPD  Y1, Y0, Y2
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y2, (R8)(DX*1)
+	ADDQ    $0x00000020, SI
+	CMPQ    SI, BX
+	JB      fftq60
+
+fftdone59:
+	VZEROUPPER
+	RET
+
+// func zfft4uAVX512(y *float64, x *float64, s int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft4uAVX512(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x04, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x04, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPD (SI), Z0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone61
+	XORQ    DI, DI
+
+fftq62:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPD   (R8), Z1
+	VMOVUPD   (R8)(DX*1), Z2
+	VMOVUPD   (R8)(DX*2), Z3
+	VMOVUPD   (R8)(SI*1), Z4
+	VADDPD    Z3, Z1, Z5
+	VSUBPD    Z3, Z1, Z6
+	VADDPD    Z4, Z2, Z3
+	VSUBPD    Z4, Z2, Z4
+	VPERMILPD $0x55, Z4, Z4
+	VXORPD    Z0, Z4, Z4
+	VADDPD    Z3, Z5, Z1
+	VSUBPD    Z3, Z5, Z3
+	VSUBPD    Z4, Z6, Z2
+	VADDPD    Z4, Z6, Z4
+	VMOVUPD   Z1, (R9)
+	VMOVUPD   Z2, (R9)(DX*1)
+	VMOVUPD   Z3, (R9)(DX*2)
+	VMOVUPD   Z4, (R9)(SI*1)
+	ADDQ      $0x00000040, DI
+	CMPQ      DI, BX
+	JB        fftq62
+
+fftdone61:
+	VZEROUPPER
+	RET
+
+// func zfft2uAVX512(y *float64, x *float64, s int, qn int)
+// Requires: AVX, AVX512F
+TEXT ·zfft2uAVX512(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x04, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x04, BX
+	TESTQ BX, BX
+	JE    fftdone63
+	XORQ  SI, SI
+
+fftq64:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPD (DI), Z0
+	VMOVUPD (DI)(DX*1), Z1
+	VSUBPD  Z1, Z0, Z2
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD Z0, (R8)
+	VMOVUPD Z2, (R8)(DX*1)
+	ADDQ    $0x00000040, SI
+	CMPQ    SI, BX
+	JB      fftq64
+
+fftdone63:
 	VZEROUPPER
 	RET
 
@@ -1704,9 +2472,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone43
+	JE      fftdone65
 
-fftt44:
+fftt66:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -1751,9 +2519,9 @@ fftt44:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt44
+	JNE            fftt66
 
-fftdone43:
+fftdone65:
 	VZEROUPPER
 	RET
 
@@ -1772,9 +2540,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone45
+	JE      fftdone67
 
-fftt46:
+fftt68:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -1823,9 +2591,9 @@ fftt46:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt46
+	JNE            fftt68
 
-fftdone45:
+fftdone67:
 	VZEROUPPER
 	RET
 
@@ -1849,9 +2617,9 @@ TEXT ·zfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x02, R10
 	TESTQ   R10, R10
-	JE      fftdone47
+	JE      fftdone69
 
-fftt48:
+fftt70:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPD        (R11), Z4
@@ -2153,9 +2921,9 @@ fftt48:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt48
+	JNE            fftt70
 
-fftdone47:
+fftdone69:
 	VZEROUPPER
 	RET
 
@@ -2171,9 +2939,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone49
+	JE           splitdone71
 
-split50:
+split72:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -2197,9 +2965,9 @@ split50:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split50
+	JNE            split72
 
-splitdone49:
+splitdone71:
 	VZEROUPPER
 	RET
 
@@ -2215,9 +2983,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone51
+	JE           splitdone73
 
-split52:
+split74:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -2241,8 +3009,8 @@ split52:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split52
+	JNE            split74
 
-splitdone51:
+splitdone73:
 	VZEROUPPER
 	RET

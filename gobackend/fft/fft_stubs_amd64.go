@@ -39,6 +39,33 @@ func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
 
+// cfft16uAVX512 runs cfft16bAVX512's two stages where the second is the last (m = 4,
+// pn = 1), its twiddles all 1: none read or applied. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
+
+// cfft2uAVX2 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+func cfft2uAVX2(y *float32, x *float32, s int, qn int)
+
+// cfft4uAVX512 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft4uAVX512(y *float32, x *float32, s int, qn int, mask *float32)
+
+// cfft2uAVX512 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft2uAVX512(y *float32, x *float32, s int, qn int)
+
 // cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
 // blocks of 4: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
@@ -109,6 +136,33 @@ func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // multiple of 4, s and qn of 4.
 // It needs AVX-512F.
 func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft16uAVX512 runs zfft16bAVX512's two stages where the second is the last (m = 4,
+// pn = 1), its twiddles all 1: none read or applied. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 2.
+func zfft4uAVX2(y *float64, x *float64, s int, qn int, mask *float64)
+
+// zfft2uAVX2 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 2.
+func zfft2uAVX2(y *float64, x *float64, s int, qn int)
+
+// zfft4uAVX512 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft4uAVX512(y *float64, x *float64, s int, qn int, mask *float64)
+
+// zfft2uAVX512 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft2uAVX512(y *float64, x *float64, s int, qn int)
 
 // zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
