@@ -30,7 +30,8 @@ import (
 //	              butterflies in registers, then a transpose of the
 //	              sixteen outputs of each of the vector's p'
 //	fft4u, fft2u, the last stage (m = 1: every twiddle is 1) without the
-//	fft16u        twiddles; fft16u: fft16b whose second stage is the last
+//	fft16u, fft8u twiddles; fft16u: fft16b whose second stage is the
+//	              last; fft8u: the same with a last stage of radix 2
 //	fft4p         radix 4 with s half a zmm vector (complex64, s = 4):
 //	              the vector holds q < s of two p (tw: per pair of p, for
 //	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
@@ -47,8 +48,9 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 4)
 			g.fftBroadcast(t, w, 2)
 		}
-		g.fft16Broadcast(t, false)
-		g.fft16Broadcast(t, true)
+		g.fftFusedBroadcast(t, 4, false)
+		g.fftFusedBroadcast(t, 4, true)
+		g.fftFusedBroadcast(t, 2, true) // radix 2 is only ever a plan's last stage
 		for _, w := range []width{ymm, zmm} {
 			g.fftUnit(t, w, 4)
 			g.fftUnit(t, w, 2)
@@ -228,7 +230,7 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	g.RET()
 }
 
-// fft16Broadcast emits <c|z>fft16bAVX512: two radix-4 stages of the
+// fftFusedBroadcast emits <c|z>fft16bAVX512: two radix-4 stages of the
 // broadcast kind in one pass. Stage A (stride s, m sub-transforms) writes
 // butterfly p's output k at q + s·(4p + k); stage B (stride 4s, m/4) reads
 // its butterfly p' from those of A's p = p' + k'·m/4, k' < 4, at their
@@ -241,23 +243,31 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 // bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
 // there is no ymm form (16 registers).
 //
-// unit: <c|z>fft16uAVX512, B the last stage (m = 4, m/4 = 1), whose
+// rb 2: B of radix 2 (the last stage of an odd power of two, so only the
+// unit form, fft8u, is emitted): A's two butterflies p' + k'·m/2, B's
+// over their pairs.
+//
+// unit: <c|z>fft<4rb>uAVX512, B the last stage (m = rb, m/rb = 1), whose
 // twiddles are all 1: no twb, no products.
-func (g *gen) fft16Broadcast(t dtype, unit bool) {
+func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	w := zmm
-	name, sig := "fft16b", "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
+	r := 4 * rb
+	name, sig := fmt.Sprintf("fft%db", r), "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
 	doc := []string{
-		fmt.Sprintf("%s%s%s runs two radix-4 Stockham stages in one pass: stage A of stride s over", cplx(t), name, w.name),
-		"m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4",
-		"(twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,",
-		"k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and",
-		"qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a",
-		fmt.Sprintf("multiple of 4, s and qn of %d.", w.bytes/(2*t.size))}
+		fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
+		fmt.Sprintf("m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix %d of stride 4s", rb),
+		fmt.Sprintf("over m/%d (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies", rb),
+		fmt.Sprintf("p' + k'·m/%d, k' < %d, and B's p' over their outputs, into y[q + s·(k + 4·(%dp' + j))],", rb, rb, rb),
+		fmt.Sprintf("j < %d. pn = m/%d and qn = s: both stages; less: a part, y, x, twa advanced to p' and", rb, rb),
+		fmt.Sprintf("q, twb to p'. m is a multiple of %d, s and qn of %d.", rb, w.bytes/(2*t.size))}
 	if unit {
-		name, sig = "fft16u", "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
+		name, sig = fmt.Sprintf("fft%du", r), "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
 		doc = []string{
-			fmt.Sprintf("%s%s%s runs %sfft16bAVX512's two stages where the second is the last (m = 4,", cplx(t), name, w.name, cplx(t)),
-			fmt.Sprintf("pn = 1), its twiddles all 1: none read or applied. s and qn are multiples of %d.", w.bytes/(2*t.size))}
+			fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
+			fmt.Sprintf("m = %d sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix %d", rb, rb),
+			"of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,",
+			fmt.Sprintf("A's butterflies k' < %d and B's over their outputs, into y[q + s·(k + 4j)], j < %d. pn = 1;", rb, rb),
+			fmt.Sprintf("qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of %d.", w.bytes/(2*t.size))}
 	}
 	g.fftFunc(t, w, name, sig, doc...)
 	cs := 2 * t.size
@@ -274,21 +284,21 @@ func (g *gen) fft16Broadcast(t dtype, unit bool) {
 	g.Load(g.Param("mask"), mp)
 	mask := g.vec(w)
 	g.vmovu(t, Mem{Base: mp}, mask)
-	// Bytes: sb = s·cs (y's distance between k and k+1), d = sb·m/4 (x's
-	// between k' and k'+1), d4 = 4d (between k and k+1), d12 = 12d, and
-	// ta = 3·cs·m/4 (twa's between k' and k'+1).
-	m, sb, d, d4, d12, ta := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	// Bytes: sb = s·cs (y's distance between k and k+1), d = sb·m/rb (x's
+	// between k' and k'+1), dk = rb·d (between k and k+1), dk3 = 3dk, and
+	// ta = 3·cs·m/rb (twa's between k' and k'+1).
+	m, sb, d, dk, dk3, ta := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("m"), m)
-	g.SHRQ(U8(2), m)
+	g.SHRQ(U8(log2(rb)), m)
 	g.Load(g.Param("s"), sb)
 	g.SHLQ(U8(log2(cs)), sb)
 	g.MOVQ(sb, d)
 	g.IMULQ(m, d)
 	g.LEAQ(Mem{Base: m, Index: m, Scale: 2}, ta)
 	g.SHLQ(U8(log2(cs)), ta)
-	g.MOVQ(d, d4)
-	g.SHLQ(U8(2), d4)
-	g.LEAQ(Mem{Base: d4, Index: d4, Scale: 2}, d12)
+	g.MOVQ(d, dk)
+	g.SHLQ(U8(log2(rb)), dk)
+	g.LEAQ(Mem{Base: dk, Index: dk, Scale: 2}, dk3)
 	qb := g.GP64()
 	g.Load(g.Param("qn"), qb)
 	g.SHLQ(U8(log2(cs)), qb)
@@ -303,7 +313,7 @@ func (g *gen) fft16Broadcast(t dtype, unit bool) {
 	g.Label(outer)
 	// B's twiddles of this p', broadcast once for its q.
 	var br, bi []VecVirtual
-	for k := range 3 {
+	for k := range rb - 1 {
 		if unit {
 			break
 		}
@@ -316,27 +326,27 @@ func (g *gen) fft16Broadcast(t dtype, unit bool) {
 	g.XORQ(off, off)
 	inner := g.label("fftq")
 	g.Label(inner)
-	// v[k'][k]: A's butterfly p' + k'·m/4, input and then output k.
-	var v [4][4]VecVirtual
+	// v[k'][k]: A's butterfly p' + k'·m/rb, input and then output k.
+	v := make([][4]VecVirtual, rb)
 	xo, to := g.GP64(), g.GP64()
 	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
 	g.MOVQ(twa, to)
 	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
-	for kp := range 4 {
+	for kp := range rb {
 		for k := range 4 {
 			v[kp][k] = g.vec(w)
 		}
 		g.vmovu(t, Mem{Base: xo}, v[kp][0])
-		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 1}, v[kp][1])
-		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 2}, v[kp][2])
-		g.vmovu(t, Mem{Base: xo, Index: d12, Scale: 1}, v[kp][3])
+		g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 1}, v[kp][1])
+		g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 2}, v[kp][2])
+		g.vmovu(t, Mem{Base: xo, Index: dk3, Scale: 1}, v[kp][3])
 		g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], mask)
 		for k := 1; k < 4; k++ {
 			g.vbroadcast(t, Mem{Base: to, Disp: (k - 1) * cs}, wr)
 			g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
 			g.cmul(t, w, v[kp][k], wr, wi, tmp)
 		}
-		if kp < 3 {
+		if kp < rb-1 {
 			g.ADDQ(d, xo)
 			g.ADDQ(ta, to)
 		}
@@ -345,9 +355,16 @@ func (g *gen) fft16Broadcast(t dtype, unit bool) {
 	// y + off + sb·(k + 4j).
 	yo := g.GP64()
 	for k := range 4 {
-		g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
-		for kk := 1; kk < 4 && !unit; kk++ {
-			g.cmul(t, w, v[kk][k], br[kk-1], bi[kk-1], tmp)
+		if rb == 4 {
+			g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
+		} else {
+			dif := g.vec(w)
+			g.vsub(t, v[1][k], v[0][k], dif)
+			g.vadd(t, v[1][k], v[0][k], v[0][k])
+			v[1][k] = dif
+		}
+		for j := 1; j < rb && !unit; j++ {
+			g.cmul(t, w, v[j][k], br[j-1], bi[j-1], tmp)
 		}
 		if k == 0 {
 			g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
@@ -356,21 +373,23 @@ func (g *gen) fft16Broadcast(t dtype, unit bool) {
 		}
 		g.vmovu(t, v[0][k], Mem{Base: yo})
 		g.vmovu(t, v[1][k], Mem{Base: yo, Index: sb, Scale: 4})
-		g.vmovu(t, v[2][k], Mem{Base: yo, Index: sb, Scale: 8})
-		g.LEAQ(Mem{Base: yo, Index: sb, Scale: 8}, to)
-		g.vmovu(t, v[3][k], Mem{Base: to, Index: sb, Scale: 4})
+		if rb == 4 {
+			g.vmovu(t, v[2][k], Mem{Base: yo, Index: sb, Scale: 8})
+			g.LEAQ(Mem{Base: yo, Index: sb, Scale: 8}, to)
+			g.vmovu(t, v[3][k], Mem{Base: to, Index: sb, Scale: 4})
+		}
 	}
 	g.ADDQ(U32(w.bytes), off)
 	g.CMPQ(off, qb)
 	g.JB(LabelRef(inner))
-	// Next p': x advances s complex values, y 16·s, twa and twb 3.
+	// Next p': x advances s complex values, y 4·rb·s, twa 3, twb rb−1.
 	g.ADDQ(sb, x)
-	g.SHLQ(U8(4), sb)
+	g.SHLQ(U8(log2(4*rb)), sb)
 	g.ADDQ(sb, y)
-	g.SHRQ(U8(4), sb)
+	g.SHRQ(U8(log2(4*rb)), sb)
 	g.ADDQ(U32(3*cs), twa)
 	if !unit {
-		g.ADDQ(U32(3*cs), twb)
+		g.ADDQ(U32((rb-1)*cs), twb)
 	}
 	g.DECQ(m)
 	g.JNE(LabelRef(outer))

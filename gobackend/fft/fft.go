@@ -49,7 +49,7 @@ type Plan[C Complex] struct {
 type stage[C Complex] struct {
 	r, l, m, s int
 	tw         []C  // W_l^(k·p) for k = 1…r−1 at tw[p·(r−1) + k−1]; the asm layout for asm stages
-	tw2        []C  // r = 16: two radix-4 stages fused (fuseStages), the second one's table; tw the first's
+	tw2        []C  // r = 16 or 8: two stages fused (fuseStages), the second one's table; tw the first's
 	asm        bool // run by the assembly (amd64, a power-of-two length)
 	blk        int  // the p one vector of an asm stage holds: at stride 1 transposeBlock, at half a zmm's stride 2 (pairBlock); else 0
 }

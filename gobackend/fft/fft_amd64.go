@@ -69,9 +69,9 @@ var pairCacheBytes int
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
 // whole blocks of transposeBlock butterflies.
 func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
-	if st.r == 16 {
+	if st.r == 16 || st.r == 8 {
 		zv := complexPerVector[C](64)
-		return lvl >= isa.AVX512 && (st.s == 1 && st.m%zv == 0 || st.s%zv == 0)
+		return lvl >= isa.AVX512 && (st.r == 16 && st.s == 1 && st.m%zv == 0 || st.s%zv == 0)
 	}
 	if lvl < isa.AVX2 || (st.r != 4 && st.r != 2) {
 		return false
@@ -87,7 +87,8 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // where the first runs fft4t's zmm form, the second's m/4 sub-transforms
 // fill whole vectors and the second is not the pair kernel's
 // (cfft16tAVX512), and then each pair that the zmm broadcast kernel runs,
-// strides of whole zmm vectors (cfft16bAVX512). Within half the L1 cache,
+// strides of whole zmm vectors, the second of radix 4 (cfft16bAVX512) or
+// the last one, of radix 2 (cfft8uAVX512). Within half the L1 cache,
 // where the pair kernel runs the stride-4 stage (pairBlock), the fused pass
 // was slower: 1 Ki complex64 in 566–579 ns against 535–545 as two passes
 // (BenchmarkFused, alternated, twice); its transposes and the twiddles'
@@ -103,7 +104,7 @@ func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []sta
 	first := func(a, b stage[C]) bool {
 		return a.asm && a.r == 4 && a.s == 1 && a.blk == zv && b.asm && b.r == 4 && b.blk != 2 && b.m%zv == 0
 	}
-	broadcast := func(st stage[C]) bool { return st.asm && st.r == 4 && st.blk == 0 && st.s%zv == 0 }
+	broadcast := func(st stage[C]) bool { return st.asm && st.blk == 0 && st.s%zv == 0 }
 	var out []stage[C]
 	for i := 0; i < len(stages); i++ {
 		a := stages[i]
@@ -116,8 +117,8 @@ func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []sta
 				out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: 1, tw: a.tw, tw2: twiddles(tb, inverse), asm: true, blk: zv})
 				i++
 				continue
-			case broadcast(a) && broadcast(b):
-				out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: a.s, tw: a.tw, tw2: b.tw, asm: true})
+			case a.r == 4 && broadcast(a) && broadcast(b) && (b.r == 4 || b.m == 1):
+				out = append(out, stage[C]{r: 4 * b.r, l: a.l, m: b.m, s: a.s, tw: a.tw, tw2: b.tw, asm: true})
 				i++
 				continue
 			}
@@ -165,8 +166,11 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	if st.s > 1 && st.blk == 2 {
 		to *= st.s // s copies of each twiddle
 	}
-	if st.r == 16 {
-		to = 3 * p0 // both tables: 3 per p of its stage, the first stage's p' + k'·m/4 at p'
+	toB := 0 // a fused stage's second table
+	if st.r == 16 || st.r == 8 {
+		// 3 per p of the first stage, whose p' + k'·m/rb start at p', and
+		// rb−1 per p' of the second's (the stride-1 kernel's blocks: 3).
+		to, toB = 3*p0, (st.r/4-1)*p0
 	}
 	var z C
 	if unsafe.Sizeof(z) == 8 {
@@ -174,11 +178,13 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
 		case st.r == 16 && st.s == 1:
-			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, pn, mask)
+			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
 		case st.r == 16 && st.m == 1:
 			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
 		case st.r == 16:
-			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
+			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		case st.r == 8: // radix 2 is the last stage: m = 1
+			cfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
 			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
@@ -208,11 +214,13 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
 	case st.r == 16 && st.s == 1:
-		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, pn, mask)
+		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
 	case st.r == 16 && st.m == 1:
 		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
 	case st.r == 16:
-		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[to])), 4*st.m, st.s, pn, qn, mask)
+		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+	case st.r == 8: // radix 2 is the last stage: m = 1
+		zfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:
 		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
@@ -244,7 +252,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
-		case st.s > 1 && st.blk == 2, st.r == 16:
+		case st.s > 1 && st.blk == 2, st.r == 16, st.r == 8:
 			zmmUsed = true
 		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true

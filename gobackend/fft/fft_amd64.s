@@ -762,6 +762,134 @@ fftdone16:
 	VZEROUPPER
 	RET
 
+// func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft8uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone19
+	TESTQ   R11, R11
+	JE      fftdone19
+
+fftp20:
+	XORQ R12, R12
+
+fftq21:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Z4
+	VMOVUPS        (R13)(R8*1), Z5
+	VMOVUPS        (R13)(R8*2), Z6
+	VMOVUPS        (R13)(R9*1), Z7
+	VADDPS         Z6, Z4, Z1
+	VSUBPS         Z6, Z4, Z2
+	VADDPS         Z7, Z5, Z3
+	VSUBPS         Z7, Z5, Z7
+	VPERMILPS      $0xb1, Z7, Z7
+	VXORPS         Z0, Z7, Z7
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z6
+	VSUBPS         Z7, Z2, Z5
+	VADDPS         Z7, Z2, Z7
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z5, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z5
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z6, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z6
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z7, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z8
+	VMOVUPS        (R13)(R8*1), Z9
+	VMOVUPS        (R13)(R8*2), Z10
+	VMOVUPS        (R13)(R9*1), Z11
+	VADDPS         Z10, Z8, Z1
+	VSUBPS         Z10, Z8, Z2
+	VADDPS         Z11, Z9, Z3
+	VSUBPS         Z11, Z9, Z11
+	VPERMILPS      $0xb1, Z11, Z11
+	VXORPS         Z0, Z11, Z11
+	VADDPS         Z3, Z1, Z8
+	VSUBPS         Z3, Z1, Z10
+	VSUBPS         Z11, Z2, Z9
+	VADDPS         Z11, Z2, Z11
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	VSUBPS         Z8, Z4, Z1
+	VADDPS         Z8, Z4, Z4
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        Z4, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	VSUBPS         Z9, Z5, Z1
+	VADDPS         Z9, Z5, Z5
+	ADDQ           SI, R13
+	VMOVUPS        Z5, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	VSUBPS         Z10, Z6, Z1
+	VADDPS         Z10, Z6, Z6
+	ADDQ           SI, R13
+	VMOVUPS        Z6, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	VSUBPS         Z11, Z7, Z1
+	VADDPS         Z11, Z7, Z7
+	ADDQ           SI, R13
+	VMOVUPS        Z7, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq21
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp20
+
+fftdone19:
+	VZEROUPPER
+	RET
+
 // func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
 // Requires: AVX
 TEXT ·cfft4uAVX2(SB), $0-40
@@ -775,10 +903,10 @@ TEXT ·cfft4uAVX2(SB), $0-40
 	VMOVUPS (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone19
+	JE      fftdone22
 	XORQ    DI, DI
 
-fftq20:
+fftq23:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPS   (R8), Y1
@@ -801,9 +929,9 @@ fftq20:
 	VMOVUPS   Y4, (R9)(SI*1)
 	ADDQ      $0x00000020, DI
 	CMPQ      DI, BX
-	JB        fftq20
+	JB        fftq23
 
-fftdone19:
+fftdone22:
 	VZEROUPPER
 	RET
 
@@ -817,10 +945,10 @@ TEXT ·cfft2uAVX2(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x03, BX
 	TESTQ BX, BX
-	JE    fftdone21
+	JE    fftdone24
 	XORQ  SI, SI
 
-fftq22:
+fftq25:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPS (DI), Y0
@@ -831,9 +959,9 @@ fftq22:
 	VMOVUPS Y2, (R8)(DX*1)
 	ADDQ    $0x00000020, SI
 	CMPQ    SI, BX
-	JB      fftq22
+	JB      fftq25
 
-fftdone21:
+fftdone24:
 	VZEROUPPER
 	RET
 
@@ -850,10 +978,10 @@ TEXT ·cfft4uAVX512(SB), $0-40
 	VMOVUPS (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone23
+	JE      fftdone26
 	XORQ    DI, DI
 
-fftq24:
+fftq27:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPS   (R8), Z1
@@ -876,9 +1004,9 @@ fftq24:
 	VMOVUPS   Z4, (R9)(SI*1)
 	ADDQ      $0x00000040, DI
 	CMPQ      DI, BX
-	JB        fftq24
+	JB        fftq27
 
-fftdone23:
+fftdone26:
 	VZEROUPPER
 	RET
 
@@ -892,10 +1020,10 @@ TEXT ·cfft2uAVX512(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x03, BX
 	TESTQ BX, BX
-	JE    fftdone25
+	JE    fftdone28
 	XORQ  SI, SI
 
-fftq26:
+fftq29:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPS (DI), Z0
@@ -906,9 +1034,9 @@ fftq26:
 	VMOVUPS Z2, (R8)(DX*1)
 	ADDQ    $0x00000040, SI
 	CMPQ    SI, BX
-	JB      fftq26
+	JB      fftq29
 
-fftdone25:
+fftdone28:
 	VZEROUPPER
 	RET
 
@@ -927,9 +1055,9 @@ TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone27
+	JE      fftdone30
 
-fftt28:
+fftt31:
 	VMOVUPS        (CX), Y1
 	VMOVUPS        (CX)(SI*1), Y2
 	VMOVUPS        (CX)(SI*2), Y3
@@ -975,9 +1103,9 @@ fftt28:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt28
+	JNE            fftt31
 
-fftdone27:
+fftdone30:
 	VZEROUPPER
 	RET
 
@@ -996,9 +1124,9 @@ TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x03, BX
 	TESTQ   BX, BX
-	JE      fftdone29
+	JE      fftdone32
 
-fftt30:
+fftt33:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1048,9 +1176,9 @@ fftt30:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt30
+	JNE            fftt33
 
-fftdone29:
+fftdone32:
 	VZEROUPPER
 	RET
 
@@ -1074,9 +1202,9 @@ TEXT ·cfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x03, R10
 	TESTQ   R10, R10
-	JE      fftdone31
+	JE      fftdone34
 
-fftt32:
+fftt35:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPS        (R11), Z4
@@ -1386,9 +1514,9 @@ fftt32:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt32
+	JNE            fftt35
 
-fftdone31:
+fftdone34:
 	VZEROUPPER
 	RET
 
@@ -1407,9 +1535,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone33
+	JE      fftdone36
 
-fftp34:
+fftp37:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1451,9 +1579,9 @@ fftp34:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp34
+	JNE            fftp37
 
-fftdone33:
+fftdone36:
 	VZEROUPPER
 	RET
 
@@ -1469,9 +1597,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone35
+	JE           splitdone38
 
-split36:
+split39:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -1496,9 +1624,9 @@ split36:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split36
+	JNE            split39
 
-splitdone35:
+splitdone38:
 	VZEROUPPER
 	RET
 
@@ -1514,9 +1642,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone37
+	JE           splitdone40
 
-split38:
+split41:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1541,9 +1669,9 @@ split38:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split38
+	JNE            split41
 
-splitdone37:
+splitdone40:
 	VZEROUPPER
 	RET
 
@@ -1566,11 +1694,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone39
+	JE      fftdone42
 	TESTQ   DI, DI
-	JE      fftdone39
+	JE      fftdone42
 
-fftp40:
+fftp43:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -1579,7 +1707,7 @@ fftp40:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq41:
+fftq44:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -1611,14 +1739,14 @@ fftq41:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq41
+	JB             fftq44
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp40
+	JNE            fftp43
 
-fftdone39:
+fftdone42:
 	VZEROUPPER
 	RET
 
@@ -1637,16 +1765,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone42
+	JE    fftdone45
 	TESTQ DI, DI
-	JE    fftdone42
+	JE    fftdone45
 
-fftp43:
+fftp46:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq44:
+fftq47:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -1660,14 +1788,14 @@ fftq44:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq44
+	JB             fftq47
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp43
+	JNE            fftp46
 
-fftdone42:
+fftdone45:
 	VZEROUPPER
 	RET
 
@@ -1690,11 +1818,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone45
+	JE      fftdone48
 	TESTQ   DI, DI
-	JE      fftdone45
+	JE      fftdone48
 
-fftp46:
+fftp49:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -1703,7 +1831,7 @@ fftp46:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq47:
+fftq50:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -1735,14 +1863,14 @@ fftq47:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq47
+	JB             fftq50
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp46
+	JNE            fftp49
 
-fftdone45:
+fftdone48:
 	VZEROUPPER
 	RET
 
@@ -1761,16 +1889,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone48
+	JE    fftdone51
 	TESTQ DI, DI
-	JE    fftdone48
+	JE    fftdone51
 
-fftp49:
+fftp52:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq50:
+fftq53:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -1784,14 +1912,14 @@ fftq50:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq50
+	JB             fftq53
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp49
+	JNE            fftp52
 
-fftdone48:
+fftdone51:
 	VZEROUPPER
 	RET
 
@@ -1819,11 +1947,11 @@ TEXT ·zfft16bAVX512(SB), $0-72
 	SHLQ    $0x04, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone51
+	JE      fftdone54
 	TESTQ   R12, R12
-	JE      fftdone51
+	JE      fftdone54
 
-fftp52:
+fftp55:
 	VBROADCASTSD (BX), Z1
 	VBROADCASTSD 8(BX), Z2
 	VBROADCASTSD 16(BX), Z3
@@ -1832,7 +1960,7 @@ fftp52:
 	VBROADCASTSD 40(BX), Z6
 	XORQ         R13, R13
 
-fftq53:
+fftq56:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPD        (R14), Z10
@@ -2059,7 +2187,7 @@ fftq53:
 	VMOVUPD        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq53
+	JB             fftq56
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -2067,9 +2195,9 @@ fftq53:
 	ADDQ           $0x00000030, DX
 	ADDQ           $0x00000030, BX
 	DECQ           SI
-	JNE            fftp52
+	JNE            fftp55
 
-fftdone51:
+fftdone54:
 	VZEROUPPER
 	RET
 
@@ -2096,14 +2224,14 @@ TEXT ·zfft16uAVX512(SB), $0-64
 	SHLQ    $0x04, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone54
+	JE      fftdone57
 	TESTQ   R11, R11
-	JE      fftdone54
+	JE      fftdone57
 
-fftp55:
+fftp58:
 	XORQ R12, R12
 
-fftq56:
+fftq59:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPD        (R13), Z4
@@ -2294,16 +2422,144 @@ fftq56:
 	VMOVUPD        Z19, (R14)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq56
+	JB             fftq59
 	ADDQ           SI, CX
 	SHLQ           $0x04, SI
 	ADDQ           SI, AX
 	SHRQ           $0x04, SI
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp55
+	JNE            fftp58
 
-fftdone54:
+fftdone57:
+	VZEROUPPER
+	RET
+
+// func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft8uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone60
+	TESTQ   R11, R11
+	JE      fftdone60
+
+fftp61:
+	XORQ R12, R12
+
+fftq62:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Z4
+	VMOVUPD        (R13)(R8*1), Z5
+	VMOVUPD        (R13)(R8*2), Z6
+	VMOVUPD        (R13)(R9*1), Z7
+	VADDPD         Z6, Z4, Z1
+	VSUBPD         Z6, Z4, Z2
+	VADDPD         Z7, Z5, Z3
+	VSUBPD         Z7, Z5, Z7
+	VPERMILPD      $0x55, Z7, Z7
+	VXORPD         Z0, Z7, Z7
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z6
+	VSUBPD         Z7, Z2, Z5
+	VADDPD         Z7, Z2, Z7
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z5, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z5
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z6, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z6
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z7, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z8
+	VMOVUPD        (R13)(R8*1), Z9
+	VMOVUPD        (R13)(R8*2), Z10
+	VMOVUPD        (R13)(R9*1), Z11
+	VADDPD         Z10, Z8, Z1
+	VSUBPD         Z10, Z8, Z2
+	VADDPD         Z11, Z9, Z3
+	VSUBPD         Z11, Z9, Z11
+	VPERMILPD      $0x55, Z11, Z11
+	VXORPD         Z0, Z11, Z11
+	VADDPD         Z3, Z1, Z8
+	VSUBPD         Z3, Z1, Z10
+	VSUBPD         Z11, Z2, Z9
+	VADDPD         Z11, Z2, Z11
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	VSUBPD         Z8, Z4, Z1
+	VADDPD         Z8, Z4, Z4
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        Z4, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	VSUBPD         Z9, Z5, Z1
+	VADDPD         Z9, Z5, Z5
+	ADDQ           SI, R13
+	VMOVUPD        Z5, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	VSUBPD         Z10, Z6, Z1
+	VADDPD         Z10, Z6, Z6
+	ADDQ           SI, R13
+	VMOVUPD        Z6, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	VSUBPD         Z11, Z7, Z1
+	VADDPD         Z11, Z7, Z7
+	ADDQ           SI, R13
+	VMOVUPD        Z7, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq62
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp61
+
+fftdone60:
 	VZEROUPPER
 	RET
 
@@ -2320,10 +2576,10 @@ TEXT ·zfft4uAVX2(SB), $0-40
 	VMOVUPD (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone57
+	JE      fftdone63
 	XORQ    DI, DI
 
-fftq58:
+fftq64:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPD   (R8), Y1
@@ -2346,9 +2602,9 @@ fftq58:
 	VMOVUPD   Y4, (R9)(SI*1)
 	ADDQ      $0x00000020, DI
 	CMPQ      DI, BX
-	JB        fftq58
+	JB        fftq64
 
-fftdone57:
+fftdone63:
 	VZEROUPPER
 	RET
 
@@ -2362,10 +2618,10 @@ TEXT ·zfft2uAVX2(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x04, BX
 	TESTQ BX, BX
-	JE    fftdone59
+	JE    fftdone65
 	XORQ  SI, SI
 
-fftq60:
+fftq66:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPD (DI), Y0
@@ -2376,9 +2632,9 @@ fftq60:
 	VMOVUPD Y2, (R8)(DX*1)
 	ADDQ    $0x00000020, SI
 	CMPQ    SI, BX
-	JB      fftq60
+	JB      fftq66
 
-fftdone59:
+fftdone65:
 	VZEROUPPER
 	RET
 
@@ -2395,10 +2651,10 @@ TEXT ·zfft4uAVX512(SB), $0-40
 	VMOVUPD (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone61
+	JE      fftdone67
 	XORQ    DI, DI
 
-fftq62:
+fftq68:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPD   (R8), Z1
@@ -2421,9 +2677,9 @@ fftq62:
 	VMOVUPD   Z4, (R9)(SI*1)
 	ADDQ      $0x00000040, DI
 	CMPQ      DI, BX
-	JB        fftq62
+	JB        fftq68
 
-fftdone61:
+fftdone67:
 	VZEROUPPER
 	RET
 
@@ -2437,10 +2693,10 @@ TEXT ·zfft2uAVX512(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x04, BX
 	TESTQ BX, BX
-	JE    fftdone63
+	JE    fftdone69
 	XORQ  SI, SI
 
-fftq64:
+fftq70:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPD (DI), Z0
@@ -2451,9 +2707,9 @@ fftq64:
 	VMOVUPD Z2, (R8)(DX*1)
 	ADDQ    $0x00000040, SI
 	CMPQ    SI, BX
-	JB      fftq64
+	JB      fftq70
 
-fftdone63:
+fftdone69:
 	VZEROUPPER
 	RET
 
@@ -2472,9 +2728,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone65
+	JE      fftdone71
 
-fftt66:
+fftt72:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -2519,9 +2775,9 @@ fftt66:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt66
+	JNE            fftt72
 
-fftdone65:
+fftdone71:
 	VZEROUPPER
 	RET
 
@@ -2540,9 +2796,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone67
+	JE      fftdone73
 
-fftt68:
+fftt74:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -2591,9 +2847,9 @@ fftt68:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt68
+	JNE            fftt74
 
-fftdone67:
+fftdone73:
 	VZEROUPPER
 	RET
 
@@ -2617,9 +2873,9 @@ TEXT ·zfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x02, R10
 	TESTQ   R10, R10
-	JE      fftdone69
+	JE      fftdone75
 
-fftt70:
+fftt76:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPD        (R11), Z4
@@ -2921,9 +3177,9 @@ fftt70:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt70
+	JNE            fftt76
 
-fftdone69:
+fftdone75:
 	VZEROUPPER
 	RET
 
@@ -2939,9 +3195,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone71
+	JE           splitdone77
 
-split72:
+split78:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -2965,9 +3221,9 @@ split72:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split72
+	JNE            split78
 
-splitdone71:
+splitdone77:
 	VZEROUPPER
 	RET
 
@@ -2983,9 +3239,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone73
+	JE           splitdone79
 
-split74:
+split80:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -3009,8 +3265,8 @@ split74:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split74
+	JNE            split80
 
-splitdone73:
+splitdone79:
 	VZEROUPPER
 	RET

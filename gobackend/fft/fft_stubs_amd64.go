@@ -30,19 +30,30 @@ func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
-// cfft16bAVX512 runs two radix-4 Stockham stages in one pass: stage A of stride s over
-// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4
-// (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,
-// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and
-// qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a
-// multiple of 4, s and qn of 8.
+// cfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 8.
 // It needs AVX-512F.
 func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
 
-// cfft16uAVX512 runs cfft16bAVX512's two stages where the second is the last (m = 4,
-// pn = 1), its twiddles all 1: none read or applied. s and qn are multiples of 8.
+// cfft16uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
 // It needs AVX-512F.
 func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft8uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
 
 // cfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
@@ -128,19 +139,30 @@ func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 
-// zfft16bAVX512 runs two radix-4 Stockham stages in one pass: stage A of stride s over
-// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B of stride 4s over m/4
-// (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies p' + k'·m/4,
-// k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))], j < 4. pn = m/4 and
-// qn = s: both stages; less: a part, y, x, twa advanced to p' and q, twb to p'. m is a
-// multiple of 4, s and qn of 4.
+// zfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 4.
 // It needs AVX-512F.
 func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
 
-// zfft16uAVX512 runs zfft16bAVX512's two stages where the second is the last (m = 4,
-// pn = 1), its twiddles all 1: none read or applied. s and qn are multiples of 4.
+// zfft16uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
 // It needs AVX-512F.
 func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft8uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
 
 // zfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
