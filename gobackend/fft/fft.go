@@ -16,8 +16,13 @@
 // twiddles broadcast; the first stage, of stride 1, runs across 4 (ymm)
 // butterflies and transposes their outputs in registers; complex64's
 // stage of stride 4, half a zmm vector, runs two sub-transforms a vector
-// at isa.AVX512 within half the L1 cache (pairBlock). The radix-3 and 5
-// stages are Go at every level.
+// at isa.AVX512 within half the L1 cache (pairBlock); the last stage
+// (m = 1) skips its twiddles, all 1. At isa.AVX512 consecutive radix-4
+// stages are fused in pairs into radix-16 passes (fuseStages: the first
+// two, and those the zmm broadcast kernel runs; a last radix-2 stage with
+// the radix-4 before it), the values between the two stages kept in
+// registers: half the passes over the data, the same results to the bit.
+// The radix-3 and 5 stages are Go at every level.
 package fft
 
 import (
