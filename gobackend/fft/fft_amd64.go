@@ -67,7 +67,8 @@ var pairCacheBytes int
 
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
-// whole blocks of transposeBlock butterflies.
+// whole blocks of transposeBlock butterflies; a fused stage (radix 16 or
+// 8, fuseStages) at isa.AVX512 over whole zmm vectors.
 func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 	if st.r == 16 || st.r == 8 {
 		zv := complexPerVector[C](64)
@@ -88,14 +89,14 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // fill whole vectors and the second is not the pair kernel's
 // (cfft16tAVX512), and then each pair that the zmm broadcast kernel runs,
 // strides of whole zmm vectors, the second of radix 4 (cfft16bAVX512) or
-// the last one, of radix 2 (cfft8uAVX512). Within half the L1 cache,
-// where the pair kernel runs the stride-4 stage (pairBlock), the fused pass
+// the last one, of radix 2 (cfft8uAVX512). The fused stage has the first's
+// stride, the second's m, and both tables (the second's in the layout the
+// fused kernel reads). Each pair is a pass less over the data; the values
+// computed are the same to the bit. Within half the L1 cache, where the
+// pair kernel runs the stride-4 stage (pairBlock), the fused first pass
 // was slower: 1 Ki complex64 in 566–579 ns against 535–545 as two passes
 // (BenchmarkFused, alternated, twice); its transposes and the twiddles'
-// shuffles share one port, and in L1 a pass costs little. The
-// fused stage has the first's stride, the second's m, and both tables (the
-// second's in the layout the fused kernel reads). Each pair is a pass less
-// over the data; the values computed are the same to the bit.
+// lane swaps share one port, and in L1 a pass costs little.
 func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []stage[C] {
 	if lvl < isa.AVX512 || noFuse {
 		return stages
