@@ -21,6 +21,17 @@ import (
 //	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
 //	              p), and a transpose in registers puts each butterfly's
 //	              four outputs side by side
+//	fft16b        two radix-4 stages in one pass (zmm, s a multiple of the
+//	              vector): stage A of stride s and m, then stage B of
+//	              stride 4s and m/4, the 16 values of a group in registers
+//	              between them
+//	fft16t        the first two stages (s = 1, then s = 4) in one pass
+//	              (zmm): the vector across p' as in fft4t, both stages'
+//	              butterflies in registers, then a transpose of the
+//	              sixteen outputs of each of the vector's p'
+//	fft4u, fft2u, the last stage (m = 1: every twiddle is 1) without the
+//	fft16u, fft8u twiddles; fft16u: fft16b whose second stage is the
+//	              last; fft8u: the same with a last stage of radix 2
 //	fft4p         radix 4 with s half a zmm vector (complex64, s = 4):
 //	              the vector holds q < s of two p (tw: per pair of p, for
 //	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
@@ -37,8 +48,16 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 4)
 			g.fftBroadcast(t, w, 2)
 		}
+		g.fftFusedBroadcast(t, 4, false)
+		g.fftFusedBroadcast(t, 4, true)
+		g.fftFusedBroadcast(t, 2, true) // radix 2 is only ever a plan's last stage
+		for _, w := range []width{ymm, zmm} {
+			g.fftUnit(t, w, 4)
+			g.fftUnit(t, w, 2)
+		}
 		g.fft4Transposed(t)
 		g.fft4TransposedZMM(t)
+		g.fft16Transposed(t)
 		if !t.f64 { // complex128's strides are 1 or multiples of 4: none is half a zmm
 			g.fft4Pairs(t)
 		}
@@ -204,6 +223,174 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	g.ADDQ(sb, x)
 	g.LEAQ(Mem{Base: y, Index: sb, Scale: uint8(r)}, y)
 	g.ADDQ(U32((r-1)*cs), tw)
+	g.DECQ(m)
+	g.JNE(LabelRef(outer))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// fftFusedBroadcast emits <c|z>fft16bAVX512: two radix-4 stages of the
+// broadcast kind in one pass. Stage A (stride s, m sub-transforms) writes
+// butterfly p's output k at q + s·(4p + k); stage B (stride 4s, m/4) reads
+// its butterfly p' from those of A's p = p' + k'·m/4, k' < 4, at their
+// output k, the column q' = q + s·k. So for one p' and q, A's four
+// butterflies p' + k'·m/4 read x[q + s·(p' + (k' + 4k)·m/4)], k, k' < 4,
+// and B's four, one per k, take A's outputs k of them and write
+// y[q + s·k + 4s·(4p' + j)], j < 4: sixteen values loaded, two stages of
+// butterflies and twiddles in registers, sixteen stored. The arithmetic is
+// the two stages', operation for operation, so the result is theirs to the
+// bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
+// there is no ymm form (16 registers).
+//
+// rb 2: B of radix 2 (the last stage of an odd power of two, so only the
+// unit form, fft8u, is emitted): A's two butterflies p' + k'·m/2, B's
+// over their pairs.
+//
+// unit: <c|z>fft<4rb>uAVX512, B the last stage (m = rb, m/rb = 1), whose
+// twiddles are all 1: no twb, no products.
+func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
+	w := zmm
+	r := 4 * rb
+	name, sig := fmt.Sprintf("fft%db", r), "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
+	doc := []string{
+		fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
+		fmt.Sprintf("m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix %d of stride 4s", rb),
+		fmt.Sprintf("over m/%d (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies", rb),
+		fmt.Sprintf("p' + k'·m/%d, k' < %d, and B's p' over their outputs, into y[q + s·(k + 4·(%dp' + j))],", rb, rb, rb),
+		fmt.Sprintf("j < %d. pn = m/%d and qn = s: both stages; less: a part, y, x, twa advanced to p' and", rb, rb),
+		fmt.Sprintf("q, twb to p'. m is a multiple of %d, s and qn of %d.", rb, w.bytes/(2*t.size))}
+	if unit {
+		name, sig = fmt.Sprintf("fft%du", r), "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
+		doc = []string{
+			fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
+			fmt.Sprintf("m = %d sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix %d", rb, rb),
+			"of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,",
+			fmt.Sprintf("A's butterflies k' < %d and B's over their outputs, into y[q + s·(k + 4j)], j < %d. pn = 1;", rb, rb),
+			fmt.Sprintf("qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of %d.", w.bytes/(2*t.size))}
+	}
+	g.fftFunc(t, w, name, sig, doc...)
+	cs := 2 * t.size
+	y, x, twa := g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("twa"), twa)
+	var twb Register
+	if !unit {
+		twb = g.GP64()
+		g.Load(g.Param("twb"), twb)
+	}
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	// Bytes: sb = s·cs (y's distance between k and k+1), d = sb·m/rb (x's
+	// between k' and k'+1), dk = rb·d (between k and k+1), dk3 = 3dk, and
+	// ta = 3·cs·m/rb (twa's between k' and k'+1).
+	m, sb, d, dk, dk3, ta := g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("m"), m)
+	g.SHRQ(U8(log2(rb)), m)
+	g.Load(g.Param("s"), sb)
+	g.SHLQ(U8(log2(cs)), sb)
+	g.MOVQ(sb, d)
+	g.IMULQ(m, d)
+	g.LEAQ(Mem{Base: m, Index: m, Scale: 2}, ta)
+	g.SHLQ(U8(log2(cs)), ta)
+	g.MOVQ(d, dk)
+	g.SHLQ(U8(log2(rb)), dk)
+	g.LEAQ(Mem{Base: dk, Index: dk, Scale: 2}, dk3)
+	qb := g.GP64()
+	g.Load(g.Param("qn"), qb)
+	g.SHLQ(U8(log2(cs)), qb)
+	// m is done with: the p' loop counts pn down in it.
+	g.Load(g.Param("pn"), m)
+	g.TESTQ(m, m)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	g.TESTQ(qb, qb)
+	g.JE(LabelRef(done))
+	outer := g.label("fftp")
+	g.Label(outer)
+	// B's twiddles of this p', broadcast once for its q.
+	var br, bi []VecVirtual
+	for k := range rb - 1 {
+		if unit {
+			break
+		}
+		a, b := g.vec(w), g.vec(w)
+		g.vbroadcast(t, Mem{Base: twb, Disp: k * cs}, a)
+		g.vbroadcast(t, Mem{Base: twb, Disp: k*cs + t.size}, b)
+		br, bi = append(br, a), append(bi, b)
+	}
+	off := g.GP64()
+	g.XORQ(off, off)
+	inner := g.label("fftq")
+	g.Label(inner)
+	// v[k'][k]: A's butterfly p' + k'·m/rb, input and then output k.
+	v := make([][4]VecVirtual, rb)
+	xo, to := g.GP64(), g.GP64()
+	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
+	g.MOVQ(twa, to)
+	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
+	for kp := range rb {
+		for k := range 4 {
+			v[kp][k] = g.vec(w)
+		}
+		g.vmovu(t, Mem{Base: xo}, v[kp][0])
+		g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 1}, v[kp][1])
+		g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 2}, v[kp][2])
+		g.vmovu(t, Mem{Base: xo, Index: dk3, Scale: 1}, v[kp][3])
+		g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], mask)
+		for k := 1; k < 4; k++ {
+			g.vbroadcast(t, Mem{Base: to, Disp: (k - 1) * cs}, wr)
+			g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
+			g.cmul(t, w, v[kp][k], wr, wi, tmp)
+		}
+		if kp < rb-1 {
+			g.ADDQ(d, xo)
+			g.ADDQ(ta, to)
+		}
+	}
+	// B's butterfly over k' for each column k; output j to
+	// y + off + sb·(k + 4j).
+	yo := g.GP64()
+	for k := range 4 {
+		if rb == 4 {
+			g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
+		} else {
+			dif := g.vec(w)
+			g.vsub(t, v[1][k], v[0][k], dif)
+			g.vadd(t, v[1][k], v[0][k], v[0][k])
+			v[1][k] = dif
+		}
+		for j := 1; j < rb && !unit; j++ {
+			g.cmul(t, w, v[j][k], br[j-1], bi[j-1], tmp)
+		}
+		if k == 0 {
+			g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
+		} else {
+			g.ADDQ(sb, yo)
+		}
+		g.vmovu(t, v[0][k], Mem{Base: yo})
+		g.vmovu(t, v[1][k], Mem{Base: yo, Index: sb, Scale: 4})
+		if rb == 4 {
+			g.vmovu(t, v[2][k], Mem{Base: yo, Index: sb, Scale: 8})
+			g.LEAQ(Mem{Base: yo, Index: sb, Scale: 8}, to)
+			g.vmovu(t, v[3][k], Mem{Base: to, Index: sb, Scale: 4})
+		}
+	}
+	g.ADDQ(U32(w.bytes), off)
+	g.CMPQ(off, qb)
+	g.JB(LabelRef(inner))
+	// Next p': x advances s complex values, y 4·rb·s, twa 3, twb rb−1.
+	g.ADDQ(sb, x)
+	g.SHLQ(U8(log2(4*rb)), sb)
+	g.ADDQ(sb, y)
+	g.SHRQ(U8(log2(4*rb)), sb)
+	g.ADDQ(U32(3*cs), twa)
+	if !unit {
+		g.ADDQ(U32((rb-1)*cs), twb)
+	}
 	g.DECQ(m)
 	g.JNE(LabelRef(outer))
 	g.Label(done)
@@ -448,6 +635,237 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	g.ADDQ(U32(4*w.bytes), y)
 	g.ADDQ(U32(3*w.bytes), tw)
 	g.DECQ(m)
+	g.JNE(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// loadTwiddleVec sets wr and wi to the real and imaginary parts of the
+// vector of complex twiddles at mem, each in both lanes of its pair.
+func (g *gen) loadTwiddleVec(t dtype, mem Mem, wr, wi VecVirtual) {
+	if t.f64 {
+		g.VMOVDDUP(mem, wr)
+		g.VMOVUPD(mem, wi)
+		g.VPERMILPD(U8(0xFF), wi, wi)
+	} else {
+		g.VMOVSLDUP(mem, wr)
+		g.VMOVSHDUP(mem, wi)
+	}
+}
+
+// transpose4 turns a, b, c, d, each a zmm vector of v values (complex64:
+// 8; complex128: 4) of v butterflies, into 4 vectors holding each
+// butterfly's 4 values side by side, butterfly after butterfly
+// (fft4TransposedZMM's store order).
+func (g *gen) transpose4(t dtype, a, b, c, d VecVirtual) [4]VecVirtual {
+	w := zmm
+	// shuf(A, B, imm): 128-bit lanes 0, 1 of A and 2, 3 of B, picked by imm.
+	shuf := func(imm uint8, lo, hi, dst VecVirtual) { g.VSHUFF64X2(U8(imm), hi, lo, dst) }
+	r0, r1, r2, r3 := a, b, c, d
+	if !t.f64 {
+		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+		g.VUNPCKLPD(b, a, t0)
+		g.VUNPCKHPD(b, a, t1)
+		g.VUNPCKLPD(d, c, t2)
+		g.VUNPCKHPD(d, c, t3)
+		r0, r1, r2, r3 = t0, t2, t1, t3
+	}
+	u0, u1, u2, u3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	shuf(0x44, r0, r1, u0)
+	shuf(0xEE, r0, r1, u1)
+	shuf(0x44, r2, r3, u2)
+	shuf(0xEE, r2, r3, u3)
+	out := [4]VecVirtual{a, b, c, d}
+	shuf(0x88, u0, u2, out[0])
+	shuf(0xDD, u0, u2, out[1])
+	shuf(0x88, u1, u3, out[2])
+	shuf(0xDD, u1, u3, out[3])
+	return out
+}
+
+// fftUnit emits <c|z>fft<r>u<w>: the last stage of radix r (m = 1, one
+// sub-transform), whose twiddles are all 1, with s a multiple of w's
+// complex values: for q < qn, the butterfly of x[q + s·k] into y[q + s·k].
+func (g *gen) fftUnit(t dtype, w width, r int) {
+	name := fmt.Sprintf("fft%du", r)
+	sig := "func(y, x *%s, s, qn int, mask *%[1]s)"
+	if r == 2 {
+		sig = "func(y, x *%s, s, qn int)"
+	}
+	g.fftFunc(t, w, name, sig,
+		fmt.Sprintf("%s%s%s runs the last radix-%d Stockham stage (m = 1; its twiddles are 1): for q < qn,", cplx(t), name, w.name, r),
+		fmt.Sprintf("the butterfly of x[q + s·k], k < %d, into y[q + s·k] (complex values): the whole stage", r),
+		fmt.Sprintf("with qn = s, a part with y and x advanced to its first q. s and qn are multiples of %d.", w.bytes/(2*t.size)))
+	cs := 2 * t.size
+	y, x, sb, qb := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("s"), sb)
+	g.SHLQ(U8(log2(cs)), sb)
+	g.Load(g.Param("qn"), qb)
+	g.SHLQ(U8(log2(cs)), qb)
+	var mask VecVirtual
+	sb3 := g.GP64()
+	if r == 4 {
+		mp := g.GP64()
+		g.Load(g.Param("mask"), mp)
+		mask = g.vec(w)
+		g.vmovu(t, Mem{Base: mp}, mask)
+		g.LEAQ(Mem{Base: sb, Index: sb, Scale: 2}, sb3)
+	}
+	done := g.label("fftdone")
+	g.TESTQ(qb, qb)
+	g.JE(LabelRef(done))
+	off := g.GP64()
+	g.XORQ(off, off)
+	loop := g.label("fftq")
+	g.Label(loop)
+	xo, yo := g.GP64(), g.GP64()
+	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
+	g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
+	vs := make([]VecVirtual, r)
+	for k := range r {
+		vs[k] = g.vec(w)
+	}
+	g.vmovu(t, Mem{Base: xo}, vs[0])
+	g.vmovu(t, Mem{Base: xo, Index: sb, Scale: 1}, vs[1])
+	if r == 4 {
+		g.vmovu(t, Mem{Base: xo, Index: sb, Scale: 2}, vs[2])
+		g.vmovu(t, Mem{Base: xo, Index: sb3, Scale: 1}, vs[3])
+		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], mask)
+		g.vmovu(t, vs[0], Mem{Base: yo})
+		g.vmovu(t, vs[1], Mem{Base: yo, Index: sb, Scale: 1})
+		g.vmovu(t, vs[2], Mem{Base: yo, Index: sb, Scale: 2})
+		g.vmovu(t, vs[3], Mem{Base: yo, Index: sb3, Scale: 1})
+	} else {
+		tmp := g.vec(w)
+		g.vsub(t, vs[1], vs[0], tmp)
+		g.vadd(t, vs[1], vs[0], vs[0])
+		g.vmovu(t, vs[0], Mem{Base: yo})
+		g.vmovu(t, tmp, Mem{Base: yo, Index: sb, Scale: 1})
+	}
+	g.ADDQ(U32(w.bytes), off)
+	g.CMPQ(off, qb)
+	g.JB(LabelRef(loop))
+	g.Label(done)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// fft16Transposed emits <c|z>fft16tAVX512: the first two stages, stride 1
+// (A: m sub-transforms, n = 4m) and stride 4 (B: m/4), in one pass. B's
+// butterfly p' at column q reads A's output q of butterflies p' + k'·m/4,
+// k' < 4, so a vector of v consecutive p' (as fft4t's) loads A's sixteen
+// inputs x[p' + (k' + 4k)·m/4] (k, k' < 4), runs A's four butterflies
+// (twiddles as vectors, fft4t's table at p' + k'·m/4), then B's four, one
+// per column k (twiddles: fft4t's table of a stride-1 stage of m/4 at p'),
+// and writes y[16p' + k + 4j] (B's output j): each group j of four
+// vectors is transposed as fft4t's outputs (4 values of each p' side by
+// side) and, complex64, two groups' halves are joined into a row's 8.
+// The arithmetic is the two stages' (fft4t, then fft4p or fft4b), operation
+// for operation: the result is theirs to the bit.
+func (g *gen) fft16Transposed(t dtype) {
+	w := zmm
+	v := w.bytes / (2 * t.size)
+	name := "fft16t"
+	g.fftFunc(t, w, name, "func(y, x, twa, twb *%s, m, pn int, mask *%[1]s)",
+		fmt.Sprintf("%s%s%s runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms", cplx(t), name, w.name),
+		fmt.Sprintf("(twa: as %sfft4tAVX512's) and stride 4 over m/4 (twb: as %sfft4tAVX512's for m/4),", cplx(t), cplx(t)),
+		"in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,",
+		"and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a",
+		fmt.Sprintf("part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of %d, pn of %d.", 4*v, v))
+	cs := 2 * t.size
+	y, x, twa, twb := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("y"), y)
+	g.Load(g.Param("x"), x)
+	g.Load(g.Param("twa"), twa)
+	g.Load(g.Param("twb"), twb)
+	mp := g.GP64()
+	g.Load(g.Param("mask"), mp)
+	mask := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, mask)
+	// Bytes: d = m/4·cs (x's distance between k' and k'+1), d4 = 4d
+	// (between k and k+1), d12 = 12d, ta = 3·cs·m/4 (twa's between k'
+	// and k'+1).
+	d, d4, d12, ta := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("m"), d)
+	g.SHRQ(U8(2), d)
+	g.LEAQ(Mem{Base: d, Index: d, Scale: 2}, ta)
+	g.SHLQ(U8(log2(cs)), ta)
+	g.SHLQ(U8(log2(cs)), d)
+	g.MOVQ(d, d4)
+	g.SHLQ(U8(2), d4)
+	g.LEAQ(Mem{Base: d4, Index: d4, Scale: 2}, d12)
+	n := g.GP64()
+	g.Load(g.Param("pn"), n)
+	g.SHRQ(U8(log2(v)), n) // vector trips
+	g.TESTQ(n, n)
+	done := g.label("fftdone")
+	g.JE(LabelRef(done))
+	loop := g.label("fftt")
+	g.Label(loop)
+	var a [4][4]VecVirtual // a[k'][k]: A's butterfly p' + k'·m/4, input and then output k
+	xo, to := g.GP64(), g.GP64()
+	g.MOVQ(x, xo)
+	g.MOVQ(twa, to)
+	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
+	for kp := range 4 {
+		for k := range 4 {
+			a[kp][k] = g.vec(w)
+		}
+		g.vmovu(t, Mem{Base: xo}, a[kp][0])
+		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 1}, a[kp][1])
+		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 2}, a[kp][2])
+		g.vmovu(t, Mem{Base: xo, Index: d12, Scale: 1}, a[kp][3])
+		g.butterfly4(t, w, a[kp][0], a[kp][1], a[kp][2], a[kp][3], mask)
+		for k := 1; k < 4; k++ {
+			g.loadTwiddleVec(t, Mem{Base: to, Disp: (k - 1) * w.bytes}, wr, wi)
+			g.cmul(t, w, a[kp][k], wr, wi, tmp)
+		}
+		if kp < 3 {
+			g.ADDQ(d, xo)
+			g.ADDQ(ta, to)
+		}
+	}
+	// B's butterfly over k' for each column k: a[j][k] becomes its output j.
+	for k := range 4 {
+		g.butterfly4(t, w, a[0][k], a[1][k], a[2][k], a[3][k], mask)
+		for j := 1; j < 4; j++ {
+			g.loadTwiddleVec(t, Mem{Base: twb, Disp: (j - 1) * w.bytes}, wr, wi)
+			g.cmul(t, w, a[j][k], wr, wi, tmp)
+		}
+	}
+	// Group j (B's output j, columns k = 0…3) goes to y[16p' + 4j + k].
+	row := 16 * cs // a p' row's bytes
+	if t.f64 {
+		// A transposed group's vector i is p' = i's 4 values: a zmm each.
+		for j := range 4 {
+			out := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3])
+			for i, o := range out {
+				g.vmovu(t, o, Mem{Base: y, Disp: i*row + 4*j*cs})
+			}
+		}
+	} else {
+		// A transposed group's vector i holds p' = 2i's 4 values, then
+		// 2i+1's; groups j and j+1 join into each row's 8.
+		for j := 0; j < 4; j += 2 {
+			lo := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3])
+			hi := g.transpose4(t, a[j+1][0], a[j+1][1], a[j+1][2], a[j+1][3])
+			for i := range 4 {
+				even, odd := g.vec(w), g.vec(w)
+				g.VSHUFF64X2(U8(0x44), hi[i], lo[i], even)
+				g.VSHUFF64X2(U8(0xEE), hi[i], lo[i], odd)
+				g.vmovu(t, even, Mem{Base: y, Disp: 2*i*row + 4*j*cs})
+				g.vmovu(t, odd, Mem{Base: y, Disp: (2*i+1)*row + 4*j*cs})
+			}
+		}
+	}
+	g.ADDQ(U32(w.bytes), x)
+	g.ADDQ(U32(v*row), y)
+	g.ADDQ(U32(3*w.bytes), twa)
+	g.ADDQ(U32(3*w.bytes), twb)
+	g.DECQ(n)
 	g.JNE(LabelRef(loop))
 	g.Label(done)
 	g.VZEROUPPER()

@@ -16,8 +16,13 @@
 // twiddles broadcast; the first stage, of stride 1, runs across 4 (ymm)
 // butterflies and transposes their outputs in registers; complex64's
 // stage of stride 4, half a zmm vector, runs two sub-transforms a vector
-// at isa.AVX512 within half the L1 cache (pairBlock). The radix-3 and 5
-// stages are Go at every level.
+// at isa.AVX512 within half the L1 cache (pairBlock); the last stage
+// (m = 1) skips its twiddles, all 1. At isa.AVX512 consecutive radix-4
+// stages are fused in pairs into radix-16 passes (fuseStages: the first
+// two, and those the zmm broadcast kernel runs; a last radix-2 stage with
+// the radix-4 before it), the values between the two stages kept in
+// registers: half the passes over the data, the same results to the bit.
+// The radix-3 and 5 stages are Go at every level.
 package fft
 
 import (
@@ -49,6 +54,7 @@ type Plan[C Complex] struct {
 type stage[C Complex] struct {
 	r, l, m, s int
 	tw         []C  // W_l^(k·p) for k = 1…r−1 at tw[p·(r−1) + k−1]; the asm layout for asm stages
+	tw2        []C  // r = 16 or 8: two stages fused (fuseStages), the second one's table; tw the first's
 	asm        bool // run by the assembly (amd64, a power-of-two length)
 	blk        int  // the p one vector of an asm stage holds: at stride 1 transposeBlock, at half a zmm's stride 2 (pairBlock); else 0
 }
@@ -82,6 +88,7 @@ func NewPlan[C Complex](lvl isa.Level, n int, inverse bool, threads int) *Plan[C
 		p.stages = append(p.stages, st)
 		l, s = l/r, s*r
 	}
+	p.stages = fuseStages(p.lvl, p.stages, inverse)
 	p.work = make([]C, n)
 	return p
 }
@@ -216,6 +223,10 @@ func twiddles[C Complex](st stage[C], inverse bool) []C {
 	}
 	return tw
 }
+
+// noFuse turns fuseStages off: the tests compare the fused stages with
+// the two they replace, and the benchmarks time both.
+var noFuse bool
 
 func b2i(b bool) int {
 	if b {

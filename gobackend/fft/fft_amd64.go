@@ -67,8 +67,13 @@ var pairCacheBytes int
 
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
-// whole blocks of transposeBlock butterflies.
+// whole blocks of transposeBlock butterflies; a fused stage (radix 16 or
+// 8, fuseStages) at isa.AVX512 over whole zmm vectors.
 func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
+	if st.r == 16 || st.r == 8 {
+		zv := complexPerVector[C](64)
+		return lvl >= isa.AVX512 && (st.r == 16 && st.s == 1 && st.m%zv == 0 || st.s%zv == 0)
+	}
 	if lvl < isa.AVX2 || (st.r != 4 && st.r != 2) {
 		return false
 	}
@@ -76,6 +81,52 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 		return st.r == 4 && transposeBlock[C](lvl, st.m) > 0
 	}
 	return st.s%complexPerVector[C](32) == 0
+}
+
+// fuseStages returns stages with pairs of consecutive radix-4 stages made
+// one pass of radix 16 at isa.AVX512: the first two (strides 1 and 4)
+// where the first runs fft4t's zmm form, the second's m/4 sub-transforms
+// fill whole vectors and the second is not the pair kernel's
+// (cfft16tAVX512), and then each pair that the zmm broadcast kernel runs,
+// strides of whole zmm vectors, the second of radix 4 (cfft16bAVX512) or
+// the last one, of radix 2 (cfft8uAVX512). The fused stage has the first's
+// stride, the second's m, and both tables (the second's in the layout the
+// fused kernel reads). Each pair is a pass less over the data; the values
+// computed are the same to the bit. Within half the L1 cache, where the
+// pair kernel runs the stride-4 stage (pairBlock), the fused first pass
+// was slower: 1 Ki complex64 in 566–579 ns against 535–545 as two passes
+// (BenchmarkFused, alternated, twice); its transposes and the twiddles'
+// lane swaps share one port, and in L1 a pass costs little.
+func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []stage[C] {
+	if lvl < isa.AVX512 || noFuse {
+		return stages
+	}
+	zv := complexPerVector[C](64)
+	first := func(a, b stage[C]) bool {
+		return a.asm && a.r == 4 && a.s == 1 && a.blk == zv && b.asm && b.r == 4 && b.blk != 2 && b.m%zv == 0
+	}
+	broadcast := func(st stage[C]) bool { return st.asm && st.blk == 0 && st.s%zv == 0 }
+	var out []stage[C]
+	for i := 0; i < len(stages); i++ {
+		a := stages[i]
+		if i+1 < len(stages) {
+			b := stages[i+1]
+			switch {
+			case first(a, b):
+				// b's table as fft4t's for a stride-1 stage of b's m.
+				tb := stage[C]{r: 4, l: b.l, m: b.m, s: 1, asm: true, blk: zv}
+				out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: 1, tw: a.tw, tw2: twiddles(tb, inverse), asm: true, blk: zv})
+				i++
+				continue
+			case a.r == 4 && broadcast(a) && broadcast(b) && (b.r == 4 || b.m == 1):
+				out = append(out, stage[C]{r: 4 * b.r, l: a.l, m: b.m, s: a.s, tw: a.tw, tw2: b.tw, asm: true})
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // The XOR masks that make swap(z) i·z (forward: the real lanes negated)
@@ -116,17 +167,39 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	if st.s > 1 && st.blk == 2 {
 		to *= st.s // s copies of each twiddle
 	}
+	toB := 0 // a fused stage's second table
+	if st.r == 16 || st.r == 8 {
+		// 3 per p of the first stage, whose p' + k'·m/rb start at p', and
+		// rb−1 per p' of the second's (the stride-1 kernel's blocks: 3).
+		to, toB = 3*p0, (st.r/4-1)*p0
+	}
 	var z C
 	if unsafe.Sizeof(z) == 8 {
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
 		mask := &rotMask32[b2i(inverse)][0]
 		switch {
+		case st.r == 16 && st.s == 1:
+			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
+		case st.r == 16 && st.m == 1:
+			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
+		case st.r == 16:
+			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		case st.r == 8: // radix 2 is the last stage: m = 1
+			cfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
 			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
 			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
 		case st.blk == 2:
 			cfft4pAVX512(yp, xp, tw, st.m, pn, mask)
+		case st.m == 1 && st.r == 4 && wide:
+			cfft4uAVX512(yp, xp, st.s, qn, mask)
+		case st.m == 1 && st.r == 4:
+			cfft4uAVX2(yp, xp, st.s, qn, mask)
+		case st.m == 1 && wide:
+			cfft2uAVX512(yp, xp, st.s, qn)
+		case st.m == 1:
+			cfft2uAVX2(yp, xp, st.s, qn)
 		case st.r == 4 && wide:
 			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 		case st.r == 4:
@@ -141,10 +214,26 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
 	mask := &rotMask64[b2i(inverse)][0]
 	switch {
+	case st.r == 16 && st.s == 1:
+		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
+	case st.r == 16 && st.m == 1:
+		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
+	case st.r == 16:
+		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+	case st.r == 8: // radix 2 is the last stage: m = 1
+		zfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:
 		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
 		zfft4tAVX2(yp, xp, tw, st.m, pn, mask)
+	case st.m == 1 && st.r == 4 && wide:
+		zfft4uAVX512(yp, xp, st.s, qn, mask)
+	case st.m == 1 && st.r == 4:
+		zfft4uAVX2(yp, xp, st.s, qn, mask)
+	case st.m == 1 && wide:
+		zfft2uAVX512(yp, xp, st.s, qn)
+	case st.m == 1:
+		zfft2uAVX2(yp, xp, st.s, qn)
 	case st.r == 4 && wide:
 		zfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
 	case st.r == 4:
@@ -164,7 +253,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
-		case st.s > 1 && st.blk == 2:
+		case st.s > 1 && st.blk == 2, st.r == 16, st.r == 8:
 			zmmUsed = true
 		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true

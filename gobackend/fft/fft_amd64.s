@@ -250,6 +250,796 @@ fftdone10:
 	VZEROUPPER
 	RET
 
+// func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft16bAVX512(SB), $0-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x03, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x03, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone13
+	TESTQ   R12, R12
+	JE      fftdone13
+
+fftp14:
+	VBROADCASTSS (BX), Z1
+	VBROADCASTSS 4(BX), Z2
+	VBROADCASTSS 8(BX), Z3
+	VBROADCASTSS 12(BX), Z4
+	VBROADCASTSS 16(BX), Z5
+	VBROADCASTSS 20(BX), Z6
+	XORQ         R13, R13
+
+fftq15:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPS        (R14), Z10
+	VMOVUPS        (R14)(R9*1), Z11
+	VMOVUPS        (R14)(R9*2), Z12
+	VMOVUPS        (R14)(R10*1), Z13
+	VADDPS         Z12, Z10, Z7
+	VSUBPS         Z12, Z10, Z8
+	VADDPS         Z13, Z11, Z9
+	VSUBPS         Z13, Z11, Z13
+	VPERMILPS      $0xb1, Z13, Z13
+	VXORPS         Z0, Z13, Z13
+	VADDPS         Z9, Z7, Z10
+	VSUBPS         Z9, Z7, Z12
+	VSUBPS         Z13, Z8, Z11
+	VADDPS         Z13, Z8, Z13
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z11, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z11
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z12, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z12
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z13, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z13
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Z14
+	VMOVUPS        (R14)(R9*1), Z15
+	VMOVUPS        (R14)(R9*2), Z16
+	VMOVUPS        (R14)(R10*1), Z17
+	VADDPS         Z16, Z14, Z7
+	VSUBPS         Z16, Z14, Z8
+	VADDPS         Z17, Z15, Z9
+	VSUBPS         Z17, Z15, Z17
+	VPERMILPS      $0xb1, Z17, Z17
+	VXORPS         Z0, Z17, Z17
+	VADDPS         Z9, Z7, Z14
+	VSUBPS         Z9, Z7, Z16
+	VSUBPS         Z17, Z8, Z15
+	VADDPS         Z17, Z8, Z17
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z15, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z15
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z16, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z16
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z17, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z17
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Z18
+	VMOVUPS        (R14)(R9*1), Z19
+	VMOVUPS        (R14)(R9*2), Z20
+	VMOVUPS        (R14)(R10*1), Z21
+	VADDPS         Z20, Z18, Z7
+	VSUBPS         Z20, Z18, Z8
+	VADDPS         Z21, Z19, Z9
+	VSUBPS         Z21, Z19, Z21
+	VPERMILPS      $0xb1, Z21, Z21
+	VXORPS         Z0, Z21, Z21
+	VADDPS         Z9, Z7, Z18
+	VSUBPS         Z9, Z7, Z20
+	VSUBPS         Z21, Z8, Z19
+	VADDPS         Z21, Z8, Z21
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z19, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z19
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z20, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z20
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z21, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z21
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Z22
+	VMOVUPS        (R14)(R9*1), Z23
+	VMOVUPS        (R14)(R9*2), Z24
+	VMOVUPS        (R14)(R10*1), Z25
+	VADDPS         Z24, Z22, Z7
+	VSUBPS         Z24, Z22, Z8
+	VADDPS         Z25, Z23, Z9
+	VSUBPS         Z25, Z23, Z25
+	VPERMILPS      $0xb1, Z25, Z25
+	VXORPS         Z0, Z25, Z25
+	VADDPS         Z9, Z7, Z22
+	VSUBPS         Z9, Z7, Z24
+	VSUBPS         Z25, Z8, Z23
+	VADDPS         Z25, Z8, Z25
+	VBROADCASTSS   (R15), Z8
+	VBROADCASTSS   4(R15), Z9
+	VPERMILPS      $0xb1, Z23, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z23
+	VBROADCASTSS   8(R15), Z8
+	VBROADCASTSS   12(R15), Z9
+	VPERMILPS      $0xb1, Z24, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z24
+	VBROADCASTSS   16(R15), Z8
+	VBROADCASTSS   20(R15), Z9
+	VPERMILPS      $0xb1, Z25, Z7
+	VMULPS         Z9, Z7, Z7
+	VFMADDSUB213PS Z7, Z8, Z25
+	VADDPS         Z18, Z10, Z7
+	VSUBPS         Z18, Z10, Z8
+	VADDPS         Z22, Z14, Z9
+	VSUBPS         Z22, Z14, Z22
+	VPERMILPS      $0xb1, Z22, Z22
+	VXORPS         Z0, Z22, Z22
+	VADDPS         Z9, Z7, Z10
+	VSUBPS         Z9, Z7, Z18
+	VSUBPS         Z22, Z8, Z14
+	VADDPS         Z22, Z8, Z22
+	VPERMILPS      $0xb1, Z14, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z14
+	VPERMILPS      $0xb1, Z18, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z18
+	VPERMILPS      $0xb1, Z22, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z22
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPS        Z10, (R14)
+	VMOVUPS        Z14, (R14)(DI*4)
+	VMOVUPS        Z18, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z22, (R15)(DI*4)
+	VADDPS         Z19, Z11, Z7
+	VSUBPS         Z19, Z11, Z8
+	VADDPS         Z23, Z15, Z9
+	VSUBPS         Z23, Z15, Z10
+	VPERMILPS      $0xb1, Z10, Z10
+	VXORPS         Z0, Z10, Z10
+	VADDPS         Z9, Z7, Z11
+	VSUBPS         Z9, Z7, Z19
+	VSUBPS         Z10, Z8, Z15
+	VADDPS         Z10, Z8, Z23
+	VPERMILPS      $0xb1, Z15, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z15
+	VPERMILPS      $0xb1, Z19, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z19
+	VPERMILPS      $0xb1, Z23, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z23
+	ADDQ           DI, R14
+	VMOVUPS        Z11, (R14)
+	VMOVUPS        Z15, (R14)(DI*4)
+	VMOVUPS        Z19, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z23, (R15)(DI*4)
+	VADDPS         Z20, Z12, Z7
+	VSUBPS         Z20, Z12, Z8
+	VADDPS         Z24, Z16, Z9
+	VSUBPS         Z24, Z16, Z10
+	VPERMILPS      $0xb1, Z10, Z10
+	VXORPS         Z0, Z10, Z10
+	VADDPS         Z9, Z7, Z12
+	VSUBPS         Z9, Z7, Z20
+	VSUBPS         Z10, Z8, Z16
+	VADDPS         Z10, Z8, Z24
+	VPERMILPS      $0xb1, Z16, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z16
+	VPERMILPS      $0xb1, Z20, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z20
+	VPERMILPS      $0xb1, Z24, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z24
+	ADDQ           DI, R14
+	VMOVUPS        Z12, (R14)
+	VMOVUPS        Z16, (R14)(DI*4)
+	VMOVUPS        Z20, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z24, (R15)(DI*4)
+	VADDPS         Z21, Z13, Z7
+	VSUBPS         Z21, Z13, Z8
+	VADDPS         Z25, Z17, Z9
+	VSUBPS         Z25, Z17, Z10
+	VPERMILPS      $0xb1, Z10, Z10
+	VXORPS         Z0, Z10, Z10
+	VADDPS         Z9, Z7, Z13
+	VSUBPS         Z9, Z7, Z21
+	VSUBPS         Z10, Z8, Z17
+	VADDPS         Z10, Z8, Z25
+	VPERMILPS      $0xb1, Z17, Z7
+	VMULPS         Z2, Z7, Z7
+	VFMADDSUB213PS Z7, Z1, Z17
+	VPERMILPS      $0xb1, Z21, Z7
+	VMULPS         Z4, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z21
+	VPERMILPS      $0xb1, Z25, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z5, Z25
+	ADDQ           DI, R14
+	VMOVUPS        Z13, (R14)
+	VMOVUPS        Z17, (R14)(DI*4)
+	VMOVUPS        Z21, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Z25, (R15)(DI*4)
+	ADDQ           $0x00000040, R13
+	CMPQ           R13, R12
+	JB             fftq15
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000018, DX
+	ADDQ           $0x00000018, BX
+	DECQ           SI
+	JNE            fftp14
+
+fftdone13:
+	VZEROUPPER
+	RET
+
+// func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft16uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone16
+	TESTQ   R11, R11
+	JE      fftdone16
+
+fftp17:
+	XORQ R12, R12
+
+fftq18:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Z4
+	VMOVUPS        (R13)(R8*1), Z5
+	VMOVUPS        (R13)(R8*2), Z6
+	VMOVUPS        (R13)(R9*1), Z7
+	VADDPS         Z6, Z4, Z1
+	VSUBPS         Z6, Z4, Z2
+	VADDPS         Z7, Z5, Z3
+	VSUBPS         Z7, Z5, Z7
+	VPERMILPS      $0xb1, Z7, Z7
+	VXORPS         Z0, Z7, Z7
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z6
+	VSUBPS         Z7, Z2, Z5
+	VADDPS         Z7, Z2, Z7
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z5, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z5
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z6, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z6
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z7, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z8
+	VMOVUPS        (R13)(R8*1), Z9
+	VMOVUPS        (R13)(R8*2), Z10
+	VMOVUPS        (R13)(R9*1), Z11
+	VADDPS         Z10, Z8, Z1
+	VSUBPS         Z10, Z8, Z2
+	VADDPS         Z11, Z9, Z3
+	VSUBPS         Z11, Z9, Z11
+	VPERMILPS      $0xb1, Z11, Z11
+	VXORPS         Z0, Z11, Z11
+	VADDPS         Z3, Z1, Z8
+	VSUBPS         Z3, Z1, Z10
+	VSUBPS         Z11, Z2, Z9
+	VADDPS         Z11, Z2, Z11
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z12
+	VMOVUPS        (R13)(R8*1), Z13
+	VMOVUPS        (R13)(R8*2), Z14
+	VMOVUPS        (R13)(R9*1), Z15
+	VADDPS         Z14, Z12, Z1
+	VSUBPS         Z14, Z12, Z2
+	VADDPS         Z15, Z13, Z3
+	VSUBPS         Z15, Z13, Z15
+	VPERMILPS      $0xb1, Z15, Z15
+	VXORPS         Z0, Z15, Z15
+	VADDPS         Z3, Z1, Z12
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z15, Z2, Z13
+	VADDPS         Z15, Z2, Z15
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z13, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z13
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z14, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z14
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z15, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z15
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z16
+	VMOVUPS        (R13)(R8*1), Z17
+	VMOVUPS        (R13)(R8*2), Z18
+	VMOVUPS        (R13)(R9*1), Z19
+	VADDPS         Z18, Z16, Z1
+	VSUBPS         Z18, Z16, Z2
+	VADDPS         Z19, Z17, Z3
+	VSUBPS         Z19, Z17, Z19
+	VPERMILPS      $0xb1, Z19, Z19
+	VXORPS         Z0, Z19, Z19
+	VADDPS         Z3, Z1, Z16
+	VSUBPS         Z3, Z1, Z18
+	VSUBPS         Z19, Z2, Z17
+	VADDPS         Z19, Z2, Z19
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z17, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z17
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z18, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z18
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z19, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z19
+	VADDPS         Z12, Z4, Z1
+	VSUBPS         Z12, Z4, Z2
+	VADDPS         Z16, Z8, Z3
+	VSUBPS         Z16, Z8, Z16
+	VPERMILPS      $0xb1, Z16, Z16
+	VXORPS         Z0, Z16, Z16
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z12
+	VSUBPS         Z16, Z2, Z8
+	VADDPS         Z16, Z2, Z16
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        Z4, (R13)
+	VMOVUPS        Z8, (R13)(SI*4)
+	VMOVUPS        Z12, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z16, (R14)(SI*4)
+	VADDPS         Z13, Z5, Z1
+	VSUBPS         Z13, Z5, Z2
+	VADDPS         Z17, Z9, Z3
+	VSUBPS         Z17, Z9, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z13
+	VSUBPS         Z4, Z2, Z9
+	VADDPS         Z4, Z2, Z17
+	ADDQ           SI, R13
+	VMOVUPS        Z5, (R13)
+	VMOVUPS        Z9, (R13)(SI*4)
+	VMOVUPS        Z13, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z17, (R14)(SI*4)
+	VADDPS         Z14, Z6, Z1
+	VSUBPS         Z14, Z6, Z2
+	VADDPS         Z18, Z10, Z3
+	VSUBPS         Z18, Z10, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z1, Z6
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z4, Z2, Z10
+	VADDPS         Z4, Z2, Z18
+	ADDQ           SI, R13
+	VMOVUPS        Z6, (R13)
+	VMOVUPS        Z10, (R13)(SI*4)
+	VMOVUPS        Z14, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z18, (R14)(SI*4)
+	VADDPS         Z15, Z7, Z1
+	VSUBPS         Z15, Z7, Z2
+	VADDPS         Z19, Z11, Z3
+	VSUBPS         Z19, Z11, Z4
+	VPERMILPS      $0xb1, Z4, Z4
+	VXORPS         Z0, Z4, Z4
+	VADDPS         Z3, Z1, Z7
+	VSUBPS         Z3, Z1, Z15
+	VSUBPS         Z4, Z2, Z11
+	VADDPS         Z4, Z2, Z19
+	ADDQ           SI, R13
+	VMOVUPS        Z7, (R13)
+	VMOVUPS        Z11, (R13)(SI*4)
+	VMOVUPS        Z15, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Z19, (R14)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq18
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp17
+
+fftdone16:
+	VZEROUPPER
+	RET
+
+// func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft8uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone19
+	TESTQ   R11, R11
+	JE      fftdone19
+
+fftp20:
+	XORQ R12, R12
+
+fftq21:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Z4
+	VMOVUPS        (R13)(R8*1), Z5
+	VMOVUPS        (R13)(R8*2), Z6
+	VMOVUPS        (R13)(R9*1), Z7
+	VADDPS         Z6, Z4, Z1
+	VSUBPS         Z6, Z4, Z2
+	VADDPS         Z7, Z5, Z3
+	VSUBPS         Z7, Z5, Z7
+	VPERMILPS      $0xb1, Z7, Z7
+	VXORPS         Z0, Z7, Z7
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z6
+	VSUBPS         Z7, Z2, Z5
+	VADDPS         Z7, Z2, Z7
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z5, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z5
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z6, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z6
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z7, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Z8
+	VMOVUPS        (R13)(R8*1), Z9
+	VMOVUPS        (R13)(R8*2), Z10
+	VMOVUPS        (R13)(R9*1), Z11
+	VADDPS         Z10, Z8, Z1
+	VSUBPS         Z10, Z8, Z2
+	VADDPS         Z11, Z9, Z3
+	VSUBPS         Z11, Z9, Z11
+	VPERMILPS      $0xb1, Z11, Z11
+	VXORPS         Z0, Z11, Z11
+	VADDPS         Z3, Z1, Z8
+	VSUBPS         Z3, Z1, Z10
+	VSUBPS         Z11, Z2, Z9
+	VADDPS         Z11, Z2, Z11
+	VBROADCASTSS   (R14), Z2
+	VBROADCASTSS   4(R14), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VBROADCASTSS   8(R14), Z2
+	VBROADCASTSS   12(R14), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VBROADCASTSS   16(R14), Z2
+	VBROADCASTSS   20(R14), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	VSUBPS         Z8, Z4, Z1
+	VADDPS         Z8, Z4, Z4
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        Z4, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	VSUBPS         Z9, Z5, Z1
+	VADDPS         Z9, Z5, Z5
+	ADDQ           SI, R13
+	VMOVUPS        Z5, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	VSUBPS         Z10, Z6, Z1
+	VADDPS         Z10, Z6, Z6
+	ADDQ           SI, R13
+	VMOVUPS        Z6, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	VSUBPS         Z11, Z7, Z1
+	VADDPS         Z11, Z7, Z7
+	ADDQ           SI, R13
+	VMOVUPS        Z7, (R13)
+	VMOVUPS        Z1, (R13)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq21
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp20
+
+fftdone19:
+	VZEROUPPER
+	RET
+
+// func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
+// Requires: AVX
+TEXT ·cfft4uAVX2(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPS (SI), Y0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone22
+	XORQ    DI, DI
+
+fftq23:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPS   (R8), Y1
+	VMOVUPS   (R8)(DX*1), Y2
+	VMOVUPS   (R8)(DX*2), Y3
+	VMOVUPS   (R8)(SI*1), Y4
+	VADDPS    Y3, Y1, Y5
+	VSUBPS    Y3, Y1, Y6
+	VADDPS    Y4, Y2, Y3
+	VSUBPS    Y4, Y2, Y4
+	VPERMILPS $0xb1, Y4, Y4
+	VXORPS    Y0, Y4, Y4
+	VADDPS    Y3, Y5, Y1
+	VSUBPS    Y3, Y5, Y3
+	VSUBPS    Y4, Y6, Y2
+	VADDPS    Y4, Y6, Y4
+	VMOVUPS   Y1, (R9)
+	VMOVUPS   Y2, (R9)(DX*1)
+	VMOVUPS   Y3, (R9)(DX*2)
+	VMOVUPS   Y4, (R9)(SI*1)
+	ADDQ      $0x00000020, DI
+	CMPQ      DI, BX
+	JB        fftq23
+
+fftdone22:
+	VZEROUPPER
+	RET
+
+// func cfft2uAVX2(y *float32, x *float32, s int, qn int)
+// Requires: AVX
+TEXT ·cfft2uAVX2(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x03, BX
+	TESTQ BX, BX
+	JE    fftdone24
+	XORQ  SI, SI
+
+fftq25:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPS (DI), Y0
+	VMOVUPS (DI)(DX*1), Y1
+	VSUBPS  Y1, Y0, Y2
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y2, (R8)(DX*1)
+	ADDQ    $0x00000020, SI
+	CMPQ    SI, BX
+	JB      fftq25
+
+fftdone24:
+	VZEROUPPER
+	RET
+
+// func cfft4uAVX512(y *float32, x *float32, s int, qn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft4uAVX512(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPS (SI), Z0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone26
+	XORQ    DI, DI
+
+fftq27:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPS   (R8), Z1
+	VMOVUPS   (R8)(DX*1), Z2
+	VMOVUPS   (R8)(DX*2), Z3
+	VMOVUPS   (R8)(SI*1), Z4
+	VADDPS    Z3, Z1, Z5
+	VSUBPS    Z3, Z1, Z6
+	VADDPS    Z4, Z2, Z3
+	VSUBPS    Z4, Z2, Z4
+	VPERMILPS $0xb1, Z4, Z4
+	VXORPS    Z0, Z4, Z4
+	VADDPS    Z3, Z5, Z1
+	VSUBPS    Z3, Z5, Z3
+	VSUBPS    Z4, Z6, Z2
+	VADDPS    Z4, Z6, Z4
+	VMOVUPS   Z1, (R9)
+	VMOVUPS   Z2, (R9)(DX*1)
+	VMOVUPS   Z3, (R9)(DX*2)
+	VMOVUPS   Z4, (R9)(SI*1)
+	ADDQ      $0x00000040, DI
+	CMPQ      DI, BX
+	JB        fftq27
+
+fftdone26:
+	VZEROUPPER
+	RET
+
+// func cfft2uAVX512(y *float32, x *float32, s int, qn int)
+// Requires: AVX, AVX512F
+TEXT ·cfft2uAVX512(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x03, BX
+	TESTQ BX, BX
+	JE    fftdone28
+	XORQ  SI, SI
+
+fftq29:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPS (DI), Z0
+	VMOVUPS (DI)(DX*1), Z1
+	VSUBPS  Z1, Z0, Z2
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS Z0, (R8)
+	VMOVUPS Z2, (R8)(DX*1)
+	ADDQ    $0x00000040, SI
+	CMPQ    SI, BX
+	JB      fftq29
+
+fftdone28:
+	VZEROUPPER
+	RET
+
 // func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft4tAVX2(SB), $0-48
@@ -265,9 +1055,9 @@ TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone13
+	JE      fftdone30
 
-fftt14:
+fftt31:
 	VMOVUPS        (CX), Y1
 	VMOVUPS        (CX)(SI*1), Y2
 	VMOVUPS        (CX)(SI*2), Y3
@@ -313,9 +1103,9 @@ fftt14:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt14
+	JNE            fftt31
 
-fftdone13:
+fftdone30:
 	VZEROUPPER
 	RET
 
@@ -334,9 +1124,9 @@ TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x03, BX
 	TESTQ   BX, BX
-	JE      fftdone15
+	JE      fftdone32
 
-fftt16:
+fftt33:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -386,9 +1176,347 @@ fftt16:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt16
+	JNE            fftt33
 
-fftdone15:
+fftdone32:
+	VZEROUPPER
+	RET
+
+// func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, mask *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cfft16tAVX512(SB), $0-56
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+48(FP), SI
+	VMOVUPS (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	LEAQ    (SI)(SI*2), R9
+	SHLQ    $0x03, R9
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	SHLQ    $0x02, DI
+	LEAQ    (DI)(DI*2), R8
+	MOVQ    pn+40(FP), R10
+	SHRQ    $0x03, R10
+	TESTQ   R10, R10
+	JE      fftdone34
+
+fftt35:
+	MOVQ           CX, R11
+	MOVQ           DX, R12
+	VMOVUPS        (R11), Z4
+	VMOVUPS        (R11)(DI*1), Z5
+	VMOVUPS        (R11)(DI*2), Z6
+	VMOVUPS        (R11)(R8*1), Z7
+	VADDPS         Z6, Z4, Z1
+	VSUBPS         Z6, Z4, Z2
+	VADDPS         Z7, Z5, Z3
+	VSUBPS         Z7, Z5, Z7
+	VPERMILPS      $0xb1, Z7, Z7
+	VXORPS         Z0, Z7, Z7
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z6
+	VSUBPS         Z7, Z2, Z5
+	VADDPS         Z7, Z2, Z7
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z5, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z5
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z6, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z6
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z7, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z7
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPS        (R11), Z8
+	VMOVUPS        (R11)(DI*1), Z9
+	VMOVUPS        (R11)(DI*2), Z10
+	VMOVUPS        (R11)(R8*1), Z11
+	VADDPS         Z10, Z8, Z1
+	VSUBPS         Z10, Z8, Z2
+	VADDPS         Z11, Z9, Z3
+	VSUBPS         Z11, Z9, Z11
+	VPERMILPS      $0xb1, Z11, Z11
+	VXORPS         Z0, Z11, Z11
+	VADDPS         Z3, Z1, Z8
+	VSUBPS         Z3, Z1, Z10
+	VSUBPS         Z11, Z2, Z9
+	VADDPS         Z11, Z2, Z11
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPS        (R11), Z12
+	VMOVUPS        (R11)(DI*1), Z13
+	VMOVUPS        (R11)(DI*2), Z14
+	VMOVUPS        (R11)(R8*1), Z15
+	VADDPS         Z14, Z12, Z1
+	VSUBPS         Z14, Z12, Z2
+	VADDPS         Z15, Z13, Z3
+	VSUBPS         Z15, Z13, Z15
+	VPERMILPS      $0xb1, Z15, Z15
+	VXORPS         Z0, Z15, Z15
+	VADDPS         Z3, Z1, Z12
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z15, Z2, Z13
+	VADDPS         Z15, Z2, Z15
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z13, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z13
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z14, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z14
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z15, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z15
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPS        (R11), Z16
+	VMOVUPS        (R11)(DI*1), Z17
+	VMOVUPS        (R11)(DI*2), Z18
+	VMOVUPS        (R11)(R8*1), Z19
+	VADDPS         Z18, Z16, Z1
+	VSUBPS         Z18, Z16, Z2
+	VADDPS         Z19, Z17, Z3
+	VSUBPS         Z19, Z17, Z19
+	VPERMILPS      $0xb1, Z19, Z19
+	VXORPS         Z0, Z19, Z19
+	VADDPS         Z3, Z1, Z16
+	VSUBPS         Z3, Z1, Z18
+	VSUBPS         Z19, Z2, Z17
+	VADDPS         Z19, Z2, Z19
+	VMOVSLDUP      (R12), Z2
+	VMOVSHDUP      (R12), Z3
+	VPERMILPS      $0xb1, Z17, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z17
+	VMOVSLDUP      64(R12), Z2
+	VMOVSHDUP      64(R12), Z3
+	VPERMILPS      $0xb1, Z18, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z18
+	VMOVSLDUP      128(R12), Z2
+	VMOVSHDUP      128(R12), Z3
+	VPERMILPS      $0xb1, Z19, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z19
+	VADDPS         Z12, Z4, Z1
+	VSUBPS         Z12, Z4, Z2
+	VADDPS         Z16, Z8, Z3
+	VSUBPS         Z16, Z8, Z16
+	VPERMILPS      $0xb1, Z16, Z16
+	VXORPS         Z0, Z16, Z16
+	VADDPS         Z3, Z1, Z4
+	VSUBPS         Z3, Z1, Z12
+	VSUBPS         Z16, Z2, Z8
+	VADDPS         Z16, Z2, Z16
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z8, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z8
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z12, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z12
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z16, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z16
+	VADDPS         Z13, Z5, Z1
+	VSUBPS         Z13, Z5, Z2
+	VADDPS         Z17, Z9, Z3
+	VSUBPS         Z17, Z9, Z17
+	VPERMILPS      $0xb1, Z17, Z17
+	VXORPS         Z0, Z17, Z17
+	VADDPS         Z3, Z1, Z5
+	VSUBPS         Z3, Z1, Z13
+	VSUBPS         Z17, Z2, Z9
+	VADDPS         Z17, Z2, Z17
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z9, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z9
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z13, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z13
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z17, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z17
+	VADDPS         Z14, Z6, Z1
+	VSUBPS         Z14, Z6, Z2
+	VADDPS         Z18, Z10, Z3
+	VSUBPS         Z18, Z10, Z18
+	VPERMILPS      $0xb1, Z18, Z18
+	VXORPS         Z0, Z18, Z18
+	VADDPS         Z3, Z1, Z6
+	VSUBPS         Z3, Z1, Z14
+	VSUBPS         Z18, Z2, Z10
+	VADDPS         Z18, Z2, Z18
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z10, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z10
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z14, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z14
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z18, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z18
+	VADDPS         Z15, Z7, Z1
+	VSUBPS         Z15, Z7, Z2
+	VADDPS         Z19, Z11, Z3
+	VSUBPS         Z19, Z11, Z19
+	VPERMILPS      $0xb1, Z19, Z19
+	VXORPS         Z0, Z19, Z19
+	VADDPS         Z3, Z1, Z7
+	VSUBPS         Z3, Z1, Z15
+	VSUBPS         Z19, Z2, Z11
+	VADDPS         Z19, Z2, Z19
+	VMOVSLDUP      (BX), Z2
+	VMOVSHDUP      (BX), Z3
+	VPERMILPS      $0xb1, Z11, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z11
+	VMOVSLDUP      64(BX), Z2
+	VMOVSHDUP      64(BX), Z3
+	VPERMILPS      $0xb1, Z15, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z15
+	VMOVSLDUP      128(BX), Z2
+	VMOVSHDUP      128(BX), Z3
+	VPERMILPS      $0xb1, Z19, Z1
+	VMULPS         Z3, Z1, Z1
+	VFMADDSUB213PS Z1, Z2, Z19
+	VUNPCKLPD      Z5, Z4, Z1
+	VUNPCKHPD      Z5, Z4, Z2
+	VUNPCKLPD      Z7, Z6, Z3
+	VUNPCKHPD      Z7, Z6, Z4
+	VSHUFF64X2     $0x44, Z3, Z1, Z5
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z4, Z2, Z3
+	VSHUFF64X2     $0xee, Z4, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z5, Z4
+	VSHUFF64X2     $0xdd, Z3, Z5, Z5
+	VSHUFF64X2     $0x88, Z2, Z1, Z6
+	VSHUFF64X2     $0xdd, Z2, Z1, Z7
+	VUNPCKLPD      Z9, Z8, Z1
+	VUNPCKHPD      Z9, Z8, Z2
+	VUNPCKLPD      Z11, Z10, Z3
+	VUNPCKHPD      Z11, Z10, Z8
+	VSHUFF64X2     $0x44, Z3, Z1, Z9
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z8, Z2, Z3
+	VSHUFF64X2     $0xee, Z8, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z9, Z8
+	VSHUFF64X2     $0xdd, Z3, Z9, Z9
+	VSHUFF64X2     $0x88, Z2, Z1, Z10
+	VSHUFF64X2     $0xdd, Z2, Z1, Z11
+	VSHUFF64X2     $0x44, Z8, Z4, Z1
+	VSHUFF64X2     $0xee, Z8, Z4, Z2
+	VMOVUPS        Z1, (AX)
+	VMOVUPS        Z2, 128(AX)
+	VSHUFF64X2     $0x44, Z9, Z5, Z1
+	VSHUFF64X2     $0xee, Z9, Z5, Z2
+	VMOVUPS        Z1, 256(AX)
+	VMOVUPS        Z2, 384(AX)
+	VSHUFF64X2     $0x44, Z10, Z6, Z1
+	VSHUFF64X2     $0xee, Z10, Z6, Z2
+	VMOVUPS        Z1, 512(AX)
+	VMOVUPS        Z2, 640(AX)
+	VSHUFF64X2     $0x44, Z11, Z7, Z1
+	VSHUFF64X2     $0xee, Z11, Z7, Z2
+	VMOVUPS        Z1, 768(AX)
+	VMOVUPS        Z2, 896(AX)
+	VUNPCKLPD      Z13, Z12, Z1
+	VUNPCKHPD      Z13, Z12, Z2
+	VUNPCKLPD      Z15, Z14, Z3
+	VUNPCKHPD      Z15, Z14, Z5
+	VSHUFF64X2     $0x44, Z3, Z1, Z4
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z5, Z2, Z3
+	VSHUFF64X2     $0xee, Z5, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z4, Z12
+	VSHUFF64X2     $0xdd, Z3, Z4, Z13
+	VSHUFF64X2     $0x88, Z2, Z1, Z14
+	VSHUFF64X2     $0xdd, Z2, Z1, Z15
+	VUNPCKLPD      Z17, Z16, Z1
+	VUNPCKHPD      Z17, Z16, Z2
+	VUNPCKLPD      Z19, Z18, Z3
+	VUNPCKHPD      Z19, Z18, Z5
+	VSHUFF64X2     $0x44, Z3, Z1, Z4
+	VSHUFF64X2     $0xee, Z3, Z1, Z1
+	VSHUFF64X2     $0x44, Z5, Z2, Z3
+	VSHUFF64X2     $0xee, Z5, Z2, Z2
+	VSHUFF64X2     $0x88, Z3, Z4, Z16
+	VSHUFF64X2     $0xdd, Z3, Z4, Z17
+	VSHUFF64X2     $0x88, Z2, Z1, Z18
+	VSHUFF64X2     $0xdd, Z2, Z1, Z19
+	VSHUFF64X2     $0x44, Z16, Z12, Z1
+	VSHUFF64X2     $0xee, Z16, Z12, Z2
+	VMOVUPS        Z1, 64(AX)
+	VMOVUPS        Z2, 192(AX)
+	VSHUFF64X2     $0x44, Z17, Z13, Z1
+	VSHUFF64X2     $0xee, Z17, Z13, Z2
+	VMOVUPS        Z1, 320(AX)
+	VMOVUPS        Z2, 448(AX)
+	VSHUFF64X2     $0x44, Z18, Z14, Z1
+	VSHUFF64X2     $0xee, Z18, Z14, Z2
+	VMOVUPS        Z1, 576(AX)
+	VMOVUPS        Z2, 704(AX)
+	VSHUFF64X2     $0x44, Z19, Z15, Z1
+	VSHUFF64X2     $0xee, Z19, Z15, Z2
+	VMOVUPS        Z1, 832(AX)
+	VMOVUPS        Z2, 960(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000400, AX
+	ADDQ           $0x000000c0, DX
+	ADDQ           $0x000000c0, BX
+	DECQ           R10
+	JNE            fftt35
+
+fftdone34:
 	VZEROUPPER
 	RET
 
@@ -407,9 +1535,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone17
+	JE      fftdone36
 
-fftp18:
+fftp37:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -451,9 +1579,9 @@ fftp18:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp18
+	JNE            fftp37
 
-fftdone17:
+fftdone36:
 	VZEROUPPER
 	RET
 
@@ -469,9 +1597,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone19
+	JE           splitdone38
 
-split20:
+split39:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -496,9 +1624,9 @@ split20:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split20
+	JNE            split39
 
-splitdone19:
+splitdone38:
 	VZEROUPPER
 	RET
 
@@ -514,9 +1642,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone21
+	JE           splitdone40
 
-split22:
+split41:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -541,9 +1669,9 @@ split22:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split22
+	JNE            split41
 
-splitdone21:
+splitdone40:
 	VZEROUPPER
 	RET
 
@@ -566,11 +1694,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone23
+	JE      fftdone42
 	TESTQ   DI, DI
-	JE      fftdone23
+	JE      fftdone42
 
-fftp24:
+fftp43:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -579,7 +1707,7 @@ fftp24:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq25:
+fftq44:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -611,14 +1739,14 @@ fftq25:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq25
+	JB             fftq44
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp24
+	JNE            fftp43
 
-fftdone23:
+fftdone42:
 	VZEROUPPER
 	RET
 
@@ -637,16 +1765,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone26
+	JE    fftdone45
 	TESTQ DI, DI
-	JE    fftdone26
+	JE    fftdone45
 
-fftp27:
+fftp46:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq28:
+fftq47:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -660,14 +1788,14 @@ fftq28:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq28
+	JB             fftq47
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp27
+	JNE            fftp46
 
-fftdone26:
+fftdone45:
 	VZEROUPPER
 	RET
 
@@ -690,11 +1818,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone29
+	JE      fftdone48
 	TESTQ   DI, DI
-	JE      fftdone29
+	JE      fftdone48
 
-fftp30:
+fftp49:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -703,7 +1831,7 @@ fftp30:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq31:
+fftq50:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -735,14 +1863,14 @@ fftq31:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq31
+	JB             fftq50
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp30
+	JNE            fftp49
 
-fftdone29:
+fftdone48:
 	VZEROUPPER
 	RET
 
@@ -761,16 +1889,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone32
+	JE    fftdone51
 	TESTQ DI, DI
-	JE    fftdone32
+	JE    fftdone51
 
-fftp33:
+fftp52:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq34:
+fftq53:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -784,14 +1912,804 @@ fftq34:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq34
+	JB             fftq53
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp33
+	JNE            fftp52
 
-fftdone32:
+fftdone51:
+	VZEROUPPER
+	RET
+
+// func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft16bAVX512(SB), $0-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPD (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x04, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x04, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone54
+	TESTQ   R12, R12
+	JE      fftdone54
+
+fftp55:
+	VBROADCASTSD (BX), Z1
+	VBROADCASTSD 8(BX), Z2
+	VBROADCASTSD 16(BX), Z3
+	VBROADCASTSD 24(BX), Z4
+	VBROADCASTSD 32(BX), Z5
+	VBROADCASTSD 40(BX), Z6
+	XORQ         R13, R13
+
+fftq56:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPD        (R14), Z10
+	VMOVUPD        (R14)(R9*1), Z11
+	VMOVUPD        (R14)(R9*2), Z12
+	VMOVUPD        (R14)(R10*1), Z13
+	VADDPD         Z12, Z10, Z7
+	VSUBPD         Z12, Z10, Z8
+	VADDPD         Z13, Z11, Z9
+	VSUBPD         Z13, Z11, Z13
+	VPERMILPD      $0x55, Z13, Z13
+	VXORPD         Z0, Z13, Z13
+	VADDPD         Z9, Z7, Z10
+	VSUBPD         Z9, Z7, Z12
+	VSUBPD         Z13, Z8, Z11
+	VADDPD         Z13, Z8, Z13
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z11, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z11
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z12, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z12
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z13, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z13
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Z14
+	VMOVUPD        (R14)(R9*1), Z15
+	VMOVUPD        (R14)(R9*2), Z16
+	VMOVUPD        (R14)(R10*1), Z17
+	VADDPD         Z16, Z14, Z7
+	VSUBPD         Z16, Z14, Z8
+	VADDPD         Z17, Z15, Z9
+	VSUBPD         Z17, Z15, Z17
+	VPERMILPD      $0x55, Z17, Z17
+	VXORPD         Z0, Z17, Z17
+	VADDPD         Z9, Z7, Z14
+	VSUBPD         Z9, Z7, Z16
+	VSUBPD         Z17, Z8, Z15
+	VADDPD         Z17, Z8, Z17
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z15, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z15
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z16, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z16
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z17, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z17
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Z18
+	VMOVUPD        (R14)(R9*1), Z19
+	VMOVUPD        (R14)(R9*2), Z20
+	VMOVUPD        (R14)(R10*1), Z21
+	VADDPD         Z20, Z18, Z7
+	VSUBPD         Z20, Z18, Z8
+	VADDPD         Z21, Z19, Z9
+	VSUBPD         Z21, Z19, Z21
+	VPERMILPD      $0x55, Z21, Z21
+	VXORPD         Z0, Z21, Z21
+	VADDPD         Z9, Z7, Z18
+	VSUBPD         Z9, Z7, Z20
+	VSUBPD         Z21, Z8, Z19
+	VADDPD         Z21, Z8, Z21
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z19, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z19
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z20, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z20
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z21, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z21
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Z22
+	VMOVUPD        (R14)(R9*1), Z23
+	VMOVUPD        (R14)(R9*2), Z24
+	VMOVUPD        (R14)(R10*1), Z25
+	VADDPD         Z24, Z22, Z7
+	VSUBPD         Z24, Z22, Z8
+	VADDPD         Z25, Z23, Z9
+	VSUBPD         Z25, Z23, Z25
+	VPERMILPD      $0x55, Z25, Z25
+	VXORPD         Z0, Z25, Z25
+	VADDPD         Z9, Z7, Z22
+	VSUBPD         Z9, Z7, Z24
+	VSUBPD         Z25, Z8, Z23
+	VADDPD         Z25, Z8, Z25
+	VBROADCASTSD   (R15), Z8
+	VBROADCASTSD   8(R15), Z9
+	VPERMILPD      $0x55, Z23, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z23
+	VBROADCASTSD   16(R15), Z8
+	VBROADCASTSD   24(R15), Z9
+	VPERMILPD      $0x55, Z24, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z24
+	VBROADCASTSD   32(R15), Z8
+	VBROADCASTSD   40(R15), Z9
+	VPERMILPD      $0x55, Z25, Z7
+	VMULPD         Z9, Z7, Z7
+	VFMADDSUB213PD Z7, Z8, Z25
+	VADDPD         Z18, Z10, Z7
+	VSUBPD         Z18, Z10, Z8
+	VADDPD         Z22, Z14, Z9
+	VSUBPD         Z22, Z14, Z22
+	VPERMILPD      $0x55, Z22, Z22
+	VXORPD         Z0, Z22, Z22
+	VADDPD         Z9, Z7, Z10
+	VSUBPD         Z9, Z7, Z18
+	VSUBPD         Z22, Z8, Z14
+	VADDPD         Z22, Z8, Z22
+	VPERMILPD      $0x55, Z14, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z14
+	VPERMILPD      $0x55, Z18, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z18
+	VPERMILPD      $0x55, Z22, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z22
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPD        Z10, (R14)
+	VMOVUPD        Z14, (R14)(DI*4)
+	VMOVUPD        Z18, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z22, (R15)(DI*4)
+	VADDPD         Z19, Z11, Z7
+	VSUBPD         Z19, Z11, Z8
+	VADDPD         Z23, Z15, Z9
+	VSUBPD         Z23, Z15, Z10
+	VPERMILPD      $0x55, Z10, Z10
+	VXORPD         Z0, Z10, Z10
+	VADDPD         Z9, Z7, Z11
+	VSUBPD         Z9, Z7, Z19
+	VSUBPD         Z10, Z8, Z15
+	VADDPD         Z10, Z8, Z23
+	VPERMILPD      $0x55, Z15, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z15
+	VPERMILPD      $0x55, Z19, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z19
+	VPERMILPD      $0x55, Z23, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z23
+	ADDQ           DI, R14
+	VMOVUPD        Z11, (R14)
+	VMOVUPD        Z15, (R14)(DI*4)
+	VMOVUPD        Z19, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z23, (R15)(DI*4)
+	VADDPD         Z20, Z12, Z7
+	VSUBPD         Z20, Z12, Z8
+	VADDPD         Z24, Z16, Z9
+	VSUBPD         Z24, Z16, Z10
+	VPERMILPD      $0x55, Z10, Z10
+	VXORPD         Z0, Z10, Z10
+	VADDPD         Z9, Z7, Z12
+	VSUBPD         Z9, Z7, Z20
+	VSUBPD         Z10, Z8, Z16
+	VADDPD         Z10, Z8, Z24
+	VPERMILPD      $0x55, Z16, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z16
+	VPERMILPD      $0x55, Z20, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z20
+	VPERMILPD      $0x55, Z24, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z24
+	ADDQ           DI, R14
+	VMOVUPD        Z12, (R14)
+	VMOVUPD        Z16, (R14)(DI*4)
+	VMOVUPD        Z20, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z24, (R15)(DI*4)
+	VADDPD         Z21, Z13, Z7
+	VSUBPD         Z21, Z13, Z8
+	VADDPD         Z25, Z17, Z9
+	VSUBPD         Z25, Z17, Z10
+	VPERMILPD      $0x55, Z10, Z10
+	VXORPD         Z0, Z10, Z10
+	VADDPD         Z9, Z7, Z13
+	VSUBPD         Z9, Z7, Z21
+	VSUBPD         Z10, Z8, Z17
+	VADDPD         Z10, Z8, Z25
+	VPERMILPD      $0x55, Z17, Z7
+	VMULPD         Z2, Z7, Z7
+	VFMADDSUB213PD Z7, Z1, Z17
+	VPERMILPD      $0x55, Z21, Z7
+	VMULPD         Z4, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z21
+	VPERMILPD      $0x55, Z25, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z5, Z25
+	ADDQ           DI, R14
+	VMOVUPD        Z13, (R14)
+	VMOVUPD        Z17, (R14)(DI*4)
+	VMOVUPD        Z21, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Z25, (R15)(DI*4)
+	ADDQ           $0x00000040, R13
+	CMPQ           R13, R12
+	JB             fftq56
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000030, DX
+	ADDQ           $0x00000030, BX
+	DECQ           SI
+	JNE            fftp55
+
+fftdone54:
+	VZEROUPPER
+	RET
+
+// func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft16uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone57
+	TESTQ   R11, R11
+	JE      fftdone57
+
+fftp58:
+	XORQ R12, R12
+
+fftq59:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Z4
+	VMOVUPD        (R13)(R8*1), Z5
+	VMOVUPD        (R13)(R8*2), Z6
+	VMOVUPD        (R13)(R9*1), Z7
+	VADDPD         Z6, Z4, Z1
+	VSUBPD         Z6, Z4, Z2
+	VADDPD         Z7, Z5, Z3
+	VSUBPD         Z7, Z5, Z7
+	VPERMILPD      $0x55, Z7, Z7
+	VXORPD         Z0, Z7, Z7
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z6
+	VSUBPD         Z7, Z2, Z5
+	VADDPD         Z7, Z2, Z7
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z5, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z5
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z6, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z6
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z7, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z8
+	VMOVUPD        (R13)(R8*1), Z9
+	VMOVUPD        (R13)(R8*2), Z10
+	VMOVUPD        (R13)(R9*1), Z11
+	VADDPD         Z10, Z8, Z1
+	VSUBPD         Z10, Z8, Z2
+	VADDPD         Z11, Z9, Z3
+	VSUBPD         Z11, Z9, Z11
+	VPERMILPD      $0x55, Z11, Z11
+	VXORPD         Z0, Z11, Z11
+	VADDPD         Z3, Z1, Z8
+	VSUBPD         Z3, Z1, Z10
+	VSUBPD         Z11, Z2, Z9
+	VADDPD         Z11, Z2, Z11
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z12
+	VMOVUPD        (R13)(R8*1), Z13
+	VMOVUPD        (R13)(R8*2), Z14
+	VMOVUPD        (R13)(R9*1), Z15
+	VADDPD         Z14, Z12, Z1
+	VSUBPD         Z14, Z12, Z2
+	VADDPD         Z15, Z13, Z3
+	VSUBPD         Z15, Z13, Z15
+	VPERMILPD      $0x55, Z15, Z15
+	VXORPD         Z0, Z15, Z15
+	VADDPD         Z3, Z1, Z12
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z15, Z2, Z13
+	VADDPD         Z15, Z2, Z15
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z13, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z13
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z14, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z14
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z15, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z15
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z16
+	VMOVUPD        (R13)(R8*1), Z17
+	VMOVUPD        (R13)(R8*2), Z18
+	VMOVUPD        (R13)(R9*1), Z19
+	VADDPD         Z18, Z16, Z1
+	VSUBPD         Z18, Z16, Z2
+	VADDPD         Z19, Z17, Z3
+	VSUBPD         Z19, Z17, Z19
+	VPERMILPD      $0x55, Z19, Z19
+	VXORPD         Z0, Z19, Z19
+	VADDPD         Z3, Z1, Z16
+	VSUBPD         Z3, Z1, Z18
+	VSUBPD         Z19, Z2, Z17
+	VADDPD         Z19, Z2, Z19
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z17, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z17
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z18, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z18
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z19, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z19
+	VADDPD         Z12, Z4, Z1
+	VSUBPD         Z12, Z4, Z2
+	VADDPD         Z16, Z8, Z3
+	VSUBPD         Z16, Z8, Z16
+	VPERMILPD      $0x55, Z16, Z16
+	VXORPD         Z0, Z16, Z16
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z12
+	VSUBPD         Z16, Z2, Z8
+	VADDPD         Z16, Z2, Z16
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        Z4, (R13)
+	VMOVUPD        Z8, (R13)(SI*4)
+	VMOVUPD        Z12, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z16, (R14)(SI*4)
+	VADDPD         Z13, Z5, Z1
+	VSUBPD         Z13, Z5, Z2
+	VADDPD         Z17, Z9, Z3
+	VSUBPD         Z17, Z9, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z1, Z5
+	VSUBPD         Z3, Z1, Z13
+	VSUBPD         Z4, Z2, Z9
+	VADDPD         Z4, Z2, Z17
+	ADDQ           SI, R13
+	VMOVUPD        Z5, (R13)
+	VMOVUPD        Z9, (R13)(SI*4)
+	VMOVUPD        Z13, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z17, (R14)(SI*4)
+	VADDPD         Z14, Z6, Z1
+	VSUBPD         Z14, Z6, Z2
+	VADDPD         Z18, Z10, Z3
+	VSUBPD         Z18, Z10, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z1, Z6
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z4, Z2, Z10
+	VADDPD         Z4, Z2, Z18
+	ADDQ           SI, R13
+	VMOVUPD        Z6, (R13)
+	VMOVUPD        Z10, (R13)(SI*4)
+	VMOVUPD        Z14, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z18, (R14)(SI*4)
+	VADDPD         Z15, Z7, Z1
+	VSUBPD         Z15, Z7, Z2
+	VADDPD         Z19, Z11, Z3
+	VSUBPD         Z19, Z11, Z4
+	VPERMILPD      $0x55, Z4, Z4
+	VXORPD         Z0, Z4, Z4
+	VADDPD         Z3, Z1, Z7
+	VSUBPD         Z3, Z1, Z15
+	VSUBPD         Z4, Z2, Z11
+	VADDPD         Z4, Z2, Z19
+	ADDQ           SI, R13
+	VMOVUPD        Z7, (R13)
+	VMOVUPD        Z11, (R13)(SI*4)
+	VMOVUPD        Z15, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Z19, (R14)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq59
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp58
+
+fftdone57:
+	VZEROUPPER
+	RET
+
+// func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft8uAVX512(SB), $0-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Z0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone60
+	TESTQ   R11, R11
+	JE      fftdone60
+
+fftp61:
+	XORQ R12, R12
+
+fftq62:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Z4
+	VMOVUPD        (R13)(R8*1), Z5
+	VMOVUPD        (R13)(R8*2), Z6
+	VMOVUPD        (R13)(R9*1), Z7
+	VADDPD         Z6, Z4, Z1
+	VSUBPD         Z6, Z4, Z2
+	VADDPD         Z7, Z5, Z3
+	VSUBPD         Z7, Z5, Z7
+	VPERMILPD      $0x55, Z7, Z7
+	VXORPD         Z0, Z7, Z7
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z6
+	VSUBPD         Z7, Z2, Z5
+	VADDPD         Z7, Z2, Z7
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z5, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z5
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z6, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z6
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z7, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z7
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Z8
+	VMOVUPD        (R13)(R8*1), Z9
+	VMOVUPD        (R13)(R8*2), Z10
+	VMOVUPD        (R13)(R9*1), Z11
+	VADDPD         Z10, Z8, Z1
+	VSUBPD         Z10, Z8, Z2
+	VADDPD         Z11, Z9, Z3
+	VSUBPD         Z11, Z9, Z11
+	VPERMILPD      $0x55, Z11, Z11
+	VXORPD         Z0, Z11, Z11
+	VADDPD         Z3, Z1, Z8
+	VSUBPD         Z3, Z1, Z10
+	VSUBPD         Z11, Z2, Z9
+	VADDPD         Z11, Z2, Z11
+	VBROADCASTSD   (R14), Z2
+	VBROADCASTSD   8(R14), Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VBROADCASTSD   16(R14), Z2
+	VBROADCASTSD   24(R14), Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VBROADCASTSD   32(R14), Z2
+	VBROADCASTSD   40(R14), Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	VSUBPD         Z8, Z4, Z1
+	VADDPD         Z8, Z4, Z4
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        Z4, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	VSUBPD         Z9, Z5, Z1
+	VADDPD         Z9, Z5, Z5
+	ADDQ           SI, R13
+	VMOVUPD        Z5, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	VSUBPD         Z10, Z6, Z1
+	VADDPD         Z10, Z6, Z6
+	ADDQ           SI, R13
+	VMOVUPD        Z6, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	VSUBPD         Z11, Z7, Z1
+	VADDPD         Z11, Z7, Z7
+	ADDQ           SI, R13
+	VMOVUPD        Z7, (R13)
+	VMOVUPD        Z1, (R13)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq62
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp61
+
+fftdone60:
+	VZEROUPPER
+	RET
+
+// func zfft4uAVX2(y *float64, x *float64, s int, qn int, mask *float64)
+// Requires: AVX
+TEXT ·zfft4uAVX2(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x04, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x04, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPD (SI), Y0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone63
+	XORQ    DI, DI
+
+fftq64:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPD   (R8), Y1
+	VMOVUPD   (R8)(DX*1), Y2
+	VMOVUPD   (R8)(DX*2), Y3
+	VMOVUPD   (R8)(SI*1), Y4
+	VADDPD    Y3, Y1, Y5
+	VSUBPD    Y3, Y1, Y6
+	VADDPD    Y4, Y2, Y3
+	VSUBPD    Y4, Y2, Y4
+	VPERMILPD $0x05, Y4, Y4
+	VXORPD    Y0, Y4, Y4
+	VADDPD    Y3, Y5, Y1
+	VSUBPD    Y3, Y5, Y3
+	VSUBPD    Y4, Y6, Y2
+	VADDPD    Y4, Y6, Y4
+	VMOVUPD   Y1, (R9)
+	VMOVUPD   Y2, (R9)(DX*1)
+	VMOVUPD   Y3, (R9)(DX*2)
+	VMOVUPD   Y4, (R9)(SI*1)
+	ADDQ      $0x00000020, DI
+	CMPQ      DI, BX
+	JB        fftq64
+
+fftdone63:
+	VZEROUPPER
+	RET
+
+// func zfft2uAVX2(y *float64, x *float64, s int, qn int)
+// Requires: AVX
+TEXT ·zfft2uAVX2(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x04, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x04, BX
+	TESTQ BX, BX
+	JE    fftdone65
+	XORQ  SI, SI
+
+fftq66:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPD (DI), Y0
+	VMOVUPD (DI)(DX*1), Y1
+	VSUBPD  Y1, Y0, Y2
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y2, (R8)(DX*1)
+	ADDQ    $0x00000020, SI
+	CMPQ    SI, BX
+	JB      fftq66
+
+fftdone65:
+	VZEROUPPER
+	RET
+
+// func zfft4uAVX512(y *float64, x *float64, s int, qn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft4uAVX512(SB), $0-40
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    s+16(FP), DX
+	SHLQ    $0x04, DX
+	MOVQ    qn+24(FP), BX
+	SHLQ    $0x04, BX
+	MOVQ    mask+32(FP), SI
+	VMOVUPD (SI), Z0
+	LEAQ    (DX)(DX*2), SI
+	TESTQ   BX, BX
+	JE      fftdone67
+	XORQ    DI, DI
+
+fftq68:
+	LEAQ      (CX)(DI*1), R8
+	LEAQ      (AX)(DI*1), R9
+	VMOVUPD   (R8), Z1
+	VMOVUPD   (R8)(DX*1), Z2
+	VMOVUPD   (R8)(DX*2), Z3
+	VMOVUPD   (R8)(SI*1), Z4
+	VADDPD    Z3, Z1, Z5
+	VSUBPD    Z3, Z1, Z6
+	VADDPD    Z4, Z2, Z3
+	VSUBPD    Z4, Z2, Z4
+	VPERMILPD $0x55, Z4, Z4
+	VXORPD    Z0, Z4, Z4
+	VADDPD    Z3, Z5, Z1
+	VSUBPD    Z3, Z5, Z3
+	VSUBPD    Z4, Z6, Z2
+	VADDPD    Z4, Z6, Z4
+	VMOVUPD   Z1, (R9)
+	VMOVUPD   Z2, (R9)(DX*1)
+	VMOVUPD   Z3, (R9)(DX*2)
+	VMOVUPD   Z4, (R9)(SI*1)
+	ADDQ      $0x00000040, DI
+	CMPQ      DI, BX
+	JB        fftq68
+
+fftdone67:
+	VZEROUPPER
+	RET
+
+// func zfft2uAVX512(y *float64, x *float64, s int, qn int)
+// Requires: AVX, AVX512F
+TEXT ·zfft2uAVX512(SB), $0-32
+	MOVQ  y+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  s+16(FP), DX
+	SHLQ  $0x04, DX
+	MOVQ  qn+24(FP), BX
+	SHLQ  $0x04, BX
+	TESTQ BX, BX
+	JE    fftdone69
+	XORQ  SI, SI
+
+fftq70:
+	LEAQ    (CX)(SI*1), DI
+	LEAQ    (AX)(SI*1), R8
+	VMOVUPD (DI), Z0
+	VMOVUPD (DI)(DX*1), Z1
+	VSUBPD  Z1, Z0, Z2
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD Z0, (R8)
+	VMOVUPD Z2, (R8)(DX*1)
+	ADDQ    $0x00000040, SI
+	CMPQ    SI, BX
+	JB      fftq70
+
+fftdone69:
 	VZEROUPPER
 	RET
 
@@ -810,9 +2728,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone35
+	JE      fftdone71
 
-fftt36:
+fftt72:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -857,9 +2775,9 @@ fftt36:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt36
+	JNE            fftt72
 
-fftdone35:
+fftdone71:
 	VZEROUPPER
 	RET
 
@@ -878,9 +2796,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone37
+	JE      fftdone73
 
-fftt38:
+fftt74:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -929,9 +2847,339 @@ fftt38:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt38
+	JNE            fftt74
 
-fftdone37:
+fftdone73:
+	VZEROUPPER
+	RET
+
+// func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, mask *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·zfft16tAVX512(SB), $0-56
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+48(FP), SI
+	VMOVUPD (SI), Z0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	LEAQ    (SI)(SI*2), R9
+	SHLQ    $0x04, R9
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	SHLQ    $0x02, DI
+	LEAQ    (DI)(DI*2), R8
+	MOVQ    pn+40(FP), R10
+	SHRQ    $0x02, R10
+	TESTQ   R10, R10
+	JE      fftdone75
+
+fftt76:
+	MOVQ           CX, R11
+	MOVQ           DX, R12
+	VMOVUPD        (R11), Z4
+	VMOVUPD        (R11)(DI*1), Z5
+	VMOVUPD        (R11)(DI*2), Z6
+	VMOVUPD        (R11)(R8*1), Z7
+	VADDPD         Z6, Z4, Z1
+	VSUBPD         Z6, Z4, Z2
+	VADDPD         Z7, Z5, Z3
+	VSUBPD         Z7, Z5, Z7
+	VPERMILPD      $0x55, Z7, Z7
+	VXORPD         Z0, Z7, Z7
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z6
+	VSUBPD         Z7, Z2, Z5
+	VADDPD         Z7, Z2, Z7
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z5, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z5
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z6, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z6
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z7, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z7
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPD        (R11), Z8
+	VMOVUPD        (R11)(DI*1), Z9
+	VMOVUPD        (R11)(DI*2), Z10
+	VMOVUPD        (R11)(R8*1), Z11
+	VADDPD         Z10, Z8, Z1
+	VSUBPD         Z10, Z8, Z2
+	VADDPD         Z11, Z9, Z3
+	VSUBPD         Z11, Z9, Z11
+	VPERMILPD      $0x55, Z11, Z11
+	VXORPD         Z0, Z11, Z11
+	VADDPD         Z3, Z1, Z8
+	VSUBPD         Z3, Z1, Z10
+	VSUBPD         Z11, Z2, Z9
+	VADDPD         Z11, Z2, Z11
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPD        (R11), Z12
+	VMOVUPD        (R11)(DI*1), Z13
+	VMOVUPD        (R11)(DI*2), Z14
+	VMOVUPD        (R11)(R8*1), Z15
+	VADDPD         Z14, Z12, Z1
+	VSUBPD         Z14, Z12, Z2
+	VADDPD         Z15, Z13, Z3
+	VSUBPD         Z15, Z13, Z15
+	VPERMILPD      $0x55, Z15, Z15
+	VXORPD         Z0, Z15, Z15
+	VADDPD         Z3, Z1, Z12
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z15, Z2, Z13
+	VADDPD         Z15, Z2, Z15
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z13, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z13
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z14, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z14
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z15, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z15
+	ADDQ           SI, R11
+	ADDQ           R9, R12
+	VMOVUPD        (R11), Z16
+	VMOVUPD        (R11)(DI*1), Z17
+	VMOVUPD        (R11)(DI*2), Z18
+	VMOVUPD        (R11)(R8*1), Z19
+	VADDPD         Z18, Z16, Z1
+	VSUBPD         Z18, Z16, Z2
+	VADDPD         Z19, Z17, Z3
+	VSUBPD         Z19, Z17, Z19
+	VPERMILPD      $0x55, Z19, Z19
+	VXORPD         Z0, Z19, Z19
+	VADDPD         Z3, Z1, Z16
+	VSUBPD         Z3, Z1, Z18
+	VSUBPD         Z19, Z2, Z17
+	VADDPD         Z19, Z2, Z19
+	VMOVDDUP       (R12), Z2
+	VMOVUPD        (R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z17, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z17
+	VMOVDDUP       64(R12), Z2
+	VMOVUPD        64(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z18, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z18
+	VMOVDDUP       128(R12), Z2
+	VMOVUPD        128(R12), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z19, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z19
+	VADDPD         Z12, Z4, Z1
+	VSUBPD         Z12, Z4, Z2
+	VADDPD         Z16, Z8, Z3
+	VSUBPD         Z16, Z8, Z16
+	VPERMILPD      $0x55, Z16, Z16
+	VXORPD         Z0, Z16, Z16
+	VADDPD         Z3, Z1, Z4
+	VSUBPD         Z3, Z1, Z12
+	VSUBPD         Z16, Z2, Z8
+	VADDPD         Z16, Z2, Z16
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z8, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z8
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z12, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z12
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z16, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z16
+	VADDPD         Z13, Z5, Z1
+	VSUBPD         Z13, Z5, Z2
+	VADDPD         Z17, Z9, Z3
+	VSUBPD         Z17, Z9, Z17
+	VPERMILPD      $0x55, Z17, Z17
+	VXORPD         Z0, Z17, Z17
+	VADDPD         Z3, Z1, Z5
+	VSUBPD         Z3, Z1, Z13
+	VSUBPD         Z17, Z2, Z9
+	VADDPD         Z17, Z2, Z17
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z9, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z9
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z13, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z13
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z17, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z17
+	VADDPD         Z14, Z6, Z1
+	VSUBPD         Z14, Z6, Z2
+	VADDPD         Z18, Z10, Z3
+	VSUBPD         Z18, Z10, Z18
+	VPERMILPD      $0x55, Z18, Z18
+	VXORPD         Z0, Z18, Z18
+	VADDPD         Z3, Z1, Z6
+	VSUBPD         Z3, Z1, Z14
+	VSUBPD         Z18, Z2, Z10
+	VADDPD         Z18, Z2, Z18
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z10, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z10
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z14, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z14
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z18, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z18
+	VADDPD         Z15, Z7, Z1
+	VSUBPD         Z15, Z7, Z2
+	VADDPD         Z19, Z11, Z3
+	VSUBPD         Z19, Z11, Z19
+	VPERMILPD      $0x55, Z19, Z19
+	VXORPD         Z0, Z19, Z19
+	VADDPD         Z3, Z1, Z7
+	VSUBPD         Z3, Z1, Z15
+	VSUBPD         Z19, Z2, Z11
+	VADDPD         Z19, Z2, Z19
+	VMOVDDUP       (BX), Z2
+	VMOVUPD        (BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z11, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z11
+	VMOVDDUP       64(BX), Z2
+	VMOVUPD        64(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z15, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z15
+	VMOVDDUP       128(BX), Z2
+	VMOVUPD        128(BX), Z3
+	VPERMILPD      $0xff, Z3, Z3
+	VPERMILPD      $0x55, Z19, Z1
+	VMULPD         Z3, Z1, Z1
+	VFMADDSUB213PD Z1, Z2, Z19
+	VSHUFF64X2     $0x44, Z5, Z4, Z1
+	VSHUFF64X2     $0xee, Z5, Z4, Z2
+	VSHUFF64X2     $0x44, Z7, Z6, Z3
+	VSHUFF64X2     $0xee, Z7, Z6, Z7
+	VSHUFF64X2     $0x88, Z3, Z1, Z4
+	VSHUFF64X2     $0xdd, Z3, Z1, Z5
+	VSHUFF64X2     $0x88, Z7, Z2, Z6
+	VSHUFF64X2     $0xdd, Z7, Z2, Z7
+	VMOVUPD        Z4, (AX)
+	VMOVUPD        Z5, 256(AX)
+	VMOVUPD        Z6, 512(AX)
+	VMOVUPD        Z7, 768(AX)
+	VSHUFF64X2     $0x44, Z9, Z8, Z1
+	VSHUFF64X2     $0xee, Z9, Z8, Z2
+	VSHUFF64X2     $0x44, Z11, Z10, Z3
+	VSHUFF64X2     $0xee, Z11, Z10, Z4
+	VSHUFF64X2     $0x88, Z3, Z1, Z8
+	VSHUFF64X2     $0xdd, Z3, Z1, Z9
+	VSHUFF64X2     $0x88, Z4, Z2, Z10
+	VSHUFF64X2     $0xdd, Z4, Z2, Z11
+	VMOVUPD        Z8, 64(AX)
+	VMOVUPD        Z9, 320(AX)
+	VMOVUPD        Z10, 576(AX)
+	VMOVUPD        Z11, 832(AX)
+	VSHUFF64X2     $0x44, Z13, Z12, Z1
+	VSHUFF64X2     $0xee, Z13, Z12, Z2
+	VSHUFF64X2     $0x44, Z15, Z14, Z3
+	VSHUFF64X2     $0xee, Z15, Z14, Z4
+	VSHUFF64X2     $0x88, Z3, Z1, Z12
+	VSHUFF64X2     $0xdd, Z3, Z1, Z13
+	VSHUFF64X2     $0x88, Z4, Z2, Z14
+	VSHUFF64X2     $0xdd, Z4, Z2, Z15
+	VMOVUPD        Z12, 128(AX)
+	VMOVUPD        Z13, 384(AX)
+	VMOVUPD        Z14, 640(AX)
+	VMOVUPD        Z15, 896(AX)
+	VSHUFF64X2     $0x44, Z17, Z16, Z1
+	VSHUFF64X2     $0xee, Z17, Z16, Z2
+	VSHUFF64X2     $0x44, Z19, Z18, Z3
+	VSHUFF64X2     $0xee, Z19, Z18, Z4
+	VSHUFF64X2     $0x88, Z3, Z1, Z16
+	VSHUFF64X2     $0xdd, Z3, Z1, Z17
+	VSHUFF64X2     $0x88, Z4, Z2, Z18
+	VSHUFF64X2     $0xdd, Z4, Z2, Z19
+	VMOVUPD        Z16, 192(AX)
+	VMOVUPD        Z17, 448(AX)
+	VMOVUPD        Z18, 704(AX)
+	VMOVUPD        Z19, 960(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000400, AX
+	ADDQ           $0x000000c0, DX
+	ADDQ           $0x000000c0, BX
+	DECQ           R10
+	JNE            fftt76
+
+fftdone75:
 	VZEROUPPER
 	RET
 
@@ -947,9 +3195,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone39
+	JE           splitdone77
 
-split40:
+split78:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -973,9 +3221,9 @@ split40:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split40
+	JNE            split78
 
-splitdone39:
+splitdone77:
 	VZEROUPPER
 	RET
 
@@ -991,9 +3239,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone41
+	JE           splitdone79
 
-split42:
+split80:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1017,8 +3265,8 @@ split42:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split42
+	JNE            split80
 
-splitdone41:
+splitdone79:
 	VZEROUPPER
 	RET

@@ -18,6 +18,8 @@ func runAsm[C Complex](isa.Level, *stage[C], []C, []C, bool, int, int, int, int)
 	panic("fft: no assembly")
 }
 
+func fuseStages[C Complex](_ isa.Level, stages []stage[C], _ bool) []stage[C] { return stages }
+
 func stagesKernel[C Complex](isa.Level, []stage[C]) string { return "go" }
 
 func zmmComplex[C Complex]() int { return 1 }

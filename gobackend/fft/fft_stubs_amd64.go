@@ -30,6 +30,53 @@ func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
+// cfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 8.
+// It needs AVX-512F.
+func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft16uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft8uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
+
+// cfft2uAVX2 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+func cfft2uAVX2(y *float32, x *float32, s int, qn int)
+
+// cfft4uAVX512 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft4uAVX512(y *float32, x *float32, s int, qn int, mask *float32)
+
+// cfft2uAVX512 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 8.
+// It needs AVX-512F.
+func cfft2uAVX512(y *float32, x *float32, s int, qn int)
+
 // cfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
 // blocks of 4: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
@@ -40,6 +87,14 @@ func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float3
 // blocks of 8 butterflies (tw in blocks of 8). m and pn are multiples of 8.
 // It needs AVX-512F.
 func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+
+// cfft16tAVX512 runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms
+// (twa: as cfft4tAVX512's) and stride 4 over m/4 (twb: as cfft4tAVX512's for m/4),
+// in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,
+// and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a
+// part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of 32, pn of 8.
+// It needs AVX-512F.
+func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, mask *float32)
 
 // cfft4pAVX512 runs a radix-4 Stockham stage of stride s = 4 as cfft4bAVX2 does, two p
 // a vector: tw holds, per pair of p, for k = 1…3 4 values W^kp then 4 of W^k(p+1).
@@ -84,6 +139,53 @@ func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
 
+// zfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 4.
+// It needs AVX-512F.
+func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft16uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft8uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 2.
+func zfft4uAVX2(y *float64, x *float64, s int, qn int, mask *float64)
+
+// zfft2uAVX2 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 2.
+func zfft2uAVX2(y *float64, x *float64, s int, qn int)
+
+// zfft4uAVX512 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft4uAVX512(y *float64, x *float64, s int, qn int, mask *float64)
+
+// zfft2uAVX512 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
+// the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
+// with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
+// It needs AVX-512F.
+func zfft2uAVX512(y *float64, x *float64, s int, qn int)
+
 // zfft4tAVX2 runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
 // blocks of 2: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
@@ -94,6 +196,14 @@ func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float6
 // blocks of 4 butterflies (tw in blocks of 4). m and pn are multiples of 4.
 // It needs AVX-512F.
 func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+
+// zfft16tAVX512 runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms
+// (twa: as zfft4tAVX512's) and stride 4 over m/4 (twb: as zfft4tAVX512's for m/4),
+// in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,
+// and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a
+// part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of 16, pn of 4.
+// It needs AVX-512F.
+func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, mask *float64)
 
 // zsplitrealAVX2 runs n·2 steps of the rfft split: for i < n·2, Z[k] at lo[i] and
 // Z[h−k] at hi[2−1−i] (hi: the lowest of them; then 2 back a vector), tw[i]

@@ -36,27 +36,28 @@ func runShared[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, t
 const minSharedButterflies = 512
 
 // worthSharing reports whether a transform of n values of C shares its
-// stages between threads: when its input and output outgrow the L2 cache
-// (isa.Caches), so that each stage streams from memory (or L3) and a
-// second core adds to the bandwidth. Within L2 a second core only moves
-// the data between the cores' caches at every stage: 64 Ki complex128
-// (1 MiB a buffer, 2 MiB L2) ran 327 µs on two threads against 356 µs on
-// one (go test -bench), and 0.4–0.5 times as fast as one thread when a
-// core was busy with other work (every stage waits for both).
+// stages between threads: when its input and output fill the L2 cache
+// (isa.Caches) or outgrow it, so that each stage streams from L3 or
+// memory and a second core adds to the bandwidth and its own L2. Below it
+// a second core only moves the data between the cores' caches at every
+// stage: 64 Ki complex64 (1 MiB in and out, 2 MiB L2) ran 87–89 µs on two
+// threads against 72–74 µs on one; 64 Ki complex128 (2 MiB), with its
+// stages fused in pairs, 166–173 µs on two against 231–233 µs on one
+// (BenchmarkShared-like runs, alternated, Rocket Lake Xeon VM).
 func worthSharing[C Complex](n, threads int) bool {
 	var z C
 	return pastCache(2*n*int(unsafe.Sizeof(z)), n, threads)
 }
 
 // pastCache reports whether a pass of n steps over bytes of data is
-// shared between threads: more than one, bytes past the L2 cache, and n
-// at least minParallelLen.
+// shared between threads: more than one, bytes at least the L2 cache,
+// and n at least minParallelLen.
 func pastCache(bytes, n, threads int) bool {
 	cut := shareAbove
 	if cut == 0 {
 		cut = isa.Caches().L2
 	}
-	return threads > 1 && n >= minParallelLen && bytes > cut
+	return threads > 1 && n >= minParallelLen && bytes >= cut
 }
 
 // shareAbove replaces the L2 cache's size in pastCache when not 0: the

@@ -120,21 +120,21 @@ func BenchmarkShared(b *testing.B) {
 }
 
 // TestWorthSharing: the cut follows the L2 cache's size: a transform
-// whose input and output fit stays on one thread, one twice as long
-// (past it) is shared, and one thread never shares.
+// whose input and output take half of it stays on one thread, one whose
+// fill it is shared, and one thread never shares.
 func TestWorthSharing(t *testing.T) {
 	l2 := isa.Caches().L2
-	fits := l2 / 2 / 16 // complex128 values of input and output in L2
-	if fits < minParallelLen {
+	fills := l2 / 2 / 16 // complex128 values whose input and output fill L2
+	if fills/2 < minParallelLen {
 		t.Skipf("L2 of %d bytes: below the shortest shared length", l2)
 	}
-	if worthSharing[complex128](fits, 2) {
-		t.Errorf("%d complex128 (in and out: L2's %d bytes) shared", fits, l2)
+	if worthSharing[complex128](fills/2, 2) {
+		t.Errorf("%d complex128 (in and out: half L2's %d bytes) shared", fills/2, l2)
 	}
-	if !worthSharing[complex128](2*fits, 2) {
-		t.Errorf("%d complex128 (twice L2's %d bytes) not shared", 2*fits, l2)
+	if !worthSharing[complex128](fills, 2) {
+		t.Errorf("%d complex128 (in and out: L2's %d bytes) not shared", fills, l2)
 	}
-	if worthSharing[complex128](2*fits, 1) {
+	if worthSharing[complex128](fills, 1) {
 		t.Errorf("shared on one thread")
 	}
 }
