@@ -35,9 +35,9 @@ func ToCOO[T Float](lvl isa.Level, a *CSR[T], rowIdx []int32, threads int) {
 // another's), and Go the last few.
 func cooRows(k impl, rowPtr, rowIdx []int32, lo, hi int) {
 	if k != implGeneric {
-		end := rowPtr[hi]
+		end := int(rowPtr[hi]) // in int: an int32 sum could wrap
 		safe := hi
-		for safe > lo && rowPtr[safe-1]+cooBlock > end {
+		for safe > lo && int(rowPtr[safe-1])+cooBlock > end {
 			safe--
 		}
 		if safe > lo {
