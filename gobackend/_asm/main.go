@@ -43,7 +43,7 @@ var packages = map[string]func(g *gen){
 	"conv":   genConv,
 	"quant":  genQuant,
 	"fft":    genFFT,
-	"sparse": genSparse,
+	"sparse": func(g *gen) { genSparse(g); genSparseConvert(g) },
 }
 
 func main() {

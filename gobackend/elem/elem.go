@@ -17,6 +17,7 @@ package elem
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -114,15 +115,33 @@ func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
+	n := len(x)
+	// One thread: the assembly straight from here (see single-thread calls
+	// below), with no call before it that would make the compiler save
+	// every argument first.
+	if k := implFor(lvl.ForBytes(3 * n * num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
+		switch {
+		case k == implAVX512 && is32[T]():
+			saxpyAVX512(n, float32(alpha), p32(x), p32(y))
+		case k == implAVX512:
+			daxpyAVX512(n, float64(alpha), p64(x), p64(y))
+		case is32[T]():
+			saxpyAVX2(n, float32(alpha), p32(x), p32(y))
+		default:
+			daxpyAVX2(n, float64(alpha), p64(x), p64(y))
+		}
+		return
+	}
+	axpySplit(lvl, alpha, x, y, threads)
+}
+
+// axpySplit is Axpy on several threads, or at the generic level.
+func axpySplit[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
 	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
 	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) {
-		axpyAsm(k, alpha, x, y)
-		return
-	}
 	if single(len(x), threads, pc) {
-		axpyGeneric(alpha, x, y)
+		axpy(k, alpha, x, y)
 		return
 	}
 	forChunks(len(x), threads, pc, func(lo, hi int) { axpy(k, alpha, x[lo:hi], y[lo:hi]) })
@@ -178,10 +197,13 @@ const (
 	opSigmoid
 )
 
-// Single-thread calls: Add, Mul, Axpy and ReLU call the assembly's wrapper
-// themselves on one thread, rather than through binary, unary or axpy and
-// their kernel functions: none of those is small enough to inline, and on a
-// 16 KiB ReLU (~100 ns) each call level saved was 2–3 ns.
+// Single-thread calls: Add, Mul and ReLU call the assembly's wrapper
+// themselves on one thread, and Axpy the assembly itself, rather than
+// through binary, unary or axpy and their kernel functions: none of those
+// is small enough to inline, and on a 16 KiB ReLU (~100 ns) each call
+// level saved was 2–3 ns; a 1024-element f32 Axpy took 30.5 ns through
+// axpyAsm and the piece size against 25.5 ns for the kernel alone (Intel
+// VM of docs/tuning.md).
 
 // binary and unary run a kernel on one thread or split over several.
 
@@ -290,3 +312,13 @@ func check3[T Float](x, y, z []T, threads int) {
 		panic("elem: threads < 1")
 	}
 }
+
+func is32[T Float]() bool {
+	var z T
+	return unsafe.Sizeof(z) == 4
+}
+
+// p32 and p64 are &s[0] as the assembly's element type, which T is or is
+// defined on.
+func p32[T Float](s []T) *float32 { return (*float32)(unsafe.Pointer(&s[0])) }
+func p64[T Float](s []T) *float64 { return (*float64)(unsafe.Pointer(&s[0])) }

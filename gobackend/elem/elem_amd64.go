@@ -213,13 +213,3 @@ func unaryAsmNT[T Float](k impl, o op, x, y []T) {
 func toLine[T Float](s []T) int {
 	return int(-uintptr(unsafe.Pointer(unsafe.SliceData(s)))&63) / num.Size[T]()
 }
-
-func is32[T Float]() bool {
-	var z T
-	return unsafe.Sizeof(z) == 4
-}
-
-// p32 and p64 are &s[0] as the assembly's element type, which T is or is
-// defined on.
-func p32[T Float](s []T) *float32 { return (*float32)(unsafe.Pointer(&s[0])) }
-func p64[T Float](s []T) *float64 { return (*float64)(unsafe.Pointer(&s[0])) }

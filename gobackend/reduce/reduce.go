@@ -101,6 +101,27 @@ func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 // Dot returns Σ x[i]·y[i] (0 for empty slices), with the same blocking as
 // Sum. len(y) must equal len(x).
 func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
+	n := len(x)
+	// One thread: the assembly straight from here, as Sum's, with no call
+	// before it (the piece size's) that would make the compiler save every
+	// argument first: a 1024-element dot took 20.6–21.0 ns against 22.6
+	// (f32), 38.8 against 40.1 (f64; Intel VM of docs/tuning.md, alternated).
+	if k := implFor(lvl.ForBytes(2 * n * num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
+		switch {
+		case k == implAVX512 && is32[T]():
+			return T(sdotAVX512(n, p32(x), p32(y)))
+		case k == implAVX512:
+			return T(ddotAVX512(n, p64(x), p64(y)))
+		case is32[T]():
+			return T(sdotAVX2(n, p32(x), p32(y)))
+		}
+		return T(ddotAVX2(n, p64(x), p64(y)))
+	}
+	return dotSplit(lvl, x, y, threads)
+}
+
+// dotSplit is Dot on several threads, or at the generic level.
+func dotSplit[T Float](lvl isa.Level, x, y []T, threads int) T {
 	if len(y) != len(x) {
 		panic("reduce: len(y) != len(x)")
 	}
@@ -108,17 +129,6 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
 	pc := piece[T]()
 	if num.Single(len(x), threads, pc) {
-		if k != implGeneric && len(x) > 0 {
-			switch { // as Sum
-			case k == implAVX512 && is32[T]():
-				return T(sdotAVX512(len(x), p32(x), p32(y)))
-			case k == implAVX512:
-				return T(ddotAVX512(len(x), p64(x), p64(y)))
-			case is32[T]():
-				return T(sdotAVX2(len(x), p32(x), p32(y)))
-			}
-			return T(ddotAVX2(len(x), p64(x), p64(y)))
-		}
 		return T(dot(k, x, y))
 	}
 	return T(reduce(len(x), threads, pc, func(lo, hi int) float64 { return dot(k, x[lo:hi], y[lo:hi]) }))

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // naiveCSC is the CSC form of a by visiting each column's entries in row
@@ -37,6 +39,9 @@ func conversionCases(t *testing.T) map[string]*CSR[float64] {
 		"uniform split": randomCSR[float64](t, rng, 3000, 2500, func(i int) int { return 20 + i%9 }),
 		"band split":    bandCSR[float64](t, 5000, 6),
 		"empty tail":    randomCSR[float64](t, rng, 2000, 900, func(i int) int { return max(0, 40-i/20) }),
+		// Rows about the assembly's block of 32 entries (shorter, equal,
+		// longer by less and more than a vector), with empty ones between.
+		"long rows": randomCSR[float64](t, rng, 4000, 300, func(i int) int { return []int{0, 1, 15, 16, 17, 31, 32, 33, 40, 47, 48, 49, 64, 75, 0, 0, 100}[i%17] }),
 	}
 }
 
@@ -48,11 +53,19 @@ func TestToCOO(t *testing.T) {
 				want = append(want, int32(i))
 			}
 		}
-		for _, th := range []int{1, 2, 3} {
-			got := slices.Repeat([]int32{-7}, a.NNZ())
-			ToCOO(a, got, th)
-			if !slices.Equal(got, want) {
-				t.Errorf("%s, %d threads: rows %v…, want %v…", name, th, head(got), head(want))
+		for _, lvl := range levels() {
+			for _, th := range []int{1, 2, 3} {
+				// A guard past the end: the assembly stores past short
+				// rows' ends, never past the last entry.
+				buf := slices.Repeat([]int32{-7}, a.NNZ()+64)
+				got := buf[:a.NNZ():a.NNZ()]
+				ToCOO(lvl, a, got, th)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s, %v, %d threads: rows %v…, want %v…", name, lvl, th, firstDiff(got, want), want[:min(len(want), 8)])
+				}
+				if slices.ContainsFunc(buf[a.NNZ():], func(v int32) bool { return v != -7 }) {
+					t.Errorf("%s, %v, %d threads: wrote past the last entry", name, lvl, th)
+				}
 			}
 		}
 	}
@@ -61,7 +74,7 @@ func TestToCOO(t *testing.T) {
 func TestFromCOO(t *testing.T) {
 	for name, a := range conversionCases(t) {
 		rowIdx := make([]int32, a.NNZ())
-		ToCOO(a, rowIdx, 1)
+		ToCOO(isa.Generic, a, rowIdx, 1)
 		for _, th := range []int{1, 2, 3} {
 			got := slices.Repeat([]int32{-7}, a.rows+1)
 			FromCOO(a.rows, rowIdx, got, th)
@@ -75,17 +88,19 @@ func TestFromCOO(t *testing.T) {
 func TestToCSC(t *testing.T) {
 	for name, a := range conversionCases(t) {
 		wantVal, wantRow, wantPtr := naiveCSC(a)
-		for _, th := range []int{1, 2, 3} {
-			w := NewCSCWork(a, th)
-			val, rowIdx, colPtr := slices.Repeat([]float64{-7}, a.NNZ()), slices.Repeat([]int32{-7}, a.NNZ()), slices.Repeat([]int32{-7}, a.cols+1)
-			for run := range 2 { // the scratch is reused
-				ToCSC(a, w, val, rowIdx, colPtr)
-				what := fmt.Sprintf("%s, %d threads (%d pieces), run %d", name, th, len(w.bounds)-1, run)
-				if !slices.Equal(colPtr, wantPtr) {
-					t.Errorf("%s: column pointers %v…, want %v…", what, head(colPtr), head(wantPtr))
-				}
-				if !slices.Equal(rowIdx, wantRow) || !slices.Equal(val, wantVal) {
-					t.Errorf("%s: rows %v…, want %v…", what, head(rowIdx), head(wantRow))
+		for _, lvl := range levels() {
+			for _, th := range []int{1, 2, 3} {
+				w := NewCSCWork(a, th)
+				val, rowIdx, colPtr := slices.Repeat([]float64{-7}, a.NNZ()), slices.Repeat([]int32{-7}, a.NNZ()), slices.Repeat([]int32{-7}, a.cols+1)
+				for run := range 2 { // the scratch is reused
+					ToCSC(lvl, a, w, val, rowIdx, colPtr)
+					what := fmt.Sprintf("%s, %v, %d threads (%d pieces), run %d", name, lvl, th, len(w.bounds)-1, run)
+					if !slices.Equal(colPtr, wantPtr) {
+						t.Errorf("%s: column pointers %v…, want %v…", what, head(colPtr), head(wantPtr))
+					}
+					if !slices.Equal(rowIdx, wantRow) || !slices.Equal(val, wantVal) {
+						t.Errorf("%s: rows %v…, want %v…", what, head(rowIdx), head(wantRow))
+					}
 				}
 			}
 		}
@@ -104,3 +119,14 @@ func TestConversionSplits(t *testing.T) {
 }
 
 func head[E any](s []E) []E { return s[:min(len(s), 8)] }
+
+// firstDiff is got from 4 elements before its first difference from want.
+func firstDiff[E comparable](got, want []E) string {
+	for i := range got {
+		if got[i] != want[i] {
+			lo := max(0, i-4)
+			return fmt.Sprintf("[%d:] %v", lo, got[lo:min(len(got), lo+8)])
+		}
+	}
+	return "equal"
+}

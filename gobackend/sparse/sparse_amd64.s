@@ -3409,3 +3409,204 @@ rowend239:
 done236:
 	VZEROUPPER
 	RET
+
+// func cooRowsAVX2(rows int, row int32, rowPtr *int32, out *int32)
+// Requires: AVX, AVX2
+TEXT ·cooRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         out+24(FP), DX
+	MOVL         row+8(FP), BX
+	MOVL         $0x00000001, SI
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVLQSX      (CX), BX
+
+row285:
+	MOVLQSX 4(CX), SI
+	VMOVDQU Y0, (DX)(BX*4)
+	VMOVDQU Y0, 32(DX)(BX*4)
+	VMOVDQU Y0, 64(DX)(BX*4)
+	VMOVDQU Y0, 96(DX)(BX*4)
+	MOVQ    SI, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JG      long287
+
+next286:
+	VPADDD Y1, Y0, Y0
+	MOVQ   SI, BX
+	ADDQ   $0x04, CX
+	DECQ   AX
+	JNZ    row285
+	VZEROUPPER
+	RET
+
+long287:
+	LEAQ 32(BX), BX
+	SUBQ $0x08, SI
+
+longloop288:
+	CMPQ    BX, SI
+	JGE     longlast289
+	VMOVDQU Y0, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     longloop288
+
+longlast289:
+	VMOVDQU Y0, (DX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     next286
+
+// func cooRowsAVX512(rows int, row int32, rowPtr *int32, out *int32)
+// Requires: AVX, AVX512F
+TEXT ·cooRowsAVX512(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         out+24(FP), DX
+	MOVL         row+8(FP), BX
+	MOVL         $0x00000001, SI
+	VPBROADCASTD BX, Z0
+	VPBROADCASTD SI, Z1
+	MOVLQSX      (CX), BX
+
+row290:
+	MOVLQSX   4(CX), SI
+	VMOVDQU32 Z0, (DX)(BX*4)
+	VMOVDQU32 Z0, 64(DX)(BX*4)
+	MOVQ      SI, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JG        long292
+
+next291:
+	VPADDD Z1, Z0, Z0
+	MOVQ   SI, BX
+	ADDQ   $0x04, CX
+	DECQ   AX
+	JNZ    row290
+	VZEROUPPER
+	RET
+
+long292:
+	LEAQ 32(BX), BX
+	SUBQ $0x10, SI
+
+longloop293:
+	CMPQ      BX, SI
+	JGE       longlast294
+	VMOVDQU32 Z0, (DX)(BX*4)
+	ADDQ      $0x10, BX
+	JMP       longloop293
+
+longlast294:
+	VMOVDQU32 Z0, (DX)(SI*4)
+	ADDQ      $0x10, SI
+	JMP       next291
+
+// func cscCount(n int, colIdx *int32, count *int32)
+TEXT ·cscCount(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ colIdx+8(FP), CX
+	MOVQ count+16(FP), DX
+
+quad295:
+	CMPQ    AX, $0x04
+	JL      single296
+	MOVLQSX (CX), BX
+	MOVLQSX 4(CX), SI
+	MOVLQSX 8(CX), DI
+	MOVLQSX 12(CX), R8
+	INCL    (DX)(BX*4)
+	INCL    (DX)(SI*4)
+	INCL    (DX)(DI*4)
+	INCL    (DX)(R8*4)
+	ADDQ    $0x10, CX
+	SUBQ    $0x04, AX
+	JMP     quad295
+
+single296:
+	TESTQ   AX, AX
+	JZ      done297
+	MOVLQSX (CX), BX
+	INCL    (DX)(BX*4)
+	ADDQ    $0x04, CX
+	DECQ    AX
+	JMP     single296
+
+done297:
+	RET
+
+// func scscScatter(rows int, row int32, rowPtr *int32, colIdx *int32, val *float32, cursor *int32, valOut *float32, rowOut *int32)
+TEXT ·scscScatter(SB), NOSPLIT, $0-64
+	MOVQ    rows+0(FP), AX
+	MOVQ    rowPtr+16(FP), CX
+	MOVQ    colIdx+24(FP), DX
+	MOVQ    val+32(FP), BX
+	MOVQ    cursor+40(FP), SI
+	MOVQ    valOut+48(FP), DI
+	MOVQ    rowOut+56(FP), R8
+	MOVL    row+8(FP), R9
+	MOVLQSX (CX), R10
+
+row298:
+	MOVLQSX 4(CX), R11
+	CMPQ    R10, R11
+	JGE     next300
+
+entry299:
+	MOVLQSX (DX)(R10*4), R12
+	MOVLQSX (SI)(R12*4), R13
+	LEAL    1(R13), R14
+	MOVL    R14, (SI)(R12*4)
+	MOVL    (BX)(R10*4), R14
+	MOVL    R14, (DI)(R13*4)
+	MOVL    R9, (R8)(R13*4)
+	INCQ    R10
+	CMPQ    R10, R11
+	JL      entry299
+
+next300:
+	INCL R9
+	ADDQ $0x04, CX
+	DECQ AX
+	JNZ  row298
+	RET
+
+// func dcscScatter(rows int, row int32, rowPtr *int32, colIdx *int32, val *float64, cursor *int32, valOut *float64, rowOut *int32)
+TEXT ·dcscScatter(SB), NOSPLIT, $0-64
+	MOVQ    rows+0(FP), AX
+	MOVQ    rowPtr+16(FP), CX
+	MOVQ    colIdx+24(FP), DX
+	MOVQ    val+32(FP), BX
+	MOVQ    cursor+40(FP), SI
+	MOVQ    valOut+48(FP), DI
+	MOVQ    rowOut+56(FP), R8
+	MOVL    row+8(FP), R9
+	MOVLQSX (CX), R10
+
+row301:
+	MOVLQSX 4(CX), R11
+	CMPQ    R10, R11
+	JGE     next303
+
+entry302:
+	MOVLQSX (DX)(R10*4), R12
+	MOVLQSX (SI)(R12*4), R13
+	LEAL    1(R13), R14
+	MOVL    R14, (SI)(R12*4)
+	MOVQ    (BX)(R10*8), R14
+	MOVQ    R14, (DI)(R13*8)
+	MOVL    R9, (R8)(R13*4)
+	INCQ    R10
+	CMPQ    R10, R11
+	JL      entry302
+
+next303:
+	INCL R9
+	ADDQ $0x04, CX
+	DECQ AX
+	JNZ  row301
+	RET

@@ -73,3 +73,37 @@ func dspmmRowsAVX2(rows int, rowBytes int, passes int, tailVecs int, tail int, r
 //
 //go:noescape
 func dspmmRowsAVX512(rows int, rowBytes int, passes int, tailVecs int, tail int, rowPtr *int32, colIdx *int32, val *float64, x *float64, y *float64)
+
+// cooRowsAVX2 sets out[p] = row + r for p from rowPtr[r] to rowPtr[r+1], r < rows (rows > 0).
+// It writes out from rowPtr[0] to max(rowPtr[rows], rowPtr[rows-1] + 32): the caller
+// owns what lies past rowPtr[rows] and rewrites it.
+//
+//go:noescape
+func cooRowsAVX2(rows int, row int32, rowPtr *int32, out *int32)
+
+// cooRowsAVX512 sets out[p] = row + r for p from rowPtr[r] to rowPtr[r+1], r < rows (rows > 0).
+// It writes out from rowPtr[0] to max(rowPtr[rows], rowPtr[rows-1] + 32): the caller
+// owns what lies past rowPtr[rows] and rewrites it.
+// It needs AVX-512F.
+//
+//go:noescape
+func cooRowsAVX512(rows int, row int32, rowPtr *int32, out *int32)
+
+// cscCount adds 1 to count[colIdx[p]] for p < n. Every index must be within count.
+//
+//go:noescape
+func cscCount(n int, colIdx *int32, count *int32)
+
+// scscScatter copies entry p of each row r < rows (p from rowPtr[r] to rowPtr[r+1]) to
+// q = cursor[colIdx[p]]: valOut[q] = val[p], rowOut[q] = row + r; then cursor[colIdx[p]] = q+1.
+// rows > 0; every index must be within its array.
+//
+//go:noescape
+func scscScatter(rows int, row int32, rowPtr *int32, colIdx *int32, val *float32, cursor *int32, valOut *float32, rowOut *int32)
+
+// dcscScatter copies entry p of each row r < rows (p from rowPtr[r] to rowPtr[r+1]) to
+// q = cursor[colIdx[p]]: valOut[q] = val[p], rowOut[q] = row + r; then cursor[colIdx[p]] = q+1.
+// rows > 0; every index must be within its array.
+//
+//go:noescape
+func dcscScatter(rows int, row int32, rowPtr *int32, colIdx *int32, val *float64, cursor *int32, valOut *float64, rowOut *int32)

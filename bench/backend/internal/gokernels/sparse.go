@@ -32,9 +32,9 @@ var SpMVAlgorithms = []string{CSR, SELL}
 func PrepareSparse(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if w.Op.SparseConversion() {
 		if w.DType == workload.F32 {
-			return prepareConversion[float32](w, in, cfg)
+			return prepareConversion[float32](lvl, w, in, cfg)
 		}
-		return prepareConversion[float64](w, in, cfg)
+		return prepareConversion[float64](lvl, w, in, cfg)
 	}
 	if w.DType == workload.F32 {
 		return prepareSparse[float32](lvl, w, in, cfg)

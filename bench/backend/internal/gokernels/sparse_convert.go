@@ -6,6 +6,7 @@ import (
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/sparse"
 )
 
@@ -15,11 +16,10 @@ import (
 // pointers), each set's own.
 const convertSlots = 6
 
-// prepareConversion makes the kernel of csr2coo, coo2csr or csr2csc:
-// sparse.ToCOO, FromCOO or ToCSC, the same Go at every level (no vector
-// kernel: see gobackend/sparse/convert.go). ToCSC's scratch is made here,
-// off the clock, one per set.
-func prepareConversion[T backend.Float](w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
+// prepareConversion makes the kernel of csr2coo, coo2csr or csr2csc at
+// lvl: sparse.ToCOO, FromCOO or ToCSC (gobackend/sparse/convert.go).
+// ToCSC's scratch is made here, off the clock, one per set.
+func prepareConversion[T backend.Float](lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if cfg.Algorithm != "" {
 		return nil, fmt.Errorf("%s: unknown algorithm %q (one way only)", w.Op, cfg.Algorithm)
 	}
@@ -47,7 +47,7 @@ func prepareConversion[T backend.Float](w workload.Workload, in workload.Data, c
 		s := set{a: a, rowIdx: ints(len(m.ColIdx), slot+4)}
 		switch w.Op {
 		case workload.COO2CSR:
-			sparse.ToCOO(a, s.rowIdx, 1) // the input
+			sparse.ToCOO(isa.Generic, a, s.rowIdx, 1) // the input
 			s.ptrs = ints(m.Rows+1, slot+5)
 		case workload.CSR2CSC:
 			s.val = backend.PlaceZero[T](mem, len(m.Val), slot+3)
@@ -61,11 +61,11 @@ func prepareConversion[T backend.Float](w workload.Workload, in workload.Data, c
 		for range n {
 			switch w.Op {
 			case workload.CSR2COO:
-				sparse.ToCOO(s.a, s.rowIdx, th)
+				sparse.ToCOO(lvl, s.a, s.rowIdx, th)
 			case workload.COO2CSR:
 				sparse.FromCOO(m.Rows, s.rowIdx, s.ptrs, th)
 			default:
-				sparse.ToCSC(s.a, s.work, s.val, s.rowIdx, s.ptrs)
+				sparse.ToCSC(lvl, s.a, s.work, s.val, s.rowIdx, s.ptrs)
 			}
 		}
 	}
