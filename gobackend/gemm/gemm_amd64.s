@@ -3054,6 +3054,88 @@ loop:
 done:
 	RET
 
+// func spackRows16AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+// Requires: AVX
+TEXT ·spackRows16AVX2(SB), NOSPLIT, $0-48
+	MOVQ  k+0(FP), CX
+	MOVQ  src+8(FP), SI
+	MOVQ  lds+16(FP), DX
+	MOVQ  panels+24(FP), R8
+	MOVQ  dst+32(FP), DI
+	MOVQ  ds+40(FP), R10
+	SHLQ  $0x02, DX
+	SHLQ  $0x02, R10
+	TESTQ CX, CX
+	JLE   done
+	TESTQ R8, R8
+	JLE   done
+
+row:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ R8, R13
+
+panel:
+	VMOVUPS (R11), Y0
+	VMOVUPS Y0, (R12)
+	VMOVUPS 32(R11), Y1
+	VMOVUPS Y1, 32(R12)
+	ADDQ    $0x00000040, R11
+	ADDQ    R10, R12
+	DECQ    R13
+	JNZ     panel
+	ADDQ    DX, SI
+	ADDQ    $0x00000040, DI
+	DECQ    CX
+	JNZ     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func spackRows32AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+// Requires: AVX
+TEXT ·spackRows32AVX2(SB), NOSPLIT, $0-48
+	MOVQ  k+0(FP), CX
+	MOVQ  src+8(FP), SI
+	MOVQ  lds+16(FP), DX
+	MOVQ  panels+24(FP), R8
+	MOVQ  dst+32(FP), DI
+	MOVQ  ds+40(FP), R10
+	SHLQ  $0x02, DX
+	SHLQ  $0x02, R10
+	TESTQ CX, CX
+	JLE   done
+	TESTQ R8, R8
+	JLE   done
+
+row:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ R8, R13
+
+panel:
+	VMOVUPS (R11), Y0
+	VMOVUPS Y0, (R12)
+	VMOVUPS 32(R11), Y1
+	VMOVUPS Y1, 32(R12)
+	VMOVUPS 64(R11), Y2
+	VMOVUPS Y2, 64(R12)
+	VMOVUPS 96(R11), Y3
+	VMOVUPS Y3, 96(R12)
+	ADDQ    $0x00000080, R11
+	ADDQ    R10, R12
+	DECQ    R13
+	JNZ     panel
+	ADDQ    DX, SI
+	ADDQ    $0x00000080, DI
+	DECQ    CX
+	JNZ     row
+
+done:
+	VZEROUPPER
+	RET
+
 // func dpackCopy6AVX2(k int, src *float64, lds int, dst *float64)
 // Requires: AVX
 TEXT ·dpackCopy6AVX2(SB), NOSPLIT, $0-32
@@ -3356,6 +3438,88 @@ loop:
 	JNZ    loop
 
 done:
+	RET
+
+// func dpackRows8AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
+// Requires: AVX
+TEXT ·dpackRows8AVX2(SB), NOSPLIT, $0-48
+	MOVQ  k+0(FP), CX
+	MOVQ  src+8(FP), SI
+	MOVQ  lds+16(FP), DX
+	MOVQ  panels+24(FP), R8
+	MOVQ  dst+32(FP), DI
+	MOVQ  ds+40(FP), R10
+	SHLQ  $0x03, DX
+	SHLQ  $0x03, R10
+	TESTQ CX, CX
+	JLE   done
+	TESTQ R8, R8
+	JLE   done
+
+row:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ R8, R13
+
+panel:
+	VMOVUPS (R11), Y0
+	VMOVUPS Y0, (R12)
+	VMOVUPS 32(R11), Y1
+	VMOVUPS Y1, 32(R12)
+	ADDQ    $0x00000040, R11
+	ADDQ    R10, R12
+	DECQ    R13
+	JNZ     panel
+	ADDQ    DX, SI
+	ADDQ    $0x00000040, DI
+	DECQ    CX
+	JNZ     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func dpackRows16AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
+// Requires: AVX
+TEXT ·dpackRows16AVX2(SB), NOSPLIT, $0-48
+	MOVQ  k+0(FP), CX
+	MOVQ  src+8(FP), SI
+	MOVQ  lds+16(FP), DX
+	MOVQ  panels+24(FP), R8
+	MOVQ  dst+32(FP), DI
+	MOVQ  ds+40(FP), R10
+	SHLQ  $0x03, DX
+	SHLQ  $0x03, R10
+	TESTQ CX, CX
+	JLE   done
+	TESTQ R8, R8
+	JLE   done
+
+row:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ R8, R13
+
+panel:
+	VMOVUPS (R11), Y0
+	VMOVUPS Y0, (R12)
+	VMOVUPS 32(R11), Y1
+	VMOVUPS Y1, 32(R12)
+	VMOVUPS 64(R11), Y2
+	VMOVUPS Y2, 64(R12)
+	VMOVUPS 96(R11), Y3
+	VMOVUPS Y3, 96(R12)
+	ADDQ    $0x00000080, R11
+	ADDQ    R10, R12
+	DECQ    R13
+	JNZ     panel
+	ADDQ    DX, SI
+	ADDQ    $0x00000080, DI
+	DECQ    CX
+	JNZ     row
+
+done:
+	VZEROUPPER
 	RET
 
 // func sdotAVX2(n int, x *float32, y *float32) float64

@@ -76,6 +76,12 @@ func spackCopy32AVX2(k int, src *float32, lds int, dst *float32)
 // spackGather32AVX2 sets dst[p*32+i] = src[i*lds+p] for p < k, i < 32.
 func spackGather32AVX2(k int, src *float32, lds int, dst *float32)
 
+// spackRows16AVX2 sets dst[q*ds+p*16+i] = src[p*lds+q*16+i] for p < k, q < panels, i < 16.
+func spackRows16AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+
+// spackRows32AVX2 sets dst[q*ds+p*32+i] = src[p*lds+q*32+i] for p < k, q < panels, i < 32.
+func spackRows32AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+
 // dpackCopy6AVX2 sets dst[p*6+i] = src[p*lds+i] for p < k, i < 6.
 func dpackCopy6AVX2(k int, src *float64, lds int, dst *float64)
 
@@ -99,6 +105,12 @@ func dpackCopy16AVX2(k int, src *float64, lds int, dst *float64)
 
 // dpackGather16AVX2 sets dst[p*16+i] = src[i*lds+p] for p < k, i < 16.
 func dpackGather16AVX2(k int, src *float64, lds int, dst *float64)
+
+// dpackRows8AVX2 sets dst[q*ds+p*8+i] = src[p*lds+q*8+i] for p < k, q < panels, i < 8.
+func dpackRows8AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
+
+// dpackRows16AVX2 sets dst[q*ds+p*16+i] = src[p*lds+q*16+i] for p < k, q < panels, i < 16.
+func dpackRows16AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
 
 // sdotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last

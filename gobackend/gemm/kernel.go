@@ -31,6 +31,10 @@ type microKernel[T Float] struct {
 	// Packing routines for full panels (nil: pack.go's loops): A's of mr
 	// rows, B's of nr columns.
 	packCopyA, packGatherA, packCopyB, packGatherB panelPacker[T]
+	// packRowsB packs panels full panels of B (not transposed), k steps,
+	// reading B row by row across all of them (nil: packB's panel loop;
+	// see packRowsB).
+	packRowsB func(k int, src []T, lds, panels int, dst []T)
 	// direct is the kernel's unpacked twin (nil: none, the pure-Go
 	// kernel): A and B row-major in place, strides lda and ldb (direct.go).
 	direct func(k int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int)

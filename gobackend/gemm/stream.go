@@ -137,7 +137,7 @@ func (s *stream[T]) run(lo, hi int) {
 			if s.transB {
 				packB(kern, true, s.b[c0*s.ldb+pc:], s.ldb, kb, nb, bp)
 			} else {
-				packB(kern, false, s.b[pc*s.ldb+c0:], s.ldb, kb, nb, bp)
+				packRowsB(kern, s.b[pc*s.ldb+c0:], s.ldb, kb, nb, bp)
 			}
 			beta := s.beta
 			if pc > 0 {
