@@ -8,6 +8,14 @@ package main
 // They read A panels packed rows wide (k steps of rows values) and B's
 // usual nr-wide panels.
 func genGemmStream(g *gen) {
+	// The AVX-512 kernels' prefetching variants: their B panels are 128
+	// bytes wide (f32 and f64), the two lines each prefetch covers.
+	for _, k := range gemmKernels {
+		if k.w == zmm {
+			k.prefetchB = true
+			g.gemmMicroKernel(k)
+		}
+	}
 	for _, k := range gemmKernels {
 		for rows := 1; rows < k.mr; rows++ {
 			r := k

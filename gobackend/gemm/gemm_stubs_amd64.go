@@ -239,6 +239,22 @@ func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel 
 // further out while the tiles wait.
 func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
+// sgemm14x32AVX512PF computes the 14×32 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 32
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+// Each trip of 4 steps prefetches 128 bytes at pf and at pf+pfs into L2,
+// then moves pf on by 2·pfs elements (pf is only prefetched, never read).
+func sgemm14x32AVX512PF(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, pf *float32, pfs int)
+
+// dgemm14x16AVX512PF computes the 14×16 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 16
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+// Each trip of 4 steps prefetches 128 bytes at pf and at pf+pfs into L2,
+// then moves pf on by 2·pfs elements (pf is only prefetched, never read).
+func dgemm14x16AVX512PF(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, pf *float64, pfs int)
+
 // sgemm1x16AVX2 computes the 1×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 1 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c

@@ -54,6 +54,7 @@ func BenchmarkStream(b *testing.B) {
 			for _, c := range chunks {
 				paths = append(paths, fmt.Sprintf("stream%d", c))
 			}
+			paths = append(paths, "noprefetch")
 			for _, path := range paths {
 				b.Run(fmt.Sprintf("f32/%dx%dx%d/t=%d/%s", s[0], s[1], s[2], th, path), func(b *testing.B) {
 					benchPath[float32](b, path, s[0], s[1], s[2], th)
@@ -77,6 +78,10 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 		old := streamChunkPanels
 		streamChunkPanels = chunk
 		defer func() { streamChunkPanels = old }()
+	}
+	if path == "noprefetch" {
+		streamPrefetch = false
+		defer func() { streamPrefetch = true }()
 	}
 	for b.Loop() {
 		switch path {
