@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -34,14 +35,23 @@ const maxTile = 14 * 32
 // gemmDirect computes C = alpha·A·B + beta·C, A m×k and B k×n row-major,
 // with kern.direct over every mr×nr tile: row tiles shared between
 // threads in ranges, each sweeping all of B's column panels (A's mr
-// rows stay in L1, B streams from L2). The last rows of A and the last
-// columns of B, when short of a tile, are copied with zero padding first
-// and their tiles computed aside and clipped, as the packed path does.
-func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+// rows stay in L1, B streams from L2). The last m mod mr rows run on the
+// unpacked kernel of their height (rowsDirectKernel), A read in place:
+// computed as a whole tile of zero-padded rows, m = 16 with the 14-row
+// AVX-512 kernels did 28 rows' work (the filters of few-channel
+// convolutions, conv's column tiles). Where there is no such kernel the
+// rows are copied with zero padding into a whole tile. The last columns
+// of B, when short of a tile, are copied with zero padding first and
+// their tiles computed aside and clipped, as the packed path does.
+func gemmDirect[T Float](lvl isa.Level, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
 	mr, nr := kern.mr, kern.nr
 	fullRows, fullCols := m/mr*mr, n/nr*nr
-	var aEdge, bEdge []T
+	var restFn directFunc[T]
 	if fullRows < m {
+		restFn = rowsDirectKernel[T](lvl, m-fullRows, nr)
+	}
+	var aEdge, bEdge []T
+	if fullRows < m && restFn == nil {
 		buf := getBuf[T](mr * k)
 		defer putBuf(buf)
 		aEdge = *buf
@@ -71,7 +81,11 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 			i := it * mr
 			rows := min(mr, m-i)
 			ap, la := a[i*lda:], lda
-			if rows < mr {
+			fn := directFunc[T](kern.direct)
+			switch {
+			case rows < mr && restFn != nil:
+				fn = restFn
+			case rows < mr:
 				ap, la = aEdge, k
 			}
 			for j := j0; j < j1; j += nr {
@@ -81,11 +95,11 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 					bp, lb = bEdge, nr
 				}
 				ct := c[i*ldc+j:]
-				if rows == mr && cols == nr {
-					kern.direct(k, ap, la, bp, lb, alpha, beta, ct, ldc)
+				if cols == nr && (rows == mr || restFn != nil) {
+					fn(k, ap, la, bp, lb, alpha, beta, ct, ldc)
 					continue
 				}
-				kern.direct(k, ap, la, bp, lb, 1, 0, tile, nr)
+				fn(k, ap, la, bp, lb, 1, 0, tile, nr)
 				clipTile(tile, nr, alpha, beta, ct, ldc, rows, cols)
 			}
 		}

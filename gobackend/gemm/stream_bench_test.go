@@ -91,7 +91,7 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 			tr, tc := gridFor(&kern, m, n, threads)
 			gemmGrid(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, tr, tc)
 		case "direct":
-			gemmDirect(m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+			gemmDirect(isa.Best, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		default:
 			gemmStream(isa.Best, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		}
