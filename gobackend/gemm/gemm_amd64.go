@@ -46,10 +46,10 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 }
 
 type (
-	asmMicro[E float32 | float64]  func(k int, a, b, c *E, ldc int, alpha, beta E)
-	asmPacker[E float32 | float64] func(k int, src *E, lds int, dst *E)
-	asmDirect[E float32 | float64] func(k int, a *E, lda int, b *E, ldb int, c *E, ldc int, alpha, beta E)
-	asmRows[E float32 | float64]   func(k int, src *E, lds int, panels int, dst *E, ds int)
+	asmMicro[E float32 | float64]   func(k int, a, b, c *E, ldc int, alpha, beta E)
+	asmPacker[E float32 | float64]  func(k int, src *E, lds int, dst *E)
+	asmDirect[E float32 | float64]  func(k int, a *E, lda int, b *E, ldb int, c *E, ldc int, alpha, beta E)
+	asmRows[E float32 | float64]    func(k int, src *E, lds int, panels int, dst *E, ds int)
 	asmMicroPF[E float32 | float64] func(k int, a, b, c *E, ldc int, alpha, beta E, pf *E, pfs int)
 )
 
