@@ -32,10 +32,12 @@ const streamMaxRows = 256
 // (the prefetchers follow a run of lines, not a stride of ldb), fewer keep
 // the packed chunk (chunk × kc × nr elements) in L2 beside A. 1, 2, 4, 8
 // and 16 ran within 5% of each other (BenchmarkStream, f32, one thread,
-// the convolution shapes; Intel VM). Packing B is about a fifth of the
-// time at 64×3136×256 (a CPU profile), bound by reading B from L3;
-// prefetching the next block of B (PREFETCHT1, a share before each kernel
-// call) measured −16% to +2%, and was dropped.
+// the convolution shapes; Intel VM). Packing B is bound by reading B from
+// L3 (26–30 GB/s alone, the L3's read bandwidth): a fifth of the time at
+// 64×3136×256 (a CPU profile). The chunk is packed row by row
+// (packRowsB), and the kernels prefetch the next one while they compute
+// (prefetchPlan); a burst of prefetches before each kernel call instead
+// had measured −16% to +2%.
 var streamChunkPanels = 4
 
 // kernelFunc is a micro-kernel's function (microKernel.fn).
@@ -189,7 +191,10 @@ const prefetchRun = 128
 // slice of the chunk, else the thread's next chunk), as it lies in B:
 // rows of contiguous bytes ldb apart, cut into columns prefetchRun bytes
 // wide, each call a stretch of one column, rows apart. Packing then reads
-// B from L2 rather than L3, and the reads of L3 overlap the arithmetic.
+// B from L2 rather than L3, and the reads of L3 overlap the arithmetic:
+// 2–4% faster at 64×3136×256 and 3–5% at 16×6272×432, f32 and f64, one
+// and two threads (BenchmarkStream, 4–6 rounds interleaved, Intel Xeon
+// VM); PREFETCHT0 (into L1) instead cost up to 2× at two threads.
 func (s *stream[T]) prefetchPlan(lo, hi, p0, pc, kb int) prefetcher {
 	var pl prefetcher
 	if s.kern.prefetching == nil || !streamPrefetch {
