@@ -23,10 +23,20 @@ type gemmKernel struct {
 	// 256 bytes ahead, SGEMM and DGEMM at n = 1024 ran 2–6% slower (the
 	// prefetches take load slots from the kernel's broadcasts).
 	prefetchA int
+	// prefetchB: the streaming path's variant (name suffix PF), which
+	// takes two more arguments, pf and pfs, and prefetches into L2 two
+	// 128-byte runs per loop trip, at pf and pf+pfs, then moves pf on by
+	// 2·pfs elements: the rows of the block of B packed next, fetched
+	// while this one computes (gobackend/gemm: stream.go).
+	prefetchB bool
 }
 
 func (k gemmKernel) name() string {
-	return fmt.Sprintf("%sgemm%dx%d%s", k.t.char, k.mr, k.nr, k.w.name)
+	pf := ""
+	if k.prefetchB {
+		pf = "PF"
+	}
+	return fmt.Sprintf("%sgemm%dx%d%s%s", k.t.char, k.mr, k.nr, k.w.name, pf)
 }
 
 // gemmKernels are the micro-kernels gobackend/gemm dispatches to; see
@@ -74,13 +84,20 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 	}
 	g.Function(k.name())
 	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr(fmt.Sprintf("func(k int, a, b, c *%[1]s, ldc int, alpha, beta %[1]s)", elem))
-	g.Doc(
+	doc := []string{
 		fmt.Sprintf("%s computes the %d×%d tile c = alpha·a·b + beta·c, a a packed", k.name(), k.mr, k.nr),
 		fmt.Sprintf("panel of op(A) (k steps of %d values), b one of op(B) (k steps of %d", k.mr, k.nr),
 		"values), c row-major with row stride ldc. beta == 0 (either sign) writes c",
 		"without reading it. k ≥ 1.",
-	)
+	}
+	if k.prefetchB {
+		g.SignatureExpr(fmt.Sprintf("func(k int, a, b, c *%[1]s, ldc int, alpha, beta %[1]s, pf *%[1]s, pfs int)", elem))
+		doc = append(doc, "Each trip of 4 steps prefetches 128 bytes at pf and at pf+pfs into L2,",
+			"then moves pf on by 2·pfs elements (pf is only prefetched, never read).")
+	} else {
+		g.SignatureExpr(fmt.Sprintf("func(k int, a, b, c *%[1]s, ldc int, alpha, beta %[1]s)", elem))
+	}
+	g.Doc(doc...)
 	acc := func(i, j int) VecPhysical { return w.vec(i*nv + j) }
 	breg := func(j int) VecPhysical { return w.vec(k.mr*nv + j) }
 	bcast := func(i int) VecPhysical { return w.vec(k.mr*nv + nv + i%2) }
@@ -98,6 +115,11 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 		shift = 3
 	}
 	g.SHLQ(U8(shift), RSI)
+	if k.prefetchB {
+		g.Load(g.Param("pf"), R12)
+		g.Load(g.Param("pfs"), R13)
+		g.SHLQ(U8(shift), R13)
+	}
 
 	// The rows of C are read (or written) after the loop: the loop's first
 	// mr trips prefetch one each, at DI, R11 left to go. Prefetched all at
@@ -136,6 +158,13 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 	g.ADDQ(RSI, RDI)
 	g.DECQ(R11)
 	g.Label("prefetched")
+	if k.prefetchB {
+		g.PREFETCHT1(Mem{Base: R12})
+		g.PREFETCHT1(Mem{Base: R12, Disp: 64})
+		g.PREFETCHT1(Mem{Base: R12, Index: R13, Scale: 1})
+		g.PREFETCHT1(Mem{Base: R12, Index: R13, Scale: 1, Disp: 64})
+		g.LEAQ(Mem{Base: R12, Index: R13, Scale: 2}, R12)
+	}
 	if k.prefetchA > 0 {
 		stepBytes := k.unroll * k.mr * t.size
 		for off := 0; off < stepBytes; off += 64 {

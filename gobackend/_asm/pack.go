@@ -42,7 +42,58 @@ func genPack(g *gen) {
 			g.packCopy(packKernel{t, w, false})
 			g.packGather(packKernel{t, w, true})
 		}
+		for _, nr := range []int{widths[1], widths[3]} {
+			g.packRows(t, nr)
+		}
 	}
+}
+
+// packRows packs several w-wide panels of B (not transposed) at once,
+// reading B a row at a time across all of them: dst[q*ds+p*w+i] =
+// src[p*lds+q*w+i] for p < k, q < panels, i < w. Panel by panel, each
+// row of B is read w values at a time, one short run per row of a
+// strided walk the hardware prefetchers do not follow; row by row, each
+// row is one contiguous run of panels·w values.
+func (g *gen) packRows(t dtype, w int) {
+	elem := "float32"
+	if t.f64 {
+		elem = "float64"
+	}
+	name := fmt.Sprintf("%spackRows%dAVX2", t.char, w)
+	g.Function(name)
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf("func(k int, src *%[1]s, lds int, panels int, dst *%[1]s, ds int)", elem))
+	g.Doc(fmt.Sprintf("%s sets dst[q*ds+p*%d+i] = src[p*lds+q*%d+i] for p < k, q < panels, i < %d.", name, w, w, w))
+	shift := U8(log2(t.size))
+	g.Load(g.Param("k"), RCX)
+	g.Load(g.Param("src"), RSI)
+	g.Load(g.Param("lds"), RDX)
+	g.Load(g.Param("panels"), R8)
+	g.Load(g.Param("dst"), RDI)
+	g.Load(g.Param("ds"), R10)
+	g.SHLQ(shift, RDX)
+	g.SHLQ(shift, R10)
+	g.TESTQ(RCX, RCX)
+	g.JLE(LabelRef("done"))
+	g.TESTQ(R8, R8)
+	g.JLE(LabelRef("done"))
+	g.Label("row")
+	g.MOVQ(RSI, R11)
+	g.MOVQ(RDI, R12)
+	g.MOVQ(R8, R13)
+	g.Label("panel")
+	g.copyBytes(R11, R12, w*t.size)
+	g.ADDQ(U32(w*t.size), R11)
+	g.ADDQ(R10, R12)
+	g.DECQ(R13)
+	g.JNZ(LabelRef("panel"))
+	g.ADDQ(RDX, RSI)
+	g.ADDQ(U32(w*t.size), RDI)
+	g.DECQ(RCX)
+	g.JNZ(LabelRef("row"))
+	g.Label("done")
+	g.VZEROUPPER()
+	g.RET()
 }
 
 func (g *gen) packSignature(p packKernel) {

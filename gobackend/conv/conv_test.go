@@ -24,6 +24,9 @@ func geometries() []Params {
 			Params{N: 1, C: 2, K: 3, In: [3]int{1, 5, 5}, Window: [3]int{1, 5, 5}, Stride: [3]int{1, 3, 3}, Pad: [3]int{0, 8, 8}, Dil: one, NHWC: nhwc},
 			Params{N: 1, C: 1, K: 1, In: one, Window: one, Stride: one, Dil: one, NHWC: nhwc},
 			Params{N: 2, C: 16, K: 17, In: [3]int{1, 12, 13}, Window: [3]int{1, 3, 3}, Stride: one, Pad: [3]int{0, 1, 1}, Dil: one, NHWC: nhwc},
+			// Output as large as the input, dilated: im2col copies runs of
+			// whole rows at once.
+			Params{N: 1, C: 3, K: 4, In: [3]int{4, 6, 7}, Window: [3]int{3, 3, 3}, Stride: one, Pad: [3]int{1, 2, 2}, Dil: [3]int{1, 2, 2}, NHWC: nhwc},
 		)
 	}
 	return ps
@@ -136,9 +139,10 @@ func TestConv(t *testing.T) {
 }
 
 // TestConvTiled runs the tests with NCHW lowered in tiles of a few output
-// positions, partial output rows at both ends of most tiles.
+// positions, partial output rows at both ends of most tiles (and whole
+// rows between them at 30).
 func TestConvTiled(t *testing.T) {
-	for _, cols := range []int{1, 7} {
+	for _, cols := range []int{1, 7, 30} {
 		testTileCols = cols
 		t.Run(fmt.Sprintf("cols=%d/f32", cols), testConv[float32])
 		t.Run(fmt.Sprintf("cols=%d/f64", cols), testConv[float64])

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -34,19 +35,31 @@ const maxTile = 14 * 32
 // gemmDirect computes C = alpha·A·B + beta·C, A m×k and B k×n row-major,
 // with kern.direct over every mr×nr tile: row tiles shared between
 // threads in ranges, each sweeping all of B's column panels (A's mr
-// rows stay in L1, B streams from L2). The last rows of A and the last
-// columns of B, when short of a tile, are copied with zero padding first
-// and their tiles computed aside and clipped, as the packed path does.
-func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+// rows stay in L1, B streams from L2). The ⌈m/mr⌉ row tiles are of
+// balanced heights (m = 16 with the 14-row AVX-512 kernels: two of 8
+// rows), each run by the unpacked kernel of its height
+// (rowsDirectKernel), A read in place. Computed as mr-row tiles with the
+// last one zero-padded, m = 16 did 28 rows' work; with the last m mod mr
+// rows on a kernel of their height, that tile (2 rows) loads two B
+// vectors per 4 multiply-adds, and ran slower than the 14-row one (the
+// filters of few-channel convolutions: conv's column tiles). Where there
+// is no kernel of a height the rows are tiles of mr, the last copied with
+// zero padding. The last columns of B, when short of a tile, are copied
+// with zero padding first and their tiles computed aside and clipped, as
+// the packed path does.
+func gemmDirect[T Float](lvl isa.Level, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
 	mr, nr := kern.mr, kern.nr
-	fullRows, fullCols := m/mr*mr, n/nr*nr
+	fullCols := n / nr * nr
+	rowTiles := ceilDiv(m, mr)
+	rt := balancedRows(lvl, kern, m, rowTiles)
 	var aEdge, bEdge []T
-	if fullRows < m {
+	if rt.padded {
 		buf := getBuf[T](mr * k)
 		defer putBuf(buf)
 		aEdge = *buf
+		last := (rowTiles - 1) * mr
 		for i := 0; i < mr; i++ {
-			if r := fullRows + i; r < m {
+			if r := last + i; r < m {
 				copy(aEdge[i*k:(i+1)*k], a[r*lda:r*lda+k])
 			} else {
 				clear(aEdge[i*k : (i+1)*k])
@@ -68,11 +81,11 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 		var tileBuf [maxTile]T
 		tile := tileBuf[:mr*nr]
 		for it := t0; it < t1; it++ {
-			i := it * mr
-			rows := min(mr, m-i)
+			i, rows, fn := rt.tile(it)
 			ap, la := a[i*lda:], lda
-			if rows < mr {
-				ap, la = aEdge, k
+			padded := rt.padded && it == rowTiles-1
+			if padded {
+				ap, la, rows = aEdge, k, m-i
 			}
 			for j := j0; j < j1; j += nr {
 				cols := min(nr, n-j)
@@ -81,11 +94,11 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 					bp, lb = bEdge, nr
 				}
 				ct := c[i*ldc+j:]
-				if rows == mr && cols == nr {
-					kern.direct(k, ap, la, bp, lb, alpha, beta, ct, ldc)
+				if cols == nr && !padded {
+					fn(k, ap, la, bp, lb, alpha, beta, ct, ldc)
 					continue
 				}
-				kern.direct(k, ap, la, bp, lb, 1, 0, tile, nr)
+				fn(k, ap, la, bp, lb, 1, 0, tile, nr)
 				clipTile(tile, nr, alpha, beta, ct, ldc, rows, cols)
 			}
 		}
@@ -94,7 +107,7 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 	// internal/num's pool of workers, which stay awake between calls: a
 	// fresh goroutine took tens of microseconds to start on the VMs, as
 	// long as a whole small product.
-	rowTiles, colTiles := ceilDiv(m, mr), ceilDiv(n, nr)
+	colTiles := ceilDiv(n, nr)
 	tr, tc := directGrid(rowTiles, colTiles, threads)
 	num.For(tr*tc, tr*tc, 1, 1, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
@@ -102,6 +115,45 @@ func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, b
 			run(rowTiles*r/tr, rowTiles*(r+1)/tr, colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr))
 		}
 	})
+}
+
+// rowCut is how gemmDirect cuts m rows into row tiles: the first extra
+// tiles base+1 rows high (kernel tall), the rest base (kernel short);
+// padded: tiles of mr rows (base = mr, extra = 0), the last one short of
+// rows and computed from a zero-padded copy, where the kernels of the
+// balanced heights are missing.
+type rowCut[T Float] struct {
+	base, extra int
+	short, tall directFunc[T]
+	padded      bool
+}
+
+// balancedRows returns the cut of m rows into tiles row tiles.
+func balancedRows[T Float](lvl isa.Level, kern *microKernel[T], m, tiles int) rowCut[T] {
+	ofHeight := func(h int) directFunc[T] {
+		if h == kern.mr {
+			return kern.direct
+		}
+		return rowsDirectKernel[T](lvl, h, kern.nr)
+	}
+	rt := rowCut[T]{base: m / tiles, extra: m % tiles}
+	rt.short = ofHeight(rt.base)
+	if rt.extra > 0 {
+		rt.tall = ofHeight(rt.base + 1)
+	}
+	if rt.short == nil || (rt.extra > 0 && rt.tall == nil) {
+		rt = rowCut[T]{base: kern.mr, short: kern.direct, padded: m%kern.mr != 0}
+	}
+	return rt
+}
+
+// tile returns row tile it's first row, height and kernel (padded: the
+// last tile's real rows, its kernel the mr-row one).
+func (rt *rowCut[T]) tile(it int) (first, rows int, fn directFunc[T]) {
+	if it < rt.extra {
+		return it * (rt.base + 1), rt.base + 1, rt.tall
+	}
+	return it*rt.base + rt.extra, rt.base, rt.short
 }
 
 // directGrid returns the grid (rows × columns of blocks of tiles) that

@@ -59,7 +59,7 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 	kern := kernelFor[T](lvl)
 	threads = threadsFor[T](m, n, k, threads)
 	if useDirect(&kern, transA, transB, m, n, k) {
-		gemmDirect(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+		gemmDirect(lvl, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
 		return
 	}
 	if useStream(&kern, lvl, m, n) {

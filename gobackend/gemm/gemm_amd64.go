@@ -26,32 +26,38 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	f32 := unsafe.Sizeof(z) == 4
 	switch {
 	case lvl == isa.AVX512 && f32:
-		return kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, false, sgemm14x32AVX512, sgemm14x32AVX512Direct,
-			spackCopy14AVX2, spackGather14AVX2, spackCopy32AVX2, spackGather32AVX2), true
+		k := kernelOf[T, float32]("sgemm14x32AVX512", 14, 32, kcMin512, false, sgemm14x32AVX512, sgemm14x32AVX512Direct,
+			spackCopy14AVX2, spackGather14AVX2, spackCopy32AVX2, spackGather32AVX2, spackRows32AVX2)
+		k.prefetching = prefetchingOf[T](sgemm14x32AVX512PF, 14, 32)
+		return k, true
 	case lvl == isa.AVX512:
-		return kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, true, dgemm14x16AVX512, dgemm14x16AVX512Direct,
-			dpackCopy14AVX2, dpackGather14AVX2, dpackCopy16AVX2, dpackGather16AVX2), true
+		k := kernelOf[T, float64]("dgemm14x16AVX512", 14, 16, kcMin512, true, dgemm14x16AVX512, dgemm14x16AVX512Direct,
+			dpackCopy14AVX2, dpackGather14AVX2, dpackCopy16AVX2, dpackGather16AVX2, dpackRows16AVX2)
+		k.prefetching = prefetchingOf[T](dgemm14x16AVX512PF, 14, 16)
+		return k, true
 	case lvl == isa.AVX2 && f32:
 		return kernelOf[T, float32]("sgemm6x16AVX2", 6, 16, kcMin256, false, sgemm6x16AVX2, sgemm6x16AVX2Direct,
-			spackCopy6AVX2, spackGather6AVX2, spackCopy16AVX2, spackGather16AVX2), true
+			spackCopy6AVX2, spackGather6AVX2, spackCopy16AVX2, spackGather16AVX2, spackRows16AVX2), true
 	case lvl == isa.AVX2:
 		return kernelOf[T, float64]("dgemm6x8AVX2", 6, 8, kcMin256, false, dgemm6x8AVX2, dgemm6x8AVX2Direct,
-			dpackCopy6AVX2, dpackGather6AVX2, dpackCopy8AVX2, dpackGather8AVX2), true
+			dpackCopy6AVX2, dpackGather6AVX2, dpackCopy8AVX2, dpackGather8AVX2, dpackRows8AVX2), true
 	}
 	return microKernel[T]{}, false
 }
 
 type (
-	asmMicro[E float32 | float64]  func(k int, a, b, c *E, ldc int, alpha, beta E)
-	asmPacker[E float32 | float64] func(k int, src *E, lds int, dst *E)
-	asmDirect[E float32 | float64] func(k int, a *E, lda int, b *E, ldb int, c *E, ldc int, alpha, beta E)
+	asmMicro[E float32 | float64]   func(k int, a, b, c *E, ldc int, alpha, beta E)
+	asmPacker[E float32 | float64]  func(k int, src *E, lds int, dst *E)
+	asmDirect[E float32 | float64]  func(k int, a *E, lda int, b *E, ldb int, c *E, ldc int, alpha, beta E)
+	asmRows[E float32 | float64]    func(k int, src *E, lds int, panels int, dst *E, ds int)
+	asmMicroPF[E float32 | float64] func(k int, a, b, c *E, ldc int, alpha, beta E, pf *E, pfs int)
 )
 
 // kernelOf wraps the assembly for element type E (float32 or float64, of
 // the same size as T) as a microKernel[T]. The closures check the bounds
 // the assembly relies on, so a bug in the loop nest panics instead of
 // corrupting memory.
-func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL1 bool, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E]) microKernel[T] {
+func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL1 bool, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E], rowsB asmRows[E]) microKernel[T] {
 	var z E
 	k := microKernel[T]{name: name, mr: mr, nr: nr}
 	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, fitL1)
@@ -68,6 +74,13 @@ func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL
 	k.packGatherA = packerOf[T](gatherA, mr, true)
 	k.packCopyB = packerOf[T](copyB, nr, false)
 	k.packGatherB = packerOf[T](gatherB, nr, true)
+	k.packRowsB = func(kk int, src []T, lds, panels int, dst []T) {
+		if kk == 0 || panels == 0 {
+			return
+		}
+		_, _ = src[(kk-1)*lds+panels*nr-1], dst[panels*kk*nr-1]
+		rowsB(kk, ptr[T, E](src), lds, panels, ptr[T, E](dst), kk*nr)
+	}
 	return k
 }
 
@@ -159,5 +172,14 @@ func axpy4Asm[T Float](x *[4]T, a []T, lda int, y []T) {
 		saxpy4AVX512(n, (*[4]float32)(unsafe.Pointer(x)), ptr[T, float32](a), lda, ptr[T, float32](y))
 	} else {
 		daxpy4AVX512(n, (*[4]float64)(unsafe.Pointer(x)), ptr[T, float64](a), lda, ptr[T, float64](y))
+	}
+}
+
+// prefetchingOf wraps a micro-kernel's prefetching variant (microKernel.
+// prefetching). pf is only prefetched, never read: it needs no bounds.
+func prefetchingOf[T Float, E float32 | float64](fn asmMicroPF[E], mr, nr int) prefetchKernel[T] {
+	return func(kk int, a, b []T, alpha, beta T, c []T, ldc int, pf *T, pfs int) {
+		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
+		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta), (*E)(unsafe.Pointer(pf)), pfs)
 	}
 }

@@ -76,6 +76,12 @@ func spackCopy32AVX2(k int, src *float32, lds int, dst *float32)
 // spackGather32AVX2 sets dst[p*32+i] = src[i*lds+p] for p < k, i < 32.
 func spackGather32AVX2(k int, src *float32, lds int, dst *float32)
 
+// spackRows16AVX2 sets dst[q*ds+p*16+i] = src[p*lds+q*16+i] for p < k, q < panels, i < 16.
+func spackRows16AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+
+// spackRows32AVX2 sets dst[q*ds+p*32+i] = src[p*lds+q*32+i] for p < k, q < panels, i < 32.
+func spackRows32AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+
 // dpackCopy6AVX2 sets dst[p*6+i] = src[p*lds+i] for p < k, i < 6.
 func dpackCopy6AVX2(k int, src *float64, lds int, dst *float64)
 
@@ -99,6 +105,12 @@ func dpackCopy16AVX2(k int, src *float64, lds int, dst *float64)
 
 // dpackGather16AVX2 sets dst[p*16+i] = src[i*lds+p] for p < k, i < 16.
 func dpackGather16AVX2(k int, src *float64, lds int, dst *float64)
+
+// dpackRows8AVX2 sets dst[q*ds+p*8+i] = src[p*lds+q*8+i] for p < k, q < panels, i < 8.
+func dpackRows8AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
+
+// dpackRows16AVX2 sets dst[q*ds+p*16+i] = src[p*lds+q*16+i] for p < k, q < panels, i < 16.
+func dpackRows16AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
 
 // sdotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
@@ -227,11 +239,33 @@ func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel 
 // further out while the tiles wait.
 func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
+// sgemm14x32AVX512PF computes the 14×32 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 32
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+// Each trip of 4 steps prefetches 128 bytes at pf and at pf+pfs into L2,
+// then moves pf on by 2·pfs elements (pf is only prefetched, never read).
+func sgemm14x32AVX512PF(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, pf *float32, pfs int)
+
+// dgemm14x16AVX512PF computes the 14×16 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 16
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+// Each trip of 4 steps prefetches 128 bytes at pf and at pf+pfs into L2,
+// then moves pf on by 2·pfs elements (pf is only prefetched, never read).
+func dgemm14x16AVX512PF(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, pf *float64, pfs int)
+
 // sgemm1x16AVX2 computes the 1×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 1 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm1x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm1x16AVX2Direct computes the 1×16 tile c = alpha·a·b + beta·c, a row-major
+// (1 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm1x16AVX2Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm2x16AVX2 computes the 2×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 2 values), b one of op(B) (k steps of 16
@@ -239,11 +273,23 @@ func sgemm1x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha flo
 // without reading it. k ≥ 1.
 func sgemm2x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm2x16AVX2Direct computes the 2×16 tile c = alpha·a·b + beta·c, a row-major
+// (2 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm2x16AVX2Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm3x16AVX2 computes the 3×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 3 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm3x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm3x16AVX2Direct computes the 3×16 tile c = alpha·a·b + beta·c, a row-major
+// (3 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm3x16AVX2Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm4x16AVX2 computes the 4×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 4 values), b one of op(B) (k steps of 16
@@ -251,11 +297,23 @@ func sgemm3x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha flo
 // without reading it. k ≥ 1.
 func sgemm4x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm4x16AVX2Direct computes the 4×16 tile c = alpha·a·b + beta·c, a row-major
+// (4 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm4x16AVX2Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm5x16AVX2 computes the 5×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 5 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm5x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm5x16AVX2Direct computes the 5×16 tile c = alpha·a·b + beta·c, a row-major
+// (5 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm5x16AVX2Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // dgemm1x8AVX2 computes the 1×8 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 1 values), b one of op(B) (k steps of 8
@@ -263,11 +321,23 @@ func sgemm5x16AVX2(k int, a *float32, b *float32, c *float32, ldc int, alpha flo
 // without reading it. k ≥ 1.
 func dgemm1x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm1x8AVX2Direct computes the 1×8 tile c = alpha·a·b + beta·c, a row-major
+// (1 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm1x8AVX2Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm2x8AVX2 computes the 2×8 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 2 values), b one of op(B) (k steps of 8
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm2x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm2x8AVX2Direct computes the 2×8 tile c = alpha·a·b + beta·c, a row-major
+// (2 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm2x8AVX2Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm3x8AVX2 computes the 3×8 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 3 values), b one of op(B) (k steps of 8
@@ -275,11 +345,23 @@ func dgemm2x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha floa
 // without reading it. k ≥ 1.
 func dgemm3x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm3x8AVX2Direct computes the 3×8 tile c = alpha·a·b + beta·c, a row-major
+// (3 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm3x8AVX2Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm4x8AVX2 computes the 4×8 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 4 values), b one of op(B) (k steps of 8
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm4x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm4x8AVX2Direct computes the 4×8 tile c = alpha·a·b + beta·c, a row-major
+// (4 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm4x8AVX2Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm5x8AVX2 computes the 5×8 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 5 values), b one of op(B) (k steps of 8
@@ -287,11 +369,23 @@ func dgemm4x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha floa
 // without reading it. k ≥ 1.
 func dgemm5x8AVX2(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm5x8AVX2Direct computes the 5×8 tile c = alpha·a·b + beta·c, a row-major
+// (5 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm5x8AVX2Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // sgemm1x32AVX512 computes the 1×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 1 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm1x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm1x32AVX512Direct computes the 1×32 tile c = alpha·a·b + beta·c, a row-major
+// (1 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm1x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm2x32AVX512 computes the 2×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 2 values), b one of op(B) (k steps of 32
@@ -299,11 +393,23 @@ func sgemm1x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha f
 // without reading it. k ≥ 1.
 func sgemm2x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm2x32AVX512Direct computes the 2×32 tile c = alpha·a·b + beta·c, a row-major
+// (2 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm2x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm3x32AVX512 computes the 3×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 3 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm3x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm3x32AVX512Direct computes the 3×32 tile c = alpha·a·b + beta·c, a row-major
+// (3 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm3x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm4x32AVX512 computes the 4×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 4 values), b one of op(B) (k steps of 32
@@ -311,11 +417,23 @@ func sgemm3x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha f
 // without reading it. k ≥ 1.
 func sgemm4x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm4x32AVX512Direct computes the 4×32 tile c = alpha·a·b + beta·c, a row-major
+// (4 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm4x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm5x32AVX512 computes the 5×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 5 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm5x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm5x32AVX512Direct computes the 5×32 tile c = alpha·a·b + beta·c, a row-major
+// (5 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm5x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm6x32AVX512 computes the 6×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 6 values), b one of op(B) (k steps of 32
@@ -323,11 +441,23 @@ func sgemm5x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha f
 // without reading it. k ≥ 1.
 func sgemm6x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm6x32AVX512Direct computes the 6×32 tile c = alpha·a·b + beta·c, a row-major
+// (6 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm6x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm7x32AVX512 computes the 7×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 7 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm7x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm7x32AVX512Direct computes the 7×32 tile c = alpha·a·b + beta·c, a row-major
+// (7 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm7x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm8x32AVX512 computes the 8×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 8 values), b one of op(B) (k steps of 32
@@ -335,11 +465,23 @@ func sgemm7x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha f
 // without reading it. k ≥ 1.
 func sgemm8x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm8x32AVX512Direct computes the 8×32 tile c = alpha·a·b + beta·c, a row-major
+// (8 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm8x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm9x32AVX512 computes the 9×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 9 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm9x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm9x32AVX512Direct computes the 9×32 tile c = alpha·a·b + beta·c, a row-major
+// (9 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm9x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm10x32AVX512 computes the 10×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 10 values), b one of op(B) (k steps of 32
@@ -347,11 +489,23 @@ func sgemm9x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha f
 // without reading it. k ≥ 1.
 func sgemm10x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm10x32AVX512Direct computes the 10×32 tile c = alpha·a·b + beta·c, a row-major
+// (10 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm10x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm11x32AVX512 computes the 11×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 11 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm11x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm11x32AVX512Direct computes the 11×32 tile c = alpha·a·b + beta·c, a row-major
+// (11 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm11x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemm12x32AVX512 computes the 12×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 12 values), b one of op(B) (k steps of 32
@@ -359,11 +513,23 @@ func sgemm11x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha 
 // without reading it. k ≥ 1.
 func sgemm12x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemm12x32AVX512Direct computes the 12×32 tile c = alpha·a·b + beta·c, a row-major
+// (12 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm12x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemm13x32AVX512 computes the 13×32 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 13 values), b one of op(B) (k steps of 32
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func sgemm13x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm13x32AVX512Direct computes the 13×32 tile c = alpha·a·b + beta·c, a row-major
+// (13 rows of k, stride lda), b row-major (k rows of 32, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm13x32AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
 // dgemm1x16AVX512 computes the 1×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 1 values), b one of op(B) (k steps of 16
@@ -371,11 +537,23 @@ func sgemm13x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha 
 // without reading it. k ≥ 1.
 func dgemm1x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm1x16AVX512Direct computes the 1×16 tile c = alpha·a·b + beta·c, a row-major
+// (1 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm1x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm2x16AVX512 computes the 2×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 2 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm2x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm2x16AVX512Direct computes the 2×16 tile c = alpha·a·b + beta·c, a row-major
+// (2 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm2x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm3x16AVX512 computes the 3×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 3 values), b one of op(B) (k steps of 16
@@ -383,11 +561,23 @@ func dgemm2x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha f
 // without reading it. k ≥ 1.
 func dgemm3x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm3x16AVX512Direct computes the 3×16 tile c = alpha·a·b + beta·c, a row-major
+// (3 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm3x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm4x16AVX512 computes the 4×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 4 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm4x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm4x16AVX512Direct computes the 4×16 tile c = alpha·a·b + beta·c, a row-major
+// (4 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm4x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm5x16AVX512 computes the 5×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 5 values), b one of op(B) (k steps of 16
@@ -395,11 +585,23 @@ func dgemm4x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha f
 // without reading it. k ≥ 1.
 func dgemm5x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm5x16AVX512Direct computes the 5×16 tile c = alpha·a·b + beta·c, a row-major
+// (5 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm5x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm6x16AVX512 computes the 6×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 6 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm6x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm6x16AVX512Direct computes the 6×16 tile c = alpha·a·b + beta·c, a row-major
+// (6 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm6x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm7x16AVX512 computes the 7×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 7 values), b one of op(B) (k steps of 16
@@ -407,11 +609,23 @@ func dgemm6x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha f
 // without reading it. k ≥ 1.
 func dgemm7x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm7x16AVX512Direct computes the 7×16 tile c = alpha·a·b + beta·c, a row-major
+// (7 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm7x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm8x16AVX512 computes the 8×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 8 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm8x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm8x16AVX512Direct computes the 8×16 tile c = alpha·a·b + beta·c, a row-major
+// (8 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm8x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm9x16AVX512 computes the 9×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 9 values), b one of op(B) (k steps of 16
@@ -419,11 +633,23 @@ func dgemm8x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha f
 // without reading it. k ≥ 1.
 func dgemm9x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm9x16AVX512Direct computes the 9×16 tile c = alpha·a·b + beta·c, a row-major
+// (9 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm9x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm10x16AVX512 computes the 10×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 10 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm10x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm10x16AVX512Direct computes the 10×16 tile c = alpha·a·b + beta·c, a row-major
+// (10 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm10x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
 // dgemm11x16AVX512 computes the 11×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 11 values), b one of op(B) (k steps of 16
@@ -431,14 +657,32 @@ func dgemm10x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha 
 // without reading it. k ≥ 1.
 func dgemm11x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm11x16AVX512Direct computes the 11×16 tile c = alpha·a·b + beta·c, a row-major
+// (11 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm11x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm12x16AVX512 computes the 12×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 12 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm12x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
+// dgemm12x16AVX512Direct computes the 12×16 tile c = alpha·a·b + beta·c, a row-major
+// (12 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm12x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // dgemm13x16AVX512 computes the 13×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 13 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
 // without reading it. k ≥ 1.
 func dgemm13x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm13x16AVX512Direct computes the 13×16 tile c = alpha·a·b + beta·c, a row-major
+// (13 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm13x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)

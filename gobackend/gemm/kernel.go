@@ -31,10 +31,22 @@ type microKernel[T Float] struct {
 	// Packing routines for full panels (nil: pack.go's loops): A's of mr
 	// rows, B's of nr columns.
 	packCopyA, packGatherA, packCopyB, packGatherB panelPacker[T]
+	// packRowsB packs panels full panels of B (not transposed), k steps,
+	// reading B row by row across all of them (nil: packB's panel loop;
+	// see packRowsB).
+	packRowsB func(k int, src []T, lds, panels int, dst []T)
+	// prefetching is fn's variant that also prefetches into L2 128 bytes
+	// at pf and pf+pfs per trip of 4 steps, pf moving on by 2·pfs (nil:
+	// none; the streaming path's, stream.go).
+	prefetching prefetchKernel[T]
 	// direct is the kernel's unpacked twin (nil: none, the pure-Go
 	// kernel): A and B row-major in place, strides lda and ldb (direct.go).
 	direct func(k int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int)
 }
+
+// A prefetchKernel is a micro-kernel that also prefetches another
+// stretch of memory (microKernel.prefetching).
+type prefetchKernel[T Float] func(k int, a, b []T, alpha, beta T, c []T, ldc int, pf *T, pfs int)
 
 // kernelFor picks the micro-kernel for T at level lvl (clamped to what the
 // CPU runs): the assembly ones of gemm_amd64.go where there is one, else the

@@ -92,3 +92,21 @@ func packB[T Float](kern *microKernel[T], trans bool, b []T, ldb, kb, nb int, ds
 		}
 	}
 }
+
+// packRowsB is packB for B not transposed, its full panels packed by
+// kern.packRowsB where the kernel has one: B read a row at a time across
+// the block (one contiguous run per row), not a panel at a time (a run of
+// nr values per row, then the next row ldb further on). The streaming
+// path's: f64 16×6272×432 ran 1.5× as fast (2.7 ms → 1.8 at one thread),
+// f32 64×3136×256 2–4% (BenchmarkStream, Intel Xeon VM).
+func packRowsB[T Float](kern *microKernel[T], b []T, ldb, kb, nb int, dst []T) {
+	full := nb / kern.nr
+	if kern.packRowsB == nil || full == 0 {
+		packB(kern, false, b, ldb, kb, nb, dst)
+		return
+	}
+	kern.packRowsB(kb, b, ldb, full, dst)
+	if c := full * kern.nr; c < nb {
+		packB(kern, false, b[c:], ldb, kb, nb-c, dst[c*kb:])
+	}
+}

@@ -32,10 +32,12 @@ const streamMaxRows = 256
 // (the prefetchers follow a run of lines, not a stride of ldb), fewer keep
 // the packed chunk (chunk × kc × nr elements) in L2 beside A. 1, 2, 4, 8
 // and 16 ran within 5% of each other (BenchmarkStream, f32, one thread,
-// the convolution shapes; Intel VM). Packing B is about a fifth of the
-// time at 64×3136×256 (a CPU profile), bound by reading B from L3;
-// prefetching the next block of B (PREFETCHT1, a share before each kernel
-// call) measured −16% to +2%, and was dropped.
+// the convolution shapes; Intel VM). Packing B is bound by reading B from
+// L3 (26–30 GB/s alone, the L3's read bandwidth): a fifth of the time at
+// 64×3136×256 (a CPU profile). The chunk is packed row by row
+// (packRowsB), and the kernels prefetch the next one while they compute
+// (prefetchPlan); a burst of prefetches before each kernel call instead
+// had measured −16% to +2%.
 var streamChunkPanels = 4
 
 // kernelFunc is a micro-kernel's function (microKernel.fn).
@@ -137,13 +139,14 @@ func (s *stream[T]) run(lo, hi int) {
 			if s.transB {
 				packB(kern, true, s.b[c0*s.ldb+pc:], s.ldb, kb, nb, bp)
 			} else {
-				packB(kern, false, s.b[pc*s.ldb+c0:], s.ldb, kb, nb, bp)
+				packRowsB(kern, s.b[pc*s.ldb+c0:], s.ldb, kb, nb, bp)
 			}
 			beta := s.beta
 			if pc > 0 {
 				beta = 1
 			}
 			apc := s.ap[pc*s.mp:]
+			pf := s.prefetchPlan(lo, hi, p0, pc, kb)
 			for jr := 0; jr < nb; jr += nr {
 				bpan := bp[jr*kb : (jr+nr)*kb]
 				cols := min(nr, nb-jr)
@@ -152,6 +155,10 @@ func (s *stream[T]) run(lo, hi int) {
 					rows := min(mr, s.full-ir)
 					ct := s.c[ir*s.ldc+c0+jr:]
 					if rows == mr && cols == nr {
+						if at, ok := pf.next(); ok {
+							kern.prefetching(kb, apan, bpan, s.alpha, beta, ct, s.ldc, &s.b[at], s.ldb)
+							continue
+						}
 						kern.fn(kb, apan, bpan, s.alpha, beta, ct, s.ldc)
 						continue
 					}
@@ -170,4 +177,76 @@ func (s *stream[T]) run(lo, hi int) {
 			}
 		}
 	}
+}
+
+// streamPrefetch turns the prefetching kernels on (off: benchmarks).
+var streamPrefetch = true
+
+// prefetchRun is the bytes each prefetch of microKernel.prefetching
+// covers: two lines, a B panel's width at AVX-512 (32 f32, 16 f64).
+const prefetchRun = 128
+
+// prefetchPlan says which stretch of B each full-tile kernel call of the
+// block at (p0, pc) prefetches: the block packed next (the next depth
+// slice of the chunk, else the thread's next chunk), as it lies in B:
+// rows of contiguous bytes ldb apart, cut into columns prefetchRun bytes
+// wide, each call a stretch of one column, rows apart. Packing then reads
+// B from L2 rather than L3, and the reads of L3 overlap the arithmetic:
+// 2–4% faster at 64×3136×256 and 3–5% at 16×6272×432, f32 and f64, one
+// and two threads (BenchmarkStream, 4–6 rounds interleaved, Intel Xeon
+// VM); PREFETCHT0 (into L1) instead cost up to 2× at two threads. At
+// m = 16 the few full tiles cover half of the next block; four rows per
+// trip instead of two covered it all and ran 3–8% faster there at one
+// thread, but 2–10% slower at m = 64 (the 1×1 convolution), so two stay.
+func (s *stream[T]) prefetchPlan(lo, hi, p0, pc, kb int) prefetcher {
+	var pl prefetcher
+	if s.kern.prefetching == nil || !streamPrefetch {
+		return pl
+	}
+	np, npc := p0, pc+s.kc
+	if npc >= s.k {
+		np, npc = p0+streamChunkPanels, 0
+	}
+	if np >= hi {
+		return pl
+	}
+	c0 := np * s.kern.nr
+	nb := min(min(hi, np+streamChunkPanels)*s.kern.nr, s.n) - c0
+	nkb := min(s.kc, s.k-npc)
+	size := num.Size[T]()
+	// The block as stored: rows × width elements, row stride ldb.
+	rows, width, at := nkb, nb, npc*s.ldb+c0
+	if s.transB {
+		rows, width, at = nb, nkb, c0*s.ldb+npc
+	}
+	pl.at, pl.ldb = at, s.ldb
+	pl.rows, pl.runs, pl.runElems = rows, ceilDiv(width*size, prefetchRun), prefetchRun/size
+	// Each call prefetches two rows per trip of 4 steps.
+	pl.perCall = max(1, 2*(kb/4))
+	return pl
+}
+
+// A prefetcher hands out, call by call, where each kernel call's
+// prefetches start (an index into B), until the block is covered.
+type prefetcher struct {
+	at, ldb    int // the block's first element in B, B's row stride
+	rows, runs int // the block: rows, and columns of prefetchRun bytes
+	runElems   int // elements per run
+	perCall    int // rows one call covers
+	done       int // rows of the current run handed out
+	run        int
+}
+
+// next returns the index in B at which the next call starts prefetching,
+// or false when the block is covered (or there is none).
+func (p *prefetcher) next() (int, bool) {
+	if p.run >= p.runs || p.rows == 0 {
+		return 0, false
+	}
+	at := p.at + p.done*p.ldb + p.run*p.runElems
+	p.done += p.perCall
+	if p.done >= p.rows {
+		p.done, p.run = 0, p.run+1
+	}
+	return at, true
 }

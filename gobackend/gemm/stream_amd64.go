@@ -18,6 +18,15 @@ var (
 	dRowsAVX2   = []asmMicro[float64]{dgemm1x8AVX2, dgemm2x8AVX2, dgemm3x8AVX2, dgemm4x8AVX2, dgemm5x8AVX2}
 )
 
+// Their unpacked twins, for the direct path (direct.go): A's rows and B's
+// read in place.
+var (
+	sRowsDirectAVX512 = []asmDirect[float32]{sgemm1x32AVX512Direct, sgemm2x32AVX512Direct, sgemm3x32AVX512Direct, sgemm4x32AVX512Direct, sgemm5x32AVX512Direct, sgemm6x32AVX512Direct, sgemm7x32AVX512Direct, sgemm8x32AVX512Direct, sgemm9x32AVX512Direct, sgemm10x32AVX512Direct, sgemm11x32AVX512Direct, sgemm12x32AVX512Direct, sgemm13x32AVX512Direct}
+	dRowsDirectAVX512 = []asmDirect[float64]{dgemm1x16AVX512Direct, dgemm2x16AVX512Direct, dgemm3x16AVX512Direct, dgemm4x16AVX512Direct, dgemm5x16AVX512Direct, dgemm6x16AVX512Direct, dgemm7x16AVX512Direct, dgemm8x16AVX512Direct, dgemm9x16AVX512Direct, dgemm10x16AVX512Direct, dgemm11x16AVX512Direct, dgemm12x16AVX512Direct, dgemm13x16AVX512Direct}
+	sRowsDirectAVX2   = []asmDirect[float32]{sgemm1x16AVX2Direct, sgemm2x16AVX2Direct, sgemm3x16AVX2Direct, sgemm4x16AVX2Direct, sgemm5x16AVX2Direct}
+	dRowsDirectAVX2   = []asmDirect[float64]{dgemm1x8AVX2Direct, dgemm2x8AVX2Direct, dgemm3x8AVX2Direct, dgemm4x8AVX2Direct, dgemm5x8AVX2Direct}
+)
+
 // rowsKernel returns the kernel computing rows×nr tiles (rows < kern.mr)
 // at lvl, or nil where there is none.
 func rowsKernel[T Float](lvl isa.Level, rows, nr int) kernelFunc[T] {
@@ -48,5 +57,39 @@ func rowsKernelOf[T Float, E float32 | float64](table []asmMicro[E], rows, nr in
 	return func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[rows*kk-1], b[nr*kk-1], c[(rows-1)*ldc+nr-1]
 		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))
+	}
+}
+
+// A directFunc is a direct kernel's function (microKernel.direct).
+type directFunc[T Float] func(k int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int)
+
+// rowsDirectKernel returns the unpacked kernel computing rows×nr tiles
+// (rows < kern.mr) at lvl, or nil where there is none.
+func rowsDirectKernel[T Float](lvl isa.Level, rows, nr int) directFunc[T] {
+	var z T
+	f32 := unsafe.Sizeof(z) == 4
+	switch {
+	case lvl.Clamp() == isa.AVX512 && f32 && nr == 32:
+		return rowsDirectOf[T](sRowsDirectAVX512, rows, nr)
+	case lvl.Clamp() == isa.AVX512 && !f32 && nr == 16:
+		return rowsDirectOf[T](dRowsDirectAVX512, rows, nr)
+	case lvl.Clamp() == isa.AVX2 && f32 && nr == 16:
+		return rowsDirectOf[T](sRowsDirectAVX2, rows, nr)
+	case lvl.Clamp() == isa.AVX2 && !f32 && nr == 8:
+		return rowsDirectOf[T](dRowsDirectAVX2, rows, nr)
+	}
+	return nil
+}
+
+// rowsDirectOf wraps table[rows−1], checking the bounds the assembly
+// relies on as kernelOf's direct closure does.
+func rowsDirectOf[T Float, E float32 | float64](table []asmDirect[E], rows, nr int) directFunc[T] {
+	if rows < 1 || rows > len(table) {
+		return nil
+	}
+	fn := table[rows-1]
+	return func(kk int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int) {
+		_, _, _ = a[(rows-1)*lda+kk-1], b[(kk-1)*ldb+nr-1], c[(rows-1)*ldc+nr-1]
+		fn(kk, ptr[T, E](a), lda, ptr[T, E](b), ldb, ptr[T, E](c), ldc, E(alpha), E(beta))
 	}
 }

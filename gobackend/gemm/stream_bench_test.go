@@ -54,6 +54,7 @@ func BenchmarkStream(b *testing.B) {
 			for _, c := range chunks {
 				paths = append(paths, fmt.Sprintf("stream%d", c))
 			}
+			paths = append(paths, "noprefetch")
 			for _, path := range paths {
 				b.Run(fmt.Sprintf("f32/%dx%dx%d/t=%d/%s", s[0], s[1], s[2], th, path), func(b *testing.B) {
 					benchPath[float32](b, path, s[0], s[1], s[2], th)
@@ -78,6 +79,10 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 		streamChunkPanels = chunk
 		defer func() { streamChunkPanels = old }()
 	}
+	if path == "noprefetch" {
+		streamPrefetch = false
+		defer func() { streamPrefetch = true }()
+	}
 	for b.Loop() {
 		switch path {
 		case "nest":
@@ -86,7 +91,7 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 			tr, tc := gridFor(&kern, m, n, threads)
 			gemmGrid(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, tr, tc)
 		case "direct":
-			gemmDirect(m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+			gemmDirect(isa.Best, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		default:
 			gemmStream(isa.Best, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		}
