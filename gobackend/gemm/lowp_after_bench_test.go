@@ -34,7 +34,7 @@ func BenchmarkLowpAfter(b *testing.B) {
 	}
 	defer lib.Close()
 	f32 := make([]float32, 3*512*512)
-	thrash := make([]byte, 256<<20)
+	thrash := make([]byte, 1<<30) // past every cache level: the operands and pooled buffers go cold
 	for _, threads := range []int{1, 2} {
 		job, err := lib.PrepareGEMM(onednn.GEMMS8S8, false, false, n, n, n, onednn.JobOptions{Threads: threads})
 		if err != nil {
