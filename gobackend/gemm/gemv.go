@@ -53,10 +53,10 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/n)
-		num.For(m, threads, 4, minRows, func(_, lo, hi int) {
+		num.For(m, threads, 8, minRows, func(_, lo, hi int) {
 			switch k {
 			case gemvAVX512:
-				gemvRows4Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+				gemvRows8Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			case gemvAVX2:
 				gemvRowsAsm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			default:
@@ -79,7 +79,7 @@ type gemvImpl uint8
 const (
 	gemvGeneric gemvImpl = iota
 	gemvAVX2             // a dot product or an axpy per row of A
-	gemvAVX512           // the same over four rows of A at a time
+	gemvAVX512           // the same over eight (dot) or four (axpy) rows of A at a time
 )
 
 // gemvImplFor returns the inner loops lvl runs (clamped to what the CPU
@@ -95,14 +95,14 @@ func gemvImplFor(lvl isa.Level) gemvImpl {
 }
 
 // GemvKernel names the inner loops Gemv runs at level lvl: "generic",
-// "AVX2 dot and axpy", or at AVX512 the four-row kernels and the size
+// "AVX2 dot and axpy", or at AVX512 the many-row kernels and the size
 // above which the AVX2 ones run (isa.ZMMKernel).
 func GemvKernel(lvl isa.Level) string {
 	switch gemvImplFor(lvl) {
 	case gemvAVX2:
 		return "AVX2 dot and axpy"
 	case gemvAVX512:
-		return "AVX512 dot and axpy of 4 rows, " + isa.ZMMKernel()
+		return "AVX512 dot of 8 rows and axpy of 4, " + isa.ZMMKernel()
 	}
 	return "generic"
 }
@@ -115,15 +115,22 @@ func gemvRowsAsm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T,
 	}
 }
 
-// gemvRows4Asm is gemvRows with the AVX-512 dot product of four rows at a
-// time; the last hi−lo mod 4 rows one at a time.
-func gemvRows4Asm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+// gemvRows8Asm is gemvRows with the AVX-512 dot product of eight rows at a
+// time; of the last hi−lo mod 8 rows four at once, then one at a time.
+func gemvRows8Asm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
 	i := lo
-	for ; i+4 <= hi; i += 4 {
+	for ; i+8 <= hi; i += 8 {
+		d := dot8Asm(n, a[i*lda:(i+7)*lda+n], lda, x)
+		for r, v := range d {
+			setY(y, (i+r)*incY, alpha*v, beta)
+		}
+	}
+	if i+4 <= hi {
 		d := dot4Asm(n, a[i*lda:(i+3)*lda+n], lda, x)
 		for r, v := range d {
 			setY(y, (i+r)*incY, alpha*v, beta)
 		}
+		i += 4
 	}
 	for ; i < hi; i++ {
 		setY(y, i*incY, alpha*T(dotAsm(gemvAVX512, a[i*lda:i*lda+n], x)), beta)
