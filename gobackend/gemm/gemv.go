@@ -5,10 +5,13 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-// minGemvPerThread is the least number of elements of A a goroutine of Gemv
-// gets: GEMV streams A once, so below this the goroutine costs more than it
-// saves.
-var minGemvPerThread = 1 << 15
+// minGemvPerThread is the least number of bytes of A a goroutine of Gemv
+// gets: GEMV streams A once, so below this the handoff to another thread
+// costs more than it saves. In bytes, not elements, as the stream's time
+// is. On the 2-vCPU Intel VM two threads took as long as one at 256 KiB
+// (f32 256², f64 192²: Go benchmarks) or longer (f32 256² in -op=gemv runs,
+// 2.7–2.8 µs against 2.1–2.2), and less from 400 KiB (f32 320², f64 256²).
+var minGemvPerThread = 192 << 10
 
 // Gemv computes y = alpha·op(A)·x + beta·y for row-major A, m×n with
 // lda ≥ n. op(A) is A (x has n elements, y m) or, when transA, Aᵀ (x has m
@@ -52,7 +55,7 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	k := gemvImplFor(lvl.ForBytes(m * n * num.Size[T]()))
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
-		minRows := max(1, minGemvPerThread/n)
+		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
 		num.For(m, threads, 8, minRows, func(_, lo, hi int) {
 			switch k {
 			case gemvAVX512:
@@ -67,7 +70,7 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	}
 	// y = Aᵀx sums scaled rows of A: split the columns, each goroutine
 	// sweeping all rows over its own column range.
-	minCols := max(1, minGemvPerThread/m)
+	minCols := max(1, minGemvPerThread/(m*num.Size[T]()))
 	num.For(n, threads, 64, minCols, func(_, lo, hi int) {
 		gemvCols(k, lo, hi, m, alpha, a, lda, x, beta, y, incY)
 	})
