@@ -3957,6 +3957,240 @@ done24:
 	VZEROUPPER
 	RET
 
+// func sdot8AVX512(n int, a *float32, lda int, x *float32, out *[8]float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sdot8AVX512(SB), NOSPLIT, $0-40
+	MOVQ   n+0(FP), AX
+	MOVQ   a+8(FP), DX
+	MOVQ   lda+16(FP), CX
+	SHLQ   $0x02, CX
+	LEAQ   (DX)(CX*1), BX
+	LEAQ   (BX)(CX*1), SI
+	LEAQ   (SI)(CX*1), DI
+	LEAQ   (DI)(CX*1), R8
+	LEAQ   (R8)(CX*1), R9
+	LEAQ   (R9)(CX*1), R10
+	LEAQ   (R10)(CX*1), R11
+	MOVQ   x+24(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+
+big25:
+	CMPQ        AX, $0x00000040
+	JL          single26
+	VMOVUPS     (CX), Z16
+	VFMADD231PS (DX), Z16, Z0
+	VFMADD231PS (BX), Z16, Z2
+	VFMADD231PS (SI), Z16, Z4
+	VFMADD231PS (DI), Z16, Z6
+	VFMADD231PS (R8), Z16, Z8
+	VFMADD231PS (R9), Z16, Z10
+	VFMADD231PS (R10), Z16, Z12
+	VFMADD231PS (R11), Z16, Z14
+	VMOVUPS     64(CX), Z16
+	VFMADD231PS 64(DX), Z16, Z1
+	VFMADD231PS 64(BX), Z16, Z3
+	VFMADD231PS 64(SI), Z16, Z5
+	VFMADD231PS 64(DI), Z16, Z7
+	VFMADD231PS 64(R8), Z16, Z9
+	VFMADD231PS 64(R9), Z16, Z11
+	VFMADD231PS 64(R10), Z16, Z13
+	VFMADD231PS 64(R11), Z16, Z15
+	VMOVUPS     128(CX), Z16
+	VFMADD231PS 128(DX), Z16, Z0
+	VFMADD231PS 128(BX), Z16, Z2
+	VFMADD231PS 128(SI), Z16, Z4
+	VFMADD231PS 128(DI), Z16, Z6
+	VFMADD231PS 128(R8), Z16, Z8
+	VFMADD231PS 128(R9), Z16, Z10
+	VFMADD231PS 128(R10), Z16, Z12
+	VFMADD231PS 128(R11), Z16, Z14
+	VMOVUPS     192(CX), Z16
+	VFMADD231PS 192(DX), Z16, Z1
+	VFMADD231PS 192(BX), Z16, Z3
+	VFMADD231PS 192(SI), Z16, Z5
+	VFMADD231PS 192(DI), Z16, Z7
+	VFMADD231PS 192(R8), Z16, Z9
+	VFMADD231PS 192(R9), Z16, Z11
+	VFMADD231PS 192(R10), Z16, Z13
+	VFMADD231PS 192(R11), Z16, Z15
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	ADDQ        $0x00000100, R8
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	SUBQ        $0x00000040, AX
+	JMP         big25
+
+single26:
+	CMPQ        AX, $0x00000010
+	JL          tail27
+	VMOVUPS     (CX), Z16
+	VFMADD231PS (DX), Z16, Z0
+	VFMADD231PS (BX), Z16, Z2
+	VFMADD231PS (SI), Z16, Z4
+	VFMADD231PS (DI), Z16, Z6
+	VFMADD231PS (R8), Z16, Z8
+	VFMADD231PS (R9), Z16, Z10
+	VFMADD231PS (R10), Z16, Z12
+	VFMADD231PS (R11), Z16, Z14
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000040, R8
+	ADDQ        $0x00000040, R9
+	ADDQ        $0x00000040, R10
+	ADDQ        $0x00000040, R11
+	SUBQ        $0x00000010, AX
+	JMP         single26
+
+tail27:
+	TESTQ       AX, AX
+	JZ          done28
+	LEAQ        kmask<>+0(SB), R12
+	KMOVW       (R12)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z16
+	VMOVUPS.Z   (DX), K1, Z17
+	VFMADD231PS Z17, Z16, Z0
+	VMOVUPS.Z   (BX), K1, Z17
+	VFMADD231PS Z17, Z16, Z2
+	VMOVUPS.Z   (SI), K1, Z17
+	VFMADD231PS Z17, Z16, Z4
+	VMOVUPS.Z   (DI), K1, Z17
+	VFMADD231PS Z17, Z16, Z6
+	VMOVUPS.Z   (R8), K1, Z17
+	VFMADD231PS Z17, Z16, Z8
+	VMOVUPS.Z   (R9), K1, Z17
+	VFMADD231PS Z17, Z16, Z10
+	VMOVUPS.Z   (R10), K1, Z17
+	VFMADD231PS Z17, Z16, Z12
+	VMOVUPS.Z   (R11), K1, Z17
+	VFMADD231PS Z17, Z16, Z14
+
+done28:
+	MOVQ          out+32(FP), AX
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPS        X0, X1, X0
+	VPERMILPS     $0x4e, X0, X1
+	VADDPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSS        X0, (AX)
+	VADDPS        Z3, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VADDPS        Y0, Y2, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 4(AX)
+	VADDPS        Z5, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y0
+	VADDPS        Y0, Y4, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 8(AX)
+	VADDPS        Z7, Z6, Z6
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VADDPS        Y0, Y6, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 12(AX)
+	VADDPS        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y0
+	VADDPS        Y0, Y8, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 16(AX)
+	VADDPS        Z11, Z10, Z10
+	VEXTRACTF64X4 $0x01, Z10, Y0
+	VADDPS        Y0, Y10, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 20(AX)
+	VADDPS        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPS        Y0, Y12, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 24(AX)
+	VADDPS        Z15, Z14, Z14
+	VEXTRACTF64X4 $0x01, Z14, Y0
+	VADDPS        Y0, Y14, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X1
+	VPERMILPS     $0x4e, X1, X0
+	VADDPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VADDPS        X0, X1, X1
+	VMOVSS        X1, 28(AX)
+	VZEROUPPER
+	RET
+
+DATA kmask<>+0(SB)/2, $0x0000
+DATA kmask<>+2(SB)/2, $0x0001
+DATA kmask<>+4(SB)/2, $0x0003
+DATA kmask<>+6(SB)/2, $0x0007
+DATA kmask<>+8(SB)/2, $0x000f
+DATA kmask<>+10(SB)/2, $0x001f
+DATA kmask<>+12(SB)/2, $0x003f
+DATA kmask<>+14(SB)/2, $0x007f
+DATA kmask<>+16(SB)/2, $0x00ff
+DATA kmask<>+18(SB)/2, $0x01ff
+DATA kmask<>+20(SB)/2, $0x03ff
+DATA kmask<>+22(SB)/2, $0x07ff
+DATA kmask<>+24(SB)/2, $0x0fff
+DATA kmask<>+26(SB)/2, $0x1fff
+DATA kmask<>+28(SB)/2, $0x3fff
+DATA kmask<>+30(SB)/2, $0x7fff
+DATA kmask<>+32(SB)/2, $0xffff
+GLOBL kmask<>(SB), RODATA|NOPTR, $34
+
 // func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·sdot4AVX512(SB), NOSPLIT, $0-40
@@ -3977,9 +4211,9 @@ TEXT ·sdot4AVX512(SB), NOSPLIT, $0-40
 	VXORPS Z6, Z6, Z6
 	VXORPS Z7, Z7, Z7
 
-big25:
+big29:
 	CMPQ        AX, $0x00000040
-	JL          single26
+	JL          single30
 	VMOVUPS     (CX), Z8
 	VFMADD231PS (DX), Z8, Z0
 	VFMADD231PS (BX), Z8, Z2
@@ -4006,11 +4240,11 @@ big25:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000040, AX
-	JMP         big25
+	JMP         big29
 
-single26:
+single30:
 	CMPQ        AX, $0x00000010
-	JL          tail27
+	JL          tail31
 	VMOVUPS     (CX), Z8
 	VFMADD231PS (DX), Z8, Z0
 	VFMADD231PS (BX), Z8, Z2
@@ -4022,11 +4256,11 @@ single26:
 	ADDQ        $0x00000040, SI
 	ADDQ        $0x00000040, DI
 	SUBQ        $0x00000010, AX
-	JMP         single26
+	JMP         single30
 
-tail27:
+tail31:
 	TESTQ       AX, AX
-	JZ          done28
+	JZ          done32
 	LEAQ        kmask<>+0(SB), R8
 	KMOVW       (R8)(AX*2), K1
 	VMOVUPS.Z   (CX), K1, Z8
@@ -4039,7 +4273,7 @@ tail27:
 	VMOVUPS.Z   (DI), K1, Z9
 	VFMADD231PS Z9, Z8, Z6
 
-done28:
+done32:
 	MOVQ          out+32(FP), AX
 	VADDPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
@@ -4084,25 +4318,6 @@ done28:
 	VZEROUPPER
 	RET
 
-DATA kmask<>+0(SB)/2, $0x0000
-DATA kmask<>+2(SB)/2, $0x0001
-DATA kmask<>+4(SB)/2, $0x0003
-DATA kmask<>+6(SB)/2, $0x0007
-DATA kmask<>+8(SB)/2, $0x000f
-DATA kmask<>+10(SB)/2, $0x001f
-DATA kmask<>+12(SB)/2, $0x003f
-DATA kmask<>+14(SB)/2, $0x007f
-DATA kmask<>+16(SB)/2, $0x00ff
-DATA kmask<>+18(SB)/2, $0x01ff
-DATA kmask<>+20(SB)/2, $0x03ff
-DATA kmask<>+22(SB)/2, $0x07ff
-DATA kmask<>+24(SB)/2, $0x0fff
-DATA kmask<>+26(SB)/2, $0x1fff
-DATA kmask<>+28(SB)/2, $0x3fff
-DATA kmask<>+30(SB)/2, $0x7fff
-DATA kmask<>+32(SB)/2, $0xffff
-GLOBL kmask<>(SB), RODATA|NOPTR, $34
-
 // func saxpy4AVX512(n int, x *[4]float32, a *float32, lda int, y *float32)
 // Requires: AVX, AVX512F
 TEXT ·saxpy4AVX512(SB), NOSPLIT, $0-40
@@ -4120,9 +4335,9 @@ TEXT ·saxpy4AVX512(SB), NOSPLIT, $0-40
 	LEAQ         (SI)(CX*1), DI
 	MOVQ         y+32(FP), CX
 
-big29:
+big33:
 	CMPQ        AX, $0x00000040
-	JL          single30
+	JL          single34
 	VMOVUPS     (CX), Z4
 	VFMADD231PS (DX), Z0, Z4
 	VFMADD231PS (BX), Z1, Z4
@@ -4153,11 +4368,11 @@ big29:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000040, AX
-	JMP         big29
+	JMP         big33
 
-single30:
+single34:
 	CMPQ        AX, $0x00000010
-	JL          tail31
+	JL          tail35
 	VMOVUPS     (CX), Z4
 	VFMADD231PS (DX), Z0, Z4
 	VFMADD231PS (BX), Z1, Z4
@@ -4170,11 +4385,11 @@ single30:
 	ADDQ        $0x00000040, SI
 	ADDQ        $0x00000040, DI
 	SUBQ        $0x00000010, AX
-	JMP         single30
+	JMP         single34
 
-tail31:
+tail35:
 	TESTQ       AX, AX
-	JZ          done32
+	JZ          done36
 	LEAQ        kmask<>+0(SB), R8
 	KMOVW       (R8)(AX*2), K1
 	VMOVUPS.Z   (CX), K1, Z4
@@ -4188,7 +4403,7 @@ tail31:
 	VFMADD231PS Z0, Z3, Z4
 	VMOVUPS     Z4, K1, (CX)
 
-done32:
+done36:
 	VZEROUPPER
 	RET
 
@@ -4210,12 +4425,12 @@ TEXT ·sdotAVX512(SB), NOSPLIT, $0-32
 	VXORPD Z9, Z9, Z9
 	MOVQ   AX, BX
 
-blocks33:
+blocks37:
 	CMPQ AX, $0x00001000
-	JL   rest35
+	JL   rest39
 	MOVQ $0x00000020, SI
 
-inner34:
+inner38:
 	VMOVUPS       (CX), Z10
 	VFMADD231PS   (DX), Z10, Z0
 	VMOVUPS       64(CX), Z10
@@ -4235,7 +4450,7 @@ inner34:
 	ADDQ          $0x00000200, CX
 	ADDQ          $0x00000200, DX
 	DECQ          SI
-	JNZ           inner34
+	JNZ           inner38
 	VADDPS        Z1, Z0, Z0
 	VADDPS        Z3, Z2, Z2
 	VADDPS        Z5, Z4, Z4
@@ -4257,12 +4472,12 @@ inner34:
 	VXORPS        Z6, Z6, Z6
 	VXORPS        Z7, Z7, Z7
 	SUBQ          $0x00001000, AX
-	JMP           blocks33
+	JMP           blocks37
 
-rest35:
-big36:
+rest39:
+big40:
 	CMPQ        AX, $0x00000080
-	JL          single37
+	JL          single41
 	VMOVUPS     (CX), Z10
 	VFMADD231PS (DX), Z10, Z0
 	VMOVUPS     64(CX), Z10
@@ -4282,28 +4497,28 @@ big36:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000080, AX
-	JMP         big36
+	JMP         big40
 
-single37:
+single41:
 	CMPQ        AX, $0x00000010
-	JL          tail38
+	JL          tail42
 	VMOVUPS     (CX), Z10
 	VFMADD231PS (DX), Z10, Z0
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         single37
+	JMP         single41
 
-tail38:
+tail42:
 	TESTQ       AX, AX
-	JZ          done39
+	JZ          done43
 	LEAQ        kmask<>+0(SB), SI
 	KMOVW       (SI)(AX*2), K1
 	VMOVUPS.Z   (CX), K1, Z10
 	VMOVUPS.Z   (DX), K1, Z11
 	VFMADD231PS Z11, Z10, Z0
 
-done39:
+done43:
 	VADDPS        Z1, Z0, Z0
 	VADDPS        Z3, Z2, Z2
 	VADDPS        Z5, Z4, Z4
@@ -4321,12 +4536,12 @@ done39:
 	VADDPS        X1, X0, X0
 	VCVTSS2SD     X0, X0, X0
 	CMPQ          BX, $0x00001000
-	JGE           full40
+	JGE           full44
 	VZEROUPPER
 	MOVSD         X0, ret+24(FP)
 	RET
 
-full40:
+full44:
 	VADDPD        Z9, Z8, Z8
 	VEXTRACTF64X4 $0x01, Z8, Y1
 	VADDPD        Y1, Y8, Y1
@@ -4347,9 +4562,9 @@ TEXT ·saxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSS alpha+8(FP), Z0
 
-big41:
+big45:
 	CMPQ        AX, $0x00000080
-	JL          single42
+	JL          single46
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
@@ -4377,22 +4592,22 @@ big41:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000080, AX
-	JMP         big41
+	JMP         big45
 
-single42:
+single46:
 	CMPQ        AX, $0x00000010
-	JL          tail43
+	JL          tail47
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         single42
+	JMP         single46
 
-tail43:
+tail47:
 	TESTQ       AX, AX
-	JZ          done44
+	JZ          done48
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPS.Z   (DX), K1, Z1
@@ -4400,7 +4615,206 @@ tail43:
 	VFMADD231PS Z2, Z0, Z1
 	VMOVUPS     Z1, K1, (DX)
 
-done44:
+done48:
+	VZEROUPPER
+	RET
+
+// func ddot8AVX512(n int, a *float64, lda int, x *float64, out *[8]float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ddot8AVX512(SB), NOSPLIT, $0-40
+	MOVQ   n+0(FP), AX
+	MOVQ   a+8(FP), DX
+	MOVQ   lda+16(FP), CX
+	SHLQ   $0x03, CX
+	LEAQ   (DX)(CX*1), BX
+	LEAQ   (BX)(CX*1), SI
+	LEAQ   (SI)(CX*1), DI
+	LEAQ   (DI)(CX*1), R8
+	LEAQ   (R8)(CX*1), R9
+	LEAQ   (R9)(CX*1), R10
+	LEAQ   (R10)(CX*1), R11
+	MOVQ   x+24(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+
+big49:
+	CMPQ        AX, $0x00000020
+	JL          single50
+	VMOVUPD     (CX), Z16
+	VFMADD231PD (DX), Z16, Z0
+	VFMADD231PD (BX), Z16, Z2
+	VFMADD231PD (SI), Z16, Z4
+	VFMADD231PD (DI), Z16, Z6
+	VFMADD231PD (R8), Z16, Z8
+	VFMADD231PD (R9), Z16, Z10
+	VFMADD231PD (R10), Z16, Z12
+	VFMADD231PD (R11), Z16, Z14
+	VMOVUPD     64(CX), Z16
+	VFMADD231PD 64(DX), Z16, Z1
+	VFMADD231PD 64(BX), Z16, Z3
+	VFMADD231PD 64(SI), Z16, Z5
+	VFMADD231PD 64(DI), Z16, Z7
+	VFMADD231PD 64(R8), Z16, Z9
+	VFMADD231PD 64(R9), Z16, Z11
+	VFMADD231PD 64(R10), Z16, Z13
+	VFMADD231PD 64(R11), Z16, Z15
+	VMOVUPD     128(CX), Z16
+	VFMADD231PD 128(DX), Z16, Z0
+	VFMADD231PD 128(BX), Z16, Z2
+	VFMADD231PD 128(SI), Z16, Z4
+	VFMADD231PD 128(DI), Z16, Z6
+	VFMADD231PD 128(R8), Z16, Z8
+	VFMADD231PD 128(R9), Z16, Z10
+	VFMADD231PD 128(R10), Z16, Z12
+	VFMADD231PD 128(R11), Z16, Z14
+	VMOVUPD     192(CX), Z16
+	VFMADD231PD 192(DX), Z16, Z1
+	VFMADD231PD 192(BX), Z16, Z3
+	VFMADD231PD 192(SI), Z16, Z5
+	VFMADD231PD 192(DI), Z16, Z7
+	VFMADD231PD 192(R8), Z16, Z9
+	VFMADD231PD 192(R9), Z16, Z11
+	VFMADD231PD 192(R10), Z16, Z13
+	VFMADD231PD 192(R11), Z16, Z15
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, BX
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	ADDQ        $0x00000100, R8
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	SUBQ        $0x00000020, AX
+	JMP         big49
+
+single50:
+	CMPQ        AX, $0x00000008
+	JL          tail51
+	VMOVUPD     (CX), Z16
+	VFMADD231PD (DX), Z16, Z0
+	VFMADD231PD (BX), Z16, Z2
+	VFMADD231PD (SI), Z16, Z4
+	VFMADD231PD (DI), Z16, Z6
+	VFMADD231PD (R8), Z16, Z8
+	VFMADD231PD (R9), Z16, Z10
+	VFMADD231PD (R10), Z16, Z12
+	VFMADD231PD (R11), Z16, Z14
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000040, R8
+	ADDQ        $0x00000040, R9
+	ADDQ        $0x00000040, R10
+	ADDQ        $0x00000040, R11
+	SUBQ        $0x00000008, AX
+	JMP         single50
+
+tail51:
+	TESTQ       AX, AX
+	JZ          done52
+	LEAQ        kmask<>+0(SB), R12
+	KMOVW       (R12)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z16
+	VMOVUPD.Z   (DX), K1, Z17
+	VFMADD231PD Z17, Z16, Z0
+	VMOVUPD.Z   (BX), K1, Z17
+	VFMADD231PD Z17, Z16, Z2
+	VMOVUPD.Z   (SI), K1, Z17
+	VFMADD231PD Z17, Z16, Z4
+	VMOVUPD.Z   (DI), K1, Z17
+	VFMADD231PD Z17, Z16, Z6
+	VMOVUPD.Z   (R8), K1, Z17
+	VFMADD231PD Z17, Z16, Z8
+	VMOVUPD.Z   (R9), K1, Z17
+	VFMADD231PD Z17, Z16, Z10
+	VMOVUPD.Z   (R10), K1, Z17
+	VFMADD231PD Z17, Z16, Z12
+	VMOVUPD.Z   (R11), K1, Z17
+	VFMADD231PD Z17, Z16, Z14
+
+done52:
+	MOVQ          out+32(FP), AX
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	VMOVSD        X0, (AX)
+	VADDPD        Z3, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VADDPD        Y0, Y2, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 8(AX)
+	VADDPD        Z5, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y0
+	VADDPD        Y0, Y4, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 16(AX)
+	VADDPD        Z7, Z6, Z6
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VADDPD        Y0, Y6, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 24(AX)
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y0
+	VADDPD        Y0, Y8, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 32(AX)
+	VADDPD        Z11, Z10, Z10
+	VEXTRACTF64X4 $0x01, Z10, Y0
+	VADDPD        Y0, Y10, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 40(AX)
+	VADDPD        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPD        Y0, Y12, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 48(AX)
+	VADDPD        Z15, Z14, Z14
+	VEXTRACTF64X4 $0x01, Z14, Y0
+	VADDPD        Y0, Y14, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDPD        X0, X1, X1
+	VMOVSD        X1, 56(AX)
 	VZEROUPPER
 	RET
 
@@ -4424,9 +4838,9 @@ TEXT ·ddot4AVX512(SB), NOSPLIT, $0-40
 	VXORPD Z6, Z6, Z6
 	VXORPD Z7, Z7, Z7
 
-big45:
+big53:
 	CMPQ        AX, $0x00000020
-	JL          single46
+	JL          single54
 	VMOVUPD     (CX), Z8
 	VFMADD231PD (DX), Z8, Z0
 	VFMADD231PD (BX), Z8, Z2
@@ -4453,11 +4867,11 @@ big45:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000020, AX
-	JMP         big45
+	JMP         big53
 
-single46:
+single54:
 	CMPQ        AX, $0x00000008
-	JL          tail47
+	JL          tail55
 	VMOVUPD     (CX), Z8
 	VFMADD231PD (DX), Z8, Z0
 	VFMADD231PD (BX), Z8, Z2
@@ -4469,11 +4883,11 @@ single46:
 	ADDQ        $0x00000040, SI
 	ADDQ        $0x00000040, DI
 	SUBQ        $0x00000008, AX
-	JMP         single46
+	JMP         single54
 
-tail47:
+tail55:
 	TESTQ       AX, AX
-	JZ          done48
+	JZ          done56
 	LEAQ        kmask<>+0(SB), R8
 	KMOVW       (R8)(AX*2), K1
 	VMOVUPD.Z   (CX), K1, Z8
@@ -4486,7 +4900,7 @@ tail47:
 	VMOVUPD.Z   (DI), K1, Z9
 	VFMADD231PD Z9, Z8, Z6
 
-done48:
+done56:
 	MOVQ          out+32(FP), AX
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $0x01, Z0, Y1
@@ -4540,9 +4954,9 @@ TEXT ·daxpy4AVX512(SB), NOSPLIT, $0-40
 	LEAQ         (SI)(CX*1), DI
 	MOVQ         y+32(FP), CX
 
-big49:
+big57:
 	CMPQ        AX, $0x00000020
-	JL          single50
+	JL          single58
 	VMOVUPD     (CX), Z4
 	VFMADD231PD (DX), Z0, Z4
 	VFMADD231PD (BX), Z1, Z4
@@ -4573,11 +4987,11 @@ big49:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000020, AX
-	JMP         big49
+	JMP         big57
 
-single50:
+single58:
 	CMPQ        AX, $0x00000008
-	JL          tail51
+	JL          tail59
 	VMOVUPD     (CX), Z4
 	VFMADD231PD (DX), Z0, Z4
 	VFMADD231PD (BX), Z1, Z4
@@ -4590,11 +5004,11 @@ single50:
 	ADDQ        $0x00000040, SI
 	ADDQ        $0x00000040, DI
 	SUBQ        $0x00000008, AX
-	JMP         single50
+	JMP         single58
 
-tail51:
+tail59:
 	TESTQ       AX, AX
-	JZ          done52
+	JZ          done60
 	LEAQ        kmask<>+0(SB), R8
 	KMOVW       (R8)(AX*2), K1
 	VMOVUPD.Z   (CX), K1, Z4
@@ -4608,7 +5022,7 @@ tail51:
 	VFMADD231PD Z0, Z3, Z4
 	VMOVUPD     Z4, K1, (CX)
 
-done52:
+done60:
 	VZEROUPPER
 	RET
 
@@ -4630,12 +5044,12 @@ TEXT ·ddotAVX512(SB), NOSPLIT, $0-32
 	VXORPD Z9, Z9, Z9
 	MOVQ   AX, BX
 
-blocks53:
+blocks61:
 	CMPQ AX, $0x00001000
-	JL   rest55
+	JL   rest63
 	MOVQ $0x00000040, SI
 
-inner54:
+inner62:
 	VMOVUPD     (CX), Z10
 	VFMADD231PD (DX), Z10, Z0
 	VMOVUPD     64(CX), Z10
@@ -4655,7 +5069,7 @@ inner54:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	DECQ        SI
-	JNZ         inner54
+	JNZ         inner62
 	VADDPD      Z1, Z0, Z0
 	VADDPD      Z3, Z2, Z2
 	VADDPD      Z5, Z4, Z4
@@ -4673,12 +5087,12 @@ inner54:
 	VXORPD      Z6, Z6, Z6
 	VXORPD      Z7, Z7, Z7
 	SUBQ        $0x00001000, AX
-	JMP         blocks53
+	JMP         blocks61
 
-rest55:
-big56:
+rest63:
+big64:
 	CMPQ        AX, $0x00000040
-	JL          single57
+	JL          single65
 	VMOVUPD     (CX), Z10
 	VFMADD231PD (DX), Z10, Z0
 	VMOVUPD     64(CX), Z10
@@ -4698,28 +5112,28 @@ big56:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000040, AX
-	JMP         big56
+	JMP         big64
 
-single57:
+single65:
 	CMPQ        AX, $0x00000008
-	JL          tail58
+	JL          tail66
 	VMOVUPD     (CX), Z10
 	VFMADD231PD (DX), Z10, Z0
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000008, AX
-	JMP         single57
+	JMP         single65
 
-tail58:
+tail66:
 	TESTQ       AX, AX
-	JZ          done59
+	JZ          done67
 	LEAQ        kmask<>+0(SB), SI
 	KMOVW       (SI)(AX*2), K1
 	VMOVUPD.Z   (CX), K1, Z10
 	VMOVUPD.Z   (DX), K1, Z11
 	VFMADD231PD Z11, Z10, Z0
 
-done59:
+done67:
 	VADDPD        Z1, Z0, Z0
 	VADDPD        Z3, Z2, Z2
 	VADDPD        Z5, Z4, Z4
@@ -4734,12 +5148,12 @@ done59:
 	VPERMILPD     $0x01, X0, X1
 	VADDPD        X1, X0, X0
 	CMPQ          BX, $0x00001000
-	JGE           full60
+	JGE           full68
 	VZEROUPPER
 	MOVSD         X0, ret+24(FP)
 	RET
 
-full60:
+full68:
 	VADDPD        Z9, Z8, Z8
 	VEXTRACTF64X4 $0x01, Z8, Y1
 	VADDPD        Y1, Y8, Y1
@@ -4760,9 +5174,9 @@ TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Z0
 
-big61:
+big69:
 	CMPQ        AX, $0x00000040
-	JL          single62
+	JL          single70
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
@@ -4790,22 +5204,22 @@ big61:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000040, AX
-	JMP         big61
+	JMP         big69
 
-single62:
+single70:
 	CMPQ        AX, $0x00000008
-	JL          tail63
+	JL          tail71
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000008, AX
-	JMP         single62
+	JMP         single70
 
-tail63:
+tail71:
 	TESTQ       AX, AX
-	JZ          done64
+	JZ          done72
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPD.Z   (DX), K1, Z1
@@ -4813,7 +5227,7 @@ tail63:
 	VFMADD231PD Z2, Z0, Z1
 	VMOVUPD     Z1, K1, (DX)
 
-done64:
+done72:
 	VZEROUPPER
 	RET
 
@@ -7474,12 +7888,12 @@ TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
 	MOVQ         DX, AX
 	SHLQ         $0x01, AX
 
-step65:
+step73:
 	LEAQ (SI)(DX*1), R10
 	XORQ BX, BX
 	XORQ R13, R13
 
-vec66:
+vec74:
 	VPMOVZXWD  (SI)(BX*1), Z0
 	VPMOVZXWD  (R10)(BX*1), Z1
 	VPSLLD     $0x10, Z1, Z1
@@ -7488,11 +7902,11 @@ vec66:
 	ADDQ       $0x20, BX
 	ADDQ       $0x40, R13
 	CMPQ       R13, R9
-	JB         vec66
+	JB         vec74
 	ADDQ       AX, SI
 	ADDQ       R8, DI
 	DECQ       CX
-	JNZ        step65
+	JNZ        step73
 	VZEROUPPER
 	RET
 
@@ -7512,14 +7926,14 @@ TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
 	MOVQ         DX, AX
 	SHLQ         $0x02, AX
 
-step67:
+step75:
 	LEAQ (SI)(DX*1), R10
 	LEAQ (SI)(DX*2), R11
 	LEAQ (R10)(DX*2), R12
 	XORQ BX, BX
 	XORQ R13, R13
 
-vec68:
+vec76:
 	VPMOVZXBD  (SI)(BX*1), Z0
 	VPMOVZXBD  (R10)(BX*1), Z1
 	VPMOVZXBD  (R11)(BX*1), Z2
@@ -7533,11 +7947,11 @@ vec68:
 	ADDQ       $0x10, BX
 	ADDQ       $0x40, R13
 	CMPQ       R13, R9
-	JB         vec68
+	JB         vec76
 	ADDQ       AX, SI
 	ADDQ       R8, DI
 	DECQ       CX
-	JNZ        step67
+	JNZ        step75
 	VZEROUPPER
 	RET
 

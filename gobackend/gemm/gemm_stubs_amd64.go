@@ -128,7 +128,13 @@ func ddotAVX2(n int, x *float64, y *float64) float64
 // daxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func daxpyAVX2(n int, alpha float64, x *float64, y *float64)
 
-// sdot4AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 4, j < n: four rows of
+// sdot8AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 8, j < n: 8 rows of
+// A with x, each summed in two vector accumulators of its type. It needs AVX-512F.
+//
+//go:noescape
+func sdot8AVX512(n int, a *float32, lda int, x *float32, out *[8]float32)
+
+// sdot4AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 4, j < n: 4 rows of
 // A with x, each summed in two vector accumulators of its type. It needs AVX-512F.
 //
 //go:noescape
@@ -150,7 +156,13 @@ func sdotAVX512(n int, x *float32, y *float32) float64
 // It needs AVX-512F.
 func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
 
-// ddot4AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 4, j < n: four rows of
+// ddot8AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 8, j < n: 8 rows of
+// A with x, each summed in two vector accumulators of its type. It needs AVX-512F.
+//
+//go:noescape
+func ddot8AVX512(n int, a *float64, lda int, x *float64, out *[8]float64)
+
+// ddot4AVX512 sets out[r] = Σ a[r·lda+j]·x[j] for r < 4, j < n: 4 rows of
 // A with x, each summed in two vector accumulators of its type. It needs AVX-512F.
 //
 //go:noescape

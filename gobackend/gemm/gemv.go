@@ -5,10 +5,13 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-// minGemvPerThread is the least number of elements of A a goroutine of Gemv
-// gets: GEMV streams A once, so below this the goroutine costs more than it
-// saves.
-var minGemvPerThread = 1 << 15
+// minGemvPerThread is the least number of bytes of A a goroutine of Gemv
+// gets: GEMV streams A once, so below this the handoff to another thread
+// costs more than it saves. In bytes, not elements, as the stream's time
+// is. On the 2-vCPU Intel VM two threads took as long as one at 256 KiB
+// (f32 256², f64 192²: Go benchmarks) or longer (f32 256² in -op=gemv runs,
+// 2.7–2.8 µs against 2.1–2.2), and less from 400 KiB (f32 320², f64 256²).
+var minGemvPerThread = 192 << 10
 
 // Gemv computes y = alpha·op(A)·x + beta·y for row-major A, m×n with
 // lda ≥ n. op(A) is A (x has n elements, y m) or, when transA, Aᵀ (x has m
@@ -52,11 +55,11 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	k := gemvImplFor(lvl.ForBytes(m * n * num.Size[T]()))
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
-		minRows := max(1, minGemvPerThread/n)
-		num.For(m, threads, 4, minRows, func(_, lo, hi int) {
+		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
+		num.For(m, threads, 8, minRows, func(_, lo, hi int) {
 			switch k {
 			case gemvAVX512:
-				gemvRows4Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+				gemvRows8Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			case gemvAVX2:
 				gemvRowsAsm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			default:
@@ -67,7 +70,7 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	}
 	// y = Aᵀx sums scaled rows of A: split the columns, each goroutine
 	// sweeping all rows over its own column range.
-	minCols := max(1, minGemvPerThread/m)
+	minCols := max(1, minGemvPerThread/(m*num.Size[T]()))
 	num.For(n, threads, 64, minCols, func(_, lo, hi int) {
 		gemvCols(k, lo, hi, m, alpha, a, lda, x, beta, y, incY)
 	})
@@ -79,7 +82,7 @@ type gemvImpl uint8
 const (
 	gemvGeneric gemvImpl = iota
 	gemvAVX2             // a dot product or an axpy per row of A
-	gemvAVX512           // the same over four rows of A at a time
+	gemvAVX512           // the same over eight (dot) or four (axpy) rows of A at a time
 )
 
 // gemvImplFor returns the inner loops lvl runs (clamped to what the CPU
@@ -95,14 +98,14 @@ func gemvImplFor(lvl isa.Level) gemvImpl {
 }
 
 // GemvKernel names the inner loops Gemv runs at level lvl: "generic",
-// "AVX2 dot and axpy", or at AVX512 the four-row kernels and the size
+// "AVX2 dot and axpy", or at AVX512 the many-row kernels and the size
 // above which the AVX2 ones run (isa.ZMMKernel).
 func GemvKernel(lvl isa.Level) string {
 	switch gemvImplFor(lvl) {
 	case gemvAVX2:
 		return "AVX2 dot and axpy"
 	case gemvAVX512:
-		return "AVX512 dot and axpy of 4 rows, " + isa.ZMMKernel()
+		return "AVX512 dot of 8 rows and axpy of 4, " + isa.ZMMKernel()
 	}
 	return "generic"
 }
@@ -115,15 +118,22 @@ func gemvRowsAsm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T,
 	}
 }
 
-// gemvRows4Asm is gemvRows with the AVX-512 dot product of four rows at a
-// time; the last hi−lo mod 4 rows one at a time.
-func gemvRows4Asm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+// gemvRows8Asm is gemvRows with the AVX-512 dot product of eight rows at a
+// time; of the last hi−lo mod 8 rows four at once, then one at a time.
+func gemvRows8Asm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
 	i := lo
-	for ; i+4 <= hi; i += 4 {
+	for ; i+8 <= hi; i += 8 {
+		d := dot8Asm(n, a[i*lda:(i+7)*lda+n], lda, x)
+		for r, v := range d {
+			setY(y, (i+r)*incY, alpha*v, beta)
+		}
+	}
+	if i+4 <= hi {
 		d := dot4Asm(n, a[i*lda:(i+3)*lda+n], lda, x)
 		for r, v := range d {
 			setY(y, (i+r)*incY, alpha*v, beta)
 		}
+		i += 4
 	}
 	for ; i < hi; i++ {
 		setY(y, i*incY, alpha*T(dotAsm(gemvAVX512, a[i*lda:i*lda+n], x)), beta)

@@ -100,8 +100,8 @@ func testGemv[T Float](t *testing.T) {
 	minGemvPerThread = old
 	for _, lvl := range isa.Levels() {
 		for _, trans := range []bool{false, true} {
-			runGemvCase[T](t, lvl, trans, 301, 257, -0.5, 2, 1, 1, 1, 2, false, rnd)
-			runGemvCase[T](t, lvl, trans, 257, 301, 2, 0, 0, 2, 2, 3, true, rnd)
+			runGemvCase[T](t, lvl, trans, 601, 257, -0.5, 2, 1, 1, 1, 2, false, rnd)
+			runGemvCase[T](t, lvl, trans, 257, 601, 2, 0, 0, 2, 2, 3, true, rnd)
 		}
 	}
 }
@@ -110,9 +110,9 @@ func TestGemvFloat64(t *testing.T) { testGemv[float64](t) }
 func TestGemvFloat32(t *testing.T) { testGemv[float32](t) }
 
 // TestGemvTails runs every level on every inner length 0..33 (the AVX-512
-// f32 kernels' two vectors and a lane past them) with 1..9 rows (the
-// four-row kernels, then the rows left over), both transposes, over split
-// and unsplit work.
+// f32 kernels' two vectors and a lane past them) with 1..17 rows (the
+// eight-row dot kernels, the four-row ones, then the rows left over), both
+// transposes, over split and unsplit work.
 func TestGemvTails(t *testing.T) {
 	old := minGemvPerThread
 	minGemvPerThread = 1
@@ -121,7 +121,7 @@ func TestGemvTails(t *testing.T) {
 	i := 0
 	for _, lvl := range isa.Levels() {
 		for n := 0; n <= 33; n++ {
-			for m := 1; m <= 9; m++ {
+			for m := 1; m <= 17; m++ {
 				for _, trans := range []bool{false, true} {
 					ab := alphaBetas[i%len(alphaBetas)]
 					th := 1 + 2*(i%2)
@@ -142,7 +142,7 @@ func TestGemvKernel(t *testing.T) {
 		old := isa.ZMMMaxBytes
 		defer func() { isa.ZMMMaxBytes = old }()
 		isa.ZMMMaxBytes = 16 << 20
-		if got, want := GemvKernel(isa.AVX512), "AVX512 dot and axpy of 4 rows, AVX512 (AVX2 above 16 MiB)"; got != want {
+		if got, want := GemvKernel(isa.AVX512), "AVX512 dot of 8 rows and axpy of 4, AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("GemvKernel(AVX512) = %q, want %q", got, want)
 		}
 	}
