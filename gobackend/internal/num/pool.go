@@ -114,7 +114,7 @@ type run struct {
 }
 
 // work runs participant me's own pieces in order, then takes what is left
-// of the others' runs, and adds what it ran to the count done.
+// of the others' runs, and returns how many it ran, for finish.
 //
 // Participant t owns pieces [t·parts/T, (t+1)·parts/T) of T: a contiguous
 // stretch, the same one at every call with the same n, so that data a
@@ -123,8 +123,7 @@ type run struct {
 // to the other core at every call. Taking the others' leftovers keeps the
 // balance of pieces taken as they come when a thread is held up (its core
 // busy with another process, or a parked worker slow to wake).
-func (j *job) work(me int) {
-	ran := int32(0)
+func (j *job) work(me int) (ran int32) {
 	for k := range len(j.runs) {
 		r := &j.runs[(me+k)%len(j.runs)]
 		for {
@@ -137,8 +136,14 @@ func (j *job) work(me int) {
 			ran++
 		}
 	}
-	// One add per participant, not per piece: the count's cache line
-	// crosses between cores at each add.
+	return ran
+}
+
+// finish adds the ran pieces of one participant to the count done, and
+// wakes a caller sleeping in wait when they were the last. One add per
+// participant, not per piece: the count's cache line crosses between cores
+// at each add.
+func (j *job) finish(ran int32) {
 	if ran > 0 && j.done.Add(ran) == j.parts {
 		j.mu.Lock()
 		j.cond.Broadcast()
@@ -167,19 +172,27 @@ var (
 )
 
 // dispatch gives j's run me to an idle worker, else a parked one, else a
-// new one. It tries the workers in the order they were made, so that while
-// For is called back to back the same worker takes the same run.
+// new one while the pool holds fewer than maxWorkers; else the run is left
+// to the other participants, who take it as leftovers. A worker can still
+// be busy when the call that claimed it returns (a goroutine slow to start
+// leaves its pieces to the caller, and the count never waits for it): with
+// no cap, calls back to back each made another meanwhile, a thousand in
+// all, which dispatch then went through at every call. It tries the
+// workers in the order they were made, so that while For is called back to
+// back the same worker takes the same run.
 func dispatch(j *job, me int) {
 	if ws := workers.Load(); ws != nil {
 		for _, w := range *ws {
-			if w.state.CompareAndSwap(idle, busy) {
+			// A read first: a compare-and-swap on each worker would take
+			// its cache line from the core it runs on.
+			if w.state.Load() == idle && w.state.CompareAndSwap(idle, busy) {
 				w.me = me
 				w.job.Store(j)
 				return
 			}
 		}
 		for _, w := range *ws {
-			if w.state.CompareAndSwap(parked, busy) {
+			if w.state.Load() == parked && w.state.CompareAndSwap(parked, busy) {
 				w.me = me
 				w.job.Store(j)
 				w.wake <- struct{}{}
@@ -187,19 +200,29 @@ func dispatch(j *job, me int) {
 			}
 		}
 	}
-	w := &worker{wake: make(chan struct{}, 1), me: me}
-	w.state.Store(busy)
-	w.job.Store(j)
 	poolMu.Lock()
 	var ws []*worker
 	if old := workers.Load(); old != nil {
 		ws = append(ws, *old...)
 	}
+	if len(ws) >= maxWorkers(len(j.runs)) {
+		poolMu.Unlock()
+		return
+	}
+	w := &worker{wake: make(chan struct{}, 1), me: me}
+	w.state.Store(busy)
+	w.job.Store(j)
 	ws = append(ws, w)
 	workers.Store(&ws)
 	poolMu.Unlock()
 	go w.loop()
 }
+
+// maxWorkers is how many workers the pool makes at most, for a call on
+// threads: twice as many as can run beside the caller, so that calls from
+// several goroutines at once, or on more threads than GOMAXPROCS, still
+// find some.
+func maxWorkers(threads int) int { return 2 * max(threads, runtime.GOMAXPROCS(0)) }
 
 func (w *worker) loop() {
 	for {
@@ -209,25 +232,37 @@ func (w *worker) loop() {
 		for w.job.Load() == nil {
 		}
 		j := w.job.Swap(nil)
-		j.work(w.me) // busy until poll, so no caller writes me meanwhile
-		if w.poll() {
+		ran := j.work(w.me) // busy until release, so no caller writes me meanwhile
+		// Claimable before the count: a caller returns from For once the
+		// count is complete and may call it again at once; the worker must
+		// be idle by then, or that call finds none and wakes a parked one
+		// or starts another (back-to-back calls grew the pool to a
+		// thousand workers, and dispatch went through them all).
+		spin := w.release()
+		j.finish(ran)
+		if spin && w.poll() {
 			continue // claimed while polling
 		}
 		<-w.wake // a caller set busy and stored a job first
 	}
 }
 
-// poll marks the worker idle and waits for a caller to claim it, for up to
-// spinFor when few enough others poll. It returns true when claimed, false
-// when parked.
-func (w *worker) poll() bool {
+// release marks the worker idle, to poll, when few enough others poll
+// (it returns true), else parked (false).
+func (w *worker) release() bool {
 	if int(spinning.Add(1)) > runtime.GOMAXPROCS(0)-1 {
 		spinning.Add(-1)
 		w.state.Store(parked)
 		return false
 	}
-	defer spinning.Add(-1)
 	w.state.Store(idle)
+	return true
+}
+
+// poll waits, for up to spinFor, for a caller to claim the worker release
+// made idle. It returns true when claimed, false when parked.
+func (w *worker) poll() bool {
+	defer spinning.Add(-1)
 	if spinUntil(spinFor, func() bool { return w.state.Load() == busy }) {
 		return true
 	}
