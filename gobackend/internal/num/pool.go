@@ -56,18 +56,19 @@ func spinUntil(d time.Duration, done func() bool) bool {
 	}
 }
 
-const (
-	idle   int32 = iota // polling for a job
-	busy                // claimed by a caller, or running a job
-	parked              // asleep on wake
-)
-
+// A worker's task is all a caller and the worker exchange at a handoff,
+// one word on one cache line: idleMark while the worker polls for work,
+// parkedMark while it sleeps on wake, else the run a caller gave it. A
+// caller claims the worker and gives it the run with one compare-and-swap,
+// and the worker learns both with one read; a state and a job pointer
+// written apart moved the line between the cores two or three times more.
 type worker struct {
-	state atomic.Int32
-	job   atomic.Pointer[job]
-	me    int // the worker's run in job: written before job is stored
-	wake  chan struct{}
+	task atomic.Pointer[run]
+	wake chan struct{}
 }
+
+// idleMark and parkedMark are told apart from runs by their addresses.
+var idleMark, parkedMark run
 
 // job is one For call: the pieces, each participant's run of them (see
 // work), and the count of pieces done.
@@ -99,18 +100,24 @@ func newJob(fn func(part, lo, hi int), n, step, parts, threads int) *job {
 		j.runs = make([]run, t)
 	}
 	for i := range j.runs {
-		j.runs[i].first, j.runs[i].end = int32(i*parts/t), int32((i+1)*parts/t)
+		r := &j.runs[i]
+		r.first, r.end = int32(i*parts/t), int32((i+1)*parts/t)
+		r.me, r.job = int32(i), j
 	}
 	return j
 }
 
 // run is one participant's pieces, [first, end), and the next of them to
 // take, on a cache line of its own: its owner takes from it at every piece,
-// and another participant only once its own run is spent.
+// and another participant only once its own run is spent. It names its job
+// and its place in it (me), so that a worker given the run needs nothing
+// else.
 type run struct {
 	next       atomic.Int32
 	first, end int32
-	_          [64 - 12]byte
+	me         int32
+	job        *job
+	_          [64 - 24]byte
 }
 
 // work runs participant me's own pieces in order, then takes what is left
@@ -174,27 +181,24 @@ var (
 // dispatch gives j's run me to an idle worker, else a parked one, else a
 // new one while the pool holds fewer than maxWorkers; else the run is left
 // to the other participants, who take it as leftovers. A worker can still
-// be busy when the call that claimed it returns (a goroutine slow to start
-// leaves its pieces to the caller, and the count never waits for it): with
-// no cap, calls back to back each made another meanwhile, a thousand in
-// all, which dispatch then went through at every call. It tries the
-// workers in the order they were made, so that while For is called back to
-// back the same worker takes the same run.
+// be busy when the call that gave it a run returns (a goroutine slow to
+// start leaves its pieces to the caller, and the count never waits for
+// it): with no cap, calls back to back each made another meanwhile, a
+// thousand in all, which dispatch then went through at every call. It
+// tries the workers in the order they were made, so that while For is
+// called back to back the same worker takes the same run.
 func dispatch(j *job, me int) {
+	r := &j.runs[me]
 	if ws := workers.Load(); ws != nil {
 		for _, w := range *ws {
-			// A read first: a compare-and-swap on each worker would take
-			// its cache line from the core it runs on.
-			if w.state.Load() == idle && w.state.CompareAndSwap(idle, busy) {
-				w.me = me
-				w.job.Store(j)
+			if w.task.CompareAndSwap(&idleMark, r) {
 				return
 			}
 		}
 		for _, w := range *ws {
-			if w.state.Load() == parked && w.state.CompareAndSwap(parked, busy) {
-				w.me = me
-				w.job.Store(j)
+			// A read first: a compare-and-swap on each would take each
+			// worker's cache line from the core that last had it.
+			if w.task.Load() == &parkedMark && w.task.CompareAndSwap(&parkedMark, r) {
 				w.wake <- struct{}{}
 				return
 			}
@@ -209,9 +213,8 @@ func dispatch(j *job, me int) {
 		poolMu.Unlock()
 		return
 	}
-	w := &worker{wake: make(chan struct{}, 1), me: me}
-	w.state.Store(busy)
-	w.job.Store(j)
+	w := &worker{wake: make(chan struct{}, 1)}
+	w.task.Store(r)
 	ws = append(ws, w)
 	workers.Store(&ws)
 	poolMu.Unlock()
@@ -226,24 +229,18 @@ func maxWorkers(threads int) int { return 2 * max(threads, runtime.GOMAXPROCS(0)
 
 func (w *worker) loop() {
 	for {
-		// The job the caller claimed this worker for (busy) may not be
-		// stored yet: wait for it, reading until it is there (a swap in the
-		// loop would fight the caller's store for the cache line).
-		for w.job.Load() == nil {
-		}
-		j := w.job.Swap(nil)
-		ran := j.work(w.me) // busy until release, so no caller writes me meanwhile
+		r := w.task.Load() // the run a caller gave: nothing else writes task until release
+		ran := r.job.work(int(r.me))
 		// Claimable before the count: a caller returns from For once the
 		// count is complete and may call it again at once; the worker must
 		// be idle by then, or that call finds none and wakes a parked one
-		// or starts another (back-to-back calls grew the pool to a
-		// thousand workers, and dispatch went through them all).
+		// or starts another.
 		spin := w.release()
-		j.finish(ran)
+		r.job.finish(ran)
 		if spin && w.poll() {
-			continue // claimed while polling
+			continue // given a run while polling
 		}
-		<-w.wake // a caller set busy and stored a job first
+		<-w.wake // a caller stored a run first
 	}
 }
 
@@ -252,20 +249,20 @@ func (w *worker) loop() {
 func (w *worker) release() bool {
 	if int(spinning.Add(1)) > runtime.GOMAXPROCS(0)-1 {
 		spinning.Add(-1)
-		w.state.Store(parked)
+		w.task.Store(&parkedMark)
 		return false
 	}
-	w.state.Store(idle)
+	w.task.Store(&idleMark)
 	return true
 }
 
-// poll waits, for up to spinFor, for a caller to claim the worker release
-// made idle. It returns true when claimed, false when parked.
+// poll waits, for up to spinFor, for a caller to give the worker release
+// made idle a run. It returns true when given one, false when parked.
 func (w *worker) poll() bool {
 	defer spinning.Add(-1)
-	if spinUntil(spinFor, func() bool { return w.state.Load() == busy }) {
+	if spinUntil(spinFor, func() bool { return w.task.Load() != &idleMark }) {
 		return true
 	}
-	// A caller may claim the worker between the last poll and the park.
-	return !w.state.CompareAndSwap(idle, parked)
+	// A caller may give a run between the last poll and the park.
+	return !w.task.CompareAndSwap(&idleMark, &parkedMark)
 }
