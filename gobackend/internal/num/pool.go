@@ -24,7 +24,8 @@ import (
 // yieldEvery polls: runtime.Gosched between polls took a few hundred
 // nanoseconds each, and an empty two-piece For cost 740–970 ns against
 // 425–455 ns this way (2-vCPU Zen 4 VM, where one cache line crossing
-// between the cores takes 85–165 ns and a handoff needs four).
+// between the cores takes 85–165 ns and a handoff needs four; 350–470 ns on
+// the 2-vCPU Xeon VM).
 
 // spinFor is how long an idle worker keeps polling for work before it
 // parks. At most GOMAXPROCS−1 workers poll at once (the caller needs a P
@@ -179,14 +180,10 @@ var (
 )
 
 // dispatch gives j's run me to an idle worker, else a parked one, else a
-// new one while the pool holds fewer than maxWorkers; else the run is left
-// to the other participants, who take it as leftovers. A worker can still
-// be busy when the call that gave it a run returns (a goroutine slow to
-// start leaves its pieces to the caller, and the count never waits for
-// it): with no cap, calls back to back each made another meanwhile, a
-// thousand in all, which dispatch then went through at every call. It
-// tries the workers in the order they were made, so that while For is
-// called back to back the same worker takes the same run.
+// new one: every run gets a runner of its own, which gemm's phases, behind
+// a barrier, need. It tries the workers in the order they were made, so
+// that while For is called back to back the same worker takes the same
+// run.
 func dispatch(j *job, me int) {
 	r := &j.runs[me]
 	if ws := workers.Load(); ws != nil {
@@ -209,10 +206,6 @@ func dispatch(j *job, me int) {
 	if old := workers.Load(); old != nil {
 		ws = append(ws, *old...)
 	}
-	if len(ws) >= maxWorkers(len(j.runs)) {
-		poolMu.Unlock()
-		return
-	}
 	w := &worker{wake: make(chan struct{}, 1)}
 	w.task.Store(r)
 	ws = append(ws, w)
@@ -221,12 +214,6 @@ func dispatch(j *job, me int) {
 	go w.loop()
 }
 
-// maxWorkers is how many workers the pool makes at most, for a call on
-// threads: twice as many as can run beside the caller, so that calls from
-// several goroutines at once, or on more threads than GOMAXPROCS, still
-// find some.
-func maxWorkers(threads int) int { return 2 * max(threads, runtime.GOMAXPROCS(0)) }
-
 func (w *worker) loop() {
 	for {
 		r := w.task.Load() // the run a caller gave: nothing else writes task until release
@@ -234,7 +221,10 @@ func (w *worker) loop() {
 		// Claimable before the count: a caller returns from For once the
 		// count is complete and may call it again at once; the worker must
 		// be idle by then, or that call finds none and wakes a parked one
-		// or starts another.
+		// or makes another. Marked idle after, calls back to back grew the
+		// pool to a thousand workers, which dispatch went through at every
+		// call. (A worker slow to start, whose pieces the caller took, can
+		// still be busy when its call returns: the pool grows by one then.)
 		spin := w.release()
 		r.job.finish(ran)
 		if spin && w.poll() {
