@@ -87,7 +87,7 @@ func TestJobWorkTakesLeftovers(t *testing.T) {
 	for me := range 3 {
 		var order []int
 		j := newJob(func(part, lo, hi int) { order = append(order, part) }, parts, 1, parts, 3)
-		j.work(me)
+		j.finish(j.work(me))
 		if len(order) != parts || j.done.Load() != parts {
 			t.Fatalf("participant %d alone ran %v (done %d)", me, order, j.done.Load())
 		}
@@ -115,7 +115,7 @@ func TestJobWorkTakesLeftovers(t *testing.T) {
 		}, len(seen), 3, parts, threads)
 		done := make(chan bool)
 		for me := range threads {
-			go func() { j.work((me + it) % threads); done <- true }()
+			go func() { j.finish(j.work((me + it) % threads)); done <- true }()
 		}
 		for range threads {
 			<-done

@@ -24,7 +24,8 @@ import (
 // yieldEvery polls: runtime.Gosched between polls took a few hundred
 // nanoseconds each, and an empty two-piece For cost 740–970 ns against
 // 425–455 ns this way (2-vCPU Zen 4 VM, where one cache line crossing
-// between the cores takes 85–165 ns and a handoff needs four).
+// between the cores takes 85–165 ns and a handoff needs four; 350–470 ns on
+// the 2-vCPU Xeon VM).
 
 // spinFor is how long an idle worker keeps polling for work before it
 // parks. At most GOMAXPROCS−1 workers poll at once (the caller needs a P
@@ -56,18 +57,19 @@ func spinUntil(d time.Duration, done func() bool) bool {
 	}
 }
 
-const (
-	idle   int32 = iota // polling for a job
-	busy                // claimed by a caller, or running a job
-	parked              // asleep on wake
-)
-
+// A worker's task is all a caller and the worker exchange at a handoff,
+// one word on one cache line: idleMark while the worker polls for work,
+// parkedMark while it sleeps on wake, else the run a caller gave it. A
+// caller claims the worker and gives it the run with one compare-and-swap,
+// and the worker learns both with one read; a state and a job pointer
+// written apart moved the line between the cores two or three times more.
 type worker struct {
-	state atomic.Int32
-	job   atomic.Pointer[job]
-	me    int // the worker's run in job: written before job is stored
-	wake  chan struct{}
+	task atomic.Pointer[run]
+	wake chan struct{}
 }
+
+// idleMark and parkedMark are told apart from runs by their addresses.
+var idleMark, parkedMark run
 
 // job is one For call: the pieces, each participant's run of them (see
 // work), and the count of pieces done.
@@ -99,22 +101,28 @@ func newJob(fn func(part, lo, hi int), n, step, parts, threads int) *job {
 		j.runs = make([]run, t)
 	}
 	for i := range j.runs {
-		j.runs[i].first, j.runs[i].end = int32(i*parts/t), int32((i+1)*parts/t)
+		r := &j.runs[i]
+		r.first, r.end = int32(i*parts/t), int32((i+1)*parts/t)
+		r.me, r.job = int32(i), j
 	}
 	return j
 }
 
 // run is one participant's pieces, [first, end), and the next of them to
 // take, on a cache line of its own: its owner takes from it at every piece,
-// and another participant only once its own run is spent.
+// and another participant only once its own run is spent. It names its job
+// and its place in it (me), so that a worker given the run needs nothing
+// else.
 type run struct {
 	next       atomic.Int32
 	first, end int32
-	_          [64 - 12]byte
+	me         int32
+	job        *job
+	_          [64 - 24]byte
 }
 
 // work runs participant me's own pieces in order, then takes what is left
-// of the others' runs, and adds what it ran to the count done.
+// of the others' runs, and returns how many it ran, for finish.
 //
 // Participant t owns pieces [t·parts/T, (t+1)·parts/T) of T: a contiguous
 // stretch, the same one at every call with the same n, so that data a
@@ -123,8 +131,7 @@ type run struct {
 // to the other core at every call. Taking the others' leftovers keeps the
 // balance of pieces taken as they come when a thread is held up (its core
 // busy with another process, or a parked worker slow to wake).
-func (j *job) work(me int) {
-	ran := int32(0)
+func (j *job) work(me int) (ran int32) {
 	for k := range len(j.runs) {
 		r := &j.runs[(me+k)%len(j.runs)]
 		for {
@@ -137,8 +144,14 @@ func (j *job) work(me int) {
 			ran++
 		}
 	}
-	// One add per participant, not per piece: the count's cache line
-	// crosses between cores at each add.
+	return ran
+}
+
+// finish adds the ran pieces of one participant to the count done, and
+// wakes a caller sleeping in wait when they were the last. One add per
+// participant, not per piece: the count's cache line crosses between cores
+// at each add.
+func (j *job) finish(ran int32) {
 	if ran > 0 && j.done.Add(ran) == j.parts {
 		j.mu.Lock()
 		j.cond.Broadcast()
@@ -167,34 +180,34 @@ var (
 )
 
 // dispatch gives j's run me to an idle worker, else a parked one, else a
-// new one. It tries the workers in the order they were made, so that while
-// For is called back to back the same worker takes the same run.
+// new one: every run gets a runner of its own, which gemm's phases, behind
+// a barrier, need. It tries the workers in the order they were made, so
+// that while For is called back to back the same worker takes the same
+// run.
 func dispatch(j *job, me int) {
+	r := &j.runs[me]
 	if ws := workers.Load(); ws != nil {
 		for _, w := range *ws {
-			if w.state.CompareAndSwap(idle, busy) {
-				w.me = me
-				w.job.Store(j)
+			if w.task.CompareAndSwap(&idleMark, r) {
 				return
 			}
 		}
 		for _, w := range *ws {
-			if w.state.CompareAndSwap(parked, busy) {
-				w.me = me
-				w.job.Store(j)
+			// A read first: a compare-and-swap on each would take each
+			// worker's cache line from the core that last had it.
+			if w.task.Load() == &parkedMark && w.task.CompareAndSwap(&parkedMark, r) {
 				w.wake <- struct{}{}
 				return
 			}
 		}
 	}
-	w := &worker{wake: make(chan struct{}, 1), me: me}
-	w.state.Store(busy)
-	w.job.Store(j)
 	poolMu.Lock()
 	var ws []*worker
 	if old := workers.Load(); old != nil {
 		ws = append(ws, *old...)
 	}
+	w := &worker{wake: make(chan struct{}, 1)}
+	w.task.Store(r)
 	ws = append(ws, w)
 	workers.Store(&ws)
 	poolMu.Unlock()
@@ -203,34 +216,43 @@ func dispatch(j *job, me int) {
 
 func (w *worker) loop() {
 	for {
-		// The job the caller claimed this worker for (busy) may not be
-		// stored yet: wait for it, reading until it is there (a swap in the
-		// loop would fight the caller's store for the cache line).
-		for w.job.Load() == nil {
+		r := w.task.Load() // the run a caller gave: nothing else writes task until release
+		ran := r.job.work(int(r.me))
+		// Claimable before the count: a caller returns from For once the
+		// count is complete and may call it again at once; the worker must
+		// be idle by then, or that call finds none and wakes a parked one
+		// or makes another. Marked idle after, calls back to back grew the
+		// pool to a thousand workers, which dispatch went through at every
+		// call. (A worker slow to start, whose pieces the caller took, can
+		// still be busy when its call returns: the pool grows by one then.)
+		spin := w.release()
+		r.job.finish(ran)
+		if spin && w.poll() {
+			continue // given a run while polling
 		}
-		j := w.job.Swap(nil)
-		j.work(w.me) // busy until poll, so no caller writes me meanwhile
-		if w.poll() {
-			continue // claimed while polling
-		}
-		<-w.wake // a caller set busy and stored a job first
+		<-w.wake // a caller stored a run first
 	}
 }
 
-// poll marks the worker idle and waits for a caller to claim it, for up to
-// spinFor when few enough others poll. It returns true when claimed, false
-// when parked.
-func (w *worker) poll() bool {
+// release marks the worker idle, to poll, when few enough others poll
+// (it returns true), else parked (false).
+func (w *worker) release() bool {
 	if int(spinning.Add(1)) > runtime.GOMAXPROCS(0)-1 {
 		spinning.Add(-1)
-		w.state.Store(parked)
+		w.task.Store(&parkedMark)
 		return false
 	}
+	w.task.Store(&idleMark)
+	return true
+}
+
+// poll waits, for up to spinFor, for a caller to give the worker release
+// made idle a run. It returns true when given one, false when parked.
+func (w *worker) poll() bool {
 	defer spinning.Add(-1)
-	w.state.Store(idle)
-	if spinUntil(spinFor, func() bool { return w.state.Load() == busy }) {
+	if spinUntil(spinFor, func() bool { return w.task.Load() != &idleMark }) {
 		return true
 	}
-	// A caller may claim the worker between the last poll and the park.
-	return !w.state.CompareAndSwap(idle, parked)
+	// A caller may give a run between the last poll and the park.
+	return !w.task.CompareAndSwap(&idleMark, &parkedMark)
 }
