@@ -48,9 +48,11 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 4)
 			g.fftBroadcast(t, w, 2)
 		}
-		g.fftFusedBroadcast(t, 4, false)
-		g.fftFusedBroadcast(t, 4, true)
-		g.fftFusedBroadcast(t, 2, true) // radix 2 is only ever a plan's last stage
+		for _, w := range []width{ymm, zmm} {
+			g.fftFusedBroadcast(t, w, 4, false)
+			g.fftFusedBroadcast(t, w, 4, true)
+			g.fftFusedBroadcast(t, w, 2, true) // radix 2 is only ever a plan's last stage
+		}
 		for _, w := range []width{ymm, zmm} {
 			g.fftUnit(t, w, 4)
 			g.fftUnit(t, w, 2)
@@ -240,17 +242,19 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 // y[q + s·k + 4s·(4p' + j)], j < 4: sixteen values loaded, two stages of
 // butterflies and twiddles in registers, sixteen stored. The arithmetic is
 // the two stages', operation for operation, so the result is theirs to the
-// bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
-// there is no ymm form (16 registers).
+// bit. 16 values, B's twiddles and the temporaries take 30 zmm registers.
+// The ymm form (<c|z>fft16bAVX2, 16 registers) stores A's outputs to a
+// buffer on the stack, in L1, and B loads them back a column k at a time,
+// its twiddles broadcast again per product: the stage's pass through the
+// array saved for a round trip through 512 bytes of stack.
 //
 // rb 2: B of radix 2 (the last stage of an odd power of two, so only the
 // unit form, fft8u, is emitted): A's two butterflies p' + k'·m/2, B's
 // over their pairs.
 //
-// unit: <c|z>fft<4rb>uAVX512, B the last stage (m = rb, m/rb = 1), whose
+// unit: <c|z>fft<4rb>u<AVX512|AVX2>, B the last stage (m = rb, m/rb = 1), whose
 // twiddles are all 1: no twb, no products.
-func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
-	w := zmm
+func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool) {
 	r := 4 * rb
 	name, sig := fmt.Sprintf("fft%db", r), "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
 	doc := []string{
@@ -312,9 +316,11 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	outer := g.label("fftp")
 	g.Label(outer)
 	// B's twiddles of this p', broadcast once for its q.
+	// At ymm the 16 registers do not hold them with the 16 values: there
+	// each product broadcasts its twiddle again (bTwiddle).
 	var br, bi []VecVirtual
 	for k := range rb - 1 {
-		if unit {
+		if unit || w == ymm {
 			break
 		}
 		a, b := g.vec(w), g.vec(w)
@@ -332,6 +338,12 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
 	g.MOVQ(twa, to)
 	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
+	// spill (ymm): A's output k of butterfly k' at buf[4k' + k].
+	var buf Mem
+	if w == ymm {
+		buf = g.AllocLocal(4 * rb * w.bytes)
+	}
+	slot := func(kp, k int) Mem { return buf.Offset((4*kp + k) * w.bytes) }
 	for kp := range rb {
 		for k := range 4 {
 			v[kp][k] = g.vec(w)
@@ -346,6 +358,11 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 			g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
 			g.cmul(t, w, v[kp][k], wr, wi, tmp)
 		}
+		if w == ymm {
+			for k := range 4 {
+				g.vmovu(t, v[kp][k], slot(kp, k))
+			}
+		}
 		if kp < rb-1 {
 			g.ADDQ(d, xo)
 			g.ADDQ(ta, to)
@@ -355,6 +372,12 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	// y + off + sb·(k + 4j).
 	yo := g.GP64()
 	for k := range 4 {
+		if w == ymm {
+			for kp := range rb {
+				v[kp][k] = g.vec(w)
+				g.vmovu(t, slot(kp, k), v[kp][k])
+			}
+		}
 		if rb == 4 {
 			g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
 		} else {
@@ -364,6 +387,12 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 			v[1][k] = dif
 		}
 		for j := 1; j < rb && !unit; j++ {
+			if w == ymm {
+				g.vbroadcast(t, Mem{Base: twb, Disp: (j - 1) * cs}, wr)
+				g.vbroadcast(t, Mem{Base: twb, Disp: (j-1)*cs + t.size}, wi)
+				g.cmul(t, w, v[j][k], wr, wi, tmp)
+				continue
+			}
 			g.cmul(t, w, v[j][k], br[j-1], bi[j-1], tmp)
 		}
 		if k == 0 {

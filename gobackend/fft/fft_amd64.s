@@ -250,6 +250,744 @@ fftdone10:
 	VZEROUPPER
 	RET
 
+// func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft16bAVX2(SB), $512-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPS (SI), Y0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x03, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x03, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone13
+	TESTQ   R12, R12
+	JE      fftdone13
+
+fftp14:
+	XORQ R13, R13
+
+fftq15:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	VMOVUPS        (SP), Y4
+	VMOVUPS        128(SP), Y5
+	VMOVUPS        256(SP), Y6
+	VMOVUPS        384(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        32(SP), Y4
+	VMOVUPS        160(SP), Y5
+	VMOVUPS        288(SP), Y6
+	VMOVUPS        416(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	ADDQ           DI, R14
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        64(SP), Y4
+	VMOVUPS        192(SP), Y5
+	VMOVUPS        320(SP), Y6
+	VMOVUPS        448(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	ADDQ           DI, R14
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        96(SP), Y4
+	VMOVUPS        224(SP), Y5
+	VMOVUPS        352(SP), Y6
+	VMOVUPS        480(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	ADDQ           DI, R14
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	ADDQ           $0x00000020, R13
+	CMPQ           R13, R12
+	JB             fftq15
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000018, DX
+	ADDQ           $0x00000018, BX
+	DECQ           SI
+	JNE            fftp14
+
+fftdone13:
+	VZEROUPPER
+	RET
+
+// func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft16uAVX2(SB), $512-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone16
+	TESTQ   R11, R11
+	JE      fftdone16
+
+fftp17:
+	XORQ R12, R12
+
+fftq18:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	VMOVUPS        (SP), Y1
+	VMOVUPS        128(SP), Y2
+	VMOVUPS        256(SP), Y3
+	VMOVUPS        384(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        32(SP), Y1
+	VMOVUPS        160(SP), Y2
+	VMOVUPS        288(SP), Y3
+	VMOVUPS        416(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	ADDQ           SI, R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        64(SP), Y1
+	VMOVUPS        192(SP), Y2
+	VMOVUPS        320(SP), Y3
+	VMOVUPS        448(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	ADDQ           SI, R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        96(SP), Y1
+	VMOVUPS        224(SP), Y2
+	VMOVUPS        352(SP), Y3
+	VMOVUPS        480(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	ADDQ           SI, R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq18
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp17
+
+fftdone16:
+	VZEROUPPER
+	RET
+
+// func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft8uAVX2(SB), $256-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone19
+	TESTQ   R11, R11
+	JE      fftdone19
+
+fftp20:
+	XORQ R12, R12
+
+fftq21:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	VMOVUPS        (SP), Y1
+	VMOVUPS        128(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        32(SP), Y1
+	VMOVUPS        160(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	ADDQ           SI, R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        64(SP), Y1
+	VMOVUPS        192(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	ADDQ           SI, R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        96(SP), Y1
+	VMOVUPS        224(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	ADDQ           SI, R13
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq21
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp20
+
+fftdone19:
+	VZEROUPPER
+	RET
+
 // func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·cfft16bAVX512(SB), $0-72
@@ -274,11 +1012,11 @@ TEXT ·cfft16bAVX512(SB), $0-72
 	SHLQ    $0x03, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone13
+	JE      fftdone22
 	TESTQ   R12, R12
-	JE      fftdone13
+	JE      fftdone22
 
-fftp14:
+fftp23:
 	VBROADCASTSS (BX), Z1
 	VBROADCASTSS 4(BX), Z2
 	VBROADCASTSS 8(BX), Z3
@@ -287,7 +1025,7 @@ fftp14:
 	VBROADCASTSS 20(BX), Z6
 	XORQ         R13, R13
 
-fftq15:
+fftq24:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPS        (R14), Z10
@@ -514,7 +1252,7 @@ fftq15:
 	VMOVUPS        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq15
+	JB             fftq24
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -522,9 +1260,9 @@ fftq15:
 	ADDQ           $0x00000018, DX
 	ADDQ           $0x00000018, BX
 	DECQ           SI
-	JNE            fftp14
+	JNE            fftp23
 
-fftdone13:
+fftdone22:
 	VZEROUPPER
 	RET
 
@@ -551,14 +1289,14 @@ TEXT ·cfft16uAVX512(SB), $0-64
 	SHLQ    $0x03, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone16
+	JE      fftdone25
 	TESTQ   R11, R11
-	JE      fftdone16
+	JE      fftdone25
 
-fftp17:
+fftp26:
 	XORQ R12, R12
 
-fftq18:
+fftq27:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPS        (R13), Z4
@@ -749,16 +1487,16 @@ fftq18:
 	VMOVUPS        Z19, (R14)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq18
+	JB             fftq27
 	ADDQ           SI, CX
 	SHLQ           $0x04, SI
 	ADDQ           SI, AX
 	SHRQ           $0x04, SI
 	ADDQ           $0x00000018, DX
 	DECQ           BX
-	JNE            fftp17
+	JNE            fftp26
 
-fftdone16:
+fftdone25:
 	VZEROUPPER
 	RET
 
@@ -785,14 +1523,14 @@ TEXT ·cfft8uAVX512(SB), $0-64
 	SHLQ    $0x03, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone19
+	JE      fftdone28
 	TESTQ   R11, R11
-	JE      fftdone19
+	JE      fftdone28
 
-fftp20:
+fftp29:
 	XORQ R12, R12
 
-fftq21:
+fftq30:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPS        (R13), Z4
@@ -877,16 +1615,16 @@ fftq21:
 	VMOVUPS        Z1, (R13)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq21
+	JB             fftq30
 	ADDQ           SI, CX
 	SHLQ           $0x03, SI
 	ADDQ           SI, AX
 	SHRQ           $0x03, SI
 	ADDQ           $0x00000018, DX
 	DECQ           BX
-	JNE            fftp20
+	JNE            fftp29
 
-fftdone19:
+fftdone28:
 	VZEROUPPER
 	RET
 
@@ -903,10 +1641,10 @@ TEXT ·cfft4uAVX2(SB), $0-40
 	VMOVUPS (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone22
+	JE      fftdone31
 	XORQ    DI, DI
 
-fftq23:
+fftq32:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPS   (R8), Y1
@@ -929,9 +1667,9 @@ fftq23:
 	VMOVUPS   Y4, (R9)(SI*1)
 	ADDQ      $0x00000020, DI
 	CMPQ      DI, BX
-	JB        fftq23
+	JB        fftq32
 
-fftdone22:
+fftdone31:
 	VZEROUPPER
 	RET
 
@@ -945,10 +1683,10 @@ TEXT ·cfft2uAVX2(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x03, BX
 	TESTQ BX, BX
-	JE    fftdone24
+	JE    fftdone33
 	XORQ  SI, SI
 
-fftq25:
+fftq34:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPS (DI), Y0
@@ -959,9 +1697,9 @@ fftq25:
 	VMOVUPS Y2, (R8)(DX*1)
 	ADDQ    $0x00000020, SI
 	CMPQ    SI, BX
-	JB      fftq25
+	JB      fftq34
 
-fftdone24:
+fftdone33:
 	VZEROUPPER
 	RET
 
@@ -978,10 +1716,10 @@ TEXT ·cfft4uAVX512(SB), $0-40
 	VMOVUPS (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone26
+	JE      fftdone35
 	XORQ    DI, DI
 
-fftq27:
+fftq36:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPS   (R8), Z1
@@ -1004,9 +1742,9 @@ fftq27:
 	VMOVUPS   Z4, (R9)(SI*1)
 	ADDQ      $0x00000040, DI
 	CMPQ      DI, BX
-	JB        fftq27
+	JB        fftq36
 
-fftdone26:
+fftdone35:
 	VZEROUPPER
 	RET
 
@@ -1020,10 +1758,10 @@ TEXT ·cfft2uAVX512(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x03, BX
 	TESTQ BX, BX
-	JE    fftdone28
+	JE    fftdone37
 	XORQ  SI, SI
 
-fftq29:
+fftq38:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPS (DI), Z0
@@ -1034,9 +1772,9 @@ fftq29:
 	VMOVUPS Z2, (R8)(DX*1)
 	ADDQ    $0x00000040, SI
 	CMPQ    SI, BX
-	JB      fftq29
+	JB      fftq38
 
-fftdone28:
+fftdone37:
 	VZEROUPPER
 	RET
 
@@ -1055,9 +1793,9 @@ TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone30
+	JE      fftdone39
 
-fftt31:
+fftt40:
 	VMOVUPS        (CX), Y1
 	VMOVUPS        (CX)(SI*1), Y2
 	VMOVUPS        (CX)(SI*2), Y3
@@ -1103,9 +1841,9 @@ fftt31:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt31
+	JNE            fftt40
 
-fftdone30:
+fftdone39:
 	VZEROUPPER
 	RET
 
@@ -1124,9 +1862,9 @@ TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x03, BX
 	TESTQ   BX, BX
-	JE      fftdone32
+	JE      fftdone41
 
-fftt33:
+fftt42:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1176,9 +1914,9 @@ fftt33:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt33
+	JNE            fftt42
 
-fftdone32:
+fftdone41:
 	VZEROUPPER
 	RET
 
@@ -1202,9 +1940,9 @@ TEXT ·cfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x03, R10
 	TESTQ   R10, R10
-	JE      fftdone34
+	JE      fftdone43
 
-fftt35:
+fftt44:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPS        (R11), Z4
@@ -1514,9 +2252,9 @@ fftt35:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt35
+	JNE            fftt44
 
-fftdone34:
+fftdone43:
 	VZEROUPPER
 	RET
 
@@ -1535,9 +2273,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone36
+	JE      fftdone45
 
-fftp37:
+fftp46:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1579,9 +2317,9 @@ fftp37:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp37
+	JNE            fftp46
 
-fftdone36:
+fftdone45:
 	VZEROUPPER
 	RET
 
@@ -1597,9 +2335,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone38
+	JE           splitdone47
 
-split39:
+split48:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -1624,9 +2362,9 @@ split39:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split39
+	JNE            split48
 
-splitdone38:
+splitdone47:
 	VZEROUPPER
 	RET
 
@@ -1642,9 +2380,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone40
+	JE           splitdone49
 
-split41:
+split50:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1669,9 +2407,9 @@ split41:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split41
+	JNE            split50
 
-splitdone40:
+splitdone49:
 	VZEROUPPER
 	RET
 
@@ -1694,11 +2432,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone42
+	JE      fftdone51
 	TESTQ   DI, DI
-	JE      fftdone42
+	JE      fftdone51
 
-fftp43:
+fftp52:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -1707,7 +2445,7 @@ fftp43:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq44:
+fftq53:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -1739,14 +2477,14 @@ fftq44:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq44
+	JB             fftq53
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp43
+	JNE            fftp52
 
-fftdone42:
+fftdone51:
 	VZEROUPPER
 	RET
 
@@ -1765,16 +2503,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone45
+	JE    fftdone54
 	TESTQ DI, DI
-	JE    fftdone45
+	JE    fftdone54
 
-fftp46:
+fftp55:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq47:
+fftq56:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -1788,14 +2526,14 @@ fftq47:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq47
+	JB             fftq56
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp46
+	JNE            fftp55
 
-fftdone45:
+fftdone54:
 	VZEROUPPER
 	RET
 
@@ -1818,11 +2556,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone48
+	JE      fftdone57
 	TESTQ   DI, DI
-	JE      fftdone48
+	JE      fftdone57
 
-fftp49:
+fftp58:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -1831,7 +2569,7 @@ fftp49:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq50:
+fftq59:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -1863,14 +2601,14 @@ fftq50:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq50
+	JB             fftq59
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp49
+	JNE            fftp58
 
-fftdone48:
+fftdone57:
 	VZEROUPPER
 	RET
 
@@ -1889,16 +2627,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone51
+	JE    fftdone60
 	TESTQ DI, DI
-	JE    fftdone51
+	JE    fftdone60
 
-fftp52:
+fftp61:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq53:
+fftq62:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -1912,14 +2650,752 @@ fftq53:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq53
+	JB             fftq62
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp52
+	JNE            fftp61
 
-fftdone51:
+fftdone60:
+	VZEROUPPER
+	RET
+
+// func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft16bAVX2(SB), $512-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPD (SI), Y0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x04, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x04, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone63
+	TESTQ   R12, R12
+	JE      fftdone63
+
+fftp64:
+	XORQ R13, R13
+
+fftq65:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	VMOVUPD        (SP), Y4
+	VMOVUPD        128(SP), Y5
+	VMOVUPD        256(SP), Y6
+	VMOVUPD        384(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        32(SP), Y4
+	VMOVUPD        160(SP), Y5
+	VMOVUPD        288(SP), Y6
+	VMOVUPD        416(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	ADDQ           DI, R14
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        64(SP), Y4
+	VMOVUPD        192(SP), Y5
+	VMOVUPD        320(SP), Y6
+	VMOVUPD        448(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	ADDQ           DI, R14
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        96(SP), Y4
+	VMOVUPD        224(SP), Y5
+	VMOVUPD        352(SP), Y6
+	VMOVUPD        480(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	ADDQ           DI, R14
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	ADDQ           $0x00000020, R13
+	CMPQ           R13, R12
+	JB             fftq65
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000030, DX
+	ADDQ           $0x00000030, BX
+	DECQ           SI
+	JNE            fftp64
+
+fftdone63:
+	VZEROUPPER
+	RET
+
+// func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft16uAVX2(SB), $512-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone66
+	TESTQ   R11, R11
+	JE      fftdone66
+
+fftp67:
+	XORQ R12, R12
+
+fftq68:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	VMOVUPD        (SP), Y1
+	VMOVUPD        128(SP), Y2
+	VMOVUPD        256(SP), Y3
+	VMOVUPD        384(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        32(SP), Y1
+	VMOVUPD        160(SP), Y2
+	VMOVUPD        288(SP), Y3
+	VMOVUPD        416(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	ADDQ           SI, R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        64(SP), Y1
+	VMOVUPD        192(SP), Y2
+	VMOVUPD        320(SP), Y3
+	VMOVUPD        448(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	ADDQ           SI, R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        96(SP), Y1
+	VMOVUPD        224(SP), Y2
+	VMOVUPD        352(SP), Y3
+	VMOVUPD        480(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	ADDQ           SI, R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq68
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp67
+
+fftdone66:
+	VZEROUPPER
+	RET
+
+// func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft8uAVX2(SB), $256-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone69
+	TESTQ   R11, R11
+	JE      fftdone69
+
+fftp70:
+	XORQ R12, R12
+
+fftq71:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	VMOVUPD        (SP), Y1
+	VMOVUPD        128(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        32(SP), Y1
+	VMOVUPD        160(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	ADDQ           SI, R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        64(SP), Y1
+	VMOVUPD        192(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	ADDQ           SI, R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        96(SP), Y1
+	VMOVUPD        224(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	ADDQ           SI, R13
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq71
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp70
+
+fftdone69:
 	VZEROUPPER
 	RET
 
@@ -1947,11 +3423,11 @@ TEXT ·zfft16bAVX512(SB), $0-72
 	SHLQ    $0x04, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone54
+	JE      fftdone72
 	TESTQ   R12, R12
-	JE      fftdone54
+	JE      fftdone72
 
-fftp55:
+fftp73:
 	VBROADCASTSD (BX), Z1
 	VBROADCASTSD 8(BX), Z2
 	VBROADCASTSD 16(BX), Z3
@@ -1960,7 +3436,7 @@ fftp55:
 	VBROADCASTSD 40(BX), Z6
 	XORQ         R13, R13
 
-fftq56:
+fftq74:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPD        (R14), Z10
@@ -2187,7 +3663,7 @@ fftq56:
 	VMOVUPD        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq56
+	JB             fftq74
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -2195,9 +3671,9 @@ fftq56:
 	ADDQ           $0x00000030, DX
 	ADDQ           $0x00000030, BX
 	DECQ           SI
-	JNE            fftp55
+	JNE            fftp73
 
-fftdone54:
+fftdone72:
 	VZEROUPPER
 	RET
 
@@ -2224,14 +3700,14 @@ TEXT ·zfft16uAVX512(SB), $0-64
 	SHLQ    $0x04, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone57
+	JE      fftdone75
 	TESTQ   R11, R11
-	JE      fftdone57
+	JE      fftdone75
 
-fftp58:
+fftp76:
 	XORQ R12, R12
 
-fftq59:
+fftq77:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPD        (R13), Z4
@@ -2422,16 +3898,16 @@ fftq59:
 	VMOVUPD        Z19, (R14)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq59
+	JB             fftq77
 	ADDQ           SI, CX
 	SHLQ           $0x04, SI
 	ADDQ           SI, AX
 	SHRQ           $0x04, SI
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp58
+	JNE            fftp76
 
-fftdone57:
+fftdone75:
 	VZEROUPPER
 	RET
 
@@ -2458,14 +3934,14 @@ TEXT ·zfft8uAVX512(SB), $0-64
 	SHLQ    $0x04, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone60
+	JE      fftdone78
 	TESTQ   R11, R11
-	JE      fftdone60
+	JE      fftdone78
 
-fftp61:
+fftp79:
 	XORQ R12, R12
 
-fftq62:
+fftq80:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPD        (R13), Z4
@@ -2550,16 +4026,16 @@ fftq62:
 	VMOVUPD        Z1, (R13)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq62
+	JB             fftq80
 	ADDQ           SI, CX
 	SHLQ           $0x03, SI
 	ADDQ           SI, AX
 	SHRQ           $0x03, SI
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp61
+	JNE            fftp79
 
-fftdone60:
+fftdone78:
 	VZEROUPPER
 	RET
 
@@ -2576,10 +4052,10 @@ TEXT ·zfft4uAVX2(SB), $0-40
 	VMOVUPD (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone63
+	JE      fftdone81
 	XORQ    DI, DI
 
-fftq64:
+fftq82:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPD   (R8), Y1
@@ -2602,9 +4078,9 @@ fftq64:
 	VMOVUPD   Y4, (R9)(SI*1)
 	ADDQ      $0x00000020, DI
 	CMPQ      DI, BX
-	JB        fftq64
+	JB        fftq82
 
-fftdone63:
+fftdone81:
 	VZEROUPPER
 	RET
 
@@ -2618,10 +4094,10 @@ TEXT ·zfft2uAVX2(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x04, BX
 	TESTQ BX, BX
-	JE    fftdone65
+	JE    fftdone83
 	XORQ  SI, SI
 
-fftq66:
+fftq84:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPD (DI), Y0
@@ -2632,9 +4108,9 @@ fftq66:
 	VMOVUPD Y2, (R8)(DX*1)
 	ADDQ    $0x00000020, SI
 	CMPQ    SI, BX
-	JB      fftq66
+	JB      fftq84
 
-fftdone65:
+fftdone83:
 	VZEROUPPER
 	RET
 
@@ -2651,10 +4127,10 @@ TEXT ·zfft4uAVX512(SB), $0-40
 	VMOVUPD (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone67
+	JE      fftdone85
 	XORQ    DI, DI
 
-fftq68:
+fftq86:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPD   (R8), Z1
@@ -2677,9 +4153,9 @@ fftq68:
 	VMOVUPD   Z4, (R9)(SI*1)
 	ADDQ      $0x00000040, DI
 	CMPQ      DI, BX
-	JB        fftq68
+	JB        fftq86
 
-fftdone67:
+fftdone85:
 	VZEROUPPER
 	RET
 
@@ -2693,10 +4169,10 @@ TEXT ·zfft2uAVX512(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x04, BX
 	TESTQ BX, BX
-	JE    fftdone69
+	JE    fftdone87
 	XORQ  SI, SI
 
-fftq70:
+fftq88:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPD (DI), Z0
@@ -2707,9 +4183,9 @@ fftq70:
 	VMOVUPD Z2, (R8)(DX*1)
 	ADDQ    $0x00000040, SI
 	CMPQ    SI, BX
-	JB      fftq70
+	JB      fftq88
 
-fftdone69:
+fftdone87:
 	VZEROUPPER
 	RET
 
@@ -2728,9 +4204,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone71
+	JE      fftdone89
 
-fftt72:
+fftt90:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -2775,9 +4251,9 @@ fftt72:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt72
+	JNE            fftt90
 
-fftdone71:
+fftdone89:
 	VZEROUPPER
 	RET
 
@@ -2796,9 +4272,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone73
+	JE      fftdone91
 
-fftt74:
+fftt92:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -2847,9 +4323,9 @@ fftt74:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt74
+	JNE            fftt92
 
-fftdone73:
+fftdone91:
 	VZEROUPPER
 	RET
 
@@ -2873,9 +4349,9 @@ TEXT ·zfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x02, R10
 	TESTQ   R10, R10
-	JE      fftdone75
+	JE      fftdone93
 
-fftt76:
+fftt94:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPD        (R11), Z4
@@ -3177,9 +4653,9 @@ fftt76:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt76
+	JNE            fftt94
 
-fftdone75:
+fftdone93:
 	VZEROUPPER
 	RET
 
@@ -3195,9 +4671,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone77
+	JE           splitdone95
 
-split78:
+split96:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -3221,9 +4697,9 @@ split78:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split78
+	JNE            split96
 
-splitdone77:
+splitdone95:
 	VZEROUPPER
 	RET
 
@@ -3239,9 +4715,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone79
+	JE           splitdone97
 
-split80:
+split98:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -3265,8 +4741,8 @@ split80:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split80
+	JNE            split98
 
-splitdone79:
+splitdone97:
 	VZEROUPPER
 	RET
