@@ -98,10 +98,10 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // (BenchmarkFused, alternated, twice); its transposes and the twiddles'
 // lane swaps share one port, and in L1 a pass costs little.
 //
-// At isa.AVX2 the broadcast pairs are fused in ymm (cfft16bAVX2 and the
+// At isa.AVX2 the broadcast pairs are fused in ymm (cfft16bx2AVX2 and the
 // rest: A's outputs go through a stack buffer, 16 ymm registers not
 // holding the 16 values and B's twiddles) where the transform's input and
-// output outgrow the L2 cache (ymmFuses); the first two stages stay apart.
+// output fill the L2 cache (ymmFuses); the first two stages stay apart.
 func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []stage[C] {
 	if lvl < isa.AVX2 || noFuse || len(stages) == 0 || lvl < isa.AVX512 && !ymmFuses[C](stages[0].l) {
 		return stages
@@ -135,22 +135,34 @@ func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []sta
 }
 
 // ymmFuses reports whether a transform of n values of C fuses its stages
-// at isa.AVX2: where its input and output outgrow the L2 cache
+// at isa.AVX2: where its input and output fill the L2 cache or outgrow it
 // (isa.Caches). The ymm pass stores and loads back through its stack
 // buffer what the second pass would have, and broadcasts B's twiddles per
-// product, so it gains only where a pass streams from L3 or memory: 1 Mi
-// complex128 on one thread 9.7–10.0 ms against 14.7–15.2 as two passes,
-// but 64 Ki complex64 (1 MiB in and out, 2 MiB L2) 125 µs against 105
-// (BenchmarkFused at avx2, alternated, Rocket Lake Xeon VM with AVX-512
-// present).
+// product, so it gains only where a pass streams from beyond L1's
+// neighbourhood (BenchmarkYmmLines, the line form, two runs, one thread,
+// Rocket Lake Xeon VM with AVX-512 present, 2 MiB L2): 1 Ki complex128
+// 1395–1402 ns against 1333–1359 unfused, 64 Ki complex64 (1 MiB in and
+// out) 107–108 µs against 106, 64 Ki complex128 (2 MiB) 296 against
+// 333–338, 1 Mi 4.3 ms against 6.5–6.6 and 8.7–9.1 against 13.8–13.9.
 func ymmFuses[C Complex](n int) bool {
 	var z C
 	cut := ymmFuseBytes
 	if cut == 0 {
 		cut = isa.Caches().L2
 	}
-	return 2*n*int(unsafe.Sizeof(z)) > cut
+	return 2*n*int(unsafe.Sizeof(z)) >= cut
 }
+
+// ymmLines: the ymm fused kernels take two vectors of q a step (the x2
+// forms, a 64-byte line of each of the 16 inputs and outputs) where qn
+// holds them. Loaded and stored a ymm half at a time, 16 input and 16
+// output streams at power-of-two strides, more than L1's ways, lost the
+// line between its halves: 64 Ki complex64 fused in 128 µs against 106
+// unfused, as lines in 107–108; 64 Ki complex128 338–340 µs against 333–338,
+// as lines 296; 1 Mi complex64 4.63–4.71 ms against 4.28–4.30, complex128
+// 10.0–10.2 against 8.7–9.1 (BenchmarkYmmLines, two runs). The tests and
+// benchmarks turn it off to reach the one-vector forms.
+var ymmLines = true
 
 // ymmFuseBytes replaces the L2 cache's size in ymmFuses when not 0: the
 // tests set it to reach the ymm fused kernels at short lengths.
@@ -199,6 +211,7 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	}
 	zv := complexPerVector[C](64)
 	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%zv == 0 && q0%zv == 0 && qn%zv == 0
+	lines := ymmLines && qn%zv == 0
 	xo, yo, to := q0+st.s*p0, q0+st.s*st.r*p0, p0*(st.r-1)
 	if st.s > 1 && st.blk == 2 {
 		to *= st.s // s copies of each twiddle
@@ -218,14 +231,20 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
 		case st.r == 16 && st.m == 1 && wide:
 			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
+		case st.r == 16 && st.m == 1 && lines:
+			cfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
 		case st.r == 16 && st.m == 1:
 			cfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
 		case st.r == 16 && wide:
 			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		case st.r == 16 && lines:
+			cfft16bx2AVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
 		case st.r == 16:
 			cfft16bAVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
 		case st.r == 8 && wide: // radix 2 is the last stage: m = 1
 			cfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
+		case st.r == 8 && lines:
+			cfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
 		case st.r == 8:
 			cfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
@@ -260,14 +279,20 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
 	case st.r == 16 && st.m == 1 && wide:
 		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
+	case st.r == 16 && st.m == 1 && lines:
+		zfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
 	case st.r == 16 && st.m == 1:
 		zfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
 	case st.r == 16 && wide:
 		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+	case st.r == 16 && lines:
+		zfft16bx2AVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
 	case st.r == 16:
 		zfft16bAVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
 	case st.r == 8 && wide: // radix 2 is the last stage: m = 1
 		zfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
+	case st.r == 8 && lines:
+		zfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
 	case st.r == 8:
 		zfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:

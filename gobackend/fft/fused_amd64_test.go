@@ -110,17 +110,46 @@ func benchPlan[C Complex](b *testing.B, p *Plan[C]) {
 }
 
 // TestYmmFusedDefinition: the ymm fused passes (cfft16bAVX2, cfft16uAVX2,
-// cfft8uAVX2 and the z forms), which plans use only past L2, at every
-// length of TestTransforms against the definition.
+// cfft8uAVX2, their x2 forms of two vectors a step, and the z forms),
+// which plans use only from L2's size, at every length of TestTransforms
+// against the definition.
 func TestYmmFusedDefinition(t *testing.T) {
 	if !isa.AVX2.Supported() {
 		t.Skip("no AVX2")
 	}
 	ymmFuseBytes = 1
-	defer func() { ymmFuseBytes = 0 }()
+	defer func() { ymmFuseBytes, ymmLines = 0, true }()
 	if p := NewPlan[complex64](isa.AVX2, 1024, false, 1); countFused(p.stages) == 0 {
 		t.Fatal("1 Ki at avx2: no fused stage")
 	}
-	check[complex64](t, isa.AVX2, 0x1p-24)
-	check[complex128](t, isa.AVX2, 0x1p-53)
+	for _, lines := range []bool{true, false} {
+		ymmLines = lines
+		check[complex64](t, isa.AVX2, 0x1p-24)
+		check[complex128](t, isa.AVX2, 0x1p-53)
+	}
+}
+
+// BenchmarkYmmLines: at isa.AVX2, stage by stage, fused a vector of q a
+// step, and fused two (ymmLines), fused at every length.
+func BenchmarkYmmLines(b *testing.B) {
+	if !isa.AVX2.Supported() {
+		b.Skip("no AVX2")
+	}
+	ymmFuseBytes = 1
+	defer func() { ymmFuseBytes = 0 }()
+	for _, n := range []int{1 << 10, 1 << 16, 1 << 20} {
+		for _, c := range []string{"c64", "c128"} {
+			for _, v := range []string{"unfused", "fused", "lines"} {
+				b.Run(fmt.Sprintf("%s/%d/%s", c, n, v), func(b *testing.B) {
+					noFuse, ymmLines = v == "unfused", v == "lines"
+					defer func() { noFuse, ymmLines = false, true }()
+					if c == "c64" {
+						benchPlan(b, NewPlan[complex64](isa.AVX2, n, false, 1))
+					} else {
+						benchPlan(b, NewPlan[complex128](isa.AVX2, n, false, 1))
+					}
+				})
+			}
+		}
+	}
 }
