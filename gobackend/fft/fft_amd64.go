@@ -141,9 +141,10 @@ func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []sta
 // product, so it gains only where a pass streams from beyond L1's
 // neighbourhood (BenchmarkYmmLines, the line form, two runs, one thread,
 // Rocket Lake Xeon VM with AVX-512 present, 2 MiB L2): 1 Ki complex128
-// 1395–1402 ns against 1333–1359 unfused, 64 Ki complex64 (1 MiB in and
-// out) 107–108 µs against 106, 64 Ki complex128 (2 MiB) 296 against
-// 333–338, 1 Mi 4.3 ms against 6.5–6.6 and 8.7–9.1 against 13.8–13.9.
+// 1395–1439 ns against 1333–1416 unfused, 64 Ki complex64 (1 MiB in and
+// out) 107–118 µs against 106–108, 64 Ki complex128 (2 MiB) 296–304
+// against 333–350, 1 Mi 4.16–4.30 ms against 6.36–6.65 and 8.7–9.5 against
+// 13.8–13.9.
 func ymmFuses[C Complex](n int) bool {
 	var z C
 	cut := ymmFuseBytes
@@ -157,11 +158,11 @@ func ymmFuses[C Complex](n int) bool {
 // forms, a 64-byte line of each of the 16 inputs and outputs) where qn
 // holds them. Loaded and stored a ymm half at a time, 16 input and 16
 // output streams at power-of-two strides, more than L1's ways, lost the
-// line between its halves: 64 Ki complex64 fused in 128 µs against 106
-// unfused, as lines in 107–108; 64 Ki complex128 338–340 µs against 333–338,
-// as lines 296; 1 Mi complex64 4.63–4.71 ms against 4.28–4.30, complex128
-// 10.0–10.2 against 8.7–9.1 (BenchmarkYmmLines, two runs). The tests and
-// benchmarks turn it off to reach the one-vector forms.
+// line between its halves: 64 Ki complex64 fused in 128–133 µs against
+// 106–108 unfused, as lines in 107–118; 64 Ki complex128 338–349 µs against
+// 333–350, as lines 296–304; 1 Mi complex64 4.62–4.71 ms against 4.16–4.30,
+// complex128 10.0–12.0 against 8.7–9.5 (BenchmarkYmmLines, two runs). The
+// tests and benchmarks turn it off to reach the one-vector forms.
 var ymmLines = true
 
 // ymmFuseBytes replaces the L2 cache's size in ymmFuses when not 0: the
