@@ -21,10 +21,11 @@ import (
 //	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
 //	              p), and a transpose in registers puts each butterfly's
 //	              four outputs side by side
-//	fft16b        two radix-4 stages in one pass (zmm, s a multiple of the
+//	fft16b        two radix-4 stages in one pass (s a multiple of the
 //	              vector): stage A of stride s and m, then stage B of
-//	              stride 4s and m/4, the 16 values of a group in registers
-//	              between them
+//	              stride 4s and m/4, the 16 values of a group in zmm
+//	              registers between them, or in ymm through a stack buffer
+//	              (fft16bx2: two ymm vectors of q a step)
 //	fft16t        the first two stages (s = 1, then s = 4) in one pass
 //	              (zmm): the vector across p' as in fft4t, both stages'
 //	              butterflies in registers, then a transpose of the
