@@ -21,10 +21,11 @@ import (
 //	              across p (tw: blocks of W^p, W^2p, W^3p for the vector's
 //	              p), and a transpose in registers puts each butterfly's
 //	              four outputs side by side
-//	fft16b        two radix-4 stages in one pass (zmm, s a multiple of the
+//	fft16b        two radix-4 stages in one pass (s a multiple of the
 //	              vector): stage A of stride s and m, then stage B of
-//	              stride 4s and m/4, the 16 values of a group in registers
-//	              between them
+//	              stride 4s and m/4, the 16 values of a group in zmm
+//	              registers between them, or in ymm through a stack buffer
+//	              (fft16bx2: two ymm vectors of q a step)
 //	fft16t        the first two stages (s = 1, then s = 4) in one pass
 //	              (zmm): the vector across p' as in fft4t, both stages'
 //	              butterflies in registers, then a transpose of the
@@ -48,9 +49,14 @@ func genFFT(g *gen) {
 			g.fftBroadcast(t, w, 4)
 			g.fftBroadcast(t, w, 2)
 		}
-		g.fftFusedBroadcast(t, 4, false)
-		g.fftFusedBroadcast(t, 4, true)
-		g.fftFusedBroadcast(t, 2, true) // radix 2 is only ever a plan's last stage
+		for _, wh := range []struct {
+			w      width
+			halves int
+		}{{ymm, 1}, {ymm, 2}, {zmm, 1}} {
+			g.fftFusedBroadcast(t, wh.w, 4, false, wh.halves)
+			g.fftFusedBroadcast(t, wh.w, 4, true, wh.halves)
+			g.fftFusedBroadcast(t, wh.w, 2, true, wh.halves) // radix 2 is only ever a plan's last stage
+		}
 		for _, w := range []width{ymm, zmm} {
 			g.fftUnit(t, w, 4)
 			g.fftUnit(t, w, 2)
@@ -240,34 +246,44 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 // y[q + s·k + 4s·(4p' + j)], j < 4: sixteen values loaded, two stages of
 // butterflies and twiddles in registers, sixteen stored. The arithmetic is
 // the two stages', operation for operation, so the result is theirs to the
-// bit. 16 values, B's twiddles and the temporaries take 30 zmm registers:
-// there is no ymm form (16 registers).
+// bit. 16 values, B's twiddles and the temporaries take 30 zmm registers.
+// The ymm form (<c|z>fft16bAVX2, 16 registers) stores A's outputs to a
+// buffer on the stack, in L1, and B loads them back a column k at a time,
+// its twiddles broadcast again per product: the stage's pass through the
+// array saved for a round trip through 512 bytes of stack. halves 2 (the
+// x2 forms, ymm) takes two vectors of q a step, the second right after the
+// first at each input and output, so that each of the 32 streams uses a
+// whole 64-byte line at once: at power-of-two strides they share L1 sets,
+// and a line read or written half at a time was evicted between halves.
 //
 // rb 2: B of radix 2 (the last stage of an odd power of two, so only the
 // unit form, fft8u, is emitted): A's two butterflies p' + k'·m/2, B's
 // over their pairs.
 //
-// unit: <c|z>fft<4rb>uAVX512, B the last stage (m = rb, m/rb = 1), whose
+// unit: <c|z>fft<4rb>u<AVX512|AVX2>, B the last stage (m = rb, m/rb = 1), whose
 // twiddles are all 1: no twb, no products.
-func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
-	w := zmm
+func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool, halves int) {
 	r := 4 * rb
-	name, sig := fmt.Sprintf("fft%db", r), "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
+	suffix := ""
+	if halves == 2 {
+		suffix = "x2"
+	}
+	name, sig := fmt.Sprintf("fft%db%s", r, suffix), "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
 	doc := []string{
 		fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
 		fmt.Sprintf("m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix %d of stride 4s", rb),
 		fmt.Sprintf("over m/%d (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies", rb),
 		fmt.Sprintf("p' + k'·m/%d, k' < %d, and B's p' over their outputs, into y[q + s·(k + 4·(%dp' + j))],", rb, rb, rb),
 		fmt.Sprintf("j < %d. pn = m/%d and qn = s: both stages; less: a part, y, x, twa advanced to p' and", rb, rb),
-		fmt.Sprintf("q, twb to p'. m is a multiple of %d, s and qn of %d.", rb, w.bytes/(2*t.size))}
+		fmt.Sprintf("q, twb to p'. m is a multiple of %d, s and qn of %d.", rb, halves*w.bytes/(2*t.size))}
 	if unit {
-		name, sig = fmt.Sprintf("fft%du", r), "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
+		name, sig = fmt.Sprintf("fft%du%s", r, suffix), "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
 		doc = []string{
 			fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
 			fmt.Sprintf("m = %d sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix %d", rb, rb),
 			"of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,",
 			fmt.Sprintf("A's butterflies k' < %d and B's over their outputs, into y[q + s·(k + 4j)], j < %d. pn = 1;", rb, rb),
-			fmt.Sprintf("qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of %d.", w.bytes/(2*t.size))}
+			fmt.Sprintf("qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of %d.", halves*w.bytes/(2*t.size))}
 	}
 	g.fftFunc(t, w, name, sig, doc...)
 	cs := 2 * t.size
@@ -312,9 +328,11 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	outer := g.label("fftp")
 	g.Label(outer)
 	// B's twiddles of this p', broadcast once for its q.
+	// At ymm the 16 registers do not hold them with the 16 values: there
+	// each product broadcasts its twiddle again (bTwiddle).
 	var br, bi []VecVirtual
 	for k := range rb - 1 {
-		if unit {
+		if unit || w == ymm {
 			break
 		}
 		a, b := g.vec(w), g.vec(w)
@@ -332,19 +350,34 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	g.LEAQ(Mem{Base: x, Index: off, Scale: 1}, xo)
 	g.MOVQ(twa, to)
 	tmp, wr, wi := g.vec(w), g.vec(w), g.vec(w)
+	// spill (ymm): A's output k of butterfly k' for half h at
+	// buf[4·(rb·h + k') + k].
+	var buf Mem
+	if w == ymm {
+		buf = g.AllocLocal(4 * rb * halves * w.bytes)
+	}
+	slot := func(h, kp, k int) Mem { return buf.Offset((4*(rb*h+kp) + k) * w.bytes) }
 	for kp := range rb {
-		for k := range 4 {
-			v[kp][k] = g.vec(w)
-		}
-		g.vmovu(t, Mem{Base: xo}, v[kp][0])
-		g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 1}, v[kp][1])
-		g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 2}, v[kp][2])
-		g.vmovu(t, Mem{Base: xo, Index: dk3, Scale: 1}, v[kp][3])
-		g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], mask)
-		for k := 1; k < 4; k++ {
-			g.vbroadcast(t, Mem{Base: to, Disp: (k - 1) * cs}, wr)
-			g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
-			g.cmul(t, w, v[kp][k], wr, wi, tmp)
+		for h := range halves {
+			hb := h * w.bytes
+			for k := range 4 {
+				v[kp][k] = g.vec(w)
+			}
+			g.vmovu(t, Mem{Base: xo, Disp: hb}, v[kp][0])
+			g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 1, Disp: hb}, v[kp][1])
+			g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 2, Disp: hb}, v[kp][2])
+			g.vmovu(t, Mem{Base: xo, Index: dk3, Scale: 1, Disp: hb}, v[kp][3])
+			g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], mask)
+			for k := 1; k < 4; k++ {
+				g.vbroadcast(t, Mem{Base: to, Disp: (k - 1) * cs}, wr)
+				g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
+				g.cmul(t, w, v[kp][k], wr, wi, tmp)
+			}
+			if w == ymm {
+				for k := range 4 {
+					g.vmovu(t, v[kp][k], slot(h, kp, k))
+				}
+			}
 		}
 		if kp < rb-1 {
 			g.ADDQ(d, xo)
@@ -355,31 +388,46 @@ func (g *gen) fftFusedBroadcast(t dtype, rb int, unit bool) {
 	// y + off + sb·(k + 4j).
 	yo := g.GP64()
 	for k := range 4 {
-		if rb == 4 {
-			g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
-		} else {
-			dif := g.vec(w)
-			g.vsub(t, v[1][k], v[0][k], dif)
-			g.vadd(t, v[1][k], v[0][k], v[0][k])
-			v[1][k] = dif
-		}
-		for j := 1; j < rb && !unit; j++ {
-			g.cmul(t, w, v[j][k], br[j-1], bi[j-1], tmp)
-		}
 		if k == 0 {
 			g.LEAQ(Mem{Base: y, Index: off, Scale: 1}, yo)
 		} else {
 			g.ADDQ(sb, yo)
 		}
-		g.vmovu(t, v[0][k], Mem{Base: yo})
-		g.vmovu(t, v[1][k], Mem{Base: yo, Index: sb, Scale: 4})
-		if rb == 4 {
-			g.vmovu(t, v[2][k], Mem{Base: yo, Index: sb, Scale: 8})
-			g.LEAQ(Mem{Base: yo, Index: sb, Scale: 8}, to)
-			g.vmovu(t, v[3][k], Mem{Base: to, Index: sb, Scale: 4})
+		for h := range halves {
+			hb := h * w.bytes
+			if w == ymm {
+				for kp := range rb {
+					v[kp][k] = g.vec(w)
+					g.vmovu(t, slot(h, kp, k), v[kp][k])
+				}
+			}
+			if rb == 4 {
+				g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
+			} else {
+				dif := g.vec(w)
+				g.vsub(t, v[1][k], v[0][k], dif)
+				g.vadd(t, v[1][k], v[0][k], v[0][k])
+				v[1][k] = dif
+			}
+			for j := 1; j < rb && !unit; j++ {
+				if w == ymm {
+					g.vbroadcast(t, Mem{Base: twb, Disp: (j - 1) * cs}, wr)
+					g.vbroadcast(t, Mem{Base: twb, Disp: (j-1)*cs + t.size}, wi)
+					g.cmul(t, w, v[j][k], wr, wi, tmp)
+					continue
+				}
+				g.cmul(t, w, v[j][k], br[j-1], bi[j-1], tmp)
+			}
+			g.vmovu(t, v[0][k], Mem{Base: yo, Disp: hb})
+			g.vmovu(t, v[1][k], Mem{Base: yo, Index: sb, Scale: 4, Disp: hb})
+			if rb == 4 {
+				g.vmovu(t, v[2][k], Mem{Base: yo, Index: sb, Scale: 8, Disp: hb})
+				g.LEAQ(Mem{Base: yo, Index: sb, Scale: 8}, to)
+				g.vmovu(t, v[3][k], Mem{Base: to, Index: sb, Scale: 4, Disp: hb})
+			}
 		}
 	}
-	g.ADDQ(U32(w.bytes), off)
+	g.ADDQ(U32(halves*w.bytes), off)
 	g.CMPQ(off, qb)
 	g.JB(LabelRef(inner))
 	// Next p': x advances s complex values, y 4·rb·s, twa 3, twb rb−1.

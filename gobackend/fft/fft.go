@@ -22,6 +22,8 @@
 // two, and those the zmm broadcast kernel runs; a last radix-2 stage with
 // the radix-4 before it), the values between the two stages kept in
 // registers: half the passes over the data, the same results to the bit.
+// At isa.AVX2 the broadcast pairs are fused in ymm through a stack buffer
+// where the transform outgrows the L2 cache (ymmFuses).
 // The radix-3 and 5 stages are Go at every level.
 package fft
 

@@ -68,11 +68,11 @@ var pairCacheBytes int
 // asmStage reports whether the assembly at lvl runs st: radix 4 or 2,
 // at a stride holding whole ymm vectors, or radix 4 at stride 1 over
 // whole blocks of transposeBlock butterflies; a fused stage (radix 16 or
-// 8, fuseStages) at isa.AVX512 over whole zmm vectors.
+// 8, fuseStages) over whole vectors of fuseWidth.
 func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 	if st.r == 16 || st.r == 8 {
-		zv := complexPerVector[C](64)
-		return lvl >= isa.AVX512 && (st.r == 16 && st.s == 1 && st.m%zv == 0 || st.s%zv == 0)
+		fv := complexPerVector[C](fuseWidth(lvl))
+		return lvl >= isa.AVX2 && (st.r == 16 && st.s == 1 && lvl >= isa.AVX512 && st.m%fv == 0 || st.s > 1 && st.s%fv == 0)
 	}
 	if lvl < isa.AVX2 || (st.r != 4 && st.r != 2) {
 		return false
@@ -97,15 +97,20 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // was slower: 1 Ki complex64 in 566–579 ns against 535–545 as two passes
 // (BenchmarkFused, alternated, twice); its transposes and the twiddles'
 // lane swaps share one port, and in L1 a pass costs little.
+//
+// At isa.AVX2 the broadcast pairs are fused in ymm (cfft16bx2AVX2 and the
+// rest: A's outputs go through a stack buffer, 16 ymm registers not
+// holding the 16 values and B's twiddles) where the transform's input and
+// output fill the L2 cache (ymmFuses); the first two stages stay apart.
 func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []stage[C] {
-	if lvl < isa.AVX512 || noFuse {
+	if lvl < isa.AVX2 || noFuse || len(stages) == 0 || lvl < isa.AVX512 && !ymmFuses[C](stages[0].l) {
 		return stages
 	}
-	zv := complexPerVector[C](64)
+	zv, fv := complexPerVector[C](64), complexPerVector[C](fuseWidth(lvl))
 	first := func(a, b stage[C]) bool {
-		return a.asm && a.r == 4 && a.s == 1 && a.blk == zv && b.asm && b.r == 4 && b.blk != 2 && b.m%zv == 0
+		return lvl >= isa.AVX512 && a.asm && a.r == 4 && a.s == 1 && a.blk == zv && b.asm && b.r == 4 && b.blk != 2 && b.m%zv == 0
 	}
-	broadcast := func(st stage[C]) bool { return st.asm && st.blk == 0 && st.s%zv == 0 }
+	broadcast := func(st stage[C]) bool { return st.asm && st.blk == 0 && st.s > 1 && st.s%fv == 0 }
 	var out []stage[C]
 	for i := 0; i < len(stages); i++ {
 		a := stages[i]
@@ -127,6 +132,50 @@ func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []sta
 		out = append(out, a)
 	}
 	return out
+}
+
+// ymmFuses reports whether a transform of n values of C fuses its stages
+// at isa.AVX2: where its input and output fill the L2 cache or outgrow it
+// (isa.Caches). The ymm pass stores and loads back through its stack
+// buffer what the second pass would have, and broadcasts B's twiddles per
+// product, so it gains only where a pass streams from beyond L1's
+// neighbourhood (BenchmarkYmmLines, the line form, two runs, one thread,
+// Rocket Lake Xeon VM with AVX-512 present, 2 MiB L2): 1 Ki complex128
+// 1395–1439 ns against 1333–1416 unfused, 64 Ki complex64 (1 MiB in and
+// out) 107–118 µs against 106–108, 64 Ki complex128 (2 MiB) 296–304
+// against 333–350, 1 Mi 4.16–4.30 ms against 6.36–6.65 and 8.7–9.5 against
+// 13.8–13.9.
+func ymmFuses[C Complex](n int) bool {
+	var z C
+	cut := ymmFuseBytes
+	if cut == 0 {
+		cut = isa.Caches().L2
+	}
+	return 2*n*int(unsafe.Sizeof(z)) >= cut
+}
+
+// ymmLines: the ymm fused kernels take two vectors of q a step (the x2
+// forms, a 64-byte line of each of the 16 inputs and outputs) where qn
+// holds them. Loaded and stored a ymm half at a time, 16 input and 16
+// output streams at power-of-two strides, more than L1's ways, lost the
+// line between its halves: 64 Ki complex64 fused in 128–133 µs against
+// 106–108 unfused, as lines in 107–118; 64 Ki complex128 338–349 µs against
+// 333–350, as lines 296–304; 1 Mi complex64 4.62–4.71 ms against 4.16–4.30,
+// complex128 10.0–12.0 against 8.7–9.5 (BenchmarkYmmLines, two runs). The
+// tests and benchmarks turn it off to reach the one-vector forms.
+var ymmLines = true
+
+// ymmFuseBytes replaces the L2 cache's size in ymmFuses when not 0: the
+// tests set it to reach the ymm fused kernels at short lengths.
+var ymmFuseBytes int
+
+// fuseWidth is the bytes of the vectors the fused broadcast stages run
+// in at lvl: zmm at isa.AVX512, else ymm.
+func fuseWidth(lvl isa.Level) int {
+	if lvl >= isa.AVX512 {
+		return 64
+	}
+	return 32
 }
 
 // The XOR masks that make swap(z) i·z (forward: the real lanes negated)
@@ -163,6 +212,7 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	}
 	zv := complexPerVector[C](64)
 	wide := lvl >= isa.AVX512 && st.s > 1 && st.s%zv == 0 && q0%zv == 0 && qn%zv == 0
+	lines := ymmLines && qn%zv == 0
 	xo, yo, to := q0+st.s*p0, q0+st.s*st.r*p0, p0*(st.r-1)
 	if st.s > 1 && st.blk == 2 {
 		to *= st.s // s copies of each twiddle
@@ -180,12 +230,24 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		switch {
 		case st.r == 16 && st.s == 1:
 			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
-		case st.r == 16 && st.m == 1:
+		case st.r == 16 && st.m == 1 && wide:
 			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
-		case st.r == 16:
+		case st.r == 16 && st.m == 1 && lines:
+			cfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+		case st.r == 16 && st.m == 1:
+			cfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+		case st.r == 16 && wide:
 			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
-		case st.r == 8: // radix 2 is the last stage: m = 1
+		case st.r == 16 && lines:
+			cfft16bx2AVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		case st.r == 16:
+			cfft16bAVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		case st.r == 8 && wide: // radix 2 is the last stage: m = 1
 			cfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
+		case st.r == 8 && lines:
+			cfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
+		case st.r == 8:
+			cfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
 		case st.s == 1 && st.blk == zv:
 			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 		case st.s == 1:
@@ -216,12 +278,24 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	switch {
 	case st.r == 16 && st.s == 1:
 		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
-	case st.r == 16 && st.m == 1:
+	case st.r == 16 && st.m == 1 && wide:
 		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
-	case st.r == 16:
+	case st.r == 16 && st.m == 1 && lines:
+		zfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+	case st.r == 16 && st.m == 1:
+		zfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+	case st.r == 16 && wide:
 		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
-	case st.r == 8: // radix 2 is the last stage: m = 1
+	case st.r == 16 && lines:
+		zfft16bx2AVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+	case st.r == 16:
+		zfft16bAVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+	case st.r == 8 && wide: // radix 2 is the last stage: m = 1
 		zfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
+	case st.r == 8 && lines:
+		zfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
+	case st.r == 8:
+		zfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
 	case st.s == 1 && st.blk == zv:
 		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
 	case st.s == 1:
@@ -253,7 +327,7 @@ func stagesKernel[C Complex](lvl isa.Level, stages []stage[C]) string {
 		switch {
 		case !st.asm:
 			goUsed = true
-		case st.s > 1 && st.blk == 2, st.r == 16, st.r == 8:
+		case st.s > 1 && st.blk == 2, st.r == 16 && st.s == 1:
 			zmmUsed = true
 		case lvl >= isa.AVX512 && (st.s > 1 && st.s%complexPerVector[C](64) == 0 || st.s == 1 && st.blk == complexPerVector[C](64)):
 			zmmUsed = true

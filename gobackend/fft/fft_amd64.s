@@ -250,6 +250,2048 @@ fftdone10:
 	VZEROUPPER
 	RET
 
+// func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft16bAVX2(SB), $512-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPS (SI), Y0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x03, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x03, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone13
+	TESTQ   R12, R12
+	JE      fftdone13
+
+fftp14:
+	XORQ R13, R13
+
+fftq15:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPS        (SP), Y4
+	VMOVUPS        128(SP), Y5
+	VMOVUPS        256(SP), Y6
+	VMOVUPS        384(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPS        32(SP), Y4
+	VMOVUPS        160(SP), Y5
+	VMOVUPS        288(SP), Y6
+	VMOVUPS        416(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPS        64(SP), Y4
+	VMOVUPS        192(SP), Y5
+	VMOVUPS        320(SP), Y6
+	VMOVUPS        448(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPS        96(SP), Y4
+	VMOVUPS        224(SP), Y5
+	VMOVUPS        352(SP), Y6
+	VMOVUPS        480(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	ADDQ           $0x00000020, R13
+	CMPQ           R13, R12
+	JB             fftq15
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000018, DX
+	ADDQ           $0x00000018, BX
+	DECQ           SI
+	JNE            fftp14
+
+fftdone13:
+	VZEROUPPER
+	RET
+
+// func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft16uAVX2(SB), $512-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone16
+	TESTQ   R11, R11
+	JE      fftdone16
+
+fftp17:
+	XORQ R12, R12
+
+fftq18:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        (SP), Y1
+	VMOVUPS        128(SP), Y2
+	VMOVUPS        256(SP), Y3
+	VMOVUPS        384(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        32(SP), Y1
+	VMOVUPS        160(SP), Y2
+	VMOVUPS        288(SP), Y3
+	VMOVUPS        416(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        64(SP), Y1
+	VMOVUPS        192(SP), Y2
+	VMOVUPS        320(SP), Y3
+	VMOVUPS        448(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        96(SP), Y1
+	VMOVUPS        224(SP), Y2
+	VMOVUPS        352(SP), Y3
+	VMOVUPS        480(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq18
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp17
+
+fftdone16:
+	VZEROUPPER
+	RET
+
+// func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft8uAVX2(SB), $256-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone19
+	TESTQ   R11, R11
+	JE      fftdone19
+
+fftp20:
+	XORQ R12, R12
+
+fftq21:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        (SP), Y1
+	VMOVUPS        128(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        32(SP), Y1
+	VMOVUPS        160(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        64(SP), Y1
+	VMOVUPS        192(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        96(SP), Y1
+	VMOVUPS        224(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq21
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp20
+
+fftdone19:
+	VZEROUPPER
+	RET
+
+// func cfft16bx2AVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft16bx2AVX2(SB), $1024-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPS (SI), Y0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x03, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x03, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone22
+	TESTQ   R12, R12
+	JE      fftdone22
+
+fftp23:
+	XORQ R13, R13
+
+fftq24:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	VMOVUPS        32(R14), Y4
+	VMOVUPS        32(R14)(R9*1), Y5
+	VMOVUPS        32(R14)(R9*2), Y6
+	VMOVUPS        32(R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 512(SP)
+	VMOVUPS        Y5, 544(SP)
+	VMOVUPS        Y6, 576(SP)
+	VMOVUPS        Y7, 608(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	VMOVUPS        32(R14), Y4
+	VMOVUPS        32(R14)(R9*1), Y5
+	VMOVUPS        32(R14)(R9*2), Y6
+	VMOVUPS        32(R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 640(SP)
+	VMOVUPS        Y5, 672(SP)
+	VMOVUPS        Y6, 704(SP)
+	VMOVUPS        Y7, 736(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	VMOVUPS        32(R14), Y4
+	VMOVUPS        32(R14)(R9*1), Y5
+	VMOVUPS        32(R14)(R9*2), Y6
+	VMOVUPS        32(R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 768(SP)
+	VMOVUPS        Y5, 800(SP)
+	VMOVUPS        Y6, 832(SP)
+	VMOVUPS        Y7, 864(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPS        (R14), Y4
+	VMOVUPS        (R14)(R9*1), Y5
+	VMOVUPS        (R14)(R9*2), Y6
+	VMOVUPS        (R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	VMOVUPS        32(R14), Y4
+	VMOVUPS        32(R14)(R9*1), Y5
+	VMOVUPS        32(R14)(R9*2), Y6
+	VMOVUPS        32(R14)(R10*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R15), Y2
+	VBROADCASTSS   4(R15), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R15), Y2
+	VBROADCASTSS   12(R15), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R15), Y2
+	VBROADCASTSS   20(R15), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 896(SP)
+	VMOVUPS        Y5, 928(SP)
+	VMOVUPS        Y6, 960(SP)
+	VMOVUPS        Y7, 992(SP)
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPS        (SP), Y4
+	VMOVUPS        128(SP), Y5
+	VMOVUPS        256(SP), Y6
+	VMOVUPS        384(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        512(SP), Y4
+	VMOVUPS        640(SP), Y5
+	VMOVUPS        768(SP), Y6
+	VMOVUPS        896(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 32(R14)
+	VMOVUPS        Y5, 32(R14)(DI*4)
+	VMOVUPS        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, 32(R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPS        32(SP), Y4
+	VMOVUPS        160(SP), Y5
+	VMOVUPS        288(SP), Y6
+	VMOVUPS        416(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        544(SP), Y4
+	VMOVUPS        672(SP), Y5
+	VMOVUPS        800(SP), Y6
+	VMOVUPS        928(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 32(R14)
+	VMOVUPS        Y5, 32(R14)(DI*4)
+	VMOVUPS        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, 32(R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPS        64(SP), Y4
+	VMOVUPS        192(SP), Y5
+	VMOVUPS        320(SP), Y6
+	VMOVUPS        448(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        576(SP), Y4
+	VMOVUPS        704(SP), Y5
+	VMOVUPS        832(SP), Y6
+	VMOVUPS        960(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 32(R14)
+	VMOVUPS        Y5, 32(R14)(DI*4)
+	VMOVUPS        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, 32(R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPS        96(SP), Y4
+	VMOVUPS        224(SP), Y5
+	VMOVUPS        352(SP), Y6
+	VMOVUPS        480(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (R14)
+	VMOVUPS        Y5, (R14)(DI*4)
+	VMOVUPS        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, (R15)(DI*4)
+	VMOVUPS        608(SP), Y4
+	VMOVUPS        736(SP), Y5
+	VMOVUPS        864(SP), Y6
+	VMOVUPS        992(SP), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (BX), Y2
+	VBROADCASTSS   4(BX), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(BX), Y2
+	VBROADCASTSS   12(BX), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(BX), Y2
+	VBROADCASTSS   20(BX), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 32(R14)
+	VMOVUPS        Y5, 32(R14)(DI*4)
+	VMOVUPS        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPS        Y7, 32(R15)(DI*4)
+	ADDQ           $0x00000040, R13
+	CMPQ           R13, R12
+	JB             fftq24
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000018, DX
+	ADDQ           $0x00000018, BX
+	DECQ           SI
+	JNE            fftp23
+
+fftdone22:
+	VZEROUPPER
+	RET
+
+// func cfft16ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft16ux2AVX2(SB), $1024-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone25
+	TESTQ   R11, R11
+	JE      fftdone25
+
+fftp26:
+	XORQ R12, R12
+
+fftq27:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	VMOVUPS        32(R13), Y4
+	VMOVUPS        32(R13)(R8*1), Y5
+	VMOVUPS        32(R13)(R8*2), Y6
+	VMOVUPS        32(R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 512(SP)
+	VMOVUPS        Y5, 544(SP)
+	VMOVUPS        Y6, 576(SP)
+	VMOVUPS        Y7, 608(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	VMOVUPS        32(R13), Y4
+	VMOVUPS        32(R13)(R8*1), Y5
+	VMOVUPS        32(R13)(R8*2), Y6
+	VMOVUPS        32(R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 640(SP)
+	VMOVUPS        Y5, 672(SP)
+	VMOVUPS        Y6, 704(SP)
+	VMOVUPS        Y7, 736(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	VMOVUPS        32(R13), Y4
+	VMOVUPS        32(R13)(R8*1), Y5
+	VMOVUPS        32(R13)(R8*2), Y6
+	VMOVUPS        32(R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 768(SP)
+	VMOVUPS        Y5, 800(SP)
+	VMOVUPS        Y6, 832(SP)
+	VMOVUPS        Y7, 864(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	VMOVUPS        32(R13), Y4
+	VMOVUPS        32(R13)(R8*1), Y5
+	VMOVUPS        32(R13)(R8*2), Y6
+	VMOVUPS        32(R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 896(SP)
+	VMOVUPS        Y5, 928(SP)
+	VMOVUPS        Y6, 960(SP)
+	VMOVUPS        Y7, 992(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        (SP), Y1
+	VMOVUPS        128(SP), Y2
+	VMOVUPS        256(SP), Y3
+	VMOVUPS        384(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        512(SP), Y1
+	VMOVUPS        640(SP), Y2
+	VMOVUPS        768(SP), Y3
+	VMOVUPS        896(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y2, 32(R13)(SI*4)
+	VMOVUPS        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, 32(R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        32(SP), Y1
+	VMOVUPS        160(SP), Y2
+	VMOVUPS        288(SP), Y3
+	VMOVUPS        416(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        544(SP), Y1
+	VMOVUPS        672(SP), Y2
+	VMOVUPS        800(SP), Y3
+	VMOVUPS        928(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y2, 32(R13)(SI*4)
+	VMOVUPS        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, 32(R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        64(SP), Y1
+	VMOVUPS        192(SP), Y2
+	VMOVUPS        320(SP), Y3
+	VMOVUPS        448(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        576(SP), Y1
+	VMOVUPS        704(SP), Y2
+	VMOVUPS        832(SP), Y3
+	VMOVUPS        960(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y2, 32(R13)(SI*4)
+	VMOVUPS        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, 32(R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        96(SP), Y1
+	VMOVUPS        224(SP), Y2
+	VMOVUPS        352(SP), Y3
+	VMOVUPS        480(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y2, (R13)(SI*4)
+	VMOVUPS        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, (R14)(SI*4)
+	VMOVUPS        608(SP), Y1
+	VMOVUPS        736(SP), Y2
+	VMOVUPS        864(SP), Y3
+	VMOVUPS        992(SP), Y4
+	VADDPS         Y3, Y1, Y5
+	VSUBPS         Y3, Y1, Y6
+	VADDPS         Y4, Y2, Y3
+	VSUBPS         Y4, Y2, Y4
+	VPERMILPS      $0xb1, Y4, Y4
+	VXORPS         Y0, Y4, Y4
+	VADDPS         Y3, Y5, Y1
+	VSUBPS         Y3, Y5, Y3
+	VSUBPS         Y4, Y6, Y2
+	VADDPS         Y4, Y6, Y4
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y2, 32(R13)(SI*4)
+	VMOVUPS        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPS        Y4, 32(R14)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq27
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp26
+
+fftdone25:
+	VZEROUPPER
+	RET
+
+// func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// Requires: AVX, FMA3
+TEXT ·cfft8ux2AVX2(SB), $512-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPS (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x03, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x03, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone28
+	TESTQ   R11, R11
+	JE      fftdone28
+
+fftp29:
+	XORQ R12, R12
+
+fftq30:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, (SP)
+	VMOVUPS        Y5, 32(SP)
+	VMOVUPS        Y6, 64(SP)
+	VMOVUPS        Y7, 96(SP)
+	VMOVUPS        32(R13), Y4
+	VMOVUPS        32(R13)(R8*1), Y5
+	VMOVUPS        32(R13)(R8*2), Y6
+	VMOVUPS        32(R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 256(SP)
+	VMOVUPS        Y5, 288(SP)
+	VMOVUPS        Y6, 320(SP)
+	VMOVUPS        Y7, 352(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPS        (R13), Y4
+	VMOVUPS        (R13)(R8*1), Y5
+	VMOVUPS        (R13)(R8*2), Y6
+	VMOVUPS        (R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y5, 160(SP)
+	VMOVUPS        Y6, 192(SP)
+	VMOVUPS        Y7, 224(SP)
+	VMOVUPS        32(R13), Y4
+	VMOVUPS        32(R13)(R8*1), Y5
+	VMOVUPS        32(R13)(R8*2), Y6
+	VMOVUPS        32(R13)(R9*1), Y7
+	VADDPS         Y6, Y4, Y1
+	VSUBPS         Y6, Y4, Y2
+	VADDPS         Y7, Y5, Y3
+	VSUBPS         Y7, Y5, Y7
+	VPERMILPS      $0xb1, Y7, Y7
+	VXORPS         Y0, Y7, Y7
+	VADDPS         Y3, Y1, Y4
+	VSUBPS         Y3, Y1, Y6
+	VSUBPS         Y7, Y2, Y5
+	VADDPS         Y7, Y2, Y7
+	VBROADCASTSS   (R14), Y2
+	VBROADCASTSS   4(R14), Y3
+	VPERMILPS      $0xb1, Y5, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y5
+	VBROADCASTSS   8(R14), Y2
+	VBROADCASTSS   12(R14), Y3
+	VPERMILPS      $0xb1, Y6, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y6
+	VBROADCASTSS   16(R14), Y2
+	VBROADCASTSS   20(R14), Y3
+	VPERMILPS      $0xb1, Y7, Y1
+	VMULPS         Y3, Y1, Y1
+	VFMADDSUB213PS Y1, Y2, Y7
+	VMOVUPS        Y4, 384(SP)
+	VMOVUPS        Y5, 416(SP)
+	VMOVUPS        Y6, 448(SP)
+	VMOVUPS        Y7, 480(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPS        (SP), Y1
+	VMOVUPS        128(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        256(SP), Y1
+	VMOVUPS        384(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y3, 32(R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        32(SP), Y1
+	VMOVUPS        160(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        288(SP), Y1
+	VMOVUPS        416(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y3, 32(R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        64(SP), Y1
+	VMOVUPS        192(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        320(SP), Y1
+	VMOVUPS        448(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y3, 32(R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPS        96(SP), Y1
+	VMOVUPS        224(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, (R13)
+	VMOVUPS        Y3, (R13)(SI*4)
+	VMOVUPS        352(SP), Y1
+	VMOVUPS        480(SP), Y2
+	VSUBPS         Y2, Y1, Y3
+	VADDPS         Y2, Y1, Y1
+	VMOVUPS        Y1, 32(R13)
+	VMOVUPS        Y3, 32(R13)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq30
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000018, DX
+	DECQ           BX
+	JNE            fftp29
+
+fftdone28:
+	VZEROUPPER
+	RET
+
 // func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·cfft16bAVX512(SB), $0-72
@@ -274,11 +2316,11 @@ TEXT ·cfft16bAVX512(SB), $0-72
 	SHLQ    $0x03, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone13
+	JE      fftdone31
 	TESTQ   R12, R12
-	JE      fftdone13
+	JE      fftdone31
 
-fftp14:
+fftp32:
 	VBROADCASTSS (BX), Z1
 	VBROADCASTSS 4(BX), Z2
 	VBROADCASTSS 8(BX), Z3
@@ -287,7 +2329,7 @@ fftp14:
 	VBROADCASTSS 20(BX), Z6
 	XORQ         R13, R13
 
-fftq15:
+fftq33:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPS        (R14), Z10
@@ -412,6 +2454,7 @@ fftq15:
 	VPERMILPS      $0xb1, Z25, Z7
 	VMULPS         Z9, Z7, Z7
 	VFMADDSUB213PS Z7, Z8, Z25
+	LEAQ           (AX)(R13*1), R14
 	VADDPS         Z18, Z10, Z7
 	VSUBPS         Z18, Z10, Z8
 	VADDPS         Z22, Z14, Z9
@@ -431,12 +2474,12 @@ fftq15:
 	VPERMILPS      $0xb1, Z22, Z7
 	VMULPS         Z6, Z7, Z7
 	VFMADDSUB213PS Z7, Z5, Z22
-	LEAQ           (AX)(R13*1), R14
 	VMOVUPS        Z10, (R14)
 	VMOVUPS        Z14, (R14)(DI*4)
 	VMOVUPS        Z18, (R14)(DI*8)
 	LEAQ           (R14)(DI*8), R15
 	VMOVUPS        Z22, (R15)(DI*4)
+	ADDQ           DI, R14
 	VADDPS         Z19, Z11, Z7
 	VSUBPS         Z19, Z11, Z8
 	VADDPS         Z23, Z15, Z9
@@ -456,12 +2499,12 @@ fftq15:
 	VPERMILPS      $0xb1, Z23, Z7
 	VMULPS         Z6, Z7, Z7
 	VFMADDSUB213PS Z7, Z5, Z23
-	ADDQ           DI, R14
 	VMOVUPS        Z11, (R14)
 	VMOVUPS        Z15, (R14)(DI*4)
 	VMOVUPS        Z19, (R14)(DI*8)
 	LEAQ           (R14)(DI*8), R15
 	VMOVUPS        Z23, (R15)(DI*4)
+	ADDQ           DI, R14
 	VADDPS         Z20, Z12, Z7
 	VSUBPS         Z20, Z12, Z8
 	VADDPS         Z24, Z16, Z9
@@ -481,12 +2524,12 @@ fftq15:
 	VPERMILPS      $0xb1, Z24, Z7
 	VMULPS         Z6, Z7, Z7
 	VFMADDSUB213PS Z7, Z5, Z24
-	ADDQ           DI, R14
 	VMOVUPS        Z12, (R14)
 	VMOVUPS        Z16, (R14)(DI*4)
 	VMOVUPS        Z20, (R14)(DI*8)
 	LEAQ           (R14)(DI*8), R15
 	VMOVUPS        Z24, (R15)(DI*4)
+	ADDQ           DI, R14
 	VADDPS         Z21, Z13, Z7
 	VSUBPS         Z21, Z13, Z8
 	VADDPS         Z25, Z17, Z9
@@ -506,7 +2549,6 @@ fftq15:
 	VPERMILPS      $0xb1, Z25, Z7
 	VMULPS         Z6, Z7, Z7
 	VFMADDSUB213PS Z7, Z5, Z25
-	ADDQ           DI, R14
 	VMOVUPS        Z13, (R14)
 	VMOVUPS        Z17, (R14)(DI*4)
 	VMOVUPS        Z21, (R14)(DI*8)
@@ -514,7 +2556,7 @@ fftq15:
 	VMOVUPS        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq15
+	JB             fftq33
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -522,9 +2564,9 @@ fftq15:
 	ADDQ           $0x00000018, DX
 	ADDQ           $0x00000018, BX
 	DECQ           SI
-	JNE            fftp14
+	JNE            fftp32
 
-fftdone13:
+fftdone31:
 	VZEROUPPER
 	RET
 
@@ -551,14 +2593,14 @@ TEXT ·cfft16uAVX512(SB), $0-64
 	SHLQ    $0x03, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone16
+	JE      fftdone34
 	TESTQ   R11, R11
-	JE      fftdone16
+	JE      fftdone34
 
-fftp17:
+fftp35:
 	XORQ R12, R12
 
-fftq18:
+fftq36:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPS        (R13), Z4
@@ -683,6 +2725,7 @@ fftq18:
 	VPERMILPS      $0xb1, Z19, Z1
 	VMULPS         Z3, Z1, Z1
 	VFMADDSUB213PS Z1, Z2, Z19
+	LEAQ           (AX)(R12*1), R13
 	VADDPS         Z12, Z4, Z1
 	VSUBPS         Z12, Z4, Z2
 	VADDPS         Z16, Z8, Z3
@@ -693,12 +2736,12 @@ fftq18:
 	VSUBPS         Z3, Z1, Z12
 	VSUBPS         Z16, Z2, Z8
 	VADDPS         Z16, Z2, Z16
-	LEAQ           (AX)(R12*1), R13
 	VMOVUPS        Z4, (R13)
 	VMOVUPS        Z8, (R13)(SI*4)
 	VMOVUPS        Z12, (R13)(SI*8)
 	LEAQ           (R13)(SI*8), R14
 	VMOVUPS        Z16, (R14)(SI*4)
+	ADDQ           SI, R13
 	VADDPS         Z13, Z5, Z1
 	VSUBPS         Z13, Z5, Z2
 	VADDPS         Z17, Z9, Z3
@@ -709,12 +2752,12 @@ fftq18:
 	VSUBPS         Z3, Z1, Z13
 	VSUBPS         Z4, Z2, Z9
 	VADDPS         Z4, Z2, Z17
-	ADDQ           SI, R13
 	VMOVUPS        Z5, (R13)
 	VMOVUPS        Z9, (R13)(SI*4)
 	VMOVUPS        Z13, (R13)(SI*8)
 	LEAQ           (R13)(SI*8), R14
 	VMOVUPS        Z17, (R14)(SI*4)
+	ADDQ           SI, R13
 	VADDPS         Z14, Z6, Z1
 	VSUBPS         Z14, Z6, Z2
 	VADDPS         Z18, Z10, Z3
@@ -725,12 +2768,12 @@ fftq18:
 	VSUBPS         Z3, Z1, Z14
 	VSUBPS         Z4, Z2, Z10
 	VADDPS         Z4, Z2, Z18
-	ADDQ           SI, R13
 	VMOVUPS        Z6, (R13)
 	VMOVUPS        Z10, (R13)(SI*4)
 	VMOVUPS        Z14, (R13)(SI*8)
 	LEAQ           (R13)(SI*8), R14
 	VMOVUPS        Z18, (R14)(SI*4)
+	ADDQ           SI, R13
 	VADDPS         Z15, Z7, Z1
 	VSUBPS         Z15, Z7, Z2
 	VADDPS         Z19, Z11, Z3
@@ -741,7 +2784,6 @@ fftq18:
 	VSUBPS         Z3, Z1, Z15
 	VSUBPS         Z4, Z2, Z11
 	VADDPS         Z4, Z2, Z19
-	ADDQ           SI, R13
 	VMOVUPS        Z7, (R13)
 	VMOVUPS        Z11, (R13)(SI*4)
 	VMOVUPS        Z15, (R13)(SI*8)
@@ -749,16 +2791,16 @@ fftq18:
 	VMOVUPS        Z19, (R14)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq18
+	JB             fftq36
 	ADDQ           SI, CX
 	SHLQ           $0x04, SI
 	ADDQ           SI, AX
 	SHRQ           $0x04, SI
 	ADDQ           $0x00000018, DX
 	DECQ           BX
-	JNE            fftp17
+	JNE            fftp35
 
-fftdone16:
+fftdone34:
 	VZEROUPPER
 	RET
 
@@ -785,14 +2827,14 @@ TEXT ·cfft8uAVX512(SB), $0-64
 	SHLQ    $0x03, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone19
+	JE      fftdone37
 	TESTQ   R11, R11
-	JE      fftdone19
+	JE      fftdone37
 
-fftp20:
+fftp38:
 	XORQ R12, R12
 
-fftq21:
+fftq39:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPS        (R13), Z4
@@ -855,38 +2897,38 @@ fftq21:
 	VPERMILPS      $0xb1, Z11, Z1
 	VMULPS         Z3, Z1, Z1
 	VFMADDSUB213PS Z1, Z2, Z11
+	LEAQ           (AX)(R12*1), R13
 	VSUBPS         Z8, Z4, Z1
 	VADDPS         Z8, Z4, Z4
-	LEAQ           (AX)(R12*1), R13
 	VMOVUPS        Z4, (R13)
 	VMOVUPS        Z1, (R13)(SI*4)
+	ADDQ           SI, R13
 	VSUBPS         Z9, Z5, Z1
 	VADDPS         Z9, Z5, Z5
-	ADDQ           SI, R13
 	VMOVUPS        Z5, (R13)
 	VMOVUPS        Z1, (R13)(SI*4)
+	ADDQ           SI, R13
 	VSUBPS         Z10, Z6, Z1
 	VADDPS         Z10, Z6, Z6
-	ADDQ           SI, R13
 	VMOVUPS        Z6, (R13)
 	VMOVUPS        Z1, (R13)(SI*4)
+	ADDQ           SI, R13
 	VSUBPS         Z11, Z7, Z1
 	VADDPS         Z11, Z7, Z7
-	ADDQ           SI, R13
 	VMOVUPS        Z7, (R13)
 	VMOVUPS        Z1, (R13)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq21
+	JB             fftq39
 	ADDQ           SI, CX
 	SHLQ           $0x03, SI
 	ADDQ           SI, AX
 	SHRQ           $0x03, SI
 	ADDQ           $0x00000018, DX
 	DECQ           BX
-	JNE            fftp20
+	JNE            fftp38
 
-fftdone19:
+fftdone37:
 	VZEROUPPER
 	RET
 
@@ -903,10 +2945,10 @@ TEXT ·cfft4uAVX2(SB), $0-40
 	VMOVUPS (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone22
+	JE      fftdone40
 	XORQ    DI, DI
 
-fftq23:
+fftq41:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPS   (R8), Y1
@@ -929,9 +2971,9 @@ fftq23:
 	VMOVUPS   Y4, (R9)(SI*1)
 	ADDQ      $0x00000020, DI
 	CMPQ      DI, BX
-	JB        fftq23
+	JB        fftq41
 
-fftdone22:
+fftdone40:
 	VZEROUPPER
 	RET
 
@@ -945,10 +2987,10 @@ TEXT ·cfft2uAVX2(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x03, BX
 	TESTQ BX, BX
-	JE    fftdone24
+	JE    fftdone42
 	XORQ  SI, SI
 
-fftq25:
+fftq43:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPS (DI), Y0
@@ -959,9 +3001,9 @@ fftq25:
 	VMOVUPS Y2, (R8)(DX*1)
 	ADDQ    $0x00000020, SI
 	CMPQ    SI, BX
-	JB      fftq25
+	JB      fftq43
 
-fftdone24:
+fftdone42:
 	VZEROUPPER
 	RET
 
@@ -978,10 +3020,10 @@ TEXT ·cfft4uAVX512(SB), $0-40
 	VMOVUPS (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone26
+	JE      fftdone44
 	XORQ    DI, DI
 
-fftq27:
+fftq45:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPS   (R8), Z1
@@ -1004,9 +3046,9 @@ fftq27:
 	VMOVUPS   Z4, (R9)(SI*1)
 	ADDQ      $0x00000040, DI
 	CMPQ      DI, BX
-	JB        fftq27
+	JB        fftq45
 
-fftdone26:
+fftdone44:
 	VZEROUPPER
 	RET
 
@@ -1020,10 +3062,10 @@ TEXT ·cfft2uAVX512(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x03, BX
 	TESTQ BX, BX
-	JE    fftdone28
+	JE    fftdone46
 	XORQ  SI, SI
 
-fftq29:
+fftq47:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPS (DI), Z0
@@ -1034,9 +3076,9 @@ fftq29:
 	VMOVUPS Z2, (R8)(DX*1)
 	ADDQ    $0x00000040, SI
 	CMPQ    SI, BX
-	JB      fftq29
+	JB      fftq47
 
-fftdone28:
+fftdone46:
 	VZEROUPPER
 	RET
 
@@ -1055,9 +3097,9 @@ TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone30
+	JE      fftdone48
 
-fftt31:
+fftt49:
 	VMOVUPS        (CX), Y1
 	VMOVUPS        (CX)(SI*1), Y2
 	VMOVUPS        (CX)(SI*2), Y3
@@ -1103,9 +3145,9 @@ fftt31:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt31
+	JNE            fftt49
 
-fftdone30:
+fftdone48:
 	VZEROUPPER
 	RET
 
@@ -1124,9 +3166,9 @@ TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x03, BX
 	TESTQ   BX, BX
-	JE      fftdone32
+	JE      fftdone50
 
-fftt33:
+fftt51:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1176,9 +3218,9 @@ fftt33:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt33
+	JNE            fftt51
 
-fftdone32:
+fftdone50:
 	VZEROUPPER
 	RET
 
@@ -1202,9 +3244,9 @@ TEXT ·cfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x03, R10
 	TESTQ   R10, R10
-	JE      fftdone34
+	JE      fftdone52
 
-fftt35:
+fftt53:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPS        (R11), Z4
@@ -1514,9 +3556,9 @@ fftt35:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt35
+	JNE            fftt53
 
-fftdone34:
+fftdone52:
 	VZEROUPPER
 	RET
 
@@ -1535,9 +3577,9 @@ TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone36
+	JE      fftdone54
 
-fftp37:
+fftp55:
 	VMOVUPS        (CX), Z1
 	VMOVUPS        (CX)(SI*1), Z2
 	VMOVUPS        (CX)(SI*2), Z3
@@ -1579,9 +3621,9 @@ fftp37:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftp37
+	JNE            fftp55
 
-fftdone36:
+fftdone54:
 	VZEROUPPER
 	RET
 
@@ -1597,9 +3639,9 @@ TEXT ·csplitrealAVX2(SB), $0-48
 	VMOVUPS      (SI), Y0
 	VBROADCASTSS (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone38
+	JE           splitdone56
 
-split39:
+split57:
 	VMOVUPS        (AX), Y2
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -1624,9 +3666,9 @@ split39:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split39
+	JNE            split57
 
-splitdone38:
+splitdone56:
 	VZEROUPPER
 	RET
 
@@ -1642,9 +3684,9 @@ TEXT ·csplitrealAVX512(SB), $0-48
 	VMOVUPS      (SI), Z0
 	VBROADCASTSS (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone40
+	JE           splitdone58
 
-split41:
+split59:
 	VMOVUPS        (AX), Z2
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -1669,9 +3711,9 @@ split41:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split41
+	JNE            split59
 
-splitdone40:
+splitdone58:
 	VZEROUPPER
 	RET
 
@@ -1694,11 +3736,11 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone42
+	JE      fftdone60
 	TESTQ   DI, DI
-	JE      fftdone42
+	JE      fftdone60
 
-fftp43:
+fftp61:
 	VBROADCASTSD (DX), Y1
 	VBROADCASTSD 8(DX), Y2
 	VBROADCASTSD 16(DX), Y3
@@ -1707,7 +3749,7 @@ fftp43:
 	VBROADCASTSD 40(DX), Y6
 	XORQ         R11, R11
 
-fftq44:
+fftq62:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Y7
@@ -1739,14 +3781,14 @@ fftq44:
 	VMOVUPD        Y10, (R13)(R10*1)
 	ADDQ           $0x00000020, R11
 	CMPQ           R11, DI
-	JB             fftq44
+	JB             fftq62
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp43
+	JNE            fftp61
 
-fftdone42:
+fftdone60:
 	VZEROUPPER
 	RET
 
@@ -1765,16 +3807,16 @@ TEXT ·zfft2bAVX2(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone45
+	JE    fftdone63
 	TESTQ DI, DI
-	JE    fftdone45
+	JE    fftdone63
 
-fftp46:
+fftp64:
 	VBROADCASTSD (DX), Y0
 	VBROADCASTSD 8(DX), Y1
 	XORQ         R9, R9
 
-fftq47:
+fftq65:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Y2
@@ -1788,14 +3830,14 @@ fftq47:
 	VMOVUPD        Y4, (R11)(SI*1)
 	ADDQ           $0x00000020, R9
 	CMPQ           R9, DI
-	JB             fftq47
+	JB             fftq65
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp46
+	JNE            fftp64
 
-fftdone45:
+fftdone63:
 	VZEROUPPER
 	RET
 
@@ -1818,11 +3860,11 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	LEAQ    (SI)(SI*2), R10
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone48
+	JE      fftdone66
 	TESTQ   DI, DI
-	JE      fftdone48
+	JE      fftdone66
 
-fftp49:
+fftp67:
 	VBROADCASTSD (DX), Z1
 	VBROADCASTSD 8(DX), Z2
 	VBROADCASTSD 16(DX), Z3
@@ -1831,7 +3873,7 @@ fftp49:
 	VBROADCASTSD 40(DX), Z6
 	XORQ         R11, R11
 
-fftq50:
+fftq68:
 	LEAQ           (CX)(R11*1), R12
 	LEAQ           (AX)(R11*1), R13
 	VMOVUPD        (R12), Z7
@@ -1863,14 +3905,14 @@ fftq50:
 	VMOVUPD        Z10, (R13)(R10*1)
 	ADDQ           $0x00000040, R11
 	CMPQ           R11, DI
-	JB             fftq50
+	JB             fftq68
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*4), AX
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp49
+	JNE            fftp67
 
-fftdone48:
+fftdone66:
 	VZEROUPPER
 	RET
 
@@ -1889,16 +3931,16 @@ TEXT ·zfft2bAVX512(SB), $0-56
 	IMULQ BX, R8
 	MOVQ  pn+40(FP), BX
 	TESTQ BX, BX
-	JE    fftdone51
+	JE    fftdone69
 	TESTQ DI, DI
-	JE    fftdone51
+	JE    fftdone69
 
-fftp52:
+fftp70:
 	VBROADCASTSD (DX), Z0
 	VBROADCASTSD 8(DX), Z1
 	XORQ         R9, R9
 
-fftq53:
+fftq71:
 	LEAQ           (CX)(R9*1), R10
 	LEAQ           (AX)(R9*1), R11
 	VMOVUPD        (R10), Z2
@@ -1912,14 +3954,2056 @@ fftq53:
 	VMOVUPD        Z4, (R11)(SI*1)
 	ADDQ           $0x00000040, R9
 	CMPQ           R9, DI
-	JB             fftq53
+	JB             fftq71
 	ADDQ           SI, CX
 	LEAQ           (AX)(SI*2), AX
 	ADDQ           $0x00000010, DX
 	DECQ           BX
-	JNE            fftp52
+	JNE            fftp70
 
-fftdone51:
+fftdone69:
+	VZEROUPPER
+	RET
+
+// func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft16bAVX2(SB), $512-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPD (SI), Y0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x04, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x04, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone72
+	TESTQ   R12, R12
+	JE      fftdone72
+
+fftp73:
+	XORQ R13, R13
+
+fftq74:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPD        (SP), Y4
+	VMOVUPD        128(SP), Y5
+	VMOVUPD        256(SP), Y6
+	VMOVUPD        384(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPD        32(SP), Y4
+	VMOVUPD        160(SP), Y5
+	VMOVUPD        288(SP), Y6
+	VMOVUPD        416(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPD        64(SP), Y4
+	VMOVUPD        192(SP), Y5
+	VMOVUPD        320(SP), Y6
+	VMOVUPD        448(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPD        96(SP), Y4
+	VMOVUPD        224(SP), Y5
+	VMOVUPD        352(SP), Y6
+	VMOVUPD        480(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	ADDQ           $0x00000020, R13
+	CMPQ           R13, R12
+	JB             fftq74
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000030, DX
+	ADDQ           $0x00000030, BX
+	DECQ           SI
+	JNE            fftp73
+
+fftdone72:
+	VZEROUPPER
+	RET
+
+// func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft16uAVX2(SB), $512-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone75
+	TESTQ   R11, R11
+	JE      fftdone75
+
+fftp76:
+	XORQ R12, R12
+
+fftq77:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        (SP), Y1
+	VMOVUPD        128(SP), Y2
+	VMOVUPD        256(SP), Y3
+	VMOVUPD        384(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        32(SP), Y1
+	VMOVUPD        160(SP), Y2
+	VMOVUPD        288(SP), Y3
+	VMOVUPD        416(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        64(SP), Y1
+	VMOVUPD        192(SP), Y2
+	VMOVUPD        320(SP), Y3
+	VMOVUPD        448(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        96(SP), Y1
+	VMOVUPD        224(SP), Y2
+	VMOVUPD        352(SP), Y3
+	VMOVUPD        480(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq77
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp76
+
+fftdone75:
+	VZEROUPPER
+	RET
+
+// func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft8uAVX2(SB), $256-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone78
+	TESTQ   R11, R11
+	JE      fftdone78
+
+fftp79:
+	XORQ R12, R12
+
+fftq80:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        (SP), Y1
+	VMOVUPD        128(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        32(SP), Y1
+	VMOVUPD        160(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        64(SP), Y1
+	VMOVUPD        192(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        96(SP), Y1
+	VMOVUPD        224(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	ADDQ           $0x00000020, R12
+	CMPQ           R12, R11
+	JB             fftq80
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp79
+
+fftdone78:
+	VZEROUPPER
+	RET
+
+// func zfft16bx2AVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft16bx2AVX2(SB), $1024-72
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    twb+24(FP), BX
+	MOVQ    mask+64(FP), SI
+	VMOVUPD (SI), Y0
+	MOVQ    m+32(FP), SI
+	SHRQ    $0x02, SI
+	MOVQ    s+40(FP), DI
+	SHLQ    $0x04, DI
+	MOVQ    DI, R8
+	IMULQ   SI, R8
+	LEAQ    (SI)(SI*2), R11
+	SHLQ    $0x04, R11
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	LEAQ    (R9)(R9*2), R10
+	MOVQ    qn+56(FP), R12
+	SHLQ    $0x04, R12
+	MOVQ    pn+48(FP), SI
+	TESTQ   SI, SI
+	JE      fftdone81
+	TESTQ   R12, R12
+	JE      fftdone81
+
+fftp82:
+	XORQ R13, R13
+
+fftq83:
+	LEAQ           (CX)(R13*1), R14
+	MOVQ           DX, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	VMOVUPD        32(R14), Y4
+	VMOVUPD        32(R14)(R9*1), Y5
+	VMOVUPD        32(R14)(R9*2), Y6
+	VMOVUPD        32(R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 512(SP)
+	VMOVUPD        Y5, 544(SP)
+	VMOVUPD        Y6, 576(SP)
+	VMOVUPD        Y7, 608(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	VMOVUPD        32(R14), Y4
+	VMOVUPD        32(R14)(R9*1), Y5
+	VMOVUPD        32(R14)(R9*2), Y6
+	VMOVUPD        32(R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 640(SP)
+	VMOVUPD        Y5, 672(SP)
+	VMOVUPD        Y6, 704(SP)
+	VMOVUPD        Y7, 736(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	VMOVUPD        32(R14), Y4
+	VMOVUPD        32(R14)(R9*1), Y5
+	VMOVUPD        32(R14)(R9*2), Y6
+	VMOVUPD        32(R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 768(SP)
+	VMOVUPD        Y5, 800(SP)
+	VMOVUPD        Y6, 832(SP)
+	VMOVUPD        Y7, 864(SP)
+	ADDQ           R8, R14
+	ADDQ           R11, R15
+	VMOVUPD        (R14), Y4
+	VMOVUPD        (R14)(R9*1), Y5
+	VMOVUPD        (R14)(R9*2), Y6
+	VMOVUPD        (R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	VMOVUPD        32(R14), Y4
+	VMOVUPD        32(R14)(R9*1), Y5
+	VMOVUPD        32(R14)(R9*2), Y6
+	VMOVUPD        32(R14)(R10*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R15), Y2
+	VBROADCASTSD   8(R15), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R15), Y2
+	VBROADCASTSD   24(R15), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R15), Y2
+	VBROADCASTSD   40(R15), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 896(SP)
+	VMOVUPD        Y5, 928(SP)
+	VMOVUPD        Y6, 960(SP)
+	VMOVUPD        Y7, 992(SP)
+	LEAQ           (AX)(R13*1), R14
+	VMOVUPD        (SP), Y4
+	VMOVUPD        128(SP), Y5
+	VMOVUPD        256(SP), Y6
+	VMOVUPD        384(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        512(SP), Y4
+	VMOVUPD        640(SP), Y5
+	VMOVUPD        768(SP), Y6
+	VMOVUPD        896(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 32(R14)
+	VMOVUPD        Y5, 32(R14)(DI*4)
+	VMOVUPD        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, 32(R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPD        32(SP), Y4
+	VMOVUPD        160(SP), Y5
+	VMOVUPD        288(SP), Y6
+	VMOVUPD        416(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        544(SP), Y4
+	VMOVUPD        672(SP), Y5
+	VMOVUPD        800(SP), Y6
+	VMOVUPD        928(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 32(R14)
+	VMOVUPD        Y5, 32(R14)(DI*4)
+	VMOVUPD        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, 32(R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPD        64(SP), Y4
+	VMOVUPD        192(SP), Y5
+	VMOVUPD        320(SP), Y6
+	VMOVUPD        448(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        576(SP), Y4
+	VMOVUPD        704(SP), Y5
+	VMOVUPD        832(SP), Y6
+	VMOVUPD        960(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 32(R14)
+	VMOVUPD        Y5, 32(R14)(DI*4)
+	VMOVUPD        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, 32(R15)(DI*4)
+	ADDQ           DI, R14
+	VMOVUPD        96(SP), Y4
+	VMOVUPD        224(SP), Y5
+	VMOVUPD        352(SP), Y6
+	VMOVUPD        480(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (R14)
+	VMOVUPD        Y5, (R14)(DI*4)
+	VMOVUPD        Y6, (R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, (R15)(DI*4)
+	VMOVUPD        608(SP), Y4
+	VMOVUPD        736(SP), Y5
+	VMOVUPD        864(SP), Y6
+	VMOVUPD        992(SP), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (BX), Y2
+	VBROADCASTSD   8(BX), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(BX), Y2
+	VBROADCASTSD   24(BX), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(BX), Y2
+	VBROADCASTSD   40(BX), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 32(R14)
+	VMOVUPD        Y5, 32(R14)(DI*4)
+	VMOVUPD        Y6, 32(R14)(DI*8)
+	LEAQ           (R14)(DI*8), R15
+	VMOVUPD        Y7, 32(R15)(DI*4)
+	ADDQ           $0x00000040, R13
+	CMPQ           R13, R12
+	JB             fftq83
+	ADDQ           DI, CX
+	SHLQ           $0x04, DI
+	ADDQ           DI, AX
+	SHRQ           $0x04, DI
+	ADDQ           $0x00000030, DX
+	ADDQ           $0x00000030, BX
+	DECQ           SI
+	JNE            fftp82
+
+fftdone81:
+	VZEROUPPER
+	RET
+
+// func zfft16ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft16ux2AVX2(SB), $1024-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x02, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone84
+	TESTQ   R11, R11
+	JE      fftdone84
+
+fftp85:
+	XORQ R12, R12
+
+fftq86:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	VMOVUPD        32(R13), Y4
+	VMOVUPD        32(R13)(R8*1), Y5
+	VMOVUPD        32(R13)(R8*2), Y6
+	VMOVUPD        32(R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 512(SP)
+	VMOVUPD        Y5, 544(SP)
+	VMOVUPD        Y6, 576(SP)
+	VMOVUPD        Y7, 608(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	VMOVUPD        32(R13), Y4
+	VMOVUPD        32(R13)(R8*1), Y5
+	VMOVUPD        32(R13)(R8*2), Y6
+	VMOVUPD        32(R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 640(SP)
+	VMOVUPD        Y5, 672(SP)
+	VMOVUPD        Y6, 704(SP)
+	VMOVUPD        Y7, 736(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	VMOVUPD        32(R13), Y4
+	VMOVUPD        32(R13)(R8*1), Y5
+	VMOVUPD        32(R13)(R8*2), Y6
+	VMOVUPD        32(R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 768(SP)
+	VMOVUPD        Y5, 800(SP)
+	VMOVUPD        Y6, 832(SP)
+	VMOVUPD        Y7, 864(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	VMOVUPD        32(R13), Y4
+	VMOVUPD        32(R13)(R8*1), Y5
+	VMOVUPD        32(R13)(R8*2), Y6
+	VMOVUPD        32(R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 896(SP)
+	VMOVUPD        Y5, 928(SP)
+	VMOVUPD        Y6, 960(SP)
+	VMOVUPD        Y7, 992(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        (SP), Y1
+	VMOVUPD        128(SP), Y2
+	VMOVUPD        256(SP), Y3
+	VMOVUPD        384(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        512(SP), Y1
+	VMOVUPD        640(SP), Y2
+	VMOVUPD        768(SP), Y3
+	VMOVUPD        896(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y2, 32(R13)(SI*4)
+	VMOVUPD        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, 32(R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        32(SP), Y1
+	VMOVUPD        160(SP), Y2
+	VMOVUPD        288(SP), Y3
+	VMOVUPD        416(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        544(SP), Y1
+	VMOVUPD        672(SP), Y2
+	VMOVUPD        800(SP), Y3
+	VMOVUPD        928(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y2, 32(R13)(SI*4)
+	VMOVUPD        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, 32(R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        64(SP), Y1
+	VMOVUPD        192(SP), Y2
+	VMOVUPD        320(SP), Y3
+	VMOVUPD        448(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        576(SP), Y1
+	VMOVUPD        704(SP), Y2
+	VMOVUPD        832(SP), Y3
+	VMOVUPD        960(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y2, 32(R13)(SI*4)
+	VMOVUPD        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, 32(R14)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        96(SP), Y1
+	VMOVUPD        224(SP), Y2
+	VMOVUPD        352(SP), Y3
+	VMOVUPD        480(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y2, (R13)(SI*4)
+	VMOVUPD        Y3, (R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, (R14)(SI*4)
+	VMOVUPD        608(SP), Y1
+	VMOVUPD        736(SP), Y2
+	VMOVUPD        864(SP), Y3
+	VMOVUPD        992(SP), Y4
+	VADDPD         Y3, Y1, Y5
+	VSUBPD         Y3, Y1, Y6
+	VADDPD         Y4, Y2, Y3
+	VSUBPD         Y4, Y2, Y4
+	VPERMILPD      $0x05, Y4, Y4
+	VXORPD         Y0, Y4, Y4
+	VADDPD         Y3, Y5, Y1
+	VSUBPD         Y3, Y5, Y3
+	VSUBPD         Y4, Y6, Y2
+	VADDPD         Y4, Y6, Y4
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y2, 32(R13)(SI*4)
+	VMOVUPD        Y3, 32(R13)(SI*8)
+	LEAQ           (R13)(SI*8), R14
+	VMOVUPD        Y4, 32(R14)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq86
+	ADDQ           SI, CX
+	SHLQ           $0x04, SI
+	ADDQ           SI, AX
+	SHRQ           $0x04, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp85
+
+fftdone84:
+	VZEROUPPER
+	RET
+
+// func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// Requires: AVX, FMA3
+TEXT ·zfft8ux2AVX2(SB), $512-64
+	MOVQ    y+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    twa+16(FP), DX
+	MOVQ    mask+56(FP), BX
+	VMOVUPD (BX), Y0
+	MOVQ    m+24(FP), BX
+	SHRQ    $0x01, BX
+	MOVQ    s+32(FP), SI
+	SHLQ    $0x04, SI
+	MOVQ    SI, DI
+	IMULQ   BX, DI
+	LEAQ    (BX)(BX*2), R10
+	SHLQ    $0x04, R10
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	LEAQ    (R8)(R8*2), R9
+	MOVQ    qn+48(FP), R11
+	SHLQ    $0x04, R11
+	MOVQ    pn+40(FP), BX
+	TESTQ   BX, BX
+	JE      fftdone87
+	TESTQ   R11, R11
+	JE      fftdone87
+
+fftp88:
+	XORQ R12, R12
+
+fftq89:
+	LEAQ           (CX)(R12*1), R13
+	MOVQ           DX, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, (SP)
+	VMOVUPD        Y5, 32(SP)
+	VMOVUPD        Y6, 64(SP)
+	VMOVUPD        Y7, 96(SP)
+	VMOVUPD        32(R13), Y4
+	VMOVUPD        32(R13)(R8*1), Y5
+	VMOVUPD        32(R13)(R8*2), Y6
+	VMOVUPD        32(R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 256(SP)
+	VMOVUPD        Y5, 288(SP)
+	VMOVUPD        Y6, 320(SP)
+	VMOVUPD        Y7, 352(SP)
+	ADDQ           DI, R13
+	ADDQ           R10, R14
+	VMOVUPD        (R13), Y4
+	VMOVUPD        (R13)(R8*1), Y5
+	VMOVUPD        (R13)(R8*2), Y6
+	VMOVUPD        (R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 128(SP)
+	VMOVUPD        Y5, 160(SP)
+	VMOVUPD        Y6, 192(SP)
+	VMOVUPD        Y7, 224(SP)
+	VMOVUPD        32(R13), Y4
+	VMOVUPD        32(R13)(R8*1), Y5
+	VMOVUPD        32(R13)(R8*2), Y6
+	VMOVUPD        32(R13)(R9*1), Y7
+	VADDPD         Y6, Y4, Y1
+	VSUBPD         Y6, Y4, Y2
+	VADDPD         Y7, Y5, Y3
+	VSUBPD         Y7, Y5, Y7
+	VPERMILPD      $0x05, Y7, Y7
+	VXORPD         Y0, Y7, Y7
+	VADDPD         Y3, Y1, Y4
+	VSUBPD         Y3, Y1, Y6
+	VSUBPD         Y7, Y2, Y5
+	VADDPD         Y7, Y2, Y7
+	VBROADCASTSD   (R14), Y2
+	VBROADCASTSD   8(R14), Y3
+	VPERMILPD      $0x05, Y5, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y5
+	VBROADCASTSD   16(R14), Y2
+	VBROADCASTSD   24(R14), Y3
+	VPERMILPD      $0x05, Y6, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y6
+	VBROADCASTSD   32(R14), Y2
+	VBROADCASTSD   40(R14), Y3
+	VPERMILPD      $0x05, Y7, Y1
+	VMULPD         Y3, Y1, Y1
+	VFMADDSUB213PD Y1, Y2, Y7
+	VMOVUPD        Y4, 384(SP)
+	VMOVUPD        Y5, 416(SP)
+	VMOVUPD        Y6, 448(SP)
+	VMOVUPD        Y7, 480(SP)
+	LEAQ           (AX)(R12*1), R13
+	VMOVUPD        (SP), Y1
+	VMOVUPD        128(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        256(SP), Y1
+	VMOVUPD        384(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y3, 32(R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        32(SP), Y1
+	VMOVUPD        160(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        288(SP), Y1
+	VMOVUPD        416(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y3, 32(R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        64(SP), Y1
+	VMOVUPD        192(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        320(SP), Y1
+	VMOVUPD        448(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y3, 32(R13)(SI*4)
+	ADDQ           SI, R13
+	VMOVUPD        96(SP), Y1
+	VMOVUPD        224(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, (R13)
+	VMOVUPD        Y3, (R13)(SI*4)
+	VMOVUPD        352(SP), Y1
+	VMOVUPD        480(SP), Y2
+	VSUBPD         Y2, Y1, Y3
+	VADDPD         Y2, Y1, Y1
+	VMOVUPD        Y1, 32(R13)
+	VMOVUPD        Y3, 32(R13)(SI*4)
+	ADDQ           $0x00000040, R12
+	CMPQ           R12, R11
+	JB             fftq89
+	ADDQ           SI, CX
+	SHLQ           $0x03, SI
+	ADDQ           SI, AX
+	SHRQ           $0x03, SI
+	ADDQ           $0x00000030, DX
+	DECQ           BX
+	JNE            fftp88
+
+fftdone87:
 	VZEROUPPER
 	RET
 
@@ -1947,11 +6031,11 @@ TEXT ·zfft16bAVX512(SB), $0-72
 	SHLQ    $0x04, R12
 	MOVQ    pn+48(FP), SI
 	TESTQ   SI, SI
-	JE      fftdone54
+	JE      fftdone90
 	TESTQ   R12, R12
-	JE      fftdone54
+	JE      fftdone90
 
-fftp55:
+fftp91:
 	VBROADCASTSD (BX), Z1
 	VBROADCASTSD 8(BX), Z2
 	VBROADCASTSD 16(BX), Z3
@@ -1960,7 +6044,7 @@ fftp55:
 	VBROADCASTSD 40(BX), Z6
 	XORQ         R13, R13
 
-fftq56:
+fftq92:
 	LEAQ           (CX)(R13*1), R14
 	MOVQ           DX, R15
 	VMOVUPD        (R14), Z10
@@ -2085,6 +6169,7 @@ fftq56:
 	VPERMILPD      $0x55, Z25, Z7
 	VMULPD         Z9, Z7, Z7
 	VFMADDSUB213PD Z7, Z8, Z25
+	LEAQ           (AX)(R13*1), R14
 	VADDPD         Z18, Z10, Z7
 	VSUBPD         Z18, Z10, Z8
 	VADDPD         Z22, Z14, Z9
@@ -2104,12 +6189,12 @@ fftq56:
 	VPERMILPD      $0x55, Z22, Z7
 	VMULPD         Z6, Z7, Z7
 	VFMADDSUB213PD Z7, Z5, Z22
-	LEAQ           (AX)(R13*1), R14
 	VMOVUPD        Z10, (R14)
 	VMOVUPD        Z14, (R14)(DI*4)
 	VMOVUPD        Z18, (R14)(DI*8)
 	LEAQ           (R14)(DI*8), R15
 	VMOVUPD        Z22, (R15)(DI*4)
+	ADDQ           DI, R14
 	VADDPD         Z19, Z11, Z7
 	VSUBPD         Z19, Z11, Z8
 	VADDPD         Z23, Z15, Z9
@@ -2129,12 +6214,12 @@ fftq56:
 	VPERMILPD      $0x55, Z23, Z7
 	VMULPD         Z6, Z7, Z7
 	VFMADDSUB213PD Z7, Z5, Z23
-	ADDQ           DI, R14
 	VMOVUPD        Z11, (R14)
 	VMOVUPD        Z15, (R14)(DI*4)
 	VMOVUPD        Z19, (R14)(DI*8)
 	LEAQ           (R14)(DI*8), R15
 	VMOVUPD        Z23, (R15)(DI*4)
+	ADDQ           DI, R14
 	VADDPD         Z20, Z12, Z7
 	VSUBPD         Z20, Z12, Z8
 	VADDPD         Z24, Z16, Z9
@@ -2154,12 +6239,12 @@ fftq56:
 	VPERMILPD      $0x55, Z24, Z7
 	VMULPD         Z6, Z7, Z7
 	VFMADDSUB213PD Z7, Z5, Z24
-	ADDQ           DI, R14
 	VMOVUPD        Z12, (R14)
 	VMOVUPD        Z16, (R14)(DI*4)
 	VMOVUPD        Z20, (R14)(DI*8)
 	LEAQ           (R14)(DI*8), R15
 	VMOVUPD        Z24, (R15)(DI*4)
+	ADDQ           DI, R14
 	VADDPD         Z21, Z13, Z7
 	VSUBPD         Z21, Z13, Z8
 	VADDPD         Z25, Z17, Z9
@@ -2179,7 +6264,6 @@ fftq56:
 	VPERMILPD      $0x55, Z25, Z7
 	VMULPD         Z6, Z7, Z7
 	VFMADDSUB213PD Z7, Z5, Z25
-	ADDQ           DI, R14
 	VMOVUPD        Z13, (R14)
 	VMOVUPD        Z17, (R14)(DI*4)
 	VMOVUPD        Z21, (R14)(DI*8)
@@ -2187,7 +6271,7 @@ fftq56:
 	VMOVUPD        Z25, (R15)(DI*4)
 	ADDQ           $0x00000040, R13
 	CMPQ           R13, R12
-	JB             fftq56
+	JB             fftq92
 	ADDQ           DI, CX
 	SHLQ           $0x04, DI
 	ADDQ           DI, AX
@@ -2195,9 +6279,9 @@ fftq56:
 	ADDQ           $0x00000030, DX
 	ADDQ           $0x00000030, BX
 	DECQ           SI
-	JNE            fftp55
+	JNE            fftp91
 
-fftdone54:
+fftdone90:
 	VZEROUPPER
 	RET
 
@@ -2224,14 +6308,14 @@ TEXT ·zfft16uAVX512(SB), $0-64
 	SHLQ    $0x04, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone57
+	JE      fftdone93
 	TESTQ   R11, R11
-	JE      fftdone57
+	JE      fftdone93
 
-fftp58:
+fftp94:
 	XORQ R12, R12
 
-fftq59:
+fftq95:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPD        (R13), Z4
@@ -2356,6 +6440,7 @@ fftq59:
 	VPERMILPD      $0x55, Z19, Z1
 	VMULPD         Z3, Z1, Z1
 	VFMADDSUB213PD Z1, Z2, Z19
+	LEAQ           (AX)(R12*1), R13
 	VADDPD         Z12, Z4, Z1
 	VSUBPD         Z12, Z4, Z2
 	VADDPD         Z16, Z8, Z3
@@ -2366,12 +6451,12 @@ fftq59:
 	VSUBPD         Z3, Z1, Z12
 	VSUBPD         Z16, Z2, Z8
 	VADDPD         Z16, Z2, Z16
-	LEAQ           (AX)(R12*1), R13
 	VMOVUPD        Z4, (R13)
 	VMOVUPD        Z8, (R13)(SI*4)
 	VMOVUPD        Z12, (R13)(SI*8)
 	LEAQ           (R13)(SI*8), R14
 	VMOVUPD        Z16, (R14)(SI*4)
+	ADDQ           SI, R13
 	VADDPD         Z13, Z5, Z1
 	VSUBPD         Z13, Z5, Z2
 	VADDPD         Z17, Z9, Z3
@@ -2382,12 +6467,12 @@ fftq59:
 	VSUBPD         Z3, Z1, Z13
 	VSUBPD         Z4, Z2, Z9
 	VADDPD         Z4, Z2, Z17
-	ADDQ           SI, R13
 	VMOVUPD        Z5, (R13)
 	VMOVUPD        Z9, (R13)(SI*4)
 	VMOVUPD        Z13, (R13)(SI*8)
 	LEAQ           (R13)(SI*8), R14
 	VMOVUPD        Z17, (R14)(SI*4)
+	ADDQ           SI, R13
 	VADDPD         Z14, Z6, Z1
 	VSUBPD         Z14, Z6, Z2
 	VADDPD         Z18, Z10, Z3
@@ -2398,12 +6483,12 @@ fftq59:
 	VSUBPD         Z3, Z1, Z14
 	VSUBPD         Z4, Z2, Z10
 	VADDPD         Z4, Z2, Z18
-	ADDQ           SI, R13
 	VMOVUPD        Z6, (R13)
 	VMOVUPD        Z10, (R13)(SI*4)
 	VMOVUPD        Z14, (R13)(SI*8)
 	LEAQ           (R13)(SI*8), R14
 	VMOVUPD        Z18, (R14)(SI*4)
+	ADDQ           SI, R13
 	VADDPD         Z15, Z7, Z1
 	VSUBPD         Z15, Z7, Z2
 	VADDPD         Z19, Z11, Z3
@@ -2414,7 +6499,6 @@ fftq59:
 	VSUBPD         Z3, Z1, Z15
 	VSUBPD         Z4, Z2, Z11
 	VADDPD         Z4, Z2, Z19
-	ADDQ           SI, R13
 	VMOVUPD        Z7, (R13)
 	VMOVUPD        Z11, (R13)(SI*4)
 	VMOVUPD        Z15, (R13)(SI*8)
@@ -2422,16 +6506,16 @@ fftq59:
 	VMOVUPD        Z19, (R14)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq59
+	JB             fftq95
 	ADDQ           SI, CX
 	SHLQ           $0x04, SI
 	ADDQ           SI, AX
 	SHRQ           $0x04, SI
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp58
+	JNE            fftp94
 
-fftdone57:
+fftdone93:
 	VZEROUPPER
 	RET
 
@@ -2458,14 +6542,14 @@ TEXT ·zfft8uAVX512(SB), $0-64
 	SHLQ    $0x04, R11
 	MOVQ    pn+40(FP), BX
 	TESTQ   BX, BX
-	JE      fftdone60
+	JE      fftdone96
 	TESTQ   R11, R11
-	JE      fftdone60
+	JE      fftdone96
 
-fftp61:
+fftp97:
 	XORQ R12, R12
 
-fftq62:
+fftq98:
 	LEAQ           (CX)(R12*1), R13
 	MOVQ           DX, R14
 	VMOVUPD        (R13), Z4
@@ -2528,38 +6612,38 @@ fftq62:
 	VPERMILPD      $0x55, Z11, Z1
 	VMULPD         Z3, Z1, Z1
 	VFMADDSUB213PD Z1, Z2, Z11
+	LEAQ           (AX)(R12*1), R13
 	VSUBPD         Z8, Z4, Z1
 	VADDPD         Z8, Z4, Z4
-	LEAQ           (AX)(R12*1), R13
 	VMOVUPD        Z4, (R13)
 	VMOVUPD        Z1, (R13)(SI*4)
+	ADDQ           SI, R13
 	VSUBPD         Z9, Z5, Z1
 	VADDPD         Z9, Z5, Z5
-	ADDQ           SI, R13
 	VMOVUPD        Z5, (R13)
 	VMOVUPD        Z1, (R13)(SI*4)
+	ADDQ           SI, R13
 	VSUBPD         Z10, Z6, Z1
 	VADDPD         Z10, Z6, Z6
-	ADDQ           SI, R13
 	VMOVUPD        Z6, (R13)
 	VMOVUPD        Z1, (R13)(SI*4)
+	ADDQ           SI, R13
 	VSUBPD         Z11, Z7, Z1
 	VADDPD         Z11, Z7, Z7
-	ADDQ           SI, R13
 	VMOVUPD        Z7, (R13)
 	VMOVUPD        Z1, (R13)(SI*4)
 	ADDQ           $0x00000040, R12
 	CMPQ           R12, R11
-	JB             fftq62
+	JB             fftq98
 	ADDQ           SI, CX
 	SHLQ           $0x03, SI
 	ADDQ           SI, AX
 	SHRQ           $0x03, SI
 	ADDQ           $0x00000030, DX
 	DECQ           BX
-	JNE            fftp61
+	JNE            fftp97
 
-fftdone60:
+fftdone96:
 	VZEROUPPER
 	RET
 
@@ -2576,10 +6660,10 @@ TEXT ·zfft4uAVX2(SB), $0-40
 	VMOVUPD (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone63
+	JE      fftdone99
 	XORQ    DI, DI
 
-fftq64:
+fftq100:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPD   (R8), Y1
@@ -2602,9 +6686,9 @@ fftq64:
 	VMOVUPD   Y4, (R9)(SI*1)
 	ADDQ      $0x00000020, DI
 	CMPQ      DI, BX
-	JB        fftq64
+	JB        fftq100
 
-fftdone63:
+fftdone99:
 	VZEROUPPER
 	RET
 
@@ -2618,10 +6702,10 @@ TEXT ·zfft2uAVX2(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x04, BX
 	TESTQ BX, BX
-	JE    fftdone65
+	JE    fftdone101
 	XORQ  SI, SI
 
-fftq66:
+fftq102:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPD (DI), Y0
@@ -2632,9 +6716,9 @@ fftq66:
 	VMOVUPD Y2, (R8)(DX*1)
 	ADDQ    $0x00000020, SI
 	CMPQ    SI, BX
-	JB      fftq66
+	JB      fftq102
 
-fftdone65:
+fftdone101:
 	VZEROUPPER
 	RET
 
@@ -2651,10 +6735,10 @@ TEXT ·zfft4uAVX512(SB), $0-40
 	VMOVUPD (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
-	JE      fftdone67
+	JE      fftdone103
 	XORQ    DI, DI
 
-fftq68:
+fftq104:
 	LEAQ      (CX)(DI*1), R8
 	LEAQ      (AX)(DI*1), R9
 	VMOVUPD   (R8), Z1
@@ -2677,9 +6761,9 @@ fftq68:
 	VMOVUPD   Z4, (R9)(SI*1)
 	ADDQ      $0x00000040, DI
 	CMPQ      DI, BX
-	JB        fftq68
+	JB        fftq104
 
-fftdone67:
+fftdone103:
 	VZEROUPPER
 	RET
 
@@ -2693,10 +6777,10 @@ TEXT ·zfft2uAVX512(SB), $0-32
 	MOVQ  qn+24(FP), BX
 	SHLQ  $0x04, BX
 	TESTQ BX, BX
-	JE    fftdone69
+	JE    fftdone105
 	XORQ  SI, SI
 
-fftq70:
+fftq106:
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (AX)(SI*1), R8
 	VMOVUPD (DI), Z0
@@ -2707,9 +6791,9 @@ fftq70:
 	VMOVUPD Z2, (R8)(DX*1)
 	ADDQ    $0x00000040, SI
 	CMPQ    SI, BX
-	JB      fftq70
+	JB      fftq106
 
-fftdone69:
+fftdone105:
 	VZEROUPPER
 	RET
 
@@ -2728,9 +6812,9 @@ TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x01, BX
 	TESTQ   BX, BX
-	JE      fftdone71
+	JE      fftdone107
 
-fftt72:
+fftt108:
 	VMOVUPD        (CX), Y1
 	VMOVUPD        (CX)(SI*1), Y2
 	VMOVUPD        (CX)(SI*2), Y3
@@ -2775,9 +6859,9 @@ fftt72:
 	ADDQ           $0x00000080, AX
 	ADDQ           $0x00000060, DX
 	DECQ           BX
-	JNE            fftt72
+	JNE            fftt108
 
-fftdone71:
+fftdone107:
 	VZEROUPPER
 	RET
 
@@ -2796,9 +6880,9 @@ TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    pn+32(FP), BX
 	SHRQ    $0x02, BX
 	TESTQ   BX, BX
-	JE      fftdone73
+	JE      fftdone109
 
-fftt74:
+fftt110:
 	VMOVUPD        (CX), Z1
 	VMOVUPD        (CX)(SI*1), Z2
 	VMOVUPD        (CX)(SI*2), Z3
@@ -2847,9 +6931,9 @@ fftt74:
 	ADDQ           $0x00000100, AX
 	ADDQ           $0x000000c0, DX
 	DECQ           BX
-	JNE            fftt74
+	JNE            fftt110
 
-fftdone73:
+fftdone109:
 	VZEROUPPER
 	RET
 
@@ -2873,9 +6957,9 @@ TEXT ·zfft16tAVX512(SB), $0-56
 	MOVQ    pn+40(FP), R10
 	SHRQ    $0x02, R10
 	TESTQ   R10, R10
-	JE      fftdone75
+	JE      fftdone111
 
-fftt76:
+fftt112:
 	MOVQ           CX, R11
 	MOVQ           DX, R12
 	VMOVUPD        (R11), Z4
@@ -3177,9 +7261,9 @@ fftt76:
 	ADDQ           $0x000000c0, DX
 	ADDQ           $0x000000c0, BX
 	DECQ           R10
-	JNE            fftt76
+	JNE            fftt112
 
-fftdone75:
+fftdone111:
 	VZEROUPPER
 	RET
 
@@ -3195,9 +7279,9 @@ TEXT ·zsplitrealAVX2(SB), $0-48
 	VMOVUPD      (SI), Y0
 	VBROADCASTSD (DI), Y1
 	TESTQ        BX, BX
-	JE           splitdone77
+	JE           splitdone113
 
-split78:
+split114:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
@@ -3221,9 +7305,9 @@ split78:
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
 	DECQ           BX
-	JNE            split78
+	JNE            split114
 
-splitdone77:
+splitdone113:
 	VZEROUPPER
 	RET
 
@@ -3239,9 +7323,9 @@ TEXT ·zsplitrealAVX512(SB), $0-48
 	VMOVUPD      (SI), Z0
 	VBROADCASTSD (DI), Z1
 	TESTQ        BX, BX
-	JE           splitdone79
+	JE           splitdone115
 
-split80:
+split116:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
@@ -3265,8 +7349,8 @@ split80:
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
 	DECQ           BX
-	JNE            split80
+	JNE            split116
 
-splitdone79:
+splitdone115:
 	VZEROUPPER
 	RET

@@ -30,6 +30,50 @@ func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // It needs AVX-512F.
 func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int)
 
+// cfft16bAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 4.
+func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft16uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft8uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft16bx2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 8.
+func cfft16bx2AVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft16ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
+func cfft16ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
+// cfft8ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
+func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+
 // cfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
 // over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
@@ -138,6 +182,50 @@ func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
 // It needs AVX-512F.
 func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int)
+
+// zfft16bAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 2.
+func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft16uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 2.
+func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft8uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 2.
+func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft16bx2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
+// over m/4 (twb: its own), from x into y: for p' < pn and q < qn, A's butterflies
+// p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
+// j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
+// q, twb to p'. m is a multiple of 4, s and qn of 4.
+func zfft16bx2AVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft16ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+func zfft16ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+
+// zfft8ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
+// m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
+// of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
+// A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
+// qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
+func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
 
 // zfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
