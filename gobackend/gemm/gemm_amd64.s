@@ -7564,8 +7564,46 @@ TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-104
 	BYTE $0x49
 	BYTE $0x00
 	MOVQ tiles+80(FP), AX
+	MOVQ DI, CX
+	MOVQ $0x00000020, SI
+
+pfc0:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc0
 
 tile:
+	CMPQ AX, $0x01
+	JBE  nopfc
+	LEAQ (R10)(R11*1), CX
+	MOVQ $0x00000020, SI
+
+pfc:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc
+
+nopfc:
 	MOVQ k+8(FP), CX
 	MOVQ R12, BX
 	MOVQ R13, SI
@@ -7785,8 +7823,46 @@ TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	BYTE $0x49
 	BYTE $0x00
 	MOVQ tiles+80(FP), AX
+	MOVQ DI, CX
+	MOVQ $0x00000020, SI
+
+pfc0:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc0
 
 tile:
+	CMPQ AX, $0x01
+	JBE  nopfc
+	LEAQ (R10)(R11*1), CX
+	MOVQ $0x00000020, SI
+
+pfc:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc
+
+nopfc:
 	MOVQ k+8(FP), CX
 	MOVQ R12, BX
 	MOVQ R13, SI
@@ -8006,8 +8082,46 @@ TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	BYTE $0x49
 	BYTE $0x00
 	MOVQ tiles+80(FP), AX
+	MOVQ DI, CX
+	MOVQ $0x00000020, SI
+
+pfc0:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc0
 
 tile:
+	CMPQ AX, $0x01
+	JBE  nopfc
+	LEAQ (R10)(R11*1), CX
+	MOVQ $0x00000020, SI
+
+pfc:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc
+
+nopfc:
 	MOVQ k+8(FP), CX
 	MOVQ R12, BX
 	MOVQ R13, SI
