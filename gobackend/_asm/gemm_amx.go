@@ -102,7 +102,9 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 		"words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with",
 		"row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into",
 		"L2, up to pfend: the next panel of B, which would otherwise come from",
-		"further out while the tiles wait.",
+		"further out while the tiles wait. Before a tile's steps it asks for the",
+		"next tile's rows of c for writing (PREFETCHW; the first tile's on entry),",
+		"so that its stores do not wait for their reads.",
 	)
 	g.Load(g.Param("cfg"), RAX)
 	g.Load(g.Param("a"), R13)
