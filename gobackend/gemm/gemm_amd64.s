@@ -7458,7 +7458,7 @@ withc:
 	RET
 
 // func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
 	MOVQ         src+0(FP), SI
 	MOVQ         ld+8(FP), DX
@@ -7473,11 +7473,16 @@ TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
 	VPBROADCASTD AX, Z31
 	MOVQ         DX, AX
 	SHLQ         $0x01, AX
+	MOVQ         AX, R15
+	SHLQ         $0x03, R15
 
 step65:
-	LEAQ (SI)(DX*1), R10
-	XORQ BX, BX
-	XORQ R13, R13
+	LEAQ       (SI)(DX*1), R10
+	LEAQ       (SI)(R15*1), R14
+	PREFETCHT0 (R14)
+	PREFETCHT0 (R14)(DX*1)
+	XORQ       BX, BX
+	XORQ       R13, R13
 
 vec66:
 	VPMOVZXWD  (SI)(BX*1), Z0
@@ -7497,7 +7502,7 @@ vec66:
 	RET
 
 // func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
 	MOVQ         src+0(FP), SI
 	MOVQ         ld+8(FP), DX
@@ -7511,13 +7516,21 @@ TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
 	VPBROADCASTD AX, Z31
 	MOVQ         DX, AX
 	SHLQ         $0x02, AX
+	MOVQ         AX, R15
+	SHLQ         $0x03, R15
 
 step67:
-	LEAQ (SI)(DX*1), R10
-	LEAQ (SI)(DX*2), R11
-	LEAQ (R10)(DX*2), R12
-	XORQ BX, BX
-	XORQ R13, R13
+	LEAQ       (SI)(DX*1), R10
+	LEAQ       (SI)(DX*2), R11
+	LEAQ       (R10)(DX*2), R12
+	LEAQ       (SI)(R15*1), R14
+	PREFETCHT0 (R14)
+	PREFETCHT0 (R14)(DX*1)
+	PREFETCHT0 (R14)(DX*2)
+	LEAQ       (R14)(DX*2), R14
+	PREFETCHT0 (R14)(DX*1)
+	XORQ       BX, BX
+	XORQ       R13, R13
 
 vec68:
 	VPMOVZXBD  (SI)(BX*1), Z0
