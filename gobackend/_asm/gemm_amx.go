@@ -36,7 +36,8 @@ var amxKernels = []amxKernel{
 }
 
 // amxCode is each tile instruction the kernels use, with the registers
-// they use it on, in Intel syntax (as the GNU assembler reads it).
+// they use it on, in Intel syntax (as the GNU assembler reads it), and
+// PREFETCHW, which avo lacks.
 var amxCode = map[string][]byte{
 	"ldtilecfg [rax]":                 {0xc4, 0xe2, 0x78, 0x49, 0x00},
 	"tilerelease":                     {0xc4, 0xe2, 0x78, 0x49, 0xc0},
@@ -68,6 +69,8 @@ var amxCode = map[string][]byte{
 	"tilestored [rdi+rdx*1+64], tmm1": {0xc4, 0xe2, 0x7a, 0x4b, 0x4c, 0x17, 0x40},
 	"tilestored [r10+rdx*1], tmm2":    {0xc4, 0xc2, 0x7a, 0x4b, 0x14, 0x12},
 	"tilestored [r10+rdx*1+64], tmm3": {0xc4, 0xc2, 0x7a, 0x4b, 0x5c, 0x12, 0x40},
+	"prefetchw [rcx]":                 {0x0f, 0x0d, 0x09},
+	"prefetchw [rcx+64]":              {0x0f, 0x0d, 0x49, 0x40},
 }
 
 // amx emits one tile instruction of amxCode.
@@ -99,7 +102,9 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 		"words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with",
 		"row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into",
 		"L2, up to pfend: the next panel of B, which would otherwise come from",
-		"further out while the tiles wait.",
+		"further out while the tiles wait. Before a tile's steps it asks for the",
+		"next tile's rows of c for writing (PREFETCHW; the first tile's on entry),",
+		"so that its stores do not wait for their reads.",
 	)
 	g.Load(g.Param("cfg"), RAX)
 	g.Load(g.Param("a"), R13)
@@ -115,10 +120,17 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.MOVQ(U32(128), R9)
 	g.amx("ldtilecfg [rax]")
 	g.Load(g.Param("tiles"), RAX)
+	g.MOVQ(RDI, RCX)
+	g.prefetchCTile("pfc0")
 
 	// One call configures the tiles once for all its tiles of C: the
 	// configuration and release cost as much as a few tile products.
 	g.Label("tile")
+	g.CMPQ(RAX, U8(1))
+	g.JBE(LabelRef("nopfc"))
+	g.LEAQ(Mem{Base: R10, Index: R11, Scale: 1}, RCX)
+	g.prefetchCTile("pfc")
+	g.Label("nopfc")
 	g.Load(g.Param("k"), RCX)
 	g.MOVQ(R12, RBX)
 	g.MOVQ(R13, RSI) // rows 0–15 of the panel
@@ -186,4 +198,19 @@ func (g *gen) amxMicroKernel(k amxKernel) {
 	g.JNZ(LabelRef("tile"))
 	g.amx("tilerelease")
 	g.RET()
+}
+
+// prefetchCTile asks for the 32 rows of 128 bytes of a tile of C from RCX
+// on (row stride RDX) for writing (PREFETCHW), using RSI as its count: a
+// tile store to lines not held for writing waits for their reads, as much
+// from DRAM after other work has made C cold, where a tile's k loop
+// leaves the reads time to arrive.
+func (g *gen) prefetchCTile(label string) {
+	g.MOVQ(U32(32), RSI)
+	g.Label(label)
+	g.amx("prefetchw [rcx]")
+	g.amx("prefetchw [rcx+64]")
+	g.ADDQ(RDX, RCX)
+	g.DECQ(RSI)
+	g.JNZ(LabelRef(label))
 }

@@ -7872,7 +7872,7 @@ withc:
 	RET
 
 // func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
 	MOVQ         src+0(FP), SI
 	MOVQ         ld+8(FP), DX
@@ -7887,11 +7887,16 @@ TEXT ·lowpPackPairsAVX512(SB), NOSPLIT, $0-52
 	VPBROADCASTD AX, Z31
 	MOVQ         DX, AX
 	SHLQ         $0x01, AX
+	MOVQ         AX, R15
+	SHLQ         $0x03, R15
 
 step73:
-	LEAQ (SI)(DX*1), R10
-	XORQ BX, BX
-	XORQ R13, R13
+	LEAQ       (SI)(DX*1), R10
+	LEAQ       (SI)(R15*1), R14
+	PREFETCHT0 (R14)
+	PREFETCHT0 (R14)(DX*1)
+	XORQ       BX, BX
+	XORQ       R13, R13
 
 vec74:
 	VPMOVZXWD  (SI)(BX*1), Z0
@@ -7911,7 +7916,7 @@ vec74:
 	RET
 
 // func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
 	MOVQ         src+0(FP), SI
 	MOVQ         ld+8(FP), DX
@@ -7925,13 +7930,21 @@ TEXT ·lowpPackQuadsAVX512(SB), NOSPLIT, $0-52
 	VPBROADCASTD AX, Z31
 	MOVQ         DX, AX
 	SHLQ         $0x02, AX
+	MOVQ         AX, R15
+	SHLQ         $0x03, R15
 
 step75:
-	LEAQ (SI)(DX*1), R10
-	LEAQ (SI)(DX*2), R11
-	LEAQ (R10)(DX*2), R12
-	XORQ BX, BX
-	XORQ R13, R13
+	LEAQ       (SI)(DX*1), R10
+	LEAQ       (SI)(DX*2), R11
+	LEAQ       (R10)(DX*2), R12
+	LEAQ       (SI)(R15*1), R14
+	PREFETCHT0 (R14)
+	PREFETCHT0 (R14)(DX*1)
+	PREFETCHT0 (R14)(DX*2)
+	LEAQ       (R14)(DX*2), R14
+	PREFETCHT0 (R14)(DX*1)
+	XORQ       BX, BX
+	XORQ       R13, R13
 
 vec76:
 	VPMOVZXBD  (SI)(BX*1), Z0
@@ -7978,8 +7991,46 @@ TEXT ·bf16gemm32x32AMX(SB), NOSPLIT, $0-104
 	BYTE $0x49
 	BYTE $0x00
 	MOVQ tiles+80(FP), AX
+	MOVQ DI, CX
+	MOVQ $0x00000020, SI
+
+pfc0:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc0
 
 tile:
+	CMPQ AX, $0x01
+	JBE  nopfc
+	LEAQ (R10)(R11*1), CX
+	MOVQ $0x00000020, SI
+
+pfc:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc
+
+nopfc:
 	MOVQ k+8(FP), CX
 	MOVQ R12, BX
 	MOVQ R13, SI
@@ -8199,8 +8250,46 @@ TEXT ·u8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	BYTE $0x49
 	BYTE $0x00
 	MOVQ tiles+80(FP), AX
+	MOVQ DI, CX
+	MOVQ $0x00000020, SI
+
+pfc0:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc0
 
 tile:
+	CMPQ AX, $0x01
+	JBE  nopfc
+	LEAQ (R10)(R11*1), CX
+	MOVQ $0x00000020, SI
+
+pfc:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc
+
+nopfc:
 	MOVQ k+8(FP), CX
 	MOVQ R12, BX
 	MOVQ R13, SI
@@ -8420,8 +8509,46 @@ TEXT ·s8s8gemm32x32AMX(SB), NOSPLIT, $0-104
 	BYTE $0x49
 	BYTE $0x00
 	MOVQ tiles+80(FP), AX
+	MOVQ DI, CX
+	MOVQ $0x00000020, SI
+
+pfc0:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc0
 
 tile:
+	CMPQ AX, $0x01
+	JBE  nopfc
+	LEAQ (R10)(R11*1), CX
+	MOVQ $0x00000020, SI
+
+pfc:
+	// prefetchw [rcx]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x09
+
+	// prefetchw [rcx+64]
+	BYTE $0x0f
+	BYTE $0x0d
+	BYTE $0x49
+	BYTE $0x40
+	ADDQ DX, CX
+	DECQ SI
+	JNZ  pfc
+
+nopfc:
 	MOVQ k+8(FP), CX
 	MOVQ R12, BX
 	MOVQ R13, SI

@@ -226,7 +226,9 @@ func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs 
 // words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with
 // row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into
 // L2, up to pfend: the next panel of B, which would otherwise come from
-// further out while the tiles wait.
+// further out while the tiles wait. Before a tile's steps it asks for the
+// next tile's rows of c for writing (PREFETCHW; the first tile's on entry),
+// so that its stores do not wait for their reads.
 func bf16gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
 // u8s8gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
@@ -237,7 +239,9 @@ func bf16gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel 
 // words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with
 // row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into
 // L2, up to pfend: the next panel of B, which would otherwise come from
-// further out while the tiles wait.
+// further out while the tiles wait. Before a tile's steps it asks for the
+// next tile's rows of c for writing (PREFETCHW; the first tile's on entry),
+// so that its stores do not wait for their reads.
 func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
 // s8s8gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
@@ -248,7 +252,9 @@ func u8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel 
 // words of k-groups (see gemm_amx.go in _asm), c row-major 32-bit values with
 // row stride ldc. k ≥ 1. Each step also prefetches 256 bytes from pf on into
 // L2, up to pfend: the next panel of B, which would otherwise come from
-// further out while the tiles wait.
+// further out while the tiles wait. Before a tile's steps it asks for the
+// next tile's rows of c for writing (PREFETCHW; the first tile's on entry),
+// so that its stores do not wait for their reads.
 func s8s8gemm32x32AMX(cfg *byte, k int, a *byte, astride int, astep int, apanel int, b *uint32, c *uint32, ldc int, add int, tiles int, pf *uint32, pfend *uint32)
 
 // sgemm14x32AVX512PF computes the 14×32 tile c = alpha·a·b + beta·c, a a packed
