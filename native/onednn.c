@@ -594,3 +594,56 @@ fail:
 	*out = NULL;
 	return st;
 }
+
+static void prim_destroy(pb_job *j)
+{
+	pb_dnnl_prim_job *d = j->ctx;
+	if (d == NULL)
+		return;
+	const pb_dnnl *lib = d->lib;
+	for (size_t i = 0; i < d->nmems; i++)
+		if (d->mems[i] != NULL)
+			lib->memory_destroy(d->mems[i]);
+	if (d->prim != NULL)
+		lib->prim_destroy(d->prim);
+	if (d->pd != NULL)
+		lib->pd_destroy(d->pd);
+	if (d->stream != NULL)
+		lib->stream_destroy(d->stream);
+	if (d->attr != NULL)
+		d->attr_destroy(d->attr);
+	free(d->scratch);
+	free(d->mems);
+	free(d->args);
+	free(d);
+	j->ctx = NULL;
+}
+
+static pb_status prim_iter(pb_job *j, int c, char *err, size_t errlen)
+{
+	pb_dnnl_prim_job *d = j->ctx;
+	return pb_dnnl_execute(d->lib, d->prim, d->stream, d->nexec,
+	                       d->args + (size_t)c * (size_t)d->nexec, d->what, err, errlen);
+}
+
+static pb_status prim_after(pb_job *j, char *err, size_t errlen)
+{
+	pb_dnnl_prim_job *d = j->ctx;
+	return pb_dnnl_wait(d->lib, d->stream, d->what, err, errlen);
+}
+
+static pb_status prim_before(pb_job *j, char *err, size_t errlen)
+{
+	pb_dnnl_prim_job *d = j->ctx;
+	if (j->threads == 0)
+		return PB_OK;
+	return pb_dnnl_apply_threads(d->lib, j->threads, err, errlen);
+}
+
+void pb_dnnl_prim_hooks(pb_job *j)
+{
+	j->destroy = prim_destroy;
+	j->iter = prim_iter;
+	j->after = prim_after;
+	j->before = prim_before;
+}

@@ -66,4 +66,28 @@ pb_status pb_dnnl_execute(const pb_dnnl *lib, dnnl_primitive_t prim, dnnl_stream
 pb_status pb_dnnl_wait(const pb_dnnl *lib, dnnl_stream_t stream, const char *what, char *err,
                        size_t errlen);
 
+/*
+ * pb_dnnl_prim_job is a job that runs one primitive on copies of its
+ * arguments (the matmul and the quantization reorders): what it holds and
+ * its hooks. A job's own struct begins with it, so the hooks take ctx as
+ * one. pb_dnnl_prim_hooks sets the four hooks; what prefixes the calls in
+ * messages ("gemm: " or "").
+ */
+typedef struct pb_dnnl_prim_job {
+	const pb_dnnl *lib;
+	dnnl_primitive_attr_destroy_fn attr_destroy;
+	const char *what;
+	dnnl_primitive_attr_t attr; /* scratchpad mode user, scales, zero points */
+	dnnl_primitive_desc_t pd;
+	dnnl_primitive_t prim;
+	dnnl_stream_t stream;
+	dnnl_memory_t *mems; /* [copy * args + arg], then the scratchpad's */
+	size_t nmems;
+	dnnl_exec_arg_t *args; /* [copy * nexec + i] */
+	int nexec;             /* the primitive's arguments, one more with a scratchpad */
+	void *scratch;
+} pb_dnnl_prim_job;
+
+void pb_dnnl_prim_hooks(pb_job *j);
+
 #endif /* PB_ONEDNN_INTERNAL_H */

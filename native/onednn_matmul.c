@@ -129,63 +129,9 @@ int pb_dnnl_gemm_has(pb_dnnl *lib, pb_dnnl_gemm_type t, char *impl, size_t impll
 }
 
 typedef struct matmul_job {
-	const pb_dnnl *lib;
+	pb_dnnl_prim_job p; /* first: the hooks take ctx as one */
 	matmul_fns f;
-	dnnl_primitive_attr_t attr; /* scratchpad mode user */
-	dnnl_primitive_desc_t pd;
-	dnnl_primitive_t prim;
-	dnnl_stream_t stream;
-	dnnl_memory_t *mems;   /* [copy * 3 + arg], then the scratchpad's */
-	size_t nmems;
-	dnnl_exec_arg_t *args; /* [copy * nexec + i] */
-	int nexec;             /* 3, or 4 with a scratchpad */
-	void *scratch;
 } matmul_job;
-
-static void matmul_destroy(pb_job *j)
-{
-	matmul_job *d = j->ctx;
-	if (d == NULL)
-		return;
-	const pb_dnnl *lib = d->lib;
-	for (size_t i = 0; i < d->nmems; i++)
-		if (d->mems[i] != NULL)
-			lib->memory_destroy(d->mems[i]);
-	if (d->prim != NULL)
-		lib->prim_destroy(d->prim);
-	if (d->pd != NULL)
-		lib->pd_destroy(d->pd);
-	if (d->stream != NULL)
-		lib->stream_destroy(d->stream);
-	if (d->attr != NULL)
-		d->f.attr_destroy(d->attr);
-	free(d->scratch);
-	free(d->mems);
-	free(d->args);
-	free(d);
-	j->ctx = NULL;
-}
-
-static pb_status matmul_iter(pb_job *j, int c, char *err, size_t errlen)
-{
-	matmul_job *d = j->ctx;
-	return pb_dnnl_execute(d->lib, d->prim, d->stream, d->nexec,
-	                       d->args + (size_t)c * (size_t)d->nexec, "gemm: ", err, errlen);
-}
-
-static pb_status matmul_after(pb_job *j, char *err, size_t errlen)
-{
-	matmul_job *d = j->ctx;
-	return pb_dnnl_wait(d->lib, d->stream, "gemm: ", err, errlen);
-}
-
-static pb_status matmul_before(pb_job *j, char *err, size_t errlen)
-{
-	matmul_job *d = j->ctx;
-	if (j->threads == 0)
-		return PB_OK;
-	return pb_dnnl_apply_threads(d->lib, j->threads, err, errlen);
-}
 
 /* FAIL and CHECK end pb_dnnl_gemm_job with a message naming the gemm's types. */
 #define FAIL(status, fmt, ...)                                                                 \
@@ -249,15 +195,14 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 		*out = NULL;
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "onednn: out of memory");
 	}
-	d->lib = lib;
+	d->p.lib = lib;
 	j->ctx = d;
-	j->destroy = matmul_destroy;
-	j->iter = matmul_iter;
-	j->after = matmul_after;
-	j->before = matmul_before;
+	pb_dnnl_prim_hooks(j);
 	st = resolve(lib, &d->f, err, errlen);
 	if (st != PB_OK)
 		goto fail;
+	d->p.attr_destroy = d->f.attr_destroy;
+	d->p.what = "gemm: ";
 
 	dnnl_memory_desc_t md[3];
 	memset(md, 0, sizeof md);
@@ -266,11 +211,11 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 		FAIL(PB_ERR_NOMEM, "out of memory");
 	dnnl_status_t s = matmul_desc(lib, &d->f, t, ta == PB_TRANS, tb == PB_TRANS, m, n, k, md, desc);
 	if (s == dnnl_success)
-		s = d->f.attr_create(&d->attr);
+		s = d->f.attr_create(&d->p.attr);
 	if (s == dnnl_success)
-		s = d->f.attr_scratchpad(d->attr, dnnl_scratchpad_mode_user);
+		s = d->f.attr_scratchpad(d->p.attr, dnnl_scratchpad_mode_user);
 	if (s == dnnl_success)
-		s = lib->pd_create(&d->pd, desc, d->attr, lib->engine, NULL);
+		s = lib->pd_create(&d->p.pd, desc, d->p.attr, lib->engine, NULL);
 	free(desc);
 	if (s == dnnl_unimplemented)
 		FAIL(PB_ERR_UNSUPPORTED,
@@ -279,32 +224,32 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 		     lib->version.major, lib->version.minor, lib->version.patch,
 		     pb_host_dtype_name(el[0]), pb_host_dtype_name(el[1]), pb_host_dtype_name(el[2]));
 	CHECK(s, "primitive descriptor");
-	CHECK(lib->prim_create(&d->prim, d->pd), "primitive");
-	CHECK(lib->stream_create(&d->stream, lib->engine, dnnl_stream_default_flags), "stream");
+	CHECK(lib->prim_create(&d->p.prim, d->p.pd), "primitive");
+	CHECK(lib->stream_create(&d->p.stream, lib->engine, dnnl_stream_default_flags), "stream");
 
-	const dnnl_memory_desc_t *smd = d->f.query_md(d->pd, dnnl_query_scratchpad_md, 0);
+	const dnnl_memory_desc_t *smd = d->f.query_md(d->p.pd, dnnl_query_scratchpad_md, 0);
 	size_t sbytes = smd != NULL ? d->f.md_size(smd) : 0;
-	d->nexec = sbytes > 0 ? 4 : 3;
-	d->mems = calloc((size_t)j->copies * 3 + 1, sizeof *d->mems);
-	d->args = calloc((size_t)j->copies * (size_t)d->nexec, sizeof *d->args);
-	if (d->mems == NULL || d->args == NULL)
+	d->p.nexec = sbytes > 0 ? 4 : 3;
+	d->p.mems = calloc((size_t)j->copies * 3 + 1, sizeof *d->p.mems);
+	d->p.args = calloc((size_t)j->copies * (size_t)d->p.nexec, sizeof *d->p.args);
+	if (d->p.mems == NULL || d->p.args == NULL)
 		FAIL(PB_ERR_NOMEM, "out of memory");
 	dnnl_memory_t scratch = NULL;
 	if (sbytes > 0) {
-		if (posix_memalign(&d->scratch, 64, sbytes) != 0) {
-			d->scratch = NULL;
+		if (posix_memalign(&d->p.scratch, 64, sbytes) != 0) {
+			d->p.scratch = NULL;
 			FAIL(PB_ERR_NOMEM, "out of memory (scratchpad of %zu bytes)", sbytes);
 		}
-		CHECK(lib->memory_create(&scratch, smd, lib->engine, d->scratch), "memory");
-		d->mems[d->nmems++] = scratch;
+		CHECK(lib->memory_create(&scratch, smd, lib->engine, d->p.scratch), "memory");
+		d->p.mems[d->p.nmems++] = scratch;
 	}
 	static const int ids[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
 	for (int c = 0; c < j->copies; c++) {
-		dnnl_exec_arg_t *ea = d->args + (size_t)c * (size_t)d->nexec;
+		dnnl_exec_arg_t *ea = d->p.args + (size_t)c * (size_t)d->p.nexec;
 		for (int a = 0; a < 3; a++) {
 			dnnl_memory_t mem = NULL;
 			CHECK(lib->memory_create(&mem, &md[a], lib->engine, pb_job_buf(j, c, a)), "memory");
-			d->mems[d->nmems++] = mem;
+			d->p.mems[d->p.nmems++] = mem;
 			ea[a] = (dnnl_exec_arg_t){ids[a], mem};
 		}
 		if (scratch != NULL)
@@ -312,7 +257,7 @@ pb_status pb_dnnl_gemm_job(pb_dnnl *lib, pb_dnnl_gemm_type t, pb_trans ta, pb_tr
 	}
 
 	const char *impl = NULL;
-	if (lib->pd_query(d->pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL)
+	if (lib->pd_query(d->p.pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL)
 		impl = "unknown";
 	snprintf(j->desc, sizeof j->desc, "onednn gemm %s %c%c m=%lld n=%lld k=%lld impl=%s", name,
 	         ta == PB_TRANS ? 'T' : 'N', tb == PB_TRANS ? 'T' : 'N', (long long)m, (long long)n,

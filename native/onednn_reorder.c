@@ -66,63 +66,9 @@ static pb_status resolve(const pb_dnnl *lib, reorder_fns *f, char *err, size_t e
 }
 
 typedef struct reorder_job {
-	const pb_dnnl *lib;
+	pb_dnnl_prim_job p; /* first: the hooks take ctx as one */
 	reorder_fns f;
-	dnnl_primitive_attr_t attr;
-	dnnl_primitive_desc_t pd;
-	dnnl_primitive_t prim;
-	dnnl_stream_t stream;
-	dnnl_memory_t *mems; /* [copy * 2 + arg], then the scratchpad's */
-	size_t nmems;
-	dnnl_exec_arg_t *args; /* [copy * nexec + i] */
-	int nexec;             /* 2, or 3 with a scratchpad */
-	void *scratch;
 } reorder_job;
-
-static void reorder_destroy(pb_job *j)
-{
-	reorder_job *d = j->ctx;
-	if (d == NULL)
-		return;
-	const pb_dnnl *lib = d->lib;
-	for (size_t i = 0; i < d->nmems; i++)
-		if (d->mems[i] != NULL)
-			lib->memory_destroy(d->mems[i]);
-	if (d->prim != NULL)
-		lib->prim_destroy(d->prim);
-	if (d->pd != NULL)
-		lib->pd_destroy(d->pd);
-	if (d->stream != NULL)
-		lib->stream_destroy(d->stream);
-	if (d->attr != NULL)
-		d->f.attr_destroy(d->attr);
-	free(d->scratch);
-	free(d->mems);
-	free(d->args);
-	free(d);
-	j->ctx = NULL;
-}
-
-static pb_status reorder_iter(pb_job *j, int c, char *err, size_t errlen)
-{
-	reorder_job *d = j->ctx;
-	return pb_dnnl_execute(d->lib, d->prim, d->stream, d->nexec,
-	                       d->args + (size_t)c * (size_t)d->nexec, "", err, errlen);
-}
-
-static pb_status reorder_after(pb_job *j, char *err, size_t errlen)
-{
-	reorder_job *d = j->ctx;
-	return pb_dnnl_wait(d->lib, d->stream, "", err, errlen);
-}
-
-static pb_status reorder_before(pb_job *j, char *err, size_t errlen)
-{
-	reorder_job *d = j->ctx;
-	if (j->threads == 0)
-		return PB_OK;
-	return pb_dnnl_apply_threads(d->lib, j->threads, err, errlen);
-}
 
 /* FAIL and CHECK end pb_dnnl_quant_job with a message naming the op and type. */
 #define FAIL(status, fmt, ...)                                                                 \
@@ -151,9 +97,9 @@ static pb_status set_zero_points(reorder_job *d, int arg, int64_t count, const i
 	}
 	if (zero)
 		return PB_OK;
-	const pb_dnnl *lib = d->lib;
-	dnnl_status_t s = same ? d->f.attr_zero_points(d->attr, arg, 1, 0, zps)
-	                       : d->f.attr_zero_points(d->attr, arg, count, 1, zps);
+	const pb_dnnl *lib = d->p.lib;
+	dnnl_status_t s = same ? d->f.attr_zero_points(d->p.attr, arg, 1, 0, zps)
+	                       : d->f.attr_zero_points(d->p.attr, arg, count, 1, zps);
 	if (s == dnnl_unimplemented && !same)
 		return pb_fail(PB_ERR_UNSUPPORTED, err, errlen,
 		               "onednn: %s %s: oneDNN %d.%d.%d takes one zero point per tensor "
@@ -227,15 +173,14 @@ pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, 
 		*out = NULL;
 		return pb_fail(PB_ERR_NOMEM, err, errlen, "onednn: out of memory");
 	}
-	d->lib = lib;
+	d->p.lib = lib;
 	j->ctx = d;
-	j->destroy = reorder_destroy;
-	j->iter = reorder_iter;
-	j->after = reorder_after;
-	j->before = reorder_before;
+	pb_dnnl_prim_hooks(j);
 	st = resolve(lib, &d->f, err, errlen);
 	if (st != PB_OK)
 		goto fail;
+	d->p.attr_destroy = d->f.attr_destroy;
+	d->p.what = "";
 
 	/* A per-channel tensor is 2-D, rows × cols, its scales on dimension 0. */
 	dnnl_memory_desc_t md[2];
@@ -255,8 +200,8 @@ pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, 
 	CHECK(lib->md_init_by_tag(&md[0], ndims, dims, src_t, tag), "memory desc");
 	CHECK(lib->md_init_by_tag(&md[1], ndims, dims, dst_t, tag), "memory desc");
 
-	CHECK(d->f.attr_create(&d->attr), "dnnl_primitive_attr_create");
-	CHECK(d->f.attr_scratchpad(d->attr, dnnl_scratchpad_mode_user),
+	CHECK(d->f.attr_create(&d->p.attr), "dnnl_primitive_attr_create");
+	CHECK(d->f.attr_scratchpad(d->p.attr, dnnl_scratchpad_mode_user),
 	      "dnnl_primitive_attr_set_scratchpad_mode");
 	/* Quantize multiplies by 1/scale rounded to f32, as the workload defines it. */
 	mult = malloc((size_t)nscales * sizeof *mult);
@@ -264,7 +209,7 @@ pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, 
 		FAIL(PB_ERR_NOMEM, "out of memory");
 	for (int64_t i = 0; i < nscales; i++)
 		mult[i] = op == PB_DNNL_QUANTIZE ? 1.0f / scales[i] : scales[i];
-	CHECK(d->f.attr_scales(d->attr, nscales, per_channel ? 1 : 0, mult),
+	CHECK(d->f.attr_scales(d->p.attr, nscales, per_channel ? 1 : 0, mult),
 	      "dnnl_primitive_attr_set_output_scales");
 	free(mult);
 	mult = NULL;
@@ -272,7 +217,7 @@ pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, 
 	                     zero_points, opname, tname, err, errlen);
 	if (st != PB_OK)
 		goto fail;
-	dnnl_status_t s = d->f.reorder_pd(&d->pd, &md[0], lib->engine, &md[1], lib->engine, d->attr);
+	dnnl_status_t s = d->f.reorder_pd(&d->p.pd, &md[0], lib->engine, &md[1], lib->engine, d->p.attr);
 	if (s == dnnl_unimplemented)
 		FAIL(PB_ERR_UNSUPPORTED,
 		     "oneDNN %d.%d.%d has no reorder %s → %s with %s scales and zero points "
@@ -281,32 +226,32 @@ pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, 
 		     pb_host_dtype_name(types[0]), pb_host_dtype_name(types[1]),
 		     per_channel ? "per-channel" : "per-tensor");
 	CHECK(s, "dnnl_reorder_primitive_desc_create");
-	CHECK(lib->prim_create(&d->prim, d->pd), "primitive");
-	CHECK(lib->stream_create(&d->stream, lib->engine, dnnl_stream_default_flags), "stream");
+	CHECK(lib->prim_create(&d->p.prim, d->p.pd), "primitive");
+	CHECK(lib->stream_create(&d->p.stream, lib->engine, dnnl_stream_default_flags), "stream");
 
-	const dnnl_memory_desc_t *smd = d->f.query_md(d->pd, dnnl_query_scratchpad_md, 0);
+	const dnnl_memory_desc_t *smd = d->f.query_md(d->p.pd, dnnl_query_scratchpad_md, 0);
 	size_t sbytes = smd != NULL ? d->f.md_size(smd) : 0;
-	d->nexec = sbytes > 0 ? 3 : 2;
-	d->mems = calloc((size_t)j->copies * 2 + 1, sizeof *d->mems);
-	d->args = calloc((size_t)j->copies * (size_t)d->nexec, sizeof *d->args);
-	if (d->mems == NULL || d->args == NULL)
+	d->p.nexec = sbytes > 0 ? 3 : 2;
+	d->p.mems = calloc((size_t)j->copies * 2 + 1, sizeof *d->p.mems);
+	d->p.args = calloc((size_t)j->copies * (size_t)d->p.nexec, sizeof *d->p.args);
+	if (d->p.mems == NULL || d->p.args == NULL)
 		FAIL(PB_ERR_NOMEM, "out of memory");
 	dnnl_memory_t scratch = NULL;
 	if (sbytes > 0) {
-		if (posix_memalign(&d->scratch, 64, sbytes) != 0) {
-			d->scratch = NULL;
+		if (posix_memalign(&d->p.scratch, 64, sbytes) != 0) {
+			d->p.scratch = NULL;
 			FAIL(PB_ERR_NOMEM, "out of memory (scratchpad of %zu bytes)", sbytes);
 		}
-		CHECK(lib->memory_create(&scratch, smd, lib->engine, d->scratch), "memory");
-		d->mems[d->nmems++] = scratch;
+		CHECK(lib->memory_create(&scratch, smd, lib->engine, d->p.scratch), "memory");
+		d->p.mems[d->p.nmems++] = scratch;
 	}
 	static const int ids[2] = {DNNL_ARG_FROM, DNNL_ARG_TO};
 	for (int c = 0; c < j->copies; c++) {
-		dnnl_exec_arg_t *ea = d->args + (size_t)c * (size_t)d->nexec;
+		dnnl_exec_arg_t *ea = d->p.args + (size_t)c * (size_t)d->p.nexec;
 		for (int a = 0; a < 2; a++) {
 			dnnl_memory_t mem = NULL;
 			CHECK(lib->memory_create(&mem, &md[a], lib->engine, pb_job_buf(j, c, a)), "memory");
-			d->mems[d->nmems++] = mem;
+			d->p.mems[d->p.nmems++] = mem;
 			ea[a] = (dnnl_exec_arg_t){ids[a], mem};
 		}
 		if (scratch != NULL)
@@ -314,7 +259,7 @@ pb_status pb_dnnl_quant_job(pb_dnnl *lib, pb_dnnl_quant_op op, int is_unsigned, 
 	}
 
 	const char *impl = NULL;
-	if (lib->pd_query(d->pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL)
+	if (lib->pd_query(d->p.pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL)
 		impl = "unknown";
 	snprintf(j->desc, sizeof j->desc, "onednn %s %s %lldx%lld%s impl=%s", opname, tname,
 	         (long long)rows, (long long)cols, per_channel ? " per-channel" : "", impl);
