@@ -1,8 +1,6 @@
 package onednn
 
 import (
-	"fmt"
-
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/workload"
@@ -48,11 +46,8 @@ func (b *Backend) exactInteger(dt workload.DType) bool {
 // prepareGEMM prepares a matmul: the operands converted to the dtype's
 // types before the clock starts, the matmul alone timed.
 func (b *Backend) prepareGEMM(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	if cfg.Threads < 0 || cfg.Copies < 0 {
-		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
-	}
 	s := w.Shape
-	opt := onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads}
+	opt := jobOptions(cfg)
 	job, err := b.lib.PrepareGEMM(gemmTypes[w.DType], s.TransA, s.TransB, s.M, s.N, s.K, opt)
 	if err != nil {
 		return nil, wrap(w, err)

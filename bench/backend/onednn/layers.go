@@ -39,9 +39,6 @@ func (b *Backend) Algorithms(w workload.Workload) []string {
 // (Declared: oneDNN 2.x has no group normalization).
 func (b *Backend) prepareLayer(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	op := layerOps[w.Op]
-	if cfg.Threads < 0 || cfg.Copies < 0 {
-		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
-	}
 	alg := cfg.Algorithm
 	if w.Op.Kind() == workload.KindConv && alg == "" {
 		alg = "auto"
@@ -54,7 +51,7 @@ func (b *Backend) prepareLayer(w workload.Workload, in workload.Data, cfg backen
 	g := onednn.Layer{N: l.N, C: l.C, K: l.K, In: l.In, Window: l.Window, Stride: l.Stride, Pad: l.Pad,
 		Dil: l.Dil, Out: l.Out, Rank: l.Rank, NHWC: l.NHWC, Groups: l.Groups}
 	opt := onednn.LayerOptions{
-		JobOptions: onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads},
+		JobOptions: jobOptions(cfg),
 		Algorithm:  ca,
 		Epsilon:    workload.NormEpsilon,
 	}

@@ -108,10 +108,19 @@ func (b *Backend) Declared() backend.Support {
 	return s
 }
 
-// Prepare implements backend.Backend.
+// jobOptions are a job's copies and threads from cfg (checked by Prepare).
+func jobOptions(cfg backend.Config) onednn.JobOptions {
+	return onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads}
+}
+
+// Prepare implements backend.Backend: the config checked once, then the
+// op's own preparation.
 func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
 	if !b.Declared().Has(w.Op, w.DType) {
 		return nil, b.unsupported(w)
+	}
+	if cfg.Threads < 0 || cfg.Copies < 0 {
+		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
 	}
 	if w.Op.Layer() {
 		return b.prepareLayer(w, in, cfg) // conv, pools, batchnorm, layernorm (layers.go)
@@ -123,10 +132,7 @@ func (b *Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Con
 		return b.prepareQuant(w, in, cfg) // quant.go
 	}
 	op := ops[w.Op]
-	if cfg.Threads < 0 || cfg.Copies < 0 {
-		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
-	}
-	opt := onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads}
+	opt := jobOptions(cfg)
 	var (
 		job *onednn.Job
 		err error

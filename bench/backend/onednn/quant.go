@@ -35,9 +35,6 @@ func (b *Backend) declareQuant(s backend.Support) {
 // timed. Per-channel zero points that differ between rows (u8's) are an
 // unsupported configuration of oneDNN 2.x (one zero point per tensor).
 func (b *Backend) prepareQuant(w workload.Workload, in workload.Data, cfg backend.Config) (backend.Kernel, error) {
-	if cfg.Threads < 0 || cfg.Copies < 0 {
-		return nil, fmt.Errorf("onednn: bad config: threads %d, copies %d", cfg.Threads, cfg.Copies)
-	}
 	if len(in.Args) < 3 {
 		return nil, fmt.Errorf("onednn: %s %s: %d inputs, want the data, scales and zero points", w.Op, w.DType, len(in.Args))
 	}
@@ -50,7 +47,7 @@ func (b *Backend) prepareQuant(w workload.Workload, in workload.Data, cfg backen
 		spec.Scales = append(spec.Scales, float32(s))
 		spec.ZeroPoints = append(spec.ZeroPoints, int32(in.Args[2][i]))
 	}
-	job, err := b.lib.PrepareQuant(spec, onednn.JobOptions{Copies: max(cfg.Copies, 1), Threads: cfg.Threads})
+	job, err := b.lib.PrepareQuant(spec, jobOptions(cfg))
 	if err != nil {
 		return nil, wrap(w, err)
 	}
