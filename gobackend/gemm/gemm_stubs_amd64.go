@@ -218,6 +218,21 @@ func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs 
 // ld in values), the first in the low bits, XORed with x. steps, vecs ≥ 1.
 func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
 
+// lowpBias16AVX2 sets init[j], j < 16, to −128 times the sum of the four signed bytes
+// of the words panel[p·16+j], p < kg: the start of the i8 GEMM's
+// accumulators on VPDPBUSD, whose A is biased by +128. kg ≥ 1.
+func lowpBias16AVX2(panel *uint32, kg int, init *int32)
+
+// lowpBias32AVX2 sets init[j], j < 32, to −128 times the sum of the four signed bytes
+// of the words panel[p·32+j], p < kg: the start of the i8 GEMM's
+// accumulators on VPDPBUSD, whose A is biased by +128. kg ≥ 1.
+func lowpBias32AVX2(panel *uint32, kg int, init *int32)
+
+// lowpPackRowsAVX512 sets dst[p·w+l], for p < 16·blocks and l < w, to the 32-bit word
+// at byte 4p of line l of src (lines ld bytes apart) XORed with x, or to
+// 0 for l ≥ lines. 1 ≤ lines ≤ w ≤ 16, blocks ≥ 1.
+func lowpPackRowsAVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int, x uint32)
+
 // bf16gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
 // when add ≠ 0) with AMX's tdpbf16ps: cfg the 64-byte tile configuration (every
 // tile 16 rows of 64 bytes), a the tiles' panels of A one after another, each

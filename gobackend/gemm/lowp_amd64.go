@@ -195,3 +195,39 @@ func packStepsVec[S lowpIn](src []S, ld, steps int, dst []uint32, w, lines int, 
 	}
 	return 16 * vecs
 }
+
+// biasCorrectionAsm is biasCorrection by lowpBias16AVX2 or lowpBias32AVX2,
+// where the CPU has AVX2 and nr is 16 or 32 (the VNNI kernels' panels);
+// false where it did nothing.
+func biasCorrectionAsm(panel []uint32, nr, kg int, init []int32) bool {
+	if kg < 1 || isa.Best < isa.AVX2 || nr != 16 && nr != 32 {
+		return false
+	}
+	_, _ = panel[nr*kg-1], init[nr-1]
+	if nr == 16 {
+		lowpBias16AVX2(&panel[0], kg, &init[0])
+	} else {
+		lowpBias32AVX2(&panel[0], kg, &init[0])
+	}
+	return true
+}
+
+// packRowsVec packs the first 16·⌊words/16⌋ words of lines (≤ w ≤ 16)
+// lines of src whose k values are contiguous (line l at src[l*ld:]) with
+// lowpPackRowsAVX512, words of raw format f (rawWords), and returns how
+// many words of each line it packed; the lines past lines get zeros. For
+// kernels that run only where the CPU has AVX-512; the caller has checked
+// src's and dst's bounds.
+func packRowsVec[S lowpIn](src []S, ld, lines, w, words int, dst []uint32, f wordFormat) int {
+	blocks := words / 16
+	if blocks == 0 || lines == 0 || w > 16 {
+		return 0
+	}
+	x := uint32(0)
+	if f == wordQuad8Biased {
+		x = 0x80808080
+	}
+	var z S
+	lowpPackRowsAVX512((*byte)(unsafe.Pointer(&src[0])), ld*int(unsafe.Sizeof(z)), blocks, &dst[0], w, lines, x)
+	return 16 * blocks
+}

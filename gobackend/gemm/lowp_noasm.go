@@ -11,3 +11,11 @@ func asmLowpCandidates(LowType, isa.Level, isa.Feature) []lowpChoice { return ni
 func packStepsVec[S lowpIn](src []S, ld, steps int, dst []uint32, w, lines int, f wordFormat) int {
 	return 0
 }
+
+// biasCorrectionAsm: no assembly; biasCorrection sums in Go.
+func biasCorrectionAsm(panel []uint32, nr, kg int, init []int32) bool { return false }
+
+// packRowsVec: no assembly; packLines packs every word.
+func packRowsVec[S lowpIn](src []S, ld, lines, w, words int, dst []uint32, f wordFormat) int {
+	return 0
+}

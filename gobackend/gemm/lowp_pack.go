@@ -38,21 +38,26 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f 
 	full := kb / g // words made of g values from the source
 	if kContig {
 		_ = src[(lines-1)*ld+kb-1]
+		done := 0 // words of each line already packed
+		if vec && raw {
+			done = packRowsVec(src, ld, lines, w, full, dst, f)
+		}
 		for l := 0; l < lines; l++ {
 			line := src[l*ld : l*ld+kb]
-			if raw && full > 0 {
+			if raw && full > done {
 				// The g values of a word are contiguous: one 32-bit load.
-				words := unsafe.Slice((*uint32)(unsafe.Pointer(&line[0])), full)
+				words := unsafe.Slice((*uint32)(unsafe.Pointer(&line[0])), full)[done:]
+				d := dst[done*w:]
 				if f == wordQuad8Biased {
 					for p, v := range words {
-						dst[p*w+l] = v ^ 0x80808080
+						d[p*w+l] = v ^ 0x80808080
 					}
 				} else {
 					for p, v := range words {
-						dst[p*w+l] = v
+						d[p*w+l] = v
 					}
 				}
-			} else {
+			} else if !raw {
 				for p := 0; p < full; p++ {
 					var v uint32
 					for q := 0; q < g; q++ {
