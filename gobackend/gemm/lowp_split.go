@@ -16,8 +16,17 @@ var lowpSplitOff bool
 
 // lowpColumnBlocks returns into how many blocks of columns, one per
 // thread, gemmLowp should cut the product, or 1 for the shared nest: the
-// threads, where A is read raw in every depth slice and each block gets at
-// least minItemsPerThread panels of B.
+// threads, where A is read raw in every depth slice (or packed by the
+// AVX-512 packers, 8-bit values) and each block gets at least
+// minItemsPerThread panels of B.
+//
+// The zmm VNNI kernel (no stripRaw) packs A, but with the AVX-512 packers
+// (vecPack: lowpPackRowsAVX512, or the step packers for a transposed A),
+// at about 1% of the GEMM, so that each thread packing all of A costs
+// little beside the sharing of B it saves: on the Zen 5 VM (2 vCPUs, under
+// other jobs' load), two threads, i8 (TestLowpSweep, 10–14 rounds, three
+// runs, one with random operands) the split's medians over the shared
+// nest's were +2%, +3% and +12% at 1024³, −1.5%, +6% and +10% at 2048³.
 //
 // Only for 8-bit values: on the Intel Xeon VM (AMX, 2 vCPUs), two threads,
 // interleaved in one process (TestLowpSweep), the split ran i8 at 1024³
@@ -26,13 +35,21 @@ var lowpSplitOff bool
 // (twice; 2048³ within 1%), where each thread reads all of an A twice the
 // bytes.
 func lowpColumnBlocks[A lowpIn, C lowpOut](kern *lowpKernel[C], transA bool, n, k, threads int) int {
-	if threads < 2 || lowpSplitOff || kern.stripRaw == nil || transA || kern.fmtA.group() != 4 ||
-		kern.fmtA == wordQuad8Biased || !rawWords[A](kern.fmtA) {
+	if threads < 2 || lowpSplitOff || ceilDiv(n, kern.nr) < threads*minItemsPerThread {
+		return 1
+	}
+	if kern.stripRaw == nil {
+		if kern.vecPack && kern.fmtA.group() == 4 {
+			return threads
+		}
+		return 1
+	}
+	if transA || kern.fmtA.group() != 4 || kern.fmtA == wordQuad8Biased || !rawWords[A](kern.fmtA) {
 		return 1
 	}
 	// Every slice's depth is a multiple of the chunk when k is: the slices
 	// but the last are kern.kc words, a multiple of kAlign.
-	if k%(kern.kAlign*kern.fmtA.group()) != 0 || ceilDiv(n, kern.nr) < threads*minItemsPerThread {
+	if k%(kern.kAlign*kern.fmtA.group()) != 0 {
 		return 1
 	}
 	return threads
