@@ -45,9 +45,9 @@ func asmLowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice
 			k := lowpAsm[float32]("bf16gemm14x32AVX512BF16", unitAVX512BF16, 14, 32, wordPair16, wordPair16, bf16gemm14x32AVX512BF16)
 			cs = append(cs, lowpChoice{name: k.name, unit: k.unit, f32: k})
 		}
-		return append(cs, widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA))
+		return append(cs, widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA, lvl >= isa.AVX512))
 	case F16:
-		return []lowpChoice{widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA)}
+		return []lowpChoice{widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA, lvl >= isa.AVX512)}
 	}
 	var ks []*lowpKernel[int32]
 	if feats.Has(isa.AVX512VNNI) {
@@ -230,4 +230,49 @@ func packRowsVec[S lowpIn](src []S, ld, lines, w, words int, dst []uint32, f wor
 	var z S
 	lowpPackRowsAVX512((*byte)(unsafe.Pointer(&src[0])), ld*int(unsafe.Sizeof(z)), blocks, &dst[0], w, lines, x)
 	return 16 * blocks
+}
+
+// widenRowsVec widens and packs the first 16·⌊kb/16⌋ values of lines (≤ w
+// ≤ 16) lines of src whose k values are contiguous, bf16 or f16 (f:
+// wordBF16ToF32, wordF16ToF32), with lowpPackRows{BF16,F16}AVX512, and
+// returns how many values of each line it packed (0 for other formats);
+// the lines past lines get zeros. As packRowsVec: AVX-512 kernels only,
+// the bounds checked by the caller.
+func widenRowsVec[S lowpIn](src []S, ld, lines, w, kb int, dst []uint32, f wordFormat) int {
+	var z S
+	blocks := kb / 16
+	if blocks == 0 || lines == 0 || w > 16 || unsafe.Sizeof(z) != 2 {
+		return 0
+	}
+	p := (*byte)(unsafe.Pointer(&src[0]))
+	switch f {
+	case wordF16ToF32:
+		lowpPackRowsF16AVX512(p, 2*ld, blocks, &dst[0], w, lines)
+	case wordBF16ToF32:
+		lowpPackRowsBF16AVX512(p, 2*ld, blocks, &dst[0], w, lines)
+	default:
+		return 0
+	}
+	return 16 * blocks
+}
+
+// widenStepsVec widens the first 16·⌊lines/16⌋ lines of the kb steps of
+// src (k down its rows: dst[p*w+l] from src[p*ld+l]), bf16 or f16, with
+// lowpWidenSteps{BF16,F16}AVX512, and returns how many lines it widened.
+func widenStepsVec[S lowpIn](src []S, ld, kb int, dst []uint32, w, lines int, f wordFormat) int {
+	var z S
+	vecs := lines / 16
+	if vecs == 0 || kb == 0 || unsafe.Sizeof(z) != 2 {
+		return 0
+	}
+	p := (*byte)(unsafe.Pointer(&src[0]))
+	switch f {
+	case wordF16ToF32:
+		lowpWidenStepsF16AVX512(p, ld, kb, &dst[0], w, vecs)
+	case wordBF16ToF32:
+		lowpWidenStepsBF16AVX512(p, ld, kb, &dst[0], w, vecs)
+	default:
+		return 0
+	}
+	return 16 * vecs
 }

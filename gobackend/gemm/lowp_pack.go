@@ -24,13 +24,23 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f 
 	}
 	if g == 1 { // one value per word: a conversion
 		if kContig {
-			for l := 0; l < lines; l++ {
-				widen(src[l*ld:l*ld+kb], f, dst[l:], w)
+			_ = src[(lines-1)*ld+kb-1]
+			done := 0 // values of each line already widened
+			if vec {
+				done = widenRowsVec(src, ld, lines, w, kb, dst, f)
+			}
+			for l := 0; l < lines && done < kb; l++ {
+				widen(src[l*ld+done:l*ld+kb], f, dst[done*w+l:], w)
 			}
 			return
 		}
+		_ = src[(kb-1)*ld+lines-1]
+		done := 0 // lines of every step already widened
+		if vec {
+			done = widenStepsVec(src, ld, kb, dst, w, lines, f)
+		}
 		for p := 0; p < kb; p++ {
-			widen(src[p*ld:p*ld+lines], f, dst[p*w:], 1)
+			widen(src[p*ld+done:p*ld+lines], f, dst[p*w+done:], 1)
 		}
 		return
 	}
