@@ -26,7 +26,9 @@ var lowpSplitOff bool
 // little beside the sharing of B it saves: on the Zen 5 VM (2 vCPUs, under
 // other jobs' load), two threads, i8 (TestLowpSweep, 10–14 rounds, three
 // runs, one with random operands) the split's medians over the shared
-// nest's were +2%, +3% and +12% at 1024³, −1.5%, +6% and +10% at 2048³.
+// nest's were +2%, +3% and +12% at 1024³, −1.5%, +6% and +10% at 2048³;
+// quiet (two runs, 1.7–1.9 TOP/s), −2% and +4% at 1024³, −1% and +3% at
+// 2048³: no worse where the cores are free, better where they are not.
 //
 // Only for 8-bit values: on the Intel Xeon VM (AMX, 2 vCPUs), two threads,
 // interleaved in one process (TestLowpSweep), the split ran i8 at 1024³
