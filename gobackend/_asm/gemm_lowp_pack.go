@@ -261,35 +261,36 @@ func (g *gen) lowpPackRows(conv, name string) {
 	g.Function(name)
 	g.Attributes(attr.NOSPLIT)
 	if conv == "" {
-		g.SignatureExpr("func(src *byte, ld, blocks int, dst *uint32, w, lines int, x uint32)")
+		g.SignatureExpr("func(src *byte, ld, blocks int, dst *uint32, w, n, lines int, x uint32)")
 		g.Doc(
-			name+" sets dst[p·w+l], for p < 16·blocks and l < w, to the 32-bit word",
+			name+" sets dst[p·w+l], for p < 16·blocks and l < n, to the 32-bit word",
 			"at byte 4p of line l of src (lines ld bytes apart) XORed with x, or to",
-			"0 for l ≥ lines. 1 ≤ lines ≤ w ≤ 16, blocks ≥ 1.",
+			"0 for l ≥ lines. 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.",
 		)
 	} else {
-		g.SignatureExpr("func(src *byte, ld, blocks int, dst *uint32, w, lines int)")
+		g.SignatureExpr("func(src *byte, ld, blocks int, dst *uint32, w, n, lines int)")
 		g.Doc(
-			name+" sets dst[p·w+l], for p < 16·blocks and l < w, to the "+conv,
+			name+" sets dst[p·w+l], for p < 16·blocks and l < n, to the "+conv,
 			"value at byte 2p of line l of src (lines ld bytes apart) widened to f32",
 			"(exactly; a signalling NaN comes out quiet), or to 0 for l ≥ lines.",
-			"1 ≤ lines ≤ w ≤ 16, blocks ≥ 1.",
+			"1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.",
 		)
 	}
 	g.Load(g.Param("src"), RSI)
 	g.Load(g.Param("ld"), RDX)
 	g.Load(g.Param("blocks"), RCX)
 	g.Load(g.Param("dst"), RDI)
-	g.Load(g.Param("w"), R12)
+	g.Load(g.Param("n"), R12)
 	g.Load(g.Param("lines"), RBX)
 	if conv == "" {
 		g.Load(g.Param("x"), EAX)
 		g.VPBROADCASTD(EAX, Z31)
 	}
-	// The mask of w words.
+	// The mask of n words.
 	g.MOVQ(I32(-1), RAX)
 	g.BZHIQ(R12, RAX, RAX)
 	g.KMOVW(EAX, K1)
+	g.Load(g.Param("w"), R12)
 	g.SHLQ(U8(2), R12)                                // sb: a step's bytes in dst
 	g.LEAQ(Mem{Base: RDX, Index: RDX, Scale: 2}, R11) // 3·ld
 	g.LEAQ(Mem{Base: RSI, Index: RDX, Scale: 4}, R8)  // line 4

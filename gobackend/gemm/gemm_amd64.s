@@ -8040,20 +8040,21 @@ step78:
 	VZEROUPPER
 	RET
 
-// func lowpPackRowsAVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int, x uint32)
+// func lowpPackRowsAVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int, x uint32)
 // Requires: AVX, AVX512F, BMI2
-TEXT ·lowpPackRowsAVX512(SB), NOSPLIT, $0-52
+TEXT ·lowpPackRowsAVX512(SB), NOSPLIT, $0-60
 	MOVQ         src+0(FP), SI
 	MOVQ         ld+8(FP), DX
 	MOVQ         blocks+16(FP), CX
 	MOVQ         dst+24(FP), DI
-	MOVQ         w+32(FP), R12
-	MOVQ         lines+40(FP), BX
-	MOVL         x+48(FP), AX
+	MOVQ         n+40(FP), R12
+	MOVQ         lines+48(FP), BX
+	MOVL         x+56(FP), AX
 	VPBROADCASTD AX, Z31
 	MOVQ         $-1, AX
 	BZHIQ        R12, AX, AX
 	KMOVW        AX, K1
+	MOVQ         w+32(FP), R12
 	SHLQ         $0x02, R12
 	LEAQ         (DX)(DX*2), R11
 	LEAQ         (SI)(DX*4), R8
@@ -8254,18 +8255,19 @@ loaded80:
 	VZEROUPPER
 	RET
 
-// func lowpPackRowsF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int)
+// func lowpPackRowsF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int)
 // Requires: AVX, AVX512F, BMI2
-TEXT ·lowpPackRowsF16AVX512(SB), NOSPLIT, $0-48
+TEXT ·lowpPackRowsF16AVX512(SB), NOSPLIT, $0-56
 	MOVQ  src+0(FP), SI
 	MOVQ  ld+8(FP), DX
 	MOVQ  blocks+16(FP), CX
 	MOVQ  dst+24(FP), DI
-	MOVQ  w+32(FP), R12
-	MOVQ  lines+40(FP), BX
+	MOVQ  n+40(FP), R12
+	MOVQ  lines+48(FP), BX
 	MOVQ  $-1, AX
 	BZHIQ R12, AX, AX
 	KMOVW AX, K1
+	MOVQ  w+32(FP), R12
 	SHLQ  $0x02, R12
 	LEAQ  (DX)(DX*2), R11
 	LEAQ  (SI)(DX*4), R8
@@ -8466,18 +8468,19 @@ loaded97:
 	VZEROUPPER
 	RET
 
-// func lowpPackRowsBF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int)
+// func lowpPackRowsBF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int)
 // Requires: AVX, AVX512F, BMI2
-TEXT ·lowpPackRowsBF16AVX512(SB), NOSPLIT, $0-48
+TEXT ·lowpPackRowsBF16AVX512(SB), NOSPLIT, $0-56
 	MOVQ  src+0(FP), SI
 	MOVQ  ld+8(FP), DX
 	MOVQ  blocks+16(FP), CX
 	MOVQ  dst+24(FP), DI
-	MOVQ  w+32(FP), R12
-	MOVQ  lines+40(FP), BX
+	MOVQ  n+40(FP), R12
+	MOVQ  lines+48(FP), BX
 	MOVQ  $-1, AX
 	BZHIQ R12, AX, AX
 	KMOVW AX, K1
+	MOVQ  w+32(FP), R12
 	SHLQ  $0x02, R12
 	LEAQ  (DX)(DX*2), R11
 	LEAQ  (SI)(DX*4), R8

@@ -228,22 +228,22 @@ func lowpBias16AVX2(panel *uint32, kg int, init *int32)
 // accumulators on VPDPBUSD, whose A is biased by +128. kg ≥ 1.
 func lowpBias32AVX2(panel *uint32, kg int, init *int32)
 
-// lowpPackRowsAVX512 sets dst[p·w+l], for p < 16·blocks and l < w, to the 32-bit word
+// lowpPackRowsAVX512 sets dst[p·w+l], for p < 16·blocks and l < n, to the 32-bit word
 // at byte 4p of line l of src (lines ld bytes apart) XORed with x, or to
-// 0 for l ≥ lines. 1 ≤ lines ≤ w ≤ 16, blocks ≥ 1.
-func lowpPackRowsAVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int, x uint32)
+// 0 for l ≥ lines. 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.
+func lowpPackRowsAVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int, x uint32)
 
-// lowpPackRowsF16AVX512 sets dst[p·w+l], for p < 16·blocks and l < w, to the f16
+// lowpPackRowsF16AVX512 sets dst[p·w+l], for p < 16·blocks and l < n, to the f16
 // value at byte 2p of line l of src (lines ld bytes apart) widened to f32
 // (exactly; a signalling NaN comes out quiet), or to 0 for l ≥ lines.
-// 1 ≤ lines ≤ w ≤ 16, blocks ≥ 1.
-func lowpPackRowsF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int)
+// 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.
+func lowpPackRowsF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int)
 
-// lowpPackRowsBF16AVX512 sets dst[p·w+l], for p < 16·blocks and l < w, to the bf16
+// lowpPackRowsBF16AVX512 sets dst[p·w+l], for p < 16·blocks and l < n, to the bf16
 // value at byte 2p of line l of src (lines ld bytes apart) widened to f32
 // (exactly; a signalling NaN comes out quiet), or to 0 for l ≥ lines.
-// 1 ≤ lines ≤ w ≤ 16, blocks ≥ 1.
-func lowpPackRowsBF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, lines int)
+// 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.
+func lowpPackRowsBF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int)
 
 // lowpWidenStepsF16AVX512 sets dst[p*w+l], for p < steps and l < 16·vecs, to the
 // f16 value src[p·ld+l] (ld in values) widened to f32, exactly (a

@@ -212,15 +212,16 @@ func biasCorrectionAsm(panel []uint32, nr, kg int, init []int32) bool {
 	return true
 }
 
-// packRowsVec packs the first 16·⌊words/16⌋ words of lines (≤ w ≤ 16)
-// lines of src whose k values are contiguous (line l at src[l*ld:]) with
-// lowpPackRowsAVX512, words of raw format f (rawWords), and returns how
-// many words of each line it packed; the lines past lines get zeros. For
-// kernels that run only where the CPU has AVX-512; the caller has checked
-// src's and dst's bounds.
+// packRowsVec packs the first 16·⌊words/16⌋ words of lines (≤ w) lines of
+// src whose k values are contiguous (line l at src[l*ld:]) with
+// lowpPackRowsAVX512, 16 lines at a time, words of raw format f
+// (rawWords), and returns how many words of each line it packed; the
+// lines past lines, in a group of 16 that has some, get zeros. For kernels
+// that run only where the CPU has AVX-512; the caller has checked src's
+// and dst's bounds, and cleared the lines past lines.
 func packRowsVec[S lowpIn](src []S, ld, lines, w, words int, dst []uint32, f wordFormat) int {
 	blocks := words / 16
-	if blocks == 0 || lines == 0 || w > 16 {
+	if blocks == 0 || lines == 0 {
 		return 0
 	}
 	x := uint32(0)
@@ -228,30 +229,33 @@ func packRowsVec[S lowpIn](src []S, ld, lines, w, words int, dst []uint32, f wor
 		x = 0x80808080
 	}
 	var z S
-	lowpPackRowsAVX512((*byte)(unsafe.Pointer(&src[0])), ld*int(unsafe.Sizeof(z)), blocks, &dst[0], w, lines, x)
+	for l := 0; l < lines; l += 16 {
+		p := (*byte)(unsafe.Pointer(&src[l*ld]))
+		lowpPackRowsAVX512(p, ld*int(unsafe.Sizeof(z)), blocks, &dst[l], w, min(16, w-l), min(16, lines-l), x)
+	}
 	return 16 * blocks
 }
 
-// widenRowsVec widens and packs the first 16·⌊kb/16⌋ values of lines (≤ w
-// ≤ 16) lines of src whose k values are contiguous, bf16 or f16 (f:
-// wordBF16ToF32, wordF16ToF32), with lowpPackRows{BF16,F16}AVX512, and
-// returns how many values of each line it packed (0 for other formats);
-// the lines past lines get zeros. As packRowsVec: AVX-512 kernels only,
-// the bounds checked by the caller.
+// widenRowsVec widens and packs the first 16·⌊kb/16⌋ values of lines (≤ w)
+// lines of src whose k values are contiguous, bf16 or f16 (f:
+// wordBF16ToF32, wordF16ToF32), with lowpPackRows{BF16,F16}AVX512, 16
+// lines at a time, and returns how many values of each line it packed (0
+// for other formats). As packRowsVec: AVX-512 kernels only, the bounds
+// checked by the caller.
 func widenRowsVec[S lowpIn](src []S, ld, lines, w, kb int, dst []uint32, f wordFormat) int {
 	var z S
 	blocks := kb / 16
-	if blocks == 0 || lines == 0 || w > 16 || unsafe.Sizeof(z) != 2 {
+	if blocks == 0 || lines == 0 || unsafe.Sizeof(z) != 2 || f != wordF16ToF32 && f != wordBF16ToF32 {
 		return 0
 	}
-	p := (*byte)(unsafe.Pointer(&src[0]))
-	switch f {
-	case wordF16ToF32:
-		lowpPackRowsF16AVX512(p, 2*ld, blocks, &dst[0], w, lines)
-	case wordBF16ToF32:
-		lowpPackRowsBF16AVX512(p, 2*ld, blocks, &dst[0], w, lines)
-	default:
-		return 0
+	for l := 0; l < lines; l += 16 {
+		p := (*byte)(unsafe.Pointer(&src[l*ld]))
+		n, ls := min(16, w-l), min(16, lines-l)
+		if f == wordF16ToF32 {
+			lowpPackRowsF16AVX512(p, 2*ld, blocks, &dst[l], w, n, ls)
+		} else {
+			lowpPackRowsBF16AVX512(p, 2*ld, blocks, &dst[l], w, n, ls)
+		}
 	}
 	return 16 * blocks
 }

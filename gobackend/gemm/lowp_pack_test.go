@@ -100,14 +100,15 @@ func TestBiasCorrectionAsm(t *testing.T) {
 // TestPackRowsVec checks packing lines whose k values are contiguous (A
 // not transposed) with the AVX-512 transpose (packRowsVec, widenRowsVec)
 // against the scalar code, word for word, for every raw format and the
-// widenings of bf16 and f16 (every bit pattern turns up): panels of 14 and 16
-// words, every count of lines, depths below, at and past whole blocks of
-// 16 words, with and without a partial word.
+// widenings of bf16 and f16 (every bit pattern turns up): panels of 14, 16,
+// 32 and 37 words (B transposed: groups of 16 lines), every count of
+// lines, depths below, at and past whole blocks of 16 words, with and
+// without a partial word.
 func TestPackRowsVec(t *testing.T) {
 	if isa.Best < isa.AVX512 {
 		t.Skip("the AVX-512 packers need AVX-512")
 	}
-	for _, w := range []int{14, 16} {
+	for _, w := range []int{14, 16, 32, 37} {
 		for lines := 1; lines <= w; lines++ {
 			for _, kb := range []int{1, 15, 63, 64, 65, 130, 257} {
 				const ld = 301
