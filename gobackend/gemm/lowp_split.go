@@ -16,19 +16,17 @@ var lowpSplitOff bool
 
 // lowpColumnBlocks returns into how many blocks of columns, one per
 // thread, gemmLowp should cut the product, or 1 for the shared nest: the
-// threads, where A is read raw in every depth slice (or packed by the
-// AVX-512 packers, 8-bit values) and each block gets at least
-// minItemsPerThread panels of B.
+// threads, where A is read raw in every depth slice and each block gets at
+// least minItemsPerThread panels of B.
 //
-// The zmm VNNI kernel (no stripRaw) packs A, but with the AVX-512 packers
-// (vecPack: lowpPackRowsAVX512, or the step packers for a transposed A),
-// at about 1% of the GEMM, so that each thread packing all of A costs
-// little beside the sharing of B it saves: on the Zen 5 VM (2 vCPUs, under
-// other jobs' load), two threads, i8 (TestLowpSweep, 10–14 rounds, three
-// runs, one with random operands) the split's medians over the shared
-// nest's were +2%, +3% and +12% at 1024³, −1.5%, +6% and +10% at 2048³;
-// quiet (two runs, 1.7–1.9 TOP/s), −2% and +4% at 1024³, −1% and +3% at
-// 2048³: no worse where the cores are free, better where they are not.
+// Not for the zmm VNNI kernel, whose A is packed (by the AVX-512 packers,
+// about 1% of the GEMM): on the Zen 5 VM, two threads, the split ran i8
+// in a loop (TestLowpSweep) level with the shared nest when quiet (−2% to
+// +4% by medians) and ahead under other jobs' load (−1.5% to +12%), but in
+// pb beside oneDNN (two alternated pairs, quiet) asm ÷ oneDNN went from
+// 0.88, 0.81 (1024³) and 0.96, 1.01 (2048³) to 0.93, 0.84 and 1.04, 0.95
+// for i8, and from 0.88, 0.72 and 1.01, 1.00 to 0.87, 0.66 and 0.85, 0.91
+// for u8s8: each thread packing all of A, twice the reads of A at 2048³.
 //
 // Only for 8-bit values: on the Intel Xeon VM (AMX, 2 vCPUs), two threads,
 // interleaved in one process (TestLowpSweep), the split ran i8 at 1024³
@@ -37,21 +35,13 @@ var lowpSplitOff bool
 // (twice; 2048³ within 1%), where each thread reads all of an A twice the
 // bytes.
 func lowpColumnBlocks[A lowpIn, C lowpOut](kern *lowpKernel[C], transA bool, n, k, threads int) int {
-	if threads < 2 || lowpSplitOff || ceilDiv(n, kern.nr) < threads*minItemsPerThread {
-		return 1
-	}
-	if kern.stripRaw == nil {
-		if kern.vecPack && kern.fmtA.group() == 4 {
-			return threads
-		}
-		return 1
-	}
-	if transA || kern.fmtA.group() != 4 || kern.fmtA == wordQuad8Biased || !rawWords[A](kern.fmtA) {
+	if threads < 2 || lowpSplitOff || kern.stripRaw == nil || transA || kern.fmtA.group() != 4 ||
+		kern.fmtA == wordQuad8Biased || !rawWords[A](kern.fmtA) {
 		return 1
 	}
 	// Every slice's depth is a multiple of the chunk when k is: the slices
 	// but the last are kern.kc words, a multiple of kAlign.
-	if k%(kern.kAlign*kern.fmtA.group()) != 0 {
+	if k%(kern.kAlign*kern.fmtA.group()) != 0 || ceilDiv(n, kern.nr) < threads*minItemsPerThread {
 		return 1
 	}
 	return threads

@@ -6,29 +6,23 @@ import (
 	"testing"
 )
 
-// TestLowpColumnSplit runs the 8-bit kernels the column split takes (those
-// that read A as it is stored, and the zmm VNNI kernel, whose A the
-// AVX-512 packers pack) on products it takes (lowp_split.go): C's columns
-// in whole and partial panels, two and three threads, B transposed or not,
-// padded leading dimensions, several depth slices. The results must be
-// right and the same, bit for bit, as those of the shared nest.
+// TestLowpColumnSplit runs the 8-bit kernels that read A as it is stored
+// on products the column split takes (lowp_split.go): C's columns in whole
+// and partial panels, two and three threads, B transposed or not, padded
+// leading dimensions, several depth slices. The results must be right and
+// the same, bit for bit, as those of the shared nest.
 func TestLowpColumnSplit(t *testing.T) {
 	defer func(off bool) { lowpSplitOff = off }(lowpSplitOff)
 	rnd := rand.New(rand.NewPCG(13, 14))
 	tested := 0
 	for _, typ := range []LowType{I8, U8S8} {
 		for _, kern := range lowpKernels(typ) {
-			raw := lowpRawCapable(kern)
-			if !raw && !kern.s32.vecPack {
+			if !lowpRawCapable(kern) {
 				continue
 			}
 			tested++
 			chunk := amxChunk * kern.s32Or32().fmtA.group()
-			shapes := [][3]int{{70, 200, 2 * chunk}, {33, 6 * 32, chunk}, {96, 6*32 + 3, 2*2048 + chunk}}
-			if !raw { // A packed: any depth
-				shapes = append(shapes, [3]int{45, 5*32 + 7, 301})
-			}
-			for _, s := range shapes {
+			for _, s := range [][3]int{{70, 200, 2 * chunk}, {33, 6 * 32, chunk}, {96, 6*32 + 3, 2*2048 + chunk}} {
 				for th := 2; th <= 3; th++ {
 					lowpSplitOff = false
 					c := lowpSplitCase(t, typ, kern, s[0], s[1], s[2], th, th == 3)
@@ -42,7 +36,7 @@ func TestLowpColumnSplit(t *testing.T) {
 		}
 	}
 	if tested == 0 {
-		t.Skip("no kernel the column split takes on this CPU")
+		t.Skip("no kernel reads A as it is stored on this CPU")
 	}
 }
 
@@ -112,30 +106,5 @@ func TestLowpColumnBlocksWhen(t *testing.T) {
 	k.fmtA = wordQuad8Biased
 	if got := lowpColumnBlocks[int8](k, false, 1024, 64, 2); got != 1 {
 		t.Errorf("biased A: %d blocks, want 1", got)
-	}
-	// A packed by the AVX-512 packers (the zmm VNNI kernel): any depth,
-	// transposes and bias, but 8-bit values only.
-	z := &lowpKernel[int32]{nr: 32, fmtA: wordQuad8Biased, fmtB: wordQuad8, vecPack: true}
-	for _, c := range []struct {
-		transA   bool
-		n, k, th int
-		want     int
-	}{
-		{false, 128, 65, 2, 2},
-		{true, 1024, 1024, 2, 2},
-		{false, 96, 64, 2, 1}, // 3 panels: fewer than 2 each
-		{false, 1024, 64, 1, 1},
-	} {
-		if got := lowpColumnBlocks[int8](z, c.transA, c.n, c.k, c.th); got != c.want {
-			t.Errorf("packed A, transA=%v n=%d k=%d threads=%d: %d blocks, want %d", c.transA, c.n, c.k, c.th, got, c.want)
-		}
-	}
-	z.vecPack = false
-	if got := lowpColumnBlocks[int8](z, false, 1024, 64, 2); got != 1 {
-		t.Errorf("A packed in Go: %d blocks, want 1", got)
-	}
-	z16 := &lowpKernel[float32]{nr: 32, fmtA: wordPair16, fmtB: wordPair16, vecPack: true}
-	if got := lowpColumnBlocks[uint16](z16, false, 1024, 64, 2); got != 1 {
-		t.Errorf("bf16, A packed: %d blocks, want 1", got)
 	}
 }
