@@ -48,6 +48,8 @@ func genGemmLowp(g *gen) {
 		g.lowpMicroKernel(k)
 	}
 	genLowpPack(g) // gemm_lowp_pack.go
+	genLowpBias(g)
+	genLowpPackRows(g)
 }
 
 func (g *gen) lowpMicroKernel(k lowpKernel) {

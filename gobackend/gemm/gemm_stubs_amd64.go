@@ -218,6 +218,43 @@ func lowpPackPairsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs 
 // ld in values), the first in the low bits, XORed with x. steps, vecs ≥ 1.
 func lowpPackQuadsAVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int, x uint32)
 
+// lowpBias16AVX2 sets init[j], j < 16, to −128 times the sum of the four signed bytes
+// of the words panel[p·16+j], p < kg: the start of the i8 GEMM's
+// accumulators on VPDPBUSD, whose A is biased by +128. kg ≥ 1.
+func lowpBias16AVX2(panel *uint32, kg int, init *int32)
+
+// lowpBias32AVX2 sets init[j], j < 32, to −128 times the sum of the four signed bytes
+// of the words panel[p·32+j], p < kg: the start of the i8 GEMM's
+// accumulators on VPDPBUSD, whose A is biased by +128. kg ≥ 1.
+func lowpBias32AVX2(panel *uint32, kg int, init *int32)
+
+// lowpPackRowsAVX512 sets dst[p·w+l], for p < 16·blocks and l < n, to the 32-bit word
+// at byte 4p of line l of src (lines ld bytes apart) XORed with x, or to
+// 0 for l ≥ lines. 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.
+func lowpPackRowsAVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int, x uint32)
+
+// lowpPackRowsF16AVX512 sets dst[p·w+l], for p < 16·blocks and l < n, to the f16
+// value at byte 2p of line l of src (lines ld bytes apart) widened to f32
+// (exactly; a signalling NaN comes out quiet), or to 0 for l ≥ lines.
+// 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.
+func lowpPackRowsF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int)
+
+// lowpPackRowsBF16AVX512 sets dst[p·w+l], for p < 16·blocks and l < n, to the bf16
+// value at byte 2p of line l of src (lines ld bytes apart) widened to f32
+// (exactly; a signalling NaN comes out quiet), or to 0 for l ≥ lines.
+// 1 ≤ lines ≤ n ≤ 16, n ≤ w, blocks ≥ 1.
+func lowpPackRowsBF16AVX512(src *byte, ld int, blocks int, dst *uint32, w int, n int, lines int)
+
+// lowpWidenStepsF16AVX512 sets dst[p*w+l], for p < steps and l < 16·vecs, to the
+// f16 value src[p·ld+l] (ld in values) widened to f32, exactly (a
+// signalling NaN comes out quiet). steps, vecs ≥ 1.
+func lowpWidenStepsF16AVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int)
+
+// lowpWidenStepsBF16AVX512 sets dst[p*w+l], for p < steps and l < 16·vecs, to the
+// bf16 value src[p·ld+l] (ld in values) widened to f32, exactly (a
+// signalling NaN comes out quiet). steps, vecs ≥ 1.
+func lowpWidenStepsBF16AVX512(src *byte, ld int, steps int, dst *uint32, w int, vecs int)
+
 // bf16gemm32x32AMX computes tiles ≥ 1 tiles of 32×32 down a column of c, c = a·b (c += a·b
 // when add ≠ 0) with AMX's tdpbf16ps: cfg the 64-byte tile configuration (every
 // tile 16 rows of 64 bytes), a the tiles' panels of A one after another, each

@@ -190,8 +190,9 @@ func genericLowpKernel(t LowType) lowpChoice {
 }
 
 // widenedF32Kernel wraps an f32 micro-kernel (alpha 1, beta 0 or 1) for
-// bf16 or f16 widened while packing.
-func widenedF32Kernel(t LowType, k microKernel[float32], unit string) lowpChoice {
+// bf16 or f16 widened while packing; with vecPack (a kernel of
+// isa.AVX512) by the AVX-512 packers.
+func widenedF32Kernel(t LowType, k microKernel[float32], unit string, vecPack bool) lowpChoice {
 	f := wordBF16ToF32
 	if t == F16 {
 		f = wordF16ToF32
@@ -200,7 +201,7 @@ func widenedF32Kernel(t LowType, k microKernel[float32], unit string) lowpChoice
 	mr, nr := k.mr, k.nr
 	lk := &lowpKernel[float32]{
 		name: k.name, unit: unit, mr: mr, nr: nr, fmtA: f, fmtB: f,
-		kc: k.kc, mc: k.mc, nc: k.nc,
+		kc: k.kc, mc: k.mc, nc: k.nc, vecPack: vecPack,
 		fn: func(kg int, a, b []uint32, c []float32, ldc int, _ []float32, add bool) {
 			beta := float32(0)
 			if add {

@@ -45,9 +45,9 @@ func asmLowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice
 			k := lowpAsm[float32]("bf16gemm14x32AVX512BF16", unitAVX512BF16, 14, 32, wordPair16, wordPair16, bf16gemm14x32AVX512BF16)
 			cs = append(cs, lowpChoice{name: k.name, unit: k.unit, f32: k})
 		}
-		return append(cs, widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA))
+		return append(cs, widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA, lvl >= isa.AVX512))
 	case F16:
-		return []lowpChoice{widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA)}
+		return []lowpChoice{widenedF32Kernel(t, kernelFor[float32](lvl), unitFMA, lvl >= isa.AVX512)}
 	}
 	var ks []*lowpKernel[int32]
 	if feats.Has(isa.AVX512VNNI) {
@@ -192,6 +192,91 @@ func packStepsVec[S lowpIn](src []S, ld, steps int, dst []uint32, w, lines int, 
 		lowpPackPairsAVX512(p, ld, steps, &dst[0], w, vecs, x)
 	} else {
 		lowpPackQuadsAVX512(p, ld, steps, &dst[0], w, vecs, x)
+	}
+	return 16 * vecs
+}
+
+// biasCorrectionAsm is biasCorrection by lowpBias16AVX2 or lowpBias32AVX2,
+// where the CPU has AVX2 and nr is 16 or 32 (the VNNI kernels' panels);
+// false where it did nothing.
+func biasCorrectionAsm(panel []uint32, nr, kg int, init []int32) bool {
+	if kg < 1 || isa.Best < isa.AVX2 || nr != 16 && nr != 32 {
+		return false
+	}
+	_, _ = panel[nr*kg-1], init[nr-1]
+	if nr == 16 {
+		lowpBias16AVX2(&panel[0], kg, &init[0])
+	} else {
+		lowpBias32AVX2(&panel[0], kg, &init[0])
+	}
+	return true
+}
+
+// packRowsVec packs the first 16·⌊words/16⌋ words of lines (≤ w) lines of
+// src whose k values are contiguous (line l at src[l*ld:]) with
+// lowpPackRowsAVX512, 16 lines at a time, words of raw format f
+// (rawWords), and returns how many words of each line it packed; the
+// lines past lines, in a group of 16 that has some, get zeros. For kernels
+// that run only where the CPU has AVX-512; the caller has checked src's
+// and dst's bounds, and cleared the lines past lines.
+func packRowsVec[S lowpIn](src []S, ld, lines, w, words int, dst []uint32, f wordFormat) int {
+	blocks := words / 16
+	if blocks == 0 || lines == 0 {
+		return 0
+	}
+	x := uint32(0)
+	if f == wordQuad8Biased {
+		x = 0x80808080
+	}
+	var z S
+	for l := 0; l < lines; l += 16 {
+		p := (*byte)(unsafe.Pointer(&src[l*ld]))
+		lowpPackRowsAVX512(p, ld*int(unsafe.Sizeof(z)), blocks, &dst[l], w, min(16, w-l), min(16, lines-l), x)
+	}
+	return 16 * blocks
+}
+
+// widenRowsVec widens and packs the first 16·⌊kb/16⌋ values of lines (≤ w)
+// lines of src whose k values are contiguous, bf16 or f16 (f:
+// wordBF16ToF32, wordF16ToF32), with lowpPackRows{BF16,F16}AVX512, 16
+// lines at a time, and returns how many values of each line it packed (0
+// for other formats). As packRowsVec: AVX-512 kernels only, the bounds
+// checked by the caller.
+func widenRowsVec[S lowpIn](src []S, ld, lines, w, kb int, dst []uint32, f wordFormat) int {
+	var z S
+	blocks := kb / 16
+	if blocks == 0 || lines == 0 || unsafe.Sizeof(z) != 2 || f != wordF16ToF32 && f != wordBF16ToF32 {
+		return 0
+	}
+	for l := 0; l < lines; l += 16 {
+		p := (*byte)(unsafe.Pointer(&src[l*ld]))
+		n, ls := min(16, w-l), min(16, lines-l)
+		if f == wordF16ToF32 {
+			lowpPackRowsF16AVX512(p, 2*ld, blocks, &dst[l], w, n, ls)
+		} else {
+			lowpPackRowsBF16AVX512(p, 2*ld, blocks, &dst[l], w, n, ls)
+		}
+	}
+	return 16 * blocks
+}
+
+// widenStepsVec widens the first 16·⌊lines/16⌋ lines of the kb steps of
+// src (k down its rows: dst[p*w+l] from src[p*ld+l]), bf16 or f16, with
+// lowpWidenSteps{BF16,F16}AVX512, and returns how many lines it widened.
+func widenStepsVec[S lowpIn](src []S, ld, kb int, dst []uint32, w, lines int, f wordFormat) int {
+	var z S
+	vecs := lines / 16
+	if vecs == 0 || kb == 0 || unsafe.Sizeof(z) != 2 {
+		return 0
+	}
+	p := (*byte)(unsafe.Pointer(&src[0]))
+	switch f {
+	case wordF16ToF32:
+		lowpWidenStepsF16AVX512(p, ld, kb, &dst[0], w, vecs)
+	case wordBF16ToF32:
+		lowpWidenStepsBF16AVX512(p, ld, kb, &dst[0], w, vecs)
+	default:
+		return 0
 	}
 	return 16 * vecs
 }

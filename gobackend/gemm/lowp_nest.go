@@ -387,9 +387,14 @@ func roundUp(n, m int) int {
 // adds 128·Σₚ B[p][j] to every element of column j, which the kernel's
 // start from init takes back.
 func biasCorrection[C lowpOut](panel []uint32, nr, kg int, init []C) {
-	for j := range init {
-		init[j] = 0
+	if s, ok := any(init).([]int32); ok && biasCorrectionAsm(panel, nr, kg, s) {
+		return
 	}
+	biasCorrectionGo(panel, nr, kg, init)
+}
+
+// biasCorrectionGo is biasCorrection in Go, a word at a time.
+func biasCorrectionGo[C lowpOut](panel []uint32, nr, kg int, init []C) {
 	sums := make([]int32, nr)
 	for p := 0; p < kg; p++ {
 		for j, w := range panel[p*nr : p*nr+nr] {

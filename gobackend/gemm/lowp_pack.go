@@ -24,13 +24,23 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f 
 	}
 	if g == 1 { // one value per word: a conversion
 		if kContig {
-			for l := 0; l < lines; l++ {
-				widen(src[l*ld:l*ld+kb], f, dst[l:], w)
+			_ = src[(lines-1)*ld+kb-1]
+			done := 0 // values of each line already widened
+			if vec {
+				done = widenRowsVec(src, ld, lines, w, kb, dst, f)
+			}
+			for l := 0; l < lines && done < kb; l++ {
+				widen(src[l*ld+done:l*ld+kb], f, dst[done*w+l:], w)
 			}
 			return
 		}
+		_ = src[(kb-1)*ld+lines-1]
+		done := 0 // lines of every step already widened
+		if vec {
+			done = widenStepsVec(src, ld, kb, dst, w, lines, f)
+		}
 		for p := 0; p < kb; p++ {
-			widen(src[p*ld:p*ld+lines], f, dst[p*w:], 1)
+			widen(src[p*ld+done:p*ld+lines], f, dst[p*w+done:], 1)
 		}
 		return
 	}
@@ -38,21 +48,26 @@ func packLines[S lowpIn](src []S, ld int, kContig bool, lines, w, kb, kg int, f 
 	full := kb / g // words made of g values from the source
 	if kContig {
 		_ = src[(lines-1)*ld+kb-1]
+		done := 0 // words of each line already packed
+		if vec && raw {
+			done = packRowsVec(src, ld, lines, w, full, dst, f)
+		}
 		for l := 0; l < lines; l++ {
 			line := src[l*ld : l*ld+kb]
-			if raw && full > 0 {
+			if raw && full > done {
 				// The g values of a word are contiguous: one 32-bit load.
-				words := unsafe.Slice((*uint32)(unsafe.Pointer(&line[0])), full)
+				words := unsafe.Slice((*uint32)(unsafe.Pointer(&line[0])), full)[done:]
+				d := dst[done*w:]
 				if f == wordQuad8Biased {
 					for p, v := range words {
-						dst[p*w+l] = v ^ 0x80808080
+						d[p*w+l] = v ^ 0x80808080
 					}
 				} else {
 					for p, v := range words {
-						dst[p*w+l] = v
+						d[p*w+l] = v
 					}
 				}
-			} else {
+			} else if !raw {
 				for p := 0; p < full; p++ {
 					var v uint32
 					for q := 0; q < g; q++ {

@@ -19,6 +19,15 @@ var lowpSplitOff bool
 // threads, where A is read raw in every depth slice and each block gets at
 // least minItemsPerThread panels of B.
 //
+// Not for the zmm VNNI kernel, whose A is packed (by the AVX-512 packers,
+// about 1% of the GEMM): on the Zen 5 VM, two threads, the split ran i8
+// in a loop (TestLowpSweep) level with the shared nest when quiet (−2% to
+// +4% by medians) and ahead under other jobs' load (−1.5% to +12%), but in
+// pb beside oneDNN (two alternated pairs, quiet) asm ÷ oneDNN went from
+// 0.88, 0.81 (1024³) and 0.96, 1.01 (2048³) to 0.93, 0.84 and 1.04, 0.95
+// for i8, and from 0.88, 0.72 and 1.01, 1.00 to 0.87, 0.66 and 0.85, 0.91
+// for u8s8: each thread packing all of A, twice the reads of A at 2048³.
+//
 // Only for 8-bit values: on the Intel Xeon VM (AMX, 2 vCPUs), two threads,
 // interleaved in one process (TestLowpSweep), the split ran i8 at 1024³
 // and 2048³ 0–2% faster than the shared nest on a quiet machine and 5–18%
