@@ -56,12 +56,9 @@ func TestCaches(t *testing.T) {
 	}
 }
 
-// TestForBytes checks the switch from AVX512 to AVX2 above ZMMMaxBytes, and
-// that the other levels pass through.
+// TestForBytes checks the switch from AVX512 to AVX2 above the crossover
+// given, and that the other levels pass through.
 func TestForBytes(t *testing.T) {
-	old := ZMMMaxBytes
-	defer func() { ZMMMaxBytes = old }()
-	ZMMMaxBytes = 16 << 20
 	for _, c := range []struct {
 		l    Level
 		n    int
@@ -73,12 +70,15 @@ func TestForBytes(t *testing.T) {
 		{Generic, 16<<20 + 1, Generic},
 		{Generic, 0, Generic},
 	} {
-		if got := c.l.ForBytes(c.n); got != c.want {
+		if got := c.l.ForBytes(c.n, 16<<20); got != c.want {
 			t.Errorf("%v.ForBytes(%d) = %v, want %v", c.l, c.n, got, c.want)
 		}
 	}
-	if got, want := ZMMKernel(), "AVX512 (AVX2 above 16 MiB)"; got != want {
-		t.Errorf("ZMMKernel() = %q, want %q", got, want)
+	if got, want := ZMMKernel(16<<20), "AVX512 (AVX2 above 16 MiB)"; got != want {
+		t.Errorf("ZMMKernel(16 MiB) = %q, want %q", got, want)
+	}
+	if got, want := ZMMKernel(1<<40), "AVX512"; got != want {
+		t.Errorf("ZMMKernel(1 TiB) = %q, want %q", got, want)
 	}
 }
 
