@@ -28,10 +28,21 @@ func (p *Params) MathLevel(lvl isa.Level, bytes int) isa.Level {
 }
 
 // defaultZMM: isa.DefaultZMMMaxBytes (half the last-level cache, measured
-// on Zen 4 with streaming kernels) for both.
+// on Zen 4 with streaming kernels) for the memory-bound kernels, and for
+// the math kernels where 512-bit FMAs run at half rate (Zen 4); where they
+// run at full rate (isa.FullRateZMM) the math kernels keep AVX-512 at
+// every size, since AVX2 halves their arithmetic. On the Zen 5 VM (2×512-bit
+// FMA), -tune timed AVX2 at 0.49–0.54× AVX-512's speed for exp and tanh f32
+// from 2 to 32 MiB moved and 0.63–0.69× at 64–128 MiB, and in alternated
+// Go loops exp and tanh f32 at 4 Mi elements (32 MiB moved, 2 threads)
+// ran 1.4× and 1.6–2.0× as fast with zmm, at 16 Mi 1.0–2.0× (docs/tuning.md).
 func defaultZMM() ZMM {
 	d := isa.DefaultZMMMaxBytes()
-	return ZMM{Memory: d, Math: d}
+	m := d
+	if isa.FullRateZMM() {
+		m = MaxPieceBytes
+	}
+	return ZMM{Memory: d, Math: m}
 }
 
 // zmmFields are ZMM's entries of Params.Fields.
