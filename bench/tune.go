@@ -97,11 +97,12 @@ func tuneSearches() []tuneSearch {
 		{"nontemporal.quantize", q[:1], ladder(quantBottom, quantTop), kindStores},
 		{"nontemporal.dequantize", q[1:], ladder(quantBottom, quantTop), kindStores},
 	}, gemmSearches()...)
-	return append(s,
-		tuneSearch{"zmm.memory", w[:2], ladder(wideBottom, wideTop), kindZMM},
-		tuneSearch{"zmm.math", w[2:4], ladder(wideBottom, wideTop), kindZMM},
-		tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores},
-	)
+	if isa.Best >= isa.AVX512 { // below, both ways run the AVX2 kernels: nothing to choose
+		s = append(s,
+			tuneSearch{"zmm.memory", w[:2], ladder(wideBottom, wideTop), kindZMM},
+			tuneSearch{"zmm.math", w[2:4], ladder(wideBottom, wideTop), kindZMM})
+	}
+	return append(s, tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores})
 }
 
 // The ladder of the vector-width crossovers and of elem's store kind, in
