@@ -47,12 +47,25 @@ const minDecisionSamples = 3
 type tuneSearch struct {
 	field  string
 	ops    []tuneOp
-	ladder []int // bytes of x, ascending (stores: bytes a call moves)
-	// stores: the parameter is a store-kind crossover (nontemporal.*), not
-	// a thread one: each kernel is timed with ordinary and with
-	// non-temporal stores at every size, at 1 thread and at N.
-	stores bool
+	ladder []int // bytes of x, ascending (stores, zmm: bytes a call moves)
+	kind   searchKind
 }
+
+// searchKind is what a search compares at each size of its ladder.
+type searchKind int
+
+const (
+	// kindThreads: a thread crossover (parallel.*), 1 thread against N
+	// with the piece at half the size.
+	kindThreads searchKind = iota
+	// kindStores: a store-kind crossover (nontemporal.*): each kernel with
+	// ordinary and with non-temporal stores, at 1 thread and at N.
+	kindStores
+	// kindZMM: a vector-width crossover (zmm.*): each kernel at the AVX512
+	// level with its AVX-512 kernels and with its AVX2 ones, at 1 thread
+	// and at N.
+	kindZMM
+)
 
 // tuneOp runs one kernel on the first bytes of x of its buffers.
 type tuneOp struct {
@@ -73,16 +86,62 @@ func ladder(lo, hi int) []int {
 func tuneSearches() []tuneSearch {
 	const top = 2 << 20 // the largest vector of the cheap ops and reductions
 	q := quantOps(quantTop)
-	return append([]tuneSearch{
-		{"parallel.elem_cheap.f32", cheapOps[float32](top), ladder(4<<10, top), false},
-		{"parallel.elem_cheap.f64", cheapOps[float64](top), ladder(4<<10, top), false},
-		{"parallel.reduce.f32", reduceOps[float32](top), ladder(4<<10, top), false},
-		{"parallel.reduce.f64", reduceOps[float64](top), ladder(4<<10, top), false},
-		{"parallel.elem_math.f32", mathOps[float32](256 << 10), ladder(1<<10, 256<<10), false},
-		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10), false},
-		{"nontemporal.quantize", q[:1], ladder(quantBottom, quantTop), true},
-		{"nontemporal.dequantize", q[1:], ladder(quantBottom, quantTop), true},
+	w := wideOps(wideTop)
+	s := append([]tuneSearch{
+		{"parallel.elem_cheap.f32", cheapOps[float32](top), ladder(4<<10, top), kindThreads},
+		{"parallel.elem_cheap.f64", cheapOps[float64](top), ladder(4<<10, top), kindThreads},
+		{"parallel.reduce.f32", reduceOps[float32](top), ladder(4<<10, top), kindThreads},
+		{"parallel.reduce.f64", reduceOps[float64](top), ladder(4<<10, top), kindThreads},
+		{"parallel.elem_math.f32", mathOps[float32](256 << 10), ladder(1<<10, 256<<10), kindThreads},
+		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10), kindThreads},
+		{"nontemporal.quantize", q[:1], ladder(quantBottom, quantTop), kindStores},
+		{"nontemporal.dequantize", q[1:], ladder(quantBottom, quantTop), kindStores},
 	}, gemmSearches()...)
+	if isa.Best >= isa.AVX512 { // below, both ways run the AVX2 kernels: nothing to choose
+		s = append(s,
+			tuneSearch{"zmm.memory", w[:2], ladder(wideBottom, wideTop), kindZMM},
+			tuneSearch{"zmm.math", w[2:4], ladder(wideBottom, wideTop), kindZMM})
+	}
+	return append(s, tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores})
+}
+
+// The ladder of the vector-width crossovers and of elem's store kind, in
+// bytes a call moves: from 2 MiB, inside the last-level cache of most
+// machines, to 128 MiB, past what a process of a few cores gets of it.
+const (
+	wideBottom = 2 << 20
+	wideTop    = 128 << 20
+)
+
+// wideOps are, on the first bytes a call moves of f32 buffers allocated at
+// their first run (2× top: x of top bytes, y and z of half): add and sum
+// (zmm.memory), exp and tanh (zmm.math), ReLU and exp (nontemporal.elem),
+// each at isa.Best.
+func wideOps(top int) []tuneOp {
+	type bufs struct{ x, y, z []float32 }
+	get := sync.OnceValue(func() bufs {
+		b := bufs{x: make([]float32, top/4), y: make([]float32, top/8), z: make([]float32, top/8)}
+		for i := range b.x {
+			b.x[i] = float32(i%1024)/1024 - 0.5 // in [−0.5, 0.5): no overflow, no subnormals
+		}
+		copy(b.y, b.x[1:])
+		return b
+	})
+	unary := func(name string, f func(isa.Level, []float32, []float32, int)) tuneOp {
+		return tuneOp{name, func(bytes, th int) { b := get(); n := bytes / 8; f(isa.Best, b.x[:n], b.z[:n], th) }}
+	}
+	return []tuneOp{
+		{"add", func(bytes, th int) {
+			b := get()
+			n := bytes / 12
+			elem.Add(isa.Best, b.x[:n], b.y[:n], b.z[:n], th)
+		}},
+		{"sum", func(bytes, th int) { b := get(); tuneSink += float64(reduce.Sum(isa.Best, b.x[:bytes/4], th)) }},
+		unary("exp", elem.Exp[float32]),
+		unary("tanh", elem.Tanh[float32]),
+		unary("relu", elem.ReLU[float32]),
+		unary("exp", elem.Exp[float32]),
+	}
 }
 
 // The store-kind ladder, in bytes a quantize or dequantize call moves (5 per
@@ -202,19 +261,20 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 	}
 	// Each kernel at each size is timed twice, the baseline first: at 1
 	// and at N threads with the piece at half the size (a thread
-	// crossover), or with ordinary and with non-temporal stores at each of
-	// 1 and N threads (a store-kind crossover).
+	// crossover), with ordinary and with non-temporal stores at each of
+	// 1 and N threads (a store-kind crossover), or with the AVX-512 and
+	// with the AVX2 kernels at each of 1 and N threads (a width crossover).
 	var pairs [][]timedPair // per size
 	for _, b := range s.ladder {
 		var ps []timedPair
 		for _, op := range s.ops {
-			if !s.stores {
+			if s.kind == kindThreads {
 				p := base
 				setField(&p, s.field, b/2) // so that b splits, in two pieces
 				ps = append(ps, timedPair{op.name, tuneTarget{op, b, 1, p}, tuneTarget{op, b, threads, p}})
 				continue
 			}
-			ordinary, nt := base, base
+			ordinary, nt := base, base // zmm: AVX-512 (never AVX2), AVX2
 			setField(&ordinary, s.field, tune.MaxPieceBytes)
 			setField(&nt, s.field, 0)
 			for _, th := range []int{1, threads} {
@@ -227,8 +287,11 @@ func searchOne(ctx context.Context, s tuneSearch, base tune.Params, threads int,
 	if err != nil || steps == nil {
 		return nil, 0, err
 	}
-	if s.stores {
+	switch s.kind {
+	case kindStores:
 		return steps, crossoverBytes(steps), nil
+	case kindZMM:
+		return steps, crossoverLast(steps), nil
 	}
 	return steps, crossoverPiece(steps), nil
 }
@@ -300,6 +363,21 @@ func crossoverBytes(steps []tune.Step) int {
 	return steps[from].Bytes
 }
 
+// crossoverLast is the largest size before the smallest from which the
+// second way is winMargin faster and no larger size is slower (zmm.*: the
+// most bytes the AVX-512 kernels move); 0 when the second way wins from the
+// ladder's foot, tune.MaxPieceBytes when it never does.
+func crossoverLast(steps []tune.Step) int {
+	switch from := crossover(steps); from {
+	case len(steps):
+		return tune.MaxPieceBytes
+	case 0:
+		return 0
+	default:
+		return steps[from-1].Bytes
+	}
+}
+
 // crossover is the index of the smallest size from which the second way
 // is winMargin faster and no larger size is slower; len(steps) when none.
 func crossover(steps []tune.Step) int {
@@ -347,7 +425,7 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	start := time.Now()
 	progressf(stderr, "tuning the go and asm kernels (%s) on %s: 1 thread against %d, for up to %v; Ctrl-C stops and keeps what was found", isa.Best, m.Brand, threads, cfg.tuneBudget)
 	f := &tune.File{Version: tune.Version, Machine: m, Params: tune.Defaults(), Measured: tune.Measured{
-		How:     fmt.Sprintf("each parameter's kernels over a ladder of sizes, interleaved (bench/measure), medians; parallel.*: at 1 and %d threads, the piece half the smallest size from which %d threads are %.2f× as fast or more (geometric mean over the kernels) and no larger size is slower; nontemporal.*: ordinary and non-temporal stores at 1 and %d threads, the size from which non-temporal stores are %.2f× as fast or more (geometric mean over the thread counts) and no larger size is slower", threads, threads, winMargin, threads, winMargin),
+		How:     fmt.Sprintf("each parameter's kernels over a ladder of sizes, interleaved (bench/measure), medians; parallel.*: at 1 and %d threads, the piece half the smallest size from which %d threads are %.2f× as fast or more (geometric mean over the kernels) and no larger size is slower; nontemporal.*: ordinary and non-temporal stores at 1 and %d threads, the size from which non-temporal stores are %.2f× as fast or more (geometric mean over the thread counts) and no larger size is slower; zmm.*: the AVX-512 and the AVX2 kernels at 1 and %d threads, the size below the smallest from which AVX2 is %.2f× as fast or more and no larger size is slower", threads, threads, winMargin, threads, winMargin, threads, winMargin),
 		Threads: threads, Budget: cfg.tuneBudget.String(), Peakbench: peakbenchVersion(), Go: runtime.Version(),
 		Ladders: map[string][]tune.Step{}, Tuned: []string{},
 	}}
@@ -424,7 +502,13 @@ func describeSteps(s tuneSearch, steps []tune.Step, v, threads int) string {
 	for _, st := range steps {
 		fmt.Fprintf(&b, "%s %.2f× ", units.Bytes(st.Bytes), st.Speedup)
 	}
-	if s.stores {
+	switch s.kind {
+	case kindZMM:
+		if v >= tune.MaxPieceBytes {
+			return fmt.Sprintf("AVX2 over AVX-512 (1 and %d threads): %s→ AVX-512 at every size", threads, b.String())
+		}
+		return fmt.Sprintf("AVX2 over AVX-512 (1 and %d threads): %s→ AVX-512 up to %s moved", threads, b.String(), units.Bytes(v))
+	case kindStores:
 		return fmt.Sprintf("non-temporal stores over ordinary ones (1 and %d threads): %s→ non-temporal from %s moved", threads, b.String(), units.Bytes(v))
 	}
 	return fmt.Sprintf("%d threads over 1: %s→ split from %s (piece %s)", threads, b.String(), units.Bytes(2*v), units.Bytes(v))

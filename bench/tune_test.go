@@ -19,9 +19,10 @@ import (
 // two short sizes each: enough to run the whole search in a test's time.
 func tinySearches() []tuneSearch {
 	return []tuneSearch{
-		{"nontemporal.dequantize", quantOps(5 << 11)[1:], ladder(5<<10, 5<<11), true},
-		{"parallel.elem_cheap.f64", cheapOps[float64](16 << 10), ladder(8<<10, 16<<10), false},
-		{"parallel.reduce.f32", reduceOps[float32](16 << 10), ladder(8<<10, 16<<10), false},
+		{"nontemporal.dequantize", quantOps(5 << 11)[1:], ladder(5<<10, 5<<11), kindStores},
+		{"parallel.elem_cheap.f64", cheapOps[float64](16 << 10), ladder(8<<10, 16<<10), kindThreads},
+		{"parallel.reduce.f32", reduceOps[float32](16 << 10), ladder(8<<10, 16<<10), kindThreads},
+		{"zmm.math", wideOps(64 << 10)[2:4], ladder(32<<10, 64<<10), kindZMM},
 	}
 }
 
@@ -42,7 +43,7 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.Measured.Complete || len(f.Measured.Tuned) != 3 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
+	if !f.Measured.Complete || len(f.Measured.Tuned) != 4 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
 		t.Errorf("measured %+v", f.Measured)
 	}
 	// The store search timed both kinds at 1 and 2 threads and chose a
@@ -54,6 +55,15 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	}
 	if v := f.Params.NonTemporal.Dequantize; v != 5<<10 && v != 5<<11 && v != 5<<12 {
 		t.Errorf("nontemporal.dequantize = %d, not a size of its ladder or twice its top", v)
+	}
+	// The width search timed both kernels at 1 and 2 threads and chose 0,
+	// a size of its ladder or every size.
+	w := f.Measured.Ladders["zmm.math"]
+	if len(w) != 2 || w[0].NS["tanh@1"][1] <= 0 || w[1].NS["exp@2"][0] <= 0 {
+		t.Errorf("zmm.math ladder %+v", w)
+	}
+	if v := f.Params.ZMM.Math; v != 0 && v != 32<<10 && v != tune.MaxPieceBytes {
+		t.Errorf("zmm.math = %d, not 0, the ladder's foot or every size", v)
 	}
 	if tune.Source() != before {
 		t.Errorf("the search left the parameters from %q, not %q as it found them", tune.Source(), before)
@@ -130,6 +140,29 @@ func TestCrossoverBytes(t *testing.T) {
 	} {
 		if got := crossoverBytes(c.steps); got != c.want {
 			t.Errorf("%v: from %d bytes, want %d", c.steps, got, c.want)
+		}
+	}
+}
+
+func TestCrossoverLast(t *testing.T) {
+	steps := func(speedups ...float64) []tune.Step {
+		s := make([]tune.Step, len(speedups))
+		for i, v := range speedups {
+			s[i] = tune.Step{Bytes: 2 << (20 + i), Speedup: v}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		steps []tune.Step
+		want  int
+	}{
+		{steps(0.8, 1.0, 1.3, 1.2), 2 << 21},              // AVX2 wins from the third size: AVX-512 up to the second
+		{steps(1.2, 0.97, 1.3, 1.2), 2 << 21},             // a loss above the first win moves it up
+		{steps(0.5, 0.6, 1.02, 1.04), tune.MaxPieceBytes}, // never by the margin: AVX-512 at every size
+		{steps(1.1, 1.1, 1.1, 1.1), 0},                    // AVX2 from the foot
+	} {
+		if got := crossoverLast(c.steps); got != c.want {
+			t.Errorf("%v: %d, want %d", c.steps, got, c.want)
 		}
 	}
 }

@@ -43,6 +43,7 @@ var packages = map[string]func(g *gen){
 	"conv":   genConv,
 	"quant":  genQuant,
 	"fft":    genFFT,
+	"isa":    genISA,
 	"sparse": func(g *gen) { genSparse(g); genSparseConvert(g) },
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // BatchNorm computes inference batch normalization, y = γ·(x−μ)/√(σ²+ε)+β
@@ -67,7 +68,7 @@ func LayerNorm[T Float](lvl isa.Level, n, f int, x, gamma, beta, y []T, eps floa
 	checkLen("y", len(y), n*f)
 	checkLen("gamma", len(gamma), f)
 	checkLen("beta", len(beta), f)
-	k := vecImplFor(lvl.ForBytes(2 * n * f * num.Size[T]()))
+	k := vecImplFor(tune.Current().Level(lvl, 2*n*f*num.Size[T]()))
 	num.For(n, threads, 1, 1, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xs, ys := x[r*f:(r+1)*f], y[r*f:(r+1)*f]

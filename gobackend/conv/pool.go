@@ -6,6 +6,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 //go:generate go run -C ../_asm . -pkg conv
@@ -61,7 +62,7 @@ func Pool[T Float](lvl isa.Level, kind PoolKind, p Params, out [3]int, x, y []T,
 	checkLen("x", len(x), p.InLen())
 	checkLen("y", len(y), p.N*p.C*prod(out))
 	if kind != AdaptiveAvg {
-		k := vecImplFor(lvl.ForBytes((len(x) + len(y)) * num.Size[T]()))
+		k := vecImplFor(tune.Current().Level(lvl, (len(x)+len(y))*num.Size[T]()))
 		if k != vecGeneric && poolVec(k, kind, p, out, x, y, threads) {
 			return
 		}

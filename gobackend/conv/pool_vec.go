@@ -6,6 +6,7 @@ import (
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/reduce"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // Max and avg pooling with the vector kernels of conv_amd64.s. A window is
@@ -44,13 +45,13 @@ func vecImplFor(lvl isa.Level) vecImpl {
 }
 
 // PoolKernel names the kernels max and avg pooling run at lvl: "generic",
-// "AVX2", or at AVX512 isa.ZMMKernel().
+// "AVX2", or at AVX512 isa.ZMMKernel's name (tune's zmm.memory).
 func PoolKernel(lvl isa.Level) string {
 	switch vecImplFor(lvl) {
 	case vecAVX2:
 		return "AVX2"
 	case vecAVX512:
-		return isa.ZMMKernel()
+		return isa.ZMMKernel(tune.Current().ZMM.Memory)
 	}
 	return "generic"
 }

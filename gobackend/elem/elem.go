@@ -41,8 +41,8 @@ const align = 64
 
 // cheapPiece and mathPiece are the least piece, in elements of T, of Add,
 // Mul, Axpy, ReLU and of Exp, Tanh, Sigmoid.
-func cheapPiece[T Float]() int { return tune.Elems[T](tune.Current().Parallel.Cheap) }
-func mathPiece[T Float]() int  { return tune.Elems[T](tune.Current().Parallel.Math) }
+func cheapPiece[T Float](p *tune.Params) int { return tune.Elems[T](p.Parallel.Cheap) }
+func mathPiece[T Float](p *tune.Params) int  { return tune.Elems[T](p.Parallel.Math) }
 
 // impl is a set of kernels: the generic ones, or an assembly set. Each
 // exported function turns its level into an impl once and dispatches with a
@@ -62,21 +62,23 @@ func implFor(lvl isa.Level) impl {
 }
 
 // Kernel names the kernels a level runs: "generic", "AVX2", or at AVX512
-// isa.ZMMKernel(): the AVX-512 kernels run while a call moves (reads and
-// writes) at most isa.ZMMMaxBytes.
-func Kernel(lvl isa.Level) string {
+// isa.ZMMKernel's name: the AVX-512 kernels run while a call moves (reads
+// and writes) at most tune's zmm.memory.
+func Kernel(lvl isa.Level) string { return kernel(lvl, tune.Current().ZMM.Memory) }
+
+func kernel(lvl isa.Level, zmmMax int) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return isa.ZMMKernel()
+		return isa.ZMMKernel(zmmMax)
 	}
 	return "generic"
 }
 
-// MathKernel names the Exp, Tanh and Sigmoid kernels a level runs: the
-// same as Kernel.
-func MathKernel(lvl isa.Level) string { return Kernel(lvl) }
+// MathKernel names the Exp, Tanh and Sigmoid kernels a level runs: as
+// Kernel, with tune's zmm.math.
+func MathKernel(lvl isa.Level) string { return kernel(lvl, tune.Current().ZMM.Math) }
 
 // forChunks runs f on the pieces of [0, n) num.For makes. The callers check
 // single first and then call their kernel directly: the closure passed here
@@ -91,26 +93,30 @@ func single(n, threads, minChunk int) bool { return num.Single(n, threads, minCh
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	bytes := 3 * len(x) * num.Size[T]()
-	k := implFor(lvl.ForBytes(bytes))
-	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) && !nonTemporal(bytes) {
+	p := tune.Current()
+	k := implFor(p.Level(lvl, bytes))
+	pc := cheapPiece[T](p)
+	nt := nonTemporal(p, bytes)
+	if k != implGeneric && single(len(x), threads, pc) && !nt {
 		binaryAsm(k, opAdd, x, y, z) // see single-thread calls below
 		return
 	}
-	binary(k, opAdd, x, y, z, threads, pc, nonTemporal(bytes))
+	binary(k, opAdd, x, y, z, threads, pc, nt)
 }
 
 // Mul sets z = x * y.
 func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
 	bytes := 3 * len(x) * num.Size[T]()
-	k := implFor(lvl.ForBytes(bytes))
-	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) && !nonTemporal(bytes) {
+	p := tune.Current()
+	k := implFor(p.Level(lvl, bytes))
+	pc := cheapPiece[T](p)
+	nt := nonTemporal(p, bytes)
+	if k != implGeneric && single(len(x), threads, pc) && !nt {
 		binaryAsm(k, opMul, x, y, z)
 		return
 	}
-	binary(k, opMul, x, y, z, threads, pc, nonTemporal(bytes))
+	binary(k, opMul, x, y, z, threads, pc, nt)
 }
 
 // Axpy sets y += alpha·x.
@@ -119,7 +125,7 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	// One thread: the assembly straight from here (see single-thread calls
 	// below), with no call before it that would make the compiler save
 	// every argument first.
-	if k := implFor(lvl.ForBytes(3 * n * num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
+	if k := implFor(tune.Current().Level(lvl, 3*n*num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
 		switch {
 		case k == implAVX512 && is32[T]():
 			saxpyAVX512(n, float32(alpha), p32(x), p32(y))
@@ -138,8 +144,9 @@ func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 // axpySplit is Axpy on several threads, or at the generic level.
 func axpySplit[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	check2(x, y, threads)
-	k := implFor(lvl.ForBytes(3 * len(x) * num.Size[T]()))
-	pc := cheapPiece[T]()
+	p := tune.Current()
+	k := implFor(p.Level(lvl, 3*len(x)*num.Size[T]()))
+	pc := cheapPiece[T](p)
 	if single(len(x), threads, pc) {
 		axpy(k, alpha, x, y)
 		return
@@ -152,13 +159,15 @@ func axpySplit[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 func ReLU[T Float](lvl isa.Level, x, y []T, threads int) {
 	check2(x, y, threads)
 	bytes := 2 * len(x) * num.Size[T]()
-	k := implFor(lvl.ForBytes(bytes))
-	pc := cheapPiece[T]()
-	if k != implGeneric && single(len(x), threads, pc) && !nonTemporal(bytes) {
+	p := tune.Current()
+	k := implFor(p.Level(lvl, bytes))
+	pc := cheapPiece[T](p)
+	nt := nonTemporal(p, bytes)
+	if k != implGeneric && single(len(x), threads, pc) && !nt {
 		unaryAsm(k, opReLU, x, y)
 		return
 	}
-	unary(k, opReLU, x, y, threads, pc, nonTemporal(bytes))
+	unary(k, opReLU, x, y, threads, pc, nt)
 }
 
 // Sigmoid sets y = 1/(1+exp(-x)): 0 or 1 (never NaN) for large |x|, with
@@ -183,7 +192,8 @@ func Exp[T Float](lvl isa.Level, x, y []T, threads int) {
 // mathOp runs Exp, Tanh or Sigmoid.
 func mathOp[T Float](lvl isa.Level, o op, x, y []T, threads int) {
 	bytes := 2 * len(x) * num.Size[T]()
-	unary(implFor(lvl.ForBytes(bytes)), o, x, y, threads, mathPiece[T](), nonTemporal(bytes))
+	p := tune.Current()
+	unary(implFor(p.MathLevel(lvl, bytes)), o, x, y, threads, mathPiece[T](p), nonTemporal(p, bytes))
 }
 
 type op uint8

@@ -8,6 +8,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
@@ -64,37 +65,34 @@ func levels() []isa.Level {
 
 // forCases runs f over every level, length, offset and thread count,
 // under the tune parameters' extremes, with ordinary stores and with
-// non-temporal ones (ntBytes 0: every call's output, from its first
-// 64-byte line).
+// non-temporal ones (nontemporal.elem 0: every call's output, from its
+// first 64-byte line), the AVX512 level's AVX-512 kernels at every size
+// (zmm.* at their largest; the AVX2 level runs the AVX2 kernels).
 func forCases(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
-	withNonTemporal(func() { forCasesOnce(t, f) })
-}
-
-// withNonTemporal runs f with non-temporal stores never and always.
-func withNonTemporal(f func()) {
-	old := ntBytes
-	defer func() { ntBytes = old }()
-	for _, b := range []int{math.MaxInt, 0} {
-		ntBytes = b
-		f()
+	defer tune.Save().Restore()
+	for _, p := range tunetest.Extremes() {
+		p.ZMM = tune.ZMM{Memory: tune.MaxPieceBytes, Math: tune.MaxPieceBytes}
+		for _, nt := range []int{tune.MaxPieceBytes, 0} {
+			p.NonTemporal.Elem = nt
+			tune.Apply(p, "test")
+			forCasesOnce(t, f)
+		}
 	}
 }
 
 func forCasesOnce(t *testing.T, f func(lvl isa.Level, n, off, th int)) {
-	tunetest.WithExtremes(func() {
-		for _, lvl := range levels() {
-			for _, n := range lengths() {
-				for _, off := range numtest.Offsets() {
-					for _, th := range threadSet() {
-						f(lvl, n, off, th)
-						if t.Failed() {
-							return
-						}
+	for _, lvl := range levels() {
+		for _, n := range lengths() {
+			for _, off := range numtest.Offsets() {
+				for _, th := range threadSet() {
+					f(lvl, n, off, th)
+					if t.Failed() {
+						return
 					}
 				}
 			}
 		}
-	})
+	}
 }
 
 func testBinary[T Float](t *testing.T, name string, run func(lvl isa.Level, x, y, z []T, threads int), ref func(x, y float64) float64) {
@@ -318,13 +316,11 @@ func TestKernel(t *testing.T) {
 		}
 	}
 	if implFor(isa.AVX512) == implAVX512 {
-		old := isa.ZMMMaxBytes
-		defer func() { isa.ZMMMaxBytes = old }()
-		isa.ZMMMaxBytes = 16 << 20
+		defer tunetest.With(func(p *tune.Params) { p.ZMM = tune.ZMM{Memory: 16 << 20, Math: 64 << 20} })()
 		if got, want := Kernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("Kernel(AVX512) = %q, want %q", got, want)
 		}
-		if got, want := MathKernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
+		if got, want := MathKernel(isa.AVX512), "AVX512 (AVX2 above 64 MiB)"; got != want {
 			t.Errorf("MathKernel(AVX512) = %q, want %q", got, want)
 		}
 	}
@@ -382,18 +378,18 @@ func TestZmmMathBits(t *testing.T) {
 }
 
 // TestZmmLimit checks Add, Axpy and Exp at isa.AVX512 on both sides of
-// isa.ZMMMaxBytes against AVX2: both kernels give the same bits, so this
-// checks the results; isa's TestForBytes checks which level is picked.
+// tune's zmm.memory and zmm.math against AVX2: both kernels give the same
+// bits, so this checks the results; isa's TestForBytes and tune's
+// TestLevels check which level is picked.
 func TestZmmLimit(t *testing.T) {
 	if implFor(isa.AVX512) != implAVX512 {
 		t.Skip("no AVX-512 kernels here")
 	}
 	rnd := rand.New(rand.NewPCG(5, 6))
 	x, y := numtest.New[float32](5003, rnd).Data, numtest.New[float32](5003, rnd).Data
-	old := isa.ZMMMaxBytes
-	defer func() { isa.ZMMMaxBytes = old }()
+	defer tune.Save().Restore()
 	for _, limit := range []int{0, 12 * len(x)} {
-		isa.ZMMMaxBytes = limit
+		tunetest.With(func(p *tune.Params) { p.ZMM = tune.ZMM{Memory: limit, Math: limit} }) // put back by the deferred Restore
 		for _, th := range threadSet() {
 			want, got := make([]float32, len(x)), make([]float32, len(x))
 			Add(isa.AVX2, x, y, want, th)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 //go:linkname nanotime runtime.nanotime
@@ -22,7 +23,7 @@ func nanotime() int64
 // sample does; gap>0 sleeps between calls, so the worker parks.
 func BenchmarkAxpyHandoff(b *testing.B) {
 	k := implFor(isa.Best)
-	pc := cheapPiece[float32]()
+	pc := cheapPiece[float32](tune.Current())
 	for _, n := range []int{256 << 10} {
 		x, y := make([]float32, n), make([]float32, n)
 		b.Run(fmt.Sprintf("n=%d/1thread", n/2), func(b *testing.B) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
 // TestNonTemporalBits checks that the NT kernels give the bits of the
@@ -17,8 +19,7 @@ func TestNonTemporalBits(t *testing.T) {
 	lvl := isa.Levels()[len(isa.Levels())-1]
 	rnd := rand.New(rand.NewPCG(3, 4))
 	n := 3<<14 + 37
-	old := ntBytes
-	defer func() { ntBytes = old }()
+	defer tune.Save().Restore()
 	for off := range 16 {
 		x, y := input[float32](n, off, rnd, 4, true).Data, input[float32](n, 15-off, rnd, 4, true).Data
 		xd := input[float64](n, off, rnd, 4, true).Data
@@ -30,9 +31,9 @@ func TestNonTemporalBits(t *testing.T) {
 				Sigmoid(lvl, xd, ed[off%8:n+off%8], th)
 				return [][]float64{widen(z), widen(e), ed}
 			}
-			ntBytes = math.MaxInt
+			setNT(tune.MaxPieceBytes)
 			want := run()
-			ntBytes = 0
+			setNT(0)
 			got := run()
 			for i := range want {
 				for j := range want[i] {
@@ -44,6 +45,9 @@ func TestNonTemporalBits(t *testing.T) {
 		}
 	}
 }
+
+// setNT applies the parameters in force with nontemporal.elem at v.
+func setNT(v int) { tunetest.With(func(p *tune.Params) { p.NonTemporal.Elem = v }) }
 
 func widen(s []float32) []float64 {
 	w := make([]float64, len(s))
@@ -60,16 +64,15 @@ func widen(s []float32) []float64 {
 func BenchmarkNonTemporal(b *testing.B) {
 	lvl := isa.Levels()[len(isa.Levels())-1]
 	rnd := rand.New(rand.NewPCG(7, 8))
-	old := ntBytes
-	defer func() { ntBytes = old }()
+	defer tune.Save().Restore()
 	for _, n := range []int{256 << 10, 1 << 20, 4 << 20, 16 << 20} {
 		x, y, z := input[float32](n, 0, rnd, 1, false).Data, input[float32](n, 0, rnd, 1, false).Data, make([]float32, n)
 		xd, yd, zd := input[float64](n, 0, rnd, 1, false).Data, input[float64](n, 0, rnd, 1, false).Data, make([]float64, n)
 		for _, th := range []int{1, 2} {
 			for _, nt := range []bool{false, true} {
-				ntBytes = math.MaxInt
+				setNT(tune.MaxPieceBytes)
 				if nt {
-					ntBytes = 0
+					setNT(0)
 				}
 				name := fmt.Sprintf("n=%d/t=%d/nt=%v", n, th, nt)
 				b.Run("Add/f32/"+name, func(b *testing.B) { benchOp(b, n, 12, func() { Add(lvl, x, y, z, th) }) })

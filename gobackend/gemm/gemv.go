@@ -3,6 +3,7 @@ package gemm
 import (
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // minGemvPerThread is the least number of bytes of A a goroutine of Gemv
@@ -51,8 +52,8 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 		x = xs
 	}
 	x = x[:lenX]
-	// The AVX-512 kernels below isa.ZMMMaxBytes of A, as elem's.
-	k := gemvImplFor(lvl.ForBytes(m * n * num.Size[T]()))
+	// The AVX-512 kernels below tune's zmm.memory of A, as elem's.
+	k := gemvImplFor(tune.Current().Level(lvl, m*n*num.Size[T]()))
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
@@ -105,7 +106,7 @@ func GemvKernel(lvl isa.Level) string {
 	case gemvAVX2:
 		return "AVX2 dot and axpy"
 	case gemvAVX512:
-		return "AVX512 dot of 8 rows and axpy of 4, " + isa.ZMMKernel()
+		return "AVX512 dot of 8 rows and axpy of 4, " + isa.ZMMKernel(tune.Current().ZMM.Memory)
 	}
 	return "generic"
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
 func runGemvCase[T Float](t *testing.T, lvl isa.Level, trans bool, m, n int, alpha, beta float64, pad, incX, incY, threads int, nanY bool, rnd *rand.Rand) {
@@ -139,17 +141,15 @@ func TestGemvKernel(t *testing.T) {
 		t.Errorf("GemvKernel(Generic) = %q", got)
 	}
 	if gemvImplFor(isa.AVX512) == gemvAVX512 {
-		old := isa.ZMMMaxBytes
-		defer func() { isa.ZMMMaxBytes = old }()
-		isa.ZMMMaxBytes = 16 << 20
+		defer tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 16 << 20 })()
 		if got, want := GemvKernel(isa.AVX512), "AVX512 dot of 8 rows and axpy of 4, AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("GemvKernel(AVX512) = %q, want %q", got, want)
 		}
 	}
 }
 
-// TestGemvZmmLimit checks Gemv at isa.AVX512 on both sides of
-// isa.ZMMMaxBytes: above it the AVX2 loops run, and give their bits.
+// TestGemvZmmLimit checks Gemv at isa.AVX512 on both sides of tune's
+// zmm.memory: above it the AVX2 loops run, and give their bits.
 func TestGemvZmmLimit(t *testing.T) {
 	if gemvImplFor(isa.AVX512) != gemvAVX512 {
 		t.Skip("no AVX-512 kernels here")
@@ -157,8 +157,7 @@ func TestGemvZmmLimit(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(13, 14))
 	const m, n = 37, 301
 	a, x := numtest.New[float32](m*n, rnd).Data, numtest.New[float32](max(m, n), rnd).Data
-	old := isa.ZMMMaxBytes
-	defer func() { isa.ZMMMaxBytes = old }()
+	defer tune.Save().Restore()
 	for _, trans := range []bool{false, true} {
 		lenX, lenY := n, m
 		if trans {
@@ -166,7 +165,7 @@ func TestGemvZmmLimit(t *testing.T) {
 		}
 		want, got := make([]float32, lenY), make([]float32, lenY)
 		Gemv(isa.AVX2, trans, m, n, 1, a, n, x[:lenX], 1, 0, want, 1, 1)
-		isa.ZMMMaxBytes = 4*m*n - 1
+		tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 4*m*n - 1 })
 		Gemv(isa.AVX512, trans, m, n, 1, a, n, x[:lenX], 1, 0, got, 1, 1)
 		if i := numtest.Differ(got, want); i >= 0 {
 			t.Fatalf("trans=%v above the limit: y[%d] = %v at AVX512, %v at AVX2", trans, i, got[i], want[i])

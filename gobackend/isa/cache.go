@@ -84,29 +84,33 @@ func parseSize(s string) int {
 	return n * mult
 }
 
-// ZMMMaxBytes is the most bytes a memory-bound kernel call (a reduction, an
-// element-wise op) moves with 512-bit vectors before it falls back to 256-bit
-// ones: half the last-level cache, shared with the other cores. Measured on
-// Zen 4, which runs a 512-bit access as two 256-bit halves, alternating the
-// kernels in one process: from the caches zmm ran as fast or faster (a 16
-// KiB sum or dot 6%, a 4 MiB dot 5–8%, Max 1.1–2× at 16 KiB, a 16 KiB add,
-// axpy or ReLU 4–13%); streaming from DRAM slower (a 256 MiB sum, dot or
-// max 5–14%, a 384 MiB add or axpy 3–9%). The math kernels (exp, tanh,
-// sigmoid), softmax and GEMV follow the same rule. A variable so tests can
-// move it.
-var ZMMMaxBytes = Caches().L3 / 2
+// DefaultZMMMaxBytes is the built-in most bytes a memory-bound kernel
+// call (a reduction, an element-wise op) moves with 512-bit vectors before
+// it falls back to 256-bit ones: half the last-level cache, shared with the
+// other cores. Measured on Zen 4, which runs a 512-bit access as two
+// 256-bit halves, alternating the kernels in one process: from the caches
+// zmm ran as fast or faster (a 16 KiB sum or dot 6%, a 4 MiB dot 5–8%, Max
+// 1.1–2× at 16 KiB, a 16 KiB add, axpy or ReLU 4–13%); streaming from DRAM
+// slower (a 256 MiB sum, dot or max 5–14%, a 384 MiB add or axpy 3–9%).
+// The kernels read the crossover in force from gobackend/tune (zmm.memory,
+// zmm.math), whose defaults start from this.
+func DefaultZMMMaxBytes() int { return Caches().L3 / 2 }
 
-// ForBytes is the level a memory-bound kernel call moving n bytes runs at:
-// l, but AVX2 in place of AVX512 above ZMMMaxBytes.
-func (l Level) ForBytes(n int) Level {
-	if l >= AVX512 && n > ZMMMaxBytes {
+// ForBytes is the level a kernel call moving n bytes runs at: l, but AVX2
+// in place of AVX512 above zmmMax bytes (tune's zmm.memory or zmm.math).
+func (l Level) ForBytes(n, zmmMax int) Level {
+	if l >= AVX512 && n > zmmMax {
 		return AVX2
 	}
 	return l
 }
 
-// ZMMKernel names the kernels ForBytes picks at AVX512:
-// "AVX512 (AVX2 above N MiB)".
-func ZMMKernel() string {
-	return "AVX512 (AVX2 above " + strconv.FormatFloat(float64(ZMMMaxBytes)/(1<<20), 'g', 4, 64) + " MiB)"
+// ZMMKernel names the kernels ForBytes picks at AVX512 with zmmMax:
+// "AVX512 (AVX2 above N MiB)", or "AVX512" when zmmMax is 1 TiB or more
+// (never AVX2).
+func ZMMKernel(zmmMax int) string {
+	if zmmMax >= 1<<40 {
+		return "AVX512"
+	}
+	return "AVX512 (AVX2 above " + strconv.FormatFloat(float64(zmmMax)/(1<<20), 'g', 4, 64) + " MiB)"
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestLevels(t *testing.T) {
@@ -56,12 +57,9 @@ func TestCaches(t *testing.T) {
 	}
 }
 
-// TestForBytes checks the switch from AVX512 to AVX2 above ZMMMaxBytes, and
-// that the other levels pass through.
+// TestForBytes checks the switch from AVX512 to AVX2 above the crossover
+// given, and that the other levels pass through.
 func TestForBytes(t *testing.T) {
-	old := ZMMMaxBytes
-	defer func() { ZMMMaxBytes = old }()
-	ZMMMaxBytes = 16 << 20
 	for _, c := range []struct {
 		l    Level
 		n    int
@@ -73,12 +71,15 @@ func TestForBytes(t *testing.T) {
 		{Generic, 16<<20 + 1, Generic},
 		{Generic, 0, Generic},
 	} {
-		if got := c.l.ForBytes(c.n); got != c.want {
+		if got := c.l.ForBytes(c.n, 16<<20); got != c.want {
 			t.Errorf("%v.ForBytes(%d) = %v, want %v", c.l, c.n, got, c.want)
 		}
 	}
-	if got, want := ZMMKernel(), "AVX512 (AVX2 above 16 MiB)"; got != want {
-		t.Errorf("ZMMKernel() = %q, want %q", got, want)
+	if got, want := ZMMKernel(16<<20), "AVX512 (AVX2 above 16 MiB)"; got != want {
+		t.Errorf("ZMMKernel(16 MiB) = %q, want %q", got, want)
+	}
+	if got, want := ZMMKernel(1<<40), "AVX512"; got != want {
+		t.Errorf("ZMMKernel(1 TiB) = %q, want %q", got, want)
 	}
 }
 
@@ -103,5 +104,42 @@ func TestImplFor(t *testing.T) {
 	want := map[Level]Impl{Generic: ImplGeneric, AVX2: ImplAVX2, AVX512: ImplAVX512}[Best]
 	if got := ImplFor(Best, true); got != want {
 		t.Errorf("ImplFor(Best=%v) = %d, want %d", Best, got, want)
+	}
+}
+
+// TestZMMRateRatio checks the probe's arithmetic on fake loops that spin
+// for a time proportional to their work: a 512-bit round at the time of a
+// 256-bit one (full rate) gives 2, at twice it (halves) 1.
+func TestZMMRateRatio(t *testing.T) {
+	for _, c := range []struct {
+		zmmCost float64
+		want    float64
+	}{{1, 2}, {2, 1}} {
+		loop := func(zmm bool, rounds int) {
+			d := time.Duration(float64(rounds) * 50) // 50 ns a round
+			if zmm {
+				d = time.Duration(float64(d) * c.zmmCost)
+			}
+			for start := time.Now(); time.Since(start) < d; {
+			}
+		}
+		if got := zmmRateRatio(loop); got < c.want*0.8 || got > c.want*1.25 {
+			t.Errorf("zmm rounds %g× as long: ratio %.2f, want about %g", c.zmmCost, got, c.want)
+		}
+	}
+}
+
+// TestFullRateZMM runs the probe on this machine: the loops run (at the
+// AVX512 level) and the answer is the same when asked again.
+func TestFullRateZMM(t *testing.T) {
+	first := FullRateZMM()
+	if Best < AVX512 && first {
+		t.Errorf("FullRateZMM() = true without AVX-512")
+	}
+	if Best >= AVX512 {
+		t.Logf("512-bit over 256-bit FMA rate: %.2f", zmmRateRatio(fmaLoop))
+	}
+	if FullRateZMM() != first {
+		t.Errorf("FullRateZMM changed between calls")
 	}
 }

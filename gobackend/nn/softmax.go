@@ -12,6 +12,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 //go:generate go run -C ../_asm . -pkg nn
@@ -31,14 +32,14 @@ func implFor(lvl isa.Level) impl {
 }
 
 // Kernel names the kernels a level runs: "generic", "AVX2", or at AVX512
-// isa.ZMMKernel(): the AVX-512 kernel runs while a call's x and y together
-// hold at most isa.ZMMMaxBytes, as elem's kernels do.
+// isa.ZMMKernel's name: the AVX-512 kernel runs while a call's x and y together
+// hold at most tune's zmm.math, as elem's kernels do.
 func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return isa.ZMMKernel()
+		return isa.ZMMKernel(tune.Current().ZMM.Math)
 	}
 	return "generic"
 }
@@ -81,7 +82,7 @@ func Softmax[T Float](lvl isa.Level, rows, cols int, x, y []T, threads int) {
 	if rows == 0 || cols == 0 {
 		return
 	}
-	k := implFor(lvl.ForBytes(2 * rows * cols * num.Size[T]()))
+	k := implFor(tune.Current().MathLevel(lvl, 2*rows*cols*num.Size[T]()))
 	minRows := max(1, minSoftmaxPerThread/cols)
 	if num.Single(rows, threads, minRows) {
 		softmaxRows(k, 0, rows, cols, x, y)

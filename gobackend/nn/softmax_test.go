@@ -8,6 +8,8 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
 // levels are the levels this CPU runs that have kernels of their own.
@@ -172,7 +174,7 @@ func testStable(t *testing.T, lvl isa.Level) {
 	}
 }
 
-// TestSoftmaxZmmLimit: above isa.ZMMMaxBytes the AVX512 level runs the
+// TestSoftmaxZmmLimit: above tune's zmm.math the AVX512 level runs the
 // AVX2 kernel, bit for bit; below, the AVX-512 one, within the bound of
 // testSoftmax's check (its sum adds the lanes in another order).
 func TestSoftmaxZmmLimit(t *testing.T) {
@@ -184,14 +186,13 @@ func TestSoftmaxZmmLimit(t *testing.T) {
 	x := numtest.New[float32](rows*cols, rnd).Data
 	want, got := make([]float32, rows*cols), make([]float32, rows*cols)
 	Softmax(isa.AVX2, rows, cols, x, want, 1)
-	old := isa.ZMMMaxBytes
-	defer func() { isa.ZMMMaxBytes = old }()
-	isa.ZMMMaxBytes = 8*rows*cols - 1
+	defer tune.Save().Restore()
+	tunetest.With(func(p *tune.Params) { p.ZMM = tune.ZMM{Memory: tune.MaxPieceBytes, Math: 8*rows*cols - 1} })
 	Softmax(isa.AVX512, rows, cols, x, got, 1)
 	if i := numtest.Differ(got, want); i >= 0 {
 		t.Fatalf("above the limit: [%d] = %v at AVX512, %v at AVX2", i, got[i], want[i])
 	}
-	isa.ZMMMaxBytes = 8 * rows * cols
+	tunetest.With(func(p *tune.Params) { p.ZMM = tune.ZMM{Memory: 0, Math: 8 * rows * cols} })
 	Softmax(isa.AVX512, rows, cols, x, got, 1)
 	for i := range got {
 		if d := math.Abs(float64(got[i] - want[i])); d > 8*numtest.Eps[float32]()*float64(want[i]) {

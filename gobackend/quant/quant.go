@@ -42,9 +42,9 @@ const (
 )
 
 // implFor returns the kernels lvl runs for a call moving bytes: AVX-512
-// up to isa.ZMMMaxBytes, as the other vector kernels (isa.Level.ForBytes).
+// up to tune's zmm.memory, as the other vector kernels (isa.Level.ForBytes).
 func implFor(lvl isa.Level, bytes int) impl {
-	return isa.ImplFor(lvl.ForBytes(bytes), haveAsm)
+	return isa.ImplFor(tune.Current().Level(lvl, bytes), haveAsm)
 }
 
 // Kernel names what a level runs for the conversions to bf16 and f16 and
@@ -56,9 +56,9 @@ func Kernel(lvl isa.Level) string {
 		return "AVX2"
 	case implAVX512:
 		if NativeBF16 {
-			return isa.ZMMKernel() + "; bf16 by VCVTNEPS2BF16"
+			return isa.ZMMKernel(tune.Current().ZMM.Memory) + "; bf16 by VCVTNEPS2BF16"
 		}
-		return isa.ZMMKernel() + "; bf16 by integer rounding"
+		return isa.ZMMKernel(tune.Current().ZMM.Memory) + "; bf16 by integer rounding"
 	}
 	return "generic"
 }

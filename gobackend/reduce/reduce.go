@@ -62,14 +62,14 @@ func implFor(lvl isa.Level) impl {
 }
 
 // Kernel names the Sum, Dot and Max kernels a level runs: "generic",
-// "AVX2", or at AVX512 isa.ZMMKernel(): the AVX-512 kernels run while a call
-// reads at most isa.ZMMMaxBytes.
+// "AVX2", or at AVX512 isa.ZMMKernel's name: the AVX-512 kernels run while a call
+// reads at most tune's zmm.memory.
 func Kernel(lvl isa.Level) string {
 	switch implFor(lvl) {
 	case implAVX2:
 		return "AVX2"
 	case implAVX512:
-		return isa.ZMMKernel()
+		return isa.ZMMKernel(tune.Current().ZMM.Memory)
 	}
 	return "generic"
 }
@@ -77,7 +77,7 @@ func Kernel(lvl isa.Level) string {
 // Sum returns Σ x[i] (0 for an empty x). NaN or opposite infinities give NaN.
 func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
+	k := implFor(tune.Current().Level(lvl, len(x)*num.Size[T]()))
 	pc := piece[T]()
 	if num.Single(len(x), threads, pc) {
 		if k != implGeneric && len(x) > 0 {
@@ -106,7 +106,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	// before it (the piece size's) that would make the compiler save every
 	// argument first: a 1024-element dot took 20.6–21.0 ns against 22.6
 	// (f32), 38.8 against 40.1 (f64; Intel VM of docs/tuning.md, alternated).
-	if k := implFor(lvl.ForBytes(2 * n * num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
+	if k := implFor(tune.Current().Level(lvl, 2*n*num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
 		switch {
 		case k == implAVX512 && is32[T]():
 			return T(sdotAVX512(n, p32(x), p32(y)))
@@ -126,7 +126,7 @@ func dotSplit[T Float](lvl isa.Level, x, y []T, threads int) T {
 		panic("reduce: len(y) != len(x)")
 	}
 	checkThreads(threads)
-	k := implFor(lvl.ForBytes(2 * len(x) * num.Size[T]()))
+	k := implFor(tune.Current().Level(lvl, 2*len(x)*num.Size[T]()))
 	pc := piece[T]()
 	if num.Single(len(x), threads, pc) {
 		return T(dot(k, x, y))
@@ -153,7 +153,7 @@ func reduce(n, threads, least int, f func(lo, hi int) float64) float64 {
 // identity of max.
 func Max[T Float](lvl isa.Level, x []T, threads int) T {
 	checkThreads(threads)
-	k := implFor(lvl.ForBytes(len(x) * num.Size[T]()))
+	k := implFor(tune.Current().Level(lvl, len(x)*num.Size[T]()))
 	pc := piece[T]()
 	if num.Single(len(x), threads, pc) {
 		return maxOf(k, x)

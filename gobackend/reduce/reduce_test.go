@@ -8,6 +8,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
@@ -288,7 +289,7 @@ func BenchmarkReduce(b *testing.B) {
 	}
 }
 
-// TestZmmLimit checks that calls reading more than isa.ZMMMaxBytes run the
+// TestZmmLimit checks that calls reading more than tune's zmm.memory run the
 // AVX2 kernels at isa.AVX512, bit for bit, and smaller ones do not.
 func TestZmmLimit(t *testing.T) {
 	if implFor(isa.AVX512) != implAVX512 {
@@ -296,17 +297,16 @@ func TestZmmLimit(t *testing.T) {
 	}
 	rnd := rand.New(rand.NewPCG(5, 6))
 	x, y := numtest.New[float32](5003, rnd).Data, numtest.New[float32](5003, rnd).Data
-	old := isa.ZMMMaxBytes
-	defer func() { isa.ZMMMaxBytes = old }()
+	defer tune.Save().Restore()
 	for _, th := range threadSet() {
-		isa.ZMMMaxBytes = 4 * len(x) // Sum within, Dot over
+		tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 4 * len(x) }) // Sum within, Dot over
 		if got, want := Sum(isa.AVX512, x, 1), float32(ssumAVX512(len(x), &x[0])); got != want {
 			t.Errorf("Sum within the limit = %v, want the AVX-512 kernel's %v", got, want)
 		}
 		if got, want := Dot(isa.AVX512, x, y, th), Dot(isa.AVX2, x, y, th); got != want {
 			t.Errorf("threads=%d: Dot over the limit = %v, want the AVX2 kernel's %v", th, got, want)
 		}
-		isa.ZMMMaxBytes = 0
+		tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 0 })
 		if got, want := Sum(isa.AVX512, x, th), Sum(isa.AVX2, x, th); got != want {
 			t.Errorf("threads=%d: Sum over the limit = %v, want the AVX2 kernel's %v", th, got, want)
 		}
@@ -318,9 +318,7 @@ func TestKernelName(t *testing.T) {
 		t.Errorf("Kernel(Generic) = %q", got)
 	}
 	if implFor(isa.AVX512) == implAVX512 {
-		old := isa.ZMMMaxBytes
-		defer func() { isa.ZMMMaxBytes = old }()
-		isa.ZMMMaxBytes = 16 << 20
+		defer tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 16 << 20 })()
 		if got, want := Kernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("Kernel(AVX512) = %q, want %q", got, want)
 		}

@@ -13,6 +13,10 @@ import (
 type NonTemporal struct {
 	Quantize   int `json:"quantize"`   // quant.Quantize, QuantizeRows: 1 byte written per 4 read
 	Dequantize int `json:"dequantize"` // quant.Dequantize, DequantizeRows: 4 bytes written per 1 read
+	// Elem: elem's kernels with an output of their own (Add, Mul: 1 byte
+	// written per 2 read; ReLU, Exp, Tanh, Sigmoid: 1 per 1). Axpy writes
+	// the y it has just read, which no store kind saves.
+	Elem int `json:"elem"`
 }
 
 // llcPerCPU bounds the last-level cache a CPU can count on: the most any
@@ -22,9 +26,9 @@ type NonTemporal struct {
 // docs/tuning.md reports 480 MiB.
 const llcPerCPU = 4 << 20
 
-// DefaultNonTemporalBytes is where dequantize switches to non-temporal
-// stores without a tune file, and the element-wise kernels with an output
-// of their own always (gobackend/elem): half the last level cache the
+// DefaultNonTemporalBytes is where dequantize and the element-wise kernels
+// with an output of their own (gobackend/elem) switch to non-temporal
+// stores without a tune file: half the last level cache the
 // machine reports (past it, an output does not stay in the cache for its
 // next reader, and an ordinary store pays a read for ownership), but no
 // more than llcPerCPU for each CPU this process may use, since a reported
@@ -37,7 +41,7 @@ func DefaultNonTemporalBytes(cpus, llc int) int {
 	return min(llc/2, llcPerCPU*max(cpus, 1))
 }
 
-// defaultNonTemporal: dequantize from DefaultNonTemporalBytes; quantize
+// defaultNonTemporal: dequantize and elem from DefaultNonTemporalBytes; quantize
 // never. Quantize stores a fifth of what it moves, so skipping the read for
 // ownership saves at most a sixth of its traffic; on the 2-vCPU Intel VM,
 // with its input prefetched, non-temporal stores ran it 0.98–1.01× as fast
@@ -45,5 +49,6 @@ func DefaultNonTemporalBytes(cpus, llc int) int {
 // which rewrites the same output: in a benchmark run beside other buffers,
 // 29.4 GB/s either way at 5 MiB). -tune finds where they do win.
 func defaultNonTemporal() NonTemporal {
-	return NonTemporal{Quantize: MaxPieceBytes, Dequantize: DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)}
+	d := DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)
+	return NonTemporal{Quantize: MaxPieceBytes, Dequantize: d, Elem: d}
 }

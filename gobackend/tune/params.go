@@ -25,6 +25,7 @@ type Params struct {
 	Parallel    Parallel    `json:"parallel"`
 	NonTemporal NonTemporal `json:"nontemporal"`
 	GEMM        GEMM        `json:"gemm"`
+	ZMM         ZMM         `json:"zmm"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -77,13 +78,13 @@ const MaxPieceBytes = 1 << 40
 //     on 256 KiB vectors and, but for dot, no faster on 128 KiB ones.
 //
 // The non-temporal crossovers follow this machine's caches
-// (DefaultNonTemporalBytes).
+// (DefaultNonTemporalBytes), as the AVX-512 ones do (defaultZMM).
 func Defaults() Params {
 	return Params{Parallel: Parallel{
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
 		Math:   PerDType{F32: 16 << 10, F64: 16 << 10},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
-	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM()}
+	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), ZMM: defaultZMM()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -104,7 +105,9 @@ func (p *Params) Fields() []Field {
 		{"nontemporal.quantize", &p.NonTemporal.Quantize},
 		{"nontemporal.dequantize", &p.NonTemporal.Dequantize},
 	}
-	return append(f, p.gemmFields()...)
+	f = append(f, p.gemmFields()...)
+	f = append(f, p.zmmFields()...)
+	return append(f, Field{"nontemporal.elem", &p.NonTemporal.Elem})
 }
 
 // Validate says which value is out of range, if any: every value, in bytes

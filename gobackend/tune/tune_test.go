@@ -214,3 +214,28 @@ func TestNonTemporalParams(t *testing.T) {
 		}
 	}
 }
+
+// TestLevels checks that the memory-bound kernels' level follows
+// zmm.memory and the math kernels' zmm.math, each on its own.
+func TestLevels(t *testing.T) {
+	p := Params{ZMM: ZMM{Memory: 1 << 20, Math: 4 << 20}}
+	for _, c := range []struct {
+		bytes      int
+		mem, mathL isa.Level
+	}{
+		{1 << 20, isa.AVX512, isa.AVX512},
+		{1<<20 + 1, isa.AVX2, isa.AVX512},
+		{4<<20 + 1, isa.AVX2, isa.AVX2},
+	} {
+		if got := p.Level(isa.AVX512, c.bytes); got != c.mem {
+			t.Errorf("Level(AVX512, %d) = %v, want %v", c.bytes, got, c.mem)
+		}
+		if got := p.MathLevel(isa.AVX512, c.bytes); got != c.mathL {
+			t.Errorf("MathLevel(AVX512, %d) = %v, want %v", c.bytes, got, c.mathL)
+		}
+	}
+	p.ZMM = ZMM{MaxPieceBytes, MaxPieceBytes}
+	if got := p.Level(isa.AVX512, 1<<39); got != isa.AVX512 {
+		t.Errorf("Level at zmm.memory 1 TiB = %v, want AVX512", got)
+	}
+}

@@ -24,3 +24,13 @@ func WithExtremes(f func()) {
 		f()
 	}
 }
+
+// With applies the parameters in force as set changes them and returns
+// what puts back those in force before: defer tunetest.With(…)().
+func With(set func(p *tune.Params)) (restore func()) {
+	s := tune.Save()
+	p := *tune.Current()
+	set(&p)
+	tune.Apply(p, "test")
+	return s.Restore
+}
