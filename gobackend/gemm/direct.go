@@ -18,7 +18,9 @@ import (
 
 // useDirect says whether Gemm runs this product unpacked: the kernel has an
 // unpacked twin, neither operand is transposed (the twin reads rows of A
-// and of B) and A and B together are at most the tuned bytes.
+// and of B), and either A and B together are at most the tuned bytes or
+// A is small enough to stay in L2 while B streams past it once
+// (directColsOuter).
 func useDirect[T Float](kern *microKernel[T], transA, transB bool, m, n, k int) bool {
 	if kern.direct == nil || transA || transB {
 		return false
@@ -26,7 +28,28 @@ func useDirect[T Float](kern *microKernel[T], transA, transB bool, m, n, k int) 
 	var z T
 	size := int(unsafe.Sizeof(z))
 	limit := tune.PerDTypeOf(tune.Current().GEMM.Direct, size)
-	return (m*k+k*n)*size <= limit
+	// A limit of 0 (-tune found packing ahead from the smallest size)
+	// keeps every product packed.
+	return (m*k+k*n)*size <= limit || limit > 0 && fitsColsOuter(m, k, kern.nr, size)
+}
+
+// fitsColsOuter says whether rows of A (m×k) and a column panel of B
+// (k×nr) fit the core's L2 for the columns-outer sweep of gemmDirect: A
+// in half of it (the share the nest gives its packed A block, doubled, as
+// A is not copied), the panel in a quarter, the rest for C's lines.
+//
+// Such a product (few rows: a convolution's output channels × positions)
+// read unpacked this way reads B once, where it lies, and A from L2 once
+// per column panel; the streaming path (stream.go) copies B into panels
+// first, which costs a load and a store per element of B for no reuse the
+// kernel does not already get from L1. On the Zen 5 VM (48 KiB L1d, 1 MiB
+// L2), one thread, f32, columns outer over streaming: 64×3136×256 and
+// 64×3136×576 8–12% faster, 128×3136×576 and 192×3136×576 4–10%,
+// 16×6272×432 1.55×; f64 64×3136×256 10% (10–15 rounds interleaved, as
+// BenchmarkStream's stream4 and directcols).
+func fitsColsOuter(m, k, nr, size int) bool {
+	l2 := isa.Caches().L2
+	return m*k*size <= l2/2 && k*nr*size <= l2/4
 }
 
 // maxTile bounds mr·nr of the kernels with a direct twin (14×32).
@@ -76,30 +99,43 @@ func gemmDirect[T Float](lvl isa.Level, m, n, k int, alpha T, a []T, lda int, b 
 			clear(d[n-fullCols:])
 		}
 	}
+	// one computes the tile of row tile it and columns from j.
+	one := func(it, j int, tile []T) {
+		i, rows, fn := rt.tile(it)
+		ap, la := a[i*lda:], lda
+		padded := rt.padded && it == rowTiles-1
+		if padded {
+			ap, la, rows = aEdge, k, m-i
+		}
+		cols := min(nr, n-j)
+		bp, lb := b[j:], ldb
+		if cols < nr {
+			bp, lb = bEdge, nr
+		}
+		ct := c[i*ldc+j:]
+		if cols == nr && !padded {
+			fn(k, ap, la, bp, lb, alpha, beta, ct, ldc)
+			return
+		}
+		fn(k, ap, la, bp, lb, 1, 0, tile, nr)
+		clipTile(tile, nr, alpha, beta, ct, ldc, rows, cols)
+	}
+	colsOuter := directColsOuter(m, k, nr, num.Size[T]())
 	// run computes the tiles of row tiles [t0, t1) and columns [j0, j1).
 	run := func(t0, t1, j0, j1 int) {
 		var tileBuf [maxTile]T
 		tile := tileBuf[:mr*nr]
-		for it := t0; it < t1; it++ {
-			i, rows, fn := rt.tile(it)
-			ap, la := a[i*lda:], lda
-			padded := rt.padded && it == rowTiles-1
-			if padded {
-				ap, la, rows = aEdge, k, m-i
-			}
+		if colsOuter {
 			for j := j0; j < j1; j += nr {
-				cols := min(nr, n-j)
-				bp, lb := b[j:], ldb
-				if cols < nr {
-					bp, lb = bEdge, nr
+				for it := t0; it < t1; it++ {
+					one(it, j, tile)
 				}
-				ct := c[i*ldc+j:]
-				if cols == nr && !padded {
-					fn(k, ap, la, bp, lb, alpha, beta, ct, ldc)
-					continue
-				}
-				fn(k, ap, la, bp, lb, 1, 0, tile, nr)
-				clipTile(tile, nr, alpha, beta, ct, ldc, rows, cols)
+			}
+			return
+		}
+		for it := t0; it < t1; it++ {
+			for j := j0; j < j1; j += nr {
+				one(it, j, tile)
 			}
 		}
 	}
@@ -177,4 +213,23 @@ func directGrid(rowTiles, colTiles, threads int) (tr, tc int) {
 		}
 	}
 	return tr, tc
+}
+
+// directOrder forces gemmDirect's loop order (tests and benchmarks): 0
+// chooses (directColsOuter), 1 rows outer, 2 columns outer.
+var directOrder int
+
+// directColsOuter says whether gemmDirect sweeps each column panel of B
+// over every row tile (columns outer: B read once, A from L2 once per
+// panel) rather than each row tile over every column panel (rows outer:
+// an mr-row tile of A in L1, all of B read once per row tile): columns
+// outer where A and a panel fit L2 (fitsColsOuter).
+func directColsOuter(m, k, nr, size int) bool {
+	switch directOrder {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	return fitsColsOuter(m, k, nr, size)
 }

@@ -130,10 +130,14 @@ func withGEMMTune(set func(*tune.GEMM), f func()) {
 }
 
 // bothPaths runs f with every product packed, then with every product
-// that can (no transposes) read in place (direct.go).
+// that can (no transposes) read in place (direct.go), in either loop
+// order (directOrder: rows outer, columns outer).
 func bothPaths(f func()) {
-	for _, d := range []int{0, tune.MaxPieceBytes} {
-		withGEMMTune(func(g *tune.GEMM) { g.Direct = tune.PerDType{F32: d, F64: d} }, f)
+	withGEMMTune(func(g *tune.GEMM) { g.Direct = tune.PerDType{} }, f)
+	defer func(o int) { directOrder = o }(directOrder)
+	for _, order := range []int{1, 2} {
+		directOrder = order
+		withGEMMTune(func(g *tune.GEMM) { g.Direct = tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes} }, f)
 	}
 }
 
@@ -307,7 +311,7 @@ func TestGemmThreadsDeterministic(t *testing.T) {
 	b := numtest.New[float32](k*n, rnd).Data
 	for _, lvl := range isa.Levels() {
 		// B stored n×k (transposed: always packed), then k×n (unpacked
-		// under bothPaths' second setting).
+		// under bothPaths' direct settings).
 		for _, transB := range []bool{true, false} {
 			ldb := n
 			if transB {

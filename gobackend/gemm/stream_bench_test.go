@@ -14,7 +14,8 @@ import (
 
 // BenchmarkStream times the paths a few-row product can take, forced, at
 // the best level: the loop nest, shared or cut in a grid (grid.go), the
-// unpacked direct path and the
+// unpacked direct path (in the order it chooses, and in each loop order
+// forced: directrows, directcols) and the
 // streaming path, on the convolution shapes (m output channels, n output
 // positions, k = C·R·S) and with m growing to find where streaming stops
 // paying (streamMaxRows). The sub-benchmarks of one shape run back to
@@ -50,7 +51,7 @@ func BenchmarkStream(b *testing.B) {
 	}
 	for _, s := range shapes {
 		for _, th := range []int{1, 2} {
-			paths := []string{"nest", "grid", "direct"}
+			paths := []string{"nest", "grid", "direct", "directrows", "directcols"}
 			for _, c := range chunks {
 				paths = append(paths, fmt.Sprintf("stream%d", c))
 			}
@@ -92,6 +93,10 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 			gemmGrid(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, tr, tc)
 		case "direct":
 			gemmDirect(isa.Best, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+		case "directrows", "directcols": // the loop order forced (directOrder)
+			directOrder = map[string]int{"directrows": 1, "directcols": 2}[path]
+			gemmDirect(isa.Best, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+			directOrder = 0
 		default:
 			gemmStream(isa.Best, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		}
