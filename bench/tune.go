@@ -82,7 +82,7 @@ func tuneSearches() []tuneSearch {
 		{"parallel.elem_math.f64", mathOps[float64](256 << 10), ladder(1<<10, 256<<10), false},
 		{"nontemporal.quantize", q[:1], ladder(quantBottom, quantTop), true},
 		{"nontemporal.dequantize", q[1:], ladder(quantBottom, quantTop), true},
-	}, gemmSearches()...)
+	}, append(gemmSearches(), gemvSearches()...)...)
 }
 
 // The store-kind ladder, in bytes a quantize or dequantize call moves (5 per

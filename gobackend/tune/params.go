@@ -25,6 +25,7 @@ type Params struct {
 	Parallel    Parallel    `json:"parallel"`
 	NonTemporal NonTemporal `json:"nontemporal"`
 	GEMM        GEMM        `json:"gemm"`
+	GEMV        GEMV        `json:"gemv"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -83,7 +84,7 @@ func Defaults() Params {
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
 		Math:   PerDType{F32: 16 << 10, F64: 16 << 10},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
-	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM()}
+	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), GEMV: defaultGEMV()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -104,7 +105,7 @@ func (p *Params) Fields() []Field {
 		{"nontemporal.quantize", &p.NonTemporal.Quantize},
 		{"nontemporal.dequantize", &p.NonTemporal.Dequantize},
 	}
-	return append(f, p.gemmFields()...)
+	return append(append(f, p.gemmFields()...), p.gemvFields()...)
 }
 
 // Validate says which value is out of range, if any: every value, in bytes
