@@ -108,7 +108,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	// (f32), 38.8 against 40.1 (f64; Intel VM of docs/tuning.md, alternated).
 	if k := implFor(lvl.ForBytes(2 * n * num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
 		switch {
-		case k == implAVX512 && 2*n*num.Size[T]() > dotPrefetchBytes():
+		case k == implAVX512 && dotPrefetches(2*n*num.Size[T]()):
 			return T(dotPrefetchAsm(x, y))
 		case k == implAVX512 && is32[T]():
 			return T(sdotAVX512(n, p32(x), p32(y)))
@@ -122,15 +122,20 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	return dotSplit(lvl, x, y, threads)
 }
 
-// dotPrefetchBytes is the bytes of x and y from which the AVX-512 Dot runs
+// dotPrefetches reports whether the AVX-512 Dot over bytes of x and y runs
 // the kernel that prefetches its input ahead of its loads (sdotpfAVX512,
-// ddotpfAVX512; the same arithmetic, the same bits): a core's L2. Past it
-// the input comes from L3 or DRAM, where on the Zen 5 VM f32 dots over 2
-// MiB and 8 MiB took 0.89–0.92× the plain kernel's time; from L2 (512 KiB)
-// prefetching took 1–6% longer there, and 2–7% longer from L1 and L2 in
-// GEMV's rows on the 2-vCPU Intel VM, where it gained nothing from L3
-// (docs/architecture.md, GEMV).
-func dotPrefetchBytes() int { return isa.Caches().L2 }
+// ddotpfAVX512; the same arithmetic, the same bits): past a core's L2 and
+// up to a quarter of the last-level cache. On the Zen 5 VM (1 MiB L2, 32
+// MiB L3; Go timings, 1 thread, 31 interleaved rounds) it took 0.885–0.89×
+// the plain kernel's time over 2 MiB (f32 256 Ki, f64 128 Ki), 0.91–0.95×
+// over 8 MiB, but 1.05× over 16 MiB (f64 1 Mi) and 1.02–1.06× from L2
+// (512 KiB); on the 2-vCPU Intel VM prefetching took 2–7% longer from L1
+// and L2 in GEMV's rows and gained nothing from L3 (docs/architecture.md,
+// GEMV).
+func dotPrefetches(bytes int) bool {
+	c := isa.Caches()
+	return bytes > c.L2 && bytes <= c.L3/4
+}
 
 // dotSplit is Dot on several threads, or at the generic level.
 func dotSplit[T Float](lvl isa.Level, x, y []T, threads int) T {

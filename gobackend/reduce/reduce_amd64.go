@@ -34,7 +34,7 @@ func dotAsm[T Float](k impl, x, y []T) float64 {
 	}
 	_ = y[len(x)-1]
 	switch {
-	case k == implAVX512 && 2*len(x)*num.Size[T]() > dotPrefetchBytes():
+	case k == implAVX512 && dotPrefetches(2*len(x)*num.Size[T]()):
 		return dotPrefetchAsm(x, y)
 	case k == implAVX512 && is32[T]():
 		return sdotAVX512(len(x), p32(x), p32(y))

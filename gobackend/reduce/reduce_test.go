@@ -329,7 +329,7 @@ func TestKernelName(t *testing.T) {
 }
 
 // TestDotPrefetch checks the AVX-512 dot that prefetches its input (the one
-// Dot runs past a core's L2) against the plain one, bit for bit, over
+// Dot runs past a core's L2: dotPrefetches) against the plain one, bit for bit, over
 // lengths around its blocks (4096 zmm elements) and offsets, and Dot past
 // that size at 1 and 2 threads against the plain kernel on its pieces.
 func TestDotPrefetch(t *testing.T) {
@@ -338,6 +338,20 @@ func TestDotPrefetch(t *testing.T) {
 	}
 	testDotPrefetch[float32](t)
 	testDotPrefetch[float64](t)
+}
+
+// TestDotPrefetches checks where Dot prefetches: past L2, up to a quarter
+// of L3.
+func TestDotPrefetches(t *testing.T) {
+	c := isa.Caches()
+	for _, cs := range []struct {
+		bytes int
+		want  bool
+	}{{c.L2, false}, {c.L2 + 1, c.L2+1 <= c.L3/4}, {c.L3 / 4, c.L3/4 > c.L2}, {c.L3/4 + 1, false}} {
+		if got := dotPrefetches(cs.bytes); got != cs.want {
+			t.Errorf("dotPrefetches(%d) = %v, want %v (L2 %d, L3 %d)", cs.bytes, got, cs.want, c.L2, c.L3)
+		}
+	}
 }
 
 func testDotPrefetch[T Float](t *testing.T) {
@@ -359,7 +373,10 @@ func testDotPrefetch[T Float](t *testing.T) {
 		}
 	}
 	// Past the L2, whole and in two pieces: Dot runs the prefetching kernel.
-	n := dotPrefetchBytes()/num.Size[T]() + 4096 + 7
+	n := isa.Caches().L2/num.Size[T]() + 4096 + 7
+	if !dotPrefetches(2 * n * num.Size[T]()) {
+		return // an L3 of less than four L2s: Dot never prefetches
+	}
 	x, y := numtest.New[T](n, rnd).Data, numtest.New[T](n, rnd).Data
 	plain := func(x, y []T) float64 {
 		if is32[T]() {
