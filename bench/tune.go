@@ -102,7 +102,8 @@ func tuneSearches() []tuneSearch {
 			tuneSearch{"zmm.memory", w[:2], ladder(wideBottom, wideTop), kindZMM},
 			tuneSearch{"zmm.math", w[2:4], ladder(wideBottom, wideTop), kindZMM})
 	}
-	return append(s, tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores})
+	s = append(s, tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores})
+	return append(s, gemvSearches()...)
 }
 
 // The ladder of the vector-width crossovers and of elem's store kind, in

@@ -1,6 +1,8 @@
 package gemm
 
 import (
+	"strconv"
+
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
@@ -57,12 +59,15 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
+		byRow := k == gemvAVX512 && gemvByRow[T](m, n)
 		num.For(m, threads, 8, minRows, func(_, lo, hi int) {
-			switch k {
-			case gemvAVX512:
+			switch {
+			case byRow:
+				gemvRowsAsm(k, lo, hi, n, alpha, a, lda, x, beta, y, incY)
+			case k == gemvAVX512:
 				gemvRows8Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
-			case gemvAVX2:
-				gemvRowsAsm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+			case k == gemvAVX2:
+				gemvRowsAsm(k, lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			default:
 				gemvRows(lo, hi, n, alpha, a, lda, x, beta, y, incY)
 			}
@@ -99,24 +104,67 @@ func gemvImplFor(lvl isa.Level) gemvImpl {
 }
 
 // GemvKernel names the inner loops Gemv runs at level lvl: "generic",
-// "AVX2 dot and axpy", or at AVX512 the many-row kernels and the size
-// above which the AVX2 ones run (isa.ZMMKernel).
+// "AVX2 dot and axpy", or at AVX512 the many-row kernels, where A·x takes
+// one row at a time (gemvByRow), and the size above which the AVX2 ones run
+// (isa.ZMMKernel).
 func GemvKernel(lvl isa.Level) string {
 	switch gemvImplFor(lvl) {
 	case gemvAVX2:
 		return "AVX2 dot and axpy"
 	case gemvAVX512:
-		return "AVX512 dot of 8 rows and axpy of 4, " + isa.ZMMKernel(tune.Current().ZMM.Memory)
+		return "AVX512 dot of 8 rows" + gemvByRowText() + " and axpy of 4, " + isa.ZMMKernel(tune.Current().ZMM.Memory)
 	}
 	return "generic"
 }
 
-// gemvRowsAsm is gemvRows with the assembly dot product, one row at a time
-// (x stays in L1 or L2 from row to row).
-func gemvRowsAsm[T Float](lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
-	for i := lo; i < hi; i++ {
-		setY(y, i*incY, alpha*T(dotAsm(gemvAVX2, a[i*lda:i*lda+n], x)), beta)
+// gemvByRowText is where A·x takes one row at a time, from the tune
+// parameter gemv.by_row: " (of 1 above 1024 KiB of A, rows of 2–24 KiB)",
+// with f32's and f64's figures where they differ; "" where it never does.
+func gemvByRowText() string {
+	p := tune.Current().GEMV.ByRow
+	if p.F32 >= tune.MaxPieceBytes && p.F64 >= tune.MaxPieceBytes {
+		return ""
 	}
+	kib := func(b int) string {
+		if b >= tune.MaxPieceBytes {
+			return "never"
+		}
+		return strconv.Itoa(b >> 10)
+	}
+	above := kib(p.F32)
+	if p.F32 != p.F64 {
+		above += " (f32), " + kib(p.F64) + " (f64)"
+	}
+	return " (of 1 above " + above + " KiB of A, rows of " + kib(gemvByRowMinBytes) + "–" + kib(isa.Caches().L1/2) + " KiB)"
+}
+
+// gemvRowsAsm is gemvRows with k's assembly dot product, one row at a time
+// (x stays in L1 or L2 from row to row).
+func gemvRowsAsm[T Float](k gemvImpl, lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+	for i := lo; i < hi; i++ {
+		setY(y, i*incY, alpha*T(dotAsm(k, a[i*lda:i*lda+n], x)), beta)
+	}
+}
+
+// Row bounds of the AVX-512 A·x one row at a time (gemvByRow), in bytes of
+// a row: each row is a call of the dot kernel, whose set-up and final sums
+// a short row does not repay, and x is read again for every row, from L1
+// only while it takes at most half of it. On the Zen 5 VM (48 KiB L1d),
+// from L3 (4–8 MiB of A), against eight rows at a time: rows of 1 KiB took
+// 1.14–1.19× as long (f32 4096×256, f64 4096×128), of 2 KiB 0.96–0.97×
+// (f32 2048×512, f64 4096×256), of 16 KiB 0.92–0.93× (f32 256×4096, f64
+// 512×2048), of 64 KiB, x past L1, 1.5–1.6× (f32 64×16384, f64 128×8192).
+const gemvByRowMinBytes = 2 << 10
+
+// gemvByRow reports whether the AVX-512 A·x of m×n reads A one row at a
+// time (a dot product per row, A as one stream) rather than eight rows at
+// once: when A is larger than the tune parameter gemv.by_row (tune.GEMV)
+// and its rows are within the bounds above.
+func gemvByRow[T Float](m, n int) bool {
+	size := num.Size[T]()
+	row := n * size
+	return row >= gemvByRowMinBytes && row <= isa.Caches().L1/2 &&
+		m*row > tune.PerDTypeOf(tune.Current().GEMV.ByRow, size)
 }
 
 // gemvRows8Asm is gemvRows with the AVX-512 dot product of eight rows at a

@@ -3,6 +3,7 @@ package gemm
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
@@ -142,10 +143,101 @@ func TestGemvKernel(t *testing.T) {
 	}
 	if gemvImplFor(isa.AVX512) == gemvAVX512 {
 		defer tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 16 << 20 })()
-		if got, want := GemvKernel(isa.AVX512), "AVX512 dot of 8 rows and axpy of 4, AVX512 (AVX2 above 16 MiB)"; got != want {
-			t.Errorf("GemvKernel(AVX512) = %q, want %q", got, want)
+		l1 := strconv.Itoa(isa.Caches().L1 / 2 >> 10)
+		for _, c := range []struct {
+			byRow tune.PerDType
+			want  string
+		}{
+			{tune.PerDType{F32: 1 << 20, F64: 1 << 20}, "AVX512 dot of 8 rows (of 1 above 1024 KiB of A, rows of 2–" + l1 + " KiB) and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
+			{tune.PerDType{F32: 0, F64: tune.MaxPieceBytes}, "AVX512 dot of 8 rows (of 1 above 0 (f32), never (f64) KiB of A, rows of 2–" + l1 + " KiB) and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
+			{tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes}, "AVX512 dot of 8 rows and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
+		} {
+			withGEMVTune(c.byRow, func() {
+				if got := GemvKernel(isa.AVX512); got != c.want {
+					t.Errorf("GemvKernel(AVX512) = %q, want %q", got, c.want)
+				}
+			})
 		}
 	}
+}
+
+// withGEMVTune runs f with the tune parameter gemv.by_row at byRow.
+func withGEMVTune(byRow tune.PerDType, f func()) {
+	defer tune.Save().Restore()
+	p := *tune.Current()
+	p.GEMV.ByRow = byRow
+	tune.Apply(p, "test")
+	f()
+}
+
+// TestGemvByRowChoice checks where A·x takes one row at a time: above
+// gemv.by_row bytes of A, and only for rows of gemvByRowMinBytes up to half
+// of L1.
+func TestGemvByRowChoice(t *testing.T) {
+	l1 := isa.Caches().L1
+	withGEMVTune(tune.PerDType{F32: 1 << 20, F64: 2 << 20}, func() {
+		for _, c := range []struct {
+			f64  bool
+			m, n int
+			want bool
+		}{
+			{false, 256, 1024, false},    // 1 MiB, not above
+			{false, 257, 1024, true},     // just above
+			{true, 256, 1024, false},     // 2 MiB (f64's parameter)
+			{true, 257, 1024, true},      // just above
+			{false, 4096, 511, false},    // a row under 2 KiB
+			{false, 4096, 512, true},     // 2 KiB
+			{true, 4096, 255, false},     // f64: under 2 KiB
+			{true, 4096, 256, true},      // 2 KiB
+			{false, 64, l1 / 8, true},    // x at half of L1
+			{false, 64, l1/8 + 1, false}, // past it
+			{true, 128, l1 / 16, true},
+			{true, 128, l1/16 + 1, false},
+		} {
+			got := gemvByRow[float32](c.m, c.n)
+			if c.f64 {
+				got = gemvByRow[float64](c.m, c.n)
+			}
+			if got != c.want {
+				t.Errorf("f64=%v %d×%d: by row %v, want %v", c.f64, c.m, c.n, got, c.want)
+			}
+		}
+	})
+	withGEMVTune(tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes}, func() {
+		if gemvByRow[float32](1<<20, 1024) || gemvByRow[float64](1<<20, 1024) {
+			t.Error("by row with gemv.by_row at its largest")
+		}
+	})
+	withGEMVTune(tune.PerDType{}, func() {
+		if !gemvByRow[float32](1, 512) || !gemvByRow[float64](1, 256) {
+			t.Error("a 2 KiB row not by row with gemv.by_row at 0")
+		}
+	})
+}
+
+// TestGemvByRow runs A·x one row at a time (gemv.by_row at 0) on rows of 2
+// KiB and more, at every level (the AVX-512 one takes the path), with 1..17
+// and 33 rows, the tails of the dot kernel, strides, padding and threads.
+func TestGemvByRow(t *testing.T) {
+	old := minGemvPerThread
+	minGemvPerThread = 1
+	defer func() { minGemvPerThread = old }()
+	rnd := rand.New(rand.NewPCG(15, 16))
+	withGEMVTune(tune.PerDType{}, func() {
+		i := 0
+		for _, lvl := range isa.Levels() {
+			for _, n := range []int{512, 513, 527, 1000} {
+				for _, m := range []int{1, 2, 3, 5, 7, 8, 9, 16, 17, 33} {
+					ab := alphaBetas[i%len(alphaBetas)]
+					inc := [][2]int{{1, 1}, {2, 3}, {1, 2}}[i%3]
+					th := 1 + i%3
+					runGemvCase[float32](t, lvl, false, m, n, ab[0], ab[1], i%3, inc[0], inc[1], th, ab[1] == 0, rnd)
+					runGemvCase[float64](t, lvl, false, m, n/2, ab[0], ab[1], (i+1)%3, inc[0], inc[1], th, ab[1] == 0, rnd)
+					i++
+				}
+			}
+		}
+	})
 }
 
 // TestGemvZmmLimit checks Gemv at isa.AVX512 on both sides of tune's

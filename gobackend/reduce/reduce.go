@@ -108,6 +108,8 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	// (f32), 38.8 against 40.1 (f64; Intel VM of docs/tuning.md, alternated).
 	if k := implFor(tune.Current().Level(lvl, 2*n*num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
 		switch {
+		case k == implAVX512 && dotPrefetches(2*n*num.Size[T]()):
+			return T(dotPrefetchAsm(x, y))
 		case k == implAVX512 && is32[T]():
 			return T(sdotAVX512(n, p32(x), p32(y)))
 		case k == implAVX512:
@@ -118,6 +120,21 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 		return T(ddotAVX2(n, p64(x), p64(y)))
 	}
 	return dotSplit(lvl, x, y, threads)
+}
+
+// dotPrefetches reports whether the AVX-512 Dot over bytes of x and y runs
+// the kernel that prefetches its input ahead of its loads (sdotpfAVX512,
+// ddotpfAVX512; the same arithmetic, the same bits): past a core's L2 and
+// up to a quarter of the last-level cache. On the Zen 5 VM (1 MiB L2, 32
+// MiB L3; Go timings, 1 thread, 31 interleaved rounds) it took 0.885–0.89×
+// the plain kernel's time over 2 MiB (f32 256 Ki, f64 128 Ki), 0.91–0.95×
+// over 8 MiB, but 1.05× over 16 MiB (f64 1 Mi) and 1.02–1.06× from L2
+// (512 KiB); on the 2-vCPU Intel VM prefetching took 2–7% longer from L1
+// and L2 in GEMV's rows and gained nothing from L3 (docs/architecture.md,
+// GEMV).
+func dotPrefetches(bytes int) bool {
+	c := isa.Caches()
+	return bytes > c.L2 && bytes <= c.L3/4
 }
 
 // dotSplit is Dot on several threads, or at the generic level.

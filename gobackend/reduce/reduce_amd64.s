@@ -814,6 +814,169 @@ full44:
 	MOVSD         X2, ret+24(FP)
 	RET
 
+// func sdotpfAVX512(n int, x *float32, y *float32) float64
+// Requires: AVX, AVX512DQ, AVX512F, MMX+, SSE2
+TEXT ·sdotpfAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, BX
+
+blocks45:
+	CMPQ AX, $0x00001000
+	JL   rest47
+	MOVQ $0x00000020, SI
+
+inner46:
+	PREFETCHT0    1024(CX)
+	PREFETCHT0    1024(DX)
+	VMOVUPS       (CX), Z10
+	VFMADD231PS   (DX), Z10, Z0
+	PREFETCHT0    1088(CX)
+	PREFETCHT0    1088(DX)
+	VMOVUPS       64(CX), Z10
+	VFMADD231PS   64(DX), Z10, Z1
+	PREFETCHT0    1152(CX)
+	PREFETCHT0    1152(DX)
+	VMOVUPS       128(CX), Z10
+	VFMADD231PS   128(DX), Z10, Z2
+	PREFETCHT0    1216(CX)
+	PREFETCHT0    1216(DX)
+	VMOVUPS       192(CX), Z10
+	VFMADD231PS   192(DX), Z10, Z3
+	PREFETCHT0    1280(CX)
+	PREFETCHT0    1280(DX)
+	VMOVUPS       256(CX), Z10
+	VFMADD231PS   256(DX), Z10, Z4
+	PREFETCHT0    1344(CX)
+	PREFETCHT0    1344(DX)
+	VMOVUPS       320(CX), Z10
+	VFMADD231PS   320(DX), Z10, Z5
+	PREFETCHT0    1408(CX)
+	PREFETCHT0    1408(DX)
+	VMOVUPS       384(CX), Z10
+	VFMADD231PS   384(DX), Z10, Z6
+	PREFETCHT0    1472(CX)
+	PREFETCHT0    1472(DX)
+	VMOVUPS       448(CX), Z10
+	VFMADD231PS   448(DX), Z10, Z7
+	ADDQ          $0x00000200, CX
+	ADDQ          $0x00000200, DX
+	DECQ          SI
+	JNZ           inner46
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VADDPD        Z1, Z8, Z8
+	VADDPD        Z0, Z9, Z9
+	VXORPS        Z0, Z0, Z0
+	VXORPS        Z1, Z1, Z1
+	VXORPS        Z2, Z2, Z2
+	VXORPS        Z3, Z3, Z3
+	VXORPS        Z4, Z4, Z4
+	VXORPS        Z5, Z5, Z5
+	VXORPS        Z6, Z6, Z6
+	VXORPS        Z7, Z7, Z7
+	SUBQ          $0x00001000, AX
+	JMP           blocks45
+
+rest47:
+big48:
+	CMPQ        AX, $0x00000080
+	JL          single49
+	VMOVUPS     (CX), Z10
+	VFMADD231PS (DX), Z10, Z0
+	VMOVUPS     64(CX), Z10
+	VFMADD231PS 64(DX), Z10, Z1
+	VMOVUPS     128(CX), Z10
+	VFMADD231PS 128(DX), Z10, Z2
+	VMOVUPS     192(CX), Z10
+	VFMADD231PS 192(DX), Z10, Z3
+	VMOVUPS     256(CX), Z10
+	VFMADD231PS 256(DX), Z10, Z4
+	VMOVUPS     320(CX), Z10
+	VFMADD231PS 320(DX), Z10, Z5
+	VMOVUPS     384(CX), Z10
+	VFMADD231PS 384(DX), Z10, Z6
+	VMOVUPS     448(CX), Z10
+	VFMADD231PS 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	SUBQ        $0x00000080, AX
+	JMP         big48
+
+single49:
+	CMPQ        AX, $0x00000010
+	JL          tail50
+	VMOVUPS     (CX), Z10
+	VFMADD231PS (DX), Z10, Z0
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000010, AX
+	JMP         single49
+
+tail50:
+	TESTQ       AX, AX
+	JZ          done51
+	LEAQ        kmask<>+0(SB), SI
+	KMOVW       (SI)(AX*2), K1
+	VMOVUPS.Z   (CX), K1, Z10
+	VMOVUPS.Z   (DX), K1, Z11
+	VFMADD231PS Z11, Z10, Z0
+
+done51:
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z5, Z4, Z4
+	VADDPS        Z7, Z6, Z6
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPS        X0, X1, X0
+	VPERMILPS     $0x4e, X0, X1
+	VADDPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VADDPS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
+	CMPQ          BX, $0x00001000
+	JGE           full52
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET
+
+full52:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDPD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+24(FP)
+	RET
+
 // func dsumAVX2(n int, x *float64) float64
 // Requires: AVX, SSE2
 TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
@@ -831,12 +994,12 @@ TEXT ·dsumAVX2(SB), NOSPLIT, $0-24
 	VXORPD Y9, Y9, Y9
 	MOVQ   AX, DX
 
-blocks45:
+blocks53:
 	CMPQ AX, $0x00000800
-	JL   rest47
+	JL   rest55
 	MOVQ $0x00000040, BX
 
-inner46:
+inner54:
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y1, Y1
 	VADDPD 64(CX), Y2, Y2
@@ -847,7 +1010,7 @@ inner46:
 	VADDPD 224(CX), Y7, Y7
 	ADDQ   $0x00000100, CX
 	DECQ   BX
-	JNZ    inner46
+	JNZ    inner54
 	VADDPD Y1, Y0, Y0
 	VADDPD Y3, Y2, Y2
 	VADDPD Y5, Y4, Y4
@@ -865,12 +1028,12 @@ inner46:
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	SUBQ   $0x00000800, AX
-	JMP    blocks45
+	JMP    blocks53
 
-rest47:
-big48:
+rest55:
+big56:
 	CMPQ   AX, $0x00000020
-	JL     single49
+	JL     single57
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y1, Y1
 	VADDPD 64(CX), Y2, Y2
@@ -881,19 +1044,19 @@ big48:
 	VADDPD 224(CX), Y7, Y7
 	ADDQ   $0x00000100, CX
 	SUBQ   $0x00000020, AX
-	JMP    big48
+	JMP    big56
 
-single49:
+single57:
 	CMPQ   AX, $0x00000004
-	JL     tail50
+	JL     tail58
 	VADDPD (CX), Y0, Y0
 	ADDQ   $0x00000020, CX
 	SUBQ   $0x00000004, AX
-	JMP    single49
+	JMP    single57
 
-tail50:
+tail58:
 	TESTQ      AX, AX
-	JZ         done51
+	JZ         done59
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -901,7 +1064,7 @@ tail50:
 	VMASKMOVPD (CX), Y10, Y10
 	VADDPD     Y10, Y0, Y0
 
-done51:
+done59:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -914,12 +1077,12 @@ done51:
 	VPERMILPD    $0x01, X1, X0
 	VADDPD       X0, X1, X1
 	CMPQ         DX, $0x00000800
-	JGE          full52
+	JGE          full60
 	VZEROUPPER
 	MOVSD        X1, ret+16(FP)
 	RET
 
-full52:
+full60:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -948,12 +1111,12 @@ TEXT ·ddotAVX2(SB), NOSPLIT, $0-32
 	VXORPD Y9, Y9, Y9
 	MOVQ   AX, BX
 
-blocks53:
+blocks61:
 	CMPQ AX, $0x00000800
-	JL   rest55
+	JL   rest63
 	MOVQ $0x00000040, SI
 
-inner54:
+inner62:
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -973,7 +1136,7 @@ inner54:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	DECQ        SI
-	JNZ         inner54
+	JNZ         inner62
 	VADDPD      Y1, Y0, Y0
 	VADDPD      Y3, Y2, Y2
 	VADDPD      Y5, Y4, Y4
@@ -991,12 +1154,12 @@ inner54:
 	VXORPD      Y6, Y6, Y6
 	VXORPD      Y7, Y7, Y7
 	SUBQ        $0x00000800, AX
-	JMP         blocks53
+	JMP         blocks61
 
-rest55:
-big56:
+rest63:
+big64:
 	CMPQ        AX, $0x00000020
-	JL          single57
+	JL          single65
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	VMOVUPD     32(CX), Y10
@@ -1016,21 +1179,21 @@ big56:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big56
+	JMP         big64
 
-single57:
+single65:
 	CMPQ        AX, $0x00000004
-	JL          tail58
+	JL          tail66
 	VMOVUPD     (CX), Y10
 	VFMADD231PD (DX), Y10, Y0
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single57
+	JMP         single65
 
-tail58:
+tail66:
 	TESTQ       AX, AX
-	JZ          done59
+	JZ          done67
 	LEAQ        tailmask<>+0(SB), SI
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -1039,7 +1202,7 @@ tail58:
 	VMASKMOVPD  (DX), Y10, Y10
 	VFMADD231PD Y10, Y11, Y0
 
-done59:
+done67:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -1052,12 +1215,12 @@ done59:
 	VPERMILPD    $0x01, X1, X0
 	VADDPD       X0, X1, X1
 	CMPQ         BX, $0x00000800
-	JGE          full60
+	JGE          full68
 	VZEROUPPER
 	MOVSD        X1, ret+24(FP)
 	RET
 
-full60:
+full68:
 	VADDPD       Y9, Y8, Y8
 	VEXTRACTF128 $0x01, Y8, X0
 	VADDPD       X0, X8, X0
@@ -1083,9 +1246,9 @@ TEXT ·dmaxAVX2(SB), NOSPLIT, $0-24
 	VMOVUPD Y0, Y7
 	VXORPD  Y8, Y8, Y8
 
-big61:
+big69:
 	CMPQ    AX, $0x00000010
-	JL      single62
+	JL      single70
 	VMOVUPD (CX), Y9
 	VMAXPD  Y9, Y1, Y1
 	VMOVUPD 32(CX), Y10
@@ -1100,22 +1263,22 @@ big61:
 	VMAXPD  Y10, Y7, Y7
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000010, AX
-	JMP     big61
+	JMP     big69
 
-single62:
+single70:
 	CMPQ    AX, $0x00000004
-	JL      tail63
+	JL      tail71
 	VMOVUPD (CX), Y9
 	VCMPPD  $0x03, Y9, Y9, Y10
 	VORPD   Y10, Y2, Y2
 	VMAXPD  Y9, Y1, Y1
 	ADDQ    $0x00000020, CX
 	SUBQ    $0x00000004, AX
-	JMP     single62
+	JMP     single70
 
-tail63:
+tail71:
 	TESTQ      AX, AX
-	JZ         done64
+	JZ         done72
 	LEAQ       tailmask<>+0(SB), DX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1126,7 +1289,7 @@ tail63:
 	VORPD      Y0, Y2, Y2
 	VMAXPD     Y10, Y1, Y1
 
-done64:
+done72:
 	VMAXPD       Y3, Y1, Y1
 	VMAXPD       Y7, Y5, Y5
 	VMAXPD       Y5, Y1, Y1
@@ -1138,10 +1301,10 @@ done64:
 	VPERMILPD    $0x01, X0, X1
 	VMAXPD       X1, X0, X0
 	VPTEST       Y2, Y2
-	JZ           done65
+	JZ           done73
 	VMOVUPD      dnan<>+0(SB), X0
 
-done65:
+done73:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
@@ -1181,9 +1344,9 @@ TEXT ·dmaxAVX512(SB), NOSPLIT, $0-24
 	MOVQ         CX, DX
 	MOVQ         AX, BX
 
-big66:
+big74:
 	CMPQ        AX, $0x00000040
-	JL          single67
+	JL          single75
 	VMOVUPD     (CX), Z14
 	VMOVUPD     64(CX), Z15
 	VMOVUPD     128(CX), Z16
@@ -1210,22 +1373,22 @@ big66:
 	VFMADD231PD Z9, Z21, Z13
 	ADDQ        $0x00000200, CX
 	SUBQ        $0x00000040, AX
-	JMP         big66
+	JMP         big74
 
-single67:
+single75:
 	CMPQ    AX, $0x00000008
-	JL      tail68
+	JL      tail76
 	VMOVUPD (CX), Z9
 	VCMPPD  $0x03, Z9, Z9, K2
 	KORW    K2, K1, K1
 	VMAXPD  Z9, Z1, Z1
 	ADDQ    $0x00000040, CX
 	SUBQ    $0x00000008, AX
-	JMP     single67
+	JMP     single75
 
-tail68:
+tail76:
 	TESTQ   AX, AX
-	JZ      done69
+	JZ      done77
 	LEAQ    kmask<>+0(SB), SI
 	KMOVW   (SI)(AX*2), K2
 	VMOVUPD Z0, Z0
@@ -1234,7 +1397,7 @@ tail68:
 	KORW    K2, K1, K1
 	VMAXPD  Z0, Z2, Z2
 
-done69:
+done77:
 	VMAXPD        Z2, Z1, Z1
 	VMAXPD        Z4, Z3, Z3
 	VMAXPD        Z6, Z5, Z5
@@ -1253,12 +1416,12 @@ done69:
 	VADDPD        Z12, Z10, Z10
 	VCMPPD        $0x03, Z10, Z10, K2
 	KORTESTW      K2, K2
-	JZ            check71
+	JZ            check79
 	ANDQ          $-64, BX
 
-rescan70:
+rescan78:
 	TESTQ   BX, BX
-	JZ      check71
+	JZ      check79
 	VMOVUPD (DX), Z0
 	VMOVUPD 64(DX), Z2
 	VCMPPD  $0x03, Z0, Z2, K2
@@ -1277,14 +1440,14 @@ rescan70:
 	KORW    K2, K1, K1
 	ADDQ    $0x00000200, DX
 	SUBQ    $0x00000040, BX
-	JMP     rescan70
+	JMP     rescan78
 
-check71:
+check79:
 	KORTESTW K1, K1
-	JZ       clean72
+	JZ       clean80
 	VMOVUPD  dnan<>+0(SB), X1
 
-clean72:
+clean80:
 	VZEROUPPER
 	MOVSD X1, ret+16(FP)
 	RET
@@ -1306,12 +1469,12 @@ TEXT ·dsumAVX512(SB), NOSPLIT, $0-24
 	VXORPD Z9, Z9, Z9
 	MOVQ   AX, DX
 
-blocks73:
+blocks81:
 	CMPQ AX, $0x00001000
-	JL   rest75
+	JL   rest83
 	MOVQ $0x00000040, BX
 
-inner74:
+inner82:
 	VADDPD (CX), Z0, Z0
 	VADDPD 64(CX), Z1, Z1
 	VADDPD 128(CX), Z2, Z2
@@ -1322,7 +1485,7 @@ inner74:
 	VADDPD 448(CX), Z7, Z7
 	ADDQ   $0x00000200, CX
 	DECQ   BX
-	JNZ    inner74
+	JNZ    inner82
 	VADDPD Z1, Z0, Z0
 	VADDPD Z3, Z2, Z2
 	VADDPD Z5, Z4, Z4
@@ -1340,12 +1503,12 @@ inner74:
 	VXORPD Z6, Z6, Z6
 	VXORPD Z7, Z7, Z7
 	SUBQ   $0x00001000, AX
-	JMP    blocks73
+	JMP    blocks81
 
-rest75:
-big76:
+rest83:
+big84:
 	CMPQ   AX, $0x00000040
-	JL     single77
+	JL     single85
 	VADDPD (CX), Z0, Z0
 	VADDPD 64(CX), Z1, Z1
 	VADDPD 128(CX), Z2, Z2
@@ -1356,25 +1519,25 @@ big76:
 	VADDPD 448(CX), Z7, Z7
 	ADDQ   $0x00000200, CX
 	SUBQ   $0x00000040, AX
-	JMP    big76
+	JMP    big84
 
-single77:
+single85:
 	CMPQ   AX, $0x00000008
-	JL     tail78
+	JL     tail86
 	VADDPD (CX), Z0, Z0
 	ADDQ   $0x00000040, CX
 	SUBQ   $0x00000008, AX
-	JMP    single77
+	JMP    single85
 
-tail78:
+tail86:
 	TESTQ     AX, AX
-	JZ        done79
+	JZ        done87
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z10
 	VADDPD    Z10, Z0, Z0
 
-done79:
+done87:
 	VADDPD        Z1, Z0, Z0
 	VADDPD        Z3, Z2, Z2
 	VADDPD        Z5, Z4, Z4
@@ -1389,12 +1552,12 @@ done79:
 	VPERMILPD     $0x01, X0, X1
 	VADDPD        X1, X0, X0
 	CMPQ          DX, $0x00001000
-	JGE           full80
+	JGE           full88
 	VZEROUPPER
 	MOVSD         X0, ret+16(FP)
 	RET
 
-full80:
+full88:
 	VADDPD        Z9, Z8, Z8
 	VEXTRACTF64X4 $0x01, Z8, Y1
 	VADDPD        Y1, Y8, Y1
@@ -1425,12 +1588,12 @@ TEXT ·ddotAVX512(SB), NOSPLIT, $0-32
 	VXORPD Z9, Z9, Z9
 	MOVQ   AX, BX
 
-blocks81:
+blocks89:
 	CMPQ AX, $0x00001000
-	JL   rest83
+	JL   rest91
 	MOVQ $0x00000040, SI
 
-inner82:
+inner90:
 	VMOVUPD     (CX), Z10
 	VFMADD231PD (DX), Z10, Z0
 	VMOVUPD     64(CX), Z10
@@ -1450,7 +1613,7 @@ inner82:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	DECQ        SI
-	JNZ         inner82
+	JNZ         inner90
 	VADDPD      Z1, Z0, Z0
 	VADDPD      Z3, Z2, Z2
 	VADDPD      Z5, Z4, Z4
@@ -1468,12 +1631,12 @@ inner82:
 	VXORPD      Z6, Z6, Z6
 	VXORPD      Z7, Z7, Z7
 	SUBQ        $0x00001000, AX
-	JMP         blocks81
+	JMP         blocks89
 
-rest83:
-big84:
+rest91:
+big92:
 	CMPQ        AX, $0x00000040
-	JL          single85
+	JL          single93
 	VMOVUPD     (CX), Z10
 	VFMADD231PD (DX), Z10, Z0
 	VMOVUPD     64(CX), Z10
@@ -1493,28 +1656,28 @@ big84:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000040, AX
-	JMP         big84
+	JMP         big92
 
-single85:
+single93:
 	CMPQ        AX, $0x00000008
-	JL          tail86
+	JL          tail94
 	VMOVUPD     (CX), Z10
 	VFMADD231PD (DX), Z10, Z0
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000008, AX
-	JMP         single85
+	JMP         single93
 
-tail86:
+tail94:
 	TESTQ       AX, AX
-	JZ          done87
+	JZ          done95
 	LEAQ        kmask<>+0(SB), SI
 	KMOVW       (SI)(AX*2), K1
 	VMOVUPD.Z   (CX), K1, Z10
 	VMOVUPD.Z   (DX), K1, Z11
 	VFMADD231PD Z11, Z10, Z0
 
-done87:
+done95:
 	VADDPD        Z1, Z0, Z0
 	VADDPD        Z3, Z2, Z2
 	VADDPD        Z5, Z4, Z4
@@ -1529,12 +1692,168 @@ done87:
 	VPERMILPD     $0x01, X0, X1
 	VADDPD        X1, X0, X0
 	CMPQ          BX, $0x00001000
-	JGE           full88
+	JGE           full96
 	VZEROUPPER
 	MOVSD         X0, ret+24(FP)
 	RET
 
-full88:
+full96:
+	VADDPD        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y1
+	VADDPD        Y1, Y8, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPD        X2, X1, X2
+	VPERMILPD     $0x01, X2, X1
+	VADDPD        X1, X2, X2
+	VADDSD        X0, X2, X2
+	VZEROUPPER
+	MOVSD         X2, ret+24(FP)
+	RET
+
+// func ddotpfAVX512(n int, x *float64, y *float64) float64
+// Requires: AVX, AVX512DQ, AVX512F, MMX+, SSE2
+TEXT ·ddotpfAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	MOVQ   AX, BX
+
+blocks97:
+	CMPQ AX, $0x00001000
+	JL   rest99
+	MOVQ $0x00000040, SI
+
+inner98:
+	PREFETCHT0  1024(CX)
+	PREFETCHT0  1024(DX)
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	PREFETCHT0  1088(CX)
+	PREFETCHT0  1088(DX)
+	VMOVUPD     64(CX), Z10
+	VFMADD231PD 64(DX), Z10, Z1
+	PREFETCHT0  1152(CX)
+	PREFETCHT0  1152(DX)
+	VMOVUPD     128(CX), Z10
+	VFMADD231PD 128(DX), Z10, Z2
+	PREFETCHT0  1216(CX)
+	PREFETCHT0  1216(DX)
+	VMOVUPD     192(CX), Z10
+	VFMADD231PD 192(DX), Z10, Z3
+	PREFETCHT0  1280(CX)
+	PREFETCHT0  1280(DX)
+	VMOVUPD     256(CX), Z10
+	VFMADD231PD 256(DX), Z10, Z4
+	PREFETCHT0  1344(CX)
+	PREFETCHT0  1344(DX)
+	VMOVUPD     320(CX), Z10
+	VFMADD231PD 320(DX), Z10, Z5
+	PREFETCHT0  1408(CX)
+	PREFETCHT0  1408(DX)
+	VMOVUPD     384(CX), Z10
+	VFMADD231PD 384(DX), Z10, Z6
+	PREFETCHT0  1472(CX)
+	PREFETCHT0  1472(DX)
+	VMOVUPD     448(CX), Z10
+	VFMADD231PD 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	DECQ        SI
+	JNZ         inner98
+	VADDPD      Z1, Z0, Z0
+	VADDPD      Z3, Z2, Z2
+	VADDPD      Z5, Z4, Z4
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z2, Z0, Z0
+	VADDPD      Z6, Z4, Z4
+	VADDPD      Z4, Z0, Z0
+	VADDPD      Z0, Z8, Z8
+	VXORPD      Z0, Z0, Z0
+	VXORPD      Z1, Z1, Z1
+	VXORPD      Z2, Z2, Z2
+	VXORPD      Z3, Z3, Z3
+	VXORPD      Z4, Z4, Z4
+	VXORPD      Z5, Z5, Z5
+	VXORPD      Z6, Z6, Z6
+	VXORPD      Z7, Z7, Z7
+	SUBQ        $0x00001000, AX
+	JMP         blocks97
+
+rest99:
+big100:
+	CMPQ        AX, $0x00000040
+	JL          single101
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	VMOVUPD     64(CX), Z10
+	VFMADD231PD 64(DX), Z10, Z1
+	VMOVUPD     128(CX), Z10
+	VFMADD231PD 128(DX), Z10, Z2
+	VMOVUPD     192(CX), Z10
+	VFMADD231PD 192(DX), Z10, Z3
+	VMOVUPD     256(CX), Z10
+	VFMADD231PD 256(DX), Z10, Z4
+	VMOVUPD     320(CX), Z10
+	VFMADD231PD 320(DX), Z10, Z5
+	VMOVUPD     384(CX), Z10
+	VFMADD231PD 384(DX), Z10, Z6
+	VMOVUPD     448(CX), Z10
+	VFMADD231PD 448(DX), Z10, Z7
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000200, DX
+	SUBQ        $0x00000040, AX
+	JMP         big100
+
+single101:
+	CMPQ        AX, $0x00000008
+	JL          tail102
+	VMOVUPD     (CX), Z10
+	VFMADD231PD (DX), Z10, Z0
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000008, AX
+	JMP         single101
+
+tail102:
+	TESTQ       AX, AX
+	JZ          done103
+	LEAQ        kmask<>+0(SB), SI
+	KMOVW       (SI)(AX*2), K1
+	VMOVUPD.Z   (CX), K1, Z10
+	VMOVUPD.Z   (DX), K1, Z11
+	VFMADD231PD Z11, Z10, Z0
+
+done103:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z5, Z4, Z4
+	VADDPD        Z7, Z6, Z6
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z6, Z4, Z4
+	VADDPD        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y1
+	VEXTRACTF128  $0x01, Y1, X0
+	VADDPD        X0, X1, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	CMPQ          BX, $0x00001000
+	JGE           full104
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET
+
+full104:
 	VADDPD        Z9, Z8, Z8
 	VEXTRACTF64X4 $0x01, Z8, Y1
 	VADDPD        Y1, Y8, Y1

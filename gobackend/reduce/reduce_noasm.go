@@ -15,8 +15,12 @@ func dsumAVX512(int, *float64) float64           { panic("reduce: no assembly") 
 func sdotAVX512(int, *float32, *float32) float64 { panic("reduce: no assembly") }
 func ddotAVX512(int, *float64, *float64) float64 { panic("reduce: no assembly") }
 
+func sdotpfAVX512(int, *float32, *float32) float64 { panic("reduce: no assembly") }
+func ddotpfAVX512(int, *float64, *float64) float64 { panic("reduce: no assembly") }
+
 const haveAsm = false
 
-func sumAsm[T Float](impl, []T) float64      { panic("reduce: no assembly") }
-func dotAsm[T Float](impl, []T, []T) float64 { panic("reduce: no assembly") }
-func maxAsm[T Float](impl, []T) T            { panic("reduce: no assembly") }
+func sumAsm[T Float](impl, []T) float64        { panic("reduce: no assembly") }
+func dotAsm[T Float](impl, []T, []T) float64   { panic("reduce: no assembly") }
+func dotPrefetchAsm[T Float]([]T, []T) float64 { panic("reduce: no assembly") }
+func maxAsm[T Float](impl, []T) T              { panic("reduce: no assembly") }

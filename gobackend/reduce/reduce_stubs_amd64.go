@@ -34,6 +34,13 @@ func ssumAVX512(n int, x *float32) float64
 // It needs AVX-512F.
 func sdotAVX512(n int, x *float32, y *float32) float64
 
+// sdotpfAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 4096 elements; the last
+// partial block is reduced in its own type, then converted.
+// Its block loop prefetches every cache line it loads 1024 bytes ahead.
+// It needs AVX-512F.
+func sdotpfAVX512(n int, x *float32, y *float32) float64
+
 // dsumAVX2 returns Σ x[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last
 // partial block is reduced in its own type, then converted.
@@ -63,3 +70,10 @@ func dsumAVX512(n int, x *float64) float64
 // partial block is reduced in its own type, then converted.
 // It needs AVX-512F.
 func ddotAVX512(n int, x *float64, y *float64) float64
+
+// ddotpfAVX512 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
+// folded (pairwise) into float64 totals every 4096 elements; the last
+// partial block is reduced in its own type, then converted.
+// Its block loop prefetches every cache line it loads 1024 bytes ahead.
+// It needs AVX-512F.
+func ddotpfAVX512(n int, x *float64, y *float64) float64

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
@@ -322,5 +323,75 @@ func TestKernelName(t *testing.T) {
 		if got, want := Kernel(isa.AVX512), "AVX512 (AVX2 above 16 MiB)"; got != want {
 			t.Errorf("Kernel(AVX512) = %q, want %q", got, want)
 		}
+	}
+}
+
+// TestDotPrefetch checks the AVX-512 dot that prefetches its input (the one
+// Dot runs past a core's L2: dotPrefetches) against the plain one, bit for bit, over
+// lengths around its blocks (4096 zmm elements) and offsets, and Dot past
+// that size at 1 and 2 threads against the plain kernel on its pieces.
+func TestDotPrefetch(t *testing.T) {
+	if implFor(isa.AVX512) != implAVX512 {
+		t.Skip("no AVX-512 kernels here")
+	}
+	testDotPrefetch[float32](t)
+	testDotPrefetch[float64](t)
+}
+
+// TestDotPrefetches checks where Dot prefetches: past L2, up to a quarter
+// of L3.
+func TestDotPrefetches(t *testing.T) {
+	c := isa.Caches()
+	for _, cs := range []struct {
+		bytes int
+		want  bool
+	}{{c.L2, false}, {c.L2 + 1, c.L2+1 <= c.L3/4}, {c.L3 / 4, c.L3/4 > c.L2}, {c.L3/4 + 1, false}} {
+		if got := dotPrefetches(cs.bytes); got != cs.want {
+			t.Errorf("dotPrefetches(%d) = %v, want %v (L2 %d, L3 %d)", cs.bytes, got, cs.want, c.L2, c.L3)
+		}
+	}
+}
+
+func testDotPrefetch[T Float](t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 15, 16, 17, 4095, 4096, 4097, 8192, 8200, 3*4096 + 129, 40000} {
+		for _, off := range []int{0, 1, 3} {
+			x, y := numtest.NewAt[T](n, off, rnd), numtest.NewAt[T](n, off, rnd)
+			var got, want float64
+			if is32[T]() {
+				got, want = sdotpfAVX512(n, p32(x.Data), p32(y.Data)), sdotAVX512(n, p32(x.Data), p32(y.Data))
+			} else {
+				got, want = ddotpfAVX512(n, p64(x.Data), p64(y.Data)), ddotAVX512(n, p64(x.Data), p64(y.Data))
+			}
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%T n=%d off=%d: prefetching dot %v, plain %v", T(0), n, off, got, want)
+			}
+			x.CheckGuards(t, "x")
+			y.CheckGuards(t, "y")
+		}
+	}
+	// Past the L2, whole and in two pieces: Dot runs the prefetching kernel.
+	n := isa.Caches().L2/num.Size[T]() + 4096 + 7
+	if !dotPrefetches(2 * n * num.Size[T]()) {
+		return // an L3 of less than four L2s: Dot never prefetches
+	}
+	x, y := numtest.New[T](n, rnd).Data, numtest.New[T](n, rnd).Data
+	plain := func(x, y []T) float64 {
+		if is32[T]() {
+			return sdotAVX512(len(x), p32(x), p32(y))
+		}
+		return ddotAVX512(len(x), p64(x), p64(y))
+	}
+	if got, want := Dot(isa.AVX512, x, y, 1), T(plain(x, y)); numtest.Differ([]T{got}, []T{want}) >= 0 {
+		t.Errorf("%T Dot of %d at 1 thread: %v, plain kernel %v", T(0), n, got, want)
+	}
+	parts, step := num.Chunks(n, 2, 64, piece[T]())
+	var want float64
+	for p := range parts {
+		lo, hi := p*step, min(n, (p+1)*step)
+		want += plain(x[lo:hi], y[lo:hi])
+	}
+	if got := Dot(isa.AVX512, x, y, 2); numtest.Differ([]T{got}, []T{T(want)}) >= 0 {
+		t.Errorf("%T Dot of %d at 2 threads: %v, plain kernel %v", T(0), n, got, want)
 	}
 }

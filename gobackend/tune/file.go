@@ -14,8 +14,8 @@ import (
 // Version is the tune file format this peakbench reads and writes. A file
 // of another version is ignored (with a warning), never read in part.
 // Version 2 added the non-temporal crossovers (NonTemporal), 3 the GEMM's
-// (GEMM), 4 the AVX-512 ones (ZMM) and elem's non-temporal crossover
-// (NonTemporal.Elem).
+// (GEMM), 4 the AVX-512 ones (ZMM), elem's non-temporal crossover
+// (NonTemporal.Elem) and the GEMV's (GEMV).
 const Version = 4
 
 // File is a tune file: the machine it was measured on, the parameters

@@ -26,6 +26,7 @@ type Params struct {
 	NonTemporal NonTemporal `json:"nontemporal"`
 	GEMM        GEMM        `json:"gemm"`
 	ZMM         ZMM         `json:"zmm"`
+	GEMV        GEMV        `json:"gemv"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -84,7 +85,7 @@ func Defaults() Params {
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
 		Math:   PerDType{F32: 16 << 10, F64: 16 << 10},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
-	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), ZMM: defaultZMM()}
+	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), ZMM: defaultZMM(), GEMV: defaultGEMV()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -107,7 +108,8 @@ func (p *Params) Fields() []Field {
 	}
 	f = append(f, p.gemmFields()...)
 	f = append(f, p.zmmFields()...)
-	return append(f, Field{"nontemporal.elem", &p.NonTemporal.Elem})
+	f = append(f, Field{"nontemporal.elem", &p.NonTemporal.Elem})
+	return append(f, p.gemvFields()...)
 }
 
 // Validate says which value is out of range, if any: every value, in bytes

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/gobackend/gemm"
+	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+)
+
+// The GEMV's searches (tune.GEMV): gemv.by_row.* times y = A·x at 1
+// thread, eight rows at a time (the parameter at its largest) against one
+// row at a time (at 0), on A of gemvTuneCols columns (rows of 4 KiB in f32,
+// 8 KiB in f64, inside the by-row path's row bounds) and as many rows as
+// give each ladder size, 256 KiB to 8 MiB: from inside a core's L2 to well
+// inside a last-level cache. The value stored is the bytes of A of the
+// largest size below the smallest from which one row at a time is
+// winMargin faster and no larger size is slower with it (0: from the
+// smallest; tune.MaxPieceBytes, never: it never is).
+const gemvTuneCols = 1024
+
+var gemvTuneLadder = ladder(256<<10, 8<<20)
+
+func gemvSearches() []tuneSearch {
+	return []tuneSearch{
+		gemvByRowSearch[float32]("gemv.by_row.f32"),
+		gemvByRowSearch[float64]("gemv.by_row.f64"),
+	}
+}
+
+// gemvTuneOp is A·x on the first bytes of A of its buffer (made at the
+// first run, for the ladder's top).
+func gemvTuneOp[T gemm.Float]() tuneOp {
+	var a, x, y []T
+	return tuneOp{"gemv", func(bytes, th int) {
+		if a == nil {
+			top := gemvTuneLadder[len(gemvTuneLadder)-1]
+			v := vectors[T](top, 1)
+			a = v[0]
+			x, y = vectors[T](gemvTuneCols*int(elemSize[T]()), 2)[0], make([]T, top/(gemvTuneCols*int(elemSize[T]())))
+		}
+		m := bytes / (gemvTuneCols * int(elemSize[T]()))
+		gemm.Gemv(isa.Best, false, m, gemvTuneCols, 1, a, gemvTuneCols, x, 1, 0, y, 1, th)
+	}}
+}
+
+func gemvByRowSearch[T gemm.Float](field string) tuneSearch {
+	op := gemvTuneOp[T]()
+	var c customSearch
+	c.search = func(ctx context.Context, base tune.Params, _ int, maxTime time.Duration) ([]tune.Step, int, error) {
+		rows8, byRow := base, base
+		setField(&rows8, field, tune.MaxPieceBytes)
+		setField(&byRow, field, 0)
+		steps, err := timePairs(ctx, op, gemvTuneLadder, func(int) [2]tuneTarget {
+			return [2]tuneTarget{{op: op, threads: 1, params: rows8}, {op: op, threads: 1, params: byRow}}
+		}, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, byRowLimit(steps), nil
+	}
+	c.describe = func(steps []tune.Step, v, _ int) string {
+		to := "one row at a time above " + units.Bytes(v) + " of A"
+		if v >= tune.MaxPieceBytes {
+			to = "eight rows at a time at every size"
+		}
+		return fmt.Sprintf("one row over eight at a time (1 thread): %s→ %s", ladderText(steps, units.Bytes), to)
+	}
+	customSearches[field] = c
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemvTuneLadder}
+}
+
+// byRowLimit is gemv.by_row from the steps of one row over eight at a
+// time: the bytes of the largest size below the smallest from which one row
+// is winMargin faster and no larger size is slower; 0 when that is the
+// smallest size; tune.MaxPieceBytes when there is none.
+func byRowLimit(steps []tune.Step) int {
+	switch from := crossover(steps); from {
+	case len(steps):
+		return tune.MaxPieceBytes
+	case 0:
+		return 0
+	default:
+		return steps[from-1].Bytes
+	}
+}

@@ -1,0 +1,35 @@
+package tune
+
+import "github.com/peakbench/peakbench/gobackend/isa"
+
+// GEMV is when the AVX-512 y = A·x (gobackend/gemm, Gemv) reads A one row
+// at a time rather than eight: ByRow is the least bytes of A (m·n·size)
+// above which a row takes a dot product of its own, x re-read from L1 for
+// every row and A read as one stream; at or below it, eight rows share
+// each load of x (nine loads per eight FMAs, eight streams of A). Only rows
+// of gemm's row bounds take it (long enough for the call, x short enough to
+// stay in L1). 0: whenever the rows allow; MaxPieceBytes: never.
+type GEMV struct {
+	ByRow PerDType `json:"by_row"`
+}
+
+// defaultGEMV: one row at a time above a core's L2. On the Zen 5 VM of
+// docs/tuning.md (1 MiB L2) a row at a time took 0.85–0.95× the eight-row
+// kernel's time from 2 MiB of A on (f64 512², 768², 1024²; f32 1024²,
+// 1024×1536), and also 0.9× at f64 256² (512 KiB), where the default keeps
+// eight rows: on the 2-vCPU Intel VM (2 MiB L2) eight rows took 7–8% less
+// time than four up to 1–2 MiB (f32 512², 256×1024; f64 256²), and from its
+// L3 every kernel read at the L3's bandwidth. -tune finds the machine's own
+// (0 on the Zen 5 VM: one row won from 256 KiB on).
+func defaultGEMV() GEMV {
+	l2 := isa.Caches().L2
+	return GEMV{ByRow: PerDType{F32: l2, F64: l2}}
+}
+
+// gemvFields are GEMV's entries of Params.Fields.
+func (p *Params) gemvFields() []Field {
+	return []Field{
+		{"gemv.by_row.f32", &p.GEMV.ByRow.F32},
+		{"gemv.by_row.f64", &p.GEMV.ByRow.F64},
+	}
+}
