@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/mmcloughlin/avo/attr"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -632,6 +633,10 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	g.TESTQ(m, m)
 	done := g.label("fftdone")
 	g.JE(LabelRef(done))
+	var idx [4]VecVirtual // complex64's transpose, loaded once
+	if !t.f64 {
+		idx = g.transposeIndex()
+	}
 	loop := g.label("fftt")
 	g.Label(loop)
 	a, b, c, d := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
@@ -653,29 +658,7 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 		}
 		g.cmul(t, w, u, wr, wi, tmp)
 	}
-	// shuf(A, B, imm): 128-bit lanes 0, 1 of A and 2, 3 of B, picked by imm.
-	shuf := func(imm uint8, lo, hi, dst VecVirtual) { g.VSHUFF64X2(U8(imm), hi, lo, dst) }
-	// Rows of 128-bit lanes to transpose: complex128 outputs a, b, c, d
-	// (a lane each); complex64 pairs [a_2i b_2i], [c_2i d_2i], then the odd.
-	r0, r1, r2, r3 := a, b, c, d
-	if !t.f64 {
-		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
-		g.VUNPCKLPD(b, a, t0)
-		g.VUNPCKHPD(b, a, t1)
-		g.VUNPCKLPD(d, c, t2)
-		g.VUNPCKHPD(d, c, t3)
-		r0, r1, r2, r3 = t0, t2, t1, t3
-	}
-	u0, u1, u2, u3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
-	shuf(0x44, r0, r1, u0)
-	shuf(0xEE, r0, r1, u1)
-	shuf(0x44, r2, r3, u2)
-	shuf(0xEE, r2, r3, u3)
-	out := [4]VecVirtual{a, b, c, d}
-	shuf(0x88, u0, u2, out[0])
-	shuf(0xDD, u0, u2, out[1])
-	shuf(0x88, u1, u3, out[2])
-	shuf(0xDD, u1, u3, out[3])
+	out := g.transpose4(t, a, b, c, d, idx)
 	for i, o := range out {
 		g.vmovu(t, o, Mem{Base: y, Disp: i * w.bytes})
 	}
@@ -705,31 +688,71 @@ func (g *gen) loadTwiddleVec(t dtype, mem Mem, wr, wi VecVirtual) {
 // transpose4 turns a, b, c, d, each a zmm vector of v values (complex64:
 // 8; complex128: 4) of v butterflies, into 4 vectors holding each
 // butterfly's 4 values side by side, butterfly after butterfly
-// (fft4TransposedZMM's store order).
-func (g *gen) transpose4(t dtype, a, b, c, d VecVirtual) [4]VecVirtual {
+// (fft4TransposedZMM's store order). complex64 takes idx, the
+// transposeIndex vectors in registers: two levels of VPERMT2PD (8
+// shuffles) where VUNPCK and VSHUFF64X2 took three (12).
+func (g *gen) transpose4(t dtype, a, b, c, d VecVirtual, idx [4]VecVirtual) [4]VecVirtual {
 	w := zmm
+	if !t.f64 {
+		// perm(lo, hi, i): the values of lo (0…7) and hi (8…15) that
+		// idx[i] picks, into a new register (VPERMT2PD overwrites its
+		// first table).
+		perm := func(lo, hi VecVirtual, i int) VecVirtual {
+			dst := g.vec(w)
+			g.VMOVAPD(lo, dst)
+			g.VPERMT2PD(hi, idx[i], dst)
+			return dst
+		}
+		// [a0 b0 a1 b1 a2 b2 a3 b3], [a4 b4 … a7 b7], the same of c, d.
+		p, q, r, u := perm(a, b, 0), perm(a, b, 1), perm(c, d, 0), perm(c, d, 1)
+		// [a0 b0 c0 d0 a1 b1 c1 d1], …
+		return [4]VecVirtual{perm(p, r, 2), perm(p, r, 3), perm(q, u, 2), perm(q, u, 3)}
+	}
 	// shuf(A, B, imm): 128-bit lanes 0, 1 of A and 2, 3 of B, picked by imm.
 	shuf := func(imm uint8, lo, hi, dst VecVirtual) { g.VSHUFF64X2(U8(imm), hi, lo, dst) }
-	r0, r1, r2, r3 := a, b, c, d
-	if !t.f64 {
-		t0, t1, t2, t3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
-		g.VUNPCKLPD(b, a, t0)
-		g.VUNPCKHPD(b, a, t1)
-		g.VUNPCKLPD(d, c, t2)
-		g.VUNPCKHPD(d, c, t3)
-		r0, r1, r2, r3 = t0, t2, t1, t3
-	}
 	u0, u1, u2, u3 := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
-	shuf(0x44, r0, r1, u0)
-	shuf(0xEE, r0, r1, u1)
-	shuf(0x44, r2, r3, u2)
-	shuf(0xEE, r2, r3, u3)
+	shuf(0x44, a, b, u0)
+	shuf(0xEE, a, b, u1)
+	shuf(0x44, c, d, u2)
+	shuf(0xEE, c, d, u3)
 	out := [4]VecVirtual{a, b, c, d}
 	shuf(0x88, u0, u2, out[0])
 	shuf(0xDD, u0, u2, out[1])
 	shuf(0x88, u1, u3, out[2])
 	shuf(0xDD, u1, u3, out[3])
 	return out
+}
+
+// transposeIndex loads into registers the VPERMT2PD indices of
+// transpose4's complex64 form: two tables' 64-bit values interleaved,
+// the low four of each ([0 8 1 9 2 10 3 11]) and the high four, then
+// pairs of them ([0 1 8 9 2 3 10 11]) low and high.
+func (g *gen) transposeIndex() [4]VecVirtual {
+	tables := [4][8]uint64{
+		{0, 8, 1, 9, 2, 10, 3, 11},
+		{4, 12, 5, 13, 6, 14, 7, 15},
+		{0, 1, 8, 9, 2, 3, 10, 11},
+		{4, 5, 12, 13, 6, 7, 14, 15},
+	}
+	var idx [4]VecVirtual
+	for i, tb := range tables {
+		key := fmt.Sprintf("ffttridx%d", i)
+		m, ok := g.consts[key]
+		if !ok {
+			m = g.StaticGlobal(key)
+			g.DataAttributes(attr.RODATA | attr.NOPTR)
+			for j, v := range tb {
+				g.AddDatum(8*j, U64(v))
+			}
+			if g.consts == nil {
+				g.consts = map[string]Mem{}
+			}
+			g.consts[key] = m
+		}
+		idx[i] = g.vec(zmm)
+		g.VMOVUPD(m, idx[i])
+	}
+	return idx
 }
 
 // fftUnit emits <c|z>fft<r>u<w>: the last stage of radix r (m = 1, one
@@ -807,10 +830,12 @@ func (g *gen) fftUnit(t dtype, w width, r int) {
 // k' < 4, so a vector of v consecutive p' (as fft4t's) loads A's sixteen
 // inputs x[p' + (k' + 4k)·m/4] (k, k' < 4), runs A's four butterflies
 // (twiddles as vectors, fft4t's table at p' + k'·m/4), then B's four, one
-// per column k (twiddles: fft4t's table of a stride-1 stage of m/4 at p'),
-// and writes y[16p' + k + 4j] (B's output j): each group j of four
-// vectors is transposed as fft4t's outputs (4 values of each p' side by
-// side) and, complex64, two groups' halves are joined into a row's 8.
+// per column k (twiddles: fft4t's table of a stride-1 stage of m/4 at p',
+// the same for the four columns, so loaded once), and writes y[16p' + k +
+// 4j] (B's output j): each group j of four vectors is transposed as
+// fft4t's outputs (4 values of each p' side by side) and, complex64, each
+// vector's halves stored apart, the high one under a mask, into the rows
+// of two p'.
 // The arithmetic is the two stages' (fft4t, then fft4p or fft4b), operation
 // for operation: the result is theirs to the bit.
 func (g *gen) fft16Transposed(t dtype) {
@@ -877,35 +902,51 @@ func (g *gen) fft16Transposed(t dtype) {
 		}
 	}
 	// B's butterfly over k' for each column k: a[j][k] becomes its output j.
+	// Its twiddles are the same for the four columns: loaded (and spread
+	// into real and imaginary parts) once, 6 registers beside the 16
+	// values, the butterfly's 4 temporaries, tmp and mask.
+	var br, bi [3]VecVirtual
+	for j := range 3 {
+		br[j], bi[j] = g.vec(w), g.vec(w)
+		g.loadTwiddleVec(t, Mem{Base: twb, Disp: j * w.bytes}, br[j], bi[j])
+	}
 	for k := range 4 {
 		g.butterfly4(t, w, a[0][k], a[1][k], a[2][k], a[3][k], mask)
 		for j := 1; j < 4; j++ {
-			g.loadTwiddleVec(t, Mem{Base: twb, Disp: (j - 1) * w.bytes}, wr, wi)
-			g.cmul(t, w, a[j][k], wr, wi, tmp)
+			g.cmul(t, w, a[j][k], br[j-1], bi[j-1], tmp)
 		}
 	}
 	// Group j (B's output j, columns k = 0…3) goes to y[16p' + 4j + k].
+	// complex64's transpose indices, loaded again each trip: B's twiddles
+	// are done with, and there are not registers for both.
+	var idx [4]VecVirtual
+	if !t.f64 {
+		idx = g.transposeIndex()
+	}
 	row := 16 * cs // a p' row's bytes
 	if t.f64 {
 		// A transposed group's vector i is p' = i's 4 values: a zmm each.
 		for j := range 4 {
-			out := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3])
+			out := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3], idx)
 			for i, o := range out {
 				g.vmovu(t, o, Mem{Base: y, Disp: i*row + 4*j*cs})
 			}
 		}
 	} else {
 		// A transposed group's vector i holds p' = 2i's 4 values, then
-		// 2i+1's; groups j and j+1 join into each row's 8.
-		for j := 0; j < 4; j += 2 {
-			lo := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3])
-			hi := g.transpose4(t, a[j+1][0], a[j+1][1], a[j+1][2], a[j+1][3])
-			for i := range 4 {
-				even, odd := g.vec(w), g.vec(w)
-				g.VSHUFF64X2(U8(0x44), hi[i], lo[i], even)
-				g.VSHUFF64X2(U8(0xEE), hi[i], lo[i], odd)
-				g.vmovu(t, even, Mem{Base: y, Disp: 2*i*row + 4*j*cs})
-				g.vmovu(t, odd, Mem{Base: y, Disp: (2*i+1)*row + 4*j*cs})
+		// 2i+1's: its low half is stored as it is, its high half by the
+		// whole vector under a mask of that half, half a vector before
+		// (joining two groups' halves into a row's 8 took a shuffle a
+		// vector).
+		hiMask := g.K() // the high 8 float32 lanes
+		mk := g.GP32()
+		g.MOVL(U32(0xFF00), mk)
+		g.KMOVW(mk, hiMask)
+		for j := range 4 {
+			out := g.transpose4(t, a[j][0], a[j][1], a[j][2], a[j][3], idx)
+			for i, o := range out {
+				g.VMOVUPS(o.AsY(), Mem{Base: y, Disp: 2*i*row + 4*j*cs})
+				g.VMOVUPS(o, hiMask, Mem{Base: y, Disp: (2*i+1)*row + 4*j*cs - w.bytes/2})
 			}
 		}
 	}
@@ -924,9 +965,11 @@ func (g *gen) fft16Transposed(t dtype) {
 // a zmm vector, so that a vector holds the q < s of two sub-transforms p
 // and p+1, whose inputs lie side by side (x[q + s·p] and x[q + s·(p+1)]).
 // Their outputs lie 4·s apart: each vector's low half is stored with p's,
-// its high half with p+1's. The twiddles come as whole vectors, duplicated
-// by the loads themselves (no shuffle), which the ymm form, broadcasting
-// each p's, needed twice the passes for.
+// its high half with p+1's (the whole vector stored under a mask of its
+// high half: a VEXTRACTF64X4 to memory took a shuffle besides the store;
+// the stage ran 74–75 ns instead of 79 at 1 Ki on the Zen 5 VM). The
+// twiddles come as whole vectors, duplicated by the loads themselves,
+// which the ymm form, broadcasting each p's, needed twice the passes for.
 func (g *gen) fft4Pairs(t dtype) {
 	w := zmm
 	v := w.bytes / (2 * t.size)
@@ -950,6 +993,10 @@ func (g *gen) fft4Pairs(t dtype) {
 	g.MOVQ(m, xm)
 	g.SHLQ(U8(log2(s*cs)), xm)
 	g.LEAQ(Mem{Base: xm, Index: xm, Scale: 2}, xm3)
+	hiMask := g.K() // the high 8 float32 lanes
+	mk := g.GP32()
+	g.MOVL(U32(0xFF00), mk)
+	g.KMOVW(mk, hiMask)
 	g.Load(g.Param("pn"), m)
 	g.SHRQ(U8(1), m) // pairs
 	g.TESTQ(m, m)
@@ -970,11 +1017,13 @@ func (g *gen) fft4Pairs(t dtype) {
 		g.VMOVSHDUP(tw, wi)
 		g.cmul(t, w, u, wr, wi, tmp)
 	}
-	// y[q + s·(4p + k)]: the low halves at k·s, the high ones 4·s further.
+	// y[q + s·(4p + k)]: the low halves at k·s, the high ones 4·s further,
+	// stored by a whole vector under a mask of its high half, half a
+	// vector before (an extract to memory takes a shuffle besides).
 	half := s * cs
 	for k, u := range []VecVirtual{a, b, c, d} {
 		g.VMOVUPS(u.AsY(), Mem{Base: y, Disp: k * half})
-		g.VEXTRACTF64X4(U8(1), u, Mem{Base: y, Disp: (4 + k) * half})
+		g.VMOVUPS(u, hiMask, Mem{Base: y, Disp: (4+k)*half - half})
 	}
 	g.ADDQ(U32(w.bytes), x)
 	g.ADDQ(U32(8*half), y)

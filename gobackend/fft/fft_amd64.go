@@ -96,7 +96,9 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // pair kernel runs the stride-4 stage (pairBlock), the fused first pass
 // was slower: 1 Ki complex64 in 566–579 ns against 535–545 as two passes
 // (BenchmarkFused, alternated, twice); its transposes and the twiddles'
-// lane swaps share one port, and in L1 a pass costs little.
+// lane swaps share one port, and in L1 a pass costs little. On the Zen 5
+// VM, whose shuffles have two pipes, it ran faster once its shuffles were
+// cut (312–317 ns against 323–335), but the cut stays as measured on Intel.
 //
 // At isa.AVX2 the broadcast pairs are fused in ymm (cfft16bx2AVX2 and the
 // rest: A's outputs go through a stack buffer, 16 ymm registers not
