@@ -60,7 +60,7 @@ func gemvByRowSearch[T gemm.Float](field string) tuneSearch {
 		if steps == nil {
 			return nil, 0, err
 		}
-		return steps, byRowLimit(steps), nil
+		return steps, crossoverLast(steps), nil // the bytes of A from which one row a time wins
 	}
 	c.describe = func(steps []tune.Step, v, _ int) string {
 		to := "one row at a time above " + units.Bytes(v) + " of A"
@@ -71,19 +71,4 @@ func gemvByRowSearch[T gemm.Float](field string) tuneSearch {
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemvTuneLadder}
-}
-
-// byRowLimit is gemv.by_row from the steps of one row over eight at a
-// time: the bytes of the largest size below the smallest from which one row
-// is winMargin faster and no larger size is slower; 0 when that is the
-// smallest size; tune.MaxPieceBytes when there is none.
-func byRowLimit(steps []tune.Step) int {
-	switch from := crossover(steps); from {
-	case len(steps):
-		return tune.MaxPieceBytes
-	case 0:
-		return 0
-	default:
-		return steps[from-1].Bytes
-	}
 }

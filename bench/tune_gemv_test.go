@@ -6,6 +6,7 @@ import (
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
+// TestByRowLimit: gemv.by_row is crossoverLast of one row over eight a time.
 func TestByRowLimit(t *testing.T) {
 	steps := func(speedups ...float64) []tune.Step {
 		s := make([]tune.Step, len(speedups))
@@ -24,7 +25,7 @@ func TestByRowLimit(t *testing.T) {
 		{"a slower size above resets", steps(0.9, 1.1, 0.98, 1.1), 1 << 20},
 		{"one row wins everywhere", steps(1.06, 1.1, 1.08), 0},
 	} {
-		if got := byRowLimit(c.steps); got != c.want {
+		if got := crossoverLast(c.steps); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
 		}
 	}
