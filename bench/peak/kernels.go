@@ -120,11 +120,10 @@ var patternFormula = map[string]string{
 // for one whose share of written bytes is that pattern's (read 0, triad ⅓,
 // copy ½, or more than ½: copy); and for a share strictly between two of
 // them, both (MixPattern: quantize and a 2×2 max pool, ⅕ stored, read|triad),
-// whose ceiling is the faster of the two (PatternBandwidthFor). A mix
-// streams neither pattern: on the Zen 5 VM quantize (⅕) ran at 104–106% of
-// its L3 triad on one thread, where the nearest pattern, the triad, was
-// its whole ceiling. A reduction or GEMV is a read, an element-wise
-// function or softmax a copy, add and mul a triad.
+// whose ceiling is the faster of the two (PatternBandwidthFor): a mix
+// streams neither pattern, and was compared with the nearer alone. A
+// reduction or GEMV is a read, an element-wise function or softmax a copy,
+// add and mul a triad.
 func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 	total := readBytes + writtenBytes
 	switch {
