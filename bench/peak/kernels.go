@@ -3,6 +3,7 @@ package peak
 import (
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 )
 
@@ -115,10 +116,14 @@ var patternFormula = map[string]string{
 }
 
 // PatternFor names the bandwidth pattern a workload is a share of: update
-// for one that writes in place what it reads (axpy), else the one whose
-// share of written bytes is nearest the workload's (read 0, triad ⅓, copy
-// ½): a reduction or GEMV is a read, an element-wise function or softmax a
-// copy, add and mul a triad.
+// for one that writes in place what it reads (axpy); read, triad or copy
+// for one whose share of written bytes is that pattern's (read 0, triad ⅓,
+// copy ½, or more than ½: copy); and for a share strictly between two of
+// them, both (MixPattern: quantize and a 2×2 max pool, ⅕ stored, read|triad),
+// whose ceiling is the faster of the two (PatternBandwidthFor): a mix
+// streams neither pattern, and was compared with the nearer alone. A
+// reduction or GEMV is a read, an element-wise function or softmax a copy,
+// add and mul a triad.
 func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 	total := readBytes + writtenBytes
 	switch {
@@ -127,13 +132,51 @@ func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 	case total <= 0:
 		return PatternTriad
 	}
-	switch w := writtenBytes / total; {
-	case w < 1.0/6:
+	w := writtenBytes / total
+	if w < mixFloor {
 		return PatternRead
-	case w < 5.0/12:
-		return PatternTriad
+	}
+	for i, p := range plainPatterns[1:] {
+		switch {
+		case math.Abs(w-p.written) <= mixTolerance*p.written:
+			return p.name
+		case w < p.written:
+			lo := plainPatterns[i]
+			if w-lo.written <= p.written-w { // the nearer first
+				return MixPattern(lo.name, p.name)
+			}
+			return MixPattern(p.name, lo.name)
+		}
 	}
 	return PatternCopy
+}
+
+// plainPatterns are the patterns without in-place or non-temporal stores,
+// in order of their share of stored bytes.
+var plainPatterns = []struct {
+	name    string
+	written float64
+}{{PatternRead, 0}, {PatternTriad, 1.0 / 3}, {PatternCopy, 1.0 / 2}}
+
+// mixTolerance is how far, relative to a pattern's stored share, a
+// workload's may lie from it and still be that pattern.
+const mixTolerance = 0.01
+
+// mixFloor is the stored share below which a workload is a read: a GEMV
+// of 1024 rows stores 1/1026 of its bytes, an SpMV's vectors a few percent
+// of what the matrix reads, and neither streams a store.
+const mixFloor = 0.06
+
+// MixPattern names the mix of two plain patterns a workload's stored share
+// lies between, the nearer first ("read|triad"): its bandwidth ceiling is
+// the faster of the two (PatternBandwidthFor), its reference stream the
+// first (NewStreamTarget).
+func MixPattern(nearer, other string) string { return nearer + "|" + other }
+
+// MixParts returns the two patterns of a mix (MixPattern), ok false for a
+// single pattern.
+func MixParts(pattern string) (nearer, other string, ok bool) {
+	return strings.Cut(pattern, "|")
 }
 
 // streamStep is a multiple of every stream kernel's step, in elements (the

@@ -2,6 +2,7 @@ package peak
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -198,6 +199,9 @@ func TestNonTemporalPatternFor(t *testing.T) {
 	}
 }
 
+// TestPatternFor: a stored share equal to a plain pattern's (within 1%)
+// is that pattern, as before mixes; one strictly between two is their mix,
+// the nearer first; below the floor a read, above copy's a copy.
 func TestPatternFor(t *testing.T) {
 	for _, c := range []struct {
 		read, written float64
@@ -207,7 +211,16 @@ func TestPatternFor(t *testing.T) {
 		{8192, 4096, PatternTriad}, // add, mul
 		{4096, 4096, PatternCopy},  // relu, exp, softmax
 		{1 << 20, 4096, PatternRead},
-		{0, 0, PatternTriad},
+		{1024 * 1026, 1024, PatternRead},                  // a 1024² GEMV: 0.001 stored
+		{1000, 53, PatternRead},                           // 0.050: under the floor
+		{0, 0, PatternTriad},                              // nothing moved: as before
+		{4, 1, MixPattern(PatternTriad, PatternRead)},     // quantize, a 2×2 max pool: 0.2
+		{9, 1, MixPattern(PatternRead, PatternTriad)},     // 0.1
+		{6, 4, MixPattern(PatternTriad, PatternCopy)},     // 0.4
+		{5.5, 4.5, MixPattern(PatternCopy, PatternTriad)}, // 0.45
+		{2.002, 0.998, PatternTriad},                      // 0.3327: within 1% of ⅓
+		{1, 4, PatternCopy},                               // dequantize: 0.8, past copy
+		{1, 16, PatternCopy},                              // csr2coo: 0.94
 	} {
 		if got := PatternFor(c.read, c.written, false); got != c.want {
 			t.Errorf("PatternFor(%g, %g) = %s, want %s", c.read, c.written, got, c.want)
@@ -216,6 +229,12 @@ func TestPatternFor(t *testing.T) {
 	if got := PatternFor(8192, 4096, true); got != PatternUpdate { // axpy
 		t.Errorf("PatternFor of an in-place workload = %s, want %s", got, PatternUpdate)
 	}
+	if a, b, ok := MixParts(MixPattern(PatternTriad, PatternRead)); !ok || a != PatternTriad || b != PatternRead {
+		t.Errorf("MixParts(triad|read) = %s, %s, %v", a, b, ok)
+	}
+	if _, _, ok := MixParts(PatternTriad); ok {
+		t.Error("MixParts(triad) says it is a mix")
+	}
 }
 
 func TestPatternBandwidthFor(t *testing.T) {
@@ -223,16 +242,36 @@ func TestPatternBandwidthFor(t *testing.T) {
 		{Level: "L1", Threads: 1, GBPS: 300}, // an older file: no pattern, a triad
 		{Level: "L1", Threads: 1, Pattern: PatternRead, GBPS: 200},
 		{Level: "L2", Threads: 1, Pattern: PatternTriad, GBPS: 100},
+		{Level: "L3", Threads: 1, Pattern: PatternTriad, GBPS: 112, Source: "t"},
+		{Level: "L3", Threads: 1, Pattern: PatternRead, GBPS: 127, Source: "r"},
+		{Level: "L3", Threads: 1, Pattern: PatternCopy, GBPS: 118, Source: "c"},
+		{Level: "L3", Threads: 2, Pattern: PatternTriad, GBPS: 221},
+		{Level: "L3", Threads: 2, Pattern: PatternRead, GBPS: 212},
 	}}
+	readTriad, triadRead := MixPattern(PatternRead, PatternTriad), MixPattern(PatternTriad, PatternRead)
 	for _, c := range []struct {
 		level, pattern string
+		threads        int
 		want           float64
+		wantPattern    string
 	}{
-		{"L1", PatternRead, 200}, {"L1", PatternTriad, 300}, {"L1", PatternCopy, 300}, {"L2", PatternRead, 100}, {"L3", PatternRead, 0},
+		{"L1", PatternRead, 1, 200, PatternRead}, {"L1", PatternTriad, 1, 300, ""}, {"L1", PatternCopy, 1, 300, ""},
+		{"L2", PatternRead, 1, 100, PatternTriad}, {"L3", PatternRead, 1, 127, PatternRead}, {"DRAM", PatternRead, 1, 0, ""},
+		// A mix: the faster of its two, whichever is named first.
+		{"L3", triadRead, 1, 127, PatternRead}, {"L3", readTriad, 1, 127, PatternRead},
+		{"L3", triadRead, 2, 221, PatternTriad},
+		{"L3", MixPattern(PatternTriad, PatternCopy), 1, 118, PatternCopy},
+		// One of the two measured: that one; neither (an older file): the triad.
+		{"L2", triadRead, 1, 100, PatternTriad},
+		{"L1", MixPattern(PatternCopy, PatternTriad), 1, 300, ""},
+		{"DRAM", triadRead, 1, 0, ""},
 	} {
-		b, ok := p.PatternBandwidthFor(c.level, c.pattern, 1)
-		if b.GBPS != c.want || ok != (c.want > 0) {
-			t.Errorf("PatternBandwidthFor(%s, %s) = %v, %v; want %v", c.level, c.pattern, b.GBPS, ok, c.want)
+		b, ok := p.PatternBandwidthFor(c.level, c.pattern, c.threads)
+		if b.GBPS != c.want || ok != (c.want > 0) || b.Pattern != c.wantPattern {
+			t.Errorf("PatternBandwidthFor(%s, %s, %d) = %v %q, %v; want %v %q", c.level, c.pattern, c.threads, b.GBPS, b.Pattern, ok, c.want, c.wantPattern)
+		}
+		if _, _, mix := MixParts(c.pattern); mix && ok && b.Pattern != "" && !strings.Contains(b.Source, "the faster of") {
+			t.Errorf("PatternBandwidthFor(%s, %s, %d): Source %q does not say it is the faster of two", c.level, c.pattern, c.threads, b.Source)
 		}
 	}
 }

@@ -28,6 +28,9 @@ type StreamTarget struct {
 // evenly between the threads), the arrays of each thread allocated and first
 // touched by it. Close releases the threads and the memory.
 func NewStreamTarget(m Machine, pattern string, bytes, threads int) (*StreamTarget, error) {
+	if nearer, _, mix := MixParts(pattern); mix {
+		pattern = nearer // a mix's reference: the nearer pattern (MixPattern)
+	}
 	per, ok := patternBytes[pattern]
 	if !ok {
 		return nil, fmt.Errorf("peak: unknown bandwidth pattern %q", pattern)

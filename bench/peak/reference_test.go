@@ -52,3 +52,16 @@ func TestStreamTarget(t *testing.T) {
 		t.Error("unknown pattern accepted")
 	}
 }
+
+// TestStreamTargetMix: a mix of two patterns (PatternFor of quantize) is
+// referenced by the nearer one's stream.
+func TestStreamTargetMix(t *testing.T) {
+	st, err := NewStreamTarget(DetectMachine(), MixPattern(PatternTriad, PatternRead), 48<<10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if d := st.Describe(); !strings.HasPrefix(d, PatternTriad) {
+		t.Errorf("Describe() = %q, want the triad's stream", d)
+	}
+}
