@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/peak"
+	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -224,6 +225,9 @@ func TestTuneSearchesEveryParameter(t *testing.T) {
 	}
 	var want []string
 	for _, f := range new(tune.Params).Fields() {
+		if strings.HasPrefix(f.Name, "zmm.") && isa.Best < isa.AVX512 {
+			continue // nothing to choose: both ways run the AVX2 kernels
+		}
 		want = append(want, f.Name)
 	}
 	if !slices.Equal(got, want) {

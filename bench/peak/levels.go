@@ -447,6 +447,12 @@ func findLevels(m Machine, s Sweep) levelPlan {
 		limitAt[k] = size[l.end]
 	}
 	peakAt[len(levels)] = min(2*size[dramAt], size[n-1])
+	if len(levels) == 0 {
+		// A flat sweep (a kernel too slow to feel any cache: the pure-Go
+		// loops on a core with fast caches) tells no level from DRAM, so
+		// DRAM's peak is taken where it surely is: the sweep's anchor.
+		peakAt[0] = size[n-1]
+	}
 	limitAt[len(levels)] = size[n-1]
 	bound := make([]float64, len(levels))
 	for k := len(levels) - 1; k >= 0; k-- {
