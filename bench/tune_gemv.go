@@ -25,10 +25,38 @@ const gemvTuneCols = 1024
 var gemvTuneLadder = ladder(256<<10, 8<<20)
 
 func gemvSearches() []tuneSearch {
-	return []tuneSearch{
+	s := []tuneSearch{
 		gemvByRowSearch[float32]("gemv.by_row.f32"),
 		gemvByRowSearch[float64]("gemv.by_row.f64"),
 	}
+	if isa.Best >= isa.AVX512 { // below, both ways run the AVX2 kernels
+		s = append(s, gemvZMMSearch())
+	}
+	return s
+}
+
+// gemvZMMSearch is gemv.zmm's: zmm.memory's (AVX2 over AVX-512, at 1 thread
+// and at N) on A·x of gemvTuneCols columns, f32 and f64, over the wide
+// ladder in bytes of A (2 MiB, inside a last-level cache, to 128 MiB, from
+// DRAM). Its buffers are made at the first run.
+func gemvZMMSearch() tuneSearch {
+	ops := []tuneOp{gemvWideOp[float32](), gemvWideOp[float64]()}
+	return tuneSearch{"gemv.zmm", ops, ladder(wideBottom, wideTop), kindZMM}
+}
+
+// gemvWideOp is A·x on the first bytes of A of a buffer of wideTop bytes,
+// made at its first run.
+func gemvWideOp[T gemm.Float]() tuneOp {
+	var a, x, y []T
+	size := int(elemSize[T]())
+	return tuneOp{fmt.Sprintf("gemv.f%d", 8*size), func(bytes, th int) {
+		if a == nil {
+			a = vectors[T](wideTop, 1)[0]
+			x, y = vectors[T](gemvTuneCols*size, 1)[0], make([]T, wideTop/(gemvTuneCols*size))
+		}
+		m := bytes / (gemvTuneCols * size)
+		gemm.Gemv(isa.Best, false, m, gemvTuneCols, 1, a, gemvTuneCols, x, 1, 0, y, 1, th)
+	}}
 }
 
 // gemvTuneOp is A·x on the first bytes of A of its buffer (made at the

@@ -54,8 +54,8 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 		x = xs
 	}
 	x = x[:lenX]
-	// The AVX-512 kernels below tune's zmm.memory of A, as elem's.
-	k := gemvImplFor(tune.Current().Level(lvl, m*n*num.Size[T]()))
+	// The AVX-512 kernels up to tune's gemv.zmm bytes of A.
+	k := gemvImplFor(tune.Current().GEMVLevel(lvl, m*n*num.Size[T]()))
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
@@ -112,7 +112,7 @@ func GemvKernel(lvl isa.Level) string {
 	case gemvAVX2:
 		return "AVX2 dot and axpy"
 	case gemvAVX512:
-		return "AVX512 dot of 8 rows" + gemvByRowText() + " and axpy of 4, " + isa.ZMMKernel(tune.Current().ZMM.Memory)
+		return "AVX512 dot of 8 rows" + gemvByRowText() + " and axpy of 4, " + isa.ZMMKernel(tune.Current().GEMV.ZMM)
 	}
 	return "generic"
 }

@@ -142,7 +142,7 @@ func TestGemvKernel(t *testing.T) {
 		t.Errorf("GemvKernel(Generic) = %q", got)
 	}
 	if gemvImplFor(isa.AVX512) == gemvAVX512 {
-		defer tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 16 << 20 })()
+		defer tunetest.With(func(p *tune.Params) { p.GEMV.ZMM = 16 << 20 })()
 		l1 := strconv.Itoa(isa.Caches().L1 / 2 >> 10)
 		for _, c := range []struct {
 			byRow tune.PerDType
@@ -241,7 +241,8 @@ func TestGemvByRow(t *testing.T) {
 }
 
 // TestGemvZmmLimit checks Gemv at isa.AVX512 on both sides of tune's
-// zmm.memory: above it the AVX2 loops run, and give their bits.
+// gemv.zmm: above it the AVX2 loops run, and give their bits, whatever
+// zmm.memory (the other memory-bound kernels') is.
 func TestGemvZmmLimit(t *testing.T) {
 	if gemvImplFor(isa.AVX512) != gemvAVX512 {
 		t.Skip("no AVX-512 kernels here")
@@ -257,10 +258,26 @@ func TestGemvZmmLimit(t *testing.T) {
 		}
 		want, got := make([]float32, lenY), make([]float32, lenY)
 		Gemv(isa.AVX2, trans, m, n, 1, a, n, x[:lenX], 1, 0, want, 1, 1)
-		tunetest.With(func(p *tune.Params) { p.ZMM.Memory = 4*m*n - 1 })
+		tunetest.With(func(p *tune.Params) { p.GEMV.ZMM = 4*m*n - 1; p.ZMM.Memory = tune.MaxPieceBytes })
 		Gemv(isa.AVX512, trans, m, n, 1, a, n, x[:lenX], 1, 0, got, 1, 1)
 		if i := numtest.Differ(got, want); i >= 0 {
 			t.Fatalf("trans=%v above the limit: y[%d] = %v at AVX512, %v at AVX2", trans, i, got[i], want[i])
+		}
+		if trans {
+			continue // the axpy loops of either width add in the same order
+		}
+		// At the limit, the AVX-512 loops (other sums than the AVX2 dot's),
+		// even with zmm.memory at 0.
+		zmm := make([]float32, lenY)
+		tunetest.With(func(p *tune.Params) { p.GEMV.ZMM = tune.MaxPieceBytes; p.ZMM.Memory = tune.MaxPieceBytes })
+		Gemv(isa.AVX512, trans, m, n, 1, a, n, x[:lenX], 1, 0, zmm, 1, 1)
+		if numtest.Differ(zmm, want) < 0 {
+			t.Fatal("the AVX-512 and AVX2 loops gave the same bits; the check below would tell nothing")
+		}
+		tunetest.With(func(p *tune.Params) { p.GEMV.ZMM = 4 * m * n; p.ZMM.Memory = 0 })
+		Gemv(isa.AVX512, trans, m, n, 1, a, n, x[:lenX], 1, 0, got, 1, 1)
+		if i := numtest.Differ(got, zmm); i >= 0 {
+			t.Fatalf("at the limit, zmm.memory 0: y[%d] = %v, the AVX-512 loops give %v", i, got[i], zmm[i])
 		}
 	}
 }

@@ -15,8 +15,9 @@ import (
 // of another version is ignored (with a warning), never read in part.
 // Version 2 added the non-temporal crossovers (NonTemporal), 3 the GEMM's
 // (GEMM), 4 the AVX-512 ones (ZMM), elem's non-temporal crossover
-// (NonTemporal.Elem) and the GEMV's (GEMV).
-const Version = 4
+// (NonTemporal.Elem) and the GEMV's (GEMV), 5 the GEMV's own AVX-512
+// crossover (GEMV.ZMM).
+const Version = 5
 
 // File is a tune file: the machine it was measured on, the parameters
 // found, and how they were found. docs/tuning.md describes it.

@@ -9,8 +9,14 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 // each load of x (nine loads per eight FMAs, eight streams of A). Only rows
 // of gemm's row bounds take it (long enough for the call, x short enough to
 // stay in L1). 0: whenever the rows allow; MaxPieceBytes: never.
+//
+// ZMM is the most bytes of A the GEMV (either op(A)) runs with its AVX-512
+// kernels at the AVX512 level; above, the AVX2 ones (ZMM.Memory's meaning,
+// for the GEMV alone). 0: AVX2 whatever the size; MaxPieceBytes: AVX-512
+// whatever the size.
 type GEMV struct {
 	ByRow PerDType `json:"by_row"`
+	ZMM   int      `json:"zmm"`
 }
 
 // defaultGEMV: one row at a time above a core's L2. On the Zen 5 VM of
@@ -21,9 +27,27 @@ type GEMV struct {
 // time than four up to 1–2 MiB (f32 512², 256×1024; f64 256²), and from its
 // L3 every kernel read at the L3's bandwidth. -tune finds the machine's own
 // (0 on the Zen 5 VM: one row won from 256 KiB on).
+//
+// The width: AVX-512 at every size where 512-bit FMAs run at full rate
+// (isa.FullRateZMM), else zmm.memory's default (half the last-level cache;
+// on Zen 4 zmm streamed sum, dot, add and axpy 3–14% slower from DRAM). On
+// the Zen 5 VM (1 thread, alternated Go loops, 11 rounds, twice), streaming
+// A from DRAM (f32 and f64 4096², 8192²) the zmm dot a row at a time took
+// 0.82–0.87× the AVX2 one's time (f64 4096² 3.6 ms against 4.4, 37 GB/s
+// against 30), eight rows at a time 0.84–0.98×.
 func defaultGEMV() GEMV {
 	l2 := isa.Caches().L2
-	return GEMV{ByRow: PerDType{F32: l2, F64: l2}}
+	z := isa.DefaultZMMMaxBytes()
+	if isa.FullRateZMM() {
+		z = MaxPieceBytes
+	}
+	return GEMV{ByRow: PerDType{F32: l2, F64: l2}, ZMM: z}
+}
+
+// GEMVLevel is the level the GEMV over bytes of A runs at: lvl, or AVX2
+// above GEMV.ZMM.
+func (p *Params) GEMVLevel(lvl isa.Level, bytes int) isa.Level {
+	return lvl.ForBytes(bytes, p.GEMV.ZMM)
 }
 
 // gemvFields are GEMV's entries of Params.Fields.
@@ -31,5 +55,6 @@ func (p *Params) gemvFields() []Field {
 	return []Field{
 		{"gemv.by_row.f32", &p.GEMV.ByRow.F32},
 		{"gemv.by_row.f64", &p.GEMV.ByRow.F64},
+		{"gemv.zmm", &p.GEMV.ZMM},
 	}
 }

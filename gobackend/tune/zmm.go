@@ -7,8 +7,8 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 // runs the AVX2 kernels (isa.Level.ForBytes). 0: AVX2 whatever the size;
 // MaxPieceBytes: AVX-512 whatever the size.
 //   - Memory: the kernels whose time is the memory's: elem's Add, Mul,
-//     Axpy, ReLU; reduce's Sum, Dot, Max; gemm's GEMV; conv's pools and
-//     norms; quant's conversions.
+//     Axpy, ReLU; reduce's Sum, Dot, Max; conv's pools and norms; quant's
+//     conversions (gemm's GEMV has its own, GEMV.ZMM).
 //   - Math: the kernels with arithmetic to do per element: elem's Exp,
 //     Tanh, Sigmoid; nn's Softmax.
 type ZMM struct {
