@@ -166,8 +166,10 @@ int pb_dl_deepbind(void)
  * every call waking its workers. About a millisecond keeps the workers hot
  * between the back-to-back calls of one sample (microseconds apart) and
  * quiet soon after it; the measurement loop pauses that long when it
- * switches libraries. libgomp (BLIS, oneDNN) spins ~0.3 ms by default and
- * is left alone. A user's own setting wins; results record the values.
+ * switches libraries. libgomp (BLIS, oneDNN) is left alone: it spins a
+ * count of PAUSE instructions (300,000 by default), 7-10 ms on the Zen 5 VM,
+ * which the measurement loop waits out after its pause (measure.Options.Quiet).
+ * A user's own setting wins; results record the values.
  */
 static void quiet_idle_threads(void)
 {

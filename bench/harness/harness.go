@@ -322,6 +322,9 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	}
 	opt := p.Measure
 	opt.Seed = p.Seed
+	if opt.Quiet == nil {
+		opt.Quiet = waitQuiet
+	}
 	ms, err := measure.Interleaved(ctx, targets, opt)
 	if err != nil {
 		return nil, err

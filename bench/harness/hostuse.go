@@ -34,3 +34,15 @@ func (u *usageTarget) host() *result.HostUse {
 	others, _ := u.use.OtherThreads()
 	return &result.HostUse{BusyThreads: busy, Steal: steal, OtherThreads: others, SampledNS: float64(u.use.Wall.Nanoseconds())}
 }
+
+// waitQuiet is the harness's measure.Options.Quiet: after the settle
+// pause, until the threads of this process and of the workers keep less
+// than a tenth of a CPU busy over quietWindow, at most quietLimit. On the
+// Zen 5 VM oneDNN's libgomp threads spun on for 5–8 ms past the 2 ms
+// settle pause, a third of the next backend's 20 ms sample.
+func waitQuiet() { hostuse.WaitQuiet(quietWindow, quietLimit) }
+
+const (
+	quietWindow = 500 * time.Microsecond
+	quietLimit  = 25 * time.Millisecond
+)

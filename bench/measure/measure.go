@@ -33,6 +33,13 @@ type Options struct {
 	// call (the C loader shortens that to about a millisecond), and would
 	// otherwise steal cores from the next library's sample.
 	Settle time.Duration
+	// Quiet, when set, is called after the Settle pause: it waits until
+	// the threads of the previous target are quiet. The settings that
+	// shorten the libraries' spinning after a call do not reach every
+	// threading runtime (libgomp, oneDNN's and BLIS's, spins a count of
+	// PAUSE instructions: 7–10 ms on the Zen 5 VM), and a sample begun
+	// while another target's threads still spin runs with a core taken.
+	Quiet func()
 }
 
 // DefaultOptions are the command line's defaults.
@@ -112,6 +119,9 @@ func Interleaved(ctx context.Context, targets []Target, opt Options) ([]Result, 
 			any = true
 			if last != i && len(targets) > 1 && opt.Settle > 0 {
 				time.Sleep(opt.Settle)
+				if opt.Quiet != nil {
+					opt.Quiet()
+				}
 			}
 			last = i
 			d, err := targets[i].Run(res[i].Iters)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -144,5 +145,58 @@ func TestInterleavedCancelled(t *testing.T) {
 func TestTimerOverhead(t *testing.T) {
 	if d := TimerOverhead(); d <= 0 || d > time.Millisecond {
 		t.Errorf("TimerOverhead = %v, want a small positive duration", d)
+	}
+}
+
+// orderTarget records, in a log shared by all targets, which one ran.
+type orderTarget struct {
+	id  int
+	log *[]int
+}
+
+func (o orderTarget) Run(iters int) (time.Duration, error) {
+	*o.log = append(*o.log, o.id)
+	return time.Duration(iters) * time.Microsecond, nil
+}
+
+// TestQuietOnSwitch checks that Quiet runs before each sample of a target
+// other than the one sampled last, and only then.
+func TestQuietOnSwitch(t *testing.T) {
+	var log []int
+	quiets := 0
+	opt := DefaultOptions()
+	opt.MinTime = time.Microsecond
+	opt.Settle = time.Nanosecond
+	opt.Quiet = func() { quiets++; log = append(log, -1) }
+	if _, err := Interleaved(context.Background(), []Target{orderTarget{0, &log}, orderTarget{1, &log}}, opt); err != nil {
+		t.Fatal(err)
+	}
+	// Calibration runs each target on its own first (no pause); from the
+	// first sample on, a Quiet (-1) stands before every sample of another
+	// target than the last one, and only there.
+	first := slices.Index(log, -1)
+	if first < 0 {
+		t.Fatalf("Quiet never ran: %v", log)
+	}
+	prev, lastID, switches := -2, -2, 0
+	for _, id := range log[first:] {
+		if id == -1 {
+			prev = -1
+			continue
+		}
+		if prev >= 0 && prev != id {
+			t.Fatalf("target %d sampled right after %d without Quiet: %v", id, prev, log)
+		}
+		if prev == -1 && id == lastID {
+			t.Fatalf("Quiet before a second sample of target %d in a row: %v", id, log)
+		}
+		lastID = id
+		if prev == -1 {
+			switches++
+		}
+		prev = id
+	}
+	if quiets == 0 || quiets != switches {
+		t.Errorf("Quiet ran %d times for %d switches: %v", quiets, switches, log)
 	}
 }

@@ -145,11 +145,9 @@ func gemmDirect[T Float](lvl isa.Level, m, n, k int, alpha T, a []T, lda int, b 
 	// long as a whole small product.
 	colTiles := ceilDiv(n, nr)
 	tr, tc := directGrid(rowTiles, colTiles, threads)
-	num.For(tr*tc, tr*tc, 1, 1, func(_, lo, hi int) {
-		for t := lo; t < hi; t++ {
-			r, q := t/tc, t%tc
-			run(rowTiles*r/tr, rowTiles*(r+1)/tr, colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr))
-		}
+	forThreads(tr*tc, func(t int) {
+		r, q := t/tc, t%tc
+		run(rowTiles*r/tr, rowTiles*(r+1)/tr, colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr))
 	})
 }
 

@@ -1,7 +1,5 @@
 package gemm
 
-import "github.com/peakbench/peakbench/gobackend/internal/num"
-
 // The grid split: C cut into tr×tc blocks, one per thread, each thread
 // running the loop nest alone on its block, packing its own rows of A and
 // columns of B. Against the shared nest (nest.go: one packed block of B for
@@ -63,19 +61,17 @@ func gemmGrid[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int
 	mr, nr := kern.mr, kern.nr
 	rowTiles, colTiles := ceilDiv(m, mr), ceilDiv(n, nr)
 	threads := tr * tc
-	num.For(threads, threads, 1, 1, func(_, lo, hi int) {
-		for t := lo; t < hi; t++ {
-			r, q := t/tc, t%tc
-			i0, i1 := rowTiles*r/tr*mr, min(m, rowTiles*(r+1)/tr*mr)
-			j0, j1 := colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr)
-			ai, bj := a[i0:], b[j0:] // op(A)'s row i0 is a's column i0
-			if !transA {
-				ai = a[i0*lda:]
-			}
-			if transB {
-				bj = b[j0*ldb:]
-			}
-			gemmNest(transA, transB, i1-i0, j1-j0, k, alpha, ai, lda, bj, ldb, beta, c[i0*ldc+j0:], ldc, kern, 1)
+	forThreads(threads, func(t int) {
+		r, q := t/tc, t%tc
+		i0, i1 := rowTiles*r/tr*mr, min(m, rowTiles*(r+1)/tr*mr)
+		j0, j1 := colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr)
+		ai, bj := a[i0:], b[j0:] // op(A)'s row i0 is a's column i0
+		if !transA {
+			ai = a[i0*lda:]
 		}
+		if transB {
+			bj = b[j0*ldb:]
+		}
+		gemmNest(transA, transB, i1-i0, j1-j0, k, alpha, ai, lda, bj, ldb, beta, c[i0*ldc+j0:], ldc, kern, 1)
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/peakbench/peakbench/gobackend/internal/num"
 )
 
 // gemmNest is the BLIS loop nest: jc over column blocks of nc, pc over
@@ -73,28 +71,11 @@ func gemmNest[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int
 	w.nextItem = make([]atomic.Int64, phases)
 	w.nextPack = make([]atomic.Int64, phases)
 	w.packChunks = min(ceilDiv(nc, nr), 4*threads)
-	// The threads come from internal/num's pool, whose workers stay awake
-	// between calls: a fresh goroutine took tens of microseconds to start
-	// on the VMs, and at 256³–512³ two threads ran barely faster than one.
-	// The phases' barrier needs all threads at once: For gives each of
-	// its pieces a runner of its own (the caller and threads−1 workers),
-	// and with one piece per thread every runner takes one before it
-	// waits, so all run. Should Chunks ever cut otherwise, fresh
-	// goroutines run them.
-	if parts, step := num.Chunks(threads, threads, 1, 1); parts == threads && step == 1 {
-		num.For(threads, threads, 1, 1, func(_, lo, _ int) { w.run(lo) })
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(threads - 1)
-	for t := 1; t < threads; t++ {
-		go func() {
-			defer wg.Done()
-			w.run(t)
-		}()
-	}
-	w.run(0)
-	wg.Wait()
+	// The threads come from internal/num's pool (forThreads), whose
+	// workers stay awake between calls: a fresh goroutine took tens of
+	// microseconds to start on the VMs, and at 256³–512³ two threads ran
+	// barely faster than one.
+	forThreads(threads, w.run)
 }
 
 // minItemsPerThread is the least number of row blocks per thread and
