@@ -24,7 +24,7 @@ func nanotime() int64
 func BenchmarkAxpyHandoff(b *testing.B) {
 	k := implFor(isa.Best)
 	pc := cheapPiece[float32](tune.Current())
-	for _, n := range []int{256 << 10} {
+	for _, n := range []int{64 << 10, 256 << 10, 1 << 20} {
 		x, y := make([]float32, n), make([]float32, n)
 		b.Run(fmt.Sprintf("n=%d/1thread", n/2), func(b *testing.B) {
 			for b.Loop() {

@@ -210,6 +210,9 @@ func BenchmarkFor(b *testing.B) {
 				for b.Loop() {
 					For(per*threads, threads, 1, 0, func(part, lo, hi int) {})
 				}
+				// The pool's size: the most threads a call used less the
+				// caller's, while calls reuse the workers they find.
+				b.ReportMetric(float64(len(*workers.Load())), "workers")
 			})
 		}
 	}

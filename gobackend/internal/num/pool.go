@@ -179,11 +179,12 @@ var (
 	workers atomic.Pointer[[]*worker] // copy on write, under poolMu
 )
 
-// dispatch gives j's run me to an idle worker, else a parked one, else a
-// new one: every run gets a runner of its own, which gemm's phases, behind
-// a barrier, need. It tries the workers in the order they were made, so
-// that while For is called back to back the same worker takes the same
-// run.
+// dispatch gives j's run me to an idle worker, else to one still holding
+// the run of a call already complete (stale, below), else to a parked one,
+// else to a new one: every run gets a runner of its own, which gemm's
+// phases, behind a barrier, need. It tries the workers in the order they
+// were made, so that while For is called back to back the same worker
+// takes the same run.
 func dispatch(j *job, me int) {
 	r := &j.runs[me]
 	if ws := workers.Load(); ws != nil {
@@ -195,6 +196,11 @@ func dispatch(j *job, me int) {
 		for _, w := range *ws {
 			// A read first: a compare-and-swap on each would take each
 			// worker's cache line from the core that last had it.
+			if t := w.task.Load(); stale(t) && w.task.CompareAndSwap(t, r) {
+				return
+			}
+		}
+		for _, w := range *ws {
 			if w.task.Load() == &parkedMark && w.task.CompareAndSwap(&parkedMark, r) {
 				w.wake <- struct{}{}
 				return
@@ -214,36 +220,59 @@ func dispatch(j *job, me int) {
 	go w.loop()
 }
 
+// stale reports whether t is a run of a call already complete: its worker
+// was given it but had not started when the other participants took its
+// pieces (its thread descheduled, or its goroutine not yet run), and so
+// ran none of them, since the count includes a participant's pieces only
+// after its release. Such a worker is about to be idle, and its task can
+// take the next call's run in place of the stale one, which it then runs
+// (loop, release): before, the next call found no worker free and made
+// another, and a worker slow to start again and again grew the pool by
+// one a call (to 944 workers in a 2-thread benchmark on the Zen 5 VM with
+// the other vCPU busy), through which every dispatch then went.
+func stale(t *run) bool {
+	return t != &idleMark && t != &parkedMark && t != nil && t.job.done.Load() == t.job.parts
+}
+
 func (w *worker) loop() {
+	r := w.task.Load() // the run a caller gave: nothing else writes task until release but a caller replacing it stale
 	for {
-		r := w.task.Load() // the run a caller gave: nothing else writes task until release
 		ran := r.job.work(int(r.me))
 		// Claimable before the count: a caller returns from For once the
 		// count is complete and may call it again at once; the worker must
 		// be idle by then, or that call finds none and wakes a parked one
 		// or makes another. Marked idle after, calls back to back grew the
 		// pool to a thousand workers, which dispatch went through at every
-		// call. (A worker slow to start, whose pieces the caller took, can
-		// still be busy when its call returns: the pool grows by one then.)
-		spin := w.release()
+		// call.
+		spin, next := w.release(r)
 		r.job.finish(ran)
-		if spin && w.poll() {
-			continue // given a run while polling
+		switch {
+		case next != nil: // a caller replaced the run, stale, with its own
+		case spin && w.poll(): // given a run while polling
+		default:
+			<-w.wake // a caller stored a run first
 		}
-		<-w.wake // a caller stored a run first
+		r = w.task.Load()
 	}
 }
 
-// release marks the worker idle, to poll, when few enough others poll
-// (it returns true), else parked (false).
-func (w *worker) release() bool {
+// release gives back the worker's run r: it marks the worker idle, to
+// poll, when few enough others poll (spin true), else parked. When a
+// caller has replaced r, stale, with a run of its own, it marks nothing
+// and next is that run.
+func (w *worker) release(r *run) (spin bool, next *run) {
 	if int(spinning.Add(1)) > runtime.GOMAXPROCS(0)-1 {
 		spinning.Add(-1)
-		w.task.Store(&parkedMark)
-		return false
+		if w.task.CompareAndSwap(r, &parkedMark) {
+			return false, nil
+		}
+		return false, w.task.Load()
 	}
-	w.task.Store(&idleMark)
-	return true
+	if w.task.CompareAndSwap(r, &idleMark) {
+		return true, nil
+	}
+	spinning.Add(-1)
+	return false, w.task.Load()
 }
 
 // poll waits, for up to spinFor, for a caller to give the worker release
