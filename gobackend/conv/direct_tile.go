@@ -149,6 +149,23 @@ func (d *DirectConv[T]) runTiles(x, w, y []T, threads int) {
 		}
 		return q0, lo, n*p.C*g.ldx + o0*g.plane + q0
 	}
+	// one computes row tile it × column tile col.
+	one := func(tile []T, it, col int) {
+		k0, h := rowOf(it)
+		a := w[k0*lda:]
+		q0, lo, xoff := start(col)
+		pl := col / g.tp
+		n, o0 := pl/o[0], pl%o[0]
+		hi := min(g.L, lo+g.nr)
+		xs := src[xoff:]
+		yp := y[(n*p.K+k0)*P+o0*o[1]*wo:]
+		if q0 == lo && hi-lo == g.nr && (onePlane || q0%g.pd[2]+g.nr <= wo) {
+			tileCall(g, h, p.C, taps, a, lda, xs, yp[q0/g.pd[2]*wo+q0%g.pd[2]:], P)
+			return
+		}
+		tileCall(g, h, p.C, taps, a, lda, xs, tile, g.nr)
+		scatterTile(tile, g.nr, h, q0, lo, hi, g.pd[2], wo, yp, P)
+	}
 	num.For(tr*tc, tr*tc, 1, 1, func(part, lo, hi int) {
 		tile := scratch[part]
 		for b := lo; b < hi; b++ {
@@ -158,21 +175,8 @@ func (d *DirectConv[T]) runTiles(x, w, y []T, threads int) {
 			for cr := c0; cr < c1; cr += runCols {
 				cEnd := min(c1, cr+runCols)
 				for it := t0; it < t1; it++ {
-					k0, h := rowOf(it)
-					a := w[k0*lda:]
 					for col := cr; col < cEnd; col++ {
-						q0, lo, xoff := start(col)
-						pl := col / g.tp
-						n, o0 := pl/o[0], pl%o[0]
-						hi := min(g.L, lo+g.nr)
-						xs := src[xoff:]
-						yp := y[(n*p.K+k0)*P+o0*o[1]*wo:]
-						if q0 == lo && hi-lo == g.nr && (onePlane || q0%g.pd[2]+g.nr <= wo) {
-							tileCall(g, h, p.C, taps, a, lda, xs, yp[q0/g.pd[2]*wo+q0%g.pd[2]:], P)
-							continue
-						}
-						tileCall(g, h, p.C, taps, a, lda, xs, tile, g.nr)
-						scatterTile(tile, g.nr, h, q0, lo, hi, g.pd[2], wo, yp, P)
+						one(tile, it, col)
 					}
 				}
 			}
