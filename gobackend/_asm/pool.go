@@ -40,6 +40,7 @@ func genConv(g *gen) {
 		}
 	}
 	genNorm(g)
+	genConvTiles(g) // conv_direct.go
 }
 
 func poolName(avg bool) string {

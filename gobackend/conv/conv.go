@@ -124,16 +124,16 @@ type DirectConv[T Float] struct {
 	p      Params
 	packed []T   // NCHW: the filter as T·R·S matrices K×C
 	gather [][]T // NCHW with a W stride over 1: one C×Q buffer per goroutine
+	// tile: the tile path's state (direct_tile.go), for tileLvl; nil
+	// when the last Run's level did not take it.
+	tile    *tileState[T]
+	tileLvl isa.Level
 }
 
 // NewDirectConv prepares a direct convolution of geometry p.
 func NewDirectConv[T Float](p Params) *DirectConv[T] {
 	p.check(true)
-	d := &DirectConv[T]{p: p}
-	if !p.NHWC {
-		d.packed = make([]T, p.FilterLen())
-	}
-	return d
+	return &DirectConv[T]{p: p}
 }
 
 // Run computes y = x ⋆ w with threads goroutines.
@@ -143,6 +143,16 @@ func (d *DirectConv[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 	checkLen("x", len(x), p.InLen())
 	checkLen("w", len(w), p.FilterLen())
 	checkLen("y", len(y), p.OutLen())
+	if d.tile == nil || d.tileLvl != lvl {
+		d.tile, d.tileLvl = nil, lvl
+		if g, ok := newTileGeom[T](lvl, p); ok {
+			d.tile = &tileState[T]{g: g}
+		}
+	}
+	if d.tile != nil {
+		d.runTiles(x, w, y, threads)
+		return
+	}
 	o := p.Out()
 	rows := p.N * o[0] * o[1]
 	taps := prod(p.Window)
@@ -154,6 +164,9 @@ func (d *DirectConv[T]) Run(lvl isa.Level, x, w, y []T, threads int) {
 			}
 		})
 	default:
+		if d.packed == nil {
+			d.packed = make([]T, p.FilterLen())
+		}
 		// packed[tap] is K×C: packed[(tap·K + k)·C + c] = w[(k·C + c)·taps + tap].
 		for k := range p.K {
 			for c := range p.C {

@@ -3506,3 +3506,1873 @@ tail299:
 done300:
 	VZEROUPPER
 	RET
+
+// func sconv1x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, FMA3
+TEXT ·sconv1x24AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Y3
+	VMOVUPS      32(R11), Y4
+	VMOVUPS      64(R11), Y5
+	VBROADCASTSS (AX), Y6
+	VFMADD231PS  Y3, Y6, Y0
+	VFMADD231PS  Y4, Y6, Y1
+	VFMADD231PS  Y5, Y6, Y2
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Y0, (DX)
+	VMOVUPS      Y1, 32(DX)
+	VMOVUPS      Y2, 64(DX)
+	VZEROUPPER
+	RET
+
+// func sconv2x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, FMA3
+TEXT ·sconv2x24AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Y6
+	VMOVUPS      32(R11), Y7
+	VMOVUPS      64(R11), Y8
+	VBROADCASTSS (AX), Y9
+	VFMADD231PS  Y6, Y9, Y0
+	VFMADD231PS  Y7, Y9, Y1
+	VFMADD231PS  Y8, Y9, Y2
+	VBROADCASTSS (AX)(R8*1), Y10
+	VFMADD231PS  Y6, Y10, Y3
+	VFMADD231PS  Y7, Y10, Y4
+	VFMADD231PS  Y8, Y10, Y5
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Y0, (DX)
+	VMOVUPS      Y1, 32(DX)
+	VMOVUPS      Y2, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Y3, (DX)
+	VMOVUPS      Y4, 32(DX)
+	VMOVUPS      Y5, 64(DX)
+	VZEROUPPER
+	RET
+
+// func sconv3x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, FMA3
+TEXT ·sconv3x24AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Y9
+	VMOVUPS      32(R11), Y10
+	VMOVUPS      64(R11), Y11
+	VBROADCASTSS (AX), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VFMADD231PS  Y11, Y12, Y2
+	VBROADCASTSS (AX)(R8*1), Y13
+	VFMADD231PS  Y9, Y13, Y3
+	VFMADD231PS  Y10, Y13, Y4
+	VFMADD231PS  Y11, Y13, Y5
+	VBROADCASTSS (AX)(R8*2), Y12
+	VFMADD231PS  Y9, Y12, Y6
+	VFMADD231PS  Y10, Y12, Y7
+	VFMADD231PS  Y11, Y12, Y8
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Y0, (DX)
+	VMOVUPS      Y1, 32(DX)
+	VMOVUPS      Y2, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Y3, (DX)
+	VMOVUPS      Y4, 32(DX)
+	VMOVUPS      Y5, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Y6, (DX)
+	VMOVUPS      Y7, 32(DX)
+	VMOVUPS      Y8, 64(DX)
+	VZEROUPPER
+	RET
+
+// func sconv4x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, FMA3
+TEXT ·sconv4x24AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Y12
+	VMOVUPS      32(R11), Y13
+	VMOVUPS      64(R11), Y14
+	VBROADCASTSS (AX), Y15
+	VFMADD231PS  Y12, Y15, Y0
+	VFMADD231PS  Y13, Y15, Y1
+	VFMADD231PS  Y14, Y15, Y2
+	VBROADCASTSS (AX)(R8*1), Y15
+	VFMADD231PS  Y12, Y15, Y3
+	VFMADD231PS  Y13, Y15, Y4
+	VFMADD231PS  Y14, Y15, Y5
+	VBROADCASTSS (AX)(R8*2), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VFMADD231PS  Y14, Y15, Y8
+	VBROADCASTSS (AX)(R9*1), Y15
+	VFMADD231PS  Y12, Y15, Y9
+	VFMADD231PS  Y13, Y15, Y10
+	VFMADD231PS  Y14, Y15, Y11
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Y0, (DX)
+	VMOVUPS      Y1, 32(DX)
+	VMOVUPS      Y2, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Y3, (DX)
+	VMOVUPS      Y4, 32(DX)
+	VMOVUPS      Y5, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Y6, (DX)
+	VMOVUPS      Y7, 32(DX)
+	VMOVUPS      Y8, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Y9, (DX)
+	VMOVUPS      Y10, 32(DX)
+	VMOVUPS      Y11, 64(DX)
+	VZEROUPPER
+	RET
+
+// func dconv1x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, FMA3
+TEXT ·dconv1x12AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Y3
+	VMOVUPD      32(R11), Y4
+	VMOVUPD      64(R11), Y5
+	VBROADCASTSD (AX), Y6
+	VFMADD231PD  Y3, Y6, Y0
+	VFMADD231PD  Y4, Y6, Y1
+	VFMADD231PD  Y5, Y6, Y2
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Y0, (DX)
+	VMOVUPD      Y1, 32(DX)
+	VMOVUPD      Y2, 64(DX)
+	VZEROUPPER
+	RET
+
+// func dconv2x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, FMA3
+TEXT ·dconv2x12AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Y6
+	VMOVUPD      32(R11), Y7
+	VMOVUPD      64(R11), Y8
+	VBROADCASTSD (AX), Y9
+	VFMADD231PD  Y6, Y9, Y0
+	VFMADD231PD  Y7, Y9, Y1
+	VFMADD231PD  Y8, Y9, Y2
+	VBROADCASTSD (AX)(R8*1), Y10
+	VFMADD231PD  Y6, Y10, Y3
+	VFMADD231PD  Y7, Y10, Y4
+	VFMADD231PD  Y8, Y10, Y5
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Y0, (DX)
+	VMOVUPD      Y1, 32(DX)
+	VMOVUPD      Y2, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Y3, (DX)
+	VMOVUPD      Y4, 32(DX)
+	VMOVUPD      Y5, 64(DX)
+	VZEROUPPER
+	RET
+
+// func dconv3x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, FMA3
+TEXT ·dconv3x12AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), Y11
+	VBROADCASTSD (AX), Y12
+	VFMADD231PD  Y9, Y12, Y0
+	VFMADD231PD  Y10, Y12, Y1
+	VFMADD231PD  Y11, Y12, Y2
+	VBROADCASTSD (AX)(R8*1), Y13
+	VFMADD231PD  Y9, Y13, Y3
+	VFMADD231PD  Y10, Y13, Y4
+	VFMADD231PD  Y11, Y13, Y5
+	VBROADCASTSD (AX)(R8*2), Y12
+	VFMADD231PD  Y9, Y12, Y6
+	VFMADD231PD  Y10, Y12, Y7
+	VFMADD231PD  Y11, Y12, Y8
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Y0, (DX)
+	VMOVUPD      Y1, 32(DX)
+	VMOVUPD      Y2, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Y3, (DX)
+	VMOVUPD      Y4, 32(DX)
+	VMOVUPD      Y5, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Y6, (DX)
+	VMOVUPD      Y7, 32(DX)
+	VMOVUPD      Y8, 64(DX)
+	VZEROUPPER
+	RET
+
+// func dconv4x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, FMA3
+TEXT ·dconv4x12AVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Y12
+	VMOVUPD      32(R11), Y13
+	VMOVUPD      64(R11), Y14
+	VBROADCASTSD (AX), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VFMADD231PD  Y14, Y15, Y2
+	VBROADCASTSD (AX)(R8*1), Y15
+	VFMADD231PD  Y12, Y15, Y3
+	VFMADD231PD  Y13, Y15, Y4
+	VFMADD231PD  Y14, Y15, Y5
+	VBROADCASTSD (AX)(R8*2), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VFMADD231PD  Y14, Y15, Y8
+	VBROADCASTSD (AX)(R9*1), Y15
+	VFMADD231PD  Y12, Y15, Y9
+	VFMADD231PD  Y13, Y15, Y10
+	VFMADD231PD  Y14, Y15, Y11
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Y0, (DX)
+	VMOVUPD      Y1, 32(DX)
+	VMOVUPD      Y2, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Y3, (DX)
+	VMOVUPD      Y4, 32(DX)
+	VMOVUPD      Y5, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Y6, (DX)
+	VMOVUPD      Y7, 32(DX)
+	VMOVUPD      Y8, 64(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Y9, (DX)
+	VMOVUPD      Y10, 32(DX)
+	VMOVUPD      Y11, 64(DX)
+	VZEROUPPER
+	RET
+
+// func sconv1x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv1x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z3
+	VMOVUPS      64(R11), Z4
+	VMOVUPS      128(R11), Z5
+	VBROADCASTSS (AX), Z6
+	VFMADD231PS  Z3, Z6, Z0
+	VFMADD231PS  Z4, Z6, Z1
+	VFMADD231PS  Z5, Z6, Z2
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv2x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv2x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z6
+	VMOVUPS      64(R11), Z7
+	VMOVUPS      128(R11), Z8
+	VBROADCASTSS (AX), Z9
+	VFMADD231PS  Z6, Z9, Z0
+	VFMADD231PS  Z7, Z9, Z1
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (AX)(R8*1), Z10
+	VFMADD231PS  Z6, Z10, Z3
+	VFMADD231PS  Z7, Z10, Z4
+	VFMADD231PS  Z8, Z10, Z5
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv3x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv3x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z9
+	VMOVUPS      64(R11), Z10
+	VMOVUPS      128(R11), Z11
+	VBROADCASTSS (AX), Z12
+	VFMADD231PS  Z9, Z12, Z0
+	VFMADD231PS  Z10, Z12, Z1
+	VFMADD231PS  Z11, Z12, Z2
+	VBROADCASTSS (AX)(R8*1), Z13
+	VFMADD231PS  Z9, Z13, Z3
+	VFMADD231PS  Z10, Z13, Z4
+	VFMADD231PS  Z11, Z13, Z5
+	VBROADCASTSS (AX)(R8*2), Z12
+	VFMADD231PS  Z9, Z12, Z6
+	VFMADD231PS  Z10, Z12, Z7
+	VFMADD231PS  Z11, Z12, Z8
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z6, (DX)
+	VMOVUPS      Z7, 64(DX)
+	VMOVUPS      Z8, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv4x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv4x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z12
+	VMOVUPS      64(R11), Z13
+	VMOVUPS      128(R11), Z14
+	VBROADCASTSS (AX), Z15
+	VFMADD231PS  Z12, Z15, Z0
+	VFMADD231PS  Z13, Z15, Z1
+	VFMADD231PS  Z14, Z15, Z2
+	VBROADCASTSS (AX)(R8*1), Z16
+	VFMADD231PS  Z12, Z16, Z3
+	VFMADD231PS  Z13, Z16, Z4
+	VFMADD231PS  Z14, Z16, Z5
+	VBROADCASTSS (AX)(R8*2), Z15
+	VFMADD231PS  Z12, Z15, Z6
+	VFMADD231PS  Z13, Z15, Z7
+	VFMADD231PS  Z14, Z15, Z8
+	VBROADCASTSS (AX)(R9*1), Z16
+	VFMADD231PS  Z12, Z16, Z9
+	VFMADD231PS  Z13, Z16, Z10
+	VFMADD231PS  Z14, Z16, Z11
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z6, (DX)
+	VMOVUPS      Z7, 64(DX)
+	VMOVUPS      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z9, (DX)
+	VMOVUPS      Z10, 64(DX)
+	VMOVUPS      Z11, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv5x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv5x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z15
+	VMOVUPS      64(R11), Z16
+	VMOVUPS      128(R11), Z17
+	VBROADCASTSS (AX), Z18
+	VFMADD231PS  Z15, Z18, Z0
+	VFMADD231PS  Z16, Z18, Z1
+	VFMADD231PS  Z17, Z18, Z2
+	VBROADCASTSS (AX)(R8*1), Z19
+	VFMADD231PS  Z15, Z19, Z3
+	VFMADD231PS  Z16, Z19, Z4
+	VFMADD231PS  Z17, Z19, Z5
+	VBROADCASTSS (AX)(R8*2), Z18
+	VFMADD231PS  Z15, Z18, Z6
+	VFMADD231PS  Z16, Z18, Z7
+	VFMADD231PS  Z17, Z18, Z8
+	VBROADCASTSS (AX)(R9*1), Z19
+	VFMADD231PS  Z15, Z19, Z9
+	VFMADD231PS  Z16, Z19, Z10
+	VFMADD231PS  Z17, Z19, Z11
+	VBROADCASTSS (AX)(R8*4), Z18
+	VFMADD231PS  Z15, Z18, Z12
+	VFMADD231PS  Z16, Z18, Z13
+	VFMADD231PS  Z17, Z18, Z14
+	ADDQ         $0x04, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z6, (DX)
+	VMOVUPS      Z7, 64(DX)
+	VMOVUPS      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z9, (DX)
+	VMOVUPS      Z10, 64(DX)
+	VMOVUPS      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z12, (DX)
+	VMOVUPS      Z13, 64(DX)
+	VMOVUPS      Z14, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv6x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv6x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	LEAQ   (AX)(R8*4), R10
+	ADDQ   R8, R10
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	VXORPS Z16, Z16, Z16
+	VXORPS Z17, Z17, Z17
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z18
+	VMOVUPS      64(R11), Z19
+	VMOVUPS      128(R11), Z20
+	VBROADCASTSS (AX), Z21
+	VFMADD231PS  Z18, Z21, Z0
+	VFMADD231PS  Z19, Z21, Z1
+	VFMADD231PS  Z20, Z21, Z2
+	VBROADCASTSS (AX)(R8*1), Z22
+	VFMADD231PS  Z18, Z22, Z3
+	VFMADD231PS  Z19, Z22, Z4
+	VFMADD231PS  Z20, Z22, Z5
+	VBROADCASTSS (AX)(R8*2), Z21
+	VFMADD231PS  Z18, Z21, Z6
+	VFMADD231PS  Z19, Z21, Z7
+	VFMADD231PS  Z20, Z21, Z8
+	VBROADCASTSS (AX)(R9*1), Z22
+	VFMADD231PS  Z18, Z22, Z9
+	VFMADD231PS  Z19, Z22, Z10
+	VFMADD231PS  Z20, Z22, Z11
+	VBROADCASTSS (AX)(R8*4), Z21
+	VFMADD231PS  Z18, Z21, Z12
+	VFMADD231PS  Z19, Z21, Z13
+	VFMADD231PS  Z20, Z21, Z14
+	VBROADCASTSS (R10), Z22
+	VFMADD231PS  Z18, Z22, Z15
+	VFMADD231PS  Z19, Z22, Z16
+	VFMADD231PS  Z20, Z22, Z17
+	ADDQ         $0x04, AX
+	ADDQ         $0x04, R10
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z6, (DX)
+	VMOVUPS      Z7, 64(DX)
+	VMOVUPS      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z9, (DX)
+	VMOVUPS      Z10, 64(DX)
+	VMOVUPS      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z12, (DX)
+	VMOVUPS      Z13, 64(DX)
+	VMOVUPS      Z14, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z15, (DX)
+	VMOVUPS      Z16, 64(DX)
+	VMOVUPS      Z17, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv7x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv7x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	LEAQ   (AX)(R8*4), R10
+	ADDQ   R8, R10
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	VXORPS Z16, Z16, Z16
+	VXORPS Z17, Z17, Z17
+	VXORPS Z18, Z18, Z18
+	VXORPS Z19, Z19, Z19
+	VXORPS Z20, Z20, Z20
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z21
+	VMOVUPS      64(R11), Z22
+	VMOVUPS      128(R11), Z23
+	VBROADCASTSS (AX), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (AX)(R8*1), Z25
+	VFMADD231PS  Z21, Z25, Z3
+	VFMADD231PS  Z22, Z25, Z4
+	VFMADD231PS  Z23, Z25, Z5
+	VBROADCASTSS (AX)(R8*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (AX)(R9*1), Z25
+	VFMADD231PS  Z21, Z25, Z9
+	VFMADD231PS  Z22, Z25, Z10
+	VFMADD231PS  Z23, Z25, Z11
+	VBROADCASTSS (AX)(R8*4), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	VBROADCASTSS (R10), Z25
+	VFMADD231PS  Z21, Z25, Z15
+	VFMADD231PS  Z22, Z25, Z16
+	VFMADD231PS  Z23, Z25, Z17
+	VBROADCASTSS (R10)(R8*1), Z24
+	VFMADD231PS  Z21, Z24, Z18
+	VFMADD231PS  Z22, Z24, Z19
+	VFMADD231PS  Z23, Z24, Z20
+	ADDQ         $0x04, AX
+	ADDQ         $0x04, R10
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z6, (DX)
+	VMOVUPS      Z7, 64(DX)
+	VMOVUPS      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z9, (DX)
+	VMOVUPS      Z10, 64(DX)
+	VMOVUPS      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z12, (DX)
+	VMOVUPS      Z13, 64(DX)
+	VMOVUPS      Z14, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z15, (DX)
+	VMOVUPS      Z16, 64(DX)
+	VMOVUPS      Z17, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z18, (DX)
+	VMOVUPS      Z19, 64(DX)
+	VMOVUPS      Z20, 128(DX)
+	VZEROUPPER
+	RET
+
+// func sconv8x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sconv8x48AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x02, R8
+	LEAQ   (R8)(R8*2), R9
+	LEAQ   (AX)(R8*4), R10
+	ADDQ   R8, R10
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x02, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	VXORPS Z16, Z16, Z16
+	VXORPS Z17, Z17, Z17
+	VXORPS Z18, Z18, Z18
+	VXORPS Z19, Z19, Z19
+	VXORPS Z20, Z20, Z20
+	VXORPS Z21, Z21, Z21
+	VXORPS Z22, Z22, Z22
+	VXORPS Z23, Z23, Z23
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*4), R11
+	VMOVUPS      (R11), Z24
+	VMOVUPS      64(R11), Z25
+	VMOVUPS      128(R11), Z26
+	VBROADCASTSS (AX), Z27
+	VFMADD231PS  Z24, Z27, Z0
+	VFMADD231PS  Z25, Z27, Z1
+	VFMADD231PS  Z26, Z27, Z2
+	VBROADCASTSS (AX)(R8*1), Z28
+	VFMADD231PS  Z24, Z28, Z3
+	VFMADD231PS  Z25, Z28, Z4
+	VFMADD231PS  Z26, Z28, Z5
+	VBROADCASTSS (AX)(R8*2), Z27
+	VFMADD231PS  Z24, Z27, Z6
+	VFMADD231PS  Z25, Z27, Z7
+	VFMADD231PS  Z26, Z27, Z8
+	VBROADCASTSS (AX)(R9*1), Z28
+	VFMADD231PS  Z24, Z28, Z9
+	VFMADD231PS  Z25, Z28, Z10
+	VFMADD231PS  Z26, Z28, Z11
+	VBROADCASTSS (AX)(R8*4), Z27
+	VFMADD231PS  Z24, Z27, Z12
+	VFMADD231PS  Z25, Z27, Z13
+	VFMADD231PS  Z26, Z27, Z14
+	VBROADCASTSS (R10), Z28
+	VFMADD231PS  Z24, Z28, Z15
+	VFMADD231PS  Z25, Z28, Z16
+	VFMADD231PS  Z26, Z28, Z17
+	VBROADCASTSS (R10)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z18
+	VFMADD231PS  Z25, Z27, Z19
+	VFMADD231PS  Z26, Z27, Z20
+	VBROADCASTSS (R10)(R8*2), Z28
+	VFMADD231PS  Z24, Z28, Z21
+	VFMADD231PS  Z25, Z28, Z22
+	VFMADD231PS  Z26, Z28, Z23
+	ADDQ         $0x04, AX
+	ADDQ         $0x04, R10
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x02, SI
+	VMOVUPS      Z0, (DX)
+	VMOVUPS      Z1, 64(DX)
+	VMOVUPS      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z3, (DX)
+	VMOVUPS      Z4, 64(DX)
+	VMOVUPS      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z6, (DX)
+	VMOVUPS      Z7, 64(DX)
+	VMOVUPS      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z9, (DX)
+	VMOVUPS      Z10, 64(DX)
+	VMOVUPS      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z12, (DX)
+	VMOVUPS      Z13, 64(DX)
+	VMOVUPS      Z14, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z15, (DX)
+	VMOVUPS      Z16, 64(DX)
+	VMOVUPS      Z17, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z18, (DX)
+	VMOVUPS      Z19, 64(DX)
+	VMOVUPS      Z20, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPS      Z21, (DX)
+	VMOVUPS      Z22, 64(DX)
+	VMOVUPS      Z23, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv1x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv1x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z3
+	VMOVUPD      64(R11), Z4
+	VMOVUPD      128(R11), Z5
+	VBROADCASTSD (AX), Z6
+	VFMADD231PD  Z3, Z6, Z0
+	VFMADD231PD  Z4, Z6, Z1
+	VFMADD231PD  Z5, Z6, Z2
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv2x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv2x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z6
+	VMOVUPD      64(R11), Z7
+	VMOVUPD      128(R11), Z8
+	VBROADCASTSD (AX), Z9
+	VFMADD231PD  Z6, Z9, Z0
+	VFMADD231PD  Z7, Z9, Z1
+	VFMADD231PD  Z8, Z9, Z2
+	VBROADCASTSD (AX)(R8*1), Z10
+	VFMADD231PD  Z6, Z10, Z3
+	VFMADD231PD  Z7, Z10, Z4
+	VFMADD231PD  Z8, Z10, Z5
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv3x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv3x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z9
+	VMOVUPD      64(R11), Z10
+	VMOVUPD      128(R11), Z11
+	VBROADCASTSD (AX), Z12
+	VFMADD231PD  Z9, Z12, Z0
+	VFMADD231PD  Z10, Z12, Z1
+	VFMADD231PD  Z11, Z12, Z2
+	VBROADCASTSD (AX)(R8*1), Z13
+	VFMADD231PD  Z9, Z13, Z3
+	VFMADD231PD  Z10, Z13, Z4
+	VFMADD231PD  Z11, Z13, Z5
+	VBROADCASTSD (AX)(R8*2), Z12
+	VFMADD231PD  Z9, Z12, Z6
+	VFMADD231PD  Z10, Z12, Z7
+	VFMADD231PD  Z11, Z12, Z8
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z6, (DX)
+	VMOVUPD      Z7, 64(DX)
+	VMOVUPD      Z8, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv4x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv4x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z12
+	VMOVUPD      64(R11), Z13
+	VMOVUPD      128(R11), Z14
+	VBROADCASTSD (AX), Z15
+	VFMADD231PD  Z12, Z15, Z0
+	VFMADD231PD  Z13, Z15, Z1
+	VFMADD231PD  Z14, Z15, Z2
+	VBROADCASTSD (AX)(R8*1), Z16
+	VFMADD231PD  Z12, Z16, Z3
+	VFMADD231PD  Z13, Z16, Z4
+	VFMADD231PD  Z14, Z16, Z5
+	VBROADCASTSD (AX)(R8*2), Z15
+	VFMADD231PD  Z12, Z15, Z6
+	VFMADD231PD  Z13, Z15, Z7
+	VFMADD231PD  Z14, Z15, Z8
+	VBROADCASTSD (AX)(R9*1), Z16
+	VFMADD231PD  Z12, Z16, Z9
+	VFMADD231PD  Z13, Z16, Z10
+	VFMADD231PD  Z14, Z16, Z11
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z6, (DX)
+	VMOVUPD      Z7, 64(DX)
+	VMOVUPD      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z9, (DX)
+	VMOVUPD      Z10, 64(DX)
+	VMOVUPD      Z11, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv5x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv5x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z15
+	VMOVUPD      64(R11), Z16
+	VMOVUPD      128(R11), Z17
+	VBROADCASTSD (AX), Z18
+	VFMADD231PD  Z15, Z18, Z0
+	VFMADD231PD  Z16, Z18, Z1
+	VFMADD231PD  Z17, Z18, Z2
+	VBROADCASTSD (AX)(R8*1), Z19
+	VFMADD231PD  Z15, Z19, Z3
+	VFMADD231PD  Z16, Z19, Z4
+	VFMADD231PD  Z17, Z19, Z5
+	VBROADCASTSD (AX)(R8*2), Z18
+	VFMADD231PD  Z15, Z18, Z6
+	VFMADD231PD  Z16, Z18, Z7
+	VFMADD231PD  Z17, Z18, Z8
+	VBROADCASTSD (AX)(R9*1), Z19
+	VFMADD231PD  Z15, Z19, Z9
+	VFMADD231PD  Z16, Z19, Z10
+	VFMADD231PD  Z17, Z19, Z11
+	VBROADCASTSD (AX)(R8*4), Z18
+	VFMADD231PD  Z15, Z18, Z12
+	VFMADD231PD  Z16, Z18, Z13
+	VFMADD231PD  Z17, Z18, Z14
+	ADDQ         $0x08, AX
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z6, (DX)
+	VMOVUPD      Z7, 64(DX)
+	VMOVUPD      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z9, (DX)
+	VMOVUPD      Z10, 64(DX)
+	VMOVUPD      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z12, (DX)
+	VMOVUPD      Z13, 64(DX)
+	VMOVUPD      Z14, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv6x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv6x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	LEAQ   (AX)(R8*4), R10
+	ADDQ   R8, R10
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z18
+	VMOVUPD      64(R11), Z19
+	VMOVUPD      128(R11), Z20
+	VBROADCASTSD (AX), Z21
+	VFMADD231PD  Z18, Z21, Z0
+	VFMADD231PD  Z19, Z21, Z1
+	VFMADD231PD  Z20, Z21, Z2
+	VBROADCASTSD (AX)(R8*1), Z22
+	VFMADD231PD  Z18, Z22, Z3
+	VFMADD231PD  Z19, Z22, Z4
+	VFMADD231PD  Z20, Z22, Z5
+	VBROADCASTSD (AX)(R8*2), Z21
+	VFMADD231PD  Z18, Z21, Z6
+	VFMADD231PD  Z19, Z21, Z7
+	VFMADD231PD  Z20, Z21, Z8
+	VBROADCASTSD (AX)(R9*1), Z22
+	VFMADD231PD  Z18, Z22, Z9
+	VFMADD231PD  Z19, Z22, Z10
+	VFMADD231PD  Z20, Z22, Z11
+	VBROADCASTSD (AX)(R8*4), Z21
+	VFMADD231PD  Z18, Z21, Z12
+	VFMADD231PD  Z19, Z21, Z13
+	VFMADD231PD  Z20, Z21, Z14
+	VBROADCASTSD (R10), Z22
+	VFMADD231PD  Z18, Z22, Z15
+	VFMADD231PD  Z19, Z22, Z16
+	VFMADD231PD  Z20, Z22, Z17
+	ADDQ         $0x08, AX
+	ADDQ         $0x08, R10
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z6, (DX)
+	VMOVUPD      Z7, 64(DX)
+	VMOVUPD      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z9, (DX)
+	VMOVUPD      Z10, 64(DX)
+	VMOVUPD      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z12, (DX)
+	VMOVUPD      Z13, 64(DX)
+	VMOVUPD      Z14, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z15, (DX)
+	VMOVUPD      Z16, 64(DX)
+	VMOVUPD      Z17, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv7x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv7x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	LEAQ   (AX)(R8*4), R10
+	ADDQ   R8, R10
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z21
+	VMOVUPD      64(R11), Z22
+	VMOVUPD      128(R11), Z23
+	VBROADCASTSD (AX), Z24
+	VFMADD231PD  Z21, Z24, Z0
+	VFMADD231PD  Z22, Z24, Z1
+	VFMADD231PD  Z23, Z24, Z2
+	VBROADCASTSD (AX)(R8*1), Z25
+	VFMADD231PD  Z21, Z25, Z3
+	VFMADD231PD  Z22, Z25, Z4
+	VFMADD231PD  Z23, Z25, Z5
+	VBROADCASTSD (AX)(R8*2), Z24
+	VFMADD231PD  Z21, Z24, Z6
+	VFMADD231PD  Z22, Z24, Z7
+	VFMADD231PD  Z23, Z24, Z8
+	VBROADCASTSD (AX)(R9*1), Z25
+	VFMADD231PD  Z21, Z25, Z9
+	VFMADD231PD  Z22, Z25, Z10
+	VFMADD231PD  Z23, Z25, Z11
+	VBROADCASTSD (AX)(R8*4), Z24
+	VFMADD231PD  Z21, Z24, Z12
+	VFMADD231PD  Z22, Z24, Z13
+	VFMADD231PD  Z23, Z24, Z14
+	VBROADCASTSD (R10), Z25
+	VFMADD231PD  Z21, Z25, Z15
+	VFMADD231PD  Z22, Z25, Z16
+	VFMADD231PD  Z23, Z25, Z17
+	VBROADCASTSD (R10)(R8*1), Z24
+	VFMADD231PD  Z21, Z24, Z18
+	VFMADD231PD  Z22, Z24, Z19
+	VFMADD231PD  Z23, Z24, Z20
+	ADDQ         $0x08, AX
+	ADDQ         $0x08, R10
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z6, (DX)
+	VMOVUPD      Z7, 64(DX)
+	VMOVUPD      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z9, (DX)
+	VMOVUPD      Z10, 64(DX)
+	VMOVUPD      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z12, (DX)
+	VMOVUPD      Z13, 64(DX)
+	VMOVUPD      Z14, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z15, (DX)
+	VMOVUPD      Z16, 64(DX)
+	VMOVUPD      Z17, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z18, (DX)
+	VMOVUPD      Z19, 64(DX)
+	VMOVUPD      Z20, 128(DX)
+	VZEROUPPER
+	RET
+
+// func dconv8x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dconv8x24AVX512(SB), NOSPLIT, $0-72
+	MOVQ   a+16(FP), AX
+	MOVQ   lda+24(FP), R8
+	SHLQ   $0x03, R8
+	LEAQ   (R8)(R8*2), R9
+	LEAQ   (AX)(R8*4), R10
+	ADDQ   R8, R10
+	MOVQ   x+32(FP), BX
+	MOVQ   ldx+40(FP), R12
+	SHLQ   $0x03, R12
+	MOVQ   offs+48(FP), SI
+	MOVQ   taps+8(FP), R13
+	MOVQ   c+0(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+channel:
+	XORQ DI, DI
+
+tap:
+	MOVQ         (SI)(DI*8), R11
+	LEAQ         (BX)(R11*8), R11
+	VMOVUPD      (R11), Z24
+	VMOVUPD      64(R11), Z25
+	VMOVUPD      128(R11), Z26
+	VBROADCASTSD (AX), Z27
+	VFMADD231PD  Z24, Z27, Z0
+	VFMADD231PD  Z25, Z27, Z1
+	VFMADD231PD  Z26, Z27, Z2
+	VBROADCASTSD (AX)(R8*1), Z28
+	VFMADD231PD  Z24, Z28, Z3
+	VFMADD231PD  Z25, Z28, Z4
+	VFMADD231PD  Z26, Z28, Z5
+	VBROADCASTSD (AX)(R8*2), Z27
+	VFMADD231PD  Z24, Z27, Z6
+	VFMADD231PD  Z25, Z27, Z7
+	VFMADD231PD  Z26, Z27, Z8
+	VBROADCASTSD (AX)(R9*1), Z28
+	VFMADD231PD  Z24, Z28, Z9
+	VFMADD231PD  Z25, Z28, Z10
+	VFMADD231PD  Z26, Z28, Z11
+	VBROADCASTSD (AX)(R8*4), Z27
+	VFMADD231PD  Z24, Z27, Z12
+	VFMADD231PD  Z25, Z27, Z13
+	VFMADD231PD  Z26, Z27, Z14
+	VBROADCASTSD (R10), Z28
+	VFMADD231PD  Z24, Z28, Z15
+	VFMADD231PD  Z25, Z28, Z16
+	VFMADD231PD  Z26, Z28, Z17
+	VBROADCASTSD (R10)(R8*1), Z27
+	VFMADD231PD  Z24, Z27, Z18
+	VFMADD231PD  Z25, Z27, Z19
+	VFMADD231PD  Z26, Z27, Z20
+	VBROADCASTSD (R10)(R8*2), Z28
+	VFMADD231PD  Z24, Z28, Z21
+	VFMADD231PD  Z25, Z28, Z22
+	VFMADD231PD  Z26, Z28, Z23
+	ADDQ         $0x08, AX
+	ADDQ         $0x08, R10
+	INCQ         DI
+	CMPQ         DI, R13
+	JNE          tap
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          channel
+	MOVQ         y+56(FP), DX
+	MOVQ         ldy+64(FP), SI
+	SHLQ         $0x03, SI
+	VMOVUPD      Z0, (DX)
+	VMOVUPD      Z1, 64(DX)
+	VMOVUPD      Z2, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z3, (DX)
+	VMOVUPD      Z4, 64(DX)
+	VMOVUPD      Z5, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z6, (DX)
+	VMOVUPD      Z7, 64(DX)
+	VMOVUPD      Z8, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z9, (DX)
+	VMOVUPD      Z10, 64(DX)
+	VMOVUPD      Z11, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z12, (DX)
+	VMOVUPD      Z13, 64(DX)
+	VMOVUPD      Z14, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z15, (DX)
+	VMOVUPD      Z16, 64(DX)
+	VMOVUPD      Z17, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z18, (DX)
+	VMOVUPD      Z19, 64(DX)
+	VMOVUPD      Z20, 128(DX)
+	ADDQ         SI, DX
+	VMOVUPD      Z21, (DX)
+	VMOVUPD      Z22, 64(DX)
+	VMOVUPD      Z23, 128(DX)
+	VZEROUPPER
+	RET

@@ -173,3 +173,99 @@ func snormrowAVX512(n int, x *float32, gamma *float32, beta *float32, y *float32
 // ((x − mu)·rstd rounded, then one FMA).
 // It needs AVX-512F.
 func dnormrowAVX512(n int, x *float64, gamma *float64, beta *float64, y *float64, mu float64, rstd float64)
+
+// sconv1x24AVX2 sets the 1×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv1x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv2x24AVX2 sets the 2×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv2x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv3x24AVX2 sets the 3×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv3x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv4x24AVX2 sets the 4×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv4x24AVX2(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// dconv1x12AVX2 sets the 1×12 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv1x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv2x12AVX2 sets the 2×12 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv2x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv3x12AVX2 sets the 3×12 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv3x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv4x12AVX2 sets the 4×12 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv4x12AVX2(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// sconv1x48AVX512 sets the 1×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv1x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv2x48AVX512 sets the 2×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv2x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv3x48AVX512 sets the 3×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv3x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv4x48AVX512 sets the 4×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv4x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv5x48AVX512 sets the 5×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv5x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv6x48AVX512 sets the 6×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv6x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv7x48AVX512 sets the 7×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv7x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// sconv8x48AVX512 sets the 8×48 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func sconv8x48AVX512(c int, taps int, a *float32, lda int, x *float32, ldx int, offs *int, y *float32, ldy int)
+
+// dconv1x24AVX512 sets the 1×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv1x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv2x24AVX512 sets the 2×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv2x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv3x24AVX512 sets the 3×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv3x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv4x24AVX512 sets the 4×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv4x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv5x24AVX512 sets the 5×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv5x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv6x24AVX512 sets the 6×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv6x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv7x24AVX512 sets the 7×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv7x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)
+
+// dconv8x24AVX512 sets the 8×24 tile y[i·ldy + j] = Σ_{ch<c, s<taps} a[i·lda + ch·taps + s] ·
+// x[ch·ldx + offs[s] + j] (strides and offsets in elements). c, taps ≥ 1.
+func dconv8x24AVX512(c int, taps int, a *float64, lda int, x *float64, ldx int, offs *int, y *float64, ldy int)

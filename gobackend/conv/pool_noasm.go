@@ -22,3 +22,7 @@ func poolPlanesCall[T Float](vecImpl, PoolKind, []T, []T, int, T) bool {
 func normRowCall[T Float](vecImpl, []T, []T, []T, []T, T, T) {
 	panic("conv: no assembly")
 }
+
+func tileCall[T Float](*tileGeom, int, int, int, []T, int, []T, []T, int) {
+	panic("conv: no assembly")
+}
