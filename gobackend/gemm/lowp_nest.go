@@ -67,9 +67,14 @@ func gemmLowp[A, B lowpIn, C lowpOut](ch lowpChoice, transA, transB bool, m, n, 
 
 	bbuf := getWords(kgMax * w.nc)
 	defer putWords(bbuf)
-	w.bp = (*bbuf)[:len(*bbuf):len(*bbuf)] // no room past the block: an overrun panics
+	// No room past the block: an overrun panics.
+	w.bp = (*bbuf)[:len(*bbuf):len(*bbuf)]
+	// The column sums' buffer comes as the cache has it: packPanel sets
+	// each panel's columns before any thread reads them.
 	if kern.biasedA {
-		w.initB = make([]C, w.nc)
+		ibuf := getWords(w.nc)
+		defer putWords(ibuf)
+		w.initB = unsafe.Slice((*C)(unsafe.Pointer(&(*ibuf)[0])), w.nc)
 	}
 	w.jcs, w.pcs = ceilDiv(n, w.nc), ceilDiv(k, w.kcv)
 	w.phases = make([]lowpPhase, w.jcs*w.pcs)
@@ -417,15 +422,45 @@ func kernelOfChoice[C lowpOut](ch lowpChoice) *lowpKernel[C] {
 	panic("gemm: " + ch.name + " does not write this output type")
 }
 
-var wordPool sync.Pool
+// wordCache keeps the packing buffers of finished calls for the next
+// ones, up to maxCachedWords of them. A sync.Pool drops what it holds at
+// every other garbage collection, and a program whose heap is small
+// collects often: peakbench's parent process, whose operands live outside
+// the Go heap, had a heap goal of 4 MiB, so the 1.4 MiB of buffers of a
+// 1024³ i8 gemm on two threads were the better part of it, and the first
+// call of one sample in ten (two threads, beside oneDNN, on the Zen 5 VM)
+// allocated them afresh: zeroed, and page faults on memory the runtime had
+// returned to the system.
+var wordCache struct {
+	sync.Mutex
+	free []*[]uint32
+}
+
+// maxCachedWords bounds wordCache: B's block and an A block per thread
+// for a few calls at once.
+const maxCachedWords = 8
 
 // getWords returns a buffer of n words starting on a 64-byte boundary,
-// recycled across calls (the packed blocks are megabytes).
+// recycled across calls (the packed blocks are megabytes): the smallest
+// cached one that holds n words, or a new one.
 func getWords(n int) *[]uint32 {
-	if p, ok := wordPool.Get().(*[]uint32); ok && cap(*p) >= n {
+	wordCache.Lock()
+	best := -1
+	for i, p := range wordCache.free {
+		if cap(*p) >= n && (best < 0 || cap(*p) < cap(*wordCache.free[best])) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		p := wordCache.free[best]
+		last := len(wordCache.free) - 1
+		wordCache.free[best], wordCache.free[last] = wordCache.free[last], nil
+		wordCache.free = wordCache.free[:last]
+		wordCache.Unlock()
 		*p = (*p)[:n]
 		return p
 	}
+	wordCache.Unlock()
 	s := make([]uint32, n+16)
 	off := 0
 	if n > 0 {
@@ -435,7 +470,25 @@ func getWords(n int) *[]uint32 {
 	return &s
 }
 
-func putWords(p *[]uint32) { wordPool.Put(p) }
+// putWords hands p back to the cache; when the cache is full it keeps the
+// larger buffers.
+func putWords(p *[]uint32) {
+	wordCache.Lock()
+	defer wordCache.Unlock()
+	if len(wordCache.free) < maxCachedWords {
+		wordCache.free = append(wordCache.free, p)
+		return
+	}
+	small := 0
+	for i, q := range wordCache.free {
+		if cap(*q) < cap(*wordCache.free[small]) {
+			small = i
+		}
+	}
+	if cap(*p) > cap(*wordCache.free[small]) {
+		wordCache.free[small] = p
+	}
+}
 
 // wordsAsF32 is w's words as the float32 values whose bits they are.
 func wordsAsF32(w []uint32) []float32 {

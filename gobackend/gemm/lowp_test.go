@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
@@ -332,6 +333,75 @@ func TestLowpJoined(t *testing.T) {
 						}
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestWordCache: a buffer handed back is handed out again (the smallest
+// that holds the words asked for), aligned, and the cache keeps at most
+// maxCachedWords buffers, the larger ones.
+func TestWordCache(t *testing.T) {
+	wordCache.Lock()
+	saved := wordCache.free
+	wordCache.free = nil
+	wordCache.Unlock()
+	defer func() {
+		wordCache.Lock()
+		wordCache.free = saved
+		wordCache.Unlock()
+	}()
+	small, large := getWords(100), getWords(5000)
+	putWords(large)
+	putWords(small)
+	if p := getWords(90); p != small || len(*p) != 90 {
+		t.Errorf("getWords(90) = %p (len %d), want the 100-word buffer %p", p, len(*p), small)
+	}
+	if p := getWords(4000); p != large || len(*p) != 4000 {
+		t.Errorf("getWords(4000) = %p (len %d), want the 5000-word buffer %p", p, len(*p), large)
+	}
+	if p := getWords(4000); p == large || p == small {
+		t.Error("a buffer handed out twice")
+	}
+	var bufs []*[]uint32
+	for i := range maxCachedWords + 3 {
+		p := getWords(64 * (i + 1))
+		if a := uintptr(unsafe.Pointer(&(*p)[0])) % 64; a != 0 {
+			t.Errorf("getWords(%d) is %d bytes past a 64-byte boundary", len(*p), a)
+		}
+		bufs = append(bufs, p)
+	}
+	for _, p := range bufs {
+		putWords(p)
+	}
+	wordCache.Lock()
+	n, least := len(wordCache.free), cap(*wordCache.free[0])
+	for _, p := range wordCache.free {
+		least = min(least, cap(*p))
+	}
+	wordCache.Unlock()
+	if n != maxCachedWords || least < 64*4 {
+		t.Errorf("cache holds %d buffers, the least of %d words; want %d, the larger ones", n, least, maxCachedWords)
+	}
+}
+
+// TestLowpStaleBuffers runs the products with every cached packing
+// buffer full of garbage: nothing a previous call left (A and B blocks,
+// the i8 kernels' column sums) may reach a result.
+func TestLowpStaleBuffers(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	for _, typ := range []LowType{BF16, F16, I8, U8S8} {
+		for _, kern := range lowpKernels(typ) {
+			for _, th := range []int{1, 2} {
+				wordCache.Lock()
+				for _, p := range wordCache.free {
+					b := (*p)[:cap(*p)]
+					for i := range b {
+						b[i] = 0xa5a5a5a5
+					}
+				}
+				wordCache.Unlock()
+				runLowpCase(t, lowpCase{typ: typ, kern: kern, m: 37, n: 70, k: 99, threads: th}, rnd)
 			}
 		}
 	}
