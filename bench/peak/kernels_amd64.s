@@ -243,24 +243,29 @@ TEXT ·triadF64AVX(SB), NOSPLIT, $0-48
 	JLE done
 
 pass:
-	XORQ AX, AX
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ DX, R11
+	LEAQ (DI)(CX*8), R12 // the end of a
 
 loop:
-	VMOVUPD 0(SI)(AX*8), Y0
-	VMOVUPD 32(SI)(AX*8), Y1
-	VMOVUPD 64(SI)(AX*8), Y2
-	VMOVUPD 96(SI)(AX*8), Y3
-	VFMADD231PD 0(DX)(AX*8), Y15, Y0
-	VFMADD231PD 32(DX)(AX*8), Y15, Y1
-	VFMADD231PD 64(DX)(AX*8), Y15, Y2
-	VFMADD231PD 96(DX)(AX*8), Y15, Y3
-	VMOVUPD Y0, 0(DI)(AX*8)
-	VMOVUPD Y1, 32(DI)(AX*8)
-	VMOVUPD Y2, 64(DI)(AX*8)
-	VMOVUPD Y3, 96(DI)(AX*8)
-	ADDQ $16, AX
-	CMPQ AX, CX
-	JLT loop
+	VMOVUPD 0(R10), Y0
+	VMOVUPD 32(R10), Y1
+	VMOVUPD 64(R10), Y2
+	VMOVUPD 96(R10), Y3
+	VFMADD231PD 0(R11), Y15, Y0
+	VFMADD231PD 32(R11), Y15, Y1
+	VFMADD231PD 64(R11), Y15, Y2
+	VFMADD231PD 96(R11), Y15, Y3
+	VMOVUPD Y0, 0(R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD Y3, 96(R9)
+	ADDQ $128, R9
+	ADDQ $128, R10
+	ADDQ $128, R11
+	CMPQ R9, R12
+	JB loop
 	DECQ R8
 	JNZ pass
 
@@ -271,7 +276,8 @@ done:
 // func triadF64AVX512(a, b, c *float64, n, passes int, s float64)
 // `passes` times a[i] = b[i] + s·c[i] for i < n, 32 elements per iteration;
 // n must be a multiple of 32. One fused VFMADD231PD per vector, like the
-// Go twin.
+// Go twin. The arrays are addressed by moving pointers: with an index
+// (base + 8·i) the L1 triad ran 8–20% slower on the Zen 5 VM.
 TEXT ·triadF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
@@ -285,24 +291,29 @@ TEXT ·triadF64AVX512(SB), NOSPLIT, $0-48
 	JLE done
 
 pass:
-	XORQ AX, AX
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ DX, R11
+	LEAQ (DI)(CX*8), R12 // the end of a
 
 loop:
-	VMOVUPD 0(SI)(AX*8), Z0
-	VMOVUPD 64(SI)(AX*8), Z1
-	VMOVUPD 128(SI)(AX*8), Z2
-	VMOVUPD 192(SI)(AX*8), Z3
-	VFMADD231PD 0(DX)(AX*8), Z15, Z0
-	VFMADD231PD 64(DX)(AX*8), Z15, Z1
-	VFMADD231PD 128(DX)(AX*8), Z15, Z2
-	VFMADD231PD 192(DX)(AX*8), Z15, Z3
-	VMOVUPD Z0, 0(DI)(AX*8)
-	VMOVUPD Z1, 64(DI)(AX*8)
-	VMOVUPD Z2, 128(DI)(AX*8)
-	VMOVUPD Z3, 192(DI)(AX*8)
-	ADDQ $32, AX
-	CMPQ AX, CX
-	JLT loop
+	VMOVUPD 0(R10), Z0
+	VMOVUPD 64(R10), Z1
+	VMOVUPD 128(R10), Z2
+	VMOVUPD 192(R10), Z3
+	VFMADD231PD 0(R11), Z15, Z0
+	VFMADD231PD 64(R11), Z15, Z1
+	VFMADD231PD 128(R11), Z15, Z2
+	VFMADD231PD 192(R11), Z15, Z3
+	VMOVUPD Z0, 0(R9)
+	VMOVUPD Z1, 64(R9)
+	VMOVUPD Z2, 128(R9)
+	VMOVUPD Z3, 192(R9)
+	ADDQ $256, R9
+	ADDQ $256, R10
+	ADDQ $256, R11
+	CMPQ R9, R12
+	JB loop
 	DECQ R8
 	JNZ pass
 
