@@ -53,6 +53,18 @@ func widenNTF64AVX512(a, b *float64, n, passes int)
 func readF64AVX(b *float64, n, passes int) float64
 func readF64AVX512(b *float64, n, passes int) float64
 
+// The prefetching twins of the stream kernels: the same loops with a
+// PREFETCHT0 of each line `ahead` bytes (a multiple of 64) further on in
+// every array they read (triad b and c, update a and b, copy and read b).
+func triadPFF64AVX(a, b, c *float64, n, passes, ahead int, s float64)
+func triadPFF64AVX512(a, b, c *float64, n, passes, ahead int, s float64)
+func updatePFF64AVX(a, b *float64, n, passes, ahead int, s float64)
+func updatePFF64AVX512(a, b *float64, n, passes, ahead int, s float64)
+func copyPFF64AVX(a, b *float64, n, passes, ahead int)
+func copyPFF64AVX512(a, b *float64, n, passes, ahead int)
+func readPFF64AVX(b *float64, n, passes, ahead int) float64
+func readPFF64AVX512(b *float64, n, passes, ahead int) float64
+
 // addChainAMD64 returns x + 100·n·step through n iterations of 100 dependent
 // ADDQ (one cycle latency each on every x86 core since the P6).
 func addChainAMD64(n int, x, step uint64) uint64
@@ -182,23 +194,85 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 		if wide {
 			accs = 16
 		}
-		step := accs * vec
-		return streamKernel{pattern, name(fmt.Sprint(accs) + " %s accumulators, VADDPD from memory"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
-			if len(a) == 0 || passes <= 0 {
-				return
+		return streamKernel{pattern, name(fmt.Sprint(accs) + " %s accumulators, VADDPD from memory"), checked(pattern, readRunner(accs*vec, f))}, true
+	}
+	return streamKernel{}, false
+}
+
+// readRunner runs a read kernel on the largest multiple of step elements
+// of b and Go on the rest, storing the total in a[0].
+func readRunner(step int, f func(b *float64, n, passes int) float64) func(a, b, c []float64, s float64, passes int) {
+	return func(a, b, _ []float64, _ float64, passes int) {
+		if len(a) == 0 || passes <= 0 {
+			return
+		}
+		n := len(b) / step * step
+		var t float64
+		if n > 0 {
+			t = f(&b[0], n, passes)
+		}
+		if n < len(b) {
+			for range passes {
+				t += readF64Generic(b[n:])
 			}
-			n := len(b) / step * step
-			var t float64
-			if n > 0 {
-				t = f(&b[0], n, passes)
+		}
+		a[0] = t
+	}
+}
+
+// asmPrefetchKernel returns the prefetching twin of a pattern's kernel
+// (asmStreamKernel), if it has one on this CPU: the plain patterns, not
+// the non-temporal ones.
+func asmPrefetchKernel(pattern string, simdBits int) (streamKernel, bool) {
+	wide := simdBits >= 512 && haveAVX512
+	if !wide && !haveFMA3 {
+		return streamKernel{}, false
+	}
+	isa, reg, vec := "avx", "ymm", 4
+	if wide {
+		isa, reg, vec = "avx512", "zmm", 8
+	}
+	name := func(how string) string {
+		return fmt.Sprintf("%s-%s-pf (%s, PREFETCHT0 %d B ahead)", pattern, isa, fmt.Sprintf(how, reg), streamAhead)
+	}
+	switch pattern {
+	case PatternTriad:
+		f := triadPFF64AVX
+		if wide {
+			f = triadPFF64AVX512
+		}
+		return streamKernel{pattern, name("4 %s per iteration, VFMADD231PD"), checked(pattern, func(a, b, c []float64, s float64, passes int) {
+			n := len(a) / (4 * vec) * (4 * vec)
+			if n > 0 && passes > 0 {
+				f(&a[0], &b[0], &c[0], n, passes, streamAhead, s)
 			}
-			if n < len(b) {
-				for range passes {
-					t += readF64Generic(b[n:])
-				}
-			}
-			a[0] = t
+			triadGenericTail(a, b, c, s, passes, n)
 		})}, true
+	case PatternUpdate:
+		f := updatePFF64AVX
+		if wide {
+			f = updatePFF64AVX512
+		}
+		return streamKernel{pattern, name("4 %s per iteration, VFMADD231PD, stored in place"), checked(pattern, func(a, b, _ []float64, s float64, passes int) {
+			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { f(a, b, n, passes, streamAhead, s) },
+				func(a, b []float64) { updateF64Generic(a, b, s) })
+		})}, true
+	case PatternCopy:
+		f := copyPFF64AVX
+		if wide {
+			f = copyPFF64AVX512
+		}
+		return streamKernel{pattern, name("4 %s loads and stores per iteration"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { f(a, b, n, passes, streamAhead) }, copyF64Generic)
+		})}, true
+	case PatternRead:
+		f, accs := readPFF64AVX, 8
+		if wide {
+			f, accs = readPFF64AVX512, 16
+		}
+		return streamKernel{pattern, name(fmt.Sprint(accs) + " %s accumulators, VADDPD from memory"), checked(pattern, readRunner(accs*vec, func(b *float64, n, passes int) float64 {
+			return f(b, n, passes, streamAhead)
+		}))}, true
 	}
 	return streamKernel{}, false
 }

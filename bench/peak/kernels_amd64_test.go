@@ -88,6 +88,8 @@ func TestTriadAsm(t *testing.T) {
 	}{
 		{"triadF64AVX", haveFMA3, 16, triadF64AVX},
 		{"triadF64AVX512", haveAVX512, 32, triadF64AVX512},
+		{"triadPFF64AVX", haveFMA3, 16, func(a, b, c *float64, n, passes int, s float64) { triadPFF64AVX(a, b, c, n, passes, streamAhead, s) }},
+		{"triadPFF64AVX512", haveAVX512, 32, func(a, b, c *float64, n, passes int, s float64) { triadPFF64AVX512(a, b, c, n, passes, 64, s) }},
 	} {
 		if !k.ok {
 			t.Logf("%s: not supported by this CPU", k.name)
@@ -123,6 +125,8 @@ func TestUpdateAsm(t *testing.T) {
 	}{
 		{"updateF64AVX", haveFMA3, 16, updateF64AVX},
 		{"updateF64AVX512", haveAVX512, 32, updateF64AVX512},
+		{"updatePFF64AVX", haveFMA3, 16, func(a, b *float64, n, passes int, s float64) { updatePFF64AVX(a, b, n, passes, 64, s) }},
+		{"updatePFF64AVX512", haveAVX512, 32, func(a, b *float64, n, passes int, s float64) { updatePFF64AVX512(a, b, n, passes, streamAhead, s) }},
 	} {
 		if !k.ok {
 			t.Logf("%s: not supported by this CPU", k.name)
@@ -160,6 +164,12 @@ func TestCopyReadAsm(t *testing.T) {
 	}{
 		{"AVX", haveAVX, 16, 32, copyF64AVX, readF64AVX},
 		{"AVX512", haveAVX512, 32, 128, copyF64AVX512, readF64AVX512},
+		{"PFAVX", haveAVX, 16, 32,
+			func(a, b *float64, n, passes int) { copyPFF64AVX(a, b, n, passes, streamAhead) },
+			func(b *float64, n, passes int) float64 { return readPFF64AVX(b, n, passes, 64) }},
+		{"PFAVX512", haveAVX512, 32, 128,
+			func(a, b *float64, n, passes int) { copyPFF64AVX512(a, b, n, passes, 64) },
+			func(b *float64, n, passes int) float64 { return readPFF64AVX512(b, n, passes, streamAhead) }},
 	} {
 		if !k.ok {
 			t.Logf("%s: not supported by this CPU", k.name)

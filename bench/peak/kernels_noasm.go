@@ -6,5 +6,8 @@ package peak
 
 func asmFMAKernel(dtype string, simdBits int) (fmaKernel, bool)         { return fmaKernel{}, false }
 func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) { return streamKernel{}, false }
-func asmClockKernel() (clockKernel, bool)                               { return clockKernel{}, false }
-func asmClockUnderKernel(bits int) (clockKernel, bool)                  { return clockKernel{}, false }
+func asmPrefetchKernel(pattern string, simdBits int) (streamKernel, bool) {
+	return streamKernel{}, false
+}
+func asmClockKernel() (clockKernel, bool)              { return clockKernel{}, false }
+func asmClockUnderKernel(bits int) (clockKernel, bool) { return clockKernel{}, false }

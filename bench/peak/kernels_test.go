@@ -51,18 +51,19 @@ func TestTriadGeneric(t *testing.T) {
 }
 
 // TestStreamKernels checks every kernel of every pattern this CPU can run,
-// the ones Measure picks included, against the pure-Go twins bit for bit:
+// the ones Measure picks included (the prefetching twins too), against the pure-Go twins bit for bit:
 // every length up to 200, four alignments, one and three passes, guards
 // around the output. The read sums small integers, exact in any order.
 func TestStreamKernels(t *testing.T) {
 	for _, pat := range patterns {
 		ks := map[string]streamKernel{"generic": goStreamKernel(pat)}
 		for _, bits := range []int{128, 256, 512} {
-			k := streamKernelFor(pat, bits)
-			if k.pattern != pat {
-				t.Fatalf("streamKernelFor(%s, %d) is a %s kernel", pat, bits, k.pattern)
+			for _, k := range streamKernelsFor(pat, bits) {
+				if k.pattern != pat {
+					t.Fatalf("streamKernelsFor(%s, %d) has a %s kernel", pat, bits, k.pattern)
+				}
+				ks[k.name] = k
 			}
-			ks[k.name] = k
 		}
 		for name, k := range ks {
 			for n := 0; n <= 200; n++ {

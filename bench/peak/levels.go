@@ -313,7 +313,9 @@ func (p levelPlan) peakGBPS(level string) float64 {
 //     plateau of the level before joins that level (a slope); one less than
 //     stepRatio above DRAM is DRAM's approach, covered by the bound of the
 //     level before (step 5) without extending its plateau.
-//  4. Each level's peaks are measured ½ octave into its plateau; the
+//  4. Each level's peaks are measured ½ octave into its plateau, or
+//     further on at a point of it faster by more than boundSlack than
+//     every one before (the Zen 5 VM's L2, fastest at its end); the
 //     first level's, which has no level before it to cover its fastest
 //     working sets, at the largest within boundSlack of its top and at most
 //     half its knee; DRAM's an octave past where the curve reached it
@@ -442,7 +444,20 @@ func findLevels(m Machine, s Sweep) levelPlan {
 			}
 			peakAt[k] = size[i]
 		} else {
+			// Half an octave in, or further where the plateau's raw
+			// curve is faster still: a level need not be fastest at its
+			// start (on the Zen 5 VM one thread read L2 at 190–210 GB/s
+			// up to 448 KiB and at 240–260 over 512–608 KiB).
 			peakAt[k] = min(size[l.start]*math.Sqrt2, size[l.end])
+			top := 0.0 // the fastest point up to the peak's working set
+			for i := l.start; i <= l.end; i++ {
+				switch {
+				case size[i] <= peakAt[k]:
+					top = max(top, pts[i].GBPS)
+				case pts[i].GBPS > (1+boundSlack)*top:
+					peakAt[k], top = size[i], pts[i].GBPS
+				}
+			}
 		}
 		limitAt[k] = size[l.end]
 	}

@@ -68,6 +68,8 @@ type fixture struct {
 	notes  map[int][]string // substrings of the notes, one each
 	// levelAt: per thread count, the level of some working sets
 	levelAt map[int]map[int]string
+	// peakAt: per thread count, the range of some levels' PeakBytes
+	peakAt map[int]map[string][2]int
 }
 
 type wantLevel struct {
@@ -197,7 +199,52 @@ func fixtures(t *testing.T) []fixture {
 			2: {"L1: not reported", "L2: not reported", "L3: not reported"},
 		},
 	}
-	return []fixture{zen3, zen4, vmNoL3, skx, n1, n1Go, unknown, recordedVM(t, vm)}
+	return []fixture{zen3, zen4, vmNoL3, skx, n1, n1Go, unknown, recordedVM(t, vm), recordedZen5(t)}
+}
+
+// readRecorded reads a machine and its sweeps recorded by
+// `go run ./bench -peak -threads=1,2 -format=json` (or a run's JSON).
+func readRecorded(t *testing.T, file string) (Machine, Peaks) {
+	b, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Machine Machine `json:"machine"`
+		Peaks   Peaks   `json:"peaks"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Machine, rec.Peaks
+}
+
+// recordedZen5 is the sweep of the Zen 5 VM (testdata/zen5-vm-sweep.json):
+// its L2 read runs at 190–210 GB/s per thread up to 448 KiB and at
+// 240–260 over 512–608 KiB, so the L2 peaks are measured there, not half
+// an octave into the plateau.
+func recordedZen5(t *testing.T) fixture {
+	m, p := readRecorded(t, "zen5-vm-sweep.json")
+	if m.Microarch != "Zen 5" || m.CPUs != 2 {
+		t.Fatalf("recorded machine %+v: not the Zen 5 VM", m)
+	}
+	f := fixture{
+		name:   "AMD Zen 5 VM (26/2), recorded",
+		m:      m,
+		sweeps: map[int]Sweep{},
+		want: map[int][]wantLevel{
+			1: {{"L1", 32 * kib, 64 * kib}, {"L2", 512 * kib, 1 * mib}, {"L3", 16 * mib, 32 * mib}},
+			2: {{"L1", 64 * kib, 128 * kib}, {"L2", 768 * kib, 2 * mib}, {"L3", 16 * mib, 32 * mib}},
+		},
+		peakAt: map[int]map[string][2]int{
+			1: {"L2": {512 * kib, 640 * kib}},
+			2: {"L2": {1 * mib, 1280 * kib}},
+		},
+	}
+	for _, s := range p.Sweeps {
+		f.sweeps[s.Threads] = s
+	}
+	return f
 }
 
 // recordedVM is the sweep of the Intel VM this project met with its
@@ -270,6 +317,9 @@ func TestLevelFixtures(t *testing.T) {
 				if c.Found && !(c.PeakBytes <= c.EffectiveBytes && c.EffectiveBytes < c.BoundBytes) {
 					t.Errorf("%s: %s peak at %s, plateau to %s, bound %s: want peak ≤ plateau < bound", name, c.Level,
 						units.Bytes(c.PeakBytes), units.Bytes(c.EffectiveBytes), units.Bytes(c.BoundBytes))
+				}
+				if r, ok := f.peakAt[threads][c.Level]; ok && (c.PeakBytes < r[0] || c.PeakBytes > r[1]) {
+					t.Errorf("%s: %s peak at %s, want %s–%s", name, c.Level, units.Bytes(c.PeakBytes), units.Bytes(r[0]), units.Bytes(r[1]))
 				}
 				if rep := f.m.CacheBytes(levelNumber(c.Level)); rep != c.ReportedBytes {
 					t.Errorf("%s: %s reported %d, want %d", name, c.Level, c.ReportedBytes, rep)

@@ -61,7 +61,19 @@ func TestMeasureQuick(t *testing.T) {
 		}
 	}
 	levels := map[string]int{}
+	seen := map[string]bool{}
 	for _, b := range p.Bandwidth {
+		// One figure per level and pattern: the fastest of the pattern's
+		// kernels, which past L1 are two where it has a prefetching twin.
+		key := b.Level + "/" + b.Pattern
+		if seen[key] {
+			t.Errorf("%s: two figures", key)
+		}
+		seen[key] = true
+		_, twin := asmPrefetchKernel(b.Pattern, m.SIMDBits)
+		if both := strings.Contains(b.Source, "the fastest of 2 kernels"); both != (twin && b.Level != "L1") {
+			t.Errorf("%s %s: source %q: want the fastest of the plain kernel and its prefetching twin exactly past L1 where there is one (%v)", b.Level, b.Pattern, b.Source, twin)
+		}
 		t.Logf("%-4s %-5s ×%d: %6.1f GB/s, %d KiB/thread (%s)", b.Level, b.Pattern, b.Threads, b.GBPS, b.WorkingSet>>10, b.Source)
 		levels[b.Level]++
 		if !finitePositive(b.GBPS) || b.WorkingSet <= 0 || !strings.HasPrefix(b.Source, "measured: "+b.Pattern) {
