@@ -107,14 +107,17 @@ func patternOr(p string) string {
 }
 
 // modelCause picks the likeliest cause of a model error and says it with
-// its figures: a clock that rose after the peaks were measured; for a
+// its figures: a clock that rose after the peaks were measured, where that
+// rise covers the excess (a 4% rise does not explain a result at 17× its
+// bound: a peak given by a flag, say); for a
 // compute-bound result, the FLOP/cycle or the clock of the peak's formula;
 // for a memory-bound one, the level the working set was put in (or that
 // level's peak) when a faster level's bandwidth covers the result, else
 // bandwidth peaks measured low.
 func modelCause(run *result.Run, r *result.Result, e *result.ModelError, cpu bool) (cause, text string) {
 	if cpu {
-		if c, ok := clockCheckFor(run, r.Threads); ok && c.StartGHz > 0 && c.MaxGHz > c.StartGHz*(1+NoiseTarget(run)) {
+		if c, ok := clockCheckFor(run, r.Threads); ok && c.StartGHz > 0 && c.MaxGHz > c.StartGHz*(1+NoiseTarget(run)) &&
+			e.Share <= e.Limit*c.MaxGHz/c.StartGHz {
 			return CauseClock, fmt.Sprintf("a clock drop while the peaks were measured: the clock of %s read %s GHz at the start of the run and up to %s GHz later (%s), so every start-of-run peak of that thread count is low%s",
 				peak.ThreadsText(r.Threads), units.GHz(c.StartGHz), units.GHz(c.MaxGHz), units.SignedPercent(c.MaxGHz/c.StartGHz-1), driftNote(r))
 		}
