@@ -17,6 +17,10 @@ import (
 //
 // Twelve chains cover two pipes of four-cycle latency with room to spare,
 // so the loop runs at the FMA units' throughput, not their latency.
+//
+// And the read of the CPU a thread runs on (isa.CurrentCPU):
+//
+//	cpuSegmentLimit  LSL of the selector Linux gives the CPU and NUMA node
 
 const fmaChains = 12
 
@@ -24,6 +28,30 @@ func genISA(g *gen) {
 	for _, w := range []width{ymm, zmm} {
 		g.fmaLoop(w)
 	}
+	g.cpuSegmentLimit()
+}
+
+// cpuNodeSelector is the segment selector whose limit Linux on x86-64 sets,
+// on each CPU, to node<<12 | cpu (GDT entry 15, ring 3): what its vDSO's
+// getcpu reads with LSL where the CPU lacks RDPID. A system call to getcpu
+// takes a microsecond on a VM with page-table isolation; LSL tens of
+// nanoseconds.
+const cpuNodeSelector = 15*8 + 3
+
+// cpuSegmentLimit returns the limit of cpuNodeSelector's segment, or
+// 0xFFFFFFFF when LSL finds no such segment (it then leaves its
+// destination as it was). Whether the limit names the CPU is for its
+// caller to check: another system may use the selector otherwise.
+func (g *gen) cpuSegmentLimit() {
+	g.Function("cpuSegmentLimit")
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr("func() uint32")
+	g.Doc("cpuSegmentLimit returns the limit of the segment of selector 0x7b (Linux: node<<12 | cpu), or 0xFFFFFFFF when there is none.")
+	g.MOVL(U32(cpuNodeSelector), EBX)
+	g.MOVL(U32(0xFFFFFFFF), EAX)
+	g.raw("LSLL", EBX, EAX)
+	g.Store(EAX, g.ReturnIndex(0))
+	g.RET()
 }
 
 func (g *gen) fmaLoop(w width) {

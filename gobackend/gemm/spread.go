@@ -8,15 +8,17 @@ import (
 )
 
 // forThreads runs fn(t) for each t < n on n goroutines at once: the
-// caller (t = 0) and n−1 workers of internal/num's pool, one piece each
-// (a runner whose partner is late takes its piece too). The phases of the
-// shared nest wait for each other at a barrier, which needs all pieces
-// running at once: For gives each piece a runner of its own, and with one
-// piece per runner each takes its own before it waits, so all run.
+// caller and n−1 workers of internal/num's pool, one piece each (a runner
+// whose partner is late takes its piece too), each the piece of the CPU
+// it is on (num.For), so that the same t runs on the same core from call
+// to call. The phases of the shared nest wait for each other at a
+// barrier, which needs all pieces running at once: For gives each piece a
+// runner of its own, and with one piece per runner each takes its own
+// before it waits, so all run.
 //
-// Each runner other than the caller checks first that it does not share a
-// CPU with a runner already at work, and moves to another CPU when it
-// does (unstack). Linux places a thread it wakes on the waker's CPU when
+// Each runner checks first that it does not share a CPU with a runner
+// already at work, and moves to another CPU when it does (unstack); the
+// caller too, since it may be the second to start. Linux places a thread it wakes on the waker's CPU when
 // it sees no idle one (so after another process kept every core busy), and
 // a pool's threads that take turns on one CPU, each waiting (and so
 // sleeping) while the other runs, never leave it: the load balancer moves
@@ -35,7 +37,6 @@ func forThreads(n int, fn func(t int)) {
 	for i := range cpus {
 		cpus[i].Store(-1)
 	}
-	cpus[0].Store(currentCPU())
 	if parts, step := num.Chunks(n, n, 1, 1); parts != n || step != 1 {
 		// Should Chunks ever cut otherwise, fresh goroutines run the
 		// pieces, one each.
@@ -53,9 +54,7 @@ func forThreads(n int, fn func(t int)) {
 	}
 	num.For(n, n, 1, 1, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
-			if t > 0 {
-				cpus[t].Store(unstack(cpus, t))
-			}
+			cpus[t].Store(unstack(cpus, t))
 			fn(t)
 			cpus[t].Store(-1)
 		}

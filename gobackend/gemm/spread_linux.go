@@ -5,11 +5,16 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/peakbench/peakbench/gobackend/isa"
 	"golang.org/x/sys/unix"
 )
 
-// currentCPU is the CPU the calling thread runs on, or −1.
+// currentCPU is the CPU the calling thread runs on, or −1: from
+// isa.CurrentCPU where it can read it, else by the getcpu system call.
 func currentCPU() int32 {
+	if c := isa.CurrentCPU(); c >= 0 {
+		return int32(c)
+	}
 	var cpu, node uint32
 	if _, _, e := unix.RawSyscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), uintptr(unsafe.Pointer(&node)), 0); e != 0 {
 		return -1

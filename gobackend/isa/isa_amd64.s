@@ -77,3 +77,11 @@ fmaloop2:
 	JNE         fmaloop2
 	VZEROUPPER
 	RET
+
+// func cpuSegmentLimit() uint32
+TEXT ·cpuSegmentLimit(SB), NOSPLIT, $0-4
+	MOVL $0x0000007b, BX
+	MOVL $0xffffffff, AX
+	LSLL BX, AX
+	MOVL AX, ret+0(FP)
+	RET

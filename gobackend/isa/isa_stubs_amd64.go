@@ -9,3 +9,6 @@ func fmaLoopAVX2(n int)
 
 // fmaLoopAVX512 runs n rounds (n ≥ 1) of 12 independent 512-bit f32 FMAs.
 func fmaLoopAVX512(n int)
+
+// cpuSegmentLimit returns the limit of the segment of selector 0x7b (Linux: node<<12 | cpu), or 0xFFFFFFFF when there is none.
+func cpuSegmentLimit() uint32

@@ -90,7 +90,7 @@ func For(n, threads, align, minChunk int, fn func(part, lo, hi int)) {
 	for me := 1; me < len(j.runs); me++ {
 		dispatch(j, me)
 	}
-	j.finish(j.work(0))
+	j.finish(j.work(j.begin(0)))
 	j.wait()
 }
 

@@ -128,6 +128,41 @@ func TestJobWorkTakesLeftovers(t *testing.T) {
 	}
 }
 
+// TestBegin checks that each participant of a job begins with a run of
+// its own: the run of its CPU (modulo the runs) where that CPU is known
+// and the run is free, else its own, else the next free one.
+func TestBegin(t *testing.T) {
+	defer func(f func() int) { currentCPU = f }(currentCPU)
+	for threads := 2; threads <= 5; threads++ {
+		// CPUs known and distinct: each begins with its CPU's run.
+		j := newJob(nil, 20, 1, 20, threads)
+		for me := range threads {
+			cpu := 7 + me
+			currentCPU = func() int { return cpu }
+			if got := j.begin(me); got != cpu%threads {
+				t.Errorf("threads=%d: participant %d on CPU %d began with run %d, want %d", threads, me, cpu, got, cpu%threads)
+			}
+		}
+		// All on one CPU, or CPUs unknown: each begins with a run no
+		// other has, its own where that is free.
+		for _, cpu := range []int{3, -1} {
+			currentCPU = func() int { return cpu }
+			j := newJob(nil, 20, 1, 20, threads)
+			seen := map[int]bool{}
+			for me := threads - 1; me >= 0; me-- {
+				got := j.begin(me)
+				if seen[got] {
+					t.Fatalf("threads=%d, CPU %d: participant %d began with run %d, already begun", threads, cpu, me, got)
+				}
+				seen[got] = true
+				if cpu < 0 && got != me {
+					t.Errorf("threads=%d, CPU unknown: participant %d began with run %d, not its own", threads, me, got)
+				}
+			}
+		}
+	}
+}
+
 func TestSingle(t *testing.T) {
 	for n := 1; n < 300; n++ {
 		for _, threads := range []int{1, 2, 3, 7} {

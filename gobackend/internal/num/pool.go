@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // For's pieces are shared between the caller and a pool of persistent
@@ -118,22 +120,48 @@ type run struct {
 	first, end int32
 	me         int32
 	job        *job
-	_          [64 - 24]byte
+	claimed    atomic.Bool // a participant begins here (begin)
+	_          [64 - 28]byte
 }
 
-// work runs participant me's own pieces in order, then takes what is left
-// of the others' runs, and returns how many it ran, for finish.
+// begin claims the run a participant starts with and returns it: the run
+// of the CPU it is on (isa.CurrentCPU modulo the runs), else, where that
+// CPU is not known or its run is another's, the participant's own (me),
+// else the first unclaimed one after.
 //
-// Participant t owns pieces [t·parts/T, (t+1)·parts/T) of T: a contiguous
-// stretch, the same one at every call with the same n, so that data a
-// call left in one core's caches (its L2, or its chiplet's L3) is what that
-// core takes at the next; pieces taken as they come would move parts of it
-// to the other core at every call. Taking the others' leftovers keeps the
-// balance of pieces taken as they come when a thread is held up (its core
-// busy with another process, or a parked worker slow to wake).
-func (j *job) work(me int) (ran int32) {
+// Run t is pieces [t·parts/T, (t+1)·parts/T) of T: a contiguous stretch,
+// the same one at every call with the same n, and begun on the same CPU,
+// so that data a call left in one core's caches (its L2, or its chiplet's
+// L3) is what that core takes at the next. The participants are
+// goroutines, which Go and Linux move between CPUs: tied to the
+// participant instead, the caller's and the worker's halves of a 2-thread
+// axpy of 4 Mi f32 changed CPUs at most calls on the Zen 5 VM, whose two
+// vCPUs read their own L3s (a C loop with the halves swapped at every call
+// ran at 94–99 GB/s, kept in place at 159–174).
+func (j *job) begin(me int) int {
+	t := len(j.runs)
+	if c := currentCPU(); c >= 0 && j.runs[c%t].claimed.CompareAndSwap(false, true) {
+		return c % t
+	}
+	for k := range t {
+		if i := (me + k) % t; j.runs[i].claimed.CompareAndSwap(false, true) {
+			return i
+		}
+	}
+	return me
+}
+
+// currentCPU is isa.CurrentCPU, a variable for the tests.
+var currentCPU = isa.CurrentCPU
+
+// work runs the pieces of run start in order, then takes what is left of
+// the others' runs, and returns how many it ran, for finish. Taking the
+// others' leftovers keeps the balance of pieces taken as they come when a
+// thread is held up (its core busy with another process, or a parked
+// worker slow to wake).
+func (j *job) work(start int) (ran int32) {
 	for k := range len(j.runs) {
-		r := &j.runs[(me+k)%len(j.runs)]
+		r := &j.runs[(start+k)%len(j.runs)]
 		for {
 			p := r.first + r.next.Add(1) - 1
 			if p >= r.end {
@@ -237,7 +265,7 @@ func stale(t *run) bool {
 func (w *worker) loop() {
 	r := w.task.Load() // the run a caller gave: nothing else writes task until release but a caller replacing it stale
 	for {
-		ran := r.job.work(int(r.me))
+		ran := r.job.work(r.job.begin(int(r.me)))
 		// Claimable before the count: a caller returns from For once the
 		// count is complete and may call it again at once; the worker must
 		// be idle by then, or that call finds none and wakes a parked one
