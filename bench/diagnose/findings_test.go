@@ -279,6 +279,31 @@ func TestDiagnoseLevelMismatch(t *testing.T) {
 	mustFinding(t, &run.Results[0], CodeInstructions)
 }
 
+// A working set where the level sweep itself had slowed most of the way
+// to the next level (a cache that fades over octaves) gets the level
+// finding with the sweep's figure at its size, the machine's cause, not
+// the library's.
+func TestDiagnoseLevelFade(t *testing.T) {
+	small := copyResult("slow", 64<<10, 250)
+	small.Shape = "8192"
+	run := cpuRun(copyResult("slow", 3<<20, 19), small)
+	run.Peaks.Bandwidth = append(run.Peaks.Bandwidth, peak.BandwidthPeak{Level: "L2", Pattern: "read", Threads: 2, GBPS: 300})
+	run.Peaks.Sweeps = []peak.Sweep{{Threads: 2, Pattern: "read", Points: []peak.SweepPoint{
+		{Bytes: 64 << 10, GBPS: 310}, {Bytes: 1 << 20, GBPS: 300}, {Bytes: 2 << 20, GBPS: 200},
+		{Bytes: 4 << 20, GBPS: 30}, {Bytes: 64 << 20, GBPS: 20}}}}
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[0], CodeLevel)
+	// 3 MiB: between 2 MiB (200) and 4 MiB (30), log-log: 200·(30/200)^0.585 ≈ 65.9.
+	for _, want := range []string{"fits L2 (up to 4 MiB on 2 threads), but lies where that level fades", "read 65.9 GB/s at this size", "22.0% of the L2 read peak (300 GB/s)", "streamed 19.0 GB/s"} {
+		if !strings.Contains(f.Text, want) {
+			t.Errorf("fade finding %q lacks %q", f.Text, want)
+		}
+	}
+	if !strings.Contains(f.Remedy, "none from the library") {
+		t.Errorf("fade remedy %q", f.Remedy)
+	}
+}
+
 // A result far behind the fastest backend on its workload says so and
 // names it; the fastest, below half its bound with no cause found, says
 // no backend reached the bound.

@@ -335,31 +335,8 @@ func findLevels(m Machine, s Sweep) levelPlan {
 	if n < 2 {
 		return levelPlan{caches: notFound(m, s.Threads, nil)}
 	}
-	size := make([]float64, n)
-	env := make([]float64, n)
-	for i := n - 1; i >= 0; i-- {
-		size[i] = float64(pts[i].Bytes)
-		env[i] = pts[i].GBPS
-		if i < n-1 {
-			env[i] = max(env[i], env[i+1])
-		}
-	}
-	// at interpolates the envelope at x bytes, linearly in log-log; the
-	// ends hold beyond the curve.
-	at := func(x float64) float64 {
-		switch {
-		case x <= size[0]:
-			return env[0]
-		case x >= size[n-1]:
-			return env[n-1]
-		}
-		i, _ := slices.BinarySearch(size, x)
-		if size[i] == x {
-			return env[i]
-		}
-		f := math.Log(x/size[i-1]) / math.Log(size[i]/size[i-1])
-		return math.Exp(math.Log(env[i-1]) + f*(math.Log(env[i])-math.Log(env[i-1])))
-	}
+	e := newEnvelope(pts)
+	size, env, at := e.size, e.gbps, e.at
 	// DRAM's bandwidth: the best of the anchor and the points within an
 	// octave of it, all far past any cache. One long stream is the figure
 	// most exposed to another process streaming memory at the same time,
@@ -500,6 +477,58 @@ func findLevels(m Machine, s Sweep) levelPlan {
 	}
 	plan.caches = nameLevels(m, s.Threads, found)
 	return plan
+}
+
+// envelope is a sweep's curve made non-increasing from the right (each
+// point the best of itself and every larger working set: a stream never
+// speeds up by growing, so a lower point is noise), by ascending size.
+type envelope struct{ size, gbps []float64 }
+
+// newEnvelope is the envelope of pts, sorted by ascending Bytes.
+func newEnvelope(pts []SweepPoint) envelope {
+	n := len(pts)
+	e := envelope{size: make([]float64, n), gbps: make([]float64, n)}
+	for i := n - 1; i >= 0; i-- {
+		e.size[i] = float64(pts[i].Bytes)
+		e.gbps[i] = pts[i].GBPS
+		if i < n-1 {
+			e.gbps[i] = max(e.gbps[i], e.gbps[i+1])
+		}
+	}
+	return e
+}
+
+// at interpolates the envelope at x bytes, linearly in log-log; the ends
+// hold beyond the curve.
+func (e envelope) at(x float64) float64 {
+	size, env, n := e.size, e.gbps, len(e.size)
+	switch {
+	case x <= size[0]:
+		return env[0]
+	case x >= size[n-1]:
+		return env[n-1]
+	}
+	i, _ := slices.BinarySearch(size, x)
+	if size[i] == x {
+		return env[i]
+	}
+	f := math.Log(x/size[i-1]) / math.Log(size[i]/size[i-1])
+	return math.Exp(math.Log(env[i-1]) + f*(math.Log(env[i])-math.Log(env[i-1])))
+}
+
+// SweepGBPS is what the level sweep of threads threads read over a working
+// set of bytes (all threads together): its envelope, interpolated between
+// the sizes it measured. False without a sweep of that thread count.
+func (p Peaks) SweepGBPS(threads int, bytes float64) (float64, bool) {
+	for _, s := range p.Sweeps {
+		if s.Threads != threads || len(s.Points) == 0 {
+			continue
+		}
+		pts := slices.Clone(s.Points)
+		slices.SortFunc(pts, func(a, b SweepPoint) int { return a.Bytes - b.Bytes })
+		return newEnvelope(pts).at(bytes), true
+	}
+	return 0, false
 }
 
 // reportedLevel is one reported cache level as the threads of a sweep see it.
