@@ -450,7 +450,7 @@ func (d *diagnosis) level(r *result.Result, fixedShare float64) (result.Finding,
 	}
 	fits := r.Peak.BandwidthLevel
 	if bound := d.levelBound(r.Peak.BandwidthLevel, r.Threads); bound > 0 {
-		fits += fmt.Sprintf(" (up to %s on %d threads)", bytesF(bound), r.Threads)
+		fits += fmt.Sprintf(" (up to %s on %s)", bytesF(bound), peak.ThreadsText(r.Threads))
 	}
 	if f, ok := d.fade(r, fits); ok {
 		return f, true
@@ -459,8 +459,8 @@ func (d *diagnosis) level(r *result.Result, fixedShare float64) (result.Finding,
 		Code: CodeLevel,
 		Text: fmt.Sprintf("Its %s working set fits %s, yet it streamed at %s GB/s, no faster than %s (%s GB/s): its data was not in %s while it ran.",
 			bytesF(r.Footprint), fits, units.Sig(r.GBPS), slower, units.Sig(bw.GBPS), r.Peak.BandwidthLevel),
-		Evidence: fmt.Sprintf("%s GB/s; %s %s %s GB/s, %s %s %s GB/s on %d threads",
-			units.Sig(r.GBPS), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS), slower, patternOr(r.Peak.BandwidthPattern), units.Sig(bw.GBPS), r.Threads),
+		Evidence: fmt.Sprintf("%s GB/s; %s %s %s GB/s, %s %s %s GB/s on %s",
+			units.Sig(r.GBPS), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS), slower, patternOr(r.Peak.BandwidthPattern), units.Sig(bw.GBPS), peak.ThreadsText(r.Threads)),
 		Remedy: "the library may copy or pack its operands (a larger working set than the operands), or write with non-temporal stores that bypass the cache.",
 	}, true
 }
@@ -485,8 +485,8 @@ func (d *diagnosis) fade(r *result.Result, fits string) (result.Finding, bool) {
 		Code: CodeLevel,
 		Text: fmt.Sprintf("Its %s working set fits %s, but lies where that level fades: the level sweep itself read %s GB/s at this size, %s of the %s read peak (%s GB/s), and it streamed %s GB/s.",
 			bytesF(r.Footprint), fits, units.Sig(swept), units.Percent(swept/read.GBPS), r.Peak.BandwidthLevel, units.Sig(read.GBPS), units.Sig(r.GBPS)),
-		Evidence: fmt.Sprintf("%s GB/s; the sweep's read over %s on %d threads %s GB/s; %s read %s GB/s",
-			units.Sig(r.GBPS), bytesF(r.Footprint), r.Threads, units.Sig(swept), r.Peak.BandwidthLevel, units.Sig(read.GBPS)),
+		Evidence: fmt.Sprintf("%s GB/s; the sweep's read over %s on %s %s GB/s; %s read %s GB/s",
+			units.Sig(r.GBPS), bytesF(r.Footprint), peak.ThreadsText(r.Threads), units.Sig(swept), r.Peak.BandwidthLevel, units.Sig(read.GBPS)),
 		Remedy: "none from the library: its share of the level's peak understates it here; compare it with the sweep's figure at its size (peaks.sweeps in the JSON).",
 	}, true
 }
@@ -514,8 +514,8 @@ func (d *diagnosis) instructions(r *result.Result, fixedShare float64) (result.F
 	f := result.Finding{
 		Code: CodeInstructions,
 		Text: text,
-		Evidence: fmt.Sprintf("%s GB/s (%s GFLOP/s); DRAM %s %s GB/s on %d threads; its bound, %s %s, is %s GB/s",
-			units.Sig(r.GBPS), units.Sig(r.GFLOPS), patternOr(r.Peak.BandwidthPattern), units.Sig(dram.GBPS), r.Threads, r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS)),
+		Evidence: fmt.Sprintf("%s GB/s (%s GFLOP/s); DRAM %s %s GB/s on %s; its bound, %s %s, is %s GB/s",
+			units.Sig(r.GBPS), units.Sig(r.GFLOPS), patternOr(r.Peak.BandwidthPattern), units.Sig(dram.GBPS), peak.ThreadsText(r.Threads), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS)),
 	}
 	if r.Host != nil && r.Host.BusyThreads > 0 && r.Host.BusyThreads < float64(r.Threads)*(1-threadsSlack) {
 		f.Evidence += fmt.Sprintf("; %.2f of %d threads busy", r.Host.BusyThreads, r.Threads)
