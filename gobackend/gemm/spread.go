@@ -18,8 +18,9 @@ import (
 //
 // Each runner checks first that it does not share a CPU with a runner
 // already at work, and moves to another CPU when it does (unstack); the
-// caller too, since it may be the second to start. Linux places a thread it wakes on the waker's CPU when
-// it sees no idle one (so after another process kept every core busy), and
+// caller too, since it may be the second to start. Linux places a thread
+// it wakes on the waker's CPU when it sees no idle one (so after another
+// process kept every core busy), and
 // a pool's threads that take turns on one CPU, each waiting (and so
 // sleeping) while the other runs, never leave it: the load balancer moves
 // a thread only from a CPU where two wait to run. On the Zen 5 VM (2
