@@ -136,8 +136,8 @@ type run struct {
 // goroutines, which Go and Linux move between CPUs: tied to the
 // participant instead, the caller's and the worker's halves of a 2-thread
 // axpy of 4 Mi f32 changed CPUs at most calls on the Zen 5 Turin VM,
-// whose two vCPUs read their own L3s (a C loop with the halves swapped at every call
-// ran at 94–99 GB/s, kept in place at 159–174).
+// whose two vCPUs read their own L3s (a C loop with the halves swapped at
+// every call ran at 94–99 GB/s, kept in place at 159–174).
 func (j *job) begin(me int) int {
 	t := len(j.runs)
 	if c := currentCPU(); c >= 0 && j.runs[c%t].claimed.CompareAndSwap(false, true) {
