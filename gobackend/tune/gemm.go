@@ -1,5 +1,7 @@
 package tune
 
+import "github.com/peakbench/peakbench/gobackend/isa"
+
 // GEMM is when the f32 and f64 GEMM (gobackend/gemm) changes strategy.
 //   - Direct: the largest bytes of A and B together that a product reads in
 //     place, unpacked (gemm's direct.go); above it A and B are packed into
@@ -24,13 +26,36 @@ func PerDTypeOf(p PerDType, size int) int {
 // 48 KiB L1d and 2 MiB L2 a core; docs/tuning.md), twice alike: unpacked
 // products ran 1.1–1.6× as fast as packed ones up to 512² f32 and 256² f64
 // (384² f64 alike, 512² f64 1.6× slower); two threads ran 0.9–1.0× as fast
-// as one at 64³ and 1.3× at 96³.
+// as one at 64³ and 1.3× at 96³. The direct path streams B from L2, so
+// the unpacked bytes are at most DirectL2Share of L2 besides
+// (DefaultDirectBytes).
 func defaultGEMM() GEMM {
+	l2 := isa.Caches().L2
 	return GEMM{
-		Direct:   PerDType{F32: 2 << 20, F64: 1 << 20},
+		Direct:   PerDType{F32: DefaultDirectBytes(2<<20, l2), F64: DefaultDirectBytes(1<<20, l2)},
 		Parallel: PerDType{F32: 96 * 96 * 96 / 2, F64: 96 * 96 * 96 / 2},
 	}
 }
+
+// DefaultDirectBytes is measured, the bytes of A and B up to which a
+// product ran faster unpacked where it was measured, capped at
+// DirectL2Share of a core's L2 (l2 bytes; no cap where it is not
+// known). The unpacked kernels read B in place, from L2 while it fits:
+// a square B of half of L2 ran unpacked 1.1–1.6× as fast as packed on the
+// Intel VM (512² f32, 2 MiB L2) and 1.1× on the Zen 5 Turin VM (384² f32,
+// 1 MiB L2), one of all of L2 0.6× on the Intel VM (512² f64) and 0.93×
+// on the Turin VM (512² f32; `pb -op=gemm -size=512 -threads=1`, six runs
+// each way alternated, asm ÷ oneDNN 0.86–0.96 unpacked, 0.93–1.06 packed).
+func DefaultDirectBytes(measured, l2 int) int {
+	if l2 <= 0 {
+		return measured
+	}
+	return min(measured, int(DirectL2Share*float64(l2)))
+}
+
+// DirectL2Share: A and B of a square product together at most 1.5 L2s,
+// B at most three quarters of L2.
+const DirectL2Share = 1.5
 
 // gemmFields are GEMM's entries of Params.Fields.
 func (p *Params) gemmFields() []Field {

@@ -169,6 +169,25 @@ func leaves(v any) int {
 	return n
 }
 
+// TestDefaultDirectBytes: the unpacked GEMM's default is the measured
+// bytes, capped at 1.5 L2s where L2 is known.
+func TestDefaultDirectBytes(t *testing.T) {
+	for _, c := range []struct{ measured, l2, want int }{
+		{2 << 20, 2 << 20, 2 << 20}, // the Intel VM: as measured
+		{2 << 20, 1 << 20, 3 << 19}, // Zen 4 and 5: 512² f32 packed
+		{1 << 20, 1 << 20, 1 << 20},
+		{2 << 20, 0, 2 << 20}, // L2 unknown
+	} {
+		if got := DefaultDirectBytes(c.measured, c.l2); got != c.want {
+			t.Errorf("DefaultDirectBytes(%d, %d) = %d, want %d", c.measured, c.l2, got, c.want)
+		}
+	}
+	l2 := isa.Caches().L2
+	if d := Defaults().GEMM.Direct; d.F32 != DefaultDirectBytes(2<<20, l2) || d.F64 != DefaultDirectBytes(1<<20, l2) {
+		t.Errorf("default gemm.direct %+v with L2 %d", d, l2)
+	}
+}
+
 // TestNonTemporalParams: the non-temporal crossovers load from a file, are
 // range-checked as the others, and default to half the reported last level
 // cache, bounded by llcPerCPU a CPU.
