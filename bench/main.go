@@ -171,6 +171,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	refused.report(stderr, backends, rep.Results)
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
 	rep.ModelErrors = diagnose.CheckModel(rep)
+	if err == nil {
+		recheckBandwidth(ctx, stderr, cfg, rep) // recheck.go
+	}
 	if errors.Is(err, measure.ErrInterrupted) {
 		rep.Interrupted = true
 		if werr := finishRun(stdout, stderr, cfg, rep); werr != nil { // finish.go

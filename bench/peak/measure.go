@@ -174,14 +174,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 
 	// The levels come from a working-set sweep (levels.go) over the memory
 	// of the DRAM peak, which also holds every level's arrays.
-	need := dramElems(m, t, b.dramLLCs)
-	c.run(func(w int) { // allocated and first touched by the thread that streams it
-		if len(bufs[w].raw) < triadRoom(need) {
-			bufs[w].free() // let the old arrays go before the new ones arrive
-			bufs[w] = newTriadBuf(need)
-		}
-	})
-	runtime.GC()
+	need := allocDRAM(m, b, c, bufs)
 	sw, err := runSweep(ctx, c, bufs, m.SIMDBits, 24*need, opt.Quick)
 	if err != nil {
 		return err
@@ -189,6 +182,27 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	plan := findLevels(m, sw)
 	p.Sweeps = append(p.Sweeps, sw)
 	p.Caches = append(p.Caches, plan.caches...)
+	return measureLevels(ctx, m, opt, b, c, bufs, plan, p)
+}
+
+// allocDRAM gives each member of c the arrays of the DRAM peak, which also
+// hold every level's, and returns their elements per array.
+func allocDRAM(m Machine, b budget, c *crew, bufs []triadBuf) int {
+	need := dramElems(m, c.size(), b.dramLLCs)
+	c.run(func(w int) { // allocated and first touched by the thread that streams it
+		if len(bufs[w].raw) < triadRoom(need) {
+			bufs[w].free() // let the old arrays go before the new ones arrive
+			bufs[w] = newTriadBuf(need)
+		}
+	})
+	runtime.GC()
+	return need
+}
+
+// measureLevels appends to p the bandwidth of every pattern at each level
+// of plan (and DRAM's), on c's threads.
+func measureLevels(ctx context.Context, m Machine, opt Options, b budget, c *crew, bufs []triadBuf, plan levelPlan, p *Peaks) error {
+	t := c.size()
 	levels := plannedLevels(plan, t, opt.PeakGBPS <= 0)
 	type abc struct{ a, b, c []float64 }
 	arrays := make([]abc, t)

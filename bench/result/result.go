@@ -249,6 +249,16 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 	}
 }
 
+// Rebound gives r the bandwidth ceiling bw in place of its own (the same
+// level and pattern, measured again), keeping its compute ceiling and its
+// reference stream.
+func (r *Result) Rebound(bw peak.BandwidthPeak) {
+	old, ref := r.Peak, r.Share.Reference
+	r.Ceilings(peak.ComputePeak{Unit: old.ComputeUnit, TheoreticalGFLOPS: old.ComputeTheoreticalGFLOPS, EmpiricalGFLOPS: old.ComputeEmpiricalGFLOPS}, bw)
+	r.Peak.ComputeUnitNote, r.Peak.ReferenceGBPS, r.Peak.Reference = old.ComputeUnitNote, old.ReferenceGBPS, old.Reference
+	r.Share.Reference = ref
+}
+
 // Ratio is a / b, 0 when b is not positive (a ceiling not measured).
 func Ratio(a, b float64) float64 {
 	if b <= 0 {

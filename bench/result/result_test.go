@@ -37,6 +37,24 @@ func TestCeilingsWithoutFLOPs(t *testing.T) {
 	}
 }
 
+// TestRebound: a bandwidth ceiling measured again replaces the first,
+// with the roofline and shares that follow; the compute ceiling, its
+// unit's note and the reference stream stay.
+func TestRebound(t *testing.T) {
+	r := result.Result{Op: "axpy", FLOPs: 2e6, Bytes: 12e6, Intensity: 1.0 / 6, GBPS: 24, GFLOPS: 4}
+	r.Ceilings(peak.ComputePeak{Unit: "fma", TheoreticalGFLOPS: 100, EmpiricalGFLOPS: 90}, peak.BandwidthPeak{Level: "L3", Pattern: "update", GBPS: 20})
+	r.Peak.ComputeUnitNote, r.Peak.ReferenceGBPS, r.Peak.Reference, r.Share.Reference = "note", 30, "update over 12 MB", 0.8
+	r.Rebound(peak.BandwidthPeak{Level: "L3", Pattern: "update", GBPS: 40, Spread: 0.02})
+	p := r.Peak
+	if p.BandwidthGBPS != 40 || p.BandwidthSpread != 0.02 || p.Bound != "memory" || abs(p.RooflineGFLOPS-40.0/6) > 1e-9 || abs(r.Share.Roofline-4/(40.0/6)) > 1e-9 || r.Share.Bandwidth != 0.6 {
+		t.Errorf("after Rebound: %+v, shares %+v", p, r.Share)
+	}
+	if p.ComputeUnit != "fma" || p.ComputeTheoreticalGFLOPS != 100 || p.ComputeEmpiricalGFLOPS != 90 || p.ComputeUnitNote != "note" ||
+		p.ReferenceGBPS != 30 || p.Reference != "update over 12 MB" || r.Share.Reference != 0.8 || r.Share.ComputeTheoretical != 0.04 {
+		t.Errorf("Rebound changed what it should keep: %+v, shares %+v", p, r.Share)
+	}
+}
+
 func abs(x float64) float64 {
 	if x < 0 {
 		return -x
