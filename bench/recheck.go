@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -50,8 +51,14 @@ func recheckBandwidth(ctx context.Context, stderr io.Writer, cfg *config, rep *r
 	if err != nil {
 		progressf(stderr, "measuring the bandwidth peaks again: %v", err)
 	}
-	for _, r := range raised {
-		progressf(stderr, "  %s %s, %s: %s → %s GB/s", r.Level, r.Pattern, peak.ThreadsText(r.Threads), units.Sig(r.From), units.Sig(r.To))
+	// One line per level and thread count: "L3, 2 threads: read 49.7 → 181, copy … GB/s".
+	for i := 0; i < len(raised); {
+		j, figures := i, []string(nil)
+		for ; j < len(raised) && raised[j].Level == raised[i].Level && raised[j].Threads == raised[i].Threads; j++ {
+			figures = append(figures, fmt.Sprintf("%s %s → %s", raised[j].Pattern, units.Sig(raised[j].From), units.Sig(raised[j].To)))
+		}
+		progressf(stderr, "  %s, %s: %s GB/s", raised[i].Level, peak.ThreadsText(raised[i].Threads), strings.Join(figures, ", "))
+		i = j
 	}
 	if len(raised) == 0 {
 		return

@@ -57,7 +57,7 @@ func TestRecheckBandwidth(t *testing.T) {
 	if rep.Results[1].Peak.BandwidthGBPS != 40 {
 		t.Errorf("the 1-thread result was re-bounded: %+v", rep.Results[1].Peak)
 	}
-	for _, want := range []string{"1 result(s) above their memory bound: measuring the bandwidth peaks again (2 threads)", "L3 read, 2 threads: 50.0 → 100 GB/s"} {
+	for _, want := range []string{"1 result(s) above their memory bound: measuring the bandwidth peaks again (2 threads)", "L3, 2 threads: read 50.0 → 100 GB/s"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
