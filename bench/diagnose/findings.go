@@ -242,8 +242,8 @@ func (d *diagnosis) bound(r *result.Result, fit overheadFit, fixedShare float64)
 			Code: CodeBoundMemory,
 			Text: fmt.Sprintf("Memory-bound: at %s FLOP/byte its ceiling is the %s %s bandwidth, %s GB/s; it reached %s.",
 				units.Sig(r.Intensity), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS), reached),
-			Evidence: fmt.Sprintf("%s GB/s of %s GB/s (%s, %d threads, working set %s)",
-				units.Sig(r.GBPS), units.Sig(r.Peak.BandwidthGBPS), r.Peak.BandwidthLevel, r.Threads, bytesF(r.Footprint)),
+			Evidence: fmt.Sprintf("%s GB/s of %s GB/s (%s, %s, working set %s)",
+				units.Sig(r.GBPS), units.Sig(r.Peak.BandwidthGBPS), r.Peak.BandwidthLevel, peak.ThreadsText(r.Threads), bytesF(r.Footprint)),
 		}
 	}
 	return result.Finding{
@@ -518,7 +518,7 @@ func (d *diagnosis) instructions(r *result.Result, fixedShare float64) (result.F
 			units.Sig(r.GBPS), units.Sig(r.GFLOPS), patternOr(r.Peak.BandwidthPattern), units.Sig(dram.GBPS), peak.ThreadsText(r.Threads), r.Peak.BandwidthLevel, patternOr(r.Peak.BandwidthPattern), units.Sig(r.Peak.BandwidthGBPS)),
 	}
 	if r.Host != nil && r.Host.BusyThreads > 0 && r.Host.BusyThreads < float64(r.Threads)*(1-threadsSlack) {
-		f.Evidence += fmt.Sprintf("; %.2f of %d threads busy", r.Host.BusyThreads, r.Threads)
+		f.Evidence += fmt.Sprintf("; %.2f of %s busy", r.Host.BusyThreads, peak.ThreadsText(r.Threads))
 	}
 	return f, true
 }
@@ -573,7 +573,7 @@ func (d *diagnosis) idleWait(r *result.Result, fixedShare float64) (result.Findi
 	return result.Finding{
 		Code:     CodeIdleWait,
 		Text:     fmt.Sprintf("peakbench ran %s with a short idle spin (%s), so that its idle threads do not take the cores of the next backend sampled; for a call this small the library's own setting may give another time.", r.Backend, setting),
-		Evidence: fmt.Sprintf("fixed cost %s of %s; %d threads", units.Percent(fixedShare), units.Duration(r.MedianNS), r.Threads),
+		Evidence: fmt.Sprintf("fixed cost %s of %s; %s", units.Percent(fixedShare), units.Duration(r.MedianNS), peak.ThreadsText(r.Threads)),
 		Remedy:   "-idle-wait=library runs every library with its own idle-wait defaults (KMP_BLOCKTIME 200 ms, OPENBLAS_THREAD_TIMEOUT 2^28 cycles).",
 	}, true
 }
