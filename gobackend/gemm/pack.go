@@ -4,7 +4,10 @@ package gemm
 // reads it: panel after panel, each panel k steps of mr (or nr) contiguous
 // values. The kernel then streams both operands with unit stride whatever the
 // transposes and leading dimensions were, and a short edge panel is padded
-// with zeros so the kernel never needs a ragged variant.
+// with zeros so the kernel never needs a ragged variant. A read in place
+// instead (the direct kernel on packed B, no packing of A) ran SGEMM 1024³
+// on one thread at 0.74–0.87× the speed on the Zen 5 Turin VM (three
+// alternated runs): its mr rows, 4 KiB apart, fall in the same L1 sets.
 //
 // A full panel goes to the kernel's packing routines when it has them (the
 // assembly ones of gemm_amd64.s); edge panels, and every panel of the pure-Go
