@@ -155,7 +155,9 @@ func lowpKernelFor(t LowType, lvl isa.Level, feats isa.Feature) lowpChoice {
 }
 
 // lowpCandidates lists the kernels lowpKernelFor chooses from: the
-// assembly ones for lvl and feats, or the pure-Go one.
+// assembly ones for lvl and feats, or the pure-Go one. lvl and feats must
+// be clamped to this CPU already (isa.Feature.For): a kernel of an
+// extension the CPU lacks is listed all the same, and dies of SIGILL.
 func lowpCandidates(t LowType, lvl isa.Level, feats isa.Feature) []lowpChoice {
 	if cs := asmLowpCandidates(t, lvl, feats); len(cs) > 0 {
 		return cs

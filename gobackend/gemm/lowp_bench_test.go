@@ -42,12 +42,12 @@ func BenchmarkLowp(b *testing.B) {
 	}
 }
 
-// BenchmarkLowpMicro runs each candidate micro-kernel of bf16 and i8 on
-// panels in L1 (the measurement lowpKernelFor chooses by), in
-// multiply-adds per nanosecond.
+// BenchmarkLowpMicro runs each candidate micro-kernel of bf16 and i8 that
+// this CPU runs on panels in L1 (the measurement lowpKernelFor chooses
+// by), in multiply-adds per nanosecond.
 func BenchmarkLowpMicro(b *testing.B) {
 	for _, typ := range []LowType{BF16, I8} {
-		for _, c := range lowpCandidates(typ, isa.Best, isa.AllFeatures) {
+		for _, c := range lowpCandidates(typ, isa.Best, isa.AllFeatures.For(isa.Best)) {
 			b.Run(fmt.Sprintf("%v/%s", typ, c.name), func(b *testing.B) {
 				run, work := lowpTimer(c)
 				for b.Loop() {
