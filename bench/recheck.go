@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/diagnose"
@@ -46,7 +45,7 @@ func recheckBandwidth(ctx context.Context, stderr io.Writer, cfg *config, rep *r
 		return
 	}
 	slices.Sort(threads)
-	progressf(stderr, "%d result(s) above their memory bound: measuring the bandwidth peaks again (%s)…", over, threadCountsText(threads))
+	progressf(stderr, "%d result(s) above their memory bound: measuring the bandwidth peaks again (%s)…", over, peak.ThreadCountsText(threads))
 	raised, err := remeasure(ctx, rep.Machine, &rep.Peaks, threads, cfg.selection.Suite == "quick")
 	if err != nil {
 		progressf(stderr, "measuring the bandwidth peaks again: %v", err)
@@ -73,16 +72,4 @@ func recheckBandwidth(ctx context.Context, stderr io.Writer, cfg *config, rep *r
 		}
 	}
 	rep.ModelErrors = diagnose.CheckModel(rep)
-}
-
-// threadCountsText is "1 thread", "2 threads" or "1, 2 threads".
-func threadCountsText(threads []int) string {
-	if len(threads) == 1 {
-		return peak.ThreadsText(threads[0])
-	}
-	s := make([]string, len(threads))
-	for i, t := range threads {
-		s[i] = strconv.Itoa(t)
-	}
-	return strings.Join(s, ", ") + " threads"
 }

@@ -327,3 +327,14 @@ func TestDetectMachine(t *testing.T) {
 		}
 	}
 }
+
+func TestThreadCountsText(t *testing.T) {
+	for _, c := range []struct {
+		threads []int
+		want    string
+	}{{[]int{1}, "1 thread"}, {[]int{2}, "2 threads"}, {[]int{1, 2}, "1,2 threads"}} {
+		if got := ThreadCountsText(c.threads); got != c.want {
+			t.Errorf("ThreadCountsText(%v) = %q; want %q", c.threads, got, c.want)
+		}
+	}
+}

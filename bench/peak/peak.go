@@ -10,7 +10,11 @@
 // on the same cores, at the same time, under the same noise.
 package peak
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Machine describes the CPU: what was read (identity, features, reported
 // caches) and, once MeasureUnits ran, what its FP units do.
@@ -204,6 +208,18 @@ func ThreadsText(n int) string {
 		return "1 thread"
 	}
 	return fmt.Sprintf("%d threads", n)
+}
+
+// ThreadCountsText is "1 thread", "2 threads" or "1,2 threads".
+func ThreadCountsText(threads []int) string {
+	if len(threads) == 1 {
+		return ThreadsText(threads[0])
+	}
+	s := make([]string, len(threads))
+	for i, n := range threads {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",") + " threads"
 }
 
 // Options says what Measure measures.

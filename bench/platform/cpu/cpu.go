@@ -6,8 +6,6 @@ package cpu
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
@@ -29,7 +27,7 @@ func MeasurePeaks(ctx context.Context, opt platform.Options, m *platform.Measure
 	if machine.UnitsNote != "" {
 		opt.Logf("fp units: %s", machine.UnitsNote)
 	}
-	opt.Logf("measuring peaks for %s…", threadsText(opt.Threads))
+	opt.Logf("measuring peaks for %s…", peak.ThreadCountsText(opt.Threads))
 	peaks, err := peak.Measure(ctx, machine, peak.Options{
 		Threads: opt.Threads, PeakGFLOPS: opt.PeakGFLOPS, PeakGBPS: opt.PeakGBPS, Quick: opt.Quick,
 	})
@@ -39,16 +37,4 @@ func MeasurePeaks(ctx context.Context, opt platform.Options, m *platform.Measure
 	peaks.GPUs = append(peaks.GPUs, m.Peaks.GPUs...)
 	m.Machine, m.Peaks = machine, peaks
 	return nil
-}
-
-// threadsText is "1 thread" or "1,2 threads".
-func threadsText(threads []int) string {
-	s := make([]string, len(threads))
-	for i, n := range threads {
-		s[i] = fmt.Sprint(n)
-	}
-	if len(threads) == 1 && threads[0] == 1 {
-		return "1 thread"
-	}
-	return strings.Join(s, ",") + " threads"
 }
