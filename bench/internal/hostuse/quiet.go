@@ -29,7 +29,7 @@ func WaitQuiet(window, limit time.Duration) time.Duration {
 		time.Sleep(window)
 		cur, ok := othersCPU()
 		now := time.Now()
-		if (cur-prev)*quietShare <= now.Sub(t0) {
+		if ranSince(prev, cur)*quietShare <= now.Sub(t0) {
 			quiet++
 		} else {
 			quiet = 0
@@ -46,17 +46,13 @@ func WaitQuiet(window, limit time.Duration) time.Duration {
 // Go runtime's own housekeeping a few microseconds of it.
 const quietShare = 10
 
-// othersCPU is the run time of this process's threads other than the
-// calling one plus that of its live children's threads. The caller is
-// locked to its thread.
-func othersCPU() (time.Duration, bool) {
-	self, ok := processCPU()
-	if !ok {
-		return 0, false
+// ranSince is the CPU time the threads and children of cur ran since
+// prev: all of it for one that prev did not have (started since), none
+// for one that ended since.
+func ranSince(prev, cur map[int]time.Duration) time.Duration {
+	var d time.Duration
+	for id, t := range cur {
+		d += t - prev[id]
 	}
-	mine, ok := threadCPU()
-	if !ok {
-		return 0, false
-	}
-	return self - mine, true
+	return d
 }
