@@ -48,10 +48,14 @@ func TestTorchMatchesTimeit(t *testing.T) {
 			t.Fatal(err)
 		}
 		iters := max(int(20*time.Millisecond/(d/10+1)), 1)
-		// Up to three attempts: other test packages run beside this one
-		// and can load both CPUs through a whole attempt.
+		// Up to five attempts of five rounds, each side's best over all
+		// rounds so far: other test packages run beside this one, and a
+		// call's time can switch between two levels for a while (exp f32
+		// 64 Ki: 28–31 µs and 50–80 µs within one attempt on the Zen 5
+		// Turin VM under make test), so one attempt's bests may come from
+		// different levels.
+		var worker, timeit []float64
 		for attempt := 1; ; attempt++ {
-			var worker, timeit []float64
 			for range 5 {
 				var best float64
 				for range 5 {
@@ -73,7 +77,7 @@ func TestTorchMatchesTimeit(t *testing.T) {
 			if diff <= 0.05 && diff >= -0.05 {
 				break
 			}
-			if attempt == 3 {
+			if attempt == 5 {
 				t.Errorf("%s: the worker's %.1f µs and timeit's %.1f µs differ by %+.1f%%, more than 5%%", c.w, wMin/1e3, pMin/1e3, 100*diff)
 				break
 			}
