@@ -52,9 +52,6 @@ func fitsColsOuter(m, k, nr, size int) bool {
 	return m*k*size <= l2/2 && k*nr*size <= l2/4
 }
 
-// maxTile bounds mr·nr of the kernels with a direct twin (14×32).
-const maxTile = 14 * 32
-
 // gemmDirect computes C = alpha·A·B + beta·C, A m×k and B k×n row-major,
 // with kern.direct over every mr×nr tile: row tiles shared between
 // threads in ranges, each sweeping all of B's column panels (A's mr
@@ -70,73 +67,35 @@ const maxTile = 14 * 32
 // zero padding. The last columns of B, when short of a tile, are copied
 // with zero padding first and their tiles computed aside and clipped, as
 // the packed path does.
-func gemmDirect[T Float](lvl isa.Level, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
+func gemmDirect[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, kern *microKernel[T], threads int) {
 	mr, nr := kern.mr, kern.nr
-	fullCols := n / nr * nr
-	rowTiles := ceilDiv(m, mr)
-	rt := balancedRows(lvl, kern, m, rowTiles)
-	var aEdge, bEdge []T
-	if rt.padded {
+	d := directJob[T]{
+		kern: kern, m: m, n: n, k: k, alpha: alpha, beta: beta,
+		a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc,
+		rowTiles: ceilDiv(m, mr), colsOuter: directColsOuter(m, k, nr, num.Size[T]()),
+	}
+	d.rt = balancedRows(kern, m, d.rowTiles)
+	if d.rt.padded {
 		buf := getBuf[T](mr * k)
 		defer putBuf(buf)
-		aEdge = *buf
-		last := (rowTiles - 1) * mr
+		d.aEdge = *buf
+		last := (d.rowTiles - 1) * mr
 		for i := 0; i < mr; i++ {
 			if r := last + i; r < m {
-				copy(aEdge[i*k:(i+1)*k], a[r*lda:r*lda+k])
+				copy(d.aEdge[i*k:(i+1)*k], a[r*lda:r*lda+k])
 			} else {
-				clear(aEdge[i*k : (i+1)*k])
+				clear(d.aEdge[i*k : (i+1)*k])
 			}
 		}
 	}
-	if fullCols < n {
+	if fullCols := n / nr * nr; fullCols < n {
 		buf := getBuf[T](k * nr)
 		defer putBuf(buf)
-		bEdge = *buf
+		d.bEdge = *buf
 		for p := 0; p < k; p++ {
-			d := bEdge[p*nr : (p+1)*nr]
-			copy(d, b[p*ldb+fullCols:p*ldb+n])
-			clear(d[n-fullCols:])
-		}
-	}
-	// one computes the tile of row tile it and columns from j.
-	one := func(it, j int, tile []T) {
-		i, rows, fn := rt.tile(it)
-		ap, la := a[i*lda:], lda
-		padded := rt.padded && it == rowTiles-1
-		if padded {
-			ap, la, rows = aEdge, k, m-i
-		}
-		cols := min(nr, n-j)
-		bp, lb := b[j:], ldb
-		if cols < nr {
-			bp, lb = bEdge, nr
-		}
-		ct := c[i*ldc+j:]
-		if cols == nr && !padded {
-			fn(k, ap, la, bp, lb, alpha, beta, ct, ldc)
-			return
-		}
-		fn(k, ap, la, bp, lb, 1, 0, tile, nr)
-		clipTile(tile, nr, alpha, beta, ct, ldc, rows, cols)
-	}
-	colsOuter := directColsOuter(m, k, nr, num.Size[T]())
-	// run computes the tiles of row tiles [t0, t1) and columns [j0, j1).
-	run := func(t0, t1, j0, j1 int) {
-		var tileBuf [maxTile]T
-		tile := tileBuf[:mr*nr]
-		if colsOuter {
-			for j := j0; j < j1; j += nr {
-				for it := t0; it < t1; it++ {
-					one(it, j, tile)
-				}
-			}
-			return
-		}
-		for it := t0; it < t1; it++ {
-			for j := j0; j < j1; j += nr {
-				one(it, j, tile)
-			}
+			row := d.bEdge[p*nr : (p+1)*nr]
+			copy(row, b[p*ldb+fullCols:p*ldb+n])
+			clear(row[n-fullCols:])
 		}
 	}
 	// The tiles are shared out as a grid of blocks, one per thread, by
@@ -147,12 +106,86 @@ func gemmDirect[T Float](lvl isa.Level, m, n, k int, alpha T, a []T, lda int, b 
 	// ran f32 128³ 1.1–1.7× and f64 128³ 1.7–1.9× as long on two threads
 	// on the Zen 5 Turin VM (three alternated runs), whose two vCPUs read
 	// L3s of their own: each piece taken is read from the other's caches.
-	colTiles := ceilDiv(n, nr)
-	tr, tc := directGrid(rowTiles, colTiles, threads)
-	forThreads(tr*tc, func(t int) {
-		r, q := t/tc, t%tc
-		run(rowTiles*r/tr, rowTiles*(r+1)/tr, colTiles*q/tc*nr, min(n, colTiles*(q+1)/tc*nr))
-	})
+	d.colTiles = ceilDiv(n, nr)
+	d.tr, d.tc = directGrid(d.rowTiles, d.colTiles, threads)
+	if d.tr*d.tc == 1 {
+		// On the caller, with d on its stack: a 16³ SGEMM took 1.4–1.9
+		// µs when its closures and tile buffer were allocated at each
+		// call, the garbage collector's work included.
+		d.block(0)
+		return
+	}
+	shared := new(directJob[T]) // what the runners' closure holds, so d stays on the stack
+	*shared = d
+	forThreads(d.tr*d.tc, shared.block)
+}
+
+// directJob is one gemmDirect call: its operands, its cut into row tiles
+// (rt) and column tiles, and the grid of blocks (tr×tc) the threads run.
+type directJob[T Float] struct {
+	kern               *microKernel[T]
+	m, n, k            int
+	alpha, beta        T
+	a, b, c            []T
+	lda, ldb, ldc      int
+	rt                 rowCut[T]
+	aEdge, bEdge       []T // the last row tile and column tile, zero-padded (nil: none)
+	rowTiles, colTiles int
+	tr, tc             int
+	colsOuter          bool
+}
+
+// block computes block t of the grid: its row tiles over its columns.
+func (d *directJob[T]) block(t int) {
+	r, q := t/d.tc, t%d.tc
+	nr := d.kern.nr
+	t0, t1 := d.rowTiles*r/d.tr, d.rowTiles*(r+1)/d.tr
+	j0, j1 := d.colTiles*q/d.tc*nr, min(d.n, d.colTiles*(q+1)/d.tc*nr)
+	// The scratch tile of the edge tiles, from the pool: an array here
+	// would be allocated at each call, as the kernels it is passed to are
+	// function values.
+	var tile []T
+	if d.aEdge != nil || d.bEdge != nil {
+		buf := getBuf[T](d.kern.mr * nr)
+		defer putBuf(buf)
+		tile = *buf
+	}
+	if d.colsOuter {
+		for j := j0; j < j1; j += nr {
+			for it := t0; it < t1; it++ {
+				d.tile(it, j, tile)
+			}
+		}
+		return
+	}
+	for it := t0; it < t1; it++ {
+		for j := j0; j < j1; j += nr {
+			d.tile(it, j, tile)
+		}
+	}
+}
+
+// tile computes the tile of row tile it and columns from j.
+func (d *directJob[T]) tile(it, j int, tile []T) {
+	nr := d.kern.nr
+	i, rows, fn := d.rt.tile(it)
+	ap, la := d.a[i*d.lda:], d.lda
+	padded := d.rt.padded && it == d.rowTiles-1
+	if padded {
+		ap, la, rows = d.aEdge, d.k, d.m-i
+	}
+	cols := min(nr, d.n-j)
+	bp, lb := d.b[j:], d.ldb
+	if cols < nr {
+		bp, lb = d.bEdge, nr
+	}
+	ct := d.c[i*d.ldc+j:]
+	if cols == nr && !padded {
+		fn(d.k, ap, la, bp, lb, d.alpha, d.beta, ct, d.ldc)
+		return
+	}
+	fn(d.k, ap, la, bp, lb, 1, 0, tile, nr)
+	clipTile(tile, nr, d.alpha, d.beta, ct, d.ldc, rows, cols)
 }
 
 // rowCut is how gemmDirect cuts m rows into row tiles: the first extra
@@ -167,12 +200,15 @@ type rowCut[T Float] struct {
 }
 
 // balancedRows returns the cut of m rows into tiles row tiles.
-func balancedRows[T Float](lvl isa.Level, kern *microKernel[T], m, tiles int) rowCut[T] {
+func balancedRows[T Float](kern *microKernel[T], m, tiles int) rowCut[T] {
 	ofHeight := func(h int) directFunc[T] {
 		if h == kern.mr {
 			return kern.direct
 		}
-		return rowsDirectKernel[T](lvl, h, kern.nr)
+		if h >= 1 && h <= len(kern.directRows) {
+			return kern.directRows[h-1]
+		}
+		return nil
 	}
 	rt := rowCut[T]{base: m / tiles, extra: m % tiles}
 	rt.short = ofHeight(rt.base)

@@ -17,7 +17,7 @@ func TestBalancedRows(t *testing.T) {
 		}
 		for m := 1; m <= 4*kern.mr+3; m++ {
 			tiles := ceilDiv(m, kern.mr)
-			rt := balancedRows(lvl, &kern, m, tiles)
+			rt := balancedRows(&kern, m, tiles)
 			if rt.padded {
 				t.Fatalf("%v m=%d: no kernel of the balanced heights", lvl, m)
 			}
@@ -31,6 +31,31 @@ func TestBalancedRows(t *testing.T) {
 			}
 			if next != m || hi-lo > 1 {
 				t.Errorf("%v m=%d: tiles cover %d rows, heights %d–%d", lvl, m, next, lo, hi)
+			}
+		}
+	}
+}
+
+// TestDirectAllocatesNothing checks that a product on the direct path on
+// one thread allocates nothing once warm: its closures and its edge tile
+// were allocated at every call, and with the garbage collector's work a
+// 16³ SGEMM took 1.4–1.9 µs where the arithmetic takes 0.1.
+func TestDirectAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under -race sync.Pool drops a share of what it is given, so getBuf allocates")
+	}
+	for _, lvl := range isa.Levels() {
+		if kernelFor[float32](lvl).direct == nil {
+			continue
+		}
+		for _, n := range []int{16, 20, 64} { // 20: edge rows and columns
+			a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+			a64, b64, c64 := make([]float64, n*n), make([]float64, n*n), make([]float64, n*n)
+			if got := testing.AllocsPerRun(50, func() { Gemm(lvl, false, false, n, n, n, 1, a, n, b, n, 0, c, n, 1) }); got != 0 {
+				t.Errorf("%v f32 %d³: %v allocations a call", lvl, n, got)
+			}
+			if got := testing.AllocsPerRun(50, func() { Gemm(lvl, false, false, n, n, n, 1, a64, n, b64, n, 0, c64, n, 1) }); got != 0 {
+				t.Errorf("%v f64 %d³: %v allocations a call", lvl, n, got)
 			}
 		}
 	}

@@ -56,17 +56,17 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
-	kern := kernelFor[T](lvl)
+	kern := kernelRef[T](lvl)
 	threads = threadsFor[T](m, n, k, threads)
-	if useDirect(&kern, transA, transB, m, n, k) {
-		gemmDirect(lvl, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+	if useDirect(kern, transA, transB, m, n, k) {
+		gemmDirect(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)
 		return
 	}
-	if useStream(&kern, lvl, m, n) {
-		gemmStream(lvl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+	if useStream(kern, lvl, m, n) {
+		gemmStream(lvl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)
 		return
 	}
-	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &kern, threads)
+	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)
 }
 
 // scaleC sets C = beta·C, writing zeros (not 0·C, which keeps NaN) when

@@ -42,6 +42,10 @@ type microKernel[T Float] struct {
 	// direct is the kernel's unpacked twin (nil: none, the pure-Go
 	// kernel): A and B row-major in place, strides lda and ldb (direct.go).
 	direct func(k int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int)
+	// directRows[h−1] is direct's twin for tiles of h < mr rows (nil
+	// where there is none): made with the kernel, not per call, as
+	// wrapping the assembly allocates.
+	directRows []directFunc[T]
 }
 
 // A prefetchKernel is a micro-kernel that also prefetches another
@@ -59,20 +63,24 @@ type prefetchKernel[T Float] func(k int, a, b []T, alpha, beta T, c []T, ldc int
 // product in registers. Kernel alone on the 2-core development VM, k=256,
 // GFLOP/s for float32 and float64 alike (scalar code gains nothing from the
 // narrower type): 4×4 ≈ 5, 2×4 ≈ 8, 3×2 ≈ 9.5, 3×3 unrolled 16 ≈ 11.
-func kernelFor[T Float](lvl isa.Level) microKernel[T] {
+func kernelFor[T Float](lvl isa.Level) microKernel[T] { return *kernelRef[T](lvl) }
+
+// kernelRef is kernelFor's kernel itself, made once per type and level:
+// making one builds the assembly's wrappers (closures, allocated) and
+// reads the caches, 5% of a 64³ SGEMM's time when done per call. Gemm
+// takes it by pointer, so that a call neither copies nor allocates it.
+func kernelRef[T Float](lvl isa.Level) *microKernel[T] {
 	if blockKC > 0 { // a test's block sizes: not cached
-		return makeKernel[T](lvl)
+		k := makeKernel[T](lvl)
+		return &k
 	}
-	// Made once per type and level: making one builds the assembly's
-	// wrappers (closures, allocated) and reads the caches, 5% of a 64³
-	// SGEMM's time when done per call.
 	key := kernelKey{zero: *new(T), lvl: lvl}
 	if k, ok := kernels.Load(key); ok {
-		return *k.(*microKernel[T])
+		return k.(*microKernel[T])
 	}
 	k := makeKernel[T](lvl)
-	kernels.Store(key, &k)
-	return k
+	got, _ := kernels.LoadOrStore(key, &k)
+	return got.(*microKernel[T])
 }
 
 // kernels caches kernelFor's kernels by kernelKey.
@@ -100,6 +108,12 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 	}
 	k.mc = max(1, k.mc/k.mr) * k.mr
 	k.nc = max(1, k.nc/k.nr) * k.nr
+	if k.direct != nil {
+		k.directRows = make([]directFunc[T], k.mr-1)
+		for h := 1; h < k.mr; h++ {
+			k.directRows[h-1] = rowsDirectKernel[T](lvl, h, k.nr)
+		}
+	}
 	return k
 }
 

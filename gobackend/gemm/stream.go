@@ -129,8 +129,11 @@ func (s *stream[T]) run(lo, hi int) {
 	bufB := getBuf[T](streamChunkPanels * nr * s.kc)
 	defer putBuf(bufB)
 	bp := *bufB
-	var tileBuf [maxTile]T
-	tile := tileBuf[:mr*nr]
+	// The edge tiles' scratch, from the pool, as gemmDirect's: an array
+	// here is allocated at every call.
+	bufT := getBuf[T](mr * nr)
+	defer putBuf(bufT)
+	tile := *bufT
 	for p0 := lo; p0 < hi; p0 += streamChunkPanels {
 		c0 := p0 * nr
 		nb := min(min(hi, p0+streamChunkPanels)*nr, s.n) - c0

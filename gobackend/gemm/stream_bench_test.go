@@ -92,10 +92,10 @@ func benchPath[T Float](b *testing.B, path string, m, n, k, threads int) {
 			tr, tc := gridFor(&kern, m, n, threads)
 			gemmGrid(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, tr, tc)
 		case "direct":
-			gemmDirect(isa.Best, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+			gemmDirect(m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 		case "directrows", "directcols": // the loop order forced (directOrder)
 			directOrder = map[string]int{"directrows": 1, "directcols": 2}[path]
-			gemmDirect(isa.Best, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
+			gemmDirect(m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
 			directOrder = 0
 		default:
 			gemmStream(isa.Best, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, &kern, threads)
