@@ -57,6 +57,11 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		return
 	}
 	kern := kernelRef[T](lvl)
+	if n < kern.nr {
+		if k2 := narrowKernel(lvl, kern); k2 != nil && n%k2.nr == 0 {
+			kern = k2
+		}
+	}
 	threads = threadsFor[T](m, n, k, threads)
 	if useDirect(kern, transA, transB, m, n, k) {
 		gemmDirect(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)

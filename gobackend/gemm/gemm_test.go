@@ -215,6 +215,31 @@ func testGemmShapes[T Float](t *testing.T) {
 	}
 }
 
+// TestGemmNarrow checks the products whose n is a multiple of the AVX2
+// kernel's panel width below the AVX-512 kernel's (narrowKernel: 8 and 16
+// for f64, 16 for f32), which run the AVX2 kernel at AVX512, on every path,
+// transposes and thread count.
+func TestGemmNarrow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	i := 0
+	for _, lvl := range isa.Levels() {
+		for _, n := range []int{8, 16} {
+			for _, mk := range [][2]int{{1, 1}, {5, 17}, {16, 16}, {33, 7}, {65, 64}} {
+				for tr := range 4 {
+					ab := alphaBetas[i%len(alphaBetas)]
+					tc := gemmCase{lvl: lvl, transA: tr&1 != 0, transB: tr&2 != 0, m: mk[0], n: n, k: mk[1],
+						alpha: ab[0], beta: ab[1], padA: i % 3, padB: i % 4, padC: i % 2 * 3, threads: threadSet[i%len(threadSet)]}
+					i++
+					bothPaths(func() {
+						runGemmCase[float32](t, tc, rnd)
+						runGemmCase[float64](t, tc, rnd)
+					})
+				}
+			}
+		}
+	}
+}
+
 func TestGemmShapesFloat64(t *testing.T) { testGemmShapes[float64](t) }
 func TestGemmShapesFloat32(t *testing.T) { testGemmShapes[float32](t) }
 

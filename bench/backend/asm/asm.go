@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/backend"
@@ -64,6 +65,16 @@ func (Backend) Close() error            { return nil }
 // result counts their Go heap allocations (bench/harness: GoCode).
 func (Backend) GoCode() bool { return true }
 
+// gemmKernels names the GEMM's micro-kernels at l, and those it runs on
+// narrow products.
+func gemmKernels(l isa.Level) string {
+	s := gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)"
+	if n32, n64 := gemm.NarrowKernel[float32](l), gemm.NarrowKernel[float64](l); n32 != "" || n64 != "" {
+		s += "; " + strings.Join(slices.DeleteFunc([]string{n32, n64}, func(x string) bool { return x == "" }), ", ")
+	}
+	return s
+}
+
 // Info names the kernel each op runs and the measured maximum errors of the
 // transcendentals.
 func (b Backend) Info() backend.Info {
@@ -76,7 +87,7 @@ func (b Backend) Info() backend.Info {
 		Version: "peakbench " + backend.ModuleVersion(module) + ", " + runtime.Version(),
 		Details: map[string]string{
 			"isa":       l.String(),
-			"gemm":      gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)",
+			"gemm":      gemmKernels(l),
 			"gemv":      gemm.GemvKernel(l),
 			"axpy":      elem.Kernel(l),
 			"add":       elem.Kernel(l),
