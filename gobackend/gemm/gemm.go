@@ -57,10 +57,8 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		return
 	}
 	kern := kernelRef[T](lvl)
-	if n < kern.nr {
-		if k2 := narrowKernel(lvl, kern); k2 != nil && n%k2.nr == 0 {
-			kern = k2
-		}
+	if nk := kern.narrow; nk != nil && n < kern.nr && n%nk.nr == 0 {
+		kern = nk
 	}
 	threads = threadsFor[T](m, n, k, threads)
 	if useDirect(kern, transA, transB, m, n, k) {

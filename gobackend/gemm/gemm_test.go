@@ -216,7 +216,7 @@ func testGemmShapes[T Float](t *testing.T) {
 }
 
 // TestGemmNarrow checks the products whose n is a multiple of the AVX2
-// kernel's panel width below the AVX-512 kernel's (narrowKernel: 8 and 16
+// kernel's panel width below the AVX-512 kernel's (microKernel.narrow: 8
 // for f64, 16 for f32), which run the AVX2 kernel at AVX512, on every path,
 // transposes and thread count.
 func TestGemmNarrow(t *testing.T) {

@@ -47,6 +47,17 @@ type microKernel[T Float] struct {
 	// where there is none): made with the kernel, not per call, as
 	// wrapping the assembly allocates.
 	directRows []directFunc[T]
+	// narrow is the kernel Gemm runs instead on products narrower than
+	// one of this kernel's panels (n < nr) that its own panels tile
+	// exactly (n a multiple of its nr), or nil: at AVX512, the AVX2
+	// kernel, whose panels are half as wide. B is then read in place and
+	// no tile clipped. f32 on the Zen 5 VM, one thread: 16³ took
+	// 0.24–0.25 µs against 0.46–0.47, 64×16×64 1.42–1.47 against
+	// 2.27–2.34, 128×16×128 5.2–5.5 against 7.0; f64 16×8×16 0.25 against
+	// 0.65, 64×8×64 1.5 against 2.7. Where n is not a multiple of its nr,
+	// both clip, and it ran no faster (f32 16×8×16: 0.44–0.45 µs against
+	// 0.42).
+	narrow *microKernel[T]
 }
 
 // A prefetchKernel is a micro-kernel that also prefetches another
@@ -115,6 +126,11 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 			k.directRows[h-1] = rowsDirectKernel[T](lvl, h, k.nr)
 		}
 	}
+	if lvl.Clamp() == isa.AVX512 {
+		if k2 := kernelRef[T](isa.AVX2); k2.direct != nil && k2.nr < k.nr {
+			k.narrow = k2
+		}
+	}
 	return k
 }
 
@@ -122,34 +138,15 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 // in BLIS order (type, shape, ISA): "sgemm6x16AVX2", "dgemm3x3Generic".
 func Kernel[T Float](lvl isa.Level) string { return kernelFor[T](lvl).name }
 
-// narrowKernel is the kernel Gemm runs instead of kern (lvl's) on products
-// narrower than one of kern's panels (n < kern.nr) that its own panels tile
-// exactly (n a multiple of its nr), or nil: at AVX512, the AVX2 kernel,
-// whose panels are half as wide. B is then read in place and no tile
-// clipped. f32 on the Zen 5 VM, one thread: 16³ took 0.24–0.25 µs against
-// 0.46–0.47, 64×16×64 1.42–1.47 against 2.27–2.34, 128×16×128 5.2–5.5
-// against 7.0; f64 16×8×16 0.25 against 0.65, 64×8×64 1.5 against 2.7.
-// Where n is not a multiple of its nr, both clip, and it ran no faster (f32
-// 16×8×16: 0.44–0.45 µs against 0.42).
-func narrowKernel[T Float](lvl isa.Level, kern *microKernel[T]) *microKernel[T] {
-	if lvl.Clamp() != isa.AVX512 {
-		return nil
-	}
-	if k2 := kernelRef[T](isa.AVX2); k2.direct != nil && k2.nr < kern.nr {
-		return k2
-	}
-	return nil
-}
-
-// NarrowKernel names narrowKernel's kernel for T at lvl and the widths it
-// takes ("" where there is none), for the results' details.
+// NarrowKernel names the kernel Gemm runs for T at lvl on narrow products
+// (microKernel.narrow) and the widths it takes ("" where there is none),
+// for the results' details.
 func NarrowKernel[T Float](lvl isa.Level) string {
 	kern := kernelRef[T](lvl)
-	k2 := narrowKernel(lvl, kern)
-	if k2 == nil {
+	if kern.narrow == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s where n is a multiple of %d below %d", k2.name, k2.nr, kern.nr)
+	return fmt.Sprintf("%s where n is a multiple of %d below %d", kern.narrow.name, kern.narrow.nr, kern.nr)
 }
 
 // Test overrides of the block sizes (0: the kernel's own).

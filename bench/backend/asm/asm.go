@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/backend"
@@ -69,8 +68,14 @@ func (Backend) GoCode() bool { return true }
 // narrow products.
 func gemmKernels(l isa.Level) string {
 	s := gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)"
-	if n32, n64 := gemm.NarrowKernel[float32](l), gemm.NarrowKernel[float64](l); n32 != "" || n64 != "" {
-		s += "; " + strings.Join(slices.DeleteFunc([]string{n32, n64}, func(x string) bool { return x == "" }), ", ")
+	var narrow []string
+	for _, k := range []string{gemm.NarrowKernel[float32](l), gemm.NarrowKernel[float64](l)} {
+		if k != "" {
+			narrow = append(narrow, k)
+		}
+	}
+	if len(narrow) > 0 {
+		s += "; " + strings.Join(narrow, ", ")
 	}
 	return s
 }

@@ -8,15 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU is the calling thread's user and system time.
-func threadCPU() (time.Duration, bool) {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
-		return 0, false
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
-}
-
 // othersCPU is the run time of each thread of this process but the
 // calling one, by thread ID, and of each live child process, by its
 // negated process ID. The caller is locked to its thread.
