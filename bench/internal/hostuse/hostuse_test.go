@@ -100,11 +100,16 @@ func TestStealShare(t *testing.T) {
 	}
 }
 
-// TestHelperSpin is the child of TestBusyThreadsCountsChildren: it spins
-// for three seconds when HOSTUSE_SPIN is set.
+// TestHelperSpin is the child of the tests that count children: it spins
+// for three seconds when HOSTUSE_SPIN is set, and sleeps as long when
+// HOSTUSE_IDLE is.
 func TestHelperSpin(t *testing.T) {
-	if os.Getenv("HOSTUSE_SPIN") == "" {
-		t.Skip("the child process of TestBusyThreadsCountsChildren")
+	switch {
+	case os.Getenv("HOSTUSE_SPIN") != "":
+		spin(1, 3*time.Second)
+	case os.Getenv("HOSTUSE_IDLE") != "":
+		time.Sleep(3 * time.Second)
+	default:
+		t.Skip("the child process of the tests that count children")
 	}
-	spin(1, 3*time.Second)
 }

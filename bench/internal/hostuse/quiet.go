@@ -20,16 +20,16 @@ func WaitQuiet(window, limit time.Duration) time.Duration {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start := time.Now()
-	prev, ok := othersCPU()
+	prev, _, ok := othersCPU()
 	if !ok {
 		return 0
 	}
 	for quiet := 0; ; {
 		t0 := time.Now()
 		time.Sleep(window)
-		cur, ok := othersCPU()
+		cur, runnable, ok := othersCPU()
 		now := time.Now()
-		if ranSince(prev, cur)*quietShare <= now.Sub(t0) {
+		if !runnable && ranSince(prev, cur)*quietShare <= now.Sub(t0) {
 			quiet++
 		} else {
 			quiet = 0

@@ -104,3 +104,19 @@ func TestWaitQuietCountsChildren(t *testing.T) {
 		return waited >= 50*time.Millisecond, s > 0.9, "waited " + waited.String() + " while a child spun (limit 50 ms)"
 	})
 }
+
+// TestWaitQuietIdleChild: a child process that sleeps does not keep it
+// waiting.
+func TestWaitQuietIdleChild(t *testing.T) {
+	needThreadTimes(t)
+	cmd := exec.Command(os.Args[0], "-test.run=TestHelperSpin")
+	cmd.Env = append(os.Environ(), "HOSTUSE_IDLE=1")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	time.Sleep(100 * time.Millisecond)
+	if waited := WaitQuiet(500*time.Microsecond, time.Second); waited > 200*time.Millisecond {
+		t.Errorf("waited %v with only a sleeping child", waited)
+	}
+}

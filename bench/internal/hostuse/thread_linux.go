@@ -1,7 +1,9 @@
 package hostuse
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -18,13 +20,19 @@ import (
 // CPU's timer tick: at 250 Hz (4 ms), 5% of 500 µs windows read a
 // spinning thread as idle (the Zen 5 Turin VM, 1500 windows), and
 // WaitQuiet, given two such windows in a row, called it quiet.
-func othersCPU() (map[int]time.Duration, bool) {
+//
+// A child's threads have no clock this process may read, and their
+// schedstat run time too moves only at the tick. So runnable also says
+// whether any child thread is running or waiting to run at the reading
+// (state R): a child spinning through a window that no tick ended still
+// reads busy (half the 500 µs window pairs read idle otherwise at 250 Hz).
+func othersCPU() (run map[int]time.Duration, runnable, ok bool) {
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	me := unix.Gettid()
-	run := make(map[int]time.Duration, len(tasks))
+	run = make(map[int]time.Duration, len(tasks))
 	for _, t := range tasks {
 		tid, err := strconv.Atoi(t.Name())
 		if err != nil || tid == me {
@@ -41,7 +49,27 @@ func othersCPU() (map[int]time.Duration, bool) {
 	for _, pid := range children() {
 		if n, err := strconv.Atoi(pid); err == nil {
 			run[-n] = threadsRunTime(pid)
+			runnable = runnable || threadRunnable(pid)
 		}
 	}
-	return run, true
+	return run, runnable, true
+}
+
+// threadRunnable says whether a thread of process pid is running or
+// waiting for a CPU: the state after the command name in
+// /proc/PID/task/TID/stat is R.
+func threadRunnable(pid string) bool {
+	files, _ := filepath.Glob("/proc/" + pid + "/task/*/stat")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// The command name may hold spaces and parentheses; the last
+		// ") " ends it.
+		if i := bytes.LastIndex(b, []byte(") ")); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
+			return true
+		}
+	}
+	return false
 }
