@@ -29,14 +29,26 @@ func TestUnstack(t *testing.T) {
 		t.Errorf("alone on CPU %d: unstack moved to %d", cpu, got)
 	}
 	// Runner 0 on this CPU: a move, when the thread may run elsewhere.
-	cpus[0].Store(cpu)
-	got := unstack(cpus, 1)
-	var after unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &after); err != nil || after != all {
-		t.Fatalf("affinity %v after unstack, was %v (%v)", after, all, err)
+	// Once its affinity is whole again the scheduler may bring the thread
+	// back before unstack reads its CPU (on a busy machine it did), so a
+	// move in any of five tries passes.
+	moved := false
+	var got int32
+	for range 5 {
+		cpu = currentCPU()
+		cpus[0].Store(cpu)
+		got = unstack(cpus, 1)
+		var after unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &after); err != nil || after != all {
+			t.Fatalf("affinity %v after unstack, was %v (%v)", after, all, err)
+		}
+		if got != cpu && got >= 0 && all.IsSet(int(got)) {
+			moved = true
+			break
+		}
 	}
-	if all.Count() >= 2 && (got == cpu || got < 0 || !all.IsSet(int(got))) {
-		t.Errorf("stacked on CPU %d with %d CPUs allowed: unstack left it on %d", cpu, all.Count(), got)
+	if all.Count() >= 2 && !moved {
+		t.Errorf("stacked on CPU %d with %d CPUs allowed: unstack left it on %d, five times", cpu, all.Count(), got)
 	}
 	// Every allowed CPU taken by another runner: no move.
 	many := make([]atomic.Int32, 0, 64)
