@@ -48,10 +48,23 @@ var gemmKernels = []gemmKernel{
 	{t: f64, w: zmm, mr: 14, nr: 16, unroll: 4, prefetchA: 0},
 }
 
+// narrowKernels are the AVX-512 micro-kernels one vector wide that
+// gobackend/gemm runs on products narrower than a panel of the AVX-512
+// kernels above (microKernel.narrow there): packed and unpacked, and
+// unpacked with fewer rows (gemm_stream.go). Such products never stream.
+var narrowKernels = []gemmKernel{
+	{t: f32, w: zmm, mr: 14, nr: 16, unroll: 4},
+	{t: f64, w: zmm, mr: 14, nr: 8, unroll: 4},
+}
+
 func genGemm(g *gen) {
 	for _, k := range gemmKernels {
 		g.gemmMicroKernel(k)
 		g.gemmDirectKernel(k) // gemm_direct.go
+	}
+	for _, k := range narrowKernels {
+		g.gemmMicroKernel(k)
+		g.gemmDirectKernel(k)
 	}
 	genPack(g)
 	// GEMV's inner loops: a dot product per row of A (op(A) = A) and an

@@ -27,4 +27,11 @@ func genGemmStream(g *gen) {
 			g.gemmDirectKernel(r)
 		}
 	}
+	for _, k := range narrowKernels {
+		for rows := 1; rows < k.mr; rows++ {
+			r := k
+			r.mr = rows
+			g.gemmDirectKernel(r)
+		}
+	}
 }

@@ -18,10 +18,19 @@ import (
 
 // useDirect says whether Gemm runs this product unpacked: the kernel has an
 // unpacked twin, neither operand is transposed (the twin reads rows of A
-// and of B), and either A and B together are at most the tuned bytes or
+// and of B), and either A and B together are at most the tuned bytes, or
 // A is small enough to stay in L2 while B streams past it once
-// (directColsOuter).
-func useDirect[T Float](kern *microKernel[T], transA, transB bool, m, n, k int) bool {
+// (directColsOuter), or the product runs the narrow kernel
+// (microKernel.narrow).
+//
+// A narrow product is one panel of B wide: each element of A meets its
+// panel once, so a packed copy of A is read as often as A itself would
+// be, and the copy is the cost. f32 at AVX512 on the Zen 5 VM, packed
+// against unpacked, two runs: 4096×16×256 298–455 µs against 195–198 on
+// one thread, 161–185 against 97–118 on two; 1024×16×1024 314–344
+// against 273–415 and 187–215 against 150–222; 4096×16×64 49–56 against
+// 52–56.
+func useDirect[T Float](kern *microKernel[T], narrow, transA, transB bool, m, n, k int) bool {
 	if kern.direct == nil || transA || transB {
 		return false
 	}
@@ -30,7 +39,7 @@ func useDirect[T Float](kern *microKernel[T], transA, transB bool, m, n, k int) 
 	limit := tune.PerDTypeOf(tune.Current().GEMM.Direct, size)
 	// A limit of 0 (-tune found packing ahead from the smallest size)
 	// keeps every product packed.
-	return (m*k+k*n)*size <= limit || limit > 0 && fitsColsOuter(m, k, kern.nr, size)
+	return (m*k+k*n)*size <= limit || limit > 0 && (narrow || fitsColsOuter(m, k, kern.nr, size))
 }
 
 // fitsColsOuter says whether rows of A (m×k) and a column panel of B

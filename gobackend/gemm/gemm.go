@@ -57,11 +57,12 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		return
 	}
 	kern := kernelRef[T](lvl)
-	if nk := kern.narrow; nk != nil && n < kern.nr && n%nk.nr == 0 {
-		kern = nk
+	narrow := false
+	if nk := kern.narrow; nk != nil && n < kern.nr && (n < nk.nr || n%nk.nr == 0) {
+		kern, narrow = nk, true
 	}
 	threads = threadsFor[T](m, n, k, threads)
-	if useDirect(kern, transA, transB, m, n, k) {
+	if useDirect(kern, narrow, transA, transB, m, n, k) {
 		gemmDirect(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)
 		return
 	}

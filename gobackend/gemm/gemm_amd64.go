@@ -46,6 +46,25 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	return microKernel[T]{}, false
 }
 
+// asmNarrowKernel is the AVX-512 kernel one vector wide that Gemm runs on
+// products narrower than a panel of asmKernel's at lvl (microKernel.
+// narrow): 14 rows of 16 f32 or 8 f64, B's panels packed as the AVX2
+// kernels' are.
+func asmNarrowKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
+	if lvl != isa.AVX512 {
+		return microKernel[T]{}, false
+	}
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		k := kernelOf[T, float32]("sgemm14x16AVX512", 14, 16, kcMin512, false, sgemm14x16AVX512, sgemm14x16AVX512Direct,
+			spackCopy14AVX2, spackGather14AVX2, spackCopy16AVX2, spackGather16AVX2, spackRows16AVX2)
+		k.packGatherA = packerOf[T](spackTranspose14AVX512, 14, true)
+		return k, true
+	}
+	return kernelOf[T, float64]("dgemm14x8AVX512", 14, 8, kcMin512, true, dgemm14x8AVX512, dgemm14x8AVX512Direct,
+		dpackCopy14AVX2, dpackGather14AVX2, dpackCopy8AVX2, dpackGather8AVX2, dpackRows8AVX2), true
+}
+
 // spackTranspose14AVX512 packs 14 rows of A as spackGather14AVX2 does
 // (dst[p·14+i] = src[i·lds+p], p < k): 16 values of every row at a time
 // by lowpPackRowsAVX512's register transpose, the last k mod 16 by the

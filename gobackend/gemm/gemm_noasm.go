@@ -7,6 +7,8 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 // asmKernel: no assembly on this platform or under the purego tag.
 func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKernel[T]{}, false }
 
+func asmNarrowKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKernel[T]{}, false }
+
 const haveGemvAsm = false
 
 func dotAsm[T Float](gemvImpl, []T, []T) float64 { panic("gemm: no assembly") }

@@ -52,6 +52,30 @@ func dgemm14x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha 
 // reading it. k ≥ 1.
 func dgemm14x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
+// sgemm14x16AVX512 computes the 14×16 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 16
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+func sgemm14x16AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm14x16AVX512Direct computes the 14×16 tile c = alpha·a·b + beta·c, a row-major
+// (14 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm14x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// dgemm14x8AVX512 computes the 14×8 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 8
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+func dgemm14x8AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm14x8AVX512Direct computes the 14×8 tile c = alpha·a·b + beta·c, a row-major
+// (14 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm14x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
 // spackCopy6AVX2 sets dst[p*6+i] = src[p*lds+i] for p < k, i < 6.
 func spackCopy6AVX2(k int, src *float32, lds int, dst *float32)
 
@@ -741,3 +765,159 @@ func dgemm13x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha 
 // row-major with row stride ldc. beta == 0 (either sign) writes c without
 // reading it. k ≥ 1.
 func dgemm13x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// sgemm1x16AVX512Direct computes the 1×16 tile c = alpha·a·b + beta·c, a row-major
+// (1 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm1x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm2x16AVX512Direct computes the 2×16 tile c = alpha·a·b + beta·c, a row-major
+// (2 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm2x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm3x16AVX512Direct computes the 3×16 tile c = alpha·a·b + beta·c, a row-major
+// (3 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm3x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm4x16AVX512Direct computes the 4×16 tile c = alpha·a·b + beta·c, a row-major
+// (4 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm4x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm5x16AVX512Direct computes the 5×16 tile c = alpha·a·b + beta·c, a row-major
+// (5 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm5x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm6x16AVX512Direct computes the 6×16 tile c = alpha·a·b + beta·c, a row-major
+// (6 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm6x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm7x16AVX512Direct computes the 7×16 tile c = alpha·a·b + beta·c, a row-major
+// (7 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm7x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm8x16AVX512Direct computes the 8×16 tile c = alpha·a·b + beta·c, a row-major
+// (8 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm8x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm9x16AVX512Direct computes the 9×16 tile c = alpha·a·b + beta·c, a row-major
+// (9 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm9x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm10x16AVX512Direct computes the 10×16 tile c = alpha·a·b + beta·c, a row-major
+// (10 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm10x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm11x16AVX512Direct computes the 11×16 tile c = alpha·a·b + beta·c, a row-major
+// (11 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm11x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm12x16AVX512Direct computes the 12×16 tile c = alpha·a·b + beta·c, a row-major
+// (12 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm12x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemm13x16AVX512Direct computes the 13×16 tile c = alpha·a·b + beta·c, a row-major
+// (13 rows of k, stride lda), b row-major (k rows of 16, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func sgemm13x16AVX512Direct(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// dgemm1x8AVX512Direct computes the 1×8 tile c = alpha·a·b + beta·c, a row-major
+// (1 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm1x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm2x8AVX512Direct computes the 2×8 tile c = alpha·a·b + beta·c, a row-major
+// (2 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm2x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm3x8AVX512Direct computes the 3×8 tile c = alpha·a·b + beta·c, a row-major
+// (3 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm3x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm4x8AVX512Direct computes the 4×8 tile c = alpha·a·b + beta·c, a row-major
+// (4 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm4x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm5x8AVX512Direct computes the 5×8 tile c = alpha·a·b + beta·c, a row-major
+// (5 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm5x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm6x8AVX512Direct computes the 6×8 tile c = alpha·a·b + beta·c, a row-major
+// (6 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm6x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm7x8AVX512Direct computes the 7×8 tile c = alpha·a·b + beta·c, a row-major
+// (7 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm7x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm8x8AVX512Direct computes the 8×8 tile c = alpha·a·b + beta·c, a row-major
+// (8 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm8x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm9x8AVX512Direct computes the 9×8 tile c = alpha·a·b + beta·c, a row-major
+// (9 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm9x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm10x8AVX512Direct computes the 10×8 tile c = alpha·a·b + beta·c, a row-major
+// (10 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm10x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm11x8AVX512Direct computes the 11×8 tile c = alpha·a·b + beta·c, a row-major
+// (11 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm11x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm12x8AVX512Direct computes the 12×8 tile c = alpha·a·b + beta·c, a row-major
+// (12 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm12x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
+
+// dgemm13x8AVX512Direct computes the 13×8 tile c = alpha·a·b + beta·c, a row-major
+// (13 rows of k, stride lda), b row-major (k rows of 8, stride ldb), c
+// row-major with row stride ldc. beta == 0 (either sign) writes c without
+// reading it. k ≥ 1.
+func dgemm13x8AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)

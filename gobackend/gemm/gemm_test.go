@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
@@ -215,16 +216,26 @@ func testGemmShapes[T Float](t *testing.T) {
 	}
 }
 
-// TestGemmNarrow checks the products whose n is a multiple of the AVX2
-// kernel's panel width below the AVX-512 kernel's (microKernel.narrow: 8
-// for f64, 16 for f32), which run the AVX2 kernel at AVX512, on every path,
-// transposes and thread count.
+// TestGemmNarrow checks the products narrower than the AVX-512 kernel's
+// panel whose n is below the narrow kernel's panel width or a multiple of
+// it (microKernel.narrow: 8 for f64, 16 for f32), which run the AVX-512
+// kernel one vector wide at AVX512, on every path, transposes and thread
+// count, with every row remainder of its 14 rows and depths past a kc
+// block.
 func TestGemmNarrow(t *testing.T) {
+	if _, asm := asmNarrowKernel[float32](isa.AVX512); asm && slices.Contains(isa.Levels(), isa.AVX512) {
+		if got := kernelRef[float32](isa.AVX512).narrow; got == nil || got.name != "sgemm14x16AVX512" {
+			t.Errorf("f32 narrow kernel at AVX512: %v", got)
+		}
+		if got := kernelRef[float64](isa.AVX512).narrow; got == nil || got.name != "dgemm14x8AVX512" {
+			t.Errorf("f64 narrow kernel at AVX512: %v", got)
+		}
+	}
 	rnd := rand.New(rand.NewPCG(9, 10))
 	i := 0
 	for _, lvl := range isa.Levels() {
-		for _, n := range []int{8, 16} {
-			for _, mk := range [][2]int{{1, 1}, {5, 17}, {16, 16}, {33, 7}, {65, 64}} {
+		for _, n := range []int{1, 5, 8, 12, 16} {
+			for _, mk := range [][2]int{{1, 1}, {5, 17}, {16, 16}, {33, 7}, {65, 64}, {14, 3}, {27, 600}, {155, 40}} {
 				for tr := range 4 {
 					ab := alphaBetas[i%len(alphaBetas)]
 					tc := gemmCase{lvl: lvl, transA: tr&1 != 0, transB: tr&2 != 0, m: mk[0], n: n, k: mk[1],

@@ -48,15 +48,17 @@ type microKernel[T Float] struct {
 	// wrapping the assembly allocates.
 	directRows []directFunc[T]
 	// narrow is the kernel Gemm runs instead on products narrower than
-	// one of this kernel's panels (n < nr) that its own panels tile
-	// exactly (n a multiple of its nr), or nil: at AVX512, the AVX2
-	// kernel, whose panels are half as wide. B is then read in place and
-	// no tile clipped. f32 on the Zen 5 VM, one thread: 16³ took
-	// 0.24–0.25 µs against 0.46–0.47, 64×16×64 1.42–1.47 against
-	// 2.27–2.34, 128×16×128 5.2–5.5 against 7.0; f64 16×8×16 0.25 against
-	// 0.65, 64×8×64 1.5 against 2.7. Where n is not a multiple of its nr,
-	// both clip, and it ran no faster (f32 16×8×16: 0.44–0.45 µs against
-	// 0.42).
+	// one of this kernel's panels (n < nr) that fill its own panels
+	// better: n a multiple of its nr, or below it. At AVX512, the AVX-512
+	// kernel one vector wide (asmNarrowKernel), which at n = 16 (f32) or
+	// 8 (f64) clips no tile where this one clips half of each, and at
+	// fewer columns clips half as much; it runs unpacked (useDirect).
+	// f32 on the Zen 5 VM, one thread, against this kernel: 1024×16×1024
+	// 314–407 µs against 622–681, 4096×16×256 195–198 against 766–888,
+	// 128×16×128 3.0–3.3 against 5.2–5.7; 1024×8×1024 293–395 against
+	// 508–524, 4096×1×256 216–243 against 473–485. Between the two
+	// widths (f32 n = 17–31) both clip as much, and this kernel reads B
+	// once.
 	narrow *microKernel[T]
 }
 
@@ -115,6 +117,17 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 		// kc 128–512 and mc 48–384 all ran alike.
 		k.kc, k.mc, k.nc = 256, 96, 2048
 	}
+	finishKernel(&k, lvl)
+	if nk, ok := asmNarrowKernel[T](lvl.Clamp()); ok && nk.nr < k.nr {
+		finishKernel(&nk, lvl)
+		k.narrow = &nk
+	}
+	return k
+}
+
+// finishKernel applies the tests' block sizes, rounds mc and nc to whole
+// tiles, and wraps the unpacked kernels of fewer rows.
+func finishKernel[T Float](k *microKernel[T], lvl isa.Level) {
 	if blockKC > 0 {
 		k.kc, k.mc, k.nc, k.streamKC = blockKC, blockMC, blockNC, 0
 	}
@@ -126,12 +139,6 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 			k.directRows[h-1] = rowsDirectKernel[T](lvl, h, k.nr)
 		}
 	}
-	if lvl.Clamp() == isa.AVX512 {
-		if k2 := kernelRef[T](isa.AVX2); k2.direct != nil && k2.nr < k.nr {
-			k.narrow = k2
-		}
-	}
-	return k
 }
 
 // Kernel returns the name of the micro-kernel Gemm runs for T at level lvl,
@@ -146,7 +153,7 @@ func NarrowKernel[T Float](lvl isa.Level) string {
 	if kern.narrow == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s where n is a multiple of %d below %d", kern.narrow.name, kern.narrow.nr, kern.nr)
+	return fmt.Sprintf("%s where n is below %d, or a multiple of %d below %d", kern.narrow.name, kern.narrow.nr, kern.narrow.nr, kern.nr)
 }
 
 // Test overrides of the block sizes (0: the kernel's own).

@@ -25,6 +25,9 @@ var (
 	dRowsDirectAVX512 = []asmDirect[float64]{dgemm1x16AVX512Direct, dgemm2x16AVX512Direct, dgemm3x16AVX512Direct, dgemm4x16AVX512Direct, dgemm5x16AVX512Direct, dgemm6x16AVX512Direct, dgemm7x16AVX512Direct, dgemm8x16AVX512Direct, dgemm9x16AVX512Direct, dgemm10x16AVX512Direct, dgemm11x16AVX512Direct, dgemm12x16AVX512Direct, dgemm13x16AVX512Direct}
 	sRowsDirectAVX2   = []asmDirect[float32]{sgemm1x16AVX2Direct, sgemm2x16AVX2Direct, sgemm3x16AVX2Direct, sgemm4x16AVX2Direct, sgemm5x16AVX2Direct}
 	dRowsDirectAVX2   = []asmDirect[float64]{dgemm1x8AVX2Direct, dgemm2x8AVX2Direct, dgemm3x8AVX2Direct, dgemm4x8AVX2Direct, dgemm5x8AVX2Direct}
+	// The narrow kernels' (asmNarrowKernel), one zmm wide.
+	sRowsDirect16AVX512 = []asmDirect[float32]{sgemm1x16AVX512Direct, sgemm2x16AVX512Direct, sgemm3x16AVX512Direct, sgemm4x16AVX512Direct, sgemm5x16AVX512Direct, sgemm6x16AVX512Direct, sgemm7x16AVX512Direct, sgemm8x16AVX512Direct, sgemm9x16AVX512Direct, sgemm10x16AVX512Direct, sgemm11x16AVX512Direct, sgemm12x16AVX512Direct, sgemm13x16AVX512Direct}
+	dRowsDirect8AVX512  = []asmDirect[float64]{dgemm1x8AVX512Direct, dgemm2x8AVX512Direct, dgemm3x8AVX512Direct, dgemm4x8AVX512Direct, dgemm5x8AVX512Direct, dgemm6x8AVX512Direct, dgemm7x8AVX512Direct, dgemm8x8AVX512Direct, dgemm9x8AVX512Direct, dgemm10x8AVX512Direct, dgemm11x8AVX512Direct, dgemm12x8AVX512Direct, dgemm13x8AVX512Direct}
 )
 
 // rowsKernel returns the kernel computing rows×nr tiles (rows < kern.mr)
@@ -73,6 +76,10 @@ func rowsDirectKernel[T Float](lvl isa.Level, rows, nr int) directFunc[T] {
 		return rowsDirectOf[T](sRowsDirectAVX512, rows, nr)
 	case lvl.Clamp() == isa.AVX512 && !f32 && nr == 16:
 		return rowsDirectOf[T](dRowsDirectAVX512, rows, nr)
+	case lvl.Clamp() == isa.AVX512 && f32 && nr == 16:
+		return rowsDirectOf[T](sRowsDirect16AVX512, rows, nr)
+	case lvl.Clamp() == isa.AVX512 && !f32 && nr == 8:
+		return rowsDirectOf[T](dRowsDirect8AVX512, rows, nr)
 	case lvl.Clamp() == isa.AVX2 && f32 && nr == 16:
 		return rowsDirectOf[T](sRowsDirectAVX2, rows, nr)
 	case lvl.Clamp() == isa.AVX2 && !f32 && nr == 8:
