@@ -69,12 +69,7 @@ func TestBusyThreadsCountsChildren(t *testing.T) {
 		t.Skip("no /proc/PID/task/TID/children on this kernel")
 	}
 	// A child that spins, while this process sleeps: its time is counted.
-	cmd := exec.Command(os.Args[0], "-test.run=TestHelperSpin")
-	cmd.Env = append(os.Environ(), "HOSTUSE_SPIN=1")
-	if err := cmd.Start(); err != nil {
-		t.Skip(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	startChild(t, "HOSTUSE_SPIN")
 	time.Sleep(50 * time.Millisecond)
 	u := over(func() { time.Sleep(300 * time.Millisecond) })
 	busy, ok := u.BusyThreads()
@@ -98,6 +93,19 @@ func TestStealShare(t *testing.T) {
 	if s < 0 || s > 1 {
 		t.Errorf("steal share %v outside [0, 1]", s)
 	}
+}
+
+// startChild starts this test binary as TestHelperSpin's child with env
+// set, and kills it at the end of t; it skips t where it cannot start.
+func startChild(t *testing.T, env string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=TestHelperSpin")
+	cmd.Env = append(os.Environ(), env+"=1")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
 }
 
 // TestHelperSpin is the child of the tests that count children: it spins

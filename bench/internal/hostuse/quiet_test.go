@@ -2,7 +2,6 @@ package hostuse
 
 import (
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"testing"
@@ -89,13 +88,7 @@ func TestWaitQuietLimits(t *testing.T) {
 // TestWaitQuietCountsChildren: a child process spinning keeps it waiting.
 func TestWaitQuietCountsChildren(t *testing.T) {
 	needThreadTimes(t)
-	cmd := exec.Command(os.Args[0], "-test.run=TestHelperSpin")
-	cmd.Env = append(os.Environ(), "HOSTUSE_SPIN=1")
-	if err := cmd.Start(); err != nil {
-		t.Skip(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	pid := strconv.Itoa(cmd.Process.Pid)
+	pid := strconv.Itoa(startChild(t, "HOSTUSE_SPIN").Process.Pid)
 	time.Sleep(100 * time.Millisecond)
 	tries(t, func() (bool, bool, string) {
 		c0, t0 := threadsRunTime(pid), time.Now()
@@ -109,12 +102,7 @@ func TestWaitQuietCountsChildren(t *testing.T) {
 // waiting.
 func TestWaitQuietIdleChild(t *testing.T) {
 	needThreadTimes(t)
-	cmd := exec.Command(os.Args[0], "-test.run=TestHelperSpin")
-	cmd.Env = append(os.Environ(), "HOSTUSE_IDLE=1")
-	if err := cmd.Start(); err != nil {
-		t.Skip(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	startChild(t, "HOSTUSE_IDLE")
 	time.Sleep(100 * time.Millisecond)
 	if waited := WaitQuiet(500*time.Microsecond, time.Second); waited > 200*time.Millisecond {
 		t.Errorf("waited %v with only a sleeping child", waited)
