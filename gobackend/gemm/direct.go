@@ -150,7 +150,7 @@ func (d *directJob[T]) block(t int) {
 	nr := d.kern.nr
 	t0, t1 := d.rowTiles*r/d.tr, d.rowTiles*(r+1)/d.tr
 	j0, j1 := d.colTiles*q/d.tc*nr, min(d.n, d.colTiles*(q+1)/d.tc*nr)
-	// The scratch tile of the edge tiles, from the pool: an array here
+	// The scratch tile of the edge tiles, from the buffer cache: an array here
 	// would be allocated at each call, as the kernels it is passed to are
 	// function values.
 	var tile []T

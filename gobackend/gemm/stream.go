@@ -129,7 +129,7 @@ func (s *stream[T]) run(lo, hi int) {
 	bufB := getBuf[T](streamChunkPanels * nr * s.kc)
 	defer putBuf(bufB)
 	bp := *bufB
-	// The edge tiles' scratch, from the pool, as gemmDirect's: an array
+	// The edge tiles' scratch, from the buffer cache, as gemmDirect's: an array
 	// here is allocated at every call.
 	bufT := getBuf[T](mr * nr)
 	defer putBuf(bufT)

@@ -126,19 +126,27 @@ func children() []string {
 
 // threadsRunTime sums the run time of every thread of process pid.
 func threadsRunTime(pid string) time.Duration {
-	files, _ := filepath.Glob("/proc/" + pid + "/task/*/schedstat")
-	var ns int64
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		if i := bytes.IndexByte(b, ' '); i > 0 {
-			v, _ := strconv.ParseInt(string(b[:i]), 10, 64)
-			ns += v
-		}
+	tasks, _ := filepath.Glob("/proc/" + pid + "/task/*")
+	var d time.Duration
+	for _, task := range tasks {
+		d += taskRunTime(task)
 	}
-	return time.Duration(ns)
+	return d
+}
+
+// taskRunTime is the run time of the thread whose /proc directory is
+// task: the first field of its schedstat (0 where it ended).
+func taskRunTime(task string) time.Duration {
+	b, err := os.ReadFile(task + "/schedstat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.IndexByte(b, ' ')
+	if i <= 0 {
+		return 0
+	}
+	v, _ := strconv.ParseInt(string(b[:i]), 10, 64)
+	return time.Duration(v)
 }
 
 // statTicks reads the steal, busy and total ticks of all CPUs from the

@@ -47,29 +47,29 @@ func othersCPU() (run map[int]time.Duration, runnable, ok bool) {
 		}
 	}
 	for _, pid := range children() {
-		if n, err := strconv.Atoi(pid); err == nil {
-			run[-n] = threadsRunTime(pid)
-			runnable = runnable || threadRunnable(pid)
+		n, err := strconv.Atoi(pid)
+		if err != nil {
+			continue
+		}
+		tasks, _ := filepath.Glob("/proc/" + pid + "/task/*")
+		for _, task := range tasks {
+			run[-n] += taskRunTime(task)
+			runnable = runnable || taskRunnable(task)
 		}
 	}
 	return run, runnable, true
 }
 
-// threadRunnable says whether a thread of process pid is running or
-// waiting for a CPU: the state after the command name in
-// /proc/PID/task/TID/stat is R.
-func threadRunnable(pid string) bool {
-	files, _ := filepath.Glob("/proc/" + pid + "/task/*/stat")
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		// The command name may hold spaces and parentheses; the last
-		// ") " ends it.
-		if i := bytes.LastIndex(b, []byte(") ")); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
-			return true
-		}
+// taskRunnable says whether the thread whose /proc directory is task is
+// running or waiting for a CPU: the state after the command name in its
+// stat is R.
+func taskRunnable(task string) bool {
+	b, err := os.ReadFile(task + "/stat")
+	if err != nil {
+		return false
 	}
-	return false
+	// The command name may hold spaces and parentheses; the last ") "
+	// ends it.
+	i := bytes.LastIndex(b, []byte(") "))
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'R'
 }
