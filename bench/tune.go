@@ -103,7 +103,8 @@ func tuneSearches() []tuneSearch {
 			tuneSearch{"zmm.math", w[2:4], ladder(wideBottom, wideTop), kindZMM})
 	}
 	s = append(s, tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores})
-	return append(s, gemvSearches()...)
+	s = append(s, gemvSearches()...)
+	return append(s, fftSearches()...)
 }
 
 // The ladder of the vector-width crossovers and of elem's store kind, in

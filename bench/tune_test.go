@@ -16,14 +16,16 @@ import (
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
-// tinySearches are two thread crossovers and a store-kind crossover over
-// two short sizes each: enough to run the whole search in a test's time.
+// tinySearches are two thread crossovers, a store-kind, a width and the
+// FFT's crossover over two short sizes each: enough to run the whole
+// search in a test's time.
 func tinySearches() []tuneSearch {
 	return []tuneSearch{
 		{"nontemporal.dequantize", quantOps(5 << 11)[1:], ladder(5<<10, 5<<11), kindStores},
 		{"parallel.elem_cheap.f64", cheapOps[float64](16 << 10), ladder(8<<10, 16<<10), kindThreads},
 		{"parallel.reduce.f32", reduceOps[float32](16 << 10), ladder(8<<10, 16<<10), kindThreads},
 		{"zmm.math", wideOps(64 << 10)[2:4], ladder(32<<10, 64<<10), kindZMM},
+		fftShareSearch[complex64]("fft.share.f32", ladder(256<<10, 512<<10)),
 	}
 }
 
@@ -44,7 +46,7 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.Measured.Complete || len(f.Measured.Tuned) != 4 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
+	if !f.Measured.Complete || len(f.Measured.Tuned) != 5 || len(f.Measured.Ladders["parallel.reduce.f32"]) != 2 {
 		t.Errorf("measured %+v", f.Measured)
 	}
 	// The store search timed both kinds at 1 and 2 threads and chose a
@@ -65,6 +67,15 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	}
 	if v := f.Params.ZMM.Math; v != 0 && v != 32<<10 && v != tune.MaxPieceBytes {
 		t.Errorf("zmm.math = %d, not 0, the ladder's foot or every size", v)
+	}
+	// The FFT's search timed 1 thread against 2 at each length (16 and
+	// 32 Ki complex64) and chose a size of its ladder or twice its top.
+	ff := f.Measured.Ladders["fft.share.f32"]
+	if len(ff) != 2 || ff[0].NS["fft.c64"][0] <= 0 || ff[1].NS["fft.c64"][1] <= 0 {
+		t.Errorf("fft.share.f32 ladder %+v", ff)
+	}
+	if v := f.Params.FFT.Share.F32; v != 256<<10 && v != 512<<10 && v != 1<<20 {
+		t.Errorf("fft.share.f32 = %d, not a size of its ladder or twice its top", v)
 	}
 	if tune.Source() != before {
 		t.Errorf("the search left the parameters from %q, not %q as it found them", tune.Source(), before)

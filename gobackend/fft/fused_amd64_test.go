@@ -30,7 +30,8 @@ func TestFusedStages(t *testing.T) {
 
 func checkFused[C Complex](t *testing.T, lvl isa.Level) {
 	ymmFuseBytes = 1 // fuse at every length at isa.AVX2
-	defer func() { shareAbove, noFuse, ymmFuseBytes = 0, false, 0 }()
+	defer func() { noFuse, ymmFuseBytes = false, 0 }()
+	shareEveryLength(t) // on more than one thread
 	for _, n := range []int{32, 64, 256, 1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 16} {
 		x := randomInput(n, uint64(n)+7)
 		in := make([]C, n)
@@ -38,25 +39,19 @@ func checkFused[C Complex](t *testing.T, lvl isa.Level) {
 			in[i] = C(v)
 		}
 		for _, inverse := range []bool{false, true} {
-			for _, shared := range []bool{false, true} {
-				for threads := 1; threads <= 3; threads++ {
-					if !shared && threads > 1 {
-						continue
-					}
-					shareAbove = b2i(shared)
-					noFuse = true
-					plain := NewPlan[C](lvl, n, inverse, threads)
-					noFuse = false
-					fused := NewPlan[C](lvl, n, inverse, threads)
-					if countFused(fused.stages) == 0 && n >= 256 { // below, some levels fuse none
-						t.Fatalf("%s n=%d threads=%d: no fused stage", lvl, n, threads)
-					}
-					want, got := make([]C, n), make([]C, n)
-					plain.Transform(want, in)
-					fused.Transform(got, in)
-					if i := firstDiff(got, want); i >= 0 {
-						t.Fatalf("%s %T n=%d inverse=%v shared=%v threads=%d: output %d is %v fused, %v as two stages", lvl, got[0], n, inverse, shared, threads, i, got[i], want[i])
-					}
+			for threads := 1; threads <= 3; threads++ {
+				noFuse = true
+				plain := NewPlan[C](lvl, n, inverse, threads)
+				noFuse = false
+				fused := NewPlan[C](lvl, n, inverse, threads)
+				if countFused(fused.stages) == 0 && n >= 256 { // below, some levels fuse none
+					t.Fatalf("%s n=%d threads=%d: no fused stage", lvl, n, threads)
+				}
+				want, got := make([]C, n), make([]C, n)
+				plain.Transform(want, in)
+				fused.Transform(got, in)
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("%s %T n=%d inverse=%v threads=%d: output %d is %v fused, %v as two stages", lvl, got[0], n, inverse, threads, i, got[i], want[i])
 				}
 			}
 		}

@@ -31,6 +31,7 @@ func TestPairStage(t *testing.T) {
 	if !haveAsm || !isa.AVX512.Supported() {
 		t.Skip("no AVX-512")
 	}
+	shareEveryLength(t) // 1 << 13 on more than one thread
 	for _, n := range []int{32, 64, 128, 1024, 1 << 13} {
 		for _, inverse := range []bool{false, true} {
 			for threads := 1; threads <= 3; threads++ {
@@ -51,11 +52,8 @@ func TestPairStage(t *testing.T) {
 					x[i] = complex64(v)
 				}
 				got, want := make([]complex64, n), make([]complex64, n)
-				old := shareAbove
-				shareAbove = 1 // share every length past minParallelLen
 				p.Transform(got, x)
 				withoutPairs(p).Transform(want, x)
-				shareAbove = old
 				for i := range got {
 					if got[i] != want[i] {
 						t.Fatalf("n=%d inverse=%v threads=%d: y[%d] = %v, the broadcast kernel's %v", n, inverse, threads, i, got[i], want[i])

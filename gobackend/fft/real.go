@@ -98,15 +98,15 @@ func (p *RealPlan[R, C]) Transform(y []C, x []R) {
 // splitReal turns Z, the h-point transform of the pairs (in y's first h
 // values, interleaved re, im), into X[0…h] in place; tw holds −½i·W^k.
 // The steps k = 1…h/2 are independent (each reads and writes Z[k] and
-// Z[h−k]): a pass over more than the L2 cache holds (pastCache) is
-// shared between threads.
+// Z[h−k]): a pass over fft.share bytes or more (pastCache) is shared
+// between threads.
 func splitReal[R Real](lvl isa.Level, y, tw []R, threads int) {
 	h := len(y)/2 - 1
 	re, im := y[0], y[1]
 	y[0], y[1] = re+im, 0
 	y[2*h], y[2*h+1] = re-im, 0
 	steps := h / 2
-	if !pastCache(len(y)*int(unsafe.Sizeof(y[0])), steps, threads) || num.Single(steps, threads, minSplitSteps) {
+	if !pastCache(int(unsafe.Sizeof(y[0])), len(y)*int(unsafe.Sizeof(y[0])), steps, threads) || num.Single(steps, threads, minSplitSteps) {
 		splitSteps(lvl, y, tw, 0, steps)
 		return
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // runShared runs one stage on threads goroutines (num.For): its
@@ -36,33 +37,22 @@ func runShared[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, t
 const minSharedButterflies = 512
 
 // worthSharing reports whether a transform of n values of C shares its
-// stages between threads: when its input and output fill the L2 cache
-// (isa.Caches) or outgrow it, so that each stage streams from L3 or
-// memory and a second core adds to the bandwidth and its own L2. Below it
-// a second core only moves the data between the cores' caches at every
-// stage: 64 Ki complex64 (1 MiB in and out, 2 MiB L2) ran 87–89 µs on two
-// threads against 72–74 µs on one; 64 Ki complex128 (2 MiB), with its
-// stages fused in pairs, 166–173 µs on two against 231–233 µs on one
-// (BenchmarkShared-like runs, alternated, Rocket Lake Xeon VM).
+// stages between threads: when its input and output reach the tune
+// parameter fft.share of its type (by default a core's L2 cache: each
+// stage then streams from L3 or memory, and a second core adds to the
+// bandwidth and its own L2). Below it a second core only moves the data
+// between the cores' caches at every stage (tune.FFT).
 func worthSharing[C Complex](n, threads int) bool {
 	var z C
-	return pastCache(2*n*int(unsafe.Sizeof(z)), n, threads)
+	return pastCache(int(unsafe.Sizeof(z))/2, 2*n*int(unsafe.Sizeof(z)), n, threads)
 }
 
-// pastCache reports whether a pass of n steps over bytes of data is
-// shared between threads: more than one, bytes at least the L2 cache,
-// and n at least minParallelLen.
-func pastCache(bytes, n, threads int) bool {
-	cut := shareAbove
-	if cut == 0 {
-		cut = isa.Caches().L2
-	}
-	return threads > 1 && n >= minParallelLen && bytes >= cut
+// pastCache reports whether a pass of n steps over bytes of data, of
+// size-byte reals, is shared between threads: more than one, bytes at
+// least fft.share (tune.Params.FFTShares), and n at least minParallelLen.
+func pastCache(size, bytes, n, threads int) bool {
+	return threads > 1 && n >= minParallelLen && tune.Current().FFTShares(size, bytes)
 }
-
-// shareAbove replaces the L2 cache's size in pastCache when not 0: the
-// tests set it to share lengths whose definition they can compute.
-var shareAbove int
 
 // minParallelLen is the fewest steps (a transform's length) shared
 // between threads, whatever the cache: each stage then has 8 Ki values,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // TestSharedStages: transforms long enough to share their stages
@@ -14,8 +15,7 @@ import (
 // radix-3 and 5 stages split too), both directions. The threads change
 // no bit: each output is computed as on one thread.
 func TestSharedStages(t *testing.T) {
-	shareAbove = 1
-	defer func() { shareAbove = 0 }()
+	shareEveryLength(t)
 	for _, lvl := range isa.Levels() {
 		t.Run(fmt.Sprint(lvl), func(t *testing.T) {
 			checkShared[complex64](t, lvl, 0x1p-24)
@@ -72,8 +72,7 @@ func firstDiff[C comparable](a, b []C) int {
 // as well as its stages (the cache cut lowered) gives the same bits on 2 and 3 threads as on one,
 // and that is the complex transform of the same input, to rounding.
 func TestRealShared(t *testing.T) {
-	shareAbove = 1
-	defer func() { shareAbove = 0 }()
+	shareEveryLength(t)
 	n := 4 * minSplitSteps * 2 // h/2 = 2·minSplitSteps steps: two pieces
 	x := realInput(n, 11)
 	in, cx := make([]float64, n), make([]complex128, n)
@@ -119,22 +118,41 @@ func BenchmarkShared(b *testing.B) {
 	}
 }
 
-// TestWorthSharing: the cut follows the L2 cache's size: a transform
-// whose input and output take half of it stays on one thread, one whose
-// fill it is shared, and one thread never shares.
+// TestWorthSharing: the cut is the tune parameter fft.share of the type,
+// in bytes of input and output: a transform whose take one byte less
+// stays on one thread, one whose reach it is shared, and one thread or a
+// length below minParallelLen never shares.
 func TestWorthSharing(t *testing.T) {
-	l2 := isa.Caches().L2
-	fills := l2 / 2 / 16 // complex128 values whose input and output fill L2
-	if fills/2 < minParallelLen {
-		t.Skipf("L2 of %d bytes: below the shortest shared length", l2)
+	defer tune.Save().Restore()
+	const n = 4 * minParallelLen
+	p := tune.Defaults()
+	p.FFT.Share.F32, p.FFT.Share.F64 = 2*n*8, 2*n*16 // n complex64, n complex128
+	tune.Apply(p, "test")
+	if !worthSharing[complex64](n, 2) || !worthSharing[complex128](n, 2) {
+		t.Errorf("%d values at the cut not shared", n)
 	}
-	if worthSharing[complex128](fills/2, 2) {
-		t.Errorf("%d complex128 (in and out: half L2's %d bytes) shared", fills/2, l2)
+	if worthSharing[complex64](n-1, 2) || worthSharing[complex128](n-1, 2) {
+		t.Errorf("%d values below the cut shared", n-1)
 	}
-	if !worthSharing[complex128](fills, 2) {
-		t.Errorf("%d complex128 (in and out: L2's %d bytes) not shared", fills, l2)
-	}
-	if worthSharing[complex128](fills, 1) {
+	if worthSharing[complex128](n, 1) {
 		t.Errorf("shared on one thread")
 	}
+	p.FFT.Share.F32, p.FFT.Share.F64 = 0, 0
+	tune.Apply(p, "test")
+	if worthSharing[complex64](minParallelLen-1, 2) || !worthSharing[complex64](minParallelLen, 2) {
+		t.Errorf("fft.share 0: the least shared length is not minParallelLen (%d)", minParallelLen)
+	}
+	if d := tune.Defaults().FFT.Share; d.F32 != isa.Caches().L2 || d.F64 != isa.Caches().L2 {
+		t.Errorf("default fft.share %+v, want the L2 cache's %d bytes", d, isa.Caches().L2)
+	}
+}
+
+// shareEveryLength makes every transform of minParallelLen values or more
+// share its stages for the rest of t.
+func shareEveryLength(t *testing.T) {
+	saved := tune.Save()
+	t.Cleanup(saved.Restore)
+	p := *tune.Current()
+	p.FFT.Share = tune.PerDType{}
+	tune.Apply(p, "test: share every length")
 }

@@ -27,6 +27,7 @@ type Params struct {
 	GEMM        GEMM        `json:"gemm"`
 	ZMM         ZMM         `json:"zmm"`
 	GEMV        GEMV        `json:"gemv"`
+	FFT         FFT         `json:"fft"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -85,7 +86,8 @@ func Defaults() Params {
 		Cheap:  PerDType{F32: 64 << 10, F64: 64 << 10},
 		Math:   PerDType{F32: 16 << 10, F64: 16 << 10},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
-	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), ZMM: defaultZMM(), GEMV: defaultGEMV()}
+	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), ZMM: defaultZMM(), GEMV: defaultGEMV(),
+		FFT: defaultFFT()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -109,7 +111,8 @@ func (p *Params) Fields() []Field {
 	f = append(f, p.gemmFields()...)
 	f = append(f, p.zmmFields()...)
 	f = append(f, Field{"nontemporal.elem", &p.NonTemporal.Elem})
-	return append(f, p.gemvFields()...)
+	f = append(f, p.gemvFields()...)
+	return append(f, p.fftFields()...)
 }
 
 // Validate says which value is out of range, if any: every value, in bytes
