@@ -16,7 +16,7 @@ TEXT ·quantizeI8AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Y1
 	VBROADCASTSS sqlo_s<>+0(SB), Y2
 	VBROADCASTSS sqhi_s<>+0(SB), Y3
-	VMOVDQU      qperm<>+0(SB), Y4
+	VMOVDQU      qperm8<>+0(SB), Y4
 
 qloop1:
 	TESTQ      AX, AX
@@ -63,15 +63,15 @@ GLOBL sqlo_s<>(SB), RODATA|NOPTR, $4
 DATA sqhi_s<>+0(SB)/4, $0x44000000
 GLOBL sqhi_s<>(SB), RODATA|NOPTR, $4
 
-DATA qperm<>+0(SB)/4, $0x00000000
-DATA qperm<>+4(SB)/4, $0x00000004
-DATA qperm<>+8(SB)/4, $0x00000001
-DATA qperm<>+12(SB)/4, $0x00000005
-DATA qperm<>+16(SB)/4, $0x00000002
-DATA qperm<>+20(SB)/4, $0x00000006
-DATA qperm<>+24(SB)/4, $0x00000003
-DATA qperm<>+28(SB)/4, $0x00000007
-GLOBL qperm<>(SB), RODATA|NOPTR, $32
+DATA qperm8<>+0(SB)/4, $0x00000000
+DATA qperm8<>+4(SB)/4, $0x00000004
+DATA qperm8<>+8(SB)/4, $0x00000001
+DATA qperm8<>+12(SB)/4, $0x00000005
+DATA qperm8<>+16(SB)/4, $0x00000002
+DATA qperm8<>+20(SB)/4, $0x00000006
+DATA qperm8<>+24(SB)/4, $0x00000003
+DATA qperm8<>+28(SB)/4, $0x00000007
+GLOBL qperm8<>(SB), RODATA|NOPTR, $32
 
 // func dequantizeI8AVX2(n int, q *byte, scale float32, zp int32, x *float32)
 // Requires: AVX, AVX2
@@ -128,7 +128,7 @@ TEXT ·quantizeI8AVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Y1
 	VBROADCASTSS sqlo_s<>+0(SB), Y2
 	VBROADCASTSS sqhi_s<>+0(SB), Y3
-	VMOVDQU      qperm<>+0(SB), Y4
+	VMOVDQU      qperm8<>+0(SB), Y4
 
 qloop5:
 	TESTQ      AX, AX
@@ -226,7 +226,7 @@ TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Y1
 	VBROADCASTSS sqlo_s<>+0(SB), Y2
 	VBROADCASTSS sqhi_s<>+0(SB), Y3
-	VMOVDQU      qperm<>+0(SB), Y4
+	VMOVDQU      qperm8<>+0(SB), Y4
 
 qloop9:
 	TESTQ      AX, AX
@@ -322,7 +322,7 @@ TEXT ·quantizeU8AVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Y1
 	VBROADCASTSS sqlo_s<>+0(SB), Y2
 	VBROADCASTSS sqhi_s<>+0(SB), Y3
-	VMOVDQU      qperm<>+0(SB), Y4
+	VMOVDQU      qperm8<>+0(SB), Y4
 
 qloop13:
 	TESTQ      AX, AX
@@ -571,7 +571,7 @@ qdone24:
 	RET
 
 // func quantizeI8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·quantizeI8AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -582,50 +582,66 @@ TEXT ·quantizeI8AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Z1
 	VBROADCASTSS sqlo_s<>+0(SB), Z2
 	VBROADCASTSS sqhi_s<>+0(SB), Z3
+	VMOVDQU32    qperm16<>+0(SB), Z4
 
 qloop25:
-	TESTQ        AX, AX
-	JZ           qdone26
-	PREFETCHT0   8192(CX)
-	VMULPS       (CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X5
-	PREFETCHT0   8256(CX)
-	VMULPS       64(CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X4
-	VINSERTI32X4 $0x01, X4, Z5, Z5
-	PREFETCHT0   8320(CX)
-	VMULPS       128(CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X4
-	VINSERTI32X4 $0x02, X4, Z5, Z5
-	PREFETCHT0   8384(CX)
-	VMULPS       192(CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X4
-	VINSERTI32X4 $0x03, X4, Z5, Z5
-	VMOVDQU64    Z5, (DX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000040, AX
-	JMP          qloop25
+	TESTQ      AX, AX
+	JZ         qdone26
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Z0, Z5
+	VMINPS     Z3, Z5, Z5
+	VMAXPS     Z2, Z5, Z5
+	VCVTPS2DQ  Z5, Z5
+	VPADDD     Z1, Z5, Z5
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Z0, Z6
+	VMINPS     Z3, Z6, Z6
+	VMAXPS     Z2, Z6, Z6
+	VCVTPS2DQ  Z6, Z6
+	VPADDD     Z1, Z6, Z6
+	PREFETCHT0 8320(CX)
+	VMULPS     128(CX), Z0, Z7
+	VMINPS     Z3, Z7, Z7
+	VMAXPS     Z2, Z7, Z7
+	VCVTPS2DQ  Z7, Z7
+	VPADDD     Z1, Z7, Z7
+	PREFETCHT0 8384(CX)
+	VMULPS     192(CX), Z0, Z8
+	VMINPS     Z3, Z8, Z8
+	VMAXPS     Z2, Z8, Z8
+	VCVTPS2DQ  Z8, Z8
+	VPADDD     Z1, Z8, Z8
+	VPACKSSDW  Z6, Z5, Z5
+	VPACKSSDW  Z8, Z7, Z6
+	VPACKSSWB  Z6, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VMOVDQU32  Z5, (DX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, DX
+	SUBQ       $0x00000040, AX
+	JMP        qloop25
 
 qdone26:
 	VZEROUPPER
 	RET
+
+DATA qperm16<>+0(SB)/4, $0x00000000
+DATA qperm16<>+4(SB)/4, $0x00000004
+DATA qperm16<>+8(SB)/4, $0x00000008
+DATA qperm16<>+12(SB)/4, $0x0000000c
+DATA qperm16<>+16(SB)/4, $0x00000001
+DATA qperm16<>+20(SB)/4, $0x00000005
+DATA qperm16<>+24(SB)/4, $0x00000009
+DATA qperm16<>+28(SB)/4, $0x0000000d
+DATA qperm16<>+32(SB)/4, $0x00000002
+DATA qperm16<>+36(SB)/4, $0x00000006
+DATA qperm16<>+40(SB)/4, $0x0000000a
+DATA qperm16<>+44(SB)/4, $0x0000000e
+DATA qperm16<>+48(SB)/4, $0x00000003
+DATA qperm16<>+52(SB)/4, $0x00000007
+DATA qperm16<>+56(SB)/4, $0x0000000b
+DATA qperm16<>+60(SB)/4, $0x0000000f
+GLOBL qperm16<>(SB), RODATA|NOPTR, $64
 
 // func dequantizeI8AVX512(n int, q *byte, scale float32, zp int32, x *float32)
 // Requires: AVX, AVX512F
@@ -671,7 +687,7 @@ qdone28:
 	RET
 
 // func quantizeI8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·quantizeI8AVX512NT(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -682,46 +698,44 @@ TEXT ·quantizeI8AVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Z1
 	VBROADCASTSS sqlo_s<>+0(SB), Z2
 	VBROADCASTSS sqhi_s<>+0(SB), Z3
+	VMOVDQU32    qperm16<>+0(SB), Z4
 
 qloop29:
-	TESTQ        AX, AX
-	JZ           qdone30
-	PREFETCHT0   8192(CX)
-	VMULPS       (CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X5
-	PREFETCHT0   8256(CX)
-	VMULPS       64(CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X4
-	VINSERTI32X4 $0x01, X4, Z5, Z5
-	PREFETCHT0   8320(CX)
-	VMULPS       128(CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X4
-	VINSERTI32X4 $0x02, X4, Z5, Z5
-	PREFETCHT0   8384(CX)
-	VMULPS       192(CX), Z0, Z4
-	VMINPS       Z3, Z4, Z4
-	VMAXPS       Z2, Z4, Z4
-	VCVTPS2DQ    Z4, Z4
-	VPADDD       Z1, Z4, Z4
-	VPMOVSDB     Z4, X4
-	VINSERTI32X4 $0x03, X4, Z5, Z5
-	VMOVNTDQ     Z5, (DX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000040, AX
-	JMP          qloop29
+	TESTQ      AX, AX
+	JZ         qdone30
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Z0, Z5
+	VMINPS     Z3, Z5, Z5
+	VMAXPS     Z2, Z5, Z5
+	VCVTPS2DQ  Z5, Z5
+	VPADDD     Z1, Z5, Z5
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Z0, Z6
+	VMINPS     Z3, Z6, Z6
+	VMAXPS     Z2, Z6, Z6
+	VCVTPS2DQ  Z6, Z6
+	VPADDD     Z1, Z6, Z6
+	PREFETCHT0 8320(CX)
+	VMULPS     128(CX), Z0, Z7
+	VMINPS     Z3, Z7, Z7
+	VMAXPS     Z2, Z7, Z7
+	VCVTPS2DQ  Z7, Z7
+	VPADDD     Z1, Z7, Z7
+	PREFETCHT0 8384(CX)
+	VMULPS     192(CX), Z0, Z8
+	VMINPS     Z3, Z8, Z8
+	VMAXPS     Z2, Z8, Z8
+	VCVTPS2DQ  Z8, Z8
+	VPADDD     Z1, Z8, Z8
+	VPACKSSDW  Z6, Z5, Z5
+	VPACKSSDW  Z8, Z7, Z6
+	VPACKSSWB  Z6, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VMOVNTDQ   Z5, (DX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, DX
+	SUBQ       $0x00000040, AX
+	JMP        qloop29
 
 qdone30:
 	SFENCE
@@ -773,7 +787,7 @@ qdone32:
 	RET
 
 // func quantizeU8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -784,51 +798,44 @@ TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Z1
 	VBROADCASTSS sqlo_s<>+0(SB), Z2
 	VBROADCASTSS sqhi_s<>+0(SB), Z3
-	VPXORD       Z4, Z4, Z4
+	VMOVDQU32    qperm16<>+0(SB), Z4
 
 qloop33:
-	TESTQ        AX, AX
-	JZ           qdone34
-	PREFETCHT0   8192(CX)
-	VMULPS       (CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X6
-	PREFETCHT0   8256(CX)
-	VMULPS       64(CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X5
-	VINSERTI32X4 $0x01, X5, Z6, Z6
-	PREFETCHT0   8320(CX)
-	VMULPS       128(CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X5
-	VINSERTI32X4 $0x02, X5, Z6, Z6
-	PREFETCHT0   8384(CX)
-	VMULPS       192(CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X5
-	VINSERTI32X4 $0x03, X5, Z6, Z6
-	VMOVDQU64    Z6, (DX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000040, AX
-	JMP          qloop33
+	TESTQ      AX, AX
+	JZ         qdone34
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Z0, Z5
+	VMINPS     Z3, Z5, Z5
+	VMAXPS     Z2, Z5, Z5
+	VCVTPS2DQ  Z5, Z5
+	VPADDD     Z1, Z5, Z5
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Z0, Z6
+	VMINPS     Z3, Z6, Z6
+	VMAXPS     Z2, Z6, Z6
+	VCVTPS2DQ  Z6, Z6
+	VPADDD     Z1, Z6, Z6
+	PREFETCHT0 8320(CX)
+	VMULPS     128(CX), Z0, Z7
+	VMINPS     Z3, Z7, Z7
+	VMAXPS     Z2, Z7, Z7
+	VCVTPS2DQ  Z7, Z7
+	VPADDD     Z1, Z7, Z7
+	PREFETCHT0 8384(CX)
+	VMULPS     192(CX), Z0, Z8
+	VMINPS     Z3, Z8, Z8
+	VMAXPS     Z2, Z8, Z8
+	VCVTPS2DQ  Z8, Z8
+	VPADDD     Z1, Z8, Z8
+	VPACKSSDW  Z6, Z5, Z5
+	VPACKSSDW  Z8, Z7, Z6
+	VPACKUSWB  Z6, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VMOVDQU32  Z5, (DX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, DX
+	SUBQ       $0x00000040, AX
+	JMP        qloop33
 
 qdone34:
 	VZEROUPPER
@@ -878,7 +885,7 @@ qdone36:
 	RET
 
 // func quantizeU8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·quantizeU8AVX512NT(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -889,51 +896,44 @@ TEXT ·quantizeU8AVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD X1, Z1
 	VBROADCASTSS sqlo_s<>+0(SB), Z2
 	VBROADCASTSS sqhi_s<>+0(SB), Z3
-	VPXORD       Z4, Z4, Z4
+	VMOVDQU32    qperm16<>+0(SB), Z4
 
 qloop37:
-	TESTQ        AX, AX
-	JZ           qdone38
-	PREFETCHT0   8192(CX)
-	VMULPS       (CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X6
-	PREFETCHT0   8256(CX)
-	VMULPS       64(CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X5
-	VINSERTI32X4 $0x01, X5, Z6, Z6
-	PREFETCHT0   8320(CX)
-	VMULPS       128(CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X5
-	VINSERTI32X4 $0x02, X5, Z6, Z6
-	PREFETCHT0   8384(CX)
-	VMULPS       192(CX), Z0, Z5
-	VMINPS       Z3, Z5, Z5
-	VMAXPS       Z2, Z5, Z5
-	VCVTPS2DQ    Z5, Z5
-	VPADDD       Z1, Z5, Z5
-	VPMAXSD      Z4, Z5, Z5
-	VPMOVUSDB    Z5, X5
-	VINSERTI32X4 $0x03, X5, Z6, Z6
-	VMOVNTDQ     Z6, (DX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000040, DX
-	SUBQ         $0x00000040, AX
-	JMP          qloop37
+	TESTQ      AX, AX
+	JZ         qdone38
+	PREFETCHT0 8192(CX)
+	VMULPS     (CX), Z0, Z5
+	VMINPS     Z3, Z5, Z5
+	VMAXPS     Z2, Z5, Z5
+	VCVTPS2DQ  Z5, Z5
+	VPADDD     Z1, Z5, Z5
+	PREFETCHT0 8256(CX)
+	VMULPS     64(CX), Z0, Z6
+	VMINPS     Z3, Z6, Z6
+	VMAXPS     Z2, Z6, Z6
+	VCVTPS2DQ  Z6, Z6
+	VPADDD     Z1, Z6, Z6
+	PREFETCHT0 8320(CX)
+	VMULPS     128(CX), Z0, Z7
+	VMINPS     Z3, Z7, Z7
+	VMAXPS     Z2, Z7, Z7
+	VCVTPS2DQ  Z7, Z7
+	VPADDD     Z1, Z7, Z7
+	PREFETCHT0 8384(CX)
+	VMULPS     192(CX), Z0, Z8
+	VMINPS     Z3, Z8, Z8
+	VMAXPS     Z2, Z8, Z8
+	VCVTPS2DQ  Z8, Z8
+	VPADDD     Z1, Z8, Z8
+	VPACKSSDW  Z6, Z5, Z5
+	VPACKSSDW  Z8, Z7, Z6
+	VPACKUSWB  Z6, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VMOVNTDQ   Z5, (DX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, DX
+	SUBQ       $0x00000040, AX
+	JMP        qloop37
 
 qdone38:
 	SFENCE
