@@ -85,9 +85,10 @@ func checkQuantize[Q Int8](t *testing.T, lvl isa.Level, x []float32, scale float
 // TestQuantizeRounding: ties to even, saturation, the zero point, exactly
 // as the definition reads.
 func TestQuantizeRounding(t *testing.T) {
-	x := []float32{2.5, 3.5, -2.5, -3.5, 0.5, 1e9, -1e9, 126.5, 127.5, -128.5}
-	i8 := []int8{2, 4, -2, -4, 0, 127, -128, 126, 127, -128}
-	u8 := []uint8{12, 14, 8, 6, 10, 255, 0, 136, 138, 0} // zero point 10
+	inf := float32(math.Inf(1))
+	x := []float32{2.5, 3.5, -2.5, -3.5, 0.5, 1e9, -1e9, 126.5, 127.5, -128.5, 600, -600, inf, -inf, 244.5, -9.5}
+	i8 := []int8{2, 4, -2, -4, 0, 127, -128, 126, 127, -128, 127, -128, 127, -128, 127, -10}
+	u8 := []uint8{12, 14, 8, 6, 10, 255, 0, 136, 138, 0, 255, 0, 255, 0, 254, 0} // zero point 10
 	forLevels(t, func(t *testing.T, lvl isa.Level) {
 		for _, n := range []int{len(x), 64, 128} { // the assembly's blocks too
 			xs := make([]float32, n)
