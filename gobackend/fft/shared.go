@@ -38,10 +38,11 @@ const minSharedButterflies = 512
 
 // worthSharing reports whether a transform of n values of C shares its
 // stages between threads: when its input and output reach the tune
-// parameter fft.share of its type (by default a core's L2 cache: each
-// stage then streams from L3 or memory, and a second core adds to the
-// bandwidth and its own L2). Below it a second core only moves the data
-// between the cores' caches at every stage (tune.FFT).
+// parameter fft.share of its type (tune.FFT: by default the L2 where the
+// threads share one core's, else past the last-level cache). Below it a
+// second core only moves the data between the cores' caches at every
+// stage; above, each stage streams from past them anyway, and a second
+// core adds to the bandwidth.
 func worthSharing[C Complex](n, threads int) bool {
 	var z C
 	return pastCache(int(unsafe.Sizeof(z))/2, 2*n*int(unsafe.Sizeof(z)), n, threads)

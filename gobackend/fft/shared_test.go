@@ -142,9 +142,6 @@ func TestWorthSharing(t *testing.T) {
 	if worthSharing[complex64](minParallelLen-1, 2) || !worthSharing[complex64](minParallelLen, 2) {
 		t.Errorf("fft.share 0: the least shared length is not minParallelLen (%d)", minParallelLen)
 	}
-	if d := tune.Defaults().FFT.Share; d.F32 != isa.Caches().L2 || d.F64 != isa.Caches().L2 {
-		t.Errorf("default fft.share %+v, want the L2 cache's %d bytes", d, isa.Caches().L2)
-	}
 }
 
 // shareEveryLength makes every transform of minParallelLen values or more

@@ -9,13 +9,16 @@ import (
 )
 
 // CacheSizes are the data cache sizes one core sees, in bytes: L1 and L2 its
-// own, L3 the whole shared cache (0 when there is none).
+// own, L3 the whole shared cache (0 when there is none). L2SharedBy is how
+// many logical CPUs share one L2 (2 where two SMT threads run on each
+// core; 1 when the OS does not say).
 type CacheSizes struct {
 	L1, L2, L3 int
+	L2SharedBy int
 }
 
 // Defaults when the OS does not say: a common x86 core of the last decade.
-var defaultCaches = CacheSizes{L1: 32 << 10, L2: 1 << 20, L3: 32 << 20}
+var defaultCaches = CacheSizes{L1: 32 << 10, L2: 1 << 20, L3: 32 << 20, L2SharedBy: 1}
 
 var (
 	cachesOnce sync.Once
@@ -51,6 +54,7 @@ func readCaches(dir string) CacheSizes {
 			c.L1 = size
 		case 2:
 			c.L2 = size
+			c.L2SharedBy = max(1, countCPUs(readString(filepath.Join(e, "shared_cpu_list"))))
 		case 3:
 			c.L3 = size
 		}
@@ -64,6 +68,27 @@ func readString(path string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// countCPUs counts the CPUs of a sysfs CPU list such as "0-1", "0,8" or
+// "0-3,8-11"; 0 for an empty or unreadable one.
+func countCPUs(list string) int {
+	n := 0
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return 0
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return 0
+			}
+		}
+		n += b - a + 1
+	}
+	return n
 }
 
 // parseSize reads sysfs sizes such as "32K", "1024K" or "32M".

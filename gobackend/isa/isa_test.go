@@ -35,7 +35,7 @@ func TestCaches(t *testing.T) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for name, v := range map[string]string{"level": level, "type": typ, "size": size} {
+		for name, v := range map[string]string{"level": level, "type": typ, "size": size, "shared_cpu_list": "0," + level + "-8"} {
 			if err := os.WriteFile(filepath.Join(d, name), []byte(v+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -45,14 +45,19 @@ func TestCaches(t *testing.T) {
 	write("index1", "1", "Instruction", "32K")
 	write("index2", "2", "Unified", "2048K")
 	write("index3", "3", "Unified", "36M")
-	if got, want := readCaches(dir), (CacheSizes{48 << 10, 2 << 20, 36 << 20}); got != want {
+	if got, want := readCaches(dir), (CacheSizes{48 << 10, 2 << 20, 36 << 20, 8}); got != want { // L2: "0,2-8"
 		t.Errorf("readCaches = %+v, want %+v", got, want)
 	}
 	if got := readCaches(filepath.Join(dir, "missing")); got != defaultCaches {
 		t.Errorf("no sysfs: %+v, want the defaults %+v", got, defaultCaches)
 	}
+	for list, want := range map[string]int{"0": 1, "0-1": 2, "0,8": 2, "0-3,8-11": 8, "": 0, "x": 0, "3-1": 0} {
+		if got := countCPUs(list); got != want {
+			t.Errorf("countCPUs(%q) = %d, want %d", list, got, want)
+		}
+	}
 	c := Caches()
-	if c.L1 <= 0 || c.L2 <= 0 {
+	if c.L1 <= 0 || c.L2 <= 0 || c.L2SharedBy < 1 {
 		t.Errorf("Caches() = %+v", c)
 	}
 }

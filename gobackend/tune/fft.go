@@ -1,6 +1,10 @@
 package tune
 
-import "github.com/peakbench/peakbench/gobackend/isa"
+import (
+	"runtime"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
 
 // FFT is when a transform of gobackend/fft shares its stages between
 // threads. Share is the least bytes of a complex transform's input and
@@ -17,16 +21,35 @@ type FFT struct {
 	Share PerDType `json:"share"`
 }
 
-// defaultFFT: a core's L2 (isa.Caches), the rule measured on the 2-vCPU
-// Intel VM of docs/tuning.md (64 Ki complex128, 2 MiB in and out, ran
-// 166–173 µs on two threads against 231–233 on one). It does not hold
-// everywhere: on the Zen 5 VM two threads ran complex transforms of 1 to
-// 8 MiB in and out 0.5–0.75× as fast as one, and 1.4–1.8× from 16 MiB on
-// (its two vCPUs exchange each stage's data through the L3 or beyond, at
-// a fraction of the rate one core reads its L3). -tune measures it.
+// defaultFFT: where the threads share the cache a transform fills, or the
+// data outgrow the cache they share. Where every CPU this process may use
+// shares one L2 (SMT threads of one core), a core's L2: measured on the
+// 2-vCPU Intel VM of docs/tuning.md, two threads of one core (64 Ki
+// complex128, 2 MiB in and out, ran 166–173 µs on two threads against
+// 231–233 on one). Otherwise each stage moves half the data between the
+// cores' caches, which pays only once the data streams from past the
+// last-level cache they share: from one byte more than the LLC the CPUs
+// can count on (the reported one, at most llcPerCPU a CPU). On the Zen 5
+// VM (two cores, 1 MiB L2 each, 32 MiB L3 reported: more than 8 MiB) two
+// threads ran transforms of 1 to 8 MiB 0.5–0.87× as fast as one and
+// 1.1–1.6× from 16 MiB on. -tune measures it.
 func defaultFFT() FFT {
-	l2 := isa.Caches().L2
-	return FFT{Share: PerDType{F32: l2, F64: l2}}
+	cut := DefaultFFTShareBytes(isa.Caches(), runtime.NumCPU())
+	return FFT{Share: PerDType{F32: cut, F64: cut}}
+}
+
+// DefaultFFTShareBytes is defaultFFT's cut for caches c and cpus usable
+// CPUs.
+func DefaultFFTShareBytes(c isa.CacheSizes, cpus int) int {
+	cpus = max(cpus, 1)
+	if c.L2SharedBy >= cpus {
+		return c.L2
+	}
+	llc := c.L3
+	if llc <= 0 {
+		llc = c.L2 * cpus // no shared level: the cores' own
+	}
+	return min(llc, llcPerCPU*cpus) + 1
 }
 
 // FFTShares reports whether a pass over bytes of data of size-byte reals
