@@ -24,7 +24,7 @@ type FFT struct {
 // defaultFFT: where the threads share the cache a transform fills, or the
 // data outgrow the cache they share. Where every CPU this process may use
 // shares one L2 (SMT threads of one core), a core's L2: measured on the
-// 2-vCPU Intel VM of docs/tuning.md, two threads of one core (64 Ki
+// 2-vCPU Intel VM of docs/tuning.md, reported as one core's two threads (64 Ki
 // complex128, 2 MiB in and out, ran 166–173 µs on two threads against
 // 231–233 on one). Otherwise each stage moves half the data between the
 // cores' caches, which pays only once the data streams from past the
