@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/cpu"
+
+	goisa "github.com/peakbench/peakbench/gobackend/isa"
 )
 
 // Where Linux describes the CPU; variables so tests can point them at fixtures.
@@ -251,7 +253,7 @@ func sysfsCaches(dir string) []Cache {
 		}
 		shared := 0
 		if l, err := os.ReadFile(filepath.Join(d, "shared_cpu_list")); err == nil {
-			shared = countCPUList(strings.TrimSpace(string(l)))
+			shared = goisa.CountCPUList(strings.TrimSpace(string(l)))
 		}
 		cs = append(cs, Cache{Level: level, Bytes: bytes, SharedBy: shared})
 	}
@@ -275,29 +277,6 @@ func parseSize(s string) int {
 		return 0
 	}
 	return v * mult
-}
-
-// countCPUList counts the CPUs in a list such as "0-3,8,10-11"; 0 if malformed.
-func countCPUList(s string) int {
-	if s == "" {
-		return 0
-	}
-	n := 0
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return 0
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return 0
-			}
-		}
-		n += b - a + 1
-	}
-	return n
 }
 
 // physicalCores estimates the physical cores among `cpus` usable logical CPUs:

@@ -197,11 +197,6 @@ func TestParsers(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, want %d", s, got, want)
 		}
 	}
-	for s, want := range map[string]int{"0": 1, "0-1": 2, "0-3,8,10-11": 7, "": 0, "3-1": 0, "a": 0} {
-		if got := countCPUList(s); got != want {
-			t.Errorf("countCPUList(%q) = %d, want %d", s, got, want)
-		}
-	}
 	for s, want := range map[string]float64{
 		"Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz": 2.5,
 		"Intel(R) Pentium(R) III CPU 800MHz":       0.8,

@@ -54,7 +54,7 @@ func readCaches(dir string) CacheSizes {
 			c.L1 = size
 		case 2:
 			c.L2 = size
-			c.L2SharedBy = max(1, countCPUs(readString(filepath.Join(e, "shared_cpu_list"))))
+			c.L2SharedBy = max(1, CountCPUList(readString(filepath.Join(e, "shared_cpu_list"))))
 		case 3:
 			c.L3 = size
 		}
@@ -70,9 +70,9 @@ func readString(path string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// countCPUs counts the CPUs of a sysfs CPU list such as "0-1", "0,8" or
-// "0-3,8-11"; 0 for an empty or unreadable one.
-func countCPUs(list string) int {
+// CountCPUList counts the CPUs of a sysfs CPU list such as "0-1", "0,8"
+// or "0-3,8,10-11"; 0 for an empty or malformed one.
+func CountCPUList(list string) int {
 	n := 0
 	for _, part := range strings.Split(list, ",") {
 		lo, hi, isRange := strings.Cut(part, "-")
