@@ -155,10 +155,9 @@ func (g *gen) quantize(w width, u8, nt bool) {
 			g.VPACKSSWB(hi16, lo16, lo16)
 		}
 		g.VPERMD(lo16, perm, lo16)
-		switch {
-		case nt:
+		if nt {
 			g.VMOVNTDQ(lo16, Mem{Base: q})
-		default:
+		} else {
 			g.VMOVDQU32orU(w, lo16, Mem{Base: q})
 		}
 	})

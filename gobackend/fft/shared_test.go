@@ -119,9 +119,9 @@ func BenchmarkShared(b *testing.B) {
 }
 
 // TestWorthSharing: the cut is the tune parameter fft.share of the type,
-// in bytes of input and output: a transform whose take one byte less
-// stays on one thread, one whose reach it is shared, and one thread or a
-// length below minParallelLen never shares.
+// in bytes of input and output: a transform whose input and output take
+// less stays on one thread, one whose reach it is shared, and one thread
+// or a length below minParallelLen never shares.
 func TestWorthSharing(t *testing.T) {
 	defer tune.Save().Restore()
 	const n = 4 * minParallelLen

@@ -56,11 +56,7 @@ func DefaultFFTShareBytes(c isa.CacheSizes, cpus int) int {
 // (4: f32 and complex64; 8: f64 and complex128) is shared between
 // threads, by FFT.Share.
 func (p *Params) FFTShares(size, bytes int) bool {
-	cut := p.FFT.Share.F64
-	if size == 4 {
-		cut = p.FFT.Share.F32
-	}
-	return bytes >= cut
+	return bytes >= PerDTypeOf(p.FFT.Share, size)
 }
 
 // fftFields are FFT's entries of Params.Fields.
