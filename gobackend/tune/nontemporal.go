@@ -26,7 +26,7 @@ type NonTemporal struct {
 // docs/tuning.md reports 480 MiB.
 const llcPerCPU = 4 << 20
 
-// DefaultNonTemporalBytes is where dequantize and the element-wise kernels
+// DefaultNonTemporalBytes is where quantize, dequantize and the element-wise kernels
 // with an output of their own (gobackend/elem) switch to non-temporal
 // stores without a tune file: half the last level cache the
 // machine reports (past it, an output does not stay in the cache for its
@@ -41,14 +41,15 @@ func DefaultNonTemporalBytes(cpus, llc int) int {
 	return min(llc/2, llcPerCPU*max(cpus, 1))
 }
 
-// defaultNonTemporal: dequantize and elem from DefaultNonTemporalBytes; quantize
-// never. Quantize stores a fifth of what it moves, so skipping the read for
-// ownership saves at most a sixth of its traffic; on the 2-vCPU Intel VM,
-// with its input prefetched, non-temporal stores ran it 0.98–1.01× as fast
-// over 80–320 MiB (and 1.06–1.18× over 2.5–40 MiB only in -tune's loop,
-// which rewrites the same output: in a benchmark run beside other buffers,
-// 29.4 GB/s either way at 5 MiB). -tune finds where they do win.
+// defaultNonTemporal: every kernel from DefaultNonTemporalBytes. Quantize
+// stores a fifth of what it moves, so skipping the read for ownership
+// saves it less than it saves the others, yet on the Zen 5 Turin VM
+// (docs/tuning.md) ordinary stores cost it more than that read: four `pb`
+// runs each way, alternated, put non-temporal stores from 8 MiB at
+// 1.06–1.40× over 10 and 20 MiB and 1.19–1.60× over 80 MiB (i8 and u8,
+// 1 and 2 threads). On the 2-vCPU Intel VM they ran it 0.98–1.01× as fast
+// over 80–320 MiB and alike at 5 MiB: the same rule costs nothing there.
 func defaultNonTemporal() NonTemporal {
 	d := DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3)
-	return NonTemporal{Quantize: MaxPieceBytes, Dequantize: d, Elem: d}
+	return NonTemporal{Quantize: d, Dequantize: d, Elem: d}
 }

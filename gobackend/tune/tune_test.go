@@ -220,8 +220,8 @@ func TestNonTemporalParams(t *testing.T) {
 		t.Errorf("a misspelt crossover: err = %v", err)
 	}
 	d := Defaults().NonTemporal
-	if d.Quantize != MaxPieceBytes || d.Dequantize != DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3) {
-		t.Errorf("default crossovers %+v: want quantize never, dequantize by DefaultNonTemporalBytes", d)
+	if def := DefaultNonTemporalBytes(runtime.NumCPU(), isa.Caches().L3); d.Quantize != def || d.Dequantize != def || d.Elem != def {
+		t.Errorf("default crossovers %+v: want each by DefaultNonTemporalBytes (%d)", d, def)
 	}
 	for _, c := range []struct{ cpus, llc, want int }{
 		{2, 480 << 20, 8 << 20},  // a VM reporting its host's cache: 4 MiB a CPU
