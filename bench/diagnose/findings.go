@@ -29,6 +29,7 @@ const (
 	CodeOverhead      = "per_call_overhead" // a fixed cost per call is a large part of its time
 	CodeThreadsIdle   = "threads_idle"      // fewer threads busy than asked
 	CodeThreadsExtra  = "threads_extra"     // more threads busy than asked
+	CodeThreadsSlower = "threads_slower"    // slower than the same backend on fewer threads
 	CodeClock         = "clock_drift"       // the clock moved during its samples
 	CodeLevel         = "level_mismatch"    // it streamed at a slower level's speed than its working set's
 	CodeSteal         = "host_steal"        // the hypervisor took CPU time during its samples
@@ -51,6 +52,10 @@ const (
 	// minHostSample is the least sampled wall time the thread and steal
 	// rules trust: /proc/stat counts steal in 10 ms ticks.
 	minHostSample = 50e6 // ns
+	// threadsSlower: a result on more threads this many times as long as
+	// the same backend's on fewer, its fastest sample behind their median,
+	// lost more to the split than it gained.
+	threadsSlower = 1.1
 	// otherBusy: other processes keeping this many CPUs busy explain
 	// threads that were not.
 	otherBusy = 0.3
@@ -116,6 +121,16 @@ type diagnosis struct {
 	streams map[fitKey]*groupStreams
 	// bests holds each workload's fastest correct result (Summarize).
 	bests map[result.Workload]result.Best
+	// byThreads holds the correct CPU results of each backend and
+	// workload at every thread count measured.
+	byThreads map[threadsKey][]*result.Result
+}
+
+// threadsKey is a workload on one backend, but for its thread count.
+type threadsKey struct{ backend, algorithm, device, op, dtype, shape, cache string }
+
+func threadsKeyOf(r *result.Result) threadsKey {
+	return threadsKey{r.Backend, r.Algorithm, r.Device, r.Op, r.DType, r.Shape, r.Cache}
 }
 
 type groupStreams struct {
@@ -125,7 +140,13 @@ type groupStreams struct {
 
 func newDiagnosis(run *result.Run) *diagnosis {
 	d := &diagnosis{run: run, fits: fitOverheads(run.Results), backends: map[string]*result.BackendInfo{}, streams: map[fitKey]*groupStreams{},
-		bests: result.BestByWorkload(run)}
+		bests: result.BestByWorkload(run), byThreads: map[threadsKey][]*result.Result{}}
+	for i := range run.Results {
+		if r := &run.Results[i]; r.Correct() && r.OnCPU() && r.MedianNS > 0 {
+			k := threadsKeyOf(r)
+			d.byThreads[k] = append(d.byThreads[k], r)
+		}
+	}
 	for i := range run.Backends {
 		d.backends[run.Backends[i].Name] = &run.Backends[i]
 	}
@@ -176,7 +197,7 @@ func (d *diagnosis) findings(r *result.Result) []result.Finding {
 		out = append(out, d.overhead(r, fit, fixedShare))
 	}
 	for _, rule := range []func(*result.Result, float64) (result.Finding, bool){
-		d.codePath, d.threads, d.clock, d.gpuThrottle, d.level, d.instructions, d.steal, d.idleWait,
+		d.codePath, d.threads, d.slowerThreads, d.clock, d.gpuThrottle, d.level, d.instructions, d.steal, d.idleWait,
 	} {
 		if f, ok := rule(r, fixedShare); ok {
 			out = append(out, f)
@@ -366,6 +387,41 @@ func (d *diagnosis) threads(r *result.Result, fixedShare float64) (result.Findin
 		}, true
 	}
 	return result.Finding{}, false
+}
+
+// slowerThreads compares a CPU result on 2 or more threads with its
+// backend's on the most threads below it: where it took threadsSlower
+// times as long or more, and even its fastest sample was behind the
+// other's median, splitting this size cost more than it saved. A busy host
+// is left to the threads rule, which names it.
+func (d *diagnosis) slowerThreads(r *result.Result, _ float64) (result.Finding, bool) {
+	if r.Threads < 2 || !r.OnCPU() || r.MedianNS <= 0 {
+		return result.Finding{}, false
+	}
+	if h := r.Host; h != nil && (h.Steal >= 0.1 || h.OtherThreads >= otherBusy) {
+		return result.Finding{}, false
+	}
+	var fewer *result.Result
+	for _, o := range d.byThreads[threadsKeyOf(r)] {
+		if o.Threads < r.Threads && (fewer == nil || o.Threads > fewer.Threads) {
+			fewer = o
+		}
+	}
+	if fewer == nil || r.MedianNS < fewer.MedianNS*threadsSlower || r.MinNS <= fewer.MedianNS {
+		return result.Finding{}, false
+	}
+	f := result.Finding{
+		Code: CodeThreadsSlower,
+		Text: fmt.Sprintf("On %s it took %.2f× as long as on %s: splitting a call of this size costs more than it saves on this machine.",
+			peak.ThreadsText(r.Threads), r.MedianNS/fewer.MedianNS, peak.ThreadsText(fewer.Threads)),
+		Evidence: fmt.Sprintf("medians %s on %s (fastest sample %s), %s on %s", units.Duration(r.MedianNS), peak.ThreadsText(r.Threads),
+			units.Duration(r.MinNS), units.Duration(fewer.MedianNS), peak.ThreadsText(fewer.Threads)),
+		Remedy: fmt.Sprintf("call this size on %s (the library's own thread setting).", peak.ThreadsText(fewer.Threads)),
+	}
+	if r.Backend == "asm" || r.Backend == "go" {
+		f.Remedy = "run `go run ./bench -tune`: it measures from which size a second thread pays on this machine for the vector kernels, GEMM and FFT (docs/tuning.md)."
+	}
+	return f, true
 }
 
 // clock reports a clock that moved around r's samples (harness: the
@@ -856,16 +912,17 @@ func WhyLabel(r *result.Result) string {
 }
 
 var whyLabels = map[string]string{
-	CodeOverhead:     "overhead",
-	CodeCodePath:     "code-path",
-	CodeThreadsIdle:  "threads-idle",
-	CodeThreadsExtra: "threads-extra",
-	CodeClock:        "clock",
-	CodeGPUThrottle:  "throttle",
-	CodeLevel:        "level",
-	CodeInstructions: "instructions",
-	CodeBehindBest:   "behind",
-	CodeUnreached:    "unreached",
-	CodeSteal:        "steal",
-	CodeIdleWait:     "idle-wait",
+	CodeOverhead:      "overhead",
+	CodeCodePath:      "code-path",
+	CodeThreadsIdle:   "threads-idle",
+	CodeThreadsExtra:  "threads-extra",
+	CodeThreadsSlower: "threads-slower",
+	CodeClock:         "clock",
+	CodeGPUThrottle:   "throttle",
+	CodeLevel:         "level",
+	CodeInstructions:  "instructions",
+	CodeBehindBest:    "behind",
+	CodeUnreached:     "unreached",
+	CodeSteal:         "steal",
+	CodeIdleWait:      "idle-wait",
 }

@@ -468,3 +468,40 @@ func TestComputeLabel(t *testing.T) {
 		}
 	}
 }
+
+// A result on 2 threads well behind its backend's on 1 says the split
+// did not pay; within the noise, on a busy host or alone it says nothing.
+// The figures are ReLU f32 of 64 Ki elements on the Zen 5 Turin VM.
+func TestDiagnoseSlowerThreads(t *testing.T) {
+	at := func(backend string, threads int, median, fastest float64) result.Result {
+		r := copyResult(backend, 512<<10, 100)
+		r.Shape, r.Threads, r.MedianNS, r.MinNS = "65536", threads, median, fastest
+		return r
+	}
+	busy := at("mkl", 2, 6000, 5500)
+	busy.Host = &result.HostUse{BusyThreads: 1.9, OtherThreads: 0.8, SampledNS: 200e6}
+	run := cpuRun(
+		at("asm", 1, 2870, 2700), at("asm", 2, 4270, 3900), // 1.49×
+		at("onednn", 1, 4000, 3800), at("onednn", 2, 4200, 3600), // 1.05×: the noise
+		at("blis", 1, 4000, 3800), at("blis", 2, 4800, 3900), // its fastest sample ahead of 1 thread's median
+		at("mkl", 1, 4000, 3900), busy,
+		at("openblas", 2, 9000, 8000), // no 1-thread result
+	)
+	Diagnose(run)
+	f := mustFinding(t, &run.Results[1], CodeThreadsSlower)
+	if !strings.Contains(f.Text, "On 2 threads it took 1.49× as long as on 1 thread") || !strings.Contains(f.Remedy, "-tune") {
+		t.Errorf("slower finding %+v", f)
+	}
+	if got := WhyLabel(&run.Results[1]); !strings.Contains(got, "threads-slower") {
+		t.Errorf("why %q", got)
+	}
+	noFinding(t, &run.Results[0], CodeThreadsSlower)
+	for _, i := range []int{3, 5, 7, 8} {
+		noFinding(t, &run.Results[i], CodeThreadsSlower)
+	}
+	run.Results[3].MedianNS, run.Results[3].MinNS = 6000, 5000
+	Diagnose(run)
+	if f := mustFinding(t, &run.Results[3], CodeThreadsSlower); !strings.Contains(f.Remedy, "on 1 thread (the library's own thread setting)") {
+		t.Errorf("a library's remedy %q", f.Remedy)
+	}
+}
