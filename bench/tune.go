@@ -181,6 +181,10 @@ func cheapOps[T elem.Float](top int) []tuneOp {
 	return []tuneOp{
 		{"add", func(b, th int) { elem.Add(isa.Best, x[:n(b)], y[:n(b)], z[:n(b)], th) }},
 		{"axpy", func(b, th int) { elem.Axpy(isa.Best, 1e-9, x[:n(b)], y[:n(b)], th) }},
+		// relu moves the fewest bytes an element of the family (and quantize,
+		// which takes the same piece, costs about as much): its crossover
+		// comes last.
+		{"relu", func(b, th int) { elem.ReLU(isa.Best, x[:n(b)], z[:n(b)], th) }},
 	}
 }
 
