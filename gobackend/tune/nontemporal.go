@@ -26,9 +26,9 @@ type NonTemporal struct {
 // docs/tuning.md reports 480 MiB.
 const llcPerCPU = 4 << 20
 
-// DefaultNonTemporalBytes is where quantize, dequantize and the element-wise kernels
-// with an output of their own (gobackend/elem) switch to non-temporal
-// stores without a tune file: half the last level cache the
+// DefaultNonTemporalBytes is where quantize, dequantize and the
+// element-wise kernels with an output of their own (gobackend/elem) switch
+// to non-temporal stores without a tune file: half the last level cache the
 // machine reports (past it, an output does not stay in the cache for its
 // next reader, and an ordinary store pays a read for ownership), but no
 // more than llcPerCPU for each CPU this process may use, since a reported
