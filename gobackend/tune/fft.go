@@ -45,11 +45,7 @@ func DefaultFFTShareBytes(c isa.CacheSizes, cpus int) int {
 	if c.L2SharedBy >= cpus {
 		return c.L2
 	}
-	llc := c.L3
-	if llc <= 0 {
-		llc = c.L2 * cpus // no shared level: the cores' own
-	}
-	return min(llc, llcPerCPU*cpus) + 1
+	return min(lastLevel(c.L3, c.L2, cpus), llcPerCPU*cpus) + 1
 }
 
 // FFTShares reports whether a pass over bytes of data of size-byte reals

@@ -35,10 +35,16 @@ const llcPerCPU = 4 << 20
 // cache may be a whole host's. cpus and llc as runtime.NumCPU and
 // isa.Caches().L3 give them.
 func DefaultNonTemporalBytes(cpus, llc int) int {
-	if llc <= 0 {
-		llc = isa.Caches().L2 * max(cpus, 1) // no shared level: the cores' own
+	return min(lastLevel(llc, isa.Caches().L2, cpus)/2, llcPerCPU*max(cpus, 1))
+}
+
+// lastLevel is the last-level cache as reported, llc bytes, or where there
+// is no shared level (llc 0) the cores' own L2s, l2 bytes for each of cpus.
+func lastLevel(llc, l2, cpus int) int {
+	if llc > 0 {
+		return llc
 	}
-	return min(llc/2, llcPerCPU*max(cpus, 1))
+	return l2 * max(cpus, 1)
 }
 
 // defaultNonTemporal: every kernel from DefaultNonTemporalBytes. Quantize
