@@ -99,6 +99,15 @@ func (g *gen) broadcastInt32(param string, v VecVirtual) {
 	g.VPBROADCASTD(x, v)
 }
 
+// broadcastInt16 fills v's words with the low 16 bits of an int32
+// parameter.
+func (g *gen) broadcastInt16(param string, v VecVirtual) {
+	r, x := g.GP32(), g.XMM()
+	g.Load(g.Param(param), r)
+	g.VMOVD(r, x)
+	g.VPBROADCASTW(x, v)
+}
+
 func intName(u8 bool) string {
 	if u8 {
 		return "U8"
@@ -107,23 +116,26 @@ func intName(u8 bool) string {
 }
 
 // quantize emits q[i] = clamp(rne(x[i]·inv) + zp): the product is clamped
-// to ±512 first (beyond it every zero point saturates alike, and
-// VCVTPS2DQ would turn ≥ 2³¹ into −2³¹), converted, offset and packed with
-// saturation (u8: unsigned from the signed words, so negatives become 0).
-// A block's 64 (AVX-512) or 32 (AVX2) bytes are one store; with nt a
-// non-temporal one to q, which must be aligned to them.
+// above to 512 (beyond it every zero point in range saturates alike, and VCVTPS2DQ
+// would turn ≥ 2³¹ into −2³¹), converted and packed to words with
+// saturation, the zero point (in the output type's range) added to the
+// words, and packed to
+// bytes with saturation (u8: unsigned from the signed words, so negatives
+// become 0). Below, VCVTPS2DQ's −2³¹ for ≤ −2³¹ and the packs' saturation
+// stand in for a lower clamp. A block's 64 (AVX-512) or 32 (AVX2) bytes are
+// one store; with nt a non-temporal one to q, which must be aligned to
+// them.
 func (g *gen) quantize(w width, u8, nt bool) {
 	name := fmt.Sprintf("quantize%s%s%s", intName(u8), w.name, ntSuffix(nt))
 	g.quantFunc(name, "func(n int, x *float32, inv float32, zp int32, q *byte)",
-		fmt.Sprintf("%s sets q[i] = clamp(rne(x[i]·inv) + zp) to the %s range for i < n, n a multiple of %d%s.", name, intName(u8), qblock(w), ntDoc(nt, "q")))
+		fmt.Sprintf("%s sets q[i] = clamp(rne(x[i]·inv) + zp) to the %s range for i < n, n a multiple of %d, zp in that range%s.", name, intName(u8), qblock(w), ntDoc(nt, "q")))
 	n, x, q := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("q"), q)
-	inv, zp, lo, hi := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	inv, zp, hi := g.vec(w), g.vec(w), g.vec(w)
 	g.VBROADCASTSS(g.paramAddr("inv"), inv)
-	g.broadcastInt32("zp", zp)
-	g.VBROADCASTSS(g.sconst(f32, "qlo", 0xc4000000), lo) // -512
+	g.broadcastInt16("zp", zp)
 	g.VBROADCASTSS(g.sconst(f32, "qhi", 0x44000000), hi) // 512
 	perm := g.vec(w)
 	g.VMOVDQU32orU(w, g.permTable(w), perm)
@@ -136,19 +148,19 @@ func (g *gen) quantize(w width, u8, nt bool) {
 			a := g.vec(w)
 			g.VMULPS(Mem{Base: x, Disp: u * w.bytes}, inv, a)
 			g.VMINPS(hi, a, a)
-			g.VMAXPS(lo, a, a)
 			g.VCVTPS2DQ(a, a)
-			g.VPADDD(zp, a, a)
 			ints[u] = a
 		}
-		// dwords → words → bytes within 128-bit lanes (saturating; u8 from
-		// the signed words, negatives to 0), then VPERMD puts the groups of
-		// four back in order: four shuffles a block, where a VPMOVSDB per
-		// vector and three VINSERTI32X4 took eleven shuffle uops and
-		// 1.06–1.4× the time in L1 and L2 (Zen 5 VM).
+		// dwords → words (+ zp) → bytes within 128-bit lanes, then VPERMD
+		// puts the groups of four back in order: four shuffles a block,
+		// where a VPMOVSDB per vector and three VINSERTI32X4 took eleven
+		// shuffle uops and 1.06–1.4× the time in L1 and L2 (Zen 5 VM).
+		// The zero point on the words is two adds a block, not four.
 		lo16, hi16 := g.vec(w), g.vec(w)
 		g.VPACKSSDW(ints[1], ints[0], lo16)
 		g.VPACKSSDW(ints[3], ints[2], hi16)
+		g.VPADDSW(zp, lo16, lo16)
+		g.VPADDSW(zp, hi16, hi16)
 		if u8 {
 			g.VPACKUSWB(hi16, lo16, lo16)
 		} else {

@@ -15,6 +15,8 @@
 package quant
 
 import (
+	"fmt"
+
 	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
@@ -32,6 +34,11 @@ const align = 64
 // piece is the least piece, in elements, handed to another thread: the
 // element-wise kernels' (tune's Cheap, in f32 elements of x).
 func piece() int { return tune.Elems[float32](tune.Current().Parallel.Cheap) }
+
+// single: where num.Single says a call runs as one piece, each entry point
+// calls its kernel straight, not through num.For, whose closure escapes to
+// the workers and so costs an allocation a call (a fifth of quantize's time
+// at 4 Ki elements).
 
 type impl = isa.Impl
 
@@ -72,11 +79,17 @@ func check(nx, ny, threads int) {
 	}
 }
 
-// Quantize sets q[i] = clamp(rne(x[i]·(1/scale)) + zp) to Q's range.
+// Quantize sets q[i] = clamp(rne(x[i]·(1/scale)) + zp) to Q's range; zp
+// must lie in that range.
 func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q, threads int) {
 	check(len(x), len(q), threads)
-	k, inv, nt := implFor(lvl, 5*len(x)), 1/scale, quantizeNT(5*len(x))
-	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
+	checkZeroPoints[Q](zp)
+	k, inv, nt, pc := implFor(lvl, 5*len(x)), 1/scale, quantizeNT(5*len(x)), piece()
+	if num.Single(len(x), threads, pc) {
+		quantize(k, x, inv, zp, q, nt) // see single
+		return
+	}
+	num.For(len(x), threads, align, pc, func(_, lo, hi int) {
 		quantize(k, x[lo:hi], inv, zp, q[lo:hi], nt)
 	})
 }
@@ -86,19 +99,27 @@ func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q
 func QuantizeRows[Q Int8](lvl isa.Level, cols int, x []float32, scales []float32, zps []int32, q []Q, threads int) {
 	check(len(x), len(q), threads)
 	checkRows(len(x), cols, len(scales), len(zps))
-	k, nt := implFor(lvl, 5*len(x)), quantizeNT(5*len(x))
-	num.For(len(scales), threads, 1, max(1, piece()/max(cols, 1)), func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			quantize(k, x[r*cols:(r+1)*cols], 1/scales[r], zps[r], q[r*cols:(r+1)*cols], nt)
-		}
+	checkZeroPoints[Q](zps...)
+	k, nt, pc := implFor(lvl, 5*len(x)), quantizeNT(5*len(x)), max(1, piece()/max(cols, 1))
+	if num.Single(len(scales), threads, pc) {
+		quantizeRows(k, cols, x, scales, zps, q, nt, 0, len(scales))
+		return
+	}
+	num.For(len(scales), threads, 1, pc, func(_, lo, hi int) {
+		quantizeRows(k, cols, x, scales, zps, q, nt, lo, hi)
 	})
 }
 
-// Dequantize sets x[i] = scale·(q[i] − zp).
+// Dequantize sets x[i] = scale·(q[i] − zp); zp must lie in Q's range.
 func Dequantize[Q Int8](lvl isa.Level, q []Q, scale float32, zp int32, x []float32, threads int) {
 	check(len(q), len(x), threads)
-	k, nt := implFor(lvl, 5*len(x)), dequantizeNT(5*len(x))
-	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
+	checkZeroPoints[Q](zp)
+	k, nt, pc := implFor(lvl, 5*len(x)), dequantizeNT(5*len(x)), piece()
+	if num.Single(len(x), threads, pc) {
+		dequantize(k, q, scale, zp, x, nt)
+		return
+	}
+	num.For(len(x), threads, align, pc, func(_, lo, hi int) {
 		dequantize(k, q[lo:hi], scale, zp, x[lo:hi], nt)
 	})
 }
@@ -108,12 +129,41 @@ func Dequantize[Q Int8](lvl isa.Level, q []Q, scale float32, zp int32, x []float
 func DequantizeRows[Q Int8](lvl isa.Level, cols int, q []Q, scales []float32, zps []int32, x []float32, threads int) {
 	check(len(q), len(x), threads)
 	checkRows(len(x), cols, len(scales), len(zps))
-	k, nt := implFor(lvl, 5*len(x)), dequantizeNT(5*len(x))
-	num.For(len(scales), threads, 1, max(1, piece()/max(cols, 1)), func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			dequantize(k, q[r*cols:(r+1)*cols], scales[r], zps[r], x[r*cols:(r+1)*cols], nt)
-		}
+	checkZeroPoints[Q](zps...)
+	k, nt, pc := implFor(lvl, 5*len(x)), dequantizeNT(5*len(x)), max(1, piece()/max(cols, 1))
+	if num.Single(len(scales), threads, pc) {
+		dequantizeRows(k, cols, q, scales, zps, x, nt, 0, len(scales))
+		return
+	}
+	num.For(len(scales), threads, 1, pc, func(_, lo, hi int) {
+		dequantizeRows(k, cols, q, scales, zps, x, nt, lo, hi)
 	})
+}
+
+// quantizeRows quantizes rows [lo, hi) of x.
+func quantizeRows[Q Int8](k impl, cols int, x []float32, scales []float32, zps []int32, q []Q, nt bool, lo, hi int) {
+	for r := lo; r < hi; r++ {
+		quantize(k, x[r*cols:(r+1)*cols], 1/scales[r], zps[r], q[r*cols:(r+1)*cols], nt)
+	}
+}
+
+// dequantizeRows dequantizes rows [lo, hi) of q.
+func dequantizeRows[Q Int8](k impl, cols int, q []Q, scales []float32, zps []int32, x []float32, nt bool, lo, hi int) {
+	for r := lo; r < hi; r++ {
+		dequantize(k, q[r*cols:(r+1)*cols], scales[r], zps[r], x[r*cols:(r+1)*cols], nt)
+	}
+}
+
+// checkZeroPoints panics unless every zero point lies in Q's range, as
+// PyTorch and the kernels require: the products are clamped to ±512
+// before the zero point is added, which saturates alike only then.
+func checkZeroPoints[Q Int8](zps ...int32) {
+	lo, hi := bounds[Q]()
+	for _, zp := range zps {
+		if zp < lo || zp > hi {
+			panic(fmt.Sprintf("quant: zero point %d outside [%d, %d]", zp, lo, hi))
+		}
+	}
 }
 
 func checkRows(n, cols, scales, zps int) {
@@ -133,8 +183,12 @@ const (
 // Narrow sets y[i] to x[i] in format f, rounded to nearest even (bits).
 func Narrow(lvl isa.Level, f Format, x []float32, y []uint16, threads int) {
 	check(len(x), len(y), threads)
-	k := implFor(lvl, 6*len(x))
-	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
+	k, pc := implFor(lvl, 6*len(x)), piece()
+	if num.Single(len(x), threads, pc) {
+		narrow(k, f, x, y)
+		return
+	}
+	num.For(len(x), threads, align, pc, func(_, lo, hi int) {
 		narrow(k, f, x[lo:hi], y[lo:hi])
 	})
 }
@@ -142,8 +196,12 @@ func Narrow(lvl isa.Level, f Format, x []float32, y []uint16, threads int) {
 // Widen sets y[i] to the f32 value of x[i] in format f (exact).
 func Widen(lvl isa.Level, f Format, x []uint16, y []float32, threads int) {
 	check(len(x), len(y), threads)
-	k := implFor(lvl, 6*len(x))
-	num.For(len(x), threads, align, piece(), func(_, lo, hi int) {
+	k, pc := implFor(lvl, 6*len(x)), piece()
+	if num.Single(len(x), threads, pc) {
+		widen(k, f, x, y)
+		return
+	}
+	num.For(len(x), threads, align, pc, func(_, lo, hi int) {
 		widen(k, f, x[lo:hi], y[lo:hi])
 	})
 }

@@ -4,7 +4,7 @@
 
 package quant
 
-// quantizeI8AVX2 sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 32.
+// quantizeI8AVX2 sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 32, zp in that range.
 //
 //go:noescape
 func quantizeI8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
@@ -14,7 +14,7 @@ func quantizeI8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeI8AVX2(n int, q *byte, scale float32, zp int32, x *float32)
 
-// quantizeI8AVX2NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 32, by non-temporal stores (q aligned to 64 bytes).
+// quantizeI8AVX2NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 32, zp in that range, by non-temporal stores (q aligned to 64 bytes).
 //
 //go:noescape
 func quantizeI8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
@@ -24,7 +24,7 @@ func quantizeI8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeI8AVX2NT(n int, q *byte, scale float32, zp int32, x *float32)
 
-// quantizeU8AVX2 sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 32.
+// quantizeU8AVX2 sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 32, zp in that range.
 //
 //go:noescape
 func quantizeU8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
@@ -34,7 +34,7 @@ func quantizeU8AVX2(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeU8AVX2(n int, q *byte, scale float32, zp int32, x *float32)
 
-// quantizeU8AVX2NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 32, by non-temporal stores (q aligned to 64 bytes).
+// quantizeU8AVX2NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 32, zp in that range, by non-temporal stores (q aligned to 64 bytes).
 //
 //go:noescape
 func quantizeU8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
@@ -64,7 +64,7 @@ func fromBF16AVX2(n int, x *uint16, y *float32)
 //go:noescape
 func fromF16AVX2(n int, x *uint16, y *float32)
 
-// quantizeI8AVX512 sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 64.
+// quantizeI8AVX512 sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 64, zp in that range.
 //
 //go:noescape
 func quantizeI8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
@@ -74,7 +74,7 @@ func quantizeI8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeI8AVX512(n int, q *byte, scale float32, zp int32, x *float32)
 
-// quantizeI8AVX512NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 64, by non-temporal stores (q aligned to 64 bytes).
+// quantizeI8AVX512NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the I8 range for i < n, n a multiple of 64, zp in that range, by non-temporal stores (q aligned to 64 bytes).
 //
 //go:noescape
 func quantizeI8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
@@ -84,7 +84,7 @@ func quantizeI8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeI8AVX512NT(n int, q *byte, scale float32, zp int32, x *float32)
 
-// quantizeU8AVX512 sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 64.
+// quantizeU8AVX512 sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 64, zp in that range.
 //
 //go:noescape
 func quantizeU8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
@@ -94,7 +94,7 @@ func quantizeU8AVX512(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeU8AVX512(n int, q *byte, scale float32, zp int32, x *float32)
 
-// quantizeU8AVX512NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 64, by non-temporal stores (q aligned to 64 bytes).
+// quantizeU8AVX512NT sets q[i] = clamp(rne(x[i]·inv) + zp) to the U8 range for i < n, n a multiple of 64, zp in that range, by non-temporal stores (q aligned to 64 bytes).
 //
 //go:noescape
 func quantizeU8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)

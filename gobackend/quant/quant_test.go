@@ -279,3 +279,77 @@ func TestQLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestOneThreadAllocs: a call that runs as one piece allocates nothing
+// (the closure num.For takes escapes; see single).
+func TestOneThreadAllocs(t *testing.T) {
+	lvl := isa.Levels()[len(isa.Levels())-1]
+	n := 4096
+	x, q, y := make([]float32, n), make([]int8, n), make([]uint16, n)
+	scales, zps := []float32{0.5, 0.25}, []int32{0, 3}
+	for name, f := range map[string]func(){
+		"Quantize":       func() { Quantize(lvl, x, 0.5, 0, q, 1) },
+		"QuantizeRows":   func() { QuantizeRows(lvl, n/2, x, scales, zps, q, 1) },
+		"Dequantize":     func() { Dequantize(lvl, q, 0.5, 0, x, 1) },
+		"DequantizeRows": func() { DequantizeRows(lvl, n/2, q, scales, zps, x, 1) },
+		"Narrow":         func() { Narrow(lvl, BF16, x, y, 1) },
+		"Widen":          func() { Widen(lvl, F16, y, x, 1) },
+	} {
+		if a := testing.AllocsPerRun(20, f); a != 0 {
+			t.Errorf("%s: %v allocations a call, want 0", name, a)
+		}
+	}
+}
+
+// TestQuantizeExtremes: products past int32's range and infinities, with
+// every zero point a type allows at its ends and middle, per level, against
+// the definition computed in int64; and a zero point outside the range
+// panics.
+func TestQuantizeExtremes(t *testing.T) {
+	inf := float32(math.Inf(1))
+	vals := []float32{inf, -inf, 3e9, -3e9, 0x1p31, -0x1p31, 0x1p30, -0x1p30, 512.5, -512.5, 383, -383, 100.5, -100.5, 0, 1e-30}
+	x := make([]float32, 0, 2*64)
+	for len(x) < cap(x) {
+		x = append(x, vals[len(x)%len(vals)])
+	}
+	// want is clamp(rne(v) + zp) to [lo, hi], in int64.
+	want := func(v float32, zp int32, lo, hi int64) int64 {
+		r := min(max(float64(v), -1e12), 1e12)
+		return min(max(int64(math.RoundToEven(r))+int64(zp), lo), hi)
+	}
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		for _, zp := range []int32{-128, -127, -1, 0, 1, 126, 127} {
+			q := make([]int8, len(x))
+			Quantize(lvl, x, 1, zp, q, 1)
+			for i, v := range x {
+				if w := want(v, zp, -128, 127); int64(q[i]) != w {
+					t.Fatalf("i8: x = %g, zp = %d: %d, want %d", v, zp, q[i], w)
+				}
+			}
+		}
+		for _, zp := range []int32{0, 1, 127, 128, 254, 255} {
+			q := make([]uint8, len(x))
+			Quantize(lvl, x, 1, zp, q, 1)
+			for i, v := range x {
+				if w := want(v, zp, 0, 255); int64(q[i]) != w {
+					t.Fatalf("u8: x = %g, zp = %d: %d, want %d", v, zp, q[i], w)
+				}
+			}
+		}
+	})
+	for name, f := range map[string]func(){
+		"i8 128":      func() { Quantize(isa.Best, x, 1, 128, make([]int8, len(x)), 1) },
+		"u8 −1":       func() { Quantize(isa.Best, x, 1, -1, make([]uint8, len(x)), 1) },
+		"u8 256 rows": func() { QuantizeRows(isa.Best, 64, x, []float32{1, 1}, []int32{0, 256}, make([]uint8, len(x)), 1) },
+		"dequantize":  func() { Dequantize(isa.Best, make([]int8, 4), 1, -129, make([]float32, 4), 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic for a zero point outside the type's range", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
