@@ -83,7 +83,7 @@ func sizeOf(v any) int {
 
 func BenchmarkGemv(b *testing.B) {
 	for _, lvl := range isa.Levels() {
-		for _, n := range []int{512, 2048} {
+		for _, n := range []int{64, 512, 2048} {
 			for _, trans := range []bool{false, true} {
 				for _, th := range []int{1, 2} {
 					b.Run(fmt.Sprintf("%v/f32/trans=%v/n=%d/t=%d", lvl, trans, n, th), func(b *testing.B) { benchGemv[float32](b, lvl, trans, n, th) })

@@ -60,26 +60,42 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 		// Rows are independent dot products: split them over goroutines.
 		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
 		byRow := k == gemvAVX512 && gemvByRow[T](m, n)
+		// One piece: no closure, which escapes to num.For's workers and
+		// so would cost an allocation a call.
+		if num.Single(m, threads, minRows) {
+			gemvRowRange(k, byRow, 0, m, n, alpha, a, lda, x, beta, y, incY)
+			return
+		}
 		num.For(m, threads, 8, minRows, func(_, lo, hi int) {
-			switch {
-			case byRow:
-				gemvRowsAsm(k, lo, hi, n, alpha, a, lda, x, beta, y, incY)
-			case k == gemvAVX512:
-				gemvRows8Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
-			case k == gemvAVX2:
-				gemvRowsAsm(k, lo, hi, n, alpha, a, lda, x, beta, y, incY)
-			default:
-				gemvRows(lo, hi, n, alpha, a, lda, x, beta, y, incY)
-			}
+			gemvRowRange(k, byRow, lo, hi, n, alpha, a, lda, x, beta, y, incY)
 		})
 		return
 	}
 	// y = Aᵀx sums scaled rows of A: split the columns, each goroutine
 	// sweeping all rows over its own column range.
 	minCols := max(1, minGemvPerThread/(m*num.Size[T]()))
+	if num.Single(n, threads, minCols) {
+		gemvCols(k, 0, n, m, alpha, a, lda, x, beta, y, incY)
+		return
+	}
 	num.For(n, threads, 64, minCols, func(_, lo, hi int) {
 		gemvCols(k, lo, hi, m, alpha, a, lda, x, beta, y, incY)
 	})
+}
+
+// gemvRowRange sets rows [lo, hi) of y = alpha·A·x + beta·y with k's kernel
+// (byRow: the AVX-512 one that reads A a row at a time).
+func gemvRowRange[T Float](k gemvImpl, byRow bool, lo, hi, n int, alpha T, a []T, lda int, x []T, beta T, y []T, incY int) {
+	switch {
+	case byRow:
+		gemvRowsAsm(k, lo, hi, n, alpha, a, lda, x, beta, y, incY)
+	case k == gemvAVX512:
+		gemvRows8Asm(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+	case k == gemvAVX2:
+		gemvRowsAsm(k, lo, hi, n, alpha, a, lda, x, beta, y, incY)
+	default:
+		gemvRows(lo, hi, n, alpha, a, lda, x, beta, y, incY)
+	}
 }
 
 // gemvImpl is a set of GEMV inner loops.

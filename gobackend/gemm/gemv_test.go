@@ -281,3 +281,18 @@ func TestGemvZmmLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestGemvOneThreadAllocs: a call that runs as one piece allocates nothing
+// (num.For's closure escapes to its workers).
+func TestGemvOneThreadAllocs(t *testing.T) {
+	const n = 64
+	a, x, y := make([]float32, n*n), make([]float32, n), make([]float32, n)
+	for _, lvl := range isa.Levels() {
+		for _, trans := range []bool{false, true} {
+			f := func() { Gemv(lvl, trans, n, n, 1, a, n, x, 1, 0, y, 1, 1) }
+			if got := testing.AllocsPerRun(20, f); got != 0 {
+				t.Errorf("%v trans=%v: %v allocations a call, want 0", lvl, trans, got)
+			}
+		}
+	}
+}
