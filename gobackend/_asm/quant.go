@@ -47,6 +47,7 @@ func genQuant(g *gen) {
 				g.dequantize(w, u8, nt)
 			}
 		}
+		g.scaleBias(w)
 		g.toBF16(w)
 		g.toF16(w)
 		g.fromBF16(w)
@@ -260,6 +261,34 @@ func (g *gen) dequantize(w width, u8, nt bool) {
 		}
 	})
 	g.end(nt)
+}
+
+// scaleBias emits y[i] = fl(fl(s·f32(c[i])) + bias[i]): qlinear's
+// epilogue over a row of its int32 sums, three roundings as the generic
+// code's, no fused multiply-add. Each vector is loaded before it is
+// stored, so y may be c's own memory.
+func (g *gen) scaleBias(w width) {
+	name := "scaleBias" + w.name
+	g.quantFunc(name, "func(n int, c *int32, s float32, bias *float32, y *float32)",
+		fmt.Sprintf("%s sets y[i] = s·c[i] + bias[i], rounded after each step, for i < n, n a multiple of %d; y may be c.", name, qblock(w)))
+	n, c, b, y := g.GP64(), g.GP64(), g.GP64(), g.GP64()
+	g.Load(g.Param("n"), n)
+	g.Load(g.Param("c"), c)
+	g.Load(g.Param("bias"), b)
+	g.Load(g.Param("y"), y)
+	sv := g.vec(w)
+	g.VBROADCASTSS(g.paramAddr("s"), sv)
+	lanes := w.bytes / 4
+	g.blocks(n, qblock(w), []Register{c, b, y}, []int{4, 4, 4}, func() {
+		for u := range qblock(w) / lanes {
+			a := g.vec(w)
+			g.VCVTDQ2PS(Mem{Base: c, Disp: u * w.bytes}, a)
+			g.VMULPS(sv, a, a)
+			g.VADDPS(Mem{Base: b, Disp: u * w.bytes}, a, a)
+			g.VMOVUPS(a, Mem{Base: y, Disp: u * w.bytes})
+		}
+	})
+	g.end(false)
 }
 
 // toBF16 emits y[i] = bf16(x[i]) by integer rounding of the bits, for CPUs

@@ -104,6 +104,21 @@ func dequantize[Q Int8](k impl, q []Q, scale float32, zp int32, x []float32, nt 
 	dequantizeGeneric(q[n:], scale, zp, x[n:])
 }
 
+func scaleBias(k impl, c []int32, s float32, bias, y []float32) {
+	n := 0
+	if k != implGeneric && len(y) > 0 {
+		n = len(y) &^ (blockOf(k) - 1)
+		_, _ = c[len(y)-1], bias[len(y)-1]
+		switch {
+		case n > 0 && k == implAVX512:
+			scaleBiasAVX512(n, &c[0], s, &bias[0], &y[0])
+		case n > 0:
+			scaleBiasAVX2(n, &c[0], s, &bias[0], &y[0])
+		}
+	}
+	scaleBiasGeneric(c[n:], s, bias[n:], y[n:])
+}
+
 // toLine is the elements of size bytes from p to the next 64-byte
 // boundary: what the generic code writes before an NT kernel, which
 // needs its output aligned. Go aligns elements to their size, so it is

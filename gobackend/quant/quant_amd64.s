@@ -377,6 +377,44 @@ qdone16:
 	VZEROUPPER
 	RET
 
+// func scaleBiasAVX2(n int, c *int32, s float32, bias *float32, y *float32)
+// Requires: AVX
+TEXT ·scaleBiasAVX2(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         c+8(FP), CX
+	MOVQ         bias+24(FP), DX
+	MOVQ         y+32(FP), BX
+	VBROADCASTSS s+16(FP), Y0
+
+qloop17:
+	TESTQ     AX, AX
+	JZ        qdone18
+	VCVTDQ2PS (CX), Y1
+	VMULPS    Y0, Y1, Y1
+	VADDPS    (DX), Y1, Y1
+	VMOVUPS   Y1, (BX)
+	VCVTDQ2PS 32(CX), Y1
+	VMULPS    Y0, Y1, Y1
+	VADDPS    32(DX), Y1, Y1
+	VMOVUPS   Y1, 32(BX)
+	VCVTDQ2PS 64(CX), Y1
+	VMULPS    Y0, Y1, Y1
+	VADDPS    64(DX), Y1, Y1
+	VMOVUPS   Y1, 64(BX)
+	VCVTDQ2PS 96(CX), Y1
+	VMULPS    Y0, Y1, Y1
+	VADDPS    96(DX), Y1, Y1
+	VMOVUPS   Y1, 96(BX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	SUBQ      $0x00000020, AX
+	JMP       qloop17
+
+qdone18:
+	VZEROUPPER
+	RET
+
 // func toBF16AVX2(n int, x *float32, y *uint16)
 // Requires: AVX, AVX2
 TEXT ·toBF16AVX2(SB), NOSPLIT, $0-24
@@ -387,9 +425,9 @@ TEXT ·toBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD sbfhalf_s<>+0(SB), Y1
 	VPBROADCASTD sbfquiet_s<>+0(SB), Y2
 
-qloop17:
+qloop19:
 	TESTQ     AX, AX
-	JZ        qdone18
+	JZ        qdone20
 	VMOVUPS   (CX), Y3
 	VPSRLD    $0x10, Y3, Y4
 	VPAND     Y0, Y4, Y4
@@ -439,9 +477,9 @@ qloop17:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop17
+	JMP       qloop19
 
-qdone18:
+qdone20:
 	VZEROUPPER
 	RET
 
@@ -461,9 +499,9 @@ TEXT ·toF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop19:
+qloop21:
 	TESTQ     AX, AX
-	JZ        qdone20
+	JZ        qdone22
 	VMOVUPS   (CX), Y0
 	VCVTPS2PH $0x00, Y0, (DX)
 	VMOVUPS   32(CX), Y0
@@ -475,9 +513,9 @@ qloop19:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop19
+	JMP       qloop21
 
-qdone20:
+qdone22:
 	VZEROUPPER
 	RET
 
@@ -488,9 +526,9 @@ TEXT ·fromBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop21:
+qloop23:
 	TESTQ     AX, AX
-	JZ        qdone22
+	JZ        qdone24
 	VPMOVZXWD (CX), Y0
 	VPSLLD    $0x10, Y0, Y0
 	VMOVUPS   Y0, (DX)
@@ -506,9 +544,9 @@ qloop21:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop21
+	JMP       qloop23
 
-qdone22:
+qdone24:
 	VZEROUPPER
 	RET
 
@@ -519,9 +557,9 @@ TEXT ·fromF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop23:
+qloop25:
 	TESTQ     AX, AX
-	JZ        qdone24
+	JZ        qdone26
 	VCVTPH2PS (CX), Y0
 	VMOVUPS   Y0, (DX)
 	VCVTPH2PS 16(CX), Y0
@@ -533,9 +571,9 @@ qloop23:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000020, AX
-	JMP       qloop23
+	JMP       qloop25
 
-qdone24:
+qdone26:
 	VZEROUPPER
 	RET
 
@@ -552,9 +590,9 @@ TEXT ·quantizeI8AVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS sqhi_s<>+0(SB), Z2
 	VMOVDQU32    qperm16<>+0(SB), Z3
 
-qloop25:
+qloop27:
 	TESTQ      AX, AX
-	JZ         qdone26
+	JZ         qdone28
 	PREFETCHT0 8192(CX)
 	VMULPS     (CX), Z0, Z4
 	VMINPS     Z2, Z4, Z4
@@ -581,9 +619,9 @@ qloop25:
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000040, DX
 	SUBQ       $0x00000040, AX
-	JMP        qloop25
+	JMP        qloop27
 
-qdone26:
+qdone28:
 	VZEROUPPER
 	RET
 
@@ -616,9 +654,9 @@ TEXT ·dequantizeI8AVX512(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Z1
 
-qloop27:
+qloop29:
 	TESTQ     AX, AX
-	JZ        qdone28
+	JZ        qdone30
 	VPMOVSXBD (CX), Z2
 	VPSUBD    Z1, Z2, Z2
 	VCVTDQ2PS Z2, Z2
@@ -642,9 +680,9 @@ qloop27:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop27
+	JMP       qloop29
 
-qdone28:
+qdone30:
 	VZEROUPPER
 	RET
 
@@ -661,9 +699,9 @@ TEXT ·quantizeI8AVX512NT(SB), NOSPLIT, $0-32
 	VBROADCASTSS sqhi_s<>+0(SB), Z2
 	VMOVDQU32    qperm16<>+0(SB), Z3
 
-qloop29:
+qloop31:
 	TESTQ      AX, AX
-	JZ         qdone30
+	JZ         qdone32
 	PREFETCHT0 8192(CX)
 	VMULPS     (CX), Z0, Z4
 	VMINPS     Z2, Z4, Z4
@@ -690,9 +728,9 @@ qloop29:
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000040, DX
 	SUBQ       $0x00000040, AX
-	JMP        qloop29
+	JMP        qloop31
 
-qdone30:
+qdone32:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -708,9 +746,9 @@ TEXT ·dequantizeI8AVX512NT(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Z1
 
-qloop31:
+qloop33:
 	TESTQ     AX, AX
-	JZ        qdone32
+	JZ        qdone34
 	VPMOVSXBD (CX), Z2
 	VPSUBD    Z1, Z2, Z2
 	VCVTDQ2PS Z2, Z2
@@ -734,9 +772,9 @@ qloop31:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop31
+	JMP       qloop33
 
-qdone32:
+qdone34:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -754,9 +792,9 @@ TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS sqhi_s<>+0(SB), Z2
 	VMOVDQU32    qperm16<>+0(SB), Z3
 
-qloop33:
+qloop35:
 	TESTQ      AX, AX
-	JZ         qdone34
+	JZ         qdone36
 	PREFETCHT0 8192(CX)
 	VMULPS     (CX), Z0, Z4
 	VMINPS     Z2, Z4, Z4
@@ -783,9 +821,9 @@ qloop33:
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000040, DX
 	SUBQ       $0x00000040, AX
-	JMP        qloop33
+	JMP        qloop35
 
-qdone34:
+qdone36:
 	VZEROUPPER
 	RET
 
@@ -800,9 +838,9 @@ TEXT ·dequantizeU8AVX512(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Z1
 
-qloop35:
+qloop37:
 	TESTQ     AX, AX
-	JZ        qdone36
+	JZ        qdone38
 	VPMOVZXBD (CX), Z2
 	VPSUBD    Z1, Z2, Z2
 	VCVTDQ2PS Z2, Z2
@@ -826,9 +864,9 @@ qloop35:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop35
+	JMP       qloop37
 
-qdone36:
+qdone38:
 	VZEROUPPER
 	RET
 
@@ -845,9 +883,9 @@ TEXT ·quantizeU8AVX512NT(SB), NOSPLIT, $0-32
 	VBROADCASTSS sqhi_s<>+0(SB), Z2
 	VMOVDQU32    qperm16<>+0(SB), Z3
 
-qloop37:
+qloop39:
 	TESTQ      AX, AX
-	JZ         qdone38
+	JZ         qdone40
 	PREFETCHT0 8192(CX)
 	VMULPS     (CX), Z0, Z4
 	VMINPS     Z2, Z4, Z4
@@ -874,9 +912,9 @@ qloop37:
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000040, DX
 	SUBQ       $0x00000040, AX
-	JMP        qloop37
+	JMP        qloop39
 
-qdone38:
+qdone40:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -892,9 +930,9 @@ TEXT ·dequantizeU8AVX512NT(SB), NOSPLIT, $0-32
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Z1
 
-qloop39:
+qloop41:
 	TESTQ     AX, AX
-	JZ        qdone40
+	JZ        qdone42
 	VPMOVZXBD (CX), Z2
 	VPSUBD    Z1, Z2, Z2
 	VCVTDQ2PS Z2, Z2
@@ -918,10 +956,48 @@ qloop39:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop39
+	JMP       qloop41
 
-qdone40:
+qdone42:
 	SFENCE
+	VZEROUPPER
+	RET
+
+// func scaleBiasAVX512(n int, c *int32, s float32, bias *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·scaleBiasAVX512(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         c+8(FP), CX
+	MOVQ         bias+24(FP), DX
+	MOVQ         y+32(FP), BX
+	VBROADCASTSS s+16(FP), Z0
+
+qloop43:
+	TESTQ     AX, AX
+	JZ        qdone44
+	VCVTDQ2PS (CX), Z1
+	VMULPS    Z0, Z1, Z1
+	VADDPS    (DX), Z1, Z1
+	VMOVUPS   Z1, (BX)
+	VCVTDQ2PS 64(CX), Z1
+	VMULPS    Z0, Z1, Z1
+	VADDPS    64(DX), Z1, Z1
+	VMOVUPS   Z1, 64(BX)
+	VCVTDQ2PS 128(CX), Z1
+	VMULPS    Z0, Z1, Z1
+	VADDPS    128(DX), Z1, Z1
+	VMOVUPS   Z1, 128(BX)
+	VCVTDQ2PS 192(CX), Z1
+	VMULPS    Z0, Z1, Z1
+	VADDPS    192(DX), Z1, Z1
+	VMOVUPS   Z1, 192(BX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, BX
+	SUBQ      $0x00000040, AX
+	JMP       qloop43
+
+qdone44:
 	VZEROUPPER
 	RET
 
@@ -935,9 +1011,9 @@ TEXT ·toBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD sbfhalf_s<>+0(SB), Z1
 	VPBROADCASTD sbfquiet_s<>+0(SB), Z2
 
-qloop41:
+qloop45:
 	TESTQ     AX, AX
-	JZ        qdone42
+	JZ        qdone46
 	VMOVUPS   (CX), Z3
 	VPSRLD    $0x10, Z3, Z4
 	VPANDD    Z0, Z4, Z4
@@ -985,9 +1061,9 @@ qloop41:
 	ADDQ      $0x00000100, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop41
+	JMP       qloop45
 
-qdone42:
+qdone46:
 	VZEROUPPER
 	RET
 
@@ -998,9 +1074,9 @@ TEXT ·toF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop43:
+qloop47:
 	TESTQ     AX, AX
-	JZ        qdone44
+	JZ        qdone48
 	VMOVUPS   (CX), Z0
 	VCVTPS2PH $0x00, Z0, (DX)
 	VMOVUPS   64(CX), Z0
@@ -1012,9 +1088,9 @@ qloop43:
 	ADDQ      $0x00000100, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop43
+	JMP       qloop47
 
-qdone44:
+qdone48:
 	VZEROUPPER
 	RET
 
@@ -1025,9 +1101,9 @@ TEXT ·fromBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop45:
+qloop49:
 	TESTQ     AX, AX
-	JZ        qdone46
+	JZ        qdone50
 	VPMOVZXWD (CX), Z0
 	VPSLLD    $0x10, Z0, Z0
 	VMOVUPS   Z0, (DX)
@@ -1043,9 +1119,9 @@ qloop45:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop45
+	JMP       qloop49
 
-qdone46:
+qdone50:
 	VZEROUPPER
 	RET
 
@@ -1056,9 +1132,9 @@ TEXT ·fromF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop47:
+qloop51:
 	TESTQ     AX, AX
-	JZ        qdone48
+	JZ        qdone52
 	VCVTPH2PS (CX), Z0
 	VMOVUPS   Z0, (DX)
 	VCVTPH2PS 32(CX), Z0
@@ -1070,9 +1146,9 @@ qloop47:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000040, AX
-	JMP       qloop47
+	JMP       qloop51
 
-qdone48:
+qdone52:
 	VZEROUPPER
 	RET
 
@@ -1083,9 +1159,9 @@ TEXT ·toBF16AVX512BF16(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-qloop49:
+qloop53:
 	TESTQ   AX, AX
-	JZ      qdone50
+	JZ      qdone54
 	VMOVUPS (CX), Z0
 	VMOVUPS 64(CX), Z1
 	VMOVUPS 128(CX), Z2
@@ -1121,8 +1197,8 @@ qloop49:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000040, AX
-	JMP     qloop49
+	JMP     qloop53
 
-qdone50:
+qdone54:
 	VZEROUPPER
 	RET

@@ -98,6 +98,14 @@ func F16Value(h uint16) float32 {
 	return math.Float32frombits(sign | (e+112)<<23 | m<<13)
 }
 
+// scaleBiasGeneric sets y[i] = fl(fl(s·f32(c[i])) + bias[i]); y may be
+// c's memory (each c[i] is read before y[i] is written).
+func scaleBiasGeneric(c []int32, s float32, bias, y []float32) {
+	for i := range y {
+		y[i] = float32(s*float32(c[i])) + bias[i]
+	}
+}
+
 func narrowGeneric(f Format, x []float32, y []uint16) {
 	if f == BF16 {
 		for i, v := range x {

@@ -20,3 +20,5 @@ func dequantize[Q Int8](_ impl, q []Q, scale float32, zp int32, x []float32, _ b
 
 func narrow(_ impl, f Format, x []float32, y []uint16) { narrowGeneric(f, x, y) }
 func widen(_ impl, f Format, x []uint16, y []float32)  { widenGeneric(f, x, y) }
+
+func scaleBias(_ impl, c []int32, s float32, bias, y []float32) { scaleBiasGeneric(c, s, bias, y) }

@@ -44,6 +44,11 @@ func quantizeU8AVX2NT(n int, x *float32, inv float32, zp int32, q *byte)
 //go:noescape
 func dequantizeU8AVX2NT(n int, q *byte, scale float32, zp int32, x *float32)
 
+// scaleBiasAVX2 sets y[i] = s·c[i] + bias[i], rounded after each step, for i < n, n a multiple of 32; y may be c.
+//
+//go:noescape
+func scaleBiasAVX2(n int, c *int32, s float32, bias *float32, y *float32)
+
 // toBF16AVX2 sets y[i] = bf16(x[i]), rounded to nearest even, for i < n, n a multiple of 32.
 //
 //go:noescape
@@ -103,6 +108,11 @@ func quantizeU8AVX512NT(n int, x *float32, inv float32, zp int32, q *byte)
 //
 //go:noescape
 func dequantizeU8AVX512NT(n int, q *byte, scale float32, zp int32, x *float32)
+
+// scaleBiasAVX512 sets y[i] = s·c[i] + bias[i], rounded after each step, for i < n, n a multiple of 64; y may be c.
+//
+//go:noescape
+func scaleBiasAVX512(n int, c *int32, s float32, bias *float32, y *float32)
 
 // toBF16AVX512 sets y[i] = bf16(x[i]), rounded to nearest even, for i < n, n a multiple of 64.
 //

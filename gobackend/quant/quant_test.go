@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
@@ -249,35 +250,77 @@ func TestNarrowNaN(t *testing.T) {
 	})
 }
 
+// TestQLinear: every level with every feature it allows and none, both
+// input types, one and two threads, shapes with the kernels' tails, against
+// the definition (int32 sums, then three f32 roundings).
 func TestQLinear(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, s := range [][3]int{{1, 1, 1}, {3, 5, 7}, {17, 9, 65}, {64, 64, 64}} {
-		m, n, k := s[0], s[1], s[2]
-		x, w := make([]uint8, m*k), make([]int8, n*k)
-		for i := range x {
-			x[i] = uint8(rng.IntN(256))
-		}
-		for i := range w {
-			w[i] = int8(rng.IntN(256) - 128)
-		}
-		bias := inputs(rng, n, 0.01)
-		for _, th := range []int{1, 2} {
-			y := make([]float32, m*n)
-			QLinear(isa.Best, m, n, k, x, w, bias, 0.02, 0.003, y, th)
-			sc := float32(0.02) * float32(0.003)
-			for i := range m {
-				for j := range n {
-					var acc int32
-					for p := range k {
-						acc += int32(x[i*k+p]) * int32(w[j*k+p])
-					}
-					if want := float32(sc*float32(acc)) + bias[j]; y[i*n+j] != want {
-						t.Fatalf("%v threads=%d: y[%d,%d] = %g, want %g", s, th, i, j, y[i*n+j], want)
+	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {17, 9, 65}, {64, 64, 64}, {29, 71, 130}, {0, 3, 4}, {2, 3, 0}}
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		for _, feats := range []isa.Feature{0, isa.Features} {
+			for _, s := range shapes {
+				m, n, k := s[0], s[1], s[2]
+				xu, xi, w := make([]uint8, m*k), make([]int8, m*k), make([]int8, n*k)
+				for i := range xu {
+					xu[i] = uint8(rng.IntN(256))
+					xi[i] = int8(rng.IntN(256) - 128)
+				}
+				for i := range w {
+					w[i] = int8(rng.IntN(256) - 128)
+				}
+				bias := inputs(rng, n, 0.01)
+				for _, th := range []int{1, 2} {
+					yu, yi := make([]float32, m*n), make([]float32, m*n)
+					QLinear(lvl, feats, m, n, k, xu, w, bias, 0.02, 0.003, yu, th)
+					QLinear(lvl, feats, m, n, k, xi, w, bias, 0.02, 0.003, yi, th)
+					sc := float32(0.02) * float32(0.003)
+					for i := range m {
+						for j := range n {
+							var au, ai int32
+							for p := range k {
+								au += int32(xu[i*k+p]) * int32(w[j*k+p])
+								ai += int32(xi[i*k+p]) * int32(w[j*k+p])
+							}
+							if want := float32(sc*float32(au)) + bias[j]; yu[i*n+j] != want {
+								t.Fatalf("u8 %v feats=%v threads=%d: y[%d,%d] = %g, want %g", s, feats, th, i, j, yu[i*n+j], want)
+							}
+							if want := float32(sc*float32(ai)) + bias[j]; yi[i*n+j] != want {
+								t.Fatalf("i8 %v feats=%v threads=%d: y[%d,%d] = %g, want %g", s, feats, th, i, j, yi[i*n+j], want)
+							}
+						}
 					}
 				}
 			}
 		}
-	}
+	})
+}
+
+// TestScaleBias: the epilogue kernels, in place and apart, every length to
+// 140, against the generic code's bits (sums past 2²⁴ round in the
+// conversion).
+func TestScaleBias(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	forLevels(t, func(t *testing.T, lvl isa.Level) {
+		k := implFor(lvl, 0)
+		for n := 0; n <= 140; n++ {
+			c, bias := make([]int32, n), inputs(rng, n, 0.01)
+			for i := range c {
+				c[i] = int32(rng.Uint32())
+			}
+			want, got := make([]float32, n), make([]float32, n)
+			scaleBiasGeneric(c, 1.7e-5, bias, want)
+			scaleBias(k, c, 1.7e-5, bias, got)
+			in := make([]float32, n)
+			ci := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(in))), n)
+			copy(ci, c)
+			scaleBias(k, ci, 1.7e-5, bias, in)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) || math.Float32bits(in[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("n=%d: y[%d] = %g (in place %g), want %g", n, i, got[i], in[i], want[i])
+				}
+			}
+		}
+	})
 }
 
 // TestOneThreadAllocs: a call that runs as one piece allocates nothing

@@ -144,5 +144,5 @@ func (b Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Conf
 	if w.Op.Sparse() {
 		return gokernels.PrepareSparse(b.Level, w, in, cfg) // spmv, spmm: csr or sell
 	}
-	return gokernels.Prepare(b.Level, w, in, cfg), nil
+	return gokernels.Prepare(b.Level, b.Features, w, in, cfg), nil
 }

@@ -67,5 +67,5 @@ func (Backend) Prepare(w workload.Workload, in workload.Data, cfg backend.Config
 	if w.Op.Sparse() {
 		return gokernels.PrepareSparse(isa.Generic, w, in, cfg) // spmv, spmm: csr or sell
 	}
-	return gokernels.Prepare(isa.Generic, w, in, cfg), nil
+	return gokernels.Prepare(isa.Generic, 0, w, in, cfg), nil
 }

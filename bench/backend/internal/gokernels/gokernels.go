@@ -32,11 +32,12 @@ func Declared() backend.Support {
 	return declareQuant(s)
 }
 
-// Prepare makes the kernel of w on in with the kernels of level lvl. Every
-// op is supported.
-func Prepare(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
+// Prepare makes the kernel of w on in with the kernels of level lvl and
+// the extensions feats (qlinear's gemm: gemm.LowpKernel). Every op is
+// supported.
+func Prepare(lvl isa.Level, feats isa.Feature, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	if w.Op.Quant() {
-		return prepareQuant(lvl, w, in, cfg) // quant.go
+		return prepareQuant(lvl, feats, w, in, cfg) // quant.go
 	}
 	if w.DType == workload.F32 {
 		return prepare[float32](lvl, w, in, cfg)

@@ -43,7 +43,7 @@ func toF32(v float64) float32 { return float32(v) }
 // prepareQuant makes the kernel of a quantization workload: the data's
 // scales and zero points are read once (they are parameters, as PyTorch's
 // quantize_per_tensor takes them), the tensors placed as the other ops'.
-func prepareQuant(lvl isa.Level, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
+func prepareQuant(lvl isa.Level, feats isa.Feature, w workload.Workload, in workload.Data, cfg backend.Config) backend.Kernel {
 	th := max(cfg.Threads, 1)
 	s := w.Shape
 	n := w.OutputLen()
@@ -147,9 +147,9 @@ func prepareQuant(lvl isa.Level, w workload.Workload, in workload.Data, cfg back
 		step = func(b *quantSet, iters int) {
 			for range iters {
 				if u8 {
-					quant.QLinear(lvl, s.M, s.N, s.K, b.u8, b.w, b.bias, sx, sw, b.f32, th)
+					quant.QLinear(lvl, feats, s.M, s.N, s.K, b.u8, b.w, b.bias, sx, sw, b.f32, th)
 				} else {
-					quant.QLinear(lvl, s.M, s.N, s.K, b.i8, b.w, b.bias, sx, sw, b.f32, th)
+					quant.QLinear(lvl, feats, s.M, s.N, s.K, b.i8, b.w, b.bias, sx, sw, b.f32, th)
 				}
 			}
 		}
@@ -180,6 +180,13 @@ func prepareQuant(lvl isa.Level, w workload.Workload, in workload.Data, cfg back
 		return out
 	}
 	k := backend.NewHostBatchKernel(mem, len(sets), func(c, iters int) { step(&sets[c], iters) }, output)
+	if w.Op == workload.QLinear {
+		name, unit := quant.QLinearKernel[int8](lvl, feats)
+		if u8 {
+			name, unit = quant.QLinearKernel[uint8](lvl, feats)
+		}
+		return lowpKernel{HostKernel: k, name: name, unit: unit}
+	}
 	if (w.Op == workload.Quantize && quant.QuantizeStoresNonTemporal(lvl, n)) || (w.Op == workload.Dequantize && quant.DequantizeStoresNonTemporal(lvl, n)) {
 		return nonTemporalKernel{k}
 	}
