@@ -117,15 +117,14 @@ func intName(u8 bool) string {
 }
 
 // quantize emits q[i] = clamp(rne(x[i]·inv) + zp): the product is clamped
-// above to 512 (beyond it every zero point in range saturates alike, and VCVTPS2DQ
-// would turn ≥ 2³¹ into −2³¹), converted and packed to words with
-// saturation, the zero point (in the output type's range) added to the
-// words, and packed to
-// bytes with saturation (u8: unsigned from the signed words, so negatives
-// become 0). Below, VCVTPS2DQ's −2³¹ for ≤ −2³¹ and the packs' saturation
-// stand in for a lower clamp. A block's 64 (AVX-512) or 32 (AVX2) bytes are
-// one store; with nt a non-temporal one to q, which must be aligned to
-// them.
+// above to 512 (beyond it every zero point in range saturates alike, and
+// VCVTPS2DQ would turn ≥ 2³¹ into −2³¹), converted and packed to words
+// with saturation, the zero point (in the output type's range) added to
+// the words, and packed to bytes with saturation (u8: unsigned from the
+// signed words, so negatives become 0). Below, VCVTPS2DQ's −2³¹ for
+// ≤ −2³¹ and the packs' saturation stand in for a lower clamp. A block's
+// 64 (AVX-512) or 32 (AVX2) bytes are one store; with nt a non-temporal
+// one to q, which must be aligned to them.
 func (g *gen) quantize(w width, u8, nt bool) {
 	name := fmt.Sprintf("quantize%s%s%s", intName(u8), w.name, ntSuffix(nt))
 	g.quantFunc(name, "func(n int, x *float32, inv float32, zp int32, q *byte)",

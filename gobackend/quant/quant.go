@@ -35,11 +35,6 @@ const align = 64
 // element-wise kernels' (tune's Cheap, in f32 elements of x).
 func piece() int { return tune.Elems[float32](tune.Current().Parallel.Cheap) }
 
-// single: where num.Single says a call runs as one piece, each entry point
-// calls its kernel straight, not through num.For, whose closure escapes to
-// the workers and so costs an allocation a call (a fifth of quantize's time
-// at 4 Ki elements).
-
 type impl = isa.Impl
 
 const (
@@ -85,8 +80,12 @@ func Quantize[Q Int8](lvl isa.Level, x []float32, scale float32, zp int32, q []Q
 	check(len(x), len(q), threads)
 	checkZeroPoints[Q](zp)
 	k, inv, nt, pc := implFor(lvl, 5*len(x)), 1/scale, quantizeNT(5*len(x)), piece()
+	// One piece (here and in every entry point below): the kernel
+	// straight, not through num.For, whose closure escapes to the workers
+	// and so costs an allocation a call (a fifth of quantize's time at
+	// 4 Ki elements).
 	if num.Single(len(x), threads, pc) {
-		quantize(k, x, inv, zp, q, nt) // see single
+		quantize(k, x, inv, zp, q, nt)
 		return
 	}
 	num.For(len(x), threads, align, pc, func(_, lo, hi int) {

@@ -9,10 +9,10 @@ import (
 )
 
 // BenchmarkQuantize times quantize and dequantize on one thread at each
-// vector level, from L1 (4 Ki elements: 20 KiB moved) to L2 (64 Ki: 320 KiB), where
-// the kernels' instructions rather than the memory bound them. Bytes are
-// every operand's (5 a element). Compare variants in one interleaved run
-// (-count, benchstat).
+// vector level, in L1 (4 Ki elements: 20 KiB moved) and L2 (64 Ki:
+// 320 KiB), where the kernels' instructions rather than the memory bound
+// them. Bytes are every operand's (5 a element). Compare variants in one
+// interleaved run (-count, benchstat).
 func BenchmarkQuantize(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, lvl := range isa.Levels() {

@@ -324,7 +324,7 @@ func TestScaleBias(t *testing.T) {
 }
 
 // TestOneThreadAllocs: a call that runs as one piece allocates nothing
-// (the closure num.For takes escapes; see single).
+// (the closure num.For takes escapes to its workers).
 func TestOneThreadAllocs(t *testing.T) {
 	lvl := isa.Levels()[len(isa.Levels())-1]
 	n := 4096
