@@ -227,7 +227,9 @@ func (g *gen) permTable(w width) Mem {
 // dequantize emits x[i] = scale·(q[i] − zp): widen, subtract, convert
 // (exact), one rounding multiply; with nt, stored by VMOVNTPS. It reads a
 // fifth of what it moves: prefetching q 1–4 KiB ahead changed nothing
-// (26.4–26.7 GB/s over 80 MiB, one thread, the VM of quantPrefetch).
+// (26.4–26.7 GB/s over 80 MiB, one thread, the VM of quantPrefetch), nor
+// did PREFETCHT0 of x's lines 4 KiB ahead in L1 and L2 (0.98–1.02× the
+// speed at AVX-512, 0.83–0.86× at AVX2 over 64 Ki; Zen 5 Turin VM).
 func (g *gen) dequantize(w width, u8, nt bool) {
 	name := fmt.Sprintf("dequantize%s%s%s", intName(u8), w.name, ntSuffix(nt))
 	g.quantFunc(name, "func(n int, q *byte, scale float32, zp int32, x *float32)",
