@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -80,17 +81,25 @@ func TestTorchMatchesTimeit(t *testing.T) {
 			slices.Sort(ratios)
 			diff := ratios[len(ratios)/2] - 1
 			t.Logf("%s, attempt %d: the worker's time over timeit's, median of %d rounds, %+.1f%%; rounds worker %v timeit %v", c.w, attempt, len(ratios), 100*diff, us(worker), us(timeit))
-			if diff <= 0.05 && diff >= -0.05 {
+			if math.Abs(diff) <= timeitTolerance {
 				break
 			}
 			if attempt == 5 {
-				t.Errorf("%s: the worker's time and timeit's differ by %+.1f%% (median of %d rounds), more than 5%%", c.w, 100*diff, len(ratios))
+				t.Errorf("%s: the worker's time and timeit's differ by %+.1f%% (median of %d rounds), more than %.0f%%", c.w, 100*diff, len(ratios), 100*timeitTolerance)
 				break
 			}
 		}
 		k.Close()
 	}
 }
+
+// timeitTolerance is how far the median ratio may stray from 1. Alone, exp
+// f32 64 Ki read +1.1% and +2.5% on the Zen 5 Turin VM; under make test,
+// with other test packages on both vCPUs, one run's 25 rounds read −5.4%
+// (−11% to +5% from round to round): the load, not the timing method,
+// which a wrong iteration count or a setup left on the clock would put
+// far past this.
+const timeitTolerance = 0.08
 
 // pythonTimeit times stmt in a fresh interpreter: the best of 5 timeit
 // repeats of iters calls, in ns per call.
