@@ -102,11 +102,15 @@ func Sum[T Float](lvl isa.Level, x []T, threads int) T {
 // Sum. len(y) must equal len(x).
 func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	n := len(x)
-	// One thread: the assembly straight from here, as Sum's, with no call
-	// before it (the piece size's) that would make the compiler save every
-	// argument first: a 1024-element dot took 20.6–21.0 ns against 22.6
-	// (f32), 38.8 against 40.1 (f64; Intel VM of docs/tuning.md, alternated).
-	if k := implFor(tune.Current().Level(lvl, 2*n*num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
+	// One piece: the assembly straight from here, as Sum's. On one thread
+	// with no call before it (the piece size's) that would make the
+	// compiler save every argument first: a 1024-element dot took
+	// 20.6–21.0 ns against 22.6 (f32), 38.8 against 40.1 (f64; Intel VM of
+	// docs/tuning.md, alternated). On more threads a vector below the split
+	// comes here too: through dotSplit, a 1024-element f32 dot on two
+	// threads took 78–83 ns against 61–64 on one, here 64–77 (Ice Lake VM,
+	// alternated).
+	if k := implFor(tune.Current().Level(lvl, 2*n*num.Size[T]())); (threads == 1 || threads > 1 && n < 2*piece[T]()) && k != implGeneric && n > 0 && len(y) == n {
 		switch {
 		case k == implAVX512 && dotPrefetches(2*n*num.Size[T]()):
 			return T(dotPrefetchAsm(x, y))
