@@ -18,9 +18,11 @@ import (
 // Twelve chains cover two pipes of four-cycle latency with room to spare,
 // so the loop runs at the FMA units' throughput, not their latency.
 //
-// And the read of the CPU a thread runs on (isa.CurrentCPU):
+// And the read of the CPU a thread runs on (isa.CurrentCPU), and of its
+// vendor (isa.Vendor):
 //
 //	cpuSegmentLimit  LSL of the selector Linux gives the CPU and NUMA node
+//	cpuVendor        CPUID leaf 0's vendor words
 
 const fmaChains = 12
 
@@ -29,6 +31,23 @@ func genISA(g *gen) {
 		g.fmaLoop(w)
 	}
 	g.cpuSegmentLimit()
+	g.cpuVendor()
+}
+
+// cpuVendor returns CPUID leaf 0's EBX, EDX and ECX: the twelve bytes of
+// the vendor string in that order ("Genu", "ineI", "ntel").
+func (g *gen) cpuVendor() {
+	g.Function("cpuVendor")
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr("func() (ebx, edx, ecx uint32)")
+	g.Doc("cpuVendor returns CPUID leaf 0's EBX, EDX and ECX: the vendor string's twelve bytes in order.")
+	g.XORL(EAX, EAX)
+	g.XORL(ECX, ECX)
+	g.CPUID()
+	g.Store(EBX, g.ReturnIndex(0))
+	g.Store(EDX, g.ReturnIndex(1))
+	g.Store(ECX, g.ReturnIndex(2))
+	g.RET()
 }
 
 // cpuNodeSelector is the segment selector whose limit Linux on x86-64 sets,

@@ -85,3 +85,14 @@ TEXT ·cpuSegmentLimit(SB), NOSPLIT, $0-4
 	LSLL BX, AX
 	MOVL AX, ret+0(FP)
 	RET
+
+// func cpuVendor() (ebx uint32, edx uint32, ecx uint32)
+// Requires: CPUID
+TEXT ·cpuVendor(SB), NOSPLIT, $0-12
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	MOVL BX, ebx+0(FP)
+	MOVL DX, edx+4(FP)
+	MOVL CX, ecx+8(FP)
+	RET

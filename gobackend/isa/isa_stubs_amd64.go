@@ -12,3 +12,6 @@ func fmaLoopAVX512(n int)
 
 // cpuSegmentLimit returns the limit of the segment of selector 0x7b (Linux: node<<12 | cpu), or 0xFFFFFFFF when there is none.
 func cpuSegmentLimit() uint32
+
+// cpuVendor returns CPUID leaf 0's EBX, EDX and ECX: the vendor string's twelve bytes in order.
+func cpuVendor() (ebx uint32, edx uint32, ecx uint32)
