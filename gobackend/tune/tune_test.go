@@ -281,3 +281,16 @@ func TestDefaultFFTShareBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultGEMVByRow checks the GEMV's default by vendor: eight rows at
+// every size on Intel's cores, one row at a time above a core's L2 on
+// others.
+func TestDefaultGEMVByRow(t *testing.T) {
+	want := isa.Caches().L2
+	if isa.Vendor() == isa.VendorIntel {
+		want = MaxPieceBytes
+	}
+	if got := Defaults().GEMV.ByRow; got != (PerDType{F32: want, F64: want}) {
+		t.Errorf("vendor %q: default gemv.by_row %+v, want %d for both", isa.Vendor(), got, want)
+	}
+}
