@@ -17,7 +17,8 @@ import (
 
 // TestBlockingSweep compares block sizes of the best level's GEMM: the
 // candidates of PB_BLOCKS ("kc/mc/nc,…"; 0/0/0 is the kernel's own) for
-// each size of PB_SIZES, thread count of PB_THREADS and type of PB_DTYPES,
+// each size of PB_SIZES (n for n³, or m×n×k as "64x3136x256": a 1×1
+// convolution's filter times its input), thread count of PB_THREADS and type of PB_DTYPES,
 // sampled round-robin in a random order (the machine is shared, so only an
 // interleaved run compares). A candidate ending in /x runs the shared nest
 // instead of the grid (grid.go), /p every product packed, /d unpacked where
@@ -31,26 +32,30 @@ func TestBlockingSweep(t *testing.T) {
 	rounds, _ := strconv.Atoi(envOr("PB_ROUNDS", "15"))
 	for _, dt := range strings.Split(envOr("PB_DTYPES", "f32,f64"), ",") {
 		for _, s := range strings.Split(envOr("PB_SIZES", "512,1024"), ",") {
-			n, _ := strconv.Atoi(s)
+			var m, n, k int
+			if c, _ := fmt.Sscanf(s, "%dx%dx%d", &m, &n, &k); c != 3 {
+				m, _ = strconv.Atoi(s)
+				n, k = m, m
+			}
 			for _, th := range strings.Split(envOr("PB_THREADS", "1,2"), ",") {
 				threads, _ := strconv.Atoi(th)
 				if dt == "f32" {
-					sweep[float32](t, n, threads, rounds)
+					sweep[float32](t, m, n, k, threads, rounds)
 				} else {
-					sweep[float64](t, n, threads, rounds)
+					sweep[float64](t, m, n, k, threads, rounds)
 				}
 			}
 		}
 	}
 }
 
-func sweep[T Float](t *testing.T, n, threads, rounds int) {
+func sweep[T Float](t *testing.T, m, n, k, threads, rounds int) {
 	blocks := strings.Split(os.Getenv("PB_BLOCKS"), ",")
 	rnd := rand.New(rand.NewPCG(1, 1))
-	a := numtest.New[T](n*n, rnd).Data
-	b := numtest.New[T](n*n, rnd).Data
-	c := numtest.New[T](n*n, rnd).Data
-	calls := max(1, 20_000_000/(n*n*n/threads)) // ≈ 10 ms a sample
+	a := numtest.New[T](m*k, rnd).Data
+	b := numtest.New[T](k*n, rnd).Data
+	c := numtest.New[T](m*n, rnd).Data
+	calls := max(1, 20_000_000/(m*n*k/threads)) // ≈ 10 ms a sample
 	times := make([][]float64, len(blocks))
 	okc, omc, onc := blockKC, blockMC, blockNC
 	defer func() { blockKC, blockMC, blockNC, gridOff = okc, omc, onc, false }()
@@ -74,7 +79,7 @@ func sweep[T Float](t *testing.T, n, threads, rounds int) {
 			withGEMMTune(func(g *tune.GEMM) { g.Direct = direct }, func() {
 				start = time.Now()
 				for range calls {
-					Gemm(isa.Best, false, false, n, n, n, 1, a, n, b, n, 0, c, n, threads)
+					Gemm(isa.Best, false, false, m, n, k, 1, a, k, b, n, 0, c, n, threads)
 				}
 			})
 			if r > 0 { // the first round warms up
@@ -85,8 +90,8 @@ func sweep[T Float](t *testing.T, n, threads, rounds int) {
 	var z T
 	for i, ts := range times {
 		slices.Sort(ts)
-		gf := func(s float64) float64 { return 2 * float64(n) * float64(n) * float64(n) / s / 1e9 }
-		t.Logf("%s n=%d t=%d %-16s median %6.1f best %6.1f GFLOP/s", dtypeChar(z), n, threads, blocks[i], gf(ts[len(ts)/2]), gf(ts[0]))
+		gf := func(s float64) float64 { return 2 * float64(m) * float64(n) * float64(k) / s / 1e9 }
+		t.Logf("%s %dx%dx%d t=%d %-16s median %6.1f best %6.1f GFLOP/s", dtypeChar(z), m, n, k, threads, blocks[i], gf(ts[len(ts)/2]), gf(ts[0]))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // TestBalancedRows checks that the direct path's row tiles cover every
@@ -56,4 +57,23 @@ func TestDirectAllocatesNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestColsOuterByVendor checks which path a 1×1 convolution's product
+// (64 filters × 3136 positions × 256 channels, above gemm.direct) takes: the
+// unpacked columns-outer sweep where its A and panel fit L2, but packed on
+// Intel's cores (colsOuterPays).
+func TestColsOuterByVendor(t *testing.T) {
+	kern := kernelFor[float32](isa.Best)
+	if kern.direct == nil {
+		t.Skip("no unpacked kernel at this level")
+	}
+	m, n, k := 64, 3136, 256
+	withGEMMTune(func(g *tune.GEMM) { g.Direct.F32 = 1 << 20 }, func() {
+		fits := fitsColsOuter(m, k, kern.nr, 4)
+		want := fits && isa.Vendor() != isa.VendorIntel
+		if got := useDirect(&kern, false, false, false, m, n, k); got != want {
+			t.Errorf("vendor %q, fits L2 %v: useDirect = %v, want %v", isa.Vendor(), fits, got, want)
+		}
+	})
 }
