@@ -18,11 +18,11 @@ import (
 // TestBlockingSweep compares block sizes of the best level's GEMM: the
 // candidates of PB_BLOCKS ("kc/mc/nc,…"; 0/0/0 is the kernel's own) for
 // each size of PB_SIZES (n for n³, or m×n×k as "64x3136x256": a 1×1
-// convolution's filter times its input), thread count of PB_THREADS and type of PB_DTYPES,
-// sampled round-robin in a random order (the machine is shared, so only an
-// interleaved run compares). A candidate ending in /x runs the shared nest
-// instead of the grid (grid.go), /p every product packed, /d unpacked where
-// it can. It runs only when PB_BLOCKS is set:
+// convolution's filters times its input), thread count of PB_THREADS and
+// type of PB_DTYPES, sampled round-robin in a random order (the machine
+// is shared, so only an interleaved run compares). A candidate ending in
+// /x runs the shared nest instead of the grid (grid.go), /p every product
+// packed, /d unpacked where it can. It runs only when PB_BLOCKS is set:
 //
 //	PB_BLOCKS=0/0/0,256/252/8192,0/0/0/x PB_DTYPES=f64 PB_THREADS=2 go test -run BlockingSweep -v
 func TestBlockingSweep(t *testing.T) {

@@ -12,7 +12,7 @@ const (
 // where the assembly is not built (another architecture, purego). Some
 // defaults follow it where the two vendors' cores were measured to want
 // different choices and nothing the CPU reports tells them apart (the
-// hardware prefetchers: tune's GEMV default).
+// hardware prefetchers: tune's GEMV default, gemm's columns-outer sweep).
 func Vendor() string {
 	vendorOnce.Do(func() { vendor = readVendor() })
 	return vendor

@@ -19,8 +19,8 @@ type GEMV struct {
 	ZMM   int      `json:"zmm"`
 }
 
-// defaultGEMV: one row at a time above a core's L2 on AMD's cores, eight
-// rows at every size on Intel's. On the Zen 5 VM of docs/tuning.md (1 MiB
+// defaultGEMV: one row at a time above a core's L2, but eight rows at every
+// size on Intel's cores. On the Zen 5 VM of docs/tuning.md (1 MiB
 // L2) a row at a time took 0.85–0.95× the eight-row kernel's time from 2
 // MiB of A on (f64 512², 768², 1024²; f32 1024², 1024×1536), and also 0.9×
 // at f64 256² (512 KiB), where the default keeps eight rows. On the 2-vCPU
