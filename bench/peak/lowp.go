@@ -98,16 +98,22 @@ func (u ComputeUnitProbe) OpsPerCycle() float64 { return u.OpsPerInstruction * u
 // FMA model rounds to pipes: to a whole count from ¾ up, below that to a
 // power-of-two fraction (one AMX instruction per 16 cycles), leaning up:
 // a figure down to 0.59× a fraction counts as that fraction, one from
-// 1.19× it as the next. Noise only slows a probe, and a rate rounded down
-// makes a ceiling the unit's own kernels then beat: an AMX probe slowed to
-// 0.044 per cycle, nearer 1/32 than 1/16 in octaves, would have counted
-// 1/32, and the tile kernel measured right after ran at 170% of it.
+// 1.19× a rate (2^¼) as the next. Noise only slows a probe, and a rate
+// rounded down makes a ceiling the unit's own kernels then beat: an AMX
+// probe slowed to 0.044 per cycle, nearer 1/32 than 1/16 in octaves, would
+// have counted 1/32, and the tile kernel measured right after ran at 170%
+// of it; on the Ice Lake VM a VNNI probe read 1.42 per cycle (two units, a
+// neighbour on the host), which rounded to 1 made its own kernel measure
+// 177% of the ceiling.
 func issueRate(perCycle float64) float64 {
 	if perCycle >= 0.75 {
-		return math.Round(perCycle)
+		return max(1, math.Ceil(perCycle/rateLean))
 	}
 	return math.Exp2(math.Ceil(math.Log2(perCycle) - 0.25))
 }
+
+// rateLean is how far above a rate a measured figure counts as the next.
+var rateLean = math.Exp2(0.25)
 
 // RateText writes an issue rate: "2", "1/16".
 func RateText(r float64) string {

@@ -142,6 +142,9 @@ func TestComputeUnitRates(t *testing.T) {
 	for _, tc := range []struct {
 		per, want float64
 	}{{1.97, 2}, {1.02, 1}, {0.8, 1}, {0.52, 0.5}, {0.0641, 1.0 / 16}, {0.058, 1.0 / 16}, {0.034, 1.0 / 32},
+		{1.42, 2},           // a slowed probe of two VNNI units (Ice Lake VM): up, not to 1
+		{1.18, 1}, {1.2, 2}, // 1.19× a whole rate: the next
+		{2.3, 2}, {3.1, 3},
 		{0.0437, 1.0 / 16}, // a slowed AMX probe: up, not to 1/32
 		{0.036, 1.0 / 32},  // 1.15× 1/32: still 1/32
 		{0.0375, 1.0 / 16}, // 1.2× 1/32: the next
