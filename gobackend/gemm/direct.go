@@ -49,10 +49,9 @@ func useDirect[T Float](kern *microKernel[T], narrow, transA, transB bool, m, n,
 // (TestBlockingSweep, 10 rounds: f32 64×3136×256 114 against 85 GFLOP/s,
 // 128×3136×576 76 against 51, 16×6272×432 48 against 33). B's rows there,
 // a few KiB apart, are each a stream of two lines that the core's
-// prefetchers do not follow (GEMV's rows likewise: tune's defaultGEMV);
-// packing reads B in long runs. CPUID does not tell the prefetchers apart:
-// the vendor stands for them.
-func colsOuterPays() bool { return isa.Vendor() != isa.VendorIntel }
+// prefetchers do not follow (isa.PrefetchesShortStreams; GEMV's rows
+// likewise); packing reads B in long runs.
+func colsOuterPays() bool { return isa.PrefetchesShortStreams() }
 
 // fitsColsOuter says whether rows of A (m×k) and a column panel of B
 // (k×nr) fit the core's L2 for the columns-outer sweep of gemmDirect: A

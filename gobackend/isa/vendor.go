@@ -9,10 +9,7 @@ const (
 )
 
 // Vendor returns the CPU's vendor string (VendorIntel, VendorAMD, …), or ""
-// where the assembly is not built (another architecture, purego). Some
-// defaults follow it where the two vendors' cores were measured to want
-// different choices and nothing the CPU reports tells them apart (the
-// hardware prefetchers: tune's GEMV default, gemm's columns-outer sweep).
+// where the assembly is not built (another architecture, purego).
 func Vendor() string {
 	vendorOnce.Do(func() { vendor = readVendor() })
 	return vendor
@@ -22,3 +19,12 @@ var (
 	vendorOnce sync.Once
 	vendor     string
 )
+
+// PrefetchesShortStreams reports whether the core's hardware prefetchers
+// were measured to follow many short streams (rows of a few KiB, each its
+// own stream) about as well as one long one: yes on AMD's Zen cores, no on
+// Intel's server cores (the Ice Lake VM: a GEMV row at a time, B's rows
+// read in place by gemm's columns-outer sweep; tune's defaultGEMV and
+// gemm's colsOuterPays have the figures). CPUID does not describe the
+// prefetchers: the vendor stands for them.
+func PrefetchesShortStreams() bool { return Vendor() != VendorIntel }

@@ -110,7 +110,7 @@ func Dot[T Float](lvl isa.Level, x, y []T, threads int) T {
 	// comes here too: through dotSplit, a 1024-element f32 dot on two
 	// threads took 78–83 ns against 61–64 on one, here 64–77 (Ice Lake VM,
 	// alternated).
-	if k := implFor(tune.Current().Level(lvl, 2*n*num.Size[T]())); (threads == 1 || threads > 1 && n < 2*piece[T]()) && k != implGeneric && n > 0 && len(y) == n {
+	if k := implFor(tune.Current().Level(lvl, 2*n*num.Size[T]())); (threads == 1 || threads > 1 && num.Single(n, threads, piece[T]())) && k != implGeneric && n > 0 && len(y) == n {
 		switch {
 		case k == implAVX512 && dotPrefetches(2*n*num.Size[T]()):
 			return T(dotPrefetchAsm(x, y))

@@ -29,8 +29,7 @@ type GEMV struct {
 // the L3's bandwidth; on the Ice Lake VM (1.25 MiB L2) a row at a time took
 // 1.14–1.23× eight rows' time at f32 4096² from DRAM on one thread (rows of
 // 16 KiB, each its own short stream; three alternated runs) and was level
-// elsewhere. Nothing CPUID reports tells the prefetchers apart, hence the
-// vendor. -tune finds the machine's own (0 on the Zen 5 VM: one row won
+// elsewhere (isa.PrefetchesShortStreams). -tune finds the machine's own (0 on the Zen 5 VM: one row won
 // from 256 KiB on; never on the Ice Lake VM).
 //
 // The width: AVX-512 at every size where 512-bit FMAs run at full rate
@@ -47,7 +46,7 @@ func defaultGEMV() GEMV {
 		z = MaxPieceBytes
 	}
 	byRow := l2
-	if isa.Vendor() == isa.VendorIntel {
+	if !isa.PrefetchesShortStreams() {
 		byRow = MaxPieceBytes
 	}
 	return GEMV{ByRow: PerDType{F32: byRow, F64: byRow}, ZMM: z}
