@@ -20,17 +20,17 @@ type GEMV struct {
 }
 
 // defaultGEMV: one row at a time above a core's L2, but eight rows at every
-// size on Intel's cores. On the Zen 5 VM of docs/tuning.md (1 MiB
-// L2) a row at a time took 0.85–0.95× the eight-row kernel's time from 2
-// MiB of A on (f64 512², 768², 1024²; f32 1024², 1024×1536), and also 0.9×
-// at f64 256² (512 KiB), where the default keeps eight rows. On the 2-vCPU
-// Intel VM (2 MiB L2) eight rows took 7–8% less time than four up to 1–2
-// MiB (f32 512², 256×1024; f64 256²), and from its L3 every kernel read at
-// the L3's bandwidth; on the Ice Lake VM (1.25 MiB L2) a row at a time took
+// size on Intel's cores. On the Zen 5 VM of docs/tuning.md (1 MiB L2) a row
+// at a time took 0.85–0.95× the eight-row kernel's time from 2 MiB of A on
+// (f64 512², 768², 1024²; f32 1024², 1024×1536), and also 0.9× at f64 256²
+// (512 KiB), where the default keeps eight rows. On the 2-vCPU Intel VM (2
+// MiB L2) eight rows took 7–8% less time than four up to 1–2 MiB (f32 512²,
+// 256×1024; f64 256²), and from its L3 every kernel read at the L3's
+// bandwidth; on the Ice Lake VM (1.25 MiB L2) a row at a time took
 // 1.14–1.23× eight rows' time at f32 4096² from DRAM on one thread (rows of
 // 16 KiB, each its own short stream; three alternated runs) and was level
-// elsewhere (isa.PrefetchesShortStreams). -tune finds the machine's own (0 on the Zen 5 VM: one row won
-// from 256 KiB on; never on the Ice Lake VM).
+// elsewhere (isa.PrefetchesShortStreams). -tune finds the machine's own (0
+// on the Zen 5 VM: one row won from 256 KiB on; never on the Ice Lake VM).
 //
 // The width: AVX-512 at every size where 512-bit FMAs run at full rate
 // (isa.FullRateZMM), else zmm.memory's default (half the last-level cache;
