@@ -25,10 +25,18 @@ import (
 //     multiply-adds (n³), and the value stored half of the smallest from
 //     which N threads are winMargin faster and no larger size is slower (a
 //     product of fewer than twice the value runs on one thread), or the
-//     ladder's top when N threads never win.
+//     ladder's top when N threads never win;
+//   - gemm.shape.* (at AVX512 only, where there is a second shape): the
+//     loop nest with the tall micro-kernel against the wide one
+//     (tune.ShapeTall, tune.ShapeWide), every product packed, at 1 thread
+//     and at N over gemmShapeSizes; a step's Bytes is n, its speedup the
+//     geometric mean over the two thread counts. The wide shape is chosen
+//     when its geometric mean over the sizes is winMargin faster and it
+//     is slower at none.
 var (
 	gemmDirectSizes   = []int{32, 48, 64, 96, 128, 192, 256, 384, 512}
 	gemmParallelSizes = []int{64, 96, 128, 192, 256, 384, 512, 768}
+	gemmShapeSizes    = []int{512, 1024}
 )
 
 // customSearch is a search with a timing of its own, where searchOne's
@@ -44,12 +52,16 @@ type customSearch struct {
 var customSearches = map[string]customSearch{}
 
 func gemmSearches() []tuneSearch {
-	return []tuneSearch{
+	s := []tuneSearch{
 		gemmDirectSearch[float32]("gemm.direct.f32"),
 		gemmDirectSearch[float64]("gemm.direct.f64"),
 		gemmParallelSearch[float32]("gemm.parallel.f32"),
 		gemmParallelSearch[float64]("gemm.parallel.f64"),
 	}
+	if isa.Best >= isa.AVX512 { // below, one shape: nothing to choose
+		s = append(s, gemmShapeSearch[float32]("gemm.shape.f32"), gemmShapeSearch[float64]("gemm.shape.f64"))
+	}
+	return s
 }
 
 // gemmTuneOp is a square GEMM whose size the run's first argument gives,
@@ -121,6 +133,59 @@ func gemmParallelSearch[T gemm.Float](field string) tuneSearch {
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
+}
+
+func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
+	op := gemmTuneOp[T](gemmShapeSizes[len(gemmShapeSizes)-1], func(n int) int { return n })
+	directField := strings.Replace(field, "shape", "direct", 1)
+	var c customSearch
+	c.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+		tall, wide := base, base
+		for _, p := range []*tune.Params{&tall, &wide} {
+			setField(p, directField, 0) // every product through the nest
+		}
+		setField(&tall, field, tune.ShapeTall)
+		setField(&wide, field, tune.ShapeWide)
+		pairs := make([][]timedPair, len(gemmShapeSizes))
+		for i, n := range gemmShapeSizes {
+			for _, th := range []int{1, threads} {
+				pairs[i] = append(pairs[i], timedPair{fmt.Sprintf("%s@%d", op.name, th),
+					tuneTarget{op: op, bytes: n, threads: th, params: tall},
+					tuneTarget{op: op, bytes: n, threads: th, params: wide}})
+			}
+		}
+		steps, err := timeLadder(ctx, gemmShapeSizes, pairs, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, shapeChoice(steps), nil
+	}
+	c.describe = func(steps []tune.Step, v, threads int) string {
+		var b strings.Builder
+		for _, st := range steps {
+			fmt.Fprintf(&b, "%d³ %.2f× ", st.Bytes, st.Speedup)
+		}
+		return fmt.Sprintf("%s over %s (packed, 1 and %d threads): %s→ %s", tune.ShapeName(tune.ShapeWide), tune.ShapeName(tune.ShapeTall), threads, b.String(), tune.ShapeName(v))
+	}
+	customSearches[field] = c
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemmShapeSizes}
+}
+
+// shapeChoice is gemm.shape from the steps of the wide shape over the
+// tall: the wide where its geometric mean over the sizes is winMargin
+// faster and no size is slower with it, else the tall.
+func shapeChoice(steps []tune.Step) int {
+	logSum := 0.0
+	for _, st := range steps {
+		if st.Speedup < 1 {
+			return tune.ShapeTall
+		}
+		logSum += math.Log(st.Speedup)
+	}
+	if math.Exp(logSum/float64(len(steps))) >= winMargin {
+		return tune.ShapeWide
+	}
+	return tune.ShapeTall
 }
 
 // directLimit is gemm.direct from the steps of packed over unpacked: the

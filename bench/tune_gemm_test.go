@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"testing"
+	"time"
 
+	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
@@ -37,4 +41,58 @@ func TestMadds(t *testing.T) {
 	if got := madds(1000001); got != "1000001" {
 		t.Errorf("madds(1000001) = %q", got)
 	}
+}
+
+func TestShapeChoice(t *testing.T) {
+	steps := func(speedups ...float64) []tune.Step {
+		s := make([]tune.Step, len(speedups))
+		for i, v := range speedups {
+			s[i] = tune.Step{Bytes: 512 << i, Speedup: v}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name  string
+		steps []tune.Step
+		want  int
+	}{
+		{"the wide shape faster at every size", steps(1.06, 1.10), tune.ShapeWide},
+		{"faster on the whole, level at one size", steps(1.0, 1.12), tune.ShapeWide},
+		{"faster on the whole, slower at one size", steps(0.98, 1.2), tune.ShapeTall},
+		{"within the margin", steps(1.02, 1.04), tune.ShapeTall},
+		{"slower", steps(0.9, 0.95), tune.ShapeTall},
+	} {
+		if got := shapeChoice(c.steps); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGemmShapeSearch runs the shape search on small products: both
+// shapes timed at 1 and 2 threads at each size, one of them chosen, and
+// the file written loads with it.
+func TestGemmShapeSearch(t *testing.T) {
+	if isa.Best < isa.AVX512 {
+		t.Skip("one micro-kernel shape below AVX512: nothing to search")
+	}
+	defer func(s []int) { gemmShapeSizes = s }(gemmShapeSizes)
+	gemmShapeSizes = []int{96, 160}
+	cfg := tuneConfig(t, 4*time.Second)
+	var stderr bytes.Buffer
+	searches := func() []tuneSearch { return []tuneSearch{gemmShapeSearch[float64]("gemm.shape.f64")} }
+	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := f.Measured.Ladders["gemm.shape.f64"]
+	if len(st) != 2 || st[0].Bytes != 96 || st[1].NS["gemm@1"][1] <= 0 || st[1].NS["gemm@2"][0] <= 0 {
+		t.Errorf("gemm.shape.f64 ladder %+v", st)
+	}
+	if v := f.Params.GEMM.Shape.F64; v != shapeChoice(st) {
+		t.Errorf("gemm.shape.f64 = %d, the steps give %d", v, shapeChoice(st))
+	}
+	t.Log(stderr.String())
 }

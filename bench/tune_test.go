@@ -236,7 +236,7 @@ func TestTuneSearchesEveryParameter(t *testing.T) {
 	}
 	var want []string
 	for _, f := range new(tune.Params).Fields() {
-		if (strings.HasPrefix(f.Name, "zmm.") || f.Name == "gemv.zmm") && isa.Best < isa.AVX512 {
+		if (strings.HasPrefix(f.Name, "zmm.") || f.Name == "gemv.zmm" || strings.HasPrefix(f.Name, "gemm.shape.")) && isa.Best < isa.AVX512 {
 			continue // nothing to choose: both ways run the AVX2 kernels
 		}
 		want = append(want, f.Name)

@@ -57,10 +57,23 @@ var narrowKernels = []gemmKernel{
 	{t: f64, w: zmm, mr: 14, nr: 8, unroll: 4},
 }
 
+// wideKernels are the AVX-512 micro-kernels of 8 rows and 3 vectors that
+// gobackend/gemm's loop nest runs instead of the 14-row ones where the
+// machine's tune file says (tune.GEMM.Shape there): 11 loads (3 of B, 8
+// broadcasts) per 24 FMAs against 16 (2 and 14) per 28. Packed only: the
+// unpacked and streaming paths keep the 14-row kernels.
+var wideKernels = []gemmKernel{
+	{t: f32, w: zmm, mr: 8, nr: 48, unroll: 4},
+	{t: f64, w: zmm, mr: 8, nr: 24, unroll: 4},
+}
+
 func genGemm(g *gen) {
 	for _, k := range gemmKernels {
 		g.gemmMicroKernel(k)
 		g.gemmDirectKernel(k) // gemm_direct.go
+	}
+	for _, k := range wideKernels {
+		g.gemmMicroKernel(k)
 	}
 	for _, k := range narrowKernels {
 		g.gemmMicroKernel(k)
@@ -166,8 +179,9 @@ func (g *gen) gemmMicroKernel(k gemmKernel) {
 	g.Label("loop")
 	g.TESTQ(R11, R11)
 	g.JZ(LabelRef("prefetched"))
-	g.PREFETCHT0(Mem{Base: RDI})
-	g.PREFETCHT0(Mem{Base: RDI, Disp: k.nr*t.size - 1})
+	for _, off := range cRowLines(k.nr * t.size) {
+		g.PREFETCHT0(Mem{Base: RDI, Disp: off})
+	}
 	g.ADDQ(RSI, RDI)
 	g.DECQ(R11)
 	g.Label("prefetched")
@@ -254,6 +268,21 @@ func (g *gen) gemmUpdate(k gemmKernel, acc func(i, j int) VecPhysical, alpha, be
 	}
 	g.VZEROUPPER()
 	g.RET()
+}
+
+// cRowLines are the offsets the micro-kernels prefetch a row of C of n
+// bytes at: its first and last byte, which cover a row of up to 128 bytes
+// that starts on a line (pb's buffers do), and every 64 bytes between on
+// a wider row, whose lines both ends leave out wherever it starts.
+func cRowLines(n int) []int {
+	if n <= 128 {
+		return []int{0, n - 1}
+	}
+	var offs []int
+	for off := 0; off < n-1; off += 64 {
+		offs = append(offs, off)
+	}
+	return append(offs, n-1)
 }
 
 func log2(n int) int {

@@ -34,15 +34,23 @@ func (p packKernel) name() string {
 
 func genPack(g *gen) {
 	for _, t := range []dtype{f32, f64} {
-		widths := []int{6, 16, 14, 32} // mr, nr of sgemm6x16AVX2 and sgemm14x32AVX512
+		// mr, nr of sgemm6x16AVX2, sgemm14x32AVX512 and sgemm8x48AVX512
+		widths := []int{6, 16, 14, 32, 8, 48}
 		if t.f64 {
-			widths = []int{6, 8, 14, 16}
+			widths = []int{6, 8, 14, 16, 8, 24}
 		}
+		done := map[int]bool{}
 		for _, w := range widths {
+			if done[w] {
+				continue
+			}
+			done[w] = true
 			g.packCopy(packKernel{t, w, false})
-			g.packGather(packKernel{t, w, true})
+			if w <= maxGatherRows {
+				g.packGather(packKernel{t, w, true})
+			}
 		}
-		for _, nr := range []int{widths[1], widths[3]} {
+		for _, nr := range []int{widths[1], widths[3], widths[5]} {
 			g.packRows(t, nr)
 		}
 	}
@@ -157,6 +165,13 @@ func (g *gen) copyBytes(src, dst Register, n int) {
 	}
 }
 
+// gatherBases are packGather's base registers, each for three rows;
+// maxGatherRows is the widest panel they reach (gobackend/gemm packs a
+// wider one with pack.go's loop).
+var gatherBases = []Register{RSI, R8, R9, R10, R11, R12, R13, R14, R15, RBX, RAX}
+
+const maxGatherRows = 3 * 11
+
 // packGather: dst[p*w+i] = src[i*lds+p] for p < k, i < w. Row i is read
 // through a base register for every third row plus 0, 1 or 2 times the row
 // stride (the scaled index), so w/3 bases cover the panel.
@@ -170,7 +185,7 @@ func (g *gen) packGather(p packKernel) {
 	g.SHLQ(U8(log2(p.t.size)), RDX)
 	g.TESTQ(RCX, RCX)
 	g.JLE(LabelRef("done"))
-	bases := []Register{RSI, R8, R9, R10, R11, R12, R13, R14, R15, RBX, RAX}
+	bases := gatherBases
 	nb := (p.w + 2) / 3
 	if nb > len(bases) {
 		panic(p.name() + ": too many rows")

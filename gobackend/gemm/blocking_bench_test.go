@@ -22,7 +22,9 @@ import (
 // type of PB_DTYPES, sampled round-robin in a random order (the machine
 // is shared, so only an interleaved run compares). A candidate ending in
 // /x runs the shared nest instead of the grid (grid.go), /p every product
-// packed, /d unpacked where it can. It runs only when PB_BLOCKS is set:
+// packed, /d unpacked where it can, /w the wide micro-kernel shape in the
+// nest (tune.ShapeWide; its own block sizes at 0/0/0). It runs only when
+// PB_BLOCKS is set:
 //
 //	PB_BLOCKS=0/0/0,256/252/8192,0/0/0/x PB_DTYPES=f64 PB_THREADS=2 go test -run BlockingSweep -v
 func TestBlockingSweep(t *testing.T) {
@@ -68,15 +70,17 @@ func sweep[T Float](t *testing.T, m, n, k, threads, rounds int) {
 		for _, i := range order {
 			fmt.Sscanf(blocks[i], "%d/%d/%d", &blockKC, &blockMC, &blockNC)
 			gridOff = strings.HasSuffix(blocks[i], "/x")
-			direct := tune.Current().GEMM.Direct
+			direct, shape := tune.Current().GEMM.Direct, tune.Current().GEMM.Shape
 			switch {
+			case strings.HasSuffix(blocks[i], "/w"): // the wide shape
+				shape = tune.PerDType{F32: tune.ShapeWide, F64: tune.ShapeWide}
 			case strings.HasSuffix(blocks[i], "/p"): // packed
 				direct = tune.PerDType{}
 			case strings.HasSuffix(blocks[i], "/d"): // direct
 				direct = tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes}
 			}
 			var start time.Time
-			withGEMMTune(func(g *tune.GEMM) { g.Direct = direct }, func() {
+			withGEMMTune(func(g *tune.GEMM) { g.Direct, g.Shape = direct, shape }, func() {
 				start = time.Now()
 				for range calls {
 					Gemm(isa.Best, false, false, m, n, k, 1, a, k, b, n, 0, c, n, threads)

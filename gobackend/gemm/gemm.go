@@ -70,7 +70,7 @@ func Gemm[T Float](lvl isa.Level, transA, transB bool, m, n, k int, alpha T, a [
 		gemmStream(lvl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)
 		return
 	}
-	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, kern, threads)
+	gemmNest(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, nestKernel(kern), threads)
 }
 
 // scaleC sets C = beta·C, writing zeros (not 0·C, which keeps NaN) when

@@ -65,6 +65,33 @@ func asmNarrowKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 		dpackCopy14AVX2, dpackGather14AVX2, dpackCopy8AVX2, dpackGather8AVX2, dpackRows8AVX2), true
 }
 
+// asmWideKernel is the AVX-512 kernel of 8 rows and 3 vectors (48 f32,
+// 24 f64) the packed loop nest runs at lvl where tune.GEMM.Shape chooses
+// it (microKernel.wide). Packed only (no direct or prefetching variant);
+// B's panels too wide for the generated gather (48 f32) are packed by
+// pack.go's loop.
+//
+// Its blocking is floatBlocking's with kc at least 256, not fitted to L1
+// (a B micro-panel of 24 f64 or 48 f32 by 256 fills 48 KiB already): on
+// the Ice Lake VM (48 KiB L1d, 1.25 MiB L2) that is kc 256 with mc 160
+// (f64) or 320 (f32), and DGEMM 1024³ had run alike at kc 256 and 512
+// with mc 150–160.
+func asmWideKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
+	if lvl != isa.AVX512 {
+		return microKernel[T]{}, false
+	}
+	var z T
+	var k microKernel[T]
+	if unsafe.Sizeof(z) == 4 {
+		k = packedKernelOf[T, float32]("sgemm8x48AVX512", 8, 48, kcMin256, sgemm8x48AVX512,
+			spackCopy8AVX2, spackGather8AVX2, spackCopy48AVX2, nil, spackRows48AVX2)
+	} else {
+		k = packedKernelOf[T, float64]("dgemm8x24AVX512", 8, 24, kcMin256, dgemm8x24AVX512,
+			dpackCopy8AVX2, dpackGather8AVX2, dpackCopy24AVX2, dpackGather24AVX2, dpackRows24AVX2)
+	}
+	return k, true
+}
+
 // spackTranspose14AVX512 packs 14 rows of A as spackGather14AVX2 does
 // (dst[p·14+i] = src[i·lds+p], p < k): 16 values of every row at a time
 // by lowpPackRowsAVX512's register transpose, the last k mod 16 by the
@@ -94,16 +121,26 @@ type (
 // corrupting memory.
 func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL1 bool, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E], rowsB asmRows[E]) microKernel[T] {
 	var z E
-	k := microKernel[T]{name: name, mr: mr, nr: nr}
+	k := packedKernelOf[T](name, mr, nr, kcMin, fn, copyA, gatherA, copyB, gatherB, rowsB)
 	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, fitL1)
 	k.streamKC, _, _ = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
-	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
-		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
-		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))
-	}
 	k.direct = func(kk int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[(mr-1)*lda+kk-1], b[(kk-1)*ldb+nr-1], c[(mr-1)*ldc+nr-1]
 		direct(kk, ptr[T, E](a), lda, ptr[T, E](b), ldb, ptr[T, E](c), ldc, E(alpha), E(beta))
+	}
+	return k
+}
+
+// packedKernelOf is kernelOf without the unpacked twin, with
+// floatBlocking's block sizes (fitL1 off); a nil packer leaves pack.go's
+// loop to pack those panels.
+func packedKernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fn asmMicro[E], copyA, gatherA, copyB, gatherB asmPacker[E], rowsB asmRows[E]) microKernel[T] {
+	var z E
+	k := microKernel[T]{name: name, mr: mr, nr: nr}
+	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, false)
+	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
+		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
+		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))
 	}
 	k.packCopyA = packerOf[T](copyA, mr, false)
 	k.packGatherA = packerOf[T](gatherA, mr, true)
@@ -120,6 +157,9 @@ func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL
 }
 
 func packerOf[T Float, E float32 | float64](f asmPacker[E], w int, gather bool) panelPacker[T] {
+	if f == nil {
+		return nil
+	}
 	return func(k int, src []T, lds int, dst []T) {
 		if k == 0 {
 			return

@@ -9,6 +9,8 @@ func asmKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKern
 
 func asmNarrowKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKernel[T]{}, false }
 
+func asmWideKernel[T Float](lvl isa.Level) (microKernel[T], bool) { return microKernel[T]{}, false }
+
 const haveGemvAsm = false
 
 func dotAsm[T Float](gemvImpl, []T, []T) float64 { panic("gemm: no assembly") }

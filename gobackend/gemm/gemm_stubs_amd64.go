@@ -52,6 +52,18 @@ func dgemm14x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha 
 // reading it. k ≥ 1.
 func dgemm14x16AVX512Direct(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64)
 
+// sgemm8x48AVX512 computes the 8×48 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 8 values), b one of op(B) (k steps of 48
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+func sgemm8x48AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// dgemm8x24AVX512 computes the 8×24 tile c = alpha·a·b + beta·c, a a packed
+// panel of op(A) (k steps of 8 values), b one of op(B) (k steps of 24
+// values), c row-major with row stride ldc. beta == 0 (either sign) writes c
+// without reading it. k ≥ 1.
+func dgemm8x24AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
 // sgemm14x16AVX512 computes the 14×16 tile c = alpha·a·b + beta·c, a a packed
 // panel of op(A) (k steps of 14 values), b one of op(B) (k steps of 16
 // values), c row-major with row stride ldc. beta == 0 (either sign) writes c
@@ -100,11 +112,23 @@ func spackCopy32AVX2(k int, src *float32, lds int, dst *float32)
 // spackGather32AVX2 sets dst[p*32+i] = src[i*lds+p] for p < k, i < 32.
 func spackGather32AVX2(k int, src *float32, lds int, dst *float32)
 
+// spackCopy8AVX2 sets dst[p*8+i] = src[p*lds+i] for p < k, i < 8.
+func spackCopy8AVX2(k int, src *float32, lds int, dst *float32)
+
+// spackGather8AVX2 sets dst[p*8+i] = src[i*lds+p] for p < k, i < 8.
+func spackGather8AVX2(k int, src *float32, lds int, dst *float32)
+
+// spackCopy48AVX2 sets dst[p*48+i] = src[p*lds+i] for p < k, i < 48.
+func spackCopy48AVX2(k int, src *float32, lds int, dst *float32)
+
 // spackRows16AVX2 sets dst[q*ds+p*16+i] = src[p*lds+q*16+i] for p < k, q < panels, i < 16.
 func spackRows16AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
 
 // spackRows32AVX2 sets dst[q*ds+p*32+i] = src[p*lds+q*32+i] for p < k, q < panels, i < 32.
 func spackRows32AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
+
+// spackRows48AVX2 sets dst[q*ds+p*48+i] = src[p*lds+q*48+i] for p < k, q < panels, i < 48.
+func spackRows48AVX2(k int, src *float32, lds int, panels int, dst *float32, ds int)
 
 // dpackCopy6AVX2 sets dst[p*6+i] = src[p*lds+i] for p < k, i < 6.
 func dpackCopy6AVX2(k int, src *float64, lds int, dst *float64)
@@ -130,11 +154,20 @@ func dpackCopy16AVX2(k int, src *float64, lds int, dst *float64)
 // dpackGather16AVX2 sets dst[p*16+i] = src[i*lds+p] for p < k, i < 16.
 func dpackGather16AVX2(k int, src *float64, lds int, dst *float64)
 
+// dpackCopy24AVX2 sets dst[p*24+i] = src[p*lds+i] for p < k, i < 24.
+func dpackCopy24AVX2(k int, src *float64, lds int, dst *float64)
+
+// dpackGather24AVX2 sets dst[p*24+i] = src[i*lds+p] for p < k, i < 24.
+func dpackGather24AVX2(k int, src *float64, lds int, dst *float64)
+
 // dpackRows8AVX2 sets dst[q*ds+p*8+i] = src[p*lds+q*8+i] for p < k, q < panels, i < 8.
 func dpackRows8AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
 
 // dpackRows16AVX2 sets dst[q*ds+p*16+i] = src[p*lds+q*16+i] for p < k, q < panels, i < 16.
 func dpackRows16AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
+
+// dpackRows24AVX2 sets dst[q*ds+p*24+i] = src[p*lds+q*24+i] for p < k, q < panels, i < 24.
+func dpackRows24AVX2(k int, src *float64, lds int, panels int, dst *float64, ds int)
 
 // sdotAVX2 returns Σ x[i]·y[i] for i < n, in 8 vector accumulators
 // folded (pairwise) into float64 totals every 2048 elements; the last

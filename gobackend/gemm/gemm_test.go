@@ -130,11 +130,17 @@ func withGEMMTune(set func(*tune.GEMM), f func()) {
 	f()
 }
 
-// bothPaths runs f with every product packed, then with every product
-// that can (no transposes) read in place (direct.go), in either loop
-// order (directOrder: rows outer, columns outer).
+// bothPaths runs f with every product packed, with each micro-kernel
+// shape (tune.GEMM.Shape), then with every product that can (no
+// transposes) read in place (direct.go), in either loop order
+// (directOrder: rows outer, columns outer).
 func bothPaths(f func()) {
-	withGEMMTune(func(g *tune.GEMM) { g.Direct = tune.PerDType{} }, f)
+	for _, shape := range []int{tune.ShapeTall, tune.ShapeWide} {
+		withGEMMTune(func(g *tune.GEMM) {
+			g.Direct = tune.PerDType{}
+			g.Shape = tune.PerDType{F32: shape, F64: shape}
+		}, f)
+	}
 	defer func(o int) { directOrder = o }(directOrder)
 	for _, order := range []int{1, 2} {
 		directOrder = order

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 //go:generate go run gen_kernel.go -mr 3 -nr 3 -unroll 16
@@ -60,6 +61,10 @@ type microKernel[T Float] struct {
 	// widths (f32 n = 17–31) both clip as much, and this kernel reads B
 	// once.
 	narrow *microKernel[T]
+	// wide is the kernel the packed loop nest runs instead where the tune
+	// parameters choose tune.ShapeWide (nestKernel; nil: none): at
+	// AVX512, 8 rows of 3 vectors (asmWideKernel).
+	wide *microKernel[T]
 }
 
 // A prefetchKernel is a micro-kernel that also prefetches another
@@ -122,7 +127,23 @@ func makeKernel[T Float](lvl isa.Level) microKernel[T] {
 		finishKernel(&nk, lvl)
 		k.narrow = &nk
 	}
+	if wk, ok := asmWideKernel[T](lvl.Clamp()); ok {
+		finishKernel(&wk, lvl)
+		k.wide = &wk
+	}
 	return k
+}
+
+// nestKernel is the kernel the packed loop nest runs for a product Gemm
+// gave kern: its wide twin where tune.GEMM.Shape chooses that shape for
+// T, else kern. The unpacked and streaming paths and the narrow kernel
+// keep their own.
+func nestKernel[T Float](kern *microKernel[T]) *microKernel[T] {
+	var z T
+	if kern.wide != nil && tune.PerDTypeOf(tune.Current().GEMM.Shape, int(unsafe.Sizeof(z))) == tune.ShapeWide {
+		return kern.wide
+	}
+	return kern
 }
 
 // finishKernel applies the tests' block sizes, rounds mc and nc to whole
@@ -144,6 +165,17 @@ func finishKernel[T Float](k *microKernel[T], lvl isa.Level) {
 // Kernel returns the name of the micro-kernel Gemm runs for T at level lvl,
 // in BLIS order (type, shape, ISA): "sgemm6x16AVX2", "dgemm3x3Generic".
 func Kernel[T Float](lvl isa.Level) string { return kernelFor[T](lvl).name }
+
+// WideKernel names the kernel the packed loop nest runs for T at lvl
+// under the tune parameters in force, where that is not Kernel's
+// (nestKernel), and which products take it; "" where it is Kernel's.
+func WideKernel[T Float](lvl isa.Level) string {
+	kern := kernelRef[T](lvl)
+	if nk := nestKernel(kern); nk != kern {
+		return nk.name + " on packed products (tune: gemm.shape)"
+	}
+	return ""
+}
 
 // NarrowKernel names the kernel Gemm runs for T at lvl on narrow products
 // (microKernel.narrow) and the widths it takes ("" where there is none),

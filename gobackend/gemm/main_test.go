@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 func TestKernelChoice(t *testing.T) {
@@ -23,15 +24,57 @@ func TestKernelChoice(t *testing.T) {
 	}
 }
 
+// TestWideKernel: at AVX512 the packed loop nest runs the 8-row kernels
+// where tune.GEMM.Shape chooses them for the type, the 14-row ones by
+// default; at the other levels there is no other shape and the parameter
+// changes nothing.
+func TestWideKernel(t *testing.T) {
+	for _, lvl := range isa.Levels() {
+		if s, d := WideKernel[float32](lvl), WideKernel[float64](lvl); s != "" || d != "" {
+			t.Errorf("%v, default shape: the nest runs %q, %q instead", lvl, s, d)
+		}
+		withGEMMTune(func(g *tune.GEMM) { g.Shape = tune.PerDType{F32: tune.ShapeWide, F64: tune.ShapeTall} }, func() {
+			s, d := nestKernel(kernelRef[float32](lvl)).name, nestKernel(kernelRef[float64](lvl)).name
+			want := [2]string{Kernel[float32](lvl), Kernel[float64](lvl)}
+			if lvl == isa.AVX512 {
+				want[0] = "sgemm8x48AVX512"
+			}
+			if s != want[0] || d != want[1] {
+				t.Errorf("%v, f32 wide and f64 tall: the nest runs %s, %s; want %v", lvl, s, d, want)
+			}
+			if got := WideKernel[float32](lvl); (lvl == isa.AVX512) != (got != "") {
+				t.Errorf("%v: WideKernel[float32] = %q", lvl, got)
+			}
+		})
+		withGEMMTune(func(g *tune.GEMM) { g.Shape = tune.PerDType{F32: tune.ShapeTall, F64: tune.ShapeWide} }, func() {
+			want := Kernel[float64](lvl)
+			if lvl == isa.AVX512 {
+				want = "dgemm8x24AVX512"
+			}
+			if d := nestKernel(kernelRef[float64](lvl)).name; d != want {
+				t.Errorf("%v, f64 wide: the nest runs %s, want %s", lvl, d, want)
+			}
+		})
+	}
+}
+
 func TestBlocking(t *testing.T) {
 	for _, lvl := range isa.Levels() {
-		for _, k := range []microKernel[float32]{kernelFor[float32](lvl)} {
+		ks := []microKernel[float32]{kernelFor[float32](lvl)}
+		if w := kernelRef[float32](lvl).wide; w != nil {
+			ks = append(ks, *w)
+		}
+		for _, k := range ks {
 			if k.kc < 1 || k.mc < k.mr || k.mc%k.mr != 0 || k.nc < k.nr || k.nc%k.nr != 0 {
 				t.Errorf("%s: kc %d mc %d nc %d", k.name, k.kc, k.mc, k.nc)
 			}
 			t.Logf("%s: kc %d mc %d nc %d", k.name, k.kc, k.mc, k.nc)
 		}
-		for _, k := range []microKernel[float64]{kernelFor[float64](lvl)} {
+		kd := []microKernel[float64]{kernelFor[float64](lvl)}
+		if w := kernelRef[float64](lvl).wide; w != nil {
+			kd = append(kd, *w)
+		}
+		for _, k := range kd {
 			if k.kc < 1 || k.mc < k.mr || k.mc%k.mr != 0 || k.nc < k.nr || k.nc%k.nr != 0 {
 				t.Errorf("%s: kc %d mc %d nc %d", k.name, k.kc, k.mc, k.nc)
 			}

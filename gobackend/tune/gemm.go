@@ -1,6 +1,10 @@
 package tune
 
-import "github.com/peakbench/peakbench/gobackend/isa"
+import (
+	"fmt"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
 
 // GEMM is when the f32 and f64 GEMM (gobackend/gemm) changes strategy.
 //   - Direct: the largest bytes of A and B together that a product reads in
@@ -9,9 +13,44 @@ import "github.com/peakbench/peakbench/gobackend/isa"
 //   - Parallel: the least multiply-adds (m·n·k) each thread gets; a product
 //     of fewer than twice that runs on one thread. 0: every thread asked
 //     for, whatever the size.
+//   - Shape: the micro-kernel the packed loop nest runs at AVX512,
+//     ShapeTall or ShapeWide (the unpacked and streaming paths keep
+//     ShapeTall's). 0, the zero value, is the default, so a file that
+//     predates the field reads as the default and Version stays.
 type GEMM struct {
 	Direct   PerDType `json:"direct"`
 	Parallel PerDType `json:"parallel"`
+	Shape    PerDType `json:"shape"`
+}
+
+// The AVX-512 micro-kernel shapes of GEMM.Shape:
+//   - ShapeTall: 14 rows of 2 vectors (sgemm14x32AVX512, dgemm14x16AVX512),
+//     16 loads (2 of B, 14 broadcasts) per 28 FMAs. It ran at 90–95% of
+//     the FMA probe on its own on the Intel VMs and matched or beat the
+//     AVX2 kernels on Zen 4 (gobackend/gemm: asmKernel).
+//   - ShapeWide: 8 rows of 3 vectors (sgemm8x48AVX512, dgemm8x24AVX512),
+//     11 loads (3 of B, 8 broadcasts) per 24 FMAs, fewer where the nest
+//     streams A's micro-panels from L2 and its broadcasts compete with
+//     the FMAs for load slots, but a B micro-panel half as wide again.
+//     On the Ice Lake VM (docs/vendors.md) DGEMM 512³ and 1024³ in the
+//     nest ran 0.97–1.18× as fast as with the tall kernel, SGEMM
+//     0.90–1.08× (TestBlockingSweep), and `pb -tune` found both within
+//     its 1.05 margin: a choice each machine measures, not a default.
+const (
+	ShapeTall = iota
+	ShapeWide
+	shapes // how many
+)
+
+// ShapeName is the name of a GEMM.Shape value, as the tune output says it.
+func ShapeName(v int) string {
+	switch v {
+	case ShapeTall:
+		return "14-row (tall)"
+	case ShapeWide:
+		return "8-row (wide)"
+	}
+	return fmt.Sprintf("shape %d", v)
 }
 
 // PerDTypeOf is p's value for an element of size bytes (4: f32, else f64).
@@ -64,5 +103,20 @@ func (p *Params) gemmFields() []Field {
 		{"gemm.direct.f64", &p.GEMM.Direct.F64},
 		{"gemm.parallel.f32", &p.GEMM.Parallel.F32},
 		{"gemm.parallel.f64", &p.GEMM.Parallel.F64},
+		{"gemm.shape.f32", &p.GEMM.Shape.F32},
+		{"gemm.shape.f64", &p.GEMM.Shape.F64},
 	}
+}
+
+// validShape says which of GEMM.Shape's values is not one of the shapes.
+func (p Params) validShape() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"gemm.shape.f32", p.GEMM.Shape.F32}, {"gemm.shape.f64", p.GEMM.Shape.F64}} {
+		if f.v < 0 || f.v >= shapes {
+			return fmt.Errorf("%s = %d is not a micro-kernel shape (0: %s, 1: %s)", f.name, f.v, ShapeName(ShapeTall), ShapeName(ShapeWide))
+		}
+	}
+	return nil
 }

@@ -118,8 +118,12 @@ func (p *Params) Fields() []Field {
 // Validate says which value is out of range, if any: every value, in bytes
 // (gemm.parallel: multiply-adds), is from 0 (split whenever there are
 // threads; store non-temporally always; never run GEMM unpacked) to
-// MaxPieceBytes (never; GEMM: always unpacked).
+// MaxPieceBytes (never; GEMM: always unpacked); gemm.shape is one of the
+// shapes.
 func (p Params) Validate() error {
+	if err := p.validShape(); err != nil {
+		return err
+	}
 	for _, f := range p.Fields() {
 		if v := *f.Ptr; v < 0 || v > MaxPieceBytes {
 			return fmt.Errorf("%s = %d is outside 0..%d (bytes)", f.Name, v, MaxPieceBytes)

@@ -69,6 +69,8 @@ func TestLoadRefuses(t *testing.T) {
 		{"other version", func() []byte { f := validFile(); f.Version = Version + 1; return encode(t, f) }, "version"},
 		{"negative", func() []byte { f := validFile(); f.Params.Parallel.Math.F32 = -1; return encode(t, f) }, "parallel.elem_math.f32 = -1"},
 		{"too large", func() []byte { f := validFile(); f.Params.Parallel.Reduce.F64 = MaxPieceBytes + 1; return encode(t, f) }, "parallel.reduce.f64"},
+		{"no such shape", func() []byte { f := validFile(); f.Params.GEMM.Shape.F64 = 2; return encode(t, f) }, "gemm.shape.f64 = 2"},
+		{"negative shape", func() []byte { f := validFile(); f.Params.GEMM.Shape.F32 = -1; return encode(t, f) }, "gemm.shape.f32 = -1"},
 		{"cut short", func() []byte { b := encode(t, validFile()); return b[:len(b)/2] }, "not a tune file"},
 		{"not JSON", func() []byte { return []byte("\x00\x01garbage") }, "not a tune file"},
 		{"no version", func() []byte { return []byte(`{"params":{}}`) }, "no version"},
@@ -85,6 +87,27 @@ func TestLoadRefuses(t *testing.T) {
 				t.Errorf("err = %v, want one containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLoadWithoutShape: a file of this version written before
+// gemm.shape reads as the default shape, which lets Version stay.
+func TestLoadWithoutShape(t *testing.T) {
+	f := validFile()
+	f.Params.GEMM.Shape = PerDType{F32: ShapeWide, F64: ShapeWide}
+	b := encode(t, f)
+	var tree map[string]any
+	if err := json.Unmarshal(b, &tree); err != nil {
+		t.Fatal(err)
+	}
+	delete(tree["params"].(map[string]any)["gemm"].(map[string]any), "shape")
+	b, _ = json.Marshal(tree)
+	got, err := Decode(b, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Params.GEMM.Shape != Defaults().GEMM.Shape {
+		t.Errorf("shape %+v, want the default %+v", got.Params.GEMM.Shape, Defaults().GEMM.Shape)
 	}
 }
 

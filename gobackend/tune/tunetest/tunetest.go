@@ -5,13 +5,14 @@ package tunetest
 import "github.com/peakbench/peakbench/gobackend/tune"
 
 // Extremes returns every parameter at its least value (0: split whatever
-// the length) and every parameter at its largest (tune.MaxPieceBytes:
-// never split).
+// the length; GEMM's first micro-kernel shape) and every parameter at its
+// largest (tune.MaxPieceBytes: never split; GEMM's last shape).
 func Extremes() []tune.Params {
 	var lo, hi tune.Params
 	for _, f := range hi.Fields() {
 		*f.Ptr = tune.MaxPieceBytes
 	}
+	hi.GEMM.Shape = tune.PerDType{F32: tune.ShapeWide, F64: tune.ShapeWide}
 	return []tune.Params{lo, hi}
 }
 
