@@ -31,6 +31,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 // packages maps each kernel package (a directory beside this one) to the
@@ -145,6 +146,10 @@ type gen struct {
 	// (zero: ymm); with zmm, vconst gives broadcast scalars (scalars).
 	w       width
 	scalars map[Symbol]bool
+	// pins are the scalar constants a zmm kernel holds in registers
+	// (pin): the instruction helpers use the register in place of the
+	// constant's embedded broadcast.
+	pins map[Symbol]reg.VecVirtual
 }
 
 // label returns a label name unique within the file.

@@ -89,6 +89,23 @@ func (g *gen) constsFor(t dtype) expConsts {
 // not do well enough across loop trips (the out-of-order window fills with
 // one chain's waiting instructions).
 
+// expPins are the constants exp reads once a vector with an arithmetic
+// instruction (pin): the reduction's and the polynomial's but its first
+// coefficient, which it loads. With exp's five vectors a trip (zmmBatch)
+// they fill the 32 zmm registers in f64; f32's shorter polynomial leaves
+// room for the final 1 too.
+func (g *gen) expPins(t dtype) []Mem {
+	c := g.constsFor(t)
+	ms := []Mem{g.fconst(t, "magic", c.magic), g.fconst(t, "ln2hi", c.ln2hi), g.fconst(t, "ln2lo", c.ln2lo)}
+	for k, v := range c.poly[1:] {
+		ms = append(ms, g.fconst(t, "expp"+itoa(k+1), v))
+	}
+	if !t.f64 {
+		ms = append(ms, g.fconst(t, "one", 1))
+	}
+	return ms
+}
+
 // exp returns registers holding exp of the lanes of xs, which it clobbers.
 func (g *gen) exp(t dtype, xs []VecVirtual) []VecVirtual {
 	c := g.constsFor(t)

@@ -153,6 +153,7 @@ func (g *gen) softmaxAVX512(t dtype) {
 	q := g.GP64()
 	g.MOVQ(y, q)
 	var in []VecVirtual
+	g.pin(t, g.expPins(t)...) // as the exp kernel does (vec.go: pin)
 	g.loopW(t, w, nexp, cnt, []Register{p, q}, func(u, of int, k Op) {
 		a := g.ZMM()
 		g.vloadW(t, w, Mem{Base: p, Disp: u * w.bytes}, k, a)
@@ -175,6 +176,7 @@ func (g *gen) softmaxAVX512(t dtype) {
 		}
 		in = nil
 	})
+	g.unpin()
 	g.vadd(t, s[1], s[0], s[0])
 	g.broadcastLanes(t, s[0], g.vadd)
 	inv := g.ZMM()

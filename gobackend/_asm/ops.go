@@ -59,6 +59,7 @@ var (
 // vmovu moves a vector; from a broadcast constant (vconst in a zmm kernel)
 // it broadcasts the scalar.
 func (g *gen) vmovu(t dtype, src, dst Op) {
+	src = g.pinned(src)
 	if g.bcast(src) {
 		g.vbroadcast(t, src, dst)
 		return
@@ -89,6 +90,7 @@ func (g *gen) vfmadd231(t dtype, y, x, acc Op) {
 
 // vfmadd213 computes x = x·y + z.
 func (g *gen) vfmadd213(t dtype, z, y, x Op) {
+	z = g.pinned(z)
 	switch bc := g.bcast(z); {
 	case bc && t.f64:
 		g.VFMADD213PD_BCST(z, y, x)
@@ -103,6 +105,7 @@ func (g *gen) vfmadd213(t dtype, z, y, x Op) {
 
 // vfnmadd231 computes acc -= x·y.
 func (g *gen) vfnmadd231(t dtype, y, x, acc Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VFNMADD231PD_BCST(y, x, acc)
@@ -116,6 +119,7 @@ func (g *gen) vfnmadd231(t dtype, y, x, acc Op) {
 }
 
 func (g *gen) vmul(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VMULPD_BCST(y, x, dst)
@@ -129,6 +133,7 @@ func (g *gen) vmul(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vadd(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VADDPD_BCST(y, x, dst)
@@ -142,6 +147,7 @@ func (g *gen) vadd(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vsub(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VSUBPD_BCST(y, x, dst)
@@ -155,6 +161,7 @@ func (g *gen) vsub(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vdiv(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VDIVPD_BCST(y, x, dst)
@@ -168,6 +175,7 @@ func (g *gen) vdiv(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vmax(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VMAXPD_BCST(y, x, dst)
@@ -181,6 +189,7 @@ func (g *gen) vmax(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vmin(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VMINPD_BCST(y, x, dst)
@@ -194,6 +203,7 @@ func (g *gen) vmin(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vand(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VANDPD_BCST(y, x, dst)
@@ -215,6 +225,7 @@ func (g *gen) vandn(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vor(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VORPD_BCST(y, x, dst)
@@ -238,6 +249,7 @@ func (g *gen) vxor(t dtype, y, x, dst Op) {
 // vcmp sets dst to the lanes where x pred y holds (Go order: pred, y, x, dst).
 // With zmm sources dst is a mask register.
 func (g *gen) vcmp(t dtype, pred int, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VCMPPD_BCST(Imm(uint64(pred)), y, x, dst)
@@ -252,6 +264,7 @@ func (g *gen) vcmp(t dtype, pred int, y, x, dst Op) {
 
 // vpsub subtracts packed integers of t's width: dst = x − y.
 func (g *gen) vpsub(t dtype, y, x, dst Op) {
+	y = g.pinned(y)
 	switch bc := g.bcast(y); {
 	case bc && t.f64:
 		g.VPSUBQ_BCST(y, x, dst)

@@ -861,176 +861,185 @@ tail27:
 	VMAXPS  Z0, Z1, Z1
 
 done28:
-	VMAXPS     Z2, Z1, Z1
-	VMAXPS     Z4, Z3, Z3
-	VMAXPS     Z3, Z1, Z1
-	VSHUFF64X2 $0x4e, Z1, Z1, Z0
-	VMAXPS     Z0, Z1, Z1
-	VSHUFF64X2 $0xb1, Z1, Z1, Z0
-	VMAXPS     Z0, Z1, Z1
-	VPERMILPS  $0x4e, Z1, Z0
-	VMAXPS     Z0, Z1, Z1
-	VPERMILPS  $0xb1, Z1, Z0
-	VMAXPS     Z0, Z1, Z1
-	VXORPS     Z0, Z0, Z0
-	VXORPS     Z2, Z2, Z2
-	MOVQ       AX, BX
-	MOVQ       CX, SI
-	MOVQ       DX, CX
+	VMAXPS       Z2, Z1, Z1
+	VMAXPS       Z4, Z3, Z3
+	VMAXPS       Z3, Z1, Z1
+	VSHUFF64X2   $0x4e, Z1, Z1, Z0
+	VMAXPS       Z0, Z1, Z1
+	VSHUFF64X2   $0xb1, Z1, Z1, Z0
+	VMAXPS       Z0, Z1, Z1
+	VPERMILPS    $0x4e, Z1, Z0
+	VMAXPS       Z0, Z1, Z1
+	VPERMILPS    $0xb1, Z1, Z0
+	VMAXPS       Z0, Z1, Z1
+	VXORPS       Z0, Z0, Z0
+	VXORPS       Z2, Z2, Z2
+	MOVQ         AX, BX
+	MOVQ         CX, SI
+	MOVQ         DX, CX
+	VBROADCASTSS smagic_s<>+0(SB), Z3
+	VBROADCASTSS sln2hi_s<>+0(SB), Z4
+	VBROADCASTSS sln2lo_s<>+0(SB), Z5
+	VBROADCASTSS sexpp1_s<>+0(SB), Z6
+	VBROADCASTSS sexpp2_s<>+0(SB), Z7
+	VBROADCASTSS sexpp3_s<>+0(SB), Z8
+	VBROADCASTSS sexpp4_s<>+0(SB), Z9
+	VBROADCASTSS sexpp5_s<>+0(SB), Z10
+	VBROADCASTSS sone_s<>+0(SB), Z11
 
 big29:
-	CMPQ              BX, $0x00000040
-	JL                single30
-	VMOVUPS           (SI), Z3
-	VSUBPS            Z1, Z3, Z3
-	VMOVUPS           64(SI), Z4
-	VSUBPS            Z1, Z4, Z4
-	VMOVUPS           128(SI), Z5
-	VSUBPS            Z1, Z5, Z5
-	VMOVUPS           192(SI), Z6
-	VSUBPS            Z1, Z6, Z6
-	VBROADCASTSS      sexplo_s<>+0(SB), Z7
-	VBROADCASTSS      sexphi_s<>+0(SB), Z8
-	VMAXPS            Z3, Z7, Z3
-	VMAXPS            Z4, Z7, Z4
-	VMAXPS            Z5, Z7, Z5
-	VMAXPS            Z6, Z7, Z6
-	VMINPS            Z3, Z8, Z3
-	VMINPS            Z4, Z8, Z4
-	VMINPS            Z5, Z8, Z5
-	VMINPS            Z6, Z8, Z6
-	VBROADCASTSS      slog2e_s<>+0(SB), Z7
-	VBROADCASTSS      slog2e_s<>+0(SB), Z8
-	VBROADCASTSS      slog2e_s<>+0(SB), Z9
-	VBROADCASTSS      slog2e_s<>+0(SB), Z10
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z7
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z4, Z8
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z5, Z9
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z6, Z10
-	VSUBPS.BCST       smagic_s<>+0(SB), Z7, Z7
-	VSUBPS.BCST       smagic_s<>+0(SB), Z8, Z8
-	VSUBPS.BCST       smagic_s<>+0(SB), Z9, Z9
-	VSUBPS.BCST       smagic_s<>+0(SB), Z10, Z10
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z7, Z3
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z8, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z9, Z5
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z10, Z6
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z7, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z8, Z4
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z9, Z5
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z10, Z6
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z11
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z12
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z13
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z14
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z5, Z13
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z6, Z14
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z5, Z13
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z6, Z14
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z5, Z13
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z6, Z14
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z5, Z13
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z6, Z14
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z11
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z5, Z13
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z6, Z14
-	VMULPS            Z3, Z3, Z15
-	VMULPS            Z4, Z4, Z16
-	VMULPS            Z5, Z5, Z17
-	VMULPS            Z6, Z6, Z18
-	VFMADD213PS       Z3, Z15, Z11
-	VFMADD213PS       Z4, Z16, Z12
-	VFMADD213PS       Z5, Z17, Z13
-	VFMADD213PS       Z6, Z18, Z14
-	VADDPS.BCST       sone_s<>+0(SB), Z11, Z11
-	VADDPS.BCST       sone_s<>+0(SB), Z12, Z12
-	VADDPS.BCST       sone_s<>+0(SB), Z13, Z13
-	VADDPS.BCST       sone_s<>+0(SB), Z14, Z14
-	VSCALEFPS         Z7, Z11, Z11
-	VSCALEFPS         Z8, Z12, Z12
-	VSCALEFPS         Z9, Z13, Z13
-	VSCALEFPS         Z10, Z14, Z14
-	VMOVUPS           Z11, (CX)
-	VADDPS            Z11, Z0, Z0
-	VMOVUPS           Z12, 64(CX)
-	VADDPS            Z12, Z2, Z2
-	VMOVUPS           Z13, 128(CX)
-	VADDPS            Z13, Z0, Z0
-	VMOVUPS           Z14, 192(CX)
-	VADDPS            Z14, Z2, Z2
-	ADDQ              $0x00000100, SI
-	ADDQ              $0x00000100, CX
-	SUBQ              $0x00000040, BX
-	JMP               big29
+	CMPQ         BX, $0x00000040
+	JL           single30
+	VMOVUPS      (SI), Z12
+	VSUBPS       Z1, Z12, Z12
+	VMOVUPS      64(SI), Z13
+	VSUBPS       Z1, Z13, Z13
+	VMOVUPS      128(SI), Z14
+	VSUBPS       Z1, Z14, Z14
+	VMOVUPS      192(SI), Z15
+	VSUBPS       Z1, Z15, Z15
+	VBROADCASTSS sexplo_s<>+0(SB), Z16
+	VBROADCASTSS sexphi_s<>+0(SB), Z17
+	VMAXPS       Z12, Z16, Z12
+	VMAXPS       Z13, Z16, Z13
+	VMAXPS       Z14, Z16, Z14
+	VMAXPS       Z15, Z16, Z15
+	VMINPS       Z12, Z17, Z12
+	VMINPS       Z13, Z17, Z13
+	VMINPS       Z14, Z17, Z14
+	VMINPS       Z15, Z17, Z15
+	VBROADCASTSS slog2e_s<>+0(SB), Z16
+	VBROADCASTSS slog2e_s<>+0(SB), Z17
+	VBROADCASTSS slog2e_s<>+0(SB), Z18
+	VBROADCASTSS slog2e_s<>+0(SB), Z19
+	VFMADD213PS  Z3, Z12, Z16
+	VFMADD213PS  Z3, Z13, Z17
+	VFMADD213PS  Z3, Z14, Z18
+	VFMADD213PS  Z3, Z15, Z19
+	VSUBPS       Z3, Z16, Z16
+	VSUBPS       Z3, Z17, Z17
+	VSUBPS       Z3, Z18, Z18
+	VSUBPS       Z3, Z19, Z19
+	VFNMADD231PS Z4, Z16, Z12
+	VFNMADD231PS Z4, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VFNMADD231PS Z4, Z19, Z15
+	VFNMADD231PS Z5, Z16, Z12
+	VFNMADD231PS Z5, Z17, Z13
+	VFNMADD231PS Z5, Z18, Z14
+	VFNMADD231PS Z5, Z19, Z15
+	VBROADCASTSS sexpp0_s<>+0(SB), Z20
+	VBROADCASTSS sexpp0_s<>+0(SB), Z21
+	VBROADCASTSS sexpp0_s<>+0(SB), Z22
+	VBROADCASTSS sexpp0_s<>+0(SB), Z23
+	VFMADD213PS  Z6, Z12, Z20
+	VFMADD213PS  Z6, Z13, Z21
+	VFMADD213PS  Z6, Z14, Z22
+	VFMADD213PS  Z6, Z15, Z23
+	VFMADD213PS  Z7, Z12, Z20
+	VFMADD213PS  Z7, Z13, Z21
+	VFMADD213PS  Z7, Z14, Z22
+	VFMADD213PS  Z7, Z15, Z23
+	VFMADD213PS  Z8, Z12, Z20
+	VFMADD213PS  Z8, Z13, Z21
+	VFMADD213PS  Z8, Z14, Z22
+	VFMADD213PS  Z8, Z15, Z23
+	VFMADD213PS  Z9, Z12, Z20
+	VFMADD213PS  Z9, Z13, Z21
+	VFMADD213PS  Z9, Z14, Z22
+	VFMADD213PS  Z9, Z15, Z23
+	VFMADD213PS  Z10, Z12, Z20
+	VFMADD213PS  Z10, Z13, Z21
+	VFMADD213PS  Z10, Z14, Z22
+	VFMADD213PS  Z10, Z15, Z23
+	VMULPS       Z12, Z12, Z24
+	VMULPS       Z13, Z13, Z25
+	VMULPS       Z14, Z14, Z26
+	VMULPS       Z15, Z15, Z27
+	VFMADD213PS  Z12, Z24, Z20
+	VFMADD213PS  Z13, Z25, Z21
+	VFMADD213PS  Z14, Z26, Z22
+	VFMADD213PS  Z15, Z27, Z23
+	VADDPS       Z11, Z20, Z20
+	VADDPS       Z11, Z21, Z21
+	VADDPS       Z11, Z22, Z22
+	VADDPS       Z11, Z23, Z23
+	VSCALEFPS    Z16, Z20, Z20
+	VSCALEFPS    Z17, Z21, Z21
+	VSCALEFPS    Z18, Z22, Z22
+	VSCALEFPS    Z19, Z23, Z23
+	VMOVUPS      Z20, (CX)
+	VADDPS       Z20, Z0, Z0
+	VMOVUPS      Z21, 64(CX)
+	VADDPS       Z21, Z2, Z2
+	VMOVUPS      Z22, 128(CX)
+	VADDPS       Z22, Z0, Z0
+	VMOVUPS      Z23, 192(CX)
+	VADDPS       Z23, Z2, Z2
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000100, CX
+	SUBQ         $0x00000040, BX
+	JMP          big29
 
 single30:
-	CMPQ              BX, $0x00000010
-	JL                tail31
-	VMOVUPS           (SI), Z3
-	VSUBPS            Z1, Z3, Z3
-	VBROADCASTSS      sexplo_s<>+0(SB), Z4
-	VBROADCASTSS      sexphi_s<>+0(SB), Z5
-	VMAXPS            Z3, Z4, Z3
-	VMINPS            Z3, Z5, Z3
-	VBROADCASTSS      slog2e_s<>+0(SB), Z4
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z4
-	VSUBPS.BCST       smagic_s<>+0(SB), Z4, Z4
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z4, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z4, Z3
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z5
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z5
-	VMULPS            Z3, Z3, Z6
-	VFMADD213PS       Z3, Z6, Z5
-	VADDPS.BCST       sone_s<>+0(SB), Z5, Z5
-	VSCALEFPS         Z4, Z5, Z5
-	VMOVUPS           Z5, (CX)
-	VADDPS            Z5, Z0, Z0
-	ADDQ              $0x00000040, SI
-	ADDQ              $0x00000040, CX
-	SUBQ              $0x00000010, BX
-	JMP               single30
+	CMPQ         BX, $0x00000010
+	JL           tail31
+	VMOVUPS      (SI), Z12
+	VSUBPS       Z1, Z12, Z12
+	VBROADCASTSS sexplo_s<>+0(SB), Z13
+	VBROADCASTSS sexphi_s<>+0(SB), Z14
+	VMAXPS       Z12, Z13, Z12
+	VMINPS       Z12, Z14, Z12
+	VBROADCASTSS slog2e_s<>+0(SB), Z13
+	VFMADD213PS  Z3, Z12, Z13
+	VSUBPS       Z3, Z13, Z13
+	VFNMADD231PS Z4, Z13, Z12
+	VFNMADD231PS Z5, Z13, Z12
+	VBROADCASTSS sexpp0_s<>+0(SB), Z14
+	VFMADD213PS  Z6, Z12, Z14
+	VFMADD213PS  Z7, Z12, Z14
+	VFMADD213PS  Z8, Z12, Z14
+	VFMADD213PS  Z9, Z12, Z14
+	VFMADD213PS  Z10, Z12, Z14
+	VMULPS       Z12, Z12, Z15
+	VFMADD213PS  Z12, Z15, Z14
+	VADDPS       Z11, Z14, Z14
+	VSCALEFPS    Z13, Z14, Z14
+	VMOVUPS      Z14, (CX)
+	VADDPS       Z14, Z0, Z0
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, BX
+	JMP          single30
 
 tail31:
-	TESTQ             BX, BX
-	JZ                done32
-	LEAQ              kmask<>+0(SB), DI
-	KMOVW             (DI)(BX*2), K1
-	VMOVUPS.Z         (SI), K1, Z3
-	VSUBPS            Z1, Z3, Z3
-	VBROADCASTSS      sexplo_s<>+0(SB), Z1
-	VBROADCASTSS      sexphi_s<>+0(SB), Z4
-	VMAXPS            Z3, Z1, Z3
-	VMINPS            Z3, Z4, Z3
-	VBROADCASTSS      slog2e_s<>+0(SB), Z1
-	VFMADD213PS.BCST  smagic_s<>+0(SB), Z3, Z1
-	VSUBPS.BCST       smagic_s<>+0(SB), Z1, Z1
-	VFNMADD231PS.BCST sln2hi_s<>+0(SB), Z1, Z3
-	VFNMADD231PS.BCST sln2lo_s<>+0(SB), Z1, Z3
-	VBROADCASTSS      sexpp0_s<>+0(SB), Z4
-	VFMADD213PS.BCST  sexpp1_s<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST  sexpp2_s<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST  sexpp3_s<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST  sexpp4_s<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST  sexpp5_s<>+0(SB), Z3, Z4
-	VMULPS            Z3, Z3, Z5
-	VFMADD213PS       Z3, Z5, Z4
-	VADDPS.BCST       sone_s<>+0(SB), Z4, Z4
-	VSCALEFPS         Z1, Z4, Z4
-	VMOVUPS           Z4, K1, (CX)
-	VADDPS            Z4, Z0, K1, Z0
+	TESTQ        BX, BX
+	JZ           done32
+	LEAQ         kmask<>+0(SB), DI
+	KMOVW        (DI)(BX*2), K1
+	VMOVUPS.Z    (SI), K1, Z12
+	VSUBPS       Z1, Z12, Z12
+	VBROADCASTSS sexplo_s<>+0(SB), Z1
+	VBROADCASTSS sexphi_s<>+0(SB), Z13
+	VMAXPS       Z12, Z1, Z12
+	VMINPS       Z12, Z13, Z12
+	VBROADCASTSS slog2e_s<>+0(SB), Z1
+	VFMADD213PS  Z3, Z12, Z1
+	VSUBPS       Z3, Z1, Z1
+	VFNMADD231PS Z4, Z1, Z12
+	VFNMADD231PS Z5, Z1, Z12
+	VBROADCASTSS sexpp0_s<>+0(SB), Z3
+	VFMADD213PS  Z6, Z12, Z3
+	VFMADD213PS  Z7, Z12, Z3
+	VFMADD213PS  Z8, Z12, Z3
+	VFMADD213PS  Z9, Z12, Z3
+	VFMADD213PS  Z10, Z12, Z3
+	VMULPS       Z12, Z12, Z4
+	VFMADD213PS  Z12, Z4, Z3
+	VADDPS       Z11, Z3, Z3
+	VSCALEFPS    Z1, Z3, Z3
+	VMOVUPS      Z3, K1, (CX)
+	VADDPS       Z3, Z0, K1, Z0
 
 done32:
 	VADDPS       Z2, Z0, Z0
@@ -1106,15 +1115,6 @@ DATA kmask<>+30(SB)/2, $0x7fff
 DATA kmask<>+32(SB)/2, $0xffff
 GLOBL kmask<>(SB), RODATA|NOPTR, $34
 
-DATA sexplo_s<>+0(SB)/4, $0xc2d00000
-GLOBL sexplo_s<>(SB), RODATA|NOPTR, $4
-
-DATA sexphi_s<>+0(SB)/4, $0x42b20000
-GLOBL sexphi_s<>(SB), RODATA|NOPTR, $4
-
-DATA slog2e_s<>+0(SB)/4, $0x3fb8aa3b
-GLOBL slog2e_s<>(SB), RODATA|NOPTR, $4
-
 DATA smagic_s<>+0(SB)/4, $0x4b400000
 GLOBL smagic_s<>(SB), RODATA|NOPTR, $4
 
@@ -1123,9 +1123,6 @@ GLOBL sln2hi_s<>(SB), RODATA|NOPTR, $4
 
 DATA sln2lo_s<>+0(SB)/4, $0xb95e8083
 GLOBL sln2lo_s<>(SB), RODATA|NOPTR, $4
-
-DATA sexpp0_s<>+0(SB)/4, $0x39506967
-GLOBL sexpp0_s<>(SB), RODATA|NOPTR, $4
 
 DATA sexpp1_s<>+0(SB)/4, $0x3ab743ce
 GLOBL sexpp1_s<>(SB), RODATA|NOPTR, $4
@@ -1144,6 +1141,18 @@ GLOBL sexpp5_s<>(SB), RODATA|NOPTR, $4
 
 DATA sone_s<>+0(SB)/4, $0x3f800000
 GLOBL sone_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexplo_s<>+0(SB)/4, $0xc2d00000
+GLOBL sexplo_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexphi_s<>+0(SB)/4, $0x42b20000
+GLOBL sexphi_s<>(SB), RODATA|NOPTR, $4
+
+DATA slog2e_s<>+0(SB)/4, $0x3fb8aa3b
+GLOBL slog2e_s<>(SB), RODATA|NOPTR, $4
+
+DATA sexpp0_s<>+0(SB)/4, $0x39506967
+GLOBL sexpp0_s<>(SB), RODATA|NOPTR, $4
 
 // func dsoftmaxAVX512(n int, x *float64, y *float64)
 // Requires: AVX, AVX512DQ, AVX512F
@@ -1188,198 +1197,210 @@ tail39:
 	VMAXPD  Z0, Z1, Z1
 
 done40:
-	VMAXPD     Z2, Z1, Z1
-	VMAXPD     Z4, Z3, Z3
-	VMAXPD     Z3, Z1, Z1
-	VSHUFF64X2 $0x4e, Z1, Z1, Z0
-	VMAXPD     Z0, Z1, Z1
-	VSHUFF64X2 $0xb1, Z1, Z1, Z0
-	VMAXPD     Z0, Z1, Z1
-	VPERMILPD  $0x55, Z1, Z0
-	VMAXPD     Z0, Z1, Z1
-	VXORPD     Z0, Z0, Z0
-	VXORPD     Z2, Z2, Z2
-	MOVQ       AX, BX
-	MOVQ       CX, SI
-	MOVQ       DX, CX
+	VMAXPD       Z2, Z1, Z1
+	VMAXPD       Z4, Z3, Z3
+	VMAXPD       Z3, Z1, Z1
+	VSHUFF64X2   $0x4e, Z1, Z1, Z0
+	VMAXPD       Z0, Z1, Z1
+	VSHUFF64X2   $0xb1, Z1, Z1, Z0
+	VMAXPD       Z0, Z1, Z1
+	VPERMILPD    $0x55, Z1, Z0
+	VMAXPD       Z0, Z1, Z1
+	VXORPD       Z0, Z0, Z0
+	VXORPD       Z2, Z2, Z2
+	MOVQ         AX, BX
+	MOVQ         CX, SI
+	MOVQ         DX, CX
+	VBROADCASTSD dmagic_s<>+0(SB), Z3
+	VBROADCASTSD dln2hi_s<>+0(SB), Z4
+	VBROADCASTSD dln2lo_s<>+0(SB), Z5
+	VBROADCASTSD dexpp1_s<>+0(SB), Z6
+	VBROADCASTSD dexpp2_s<>+0(SB), Z7
+	VBROADCASTSD dexpp3_s<>+0(SB), Z8
+	VBROADCASTSD dexpp4_s<>+0(SB), Z9
+	VBROADCASTSD dexpp5_s<>+0(SB), Z10
+	VBROADCASTSD dexpp6_s<>+0(SB), Z11
+	VBROADCASTSD dexpp7_s<>+0(SB), Z12
+	VBROADCASTSD dexpp8_s<>+0(SB), Z13
+	VBROADCASTSD dexpp9_s<>+0(SB), Z14
 
 big41:
-	CMPQ              BX, $0x00000020
-	JL                single42
-	VMOVUPD           (SI), Z3
-	VSUBPD            Z1, Z3, Z3
-	VMOVUPD           64(SI), Z4
-	VSUBPD            Z1, Z4, Z4
-	VMOVUPD           128(SI), Z5
-	VSUBPD            Z1, Z5, Z5
-	VMOVUPD           192(SI), Z6
-	VSUBPD            Z1, Z6, Z6
-	VBROADCASTSD      dexplo_s<>+0(SB), Z7
-	VBROADCASTSD      dexphi_s<>+0(SB), Z8
-	VMAXPD            Z3, Z7, Z3
-	VMAXPD            Z4, Z7, Z4
-	VMAXPD            Z5, Z7, Z5
-	VMAXPD            Z6, Z7, Z6
-	VMINPD            Z3, Z8, Z3
-	VMINPD            Z4, Z8, Z4
-	VMINPD            Z5, Z8, Z5
-	VMINPD            Z6, Z8, Z6
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z7
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z8
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z9
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z10
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z7
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z4, Z8
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z5, Z9
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z6, Z10
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z7, Z7
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z8, Z8
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z9, Z9
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z10, Z10
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z7, Z3
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z8, Z4
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z9, Z5
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z10, Z6
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z7, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z8, Z4
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z9, Z5
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z10, Z6
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z11
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z12
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z13
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z14
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z6, Z14
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z11
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z4, Z12
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z5, Z13
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z6, Z14
-	VMULPD            Z3, Z3, Z15
-	VMULPD            Z4, Z4, Z16
-	VMULPD            Z5, Z5, Z17
-	VMULPD            Z6, Z6, Z18
-	VFMADD213PD       Z3, Z15, Z11
-	VFMADD213PD       Z4, Z16, Z12
-	VFMADD213PD       Z5, Z17, Z13
-	VFMADD213PD       Z6, Z18, Z14
-	VADDPD.BCST       done_s<>+0(SB), Z11, Z11
-	VADDPD.BCST       done_s<>+0(SB), Z12, Z12
-	VADDPD.BCST       done_s<>+0(SB), Z13, Z13
-	VADDPD.BCST       done_s<>+0(SB), Z14, Z14
-	VSCALEFPD         Z7, Z11, Z11
-	VSCALEFPD         Z8, Z12, Z12
-	VSCALEFPD         Z9, Z13, Z13
-	VSCALEFPD         Z10, Z14, Z14
-	VMOVUPD           Z11, (CX)
-	VADDPD            Z11, Z0, Z0
-	VMOVUPD           Z12, 64(CX)
-	VADDPD            Z12, Z2, Z2
-	VMOVUPD           Z13, 128(CX)
-	VADDPD            Z13, Z0, Z0
-	VMOVUPD           Z14, 192(CX)
-	VADDPD            Z14, Z2, Z2
-	ADDQ              $0x00000100, SI
-	ADDQ              $0x00000100, CX
-	SUBQ              $0x00000020, BX
-	JMP               big41
+	CMPQ         BX, $0x00000020
+	JL           single42
+	VMOVUPD      (SI), Z15
+	VSUBPD       Z1, Z15, Z15
+	VMOVUPD      64(SI), Z16
+	VSUBPD       Z1, Z16, Z16
+	VMOVUPD      128(SI), Z17
+	VSUBPD       Z1, Z17, Z17
+	VMOVUPD      192(SI), Z18
+	VSUBPD       Z1, Z18, Z18
+	VBROADCASTSD dexplo_s<>+0(SB), Z19
+	VBROADCASTSD dexphi_s<>+0(SB), Z20
+	VMAXPD       Z15, Z19, Z15
+	VMAXPD       Z16, Z19, Z16
+	VMAXPD       Z17, Z19, Z17
+	VMAXPD       Z18, Z19, Z18
+	VMINPD       Z15, Z20, Z15
+	VMINPD       Z16, Z20, Z16
+	VMINPD       Z17, Z20, Z17
+	VMINPD       Z18, Z20, Z18
+	VBROADCASTSD dlog2e_s<>+0(SB), Z19
+	VBROADCASTSD dlog2e_s<>+0(SB), Z20
+	VBROADCASTSD dlog2e_s<>+0(SB), Z21
+	VBROADCASTSD dlog2e_s<>+0(SB), Z22
+	VFMADD213PD  Z3, Z15, Z19
+	VFMADD213PD  Z3, Z16, Z20
+	VFMADD213PD  Z3, Z17, Z21
+	VFMADD213PD  Z3, Z18, Z22
+	VSUBPD       Z3, Z19, Z19
+	VSUBPD       Z3, Z20, Z20
+	VSUBPD       Z3, Z21, Z21
+	VSUBPD       Z3, Z22, Z22
+	VFNMADD231PD Z4, Z19, Z15
+	VFNMADD231PD Z4, Z20, Z16
+	VFNMADD231PD Z4, Z21, Z17
+	VFNMADD231PD Z4, Z22, Z18
+	VFNMADD231PD Z5, Z19, Z15
+	VFNMADD231PD Z5, Z20, Z16
+	VFNMADD231PD Z5, Z21, Z17
+	VFNMADD231PD Z5, Z22, Z18
+	VBROADCASTSD dexpp0_s<>+0(SB), Z23
+	VBROADCASTSD dexpp0_s<>+0(SB), Z24
+	VBROADCASTSD dexpp0_s<>+0(SB), Z25
+	VBROADCASTSD dexpp0_s<>+0(SB), Z26
+	VFMADD213PD  Z6, Z15, Z23
+	VFMADD213PD  Z6, Z16, Z24
+	VFMADD213PD  Z6, Z17, Z25
+	VFMADD213PD  Z6, Z18, Z26
+	VFMADD213PD  Z7, Z15, Z23
+	VFMADD213PD  Z7, Z16, Z24
+	VFMADD213PD  Z7, Z17, Z25
+	VFMADD213PD  Z7, Z18, Z26
+	VFMADD213PD  Z8, Z15, Z23
+	VFMADD213PD  Z8, Z16, Z24
+	VFMADD213PD  Z8, Z17, Z25
+	VFMADD213PD  Z8, Z18, Z26
+	VFMADD213PD  Z9, Z15, Z23
+	VFMADD213PD  Z9, Z16, Z24
+	VFMADD213PD  Z9, Z17, Z25
+	VFMADD213PD  Z9, Z18, Z26
+	VFMADD213PD  Z10, Z15, Z23
+	VFMADD213PD  Z10, Z16, Z24
+	VFMADD213PD  Z10, Z17, Z25
+	VFMADD213PD  Z10, Z18, Z26
+	VFMADD213PD  Z11, Z15, Z23
+	VFMADD213PD  Z11, Z16, Z24
+	VFMADD213PD  Z11, Z17, Z25
+	VFMADD213PD  Z11, Z18, Z26
+	VFMADD213PD  Z12, Z15, Z23
+	VFMADD213PD  Z12, Z16, Z24
+	VFMADD213PD  Z12, Z17, Z25
+	VFMADD213PD  Z12, Z18, Z26
+	VFMADD213PD  Z13, Z15, Z23
+	VFMADD213PD  Z13, Z16, Z24
+	VFMADD213PD  Z13, Z17, Z25
+	VFMADD213PD  Z13, Z18, Z26
+	VFMADD213PD  Z14, Z15, Z23
+	VFMADD213PD  Z14, Z16, Z24
+	VFMADD213PD  Z14, Z17, Z25
+	VFMADD213PD  Z14, Z18, Z26
+	VMULPD       Z15, Z15, Z27
+	VMULPD       Z16, Z16, Z28
+	VMULPD       Z17, Z17, Z29
+	VMULPD       Z18, Z18, Z30
+	VFMADD213PD  Z15, Z27, Z23
+	VFMADD213PD  Z16, Z28, Z24
+	VFMADD213PD  Z17, Z29, Z25
+	VFMADD213PD  Z18, Z30, Z26
+	VADDPD.BCST  done_s<>+0(SB), Z23, Z23
+	VADDPD.BCST  done_s<>+0(SB), Z24, Z24
+	VADDPD.BCST  done_s<>+0(SB), Z25, Z25
+	VADDPD.BCST  done_s<>+0(SB), Z26, Z26
+	VSCALEFPD    Z19, Z23, Z23
+	VSCALEFPD    Z20, Z24, Z24
+	VSCALEFPD    Z21, Z25, Z25
+	VSCALEFPD    Z22, Z26, Z26
+	VMOVUPD      Z23, (CX)
+	VADDPD       Z23, Z0, Z0
+	VMOVUPD      Z24, 64(CX)
+	VADDPD       Z24, Z2, Z2
+	VMOVUPD      Z25, 128(CX)
+	VADDPD       Z25, Z0, Z0
+	VMOVUPD      Z26, 192(CX)
+	VADDPD       Z26, Z2, Z2
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000100, CX
+	SUBQ         $0x00000020, BX
+	JMP          big41
 
 single42:
-	CMPQ              BX, $0x00000008
-	JL                tail43
-	VMOVUPD           (SI), Z3
-	VSUBPD            Z1, Z3, Z3
-	VBROADCASTSD      dexplo_s<>+0(SB), Z4
-	VBROADCASTSD      dexphi_s<>+0(SB), Z5
-	VMAXPD            Z3, Z4, Z3
-	VMINPD            Z3, Z5, Z3
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z4
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z4
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z4, Z4
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z4, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z4, Z3
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z5
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z5
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z5
-	VMULPD            Z3, Z3, Z6
-	VFMADD213PD       Z3, Z6, Z5
-	VADDPD.BCST       done_s<>+0(SB), Z5, Z5
-	VSCALEFPD         Z4, Z5, Z5
-	VMOVUPD           Z5, (CX)
-	VADDPD            Z5, Z0, Z0
-	ADDQ              $0x00000040, SI
-	ADDQ              $0x00000040, CX
-	SUBQ              $0x00000008, BX
-	JMP               single42
+	CMPQ         BX, $0x00000008
+	JL           tail43
+	VMOVUPD      (SI), Z15
+	VSUBPD       Z1, Z15, Z15
+	VBROADCASTSD dexplo_s<>+0(SB), Z16
+	VBROADCASTSD dexphi_s<>+0(SB), Z17
+	VMAXPD       Z15, Z16, Z15
+	VMINPD       Z15, Z17, Z15
+	VBROADCASTSD dlog2e_s<>+0(SB), Z16
+	VFMADD213PD  Z3, Z15, Z16
+	VSUBPD       Z3, Z16, Z16
+	VFNMADD231PD Z4, Z16, Z15
+	VFNMADD231PD Z5, Z16, Z15
+	VBROADCASTSD dexpp0_s<>+0(SB), Z17
+	VFMADD213PD  Z6, Z15, Z17
+	VFMADD213PD  Z7, Z15, Z17
+	VFMADD213PD  Z8, Z15, Z17
+	VFMADD213PD  Z9, Z15, Z17
+	VFMADD213PD  Z10, Z15, Z17
+	VFMADD213PD  Z11, Z15, Z17
+	VFMADD213PD  Z12, Z15, Z17
+	VFMADD213PD  Z13, Z15, Z17
+	VFMADD213PD  Z14, Z15, Z17
+	VMULPD       Z15, Z15, Z18
+	VFMADD213PD  Z15, Z18, Z17
+	VADDPD.BCST  done_s<>+0(SB), Z17, Z17
+	VSCALEFPD    Z16, Z17, Z17
+	VMOVUPD      Z17, (CX)
+	VADDPD       Z17, Z0, Z0
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, BX
+	JMP          single42
 
 tail43:
-	TESTQ             BX, BX
-	JZ                done44
-	LEAQ              kmask<>+0(SB), DI
-	KMOVW             (DI)(BX*2), K1
-	VMOVUPD.Z         (SI), K1, Z3
-	VSUBPD            Z1, Z3, Z3
-	VBROADCASTSD      dexplo_s<>+0(SB), Z1
-	VBROADCASTSD      dexphi_s<>+0(SB), Z4
-	VMAXPD            Z3, Z1, Z3
-	VMINPD            Z3, Z4, Z3
-	VBROADCASTSD      dlog2e_s<>+0(SB), Z1
-	VFMADD213PD.BCST  dmagic_s<>+0(SB), Z3, Z1
-	VSUBPD.BCST       dmagic_s<>+0(SB), Z1, Z1
-	VFNMADD231PD.BCST dln2hi_s<>+0(SB), Z1, Z3
-	VFNMADD231PD.BCST dln2lo_s<>+0(SB), Z1, Z3
-	VBROADCASTSD      dexpp0_s<>+0(SB), Z4
-	VFMADD213PD.BCST  dexpp1_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp2_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp3_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp4_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp5_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp6_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp7_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp8_s<>+0(SB), Z3, Z4
-	VFMADD213PD.BCST  dexpp9_s<>+0(SB), Z3, Z4
-	VMULPD            Z3, Z3, Z5
-	VFMADD213PD       Z3, Z5, Z4
-	VADDPD.BCST       done_s<>+0(SB), Z4, Z4
-	VSCALEFPD         Z1, Z4, Z4
-	VMOVUPD           Z4, K1, (CX)
-	VADDPD            Z4, Z0, K1, Z0
+	TESTQ        BX, BX
+	JZ           done44
+	LEAQ         kmask<>+0(SB), DI
+	KMOVW        (DI)(BX*2), K1
+	VMOVUPD.Z    (SI), K1, Z15
+	VSUBPD       Z1, Z15, Z15
+	VBROADCASTSD dexplo_s<>+0(SB), Z1
+	VBROADCASTSD dexphi_s<>+0(SB), Z16
+	VMAXPD       Z15, Z1, Z15
+	VMINPD       Z15, Z16, Z15
+	VBROADCASTSD dlog2e_s<>+0(SB), Z1
+	VFMADD213PD  Z3, Z15, Z1
+	VSUBPD       Z3, Z1, Z1
+	VFNMADD231PD Z4, Z1, Z15
+	VFNMADD231PD Z5, Z1, Z15
+	VBROADCASTSD dexpp0_s<>+0(SB), Z3
+	VFMADD213PD  Z6, Z15, Z3
+	VFMADD213PD  Z7, Z15, Z3
+	VFMADD213PD  Z8, Z15, Z3
+	VFMADD213PD  Z9, Z15, Z3
+	VFMADD213PD  Z10, Z15, Z3
+	VFMADD213PD  Z11, Z15, Z3
+	VFMADD213PD  Z12, Z15, Z3
+	VFMADD213PD  Z13, Z15, Z3
+	VFMADD213PD  Z14, Z15, Z3
+	VMULPD       Z15, Z15, Z4
+	VFMADD213PD  Z15, Z4, Z3
+	VADDPD.BCST  done_s<>+0(SB), Z3, Z3
+	VSCALEFPD    Z1, Z3, Z3
+	VMOVUPD      Z3, K1, (CX)
+	VADDPD       Z3, Z0, K1, Z0
 
 done44:
 	VADDPD       Z2, Z0, Z0
@@ -1434,15 +1455,6 @@ done48:
 DATA dneginf_s<>+0(SB)/8, $0xfff0000000000000
 GLOBL dneginf_s<>(SB), RODATA|NOPTR, $8
 
-DATA dexplo_s<>+0(SB)/8, $0xc087500000000000
-GLOBL dexplo_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexphi_s<>+0(SB)/8, $0x4086300000000000
-GLOBL dexphi_s<>(SB), RODATA|NOPTR, $8
-
-DATA dlog2e_s<>+0(SB)/8, $0x3ff71547652b82fe
-GLOBL dlog2e_s<>(SB), RODATA|NOPTR, $8
-
 DATA dmagic_s<>+0(SB)/8, $0x4338000000000000
 GLOBL dmagic_s<>(SB), RODATA|NOPTR, $8
 
@@ -1451,9 +1463,6 @@ GLOBL dln2hi_s<>(SB), RODATA|NOPTR, $8
 
 DATA dln2lo_s<>+0(SB)/8, $0x3dea39ef35793c76
 GLOBL dln2lo_s<>(SB), RODATA|NOPTR, $8
-
-DATA dexpp0_s<>+0(SB)/8, $0x3e5af389ecfc4b9c
-GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
 
 DATA dexpp1_s<>+0(SB)/8, $0x3e928917c89a43a7
 GLOBL dexpp1_s<>(SB), RODATA|NOPTR, $8
@@ -1481,6 +1490,18 @@ GLOBL dexpp8_s<>(SB), RODATA|NOPTR, $8
 
 DATA dexpp9_s<>+0(SB)/8, $0x3fe0000000000001
 GLOBL dexpp9_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexplo_s<>+0(SB)/8, $0xc087500000000000
+GLOBL dexplo_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexphi_s<>+0(SB)/8, $0x4086300000000000
+GLOBL dexphi_s<>(SB), RODATA|NOPTR, $8
+
+DATA dlog2e_s<>+0(SB)/8, $0x3ff71547652b82fe
+GLOBL dlog2e_s<>(SB), RODATA|NOPTR, $8
+
+DATA dexpp0_s<>+0(SB)/8, $0x3e5af389ecfc4b9c
+GLOBL dexpp0_s<>(SB), RODATA|NOPTR, $8
 
 DATA done_s<>+0(SB)/8, $0x3ff0000000000000
 GLOBL done_s<>(SB), RODATA|NOPTR, $8
