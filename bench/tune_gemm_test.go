@@ -11,13 +11,7 @@ import (
 )
 
 func TestDirectLimit(t *testing.T) {
-	steps := func(speedups ...float64) []tune.Step {
-		s := make([]tune.Step, len(speedups))
-		for i, v := range speedups {
-			s[i] = tune.Step{Bytes: 1 << (10 + i), Speedup: v}
-		}
-		return s
-	}
+	steps := func(speedups ...float64) []tune.Step { return ladderSteps(1<<10, speedups...) }
 	for _, c := range []struct {
 		name  string
 		steps []tune.Step
@@ -44,13 +38,7 @@ func TestMadds(t *testing.T) {
 }
 
 func TestShapeChoice(t *testing.T) {
-	steps := func(speedups ...float64) []tune.Step {
-		s := make([]tune.Step, len(speedups))
-		for i, v := range speedups {
-			s[i] = tune.Step{Bytes: 512 << i, Speedup: v}
-		}
-		return s
-	}
+	steps := func(speedups ...float64) []tune.Step { return ladderSteps(512, speedups...) }
 	for _, c := range []struct {
 		name  string
 		steps []tune.Step

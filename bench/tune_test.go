@@ -109,14 +109,18 @@ func TestTuneInterruptedKeepsWhatItFound(t *testing.T) {
 	}
 }
 
-func TestCrossoverPiece(t *testing.T) {
-	steps := func(speedups ...float64) []tune.Step {
-		s := make([]tune.Step, len(speedups))
-		for i, v := range speedups {
-			s[i] = tune.Step{Bytes: 4096 << i, Speedup: v}
-		}
-		return s
+// ladderSteps is a ladder of sizes from first, doubling, with these
+// speedups.
+func ladderSteps(first int, speedups ...float64) []tune.Step {
+	s := make([]tune.Step, len(speedups))
+	for i, v := range speedups {
+		s[i] = tune.Step{Bytes: first << i, Speedup: v}
 	}
+	return s
+}
+
+func TestCrossoverPiece(t *testing.T) {
+	steps := func(speedups ...float64) []tune.Step { return ladderSteps(4096, speedups...) }
 	for _, c := range []struct {
 		steps []tune.Step
 		want  int
@@ -134,13 +138,7 @@ func TestCrossoverPiece(t *testing.T) {
 }
 
 func TestCrossoverBytes(t *testing.T) {
-	steps := func(speedups ...float64) []tune.Step {
-		s := make([]tune.Step, len(speedups))
-		for i, v := range speedups {
-			s[i] = tune.Step{Bytes: 5 << (20 + i), Speedup: v}
-		}
-		return s
-	}
+	steps := func(speedups ...float64) []tune.Step { return ladderSteps(5<<20, speedups...) }
 	for _, c := range []struct {
 		steps []tune.Step
 		want  int
@@ -157,13 +155,7 @@ func TestCrossoverBytes(t *testing.T) {
 }
 
 func TestCrossoverLast(t *testing.T) {
-	steps := func(speedups ...float64) []tune.Step {
-		s := make([]tune.Step, len(speedups))
-		for i, v := range speedups {
-			s[i] = tune.Step{Bytes: 2 << (20 + i), Speedup: v}
-		}
-		return s
-	}
+	steps := func(speedups ...float64) []tune.Step { return ladderSteps(2<<20, speedups...) }
 	for _, c := range []struct {
 		steps []tune.Step
 		want  int
