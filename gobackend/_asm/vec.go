@@ -514,9 +514,9 @@ const mathPrefetch = 8 << 10
 
 // mathKernel is an element-wise kernel of one function with vectors of
 // width w; f computes it on several vectors at once (it may clobber them),
-// batch of them per loop trip; at zmm, the constants pins gives (nil:
-// none) are held in registers (pin). The tail loads its lanes under a mask, the
-// others zero, and stores them under it.
+// batch of them per loop trip. The tail loads its lanes under a mask, the
+// others zero, and stores them under it. At zmm the constants pins gives
+// (nil: none) are held in registers (pin).
 func (g *gen) mathKernel(t dtype, w width, nt bool, name, what string, f func(t dtype, xs []VecVirtual) []VecVirtual, batch int, pins func(t dtype) []Mem) {
 	g.elemKernelFunc(t, w, nt, name, "func(n int, x, y *%s)",
 		"sets "+what+" for i < n (y may be x); see math.go in", "gobackend/_asm for the method and its error.")
