@@ -140,10 +140,8 @@ func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
 	directField := strings.Replace(field, "shape", "direct", 1)
 	var c customSearch
 	c.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+		setField(&base, directField, 0) // every product through the nest
 		tall, wide := base, base
-		for _, p := range []*tune.Params{&tall, &wide} {
-			setField(p, directField, 0) // every product through the nest
-		}
 		setField(&tall, field, tune.ShapeTall)
 		setField(&wide, field, tune.ShapeWide)
 		pairs := make([][]timedPair, len(gemmShapeSizes))
@@ -161,11 +159,8 @@ func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
 		return steps, shapeChoice(steps), nil
 	}
 	c.describe = func(steps []tune.Step, v, threads int) string {
-		var b strings.Builder
-		for _, st := range steps {
-			fmt.Fprintf(&b, "%d³ %.2f× ", st.Bytes, st.Speedup)
-		}
-		return fmt.Sprintf("%s over %s (packed, 1 and %d threads): %s→ %s", tune.ShapeName(tune.ShapeWide), tune.ShapeName(tune.ShapeTall), threads, b.String(), tune.ShapeName(v))
+		cube := func(n int) string { return fmt.Sprintf("%d³", n) }
+		return fmt.Sprintf("%s over %s (packed, 1 and %d threads): %s→ %s", tune.ShapeName(tune.ShapeWide), tune.ShapeName(tune.ShapeTall), threads, ladderText(steps, cube), tune.ShapeName(v))
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemmShapeSizes}

@@ -59,8 +59,8 @@ var (
 // vmovu moves a vector; from a broadcast constant (vconst in a zmm kernel)
 // it broadcasts the scalar.
 func (g *gen) vmovu(t dtype, src, dst Op) {
-	src = g.pinned(src)
-	if g.bcast(src) {
+	src, bc := g.constant(src)
+	if bc {
 		g.vbroadcast(t, src, dst)
 		return
 	}
@@ -90,8 +90,7 @@ func (g *gen) vfmadd231(t dtype, y, x, acc Op) {
 
 // vfmadd213 computes x = x·y + z.
 func (g *gen) vfmadd213(t dtype, z, y, x Op) {
-	z = g.pinned(z)
-	switch bc := g.bcast(z); {
+	switch z, bc := g.constant(z); {
 	case bc && t.f64:
 		g.VFMADD213PD_BCST(z, y, x)
 	case bc:
@@ -105,8 +104,7 @@ func (g *gen) vfmadd213(t dtype, z, y, x Op) {
 
 // vfnmadd231 computes acc -= x·y.
 func (g *gen) vfnmadd231(t dtype, y, x, acc Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VFNMADD231PD_BCST(y, x, acc)
 	case bc:
@@ -119,8 +117,7 @@ func (g *gen) vfnmadd231(t dtype, y, x, acc Op) {
 }
 
 func (g *gen) vmul(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VMULPD_BCST(y, x, dst)
 	case bc:
@@ -133,8 +130,7 @@ func (g *gen) vmul(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vadd(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VADDPD_BCST(y, x, dst)
 	case bc:
@@ -147,8 +143,7 @@ func (g *gen) vadd(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vsub(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VSUBPD_BCST(y, x, dst)
 	case bc:
@@ -161,8 +156,7 @@ func (g *gen) vsub(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vdiv(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VDIVPD_BCST(y, x, dst)
 	case bc:
@@ -175,8 +169,7 @@ func (g *gen) vdiv(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vmax(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VMAXPD_BCST(y, x, dst)
 	case bc:
@@ -189,8 +182,7 @@ func (g *gen) vmax(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vmin(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VMINPD_BCST(y, x, dst)
 	case bc:
@@ -203,8 +195,7 @@ func (g *gen) vmin(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vand(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VANDPD_BCST(y, x, dst)
 	case bc:
@@ -225,8 +216,7 @@ func (g *gen) vandn(t dtype, y, x, dst Op) {
 }
 
 func (g *gen) vor(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VORPD_BCST(y, x, dst)
 	case bc:
@@ -249,8 +239,7 @@ func (g *gen) vxor(t dtype, y, x, dst Op) {
 // vcmp sets dst to the lanes where x pred y holds (Go order: pred, y, x, dst).
 // With zmm sources dst is a mask register.
 func (g *gen) vcmp(t dtype, pred int, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VCMPPD_BCST(Imm(uint64(pred)), y, x, dst)
 	case bc:
@@ -264,8 +253,7 @@ func (g *gen) vcmp(t dtype, pred int, y, x, dst Op) {
 
 // vpsub subtracts packed integers of t's width: dst = x − y.
 func (g *gen) vpsub(t dtype, y, x, dst Op) {
-	y = g.pinned(y)
-	switch bc := g.bcast(y); {
+	switch y, bc := g.constant(y); {
 	case bc && t.f64:
 		g.VPSUBQ_BCST(y, x, dst)
 	case bc:

@@ -168,9 +168,10 @@ func (g *gen) copyBytes(src, dst Register, n int) {
 // gatherBases are packGather's base registers, each for three rows;
 // maxGatherRows is the widest panel they reach (gobackend/gemm packs a
 // wider one with pack.go's loop).
-var gatherBases = []Register{RSI, R8, R9, R10, R11, R12, R13, R14, R15, RBX, RAX}
-
-const maxGatherRows = 3 * 11
+var (
+	gatherBases   = []Register{RSI, R8, R9, R10, R11, R12, R13, R14, R15, RBX, RAX}
+	maxGatherRows = 3 * len(gatherBases)
+)
 
 // packGather: dst[p*w+i] = src[i*lds+p] for p < k, i < w. Row i is read
 // through a base register for every third row plus 0, 1 or 2 times the row

@@ -98,14 +98,16 @@ func (g *gen) pin(t dtype, ms ...Mem) {
 // unpin ends pin's registers: the constants are memory operands again.
 func (g *gen) unpin() { g.pins = nil }
 
-// pinned is op's register where op is a pinned constant, else op.
-func (g *gen) pinned(op Op) Op {
+// constant is the operand an instruction helper emits for op: the
+// register of a pinned constant, else op itself, with whether that is a
+// scalar constant to take as an embedded broadcast.
+func (g *gen) constant(op Op) (Op, bool) {
 	if m, ok := op.(Mem); ok {
 		if r, ok := g.pins[m.Symbol]; ok {
-			return r
+			return r, false
 		}
 	}
-	return op
+	return op, g.bcast(op)
 }
 
 // bcast reports whether op is a scalar constant of sconst.

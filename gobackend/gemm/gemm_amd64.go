@@ -83,10 +83,10 @@ func asmWideKernel[T Float](lvl isa.Level) (microKernel[T], bool) {
 	var z T
 	var k microKernel[T]
 	if unsafe.Sizeof(z) == 4 {
-		k = packedKernelOf[T, float32]("sgemm8x48AVX512", 8, 48, kcMin256, sgemm8x48AVX512,
+		k = packedKernelOf[T, float32]("sgemm8x48AVX512", 8, 48, kcMin256, false, sgemm8x48AVX512,
 			spackCopy8AVX2, spackGather8AVX2, spackCopy48AVX2, nil, spackRows48AVX2)
 	} else {
-		k = packedKernelOf[T, float64]("dgemm8x24AVX512", 8, 24, kcMin256, dgemm8x24AVX512,
+		k = packedKernelOf[T, float64]("dgemm8x24AVX512", 8, 24, kcMin256, false, dgemm8x24AVX512,
 			dpackCopy8AVX2, dpackGather8AVX2, dpackCopy24AVX2, dpackGather24AVX2, dpackRows24AVX2)
 	}
 	return k, true
@@ -121,8 +121,7 @@ type (
 // corrupting memory.
 func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL1 bool, fn asmMicro[E], direct asmDirect[E], copyA, gatherA, copyB, gatherB asmPacker[E], rowsB asmRows[E]) microKernel[T] {
 	var z E
-	k := packedKernelOf[T](name, mr, nr, kcMin, fn, copyA, gatherA, copyB, gatherB, rowsB)
-	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, fitL1)
+	k := packedKernelOf[T](name, mr, nr, kcMin, fitL1, fn, copyA, gatherA, copyB, gatherB, rowsB)
 	k.streamKC, _, _ = blocking(mr, nr, int(unsafe.Sizeof(z)), kcMin)
 	k.direct = func(kk int, a []T, lda int, b []T, ldb int, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[(mr-1)*lda+kk-1], b[(kk-1)*ldb+nr-1], c[(mr-1)*ldc+nr-1]
@@ -131,13 +130,12 @@ func kernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL
 	return k
 }
 
-// packedKernelOf is kernelOf without the unpacked twin, with
-// floatBlocking's block sizes (fitL1 off); a nil packer leaves pack.go's
-// loop to pack those panels.
-func packedKernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fn asmMicro[E], copyA, gatherA, copyB, gatherB asmPacker[E], rowsB asmRows[E]) microKernel[T] {
+// packedKernelOf is kernelOf without the unpacked twin and the streaming
+// path's depth; a nil packer leaves pack.go's loop to pack those panels.
+func packedKernelOf[T Float, E float32 | float64](name string, mr, nr, kcMin int, fitL1 bool, fn asmMicro[E], copyA, gatherA, copyB, gatherB asmPacker[E], rowsB asmRows[E]) microKernel[T] {
 	var z E
 	k := microKernel[T]{name: name, mr: mr, nr: nr}
-	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, false)
+	k.kc, k.mc, k.nc = floatBlocking(mr, nr, int(unsafe.Sizeof(z)), kcMin, fitL1)
 	k.fn = func(kk int, a, b []T, alpha, beta T, c []T, ldc int) {
 		_, _, _ = a[mr*kk-1], b[nr*kk-1], c[(mr-1)*ldc+nr-1]
 		fn(kk, ptr[T, E](a), ptr[T, E](b), ptr[T, E](c), ldc, E(alpha), E(beta))

@@ -68,14 +68,14 @@ func (Backend) GoCode() bool { return true }
 // narrow products, and those the tune file chose for packed ones.
 func gemmKernels(l isa.Level) string {
 	s := gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)"
-	var narrow []string
+	var others []string
 	for _, k := range []string{gemm.NarrowKernel[float32](l), gemm.NarrowKernel[float64](l), gemm.WideKernel[float32](l), gemm.WideKernel[float64](l)} {
 		if k != "" {
-			narrow = append(narrow, k)
+			others = append(others, k)
 		}
 	}
-	if len(narrow) > 0 {
-		s += "; " + strings.Join(narrow, ", ")
+	if len(others) > 0 {
+		s += "; " + strings.Join(others, ", ")
 	}
 	return s
 }
