@@ -55,12 +55,14 @@ func TestBusyThreadsCountsThisProcess(t *testing.T) {
 		return
 	}
 	// Two spinning goroutines: more CPU time than one, on a machine
-	// whose other processes leave room.
+	// whose other processes, and the hypervisor of a VM, leave room.
 	u2 := over(func() { spin(2, 300*time.Millisecond) })
 	busy2, _ := u2.BusyThreads()
 	others2, _ := u2.OtherThreads()
-	if busy2 > 2.3 || (others2 < 0.3 && busy2 < 1.3) {
-		t.Errorf("two spinning threads read as %.2f busy threads (others %.2f)", busy2, others2)
+	steal, _ := u2.StealShare()
+	stolen := steal * float64(runtime.NumCPU()) // CPUs' worth the hypervisor took
+	if busy2 > 2.3 || (others2+stolen < 0.3 && busy2 < 1.3) {
+		t.Errorf("two spinning threads read as %.2f busy threads (others %.2f, the hypervisor %.2f)", busy2, others2, stolen)
 	}
 }
 
