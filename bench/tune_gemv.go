@@ -32,7 +32,36 @@ func gemvSearches() []tuneSearch {
 	if isa.Best >= isa.AVX512 { // below, both ways run the AVX2 kernels
 		s = append(s, gemvZMMSearch())
 	}
-	return s
+	return append(s,
+		tuneSearch{"gemv.parallel.f32", gemvSplitOps[float32](), gemvSplitLadder, kindThreads},
+		tuneSearch{"gemv.parallel.f64", gemvSplitOps[float64](), gemvSplitLadder, kindThreads})
+}
+
+// gemv.parallel.* is a thread crossover as parallel.*'s, in bytes of A:
+// y = A·x and y = Aᵀ·x at 1 thread and at N, on A of gemvSplitCols columns
+// (rows of 1 KiB in f32, 2 KiB in f64) and as many rows as give each size,
+// 32 KiB (16 rows of f64, two pieces of eight) to 4 MiB.
+const gemvSplitCols = 256
+
+var gemvSplitLadder = ladder(32<<10, 4<<20)
+
+// gemvSplitOps are A·x and Aᵀ·x on the first bytes of A of buffers made at
+// their first run, for the ladder's top.
+func gemvSplitOps[T gemm.Float]() []tuneOp {
+	var a, x, y []T
+	size := int(elemSize[T]())
+	op := func(name string, trans bool) tuneOp {
+		return tuneOp{name, func(bytes, th int) {
+			if a == nil {
+				top := gemvSplitLadder[len(gemvSplitLadder)-1]
+				rows := top / (gemvSplitCols * size)
+				a, x, y = vectors[T](top, 1)[0], vectors[T](rows*size, 1)[0], make([]T, rows)
+			}
+			m := bytes / (gemvSplitCols * size)
+			gemm.Gemv(isa.Best, trans, m, gemvSplitCols, 1, a, gemvSplitCols, x, 1, 0, y, 1, th)
+		}}
+	}
+	return []tuneOp{op("gemv", false), op("gemv-t", true)}
 }
 
 // gemvZMMSearch is gemv.zmm's: zmm.memory's (AVX2 over AVX-512, at 1 thread

@@ -8,13 +8,13 @@ import (
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
-// minGemvPerThread is the least number of bytes of A a goroutine of Gemv
-// gets: GEMV streams A once, so below this the handoff to another thread
-// costs more than it saves. In bytes, not elements, as the stream's time
-// is. On the 2-vCPU Intel VM two threads took as long as one at 256 KiB
-// (f32 256², f64 192²: Go benchmarks) or longer (f32 256² in -op=gemv runs,
-// 2.7–2.8 µs against 2.1–2.2), and less from 400 KiB (f32 320², f64 256²).
-var minGemvPerThread = 192 << 10
+// gemvPiece is the least number of elements of A a goroutine of Gemv gets,
+// from the tune parameter gemv.parallel (bytes, not elements, as the
+// stream's time is): GEMV streams A once, so below it the handoff to
+// another thread costs more than it saves.
+func gemvPiece[T Float]() int {
+	return max(1, tune.PerDTypeOf(tune.Current().GEMV.Parallel, num.Size[T]())/num.Size[T]())
+}
 
 // Gemv computes y = alpha·op(A)·x + beta·y for row-major A, m×n with
 // lda ≥ n. op(A) is A (x has n elements, y m) or, when transA, Aᵀ (x has m
@@ -58,7 +58,7 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	k := gemvImplFor(tune.Current().GEMVLevel(lvl, m*n*num.Size[T]()))
 	if !transA {
 		// Rows are independent dot products: split them over goroutines.
-		minRows := max(1, minGemvPerThread/(n*num.Size[T]()))
+		minRows := max(1, gemvPiece[T]()/n)
 		byRow := k == gemvAVX512 && gemvByRow[T](m, n)
 		// One piece: no closure, which escapes to num.For's workers and
 		// so would cost an allocation a call.
@@ -73,7 +73,7 @@ func Gemv[T Float](lvl isa.Level, transA bool, m, n int, alpha T, a []T, lda int
 	}
 	// y = Aᵀx sums scaled rows of A: split the columns, each goroutine
 	// sweeping all rows over its own column range.
-	minCols := max(1, minGemvPerThread/(m*num.Size[T]()))
+	minCols := max(1, gemvPiece[T]()/m)
 	if num.Single(n, threads, minCols) {
 		gemvCols(k, 0, n, m, alpha, a, lda, x, beta, y, incY)
 		return

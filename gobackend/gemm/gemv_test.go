@@ -82,9 +82,8 @@ func runGemvCase[T Float](t *testing.T, lvl isa.Level, trans bool, m, n int, alp
 
 func testGemv[T Float](t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 10))
-	old := minGemvPerThread
-	minGemvPerThread = 1 // exercise the parallel split on small inputs
-	defer func() { minGemvPerThread = old }()
+	restore := splitGemvAlways() // exercise the parallel split on small inputs
+	defer restore()
 	for _, lvl := range isa.Levels() {
 		i := 0
 		for _, m := range dims {
@@ -100,7 +99,7 @@ func testGemv[T Float](t *testing.T) {
 		}
 	}
 	// Sizes past the thresholds, with the default threshold.
-	minGemvPerThread = old
+	restore()
 	for _, lvl := range isa.Levels() {
 		for _, trans := range []bool{false, true} {
 			runGemvCase[T](t, lvl, trans, 601, 257, -0.5, 2, 1, 1, 1, 2, false, rnd)
@@ -117,9 +116,7 @@ func TestGemvFloat32(t *testing.T) { testGemv[float32](t) }
 // eight-row dot kernels, the four-row ones, then the rows left over), both
 // transposes, over split and unsplit work.
 func TestGemvTails(t *testing.T) {
-	old := minGemvPerThread
-	minGemvPerThread = 1
-	defer func() { minGemvPerThread = old }()
+	defer splitGemvAlways()()
 	rnd := rand.New(rand.NewPCG(11, 12))
 	i := 0
 	for _, lvl := range isa.Levels() {
@@ -162,6 +159,12 @@ func TestGemvKernel(t *testing.T) {
 }
 
 // withGEMVTune runs f with the tune parameter gemv.by_row at byRow.
+// splitGemvAlways sets gemv.parallel to 0, so that every GEMV splits over
+// its threads, and returns what puts the parameters before it back.
+func splitGemvAlways() (restore func()) {
+	return tunetest.With(func(p *tune.Params) { p.GEMV.Parallel = tune.PerDType{} })
+}
+
 func withGEMVTune(byRow tune.PerDType, f func()) {
 	defer tune.Save().Restore()
 	p := *tune.Current()
@@ -219,9 +222,7 @@ func TestGemvByRowChoice(t *testing.T) {
 // KiB and more, at every level (the AVX-512 one takes the path), with 1..17
 // and 33 rows, the tails of the dot kernel, strides, padding and threads.
 func TestGemvByRow(t *testing.T) {
-	old := minGemvPerThread
-	minGemvPerThread = 1
-	defer func() { minGemvPerThread = old }()
+	defer splitGemvAlways()()
 	rnd := rand.New(rand.NewPCG(15, 16))
 	withGEMVTune(tune.PerDType{}, func() {
 		i := 0
@@ -294,5 +295,30 @@ func TestGemvOneThreadAllocs(t *testing.T) {
 				t.Errorf("%v trans=%v: %v allocations a call, want 0", lvl, trans, got)
 			}
 		}
+	}
+}
+
+// TestGemvParallelPiece checks that gemv.parallel decides the split: a
+// 64×64 f32 GEMV (16 KiB of A) on two threads splits (num.For's closure
+// allocates) with 8 KiB a piece and runs whole on the caller (no
+// allocation) with a piece of one row or column more, at every level and
+// either op(A).
+func TestGemvParallelPiece(t *testing.T) {
+	const n = 64
+	a, x, y := make([]float32, n*n), make([]float32, n), make([]float32, n)
+	for _, c := range []struct {
+		piece int
+		split bool
+	}{{4 * n * n / 2, true}, {4 * n * (n/2 + 1), false}} {
+		restore := tunetest.With(func(p *tune.Params) { p.GEMV.Parallel.F32 = c.piece })
+		for _, lvl := range isa.Levels() {
+			for _, trans := range []bool{false, true} {
+				f := func() { Gemv(lvl, trans, n, n, 1, a, n, x, 1, 0, y, 1, 2) }
+				if got := testing.AllocsPerRun(20, f); (got > 0) != c.split {
+					t.Errorf("gemv.parallel.f32 = %d, %v trans=%v: %v allocations a call; want a split: %v", c.piece, lvl, trans, got, c.split)
+				}
+			}
+		}
+		restore()
 	}
 }

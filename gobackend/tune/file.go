@@ -16,9 +16,10 @@ import (
 // Version 2 added the non-temporal crossovers (NonTemporal), 3 the GEMM's
 // (GEMM), 4 the AVX-512 ones (ZMM), elem's non-temporal crossover
 // (NonTemporal.Elem) and the GEMV's (GEMV), 5 the GEMV's own AVX-512
-// crossover (GEMV.ZMM), 6 the FFT's thread crossover (FFT). GEMM.Shape
-// came without a bump: its zero value is its default.
-const Version = 6
+// crossover (GEMV.ZMM), 6 the FFT's thread crossover (FFT), 7 the GEMV's
+// (GEMV.Parallel). GEMM.Shape came without a bump: its zero value is its
+// default.
+const Version = 7
 
 // File is a tune file: the machine it was measured on, the parameters
 // found, and how they were found. docs/tuning.md describes it.
