@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/peakbench/peakbench/bench/internal/atomicfile"
+	"github.com/peakbench/peakbench/bench/internal/hostuse"
 	"github.com/peakbench/peakbench/bench/internal/units"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
@@ -433,7 +434,7 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	f := &tune.File{Version: tune.Version, Machine: m, Params: tune.Defaults(), Measured: tune.Measured{
 		How:     fmt.Sprintf("each parameter's kernels over a ladder of sizes, interleaved (bench/measure), medians; parallel.*: at 1 and %d threads, the piece half the smallest size from which %d threads are %.2f× as fast or more (geometric mean over the kernels) and no larger size is slower; nontemporal.*: ordinary and non-temporal stores at 1 and %d threads, the size from which non-temporal stores are %.2f× as fast or more (geometric mean over the thread counts) and no larger size is slower; zmm.*: the AVX-512 and the AVX2 kernels at 1 and %d threads, the size below the smallest from which AVX2 is %.2f× as fast or more and no larger size is slower", threads, threads, winMargin, threads, winMargin, threads, winMargin),
 		Threads: threads, Budget: cfg.tuneBudget.String(), Peakbench: peakbenchVersion(), Go: runtime.Version(),
-		Ladders: map[string][]tune.Step{}, Tuned: []string{},
+		Ladders: map[string][]tune.Step{}, Tuned: []string{}, Host: map[string]tune.HostLoad{},
 	}}
 	deadline := start.Add(cfg.tuneBudget)
 	for i, s := range searches {
@@ -443,7 +444,9 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 		}
 		share := left / time.Duration(len(searches)-i)
 		sctx, cancel := context.WithTimeout(ctx, share)
+		before := hostuse.Read()
 		steps, piece, err := searchOne(sctx, s, f.Params, threads, share/2)
+		load, loadOK := hostLoad(before, hostuse.Read())
 		cancel()
 		if err != nil {
 			return fmt.Errorf("-tune: %s: %v", s.field, err)
@@ -454,7 +457,10 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 			setField(&f.Params, s.field, piece)
 			f.Measured.Tuned = append(f.Measured.Tuned, s.field)
 			f.Measured.Ladders[s.field] = steps
-			progressf(stderr, "tune %s (%s): %s", s.field, opNamesOf(s.ops), describeSteps(s, steps, piece, threads))
+			if loadOK {
+				f.Measured.Host[s.field] = load
+			}
+			progressf(stderr, "tune %s (%s): %s%s", s.field, opNamesOf(s.ops), describeSteps(s, steps, piece, threads), busyText(load))
 		}
 		if after != nil {
 			after(s.field)
@@ -473,10 +479,33 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 		return err
 	}
 	progressf(stderr, "wrote %s: %d of %d parameters tuned in %s", path, len(f.Measured.Tuned), len(searches), f.Measured.Took)
+	if busy := f.Measured.SearchedBusy(); len(busy) > 0 {
+		fmt.Fprintf(stderr, "peakbench: warning: %d of the parameters were searched while the host was busy (%s): their values are the load's as much as the machine's; run -tune again when it is quiet\n", len(busy), strings.Join(busy, ", "))
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted: wrote the %d parameters found before the stop", len(f.Measured.Tuned))
 	}
 	return nil
+}
+
+// hostLoad is what the machine did besides this process between a and b;
+// ok is false where /proc/stat or this process's CPU time could not be
+// read.
+func hostLoad(a, b hostuse.Snapshot) (tune.HostLoad, bool) {
+	var u hostuse.Use
+	u.Add(a, b)
+	steal, okSteal := u.StealShare()
+	others, okOthers := u.OtherThreads()
+	return tune.HostLoad{Steal: steal, OtherThreads: others}, okSteal && okOthers
+}
+
+// busyText is what a search's progress line adds where the host was busy
+// during it: "" where it was not.
+func busyText(h tune.HostLoad) string {
+	if !h.Busy() {
+		return ""
+	}
+	return fmt.Sprintf(" (the host was busy meanwhile: hypervisor steal %s, other processes %.2f CPUs)", units.Percent(h.Steal), h.OtherThreads)
 }
 
 // setField sets p's parameter name; a name tune.Params does not have is a

@@ -80,7 +80,35 @@ func TestTuneWritesLoadableFile(t *testing.T) {
 	if tune.Source() != before {
 		t.Errorf("the search left the parameters from %q, not %q as it found them", tune.Source(), before)
 	}
+	// Each search's host load is on record where Linux gives it.
+	if _, err := os.Stat("/proc/stat"); err == nil {
+		for _, name := range f.Measured.Tuned {
+			if h, ok := f.Measured.Host[name]; !ok || h.Steal < 0 || h.Steal > 1 || h.OtherThreads < 0 {
+				t.Errorf("%s: host load %+v (recorded: %v)", name, h, ok)
+			}
+		}
+	}
 	t.Log(stderr.String())
+}
+
+// TestTuningSourceBusy: a file with parameters searched on a busy host says
+// which in the runs' tuning detail, as the search's progress line did.
+func TestTuningSourceBusy(t *testing.T) {
+	f := &tune.File{Measured: tune.Measured{Complete: true, Tuned: []string{"parallel.reduce.f32", "gemv.parallel.f64"},
+		Host: map[string]tune.HostLoad{"parallel.reduce.f32": {Steal: 0.01}, "gemv.parallel.f64": {Steal: 0.31, OtherThreads: 0.05}}}}
+	if got, want := tuningSource("t.json", f), "; 1 searched while the host was busy: gemv.parallel.f64)"; !strings.HasSuffix(got, want) {
+		t.Errorf("tuningSource = %q, want it to end %q", got, want)
+	}
+	f.Measured.Host["gemv.parallel.f64"] = tune.HostLoad{}
+	if got := tuningSource("t.json", f); strings.Contains(got, "busy") {
+		t.Errorf("tuningSource = %q on a quiet host", got)
+	}
+	if got, want := busyText(tune.HostLoad{Steal: 0.31, OtherThreads: 0.05}), " (the host was busy meanwhile: hypervisor steal 31.0%, other processes 0.05 CPUs)"; got != want {
+		t.Errorf("busyText = %q, want %q", got, want)
+	}
+	if got := busyText(tune.HostLoad{Steal: 0.02}); got != "" {
+		t.Errorf("busyText on a quiet host = %q", got)
+	}
 }
 
 // TestTuneInterruptedKeepsWhatItFound cancels the search after its first

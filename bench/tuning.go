@@ -99,5 +99,8 @@ func tuningSource(path string, f *tune.File) string {
 	if !f.Measured.Complete {
 		s += fmt.Sprintf("; partial: %d of %d parameters, the others default", len(f.Measured.Tuned), len(new(tune.Params).Fields()))
 	}
+	if busy := f.Measured.SearchedBusy(); len(busy) > 0 {
+		s += fmt.Sprintf("; %d searched while the host was busy: %s", len(busy), strings.Join(busy, ", "))
+	}
 	return s + ")"
 }

@@ -69,6 +69,36 @@ type Measured struct {
 	Go        string    `json:"go"`
 	// Ladders are the sizes timed for each parameter searched.
 	Ladders map[string][]Step `json:"ladders,omitempty"`
+	// Host is what else the machine did during each parameter's search,
+	// where it could be read (/proc/stat).
+	Host map[string]HostLoad `json:"host,omitempty"`
+}
+
+// HostLoad is what the machine did besides a search over its stretch: the
+// share of all CPUs' time the hypervisor took, and how many CPUs other
+// processes kept busy.
+type HostLoad struct {
+	Steal        float64 `json:"steal"`
+	OtherThreads float64 `json:"other_threads"`
+}
+
+// Busy reports whether the host's load could have set the value found: the
+// hypervisor took a tenth of the CPUs' time or more, or other processes
+// kept 0.3 CPUs busy or more (the levels at which peakbench's findings
+// call a result's threads descheduled rather than idle). A crossover
+// timed so compares one thread with N that did not all run.
+func (h HostLoad) Busy() bool { return h.Steal >= 0.1 || h.OtherThreads >= 0.3 }
+
+// SearchedBusy lists the parameters searched while the host was busy
+// (HostLoad.Busy), in the order they were searched.
+func (m Measured) SearchedBusy() []string {
+	var busy []string
+	for _, name := range m.Tuned {
+		if h, ok := m.Host[name]; ok && h.Busy() {
+			busy = append(busy, name)
+		}
+	}
+	return busy
 }
 
 // Step is one size of a parameter's ladder.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,5 +316,24 @@ func TestDefaultGEMVByRow(t *testing.T) {
 	}
 	if got := Defaults().GEMV.ByRow; got != (PerDType{F32: want, F64: want}) {
 		t.Errorf("vendor %q: default gemv.by_row %+v, want %d for both", isa.Vendor(), got, want)
+	}
+}
+
+// TestSearchedBusy: the parameters searched while the host took a tenth of
+// the CPUs or other processes kept 0.3 CPUs busy, in search order; one
+// without a reading, or not searched, is not listed.
+func TestSearchedBusy(t *testing.T) {
+	m := Measured{
+		Tuned: []string{"a", "b", "c", "d", "e"},
+		Host: map[string]HostLoad{
+			"a": {Steal: 0.02, OtherThreads: 0.1},
+			"b": {Steal: 0.1},
+			"c": {OtherThreads: 0.3},
+			"e": {Steal: 0.099, OtherThreads: 0.299},
+			"f": {Steal: 0.5}, // not searched
+		},
+	}
+	if got, want := m.SearchedBusy(), []string{"b", "c"}; !slices.Equal(got, want) {
+		t.Errorf("SearchedBusy() = %v, want %v", got, want)
 	}
 }
