@@ -308,10 +308,14 @@ func footer(run *result.Run) []string {
 		}
 	}
 	noisy, failed, over, drift := 0, 0, 0, 0
+	var stolen []float64 // the steal during the noisy results it explains
 	for i := range run.Results {
 		r := &run.Results[i]
 		if r.Noisy {
 			noisy++
+			if hasFinding(r, diagnose.CodeSteal) {
+				stolen = append(stolen, r.Host.Steal)
+			}
 		}
 		if r.Error == "" && !r.Verified {
 			failed++
@@ -324,7 +328,11 @@ func footer(run *result.Run) []string {
 		}
 	}
 	if noisy > 0 {
-		out = append(out, fmt.Sprintf("%d result(s) noisy: spread over the %.0f%% target; compare them with care.", noisy, 100*run.Env.NoiseTarget))
+		line := fmt.Sprintf("%d result(s) noisy: spread over the %.0f%% target; compare them with care.", noisy, 100*run.Env.NoiseTarget)
+		if len(stolen) > 0 {
+			line += fmt.Sprintf(" The hypervisor took %s of the CPUs' time during %d of them (finding steal): the host's noise, not the libraries'.", percentRange(stolen), len(stolen))
+		}
+		out = append(out, line)
 	}
 	if drift > 0 {
 		out = append(out, fmt.Sprintf("%d result(s) marked clock: the clock read just before or after them was off its start-of-run reading by more than the noise target.", drift))
@@ -340,6 +348,25 @@ func footer(run *result.Run) []string {
 	}
 	out = append(out, memoryFooter(run)...)
 	return append(out, diagnose.CheckLines(run)...)
+}
+
+// hasFinding reports whether r has a finding of code.
+func hasFinding(r *result.Result, code string) bool {
+	for _, f := range r.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// percentRange is the shares vs as "12.0%" or "12.0–44.1%".
+func percentRange(vs []float64) string {
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	if units.Percent(lo) == units.Percent(hi) {
+		return units.Percent(lo)
+	}
+	return strings.TrimSuffix(units.Percent(lo), "%") + "–" + units.Percent(hi)
 }
 
 func describe(b result.BackendInfo) string {
