@@ -32,11 +32,20 @@ import (
 //     and at N over gemmShapeSizes; a step's Bytes is n, its speedup the
 //     geometric mean over the two thread counts. The wide shape is chosen
 //     when its geometric mean over the sizes is winMargin faster and it
-//     is slower at none.
+//     is slower at none;
+//   - gemm.kc.*: the loop nest at the micro-kernel's own depth (the
+//     parameter at 0) against each depth of gemmDepths it does not have
+//     (the shape just chosen in force, every product packed), at 1 thread
+//     and at N over gemmDepthSizes; a step's Bytes is the depth, its
+//     speedup the geometric mean over the sizes and thread counts. The
+//     fastest depth is chosen where it is winMargin faster and slower at
+//     no size and thread count; else 0, the kernel's own.
 var (
 	gemmDirectSizes   = []int{32, 48, 64, 96, 128, 192, 256, 384, 512}
 	gemmParallelSizes = []int{64, 96, 128, 192, 256, 384, 512, 768}
 	gemmShapeSizes    = []int{512, 1024}
+	gemmDepthSizes    = []int{512, 768}
+	gemmDepths        = []int{256, 384, 512}
 )
 
 // customSearch is a search with a timing of its own, where searchOne's
@@ -61,7 +70,7 @@ func gemmSearches() []tuneSearch {
 	if isa.Best >= isa.AVX512 { // below, one shape: nothing to choose
 		s = append(s, gemmShapeSearch[float32]("gemm.shape.f32"), gemmShapeSearch[float64]("gemm.shape.f64"))
 	}
-	return s
+	return append(s, gemmDepthSearch[float32]("gemm.kc.f32"), gemmDepthSearch[float64]("gemm.kc.f64"))
 }
 
 // gemmTuneOp is a square GEMM whose size the run's first argument gives,
@@ -181,6 +190,83 @@ func shapeChoice(steps []tune.Step) int {
 		return tune.ShapeWide
 	}
 	return tune.ShapeTall
+}
+
+func gemmDepthSearch[T gemm.Float](field string) tuneSearch {
+	op := gemmTuneOp[T](gemmDepthSizes[len(gemmDepthSizes)-1], func(n int) int { return n })
+	directField := strings.Replace(field, "kc", "direct", 1)
+	var c customSearch
+	c.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+		setField(&base, directField, 0) // every product through the nest
+		setField(&base, field, 0)
+		tune.Apply(base, "-tune search")
+		own := gemm.PackedDepth[T](isa.Best)
+		var depths []int
+		var pairs [][]timedPair
+		for _, d := range gemmDepths {
+			if d == own {
+				continue
+			}
+			other := base
+			setField(&other, field, d)
+			var ps []timedPair
+			for _, n := range gemmDepthSizes {
+				for _, th := range []int{1, threads} {
+					ps = append(ps, timedPair{fmt.Sprintf("%s%d@%d", op.name, n, th),
+						tuneTarget{op: op, bytes: n, threads: th, params: base},
+						tuneTarget{op: op, bytes: n, threads: th, params: other}})
+				}
+			}
+			depths, pairs = append(depths, d), append(pairs, ps)
+		}
+		steps, err := timeLadder(ctx, depths, pairs, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, depthChoice(steps), nil
+	}
+	c.describe = func(steps []tune.Step, v, threads int) string {
+		to := "the kernel's own"
+		if v > 0 {
+			to = fmt.Sprintf("kc = %d", v)
+		}
+		var sizes []string
+		for _, n := range gemmDepthSizes {
+			sizes = append(sizes, fmt.Sprintf("%d³", n))
+		}
+		return fmt.Sprintf("each depth over the kernel's own (packed, %s, 1 and %d threads): %s→ %s", strings.Join(sizes, " and "), threads,
+			ladderText(steps, func(d int) string { return fmt.Sprintf("kc %d", d) }), to)
+	}
+	customSearches[field] = c
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemmDepths}
+}
+
+// depthChoice is gemm.kc from the steps of each depth over the kernel's
+// own: the fastest depth where it is winMargin faster on the whole and
+// slower at none of its sizes and thread counts (its steps' NS pairs),
+// else 0.
+func depthChoice(steps []tune.Step) int {
+	best := -1
+	for i, st := range steps {
+		if st.Speedup >= winMargin && (best < 0 || st.Speedup > steps[best].Speedup) && neverSlower(st) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0
+	}
+	return steps[best].Bytes
+}
+
+// neverSlower reports whether the second way of every pair of st took no
+// longer than the first.
+func neverSlower(st tune.Step) bool {
+	for _, ns := range st.NS {
+		if ns[1] > ns[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // directLimit is gemm.direct from the steps of packed over unpacked: the

@@ -84,3 +84,54 @@ func TestGemmShapeSearch(t *testing.T) {
 	}
 	t.Log(stderr.String())
 }
+
+func TestDepthChoice(t *testing.T) {
+	step := func(kc int, speedup float64, ns ...[2]float64) tune.Step {
+		st := tune.Step{Bytes: kc, Speedup: speedup, NS: map[string][2]float64{}}
+		for i, v := range ns {
+			st.NS[string(rune('a'+i))] = v
+		}
+		return st
+	}
+	faster, slower := [2]float64{10, 9}, [2]float64{10, 10.5}
+	for _, c := range []struct {
+		name  string
+		steps []tune.Step
+		want  int
+	}{
+		{"none past the margin", []tune.Step{step(256, 1.02, faster), step(384, 0.97, slower)}, 0},
+		{"the fastest of two past it", []tune.Step{step(256, 1.06, faster), step(384, 1.11, faster, faster)}, 384},
+		{"the fastest is slower at one size", []tune.Step{step(256, 1.06, faster), step(384, 1.2, faster, slower)}, 256},
+		{"every one slower somewhere", []tune.Step{step(256, 1.3, slower, faster)}, 0},
+	} {
+		if got := depthChoice(c.steps); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGemmDepthSearch runs the depth search on small products: each depth
+// but the kernel's own timed against it at 1 and 2 threads at each size,
+// a choice the steps give, and the file written loads with it.
+func TestGemmDepthSearch(t *testing.T) {
+	defer func(s, d []int) { gemmDepthSizes, gemmDepths = s, d }(gemmDepthSizes, gemmDepths)
+	gemmDepthSizes, gemmDepths = []int{96, 160}, []int{48, 96}
+	cfg := tuneConfig(t, 4*time.Second)
+	var stderr bytes.Buffer
+	searches := func() []tuneSearch { return []tuneSearch{gemmDepthSearch[float32]("gemm.kc.f32")} }
+	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := f.Measured.Ladders["gemm.kc.f32"]
+	if len(st) != 2 || st[0].Bytes != 48 || st[1].Bytes != 96 || st[0].NS["gemm96@1"][1] <= 0 || st[1].NS["gemm160@2"][0] <= 0 {
+		t.Errorf("gemm.kc.f32 ladder %+v", st)
+	}
+	if v := f.Params.GEMM.KC.F32; v != depthChoice(st) {
+		t.Errorf("gemm.kc.f32 = %d, the steps give %d", v, depthChoice(st))
+	}
+	t.Log(stderr.String())
+}

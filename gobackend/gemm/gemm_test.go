@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
@@ -432,4 +433,35 @@ func TestGemmPanics(t *testing.T) {
 	Gemm[float64](isa.Best, false, false, 0, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1, 1)
 	Gemm[float32](isa.Best, true, true, 0, 3, 0, 1, nil, 1, nil, 1, 0, nil, 3, 1)
 	Gemv[float64](isa.Best, false, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1, 1)
+}
+
+// TestPackedDepth runs packed products at a depth the tune parameter
+// gemm.kc sets (37: several kc slices, none a multiple of the kernels'
+// unrolling), at every level, with both betas' paths and threads, and
+// checks that the results name it and that 0 keeps the kernel's own.
+func TestPackedDepth(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(21, 22))
+	for _, lvl := range isa.Levels() {
+		if got, want := PackedDepth[float64](lvl), nestKernel(kernelRef[float64](lvl)).kc; got != want {
+			t.Errorf("%v: PackedDepth at gemm.kc 0 = %d, want the kernel's %d", lvl, got, want)
+		}
+	}
+	withGEMMTune(func(g *tune.GEMM) {
+		g.Direct = tune.PerDType{} // every product packed
+		g.KC = tune.PerDType{F32: 37, F64: 37}
+	}, func() {
+		for _, lvl := range isa.Levels() {
+			if got := PackedDepth[float32](lvl); got != 37 {
+				t.Errorf("%v: PackedDepth = %d, want 37", lvl, got)
+			}
+			if s := TunedDepth[float64](lvl); !strings.Contains(s, "kc = 37") {
+				t.Errorf("%v: TunedDepth = %q", lvl, s)
+			}
+			for i, th := range []int{1, 3} {
+				ab := alphaBetas[i+1]
+				runGemmCase[float32](t, gemmCase{lvl: lvl, m: 65, n: 130, k: 333, alpha: ab[0], beta: ab[1], padA: 1, threads: th}, rnd)
+				runGemmCase[float64](t, gemmCase{lvl: lvl, transA: i == 1, m: 130, n: 65, k: 333, alpha: ab[0], beta: ab[1], padB: 2, threads: th}, rnd)
+			}
+		}
+	})
 }

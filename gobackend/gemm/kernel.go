@@ -177,6 +177,25 @@ func WideKernel[T Float](lvl isa.Level) string {
 	return ""
 }
 
+// PackedDepth is the depth (kc) of the packed loop nest's blocks for T at
+// lvl under the parameters in force: the tune parameter gemm.kc where set,
+// else the micro-kernel's own.
+func PackedDepth[T Float](lvl isa.Level) int {
+	kc, _ := nestDepth(nestKernel(kernelRef[T](lvl)))
+	return kc
+}
+
+// TunedDepth says the packed loop nest's depth where the tune parameter
+// gemm.kc set it ("sgemm14x32AVX512 at kc = 384 on packed products (tune:
+// gemm.kc)"), "" where the kernel keeps its own.
+func TunedDepth[T Float](lvl isa.Level) string {
+	kern := nestKernel(kernelRef[T](lvl))
+	if kc, _ := nestDepth(kern); kc != kern.kc {
+		return fmt.Sprintf("%s at kc = %d on packed products (tune: gemm.kc)", kern.name, kc)
+	}
+	return ""
+}
+
 // NarrowKernel names the kernel Gemm runs for T at lvl on narrow products
 // (microKernel.narrow) and the widths it takes ("" where there is none),
 // for the results' details.

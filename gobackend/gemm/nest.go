@@ -4,7 +4,30 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
+
+// nestDepth is the loop nest's kc and mc for kern: its own, or where the
+// tune parameter gemm.kc is set (not 0) that depth and the rows of A whose
+// packed block takes a quarter of L2 at it (floatBlocking's rule). The
+// tests' block sizes (blockKC) win over both.
+func nestDepth[T Float](kern *microKernel[T]) (kc, mc int) {
+	size := int(unsafe.Sizeof(*new(T)))
+	d := tune.PerDTypeOf(tune.Current().GEMM.KC, size)
+	if d == 0 || blockKC > 0 {
+		return kern.kc, kern.mc
+	}
+	kc = min(d, maxNestKC)
+	return kc, max(kern.mr, isa.Caches().L2/4/(kc*size)/kern.mr*kern.mr)
+}
+
+// maxNestKC bounds a tuned depth: past it a block is deeper than any
+// cache's share (1 TiB, gemm.kc's largest value, would size mc at one
+// micro-tile and the packing buffers by k alone).
+const maxNestKC = 1 << 14
 
 // gemmNest is the BLIS loop nest: jc over column blocks of nc, pc over
 // kc-deep slices of the inner dimension with the kc×nc block of B packed
@@ -30,10 +53,11 @@ func gemmNest[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int
 		return
 	}
 	mr, nr := kern.mr, kern.nr
-	kc := max(1, min(kern.kc, k))
+	depth, rows := nestDepth(kern)
+	kc := max(1, min(depth, k))
 	nc := min(kern.nc, ceilDiv(n, nr)*nr)
 	tiles := ceilDiv(m, mr) // row tiles of C
-	mcTiles := max(1, min(kern.mc/mr, tiles))
+	mcTiles := max(1, min(rows/mr, tiles))
 	if threads > 1 {
 		q := max(minItemsPerThread, ceilDiv(ceilDiv(tiles, mcTiles), threads))
 		mcTiles = ceilDiv(tiles, threads*q)

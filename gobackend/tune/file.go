@@ -17,8 +17,8 @@ import (
 // (GEMM), 4 the AVX-512 ones (ZMM), elem's non-temporal crossover
 // (NonTemporal.Elem) and the GEMV's (GEMV), 5 the GEMV's own AVX-512
 // crossover (GEMV.ZMM), 6 the FFT's thread crossover (FFT), 7 the GEMV's
-// (GEMV.Parallel). GEMM.Shape came without a bump: its zero value is its
-// default.
+// (GEMV.Parallel) and the GEMM's depth (GEMM.KC). GEMM.Shape came without
+// a bump: its zero value is its default.
 const Version = 7
 
 // File is a tune file: the machine it was measured on, the parameters

@@ -17,10 +17,15 @@ import (
 //     ShapeTall or ShapeWide (the unpacked and streaming paths keep
 //     ShapeTall's). 0, the zero value, is the default, so a file that
 //     predates the field reads as the default and Version stays.
+//   - KC: the depth of the packed loop nest's blocks (kc, in elements of
+//     k), A's packed block then taking a quarter of L2 at it. 0, the zero
+//     value, is the micro-kernel's own depth (gemm's floatBlocking: from
+//     the caches).
 type GEMM struct {
 	Direct   PerDType `json:"direct"`
 	Parallel PerDType `json:"parallel"`
 	Shape    PerDType `json:"shape"`
+	KC       PerDType `json:"kc"`
 }
 
 // The AVX-512 micro-kernel shapes of GEMM.Shape:
@@ -105,6 +110,8 @@ func (p *Params) gemmFields() []Field {
 		{"gemm.parallel.f64", &p.GEMM.Parallel.F64},
 		{"gemm.shape.f32", &p.GEMM.Shape.F32},
 		{"gemm.shape.f64", &p.GEMM.Shape.F64},
+		{"gemm.kc.f32", &p.GEMM.KC.F32},
+		{"gemm.kc.f64", &p.GEMM.KC.F64},
 	}
 }
 

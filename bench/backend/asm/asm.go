@@ -65,11 +65,12 @@ func (Backend) Close() error            { return nil }
 func (Backend) GoCode() bool { return true }
 
 // gemmKernels names the GEMM's micro-kernels at l, those it runs on
-// narrow products, and those the tune file chose for packed ones.
+// narrow products, and those the tune file chose for packed ones (shape
+// and depth).
 func gemmKernels(l isa.Level) string {
 	s := gemm.Kernel[float32](l) + " (f32), " + gemm.Kernel[float64](l) + " (f64)"
 	var others []string
-	for _, k := range []string{gemm.NarrowKernel[float32](l), gemm.NarrowKernel[float64](l), gemm.WideKernel[float32](l), gemm.WideKernel[float64](l)} {
+	for _, k := range []string{gemm.NarrowKernel[float32](l), gemm.NarrowKernel[float64](l), gemm.WideKernel[float32](l), gemm.WideKernel[float64](l), gemm.TunedDepth[float32](l), gemm.TunedDepth[float64](l)} {
 		if k != "" {
 			others = append(others, k)
 		}
