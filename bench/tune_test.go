@@ -99,7 +99,14 @@ func TestTuningSourceBusy(t *testing.T) {
 	if got, want := tuningSource("t.json", f), "; 1 searched while the host was busy: gemv.parallel.f64)"; !strings.HasSuffix(got, want) {
 		t.Errorf("tuningSource = %q, want it to end %q", got, want)
 	}
-	f.Measured.Host["gemv.parallel.f64"] = tune.HostLoad{}
+	f.Measured.Tuned = append(f.Measured.Tuned, "a", "b", "c")
+	for _, name := range f.Measured.Tuned {
+		f.Measured.Host[name] = tune.HostLoad{OtherThreads: 0.5}
+	}
+	if got, want := tuningSource("t.json", f), "; 5 of 5 parameters searched while the host was busy)"; !strings.HasSuffix(got, want) {
+		t.Errorf("tuningSource = %q, want it to end %q", got, want)
+	}
+	clear(f.Measured.Host)
 	if got := tuningSource("t.json", f); strings.Contains(got, "busy") {
 		t.Errorf("tuningSource = %q on a quiet host", got)
 	}

@@ -99,7 +99,10 @@ func tuningSource(path string, f *tune.File) string {
 	if !f.Measured.Complete {
 		s += fmt.Sprintf("; partial: %d of %d parameters, the others default", len(f.Measured.Tuned), len(new(tune.Params).Fields()))
 	}
-	if busy := f.Measured.SearchedBusy(); len(busy) > 0 {
+	switch busy := f.Measured.SearchedBusy(); {
+	case len(busy) > 3: // the names are in the file's measured.host
+		s += fmt.Sprintf("; %d of %d parameters searched while the host was busy", len(busy), len(f.Measured.Tuned))
+	case len(busy) > 0:
 		s += fmt.Sprintf("; %d searched while the host was busy: %s", len(busy), strings.Join(busy, ", "))
 	}
 	return s + ")"
