@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,12 +145,23 @@ func gemmParallelSearch[T gemm.Float](field string) tuneSearch {
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
 }
 
+// cubeOp is gemmTuneOp on n×n×n for each n of sizes (the run's first
+// argument).
+func cubeOp[T gemm.Float](sizes []int) tuneOp {
+	return gemmTuneOp[T](slices.Max(sizes), func(n int) int { return n })
+}
+
+// packAll sets p's gemm.direct for the dtype of field (gemm.NAME.f32 or
+// .f64) to 0: every product through the packed loop nest.
+func packAll(p *tune.Params, field string) {
+	setField(p, "gemm.direct"+field[strings.LastIndex(field, "."):], 0)
+}
+
 func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
-	op := gemmTuneOp[T](gemmShapeSizes[len(gemmShapeSizes)-1], func(n int) int { return n })
-	directField := strings.Replace(field, "shape", "direct", 1)
+	op := cubeOp[T](gemmShapeSizes)
 	var c customSearch
 	c.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
-		setField(&base, directField, 0) // every product through the nest
+		packAll(&base, field)
 		tall, wide := base, base
 		setField(&tall, field, tune.ShapeTall)
 		setField(&wide, field, tune.ShapeWide)
@@ -193,11 +205,10 @@ func shapeChoice(steps []tune.Step) int {
 }
 
 func gemmDepthSearch[T gemm.Float](field string) tuneSearch {
-	op := gemmTuneOp[T](gemmDepthSizes[len(gemmDepthSizes)-1], func(n int) int { return n })
-	directField := strings.Replace(field, "kc", "direct", 1)
+	op := cubeOp[T](gemmDepthSizes)
 	var c customSearch
 	c.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
-		setField(&base, directField, 0) // every product through the nest
+		packAll(&base, field)
 		setField(&base, field, 0)
 		tune.Apply(base, "-tune search")
 		own := gemm.PackedDepth[T](isa.Best)
