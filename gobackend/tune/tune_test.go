@@ -91,24 +91,27 @@ func TestLoadRefuses(t *testing.T) {
 	}
 }
 
-// TestLoadWithoutShape: a file of this version written before
-// gemm.shape reads as the default shape, which lets Version stay.
+// TestLoadWithoutShape: a file without gemm.shape or gemm.kc reads as
+// their defaults, their zero values (gemm.shape came without a bump of
+// Version for that).
 func TestLoadWithoutShape(t *testing.T) {
 	f := validFile()
 	f.Params.GEMM.Shape = PerDType{F32: ShapeWide, F64: ShapeWide}
+	f.Params.GEMM.KC = PerDType{F32: 384, F64: 384}
 	b := encode(t, f)
 	var tree map[string]any
 	if err := json.Unmarshal(b, &tree); err != nil {
 		t.Fatal(err)
 	}
 	delete(tree["params"].(map[string]any)["gemm"].(map[string]any), "shape")
+	delete(tree["params"].(map[string]any)["gemm"].(map[string]any), "kc")
 	b, _ = json.Marshal(tree)
 	got, err := Decode(b, machine())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Params.GEMM.Shape != Defaults().GEMM.Shape {
-		t.Errorf("shape %+v, want the default %+v", got.Params.GEMM.Shape, Defaults().GEMM.Shape)
+	if got.Params.GEMM.Shape != Defaults().GEMM.Shape || got.Params.GEMM.KC != Defaults().GEMM.KC {
+		t.Errorf("shape %+v, kc %+v; want the defaults %+v, %+v", got.Params.GEMM.Shape, got.Params.GEMM.KC, Defaults().GEMM.Shape, Defaults().GEMM.KC)
 	}
 }
 
