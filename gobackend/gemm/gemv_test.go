@@ -158,13 +158,13 @@ func TestGemvKernel(t *testing.T) {
 	}
 }
 
-// withGEMVTune runs f with the tune parameter gemv.by_row at byRow.
 // splitGemvAlways sets gemv.parallel to 0, so that every GEMV splits over
 // its threads, and returns what puts the parameters before it back.
 func splitGemvAlways() (restore func()) {
 	return tunetest.With(func(p *tune.Params) { p.GEMV.Parallel = tune.PerDType{} })
 }
 
+// withGEMVTune runs f with the tune parameter gemv.by_row at byRow.
 func withGEMVTune(byRow tune.PerDType, f func()) {
 	defer tune.Save().Restore()
 	p := *tune.Current()

@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
+	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/isa"
 	"github.com/peakbench/peakbench/gobackend/tune"
 )
@@ -15,7 +15,7 @@ import (
 // packed block takes a quarter of L2 at it (floatBlocking's rule). The
 // tests' block sizes (blockKC) win over both.
 func nestDepth[T Float](kern *microKernel[T]) (kc, mc int) {
-	size := int(unsafe.Sizeof(*new(T)))
+	size := num.Size[T]()
 	d := tune.PerDTypeOf(tune.Current().GEMM.KC, size)
 	if d == 0 || blockKC > 0 {
 		return kern.kc, kern.mc
