@@ -40,13 +40,26 @@ import (
 //     and at N over gemmDepthSizes; a step's Bytes is the depth, its
 //     speedup the geometric mean over the sizes and thread counts. The
 //     fastest depth is chosen where it is winMargin faster and slower at
-//     no size and thread count; else 0, the kernel's own.
+//     no size and thread count; else 0, the kernel's own;
+//   - gemm.cols_outer.*: products of a 1×1 convolution's form, m×n×k with
+//     n = gemmColsOuterN positions and k = gemmColsOuterK channels, m
+//     filters giving A of 32 KiB, 64 KiB, … up to half of L2 (the most the
+//     sweep takes), read unpacked columns outer (the parameter at its
+//     largest) against packed (0), gemm.direct at 1 byte in both (every
+//     product above it, and not 0, which packs all), at 1 thread and at N;
+//     a step's Bytes is A's, its speedup packed over unpacked, the
+//     geometric mean over the thread counts. The value stored is A's bytes
+//     of the largest size below the smallest from which packing is
+//     winMargin faster and no larger size is slower with it (0: packing
+//     wins from the smallest; tune.MaxPieceBytes: it never does).
 var (
 	gemmDirectSizes   = []int{32, 48, 64, 96, 128, 192, 256, 384, 512}
 	gemmParallelSizes = []int{64, 96, 128, 192, 256, 384, 512, 768}
 	gemmShapeSizes    = []int{512, 1024}
 	gemmDepthSizes    = []int{512, 768}
 	gemmDepths        = []int{256, 384, 512}
+	gemmColsOuterN    = 3136 // 56×56 positions, ResNet-50's first 1×1 convolutions
+	gemmColsOuterK    = 256
 )
 
 // customSearch is a search with a timing of its own, where searchOne's
@@ -71,7 +84,11 @@ func gemmSearches() []tuneSearch {
 	if isa.Best >= isa.AVX512 { // below, one shape: nothing to choose
 		s = append(s, gemmShapeSearch[float32]("gemm.shape.f32"), gemmShapeSearch[float64]("gemm.shape.f64"))
 	}
-	return append(s, gemmDepthSearch[float32]("gemm.kc.f32"), gemmDepthSearch[float64]("gemm.kc.f64"))
+	s = append(s, gemmDepthSearch[float32]("gemm.kc.f32"), gemmDepthSearch[float64]("gemm.kc.f64"))
+	if isa.Best > isa.Generic && len(colsOuterLadder(4)) > 0 { // generic: no unpacked kernel
+		s = append(s, gemmColsOuterSearch[float32]("gemm.cols_outer.f32"), gemmColsOuterSearch[float64]("gemm.cols_outer.f64"))
+	}
+	return s
 }
 
 // gemmTuneOp is a square GEMM whose size the run's first argument gives,
@@ -250,6 +267,66 @@ func gemmDepthSearch[T gemm.Float](field string) tuneSearch {
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemmDepths}
+}
+
+// colsOuterLadder is gemm.cols_outer's ladder for elements of size bytes:
+// A's bytes from 32 KiB, doubling, up to half of L2 (none where L2 is not
+// known: the sweep never runs there).
+func colsOuterLadder(size int) []int {
+	var ladder []int
+	for b := 32 << 10; b <= isa.Caches().L2/2; b *= 2 {
+		if b/(gemmColsOuterK*size) >= 1 {
+			ladder = append(ladder, b)
+		}
+	}
+	return ladder
+}
+
+func gemmColsOuterSearch[T gemm.Float](field string) tuneSearch {
+	size := int(elemSize[T]())
+	ladder := colsOuterLadder(size)
+	k, n := gemmColsOuterK, gemmColsOuterN
+	var a, b, c []T
+	op := tuneOp{"gemm", func(aBytes, th int) {
+		if a == nil {
+			m := slices.Max(ladder) / (k * size)
+			a, b, c = vectors[T](m*k*size, 1)[0], vectors[T](k*n*size, 1)[0], make([]T, m*n)
+		}
+		m := aBytes / (k * size)
+		gemm.Gemm(isa.Best, false, false, m, n, k, 1, a, k, b, n, 0, c, n, th)
+	}}
+	var cs customSearch
+	cs.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
+		setField(&base, "gemm.direct"+field[strings.LastIndex(field, "."):], 1)
+		unpacked, packed := base, base
+		setField(&unpacked, field, tune.MaxPieceBytes)
+		setField(&packed, field, 0)
+		pairs := make([][]timedPair, len(ladder))
+		for i, v := range ladder {
+			for _, th := range []int{1, threads} {
+				pairs[i] = append(pairs[i], timedPair{fmt.Sprintf("%s@%d", op.name, th),
+					tuneTarget{op: op, bytes: v, threads: th, params: unpacked},
+					tuneTarget{op: op, bytes: v, threads: th, params: packed}})
+			}
+		}
+		steps, err := timeLadder(ctx, ladder, pairs, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, crossoverLast(steps), nil
+	}
+	cs.describe = func(steps []tune.Step, v, threads int) string {
+		to := "packed from the smallest"
+		switch {
+		case v >= tune.MaxPieceBytes:
+			to = "unpacked wherever A and a panel fit L2"
+		case v > 0:
+			to = "unpacked up to " + units.Bytes(v) + " of A"
+		}
+		return fmt.Sprintf("packed over unpacked columns outer (m×%d×%d by A's bytes, 1 and %d threads): %s→ %s", n, k, threads, ladderText(steps, units.Bytes), to)
+	}
+	customSearches[field] = cs
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
 }
 
 // depthChoice is gemm.kc from the steps of each depth over the kernel's

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,6 +133,39 @@ func TestGemmDepthSearch(t *testing.T) {
 	}
 	if v := f.Params.GEMM.KC.F32; v != depthChoice(st) {
 		t.Errorf("gemm.kc.f32 = %d, the steps give %d", v, depthChoice(st))
+	}
+	t.Log(stderr.String())
+}
+
+// TestGemmColsOuterSearch runs the columns-outer search on narrow products:
+// unpacked against packed at 1 and 2 threads at each size of A up to half
+// of L2, the value the steps give, and the file written loads with it.
+func TestGemmColsOuterSearch(t *testing.T) {
+	ladder := colsOuterLadder(4)
+	if isa.Best == isa.Generic || len(ladder) == 0 {
+		t.Skip("no unpacked kernel, or no L2 known: the sweep never runs")
+	}
+	defer func(n int) { gemmColsOuterN = n }(gemmColsOuterN)
+	gemmColsOuterN = 200
+	cfg := tuneConfig(t, 4*time.Second)
+	var stderr bytes.Buffer
+	searches := func() []tuneSearch { return []tuneSearch{gemmColsOuterSearch[float32]("gemm.cols_outer.f32")} }
+	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := f.Measured.Ladders["gemm.cols_outer.f32"]
+	if len(st) != len(ladder) || st[0].Bytes != 32<<10 || st[0].NS["gemm@1"][1] <= 0 || st[len(st)-1].NS["gemm@2"][0] <= 0 {
+		t.Errorf("gemm.cols_outer.f32 ladder %+v, want one step per size of %v", st, ladder)
+	}
+	if v := f.Params.GEMM.ColsOuter.F32; v != crossoverLast(st) {
+		t.Errorf("gemm.cols_outer.f32 = %d, the steps give %d", v, crossoverLast(st))
+	}
+	if !strings.Contains(stderr.String(), "packed over unpacked columns outer") {
+		t.Errorf("no ladder line for gemm.cols_outer.f32:\n%s", &stderr)
 	}
 	t.Log(stderr.String())
 }

@@ -39,19 +39,18 @@ func useDirect[T Float](kern *microKernel[T], narrow, transA, transB bool, m, n,
 	limit := tune.PerDTypeOf(tune.Current().GEMM.Direct, size)
 	// A limit of 0 (-tune found packing ahead from the smallest size)
 	// keeps every product packed.
-	return (m*k+k*n)*size <= limit || limit > 0 && (narrow || colsOuterPays() && fitsColsOuter(m, k, kern.nr, size))
+	return (m*k+k*n)*size <= limit || limit > 0 && (narrow || colsOuterPays(m*k*size, size) && fitsColsOuter(m, k, kern.nr, size))
 }
 
-// colsOuterPays says whether a product above gemm.direct that fits
-// fitsColsOuter runs unpacked, columns outer: not on Intel's cores. On the
-// Ice Lake VM (48 KiB L1d, 1.25 MiB L2) the packed path ran such products
-// 1.15–1.9× as fast as the unpacked sweep, one thread and two, f32 and f64
-// (TestBlockingSweep, 10 rounds: f32 64×3136×256 114 against 85 GFLOP/s,
-// 128×3136×576 76 against 51, 16×6272×432 48 against 33). B's rows there,
-// a few KiB apart, are each a stream of two lines that the core's
-// prefetchers do not follow (isa.PrefetchesShortStreams; GEMV's rows
-// likewise); packing reads B in long runs.
-func colsOuterPays() bool { return isa.PrefetchesShortStreams() }
+// colsOuterPays says whether a product above gemm.direct whose A is
+// aBytes runs unpacked, columns outer (where it fits, fitsColsOuter): up to
+// the tune parameter gemm.cols_outer. By default not on Intel's cores,
+// whose prefetchers do not follow B's rows there, a few KiB apart, each a
+// stream of two lines (isa.PrefetchesShortStreams; tune's defaultGEMM has
+// the figures); packing reads B in long runs.
+func colsOuterPays(aBytes, size int) bool {
+	return aBytes <= tune.PerDTypeOf(tune.Current().GEMM.ColsOuter, size)
+}
 
 // fitsColsOuter says whether rows of A (m×k) and a column panel of B
 // (k×nr) fit the core's L2 for the columns-outer sweep of gemmDirect: A

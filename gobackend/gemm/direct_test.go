@@ -59,21 +59,40 @@ func TestDirectAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestColsOuterByVendor checks which path a 1×1 convolution's product
-// (64 filters × 3136 positions × 256 channels, above gemm.direct) takes: the
-// unpacked columns-outer sweep where its A and panel fit L2, but packed on
-// Intel's cores (colsOuterPays).
-func TestColsOuterByVendor(t *testing.T) {
+// TestColsOuterParam checks which path a 1×1 convolution's product (64
+// filters × 3136 positions × 256 channels, above gemm.direct) takes: by
+// default the unpacked columns-outer sweep where its A and panel fit L2
+// but packed on Intel's cores; under gemm.cols_outer, the sweep up to its
+// bytes of A, packed above them, and packed wherever A or the panel does
+// not fit L2.
+func TestColsOuterParam(t *testing.T) {
 	kern := kernelFor[float32](isa.Best)
 	if kern.direct == nil {
 		t.Skip("no unpacked kernel at this level")
 	}
 	m, n, k := 64, 3136, 256
+	aBytes := m * k * 4
+	fits := fitsColsOuter(m, k, kern.nr, 4)
 	withGEMMTune(func(g *tune.GEMM) { g.Direct.F32 = 1 << 20 }, func() {
-		fits := fitsColsOuter(m, k, kern.nr, 4)
 		want := fits && isa.Vendor() != isa.VendorIntel
 		if got := useDirect(&kern, false, false, false, m, n, k); got != want {
-			t.Errorf("vendor %q, fits L2 %v: useDirect = %v, want %v", isa.Vendor(), fits, got, want)
+			t.Errorf("default, vendor %q, fits L2 %v: useDirect = %v, want %v", isa.Vendor(), fits, got, want)
+		}
+	})
+	for _, c := range []struct {
+		limit int
+		want  bool
+	}{{0, false}, {aBytes - 1, false}, {aBytes, fits}, {tune.MaxPieceBytes, fits}} {
+		withGEMMTune(func(g *tune.GEMM) { g.Direct.F32, g.ColsOuter.F32 = 1<<20, c.limit }, func() {
+			if got := useDirect(&kern, false, false, false, m, n, k); got != c.want {
+				t.Errorf("gemm.cols_outer.f32 = %d (A %d bytes, fits L2 %v): useDirect = %v, want %v", c.limit, aBytes, fits, got, c.want)
+			}
+		})
+	}
+	// gemm.direct at 0 keeps every product packed, whatever the sweep's.
+	withGEMMTune(func(g *tune.GEMM) { g.Direct.F32, g.ColsOuter.F32 = 0, tune.MaxPieceBytes }, func() {
+		if useDirect(&kern, false, false, false, m, n, k) {
+			t.Error("gemm.direct.f32 = 0: useDirect = true, want packed")
 		}
 	})
 }

@@ -25,6 +25,7 @@ var (
 // own stream) about as well as one long one: yes on AMD's Zen cores, no on
 // Intel's server cores (the Ice Lake VM: a GEMV row at a time, B's rows
 // read in place by gemm's columns-outer sweep; tune's defaultGEMV and
-// gemm's colsOuterPays have the figures). CPUID does not describe the
-// prefetchers: the vendor stands for them.
+// defaultGEMM have the figures). CPUID does not describe the prefetchers:
+// the vendor stands for them, in the defaults of the tune parameters
+// gemv.by_row and gemm.cols_outer, which -tune measures per machine.
 func PrefetchesShortStreams() bool { return Vendor() != VendorIntel }

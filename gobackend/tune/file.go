@@ -17,9 +17,10 @@ import (
 // (GEMM), 4 the AVX-512 ones (ZMM), elem's non-temporal crossover
 // (NonTemporal.Elem) and the GEMV's (GEMV), 5 the GEMV's own AVX-512
 // crossover (GEMV.ZMM), 6 the FFT's thread crossover (FFT), 7 the GEMV's
-// (GEMV.Parallel) and the GEMM's depth (GEMM.KC). GEMM.Shape came without
-// a bump: its zero value is its default.
-const Version = 7
+// (GEMV.Parallel) and the GEMM's depth (GEMM.KC), 8 the GEMM's
+// columns-outer sweep (GEMM.ColsOuter). GEMM.Shape came without a bump:
+// its zero value is its default.
+const Version = 8
 
 // File is a tune file: the machine it was measured on, the parameters
 // found, and how they were found. docs/tuning.md describes it.

@@ -21,11 +21,18 @@ import (
 //     k), A's packed block then taking a quarter of L2 at it. 0, the zero
 //     value, is the micro-kernel's own depth (gemm's floatBlocking: from
 //     the caches).
+//   - ColsOuter: the most bytes of A (m·k) that a product above Direct
+//     reads unpacked, each column panel of B swept over every row tile
+//     (gemm's direct.go: where A takes at most half of L2 and a panel a
+//     quarter; a 1×1 convolution's filters × positions × channels); above
+//     it, or where A or the panel does not fit, A and B are packed. 0:
+//     always packed; MaxPieceBytes: unpacked wherever A and the panel fit.
 type GEMM struct {
-	Direct   PerDType `json:"direct"`
-	Parallel PerDType `json:"parallel"`
-	Shape    PerDType `json:"shape"`
-	KC       PerDType `json:"kc"`
+	Direct    PerDType `json:"direct"`
+	Parallel  PerDType `json:"parallel"`
+	Shape     PerDType `json:"shape"`
+	KC        PerDType `json:"kc"`
+	ColsOuter PerDType `json:"cols_outer"`
 }
 
 // The AVX-512 micro-kernel shapes of GEMM.Shape:
@@ -73,11 +80,26 @@ func PerDTypeOf(p PerDType, size int) int {
 // as one at 64³ and 1.3× at 96³. The direct path streams B from L2, so
 // the unpacked bytes are at most DirectL2Share of L2 besides
 // (DefaultDirectBytes).
+//
+// The columns-outer sweep: wherever it fits off Intel's cores, never on
+// them (isa.PrefetchesShortStreams). It reads B's rows in place, a few KiB
+// apart, each a stream of two lines per panel. On the Zen 5 VM, one
+// thread, it ran f32 64×3136×256 and 64×3136×576 8–12% faster than the
+// streaming path, 128×3136×576 and 192×3136×576 4–10%, 16×6272×432 1.55×
+// (f64 64×3136×256 10%); on the Ice Lake VM the packed path ran such
+// products 1.15–1.9× as fast as the sweep, one thread and two, f32 and f64
+// (f32 64×3136×256 114 against 85 GFLOP/s, 128×3136×576 76 against 51,
+// 16×6272×432 48 against 33; TestBlockingSweep, 10 rounds).
 func defaultGEMM() GEMM {
 	l2 := isa.Caches().L2
+	colsOuter := MaxPieceBytes
+	if !isa.PrefetchesShortStreams() {
+		colsOuter = 0
+	}
 	return GEMM{
-		Direct:   PerDType{F32: DefaultDirectBytes(2<<20, l2), F64: DefaultDirectBytes(1<<20, l2)},
-		Parallel: PerDType{F32: 96 * 96 * 96 / 2, F64: 96 * 96 * 96 / 2},
+		Direct:    PerDType{F32: DefaultDirectBytes(2<<20, l2), F64: DefaultDirectBytes(1<<20, l2)},
+		Parallel:  PerDType{F32: 96 * 96 * 96 / 2, F64: 96 * 96 * 96 / 2},
+		ColsOuter: PerDType{F32: colsOuter, F64: colsOuter},
 	}
 }
 
@@ -112,6 +134,8 @@ func (p *Params) gemmFields() []Field {
 		{"gemm.shape.f64", &p.GEMM.Shape.F64},
 		{"gemm.kc.f32", &p.GEMM.KC.F32},
 		{"gemm.kc.f64", &p.GEMM.KC.F64},
+		{"gemm.cols_outer.f32", &p.GEMM.ColsOuter.F32},
+		{"gemm.cols_outer.f64", &p.GEMM.ColsOuter.F64},
 	}
 }
 
