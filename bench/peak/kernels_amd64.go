@@ -65,6 +65,13 @@ func copyPFF64AVX512(a, b *float64, n, passes, ahead int)
 func readPFF64AVX(b *float64, n, passes, ahead int) float64
 func readPFF64AVX512(b *float64, n, passes, ahead int) float64
 
+// readStreamsF64AVX returns passes·Σ b[i] (n elements, a multiple of 64)
+// read as eight streams side by side, the eight segments of n/8 elements
+// (two ymm of each a trip, one accumulator each); readStreamsF64AVX512 with
+// zmm, n a multiple of 128.
+func readStreamsF64AVX(b *float64, n, passes int) float64
+func readStreamsF64AVX512(b *float64, n, passes int) float64
+
 // addChainAMD64 returns x + 100·n·step through n iterations of 100 dependent
 // ADDQ (one cycle latency each on every x86 core since the P6).
 func addChainAMD64(n int, x, step uint64) uint64
@@ -218,6 +225,22 @@ func readRunner(step int, f func(b *float64, n, passes int) float64) func(a, b, 
 		}
 		a[0] = t
 	}
+}
+
+// asmStreamsKernel returns the read kernel that reads eight streams at
+// once (streamKernelsFor says why), if this CPU has one: the read pattern
+// only.
+func asmStreamsKernel(pattern string, simdBits int) (streamKernel, bool) {
+	if pattern != PatternRead || !haveAVX {
+		return streamKernel{}, false
+	}
+	f, reg, step := readStreamsF64AVX, "ymm", 64
+	if simdBits >= 512 && haveAVX512 {
+		f, reg, step = readStreamsF64AVX512, "zmm", 128
+	}
+	isa := map[string]string{"ymm": "avx", "zmm": "avx512"}[reg]
+	return streamKernel{pattern, fmt.Sprintf("read-%s-streams (8 streams side by side, 2 %s of each per iteration, VADDPD from memory)", isa, reg),
+		checked(pattern, readRunner(step, f))}, true
 }
 
 // asmPrefetchKernel returns the prefetching twin of a pattern's kernel

@@ -1230,3 +1230,175 @@ loop:
 done:
 	MOVQ AX, ret+24(FP)
 	RET
+
+// func readStreamsF64AVX(b *float64, n, passes int) float64
+// passes·Σ b[i] over n elements (a multiple of 64) read as eight streams, the
+// eight segments of n/8 elements side by side: 2 ymm of each a trip, one
+// accumulator each. SI is b, R9 a segment's bytes (n), R10 three of them; DX
+// walks segments 0–3 and R11 segments 4–7.
+TEXT ·readStreamsF64AVX(SB), NOSPLIT, $0-32
+	MOVQ b+0(FP), SI
+	MOVQ n+8(FP), R9
+	MOVQ passes+16(FP), R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	TESTQ R9, R9
+	JLE fold
+	TESTQ R8, R8
+	JLE fold
+	LEAQ (R9)(R9*2), R10
+
+pass:
+	MOVQ SI, DX
+	LEAQ (SI)(R9*4), R11
+	MOVQ R9, CX
+	SHRQ $6, CX // trips: a segment's bytes / 64
+
+loop:
+	VADDPD 0(DX), Y0, Y0
+	VADDPD 32(DX), Y1, Y1
+	VADDPD 0(DX)(R9*1), Y2, Y2
+	VADDPD 32(DX)(R9*1), Y3, Y3
+	VADDPD 0(DX)(R9*2), Y4, Y4
+	VADDPD 32(DX)(R9*2), Y5, Y5
+	VADDPD 0(DX)(R10*1), Y6, Y6
+	VADDPD 32(DX)(R10*1), Y7, Y7
+	VADDPD 0(R11), Y8, Y8
+	VADDPD 32(R11), Y9, Y9
+	VADDPD 0(R11)(R9*1), Y10, Y10
+	VADDPD 32(R11)(R9*1), Y11, Y11
+	VADDPD 0(R11)(R9*2), Y12, Y12
+	VADDPD 32(R11)(R9*2), Y13, Y13
+	VADDPD 0(R11)(R10*1), Y14, Y14
+	VADDPD 32(R11)(R10*1), Y15, Y15
+	ADDQ $64, DX
+	ADDQ $64, R11
+	DECQ CX
+	JNZ loop
+	DECQ R8
+	JNZ pass
+
+fold:
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	VADDPD Y12, Y4, Y4
+	VADDPD Y13, Y5, Y5
+	VADDPD Y14, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
+// func readStreamsF64AVX512(b *float64, n, passes int) float64
+// passes·Σ b[i] over n elements (a multiple of 128) read as eight streams, the
+// eight segments of n/8 elements side by side: 2 zmm of each a trip, one
+// accumulator each. SI is b, R9 a segment's bytes (n), R10 three of them; DX
+// walks segments 0–3 and R11 segments 4–7.
+TEXT ·readStreamsF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ b+0(FP), SI
+	MOVQ n+8(FP), R9
+	MOVQ passes+16(FP), R8
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	TESTQ R9, R9
+	JLE fold
+	TESTQ R8, R8
+	JLE fold
+	LEAQ (R9)(R9*2), R10
+
+pass:
+	MOVQ SI, DX
+	LEAQ (SI)(R9*4), R11
+	MOVQ R9, CX
+	SHRQ $7, CX // trips: a segment's bytes / 128
+
+loop:
+	VADDPD 0(DX), Z0, Z0
+	VADDPD 64(DX), Z1, Z1
+	VADDPD 0(DX)(R9*1), Z2, Z2
+	VADDPD 64(DX)(R9*1), Z3, Z3
+	VADDPD 0(DX)(R9*2), Z4, Z4
+	VADDPD 64(DX)(R9*2), Z5, Z5
+	VADDPD 0(DX)(R10*1), Z6, Z6
+	VADDPD 64(DX)(R10*1), Z7, Z7
+	VADDPD 0(R11), Z8, Z8
+	VADDPD 64(R11), Z9, Z9
+	VADDPD 0(R11)(R9*1), Z10, Z10
+	VADDPD 64(R11)(R9*1), Z11, Z11
+	VADDPD 0(R11)(R9*2), Z12, Z12
+	VADDPD 64(R11)(R9*2), Z13, Z13
+	VADDPD 0(R11)(R10*1), Z14, Z14
+	VADDPD 64(R11)(R10*1), Z15, Z15
+	ADDQ $128, DX
+	ADDQ $128, R11
+	DECQ CX
+	JNZ loop
+	DECQ R8
+	JNZ pass
+
+fold:
+	VADDPD Z8, Z0, Z0
+	VADDPD Z9, Z1, Z1
+	VADDPD Z10, Z2, Z2
+	VADDPD Z11, Z3, Z3
+	VADDPD Z12, Z4, Z4
+	VADDPD Z13, Z5, Z5
+	VADDPD Z14, Z6, Z6
+	VADDPD Z15, Z7, Z7
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	VADDPD Z2, Z0, Z0
+	VADDPD Z3, Z1, Z1
+	VADDPD Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET

@@ -170,6 +170,8 @@ func TestCopyReadAsm(t *testing.T) {
 		{"PFAVX512", haveAVX512, 32, 128,
 			func(a, b *float64, n, passes int) { copyPFF64AVX512(a, b, n, passes, 64) },
 			func(b *float64, n, passes int) float64 { return readPFF64AVX512(b, n, passes, streamAhead) }},
+		{"StreamsAVX", haveAVX, 16, 64, copyF64AVX, readStreamsF64AVX},
+		{"StreamsAVX512", haveAVX512, 32, 128, copyF64AVX512, readStreamsF64AVX512},
 	} {
 		if !k.ok {
 			t.Logf("%s: not supported by this CPU", k.name)

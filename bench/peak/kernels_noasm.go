@@ -9,5 +9,8 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) { return
 func asmPrefetchKernel(pattern string, simdBits int) (streamKernel, bool) {
 	return streamKernel{}, false
 }
+func asmStreamsKernel(pattern string, simdBits int) (streamKernel, bool) {
+	return streamKernel{}, false
+}
 func asmClockKernel() (clockKernel, bool)              { return clockKernel{}, false }
 func asmClockUnderKernel(bits int) (clockKernel, bool) { return clockKernel{}, false }
