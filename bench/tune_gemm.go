@@ -85,7 +85,7 @@ func gemmSearches() []tuneSearch {
 		s = append(s, gemmShapeSearch[float32]("gemm.shape.f32"), gemmShapeSearch[float64]("gemm.shape.f64"))
 	}
 	s = append(s, gemmDepthSearch[float32]("gemm.kc.f32"), gemmDepthSearch[float64]("gemm.kc.f64"))
-	if isa.Best > isa.Generic && len(colsOuterLadder(4)) > 0 { // generic: no unpacked kernel
+	if isa.Best > isa.Generic && len(colsOuterLadder()) > 0 { // generic: no unpacked kernel
 		s = append(s, gemmColsOuterSearch[float32]("gemm.cols_outer.f32"), gemmColsOuterSearch[float64]("gemm.cols_outer.f64"))
 	}
 	return s
@@ -269,22 +269,20 @@ func gemmDepthSearch[T gemm.Float](field string) tuneSearch {
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemmDepths}
 }
 
-// colsOuterLadder is gemm.cols_outer's ladder for elements of size bytes:
-// A's bytes from 32 KiB, doubling, up to half of L2 (none where L2 is not
-// known: the sweep never runs there).
-func colsOuterLadder(size int) []int {
+// colsOuterLadder is gemm.cols_outer's ladder: A's bytes from 32 KiB (at
+// least 16 rows of gemmColsOuterK), doubling, up to half of L2 (none where
+// L2 is not known: the sweep never runs there).
+func colsOuterLadder() []int {
 	var ladder []int
 	for b := 32 << 10; b <= isa.Caches().L2/2; b *= 2 {
-		if b/(gemmColsOuterK*size) >= 1 {
-			ladder = append(ladder, b)
-		}
+		ladder = append(ladder, b)
 	}
 	return ladder
 }
 
 func gemmColsOuterSearch[T gemm.Float](field string) tuneSearch {
 	size := int(elemSize[T]())
-	ladder := colsOuterLadder(size)
+	ladder := colsOuterLadder()
 	k, n := gemmColsOuterK, gemmColsOuterN
 	var a, b, c []T
 	op := tuneOp{"gemm", func(aBytes, th int) {

@@ -141,7 +141,7 @@ func TestGemmDepthSearch(t *testing.T) {
 // unpacked against packed at 1 and 2 threads at each size of A up to half
 // of L2, the value the steps give, and the file written loads with it.
 func TestGemmColsOuterSearch(t *testing.T) {
-	ladder := colsOuterLadder(4)
+	ladder := colsOuterLadder()
 	if isa.Best == isa.Generic || len(ladder) == 0 {
 		t.Skip("no unpacked kernel, or no L2 known: the sweep never runs")
 	}

@@ -234,11 +234,10 @@ func asmStreamsKernel(pattern string, simdBits int) (streamKernel, bool) {
 	if pattern != PatternRead || !haveAVX {
 		return streamKernel{}, false
 	}
-	f, reg, step := readStreamsF64AVX, "ymm", 64
+	f, isa, reg, step := readStreamsF64AVX, "avx", "ymm", 64
 	if simdBits >= 512 && haveAVX512 {
-		f, reg, step = readStreamsF64AVX512, "zmm", 128
+		f, isa, reg, step = readStreamsF64AVX512, "avx512", "zmm", 128
 	}
-	isa := map[string]string{"ymm": "avx", "zmm": "avx512"}[reg]
 	return streamKernel{pattern, fmt.Sprintf("read-%s-streams (8 streams side by side, 2 %s of each per iteration, VADDPD from memory)", isa, reg),
 		checked(pattern, readRunner(step, f))}, true
 }
