@@ -182,15 +182,7 @@ func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
 		tall, wide := base, base
 		setField(&tall, field, tune.ShapeTall)
 		setField(&wide, field, tune.ShapeWide)
-		pairs := make([][]timedPair, len(gemmShapeSizes))
-		for i, n := range gemmShapeSizes {
-			for _, th := range []int{1, threads} {
-				pairs[i] = append(pairs[i], timedPair{fmt.Sprintf("%s@%d", op.name, th),
-					tuneTarget{op: op, bytes: n, threads: th, params: tall},
-					tuneTarget{op: op, bytes: n, threads: th, params: wide}})
-			}
-		}
-		steps, err := timeLadder(ctx, gemmShapeSizes, pairs, maxTime)
+		steps, err := timeLadder(ctx, gemmShapeSizes, threadPairs(op, gemmShapeSizes, threads, tall, wide), maxTime)
 		if steps == nil {
 			return nil, 0, err
 		}
@@ -202,6 +194,20 @@ func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: gemmShapeSizes}
+}
+
+// threadPairs are op under one against op under two at each ladder value,
+// at 1 thread and at threads (the pairs named "OP@THREADS"), for timeLadder.
+func threadPairs(op tuneOp, ladder []int, threads int, one, two tune.Params) [][]timedPair {
+	pairs := make([][]timedPair, len(ladder))
+	for i, v := range ladder {
+		for _, th := range []int{1, threads} {
+			pairs[i] = append(pairs[i], timedPair{fmt.Sprintf("%s@%d", op.name, th),
+				tuneTarget{op: op, bytes: v, threads: th, params: one},
+				tuneTarget{op: op, bytes: v, threads: th, params: two}})
+		}
+	}
+	return pairs
 }
 
 // shapeChoice is gemm.shape from the steps of the wide shape over the
@@ -299,15 +305,7 @@ func gemmColsOuterSearch[T gemm.Float](field string) tuneSearch {
 		unpacked, packed := base, base
 		setField(&unpacked, field, tune.MaxPieceBytes)
 		setField(&packed, field, 0)
-		pairs := make([][]timedPair, len(ladder))
-		for i, v := range ladder {
-			for _, th := range []int{1, threads} {
-				pairs[i] = append(pairs[i], timedPair{fmt.Sprintf("%s@%d", op.name, th),
-					tuneTarget{op: op, bytes: v, threads: th, params: unpacked},
-					tuneTarget{op: op, bytes: v, threads: th, params: packed}})
-			}
-		}
-		steps, err := timeLadder(ctx, ladder, pairs, maxTime)
+		steps, err := timeLadder(ctx, ladder, threadPairs(op, ladder, threads, unpacked, packed), maxTime)
 		if steps == nil {
 			return nil, 0, err
 		}
