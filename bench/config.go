@@ -70,7 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		c        = &config{}
 	)
 	fs.StringVar(&c.cache, "cache", "hot", "hot (buffers reused) or cold (rotate buffer sets larger than the last-level cache)")
-	fs.BoolVar(&c.reference, "reference", true, "sample a plain stream of each memory-bound CPU workload's bytes beside its backends; results get their share of it (%REF)")
+	fs.BoolVar(&c.reference, "reference", true, "sample a stream of each memory-bound CPU workload's bytes beside its backends; results get their share of it (%REF)")
 	fs.DurationVar(&c.minTime, "min-time", 20*time.Millisecond, "least duration of one sample")
 	noise := fs.String("noise", "3%", "target relative spread (IQR/median); sampling extends, bounded, until met")
 	fs.StringVar(&c.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))

@@ -386,7 +386,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []result.Resul
 	if eff, found := p.Peaks.EffectiveBytes(level, threads); found && w.Footprint()+w.Bytes() > float64(eff) {
 		return nil, nil
 	}
-	return peak.NewStreamTarget(p.Machine, pattern, int(w.Bytes()), threads)
+	return peak.NewStreamTarget(p.Machine, pattern, int(w.Bytes()), threads, bw.Kernel)
 }
 
 // workloadPattern is the bandwidth pattern of a workload's mix of loads and

@@ -323,6 +323,7 @@ func measureLevels(ctx context.Context, m Machine, opt Options, b budget, c *cre
 				GBPS:       w.gbps,
 				WorkingSet: 2 * patternQuarters[st.pat] * st.n, // the footprint: 8 B × quarters/4
 				Source:     src,
+				Kernel:     st.kernel.name,
 				Disturbed:  w.disturbed,
 				Spread:     repSpread(st.walls),
 			})

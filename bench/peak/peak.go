@@ -286,6 +286,10 @@ type BandwidthPeak struct {
 	GBPS       float64 `json:"gbps"`
 	WorkingSet int     `json:"working_set_bytes"` // per thread (a, b and c together); 0 when given
 	Source     string  `json:"source"`
+	// Kernel is the name of the stream kernel that set GBPS, the fastest
+	// of the pattern's (streamKernelsFor); empty where the figure was
+	// given and in older files.
+	Kernel string `json:"kernel,omitempty"`
 	// Disturbed is set when no repetition ran with every thread on a CPU
 	// throughout (another process or a VM's steal took one): the figure
 	// may read low.

@@ -10,7 +10,7 @@ import (
 // StreamTarget runs one bandwidth pattern over a given working set on a
 // given number of threads, as a measurement target of its own: the harness
 // samples it round-robin with the backends of a memory-bound workload, so
-// that the workload's share of a plain stream of the same bytes, at the same
+// that the workload's share of a stream of the same bytes, at the same
 // moments, is known whatever the host's load did since Measure ran (the
 // peaks are the best of a few repetitions at the start of the run; a shared
 // host can be 20–30% slower a minute later).
@@ -26,8 +26,12 @@ type StreamTarget struct {
 
 // NewStreamTarget makes a target streaming pattern over bytes in all (split
 // evenly between the threads), the arrays of each thread allocated and first
-// touched by it. Close releases the threads and the memory.
-func NewStreamTarget(m Machine, pattern string, bytes, threads int) (*StreamTarget, error) {
+// touched by it, with the pattern's kernel named kernel (BandwidthPeak.Kernel:
+// the one that set the peak of the level the bytes live in), else its plain
+// one (streamKernelFor): a GEMV that reads eight rows of A is compared with
+// eight streams where those set the peak, not with one that a core's
+// prefetchers serve more slowly. Close releases the threads and the memory.
+func NewStreamTarget(m Machine, pattern string, bytes, threads int, kernel string) (*StreamTarget, error) {
 	if nearer, _, mix := MixParts(pattern); mix {
 		pattern = nearer // a mix's reference: the nearer pattern (MixPattern)
 	}
@@ -41,7 +45,13 @@ func NewStreamTarget(m Machine, pattern string, bytes, threads int) (*StreamTarg
 	// A multiple of every kernel's step, so the assembly covers it all; at
 	// least one step.
 	n := max(bytes/threads/per/streamStep*streamStep, streamStep)
-	t := &StreamTarget{pattern: pattern, kernel: streamKernelFor(pattern, m.SIMDBits), threads: threads, n: n,
+	k := streamKernelFor(pattern, m.SIMDBits)
+	for _, c := range streamKernelsFor(pattern, m.SIMDBits) {
+		if c.name == kernel {
+			k = c
+		}
+	}
+	t := &StreamTarget{pattern: pattern, kernel: k, threads: threads, n: n,
 		crew: newCrew(threads), bufs: make([]triadBuf, threads), arrays: make([][3][]float64, threads)}
 	arrays := patternArrays[pattern]
 	t.crew.run(func(w int) {

@@ -9,7 +9,7 @@ func TestStreamTarget(t *testing.T) {
 	m := DetectMachine()
 	for _, pat := range patterns {
 		for _, threads := range []int{1, 2} {
-			st, err := NewStreamTarget(m, pat, 48<<10, threads)
+			st, err := NewStreamTarget(m, pat, 48<<10, threads, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +48,7 @@ func TestStreamTarget(t *testing.T) {
 			st.Close() // twice is harmless
 		}
 	}
-	if _, err := NewStreamTarget(m, "scale", 4096, 1); err == nil {
+	if _, err := NewStreamTarget(m, "scale", 4096, 1, ""); err == nil {
 		t.Error("unknown pattern accepted")
 	}
 }
@@ -56,12 +56,42 @@ func TestStreamTarget(t *testing.T) {
 // TestStreamTargetMix: a mix of two patterns (PatternFor of quantize) is
 // referenced by the nearer one's stream.
 func TestStreamTargetMix(t *testing.T) {
-	st, err := NewStreamTarget(DetectMachine(), MixPattern(PatternTriad, PatternRead), 48<<10, 1)
+	st, err := NewStreamTarget(DetectMachine(), MixPattern(PatternTriad, PatternRead), 48<<10, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	if d := st.Describe(); !strings.HasPrefix(d, PatternTriad) {
 		t.Errorf("Describe() = %q, want the triad's stream", d)
+	}
+}
+
+// TestStreamTargetKernel: the reference streams with the kernel a peak
+// names, where the pattern has it, else with its plain one.
+func TestStreamTargetKernel(t *testing.T) {
+	m := DetectMachine()
+	plain := streamKernelFor(PatternRead, m.SIMDBits)
+	for _, k := range streamKernelsFor(PatternRead, m.SIMDBits) {
+		st, err := NewStreamTarget(m, PatternRead, 48<<10, 1, k.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.kernel.name != k.name || !strings.Contains(st.Describe(), k.name) {
+			t.Errorf("kernel %q: the target streams with %q (%s)", k.name, st.kernel.name, st.Describe())
+		}
+		if _, err := st.Run(3); err != nil {
+			t.Error(err)
+		}
+		st.Close()
+	}
+	for _, other := range []string{"", "triad-avx512 (4 zmm per iteration, VFMADD231PD)", "no such kernel"} {
+		st, err := NewStreamTarget(m, PatternRead, 48<<10, 1, other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.kernel.name != plain.name {
+			t.Errorf("kernel %q: the target streams with %q, want the plain %q", other, st.kernel.name, plain.name)
+		}
+		st.Close()
 	}
 }

@@ -290,7 +290,7 @@ func footer(run *result.Run) []string {
 	var out []string
 	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, update, copy or read); \"of\" names the bound.")
 	if hasReference(run) {
-		out = append(out, "%ref: achieved GB/s over that of a plain stream of the same pattern and bytes, sampled interleaved with the backends (the peaks are the best of a few runs at the start).")
+		out = append(out, "%ref: achieved GB/s over that of a stream of the same pattern and bytes (by the kernel that set its level's peak), sampled interleaved with the backends (the peaks are the best of a few runs at the start).")
 	}
 	if diagnose.HasFindings(run) {
 		out = append(out, "why: the result's most specific finding, else what bounds it (compute, memory, overhead); each finding's sentence, evidence and remedy are in the JSON (findings) and the HTML report.")

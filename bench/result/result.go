@@ -200,9 +200,10 @@ type PeakRef struct {
 	BandwidthSpread          float64 `json:"bandwidth_spread,omitempty"`  // that bandwidth's own noise (peak.BandwidthPeak.Spread)
 	RooflineGFLOPS           float64 `json:"roofline_gflops"`             // min(compute, intensity × bandwidth)
 	Bound                    string  `json:"bound"`                       // "compute" or "memory"
-	// ReferenceGBPS is the bandwidth of a plain stream of the workload's
-	// pattern over its bytes, sampled interleaved with the backends
-	// (-reference); Reference says what it streamed.
+	// ReferenceGBPS is the bandwidth of a stream of the workload's pattern
+	// over its bytes (by the kernel that set its level's peak), sampled
+	// interleaved with the backends (-reference); Reference says what it
+	// streamed.
 	ReferenceGBPS float64 `json:"reference_gbps,omitempty"`
 	Reference     string  `json:"reference,omitempty"`
 }
