@@ -17,10 +17,11 @@ import (
 )
 
 // TestTorchMatchesTimeit: the torch worker's time per call agrees within
-// 5% with timing the same call in plain Python with timeit, on the same
-// interpreter, one thread. Rounds alternate between the two so that a
-// shared machine's slow spells hit both; each side keeps its fastest
-// round (a slow spell only ever adds time).
+// timeitTolerance with timing the same call in plain Python with timeit, on
+// the same interpreter, one thread: the median of the rounds' ratios, or
+// the two sides' fastest rounds. Rounds alternate between the two so that
+// a shared machine's slow spells hit both; each round keeps its fastest
+// repeat (a slow spell only ever adds time).
 func TestTorchMatchesTimeit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts PyTorch")
@@ -80,12 +81,20 @@ func TestTorchMatchesTimeit(t *testing.T) {
 			}
 			slices.Sort(ratios)
 			diff := ratios[len(ratios)/2] - 1
-			t.Logf("%s, attempt %d: the worker's time over timeit's, median of %d rounds, %+.1f%%; rounds worker %v timeit %v", c.w, attempt, len(ratios), 100*diff, us(worker), us(timeit))
-			if math.Abs(diff) <= timeitTolerance {
+			// Each timeit round is a fresh interpreter, whose buffers land
+			// elsewhere, and the worker's level switches too: exp f32 64 Ki
+			// ran at 38–45 or 54–77 µs on the Ice Lake VM, the rounds'
+			// ratios pairing one level with the other (medians −18% in one
+			// run, +30% in the next). The fastest round of each side shows
+			// the fast level, and a timing error (an iteration count, a
+			// setup on the clock) would move it as much as the medians.
+			bestDiff := slices.Min(worker)/slices.Min(timeit) - 1
+			t.Logf("%s, attempt %d: the worker's time over timeit's, median of %d rounds, %+.1f%%, fastest rounds %+.1f%%; rounds worker %v timeit %v", c.w, attempt, len(ratios), 100*diff, 100*bestDiff, us(worker), us(timeit))
+			if math.Abs(diff) <= timeitTolerance || math.Abs(bestDiff) <= timeitTolerance {
 				break
 			}
 			if attempt == 5 {
-				t.Errorf("%s: the worker's time and timeit's differ by %+.1f%% (median of %d rounds), more than %.0f%%", c.w, 100*diff, len(ratios), 100*timeitTolerance)
+				t.Errorf("%s: the worker's time and timeit's differ by %+.1f%% (median of %d rounds) and by %+.1f%% (fastest rounds), more than %.0f%%", c.w, 100*diff, len(ratios), 100*bestDiff, 100*timeitTolerance)
 				break
 			}
 		}
