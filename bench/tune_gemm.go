@@ -168,11 +168,15 @@ func cubeOp[T gemm.Float](sizes []int) tuneOp {
 	return gemmTuneOp[T](slices.Max(sizes), func(n int) int { return n })
 }
 
-// packAll sets p's gemm.direct for the dtype of field (gemm.NAME.f32 or
-// .f64) to 0: every product through the packed loop nest.
-func packAll(p *tune.Params, field string) {
-	setField(p, "gemm.direct"+field[strings.LastIndex(field, "."):], 0)
+// setDirect sets p's gemm.direct for the dtype of field (gemm.NAME.f32 or
+// .f64) to v.
+func setDirect(p *tune.Params, field string, v int) {
+	setField(p, "gemm.direct"+field[strings.LastIndex(field, "."):], v)
 }
+
+// packAll sets p's gemm.direct for the dtype of field to 0: every product
+// through the packed loop nest.
+func packAll(p *tune.Params, field string) { setDirect(p, field, 0) }
 
 func gemmShapeSearch[T gemm.Float](field string) tuneSearch {
 	op := cubeOp[T](gemmShapeSizes)
@@ -301,7 +305,7 @@ func gemmColsOuterSearch[T gemm.Float](field string) tuneSearch {
 	}}
 	var cs customSearch
 	cs.search = func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error) {
-		setField(&base, "gemm.direct"+field[strings.LastIndex(field, "."):], 1)
+		setDirect(&base, field, 1)
 		unpacked, packed := base, base
 		setField(&unpacked, field, tune.MaxPieceBytes)
 		setField(&packed, field, 0)

@@ -45,8 +45,9 @@ func NewStreamTarget(m Machine, pattern string, bytes, threads int, kernel strin
 	// A multiple of every kernel's step, so the assembly covers it all; at
 	// least one step.
 	n := max(bytes/threads/per/streamStep*streamStep, streamStep)
-	k := streamKernelFor(pattern, m.SIMDBits)
-	for _, c := range streamKernelsFor(pattern, m.SIMDBits) {
+	ks := streamKernelsFor(pattern, m.SIMDBits)
+	k := ks[0] // the plain one (streamKernelFor)
+	for _, c := range ks {
 		if c.name == kernel {
 			k = c
 		}
