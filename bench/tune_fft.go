@@ -23,11 +23,21 @@ import (
 var fftTuneLadder = ladder(256<<10, 32<<20)
 
 func fftSearches() []tuneSearch {
-	return []tuneSearch{
+	s := []tuneSearch{
 		fftShareSearch[complex64]("fft.share.f32", fftTuneLadder),
 		fftShareSearch[complex128]("fft.share.f64", fftTuneLadder),
 	}
+	if isa.Best >= isa.AVX512 { // the pair kernel is AVX-512's
+		s = append(s, fftPairSearch(fftPairLadder()))
+	}
+	return s
 }
+
+// fftPairLadder is fft.pair's ladder, in bytes of a complex64 transform's
+// input and output: 256 points (4 KiB) to the L1 data cache, where the pair
+// kernel's table, four times the broadcast one, starts to cost more than it
+// saves (gobackend/fft: pairFits).
+func fftPairLadder() []int { return ladder(4<<10, max(isa.Caches().L1, 16<<10)) }
 
 // fftTuneOp is the transform of the first bytes/2 of x into y, on buffers
 // of top bytes together and plans per length and thread count, made at
@@ -71,6 +81,59 @@ func fftShareSearch[C fft.Complex](field string, ladder []int) tuneSearch {
 	}
 	c.describe = func(steps []tune.Step, v, threads int) string {
 		return fmt.Sprintf("%d threads over 1: %s→ shared from %s in and out", threads, ladderText(steps, units.Bytes), units.Bytes(v))
+	}
+	customSearches[field] = c
+	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}
+}
+
+// fftPairSearch: fft.pair times a forward complex64 transform at each
+// length of the ladder, its stride-4 stage run by the pair kernel (the
+// parameter at the top) against its first two stages fused (0), one thread
+// (below gobackend/fft's least shared length). The value stored is the
+// largest length before the smallest from which the fused pass is
+// winMargin faster and no longer one slower (directLimit: 0 when that is
+// the first, the top when it never is).
+func fftPairSearch(ladder []int) tuneSearch {
+	const field = "fft.pair"
+	top := ladder[len(ladder)-1]
+	var x, y []complex64
+	type key struct{ n, pair int }
+	plans := map[key]*fft.Plan[complex64]{}
+	op := tuneOp{"fft.c64", func(bytes, _ int) {
+		if x == nil {
+			x, y = make([]complex64, top/16), make([]complex64, top/16)
+			for i := range x {
+				x[i] = complex(float32(i%7)-3, float32(i%5)-2)
+			}
+		}
+		// The plan reads fft.pair when made: one per length and value.
+		k := key{bytes / 16, tune.Current().FFT.Pair}
+		p := plans[k]
+		if p == nil {
+			p = fft.NewPlan[complex64](isa.Best, k.n, false, 1)
+			plans[k] = p
+		}
+		p.Transform(y[:k.n], x[:k.n])
+	}}
+	var c customSearch
+	c.search = func(ctx context.Context, base tune.Params, _ int, maxTime time.Duration) ([]tune.Step, int, error) {
+		pairs, fused := base, base
+		setField(&pairs, field, top)
+		setField(&fused, field, 0)
+		steps, err := timePairs(ctx, op, ladder, func(int) [2]tuneTarget {
+			return [2]tuneTarget{{op: op, threads: 1, params: pairs}, {op: op, threads: 1, params: fused}}
+		}, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, directLimit(steps), nil
+	}
+	c.describe = func(steps []tune.Step, v, _ int) string {
+		to := "fused from the shortest"
+		if v > 0 {
+			to = "pairs up to " + units.Bytes(v) + " in and out"
+		}
+		return fmt.Sprintf("first two stages fused over the pair kernel (1 thread): %s→ %s", ladderText(steps, units.Bytes), to)
 	}
 	customSearches[field] = c
 	return tuneSearch{field: field, ops: []tuneOp{op}, ladder: ladder}

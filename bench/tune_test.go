@@ -266,6 +266,9 @@ func TestTuneSearchesEveryParameter(t *testing.T) {
 		if (strings.HasPrefix(f.Name, "zmm.") || f.Name == "gemv.zmm" || strings.HasPrefix(f.Name, "gemm.shape.")) && isa.Best < isa.AVX512 {
 			continue // nothing to choose: both ways run the AVX2 kernels
 		}
+		if f.Name == "fft.pair" && isa.Best < isa.AVX512 {
+			continue // no pair kernel below AVX-512
+		}
 		if strings.HasPrefix(f.Name, "gemm.cols_outer.") && (isa.Best == isa.Generic || len(colsOuterLadder()) == 0) {
 			continue // no unpacked kernel, or no L2 to size the sweep: it never runs
 		}
@@ -274,4 +277,34 @@ func TestTuneSearchesEveryParameter(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("searches %v, want the parameters %v", got, want)
 	}
+}
+
+// TestFFTPairSearch runs fft.pair's search on two short lengths: the pair
+// kernel against the fused first pass at each, the value the steps give,
+// and the file written loads with it.
+func TestFFTPairSearch(t *testing.T) {
+	if isa.Best < isa.AVX512 {
+		t.Skip("no pair kernel below AVX-512")
+	}
+	cfg := tuneConfig(t, 2*time.Second)
+	var stderr bytes.Buffer
+	searches := func() []tuneSearch { return []tuneSearch{fftPairSearch(ladder(4<<10, 8<<10))} }
+	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := f.Measured.Ladders["fft.pair"]
+	if len(st) != 2 || st[0].Bytes != 4<<10 || st[0].NS["fft.c64"][0] <= 0 || st[1].NS["fft.c64"][1] <= 0 {
+		t.Errorf("fft.pair ladder %+v, want a step per length, both ways timed", st)
+	}
+	if v := f.Params.FFT.Pair; v != directLimit(st) {
+		t.Errorf("fft.pair = %d, the steps give %d", v, directLimit(st))
+	}
+	if !strings.Contains(stderr.String(), "first two stages fused over the pair kernel") {
+		t.Errorf("no ladder line for fft.pair:\n%s", &stderr)
+	}
+	t.Log(stderr.String())
 }

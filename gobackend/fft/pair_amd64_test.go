@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
 )
 
 // withoutPairs returns p with its pair stages (pairBlock) turned back into
@@ -35,9 +36,9 @@ func TestPairStage(t *testing.T) {
 	for _, n := range []int{32, 64, 128, 1024, 1 << 13} {
 		for _, inverse := range []bool{false, true} {
 			for threads := 1; threads <= 3; threads++ {
-				pairCacheBytes = 1 << 30 // every length as pairs
+				pairMaxBytes = 1 << 30 // every length as pairs
 				p := NewPlan[complex64](isa.AVX512, n, inverse, threads)
-				pairCacheBytes = 0
+				pairMaxBytes = 0
 				pairs := 0
 				for _, st := range p.stages {
 					if st.s > 1 && st.blk == 2 {
@@ -64,21 +65,22 @@ func TestPairStage(t *testing.T) {
 	}
 }
 
-// BenchmarkPairStage: one plan with its stride-4 stage as pairs and as
-// broadcasts, side by side (-count alternates them), whatever pairFits
-// would choose: the measurement behind it.
+// BenchmarkPairStage: the pair kernel's plan of a length against the one
+// fft.pair = 0 gives (the first two stages fused where they fuse), side by
+// side (-count alternates them): the measurement behind the default.
 func BenchmarkPairStage(b *testing.B) {
 	if !haveAsm || !isa.AVX512.Supported() {
 		b.Skip("no AVX-512")
 	}
-	for _, n := range []int{1 << 10, 1 << 11, 1 << 12, 1 << 14, 1 << 16} {
-		pairCacheBytes = 1 << 30 // every length as pairs
-		p := NewPlan[complex64](isa.AVX512, n, false, 1)
-		pairCacheBytes = 0
+	for _, n := range []int{1 << 8, 1 << 9, 1 << 10, 1 << 11, 1 << 12} {
+		pairMaxBytes = 1 << 30 // every length as pairs
+		pairs := NewPlan[complex64](isa.AVX512, n, false, 1)
+		pairMaxBytes = 0
+		fused := withPair(b, 0, func() *Plan[complex64] { return NewPlan[complex64](isa.AVX512, n, false, 1) })
 		for _, v := range []struct {
 			name string
 			plan *Plan[complex64]
-		}{{"pairs", p}, {"broadcast", withoutPairs(p)}} {
+		}{{"pairs", pairs}, {"fused", fused}} {
 			b.Run(fmt.Sprintf("%d/%s", n, v.name), func(b *testing.B) {
 				x, y := make([]complex64, n), make([]complex64, n)
 				for i := range x {
@@ -92,22 +94,36 @@ func BenchmarkPairStage(b *testing.B) {
 	}
 }
 
-// TestPairCut: the pair kernel runs a stage whose buffers and table fit
-// the cut (1 Ki complex64: 16 KiB of buffers, 6 KiB of table), not one
-// past it (2 Ki: 44 KiB).
+// withPair returns what f makes with fft.pair at limit.
+func withPair[T any](tb testing.TB, limit int, f func() T) T {
+	tb.Helper()
+	saved := tune.Save()
+	defer saved.Restore()
+	p := *tune.Current()
+	p.FFT.Pair = limit
+	tune.Apply(p, "test: fft.pair")
+	return f()
+}
+
+// TestPairCut: the pair kernel runs the stride-4 stage of a transform of at
+// most fft.pair bytes of input and output (1 Ki complex64: 16 KiB), not of
+// a longer one (2 Ki: 32 KiB), nor of any at the default, 0; where it does
+// not, the first two stages are one fused pass.
 func TestPairCut(t *testing.T) {
 	if !haveAsm || !isa.AVX512.Supported() {
 		t.Skip("no AVX-512")
 	}
-	pairCacheBytes = 32 << 10
-	defer func() { pairCacheBytes = 0 }()
-	for n, want := range map[int]bool{1 << 10: true, 1 << 11: false} {
-		got := false
-		for _, st := range NewPlan[complex64](isa.AVX512, n, false, 1).stages {
-			got = got || st.s > 1 && st.blk == 2
+	for _, c := range []struct {
+		limit, n int
+		pair     bool
+	}{{16 << 10, 1 << 10, true}, {16 << 10, 1 << 11, false}, {0, 1 << 10, false}, {0, 1 << 8, false}, {tune.Defaults().FFT.Pair, 1 << 10, false}} {
+		p := withPair(t, c.limit, func() *Plan[complex64] { return NewPlan[complex64](isa.AVX512, c.n, false, 1) })
+		pair, fusedFirst := false, p.stages[0].r == 16 && p.stages[0].s == 1
+		for _, st := range p.stages {
+			pair = pair || st.s > 1 && st.blk == 2
 		}
-		if got != want {
-			t.Errorf("n=%d with a 32 KiB cut: pair stage %v, want %v", n, got, want)
+		if pair != c.pair || fusedFirst == c.pair {
+			t.Errorf("n=%d, fft.pair %d: pair stage %v, first two stages fused %v; want pairs %v", c.n, c.limit, pair, fusedFirst, c.pair)
 		}
 	}
 }

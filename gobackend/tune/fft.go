@@ -17,8 +17,19 @@ import (
 // own caches, or where the cores share them. 0: whenever there are
 // threads (and 8 Ki values, gobackend/fft's least shared length);
 // MaxPieceBytes: never.
+//
+// Pair is the most bytes of a complex64 transform's input and output
+// (16 bytes a point) whose stride-4 radix-4 stage runs gobackend/fft's pair
+// kernel at AVX-512 (two sub-transforms a zmm vector); a longer one, or
+// every one at 0, fuses its first two stages into one radix-16 pass
+// instead. 0 by default, and its zero value in a file made before it:
+// fused was the faster wherever measured since the fused pass lost its
+// extra shuffles (the Zen 5 VM 1.03–1.05× at 512 and 1 Ki points; the
+// 2-vCPU Ice Lake VM 1.2–1.4× from 256 to 4 Ki); the pair kernel won by
+// 5% at 1 Ki only before that, on a Rocket Lake VM. -tune measures it.
 type FFT struct {
 	Share PerDType `json:"share"`
+	Pair  int      `json:"pair"`
 }
 
 // defaultFFT: where the threads share the cache a transform fills, or the
@@ -60,5 +71,6 @@ func (p *Params) fftFields() []Field {
 	return []Field{
 		{"fft.share.f32", &p.FFT.Share.F32},
 		{"fft.share.f64", &p.FFT.Share.F64},
+		{"fft.pair", &p.FFT.Pair},
 	}
 }
