@@ -54,14 +54,21 @@ func NewRealPlan[R Real, C Complex](lvl isa.Level, n, threads int) *RealPlan[R, 
 		return p
 	}
 	p.half = NewPlan[C](lvl, n/2, false, threads)
+	p.tw = splitTwiddles[R](n)
+	return p
+}
+
+// splitTwiddles is the split pass's table for n reals: −½i·W^k for
+// k ≤ n/4, interleaved (re, im).
+func splitTwiddles[R Real](n int) []R {
 	quarter := n / 4
-	p.tw = make([]R, 2*(quarter+1))
+	tw := make([]R, 2*(quarter+1))
 	for k := range quarter + 1 {
 		s, c := math.Sincos(2 * math.Pi * float64(k) / float64(n))
 		// −½i·(c − i·s) = (−s − i·c)/2
-		p.tw[2*k], p.tw[2*k+1] = R(-s/2), R(-c/2)
+		tw[2*k], tw[2*k+1] = R(-s/2), R(-c/2)
 	}
-	return p
+	return tw
 }
 
 // Len is the transform's length n (the number of real inputs).
