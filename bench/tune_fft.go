@@ -89,10 +89,10 @@ func fftShareSearch[C fft.Complex](field string, ladder []int) tuneSearch {
 // fftPairSearch: fft.pair times a forward complex64 transform at each
 // length of the ladder, its stride-4 stage run by the pair kernel (the
 // parameter at the top) against its first two stages fused (0), one thread
-// (below gobackend/fft's least shared length). The value stored is the
-// largest length before the smallest from which the fused pass is
-// winMargin faster and no longer one slower (directLimit: 0 when that is
-// the first, the top when it never is).
+// (below gobackend/fft's least shared length), as limitSearch does. The
+// value stored is the largest length before the smallest from which the
+// fused pass is winMargin faster and no longer one slower (directLimit: 0
+// when that is the first, the top when it never is).
 func fftPairSearch(ladder []int) tuneSearch {
 	const field = "fft.pair"
 	top := ladder[len(ladder)-1]
@@ -116,18 +116,7 @@ func fftPairSearch(ladder []int) tuneSearch {
 		p.Transform(y[:k.n], x[:k.n])
 	}}
 	var c customSearch
-	c.search = func(ctx context.Context, base tune.Params, _ int, maxTime time.Duration) ([]tune.Step, int, error) {
-		pairs, fused := base, base
-		setField(&pairs, field, top)
-		setField(&fused, field, 0)
-		steps, err := timePairs(ctx, op, ladder, func(int) [2]tuneTarget {
-			return [2]tuneTarget{{op: op, threads: 1, params: pairs}, {op: op, threads: 1, params: fused}}
-		}, maxTime)
-		if steps == nil {
-			return nil, 0, err
-		}
-		return steps, directLimit(steps), nil
-	}
+	c.search = limitSearch(field, op, ladder, top)
 	c.describe = func(steps []tune.Step, v, _ int) string {
 		to := "fused from the shortest"
 		if v > 0 {

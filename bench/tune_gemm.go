@@ -116,18 +116,7 @@ func gemmDirectSearch[T gemm.Float](field string) tuneSearch {
 		return int(math.Round(math.Sqrt(float64(bytes / (2 * size)))))
 	})
 	var c customSearch
-	c.search = func(ctx context.Context, base tune.Params, _ int, maxTime time.Duration) ([]tune.Step, int, error) {
-		direct, packed := base, base
-		setField(&direct, field, tune.MaxPieceBytes)
-		setField(&packed, field, 0)
-		steps, err := timePairs(ctx, op, ladder, func(int) [2]tuneTarget {
-			return [2]tuneTarget{{op: op, threads: 1, params: direct}, {op: op, threads: 1, params: packed}}
-		}, maxTime)
-		if steps == nil {
-			return nil, 0, err
-		}
-		return steps, directLimit(steps), nil
-	}
+	c.search = limitSearch(field, op, ladder, tune.MaxPieceBytes)
 	c.describe = func(steps []tune.Step, v, _ int) string {
 		return fmt.Sprintf("packed over unpacked (1 thread): %s→ unpacked up to %s of A and B", ladderText(steps, units.Bytes), units.Bytes(v))
 	}
@@ -357,10 +346,30 @@ func neverSlower(st tune.Step) bool {
 	return true
 }
 
-// directLimit is gemm.direct from the steps of packed over unpacked: the
-// bytes of the largest size below the smallest from which packing is
-// winMargin faster and no larger size is slower with it; 0 when that is
-// the smallest size; the top's bytes when packing never wins.
+// limitSearch is the search of a size up to which one way runs and above
+// which another does (gemm.direct, fft.pair): op on one thread at each size
+// of ladder with field at all (the first way at every size) against 0 (the
+// second at every size), all interleaved; the value is directLimit's.
+func limitSearch(field string, op tuneOp, ladder []int, all int) func(context.Context, tune.Params, int, time.Duration) ([]tune.Step, int, error) {
+	return func(ctx context.Context, base tune.Params, _ int, maxTime time.Duration) ([]tune.Step, int, error) {
+		first, second := base, base
+		setField(&first, field, all)
+		setField(&second, field, 0)
+		steps, err := timePairs(ctx, op, ladder, func(int) [2]tuneTarget {
+			return [2]tuneTarget{{op: op, threads: 1, params: first}, {op: op, threads: 1, params: second}}
+		}, maxTime)
+		if steps == nil {
+			return nil, 0, err
+		}
+		return steps, directLimit(steps), nil
+	}
+}
+
+// directLimit is gemm.direct (and fft.pair) from the steps of packed over
+// unpacked (fused over pairs): the bytes of the largest size below the
+// smallest from which packing is winMargin faster and no larger size is
+// slower with it; 0 when that is the smallest size; the top's bytes when
+// packing never wins.
 func directLimit(steps []tune.Step) int {
 	from := crossover(steps)
 	if from == 0 {

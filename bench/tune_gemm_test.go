@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -66,16 +64,7 @@ func TestGemmShapeSearch(t *testing.T) {
 	}
 	defer func(s []int) { gemmShapeSizes = s }(gemmShapeSizes)
 	gemmShapeSizes = []int{96, 160}
-	cfg := tuneConfig(t, 4*time.Second)
-	var stderr bytes.Buffer
-	searches := func() []tuneSearch { return []tuneSearch{gemmShapeSearch[float64]("gemm.shape.f64")} }
-	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
-		t.Fatalf("%v\n%s", err, &stderr)
-	}
-	f, err := tune.Load(cfg.tuneFile, here())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, stderr := runSearch(t, 4*time.Second, func() tuneSearch { return gemmShapeSearch[float64]("gemm.shape.f64") })
 	st := f.Measured.Ladders["gemm.shape.f64"]
 	if len(st) != 2 || st[0].Bytes != 96 || st[1].NS["gemm@1"][1] <= 0 || st[1].NS["gemm@2"][0] <= 0 {
 		t.Errorf("gemm.shape.f64 ladder %+v", st)
@@ -83,7 +72,7 @@ func TestGemmShapeSearch(t *testing.T) {
 	if v := f.Params.GEMM.Shape.F64; v != shapeChoice(st) {
 		t.Errorf("gemm.shape.f64 = %d, the steps give %d", v, shapeChoice(st))
 	}
-	t.Log(stderr.String())
+	t.Log(stderr)
 }
 
 func TestDepthChoice(t *testing.T) {
@@ -117,16 +106,7 @@ func TestDepthChoice(t *testing.T) {
 func TestGemmDepthSearch(t *testing.T) {
 	defer func(s, d []int) { gemmDepthSizes, gemmDepths = s, d }(gemmDepthSizes, gemmDepths)
 	gemmDepthSizes, gemmDepths = []int{96, 160}, []int{48, 96}
-	cfg := tuneConfig(t, 4*time.Second)
-	var stderr bytes.Buffer
-	searches := func() []tuneSearch { return []tuneSearch{gemmDepthSearch[float32]("gemm.kc.f32")} }
-	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
-		t.Fatalf("%v\n%s", err, &stderr)
-	}
-	f, err := tune.Load(cfg.tuneFile, here())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, stderr := runSearch(t, 4*time.Second, func() tuneSearch { return gemmDepthSearch[float32]("gemm.kc.f32") })
 	st := f.Measured.Ladders["gemm.kc.f32"]
 	if len(st) != 2 || st[0].Bytes != 48 || st[1].Bytes != 96 || st[0].NS["gemm96@1"][1] <= 0 || st[1].NS["gemm160@2"][0] <= 0 {
 		t.Errorf("gemm.kc.f32 ladder %+v", st)
@@ -134,7 +114,7 @@ func TestGemmDepthSearch(t *testing.T) {
 	if v := f.Params.GEMM.KC.F32; v != depthChoice(st) {
 		t.Errorf("gemm.kc.f32 = %d, the steps give %d", v, depthChoice(st))
 	}
-	t.Log(stderr.String())
+	t.Log(stderr)
 }
 
 // TestGemmColsOuterSearch runs the columns-outer search on narrow products:
@@ -147,16 +127,7 @@ func TestGemmColsOuterSearch(t *testing.T) {
 	}
 	defer func(n int) { gemmColsOuterN = n }(gemmColsOuterN)
 	gemmColsOuterN = 200
-	cfg := tuneConfig(t, 4*time.Second)
-	var stderr bytes.Buffer
-	searches := func() []tuneSearch { return []tuneSearch{gemmColsOuterSearch[float32]("gemm.cols_outer.f32")} }
-	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
-		t.Fatalf("%v\n%s", err, &stderr)
-	}
-	f, err := tune.Load(cfg.tuneFile, here())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, stderr := runSearch(t, 4*time.Second, func() tuneSearch { return gemmColsOuterSearch[float32]("gemm.cols_outer.f32") })
 	st := f.Measured.Ladders["gemm.cols_outer.f32"]
 	if len(st) != len(ladder) || st[0].Bytes != 32<<10 || st[0].NS["gemm@1"][1] <= 0 || st[len(st)-1].NS["gemm@2"][0] <= 0 {
 		t.Errorf("gemm.cols_outer.f32 ladder %+v, want one step per size of %v", st, ladder)
@@ -164,8 +135,8 @@ func TestGemmColsOuterSearch(t *testing.T) {
 	if v := f.Params.GEMM.ColsOuter.F32; v != crossoverLast(st) {
 		t.Errorf("gemm.cols_outer.f32 = %d, the steps give %d", v, crossoverLast(st))
 	}
-	if !strings.Contains(stderr.String(), "packed over unpacked columns outer") {
-		t.Errorf("no ladder line for gemm.cols_outer.f32:\n%s", &stderr)
+	if !strings.Contains(stderr, "packed over unpacked columns outer") {
+		t.Errorf("no ladder line for gemm.cols_outer.f32:\n%s", stderr)
 	}
-	t.Log(stderr.String())
+	t.Log(stderr)
 }

@@ -29,6 +29,22 @@ func tinySearches() []tuneSearch {
 	}
 }
 
+// runSearch runs the one search made by search within budget, as -tune
+// does, and returns the tune file it wrote, loaded, and its progress.
+func runSearch(t *testing.T, budget time.Duration, search func() tuneSearch) (*tune.File, string) {
+	t.Helper()
+	cfg := tuneConfig(t, budget)
+	var stderr bytes.Buffer
+	if err := tuneWith(context.Background(), &stderr, cfg, func() []tuneSearch { return []tuneSearch{search()} }, nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, stderr.String()
+}
+
 func tuneConfig(t *testing.T, budget time.Duration) *config {
 	return &config{threads: []int{2}, tuneFile: filepath.Join(t.TempDir(), "tune.json"), tuneBudget: budget}
 }
@@ -286,16 +302,7 @@ func TestFFTPairSearch(t *testing.T) {
 	if isa.Best < isa.AVX512 {
 		t.Skip("no pair kernel below AVX-512")
 	}
-	cfg := tuneConfig(t, 2*time.Second)
-	var stderr bytes.Buffer
-	searches := func() []tuneSearch { return []tuneSearch{fftPairSearch(ladder(4<<10, 8<<10))} }
-	if err := tuneWith(context.Background(), &stderr, cfg, searches, nil); err != nil {
-		t.Fatalf("%v\n%s", err, &stderr)
-	}
-	f, err := tune.Load(cfg.tuneFile, here())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, stderr := runSearch(t, 2*time.Second, func() tuneSearch { return fftPairSearch(ladder(4<<10, 8<<10)) })
 	st := f.Measured.Ladders["fft.pair"]
 	if len(st) != 2 || st[0].Bytes != 4<<10 || st[0].NS["fft.c64"][0] <= 0 || st[1].NS["fft.c64"][1] <= 0 {
 		t.Errorf("fft.pair ladder %+v, want a step per length, both ways timed", st)
@@ -303,8 +310,8 @@ func TestFFTPairSearch(t *testing.T) {
 	if v := f.Params.FFT.Pair; v != directLimit(st) {
 		t.Errorf("fft.pair = %d, the steps give %d", v, directLimit(st))
 	}
-	if !strings.Contains(stderr.String(), "first two stages fused over the pair kernel") {
-		t.Errorf("no ladder line for fft.pair:\n%s", &stderr)
+	if !strings.Contains(stderr, "first two stages fused over the pair kernel") {
+		t.Errorf("no ladder line for fft.pair:\n%s", stderr)
 	}
-	t.Log(stderr.String())
+	t.Log(stderr)
 }
