@@ -33,23 +33,28 @@ type FFT struct {
 }
 
 // defaultFFT: where the threads share the cache a transform fills, or the
-// data outgrow the cache they share. Where every CPU this process may use
-// shares one L2 (SMT threads of one core), a core's L2: measured on the
-// 2-vCPU Intel VM of docs/tuning.md, reported as one core's two threads (64 Ki
-// complex128, 2 MiB in and out, ran 166–173 µs on two threads against
-// 231–233 on one). On Intel's cores a core's L2 too: on the Ice Lake VM, two
-// cores reported with 1.25 MiB of L2 each, two threads ran transforms of 1
-// MiB in and out 1.20–1.26× as fast as one and of 2 MiB 1.42–1.56× (-tune),
-// and in pb 64 Ki and 128 Ki complex128 (2 and 4 MiB) in 255–311 and
-// 601–629 µs against 367–383 and 1039–1095 unshared. Otherwise each stage
-// moves half the data between the cores' caches, which pays only once the
-// data streams from past the last-level cache they share: from one byte
-// more than the LLC the CPUs can count on (the reported one, at most
-// llcPerCPU a CPU). On the Zen 5 VM (two cores, 1 MiB L2 each, 32 MiB L3
-// reported: more than 8 MiB) two threads ran transforms of 1 to 8 MiB
-// 0.5–0.87× as fast as one and 1.1–1.6× from 16 MiB on. CPUID does not
-// say what a line the other core wrote costs to read: the vendor stands
-// for it here, and -tune measures it.
+// data outgrow the cache they share. A transform works in three arrays
+// (input, output and its plan's buffer, which the stages alternate with):
+// one and a half times its input and output. Where every CPU this process
+// may use shares one L2 (SMT threads of one core), from where those three
+// fill it, two thirds of L2: on the 2-vCPU Intel VM of docs/tuning.md,
+// reported as one core's two threads sharing 2 MiB, 64 Ki complex64 (1 MiB
+// in and out) ran 87–89 µs on two threads against 72–74 on one, 64 Ki
+// complex128 (2 MiB) 166–173 against 231–233. On Intel's cores the same: on
+// the Ice Lake VM, two cores reported with 1.25 MiB of L2 each, two threads
+// ran transforms of 512 KiB in and out 0.75–0.92× as fast as one, of 1 MiB
+// 1.20–1.26× and of 2 MiB 1.42–1.56× (-tune), and in pb (four runs each
+// way) fft and ifft of 64 Ki complex64 (1 MiB) in 110–144 µs against
+// 135–158 unshared, 64 Ki and 128 Ki
+// complex128 (2 and 4 MiB) in 255–311 and 601–629 µs against 367–383 and
+// 1039–1095. Otherwise each stage moves half the data between the cores'
+// caches, which pays only once the data streams from past the last-level
+// cache they share: from one byte more than the LLC the CPUs can count on
+// (the reported one, at most llcPerCPU a CPU). On the Zen 5 VM (two cores,
+// 1 MiB L2 each, 32 MiB L3 reported: more than 8 MiB) two threads ran
+// transforms of 1 to 8 MiB 0.5–0.87× as fast as one and 1.1–1.6× from 16
+// MiB on. CPUID does not say what a line the other core wrote costs to
+// read: the vendor stands for it here, and -tune measures it.
 func defaultFFT() FFT {
 	cut := DefaultFFTShareBytes(isa.Caches(), runtime.NumCPU(), isa.Vendor() == isa.VendorIntel)
 	return FFT{Share: PerDType{F32: cut, F64: cut}}
@@ -59,8 +64,8 @@ func defaultFFT() FFT {
 // and whether they are Intel's.
 func DefaultFFTShareBytes(c isa.CacheSizes, cpus int, intel bool) int {
 	cpus = max(cpus, 1)
-	if c.L2SharedBy >= cpus || intel && c.L2 > 0 {
-		return c.L2
+	if c.L2 > 0 && (c.L2SharedBy >= cpus || intel) {
+		return c.L2 * 2 / 3 // in and out, with the plan's buffer: the L2
 	}
 	return min(lastLevel(c.L3, c.L2, cpus), llcPerCPU*cpus) + 1
 }

@@ -287,8 +287,9 @@ func TestLevels(t *testing.T) {
 }
 
 // TestDefaultFFTShareBytes: threads that share one L2 (SMT) share a
-// transform from the L2's size, as Intel's cores do; other separate cores
-// from one byte past the last-level cache, counted at most 4 MiB a CPU.
+// transform from two thirds of the L2's size (its three arrays fill it), as
+// Intel's cores do; other separate cores from one byte past the last-level
+// cache, counted at most 4 MiB a CPU.
 func TestDefaultFFTShareBytes(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -297,14 +298,14 @@ func TestDefaultFFTShareBytes(t *testing.T) {
 		intel  bool
 		want   int
 	}{
-		{"two SMT threads of one core", isa.CacheSizes{L1: 48 << 10, L2: 2 << 20, L3: 480 << 20, L2SharedBy: 2}, 2, false, 2 << 20},
+		{"two SMT threads of one core", isa.CacheSizes{L1: 48 << 10, L2: 2 << 20, L3: 480 << 20, L2SharedBy: 2}, 2, false, 2 << 21 / 3},
 		{"two cores, 32 MiB L3", isa.CacheSizes{L1: 48 << 10, L2: 1 << 20, L3: 32 << 20, L2SharedBy: 1}, 2, false, 8<<20 + 1},
-		{"two Intel cores, 48 MiB L3", isa.CacheSizes{L1: 48 << 10, L2: 1280 << 10, L3: 48 << 20, L2SharedBy: 1}, 2, true, 1280 << 10},
+		{"two Intel cores, 48 MiB L3", isa.CacheSizes{L1: 48 << 10, L2: 1280 << 10, L3: 48 << 20, L2SharedBy: 1}, 2, true, 1280 << 11 / 3},
 		{"two cores, 6 MiB L3", isa.CacheSizes{L1: 32 << 10, L2: 1 << 20, L3: 6 << 20, L2SharedBy: 1}, 2, false, 6<<20 + 1},
 		{"two cores, no L3", isa.CacheSizes{L1: 32 << 10, L2: 1 << 20, L2SharedBy: 1}, 2, false, 2<<20 + 1},
 		{"two Intel cores, no L2 known", isa.CacheSizes{L1: 32 << 10, L3: 16 << 20, L2SharedBy: 1}, 2, true, 8<<20 + 1},
 		{"eight SMT threads on four cores", isa.CacheSizes{L1: 32 << 10, L2: 1 << 20, L3: 16 << 20, L2SharedBy: 2}, 8, false, 16<<20 + 1},
-		{"one CPU", isa.CacheSizes{L1: 32 << 10, L2: 1 << 20, L3: 16 << 20, L2SharedBy: 1}, 1, false, 1 << 20},
+		{"one CPU", isa.CacheSizes{L1: 32 << 10, L2: 1 << 20, L3: 16 << 20, L2SharedBy: 1}, 1, false, 2 << 20 / 3},
 	} {
 		if got := DefaultFFTShareBytes(c.caches, c.cpus, c.intel); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
