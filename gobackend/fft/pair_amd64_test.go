@@ -67,7 +67,8 @@ func TestPairStage(t *testing.T) {
 
 // BenchmarkPairStage: the pair kernel's plan of a length against the one
 // fft.pair = 0 gives (the first two stages fused where they fuse), side by
-// side (-count alternates them): the measurement behind the default.
+// side (run it several times with -count): the measurement behind the
+// default.
 func BenchmarkPairStage(b *testing.B) {
 	if !haveAsm || !isa.AVX512.Supported() {
 		b.Skip("no AVX-512")

@@ -112,7 +112,7 @@ func BenchmarkRealTransform(b *testing.B) {
 }
 
 // TestSplitVecMiddle: the split's vectors, which run up to the middle step
-// (its value computed by both halves of the last vector), give every
+// (its value computed in both of the last step's vectors), give every
 // output within a few roundings of the Go loop's, at lengths whose
 // middle ends a vector and at lengths that leave Go a remainder.
 func TestSplitVecMiddle(t *testing.T) {

@@ -25,7 +25,7 @@ import (
 // instead. 0 by default, and its zero value in a file made before it:
 // fused was the faster wherever measured since the fused pass lost its
 // extra shuffles (the Zen 5 VM 1.03–1.05× at 512 and 1 Ki points; the
-// 2-vCPU Ice Lake VM 1.2–1.4× from 256 to 4 Ki); the pair kernel won by
+// 2-vCPU Ice Lake VM 1.1–1.6× from 256 to 4 Ki); the pair kernel won by
 // 5% at 1 Ki only before that, on a Rocket Lake VM. -tune measures it.
 type FFT struct {
 	Share PerDType `json:"share"`
@@ -45,16 +45,16 @@ type FFT struct {
 // ran transforms of 512 KiB in and out 0.75–0.92× as fast as one, of 1 MiB
 // 1.20–1.26× and of 2 MiB 1.42–1.56× (-tune), and in pb (four runs each
 // way) fft and ifft of 64 Ki complex64 (1 MiB) in 110–144 µs against
-// 135–158 unshared, 64 Ki and 128 Ki
-// complex128 (2 and 4 MiB) in 255–311 and 601–629 µs against 367–383 and
-// 1039–1095. Otherwise each stage moves half the data between the cores'
-// caches, which pays only once the data streams from past the last-level
-// cache they share: from one byte more than the LLC the CPUs can count on
-// (the reported one, at most llcPerCPU a CPU). On the Zen 5 VM (two cores,
-// 1 MiB L2 each, 32 MiB L3 reported: more than 8 MiB) two threads ran
-// transforms of 1 to 8 MiB 0.5–0.87× as fast as one and 1.1–1.6× from 16
-// MiB on. CPUID does not say what a line the other core wrote costs to
-// read: the vendor stands for it here, and -tune measures it.
+// 135–158 unshared, 64 Ki and 128 Ki complex128 (2 and 4 MiB) in 255–311
+// and 601–629 µs against 367–383 and 1039–1095. Otherwise each stage moves
+// half the data between the cores' caches, which pays only once the data
+// streams from past the last-level cache they share: from one byte more
+// than the LLC the CPUs can count on (the reported one, at most llcPerCPU
+// a CPU). On the Zen 5 VM (two cores, 1 MiB L2 each, 32 MiB L3 reported:
+// more than 8 MiB) two threads ran transforms of 1 to 8 MiB 0.5–0.87× as
+// fast as one and 1.1–1.6× from 16 MiB on. CPUID does not say what a line
+// the other core wrote costs to read: the vendor stands for it here, and
+// -tune measures it.
 func defaultFFT() FFT {
 	cut := DefaultFFTShareBytes(isa.Caches(), runtime.NumCPU(), isa.Vendor() == isa.VendorIntel)
 	return FFT{Share: PerDType{F32: cut, F64: cut}}
