@@ -40,11 +40,11 @@ func fftSearches() []tuneSearch {
 func fftPairLadder() []int { return ladder(4<<10, max(isa.Caches().L1, 16<<10)) }
 
 // fftTuneOp is the transform of the first bytes/2 of x into y, on buffers
-// of top bytes together and plans per length and thread count, made at
-// their first run.
+// of top bytes together and plans per length, thread count and fft.pair
+// (which a plan reads when made), made at their first run.
 func fftTuneOp[C fft.Complex](top int) tuneOp {
 	var x, y []C
-	type key struct{ n, threads int }
+	type key struct{ n, threads, pair int }
 	plans := map[key]*fft.Plan[C]{}
 	var z C
 	size := int(unsafe.Sizeof(z))
@@ -55,13 +55,13 @@ func fftTuneOp[C fft.Complex](top int) tuneOp {
 				x[i] = C(complex(float64(i%7)-3, float64(i%5)-2))
 			}
 		}
-		n := bytes / (2 * size)
-		p := plans[key{n, th}]
+		k := key{bytes / (2 * size), th, tune.Current().FFT.Pair}
+		p := plans[k]
 		if p == nil {
-			p = fft.NewPlan[C](isa.Best, n, false, th)
-			plans[key{n, th}] = p
+			p = fft.NewPlan[C](isa.Best, k.n, false, th)
+			plans[k] = p
 		}
-		p.Transform(y[:n], x[:n])
+		p.Transform(y[:k.n], x[:k.n])
 	}}
 }
 
@@ -96,25 +96,7 @@ func fftShareSearch[C fft.Complex](field string, ladder []int) tuneSearch {
 func fftPairSearch(ladder []int) tuneSearch {
 	const field = "fft.pair"
 	top := ladder[len(ladder)-1]
-	var x, y []complex64
-	type key struct{ n, pair int }
-	plans := map[key]*fft.Plan[complex64]{}
-	op := tuneOp{"fft.c64", func(bytes, _ int) {
-		if x == nil {
-			x, y = make([]complex64, top/16), make([]complex64, top/16)
-			for i := range x {
-				x[i] = complex(float32(i%7)-3, float32(i%5)-2)
-			}
-		}
-		// The plan reads fft.pair when made: one per length and value.
-		k := key{bytes / 16, tune.Current().FFT.Pair}
-		p := plans[k]
-		if p == nil {
-			p = fft.NewPlan[complex64](isa.Best, k.n, false, 1)
-			plans[k] = p
-		}
-		p.Transform(y[:k.n], x[:k.n])
-	}}
+	op := fftTuneOp[complex64](top)
 	var c customSearch
 	c.search = limitSearch(field, op, ladder, top)
 	c.describe = func(steps []tune.Step, v, _ int) string {
