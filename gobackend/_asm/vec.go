@@ -248,6 +248,67 @@ func (g *gen) loopW(t dtype, w width, unroll int, n Register, ptrs []Register, b
 	g.Label(done)
 }
 
+// loopBackW is loopW walking down from the end: the pointers start past
+// their last element and each trip steps them back before its vectors,
+// which body takes highest first, so every load and store lies below
+// those before it; the first n mod lanes elements come last, masked.
+// The element-wise kernels whose output's page offset is just ahead of an
+// input's run it (elem: backward): walking up, each load would then
+// share its address's low 12 bits with a store a few hundred bytes back,
+// still in the store buffer, and wait for it (4K aliasing).
+func (g *gen) loopBackW(t dtype, w width, unroll int, n Register, ptrs []Register, body func(u, of int, k Op)) {
+	lanes := w.lanes(t)
+	for _, p := range ptrs {
+		g.LEAQ(Mem{Base: p, Index: n, Scale: uint8(t.size)}, p)
+	}
+	big, single, tail, done := g.label("big"), g.label("single"), g.label("tail"), g.label("done")
+	g.Label(big)
+	g.CMPQ(n, U32(unroll*lanes))
+	g.JL(LabelRef(single))
+	for _, p := range ptrs {
+		g.SUBQ(U32(unroll*w.bytes), p)
+	}
+	for u := unroll - 1; u >= 0; u-- {
+		body(u, unroll, nil)
+	}
+	g.SUBQ(U32(unroll*lanes), n)
+	g.JMP(LabelRef(big))
+
+	g.Label(single)
+	g.CMPQ(n, U32(lanes))
+	g.JL(LabelRef(tail))
+	for _, p := range ptrs {
+		g.SUBQ(U32(w.bytes), p)
+	}
+	body(0, 1, nil)
+	g.SUBQ(U32(lanes), n)
+	g.JMP(LabelRef(single))
+
+	g.Label(tail)
+	g.TESTQ(n, n)
+	g.JZ(LabelRef(done))
+	head := g.GP64()
+	g.MOVQ(n, head)
+	g.SHLQ(U8(log2(t.size)), head)
+	for _, p := range ptrs {
+		g.SUBQ(head, p)
+	}
+	tbl := g.GP64()
+	if w == zmm {
+		g.LEAQ(g.kmaskTable(), tbl)
+		km := g.K()
+		g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
+		body(0, 1, km)
+	} else {
+		g.LEAQ(g.maskTable(), tbl)
+		g.NEGQ(head)
+		mask := g.YMM()
+		g.VMOVDQU(Mem{Base: tbl, Index: head, Scale: 1, Disp: 32}, mask)
+		body(0, 1, mask)
+	}
+	g.Label(done)
+}
+
 // vloadW loads m into dst, a vector of width w: with k (loopW's tail
 // mask), only its lanes, the others zero (a masked load does not fault).
 func (g *gen) vloadW(t dtype, w width, m Mem, k Op, dst VecVirtual) {
@@ -342,6 +403,7 @@ func (g *gen) elemKernels(t dtype, w width, nt bool) {
 	g.binary(t, w, nt, "mul", "z[i] = x[i] · y[i]", g.vmul)
 	if !nt {
 		g.axpy(t, w)
+		g.axpyKernel(t, w, true)
 	}
 	g.relu(t, w, nt)
 	// Vectors per loop trip, their chains interleaved: as many as the 16
@@ -415,13 +477,29 @@ func needs(w width) []string {
 }
 
 func (g *gen) binary(t dtype, w width, nt bool, name, what string, op vop) {
-	g.elemKernelFunc(t, w, nt, name, "func(n int, x, y, z *%s)", "sets "+what+" for i < n (z may be x or y).")
+	g.binaryKernel(t, w, nt, false, name, what, op)
+	if !nt {
+		g.binaryKernel(t, w, false, true, name, what, op)
+	}
+}
+
+// binaryKernel is binary's kernel; with back the <name>Back twin, the same
+// arithmetic walked from the end (loopBackW).
+func (g *gen) binaryKernel(t dtype, w width, nt, back bool, name, what string, op vop) {
+	doc := "sets " + what + " for i < n (z may be x or y)."
+	loop := g.loopW
+	if back {
+		name += "Back"
+		doc = "sets " + what + " for i < n (z may be x or y), from i = n−1 down."
+		loop = g.loopBackW
+	}
+	g.elemKernelFunc(t, w, nt, name, "func(n int, x, y, z *%s)", doc)
 	n, x, y, z := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
 	g.Load(g.Param("y"), y)
 	g.Load(g.Param("z"), z)
-	g.loopW(t, w, 4, n, []Register{x, y, z}, func(u, _ int, k Op) {
+	loop(t, w, 4, n, []Register{x, y, z}, func(u, _ int, k Op) {
 		a := g.vec(w)
 		g.vloadW(t, w, Mem{Base: x, Disp: u * w.bytes}, k, a)
 		if k == nil {
@@ -436,9 +514,20 @@ func (g *gen) binary(t dtype, w width, nt bool, name, what string, op vop) {
 	g.end(nt)
 }
 
-func (g *gen) axpy(t dtype, w width) {
-	g.vecFunc(t, w, "axpy", "func(n int, alpha %s, x, y *%[1]s)",
-		append([]string{fmt.Sprintf("%saxpy%s sets y[i] += alpha·x[i] for i < n (one rounding: FMA).", t.char, w.name)}, needs(w)...)...)
+func (g *gen) axpy(t dtype, w width) { g.axpyKernel(t, w, false) }
+
+// axpyKernel is axpy's kernel; with back the axpy<w>Back twin, walked from
+// the end (loopBackW).
+func (g *gen) axpyKernel(t dtype, w width, back bool) {
+	name, from, loop := "axpy", "", g.loopW
+	if back {
+		name, from, loop = "axpyBack", ", from i = n−1 down", g.loopBackW
+	}
+	full := fmt.Sprintf("%s%s%s", t.char, name, w.name)
+	g.Function(full)
+	g.Attributes(attr.NOSPLIT)
+	g.SignatureExpr(fmt.Sprintf("func(n int, alpha %[1]s, x, y *%[1]s)", map[bool]string{false: "float32", true: "float64"}[t.f64]))
+	g.Doc(append([]string{fmt.Sprintf("%s sets y[i] += alpha·x[i] for i < n%s (one rounding: FMA).", full, from)}, needs(w)...)...)
 	n, x, y := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
@@ -448,7 +537,7 @@ func (g *gen) axpy(t dtype, w width) {
 	// 8 vectors a trip, not binary's 4: a 1024-element f32 axpy (zmm)
 	// took 25.0 ns against 25.6–28 (Intel VM of docs/tuning.md, alternated
 	// Go benchmarks), its loop's counting a smaller share.
-	g.loopW(t, w, 8, n, []Register{x, y}, func(u, _ int, k Op) {
+	loop(t, w, 8, n, []Register{x, y}, func(u, _ int, k Op) {
 		a := g.vec(w)
 		g.vloadW(t, w, Mem{Base: y, Disp: u * w.bytes}, k, a)
 		if k == nil {
@@ -471,8 +560,21 @@ func (g *gen) axpy(t dtype, w width) {
 // then VANDNPS, or with AVX-512 a mask register and a zeroing move), a 16
 // KiB ReLU ran 15–25% slower on Zen 4.
 func (g *gen) relu(t dtype, w width, nt bool) {
-	g.elemKernelFunc(t, w, nt, "relu", "func(n int, x, y *%s)",
-		"sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign", "cleared), -0 becomes +0.")
+	g.reluKernel(t, w, nt, false)
+	if !nt {
+		g.reluKernel(t, w, false, true)
+	}
+}
+
+// reluKernel is relu's kernel; with back the reluBack twin, walked from the
+// end (loopBackW).
+func (g *gen) reluKernel(t dtype, w width, nt, back bool) {
+	name, from, loop := "relu", "", g.loopW
+	if back {
+		name, from, loop = "reluBack", ", from i = n−1 down", g.loopBackW
+	}
+	g.elemKernelFunc(t, w, nt, name, "func(n int, x, y *%s)",
+		"sets y[i] = max(x[i], 0) for i < n"+from+"; NaN stays NaN (its sign", "cleared), -0 becomes +0.")
 	n, x, y := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
@@ -490,7 +592,7 @@ func (g *gen) relu(t dtype, w width, nt bool) {
 			g.VPANDD(abs, a, a)
 		}
 	}
-	g.loopW(t, w, 4, n, []Register{x, y}, func(u, _ int, k Op) {
+	loop(t, w, 4, n, []Register{x, y}, func(u, _ int, k Op) {
 		m := Mem{Base: x, Disp: u * w.bytes}
 		a := g.vec(w)
 		if k == nil {

@@ -21,27 +21,44 @@ func binaryAsm[T Float](k impl, o op, x, y, z []T) {
 	}
 	_, _ = y[n-1], z[n-1]
 	wide := k == implAVX512
+	back := backward2(addr(z), addr(x), addr(y))
 	if is32[T]() {
 		f := saddAVX2
 		switch {
+		case wide && o == opMul && back:
+			f = smulBackAVX512
 		case wide && o == opMul:
 			f = smulAVX512
+		case wide && back:
+			f = saddBackAVX512
 		case wide:
 			f = saddAVX512
+		case o == opMul && back:
+			f = smulBackAVX2
 		case o == opMul:
 			f = smulAVX2
+		case back:
+			f = saddBackAVX2
 		}
 		f(n, p32(x), p32(y), p32(z))
 		return
 	}
 	f := daddAVX2
 	switch {
+	case wide && o == opMul && back:
+		f = dmulBackAVX512
 	case wide && o == opMul:
 		f = dmulAVX512
+	case wide && back:
+		f = daddBackAVX512
 	case wide:
 		f = daddAVX512
+	case o == opMul && back:
+		f = dmulBackAVX2
 	case o == opMul:
 		f = dmulAVX2
+	case back:
+		f = daddBackAVX2
 	}
 	f(n, p64(x), p64(y), p64(z))
 }
@@ -89,17 +106,36 @@ func axpyAsm[T Float](k impl, alpha T, x, y []T) {
 		return
 	}
 	_ = y[n-1]
+	axpyKernel(k, alpha, x, y)
+}
+
+// axpyKernel runs k's axpy kernel on x and y (0 < len(x) ≤ len(y)), walked
+// from the end where y's page offset is just ahead of x's (backward1).
+func axpyKernel[T Float](k impl, alpha T, x, y []T) {
+	n := len(x)
+	back := backward1(addr(y), addr(x))
 	switch {
+	case k == implAVX512 && is32[T]() && back:
+		saxpyBackAVX512(n, float32(alpha), p32(x), p32(y))
 	case k == implAVX512 && is32[T]():
 		saxpyAVX512(n, float32(alpha), p32(x), p32(y))
+	case k == implAVX512 && back:
+		daxpyBackAVX512(n, float64(alpha), p64(x), p64(y))
 	case k == implAVX512:
 		daxpyAVX512(n, float64(alpha), p64(x), p64(y))
+	case is32[T]() && back:
+		saxpyBackAVX2(n, float32(alpha), p32(x), p32(y))
 	case is32[T]():
 		saxpyAVX2(n, float32(alpha), p32(x), p32(y))
+	case back:
+		daxpyBackAVX2(n, float64(alpha), p64(x), p64(y))
 	default:
 		daxpyAVX2(n, float64(alpha), p64(x), p64(y))
 	}
 }
+
+// addr is the address of s's first element (s not empty).
+func addr[T Float](s []T) uintptr { return uintptr(unsafe.Pointer(&s[0])) }
 
 // unaryAsm runs ReLU, Exp, Tanh or Sigmoid with k's kernel. A switch, not
 // a table of function values: building one cost a 16 KiB ReLU 5%.
@@ -110,11 +146,18 @@ func unaryAsm[T Float](k impl, o op, x, y []T) {
 	}
 	_ = y[n-1]
 	wide := k == implAVX512
+	// ReLU, bound by its loads and stores, walks down where up would alias
+	// (backward1); the math kernels are bound by their arithmetic.
+	back := o == opReLU && backward1(addr(y), addr(x))
 	if is32[T]() {
 		px, py := p32(x), p32(y)
 		switch {
+		case o == opReLU && wide && back:
+			sreluBackAVX512(n, px, py)
 		case o == opReLU && wide:
 			sreluAVX512(n, px, py)
+		case o == opReLU && back:
+			sreluBackAVX2(n, px, py)
 		case o == opReLU:
 			sreluAVX2(n, px, py)
 		case o == opExp && wide:
@@ -134,8 +177,12 @@ func unaryAsm[T Float](k impl, o op, x, y []T) {
 	}
 	px, py := p64(x), p64(y)
 	switch {
+	case o == opReLU && wide && back:
+		dreluBackAVX512(n, px, py)
 	case o == opReLU && wide:
 		dreluAVX512(n, px, py)
+	case o == opReLU && back:
+		dreluBackAVX2(n, px, py)
 	case o == opReLU:
 		dreluAVX2(n, px, py)
 	case o == opExp && wide:

@@ -79,6 +79,69 @@ DATA tailmask<>+56(SB)/4, $0x00000000
 DATA tailmask<>+60(SB)/4, $0x00000000
 GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 
+// func saddBackAVX2(n int, x *float32, y *float32, z *float32)
+// Requires: AVX
+TEXT ·saddBackAVX2(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*4), CX
+	LEAQ (DX)(AX*4), DX
+	LEAQ (BX)(AX*4), BX
+
+big5:
+	CMPQ    AX, $0x00000020
+	JL      single6
+	SUBQ    $0x00000080, CX
+	SUBQ    $0x00000080, DX
+	SUBQ    $0x00000080, BX
+	VMOVUPS 96(CX), Y0
+	VADDPS  96(DX), Y0, Y0
+	VMOVUPS Y0, 96(BX)
+	VMOVUPS 64(CX), Y0
+	VADDPS  64(DX), Y0, Y0
+	VMOVUPS Y0, 64(BX)
+	VMOVUPS 32(CX), Y0
+	VADDPS  32(DX), Y0, Y0
+	VMOVUPS Y0, 32(BX)
+	VMOVUPS (CX), Y0
+	VADDPS  (DX), Y0, Y0
+	VMOVUPS Y0, (BX)
+	SUBQ    $0x00000020, AX
+	JMP     big5
+
+single6:
+	CMPQ    AX, $0x00000008
+	JL      tail7
+	SUBQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	SUBQ    $0x00000020, BX
+	VMOVUPS (CX), Y0
+	VADDPS  (DX), Y0, Y0
+	VMOVUPS Y0, (BX)
+	SUBQ    $0x00000008, AX
+	JMP     single6
+
+tail7:
+	TESTQ      AX, AX
+	JZ         done8
+	SHLQ       $0x02, AX
+	SUBQ       AX, CX
+	SUBQ       AX, DX
+	SUBQ       AX, BX
+	LEAQ       tailmask<>+0(SB), SI
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)
+
+done8:
+	VZEROUPPER
+	RET
+
 // func smulAVX2(n int, x *float32, y *float32, z *float32)
 // Requires: AVX
 TEXT ·smulAVX2(SB), NOSPLIT, $0-32
@@ -87,9 +150,9 @@ TEXT ·smulAVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big5:
+big9:
 	CMPQ    AX, $0x00000020
-	JL      single6
+	JL      single10
 	VMOVUPS (CX), Y0
 	VMULPS  (DX), Y0, Y0
 	VMOVUPS Y0, (BX)
@@ -106,11 +169,11 @@ big5:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000020, AX
-	JMP     big5
+	JMP     big9
 
-single6:
+single10:
 	CMPQ    AX, $0x00000008
-	JL      tail7
+	JL      tail11
 	VMOVUPS (CX), Y0
 	VMULPS  (DX), Y0, Y0
 	VMOVUPS Y0, (BX)
@@ -118,11 +181,11 @@ single6:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000008, AX
-	JMP     single6
+	JMP     single10
 
-tail7:
+tail11:
 	TESTQ      AX, AX
-	JZ         done8
+	JZ         done12
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -132,7 +195,70 @@ tail7:
 	VMULPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (BX)
 
-done8:
+done12:
+	VZEROUPPER
+	RET
+
+// func smulBackAVX2(n int, x *float32, y *float32, z *float32)
+// Requires: AVX
+TEXT ·smulBackAVX2(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*4), CX
+	LEAQ (DX)(AX*4), DX
+	LEAQ (BX)(AX*4), BX
+
+big13:
+	CMPQ    AX, $0x00000020
+	JL      single14
+	SUBQ    $0x00000080, CX
+	SUBQ    $0x00000080, DX
+	SUBQ    $0x00000080, BX
+	VMOVUPS 96(CX), Y0
+	VMULPS  96(DX), Y0, Y0
+	VMOVUPS Y0, 96(BX)
+	VMOVUPS 64(CX), Y0
+	VMULPS  64(DX), Y0, Y0
+	VMOVUPS Y0, 64(BX)
+	VMOVUPS 32(CX), Y0
+	VMULPS  32(DX), Y0, Y0
+	VMOVUPS Y0, 32(BX)
+	VMOVUPS (CX), Y0
+	VMULPS  (DX), Y0, Y0
+	VMOVUPS Y0, (BX)
+	SUBQ    $0x00000020, AX
+	JMP     big13
+
+single14:
+	CMPQ    AX, $0x00000008
+	JL      tail15
+	SUBQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	SUBQ    $0x00000020, BX
+	VMOVUPS (CX), Y0
+	VMULPS  (DX), Y0, Y0
+	VMOVUPS Y0, (BX)
+	SUBQ    $0x00000008, AX
+	JMP     single14
+
+tail15:
+	TESTQ      AX, AX
+	JZ         done16
+	SHLQ       $0x02, AX
+	SUBQ       AX, CX
+	SUBQ       AX, DX
+	SUBQ       AX, BX
+	LEAQ       tailmask<>+0(SB), SI
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)
+
+done16:
 	VZEROUPPER
 	RET
 
@@ -144,9 +270,9 @@ TEXT ·saxpyAVX2(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSS alpha+8(FP), Y0
 
-big9:
+big17:
 	CMPQ        AX, $0x00000040
-	JL          single10
+	JL          single18
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
@@ -174,22 +300,22 @@ big9:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000040, AX
-	JMP         big9
+	JMP         big17
 
-single10:
+single18:
 	CMPQ        AX, $0x00000008
-	JL          tail11
+	JL          tail19
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single10
+	JMP         single18
 
-tail11:
+tail19:
 	TESTQ       AX, AX
-	JZ          done12
+	JZ          done20
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -199,7 +325,78 @@ tail11:
 	VFMADD231PS Y3, Y0, Y2
 	VMASKMOVPS  Y2, Y1, (DX)
 
-done12:
+done20:
+	VZEROUPPER
+	RET
+
+// func saxpyBackAVX2(n int, alpha float32, x *float32, y *float32)
+// Requires: AVX, FMA3
+TEXT ·saxpyBackAVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSS alpha+8(FP), Y0
+	LEAQ         (CX)(AX*4), CX
+	LEAQ         (DX)(AX*4), DX
+
+big21:
+	CMPQ        AX, $0x00000040
+	JL          single22
+	SUBQ        $0x00000100, CX
+	SUBQ        $0x00000100, DX
+	VMOVUPS     224(DX), Y1
+	VFMADD231PS 224(CX), Y0, Y1
+	VMOVUPS     Y1, 224(DX)
+	VMOVUPS     192(DX), Y1
+	VFMADD231PS 192(CX), Y0, Y1
+	VMOVUPS     Y1, 192(DX)
+	VMOVUPS     160(DX), Y1
+	VFMADD231PS 160(CX), Y0, Y1
+	VMOVUPS     Y1, 160(DX)
+	VMOVUPS     128(DX), Y1
+	VFMADD231PS 128(CX), Y0, Y1
+	VMOVUPS     Y1, 128(DX)
+	VMOVUPS     96(DX), Y1
+	VFMADD231PS 96(CX), Y0, Y1
+	VMOVUPS     Y1, 96(DX)
+	VMOVUPS     64(DX), Y1
+	VFMADD231PS 64(CX), Y0, Y1
+	VMOVUPS     Y1, 64(DX)
+	VMOVUPS     32(DX), Y1
+	VFMADD231PS 32(CX), Y0, Y1
+	VMOVUPS     Y1, 32(DX)
+	VMOVUPS     (DX), Y1
+	VFMADD231PS (CX), Y0, Y1
+	VMOVUPS     Y1, (DX)
+	SUBQ        $0x00000040, AX
+	JMP         big21
+
+single22:
+	CMPQ        AX, $0x00000008
+	JL          tail23
+	SUBQ        $0x00000020, CX
+	SUBQ        $0x00000020, DX
+	VMOVUPS     (DX), Y1
+	VFMADD231PS (CX), Y0, Y1
+	VMOVUPS     Y1, (DX)
+	SUBQ        $0x00000008, AX
+	JMP         single22
+
+tail23:
+	TESTQ       AX, AX
+	JZ          done24
+	SHLQ        $0x02, AX
+	SUBQ        AX, CX
+	SUBQ        AX, DX
+	LEAQ        tailmask<>+0(SB), BX
+	NEGQ        AX
+	VMOVDQU     32(BX)(AX*1), Y1
+	VMASKMOVPS  (DX), Y1, Y2
+	VMASKMOVPS  (CX), Y1, Y3
+	VFMADD231PS Y3, Y0, Y2
+	VMASKMOVPS  Y2, Y1, (DX)
+
+done24:
 	VZEROUPPER
 	RET
 
@@ -212,9 +409,9 @@ TEXT ·sreluAVX2(SB), NOSPLIT, $0-24
 	VXORPS       Y0, Y0, Y0
 	VBROADCASTSS sabsmask<>+0(SB), Y1
 
-big13:
+big25:
 	CMPQ    AX, $0x00000020
-	JL      single14
+	JL      single26
 	VMAXPS  (CX), Y0, Y2
 	VANDPS  Y1, Y2, Y2
 	VMOVUPS Y2, (DX)
@@ -230,22 +427,22 @@ big13:
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000020, AX
-	JMP     big13
+	JMP     big25
 
-single14:
+single26:
 	CMPQ    AX, $0x00000008
-	JL      tail15
+	JL      tail27
 	VMAXPS  (CX), Y0, Y2
 	VANDPS  Y1, Y2, Y2
 	VMOVUPS Y2, (DX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000008, AX
-	JMP     single14
+	JMP     single26
 
-tail15:
+tail27:
 	TESTQ      AX, AX
-	JZ         done16
+	JZ         done28
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -255,7 +452,7 @@ tail15:
 	VANDPS     Y1, Y3, Y3
 	VMASKMOVPS Y3, Y2, (DX)
 
-done16:
+done28:
 	VZEROUPPER
 	RET
 
@@ -269,6 +466,66 @@ DATA sabsmask<>+24(SB)/4, $0x7fffffff
 DATA sabsmask<>+28(SB)/4, $0x7fffffff
 GLOBL sabsmask<>(SB), RODATA|NOPTR, $32
 
+// func sreluBackAVX2(n int, x *float32, y *float32)
+// Requires: AVX
+TEXT ·sreluBackAVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	VBROADCASTSS sabsmask<>+0(SB), Y1
+	LEAQ         (CX)(AX*4), CX
+	LEAQ         (DX)(AX*4), DX
+
+big29:
+	CMPQ    AX, $0x00000020
+	JL      single30
+	SUBQ    $0x00000080, CX
+	SUBQ    $0x00000080, DX
+	VMAXPS  96(CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 96(DX)
+	VMAXPS  64(CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 64(DX)
+	VMAXPS  32(CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 32(DX)
+	VMAXPS  (CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)
+	SUBQ    $0x00000020, AX
+	JMP     big29
+
+single30:
+	CMPQ    AX, $0x00000008
+	JL      tail31
+	SUBQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	VMAXPS  (CX), Y0, Y2
+	VANDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)
+	SUBQ    $0x00000008, AX
+	JMP     single30
+
+tail31:
+	TESTQ      AX, AX
+	JZ         done32
+	SHLQ       $0x02, AX
+	SUBQ       AX, CX
+	SUBQ       AX, DX
+	LEAQ       tailmask<>+0(SB), BX
+	NEGQ       AX
+	VMOVDQU    32(BX)(AX*1), Y2
+	VMASKMOVPS (CX), Y2, Y3
+	VMAXPS     Y3, Y0, Y3
+	VANDPS     Y1, Y3, Y3
+	VMASKMOVPS Y3, Y2, (DX)
+
+done32:
+	VZEROUPPER
+	RET
+
 // func sexpAVX2(n int, x *float32, y *float32)
 // Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
@@ -276,9 +533,9 @@ TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big17:
+big33:
 	CMPQ         AX, $0x00000018
-	JL           single18
+	JL           single34
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -361,11 +618,11 @@ big17:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big17
+	JMP          big33
 
-single18:
+single34:
 	CMPQ         AX, $0x00000008
-	JL           tail19
+	JL           tail35
 	VMOVUPS      (CX), Y0
 	VMOVUPS      sexplo<>+0(SB), Y1
 	VMOVUPS      sexphi<>+0(SB), Y2
@@ -396,11 +653,11 @@ single18:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single18
+	JMP          single34
 
-tail19:
+tail35:
 	TESTQ        AX, AX
-	JZ           done20
+	JZ           done36
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -433,7 +690,7 @@ tail19:
 	VMULPS       Y2, Y3, Y3
 	VMASKMOVPS   Y3, Y0, (DX)
 
-done20:
+done36:
 	VZEROUPPER
 	RET
 
@@ -584,9 +841,9 @@ TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big21:
+big37:
 	CMPQ        AX, $0x00000010
-	JL          single22
+	JL          single38
 	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
@@ -673,11 +930,11 @@ big21:
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         big21
+	JMP         big37
 
-single22:
+single38:
 	CMPQ        AX, $0x00000008
-	JL          tail23
+	JL          tail39
 	VMOVUPS     (CX), Y0
 	VMOVUPS     stanhfloor<>+0(SB), Y1
 	VMOVUPS     stanhclamp<>+0(SB), Y2
@@ -723,11 +980,11 @@ single22:
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single22
+	JMP         single38
 
-tail23:
+tail39:
 	TESTQ       AX, AX
-	JZ          done24
+	JZ          done40
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -775,7 +1032,7 @@ tail23:
 	VORPS       Y1, Y5, Y5
 	VMASKMOVPS  Y5, Y0, (DX)
 
-done24:
+done40:
 	VZEROUPPER
 	RET
 
@@ -960,9 +1217,9 @@ TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big25:
+big41:
 	CMPQ         AX, $0x00000018
-	JL           single26
+	JL           single42
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -1060,11 +1317,11 @@ big25:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big25
+	JMP          big41
 
-single26:
+single42:
 	CMPQ         AX, $0x00000008
-	JL           tail27
+	JL           tail43
 	VMOVUPS      (CX), Y0
 	VORPS        ssignmask<>+0(SB), Y0, Y1
 	VMOVUPS      sexplo<>+0(SB), Y2
@@ -1100,11 +1357,11 @@ single26:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single26
+	JMP          single42
 
-tail27:
+tail43:
 	TESTQ        AX, AX
-	JZ           done28
+	JZ           done44
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -1142,7 +1399,7 @@ tail27:
 	VDIVPS       Y3, Y2, Y2
 	VMASKMOVPS   Y2, Y0, (DX)
 
-done28:
+done44:
 	VZEROUPPER
 	RET
 
@@ -1154,9 +1411,9 @@ TEXT ·daddAVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big29:
+big45:
 	CMPQ    AX, $0x00000010
-	JL      single30
+	JL      single46
 	VMOVUPD (CX), Y0
 	VADDPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1173,11 +1430,11 @@ big29:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000010, AX
-	JMP     big29
+	JMP     big45
 
-single30:
+single46:
 	CMPQ    AX, $0x00000004
-	JL      tail31
+	JL      tail47
 	VMOVUPD (CX), Y0
 	VADDPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1185,11 +1442,11 @@ single30:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000004, AX
-	JMP     single30
+	JMP     single46
 
-tail31:
+tail47:
 	TESTQ      AX, AX
-	JZ         done32
+	JZ         done48
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1199,7 +1456,70 @@ tail31:
 	VADDPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done32:
+done48:
+	VZEROUPPER
+	RET
+
+// func daddBackAVX2(n int, x *float64, y *float64, z *float64)
+// Requires: AVX
+TEXT ·daddBackAVX2(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*8), CX
+	LEAQ (DX)(AX*8), DX
+	LEAQ (BX)(AX*8), BX
+
+big49:
+	CMPQ    AX, $0x00000010
+	JL      single50
+	SUBQ    $0x00000080, CX
+	SUBQ    $0x00000080, DX
+	SUBQ    $0x00000080, BX
+	VMOVUPD 96(CX), Y0
+	VADDPD  96(DX), Y0, Y0
+	VMOVUPD Y0, 96(BX)
+	VMOVUPD 64(CX), Y0
+	VADDPD  64(DX), Y0, Y0
+	VMOVUPD Y0, 64(BX)
+	VMOVUPD 32(CX), Y0
+	VADDPD  32(DX), Y0, Y0
+	VMOVUPD Y0, 32(BX)
+	VMOVUPD (CX), Y0
+	VADDPD  (DX), Y0, Y0
+	VMOVUPD Y0, (BX)
+	SUBQ    $0x00000010, AX
+	JMP     big49
+
+single50:
+	CMPQ    AX, $0x00000004
+	JL      tail51
+	SUBQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	SUBQ    $0x00000020, BX
+	VMOVUPD (CX), Y0
+	VADDPD  (DX), Y0, Y0
+	VMOVUPD Y0, (BX)
+	SUBQ    $0x00000004, AX
+	JMP     single50
+
+tail51:
+	TESTQ      AX, AX
+	JZ         done52
+	SHLQ       $0x03, AX
+	SUBQ       AX, CX
+	SUBQ       AX, DX
+	SUBQ       AX, BX
+	LEAQ       tailmask<>+0(SB), SI
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPD (CX), Y0, Y1
+	VMASKMOVPD (DX), Y0, Y2
+	VADDPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (BX)
+
+done52:
 	VZEROUPPER
 	RET
 
@@ -1211,9 +1531,9 @@ TEXT ·dmulAVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big33:
+big53:
 	CMPQ    AX, $0x00000010
-	JL      single34
+	JL      single54
 	VMOVUPD (CX), Y0
 	VMULPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1230,11 +1550,11 @@ big33:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000010, AX
-	JMP     big33
+	JMP     big53
 
-single34:
+single54:
 	CMPQ    AX, $0x00000004
-	JL      tail35
+	JL      tail55
 	VMOVUPD (CX), Y0
 	VMULPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1242,11 +1562,11 @@ single34:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000004, AX
-	JMP     single34
+	JMP     single54
 
-tail35:
+tail55:
 	TESTQ      AX, AX
-	JZ         done36
+	JZ         done56
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1256,7 +1576,70 @@ tail35:
 	VMULPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done36:
+done56:
+	VZEROUPPER
+	RET
+
+// func dmulBackAVX2(n int, x *float64, y *float64, z *float64)
+// Requires: AVX
+TEXT ·dmulBackAVX2(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*8), CX
+	LEAQ (DX)(AX*8), DX
+	LEAQ (BX)(AX*8), BX
+
+big57:
+	CMPQ    AX, $0x00000010
+	JL      single58
+	SUBQ    $0x00000080, CX
+	SUBQ    $0x00000080, DX
+	SUBQ    $0x00000080, BX
+	VMOVUPD 96(CX), Y0
+	VMULPD  96(DX), Y0, Y0
+	VMOVUPD Y0, 96(BX)
+	VMOVUPD 64(CX), Y0
+	VMULPD  64(DX), Y0, Y0
+	VMOVUPD Y0, 64(BX)
+	VMOVUPD 32(CX), Y0
+	VMULPD  32(DX), Y0, Y0
+	VMOVUPD Y0, 32(BX)
+	VMOVUPD (CX), Y0
+	VMULPD  (DX), Y0, Y0
+	VMOVUPD Y0, (BX)
+	SUBQ    $0x00000010, AX
+	JMP     big57
+
+single58:
+	CMPQ    AX, $0x00000004
+	JL      tail59
+	SUBQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	SUBQ    $0x00000020, BX
+	VMOVUPD (CX), Y0
+	VMULPD  (DX), Y0, Y0
+	VMOVUPD Y0, (BX)
+	SUBQ    $0x00000004, AX
+	JMP     single58
+
+tail59:
+	TESTQ      AX, AX
+	JZ         done60
+	SHLQ       $0x03, AX
+	SUBQ       AX, CX
+	SUBQ       AX, DX
+	SUBQ       AX, BX
+	LEAQ       tailmask<>+0(SB), SI
+	NEGQ       AX
+	VMOVDQU    32(SI)(AX*1), Y0
+	VMASKMOVPD (CX), Y0, Y1
+	VMASKMOVPD (DX), Y0, Y2
+	VMULPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (BX)
+
+done60:
 	VZEROUPPER
 	RET
 
@@ -1268,9 +1651,9 @@ TEXT ·daxpyAVX2(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Y0
 
-big37:
+big61:
 	CMPQ        AX, $0x00000020
-	JL          single38
+	JL          single62
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
@@ -1298,22 +1681,22 @@ big37:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big37
+	JMP         big61
 
-single38:
+single62:
 	CMPQ        AX, $0x00000004
-	JL          tail39
+	JL          tail63
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single38
+	JMP         single62
 
-tail39:
+tail63:
 	TESTQ       AX, AX
-	JZ          done40
+	JZ          done64
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -1323,7 +1706,78 @@ tail39:
 	VFMADD231PD Y3, Y0, Y2
 	VMASKMOVPD  Y2, Y1, (DX)
 
-done40:
+done64:
+	VZEROUPPER
+	RET
+
+// func daxpyBackAVX2(n int, alpha float64, x *float64, y *float64)
+// Requires: AVX, FMA3
+TEXT ·daxpyBackAVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSD alpha+8(FP), Y0
+	LEAQ         (CX)(AX*8), CX
+	LEAQ         (DX)(AX*8), DX
+
+big65:
+	CMPQ        AX, $0x00000020
+	JL          single66
+	SUBQ        $0x00000100, CX
+	SUBQ        $0x00000100, DX
+	VMOVUPD     224(DX), Y1
+	VFMADD231PD 224(CX), Y0, Y1
+	VMOVUPD     Y1, 224(DX)
+	VMOVUPD     192(DX), Y1
+	VFMADD231PD 192(CX), Y0, Y1
+	VMOVUPD     Y1, 192(DX)
+	VMOVUPD     160(DX), Y1
+	VFMADD231PD 160(CX), Y0, Y1
+	VMOVUPD     Y1, 160(DX)
+	VMOVUPD     128(DX), Y1
+	VFMADD231PD 128(CX), Y0, Y1
+	VMOVUPD     Y1, 128(DX)
+	VMOVUPD     96(DX), Y1
+	VFMADD231PD 96(CX), Y0, Y1
+	VMOVUPD     Y1, 96(DX)
+	VMOVUPD     64(DX), Y1
+	VFMADD231PD 64(CX), Y0, Y1
+	VMOVUPD     Y1, 64(DX)
+	VMOVUPD     32(DX), Y1
+	VFMADD231PD 32(CX), Y0, Y1
+	VMOVUPD     Y1, 32(DX)
+	VMOVUPD     (DX), Y1
+	VFMADD231PD (CX), Y0, Y1
+	VMOVUPD     Y1, (DX)
+	SUBQ        $0x00000020, AX
+	JMP         big65
+
+single66:
+	CMPQ        AX, $0x00000004
+	JL          tail67
+	SUBQ        $0x00000020, CX
+	SUBQ        $0x00000020, DX
+	VMOVUPD     (DX), Y1
+	VFMADD231PD (CX), Y0, Y1
+	VMOVUPD     Y1, (DX)
+	SUBQ        $0x00000004, AX
+	JMP         single66
+
+tail67:
+	TESTQ       AX, AX
+	JZ          done68
+	SHLQ        $0x03, AX
+	SUBQ        AX, CX
+	SUBQ        AX, DX
+	LEAQ        tailmask<>+0(SB), BX
+	NEGQ        AX
+	VMOVDQU     32(BX)(AX*1), Y1
+	VMASKMOVPD  (DX), Y1, Y2
+	VMASKMOVPD  (CX), Y1, Y3
+	VFMADD231PD Y3, Y0, Y2
+	VMASKMOVPD  Y2, Y1, (DX)
+
+done68:
 	VZEROUPPER
 	RET
 
@@ -1336,9 +1790,9 @@ TEXT ·dreluAVX2(SB), NOSPLIT, $0-24
 	VXORPD       Y0, Y0, Y0
 	VBROADCASTSD dabsmask<>+0(SB), Y1
 
-big41:
+big69:
 	CMPQ    AX, $0x00000010
-	JL      single42
+	JL      single70
 	VMAXPD  (CX), Y0, Y2
 	VANDPD  Y1, Y2, Y2
 	VMOVUPD Y2, (DX)
@@ -1354,22 +1808,22 @@ big41:
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000010, AX
-	JMP     big41
+	JMP     big69
 
-single42:
+single70:
 	CMPQ    AX, $0x00000004
-	JL      tail43
+	JL      tail71
 	VMAXPD  (CX), Y0, Y2
 	VANDPD  Y1, Y2, Y2
 	VMOVUPD Y2, (DX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000004, AX
-	JMP     single42
+	JMP     single70
 
-tail43:
+tail71:
 	TESTQ      AX, AX
-	JZ         done44
+	JZ         done72
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1379,7 +1833,7 @@ tail43:
 	VANDPD     Y1, Y3, Y3
 	VMASKMOVPD Y3, Y2, (DX)
 
-done44:
+done72:
 	VZEROUPPER
 	RET
 
@@ -1389,6 +1843,66 @@ DATA dabsmask<>+16(SB)/8, $0x7fffffffffffffff
 DATA dabsmask<>+24(SB)/8, $0x7fffffffffffffff
 GLOBL dabsmask<>(SB), RODATA|NOPTR, $32
 
+// func dreluBackAVX2(n int, x *float64, y *float64)
+// Requires: AVX
+TEXT ·dreluBackAVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPD       Y0, Y0, Y0
+	VBROADCASTSD dabsmask<>+0(SB), Y1
+	LEAQ         (CX)(AX*8), CX
+	LEAQ         (DX)(AX*8), DX
+
+big73:
+	CMPQ    AX, $0x00000010
+	JL      single74
+	SUBQ    $0x00000080, CX
+	SUBQ    $0x00000080, DX
+	VMAXPD  96(CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, 96(DX)
+	VMAXPD  64(CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, 64(DX)
+	VMAXPD  32(CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, 32(DX)
+	VMAXPD  (CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (DX)
+	SUBQ    $0x00000010, AX
+	JMP     big73
+
+single74:
+	CMPQ    AX, $0x00000004
+	JL      tail75
+	SUBQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	VMAXPD  (CX), Y0, Y2
+	VANDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (DX)
+	SUBQ    $0x00000004, AX
+	JMP     single74
+
+tail75:
+	TESTQ      AX, AX
+	JZ         done76
+	SHLQ       $0x03, AX
+	SUBQ       AX, CX
+	SUBQ       AX, DX
+	LEAQ       tailmask<>+0(SB), BX
+	NEGQ       AX
+	VMOVDQU    32(BX)(AX*1), Y2
+	VMASKMOVPD (CX), Y2, Y3
+	VMAXPD     Y3, Y0, Y3
+	VANDPD     Y1, Y3, Y3
+	VMASKMOVPD Y3, Y2, (DX)
+
+done76:
+	VZEROUPPER
+	RET
+
 // func dexpAVX2(n int, x *float64, y *float64)
 // Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
@@ -1396,9 +1910,9 @@ TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big45:
+big77:
 	CMPQ         AX, $0x0000000c
-	JL           single46
+	JL           single78
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -1493,11 +2007,11 @@ big45:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big45
+	JMP          big77
 
-single46:
+single78:
 	CMPQ         AX, $0x00000004
-	JL           tail47
+	JL           tail79
 	VMOVUPD      (CX), Y0
 	VMOVUPD      dexplo<>+0(SB), Y1
 	VMOVUPD      dexphi<>+0(SB), Y2
@@ -1532,11 +2046,11 @@ single46:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single46
+	JMP          single78
 
-tail47:
+tail79:
 	TESTQ        AX, AX
-	JZ           done48
+	JZ           done80
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -1573,7 +2087,7 @@ tail47:
 	VMULPD       Y2, Y3, Y3
 	VMASKMOVPD   Y3, Y0, (DX)
 
-done48:
+done80:
 	VZEROUPPER
 	RET
 
@@ -1692,9 +2206,9 @@ TEXT ·dtanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big49:
+big81:
 	CMPQ         AX, $0x00000008
-	JL           single50
+	JL           single82
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -1805,11 +2319,11 @@ big49:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          big49
+	JMP          big81
 
-single50:
+single82:
 	CMPQ         AX, $0x00000004
-	JL           tail51
+	JL           tail83
 	VMOVUPD      (CX), Y0
 	VANDPD       dabsmask<>+0(SB), Y0, Y1
 	VMULPD       Y1, Y1, Y2
@@ -1867,11 +2381,11 @@ single50:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single50
+	JMP          single82
 
-tail51:
+tail83:
 	TESTQ        AX, AX
-	JZ           done52
+	JZ           done84
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -1931,7 +2445,7 @@ tail51:
 	VORPD        Y1, Y6, Y6
 	VMASKMOVPD   Y6, Y0, (DX)
 
-done52:
+done84:
 	VZEROUPPER
 	RET
 
@@ -2002,9 +2516,9 @@ TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big53:
+big85:
 	CMPQ         AX, $0x0000000c
-	JL           single54
+	JL           single86
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -2114,11 +2628,11 @@ big53:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big53
+	JMP          big85
 
-single54:
+single86:
 	CMPQ         AX, $0x00000004
-	JL           tail55
+	JL           tail87
 	VMOVUPD      (CX), Y0
 	VORPD        dsignmask<>+0(SB), Y0, Y1
 	VMOVUPD      dexplo<>+0(SB), Y2
@@ -2158,11 +2672,11 @@ single54:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single54
+	JMP          single86
 
-tail55:
+tail87:
 	TESTQ        AX, AX
-	JZ           done56
+	JZ           done88
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -2204,7 +2718,7 @@ tail55:
 	VDIVPD       Y3, Y2, Y2
 	VMASKMOVPD   Y2, Y0, (DX)
 
-done56:
+done88:
 	VZEROUPPER
 	RET
 
@@ -2216,9 +2730,9 @@ TEXT ·saddAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big57:
+big89:
 	CMPQ    AX, $0x00000040
-	JL      single58
+	JL      single90
 	VMOVUPS (CX), Z0
 	VADDPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2235,11 +2749,11 @@ big57:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000040, AX
-	JMP     big57
+	JMP     big89
 
-single58:
+single90:
 	CMPQ    AX, $0x00000010
-	JL      tail59
+	JL      tail91
 	VMOVUPS (CX), Z0
 	VADDPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2247,11 +2761,11 @@ single58:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000010, AX
-	JMP     single58
+	JMP     single90
 
-tail59:
+tail91:
 	TESTQ     AX, AX
-	JZ        done60
+	JZ        done92
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -2259,7 +2773,7 @@ tail59:
 	VADDPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done60:
+done92:
 	VZEROUPPER
 	RET
 
@@ -2282,6 +2796,69 @@ DATA kmask<>+30(SB)/2, $0x7fff
 DATA kmask<>+32(SB)/2, $0xffff
 GLOBL kmask<>(SB), RODATA|NOPTR, $34
 
+// func saddBackAVX512(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, AVX512F
+TEXT ·saddBackAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*4), CX
+	LEAQ (DX)(AX*4), DX
+	LEAQ (BX)(AX*4), BX
+
+big93:
+	CMPQ    AX, $0x00000040
+	JL      single94
+	SUBQ    $0x00000100, CX
+	SUBQ    $0x00000100, DX
+	SUBQ    $0x00000100, BX
+	VMOVUPS 192(CX), Z0
+	VADDPS  192(DX), Z0, Z0
+	VMOVUPS Z0, 192(BX)
+	VMOVUPS 128(CX), Z0
+	VADDPS  128(DX), Z0, Z0
+	VMOVUPS Z0, 128(BX)
+	VMOVUPS 64(CX), Z0
+	VADDPS  64(DX), Z0, Z0
+	VMOVUPS Z0, 64(BX)
+	VMOVUPS (CX), Z0
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	SUBQ    $0x00000040, AX
+	JMP     big93
+
+single94:
+	CMPQ    AX, $0x00000010
+	JL      tail95
+	SUBQ    $0x00000040, CX
+	SUBQ    $0x00000040, DX
+	SUBQ    $0x00000040, BX
+	VMOVUPS (CX), Z0
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	SUBQ    $0x00000010, AX
+	JMP     single94
+
+tail95:
+	TESTQ     AX, AX
+	JZ        done96
+	MOVQ      AX, SI
+	SHLQ      $0x02, SI
+	SUBQ      SI, CX
+	SUBQ      SI, DX
+	SUBQ      SI, BX
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+
+done96:
+	VZEROUPPER
+	RET
+
 // func smulAVX512(n int, x *float32, y *float32, z *float32)
 // Requires: AVX, AVX512F
 TEXT ·smulAVX512(SB), NOSPLIT, $0-32
@@ -2290,9 +2867,9 @@ TEXT ·smulAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big61:
+big97:
 	CMPQ    AX, $0x00000040
-	JL      single62
+	JL      single98
 	VMOVUPS (CX), Z0
 	VMULPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2309,11 +2886,11 @@ big61:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000040, AX
-	JMP     big61
+	JMP     big97
 
-single62:
+single98:
 	CMPQ    AX, $0x00000010
-	JL      tail63
+	JL      tail99
 	VMOVUPS (CX), Z0
 	VMULPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2321,11 +2898,11 @@ single62:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000010, AX
-	JMP     single62
+	JMP     single98
 
-tail63:
+tail99:
 	TESTQ     AX, AX
-	JZ        done64
+	JZ        done100
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -2333,7 +2910,70 @@ tail63:
 	VMULPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done64:
+done100:
+	VZEROUPPER
+	RET
+
+// func smulBackAVX512(n int, x *float32, y *float32, z *float32)
+// Requires: AVX, AVX512F
+TEXT ·smulBackAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*4), CX
+	LEAQ (DX)(AX*4), DX
+	LEAQ (BX)(AX*4), BX
+
+big101:
+	CMPQ    AX, $0x00000040
+	JL      single102
+	SUBQ    $0x00000100, CX
+	SUBQ    $0x00000100, DX
+	SUBQ    $0x00000100, BX
+	VMOVUPS 192(CX), Z0
+	VMULPS  192(DX), Z0, Z0
+	VMOVUPS Z0, 192(BX)
+	VMOVUPS 128(CX), Z0
+	VMULPS  128(DX), Z0, Z0
+	VMOVUPS Z0, 128(BX)
+	VMOVUPS 64(CX), Z0
+	VMULPS  64(DX), Z0, Z0
+	VMOVUPS Z0, 64(BX)
+	VMOVUPS (CX), Z0
+	VMULPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	SUBQ    $0x00000040, AX
+	JMP     big101
+
+single102:
+	CMPQ    AX, $0x00000010
+	JL      tail103
+	SUBQ    $0x00000040, CX
+	SUBQ    $0x00000040, DX
+	SUBQ    $0x00000040, BX
+	VMOVUPS (CX), Z0
+	VMULPS  (DX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	SUBQ    $0x00000010, AX
+	JMP     single102
+
+tail103:
+	TESTQ     AX, AX
+	JZ        done104
+	MOVQ      AX, SI
+	SHLQ      $0x02, SI
+	SUBQ      SI, CX
+	SUBQ      SI, DX
+	SUBQ      SI, BX
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+
+done104:
 	VZEROUPPER
 	RET
 
@@ -2345,9 +2985,9 @@ TEXT ·saxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSS alpha+8(FP), Z0
 
-big65:
+big105:
 	CMPQ        AX, $0x00000080
-	JL          single66
+	JL          single106
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
@@ -2375,22 +3015,22 @@ big65:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000080, AX
-	JMP         big65
+	JMP         big105
 
-single66:
+single106:
 	CMPQ        AX, $0x00000010
-	JL          tail67
+	JL          tail107
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         single66
+	JMP         single106
 
-tail67:
+tail107:
 	TESTQ       AX, AX
-	JZ          done68
+	JZ          done108
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPS.Z   (DX), K1, Z1
@@ -2398,7 +3038,78 @@ tail67:
 	VFMADD231PS Z2, Z0, Z1
 	VMOVUPS     Z1, K1, (DX)
 
-done68:
+done108:
+	VZEROUPPER
+	RET
+
+// func saxpyBackAVX512(n int, alpha float32, x *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·saxpyBackAVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSS alpha+8(FP), Z0
+	LEAQ         (CX)(AX*4), CX
+	LEAQ         (DX)(AX*4), DX
+
+big109:
+	CMPQ        AX, $0x00000080
+	JL          single110
+	SUBQ        $0x00000200, CX
+	SUBQ        $0x00000200, DX
+	VMOVUPS     448(DX), Z1
+	VFMADD231PS 448(CX), Z0, Z1
+	VMOVUPS     Z1, 448(DX)
+	VMOVUPS     384(DX), Z1
+	VFMADD231PS 384(CX), Z0, Z1
+	VMOVUPS     Z1, 384(DX)
+	VMOVUPS     320(DX), Z1
+	VFMADD231PS 320(CX), Z0, Z1
+	VMOVUPS     Z1, 320(DX)
+	VMOVUPS     256(DX), Z1
+	VFMADD231PS 256(CX), Z0, Z1
+	VMOVUPS     Z1, 256(DX)
+	VMOVUPS     192(DX), Z1
+	VFMADD231PS 192(CX), Z0, Z1
+	VMOVUPS     Z1, 192(DX)
+	VMOVUPS     128(DX), Z1
+	VFMADD231PS 128(CX), Z0, Z1
+	VMOVUPS     Z1, 128(DX)
+	VMOVUPS     64(DX), Z1
+	VFMADD231PS 64(CX), Z0, Z1
+	VMOVUPS     Z1, 64(DX)
+	VMOVUPS     (DX), Z1
+	VFMADD231PS (CX), Z0, Z1
+	VMOVUPS     Z1, (DX)
+	SUBQ        $0x00000080, AX
+	JMP         big109
+
+single110:
+	CMPQ        AX, $0x00000010
+	JL          tail111
+	SUBQ        $0x00000040, CX
+	SUBQ        $0x00000040, DX
+	VMOVUPS     (DX), Z1
+	VFMADD231PS (CX), Z0, Z1
+	VMOVUPS     Z1, (DX)
+	SUBQ        $0x00000010, AX
+	JMP         single110
+
+tail111:
+	TESTQ       AX, AX
+	JZ          done112
+	MOVQ        AX, BX
+	SHLQ        $0x02, BX
+	SUBQ        BX, CX
+	SUBQ        BX, DX
+	LEAQ        kmask<>+0(SB), BX
+	KMOVW       (BX)(AX*2), K1
+	VMOVUPS.Z   (DX), K1, Z1
+	VMOVUPS.Z   (CX), K1, Z2
+	VFMADD231PS Z2, Z0, Z1
+	VMOVUPS     Z1, K1, (DX)
+
+done112:
 	VZEROUPPER
 	RET
 
@@ -2411,9 +3122,9 @@ TEXT ·sreluAVX512(SB), NOSPLIT, $0-24
 	VXORPS       Z0, Z0, Z0
 	VBROADCASTSS sabsmask<>+0(SB), Z1
 
-big69:
+big113:
 	CMPQ    AX, $0x00000040
-	JL      single70
+	JL      single114
 	VMAXPS  (CX), Z0, Z2
 	VPANDD  Z1, Z2, Z2
 	VMOVUPS Z2, (DX)
@@ -2429,22 +3140,22 @@ big69:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000100, DX
 	SUBQ    $0x00000040, AX
-	JMP     big69
+	JMP     big113
 
-single70:
+single114:
 	CMPQ    AX, $0x00000010
-	JL      tail71
+	JL      tail115
 	VMAXPS  (CX), Z0, Z2
 	VPANDD  Z1, Z2, Z2
 	VMOVUPS Z2, (DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	SUBQ    $0x00000010, AX
-	JMP     single70
+	JMP     single114
 
-tail71:
+tail115:
 	TESTQ     AX, AX
-	JZ        done72
+	JZ        done116
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z2
@@ -2452,7 +3163,67 @@ tail71:
 	VPANDD    Z1, Z2, Z2
 	VMOVUPS   Z2, K1, (DX)
 
-done72:
+done116:
+	VZEROUPPER
+	RET
+
+// func sreluBackAVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sreluBackAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPS       Z0, Z0, Z0
+	VBROADCASTSS sabsmask<>+0(SB), Z1
+	LEAQ         (CX)(AX*4), CX
+	LEAQ         (DX)(AX*4), DX
+
+big117:
+	CMPQ    AX, $0x00000040
+	JL      single118
+	SUBQ    $0x00000100, CX
+	SUBQ    $0x00000100, DX
+	VMAXPS  192(CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, 192(DX)
+	VMAXPS  128(CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, 128(DX)
+	VMAXPS  64(CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, 64(DX)
+	VMAXPS  (CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, (DX)
+	SUBQ    $0x00000040, AX
+	JMP     big117
+
+single118:
+	CMPQ    AX, $0x00000010
+	JL      tail119
+	SUBQ    $0x00000040, CX
+	SUBQ    $0x00000040, DX
+	VMAXPS  (CX), Z0, Z2
+	VPANDD  Z1, Z2, Z2
+	VMOVUPS Z2, (DX)
+	SUBQ    $0x00000010, AX
+	JMP     single118
+
+tail119:
+	TESTQ     AX, AX
+	JZ        done120
+	MOVQ      AX, BX
+	SHLQ      $0x02, BX
+	SUBQ      BX, CX
+	SUBQ      BX, DX
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPS.Z (CX), K1, Z2
+	VMAXPS    Z2, Z0, Z2
+	VPANDD    Z1, Z2, Z2
+	VMOVUPS   Z2, K1, (DX)
+
+done120:
 	VZEROUPPER
 	RET
 
@@ -2472,9 +3243,9 @@ TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big73:
+big121:
 	CMPQ         AX, $0x00000050
-	JL           single74
+	JL           single122
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -2580,11 +3351,11 @@ big73:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000050, AX
-	JMP          big73
+	JMP          big121
 
-single74:
+single122:
 	CMPQ         AX, $0x00000010
-	JL           tail75
+	JL           tail123
 	VMOVUPS      (CX), Z9
 	VBROADCASTSS sexplo_s<>+0(SB), Z10
 	VBROADCASTSS sexphi_s<>+0(SB), Z11
@@ -2609,11 +3380,11 @@ single74:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single74
+	JMP          single122
 
-tail75:
+tail123:
 	TESTQ        AX, AX
-	JZ           done76
+	JZ           done124
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -2638,7 +3409,7 @@ tail75:
 	VSCALEFPS    Z0, Z1, Z1
 	VMOVUPS      Z1, K1, (DX)
 
-done76:
+done124:
 	VZEROUPPER
 	RET
 
@@ -2688,9 +3459,9 @@ TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big77:
+big125:
 	CMPQ         AX, $0x00000030
-	JL           single78
+	JL           single126
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
 	PREFETCHT0   8256(CX)
@@ -2768,11 +3539,11 @@ big77:
 	ADDQ         $0x000000c0, CX
 	ADDQ         $0x000000c0, DX
 	SUBQ         $0x00000030, AX
-	JMP          big77
+	JMP          big125
 
-single78:
+single126:
 	CMPQ         AX, $0x00000010
-	JL           tail79
+	JL           tail127
 	VMOVUPS      (CX), Z0
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
@@ -2801,11 +3572,11 @@ single78:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single78
+	JMP          single126
 
-tail79:
+tail127:
 	TESTQ        AX, AX
-	JZ           done80
+	JZ           done128
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z0
@@ -2834,7 +3605,7 @@ tail79:
 	VORPS        Z0, Z2, Z2
 	VMOVUPS      Z2, K1, (DX)
 
-done80:
+done128:
 	VZEROUPPER
 	RET
 
@@ -2866,9 +3637,9 @@ TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big81:
+big129:
 	CMPQ         AX, $0x00000040
-	JL           single82
+	JL           single130
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -2978,11 +3749,11 @@ big81:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000040, AX
-	JMP          big81
+	JMP          big129
 
-single82:
+single130:
 	CMPQ         AX, $0x00000010
-	JL           tail83
+	JL           tail131
 	VMOVUPS      (CX), Z9
 	VORPS.BCST   ssignmask_s<>+0(SB), Z9, Z10
 	VBROADCASTSS sexplo_s<>+0(SB), Z11
@@ -3013,11 +3784,11 @@ single82:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single82
+	JMP          single130
 
-tail83:
+tail131:
 	TESTQ        AX, AX
-	JZ           done84
+	JZ           done132
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -3048,7 +3819,7 @@ tail83:
 	VDIVPS       Z2, Z0, Z0
 	VMOVUPS      Z0, K1, (DX)
 
-done84:
+done132:
 	VZEROUPPER
 	RET
 
@@ -3060,9 +3831,9 @@ TEXT ·daddAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big85:
+big133:
 	CMPQ    AX, $0x00000020
-	JL      single86
+	JL      single134
 	VMOVUPD (CX), Z0
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3079,11 +3850,11 @@ big85:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000020, AX
-	JMP     big85
+	JMP     big133
 
-single86:
+single134:
 	CMPQ    AX, $0x00000008
-	JL      tail87
+	JL      tail135
 	VMOVUPD (CX), Z0
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3091,11 +3862,11 @@ single86:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, AX
-	JMP     single86
+	JMP     single134
 
-tail87:
+tail135:
 	TESTQ     AX, AX
-	JZ        done88
+	JZ        done136
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -3103,7 +3874,70 @@ tail87:
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done88:
+done136:
+	VZEROUPPER
+	RET
+
+// func daddBackAVX512(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, AVX512F
+TEXT ·daddBackAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*8), CX
+	LEAQ (DX)(AX*8), DX
+	LEAQ (BX)(AX*8), BX
+
+big137:
+	CMPQ    AX, $0x00000020
+	JL      single138
+	SUBQ    $0x00000100, CX
+	SUBQ    $0x00000100, DX
+	SUBQ    $0x00000100, BX
+	VMOVUPD 192(CX), Z0
+	VADDPD  192(DX), Z0, Z0
+	VMOVUPD Z0, 192(BX)
+	VMOVUPD 128(CX), Z0
+	VADDPD  128(DX), Z0, Z0
+	VMOVUPD Z0, 128(BX)
+	VMOVUPD 64(CX), Z0
+	VADDPD  64(DX), Z0, Z0
+	VMOVUPD Z0, 64(BX)
+	VMOVUPD (CX), Z0
+	VADDPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	SUBQ    $0x00000020, AX
+	JMP     big137
+
+single138:
+	CMPQ    AX, $0x00000008
+	JL      tail139
+	SUBQ    $0x00000040, CX
+	SUBQ    $0x00000040, DX
+	SUBQ    $0x00000040, BX
+	VMOVUPD (CX), Z0
+	VADDPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	SUBQ    $0x00000008, AX
+	JMP     single138
+
+tail139:
+	TESTQ     AX, AX
+	JZ        done140
+	MOVQ      AX, SI
+	SHLQ      $0x03, SI
+	SUBQ      SI, CX
+	SUBQ      SI, DX
+	SUBQ      SI, BX
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
+
+done140:
 	VZEROUPPER
 	RET
 
@@ -3115,9 +3949,9 @@ TEXT ·dmulAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big89:
+big141:
 	CMPQ    AX, $0x00000020
-	JL      single90
+	JL      single142
 	VMOVUPD (CX), Z0
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3134,11 +3968,11 @@ big89:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000020, AX
-	JMP     big89
+	JMP     big141
 
-single90:
+single142:
 	CMPQ    AX, $0x00000008
-	JL      tail91
+	JL      tail143
 	VMOVUPD (CX), Z0
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3146,11 +3980,11 @@ single90:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, AX
-	JMP     single90
+	JMP     single142
 
-tail91:
+tail143:
 	TESTQ     AX, AX
-	JZ        done92
+	JZ        done144
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -3158,7 +3992,70 @@ tail91:
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done92:
+done144:
+	VZEROUPPER
+	RET
+
+// func dmulBackAVX512(n int, x *float64, y *float64, z *float64)
+// Requires: AVX, AVX512F
+TEXT ·dmulBackAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ z+24(FP), BX
+	LEAQ (CX)(AX*8), CX
+	LEAQ (DX)(AX*8), DX
+	LEAQ (BX)(AX*8), BX
+
+big145:
+	CMPQ    AX, $0x00000020
+	JL      single146
+	SUBQ    $0x00000100, CX
+	SUBQ    $0x00000100, DX
+	SUBQ    $0x00000100, BX
+	VMOVUPD 192(CX), Z0
+	VMULPD  192(DX), Z0, Z0
+	VMOVUPD Z0, 192(BX)
+	VMOVUPD 128(CX), Z0
+	VMULPD  128(DX), Z0, Z0
+	VMOVUPD Z0, 128(BX)
+	VMOVUPD 64(CX), Z0
+	VMULPD  64(DX), Z0, Z0
+	VMOVUPD Z0, 64(BX)
+	VMOVUPD (CX), Z0
+	VMULPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	SUBQ    $0x00000020, AX
+	JMP     big145
+
+single146:
+	CMPQ    AX, $0x00000008
+	JL      tail147
+	SUBQ    $0x00000040, CX
+	SUBQ    $0x00000040, DX
+	SUBQ    $0x00000040, BX
+	VMOVUPD (CX), Z0
+	VMULPD  (DX), Z0, Z0
+	VMOVUPD Z0, (BX)
+	SUBQ    $0x00000008, AX
+	JMP     single146
+
+tail147:
+	TESTQ     AX, AX
+	JZ        done148
+	MOVQ      AX, SI
+	SHLQ      $0x03, SI
+	SUBQ      SI, CX
+	SUBQ      SI, DX
+	SUBQ      SI, BX
+	LEAQ      kmask<>+0(SB), SI
+	KMOVW     (SI)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
+
+done148:
 	VZEROUPPER
 	RET
 
@@ -3170,9 +4067,9 @@ TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Z0
 
-big93:
+big149:
 	CMPQ        AX, $0x00000040
-	JL          single94
+	JL          single150
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
@@ -3200,22 +4097,22 @@ big93:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000040, AX
-	JMP         big93
+	JMP         big149
 
-single94:
+single150:
 	CMPQ        AX, $0x00000008
-	JL          tail95
+	JL          tail151
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000008, AX
-	JMP         single94
+	JMP         single150
 
-tail95:
+tail151:
 	TESTQ       AX, AX
-	JZ          done96
+	JZ          done152
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPD.Z   (DX), K1, Z1
@@ -3223,7 +4120,78 @@ tail95:
 	VFMADD231PD Z2, Z0, Z1
 	VMOVUPD     Z1, K1, (DX)
 
-done96:
+done152:
+	VZEROUPPER
+	RET
+
+// func daxpyBackAVX512(n int, alpha float64, x *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·daxpyBackAVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	VBROADCASTSD alpha+8(FP), Z0
+	LEAQ         (CX)(AX*8), CX
+	LEAQ         (DX)(AX*8), DX
+
+big153:
+	CMPQ        AX, $0x00000040
+	JL          single154
+	SUBQ        $0x00000200, CX
+	SUBQ        $0x00000200, DX
+	VMOVUPD     448(DX), Z1
+	VFMADD231PD 448(CX), Z0, Z1
+	VMOVUPD     Z1, 448(DX)
+	VMOVUPD     384(DX), Z1
+	VFMADD231PD 384(CX), Z0, Z1
+	VMOVUPD     Z1, 384(DX)
+	VMOVUPD     320(DX), Z1
+	VFMADD231PD 320(CX), Z0, Z1
+	VMOVUPD     Z1, 320(DX)
+	VMOVUPD     256(DX), Z1
+	VFMADD231PD 256(CX), Z0, Z1
+	VMOVUPD     Z1, 256(DX)
+	VMOVUPD     192(DX), Z1
+	VFMADD231PD 192(CX), Z0, Z1
+	VMOVUPD     Z1, 192(DX)
+	VMOVUPD     128(DX), Z1
+	VFMADD231PD 128(CX), Z0, Z1
+	VMOVUPD     Z1, 128(DX)
+	VMOVUPD     64(DX), Z1
+	VFMADD231PD 64(CX), Z0, Z1
+	VMOVUPD     Z1, 64(DX)
+	VMOVUPD     (DX), Z1
+	VFMADD231PD (CX), Z0, Z1
+	VMOVUPD     Z1, (DX)
+	SUBQ        $0x00000040, AX
+	JMP         big153
+
+single154:
+	CMPQ        AX, $0x00000008
+	JL          tail155
+	SUBQ        $0x00000040, CX
+	SUBQ        $0x00000040, DX
+	VMOVUPD     (DX), Z1
+	VFMADD231PD (CX), Z0, Z1
+	VMOVUPD     Z1, (DX)
+	SUBQ        $0x00000008, AX
+	JMP         single154
+
+tail155:
+	TESTQ       AX, AX
+	JZ          done156
+	MOVQ        AX, BX
+	SHLQ        $0x03, BX
+	SUBQ        BX, CX
+	SUBQ        BX, DX
+	LEAQ        kmask<>+0(SB), BX
+	KMOVW       (BX)(AX*2), K1
+	VMOVUPD.Z   (DX), K1, Z1
+	VMOVUPD.Z   (CX), K1, Z2
+	VFMADD231PD Z2, Z0, Z1
+	VMOVUPD     Z1, K1, (DX)
+
+done156:
 	VZEROUPPER
 	RET
 
@@ -3236,9 +4204,9 @@ TEXT ·dreluAVX512(SB), NOSPLIT, $0-24
 	VXORPD       Z0, Z0, Z0
 	VBROADCASTSD dabsmask<>+0(SB), Z1
 
-big97:
+big157:
 	CMPQ    AX, $0x00000020
-	JL      single98
+	JL      single158
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
@@ -3254,22 +4222,22 @@ big97:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000100, DX
 	SUBQ    $0x00000020, AX
-	JMP     big97
+	JMP     big157
 
-single98:
+single158:
 	CMPQ    AX, $0x00000008
-	JL      tail99
+	JL      tail159
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	SUBQ    $0x00000008, AX
-	JMP     single98
+	JMP     single158
 
-tail99:
+tail159:
 	TESTQ     AX, AX
-	JZ        done100
+	JZ        done160
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z2
@@ -3277,7 +4245,67 @@ tail99:
 	VPANDQ    Z1, Z2, Z2
 	VMOVUPD   Z2, K1, (DX)
 
-done100:
+done160:
+	VZEROUPPER
+	RET
+
+// func dreluBackAVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·dreluBackAVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	VXORPD       Z0, Z0, Z0
+	VBROADCASTSD dabsmask<>+0(SB), Z1
+	LEAQ         (CX)(AX*8), CX
+	LEAQ         (DX)(AX*8), DX
+
+big161:
+	CMPQ    AX, $0x00000020
+	JL      single162
+	SUBQ    $0x00000100, CX
+	SUBQ    $0x00000100, DX
+	VMAXPD  192(CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, 192(DX)
+	VMAXPD  128(CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, 128(DX)
+	VMAXPD  64(CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, 64(DX)
+	VMAXPD  (CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, (DX)
+	SUBQ    $0x00000020, AX
+	JMP     big161
+
+single162:
+	CMPQ    AX, $0x00000008
+	JL      tail163
+	SUBQ    $0x00000040, CX
+	SUBQ    $0x00000040, DX
+	VMAXPD  (CX), Z0, Z2
+	VPANDQ  Z1, Z2, Z2
+	VMOVUPD Z2, (DX)
+	SUBQ    $0x00000008, AX
+	JMP     single162
+
+tail163:
+	TESTQ     AX, AX
+	JZ        done164
+	MOVQ      AX, BX
+	SHLQ      $0x03, BX
+	SUBQ      BX, CX
+	SUBQ      BX, DX
+	LEAQ      kmask<>+0(SB), BX
+	KMOVW     (BX)(AX*2), K1
+	VMOVUPD.Z (CX), K1, Z2
+	VMAXPD    Z2, Z0, Z2
+	VPANDQ    Z1, Z2, Z2
+	VMOVUPD   Z2, K1, (DX)
+
+done164:
 	VZEROUPPER
 	RET
 
@@ -3300,9 +4328,9 @@ TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big101:
+big165:
 	CMPQ         AX, $0x00000028
-	JL           single102
+	JL           single166
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -3428,11 +4456,11 @@ big101:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000028, AX
-	JMP          big101
+	JMP          big165
 
-single102:
+single166:
 	CMPQ         AX, $0x00000008
-	JL           tail103
+	JL           tail167
 	VMOVUPD      (CX), Z12
 	VBROADCASTSD dexplo_s<>+0(SB), Z13
 	VBROADCASTSD dexphi_s<>+0(SB), Z14
@@ -3461,11 +4489,11 @@ single102:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single102
+	JMP          single166
 
-tail103:
+tail167:
 	TESTQ        AX, AX
-	JZ           done104
+	JZ           done168
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -3494,7 +4522,7 @@ tail103:
 	VSCALEFPD    Z0, Z1, Z1
 	VMOVUPD      Z1, K1, (DX)
 
-done104:
+done168:
 	VZEROUPPER
 	RET
 
@@ -3556,9 +4584,9 @@ TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big105:
+big169:
 	CMPQ              AX, $0x00000018
-	JL                single106
+	JL                single170
 	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
 	PREFETCHT0        8256(CX)
@@ -3705,11 +4733,11 @@ big105:
 	ADDQ              $0x000000c0, CX
 	ADDQ              $0x000000c0, DX
 	SUBQ              $0x00000018, AX
-	JMP               big105
+	JMP               big169
 
-single106:
+single170:
 	CMPQ              AX, $0x00000008
-	JL                tail107
+	JL                tail171
 	VMOVUPD           (CX), Z0
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
 	VMULPD            Z1, Z1, Z2
@@ -3761,11 +4789,11 @@ single106:
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000040, DX
 	SUBQ              $0x00000008, AX
-	JMP               single106
+	JMP               single170
 
-tail107:
+tail171:
 	TESTQ             AX, AX
-	JZ                done108
+	JZ                done172
 	LEAQ              kmask<>+0(SB), BX
 	KMOVW             (BX)(AX*2), K1
 	VMOVUPD.Z         (CX), K1, Z0
@@ -3817,7 +4845,7 @@ tail107:
 	VORPD             Z0, Z2, Z2
 	VMOVUPD           Z2, K1, (DX)
 
-done108:
+done172:
 	VZEROUPPER
 	RET
 
@@ -3873,9 +4901,9 @@ TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big109:
+big173:
 	CMPQ         AX, $0x00000020
-	JL           single110
+	JL           single174
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -4001,11 +5029,11 @@ big109:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000020, AX
-	JMP          big109
+	JMP          big173
 
-single110:
+single174:
 	CMPQ         AX, $0x00000008
-	JL           tail111
+	JL           tail175
 	VMOVUPD      (CX), Z12
 	VORPD.BCST   dsignmask_s<>+0(SB), Z12, Z13
 	VBROADCASTSD dexplo_s<>+0(SB), Z14
@@ -4040,11 +5068,11 @@ single110:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single110
+	JMP          single174
 
-tail111:
+tail175:
 	TESTQ        AX, AX
-	JZ           done112
+	JZ           done176
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -4079,7 +5107,7 @@ tail111:
 	VDIVPD       Z2, Z0, Z0
 	VMOVUPD      Z0, K1, (DX)
 
-done112:
+done176:
 	VZEROUPPER
 	RET
 
@@ -4091,9 +5119,9 @@ TEXT ·saddAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big113:
+big177:
 	CMPQ     AX, $0x00000020
-	JL       single114
+	JL       single178
 	VMOVUPS  (CX), Y0
 	VADDPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -4110,11 +5138,11 @@ big113:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000020, AX
-	JMP      big113
+	JMP      big177
 
-single114:
+single178:
 	CMPQ     AX, $0x00000008
-	JL       tail115
+	JL       tail179
 	VMOVUPS  (CX), Y0
 	VADDPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -4122,11 +5150,11 @@ single114:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000008, AX
-	JMP      single114
+	JMP      single178
 
-tail115:
+tail179:
 	TESTQ      AX, AX
-	JZ         done116
+	JZ         done180
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -4136,7 +5164,7 @@ tail115:
 	VADDPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (BX)
 
-done116:
+done180:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4149,9 +5177,9 @@ TEXT ·smulAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big117:
+big181:
 	CMPQ     AX, $0x00000020
-	JL       single118
+	JL       single182
 	VMOVUPS  (CX), Y0
 	VMULPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -4168,11 +5196,11 @@ big117:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000020, AX
-	JMP      big117
+	JMP      big181
 
-single118:
+single182:
 	CMPQ     AX, $0x00000008
-	JL       tail119
+	JL       tail183
 	VMOVUPS  (CX), Y0
 	VMULPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -4180,11 +5208,11 @@ single118:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000008, AX
-	JMP      single118
+	JMP      single182
 
-tail119:
+tail183:
 	TESTQ      AX, AX
-	JZ         done120
+	JZ         done184
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -4194,7 +5222,7 @@ tail119:
 	VMULPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (BX)
 
-done120:
+done184:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4208,9 +5236,9 @@ TEXT ·sreluAVX2NT(SB), NOSPLIT, $0-24
 	VXORPS       Y0, Y0, Y0
 	VBROADCASTSS sabsmask<>+0(SB), Y1
 
-big121:
+big185:
 	CMPQ     AX, $0x00000020
-	JL       single122
+	JL       single186
 	VMAXPS   (CX), Y0, Y2
 	VANDPS   Y1, Y2, Y2
 	VMOVNTPS Y2, (DX)
@@ -4226,22 +5254,22 @@ big121:
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000080, DX
 	SUBQ     $0x00000020, AX
-	JMP      big121
+	JMP      big185
 
-single122:
+single186:
 	CMPQ     AX, $0x00000008
-	JL       tail123
+	JL       tail187
 	VMAXPS   (CX), Y0, Y2
 	VANDPS   Y1, Y2, Y2
 	VMOVNTPS Y2, (DX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000020, DX
 	SUBQ     $0x00000008, AX
-	JMP      single122
+	JMP      single186
 
-tail123:
+tail187:
 	TESTQ      AX, AX
-	JZ         done124
+	JZ         done188
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -4251,7 +5279,7 @@ tail123:
 	VANDPS     Y1, Y3, Y3
 	VMASKMOVPS Y3, Y2, (DX)
 
-done124:
+done188:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4263,9 +5291,9 @@ TEXT ·sexpAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big125:
+big189:
 	CMPQ         AX, $0x00000018
-	JL           single126
+	JL           single190
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -4348,11 +5376,11 @@ big125:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big125
+	JMP          big189
 
-single126:
+single190:
 	CMPQ         AX, $0x00000008
-	JL           tail127
+	JL           tail191
 	VMOVUPS      (CX), Y0
 	VMOVUPS      sexplo<>+0(SB), Y1
 	VMOVUPS      sexphi<>+0(SB), Y2
@@ -4383,11 +5411,11 @@ single126:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single126
+	JMP          single190
 
-tail127:
+tail191:
 	TESTQ        AX, AX
-	JZ           done128
+	JZ           done192
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -4420,7 +5448,7 @@ tail127:
 	VMULPS       Y2, Y3, Y3
 	VMASKMOVPS   Y3, Y0, (DX)
 
-done128:
+done192:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4432,9 +5460,9 @@ TEXT ·stanhAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big129:
+big193:
 	CMPQ        AX, $0x00000010
-	JL          single130
+	JL          single194
 	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
@@ -4521,11 +5549,11 @@ big129:
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         big129
+	JMP         big193
 
-single130:
+single194:
 	CMPQ        AX, $0x00000008
-	JL          tail131
+	JL          tail195
 	VMOVUPS     (CX), Y0
 	VMOVUPS     stanhfloor<>+0(SB), Y1
 	VMOVUPS     stanhclamp<>+0(SB), Y2
@@ -4571,11 +5599,11 @@ single130:
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single130
+	JMP         single194
 
-tail131:
+tail195:
 	TESTQ       AX, AX
-	JZ          done132
+	JZ          done196
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -4623,7 +5651,7 @@ tail131:
 	VORPS       Y1, Y5, Y5
 	VMASKMOVPS  Y5, Y0, (DX)
 
-done132:
+done196:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4635,9 +5663,9 @@ TEXT ·ssigmoidAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big133:
+big197:
 	CMPQ         AX, $0x00000018
-	JL           single134
+	JL           single198
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -4735,11 +5763,11 @@ big133:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big133
+	JMP          big197
 
-single134:
+single198:
 	CMPQ         AX, $0x00000008
-	JL           tail135
+	JL           tail199
 	VMOVUPS      (CX), Y0
 	VORPS        ssignmask<>+0(SB), Y0, Y1
 	VMOVUPS      sexplo<>+0(SB), Y2
@@ -4775,11 +5803,11 @@ single134:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single134
+	JMP          single198
 
-tail135:
+tail199:
 	TESTQ        AX, AX
-	JZ           done136
+	JZ           done200
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -4817,7 +5845,7 @@ tail135:
 	VDIVPS       Y3, Y2, Y2
 	VMASKMOVPS   Y2, Y0, (DX)
 
-done136:
+done200:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4830,9 +5858,9 @@ TEXT ·daddAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big137:
+big201:
 	CMPQ     AX, $0x00000010
-	JL       single138
+	JL       single202
 	VMOVUPD  (CX), Y0
 	VADDPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -4849,11 +5877,11 @@ big137:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000010, AX
-	JMP      big137
+	JMP      big201
 
-single138:
+single202:
 	CMPQ     AX, $0x00000004
-	JL       tail139
+	JL       tail203
 	VMOVUPD  (CX), Y0
 	VADDPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -4861,11 +5889,11 @@ single138:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000004, AX
-	JMP      single138
+	JMP      single202
 
-tail139:
+tail203:
 	TESTQ      AX, AX
-	JZ         done140
+	JZ         done204
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -4875,7 +5903,7 @@ tail139:
 	VADDPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done140:
+done204:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4888,9 +5916,9 @@ TEXT ·dmulAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big141:
+big205:
 	CMPQ     AX, $0x00000010
-	JL       single142
+	JL       single206
 	VMOVUPD  (CX), Y0
 	VMULPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -4907,11 +5935,11 @@ big141:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000010, AX
-	JMP      big141
+	JMP      big205
 
-single142:
+single206:
 	CMPQ     AX, $0x00000004
-	JL       tail143
+	JL       tail207
 	VMOVUPD  (CX), Y0
 	VMULPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -4919,11 +5947,11 @@ single142:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000004, AX
-	JMP      single142
+	JMP      single206
 
-tail143:
+tail207:
 	TESTQ      AX, AX
-	JZ         done144
+	JZ         done208
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -4933,7 +5961,7 @@ tail143:
 	VMULPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done144:
+done208:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4947,9 +5975,9 @@ TEXT ·dreluAVX2NT(SB), NOSPLIT, $0-24
 	VXORPD       Y0, Y0, Y0
 	VBROADCASTSD dabsmask<>+0(SB), Y1
 
-big145:
+big209:
 	CMPQ     AX, $0x00000010
-	JL       single146
+	JL       single210
 	VMAXPD   (CX), Y0, Y2
 	VANDPD   Y1, Y2, Y2
 	VMOVNTPD Y2, (DX)
@@ -4965,22 +5993,22 @@ big145:
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000080, DX
 	SUBQ     $0x00000010, AX
-	JMP      big145
+	JMP      big209
 
-single146:
+single210:
 	CMPQ     AX, $0x00000004
-	JL       tail147
+	JL       tail211
 	VMAXPD   (CX), Y0, Y2
 	VANDPD   Y1, Y2, Y2
 	VMOVNTPD Y2, (DX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000020, DX
 	SUBQ     $0x00000004, AX
-	JMP      single146
+	JMP      single210
 
-tail147:
+tail211:
 	TESTQ      AX, AX
-	JZ         done148
+	JZ         done212
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -4990,7 +6018,7 @@ tail147:
 	VANDPD     Y1, Y3, Y3
 	VMASKMOVPD Y3, Y2, (DX)
 
-done148:
+done212:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5002,9 +6030,9 @@ TEXT ·dexpAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big149:
+big213:
 	CMPQ         AX, $0x0000000c
-	JL           single150
+	JL           single214
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -5099,11 +6127,11 @@ big149:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big149
+	JMP          big213
 
-single150:
+single214:
 	CMPQ         AX, $0x00000004
-	JL           tail151
+	JL           tail215
 	VMOVUPD      (CX), Y0
 	VMOVUPD      dexplo<>+0(SB), Y1
 	VMOVUPD      dexphi<>+0(SB), Y2
@@ -5138,11 +6166,11 @@ single150:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single150
+	JMP          single214
 
-tail151:
+tail215:
 	TESTQ        AX, AX
-	JZ           done152
+	JZ           done216
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -5179,7 +6207,7 @@ tail151:
 	VMULPD       Y2, Y3, Y3
 	VMASKMOVPD   Y3, Y0, (DX)
 
-done152:
+done216:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5191,9 +6219,9 @@ TEXT ·dtanhAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big153:
+big217:
 	CMPQ         AX, $0x00000008
-	JL           single154
+	JL           single218
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -5304,11 +6332,11 @@ big153:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          big153
+	JMP          big217
 
-single154:
+single218:
 	CMPQ         AX, $0x00000004
-	JL           tail155
+	JL           tail219
 	VMOVUPD      (CX), Y0
 	VANDPD       dabsmask<>+0(SB), Y0, Y1
 	VMULPD       Y1, Y1, Y2
@@ -5366,11 +6394,11 @@ single154:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single154
+	JMP          single218
 
-tail155:
+tail219:
 	TESTQ        AX, AX
-	JZ           done156
+	JZ           done220
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -5430,7 +6458,7 @@ tail155:
 	VORPD        Y1, Y6, Y6
 	VMASKMOVPD   Y6, Y0, (DX)
 
-done156:
+done220:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5442,9 +6470,9 @@ TEXT ·dsigmoidAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big157:
+big221:
 	CMPQ         AX, $0x0000000c
-	JL           single158
+	JL           single222
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -5554,11 +6582,11 @@ big157:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big157
+	JMP          big221
 
-single158:
+single222:
 	CMPQ         AX, $0x00000004
-	JL           tail159
+	JL           tail223
 	VMOVUPD      (CX), Y0
 	VORPD        dsignmask<>+0(SB), Y0, Y1
 	VMOVUPD      dexplo<>+0(SB), Y2
@@ -5598,11 +6626,11 @@ single158:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single158
+	JMP          single222
 
-tail159:
+tail223:
 	TESTQ        AX, AX
-	JZ           done160
+	JZ           done224
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -5644,7 +6672,7 @@ tail159:
 	VDIVPD       Y3, Y2, Y2
 	VMASKMOVPD   Y2, Y0, (DX)
 
-done160:
+done224:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5657,9 +6685,9 @@ TEXT ·saddAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big161:
+big225:
 	CMPQ     AX, $0x00000040
-	JL       single162
+	JL       single226
 	VMOVUPS  (CX), Z0
 	VADDPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -5676,11 +6704,11 @@ big161:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000040, AX
-	JMP      big161
+	JMP      big225
 
-single162:
+single226:
 	CMPQ     AX, $0x00000010
-	JL       tail163
+	JL       tail227
 	VMOVUPS  (CX), Z0
 	VADDPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -5688,11 +6716,11 @@ single162:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000010, AX
-	JMP      single162
+	JMP      single226
 
-tail163:
+tail227:
 	TESTQ     AX, AX
-	JZ        done164
+	JZ        done228
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -5700,7 +6728,7 @@ tail163:
 	VADDPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done164:
+done228:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5713,9 +6741,9 @@ TEXT ·smulAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big165:
+big229:
 	CMPQ     AX, $0x00000040
-	JL       single166
+	JL       single230
 	VMOVUPS  (CX), Z0
 	VMULPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -5732,11 +6760,11 @@ big165:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000040, AX
-	JMP      big165
+	JMP      big229
 
-single166:
+single230:
 	CMPQ     AX, $0x00000010
-	JL       tail167
+	JL       tail231
 	VMOVUPS  (CX), Z0
 	VMULPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -5744,11 +6772,11 @@ single166:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000010, AX
-	JMP      single166
+	JMP      single230
 
-tail167:
+tail231:
 	TESTQ     AX, AX
-	JZ        done168
+	JZ        done232
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -5756,7 +6784,7 @@ tail167:
 	VMULPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done168:
+done232:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5770,9 +6798,9 @@ TEXT ·sreluAVX512NT(SB), NOSPLIT, $0-24
 	VXORPS       Z0, Z0, Z0
 	VBROADCASTSS sabsmask<>+0(SB), Z1
 
-big169:
+big233:
 	CMPQ     AX, $0x00000040
-	JL       single170
+	JL       single234
 	VMAXPS   (CX), Z0, Z2
 	VPANDD   Z1, Z2, Z2
 	VMOVNTPS Z2, (DX)
@@ -5788,22 +6816,22 @@ big169:
 	ADDQ     $0x00000100, CX
 	ADDQ     $0x00000100, DX
 	SUBQ     $0x00000040, AX
-	JMP      big169
+	JMP      big233
 
-single170:
+single234:
 	CMPQ     AX, $0x00000010
-	JL       tail171
+	JL       tail235
 	VMAXPS   (CX), Z0, Z2
 	VPANDD   Z1, Z2, Z2
 	VMOVNTPS Z2, (DX)
 	ADDQ     $0x00000040, CX
 	ADDQ     $0x00000040, DX
 	SUBQ     $0x00000010, AX
-	JMP      single170
+	JMP      single234
 
-tail171:
+tail235:
 	TESTQ     AX, AX
-	JZ        done172
+	JZ        done236
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z2
@@ -5811,7 +6839,7 @@ tail171:
 	VPANDD    Z1, Z2, Z2
 	VMOVUPS   Z2, K1, (DX)
 
-done172:
+done236:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5832,9 +6860,9 @@ TEXT ·sexpAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big173:
+big237:
 	CMPQ         AX, $0x00000050
-	JL           single174
+	JL           single238
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -5940,11 +6968,11 @@ big173:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000050, AX
-	JMP          big173
+	JMP          big237
 
-single174:
+single238:
 	CMPQ         AX, $0x00000010
-	JL           tail175
+	JL           tail239
 	VMOVUPS      (CX), Z9
 	VBROADCASTSS sexplo_s<>+0(SB), Z10
 	VBROADCASTSS sexphi_s<>+0(SB), Z11
@@ -5969,11 +6997,11 @@ single174:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single174
+	JMP          single238
 
-tail175:
+tail239:
 	TESTQ        AX, AX
-	JZ           done176
+	JZ           done240
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -5998,7 +7026,7 @@ tail175:
 	VSCALEFPS    Z0, Z1, Z1
 	VMOVUPS      Z1, K1, (DX)
 
-done176:
+done240:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6010,9 +7038,9 @@ TEXT ·stanhAVX512NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big177:
+big241:
 	CMPQ         AX, $0x00000030
-	JL           single178
+	JL           single242
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
 	PREFETCHT0   8256(CX)
@@ -6090,11 +7118,11 @@ big177:
 	ADDQ         $0x000000c0, CX
 	ADDQ         $0x000000c0, DX
 	SUBQ         $0x00000030, AX
-	JMP          big177
+	JMP          big241
 
-single178:
+single242:
 	CMPQ         AX, $0x00000010
-	JL           tail179
+	JL           tail243
 	VMOVUPS      (CX), Z0
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
@@ -6123,11 +7151,11 @@ single178:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single178
+	JMP          single242
 
-tail179:
+tail243:
 	TESTQ        AX, AX
-	JZ           done180
+	JZ           done244
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z0
@@ -6156,7 +7184,7 @@ tail179:
 	VORPS        Z0, Z2, Z2
 	VMOVUPS      Z2, K1, (DX)
 
-done180:
+done244:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6177,9 +7205,9 @@ TEXT ·ssigmoidAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big181:
+big245:
 	CMPQ         AX, $0x00000040
-	JL           single182
+	JL           single246
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -6289,11 +7317,11 @@ big181:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000040, AX
-	JMP          big181
+	JMP          big245
 
-single182:
+single246:
 	CMPQ         AX, $0x00000010
-	JL           tail183
+	JL           tail247
 	VMOVUPS      (CX), Z9
 	VORPS.BCST   ssignmask_s<>+0(SB), Z9, Z10
 	VBROADCASTSS sexplo_s<>+0(SB), Z11
@@ -6324,11 +7352,11 @@ single182:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single182
+	JMP          single246
 
-tail183:
+tail247:
 	TESTQ        AX, AX
-	JZ           done184
+	JZ           done248
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -6359,7 +7387,7 @@ tail183:
 	VDIVPS       Z2, Z0, Z0
 	VMOVUPS      Z0, K1, (DX)
 
-done184:
+done248:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6372,9 +7400,9 @@ TEXT ·daddAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big185:
+big249:
 	CMPQ     AX, $0x00000020
-	JL       single186
+	JL       single250
 	VMOVUPD  (CX), Z0
 	VADDPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -6391,11 +7419,11 @@ big185:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000020, AX
-	JMP      big185
+	JMP      big249
 
-single186:
+single250:
 	CMPQ     AX, $0x00000008
-	JL       tail187
+	JL       tail251
 	VMOVUPD  (CX), Z0
 	VADDPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -6403,11 +7431,11 @@ single186:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000008, AX
-	JMP      single186
+	JMP      single250
 
-tail187:
+tail251:
 	TESTQ     AX, AX
-	JZ        done188
+	JZ        done252
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -6415,7 +7443,7 @@ tail187:
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done188:
+done252:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6428,9 +7456,9 @@ TEXT ·dmulAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big189:
+big253:
 	CMPQ     AX, $0x00000020
-	JL       single190
+	JL       single254
 	VMOVUPD  (CX), Z0
 	VMULPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -6447,11 +7475,11 @@ big189:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000020, AX
-	JMP      big189
+	JMP      big253
 
-single190:
+single254:
 	CMPQ     AX, $0x00000008
-	JL       tail191
+	JL       tail255
 	VMOVUPD  (CX), Z0
 	VMULPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -6459,11 +7487,11 @@ single190:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000008, AX
-	JMP      single190
+	JMP      single254
 
-tail191:
+tail255:
 	TESTQ     AX, AX
-	JZ        done192
+	JZ        done256
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -6471,7 +7499,7 @@ tail191:
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done192:
+done256:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6485,9 +7513,9 @@ TEXT ·dreluAVX512NT(SB), NOSPLIT, $0-24
 	VXORPD       Z0, Z0, Z0
 	VBROADCASTSD dabsmask<>+0(SB), Z1
 
-big193:
+big257:
 	CMPQ     AX, $0x00000020
-	JL       single194
+	JL       single258
 	VMAXPD   (CX), Z0, Z2
 	VPANDQ   Z1, Z2, Z2
 	VMOVNTPD Z2, (DX)
@@ -6503,22 +7531,22 @@ big193:
 	ADDQ     $0x00000100, CX
 	ADDQ     $0x00000100, DX
 	SUBQ     $0x00000020, AX
-	JMP      big193
+	JMP      big257
 
-single194:
+single258:
 	CMPQ     AX, $0x00000008
-	JL       tail195
+	JL       tail259
 	VMAXPD   (CX), Z0, Z2
 	VPANDQ   Z1, Z2, Z2
 	VMOVNTPD Z2, (DX)
 	ADDQ     $0x00000040, CX
 	ADDQ     $0x00000040, DX
 	SUBQ     $0x00000008, AX
-	JMP      single194
+	JMP      single258
 
-tail195:
+tail259:
 	TESTQ     AX, AX
-	JZ        done196
+	JZ        done260
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z2
@@ -6526,7 +7554,7 @@ tail195:
 	VPANDQ    Z1, Z2, Z2
 	VMOVUPD   Z2, K1, (DX)
 
-done196:
+done260:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6550,9 +7578,9 @@ TEXT ·dexpAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big197:
+big261:
 	CMPQ         AX, $0x00000028
-	JL           single198
+	JL           single262
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -6678,11 +7706,11 @@ big197:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000028, AX
-	JMP          big197
+	JMP          big261
 
-single198:
+single262:
 	CMPQ         AX, $0x00000008
-	JL           tail199
+	JL           tail263
 	VMOVUPD      (CX), Z12
 	VBROADCASTSD dexplo_s<>+0(SB), Z13
 	VBROADCASTSD dexphi_s<>+0(SB), Z14
@@ -6711,11 +7739,11 @@ single198:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single198
+	JMP          single262
 
-tail199:
+tail263:
 	TESTQ        AX, AX
-	JZ           done200
+	JZ           done264
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -6744,7 +7772,7 @@ tail199:
 	VSCALEFPD    Z0, Z1, Z1
 	VMOVUPD      Z1, K1, (DX)
 
-done200:
+done264:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6756,9 +7784,9 @@ TEXT ·dtanhAVX512NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big201:
+big265:
 	CMPQ              AX, $0x00000018
-	JL                single202
+	JL                single266
 	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
 	PREFETCHT0        8256(CX)
@@ -6905,11 +7933,11 @@ big201:
 	ADDQ              $0x000000c0, CX
 	ADDQ              $0x000000c0, DX
 	SUBQ              $0x00000018, AX
-	JMP               big201
+	JMP               big265
 
-single202:
+single266:
 	CMPQ              AX, $0x00000008
-	JL                tail203
+	JL                tail267
 	VMOVUPD           (CX), Z0
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
 	VMULPD            Z1, Z1, Z2
@@ -6961,11 +7989,11 @@ single202:
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000040, DX
 	SUBQ              $0x00000008, AX
-	JMP               single202
+	JMP               single266
 
-tail203:
+tail267:
 	TESTQ             AX, AX
-	JZ                done204
+	JZ                done268
 	LEAQ              kmask<>+0(SB), BX
 	KMOVW             (BX)(AX*2), K1
 	VMOVUPD.Z         (CX), K1, Z0
@@ -7017,7 +8045,7 @@ tail203:
 	VORPD             Z0, Z2, Z2
 	VMOVUPD           Z2, K1, (DX)
 
-done204:
+done268:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7041,9 +8069,9 @@ TEXT ·dsigmoidAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big205:
+big269:
 	CMPQ         AX, $0x00000020
-	JL           single206
+	JL           single270
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -7169,11 +8197,11 @@ big205:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000020, AX
-	JMP          big205
+	JMP          big269
 
-single206:
+single270:
 	CMPQ         AX, $0x00000008
-	JL           tail207
+	JL           tail271
 	VMOVUPD      (CX), Z12
 	VORPD.BCST   dsignmask_s<>+0(SB), Z12, Z13
 	VBROADCASTSD dexplo_s<>+0(SB), Z14
@@ -7208,11 +8236,11 @@ single206:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single206
+	JMP          single270
 
-tail207:
+tail271:
 	TESTQ        AX, AX
-	JZ           done208
+	JZ           done272
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -7247,7 +8275,7 @@ tail207:
 	VDIVPD       Z2, Z0, Z0
 	VMOVUPD      Z0, K1, (DX)
 
-done208:
+done272:
 	SFENCE
 	VZEROUPPER
 	RET

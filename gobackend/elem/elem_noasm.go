@@ -12,8 +12,4 @@ func axpyAsm[T Float](impl, T, []T, []T)           { panic("elem: no assembly") 
 func unaryAsm[T Float](impl, op, []T, []T)         { panic("elem: no assembly") }
 func binaryAsmNT[T Float](impl, op, []T, []T, []T) { panic("elem: no assembly") }
 func unaryAsmNT[T Float](impl, op, []T, []T)       { panic("elem: no assembly") }
-
-func saxpyAVX2(int, float32, *float32, *float32)   { panic("elem: no assembly") }
-func daxpyAVX2(int, float64, *float64, *float64)   { panic("elem: no assembly") }
-func saxpyAVX512(int, float32, *float32, *float32) { panic("elem: no assembly") }
-func daxpyAVX512(int, float64, *float64, *float64) { panic("elem: no assembly") }
+func axpyKernel[T Float](impl, T, []T, []T)        { panic("elem: no assembly") }

@@ -7,15 +7,28 @@ package elem
 // saddAVX2 sets z[i] = x[i] + y[i] for i < n (z may be x or y).
 func saddAVX2(n int, x *float32, y *float32, z *float32)
 
+// saddBackAVX2 sets z[i] = x[i] + y[i] for i < n (z may be x or y), from i = n−1 down.
+func saddBackAVX2(n int, x *float32, y *float32, z *float32)
+
 // smulAVX2 sets z[i] = x[i] · y[i] for i < n (z may be x or y).
 func smulAVX2(n int, x *float32, y *float32, z *float32)
+
+// smulBackAVX2 sets z[i] = x[i] · y[i] for i < n (z may be x or y), from i = n−1 down.
+func smulBackAVX2(n int, x *float32, y *float32, z *float32)
 
 // saxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func saxpyAVX2(n int, alpha float32, x *float32, y *float32)
 
+// saxpyBackAVX2 sets y[i] += alpha·x[i] for i < n, from i = n−1 down (one rounding: FMA).
+func saxpyBackAVX2(n int, alpha float32, x *float32, y *float32)
+
 // sreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
 // cleared), -0 becomes +0.
 func sreluAVX2(n int, x *float32, y *float32)
+
+// sreluBackAVX2 sets y[i] = max(x[i], 0) for i < n, from i = n−1 down; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+func sreluBackAVX2(n int, x *float32, y *float32)
 
 // sexpAVX2 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
 // gobackend/_asm for the method and its error.
@@ -32,15 +45,28 @@ func ssigmoidAVX2(n int, x *float32, y *float32)
 // daddAVX2 sets z[i] = x[i] + y[i] for i < n (z may be x or y).
 func daddAVX2(n int, x *float64, y *float64, z *float64)
 
+// daddBackAVX2 sets z[i] = x[i] + y[i] for i < n (z may be x or y), from i = n−1 down.
+func daddBackAVX2(n int, x *float64, y *float64, z *float64)
+
 // dmulAVX2 sets z[i] = x[i] · y[i] for i < n (z may be x or y).
 func dmulAVX2(n int, x *float64, y *float64, z *float64)
+
+// dmulBackAVX2 sets z[i] = x[i] · y[i] for i < n (z may be x or y), from i = n−1 down.
+func dmulBackAVX2(n int, x *float64, y *float64, z *float64)
 
 // daxpyAVX2 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 func daxpyAVX2(n int, alpha float64, x *float64, y *float64)
 
+// daxpyBackAVX2 sets y[i] += alpha·x[i] for i < n, from i = n−1 down (one rounding: FMA).
+func daxpyBackAVX2(n int, alpha float64, x *float64, y *float64)
+
 // dreluAVX2 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
 // cleared), -0 becomes +0.
 func dreluAVX2(n int, x *float64, y *float64)
+
+// dreluBackAVX2 sets y[i] = max(x[i], 0) for i < n, from i = n−1 down; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+func dreluBackAVX2(n int, x *float64, y *float64)
 
 // dexpAVX2 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
 // gobackend/_asm for the method and its error.
@@ -58,18 +84,35 @@ func dsigmoidAVX2(n int, x *float64, y *float64)
 // It needs AVX-512F.
 func saddAVX512(n int, x *float32, y *float32, z *float32)
 
+// saddBackAVX512 sets z[i] = x[i] + y[i] for i < n (z may be x or y), from i = n−1 down.
+// It needs AVX-512F.
+func saddBackAVX512(n int, x *float32, y *float32, z *float32)
+
 // smulAVX512 sets z[i] = x[i] · y[i] for i < n (z may be x or y).
 // It needs AVX-512F.
 func smulAVX512(n int, x *float32, y *float32, z *float32)
+
+// smulBackAVX512 sets z[i] = x[i] · y[i] for i < n (z may be x or y), from i = n−1 down.
+// It needs AVX-512F.
+func smulBackAVX512(n int, x *float32, y *float32, z *float32)
 
 // saxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 // It needs AVX-512F.
 func saxpyAVX512(n int, alpha float32, x *float32, y *float32)
 
+// saxpyBackAVX512 sets y[i] += alpha·x[i] for i < n, from i = n−1 down (one rounding: FMA).
+// It needs AVX-512F.
+func saxpyBackAVX512(n int, alpha float32, x *float32, y *float32)
+
 // sreluAVX512 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
 // cleared), -0 becomes +0.
 // It needs AVX-512F.
 func sreluAVX512(n int, x *float32, y *float32)
+
+// sreluBackAVX512 sets y[i] = max(x[i], 0) for i < n, from i = n−1 down; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// It needs AVX-512F.
+func sreluBackAVX512(n int, x *float32, y *float32)
 
 // sexpAVX512 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
 // gobackend/_asm for the method and its error.
@@ -90,18 +133,35 @@ func ssigmoidAVX512(n int, x *float32, y *float32)
 // It needs AVX-512F.
 func daddAVX512(n int, x *float64, y *float64, z *float64)
 
+// daddBackAVX512 sets z[i] = x[i] + y[i] for i < n (z may be x or y), from i = n−1 down.
+// It needs AVX-512F.
+func daddBackAVX512(n int, x *float64, y *float64, z *float64)
+
 // dmulAVX512 sets z[i] = x[i] · y[i] for i < n (z may be x or y).
 // It needs AVX-512F.
 func dmulAVX512(n int, x *float64, y *float64, z *float64)
+
+// dmulBackAVX512 sets z[i] = x[i] · y[i] for i < n (z may be x or y), from i = n−1 down.
+// It needs AVX-512F.
+func dmulBackAVX512(n int, x *float64, y *float64, z *float64)
 
 // daxpyAVX512 sets y[i] += alpha·x[i] for i < n (one rounding: FMA).
 // It needs AVX-512F.
 func daxpyAVX512(n int, alpha float64, x *float64, y *float64)
 
+// daxpyBackAVX512 sets y[i] += alpha·x[i] for i < n, from i = n−1 down (one rounding: FMA).
+// It needs AVX-512F.
+func daxpyBackAVX512(n int, alpha float64, x *float64, y *float64)
+
 // dreluAVX512 sets y[i] = max(x[i], 0) for i < n; NaN stays NaN (its sign
 // cleared), -0 becomes +0.
 // It needs AVX-512F.
 func dreluAVX512(n int, x *float64, y *float64)
+
+// dreluBackAVX512 sets y[i] = max(x[i], 0) for i < n, from i = n−1 down; NaN stays NaN (its sign
+// cleared), -0 becomes +0.
+// It needs AVX-512F.
+func dreluBackAVX512(n int, x *float64, y *float64)
 
 // dexpAVX512 sets y[i] = exp(x[i]) for i < n (y may be x); see math.go in
 // gobackend/_asm for the method and its error.
