@@ -10,37 +10,6 @@ import (
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
-func TestBackwardChoice(t *testing.T) {
-	const p = 1 << 20 // a page-aligned base
-	for _, c := range []struct {
-		out, in uintptr
-		want    bool
-	}{
-		{p + 576, p, true}, // the store 576 bytes behind the load: down
-		{p + 64, p, true},  // a line behind
-		{p + aliasWindow - 8, p, true},
-		{p + aliasWindow, p, false}, // far enough behind
-		{p, p, false},               // in place, or the same offset
-		{p, p + 576, false},         // stores ahead of loads walking up
-		{p + 4096 + 576, p, true},   // only the page offset counts
-		{p + 2048, p + 4096, false}, // half a page either way
-	} {
-		if got := backward1(c.out, c.in); got != c.want {
-			t.Errorf("backward1(%#x, %#x) = %v, want %v", c.out, c.in, got, c.want)
-		}
-	}
-	// Two inputs: down only where up aliases on one and down on neither.
-	if !backward2(p+1152, p, p+576) {
-		t.Error("backward2: z 1152 and 576 bytes past x and y (pb's placement) should walk down")
-	}
-	if backward2(p+576, p, p+1024) {
-		t.Error("backward2: z trails x by 576 but y by -448: down would alias on y")
-	}
-	if backward2(p, p, p+2048) {
-		t.Error("backward2: in place on x, y half a page away: no reason to walk down")
-	}
-}
-
 // TestBackwardKernels places x, y and z in one buffer at page offsets that
 // make Add, Mul, ReLU and Axpy walk down (and, mirrored, up), over every
 // length 0..300 and a few longer, and checks each against the generic

@@ -89,34 +89,6 @@ func forChunks(n, threads, minChunk int, f func(lo, hi int)) {
 
 func single(n, threads, minChunk int) bool { return num.Single(n, threads, minChunk) }
 
-// aliasWindow is how far, in page offset, a store may trail a later load
-// and still hold it up: a load whose address has the same low 12 bits as
-// a store's in the store buffer waits for that store (4K aliasing). An
-// AVX-512 daxpy of 1024 elements, y's page offset d bytes past x's, took
-// 1.2–1.37× its time at d = 128–1152 against d = 0 or 1280–3968 (the Ice
-// Lake VM, best of 30 rounds each, d in steps of 128); pb places its
-// operands 576 bytes apart. Past the window the loads are far enough
-// ahead.
-const aliasWindow = 1536
-
-// trails reports whether a store at out trails a load at in by less than
-// aliasWindow in page offset when both walk up from there.
-func trails(out, in uintptr) bool {
-	d := (out - in) & 4095
-	return d != 0 && d < aliasWindow
-}
-
-// backward1 reports whether a kernel writing out while reading in should
-// walk down (the *Back kernels): walking up, its stores trail its loads
-// within aliasWindow; walking down they lead them.
-func backward1(out, in uintptr) bool { return trails(out, in) }
-
-// backward2 is backward1 for two inputs: down where up aliases on either
-// and down on neither.
-func backward2(out, in1, in2 uintptr) bool {
-	return (trails(out, in1) || trails(out, in2)) && !trails(in1, out) && !trails(in2, out)
-}
-
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)
