@@ -229,23 +229,30 @@ func (g *gen) loopW(t dtype, w width, unroll int, n Register, ptrs []Register, b
 	g.Label(tail)
 	g.TESTQ(n, n)
 	g.JZ(LabelRef(done))
+	g.maskedTail(t, w, n, body)
+	g.Label(done)
+}
+
+// maskedTail runs body once on the n < lanes elements at the pointers,
+// under a mask of n lanes: a mask register for zmm, a ymm of all-ones
+// lanes (VMASKMOVPS) otherwise.
+func (g *gen) maskedTail(t dtype, w width, n Register, body func(u, of int, k Op)) {
 	tbl := g.GP64()
 	if w == zmm {
 		g.LEAQ(g.kmaskTable(), tbl)
 		km := g.K()
 		g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
 		body(0, 1, km)
-	} else {
-		off := g.GP64()
-		g.LEAQ(g.maskTable(), tbl)
-		g.MOVQ(n, off)
-		g.SHLQ(U8(log2(t.size)), off)
-		g.NEGQ(off)
-		mask := g.YMM()
-		g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
-		body(0, 1, mask)
+		return
 	}
-	g.Label(done)
+	off := g.GP64()
+	g.LEAQ(g.maskTable(), tbl)
+	g.MOVQ(n, off)
+	g.SHLQ(U8(log2(t.size)), off)
+	g.NEGQ(off)
+	mask := g.YMM()
+	g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
+	body(0, 1, mask)
 }
 
 // loopBackW is loopW walking down from the end: the pointers start past
@@ -293,19 +300,7 @@ func (g *gen) loopBackW(t dtype, w width, unroll int, n Register, ptrs []Registe
 	for _, p := range ptrs {
 		g.SUBQ(head, p)
 	}
-	tbl := g.GP64()
-	if w == zmm {
-		g.LEAQ(g.kmaskTable(), tbl)
-		km := g.K()
-		g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
-		body(0, 1, km)
-	} else {
-		g.LEAQ(g.maskTable(), tbl)
-		g.NEGQ(head)
-		mask := g.YMM()
-		g.VMOVDQU(Mem{Base: tbl, Index: head, Scale: 1, Disp: 32}, mask)
-		body(0, 1, mask)
-	}
+	g.maskedTail(t, w, n, body)
 	g.Label(done)
 }
 

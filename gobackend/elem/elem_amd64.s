@@ -126,11 +126,13 @@ single6:
 tail7:
 	TESTQ      AX, AX
 	JZ         done8
-	SHLQ       $0x02, AX
-	SUBQ       AX, CX
-	SUBQ       AX, DX
-	SUBQ       AX, BX
+	MOVQ       AX, SI
+	SHLQ       $0x02, SI
+	SUBQ       SI, CX
+	SUBQ       SI, DX
+	SUBQ       SI, BX
 	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x02, AX
 	NEGQ       AX
 	VMOVDQU    32(SI)(AX*1), Y0
 	VMASKMOVPS (CX), Y0, Y1
@@ -246,11 +248,13 @@ single14:
 tail15:
 	TESTQ      AX, AX
 	JZ         done16
-	SHLQ       $0x02, AX
-	SUBQ       AX, CX
-	SUBQ       AX, DX
-	SUBQ       AX, BX
+	MOVQ       AX, SI
+	SHLQ       $0x02, SI
+	SUBQ       SI, CX
+	SUBQ       SI, DX
+	SUBQ       SI, BX
 	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x02, AX
 	NEGQ       AX
 	VMOVDQU    32(SI)(AX*1), Y0
 	VMASKMOVPS (CX), Y0, Y1
@@ -385,10 +389,12 @@ single22:
 tail23:
 	TESTQ       AX, AX
 	JZ          done24
-	SHLQ        $0x02, AX
-	SUBQ        AX, CX
-	SUBQ        AX, DX
+	MOVQ        AX, BX
+	SHLQ        $0x02, BX
+	SUBQ        BX, CX
+	SUBQ        BX, DX
 	LEAQ        tailmask<>+0(SB), BX
+	SHLQ        $0x02, AX
 	NEGQ        AX
 	VMOVDQU     32(BX)(AX*1), Y1
 	VMASKMOVPS  (DX), Y1, Y2
@@ -511,10 +517,12 @@ single30:
 tail31:
 	TESTQ      AX, AX
 	JZ         done32
-	SHLQ       $0x02, AX
-	SUBQ       AX, CX
-	SUBQ       AX, DX
+	MOVQ       AX, BX
+	SHLQ       $0x02, BX
+	SUBQ       BX, CX
+	SUBQ       BX, DX
 	LEAQ       tailmask<>+0(SB), BX
+	SHLQ       $0x02, AX
 	NEGQ       AX
 	VMOVDQU    32(BX)(AX*1), Y2
 	VMASKMOVPS (CX), Y2, Y3
@@ -1507,11 +1515,13 @@ single50:
 tail51:
 	TESTQ      AX, AX
 	JZ         done52
-	SHLQ       $0x03, AX
-	SUBQ       AX, CX
-	SUBQ       AX, DX
-	SUBQ       AX, BX
+	MOVQ       AX, SI
+	SHLQ       $0x03, SI
+	SUBQ       SI, CX
+	SUBQ       SI, DX
+	SUBQ       SI, BX
 	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x03, AX
 	NEGQ       AX
 	VMOVDQU    32(SI)(AX*1), Y0
 	VMASKMOVPD (CX), Y0, Y1
@@ -1627,11 +1637,13 @@ single58:
 tail59:
 	TESTQ      AX, AX
 	JZ         done60
-	SHLQ       $0x03, AX
-	SUBQ       AX, CX
-	SUBQ       AX, DX
-	SUBQ       AX, BX
+	MOVQ       AX, SI
+	SHLQ       $0x03, SI
+	SUBQ       SI, CX
+	SUBQ       SI, DX
+	SUBQ       SI, BX
 	LEAQ       tailmask<>+0(SB), SI
+	SHLQ       $0x03, AX
 	NEGQ       AX
 	VMOVDQU    32(SI)(AX*1), Y0
 	VMASKMOVPD (CX), Y0, Y1
@@ -1766,10 +1778,12 @@ single66:
 tail67:
 	TESTQ       AX, AX
 	JZ          done68
-	SHLQ        $0x03, AX
-	SUBQ        AX, CX
-	SUBQ        AX, DX
+	MOVQ        AX, BX
+	SHLQ        $0x03, BX
+	SUBQ        BX, CX
+	SUBQ        BX, DX
 	LEAQ        tailmask<>+0(SB), BX
+	SHLQ        $0x03, AX
 	NEGQ        AX
 	VMOVDQU     32(BX)(AX*1), Y1
 	VMASKMOVPD  (DX), Y1, Y2
@@ -1888,10 +1902,12 @@ single74:
 tail75:
 	TESTQ      AX, AX
 	JZ         done76
-	SHLQ       $0x03, AX
-	SUBQ       AX, CX
-	SUBQ       AX, DX
+	MOVQ       AX, BX
+	SHLQ       $0x03, BX
+	SUBQ       BX, CX
+	SUBQ       BX, DX
 	LEAQ       tailmask<>+0(SB), BX
+	SHLQ       $0x03, AX
 	NEGQ       AX
 	VMOVDQU    32(BX)(AX*1), Y2
 	VMASKMOVPD (CX), Y2, Y3
