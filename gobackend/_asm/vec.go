@@ -260,7 +260,7 @@ func (g *gen) maskedTail(t dtype, w width, n Register, body func(u, of int, k Op
 // which body takes highest first, so every load and store lies below
 // those before it; the first n mod lanes elements come last, masked.
 // The element-wise kernels whose output's page offset is just ahead of an
-// input's run it (elem: backward): walking up, each load would then
+// input's run it (elem, by num.WalkDown): walking up, each load would then
 // share its address's low 12 bits with a store a few hundred bytes back,
 // still in the store buffer, and wait for it (4K aliasing).
 func (g *gen) loopBackW(t dtype, w width, unroll int, n Register, ptrs []Register, body func(u, of int, k Op)) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/peakbench/peakbench/gobackend/internal/num"
+	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
 
@@ -32,6 +34,7 @@ func testBackward[T Float](t *testing.T) {
 	}
 	// Byte offsets of y and z past x (each operand in its own 16 KiB).
 	placements := [][2]int{{576, 1152}, {64, 128}, {0, 512}, {1152, 576}, {4096 - 576, 4096 - 1152}}
+	seen := map[bool]bool{} // the directions the placements chose
 	for _, lvl := range levels() {
 		if lvl == isa.Generic {
 			continue
@@ -43,6 +46,11 @@ func testBackward[T Float](t *testing.T) {
 				}
 				at := func(slot, off int) []T { s := base + slot*16384/size + off/size; return buf[s : s+n] }
 				x, y, z := at(0, 0), at(1, pl[0]), at(2, pl[1])
+				if n > 0 {
+					p := func(s []T) uintptr { return uintptr(unsafe.Pointer(&s[0])) }
+					seen[num.WalkDown(p(z), p(x), p(y))] = true
+					seen[num.WalkDown(p(y), p(x))] = true
+				}
 				for i := range buf {
 					buf[i] = T(math.NaN())
 				}
@@ -69,7 +77,7 @@ func testBackward[T Float](t *testing.T) {
 				Axpy(isa.Generic, 0.75, x, want, 1)
 				Axpy(lvl, 0.75, x, y, 1)
 				for i := range n {
-					tol := 4 * float64(numtestEps[T]()) * (math.Abs(float64(y0[i])) + math.Abs(0.75*float64(x[i])))
+					tol := 4 * numtest.Eps[T]() * (math.Abs(float64(y0[i])) + math.Abs(0.75*float64(x[i])))
 					if math.Abs(float64(y[i]-want[i])) > tol {
 						t.Fatalf("axpy %s: y[%d] = %v, want %v", name, i, y[i], want[i])
 					}
@@ -87,12 +95,7 @@ func testBackward[T Float](t *testing.T) {
 			}
 		}
 	}
-}
-
-func numtestEps[T Float]() float64 {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return 0x1p-24
+	if len(levels()) > 1 && !(seen[true] && seen[false]) {
+		t.Errorf("the placements walked down %v, up %v: want both", seen[true], seen[false])
 	}
-	return 0x1p-53
 }

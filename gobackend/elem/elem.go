@@ -122,9 +122,9 @@ func Mul[T Float](lvl isa.Level, x, y, z []T, threads int) {
 // Axpy sets y += alpha·x.
 func Axpy[T Float](lvl isa.Level, alpha T, x, y []T, threads int) {
 	n := len(x)
-	// One thread: the assembly straight from here (see single-thread calls
-	// below), with no call before it that would make the compiler save
-	// every argument first.
+	// One thread: the kernel (axpyKernel, which picks the direction)
+	// straight from here, with no call before it that would make the
+	// compiler save every argument first (see single-thread calls below).
 	if k := implFor(tune.Current().Level(lvl, 3*n*num.Size[T]())); threads == 1 && k != implGeneric && n > 0 && len(y) == n {
 		axpyKernel(k, alpha, x, y)
 		return
