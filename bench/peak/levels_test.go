@@ -632,6 +632,25 @@ func TestPlannedLevels(t *testing.T) {
 	}
 }
 
+// TestPlannedLevelsSmallPeak: a sweep that read fastest at its first point
+// (8 KiB in all on two threads) still gives the first level a working set
+// of one step a thread where the level's plateau holds it, and none where
+// it does not.
+func TestPlannedLevelsSmallPeak(t *testing.T) {
+	plan := levelPlan{caches: []CacheLevel{
+		{Level: "L1", Found: true, PeakBytes: 8 * kib, EffectiveBytes: 64 * kib},
+		{Level: "L2", Found: true, PeakBytes: 240 * kib, EffectiveBytes: 1700 * kib},
+	}, dramBytes: 64 * mib}
+	ls := plannedLevels(plan, 2, true)
+	if len(ls) != 3 || ls[0].name != "L1" || ls[0].elems != 2*streamStep {
+		t.Fatalf("2 threads, L1 peaking at 8 KiB: %+v, want L1 at %d elements, L2, DRAM", ls, 2*streamStep)
+	}
+	plan.caches[0].EffectiveBytes = 8 * kib // one step a thread (12 KiB in all) does not fit
+	if ls := plannedLevels(plan, 2, true); len(ls) != 2 || ls[0].name != "L2" {
+		t.Errorf("L1 holding 8 KiB: %+v, want L2 and DRAM only", ls)
+	}
+}
+
 // TestPlannedLevelsManyThreads: many threads sharing few cores leave each a
 // sliver of L1; every pattern of every level kept must still get arrays to
 // stream (an empty one panicked in the read of its first element).

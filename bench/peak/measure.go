@@ -433,23 +433,30 @@ type triadLevel struct {
 // split between the threads.
 func plannedLevels(plan levelPlan, threads int, withDRAM bool) []triadLevel {
 	var ls []triadLevel
-	add := func(level string, bytes int) {
+	add := func(level string, bytes, fits int) {
 		// A multiple of 2·streamStep, so that the other patterns' arrays
-		// (1.5 or 3 times as long, the same footprint) are whole steps too;
-		// none when a thread's share is smaller (a sliver of L1 when many
-		// threads share a core would leave them empty).
+		// (1.5 or 3 times as long, the same footprint) are whole steps too.
+		// A thread's share below that still gets one where the level's
+		// plateau holds it (fits): a sweep that read fastest at its first
+		// point (8 KiB on two threads of the Ice Lake VM) would otherwise
+		// leave L1 without peaks, and its working sets compared with the
+		// DRAM ceiling. None where even that is too large (a sliver of L1
+		// when many threads share a core would leave the arrays empty).
 		n := bytes / threads / 24 / (2 * streamStep) * (2 * streamStep)
+		if n == 0 && 24*2*streamStep*threads <= fits {
+			n = 2 * streamStep
+		}
 		if n > 0 {
 			ls = append(ls, triadLevel{level, n})
 		}
 	}
 	for _, c := range plan.caches {
 		if c.Found {
-			add(c.Level, c.PeakBytes)
+			add(c.Level, c.PeakBytes, c.EffectiveBytes)
 		}
 	}
 	if withDRAM {
-		add("DRAM", plan.dramBytes)
+		add("DRAM", plan.dramBytes, 0)
 	}
 	return ls
 }
