@@ -77,25 +77,6 @@ func (g *gen) poolFold(t dtype, avg bool, a, acc, zero, nan VecVirtual) {
 	g.vfmadd231(t, a, zero, nan)
 }
 
-// poolTail sets k to the tail mask of r lanes (r < lanes) of width w.
-func (g *gen) poolTail(t dtype, w width, r Register) Op {
-	tbl := g.GP64()
-	if w == zmm {
-		g.LEAQ(g.kmaskTable(), tbl)
-		k := g.K()
-		g.KMOVW(Mem{Base: tbl, Index: r, Scale: 2}, k)
-		return k
-	}
-	off := g.GP64()
-	g.LEAQ(g.maskTable(), tbl)
-	g.MOVQ(r, off)
-	g.SHLQ(U8(log2(t.size)), off)
-	g.NEGQ(off)
-	mask := g.YMM()
-	g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
-	return mask
-}
-
 // poolEpilogue ORs the NaN accumulators into the return value (max) and
 // returns.
 func (g *gen) poolEpilogue(t dtype, w width, avg bool, nan []VecVirtual) {
@@ -205,7 +186,7 @@ func (g *gen) poolTaps(t dtype, w width, avg bool) {
 	g.poolRuns(t, w, unroll, w.bytes, func(yr, xr Register, of int, r Op) {
 		var k Op
 		if r != nil {
-			k = g.poolTail(t, w, r.(Register))
+			k = g.tailMask(t, w, r.(Register))
 		}
 		tp, off, tn := g.GP64(), g.GP64(), g.GP64()
 		g.MOVQ(g.addr("offs"), tp)
@@ -278,7 +259,7 @@ func (g *gen) poolTaps2(t dtype, w width, avg bool) {
 			g.CMPQ(rA, l)
 			g.CMOVQGT(l, rA)
 			g.SUBQ(rA, rB)
-			kA, kB, kY = g.poolTail(t, w, rA), g.poolTail(t, w, rB), g.poolTail(t, w, r.(Register))
+			kA, kB, kY = g.tailMask(t, w, rA), g.tailMask(t, w, rB), g.tailMask(t, w, r.(Register))
 		}
 		pair := func(off Register) (a, b VecVirtual) {
 			a, b = g.vec(w), g.vec(w)

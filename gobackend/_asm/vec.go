@@ -234,25 +234,29 @@ func (g *gen) loopW(t dtype, w width, unroll int, n Register, ptrs []Register, b
 }
 
 // maskedTail runs body once on the n < lanes elements at the pointers,
-// under a mask of n lanes: a mask register for zmm, a ymm of all-ones
-// lanes (VMASKMOVPS) otherwise.
+// under their mask (tailMask).
 func (g *gen) maskedTail(t dtype, w width, n Register, body func(u, of int, k Op)) {
+	body(0, 1, g.tailMask(t, w, n))
+}
+
+// tailMask returns the mask of the first r lanes (r < lanes) of width w:
+// a mask register for zmm, a ymm of all-ones lanes (VMASKMOVPS) otherwise.
+func (g *gen) tailMask(t dtype, w width, r Register) Op {
 	tbl := g.GP64()
 	if w == zmm {
 		g.LEAQ(g.kmaskTable(), tbl)
-		km := g.K()
-		g.KMOVW(Mem{Base: tbl, Index: n, Scale: 2}, km)
-		body(0, 1, km)
-		return
+		k := g.K()
+		g.KMOVW(Mem{Base: tbl, Index: r, Scale: 2}, k)
+		return k
 	}
 	off := g.GP64()
 	g.LEAQ(g.maskTable(), tbl)
-	g.MOVQ(n, off)
+	g.MOVQ(r, off)
 	g.SHLQ(U8(log2(t.size)), off)
 	g.NEGQ(off)
 	mask := g.YMM()
 	g.VMOVDQU(Mem{Base: tbl, Index: off, Scale: 1, Disp: 32}, mask)
-	body(0, 1, mask)
+	return mask
 }
 
 // loopBackW is loopW walking down from the end: the pointers start past
