@@ -373,7 +373,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []result.Resul
 	}
 	pattern := workloadPattern(w)
 	level := p.Peaks.LevelFor(p.Machine, w.Footprint(), threads)
-	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
+	bw, _, ok := p.Peaks.CeilingFor(level, pattern, threads)
 	compute, _ := p.Peaks.ComputeFor(string(w.ComputeDType()), threads)
 	if !ok || w.Intensity()*bw.GBPS >= compute.TheoreticalGFLOPS {
 		return nil, nil
@@ -474,10 +474,9 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 	// share (nonTemporalPattern: copy-nt or widen-nt) where that is
 	// higher: such stores skip the read for ownership the others pay.
 	pattern := workloadPattern(w)
-	bw, ok := p.Peaks.PatternBandwidthFor(level, pattern, threads)
-	if !ok {
-		level = "DRAM"
-		bw, _ = p.Peaks.PatternBandwidthFor(level, pattern, threads)
+	bw, bwNote, ok := p.Peaks.CeilingFor(level, pattern, threads)
+	if ok {
+		level = bw.Level // a larger level's where level has no peak (bwNote says so)
 	}
 	if nt := r.Peak.BandwidthPattern; peak.NonTemporal(nt) {
 		// Peaks files older than widen-nt have copy-nt alone.
@@ -491,7 +490,7 @@ func (p Plan) fill(r *result.Result, w workload.Workload, threads int, m measure
 		}
 	}
 	r.Ceilings(compute, bw)
-	r.Peak.ComputeUnitNote = note
+	r.Peak.ComputeUnitNote, r.Peak.BandwidthNote = note, bwNote
 }
 
 // computeCeiling is the compute peak a CPU result is a share of: that of

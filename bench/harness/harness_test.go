@@ -219,6 +219,35 @@ func TestPatternCeilings(t *testing.T) {
 	}
 }
 
+// TestCeilingOfLevelWithoutPeak: a working set whose level has no
+// bandwidth peak on its thread count is a share of the nearest larger
+// level's, its result saying so, not of DRAM's.
+func TestCeilingOfLevelWithoutPeak(t *testing.T) {
+	p := plan(&fake{name: "good", perIter: time.Microsecond})
+	p.Threads = []int{1}
+	p.Workloads = []workload.Workload{{Op: workload.Sum, DType: workload.F32, Shape: workload.Shape{N: 1024}}}
+	p.Peaks.Caches = []peak.CacheLevel{
+		{Level: "L1", Threads: 1, Found: true, BoundBytes: 64 << 10},
+		{Level: "L3", Threads: 1, Found: true, BoundBytes: 32 << 20},
+	}
+	var bw []peak.BandwidthPeak
+	for _, b := range p.Peaks.Bandwidth {
+		if b.Level != "L1" {
+			bw = append(bw, b)
+		}
+	}
+	p.Peaks.Bandwidth = bw
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if r.Peak.BandwidthLevel != "L3" || r.Peak.BandwidthGBPS != 80 || !strings.Contains(r.Peak.BandwidthNote, "L1 has no") {
+			t.Errorf("%s on %d thread: ceiling %s %g GB/s, note %q; want L3's 80, the note naming L1", r.Op, r.Threads, r.Peak.BandwidthLevel, r.Peak.BandwidthGBPS, r.Peak.BandwidthNote)
+		}
+	}
+}
+
 // TestNonTemporalCeiling: a kernel that stores non-temporally is a share
 // of the non-temporal copy's bandwidth where that is the higher; another
 // kernel of the same workload, of its own pattern's.

@@ -357,3 +357,44 @@ func TestAddChainGeneric(t *testing.T) {
 		t.Errorf("addChainGeneric(0) = %#x, want x", got)
 	}
 }
+
+// A level without a peak on a thread count is compared with the nearest
+// larger level that has one, DRAM last, and the note names both.
+func TestCeilingFor(t *testing.T) {
+	p := Peaks{
+		Caches: []CacheLevel{ // L3 listed first: the order is by size, not by listing
+			{Level: "L3", Threads: 2, Found: true, BoundBytes: 32 << 20},
+			{Level: "L1", Threads: 2, Found: true, BoundBytes: 96 << 10},
+			{Level: "L2", Threads: 2, Found: true, BoundBytes: 2 << 20},
+			{Level: "L1", Threads: 1, Found: true, BoundBytes: 48 << 10},
+		},
+		Bandwidth: []BandwidthPeak{
+			{Level: "L3", Threads: 2, Pattern: PatternRead, GBPS: 120},
+			{Level: "L2", Threads: 2, Pattern: PatternTriad, GBPS: 200},
+			{Level: "DRAM", Threads: 2, Pattern: PatternRead, GBPS: 25},
+			{Level: "DRAM", Threads: 1, Pattern: PatternRead, GBPS: 13},
+		},
+	}
+	for _, c := range []struct {
+		level, pattern string
+		threads        int
+		want           float64
+		wantLevel      string
+	}{
+		{"L3", PatternRead, 2, 120, "L3"},  // its own
+		{"L1", PatternTriad, 2, 200, "L2"}, // L1 has none: L2, the next larger
+		{"L1", PatternRead, 2, 200, "L2"},  // L2's triad stands for its read (an older file), before L3's read
+		{"L2", PatternRead, 2, 200, "L2"},
+		{"L1", PatternRead, 1, 13, "DRAM"}, // no larger level found on one thread
+		{"DRAM", PatternRead, 2, 25, "DRAM"},
+		{"L1", PatternCopy, 3, 0, ""}, // nothing on three threads
+	} {
+		b, note, ok := p.CeilingFor(c.level, c.pattern, c.threads)
+		if b.GBPS != c.want || b.Level != c.wantLevel || ok != (c.want > 0) {
+			t.Errorf("CeilingFor(%s, %s, %d) = %v at %q, %v; want %v at %q", c.level, c.pattern, c.threads, b.GBPS, b.Level, ok, c.want, c.wantLevel)
+		}
+		if own := b.Level == c.level; ok && own != (note == "") || !own && ok && !(strings.Contains(note, c.level) && strings.Contains(note, b.Level)) {
+			t.Errorf("CeilingFor(%s, %s, %d): note %q for a ceiling at %s", c.level, c.pattern, c.threads, note, b.Level)
+		}
+	}
+}

@@ -636,6 +636,44 @@ func (p Peaks) LevelFor(m Machine, bytes float64, threads int) string {
 	return level
 }
 
+// CeilingFor returns the bandwidth of pattern (PatternBandwidthFor) at
+// level on threads, or, where that level has none on that thread count (its
+// peaks were not planned, or a peaks file predates them), that of the
+// nearest larger level that has one, DRAM last; note says so then, naming
+// both levels. A larger level's figure is the closest one measured, and a
+// result that passes it shows the missing peak as a model error; DRAM's,
+// the old fallback, had left 1 Ki vectors from L1 at 154–571% of it when
+// the first level went without peaks (docs/architecture.md).
+func (p Peaks) CeilingFor(level, pattern string, threads int) (bw BandwidthPeak, note string, ok bool) {
+	if bw, ok := p.PatternBandwidthFor(level, pattern, threads); ok {
+		return bw, "", true
+	}
+	own := -1 // level's BoundBytes; DRAM's is past every cache's
+	if level != "DRAM" {
+		for _, c := range p.Caches {
+			if c.Threads == threads && c.Level == level && c.Found {
+				own = c.BoundBytes
+			}
+		}
+	}
+	var larger []CacheLevel
+	for _, c := range p.Caches {
+		if c.Threads == threads && c.Found && own >= 0 && c.BoundBytes > own {
+			larger = append(larger, c)
+		}
+	}
+	slices.SortFunc(larger, func(a, b CacheLevel) int { return a.BoundBytes - b.BoundBytes })
+	for _, c := range append(larger, CacheLevel{Level: "DRAM"}) {
+		if c.Level == level {
+			continue
+		}
+		if bw, ok := p.PatternBandwidthFor(c.Level, pattern, threads); ok {
+			return bw, fmt.Sprintf("%s has no %s bandwidth peak on %d thread(s): the ceiling is %s's, the nearest larger level measured", level, pattern, threads, c.Level), true
+		}
+	}
+	return BandwidthPeak{}, "", false
+}
+
 // LastLevelBytes is where some thread count's sweep found every larger
 // working set at DRAM speed (the largest BoundBytes): buffer sets larger
 // than it together stream from DRAM. Without a sweep (or a cache found), the

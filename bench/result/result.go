@@ -198,6 +198,7 @@ type PeakRef struct {
 	BandwidthLevel           string  `json:"bandwidth_level"`             // L1, L2, L3 or DRAM
 	BandwidthPattern         string  `json:"bandwidth_pattern,omitempty"` // triad, update, copy, read, copy-nt or widen-nt: the access mix that bandwidth was measured with
 	BandwidthSpread          float64 `json:"bandwidth_spread,omitempty"`  // that bandwidth's own noise (peak.BandwidthPeak.Spread)
+	BandwidthNote            string  `json:"bandwidth_note,omitempty"`    // why BandwidthLevel is not the footprint's: that level had no peak (peak.Peaks.CeilingFor)
 	RooflineGFLOPS           float64 `json:"roofline_gflops"`             // min(compute, intensity × bandwidth)
 	Bound                    string  `json:"bound"`                       // "compute" or "memory"
 	// ReferenceGBPS is the bandwidth of a stream of the workload's pattern
@@ -256,7 +257,8 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 func (r *Result) Rebound(bw peak.BandwidthPeak) {
 	old, ref := r.Peak, r.Share.Reference
 	r.Ceilings(peak.ComputePeak{Unit: old.ComputeUnit, TheoreticalGFLOPS: old.ComputeTheoreticalGFLOPS, EmpiricalGFLOPS: old.ComputeEmpiricalGFLOPS}, bw)
-	r.Peak.ComputeUnitNote, r.Peak.ReferenceGBPS, r.Peak.Reference = old.ComputeUnitNote, old.ReferenceGBPS, old.Reference
+	r.Peak.ComputeUnitNote, r.Peak.BandwidthNote = old.ComputeUnitNote, old.BandwidthNote
+	r.Peak.ReferenceGBPS, r.Peak.Reference = old.ReferenceGBPS, old.Reference
 	r.Share.Reference = ref
 }
 
