@@ -533,56 +533,78 @@ func (g *gen) fft4Transposed(t dtype) {
 
 // splitReal emits <c|z>splitreal<w>: the steps of gobackend/fft's rfft
 // split pass (real.go, splitSteps), a vector of k at a time: with
-// A = Z[k…], B = conj Z[h−k…] (read backwards from hi),
-// S = ½(A + B), P = tw·(A − B), it writes S + P over A and
-// conj(S − P) over B's values, backwards.
+// A = Z[k…], C = Z[h−k…] (read backwards from hi), S = ½(A + conj C),
+// P = tw·(A − conj C), it writes S + P over A and conj(S − P) over C's
+// values, backwards.
+//
+// The conjugates are folded into multiply-adds by one, whose lanes add or
+// subtract by parity: A + conj C = fmsubadd(A·1, C), A − conj C =
+// fmaddsub(A·1, C), and conj(S − P) = fmaddsub(½·(C + conj A), P), each
+// rounding as the sum it stands for. The twiddle's real and imaginary
+// parts come straight from loads that duplicate lanes (VMOVDDUP of tw and
+// of tw+8 for complex128). Ten operations on the vector pipes a vector
+// where the sign masks and a twiddle shuffle took thirteen, the same bits:
+// the 1 Ki split took 0.84–0.95× the time (f64) and 0.78–0.88× (f32),
+// three runs alternated on the Ice Lake VM, the table aligned alike.
 func (g *gen) splitReal(t dtype, w width) {
 	v := w.bytes / (2 * t.size)
 	name := "splitreal"
-	g.fftFunc(t, w, name, "func(lo, hi, tw *%s, n int, conj, half *%[1]s)",
-		fmt.Sprintf("%s%s%s runs n·%d steps of the rfft split: for i < n·%d, Z[k] at lo[i] and", cplx(t), name, w.name, v, v),
+	doc := []string{fmt.Sprintf("%s%s%s runs n·%d steps of the rfft split: for i < n·%d, Z[k] at lo[i] and", cplx(t), name, w.name, v, v),
 		fmt.Sprintf("Z[h−k] at hi[%d−1−i] (hi: the lowest of them; then %d back a vector), tw[i]", v, v),
-		"= −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).")
+		"= −½i·W^k; half is ½."}
+	if t.f64 {
+		doc = append(doc, "It reads one float64 past the last twiddle it uses.")
+	}
+	g.fftFunc(t, w, name, "func(lo, hi, tw *%s, n int, half *%[1]s)", doc...)
 	cs := 2 * t.size
 	lo, hi, tw, n := g.GP64(), g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("lo"), lo)
 	g.Load(g.Param("hi"), hi)
 	g.Load(g.Param("tw"), tw)
 	g.Load(g.Param("n"), n)
-	cp, hp := g.GP64(), g.GP64()
-	g.Load(g.Param("conj"), cp)
+	hp := g.GP64()
 	g.Load(g.Param("half"), hp)
-	conj, half := g.vec(w), g.vec(w)
-	g.vmovu(t, Mem{Base: cp}, conj)
+	half, one := g.vec(w), g.vec(w)
 	g.vbroadcast(t, Mem{Base: hp}, half)
+	g.vadd(t, half, half, one)
 	g.TESTQ(n, n)
 	done := g.label("splitdone")
 	g.JE(LabelRef(done))
 	loop := g.label("split")
 	g.Label(loop)
-	a, b, sum, d, wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+	a, c, s1, s2, wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w), g.vec(w)
 	g.vmovu(t, Mem{Base: lo}, a)
-	g.vmovu(t, Mem{Base: hi}, b)
-	g.reverseComplex(t, w, b)
-	g.vxor(t, conj, b, b)
-	g.vadd(t, b, a, sum)
-	g.vmul(t, half, sum, sum)
-	g.vsub(t, b, a, d)
+	g.vmovu(t, Mem{Base: hi}, c)
+	g.reverseComplex(t, w, c)
 	if t.f64 {
+		g.VMOVAPD(a, s1)
+		g.VFMSUBADD213PD(c, one, s1) // A + conj C
+		g.VMOVAPD(c, s2)
+		g.VFMSUBADD213PD(a, one, s2) // C + conj A
+		g.VFMADDSUB213PD(c, one, a) // A − conj C, over A
 		g.VMOVDDUP(Mem{Base: tw}, wr)
-		g.VMOVUPD(Mem{Base: tw}, wi)
-		g.VPERMILPD(U8(0xFF&(1<<w.lanes(t)-1)), wi, wi)
+		g.VMOVDDUP(Mem{Base: tw, Disp: t.size}, wi)
 	} else {
+		g.VMOVAPS(a, s1)
+		g.VFMSUBADD213PS(c, one, s1)
+		g.VMOVAPS(c, s2)
+		g.VFMSUBADD213PS(a, one, s2)
+		g.VFMADDSUB213PS(c, one, a)
 		g.VMOVSLDUP(Mem{Base: tw}, wr)
 		g.VMOVSHDUP(Mem{Base: tw}, wi)
 	}
-	g.cmul(t, w, d, wr, wi, tmp)
-	g.vadd(t, d, sum, a)
-	g.vsub(t, d, sum, b)
-	g.vxor(t, conj, b, b)
-	g.reverseComplex(t, w, b)
-	g.vmovu(t, a, Mem{Base: lo})
-	g.vmovu(t, b, Mem{Base: hi})
+	d := a
+	g.cmul(t, w, d, wr, wi, tmp) // P
+	if t.f64 {
+		g.VFMADD213PD(d, half, s1)    // S + P
+		g.VFMADDSUB213PD(d, half, s2) // conj(S − P)
+	} else {
+		g.VFMADD213PS(d, half, s1)
+		g.VFMADDSUB213PS(d, half, s2)
+	}
+	g.reverseComplex(t, w, s2)
+	g.vmovu(t, s1, Mem{Base: lo})
+	g.vmovu(t, s2, Mem{Base: hi})
 	g.ADDQ(U32(w.bytes), lo)
 	g.ADDQ(U32(w.bytes), tw)
 	g.SUBQ(U32(v*cs), hi)

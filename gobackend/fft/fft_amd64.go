@@ -395,18 +395,16 @@ func splitVec[R Real](lvl isa.Level, y, tw []R, c0, c1 int) int {
 	// vector of hi holds Z[h−c0−v … h−1−c0].
 	lo, hi, t := unsafe.Pointer(&y[2+2*c0]), unsafe.Pointer(&y[2*(h-c0-v)]), unsafe.Pointer(&tw[2+2*c0])
 	if unsafe.Sizeof(r) == 4 {
-		conj := &rotMask32[1][0]
 		if bytes == 64 {
-			csplitrealAVX512((*float32)(lo), (*float32)(hi), (*float32)(t), n, conj, &half32)
+			csplitrealAVX512((*float32)(lo), (*float32)(hi), (*float32)(t), n, &half32)
 		} else {
-			csplitrealAVX2((*float32)(lo), (*float32)(hi), (*float32)(t), n, conj, &half32)
+			csplitrealAVX2((*float32)(lo), (*float32)(hi), (*float32)(t), n, &half32)
 		}
 	} else {
-		conj := &rotMask64[1][0]
 		if bytes == 64 {
-			zsplitrealAVX512((*float64)(lo), (*float64)(hi), (*float64)(t), n, conj, &half64)
+			zsplitrealAVX512((*float64)(lo), (*float64)(hi), (*float64)(t), n, &half64)
 		} else {
-			zsplitrealAVX2((*float64)(lo), (*float64)(hi), (*float64)(t), n, conj, &half64)
+			zsplitrealAVX2((*float64)(lo), (*float64)(hi), (*float64)(t), n, &half64)
 		}
 	}
 	return c0 + n*v

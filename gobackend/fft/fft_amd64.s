@@ -3683,17 +3683,16 @@ fftdone54:
 	VZEROUPPER
 	RET
 
-// func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+// func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, half *float32)
 // Requires: AVX, FMA3
-TEXT ·csplitrealAVX2(SB), $0-48
+TEXT ·csplitrealAVX2(SB), $0-40
 	MOVQ         lo+0(FP), AX
 	MOVQ         hi+8(FP), CX
 	MOVQ         tw+16(FP), DX
 	MOVQ         n+24(FP), BX
-	MOVQ         conj+32(FP), SI
-	MOVQ         half+40(FP), DI
-	VMOVUPS      (SI), Y0
-	VBROADCASTSS (DI), Y1
+	MOVQ         half+32(FP), SI
+	VBROADCASTSS (SI), Y0
+	VADDPS       Y0, Y0, Y1
 	TESTQ        BX, BX
 	JE           splitdone56
 
@@ -3702,22 +3701,22 @@ split57:
 	VMOVUPS        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
 	VPERMILPD      $0x05, Y3, Y3
-	VXORPS         Y0, Y3, Y3
-	VADDPS         Y3, Y2, Y4
-	VMULPS         Y1, Y4, Y4
-	VSUBPS         Y3, Y2, Y3
-	VMOVSLDUP      (DX), Y2
-	VMOVSHDUP      (DX), Y5
-	VPERMILPS      $0xb1, Y3, Y6
-	VMULPS         Y5, Y6, Y6
-	VFMADDSUB213PS Y6, Y2, Y3
-	VADDPS         Y3, Y4, Y2
-	VSUBPS         Y3, Y4, Y3
-	VXORPS         Y0, Y3, Y3
-	VPERM2F128     $0x01, Y3, Y3, Y3
-	VPERMILPD      $0x05, Y3, Y3
-	VMOVUPS        Y2, (AX)
-	VMOVUPS        Y3, (CX)
+	VMOVAPS        Y2, Y4
+	VFMSUBADD213PS Y3, Y1, Y4
+	VMOVAPS        Y3, Y5
+	VFMSUBADD213PS Y2, Y1, Y5
+	VFMADDSUB213PS Y3, Y1, Y2
+	VMOVSLDUP      (DX), Y3
+	VMOVSHDUP      (DX), Y6
+	VPERMILPS      $0xb1, Y2, Y7
+	VMULPS         Y6, Y7, Y7
+	VFMADDSUB213PS Y7, Y3, Y2
+	VFMADD213PS    Y2, Y0, Y4
+	VFMADDSUB213PS Y2, Y0, Y5
+	VPERM2F128     $0x01, Y5, Y5, Y5
+	VPERMILPD      $0x05, Y5, Y5
+	VMOVUPS        Y4, (AX)
+	VMOVUPS        Y5, (CX)
 	ADDQ           $0x00000020, AX
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
@@ -3728,17 +3727,16 @@ splitdone56:
 	VZEROUPPER
 	RET
 
-// func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·csplitrealAVX512(SB), $0-48
+// func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, half *float32)
+// Requires: AVX, AVX512F
+TEXT ·csplitrealAVX512(SB), $0-40
 	MOVQ         lo+0(FP), AX
 	MOVQ         hi+8(FP), CX
 	MOVQ         tw+16(FP), DX
 	MOVQ         n+24(FP), BX
-	MOVQ         conj+32(FP), SI
-	MOVQ         half+40(FP), DI
-	VMOVUPS      (SI), Z0
-	VBROADCASTSS (DI), Z1
+	MOVQ         half+32(FP), SI
+	VBROADCASTSS (SI), Z0
+	VADDPS       Z0, Z0, Z1
 	TESTQ        BX, BX
 	JE           splitdone58
 
@@ -3747,22 +3745,22 @@ split59:
 	VMOVUPS        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
 	VPERMILPD      $0x55, Z3, Z3
-	VXORPS         Z0, Z3, Z3
-	VADDPS         Z3, Z2, Z4
-	VMULPS         Z1, Z4, Z4
-	VSUBPS         Z3, Z2, Z3
-	VMOVSLDUP      (DX), Z2
-	VMOVSHDUP      (DX), Z5
-	VPERMILPS      $0xb1, Z3, Z6
-	VMULPS         Z5, Z6, Z6
-	VFMADDSUB213PS Z6, Z2, Z3
-	VADDPS         Z3, Z4, Z2
-	VSUBPS         Z3, Z4, Z3
-	VXORPS         Z0, Z3, Z3
-	VSHUFF64X2     $0x1b, Z3, Z3, Z3
-	VPERMILPD      $0x55, Z3, Z3
-	VMOVUPS        Z2, (AX)
-	VMOVUPS        Z3, (CX)
+	VMOVAPS        Z2, Z4
+	VFMSUBADD213PS Z3, Z1, Z4
+	VMOVAPS        Z3, Z5
+	VFMSUBADD213PS Z2, Z1, Z5
+	VFMADDSUB213PS Z3, Z1, Z2
+	VMOVSLDUP      (DX), Z3
+	VMOVSHDUP      (DX), Z6
+	VPERMILPS      $0xb1, Z2, Z7
+	VMULPS         Z6, Z7, Z7
+	VFMADDSUB213PS Z7, Z3, Z2
+	VFMADD213PS    Z2, Z0, Z4
+	VFMADDSUB213PS Z2, Z0, Z5
+	VSHUFF64X2     $0x1b, Z5, Z5, Z5
+	VPERMILPD      $0x55, Z5, Z5
+	VMOVUPS        Z4, (AX)
+	VMOVUPS        Z5, (CX)
 	ADDQ           $0x00000040, AX
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX
@@ -7296,17 +7294,16 @@ fftdone111:
 	VZEROUPPER
 	RET
 
-// func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+// func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, half *float64)
 // Requires: AVX, FMA3
-TEXT ·zsplitrealAVX2(SB), $0-48
+TEXT ·zsplitrealAVX2(SB), $0-40
 	MOVQ         lo+0(FP), AX
 	MOVQ         hi+8(FP), CX
 	MOVQ         tw+16(FP), DX
 	MOVQ         n+24(FP), BX
-	MOVQ         conj+32(FP), SI
-	MOVQ         half+40(FP), DI
-	VMOVUPD      (SI), Y0
-	VBROADCASTSD (DI), Y1
+	MOVQ         half+32(FP), SI
+	VBROADCASTSD (SI), Y0
+	VADDPD       Y0, Y0, Y1
 	TESTQ        BX, BX
 	JE           splitdone113
 
@@ -7314,22 +7311,21 @@ split114:
 	VMOVUPD        (AX), Y2
 	VMOVUPD        (CX), Y3
 	VPERM2F128     $0x01, Y3, Y3, Y3
-	VXORPD         Y0, Y3, Y3
-	VADDPD         Y3, Y2, Y4
-	VMULPD         Y1, Y4, Y4
-	VSUBPD         Y3, Y2, Y3
-	VMOVDDUP       (DX), Y2
-	VMOVUPD        (DX), Y5
-	VPERMILPD      $0x0f, Y5, Y5
-	VPERMILPD      $0x05, Y3, Y6
-	VMULPD         Y5, Y6, Y6
-	VFMADDSUB213PD Y6, Y2, Y3
-	VADDPD         Y3, Y4, Y2
-	VSUBPD         Y3, Y4, Y3
-	VXORPD         Y0, Y3, Y3
-	VPERM2F128     $0x01, Y3, Y3, Y3
-	VMOVUPD        Y2, (AX)
-	VMOVUPD        Y3, (CX)
+	VMOVAPD        Y2, Y4
+	VFMSUBADD213PD Y3, Y1, Y4
+	VMOVAPD        Y3, Y5
+	VFMSUBADD213PD Y2, Y1, Y5
+	VFMADDSUB213PD Y3, Y1, Y2
+	VMOVDDUP       (DX), Y3
+	VMOVDDUP       8(DX), Y6
+	VPERMILPD      $0x05, Y2, Y7
+	VMULPD         Y6, Y7, Y7
+	VFMADDSUB213PD Y7, Y3, Y2
+	VFMADD213PD    Y2, Y0, Y4
+	VFMADDSUB213PD Y2, Y0, Y5
+	VPERM2F128     $0x01, Y5, Y5, Y5
+	VMOVUPD        Y4, (AX)
+	VMOVUPD        Y5, (CX)
 	ADDQ           $0x00000020, AX
 	ADDQ           $0x00000020, DX
 	SUBQ           $0x00000020, CX
@@ -7340,17 +7336,16 @@ splitdone113:
 	VZEROUPPER
 	RET
 
-// func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·zsplitrealAVX512(SB), $0-48
+// func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, half *float64)
+// Requires: AVX, AVX512F
+TEXT ·zsplitrealAVX512(SB), $0-40
 	MOVQ         lo+0(FP), AX
 	MOVQ         hi+8(FP), CX
 	MOVQ         tw+16(FP), DX
 	MOVQ         n+24(FP), BX
-	MOVQ         conj+32(FP), SI
-	MOVQ         half+40(FP), DI
-	VMOVUPD      (SI), Z0
-	VBROADCASTSD (DI), Z1
+	MOVQ         half+32(FP), SI
+	VBROADCASTSD (SI), Z0
+	VADDPD       Z0, Z0, Z1
 	TESTQ        BX, BX
 	JE           splitdone115
 
@@ -7358,22 +7353,21 @@ split116:
 	VMOVUPD        (AX), Z2
 	VMOVUPD        (CX), Z3
 	VSHUFF64X2     $0x1b, Z3, Z3, Z3
-	VXORPD         Z0, Z3, Z3
-	VADDPD         Z3, Z2, Z4
-	VMULPD         Z1, Z4, Z4
-	VSUBPD         Z3, Z2, Z3
-	VMOVDDUP       (DX), Z2
-	VMOVUPD        (DX), Z5
-	VPERMILPD      $0xff, Z5, Z5
-	VPERMILPD      $0x55, Z3, Z6
-	VMULPD         Z5, Z6, Z6
-	VFMADDSUB213PD Z6, Z2, Z3
-	VADDPD         Z3, Z4, Z2
-	VSUBPD         Z3, Z4, Z3
-	VXORPD         Z0, Z3, Z3
-	VSHUFF64X2     $0x1b, Z3, Z3, Z3
-	VMOVUPD        Z2, (AX)
-	VMOVUPD        Z3, (CX)
+	VMOVAPD        Z2, Z4
+	VFMSUBADD213PD Z3, Z1, Z4
+	VMOVAPD        Z3, Z5
+	VFMSUBADD213PD Z2, Z1, Z5
+	VFMADDSUB213PD Z3, Z1, Z2
+	VMOVDDUP       (DX), Z3
+	VMOVDDUP       8(DX), Z6
+	VPERMILPD      $0x55, Z2, Z7
+	VMULPD         Z6, Z7, Z7
+	VFMADDSUB213PD Z7, Z3, Z2
+	VFMADD213PD    Z2, Z0, Z4
+	VFMADDSUB213PD Z2, Z0, Z5
+	VSHUFF64X2     $0x1b, Z5, Z5, Z5
+	VMOVUPD        Z4, (AX)
+	VMOVUPD        Z5, (CX)
 	ADDQ           $0x00000040, AX
 	ADDQ           $0x00000040, DX
 	SUBQ           $0x00000040, CX

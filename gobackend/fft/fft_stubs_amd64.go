@@ -148,14 +148,14 @@ func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *floa
 
 // csplitrealAVX2 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
 // Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
-// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
-func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+// = −½i·W^k; half is ½.
+func csplitrealAVX2(lo *float32, hi *float32, tw *float32, n int, half *float32)
 
 // csplitrealAVX512 runs n·8 steps of the rfft split: for i < n·8, Z[k] at lo[i] and
 // Z[h−k] at hi[8−1−i] (hi: the lowest of them; then 8 back a vector), tw[i]
-// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
+// = −½i·W^k; half is ½.
 // It needs AVX-512F.
-func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, conj *float32, half *float32)
+func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, half *float32)
 
 // zfft4bAVX2 runs a radix-4 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
@@ -295,11 +295,13 @@ func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn
 
 // zsplitrealAVX2 runs n·2 steps of the rfft split: for i < n·2, Z[k] at lo[i] and
 // Z[h−k] at hi[2−1−i] (hi: the lowest of them; then 2 back a vector), tw[i]
-// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
-func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+// = −½i·W^k; half is ½.
+// It reads one float64 past the last twiddle it uses.
+func zsplitrealAVX2(lo *float64, hi *float64, tw *float64, n int, half *float64)
 
 // zsplitrealAVX512 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
 // Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
-// = −½i·W^k; conj negates the odd (imaginary) lanes, half is ½ (complex values).
+// = −½i·W^k; half is ½.
+// It reads one float64 past the last twiddle it uses.
 // It needs AVX-512F.
-func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, conj *float64, half *float64)
+func zsplitrealAVX512(lo *float64, hi *float64, tw *float64, n int, half *float64)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
 )
@@ -137,6 +138,21 @@ func checkSplit[R Real](t *testing.T, lvl isa.Level, h int, tol float64) {
 	for i := range y {
 		if d := math.Abs(float64(y[i] - want[i])); d > tol*(1+math.Abs(float64(want[i]))) {
 			t.Errorf("%s h=%d %T: float %d = %v, the Go loop's %v", lvl, h, y[0], i, y[i], want[i])
+		}
+	}
+}
+
+// TestSplitTwiddlesPlaced: the split's first vector of twiddles (W^1)
+// starts a cache line, and one value past the table is there for the f64
+// kernels' last load.
+func TestSplitTwiddlesPlaced(t *testing.T) {
+	for _, n := range []int{16, 1024, 1 << 16} {
+		t32, t64 := splitTwiddles[float32](n), splitTwiddles[float64](n)
+		if a := uintptr(unsafe.Pointer(&t32[2])) % 64; a != 0 {
+			t.Errorf("f32 n=%d: W^1 %d bytes into a cache line", n, a)
+		}
+		if a := uintptr(unsafe.Pointer(&t64[2])) % 64; a != 0 || cap(t64) <= len(t64) {
+			t.Errorf("f64 n=%d: W^1 %d bytes into a cache line, cap %d len %d", n, a, cap(t64), len(t64))
 		}
 	}
 }
