@@ -27,22 +27,29 @@ func (p *Params) MathLevel(lvl isa.Level, bytes int) isa.Level {
 	return lvl.ForBytes(bytes, p.ZMM.Math)
 }
 
-// defaultZMM: isa.DefaultZMMMaxBytes (half the last-level cache, measured
-// on Zen 4 with streaming kernels) for the memory-bound kernels, and for
-// the math kernels where 512-bit FMAs run at half rate (Zen 4); where they
-// run at full rate (isa.FullRateZMM) the math kernels keep AVX-512 at
-// every size, since AVX2 halves their arithmetic. On the Zen 5 VM (2×512-bit
-// FMA), -tune timed AVX2 at 0.49–0.54× AVX-512's speed for exp and tanh f32
-// from 2 to 32 MiB moved and 0.63–0.69× at 64–128 MiB, and in alternated
-// Go loops exp and tanh f32 at 4 Mi elements (32 MiB moved, 2 threads)
-// ran 1.4× and 1.6–2.0× as fast with zmm, at 16 Mi 1.0–2.0× (docs/tuning.md).
+// defaultZMM: where 512-bit FMAs run at full rate (isa.FullRateZMM: Zen 5,
+// Intel's server cores) AVX-512 at every size for both kinds, as GEMV's
+// default; elsewhere (Zen 4, which runs a 512-bit access as two halves)
+// isa.DefaultZMMMaxBytes, half the last-level cache, for both.
+//   - Math: AVX2 halves their arithmetic. On the Zen 5 VM -tune timed AVX2
+//     at 0.49–0.54× AVX-512's speed for exp and tanh f32 from 2 to 32 MiB
+//     moved and 0.63–0.69× at 64–128 MiB; in alternated Go loops exp and
+//     tanh f32 at 4 Mi elements (32 MiB moved, 2 threads) ran 1.4× and
+//     1.6–2.0× as fast with zmm, at 16 Mi 1.0–2.0× (docs/tuning.md).
+//   - Memory: from DRAM the zmm kernels ran as fast as the AVX2 ones or
+//     faster on both full-rate machines measured. The Zen 5 VM's -tune:
+//     AVX2 0.86–1.06× as fast as AVX-512 for add and sum from 2 to 128
+//     MiB. The Ice Lake VM, the 4 Mi rows of pb (16–96 MiB moved, 2
+//     threads, the two builds alternated ABBA, four runs, MKL's rows
+//     beside them as the host's control, 0.91–1.16 between the builds):
+//     with zmm add took 0.91–0.95× the time, mul 0.86–0.94×, axpy f32
+//     0.84–0.97×, axpy f64 1.02× (MKL 1.02×), dot f32 0.91× (MKL 0.92×).
 func defaultZMM() ZMM {
 	d := isa.DefaultZMMMaxBytes()
-	m := d
 	if isa.FullRateZMM() {
-		m = MaxPieceBytes
+		return ZMM{Memory: MaxPieceBytes, Math: MaxPieceBytes}
 	}
-	return ZMM{Memory: d, Math: m}
+	return ZMM{Memory: d, Math: d}
 }
 
 // zmmFields are ZMM's entries of Params.Fields.
