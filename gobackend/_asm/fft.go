@@ -581,7 +581,7 @@ func (g *gen) splitReal(t dtype, w width) {
 		g.VFMSUBADD213PD(c, one, s1) // A + conj C
 		g.VMOVAPD(c, s2)
 		g.VFMSUBADD213PD(a, one, s2) // C + conj A
-		g.VFMADDSUB213PD(c, one, a) // A − conj C, over A
+		g.VFMADDSUB213PD(c, one, a)  // A − conj C, over A
 		g.VMOVDDUP(Mem{Base: tw}, wr)
 		g.VMOVDDUP(Mem{Base: tw, Disp: t.size}, wi)
 	} else {

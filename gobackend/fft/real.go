@@ -62,8 +62,9 @@ func NewRealPlan[R Real, C Complex](lvl isa.Level, n, threads int) *RealPlan[R, 
 // k ≤ n/4, interleaved (re, im). The vectors of the split start at k = 1:
 // the table is placed so that W^1 starts a cache line, and a zmm load of
 // it does not straddle two (f64 1 Ki: the split took 0.80–0.98× the time
-// of one with W^0 on the line's start, two runs, Ice Lake VM), with one value of
-// padding past the end for the f64 kernels' last load (splitVec).
+// of one with W^0 on the line's start, two runs, Ice Lake VM), with one
+// value of padding past the end for the f64 kernels' last load
+// (splitVec).
 func splitTwiddles[R Real](n int) []R {
 	quarter := n / 4
 	var r R
