@@ -43,7 +43,8 @@ func (p *Params) MathLevel(lvl isa.Level, bytes int) isa.Level {
 //     threads, the two builds alternated ABBA, four runs, MKL's rows
 //     beside them as the host's control, 0.91–1.16 between the builds):
 //     with zmm add took 0.91–0.95× the time, mul 0.86–0.94×, axpy f32
-//     0.84–0.97×, axpy f64 1.02× (MKL 1.02×), dot f32 0.91× (MKL 0.92×).
+//     0.84–0.97×, axpy f64 1.02× (MKL 1.02×), dot f32 0.91× (MKL 0.92×);
+//     its -tune: AVX2 0.95–1.04× as fast for add and sum, 2 to 128 MiB.
 func defaultZMM() ZMM {
 	d := isa.DefaultZMMMaxBytes()
 	if isa.FullRateZMM() {
