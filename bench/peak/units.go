@@ -126,6 +126,18 @@ func (w *WidthUnits) derive() error {
 	return nil
 }
 
+// between reports whether the measured rate lies between two whole pipe
+// counts, more than 15% off the one it rounds to. On a shared host a
+// sibling thread or the hypervisor takes a share of the probe's cycles:
+// the Ice Lake VM's two 512-bit pipes once ran 1.49 FMAs a cycle, which
+// rounded to one pipe, halved the compute peak below what the probe itself
+// had run at. There the table's count for the width decides, where CPUID
+// names one within the two (applyUnits); a rate near a whole count is
+// taken as measured, whatever CPUID says (a VM's CPUID may lie).
+func (w WidthUnits) between() bool {
+	return math.Abs(w.FMAPerCycle-float64(w.Pipes)) > 0.15*float64(w.Pipes)
+}
+
 // best returns the width with the highest theoretical peak (clock × FLOP
 // per cycle), the narrowest of those within tieShare of it; false when no
 // width was probed.
@@ -151,12 +163,21 @@ func best(ws []WidthUnits) (WidthUnits, bool) {
 func applyUnits(m Machine, ws []WidthUnits) Machine {
 	m.Units = ws
 	var notes []string
-	for _, w := range ws {
+	for i := range ws {
+		w := &ws[i]
 		if !w.OK() {
 			notes = append(notes, fmt.Sprintf("%d-bit probe skipped: %s", w.Bits, w.Error))
-		} else if d := math.Abs(w.FMAPerCycle - float64(w.Pipes)); d > 0.15*float64(w.Pipes) {
-			notes = append(notes, fmt.Sprintf("%d-bit FMAs ran at %.2f per cycle, counted as %d pipes (a noisy probe?)", w.Bits, w.FMAPerCycle, w.Pipes))
+			continue
 		}
+		if !w.between() {
+			continue
+		}
+		if t := m.Table.FMAUnits; m.Table.SIMDBits == w.Bits && t >= int(math.Floor(w.FMAPerCycle)) && t <= int(math.Ceil(w.FMAPerCycle)) {
+			w.Pipes = t
+			notes = append(notes, fmt.Sprintf("%d-bit FMAs ran at %.2f per cycle, between two pipe counts: counted as %d, CPUID's (a noisy probe?)", w.Bits, w.FMAPerCycle, w.Pipes))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%d-bit FMAs ran at %.2f per cycle, counted as %d pipes (a noisy probe?)", w.Bits, w.FMAPerCycle, w.Pipes))
 	}
 	b, ok := best(ws)
 	if !ok {

@@ -416,3 +416,31 @@ func TestRecordMachine(t *testing.T) {
 	}
 	t.Logf("wrote %s", out)
 }
+
+// TestUnitsBetweenCounts: a rate between two whole pipe counts takes the
+// count CPUID names for that width where it is one of the two, else it
+// rounds; a rate near a whole count is taken as measured.
+func TestUnitsBetweenCounts(t *testing.T) {
+	zmm := func(perCycle float64) WidthUnits {
+		return WidthUnits{Bits: 512, ClockGHz: 3, F32GFLOPS: 3 * 16 * 2 * perCycle, F64GFLOPS: 3 * 8 * 2 * perCycle}
+	}
+	ymm := WidthUnits{Bits: 256, ClockGHz: 3.2, F32GFLOPS: 3.2 * 8 * 2 * 2, F64GFLOPS: 3.2 * 4 * 2 * 2}
+	for _, tc := range []struct {
+		name        string
+		claim       UnitClaim
+		zmmRate     float64
+		pipes, bits int
+		note        string
+	}{
+		{"two pipes, a noisy probe", UnitClaim{"Ice Lake-SP", 512, 2}, 1.49, 2, 512, "512-bit FMAs ran at 1.49 per cycle, between two pipe counts: counted as 2, CPUID's"},
+		{"one pipe claimed", UnitClaim{"Rocket Lake", 512, 1}, 1.3, 2, 256, "512-bit FMAs ran at 1.30 per cycle, between two pipe counts: counted as 1, CPUID's"}, // 2 × 256 at a faster clock: the model's width
+		{"near one, two claimed", UnitClaim{"Ice Lake-SP", 512, 2}, 1.08, 2, 256, "CPUID says Ice Lake-SP (2 × 512-bit FMA pipes), the core issues 2 × 256-bit FMAs per cycle"},
+		{"claim at another width", UnitClaim{"Zen 4", 256, 2}, 1.49, 2, 256, "512-bit FMAs ran at 1.49 per cycle, counted as 1 pipes (a noisy probe?)"},
+	} {
+		m := Machine{Table: tc.claim, SIMDBits: tc.claim.SIMDBits, FMAUnits: tc.claim.FMAUnits, Microarch: tc.claim.Microarch}
+		m = applyUnits(m, probeUnits(fixedProber([]WidthUnits{zmm(tc.zmmRate), ymm})))
+		if m.FMAUnits != tc.pipes || m.SIMDBits != tc.bits || !strings.Contains(m.UnitsNote, tc.note) {
+			t.Errorf("%s: %d × %d-bit, note %q; want %d × %d-bit, a note saying %q", tc.name, m.FMAUnits, m.SIMDBits, m.UnitsNote, tc.pipes, tc.bits, tc.note)
+		}
+	}
+}
