@@ -522,11 +522,8 @@ func (g *gen) axpyKernel(t dtype, w width, back bool) {
 	if back {
 		name, from, loop = "axpyBack", ", from i = n−1 down", g.loopBackW
 	}
-	full := fmt.Sprintf("%s%s%s", t.char, name, w.name)
-	g.Function(full)
-	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr(fmt.Sprintf("func(n int, alpha %[1]s, x, y *%[1]s)", map[bool]string{false: "float32", true: "float64"}[t.f64]))
-	g.Doc(append([]string{fmt.Sprintf("%s sets y[i] += alpha·x[i] for i < n%s (one rounding: FMA).", full, from)}, needs(w)...)...)
+	g.vecFunc(t, w, name, "func(n int, alpha %s, x, y *%[1]s)",
+		append([]string{fmt.Sprintf("%s%s%s sets y[i] += alpha·x[i] for i < n%s (one rounding: FMA).", t.char, name, w.name, from)}, needs(w)...)...)
 	n, x, y := g.GP64(), g.GP64(), g.GP64()
 	g.Load(g.Param("n"), n)
 	g.Load(g.Param("x"), x)
