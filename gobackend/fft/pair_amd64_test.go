@@ -21,7 +21,7 @@ func withoutPairs[C Complex](p *Plan[C]) *Plan[C] {
 			st.tw = twiddles(*st, p.inverse)
 		}
 	}
-	q.work = make([]C, p.n)
+	q.work = newWork[C](p.n)
 	return &q
 }
 
