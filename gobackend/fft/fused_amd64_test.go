@@ -148,3 +148,33 @@ func BenchmarkYmmLines(b *testing.B) {
 		}
 	}
 }
+
+// TestFusedRadices: the passes fuseStages makes. A last radix-2 stage
+// fuses with the radix 4 before it (radix 8, no twiddles), the first
+// broadcast stage left alone where they are odd in number; radix-4 stages
+// alone pair from the first.
+func TestFusedRadices(t *testing.T) {
+	if !isa.AVX512.Supported() {
+		t.Skip("AVX-512: not on this CPU")
+	}
+	radices := func(n int) []int {
+		var r []int
+		for _, st := range NewPlan[complex128](isa.AVX512, n, false, 1).stages {
+			r = append(r, st.r)
+		}
+		return r
+	}
+	for n, want := range map[int][]int{
+		128:     {16, 8},
+		256:     {16, 16},
+		512:     {16, 4, 8},
+		1024:    {16, 16, 4},
+		2048:    {16, 16, 8},
+		8192:    {16, 4, 16, 8},
+		1 << 17: {16, 4, 16, 16, 8},
+	} {
+		if got := radices(n); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d points: passes of radix %v, want %v", n, got, want)
+		}
+	}
+}
