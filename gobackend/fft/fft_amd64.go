@@ -92,7 +92,8 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // (cfft16tAVX512), and then each pair that the zmm broadcast kernel runs,
 // strides of whole zmm vectors, the second of radix 4 (cfft16bAVX512) or
 // the last one, of radix 2 (cfft8uAVX512). Where the stages after the
-// first pass end in a radix 2 and are odd in number, the first of them
+// first pass end in a radix 2 and are odd in number, at isa.AVX512 (the
+// ymm passes' order is as it was, not measured), the first of them
 // stays alone, so that the radix 2 pairs with the radix 4 before it
 // rather than running a pass of its own: 512 complex128 points (radix
 // 16, 4, then 8 instead of 16, 16, 2) took 620–640 ns against 663–681,
@@ -140,7 +141,7 @@ func fuseStages[C Complex](lvl isa.Level, stages []stage[C], inverse bool) []sta
 				out = append(out, stage[C]{r: 16, l: a.l, m: b.m, s: 1, tw: a.tw, tw2: twiddles(tb, inverse), asm: true, blk: zv})
 				i++
 				continue
-			case a.r == 4 && broadcast(a) && stages[len(stages)-1].r == 2 && (len(stages)-i)%2 == 1:
+			case lvl >= isa.AVX512 && a.r == 4 && broadcast(a) && stages[len(stages)-1].r == 2 && (len(stages)-i)%2 == 1:
 				// An odd number of stages left, the last of radix 2: this
 				// one stays alone, so that the radix 2 fuses with the
 				// radix 4 before it, without twiddles (radix 8, unit).
