@@ -39,9 +39,10 @@ import (
 //	              k = 1…3 a vector of W^kp in its low half and W^k(p+1)
 //	              in its high half)
 //
-// i·(b − d) is swap(b − d) with one lane of each pair negated by the XOR
-// mask the caller passes: the even lanes for the forward transform (i·z),
-// the odd ones for the inverse (−i·z), so one kernel serves both.
+// i·(b − d) is swap(b − d) times the sign vector the caller passes, −1
+// in one lane of each pair: the even lanes for the forward transform
+// (i·z), the odd ones for the inverse (−i·z), so one kernel serves both
+// (butterfly4).
 // A complex product u·w is fmaddsub(u, re w, swap(u)·im w).
 
 func genFFT(g *gen) {
@@ -115,27 +116,30 @@ func (g *gen) cmul(t dtype, w width, u, wr, wi, tmp VecVirtual) {
 }
 
 // butterfly4 turns a, b, c, d into the radix-4 butterfly's outputs before
-// the twiddles: a+c+b+d, a−c−i(b−d), a+c−(b+d), a−c+i(b−d) (for the
-// inverse, mask makes i·z −i·z).
-func (g *gen) butterfly4(t dtype, w width, a, b, c, d, mask VecVirtual) {
-	apc, amc, bpd, bmd := g.vec(w), g.vec(w), g.vec(w), g.vec(w)
+// the twiddles: a+c+b+d, a−c−i(b−d), a+c−(b+d), a−c+i(b−d). i·z is sgn
+// times z with its parts exchanged, sgn −1 in the real lanes and 1 in the
+// imaginary ones (the inverse: the other way round, making i·z −i·z); the
+// outputs a−c ∓ i(b−d) multiply by it in their adds (the product is exact,
+// so they round as the adds did), where a sign mask took an XOR more.
+func (g *gen) butterfly4(t dtype, w width, a, b, c, d, sgn VecVirtual) {
+	apc, amc, bpd := g.vec(w), g.vec(w), g.vec(w)
 	g.vadd(t, c, a, apc)
 	g.vsub(t, c, a, amc)
 	g.vadd(t, d, b, bpd)
-	g.vsub(t, d, b, bmd)
-	g.swapPairs(t, w, bmd, bmd)
-	g.vxor(t, mask, bmd, bmd) // i·(b − d)
+	g.vsub(t, d, b, d) // b − d
+	g.swapPairs(t, w, d, d)
 	g.vadd(t, bpd, apc, a)
 	g.vsub(t, bpd, apc, c)
-	g.vsub(t, bmd, amc, b)
-	g.vadd(t, bmd, amc, d)
+	g.vmova(t, amc, b)
+	g.vfnmadd231(t, sgn, d, b)  // a − c − sgn·swap(b − d)
+	g.vfmadd213(t, amc, sgn, d) // a − c + sgn·swap(b − d)
 }
 
 // fftBroadcast emits <c|z>fft<r>b<w>: the stage of radix r (4 or 2) with
 // s a multiple of w's complex values.
 func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	name := fmt.Sprintf("fft%db", r)
-	sig := "func(y, x, tw *%s, m, s, pn, qn int, mask *%[1]s)"
+	sig := "func(y, x, tw *%s, m, s, pn, qn int, sgn *%[1]s)"
 	if r == 2 {
 		sig = "func(y, x, tw *%s, m, s, pn, qn int)"
 	}
@@ -154,12 +158,12 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	qb := g.GP64() // qn·cs: the bytes of q the inner loop runs
 	g.Load(g.Param("qn"), qb)
 	g.SHLQ(U8(log2(cs)), qb)
-	var mask VecVirtual
+	var sgn VecVirtual
 	if r == 4 {
 		mp := g.GP64()
-		g.Load(g.Param("mask"), mp)
-		mask = g.vec(w)
-		g.vmovu(t, Mem{Base: mp}, mask)
+		g.Load(g.Param("sgn"), mp)
+		sgn = g.vec(w)
+		g.vmovu(t, Mem{Base: mp}, sgn)
 	}
 	// Bytes: sb = s·cs, xm = s·m·cs (x's distance between k and k+1),
 	// and their multiples for the far inputs and outputs.
@@ -208,7 +212,7 @@ func (g *gen) fftBroadcast(t dtype, w width, r int) {
 	if r == 4 {
 		g.vmovu(t, Mem{Base: xo, Index: xm, Scale: 2}, vs[2])
 		g.vmovu(t, Mem{Base: xo, Index: xm3, Scale: 1}, vs[3])
-		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], mask)
+		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], sgn)
 		for k := 1; k < 4; k++ {
 			g.cmul(t, w, vs[k], wr[k-1], wi[k-1], tmp)
 		}
@@ -269,7 +273,7 @@ func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool, halves int)
 	if halves == 2 {
 		suffix = "x2"
 	}
-	name, sig := fmt.Sprintf("fft%db%s", r, suffix), "func(y, x, twa, twb *%s, m, s, pn, qn int, mask *%[1]s)"
+	name, sig := fmt.Sprintf("fft%db%s", r, suffix), "func(y, x, twa, twb *%s, m, s, pn, qn int, sgn *%[1]s)"
 	doc := []string{
 		fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
 		fmt.Sprintf("m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix %d of stride 4s", rb),
@@ -278,7 +282,7 @@ func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool, halves int)
 		fmt.Sprintf("j < %d. pn = m/%d and qn = s: both stages; less: a part, y, x, twa advanced to p' and", rb, rb),
 		fmt.Sprintf("q, twb to p'. m is a multiple of %d, s and qn of %d.", rb, halves*w.bytes/(2*t.size))}
 	if unit {
-		name, sig = fmt.Sprintf("fft%du%s", r, suffix), "func(y, x, twa *%s, m, s, pn, qn int, mask *%[1]s)"
+		name, sig = fmt.Sprintf("fft%du%s", r, suffix), "func(y, x, twa *%s, m, s, pn, qn int, sgn *%[1]s)"
 		doc = []string{
 			fmt.Sprintf("%s%s%s runs two Stockham stages in one pass: stage A, radix 4 of stride s over", cplx(t), name, w.name),
 			fmt.Sprintf("m = %d sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix %d", rb, rb),
@@ -298,9 +302,9 @@ func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool, halves int)
 		g.Load(g.Param("twb"), twb)
 	}
 	mp := g.GP64()
-	g.Load(g.Param("mask"), mp)
-	mask := g.vec(w)
-	g.vmovu(t, Mem{Base: mp}, mask)
+	g.Load(g.Param("sgn"), mp)
+	sgn := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, sgn)
 	// Bytes: sb = s·cs (y's distance between k and k+1), d = sb·m/rb (x's
 	// between k' and k'+1), dk = rb·d (between k and k+1), dk3 = 3dk, and
 	// ta = 3·cs·m/rb (twa's between k' and k'+1).
@@ -368,7 +372,7 @@ func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool, halves int)
 			g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 1, Disp: hb}, v[kp][1])
 			g.vmovu(t, Mem{Base: xo, Index: dk, Scale: 2, Disp: hb}, v[kp][2])
 			g.vmovu(t, Mem{Base: xo, Index: dk3, Scale: 1, Disp: hb}, v[kp][3])
-			g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], mask)
+			g.butterfly4(t, w, v[kp][0], v[kp][1], v[kp][2], v[kp][3], sgn)
 			for k := 1; k < 4; k++ {
 				g.vbroadcast(t, Mem{Base: to, Disp: (k - 1) * cs}, wr)
 				g.vbroadcast(t, Mem{Base: to, Disp: (k-1)*cs + t.size}, wi)
@@ -403,7 +407,7 @@ func (g *gen) fftFusedBroadcast(t dtype, w width, rb int, unit bool, halves int)
 				}
 			}
 			if rb == 4 {
-				g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], mask)
+				g.butterfly4(t, w, v[0][k], v[1][k], v[2][k], v[3][k], sgn)
 			} else {
 				dif := g.vec(w)
 				g.vsub(t, v[1][k], v[0][k], dif)
@@ -453,7 +457,7 @@ func (g *gen) fft4Transposed(t dtype) {
 	w := ymm
 	v := w.bytes / (2 * t.size) // butterflies per vector: 4 complex64, 2 complex128
 	name := "fft4t"
-	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, sgn *%[1]s)",
 		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1: for p < pn, the butterfly", cplx(t), name, w.name),
 		"of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in",
 		fmt.Sprintf("blocks of %d: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;", v),
@@ -465,9 +469,9 @@ func (g *gen) fft4Transposed(t dtype) {
 	g.Load(g.Param("tw"), tw)
 	g.Load(g.Param("m"), m)
 	mp := g.GP64()
-	g.Load(g.Param("mask"), mp)
-	mask := g.vec(w)
-	g.vmovu(t, Mem{Base: mp}, mask)
+	g.Load(g.Param("sgn"), mp)
+	sgn := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, sgn)
 	xm, xm3 := g.GP64(), g.GP64()
 	g.MOVQ(m, xm)
 	g.SHLQ(U8(log2(cs)), xm)
@@ -484,7 +488,7 @@ func (g *gen) fft4Transposed(t dtype) {
 	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
 	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
 	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
-	g.butterfly4(t, w, a, b, c, d, mask)
+	g.butterfly4(t, w, a, b, c, d, sgn)
 	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
 	for k, u := range []VecVirtual{b, c, d} {
 		tw := Mem{Base: tw, Disp: k * w.bytes}
@@ -633,7 +637,7 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	w := zmm
 	v := w.bytes / (2 * t.size)
 	name := "fft4t"
-	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, sgn *%[1]s)",
 		fmt.Sprintf("%s%s%s runs the radix-4 Stockham stage of stride 1 as %sfft4tAVX2 does, with", cplx(t), name, w.name, cplx(t)),
 		fmt.Sprintf("blocks of %d butterflies (tw in blocks of %d). m and pn are multiples of %d.", v, v, v))
 	cs := 2 * t.size
@@ -643,9 +647,9 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	g.Load(g.Param("tw"), tw)
 	g.Load(g.Param("m"), m)
 	mp := g.GP64()
-	g.Load(g.Param("mask"), mp)
-	mask := g.vec(w)
-	g.vmovu(t, Mem{Base: mp}, mask)
+	g.Load(g.Param("sgn"), mp)
+	sgn := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, sgn)
 	xm, xm3 := g.GP64(), g.GP64()
 	g.MOVQ(m, xm)
 	g.SHLQ(U8(log2(cs)), xm)
@@ -666,7 +670,7 @@ func (g *gen) fft4TransposedZMM(t dtype) {
 	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
 	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
 	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
-	g.butterfly4(t, w, a, b, c, d, mask)
+	g.butterfly4(t, w, a, b, c, d, sgn)
 	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
 	for k, u := range []VecVirtual{b, c, d} {
 		tw := Mem{Base: tw, Disp: k * w.bytes}
@@ -782,7 +786,7 @@ func (g *gen) transposeIndex() [4]VecVirtual {
 // complex values: for q < qn, the butterfly of x[q + s·k] into y[q + s·k].
 func (g *gen) fftUnit(t dtype, w width, r int) {
 	name := fmt.Sprintf("fft%du", r)
-	sig := "func(y, x *%s, s, qn int, mask *%[1]s)"
+	sig := "func(y, x *%s, s, qn int, sgn *%[1]s)"
 	if r == 2 {
 		sig = "func(y, x *%s, s, qn int)"
 	}
@@ -798,13 +802,13 @@ func (g *gen) fftUnit(t dtype, w width, r int) {
 	g.SHLQ(U8(log2(cs)), sb)
 	g.Load(g.Param("qn"), qb)
 	g.SHLQ(U8(log2(cs)), qb)
-	var mask VecVirtual
+	var sgn VecVirtual
 	sb3 := g.GP64()
 	if r == 4 {
 		mp := g.GP64()
-		g.Load(g.Param("mask"), mp)
-		mask = g.vec(w)
-		g.vmovu(t, Mem{Base: mp}, mask)
+		g.Load(g.Param("sgn"), mp)
+		sgn = g.vec(w)
+		g.vmovu(t, Mem{Base: mp}, sgn)
 		g.LEAQ(Mem{Base: sb, Index: sb, Scale: 2}, sb3)
 	}
 	done := g.label("fftdone")
@@ -826,7 +830,7 @@ func (g *gen) fftUnit(t dtype, w width, r int) {
 	if r == 4 {
 		g.vmovu(t, Mem{Base: xo, Index: sb, Scale: 2}, vs[2])
 		g.vmovu(t, Mem{Base: xo, Index: sb3, Scale: 1}, vs[3])
-		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], mask)
+		g.butterfly4(t, w, vs[0], vs[1], vs[2], vs[3], sgn)
 		g.vmovu(t, vs[0], Mem{Base: yo})
 		g.vmovu(t, vs[1], Mem{Base: yo, Index: sb, Scale: 1})
 		g.vmovu(t, vs[2], Mem{Base: yo, Index: sb, Scale: 2})
@@ -864,7 +868,7 @@ func (g *gen) fft16Transposed(t dtype) {
 	w := zmm
 	v := w.bytes / (2 * t.size)
 	name := "fft16t"
-	g.fftFunc(t, w, name, "func(y, x, twa, twb *%s, m, pn int, mask *%[1]s)",
+	g.fftFunc(t, w, name, "func(y, x, twa, twb *%s, m, pn int, sgn *%[1]s)",
 		fmt.Sprintf("%s%s%s runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms", cplx(t), name, w.name),
 		fmt.Sprintf("(twa: as %sfft4tAVX512's) and stride 4 over m/4 (twb: as %sfft4tAVX512's for m/4),", cplx(t), cplx(t)),
 		"in one pass from x into y: for p' < pn, the first stage's butterflies p' + k'·m/4, k' < 4,",
@@ -877,9 +881,9 @@ func (g *gen) fft16Transposed(t dtype) {
 	g.Load(g.Param("twa"), twa)
 	g.Load(g.Param("twb"), twb)
 	mp := g.GP64()
-	g.Load(g.Param("mask"), mp)
-	mask := g.vec(w)
-	g.vmovu(t, Mem{Base: mp}, mask)
+	g.Load(g.Param("sgn"), mp)
+	sgn := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, sgn)
 	// Bytes: d = m/4·cs (x's distance between k' and k'+1), d4 = 4d
 	// (between k and k+1), d12 = 12d, ta = 3·cs·m/4 (twa's between k'
 	// and k'+1).
@@ -913,7 +917,7 @@ func (g *gen) fft16Transposed(t dtype) {
 		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 1}, a[kp][1])
 		g.vmovu(t, Mem{Base: xo, Index: d4, Scale: 2}, a[kp][2])
 		g.vmovu(t, Mem{Base: xo, Index: d12, Scale: 1}, a[kp][3])
-		g.butterfly4(t, w, a[kp][0], a[kp][1], a[kp][2], a[kp][3], mask)
+		g.butterfly4(t, w, a[kp][0], a[kp][1], a[kp][2], a[kp][3], sgn)
 		for k := 1; k < 4; k++ {
 			g.loadTwiddleVec(t, Mem{Base: to, Disp: (k - 1) * w.bytes}, wr, wi)
 			g.cmul(t, w, a[kp][k], wr, wi, tmp)
@@ -926,14 +930,14 @@ func (g *gen) fft16Transposed(t dtype) {
 	// B's butterfly over k' for each column k: a[j][k] becomes its output j.
 	// Its twiddles are the same for the four columns: loaded (and spread
 	// into real and imaginary parts) once, 6 registers beside the 16
-	// values, the butterfly's 4 temporaries, tmp and mask.
+	// values, the butterfly's 3 temporaries, tmp and sgn.
 	var br, bi [3]VecVirtual
 	for j := range 3 {
 		br[j], bi[j] = g.vec(w), g.vec(w)
 		g.loadTwiddleVec(t, Mem{Base: twb, Disp: j * w.bytes}, br[j], bi[j])
 	}
 	for k := range 4 {
-		g.butterfly4(t, w, a[0][k], a[1][k], a[2][k], a[3][k], mask)
+		g.butterfly4(t, w, a[0][k], a[1][k], a[2][k], a[3][k], sgn)
 		for j := 1; j < 4; j++ {
 			g.cmul(t, w, a[j][k], br[j-1], bi[j-1], tmp)
 		}
@@ -997,7 +1001,7 @@ func (g *gen) fft4Pairs(t dtype) {
 	v := w.bytes / (2 * t.size)
 	s := v / 2
 	name := "fft4p"
-	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, mask *%[1]s)",
+	g.fftFunc(t, w, name, "func(y, x, tw *%s, m, pn int, sgn *%[1]s)",
 		fmt.Sprintf("%s%s%s runs a radix-4 Stockham stage of stride s = %d as %sfft4bAVX2 does, two p", cplx(t), name, w.name, s, cplx(t)),
 		fmt.Sprintf("a vector: tw holds, per pair of p, for k = 1…3 %d values W^kp then %d of W^k(p+1).", s, s),
 		"pn (the p it runs, y, x and tw advanced to the first) and m are even.")
@@ -1008,9 +1012,9 @@ func (g *gen) fft4Pairs(t dtype) {
 	g.Load(g.Param("tw"), tw)
 	g.Load(g.Param("m"), m)
 	mp := g.GP64()
-	g.Load(g.Param("mask"), mp)
-	mask := g.vec(w)
-	g.vmovu(t, Mem{Base: mp}, mask)
+	g.Load(g.Param("sgn"), mp)
+	sgn := g.vec(w)
+	g.vmovu(t, Mem{Base: mp}, sgn)
 	xm, xm3 := g.GP64(), g.GP64() // x's distance between k and k+1: s·m values
 	g.MOVQ(m, xm)
 	g.SHLQ(U8(log2(s*cs)), xm)
@@ -1031,7 +1035,7 @@ func (g *gen) fft4Pairs(t dtype) {
 	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 1}, b)
 	g.vmovu(t, Mem{Base: x, Index: xm, Scale: 2}, c)
 	g.vmovu(t, Mem{Base: x, Index: xm3, Scale: 1}, d)
-	g.butterfly4(t, w, a, b, c, d, mask)
+	g.butterfly4(t, w, a, b, c, d, sgn)
 	wr, wi, tmp := g.vec(w), g.vec(w), g.vec(w)
 	for k, u := range []VecVirtual{b, c, d} {
 		tw := Mem{Base: tw, Disp: k * w.bytes}

@@ -3,7 +3,6 @@
 package fft
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/isa"
@@ -200,25 +199,21 @@ func fuseWidth(lvl isa.Level) int {
 	return 32
 }
 
-// The XOR masks that make swap(z) i·z (forward: the real lanes negated)
-// or −i·z (inverse: the imaginary lanes), 64 bytes each.
+// The sign vectors that make swap(z) i·z (forward: the real lanes times
+// −1) or −i·z (inverse: the imaginary lanes), 64 bytes each: the kernels'
+// butterflies multiply by them in their adds (butterfly4 in ../_asm).
 var (
-	rotMask32 = [2][16]float32{}
-	rotMask64 = [2][8]float64{}
+	rotSign32 = [2][16]float32{}
+	rotSign64 = [2][8]float64{}
 )
 
 func init() {
-	neg32, neg64 := math.Float32frombits(1<<31), math.Float64frombits(1<<63)
 	for inv := range 2 {
-		for i := range rotMask32[inv] {
-			if i%2 == inv {
-				rotMask32[inv][i] = neg32
-			}
+		for i := range rotSign32[inv] {
+			rotSign32[inv][i] = float32(1 - 2*b2i(i%2 == inv))
 		}
-		for i := range rotMask64[inv] {
-			if i%2 == inv {
-				rotMask64[inv][i] = neg64
-			}
+		for i := range rotSign64[inv] {
+			rotSign64[inv][i] = float64(1 - 2*b2i(i%2 == inv))
 		}
 	}
 }
@@ -248,46 +243,46 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 	var z C
 	if unsafe.Sizeof(z) == 8 {
 		yp, xp, tw := (*float32)(unsafe.Pointer(&y[yo])), (*float32)(unsafe.Pointer(&x[xo])), (*float32)(unsafe.Pointer(&st.tw[to]))
-		mask := &rotMask32[b2i(inverse)][0]
+		sgn := &rotSign32[b2i(inverse)][0]
 		switch {
 		case st.r == 16 && st.s == 1:
-			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
+			cfft16tAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, sgn)
 		case st.r == 16 && st.m == 1 && wide:
-			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
+			cfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, sgn)
 		case st.r == 16 && st.m == 1 && lines:
-			cfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+			cfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, sgn)
 		case st.r == 16 && st.m == 1:
-			cfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+			cfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, sgn)
 		case st.r == 16 && wide:
-			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+			cfft16bAVX512(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, sgn)
 		case st.r == 16 && lines:
-			cfft16bx2AVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+			cfft16bx2AVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, sgn)
 		case st.r == 16:
-			cfft16bAVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+			cfft16bAVX2(yp, xp, tw, (*float32)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, sgn)
 		case st.r == 8 && wide: // radix 2 is the last stage: m = 1
-			cfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
+			cfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, sgn)
 		case st.r == 8 && lines:
-			cfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
+			cfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, sgn)
 		case st.r == 8:
-			cfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
+			cfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, sgn)
 		case st.s == 1 && st.blk == zv:
-			cfft4tAVX512(yp, xp, tw, st.m, pn, mask)
+			cfft4tAVX512(yp, xp, tw, st.m, pn, sgn)
 		case st.s == 1:
-			cfft4tAVX2(yp, xp, tw, st.m, pn, mask)
+			cfft4tAVX2(yp, xp, tw, st.m, pn, sgn)
 		case st.blk == 2:
-			cfft4pAVX512(yp, xp, tw, st.m, pn, mask)
+			cfft4pAVX512(yp, xp, tw, st.m, pn, sgn)
 		case st.m == 1 && st.r == 4 && wide:
-			cfft4uAVX512(yp, xp, st.s, qn, mask)
+			cfft4uAVX512(yp, xp, st.s, qn, sgn)
 		case st.m == 1 && st.r == 4:
-			cfft4uAVX2(yp, xp, st.s, qn, mask)
+			cfft4uAVX2(yp, xp, st.s, qn, sgn)
 		case st.m == 1 && wide:
 			cfft2uAVX512(yp, xp, st.s, qn)
 		case st.m == 1:
 			cfft2uAVX2(yp, xp, st.s, qn)
 		case st.r == 4 && wide:
-			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
+			cfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, sgn)
 		case st.r == 4:
-			cfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, mask)
+			cfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, sgn)
 		case wide:
 			cfft2bAVX512(yp, xp, tw, st.m, st.s, pn, qn)
 		default:
@@ -296,44 +291,44 @@ func runAsm[C Complex](lvl isa.Level, st *stage[C], y, x []C, inverse bool, p0, 
 		return
 	}
 	yp, xp, tw := (*float64)(unsafe.Pointer(&y[yo])), (*float64)(unsafe.Pointer(&x[xo])), (*float64)(unsafe.Pointer(&st.tw[to]))
-	mask := &rotMask64[b2i(inverse)][0]
+	sgn := &rotSign64[b2i(inverse)][0]
 	switch {
 	case st.r == 16 && st.s == 1:
-		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, mask)
+		zfft16tAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, pn, sgn)
 	case st.r == 16 && st.m == 1 && wide:
-		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, mask)
+		zfft16uAVX512(yp, xp, tw, 4, st.s, pn, qn, sgn)
 	case st.r == 16 && st.m == 1 && lines:
-		zfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+		zfft16ux2AVX2(yp, xp, tw, 4, st.s, pn, qn, sgn)
 	case st.r == 16 && st.m == 1:
-		zfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, mask)
+		zfft16uAVX2(yp, xp, tw, 4, st.s, pn, qn, sgn)
 	case st.r == 16 && wide:
-		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		zfft16bAVX512(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, sgn)
 	case st.r == 16 && lines:
-		zfft16bx2AVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		zfft16bx2AVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, sgn)
 	case st.r == 16:
-		zfft16bAVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, mask)
+		zfft16bAVX2(yp, xp, tw, (*float64)(unsafe.Pointer(&st.tw2[toB])), 4*st.m, st.s, pn, qn, sgn)
 	case st.r == 8 && wide: // radix 2 is the last stage: m = 1
-		zfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, mask)
+		zfft8uAVX512(yp, xp, tw, 2, st.s, pn, qn, sgn)
 	case st.r == 8 && lines:
-		zfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
+		zfft8ux2AVX2(yp, xp, tw, 2, st.s, pn, qn, sgn)
 	case st.r == 8:
-		zfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, mask)
+		zfft8uAVX2(yp, xp, tw, 2, st.s, pn, qn, sgn)
 	case st.s == 1 && st.blk == zv:
-		zfft4tAVX512(yp, xp, tw, st.m, pn, mask)
+		zfft4tAVX512(yp, xp, tw, st.m, pn, sgn)
 	case st.s == 1:
-		zfft4tAVX2(yp, xp, tw, st.m, pn, mask)
+		zfft4tAVX2(yp, xp, tw, st.m, pn, sgn)
 	case st.m == 1 && st.r == 4 && wide:
-		zfft4uAVX512(yp, xp, st.s, qn, mask)
+		zfft4uAVX512(yp, xp, st.s, qn, sgn)
 	case st.m == 1 && st.r == 4:
-		zfft4uAVX2(yp, xp, st.s, qn, mask)
+		zfft4uAVX2(yp, xp, st.s, qn, sgn)
 	case st.m == 1 && wide:
 		zfft2uAVX512(yp, xp, st.s, qn)
 	case st.m == 1:
 		zfft2uAVX2(yp, xp, st.s, qn)
 	case st.r == 4 && wide:
-		zfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, mask)
+		zfft4bAVX512(yp, xp, tw, st.m, st.s, pn, qn, sgn)
 	case st.r == 4:
-		zfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, mask)
+		zfft4bAVX2(yp, xp, tw, st.m, st.s, pn, qn, sgn)
 	case wide:
 		zfft2bAVX512(yp, xp, tw, st.m, st.s, pn, qn)
 	default:

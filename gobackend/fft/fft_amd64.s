@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft4bAVX2(SB), $0-64
 	MOVQ    y+0(FP), AX
@@ -14,7 +14,7 @@ TEXT ·cfft4bAVX2(SB), $0-64
 	MOVQ    s+32(FP), SI
 	MOVQ    qn+48(FP), DI
 	SHLQ    $0x03, DI
-	MOVQ    mask+56(FP), R8
+	MOVQ    sgn+56(FP), R8
 	VMOVUPS (R8), Y0
 	SHLQ    $0x03, SI
 	MOVQ    SI, R8
@@ -48,11 +48,11 @@ fftq3:
 	VADDPS         Y10, Y8, Y9
 	VSUBPS         Y10, Y8, Y10
 	VPERMILPS      $0xb1, Y10, Y10
-	VXORPS         Y0, Y10, Y10
 	VADDPS         Y9, Y11, Y7
 	VSUBPS         Y9, Y11, Y9
-	VSUBPS         Y10, Y12, Y8
-	VADDPS         Y10, Y12, Y10
+	VMOVAPS        Y12, Y8
+	VFNMADD231PS   Y0, Y10, Y8
+	VFMADD213PS    Y12, Y0, Y10
 	VPERMILPS      $0xb1, Y8, Y11
 	VMULPS         Y2, Y11, Y11
 	VFMADDSUB213PS Y11, Y1, Y8
@@ -128,8 +128,8 @@ fftdone4:
 	VZEROUPPER
 	RET
 
-// func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft4bAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
@@ -138,7 +138,7 @@ TEXT ·cfft4bAVX512(SB), $0-64
 	MOVQ    s+32(FP), SI
 	MOVQ    qn+48(FP), DI
 	SHLQ    $0x03, DI
-	MOVQ    mask+56(FP), R8
+	MOVQ    sgn+56(FP), R8
 	VMOVUPS (R8), Z0
 	SHLQ    $0x03, SI
 	MOVQ    SI, R8
@@ -172,11 +172,11 @@ fftq9:
 	VADDPS         Z10, Z8, Z9
 	VSUBPS         Z10, Z8, Z10
 	VPERMILPS      $0xb1, Z10, Z10
-	VXORPS         Z0, Z10, Z10
 	VADDPS         Z9, Z11, Z7
 	VSUBPS         Z9, Z11, Z9
-	VSUBPS         Z10, Z12, Z8
-	VADDPS         Z10, Z12, Z10
+	VMOVAPS        Z12, Z8
+	VFNMADD231PS   Z0, Z10, Z8
+	VFMADD213PS    Z12, Z0, Z10
 	VPERMILPS      $0xb1, Z8, Z11
 	VMULPS         Z2, Z11, Z11
 	VFMADDSUB213PS Z11, Z1, Z8
@@ -252,14 +252,14 @@ fftdone10:
 	VZEROUPPER
 	RET
 
-// func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft16bAVX2(SB), $512-72
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+64(FP), SI
+	MOVQ    sgn+64(FP), SI
 	VMOVUPS (SI), Y0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -295,11 +295,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -330,11 +330,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -365,11 +365,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -400,11 +400,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -434,11 +434,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -469,11 +469,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -504,11 +504,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -539,11 +539,11 @@ fftq15:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -580,13 +580,13 @@ fftdone13:
 	VZEROUPPER
 	RET
 
-// func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft16uAVX2(SB), $512-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPS (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x02, BX
@@ -622,11 +622,11 @@ fftq18:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -657,11 +657,11 @@ fftq18:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -692,11 +692,11 @@ fftq18:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -727,11 +727,11 @@ fftq18:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -761,11 +761,11 @@ fftq18:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -781,11 +781,11 @@ fftq18:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -801,11 +801,11 @@ fftq18:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -821,11 +821,11 @@ fftq18:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -846,13 +846,13 @@ fftdone16:
 	VZEROUPPER
 	RET
 
-// func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft8uAVX2(SB), $256-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPS (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x01, BX
@@ -888,11 +888,11 @@ fftq21:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -923,11 +923,11 @@ fftq21:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -990,14 +990,14 @@ fftdone19:
 	VZEROUPPER
 	RET
 
-// func cfft16bx2AVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft16bx2AVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft16bx2AVX2(SB), $1024-72
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+64(FP), SI
+	MOVQ    sgn+64(FP), SI
 	VMOVUPS (SI), Y0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -1033,11 +1033,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1066,11 +1066,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1101,11 +1101,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1134,11 +1134,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1169,11 +1169,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1202,11 +1202,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1237,11 +1237,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1270,11 +1270,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R15), Y2
 	VBROADCASTSS   4(R15), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1304,11 +1304,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1338,11 +1338,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1373,11 +1373,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1407,11 +1407,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1442,11 +1442,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1476,11 +1476,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1511,11 +1511,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1545,11 +1545,11 @@ fftq24:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (BX), Y2
 	VBROADCASTSS   4(BX), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1586,13 +1586,13 @@ fftdone22:
 	VZEROUPPER
 	RET
 
-// func cfft16ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft16ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft16ux2AVX2(SB), $1024-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPS (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x02, BX
@@ -1628,11 +1628,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1661,11 +1661,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1696,11 +1696,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1729,11 +1729,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1764,11 +1764,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1797,11 +1797,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1832,11 +1832,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1865,11 +1865,11 @@ fftq27:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -1899,11 +1899,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -1918,11 +1918,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, 32(R13)
 	VMOVUPS        Y2, 32(R13)(SI*4)
 	VMOVUPS        Y3, 32(R13)(SI*8)
@@ -1938,11 +1938,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -1957,11 +1957,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, 32(R13)
 	VMOVUPS        Y2, 32(R13)(SI*4)
 	VMOVUPS        Y3, 32(R13)(SI*8)
@@ -1977,11 +1977,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -1996,11 +1996,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, 32(R13)
 	VMOVUPS        Y2, 32(R13)(SI*4)
 	VMOVUPS        Y3, 32(R13)(SI*8)
@@ -2016,11 +2016,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, (R13)
 	VMOVUPS        Y2, (R13)(SI*4)
 	VMOVUPS        Y3, (R13)(SI*8)
@@ -2035,11 +2035,11 @@ fftq27:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVUPS        Y1, 32(R13)
 	VMOVUPS        Y2, 32(R13)(SI*4)
 	VMOVUPS        Y3, 32(R13)(SI*8)
@@ -2060,13 +2060,13 @@ fftdone25:
 	VZEROUPPER
 	RET
 
-// func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+// func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft8ux2AVX2(SB), $512-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPS (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x01, BX
@@ -2102,11 +2102,11 @@ fftq30:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -2135,11 +2135,11 @@ fftq30:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -2170,11 +2170,11 @@ fftq30:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -2203,11 +2203,11 @@ fftq30:
 	VADDPS         Y7, Y5, Y3
 	VSUBPS         Y7, Y5, Y7
 	VPERMILPS      $0xb1, Y7, Y7
-	VXORPS         Y0, Y7, Y7
 	VADDPS         Y3, Y1, Y4
 	VSUBPS         Y3, Y1, Y6
-	VSUBPS         Y7, Y2, Y5
-	VADDPS         Y7, Y2, Y7
+	VMOVAPS        Y2, Y5
+	VFNMADD231PS   Y0, Y7, Y5
+	VFMADD213PS    Y2, Y0, Y7
 	VBROADCASTSS   (R14), Y2
 	VBROADCASTSS   4(R14), Y3
 	VPERMILPS      $0xb1, Y5, Y1
@@ -2294,14 +2294,14 @@ fftdone28:
 	VZEROUPPER
 	RET
 
-// func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft16bAVX512(SB), $0-72
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+64(FP), SI
+	MOVQ    sgn+64(FP), SI
 	VMOVUPS (SI), Z0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -2343,11 +2343,11 @@ fftq33:
 	VADDPS         Z13, Z11, Z9
 	VSUBPS         Z13, Z11, Z13
 	VPERMILPS      $0xb1, Z13, Z13
-	VXORPS         Z0, Z13, Z13
 	VADDPS         Z9, Z7, Z10
 	VSUBPS         Z9, Z7, Z12
-	VSUBPS         Z13, Z8, Z11
-	VADDPS         Z13, Z8, Z13
+	VMOVAPS        Z8, Z11
+	VFNMADD231PS   Z0, Z13, Z11
+	VFMADD213PS    Z8, Z0, Z13
 	VBROADCASTSS   (R15), Z8
 	VBROADCASTSS   4(R15), Z9
 	VPERMILPS      $0xb1, Z11, Z7
@@ -2374,11 +2374,11 @@ fftq33:
 	VADDPS         Z17, Z15, Z9
 	VSUBPS         Z17, Z15, Z17
 	VPERMILPS      $0xb1, Z17, Z17
-	VXORPS         Z0, Z17, Z17
 	VADDPS         Z9, Z7, Z14
 	VSUBPS         Z9, Z7, Z16
-	VSUBPS         Z17, Z8, Z15
-	VADDPS         Z17, Z8, Z17
+	VMOVAPS        Z8, Z15
+	VFNMADD231PS   Z0, Z17, Z15
+	VFMADD213PS    Z8, Z0, Z17
 	VBROADCASTSS   (R15), Z8
 	VBROADCASTSS   4(R15), Z9
 	VPERMILPS      $0xb1, Z15, Z7
@@ -2405,11 +2405,11 @@ fftq33:
 	VADDPS         Z21, Z19, Z9
 	VSUBPS         Z21, Z19, Z21
 	VPERMILPS      $0xb1, Z21, Z21
-	VXORPS         Z0, Z21, Z21
 	VADDPS         Z9, Z7, Z18
 	VSUBPS         Z9, Z7, Z20
-	VSUBPS         Z21, Z8, Z19
-	VADDPS         Z21, Z8, Z21
+	VMOVAPS        Z8, Z19
+	VFNMADD231PS   Z0, Z21, Z19
+	VFMADD213PS    Z8, Z0, Z21
 	VBROADCASTSS   (R15), Z8
 	VBROADCASTSS   4(R15), Z9
 	VPERMILPS      $0xb1, Z19, Z7
@@ -2436,11 +2436,11 @@ fftq33:
 	VADDPS         Z25, Z23, Z9
 	VSUBPS         Z25, Z23, Z25
 	VPERMILPS      $0xb1, Z25, Z25
-	VXORPS         Z0, Z25, Z25
 	VADDPS         Z9, Z7, Z22
 	VSUBPS         Z9, Z7, Z24
-	VSUBPS         Z25, Z8, Z23
-	VADDPS         Z25, Z8, Z25
+	VMOVAPS        Z8, Z23
+	VFNMADD231PS   Z0, Z25, Z23
+	VFMADD213PS    Z8, Z0, Z25
 	VBROADCASTSS   (R15), Z8
 	VBROADCASTSS   4(R15), Z9
 	VPERMILPS      $0xb1, Z23, Z7
@@ -2462,11 +2462,11 @@ fftq33:
 	VADDPS         Z22, Z14, Z9
 	VSUBPS         Z22, Z14, Z22
 	VPERMILPS      $0xb1, Z22, Z22
-	VXORPS         Z0, Z22, Z22
 	VADDPS         Z9, Z7, Z10
 	VSUBPS         Z9, Z7, Z18
-	VSUBPS         Z22, Z8, Z14
-	VADDPS         Z22, Z8, Z22
+	VMOVAPS        Z8, Z14
+	VFNMADD231PS   Z0, Z22, Z14
+	VFMADD213PS    Z8, Z0, Z22
 	VPERMILPS      $0xb1, Z14, Z7
 	VMULPS         Z2, Z7, Z7
 	VFMADDSUB213PS Z7, Z1, Z14
@@ -2485,13 +2485,13 @@ fftq33:
 	VADDPS         Z19, Z11, Z7
 	VSUBPS         Z19, Z11, Z8
 	VADDPS         Z23, Z15, Z9
-	VSUBPS         Z23, Z15, Z10
-	VPERMILPS      $0xb1, Z10, Z10
-	VXORPS         Z0, Z10, Z10
+	VSUBPS         Z23, Z15, Z23
+	VPERMILPS      $0xb1, Z23, Z23
 	VADDPS         Z9, Z7, Z11
 	VSUBPS         Z9, Z7, Z19
-	VSUBPS         Z10, Z8, Z15
-	VADDPS         Z10, Z8, Z23
+	VMOVAPS        Z8, Z15
+	VFNMADD231PS   Z0, Z23, Z15
+	VFMADD213PS    Z8, Z0, Z23
 	VPERMILPS      $0xb1, Z15, Z7
 	VMULPS         Z2, Z7, Z7
 	VFMADDSUB213PS Z7, Z1, Z15
@@ -2510,13 +2510,13 @@ fftq33:
 	VADDPS         Z20, Z12, Z7
 	VSUBPS         Z20, Z12, Z8
 	VADDPS         Z24, Z16, Z9
-	VSUBPS         Z24, Z16, Z10
-	VPERMILPS      $0xb1, Z10, Z10
-	VXORPS         Z0, Z10, Z10
+	VSUBPS         Z24, Z16, Z24
+	VPERMILPS      $0xb1, Z24, Z24
 	VADDPS         Z9, Z7, Z12
 	VSUBPS         Z9, Z7, Z20
-	VSUBPS         Z10, Z8, Z16
-	VADDPS         Z10, Z8, Z24
+	VMOVAPS        Z8, Z16
+	VFNMADD231PS   Z0, Z24, Z16
+	VFMADD213PS    Z8, Z0, Z24
 	VPERMILPS      $0xb1, Z16, Z7
 	VMULPS         Z2, Z7, Z7
 	VFMADDSUB213PS Z7, Z1, Z16
@@ -2535,13 +2535,13 @@ fftq33:
 	VADDPS         Z21, Z13, Z7
 	VSUBPS         Z21, Z13, Z8
 	VADDPS         Z25, Z17, Z9
-	VSUBPS         Z25, Z17, Z10
-	VPERMILPS      $0xb1, Z10, Z10
-	VXORPS         Z0, Z10, Z10
+	VSUBPS         Z25, Z17, Z25
+	VPERMILPS      $0xb1, Z25, Z25
 	VADDPS         Z9, Z7, Z13
 	VSUBPS         Z9, Z7, Z21
-	VSUBPS         Z10, Z8, Z17
-	VADDPS         Z10, Z8, Z25
+	VMOVAPS        Z8, Z17
+	VFNMADD231PS   Z0, Z25, Z17
+	VFMADD213PS    Z8, Z0, Z25
 	VPERMILPS      $0xb1, Z17, Z7
 	VMULPS         Z2, Z7, Z7
 	VFMADDSUB213PS Z7, Z1, Z17
@@ -2572,13 +2572,13 @@ fftdone31:
 	VZEROUPPER
 	RET
 
-// func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft16uAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPS (BX), Z0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x02, BX
@@ -2614,11 +2614,11 @@ fftq36:
 	VADDPS         Z7, Z5, Z3
 	VSUBPS         Z7, Z5, Z7
 	VPERMILPS      $0xb1, Z7, Z7
-	VXORPS         Z0, Z7, Z7
 	VADDPS         Z3, Z1, Z4
 	VSUBPS         Z3, Z1, Z6
-	VSUBPS         Z7, Z2, Z5
-	VADDPS         Z7, Z2, Z7
+	VMOVAPS        Z2, Z5
+	VFNMADD231PS   Z0, Z7, Z5
+	VFMADD213PS    Z2, Z0, Z7
 	VBROADCASTSS   (R14), Z2
 	VBROADCASTSS   4(R14), Z3
 	VPERMILPS      $0xb1, Z5, Z1
@@ -2645,11 +2645,11 @@ fftq36:
 	VADDPS         Z11, Z9, Z3
 	VSUBPS         Z11, Z9, Z11
 	VPERMILPS      $0xb1, Z11, Z11
-	VXORPS         Z0, Z11, Z11
 	VADDPS         Z3, Z1, Z8
 	VSUBPS         Z3, Z1, Z10
-	VSUBPS         Z11, Z2, Z9
-	VADDPS         Z11, Z2, Z11
+	VMOVAPS        Z2, Z9
+	VFNMADD231PS   Z0, Z11, Z9
+	VFMADD213PS    Z2, Z0, Z11
 	VBROADCASTSS   (R14), Z2
 	VBROADCASTSS   4(R14), Z3
 	VPERMILPS      $0xb1, Z9, Z1
@@ -2676,11 +2676,11 @@ fftq36:
 	VADDPS         Z15, Z13, Z3
 	VSUBPS         Z15, Z13, Z15
 	VPERMILPS      $0xb1, Z15, Z15
-	VXORPS         Z0, Z15, Z15
 	VADDPS         Z3, Z1, Z12
 	VSUBPS         Z3, Z1, Z14
-	VSUBPS         Z15, Z2, Z13
-	VADDPS         Z15, Z2, Z15
+	VMOVAPS        Z2, Z13
+	VFNMADD231PS   Z0, Z15, Z13
+	VFMADD213PS    Z2, Z0, Z15
 	VBROADCASTSS   (R14), Z2
 	VBROADCASTSS   4(R14), Z3
 	VPERMILPS      $0xb1, Z13, Z1
@@ -2707,11 +2707,11 @@ fftq36:
 	VADDPS         Z19, Z17, Z3
 	VSUBPS         Z19, Z17, Z19
 	VPERMILPS      $0xb1, Z19, Z19
-	VXORPS         Z0, Z19, Z19
 	VADDPS         Z3, Z1, Z16
 	VSUBPS         Z3, Z1, Z18
-	VSUBPS         Z19, Z2, Z17
-	VADDPS         Z19, Z2, Z19
+	VMOVAPS        Z2, Z17
+	VFNMADD231PS   Z0, Z19, Z17
+	VFMADD213PS    Z2, Z0, Z19
 	VBROADCASTSS   (R14), Z2
 	VBROADCASTSS   4(R14), Z3
 	VPERMILPS      $0xb1, Z17, Z1
@@ -2733,11 +2733,11 @@ fftq36:
 	VADDPS         Z16, Z8, Z3
 	VSUBPS         Z16, Z8, Z16
 	VPERMILPS      $0xb1, Z16, Z16
-	VXORPS         Z0, Z16, Z16
 	VADDPS         Z3, Z1, Z4
 	VSUBPS         Z3, Z1, Z12
-	VSUBPS         Z16, Z2, Z8
-	VADDPS         Z16, Z2, Z16
+	VMOVAPS        Z2, Z8
+	VFNMADD231PS   Z0, Z16, Z8
+	VFMADD213PS    Z2, Z0, Z16
 	VMOVUPS        Z4, (R13)
 	VMOVUPS        Z8, (R13)(SI*4)
 	VMOVUPS        Z12, (R13)(SI*8)
@@ -2747,13 +2747,13 @@ fftq36:
 	VADDPS         Z13, Z5, Z1
 	VSUBPS         Z13, Z5, Z2
 	VADDPS         Z17, Z9, Z3
-	VSUBPS         Z17, Z9, Z4
-	VPERMILPS      $0xb1, Z4, Z4
-	VXORPS         Z0, Z4, Z4
+	VSUBPS         Z17, Z9, Z17
+	VPERMILPS      $0xb1, Z17, Z17
 	VADDPS         Z3, Z1, Z5
 	VSUBPS         Z3, Z1, Z13
-	VSUBPS         Z4, Z2, Z9
-	VADDPS         Z4, Z2, Z17
+	VMOVAPS        Z2, Z9
+	VFNMADD231PS   Z0, Z17, Z9
+	VFMADD213PS    Z2, Z0, Z17
 	VMOVUPS        Z5, (R13)
 	VMOVUPS        Z9, (R13)(SI*4)
 	VMOVUPS        Z13, (R13)(SI*8)
@@ -2763,13 +2763,13 @@ fftq36:
 	VADDPS         Z14, Z6, Z1
 	VSUBPS         Z14, Z6, Z2
 	VADDPS         Z18, Z10, Z3
-	VSUBPS         Z18, Z10, Z4
-	VPERMILPS      $0xb1, Z4, Z4
-	VXORPS         Z0, Z4, Z4
+	VSUBPS         Z18, Z10, Z18
+	VPERMILPS      $0xb1, Z18, Z18
 	VADDPS         Z3, Z1, Z6
 	VSUBPS         Z3, Z1, Z14
-	VSUBPS         Z4, Z2, Z10
-	VADDPS         Z4, Z2, Z18
+	VMOVAPS        Z2, Z10
+	VFNMADD231PS   Z0, Z18, Z10
+	VFMADD213PS    Z2, Z0, Z18
 	VMOVUPS        Z6, (R13)
 	VMOVUPS        Z10, (R13)(SI*4)
 	VMOVUPS        Z14, (R13)(SI*8)
@@ -2779,13 +2779,13 @@ fftq36:
 	VADDPS         Z15, Z7, Z1
 	VSUBPS         Z15, Z7, Z2
 	VADDPS         Z19, Z11, Z3
-	VSUBPS         Z19, Z11, Z4
-	VPERMILPS      $0xb1, Z4, Z4
-	VXORPS         Z0, Z4, Z4
+	VSUBPS         Z19, Z11, Z19
+	VPERMILPS      $0xb1, Z19, Z19
 	VADDPS         Z3, Z1, Z7
 	VSUBPS         Z3, Z1, Z15
-	VSUBPS         Z4, Z2, Z11
-	VADDPS         Z4, Z2, Z19
+	VMOVAPS        Z2, Z11
+	VFNMADD231PS   Z0, Z19, Z11
+	VFMADD213PS    Z2, Z0, Z19
 	VMOVUPS        Z7, (R13)
 	VMOVUPS        Z11, (R13)(SI*4)
 	VMOVUPS        Z15, (R13)(SI*8)
@@ -2806,13 +2806,13 @@ fftdone34:
 	VZEROUPPER
 	RET
 
-// func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft8uAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPS (BX), Z0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x01, BX
@@ -2848,11 +2848,11 @@ fftq39:
 	VADDPS         Z7, Z5, Z3
 	VSUBPS         Z7, Z5, Z7
 	VPERMILPS      $0xb1, Z7, Z7
-	VXORPS         Z0, Z7, Z7
 	VADDPS         Z3, Z1, Z4
 	VSUBPS         Z3, Z1, Z6
-	VSUBPS         Z7, Z2, Z5
-	VADDPS         Z7, Z2, Z7
+	VMOVAPS        Z2, Z5
+	VFNMADD231PS   Z0, Z7, Z5
+	VFMADD213PS    Z2, Z0, Z7
 	VBROADCASTSS   (R14), Z2
 	VBROADCASTSS   4(R14), Z3
 	VPERMILPS      $0xb1, Z5, Z1
@@ -2879,11 +2879,11 @@ fftq39:
 	VADDPS         Z11, Z9, Z3
 	VSUBPS         Z11, Z9, Z11
 	VPERMILPS      $0xb1, Z11, Z11
-	VXORPS         Z0, Z11, Z11
 	VADDPS         Z3, Z1, Z8
 	VSUBPS         Z3, Z1, Z10
-	VSUBPS         Z11, Z2, Z9
-	VADDPS         Z11, Z2, Z11
+	VMOVAPS        Z2, Z9
+	VFNMADD231PS   Z0, Z11, Z9
+	VFMADD213PS    Z2, Z0, Z11
 	VBROADCASTSS   (R14), Z2
 	VBROADCASTSS   4(R14), Z3
 	VPERMILPS      $0xb1, Z9, Z1
@@ -2934,8 +2934,8 @@ fftdone37:
 	VZEROUPPER
 	RET
 
-// func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
-// Requires: AVX
+// func cfft4uAVX2(y *float32, x *float32, s int, qn int, sgn *float32)
+// Requires: AVX, FMA3
 TEXT ·cfft4uAVX2(SB), $0-40
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
@@ -2943,7 +2943,7 @@ TEXT ·cfft4uAVX2(SB), $0-40
 	SHLQ    $0x03, DX
 	MOVQ    qn+24(FP), BX
 	SHLQ    $0x03, BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    sgn+32(FP), SI
 	VMOVUPS (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
@@ -2951,29 +2951,29 @@ TEXT ·cfft4uAVX2(SB), $0-40
 	XORQ    DI, DI
 
 fftq41:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (AX)(DI*1), R9
-	VMOVUPS   (R8), Y1
-	VMOVUPS   (R8)(DX*1), Y2
-	VMOVUPS   (R8)(DX*2), Y3
-	VMOVUPS   (R8)(SI*1), Y4
-	VADDPS    Y3, Y1, Y5
-	VSUBPS    Y3, Y1, Y6
-	VADDPS    Y4, Y2, Y3
-	VSUBPS    Y4, Y2, Y4
-	VPERMILPS $0xb1, Y4, Y4
-	VXORPS    Y0, Y4, Y4
-	VADDPS    Y3, Y5, Y1
-	VSUBPS    Y3, Y5, Y3
-	VSUBPS    Y4, Y6, Y2
-	VADDPS    Y4, Y6, Y4
-	VMOVUPS   Y1, (R9)
-	VMOVUPS   Y2, (R9)(DX*1)
-	VMOVUPS   Y3, (R9)(DX*2)
-	VMOVUPS   Y4, (R9)(SI*1)
-	ADDQ      $0x00000020, DI
-	CMPQ      DI, BX
-	JB        fftq41
+	LEAQ         (CX)(DI*1), R8
+	LEAQ         (AX)(DI*1), R9
+	VMOVUPS      (R8), Y1
+	VMOVUPS      (R8)(DX*1), Y2
+	VMOVUPS      (R8)(DX*2), Y3
+	VMOVUPS      (R8)(SI*1), Y4
+	VADDPS       Y3, Y1, Y5
+	VSUBPS       Y3, Y1, Y6
+	VADDPS       Y4, Y2, Y3
+	VSUBPS       Y4, Y2, Y4
+	VPERMILPS    $0xb1, Y4, Y4
+	VADDPS       Y3, Y5, Y1
+	VSUBPS       Y3, Y5, Y3
+	VMOVAPS      Y6, Y2
+	VFNMADD231PS Y0, Y4, Y2
+	VFMADD213PS  Y6, Y0, Y4
+	VMOVUPS      Y1, (R9)
+	VMOVUPS      Y2, (R9)(DX*1)
+	VMOVUPS      Y3, (R9)(DX*2)
+	VMOVUPS      Y4, (R9)(SI*1)
+	ADDQ         $0x00000020, DI
+	CMPQ         DI, BX
+	JB           fftq41
 
 fftdone40:
 	VZEROUPPER
@@ -3009,8 +3009,8 @@ fftdone42:
 	VZEROUPPER
 	RET
 
-// func cfft4uAVX512(y *float32, x *float32, s int, qn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft4uAVX512(y *float32, x *float32, s int, qn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft4uAVX512(SB), $0-40
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
@@ -3018,7 +3018,7 @@ TEXT ·cfft4uAVX512(SB), $0-40
 	SHLQ    $0x03, DX
 	MOVQ    qn+24(FP), BX
 	SHLQ    $0x03, BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    sgn+32(FP), SI
 	VMOVUPS (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
@@ -3026,29 +3026,29 @@ TEXT ·cfft4uAVX512(SB), $0-40
 	XORQ    DI, DI
 
 fftq45:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (AX)(DI*1), R9
-	VMOVUPS   (R8), Z1
-	VMOVUPS   (R8)(DX*1), Z2
-	VMOVUPS   (R8)(DX*2), Z3
-	VMOVUPS   (R8)(SI*1), Z4
-	VADDPS    Z3, Z1, Z5
-	VSUBPS    Z3, Z1, Z6
-	VADDPS    Z4, Z2, Z3
-	VSUBPS    Z4, Z2, Z4
-	VPERMILPS $0xb1, Z4, Z4
-	VXORPS    Z0, Z4, Z4
-	VADDPS    Z3, Z5, Z1
-	VSUBPS    Z3, Z5, Z3
-	VSUBPS    Z4, Z6, Z2
-	VADDPS    Z4, Z6, Z4
-	VMOVUPS   Z1, (R9)
-	VMOVUPS   Z2, (R9)(DX*1)
-	VMOVUPS   Z3, (R9)(DX*2)
-	VMOVUPS   Z4, (R9)(SI*1)
-	ADDQ      $0x00000040, DI
-	CMPQ      DI, BX
-	JB        fftq45
+	LEAQ         (CX)(DI*1), R8
+	LEAQ         (AX)(DI*1), R9
+	VMOVUPS      (R8), Z1
+	VMOVUPS      (R8)(DX*1), Z2
+	VMOVUPS      (R8)(DX*2), Z3
+	VMOVUPS      (R8)(SI*1), Z4
+	VADDPS       Z3, Z1, Z5
+	VSUBPS       Z3, Z1, Z6
+	VADDPS       Z4, Z2, Z3
+	VSUBPS       Z4, Z2, Z4
+	VPERMILPS    $0xb1, Z4, Z4
+	VADDPS       Z3, Z5, Z1
+	VSUBPS       Z3, Z5, Z3
+	VMOVAPS      Z6, Z2
+	VFNMADD231PS Z0, Z4, Z2
+	VFMADD213PS  Z6, Z0, Z4
+	VMOVUPS      Z1, (R9)
+	VMOVUPS      Z2, (R9)(DX*1)
+	VMOVUPS      Z3, (R9)(DX*2)
+	VMOVUPS      Z4, (R9)(SI*1)
+	ADDQ         $0x00000040, DI
+	CMPQ         DI, BX
+	JB           fftq45
 
 fftdone44:
 	VZEROUPPER
@@ -3084,14 +3084,14 @@ fftdone46:
 	VZEROUPPER
 	RET
 
-// func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+// func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, sgn *float32)
 // Requires: AVX, FMA3
 TEXT ·cfft4tAVX2(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+40(FP), SI
+	MOVQ    sgn+40(FP), SI
 	VMOVUPS (SI), Y0
 	MOVQ    BX, SI
 	SHLQ    $0x03, SI
@@ -3111,11 +3111,11 @@ fftt49:
 	VADDPS         Y4, Y2, Y3
 	VSUBPS         Y4, Y2, Y4
 	VPERMILPS      $0xb1, Y4, Y4
-	VXORPS         Y0, Y4, Y4
 	VADDPS         Y3, Y5, Y1
 	VSUBPS         Y3, Y5, Y3
-	VSUBPS         Y4, Y6, Y2
-	VADDPS         Y4, Y6, Y4
+	VMOVAPS        Y6, Y2
+	VFNMADD231PS   Y0, Y4, Y2
+	VFMADD213PS    Y6, Y0, Y4
 	VMOVSLDUP      (DX), Y5
 	VMOVSHDUP      (DX), Y6
 	VPERMILPS      $0xb1, Y2, Y7
@@ -3153,14 +3153,14 @@ fftdone48:
 	VZEROUPPER
 	RET
 
-// func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft4tAVX512(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+40(FP), SI
+	MOVQ    sgn+40(FP), SI
 	VMOVUPS (SI), Z0
 	MOVQ    BX, SI
 	SHLQ    $0x03, SI
@@ -3184,11 +3184,11 @@ fftt51:
 	VADDPS         Z8, Z6, Z7
 	VSUBPS         Z8, Z6, Z8
 	VPERMILPS      $0xb1, Z8, Z8
-	VXORPS         Z0, Z8, Z8
 	VADDPS         Z7, Z9, Z5
 	VSUBPS         Z7, Z9, Z7
-	VSUBPS         Z8, Z10, Z6
-	VADDPS         Z8, Z10, Z8
+	VMOVAPS        Z10, Z6
+	VFNMADD231PS   Z0, Z8, Z6
+	VFMADD213PS    Z10, Z0, Z8
 	VMOVSLDUP      (DX), Z9
 	VMOVSHDUP      (DX), Z10
 	VPERMILPS      $0xb1, Z6, Z11
@@ -3274,14 +3274,14 @@ DATA ffttridx3<>+48(SB)/8, $0x000000000000000e
 DATA ffttridx3<>+56(SB)/8, $0x000000000000000f
 GLOBL ffttridx3<>(SB), RODATA|NOPTR, $64
 
-// func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft16tAVX512(SB), $0-56
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+48(FP), SI
+	MOVQ    sgn+48(FP), SI
 	VMOVUPS (SI), Z0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -3308,11 +3308,11 @@ fftt53:
 	VADDPS         Z7, Z5, Z3
 	VSUBPS         Z7, Z5, Z7
 	VPERMILPS      $0xb1, Z7, Z7
-	VXORPS         Z0, Z7, Z7
 	VADDPS         Z3, Z1, Z4
 	VSUBPS         Z3, Z1, Z6
-	VSUBPS         Z7, Z2, Z5
-	VADDPS         Z7, Z2, Z7
+	VMOVAPS        Z2, Z5
+	VFNMADD231PS   Z0, Z7, Z5
+	VFMADD213PS    Z2, Z0, Z7
 	VMOVSLDUP      (R12), Z2
 	VMOVSHDUP      (R12), Z3
 	VPERMILPS      $0xb1, Z5, Z1
@@ -3339,11 +3339,11 @@ fftt53:
 	VADDPS         Z11, Z9, Z3
 	VSUBPS         Z11, Z9, Z11
 	VPERMILPS      $0xb1, Z11, Z11
-	VXORPS         Z0, Z11, Z11
 	VADDPS         Z3, Z1, Z8
 	VSUBPS         Z3, Z1, Z10
-	VSUBPS         Z11, Z2, Z9
-	VADDPS         Z11, Z2, Z11
+	VMOVAPS        Z2, Z9
+	VFNMADD231PS   Z0, Z11, Z9
+	VFMADD213PS    Z2, Z0, Z11
 	VMOVSLDUP      (R12), Z2
 	VMOVSHDUP      (R12), Z3
 	VPERMILPS      $0xb1, Z9, Z1
@@ -3370,11 +3370,11 @@ fftt53:
 	VADDPS         Z15, Z13, Z3
 	VSUBPS         Z15, Z13, Z15
 	VPERMILPS      $0xb1, Z15, Z15
-	VXORPS         Z0, Z15, Z15
 	VADDPS         Z3, Z1, Z12
 	VSUBPS         Z3, Z1, Z14
-	VSUBPS         Z15, Z2, Z13
-	VADDPS         Z15, Z2, Z15
+	VMOVAPS        Z2, Z13
+	VFNMADD231PS   Z0, Z15, Z13
+	VFMADD213PS    Z2, Z0, Z15
 	VMOVSLDUP      (R12), Z2
 	VMOVSHDUP      (R12), Z3
 	VPERMILPS      $0xb1, Z13, Z1
@@ -3401,11 +3401,11 @@ fftt53:
 	VADDPS         Z19, Z17, Z3
 	VSUBPS         Z19, Z17, Z19
 	VPERMILPS      $0xb1, Z19, Z19
-	VXORPS         Z0, Z19, Z19
 	VADDPS         Z3, Z1, Z16
 	VSUBPS         Z3, Z1, Z18
-	VSUBPS         Z19, Z2, Z17
-	VADDPS         Z19, Z2, Z19
+	VMOVAPS        Z2, Z17
+	VFNMADD231PS   Z0, Z19, Z17
+	VFMADD213PS    Z2, Z0, Z19
 	VMOVSLDUP      (R12), Z2
 	VMOVSHDUP      (R12), Z3
 	VPERMILPS      $0xb1, Z17, Z1
@@ -3432,11 +3432,11 @@ fftt53:
 	VADDPS         Z16, Z8, Z12
 	VSUBPS         Z16, Z8, Z16
 	VPERMILPS      $0xb1, Z16, Z16
-	VXORPS         Z0, Z16, Z16
 	VADDPS         Z12, Z1, Z4
 	VSUBPS         Z12, Z1, Z12
-	VSUBPS         Z16, Z24, Z8
-	VADDPS         Z16, Z24, Z16
+	VMOVAPS        Z24, Z8
+	VFNMADD231PS   Z0, Z16, Z8
+	VFMADD213PS    Z24, Z0, Z16
 	VPERMILPS      $0xb1, Z8, Z1
 	VMULPS         Z3, Z1, Z1
 	VFMADDSUB213PS Z1, Z2, Z8
@@ -3451,11 +3451,11 @@ fftt53:
 	VADDPS         Z17, Z9, Z13
 	VSUBPS         Z17, Z9, Z17
 	VPERMILPS      $0xb1, Z17, Z17
-	VXORPS         Z0, Z17, Z17
 	VADDPS         Z13, Z1, Z5
 	VSUBPS         Z13, Z1, Z13
-	VSUBPS         Z17, Z24, Z9
-	VADDPS         Z17, Z24, Z17
+	VMOVAPS        Z24, Z9
+	VFNMADD231PS   Z0, Z17, Z9
+	VFMADD213PS    Z24, Z0, Z17
 	VPERMILPS      $0xb1, Z9, Z1
 	VMULPS         Z3, Z1, Z1
 	VFMADDSUB213PS Z1, Z2, Z9
@@ -3470,11 +3470,11 @@ fftt53:
 	VADDPS         Z18, Z10, Z14
 	VSUBPS         Z18, Z10, Z18
 	VPERMILPS      $0xb1, Z18, Z18
-	VXORPS         Z0, Z18, Z18
 	VADDPS         Z14, Z1, Z6
 	VSUBPS         Z14, Z1, Z14
-	VSUBPS         Z18, Z24, Z10
-	VADDPS         Z18, Z24, Z18
+	VMOVAPS        Z24, Z10
+	VFNMADD231PS   Z0, Z18, Z10
+	VFMADD213PS    Z24, Z0, Z18
 	VPERMILPS      $0xb1, Z10, Z1
 	VMULPS         Z3, Z1, Z1
 	VFMADDSUB213PS Z1, Z2, Z10
@@ -3489,11 +3489,11 @@ fftt53:
 	VADDPS         Z19, Z11, Z15
 	VSUBPS         Z19, Z11, Z19
 	VPERMILPS      $0xb1, Z19, Z19
-	VXORPS         Z0, Z19, Z19
 	VADDPS         Z15, Z1, Z7
 	VSUBPS         Z15, Z1, Z15
-	VSUBPS         Z19, Z24, Z11
-	VADDPS         Z19, Z24, Z19
+	VMOVAPS        Z24, Z11
+	VFNMADD231PS   Z0, Z19, Z11
+	VFMADD213PS    Z24, Z0, Z19
 	VPERMILPS      $0xb1, Z11, Z1
 	VMULPS         Z3, Z1, Z1
 	VFMADDSUB213PS Z1, Z2, Z11
@@ -3616,14 +3616,14 @@ fftdone52:
 	VZEROUPPER
 	RET
 
-// func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, sgn *float32)
+// Requires: AVX, AVX512F
 TEXT ·cfft4pAVX512(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+40(FP), SI
+	MOVQ    sgn+40(FP), SI
 	VMOVUPS (SI), Z0
 	MOVQ    BX, SI
 	SHLQ    $0x05, SI
@@ -3645,11 +3645,11 @@ fftp55:
 	VADDPS         Z4, Z2, Z3
 	VSUBPS         Z4, Z2, Z4
 	VPERMILPS      $0xb1, Z4, Z4
-	VXORPS         Z0, Z4, Z4
 	VADDPS         Z3, Z5, Z1
 	VSUBPS         Z3, Z5, Z3
-	VSUBPS         Z4, Z6, Z2
-	VADDPS         Z4, Z6, Z4
+	VMOVAPS        Z6, Z2
+	VFNMADD231PS   Z0, Z4, Z2
+	VFMADD213PS    Z6, Z0, Z4
 	VMOVSLDUP      (DX), Z5
 	VMOVSHDUP      (DX), Z6
 	VPERMILPS      $0xb1, Z2, Z7
@@ -3771,7 +3771,7 @@ splitdone58:
 	VZEROUPPER
 	RET
 
-// func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft4bAVX2(SB), $0-64
 	MOVQ    y+0(FP), AX
@@ -3781,7 +3781,7 @@ TEXT ·zfft4bAVX2(SB), $0-64
 	MOVQ    s+32(FP), SI
 	MOVQ    qn+48(FP), DI
 	SHLQ    $0x04, DI
-	MOVQ    mask+56(FP), R8
+	MOVQ    sgn+56(FP), R8
 	VMOVUPD (R8), Y0
 	SHLQ    $0x04, SI
 	MOVQ    SI, R8
@@ -3815,11 +3815,11 @@ fftq62:
 	VADDPD         Y10, Y8, Y9
 	VSUBPD         Y10, Y8, Y10
 	VPERMILPD      $0x05, Y10, Y10
-	VXORPD         Y0, Y10, Y10
 	VADDPD         Y9, Y11, Y7
 	VSUBPD         Y9, Y11, Y9
-	VSUBPD         Y10, Y12, Y8
-	VADDPD         Y10, Y12, Y10
+	VMOVAPD        Y12, Y8
+	VFNMADD231PD   Y0, Y10, Y8
+	VFMADD213PD    Y12, Y0, Y10
 	VPERMILPD      $0x05, Y8, Y11
 	VMULPD         Y2, Y11, Y11
 	VFMADDSUB213PD Y11, Y1, Y8
@@ -3895,8 +3895,8 @@ fftdone63:
 	VZEROUPPER
 	RET
 
-// func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft4bAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
@@ -3905,7 +3905,7 @@ TEXT ·zfft4bAVX512(SB), $0-64
 	MOVQ    s+32(FP), SI
 	MOVQ    qn+48(FP), DI
 	SHLQ    $0x04, DI
-	MOVQ    mask+56(FP), R8
+	MOVQ    sgn+56(FP), R8
 	VMOVUPD (R8), Z0
 	SHLQ    $0x04, SI
 	MOVQ    SI, R8
@@ -3939,11 +3939,11 @@ fftq68:
 	VADDPD         Z10, Z8, Z9
 	VSUBPD         Z10, Z8, Z10
 	VPERMILPD      $0x55, Z10, Z10
-	VXORPD         Z0, Z10, Z10
 	VADDPD         Z9, Z11, Z7
 	VSUBPD         Z9, Z11, Z9
-	VSUBPD         Z10, Z12, Z8
-	VADDPD         Z10, Z12, Z10
+	VMOVAPD        Z12, Z8
+	VFNMADD231PD   Z0, Z10, Z8
+	VFMADD213PD    Z12, Z0, Z10
 	VPERMILPD      $0x55, Z8, Z11
 	VMULPD         Z2, Z11, Z11
 	VFMADDSUB213PD Z11, Z1, Z8
@@ -4019,14 +4019,14 @@ fftdone69:
 	VZEROUPPER
 	RET
 
-// func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft16bAVX2(SB), $512-72
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+64(FP), SI
+	MOVQ    sgn+64(FP), SI
 	VMOVUPD (SI), Y0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -4062,11 +4062,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4097,11 +4097,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4132,11 +4132,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4167,11 +4167,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4201,11 +4201,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4236,11 +4236,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4271,11 +4271,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4306,11 +4306,11 @@ fftq74:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4347,13 +4347,13 @@ fftdone72:
 	VZEROUPPER
 	RET
 
-// func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft16uAVX2(SB), $512-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPD (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x02, BX
@@ -4389,11 +4389,11 @@ fftq77:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4424,11 +4424,11 @@ fftq77:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4459,11 +4459,11 @@ fftq77:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4494,11 +4494,11 @@ fftq77:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4528,11 +4528,11 @@ fftq77:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -4548,11 +4548,11 @@ fftq77:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -4568,11 +4568,11 @@ fftq77:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -4588,11 +4588,11 @@ fftq77:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -4613,13 +4613,13 @@ fftdone75:
 	VZEROUPPER
 	RET
 
-// func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft8uAVX2(SB), $256-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPD (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x01, BX
@@ -4655,11 +4655,11 @@ fftq80:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4690,11 +4690,11 @@ fftq80:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4757,14 +4757,14 @@ fftdone78:
 	VZEROUPPER
 	RET
 
-// func zfft16bx2AVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft16bx2AVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft16bx2AVX2(SB), $1024-72
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+64(FP), SI
+	MOVQ    sgn+64(FP), SI
 	VMOVUPD (SI), Y0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -4800,11 +4800,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4833,11 +4833,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4868,11 +4868,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4901,11 +4901,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4936,11 +4936,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -4969,11 +4969,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5004,11 +5004,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5037,11 +5037,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R15), Y2
 	VBROADCASTSD   8(R15), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5071,11 +5071,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5105,11 +5105,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5140,11 +5140,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5174,11 +5174,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5209,11 +5209,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5243,11 +5243,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5278,11 +5278,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5312,11 +5312,11 @@ fftq83:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (BX), Y2
 	VBROADCASTSD   8(BX), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5353,13 +5353,13 @@ fftdone81:
 	VZEROUPPER
 	RET
 
-// func zfft16ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft16ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft16ux2AVX2(SB), $1024-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPD (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x02, BX
@@ -5395,11 +5395,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5428,11 +5428,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5463,11 +5463,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5496,11 +5496,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5531,11 +5531,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5564,11 +5564,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5599,11 +5599,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5632,11 +5632,11 @@ fftq86:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5666,11 +5666,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -5685,11 +5685,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, 32(R13)
 	VMOVUPD        Y2, 32(R13)(SI*4)
 	VMOVUPD        Y3, 32(R13)(SI*8)
@@ -5705,11 +5705,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -5724,11 +5724,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, 32(R13)
 	VMOVUPD        Y2, 32(R13)(SI*4)
 	VMOVUPD        Y3, 32(R13)(SI*8)
@@ -5744,11 +5744,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -5763,11 +5763,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, 32(R13)
 	VMOVUPD        Y2, 32(R13)(SI*4)
 	VMOVUPD        Y3, 32(R13)(SI*8)
@@ -5783,11 +5783,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, (R13)
 	VMOVUPD        Y2, (R13)(SI*4)
 	VMOVUPD        Y3, (R13)(SI*8)
@@ -5802,11 +5802,11 @@ fftq86:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVUPD        Y1, 32(R13)
 	VMOVUPD        Y2, 32(R13)(SI*4)
 	VMOVUPD        Y3, 32(R13)(SI*8)
@@ -5827,13 +5827,13 @@ fftdone84:
 	VZEROUPPER
 	RET
 
-// func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+// func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft8ux2AVX2(SB), $512-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPD (BX), Y0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x01, BX
@@ -5869,11 +5869,11 @@ fftq89:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5902,11 +5902,11 @@ fftq89:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5937,11 +5937,11 @@ fftq89:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -5970,11 +5970,11 @@ fftq89:
 	VADDPD         Y7, Y5, Y3
 	VSUBPD         Y7, Y5, Y7
 	VPERMILPD      $0x05, Y7, Y7
-	VXORPD         Y0, Y7, Y7
 	VADDPD         Y3, Y1, Y4
 	VSUBPD         Y3, Y1, Y6
-	VSUBPD         Y7, Y2, Y5
-	VADDPD         Y7, Y2, Y7
+	VMOVAPD        Y2, Y5
+	VFNMADD231PD   Y0, Y7, Y5
+	VFMADD213PD    Y2, Y0, Y7
 	VBROADCASTSD   (R14), Y2
 	VBROADCASTSD   8(R14), Y3
 	VPERMILPD      $0x05, Y5, Y1
@@ -6061,14 +6061,14 @@ fftdone87:
 	VZEROUPPER
 	RET
 
-// func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft16bAVX512(SB), $0-72
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+64(FP), SI
+	MOVQ    sgn+64(FP), SI
 	VMOVUPD (SI), Z0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -6110,11 +6110,11 @@ fftq92:
 	VADDPD         Z13, Z11, Z9
 	VSUBPD         Z13, Z11, Z13
 	VPERMILPD      $0x55, Z13, Z13
-	VXORPD         Z0, Z13, Z13
 	VADDPD         Z9, Z7, Z10
 	VSUBPD         Z9, Z7, Z12
-	VSUBPD         Z13, Z8, Z11
-	VADDPD         Z13, Z8, Z13
+	VMOVAPD        Z8, Z11
+	VFNMADD231PD   Z0, Z13, Z11
+	VFMADD213PD    Z8, Z0, Z13
 	VBROADCASTSD   (R15), Z8
 	VBROADCASTSD   8(R15), Z9
 	VPERMILPD      $0x55, Z11, Z7
@@ -6141,11 +6141,11 @@ fftq92:
 	VADDPD         Z17, Z15, Z9
 	VSUBPD         Z17, Z15, Z17
 	VPERMILPD      $0x55, Z17, Z17
-	VXORPD         Z0, Z17, Z17
 	VADDPD         Z9, Z7, Z14
 	VSUBPD         Z9, Z7, Z16
-	VSUBPD         Z17, Z8, Z15
-	VADDPD         Z17, Z8, Z17
+	VMOVAPD        Z8, Z15
+	VFNMADD231PD   Z0, Z17, Z15
+	VFMADD213PD    Z8, Z0, Z17
 	VBROADCASTSD   (R15), Z8
 	VBROADCASTSD   8(R15), Z9
 	VPERMILPD      $0x55, Z15, Z7
@@ -6172,11 +6172,11 @@ fftq92:
 	VADDPD         Z21, Z19, Z9
 	VSUBPD         Z21, Z19, Z21
 	VPERMILPD      $0x55, Z21, Z21
-	VXORPD         Z0, Z21, Z21
 	VADDPD         Z9, Z7, Z18
 	VSUBPD         Z9, Z7, Z20
-	VSUBPD         Z21, Z8, Z19
-	VADDPD         Z21, Z8, Z21
+	VMOVAPD        Z8, Z19
+	VFNMADD231PD   Z0, Z21, Z19
+	VFMADD213PD    Z8, Z0, Z21
 	VBROADCASTSD   (R15), Z8
 	VBROADCASTSD   8(R15), Z9
 	VPERMILPD      $0x55, Z19, Z7
@@ -6203,11 +6203,11 @@ fftq92:
 	VADDPD         Z25, Z23, Z9
 	VSUBPD         Z25, Z23, Z25
 	VPERMILPD      $0x55, Z25, Z25
-	VXORPD         Z0, Z25, Z25
 	VADDPD         Z9, Z7, Z22
 	VSUBPD         Z9, Z7, Z24
-	VSUBPD         Z25, Z8, Z23
-	VADDPD         Z25, Z8, Z25
+	VMOVAPD        Z8, Z23
+	VFNMADD231PD   Z0, Z25, Z23
+	VFMADD213PD    Z8, Z0, Z25
 	VBROADCASTSD   (R15), Z8
 	VBROADCASTSD   8(R15), Z9
 	VPERMILPD      $0x55, Z23, Z7
@@ -6229,11 +6229,11 @@ fftq92:
 	VADDPD         Z22, Z14, Z9
 	VSUBPD         Z22, Z14, Z22
 	VPERMILPD      $0x55, Z22, Z22
-	VXORPD         Z0, Z22, Z22
 	VADDPD         Z9, Z7, Z10
 	VSUBPD         Z9, Z7, Z18
-	VSUBPD         Z22, Z8, Z14
-	VADDPD         Z22, Z8, Z22
+	VMOVAPD        Z8, Z14
+	VFNMADD231PD   Z0, Z22, Z14
+	VFMADD213PD    Z8, Z0, Z22
 	VPERMILPD      $0x55, Z14, Z7
 	VMULPD         Z2, Z7, Z7
 	VFMADDSUB213PD Z7, Z1, Z14
@@ -6252,13 +6252,13 @@ fftq92:
 	VADDPD         Z19, Z11, Z7
 	VSUBPD         Z19, Z11, Z8
 	VADDPD         Z23, Z15, Z9
-	VSUBPD         Z23, Z15, Z10
-	VPERMILPD      $0x55, Z10, Z10
-	VXORPD         Z0, Z10, Z10
+	VSUBPD         Z23, Z15, Z23
+	VPERMILPD      $0x55, Z23, Z23
 	VADDPD         Z9, Z7, Z11
 	VSUBPD         Z9, Z7, Z19
-	VSUBPD         Z10, Z8, Z15
-	VADDPD         Z10, Z8, Z23
+	VMOVAPD        Z8, Z15
+	VFNMADD231PD   Z0, Z23, Z15
+	VFMADD213PD    Z8, Z0, Z23
 	VPERMILPD      $0x55, Z15, Z7
 	VMULPD         Z2, Z7, Z7
 	VFMADDSUB213PD Z7, Z1, Z15
@@ -6277,13 +6277,13 @@ fftq92:
 	VADDPD         Z20, Z12, Z7
 	VSUBPD         Z20, Z12, Z8
 	VADDPD         Z24, Z16, Z9
-	VSUBPD         Z24, Z16, Z10
-	VPERMILPD      $0x55, Z10, Z10
-	VXORPD         Z0, Z10, Z10
+	VSUBPD         Z24, Z16, Z24
+	VPERMILPD      $0x55, Z24, Z24
 	VADDPD         Z9, Z7, Z12
 	VSUBPD         Z9, Z7, Z20
-	VSUBPD         Z10, Z8, Z16
-	VADDPD         Z10, Z8, Z24
+	VMOVAPD        Z8, Z16
+	VFNMADD231PD   Z0, Z24, Z16
+	VFMADD213PD    Z8, Z0, Z24
 	VPERMILPD      $0x55, Z16, Z7
 	VMULPD         Z2, Z7, Z7
 	VFMADDSUB213PD Z7, Z1, Z16
@@ -6302,13 +6302,13 @@ fftq92:
 	VADDPD         Z21, Z13, Z7
 	VSUBPD         Z21, Z13, Z8
 	VADDPD         Z25, Z17, Z9
-	VSUBPD         Z25, Z17, Z10
-	VPERMILPD      $0x55, Z10, Z10
-	VXORPD         Z0, Z10, Z10
+	VSUBPD         Z25, Z17, Z25
+	VPERMILPD      $0x55, Z25, Z25
 	VADDPD         Z9, Z7, Z13
 	VSUBPD         Z9, Z7, Z21
-	VSUBPD         Z10, Z8, Z17
-	VADDPD         Z10, Z8, Z25
+	VMOVAPD        Z8, Z17
+	VFNMADD231PD   Z0, Z25, Z17
+	VFMADD213PD    Z8, Z0, Z25
 	VPERMILPD      $0x55, Z17, Z7
 	VMULPD         Z2, Z7, Z7
 	VFMADDSUB213PD Z7, Z1, Z17
@@ -6339,13 +6339,13 @@ fftdone90:
 	VZEROUPPER
 	RET
 
-// func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft16uAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPD (BX), Z0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x02, BX
@@ -6381,11 +6381,11 @@ fftq95:
 	VADDPD         Z7, Z5, Z3
 	VSUBPD         Z7, Z5, Z7
 	VPERMILPD      $0x55, Z7, Z7
-	VXORPD         Z0, Z7, Z7
 	VADDPD         Z3, Z1, Z4
 	VSUBPD         Z3, Z1, Z6
-	VSUBPD         Z7, Z2, Z5
-	VADDPD         Z7, Z2, Z7
+	VMOVAPD        Z2, Z5
+	VFNMADD231PD   Z0, Z7, Z5
+	VFMADD213PD    Z2, Z0, Z7
 	VBROADCASTSD   (R14), Z2
 	VBROADCASTSD   8(R14), Z3
 	VPERMILPD      $0x55, Z5, Z1
@@ -6412,11 +6412,11 @@ fftq95:
 	VADDPD         Z11, Z9, Z3
 	VSUBPD         Z11, Z9, Z11
 	VPERMILPD      $0x55, Z11, Z11
-	VXORPD         Z0, Z11, Z11
 	VADDPD         Z3, Z1, Z8
 	VSUBPD         Z3, Z1, Z10
-	VSUBPD         Z11, Z2, Z9
-	VADDPD         Z11, Z2, Z11
+	VMOVAPD        Z2, Z9
+	VFNMADD231PD   Z0, Z11, Z9
+	VFMADD213PD    Z2, Z0, Z11
 	VBROADCASTSD   (R14), Z2
 	VBROADCASTSD   8(R14), Z3
 	VPERMILPD      $0x55, Z9, Z1
@@ -6443,11 +6443,11 @@ fftq95:
 	VADDPD         Z15, Z13, Z3
 	VSUBPD         Z15, Z13, Z15
 	VPERMILPD      $0x55, Z15, Z15
-	VXORPD         Z0, Z15, Z15
 	VADDPD         Z3, Z1, Z12
 	VSUBPD         Z3, Z1, Z14
-	VSUBPD         Z15, Z2, Z13
-	VADDPD         Z15, Z2, Z15
+	VMOVAPD        Z2, Z13
+	VFNMADD231PD   Z0, Z15, Z13
+	VFMADD213PD    Z2, Z0, Z15
 	VBROADCASTSD   (R14), Z2
 	VBROADCASTSD   8(R14), Z3
 	VPERMILPD      $0x55, Z13, Z1
@@ -6474,11 +6474,11 @@ fftq95:
 	VADDPD         Z19, Z17, Z3
 	VSUBPD         Z19, Z17, Z19
 	VPERMILPD      $0x55, Z19, Z19
-	VXORPD         Z0, Z19, Z19
 	VADDPD         Z3, Z1, Z16
 	VSUBPD         Z3, Z1, Z18
-	VSUBPD         Z19, Z2, Z17
-	VADDPD         Z19, Z2, Z19
+	VMOVAPD        Z2, Z17
+	VFNMADD231PD   Z0, Z19, Z17
+	VFMADD213PD    Z2, Z0, Z19
 	VBROADCASTSD   (R14), Z2
 	VBROADCASTSD   8(R14), Z3
 	VPERMILPD      $0x55, Z17, Z1
@@ -6500,11 +6500,11 @@ fftq95:
 	VADDPD         Z16, Z8, Z3
 	VSUBPD         Z16, Z8, Z16
 	VPERMILPD      $0x55, Z16, Z16
-	VXORPD         Z0, Z16, Z16
 	VADDPD         Z3, Z1, Z4
 	VSUBPD         Z3, Z1, Z12
-	VSUBPD         Z16, Z2, Z8
-	VADDPD         Z16, Z2, Z16
+	VMOVAPD        Z2, Z8
+	VFNMADD231PD   Z0, Z16, Z8
+	VFMADD213PD    Z2, Z0, Z16
 	VMOVUPD        Z4, (R13)
 	VMOVUPD        Z8, (R13)(SI*4)
 	VMOVUPD        Z12, (R13)(SI*8)
@@ -6514,13 +6514,13 @@ fftq95:
 	VADDPD         Z13, Z5, Z1
 	VSUBPD         Z13, Z5, Z2
 	VADDPD         Z17, Z9, Z3
-	VSUBPD         Z17, Z9, Z4
-	VPERMILPD      $0x55, Z4, Z4
-	VXORPD         Z0, Z4, Z4
+	VSUBPD         Z17, Z9, Z17
+	VPERMILPD      $0x55, Z17, Z17
 	VADDPD         Z3, Z1, Z5
 	VSUBPD         Z3, Z1, Z13
-	VSUBPD         Z4, Z2, Z9
-	VADDPD         Z4, Z2, Z17
+	VMOVAPD        Z2, Z9
+	VFNMADD231PD   Z0, Z17, Z9
+	VFMADD213PD    Z2, Z0, Z17
 	VMOVUPD        Z5, (R13)
 	VMOVUPD        Z9, (R13)(SI*4)
 	VMOVUPD        Z13, (R13)(SI*8)
@@ -6530,13 +6530,13 @@ fftq95:
 	VADDPD         Z14, Z6, Z1
 	VSUBPD         Z14, Z6, Z2
 	VADDPD         Z18, Z10, Z3
-	VSUBPD         Z18, Z10, Z4
-	VPERMILPD      $0x55, Z4, Z4
-	VXORPD         Z0, Z4, Z4
+	VSUBPD         Z18, Z10, Z18
+	VPERMILPD      $0x55, Z18, Z18
 	VADDPD         Z3, Z1, Z6
 	VSUBPD         Z3, Z1, Z14
-	VSUBPD         Z4, Z2, Z10
-	VADDPD         Z4, Z2, Z18
+	VMOVAPD        Z2, Z10
+	VFNMADD231PD   Z0, Z18, Z10
+	VFMADD213PD    Z2, Z0, Z18
 	VMOVUPD        Z6, (R13)
 	VMOVUPD        Z10, (R13)(SI*4)
 	VMOVUPD        Z14, (R13)(SI*8)
@@ -6546,13 +6546,13 @@ fftq95:
 	VADDPD         Z15, Z7, Z1
 	VSUBPD         Z15, Z7, Z2
 	VADDPD         Z19, Z11, Z3
-	VSUBPD         Z19, Z11, Z4
-	VPERMILPD      $0x55, Z4, Z4
-	VXORPD         Z0, Z4, Z4
+	VSUBPD         Z19, Z11, Z19
+	VPERMILPD      $0x55, Z19, Z19
 	VADDPD         Z3, Z1, Z7
 	VSUBPD         Z3, Z1, Z15
-	VSUBPD         Z4, Z2, Z11
-	VADDPD         Z4, Z2, Z19
+	VMOVAPD        Z2, Z11
+	VFNMADD231PD   Z0, Z19, Z11
+	VFMADD213PD    Z2, Z0, Z19
 	VMOVUPD        Z7, (R13)
 	VMOVUPD        Z11, (R13)(SI*4)
 	VMOVUPD        Z15, (R13)(SI*8)
@@ -6573,13 +6573,13 @@ fftdone93:
 	VZEROUPPER
 	RET
 
-// func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft8uAVX512(SB), $0-64
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
-	MOVQ    mask+56(FP), BX
+	MOVQ    sgn+56(FP), BX
 	VMOVUPD (BX), Z0
 	MOVQ    m+24(FP), BX
 	SHRQ    $0x01, BX
@@ -6615,11 +6615,11 @@ fftq98:
 	VADDPD         Z7, Z5, Z3
 	VSUBPD         Z7, Z5, Z7
 	VPERMILPD      $0x55, Z7, Z7
-	VXORPD         Z0, Z7, Z7
 	VADDPD         Z3, Z1, Z4
 	VSUBPD         Z3, Z1, Z6
-	VSUBPD         Z7, Z2, Z5
-	VADDPD         Z7, Z2, Z7
+	VMOVAPD        Z2, Z5
+	VFNMADD231PD   Z0, Z7, Z5
+	VFMADD213PD    Z2, Z0, Z7
 	VBROADCASTSD   (R14), Z2
 	VBROADCASTSD   8(R14), Z3
 	VPERMILPD      $0x55, Z5, Z1
@@ -6646,11 +6646,11 @@ fftq98:
 	VADDPD         Z11, Z9, Z3
 	VSUBPD         Z11, Z9, Z11
 	VPERMILPD      $0x55, Z11, Z11
-	VXORPD         Z0, Z11, Z11
 	VADDPD         Z3, Z1, Z8
 	VSUBPD         Z3, Z1, Z10
-	VSUBPD         Z11, Z2, Z9
-	VADDPD         Z11, Z2, Z11
+	VMOVAPD        Z2, Z9
+	VFNMADD231PD   Z0, Z11, Z9
+	VFMADD213PD    Z2, Z0, Z11
 	VBROADCASTSD   (R14), Z2
 	VBROADCASTSD   8(R14), Z3
 	VPERMILPD      $0x55, Z9, Z1
@@ -6701,8 +6701,8 @@ fftdone96:
 	VZEROUPPER
 	RET
 
-// func zfft4uAVX2(y *float64, x *float64, s int, qn int, mask *float64)
-// Requires: AVX
+// func zfft4uAVX2(y *float64, x *float64, s int, qn int, sgn *float64)
+// Requires: AVX, FMA3
 TEXT ·zfft4uAVX2(SB), $0-40
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
@@ -6710,7 +6710,7 @@ TEXT ·zfft4uAVX2(SB), $0-40
 	SHLQ    $0x04, DX
 	MOVQ    qn+24(FP), BX
 	SHLQ    $0x04, BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    sgn+32(FP), SI
 	VMOVUPD (SI), Y0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
@@ -6718,29 +6718,29 @@ TEXT ·zfft4uAVX2(SB), $0-40
 	XORQ    DI, DI
 
 fftq100:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (AX)(DI*1), R9
-	VMOVUPD   (R8), Y1
-	VMOVUPD   (R8)(DX*1), Y2
-	VMOVUPD   (R8)(DX*2), Y3
-	VMOVUPD   (R8)(SI*1), Y4
-	VADDPD    Y3, Y1, Y5
-	VSUBPD    Y3, Y1, Y6
-	VADDPD    Y4, Y2, Y3
-	VSUBPD    Y4, Y2, Y4
-	VPERMILPD $0x05, Y4, Y4
-	VXORPD    Y0, Y4, Y4
-	VADDPD    Y3, Y5, Y1
-	VSUBPD    Y3, Y5, Y3
-	VSUBPD    Y4, Y6, Y2
-	VADDPD    Y4, Y6, Y4
-	VMOVUPD   Y1, (R9)
-	VMOVUPD   Y2, (R9)(DX*1)
-	VMOVUPD   Y3, (R9)(DX*2)
-	VMOVUPD   Y4, (R9)(SI*1)
-	ADDQ      $0x00000020, DI
-	CMPQ      DI, BX
-	JB        fftq100
+	LEAQ         (CX)(DI*1), R8
+	LEAQ         (AX)(DI*1), R9
+	VMOVUPD      (R8), Y1
+	VMOVUPD      (R8)(DX*1), Y2
+	VMOVUPD      (R8)(DX*2), Y3
+	VMOVUPD      (R8)(SI*1), Y4
+	VADDPD       Y3, Y1, Y5
+	VSUBPD       Y3, Y1, Y6
+	VADDPD       Y4, Y2, Y3
+	VSUBPD       Y4, Y2, Y4
+	VPERMILPD    $0x05, Y4, Y4
+	VADDPD       Y3, Y5, Y1
+	VSUBPD       Y3, Y5, Y3
+	VMOVAPD      Y6, Y2
+	VFNMADD231PD Y0, Y4, Y2
+	VFMADD213PD  Y6, Y0, Y4
+	VMOVUPD      Y1, (R9)
+	VMOVUPD      Y2, (R9)(DX*1)
+	VMOVUPD      Y3, (R9)(DX*2)
+	VMOVUPD      Y4, (R9)(SI*1)
+	ADDQ         $0x00000020, DI
+	CMPQ         DI, BX
+	JB           fftq100
 
 fftdone99:
 	VZEROUPPER
@@ -6776,8 +6776,8 @@ fftdone101:
 	VZEROUPPER
 	RET
 
-// func zfft4uAVX512(y *float64, x *float64, s int, qn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft4uAVX512(y *float64, x *float64, s int, qn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft4uAVX512(SB), $0-40
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
@@ -6785,7 +6785,7 @@ TEXT ·zfft4uAVX512(SB), $0-40
 	SHLQ    $0x04, DX
 	MOVQ    qn+24(FP), BX
 	SHLQ    $0x04, BX
-	MOVQ    mask+32(FP), SI
+	MOVQ    sgn+32(FP), SI
 	VMOVUPD (SI), Z0
 	LEAQ    (DX)(DX*2), SI
 	TESTQ   BX, BX
@@ -6793,29 +6793,29 @@ TEXT ·zfft4uAVX512(SB), $0-40
 	XORQ    DI, DI
 
 fftq104:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (AX)(DI*1), R9
-	VMOVUPD   (R8), Z1
-	VMOVUPD   (R8)(DX*1), Z2
-	VMOVUPD   (R8)(DX*2), Z3
-	VMOVUPD   (R8)(SI*1), Z4
-	VADDPD    Z3, Z1, Z5
-	VSUBPD    Z3, Z1, Z6
-	VADDPD    Z4, Z2, Z3
-	VSUBPD    Z4, Z2, Z4
-	VPERMILPD $0x55, Z4, Z4
-	VXORPD    Z0, Z4, Z4
-	VADDPD    Z3, Z5, Z1
-	VSUBPD    Z3, Z5, Z3
-	VSUBPD    Z4, Z6, Z2
-	VADDPD    Z4, Z6, Z4
-	VMOVUPD   Z1, (R9)
-	VMOVUPD   Z2, (R9)(DX*1)
-	VMOVUPD   Z3, (R9)(DX*2)
-	VMOVUPD   Z4, (R9)(SI*1)
-	ADDQ      $0x00000040, DI
-	CMPQ      DI, BX
-	JB        fftq104
+	LEAQ         (CX)(DI*1), R8
+	LEAQ         (AX)(DI*1), R9
+	VMOVUPD      (R8), Z1
+	VMOVUPD      (R8)(DX*1), Z2
+	VMOVUPD      (R8)(DX*2), Z3
+	VMOVUPD      (R8)(SI*1), Z4
+	VADDPD       Z3, Z1, Z5
+	VSUBPD       Z3, Z1, Z6
+	VADDPD       Z4, Z2, Z3
+	VSUBPD       Z4, Z2, Z4
+	VPERMILPD    $0x55, Z4, Z4
+	VADDPD       Z3, Z5, Z1
+	VSUBPD       Z3, Z5, Z3
+	VMOVAPD      Z6, Z2
+	VFNMADD231PD Z0, Z4, Z2
+	VFMADD213PD  Z6, Z0, Z4
+	VMOVUPD      Z1, (R9)
+	VMOVUPD      Z2, (R9)(DX*1)
+	VMOVUPD      Z3, (R9)(DX*2)
+	VMOVUPD      Z4, (R9)(SI*1)
+	ADDQ         $0x00000040, DI
+	CMPQ         DI, BX
+	JB           fftq104
 
 fftdone103:
 	VZEROUPPER
@@ -6851,14 +6851,14 @@ fftdone105:
 	VZEROUPPER
 	RET
 
-// func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+// func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, sgn *float64)
 // Requires: AVX, FMA3
 TEXT ·zfft4tAVX2(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+40(FP), SI
+	MOVQ    sgn+40(FP), SI
 	VMOVUPD (SI), Y0
 	MOVQ    BX, SI
 	SHLQ    $0x04, SI
@@ -6878,11 +6878,11 @@ fftt108:
 	VADDPD         Y4, Y2, Y3
 	VSUBPD         Y4, Y2, Y4
 	VPERMILPD      $0x05, Y4, Y4
-	VXORPD         Y0, Y4, Y4
 	VADDPD         Y3, Y5, Y1
 	VSUBPD         Y3, Y5, Y3
-	VSUBPD         Y4, Y6, Y2
-	VADDPD         Y4, Y6, Y4
+	VMOVAPD        Y6, Y2
+	VFNMADD231PD   Y0, Y4, Y2
+	VFMADD213PD    Y6, Y0, Y4
 	VMOVDDUP       (DX), Y5
 	VMOVUPD        (DX), Y6
 	VPERMILPD      $0x0f, Y6, Y6
@@ -6919,14 +6919,14 @@ fftdone107:
 	VZEROUPPER
 	RET
 
-// func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft4tAVX512(SB), $0-48
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    tw+16(FP), DX
 	MOVQ    m+24(FP), BX
-	MOVQ    mask+40(FP), SI
+	MOVQ    sgn+40(FP), SI
 	VMOVUPD (SI), Z0
 	MOVQ    BX, SI
 	SHLQ    $0x04, SI
@@ -6946,11 +6946,11 @@ fftt110:
 	VADDPD         Z4, Z2, Z3
 	VSUBPD         Z4, Z2, Z4
 	VPERMILPD      $0x55, Z4, Z4
-	VXORPD         Z0, Z4, Z4
 	VADDPD         Z3, Z5, Z1
 	VSUBPD         Z3, Z5, Z3
-	VSUBPD         Z4, Z6, Z2
-	VADDPD         Z4, Z6, Z4
+	VMOVAPD        Z6, Z2
+	VFNMADD231PD   Z0, Z4, Z2
+	VFMADD213PD    Z6, Z0, Z4
 	VMOVDDUP       (DX), Z5
 	VMOVUPD        (DX), Z6
 	VPERMILPD      $0xff, Z6, Z6
@@ -6991,14 +6991,14 @@ fftdone109:
 	VZEROUPPER
 	RET
 
-// func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, mask *float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, sgn *float64)
+// Requires: AVX, AVX512F
 TEXT ·zfft16tAVX512(SB), $0-56
 	MOVQ    y+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    twa+16(FP), DX
 	MOVQ    twb+24(FP), BX
-	MOVQ    mask+48(FP), SI
+	MOVQ    sgn+48(FP), SI
 	VMOVUPD (SI), Z0
 	MOVQ    m+32(FP), SI
 	SHRQ    $0x02, SI
@@ -7025,11 +7025,11 @@ fftt112:
 	VADDPD         Z7, Z5, Z3
 	VSUBPD         Z7, Z5, Z7
 	VPERMILPD      $0x55, Z7, Z7
-	VXORPD         Z0, Z7, Z7
 	VADDPD         Z3, Z1, Z4
 	VSUBPD         Z3, Z1, Z6
-	VSUBPD         Z7, Z2, Z5
-	VADDPD         Z7, Z2, Z7
+	VMOVAPD        Z2, Z5
+	VFNMADD231PD   Z0, Z7, Z5
+	VFMADD213PD    Z2, Z0, Z7
 	VMOVDDUP       (R12), Z2
 	VMOVUPD        (R12), Z3
 	VPERMILPD      $0xff, Z3, Z3
@@ -7059,11 +7059,11 @@ fftt112:
 	VADDPD         Z11, Z9, Z3
 	VSUBPD         Z11, Z9, Z11
 	VPERMILPD      $0x55, Z11, Z11
-	VXORPD         Z0, Z11, Z11
 	VADDPD         Z3, Z1, Z8
 	VSUBPD         Z3, Z1, Z10
-	VSUBPD         Z11, Z2, Z9
-	VADDPD         Z11, Z2, Z11
+	VMOVAPD        Z2, Z9
+	VFNMADD231PD   Z0, Z11, Z9
+	VFMADD213PD    Z2, Z0, Z11
 	VMOVDDUP       (R12), Z2
 	VMOVUPD        (R12), Z3
 	VPERMILPD      $0xff, Z3, Z3
@@ -7093,11 +7093,11 @@ fftt112:
 	VADDPD         Z15, Z13, Z3
 	VSUBPD         Z15, Z13, Z15
 	VPERMILPD      $0x55, Z15, Z15
-	VXORPD         Z0, Z15, Z15
 	VADDPD         Z3, Z1, Z12
 	VSUBPD         Z3, Z1, Z14
-	VSUBPD         Z15, Z2, Z13
-	VADDPD         Z15, Z2, Z15
+	VMOVAPD        Z2, Z13
+	VFNMADD231PD   Z0, Z15, Z13
+	VFMADD213PD    Z2, Z0, Z15
 	VMOVDDUP       (R12), Z2
 	VMOVUPD        (R12), Z3
 	VPERMILPD      $0xff, Z3, Z3
@@ -7127,11 +7127,11 @@ fftt112:
 	VADDPD         Z19, Z17, Z3
 	VSUBPD         Z19, Z17, Z19
 	VPERMILPD      $0x55, Z19, Z19
-	VXORPD         Z0, Z19, Z19
 	VADDPD         Z3, Z1, Z16
 	VSUBPD         Z3, Z1, Z18
-	VSUBPD         Z19, Z2, Z17
-	VADDPD         Z19, Z2, Z19
+	VMOVAPD        Z2, Z17
+	VFNMADD231PD   Z0, Z19, Z17
+	VFMADD213PD    Z2, Z0, Z19
 	VMOVDDUP       (R12), Z2
 	VMOVUPD        (R12), Z3
 	VPERMILPD      $0xff, Z3, Z3
@@ -7164,11 +7164,11 @@ fftt112:
 	VADDPD         Z16, Z8, Z12
 	VSUBPD         Z16, Z8, Z16
 	VPERMILPD      $0x55, Z16, Z16
-	VXORPD         Z0, Z16, Z16
 	VADDPD         Z12, Z1, Z4
 	VSUBPD         Z12, Z1, Z12
-	VSUBPD         Z16, Z24, Z8
-	VADDPD         Z16, Z24, Z16
+	VMOVAPD        Z24, Z8
+	VFNMADD231PD   Z0, Z16, Z8
+	VFMADD213PD    Z24, Z0, Z16
 	VPERMILPD      $0x55, Z8, Z1
 	VMULPD         Z3, Z1, Z1
 	VFMADDSUB213PD Z1, Z2, Z8
@@ -7183,11 +7183,11 @@ fftt112:
 	VADDPD         Z17, Z9, Z13
 	VSUBPD         Z17, Z9, Z17
 	VPERMILPD      $0x55, Z17, Z17
-	VXORPD         Z0, Z17, Z17
 	VADDPD         Z13, Z1, Z5
 	VSUBPD         Z13, Z1, Z13
-	VSUBPD         Z17, Z24, Z9
-	VADDPD         Z17, Z24, Z17
+	VMOVAPD        Z24, Z9
+	VFNMADD231PD   Z0, Z17, Z9
+	VFMADD213PD    Z24, Z0, Z17
 	VPERMILPD      $0x55, Z9, Z1
 	VMULPD         Z3, Z1, Z1
 	VFMADDSUB213PD Z1, Z2, Z9
@@ -7202,11 +7202,11 @@ fftt112:
 	VADDPD         Z18, Z10, Z14
 	VSUBPD         Z18, Z10, Z18
 	VPERMILPD      $0x55, Z18, Z18
-	VXORPD         Z0, Z18, Z18
 	VADDPD         Z14, Z1, Z6
 	VSUBPD         Z14, Z1, Z14
-	VSUBPD         Z18, Z24, Z10
-	VADDPD         Z18, Z24, Z18
+	VMOVAPD        Z24, Z10
+	VFNMADD231PD   Z0, Z18, Z10
+	VFMADD213PD    Z24, Z0, Z18
 	VPERMILPD      $0x55, Z10, Z1
 	VMULPD         Z3, Z1, Z1
 	VFMADDSUB213PD Z1, Z2, Z10
@@ -7221,11 +7221,11 @@ fftt112:
 	VADDPD         Z19, Z11, Z15
 	VSUBPD         Z19, Z11, Z19
 	VPERMILPD      $0x55, Z19, Z19
-	VXORPD         Z0, Z19, Z19
 	VADDPD         Z15, Z1, Z7
 	VSUBPD         Z15, Z1, Z15
-	VSUBPD         Z19, Z24, Z11
-	VADDPD         Z19, Z24, Z19
+	VMOVAPD        Z24, Z11
+	VFNMADD231PD   Z0, Z19, Z11
+	VFMADD213PD    Z24, Z0, Z19
 	VPERMILPD      $0x55, Z11, Z1
 	VMULPD         Z3, Z1, Z1
 	VFMADDSUB213PD Z1, Z2, Z11

@@ -8,7 +8,7 @@ package fft
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
 // (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
 // a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
-func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft4bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft2bAVX2 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
@@ -21,7 +21,7 @@ func cfft2bAVX2(y *float32, x *float32, tw *float32, m int, s int, pn int, qn in
 // (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
 // a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft4bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft2bAVX512 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
@@ -36,21 +36,21 @@ func cfft2bAVX512(y *float32, x *float32, tw *float32, m int, s int, pn int, qn 
 // p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
 // j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
 // q, twb to p'. m is a multiple of 4, s and qn of 4.
-func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft16bAVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft16uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
-func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft16uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft8uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
-func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft16bx2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
@@ -58,21 +58,21 @@ func cfft8uAVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn i
 // p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
 // j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
 // q, twb to p'. m is a multiple of 4, s and qn of 8.
-func cfft16bx2AVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft16bx2AVX2(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft16ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
-func cfft16ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft16ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft8ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
-func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
@@ -81,7 +81,7 @@ func cfft8ux2AVX2(y *float32, x *float32, twa *float32, m int, s int, pn int, qn
 // j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
 // q, twb to p'. m is a multiple of 4, s and qn of 8.
 // It needs AVX-512F.
-func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft16uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
@@ -89,7 +89,7 @@ func cfft16bAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, s 
 // A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft8uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
@@ -97,12 +97,12 @@ func cfft16uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, q
 // A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, mask *float32)
+func cfft8uAVX512(y *float32, x *float32, twa *float32, m int, s int, pn int, qn int, sgn *float32)
 
 // cfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
 // with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
-func cfft4uAVX2(y *float32, x *float32, s int, qn int, mask *float32)
+func cfft4uAVX2(y *float32, x *float32, s int, qn int, sgn *float32)
 
 // cfft2uAVX2 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
@@ -113,7 +113,7 @@ func cfft2uAVX2(y *float32, x *float32, s int, qn int)
 // the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
 // with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 8.
 // It needs AVX-512F.
-func cfft4uAVX512(y *float32, x *float32, s int, qn int, mask *float32)
+func cfft4uAVX512(y *float32, x *float32, s int, qn int, sgn *float32)
 
 // cfft2uAVX512 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
@@ -125,12 +125,12 @@ func cfft2uAVX512(y *float32, x *float32, s int, qn int)
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
 // blocks of 4: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
 // less: a part, y, x and tw advanced to its first p). m and pn are multiples of 4.
-func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+func cfft4tAVX2(y *float32, x *float32, tw *float32, m int, pn int, sgn *float32)
 
 // cfft4tAVX512 runs the radix-4 Stockham stage of stride 1 as cfft4tAVX2 does, with
 // blocks of 8 butterflies (tw in blocks of 8). m and pn are multiples of 8.
 // It needs AVX-512F.
-func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, sgn *float32)
 
 // cfft16tAVX512 runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms
 // (twa: as cfft4tAVX512's) and stride 4 over m/4 (twb: as cfft4tAVX512's for m/4),
@@ -138,13 +138,13 @@ func cfft4tAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *floa
 // and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a
 // part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of 32, pn of 8.
 // It needs AVX-512F.
-func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, mask *float32)
+func cfft16tAVX512(y *float32, x *float32, twa *float32, twb *float32, m int, pn int, sgn *float32)
 
 // cfft4pAVX512 runs a radix-4 Stockham stage of stride s = 4 as cfft4bAVX2 does, two p
 // a vector: tw holds, per pair of p, for k = 1…3 4 values W^kp then 4 of W^k(p+1).
 // pn (the p it runs, y, x and tw advanced to the first) and m are even.
 // It needs AVX-512F.
-func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, mask *float32)
+func cfft4pAVX512(y *float32, x *float32, tw *float32, m int, pn int, sgn *float32)
 
 // csplitrealAVX2 runs n·4 steps of the rfft split: for i < n·4, Z[k] at lo[i] and
 // Z[h−k] at hi[4−1−i] (hi: the lowest of them; then 4 back a vector), tw[i]
@@ -161,7 +161,7 @@ func csplitrealAVX512(lo *float32, hi *float32, tw *float32, n int, half *float3
 // of x[q + s·(p + k·m)], k < 4, into y[q + s·(4·p + k)], output k times tw[p·3 + k−1]
 // (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
 // a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 2.
-func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft4bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft2bAVX2 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
@@ -174,7 +174,7 @@ func zfft2bAVX2(y *float64, x *float64, tw *float64, m int, s int, pn int, qn in
 // (complex values, k ≥ 1): the whole stage with pn = m and qn = s, a part of it (for
 // a thread) with y, x and tw advanced to its first p and q. s and qn are multiples of 4.
 // It needs AVX-512F.
-func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft4bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft2bAVX512 runs a radix-2 Stockham stage: for p < pn and q < qn, the butterfly
 // of x[q + s·(p + k·m)], k < 2, into y[q + s·(2·p + k)], output k times tw[p·1 + k−1]
@@ -189,21 +189,21 @@ func zfft2bAVX512(y *float64, x *float64, tw *float64, m int, s int, pn int, qn 
 // p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
 // j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
 // q, twb to p'. m is a multiple of 4, s and qn of 2.
-func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft16bAVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft16uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 2.
-func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft16uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft8uAVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 2.
-func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft16bx2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
@@ -211,21 +211,21 @@ func zfft8uAVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn i
 // p' + k'·m/4, k' < 4, and B's p' over their outputs, into y[q + s·(k + 4·(4p' + j))],
 // j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
 // q, twb to p'. m is a multiple of 4, s and qn of 4.
-func zfft16bx2AVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft16bx2AVX2(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft16ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
-func zfft16ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft16ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft8ux2AVX2 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
 // of stride 4s over one (its twiddles all 1: none read or applied), from x into y: for q < qn,
 // A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
-func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft16bAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m sub-transforms (twa: its twiddles, as cfft4b's), then stage B, radix 4 of stride 4s
@@ -234,7 +234,7 @@ func zfft8ux2AVX2(y *float64, x *float64, twa *float64, m int, s int, pn int, qn
 // j < 4. pn = m/4 and qn = s: both stages; less: a part, y, x, twa advanced to p' and
 // q, twb to p'. m is a multiple of 4, s and qn of 4.
 // It needs AVX-512F.
-func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft16uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 4 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 4
@@ -242,7 +242,7 @@ func zfft16bAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, s 
 // A's butterflies k' < 4 and B's over their outputs, into y[q + s·(k + 4j)], j < 4. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
 // It needs AVX-512F.
-func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft8uAVX512 runs two Stockham stages in one pass: stage A, radix 4 of stride s over
 // m = 2 sub-transforms (twa: its twiddles, as cfft4b's), then the last stage B, radix 2
@@ -250,12 +250,12 @@ func zfft16uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, q
 // A's butterflies k' < 2 and B's over their outputs, into y[q + s·(k + 4j)], j < 2. pn = 1;
 // qn = s: both stages; less: a part, y and x advanced to q. s and qn are multiples of 4.
 // It needs AVX-512F.
-func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, mask *float64)
+func zfft8uAVX512(y *float64, x *float64, twa *float64, m int, s int, pn int, qn int, sgn *float64)
 
 // zfft4uAVX2 runs the last radix-4 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
 // with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 2.
-func zfft4uAVX2(y *float64, x *float64, s int, qn int, mask *float64)
+func zfft4uAVX2(y *float64, x *float64, s int, qn int, sgn *float64)
 
 // zfft2uAVX2 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
@@ -266,7 +266,7 @@ func zfft2uAVX2(y *float64, x *float64, s int, qn int)
 // the butterfly of x[q + s·k], k < 4, into y[q + s·k] (complex values): the whole stage
 // with qn = s, a part with y and x advanced to its first q. s and qn are multiples of 4.
 // It needs AVX-512F.
-func zfft4uAVX512(y *float64, x *float64, s int, qn int, mask *float64)
+func zfft4uAVX512(y *float64, x *float64, s int, qn int, sgn *float64)
 
 // zfft2uAVX512 runs the last radix-2 Stockham stage (m = 1; its twiddles are 1): for q < qn,
 // the butterfly of x[q + s·k], k < 2, into y[q + s·k] (complex values): the whole stage
@@ -278,12 +278,12 @@ func zfft2uAVX512(y *float64, x *float64, s int, qn int)
 // of x[p + k·m], k < 4, into y[4·p + k], output k times W^(k·p), read from tw in
 // blocks of 2: W^p, then W^2p, then W^3p of the block's p (pn = m: the whole stage;
 // less: a part, y, x and tw advanced to its first p). m and pn are multiples of 2.
-func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+func zfft4tAVX2(y *float64, x *float64, tw *float64, m int, pn int, sgn *float64)
 
 // zfft4tAVX512 runs the radix-4 Stockham stage of stride 1 as zfft4tAVX2 does, with
 // blocks of 4 butterflies (tw in blocks of 4). m and pn are multiples of 4.
 // It needs AVX-512F.
-func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *float64)
+func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, sgn *float64)
 
 // zfft16tAVX512 runs the first two radix-4 Stockham stages, stride 1 over m sub-transforms
 // (twa: as zfft4tAVX512's) and stride 4 over m/4 (twb: as zfft4tAVX512's for m/4),
@@ -291,7 +291,7 @@ func zfft4tAVX512(y *float64, x *float64, tw *float64, m int, pn int, mask *floa
 // and the second's p' of columns 0…3, into y[16p' + k + 4j]. pn = m/4: both stages; less: a
 // part, y, x advanced to p' (16p'), twa and twb to 3p'. m is a multiple of 16, pn of 4.
 // It needs AVX-512F.
-func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, mask *float64)
+func zfft16tAVX512(y *float64, x *float64, twa *float64, twb *float64, m int, pn int, sgn *float64)
 
 // zsplitrealAVX2 runs n·2 steps of the rfft split: for i < n·2, Z[k] at lo[i] and
 // Z[h−k] at hi[2−1−i] (hi: the lowest of them; then 2 back a vector), tw[i]
