@@ -90,30 +90,34 @@ func asmStage[C Complex](lvl isa.Level, st stage[C]) bool {
 // fill whole vectors and the second is not the pair kernel's
 // (cfft16tAVX512), and then each pair that the zmm broadcast kernel runs,
 // strides of whole zmm vectors, the second of radix 4 (cfft16bAVX512) or
-// the last one, of radix 2 (cfft8uAVX512). Where the stages after the
-// first pass end in a radix 2 and are odd in number, at isa.AVX512 (the
-// ymm passes' order is as it was, not measured), the first of them
-// stays alone, so that the radix 2 pairs with the radix 4 before it
-// rather than running a pass of its own: 512 complex128 points (radix
-// 16, 4, then 8 instead of 16, 16, 2) took 620–640 ns against 663–681,
-// complex64 357–365 against 366–377, 8 Ki complex128 18.8 µs against 19.9,
-// 128 Ki 832 against 848; where the stages are all of radix 4 (1 Ki, 16
-// Ki) the single one at the end ran as fast or faster (Ice Lake VM, one
-// thread, the two plans interleaved, least of 60 rounds). pb, the builds
-// alternated, three runs: fft and ifft f64 at 512 and 8 Ki points
+// the last one, of radix 2 (cfft8uAVX512). The fused stage has the
+// first's stride, the second's m, and both tables (the second's in the
+// layout the fused kernel reads). Each pair is a pass less over the data;
+// the values computed are the same to the bit.
+//
+// Where the stages after the first pass end in a radix 2 and are odd in
+// number, at isa.AVX512 (the ymm passes' order is as it was, not
+// measured), the first of them stays alone, so that the radix 2 pairs
+// with the radix 4 before it rather than running a pass of its own: 512
+// complex128 points (radix 16, 4, then 8 instead of 16, 16, 2) took
+// 620–640 ns against 663–681, complex64 357–365 against 366–377, 8 Ki
+// complex128 18.8 µs against 19.9, 128 Ki 832 against 848. Where the
+// stages are all of radix 4, the single one at the end ran faster than
+// one at the start at 1 Ki complex128 (1313 ns against 1388) and 16 Ki,
+// 3% slower at 1 Ki complex64, so those pair from the first (Ice Lake VM,
+// one thread, the two plans interleaved, least of 60 rounds). pb, the
+// builds alternated, three runs: fft and ifft f64 at 512 and 8 Ki points
 // 0.93–0.96× the time, rfft f64 1 Ki 0.92–0.97×, complex64 within
-// 0.98–1.05×. The fused stage
-// has the first's stride, the second's m, and both tables (the second's in
-// the layout the fused kernel reads). Each pair is a pass less over the data; the values
-// computed are the same to the bit. Where the pair kernel runs the
-// stride-4 stage (pairBlock: the tune parameter fft.pair, 0 by default),
-// the first two stages stay apart. The fused first pass against the pair
-// kernel's two, 1 Ki complex64: 566–579 ns against 535–545 on a Rocket
-// Lake VM before the fused pass's shuffles were cut (BenchmarkFused,
-// alternated, twice); since, 312–317 against 323–335 on the Zen 5 VM and
-// 838–1010 against 1004–1122 on the Ice Lake VM (BenchmarkPairStage, three
-// runs; 512 points 463–475 against 562–616, 4 Ki 4325–4477 against
-// 6100–6283).
+// 0.98–1.05×.
+//
+// Where the pair kernel runs the stride-4 stage (pairBlock: the tune
+// parameter fft.pair, 0 by default), the first two stages stay apart. The
+// fused first pass against the pair kernel's two, 1 Ki complex64: 566–579
+// ns against 535–545 on a Rocket Lake VM before the fused pass's shuffles
+// were cut (BenchmarkFused, alternated, twice); since, 312–317 against
+// 323–335 on the Zen 5 VM and 838–1010 against 1004–1122 on the Ice Lake
+// VM (BenchmarkPairStage, three runs; 512 points 463–475 against 562–616,
+// 4 Ki 4325–4477 against 6100–6283).
 //
 // At isa.AVX2 the broadcast pairs are fused in ymm (cfft16bx2AVX2 and the
 // rest: A's outputs go through a stack buffer, 16 ymm registers not
