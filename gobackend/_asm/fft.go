@@ -130,7 +130,7 @@ func (g *gen) butterfly4(t dtype, w width, a, b, c, d, sgn VecVirtual) {
 	g.swapPairs(t, w, d, d)
 	g.vadd(t, bpd, apc, a)
 	g.vsub(t, bpd, apc, c)
-	g.vmova(t, amc, b)
+	g.vmovu(t, amc, b)
 	g.vfnmadd231(t, sgn, d, b)  // a − c − sgn·swap(b − d)
 	g.vfmadd213(t, amc, sgn, d) // a − c + sgn·swap(b − d)
 }

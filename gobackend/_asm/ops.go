@@ -228,15 +228,6 @@ func (g *gen) vor(t dtype, y, x, dst Op) {
 	}
 }
 
-// vmova copies the register src to dst.
-func (g *gen) vmova(t dtype, src, dst Op) {
-	if t.f64 {
-		g.VMOVAPD(src, dst)
-	} else {
-		g.VMOVAPS(src, dst)
-	}
-}
-
 func (g *gen) vxor(t dtype, y, x, dst Op) {
 	if t.f64 {
 		g.VXORPD(y, x, dst)

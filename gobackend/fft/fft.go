@@ -108,10 +108,11 @@ func newWork[C Complex](n int) []C {
 	return make([]C, n+page/int(unsafe.Sizeof(z)))
 }
 
-// placedWork returns n values of work that start at y's offset in a page:
-// the stages alternate between y and work, and a stage whose output lies
-// a little past its input, modulo a page, has its loads wait on the
-// stores of the butterflies before them. Placed 576 bytes past its input,
+// placedWork returns len(y) values of work that start at y's offset in a
+// page (y is a plan's output, never empty): the stages alternate between
+// y and work, and a stage whose output lies a little past its input,
+// modulo a page, has its loads wait on the stores of the butterflies
+// before them. Placed 576 bytes past its input,
 // the last stage of 512 complex128 points (radix 2) took 132 ns against
 // 90 with the two at one offset, 64 bytes past 164; the last of 2048
 // (radix 4 and 2) 1045 and 2052 against 1105; the other stages within 3%
@@ -120,13 +121,8 @@ func newWork[C Complex](n int) []C {
 // input (backend.SlotOffset), as a program's buffers may lie.
 func placedWork[C Complex](work, y []C) []C {
 	var z C
-	size := int(unsafe.Sizeof(z))
-	n := len(work) - page/size
-	if len(y) == 0 {
-		return work[:n]
-	}
-	at := (int(uintptr(unsafe.Pointer(&y[0]))-uintptr(unsafe.Pointer(&work[0])))%page + page) % page / size
-	return work[at : at+n]
+	at := (int(uintptr(unsafe.Pointer(&y[0]))-uintptr(unsafe.Pointer(&work[0])))%page + page) % page / int(unsafe.Sizeof(z))
+	return work[at : at+len(y)]
 }
 
 // Len is the transform's length.
