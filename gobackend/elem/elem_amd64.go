@@ -21,7 +21,7 @@ func binaryAsm[T Float](k impl, o op, x, y, z []T) {
 	}
 	_, _ = y[n-1], z[n-1]
 	wide := k == implAVX512
-	back := num.WalkDown(addr(z), addr(x), addr(y))
+	back := num.WalkDownFits(3*n*num.Size[T]()) && num.WalkDown(addr(z), addr(x), addr(y))
 	if is32[T]() {
 		f := saddAVX2
 		switch {
@@ -110,10 +110,11 @@ func axpyAsm[T Float](k impl, alpha T, x, y []T) {
 }
 
 // axpyKernel runs k's axpy kernel on x and y (0 < len(x) ≤ len(y)), walked
-// from the end where y's page offset is just ahead of x's (num.WalkDown).
+// from the end where y's page offset is just ahead of x's and both fit
+// where walking down pays (num.WalkDown, num.WalkDownFits).
 func axpyKernel[T Float](k impl, alpha T, x, y []T) {
 	n := len(x)
-	back := num.WalkDown(addr(y), addr(x))
+	back := num.WalkDownFits(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
 	switch {
 	case k == implAVX512 && is32[T]() && back:
 		saxpyBackAVX512(n, float32(alpha), p32(x), p32(y))
@@ -147,8 +148,9 @@ func unaryAsm[T Float](k impl, o op, x, y []T) {
 	_ = y[n-1]
 	wide := k == implAVX512
 	// ReLU, bound by its loads and stores, walks down where up would alias
-	// (num.WalkDown); the math kernels are bound by their arithmetic.
-	back := o == opReLU && num.WalkDown(addr(y), addr(x))
+	// (num.WalkDownFits, num.WalkDown); the math kernels are bound by their
+	// arithmetic.
+	back := o == opReLU && num.WalkDownFits(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
 	if is32[T]() {
 		px, py := p32(x), p32(y)
 		switch {

@@ -1,6 +1,10 @@
 package num
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/peakbench/peakbench/gobackend/isa"
+)
 
 func TestWalkDown(t *testing.T) {
 	const p = 1 << 20 // a page-aligned base
@@ -36,3 +40,23 @@ func TestWalkDownAllocates(t *testing.T) {
 }
 
 const p1 = 1 << 21
+
+func TestWalkDownLimit(t *testing.T) {
+	for _, c := range []struct {
+		falling   bool
+		l1, bytes int
+		want      bool
+	}{
+		{true, 48 << 10, 1 << 30, true},        // prefetched either way: any size
+		{false, 48 << 10, 48 << 10, true},      // in L1
+		{false, 48 << 10, 48<<10 + 1, false},   // past it: walks up
+		{false, 32 << 10, 3 * 16 << 10, false}, // a 16 KiB add's three operands
+	} {
+		if got := c.bytes <= walkDownLimit(c.falling, c.l1); got != c.want {
+			t.Errorf("falling %v, L1 %d: %d bytes fit = %v, want %v", c.falling, c.l1, c.bytes, got, c.want)
+		}
+	}
+	if WalkDownFits(1<<30) != isa.PrefetchesFallingStreams() {
+		t.Errorf("WalkDownFits(1 GiB) = %v on a machine whose prefetchers follow falling streams: %v", WalkDownFits(1<<30), isa.PrefetchesFallingStreams())
+	}
+}
