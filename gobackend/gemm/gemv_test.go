@@ -184,18 +184,22 @@ func TestGemvByRowChoice(t *testing.T) {
 			m, n int
 			want bool
 		}{
-			{false, 256, 1024, false},    // 1 MiB, not above
-			{false, 257, 1024, true},     // just above
-			{true, 256, 1024, false},     // 2 MiB (f64's parameter)
-			{true, 257, 1024, true},      // just above
-			{false, 4096, 511, false},    // a row under 2 KiB
-			{false, 4096, 512, true},     // 2 KiB
-			{true, 4096, 255, false},     // f64: under 2 KiB
-			{true, 4096, 256, true},      // 2 KiB
-			{false, 64, l1 / 8, true},    // x at half of L1
-			{false, 64, l1/8 + 1, false}, // past it
-			{true, 128, l1 / 16, true},
-			{true, 128, l1/16 + 1, false},
+			{false, 256, 1024, false}, // 1 MiB, not above
+			{false, 257, 1024, true},  // just above
+			{true, 256, 1024, false},  // 2 MiB (f64's parameter)
+			{true, 257, 1024, true},   // just above
+			{false, 4096, 511, false}, // a row under 2 KiB
+			{false, 4096, 512, true},  // 2 KiB
+			{true, 4096, 255, false},  // f64: under 2 KiB
+			{true, 4096, 256, true},   // 2 KiB
+			// Rows of x at half of L1 and past it: 257 of them put A past
+			// either type's parameter wherever L1 holds 16 KiB or more
+			// (64 rows of 16 KiB were not past f32's 1 MiB on a machine
+			// reporting a 32 KiB L1).
+			{false, 257, l1 / 8, true},
+			{false, 257, l1/8 + 1, false},
+			{true, 257, l1 / 16, true},
+			{true, 257, l1/16 + 1, false},
 		} {
 			got := gemvByRow[float32](c.m, c.n)
 			if c.f64 {
