@@ -21,7 +21,7 @@ func binaryAsm[T Float](k impl, o op, x, y, z []T) {
 	}
 	_, _ = y[n-1], z[n-1]
 	wide := k == implAVX512
-	back := num.WalkDownFits(3*n*num.Size[T]()) && num.WalkDown(addr(z), addr(x), addr(y))
+	back := num.WalkDownPays(3*n*num.Size[T]()) && num.WalkDown(addr(z), addr(x), addr(y))
 	if is32[T]() {
 		f := saddAVX2
 		switch {
@@ -111,10 +111,10 @@ func axpyAsm[T Float](k impl, alpha T, x, y []T) {
 
 // axpyKernel runs k's axpy kernel on x and y (0 < len(x) ≤ len(y)), walked
 // from the end where y's page offset is just ahead of x's and both fit
-// where walking down pays (num.WalkDown, num.WalkDownFits).
+// where walking down pays (num.WalkDown, num.WalkDownPays).
 func axpyKernel[T Float](k impl, alpha T, x, y []T) {
 	n := len(x)
-	back := num.WalkDownFits(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
+	back := num.WalkDownPays(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
 	switch {
 	case k == implAVX512 && is32[T]() && back:
 		saxpyBackAVX512(n, float32(alpha), p32(x), p32(y))
@@ -148,9 +148,9 @@ func unaryAsm[T Float](k impl, o op, x, y []T) {
 	_ = y[n-1]
 	wide := k == implAVX512
 	// ReLU, bound by its loads and stores, walks down where up would alias
-	// (num.WalkDownFits, num.WalkDown); the math kernels are bound by their
+	// (num.WalkDownPays, num.WalkDown); the math kernels are bound by their
 	// arithmetic.
-	back := o == opReLU && num.WalkDownFits(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
+	back := o == opReLU && num.WalkDownPays(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
 	if is32[T]() {
 		px, py := p32(x), p32(y)
 		switch {

@@ -28,7 +28,7 @@ func trails(out, in uintptr) bool {
 // end down: walking up, its stores trail the loads of one of ins within
 // AliasWindow of page offset, and walking down they trail none. elem's
 // add, mul, relu and axpy have walking-down twins and ask it per call,
-// after WalkDownFits.
+// after WalkDownPays.
 func WalkDown(out uintptr, ins ...uintptr) bool {
 	up := false
 	for _, in := range ins {
@@ -40,25 +40,31 @@ func WalkDown(out uintptr, ins ...uintptr) bool {
 	return up
 }
 
-// WalkDownFits reports whether a kernel whose operands take bytes in all
+// WalkDownPays reports whether a kernel whose operands take bytes in all
 // may walk down (WalkDown): at any size where the hardware prefetchers
 // follow a falling stream as a rising one (isa.PrefetchesFallingStreams),
-// else while the operands fit in L1, where nothing is prefetched. Past L1
-// on the Zen 5 Turin VM a falling stream outweighed the aliasing it
-// avoids: add f32 and daxpy with operands 576 bytes apart (pb's placement)
-// over 64–512 KiB took 1.36–1.83× the time walking down (AVX-512, one
-// thread, 25 interleaved rounds), and from L1 (16–32 KiB) 0.99–1.05×.
-func WalkDownFits(bytes int) bool { return bytes <= walkDownBytes }
+// else while the operands fit in L1, where nothing is prefetched, or once
+// they outgrow L2. On the Zen 5 Turin VM, with operands 576 bytes apart
+// (pb's placement; AVX-512, one thread, interleaved rounds), add f32 over
+// 64–512 KiB took 1.36–1.68× the time walking down and daxpy 1.44–1.83×
+// (medians of 25 rounds), the falling stream from L2 outweighing the
+// aliasing it avoids; from L1 (16–32 KiB) 1.00–1.05×, and past L2 (1–32
+// MiB) daxpy 0.96–1.03×: there the rule of the offsets stays (pb's axpy f64
+// of 256 Ki, 4 MiB, ran 1.04–1.11× as long walking up, seven alternated
+// runs, the walking-up build second; 1.01–1.07× with both walking down).
+func WalkDownPays(bytes int) bool { return bytes <= walkUpAbove || bytes > walkUpTo }
 
-// walkDownBytes is the most bytes WalkDownFits lets walk down, read once
-// at start: a sync.OnceValue's call cost a 1 Ki f32 add 7–12%.
-var walkDownBytes = walkDownLimit(isa.PrefetchesFallingStreams(), isa.Caches().L1)
+// Calls of walkUpAbove < bytes ≤ walkUpTo walk up whatever their operands'
+// offsets, read once at start: a sync.OnceValue's call cost a 1 Ki f32 add
+// 7–12%.
+var walkUpAbove, walkUpTo = walkUpRange(isa.PrefetchesFallingStreams(), isa.Caches())
 
-// walkDownLimit is walkDownBytes for a machine whose prefetchers follow
-// falling streams or not (falling), with l1 bytes of L1 data cache.
-func walkDownLimit(falling bool, l1 int) int {
+// walkUpRange is walkUpAbove and walkUpTo for a machine whose prefetchers
+// follow falling streams or not (falling), with caches c: L1 to L2, or
+// nothing.
+func walkUpRange(falling bool, c isa.CacheSizes) (above, to int) {
 	if falling {
-		return math.MaxInt
+		return math.MaxInt, math.MaxInt
 	}
-	return l1
+	return c.L1, c.L2
 }

@@ -41,22 +41,28 @@ func TestWalkDownAllocates(t *testing.T) {
 
 const p1 = 1 << 21
 
-func TestWalkDownLimit(t *testing.T) {
-	for _, c := range []struct {
-		falling   bool
-		l1, bytes int
-		want      bool
+func TestWalkDownPays(t *testing.T) {
+	c := isa.CacheSizes{L1: 48 << 10, L2: 1 << 20}
+	for _, k := range []struct {
+		falling bool
+		bytes   int
+		want    bool
 	}{
-		{true, 48 << 10, 1 << 30, true},        // prefetched either way: any size
-		{false, 48 << 10, 48 << 10, true},      // in L1
-		{false, 48 << 10, 48<<10 + 1, false},   // past it: walks up
-		{false, 32 << 10, 3 * 16 << 10, false}, // a 16 KiB add's three operands
+		{true, 512 << 10, true}, // prefetched either way: any size
+		{true, 1 << 30, true},
+		{false, 48 << 10, true},       // in L1
+		{false, 48<<10 + 1, false},    // past it: walks up
+		{false, 1 << 20, false},       // in L2
+		{false, 1<<20 + 1, true},      // past L2
+		{false, 3 * 256 << 10, false}, // a 256 KiB add's three operands
 	} {
-		if got := c.bytes <= walkDownLimit(c.falling, c.l1); got != c.want {
-			t.Errorf("falling %v, L1 %d: %d bytes fit = %v, want %v", c.falling, c.l1, c.bytes, got, c.want)
+		above, to := walkUpRange(k.falling, c)
+		if got := k.bytes <= above || k.bytes > to; got != k.want {
+			t.Errorf("falling %v: %d bytes walk down = %v, want %v", k.falling, k.bytes, got, k.want)
 		}
 	}
-	if WalkDownFits(1<<30) != isa.PrefetchesFallingStreams() {
-		t.Errorf("WalkDownFits(1 GiB) = %v on a machine whose prefetchers follow falling streams: %v", WalkDownFits(1<<30), isa.PrefetchesFallingStreams())
+	in := isa.Caches().L1 + 1
+	if WalkDownPays(in) != isa.PrefetchesFallingStreams() {
+		t.Errorf("WalkDownPays(L1 + 1 byte) = %v on a machine whose prefetchers follow falling streams: %v", WalkDownPays(in), isa.PrefetchesFallingStreams())
 	}
 }
