@@ -38,5 +38,5 @@ func PrefetchesShortStreams() bool { return Vendor() != VendorIntel }
 // operands took 1.36–1.68× the time walking down, daxpy over 64–512 KiB
 // 1.44–1.83×; from L1 and past L2 alike). CPUID does not describe the
 // prefetchers: the vendor stands for them (gobackend/internal/num's
-// WalkDown).
+// WalkDownPays).
 func PrefetchesFallingStreams() bool { return Vendor() == VendorIntel }
