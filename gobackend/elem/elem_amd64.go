@@ -110,8 +110,8 @@ func axpyAsm[T Float](k impl, alpha T, x, y []T) {
 }
 
 // axpyKernel runs k's axpy kernel on x and y (0 < len(x) ≤ len(y)), walked
-// from the end where y's page offset is just ahead of x's and both fit
-// where walking down pays (num.WalkDown, num.WalkDownPays).
+// from the end where y's page offset is just ahead of x's and walking down
+// pays at their size (num.WalkDown, num.WalkDownPays).
 func axpyKernel[T Float](k impl, alpha T, x, y []T) {
 	n := len(x)
 	back := num.WalkDownPays(2*n*num.Size[T]()) && num.WalkDown(addr(y), addr(x))
