@@ -48,8 +48,8 @@ func testBackward[T Float](t *testing.T) {
 				x, y, z := at(0, 0), at(1, pl[0]), at(2, pl[1])
 				if n > 0 {
 					p := func(s []T) uintptr { return uintptr(unsafe.Pointer(&s[0])) }
-					seen[num.WalkDown(p(z), p(x), p(y))] = true
-					seen[num.WalkDown(p(y), p(x))] = true
+					seen[num.WalkDown(3*n*size, p(z), p(x), p(y))] = true
+					seen[num.WalkDown(2*n*size, p(y), p(x))] = true
 				}
 				for i := range buf {
 					buf[i] = T(math.NaN())

@@ -24,12 +24,16 @@ func trails(out, in uintptr) bool {
 }
 
 // WalkDown reports whether a kernel that stores at out while it loads at
-// ins, each walking its own array at the same pace, should walk from the
-// end down: walking up, its stores trail the loads of one of ins within
-// AliasWindow of page offset, and walking down they trail none. elem's
-// add, mul, relu and axpy have walking-down twins and ask it per call,
-// after WalkDownPays.
-func WalkDown(out uintptr, ins ...uintptr) bool {
+// ins, each walking its own array at the same pace, operands of bytes in
+// all, should walk from the end down: where walking down pays at that size
+// (WalkDownPays), and walking up its stores trail the loads of one of ins
+// within AliasWindow of page offset while walking down they trail none.
+// elem's add, mul, relu and axpy have walking-down twins and ask it per
+// call.
+func WalkDown(bytes int, out uintptr, ins ...uintptr) bool {
+	if !WalkDownPays(bytes) {
+		return false
+	}
 	up := false
 	for _, in := range ins {
 		if trails(in, out) { // walking down, the store trails this load
@@ -52,7 +56,10 @@ func WalkDown(out uintptr, ins ...uintptr) bool {
 // MiB) daxpy 0.96–1.03×: there the rule of the offsets stays (pb's axpy f64
 // of 256 Ki, 4 MiB, ran 1.04–1.11× as long walking up, seven alternated
 // runs, the walking-up build second; 1.01–1.07× with both walking down).
-func WalkDownPays(bytes int) bool { return bytes <= walkUpAbove || bytes > walkUpTo }
+func WalkDownPays(bytes int) bool { return outside(bytes, walkUpAbove, walkUpTo) }
+
+// outside reports whether bytes lies outside (above, to].
+func outside(bytes, above, to int) bool { return bytes <= above || bytes > to }
 
 // Calls of walkUpAbove < bytes ≤ walkUpTo walk up whatever their operands'
 // offsets, read once at start: a sync.OnceValue's call cost a 1 Ki f32 add

@@ -27,14 +27,14 @@ func TestWalkDown(t *testing.T) {
 		{p + 1728, []uintptr{p, p + 576, p + 1152}, true}, // layernorm's y past x, γ and β
 		{p + 64, nil, false},                              // nothing loaded
 	} {
-		if got := WalkDown(c.out, c.ins...); got != c.want {
+		if got := WalkDown(0, c.out, c.ins...); got != c.want {
 			t.Errorf("WalkDown(%#x, %#x) = %v, want %v", c.out, c.ins, got, c.want)
 		}
 	}
 }
 
 func TestWalkDownAllocates(t *testing.T) {
-	if a := testing.AllocsPerRun(100, func() { WalkDown(p1, p1+576, p1+1152) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { WalkDown(0, p1, p1+576, p1+1152) }); a != 0 {
 		t.Errorf("WalkDown allocates %v times a call", a)
 	}
 }
@@ -57,7 +57,7 @@ func TestWalkDownPays(t *testing.T) {
 		{false, 3 * 256 << 10, false}, // a 256 KiB add's three operands
 	} {
 		above, to := walkUpRange(k.falling, c)
-		if got := k.bytes <= above || k.bytes > to; got != k.want {
+		if got := outside(k.bytes, above, to); got != k.want {
 			t.Errorf("falling %v: %d bytes walk down = %v, want %v", k.falling, k.bytes, got, k.want)
 		}
 	}
