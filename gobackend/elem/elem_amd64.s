@@ -82,13 +82,30 @@ GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 // func saddBackAVX2(n int, x *float32, y *float32, z *float32)
 // Requires: AVX
 TEXT ·saddBackAVX2(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*4), CX
-	LEAQ (DX)(AX*4), DX
-	LEAQ (BX)(AX*4), BX
+	MOVQ       n+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       y+16(FP), DX
+	MOVQ       z+24(FP), BX
+	LEAQ       (CX)(AX*4), CX
+	LEAQ       (DX)(AX*4), DX
+	LEAQ       (BX)(AX*4), BX
+	MOVQ       AX, SI
+	ANDQ       $0x00000007, SI
+	JZ         big5
+	SUBQ       SI, AX
+	MOVQ       SI, DI
+	SHLQ       $0x02, DI
+	SUBQ       DI, CX
+	SUBQ       DI, DX
+	SUBQ       DI, BX
+	LEAQ       tailmask<>+0(SB), DI
+	SHLQ       $0x02, SI
+	NEGQ       SI
+	VMOVDQU    32(DI)(SI*1), Y0
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)
 
 big5:
 	CMPQ    AX, $0x00000020
@@ -112,8 +129,8 @@ big5:
 	JMP     big5
 
 single6:
-	CMPQ    AX, $0x00000008
-	JL      tail7
+	TESTQ   AX, AX
+	JZ      done7
 	SUBQ    $0x00000020, CX
 	SUBQ    $0x00000020, DX
 	SUBQ    $0x00000020, BX
@@ -123,24 +140,7 @@ single6:
 	SUBQ    $0x00000008, AX
 	JMP     single6
 
-tail7:
-	TESTQ      AX, AX
-	JZ         done8
-	MOVQ       AX, SI
-	SHLQ       $0x02, SI
-	SUBQ       SI, CX
-	SUBQ       SI, DX
-	SUBQ       SI, BX
-	LEAQ       tailmask<>+0(SB), SI
-	SHLQ       $0x02, AX
-	NEGQ       AX
-	VMOVDQU    32(SI)(AX*1), Y0
-	VMASKMOVPS (CX), Y0, Y1
-	VMASKMOVPS (DX), Y0, Y2
-	VADDPS     Y2, Y1, Y1
-	VMASKMOVPS Y1, Y0, (BX)
-
-done8:
+done7:
 	VZEROUPPER
 	RET
 
@@ -152,9 +152,9 @@ TEXT ·smulAVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big9:
+big8:
 	CMPQ    AX, $0x00000020
-	JL      single10
+	JL      single9
 	VMOVUPS (CX), Y0
 	VMULPS  (DX), Y0, Y0
 	VMOVUPS Y0, (BX)
@@ -171,11 +171,11 @@ big9:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000020, AX
-	JMP     big9
+	JMP     big8
 
-single10:
+single9:
 	CMPQ    AX, $0x00000008
-	JL      tail11
+	JL      tail10
 	VMOVUPS (CX), Y0
 	VMULPS  (DX), Y0, Y0
 	VMOVUPS Y0, (BX)
@@ -183,11 +183,11 @@ single10:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000008, AX
-	JMP     single10
+	JMP     single9
 
-tail11:
+tail10:
 	TESTQ      AX, AX
-	JZ         done12
+	JZ         done11
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -197,24 +197,41 @@ tail11:
 	VMULPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (BX)
 
-done12:
+done11:
 	VZEROUPPER
 	RET
 
 // func smulBackAVX2(n int, x *float32, y *float32, z *float32)
 // Requires: AVX
 TEXT ·smulBackAVX2(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*4), CX
-	LEAQ (DX)(AX*4), DX
-	LEAQ (BX)(AX*4), BX
+	MOVQ       n+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       y+16(FP), DX
+	MOVQ       z+24(FP), BX
+	LEAQ       (CX)(AX*4), CX
+	LEAQ       (DX)(AX*4), DX
+	LEAQ       (BX)(AX*4), BX
+	MOVQ       AX, SI
+	ANDQ       $0x00000007, SI
+	JZ         big12
+	SUBQ       SI, AX
+	MOVQ       SI, DI
+	SHLQ       $0x02, DI
+	SUBQ       DI, CX
+	SUBQ       DI, DX
+	SUBQ       DI, BX
+	LEAQ       tailmask<>+0(SB), DI
+	SHLQ       $0x02, SI
+	NEGQ       SI
+	VMOVDQU    32(DI)(SI*1), Y0
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)
 
-big13:
+big12:
 	CMPQ    AX, $0x00000020
-	JL      single14
+	JL      single13
 	SUBQ    $0x00000080, CX
 	SUBQ    $0x00000080, DX
 	SUBQ    $0x00000080, BX
@@ -231,11 +248,11 @@ big13:
 	VMULPS  (DX), Y0, Y0
 	VMOVUPS Y0, (BX)
 	SUBQ    $0x00000020, AX
-	JMP     big13
+	JMP     big12
 
-single14:
-	CMPQ    AX, $0x00000008
-	JL      tail15
+single13:
+	TESTQ   AX, AX
+	JZ      done14
 	SUBQ    $0x00000020, CX
 	SUBQ    $0x00000020, DX
 	SUBQ    $0x00000020, BX
@@ -243,26 +260,9 @@ single14:
 	VMULPS  (DX), Y0, Y0
 	VMOVUPS Y0, (BX)
 	SUBQ    $0x00000008, AX
-	JMP     single14
+	JMP     single13
 
-tail15:
-	TESTQ      AX, AX
-	JZ         done16
-	MOVQ       AX, SI
-	SHLQ       $0x02, SI
-	SUBQ       SI, CX
-	SUBQ       SI, DX
-	SUBQ       SI, BX
-	LEAQ       tailmask<>+0(SB), SI
-	SHLQ       $0x02, AX
-	NEGQ       AX
-	VMOVDQU    32(SI)(AX*1), Y0
-	VMASKMOVPS (CX), Y0, Y1
-	VMASKMOVPS (DX), Y0, Y2
-	VMULPS     Y2, Y1, Y1
-	VMASKMOVPS Y1, Y0, (BX)
-
-done16:
+done14:
 	VZEROUPPER
 	RET
 
@@ -274,9 +274,9 @@ TEXT ·saxpyAVX2(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSS alpha+8(FP), Y0
 
-big17:
+big15:
 	CMPQ        AX, $0x00000040
-	JL          single18
+	JL          single16
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
@@ -304,22 +304,22 @@ big17:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000040, AX
-	JMP         big17
+	JMP         big15
 
-single18:
+single16:
 	CMPQ        AX, $0x00000008
-	JL          tail19
+	JL          tail17
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single18
+	JMP         single16
 
-tail19:
+tail17:
 	TESTQ       AX, AX
-	JZ          done20
+	JZ          done18
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -329,7 +329,7 @@ tail19:
 	VFMADD231PS Y3, Y0, Y2
 	VMASKMOVPS  Y2, Y1, (DX)
 
-done20:
+done18:
 	VZEROUPPER
 	RET
 
@@ -342,10 +342,26 @@ TEXT ·saxpyBackAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS alpha+8(FP), Y0
 	LEAQ         (CX)(AX*4), CX
 	LEAQ         (DX)(AX*4), DX
+	MOVQ         AX, BX
+	ANDQ         $0x00000007, BX
+	JZ           big19
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         tailmask<>+0(SB), SI
+	SHLQ         $0x02, BX
+	NEGQ         BX
+	VMOVDQU      32(SI)(BX*1), Y1
+	VMASKMOVPS   (DX), Y1, Y2
+	VMASKMOVPS   (CX), Y1, Y3
+	VFMADD231PS  Y3, Y0, Y2
+	VMASKMOVPS   Y2, Y1, (DX)
 
-big21:
+big19:
 	CMPQ        AX, $0x00000040
-	JL          single22
+	JL          single20
 	SUBQ        $0x00000100, CX
 	SUBQ        $0x00000100, DX
 	VMOVUPS     224(DX), Y1
@@ -373,36 +389,20 @@ big21:
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
 	SUBQ        $0x00000040, AX
-	JMP         big21
+	JMP         big19
 
-single22:
-	CMPQ        AX, $0x00000008
-	JL          tail23
+single20:
+	TESTQ       AX, AX
+	JZ          done21
 	SUBQ        $0x00000020, CX
 	SUBQ        $0x00000020, DX
 	VMOVUPS     (DX), Y1
 	VFMADD231PS (CX), Y0, Y1
 	VMOVUPS     Y1, (DX)
 	SUBQ        $0x00000008, AX
-	JMP         single22
+	JMP         single20
 
-tail23:
-	TESTQ       AX, AX
-	JZ          done24
-	MOVQ        AX, BX
-	SHLQ        $0x02, BX
-	SUBQ        BX, CX
-	SUBQ        BX, DX
-	LEAQ        tailmask<>+0(SB), BX
-	SHLQ        $0x02, AX
-	NEGQ        AX
-	VMOVDQU     32(BX)(AX*1), Y1
-	VMASKMOVPS  (DX), Y1, Y2
-	VMASKMOVPS  (CX), Y1, Y3
-	VFMADD231PS Y3, Y0, Y2
-	VMASKMOVPS  Y2, Y1, (DX)
-
-done24:
+done21:
 	VZEROUPPER
 	RET
 
@@ -415,9 +415,9 @@ TEXT ·sreluAVX2(SB), NOSPLIT, $0-24
 	VXORPS       Y0, Y0, Y0
 	VBROADCASTSS sabsmask<>+0(SB), Y1
 
-big25:
+big22:
 	CMPQ    AX, $0x00000020
-	JL      single26
+	JL      single23
 	VMAXPS  (CX), Y0, Y2
 	VANDPS  Y1, Y2, Y2
 	VMOVUPS Y2, (DX)
@@ -433,22 +433,22 @@ big25:
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000020, AX
-	JMP     big25
+	JMP     big22
 
-single26:
+single23:
 	CMPQ    AX, $0x00000008
-	JL      tail27
+	JL      tail24
 	VMAXPS  (CX), Y0, Y2
 	VANDPS  Y1, Y2, Y2
 	VMOVUPS Y2, (DX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000008, AX
-	JMP     single26
+	JMP     single23
 
-tail27:
+tail24:
 	TESTQ      AX, AX
-	JZ         done28
+	JZ         done25
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -458,7 +458,7 @@ tail27:
 	VANDPS     Y1, Y3, Y3
 	VMASKMOVPS Y3, Y2, (DX)
 
-done28:
+done25:
 	VZEROUPPER
 	RET
 
@@ -482,10 +482,26 @@ TEXT ·sreluBackAVX2(SB), NOSPLIT, $0-24
 	VBROADCASTSS sabsmask<>+0(SB), Y1
 	LEAQ         (CX)(AX*4), CX
 	LEAQ         (DX)(AX*4), DX
+	MOVQ         AX, BX
+	ANDQ         $0x00000007, BX
+	JZ           big26
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         tailmask<>+0(SB), SI
+	SHLQ         $0x02, BX
+	NEGQ         BX
+	VMOVDQU      32(SI)(BX*1), Y2
+	VMASKMOVPS   (CX), Y2, Y3
+	VMAXPS       Y3, Y0, Y3
+	VANDPS       Y1, Y3, Y3
+	VMASKMOVPS   Y3, Y2, (DX)
 
-big29:
+big26:
 	CMPQ    AX, $0x00000020
-	JL      single30
+	JL      single27
 	SUBQ    $0x00000080, CX
 	SUBQ    $0x00000080, DX
 	VMAXPS  96(CX), Y0, Y2
@@ -501,36 +517,20 @@ big29:
 	VANDPS  Y1, Y2, Y2
 	VMOVUPS Y2, (DX)
 	SUBQ    $0x00000020, AX
-	JMP     big29
+	JMP     big26
 
-single30:
-	CMPQ    AX, $0x00000008
-	JL      tail31
+single27:
+	TESTQ   AX, AX
+	JZ      done28
 	SUBQ    $0x00000020, CX
 	SUBQ    $0x00000020, DX
 	VMAXPS  (CX), Y0, Y2
 	VANDPS  Y1, Y2, Y2
 	VMOVUPS Y2, (DX)
 	SUBQ    $0x00000008, AX
-	JMP     single30
+	JMP     single27
 
-tail31:
-	TESTQ      AX, AX
-	JZ         done32
-	MOVQ       AX, BX
-	SHLQ       $0x02, BX
-	SUBQ       BX, CX
-	SUBQ       BX, DX
-	LEAQ       tailmask<>+0(SB), BX
-	SHLQ       $0x02, AX
-	NEGQ       AX
-	VMOVDQU    32(BX)(AX*1), Y2
-	VMASKMOVPS (CX), Y2, Y3
-	VMAXPS     Y3, Y0, Y3
-	VANDPS     Y1, Y3, Y3
-	VMASKMOVPS Y3, Y2, (DX)
-
-done32:
+done28:
 	VZEROUPPER
 	RET
 
@@ -541,9 +541,9 @@ TEXT ·sexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big33:
+big29:
 	CMPQ         AX, $0x00000018
-	JL           single34
+	JL           single30
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -626,11 +626,11 @@ big33:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big33
+	JMP          big29
 
-single34:
+single30:
 	CMPQ         AX, $0x00000008
-	JL           tail35
+	JL           tail31
 	VMOVUPS      (CX), Y0
 	VMOVUPS      sexplo<>+0(SB), Y1
 	VMOVUPS      sexphi<>+0(SB), Y2
@@ -661,11 +661,11 @@ single34:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single34
+	JMP          single30
 
-tail35:
+tail31:
 	TESTQ        AX, AX
-	JZ           done36
+	JZ           done32
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -698,7 +698,7 @@ tail35:
 	VMULPS       Y2, Y3, Y3
 	VMASKMOVPS   Y3, Y0, (DX)
 
-done36:
+done32:
 	VZEROUPPER
 	RET
 
@@ -849,9 +849,9 @@ TEXT ·stanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big37:
+big33:
 	CMPQ        AX, $0x00000010
-	JL          single38
+	JL          single34
 	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
@@ -938,11 +938,11 @@ big37:
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         big37
+	JMP         big33
 
-single38:
+single34:
 	CMPQ        AX, $0x00000008
-	JL          tail39
+	JL          tail35
 	VMOVUPS     (CX), Y0
 	VMOVUPS     stanhfloor<>+0(SB), Y1
 	VMOVUPS     stanhclamp<>+0(SB), Y2
@@ -988,11 +988,11 @@ single38:
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single38
+	JMP         single34
 
-tail39:
+tail35:
 	TESTQ       AX, AX
-	JZ          done40
+	JZ          done36
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -1040,7 +1040,7 @@ tail39:
 	VORPS       Y1, Y5, Y5
 	VMASKMOVPS  Y5, Y0, (DX)
 
-done40:
+done36:
 	VZEROUPPER
 	RET
 
@@ -1225,9 +1225,9 @@ TEXT ·ssigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big41:
+big37:
 	CMPQ         AX, $0x00000018
-	JL           single42
+	JL           single38
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -1325,11 +1325,11 @@ big41:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big41
+	JMP          big37
 
-single42:
+single38:
 	CMPQ         AX, $0x00000008
-	JL           tail43
+	JL           tail39
 	VMOVUPS      (CX), Y0
 	VORPS        ssignmask<>+0(SB), Y0, Y1
 	VMOVUPS      sexplo<>+0(SB), Y2
@@ -1365,11 +1365,11 @@ single42:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single42
+	JMP          single38
 
-tail43:
+tail39:
 	TESTQ        AX, AX
-	JZ           done44
+	JZ           done40
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -1407,7 +1407,7 @@ tail43:
 	VDIVPS       Y3, Y2, Y2
 	VMASKMOVPS   Y2, Y0, (DX)
 
-done44:
+done40:
 	VZEROUPPER
 	RET
 
@@ -1419,9 +1419,9 @@ TEXT ·daddAVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big45:
+big41:
 	CMPQ    AX, $0x00000010
-	JL      single46
+	JL      single42
 	VMOVUPD (CX), Y0
 	VADDPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1438,11 +1438,11 @@ big45:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000010, AX
-	JMP     big45
+	JMP     big41
 
-single46:
+single42:
 	CMPQ    AX, $0x00000004
-	JL      tail47
+	JL      tail43
 	VMOVUPD (CX), Y0
 	VADDPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1450,11 +1450,11 @@ single46:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000004, AX
-	JMP     single46
+	JMP     single42
 
-tail47:
+tail43:
 	TESTQ      AX, AX
-	JZ         done48
+	JZ         done44
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1464,24 +1464,41 @@ tail47:
 	VADDPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done48:
+done44:
 	VZEROUPPER
 	RET
 
 // func daddBackAVX2(n int, x *float64, y *float64, z *float64)
 // Requires: AVX
 TEXT ·daddBackAVX2(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*8), CX
-	LEAQ (DX)(AX*8), DX
-	LEAQ (BX)(AX*8), BX
+	MOVQ       n+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       y+16(FP), DX
+	MOVQ       z+24(FP), BX
+	LEAQ       (CX)(AX*8), CX
+	LEAQ       (DX)(AX*8), DX
+	LEAQ       (BX)(AX*8), BX
+	MOVQ       AX, SI
+	ANDQ       $0x00000003, SI
+	JZ         big45
+	SUBQ       SI, AX
+	MOVQ       SI, DI
+	SHLQ       $0x03, DI
+	SUBQ       DI, CX
+	SUBQ       DI, DX
+	SUBQ       DI, BX
+	LEAQ       tailmask<>+0(SB), DI
+	SHLQ       $0x03, SI
+	NEGQ       SI
+	VMOVDQU    32(DI)(SI*1), Y0
+	VMASKMOVPD (CX), Y0, Y1
+	VMASKMOVPD (DX), Y0, Y2
+	VADDPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (BX)
 
-big49:
+big45:
 	CMPQ    AX, $0x00000010
-	JL      single50
+	JL      single46
 	SUBQ    $0x00000080, CX
 	SUBQ    $0x00000080, DX
 	SUBQ    $0x00000080, BX
@@ -1498,11 +1515,11 @@ big49:
 	VADDPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
 	SUBQ    $0x00000010, AX
-	JMP     big49
+	JMP     big45
 
-single50:
-	CMPQ    AX, $0x00000004
-	JL      tail51
+single46:
+	TESTQ   AX, AX
+	JZ      done47
 	SUBQ    $0x00000020, CX
 	SUBQ    $0x00000020, DX
 	SUBQ    $0x00000020, BX
@@ -1510,26 +1527,9 @@ single50:
 	VADDPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
 	SUBQ    $0x00000004, AX
-	JMP     single50
+	JMP     single46
 
-tail51:
-	TESTQ      AX, AX
-	JZ         done52
-	MOVQ       AX, SI
-	SHLQ       $0x03, SI
-	SUBQ       SI, CX
-	SUBQ       SI, DX
-	SUBQ       SI, BX
-	LEAQ       tailmask<>+0(SB), SI
-	SHLQ       $0x03, AX
-	NEGQ       AX
-	VMOVDQU    32(SI)(AX*1), Y0
-	VMASKMOVPD (CX), Y0, Y1
-	VMASKMOVPD (DX), Y0, Y2
-	VADDPD     Y2, Y1, Y1
-	VMASKMOVPD Y1, Y0, (BX)
-
-done52:
+done47:
 	VZEROUPPER
 	RET
 
@@ -1541,9 +1541,9 @@ TEXT ·dmulAVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big53:
+big48:
 	CMPQ    AX, $0x00000010
-	JL      single54
+	JL      single49
 	VMOVUPD (CX), Y0
 	VMULPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1560,11 +1560,11 @@ big53:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000010, AX
-	JMP     big53
+	JMP     big48
 
-single54:
+single49:
 	CMPQ    AX, $0x00000004
-	JL      tail55
+	JL      tail50
 	VMOVUPD (CX), Y0
 	VMULPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
@@ -1572,11 +1572,11 @@ single54:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000004, AX
-	JMP     single54
+	JMP     single49
 
-tail55:
+tail50:
 	TESTQ      AX, AX
-	JZ         done56
+	JZ         done51
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1586,24 +1586,41 @@ tail55:
 	VMULPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done56:
+done51:
 	VZEROUPPER
 	RET
 
 // func dmulBackAVX2(n int, x *float64, y *float64, z *float64)
 // Requires: AVX
 TEXT ·dmulBackAVX2(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*8), CX
-	LEAQ (DX)(AX*8), DX
-	LEAQ (BX)(AX*8), BX
+	MOVQ       n+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       y+16(FP), DX
+	MOVQ       z+24(FP), BX
+	LEAQ       (CX)(AX*8), CX
+	LEAQ       (DX)(AX*8), DX
+	LEAQ       (BX)(AX*8), BX
+	MOVQ       AX, SI
+	ANDQ       $0x00000003, SI
+	JZ         big52
+	SUBQ       SI, AX
+	MOVQ       SI, DI
+	SHLQ       $0x03, DI
+	SUBQ       DI, CX
+	SUBQ       DI, DX
+	SUBQ       DI, BX
+	LEAQ       tailmask<>+0(SB), DI
+	SHLQ       $0x03, SI
+	NEGQ       SI
+	VMOVDQU    32(DI)(SI*1), Y0
+	VMASKMOVPD (CX), Y0, Y1
+	VMASKMOVPD (DX), Y0, Y2
+	VMULPD     Y2, Y1, Y1
+	VMASKMOVPD Y1, Y0, (BX)
 
-big57:
+big52:
 	CMPQ    AX, $0x00000010
-	JL      single58
+	JL      single53
 	SUBQ    $0x00000080, CX
 	SUBQ    $0x00000080, DX
 	SUBQ    $0x00000080, BX
@@ -1620,11 +1637,11 @@ big57:
 	VMULPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
 	SUBQ    $0x00000010, AX
-	JMP     big57
+	JMP     big52
 
-single58:
-	CMPQ    AX, $0x00000004
-	JL      tail59
+single53:
+	TESTQ   AX, AX
+	JZ      done54
 	SUBQ    $0x00000020, CX
 	SUBQ    $0x00000020, DX
 	SUBQ    $0x00000020, BX
@@ -1632,26 +1649,9 @@ single58:
 	VMULPD  (DX), Y0, Y0
 	VMOVUPD Y0, (BX)
 	SUBQ    $0x00000004, AX
-	JMP     single58
+	JMP     single53
 
-tail59:
-	TESTQ      AX, AX
-	JZ         done60
-	MOVQ       AX, SI
-	SHLQ       $0x03, SI
-	SUBQ       SI, CX
-	SUBQ       SI, DX
-	SUBQ       SI, BX
-	LEAQ       tailmask<>+0(SB), SI
-	SHLQ       $0x03, AX
-	NEGQ       AX
-	VMOVDQU    32(SI)(AX*1), Y0
-	VMASKMOVPD (CX), Y0, Y1
-	VMASKMOVPD (DX), Y0, Y2
-	VMULPD     Y2, Y1, Y1
-	VMASKMOVPD Y1, Y0, (BX)
-
-done60:
+done54:
 	VZEROUPPER
 	RET
 
@@ -1663,9 +1663,9 @@ TEXT ·daxpyAVX2(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Y0
 
-big61:
+big55:
 	CMPQ        AX, $0x00000020
-	JL          single62
+	JL          single56
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
@@ -1693,22 +1693,22 @@ big61:
 	ADDQ        $0x00000100, CX
 	ADDQ        $0x00000100, DX
 	SUBQ        $0x00000020, AX
-	JMP         big61
+	JMP         big55
 
-single62:
+single56:
 	CMPQ        AX, $0x00000004
-	JL          tail63
+	JL          tail57
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000004, AX
-	JMP         single62
+	JMP         single56
 
-tail63:
+tail57:
 	TESTQ       AX, AX
-	JZ          done64
+	JZ          done58
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x03, AX
 	NEGQ        AX
@@ -1718,7 +1718,7 @@ tail63:
 	VFMADD231PD Y3, Y0, Y2
 	VMASKMOVPD  Y2, Y1, (DX)
 
-done64:
+done58:
 	VZEROUPPER
 	RET
 
@@ -1731,10 +1731,26 @@ TEXT ·daxpyBackAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSD alpha+8(FP), Y0
 	LEAQ         (CX)(AX*8), CX
 	LEAQ         (DX)(AX*8), DX
+	MOVQ         AX, BX
+	ANDQ         $0x00000003, BX
+	JZ           big59
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         tailmask<>+0(SB), SI
+	SHLQ         $0x03, BX
+	NEGQ         BX
+	VMOVDQU      32(SI)(BX*1), Y1
+	VMASKMOVPD   (DX), Y1, Y2
+	VMASKMOVPD   (CX), Y1, Y3
+	VFMADD231PD  Y3, Y0, Y2
+	VMASKMOVPD   Y2, Y1, (DX)
 
-big65:
+big59:
 	CMPQ        AX, $0x00000020
-	JL          single66
+	JL          single60
 	SUBQ        $0x00000100, CX
 	SUBQ        $0x00000100, DX
 	VMOVUPD     224(DX), Y1
@@ -1762,36 +1778,20 @@ big65:
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
 	SUBQ        $0x00000020, AX
-	JMP         big65
+	JMP         big59
 
-single66:
-	CMPQ        AX, $0x00000004
-	JL          tail67
+single60:
+	TESTQ       AX, AX
+	JZ          done61
 	SUBQ        $0x00000020, CX
 	SUBQ        $0x00000020, DX
 	VMOVUPD     (DX), Y1
 	VFMADD231PD (CX), Y0, Y1
 	VMOVUPD     Y1, (DX)
 	SUBQ        $0x00000004, AX
-	JMP         single66
+	JMP         single60
 
-tail67:
-	TESTQ       AX, AX
-	JZ          done68
-	MOVQ        AX, BX
-	SHLQ        $0x03, BX
-	SUBQ        BX, CX
-	SUBQ        BX, DX
-	LEAQ        tailmask<>+0(SB), BX
-	SHLQ        $0x03, AX
-	NEGQ        AX
-	VMOVDQU     32(BX)(AX*1), Y1
-	VMASKMOVPD  (DX), Y1, Y2
-	VMASKMOVPD  (CX), Y1, Y3
-	VFMADD231PD Y3, Y0, Y2
-	VMASKMOVPD  Y2, Y1, (DX)
-
-done68:
+done61:
 	VZEROUPPER
 	RET
 
@@ -1804,9 +1804,9 @@ TEXT ·dreluAVX2(SB), NOSPLIT, $0-24
 	VXORPD       Y0, Y0, Y0
 	VBROADCASTSD dabsmask<>+0(SB), Y1
 
-big69:
+big62:
 	CMPQ    AX, $0x00000010
-	JL      single70
+	JL      single63
 	VMAXPD  (CX), Y0, Y2
 	VANDPD  Y1, Y2, Y2
 	VMOVUPD Y2, (DX)
@@ -1822,22 +1822,22 @@ big69:
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000010, AX
-	JMP     big69
+	JMP     big62
 
-single70:
+single63:
 	CMPQ    AX, $0x00000004
-	JL      tail71
+	JL      tail64
 	VMAXPD  (CX), Y0, Y2
 	VANDPD  Y1, Y2, Y2
 	VMOVUPD Y2, (DX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000004, AX
-	JMP     single70
+	JMP     single63
 
-tail71:
+tail64:
 	TESTQ      AX, AX
-	JZ         done72
+	JZ         done65
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -1847,7 +1847,7 @@ tail71:
 	VANDPD     Y1, Y3, Y3
 	VMASKMOVPD Y3, Y2, (DX)
 
-done72:
+done65:
 	VZEROUPPER
 	RET
 
@@ -1867,10 +1867,26 @@ TEXT ·dreluBackAVX2(SB), NOSPLIT, $0-24
 	VBROADCASTSD dabsmask<>+0(SB), Y1
 	LEAQ         (CX)(AX*8), CX
 	LEAQ         (DX)(AX*8), DX
+	MOVQ         AX, BX
+	ANDQ         $0x00000003, BX
+	JZ           big66
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         tailmask<>+0(SB), SI
+	SHLQ         $0x03, BX
+	NEGQ         BX
+	VMOVDQU      32(SI)(BX*1), Y2
+	VMASKMOVPD   (CX), Y2, Y3
+	VMAXPD       Y3, Y0, Y3
+	VANDPD       Y1, Y3, Y3
+	VMASKMOVPD   Y3, Y2, (DX)
 
-big73:
+big66:
 	CMPQ    AX, $0x00000010
-	JL      single74
+	JL      single67
 	SUBQ    $0x00000080, CX
 	SUBQ    $0x00000080, DX
 	VMAXPD  96(CX), Y0, Y2
@@ -1886,36 +1902,20 @@ big73:
 	VANDPD  Y1, Y2, Y2
 	VMOVUPD Y2, (DX)
 	SUBQ    $0x00000010, AX
-	JMP     big73
+	JMP     big66
 
-single74:
-	CMPQ    AX, $0x00000004
-	JL      tail75
+single67:
+	TESTQ   AX, AX
+	JZ      done68
 	SUBQ    $0x00000020, CX
 	SUBQ    $0x00000020, DX
 	VMAXPD  (CX), Y0, Y2
 	VANDPD  Y1, Y2, Y2
 	VMOVUPD Y2, (DX)
 	SUBQ    $0x00000004, AX
-	JMP     single74
+	JMP     single67
 
-tail75:
-	TESTQ      AX, AX
-	JZ         done76
-	MOVQ       AX, BX
-	SHLQ       $0x03, BX
-	SUBQ       BX, CX
-	SUBQ       BX, DX
-	LEAQ       tailmask<>+0(SB), BX
-	SHLQ       $0x03, AX
-	NEGQ       AX
-	VMOVDQU    32(BX)(AX*1), Y2
-	VMASKMOVPD (CX), Y2, Y3
-	VMAXPD     Y3, Y0, Y3
-	VANDPD     Y1, Y3, Y3
-	VMASKMOVPD Y3, Y2, (DX)
-
-done76:
+done68:
 	VZEROUPPER
 	RET
 
@@ -1926,9 +1926,9 @@ TEXT ·dexpAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big77:
+big69:
 	CMPQ         AX, $0x0000000c
-	JL           single78
+	JL           single70
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -2023,11 +2023,11 @@ big77:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big77
+	JMP          big69
 
-single78:
+single70:
 	CMPQ         AX, $0x00000004
-	JL           tail79
+	JL           tail71
 	VMOVUPD      (CX), Y0
 	VMOVUPD      dexplo<>+0(SB), Y1
 	VMOVUPD      dexphi<>+0(SB), Y2
@@ -2062,11 +2062,11 @@ single78:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single78
+	JMP          single70
 
-tail79:
+tail71:
 	TESTQ        AX, AX
-	JZ           done80
+	JZ           done72
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -2103,7 +2103,7 @@ tail79:
 	VMULPD       Y2, Y3, Y3
 	VMASKMOVPD   Y3, Y0, (DX)
 
-done80:
+done72:
 	VZEROUPPER
 	RET
 
@@ -2222,9 +2222,9 @@ TEXT ·dtanhAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big81:
+big73:
 	CMPQ         AX, $0x00000008
-	JL           single82
+	JL           single74
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -2335,11 +2335,11 @@ big81:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          big81
+	JMP          big73
 
-single82:
+single74:
 	CMPQ         AX, $0x00000004
-	JL           tail83
+	JL           tail75
 	VMOVUPD      (CX), Y0
 	VANDPD       dabsmask<>+0(SB), Y0, Y1
 	VMULPD       Y1, Y1, Y2
@@ -2397,11 +2397,11 @@ single82:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single82
+	JMP          single74
 
-tail83:
+tail75:
 	TESTQ        AX, AX
-	JZ           done84
+	JZ           done76
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -2461,7 +2461,7 @@ tail83:
 	VORPD        Y1, Y6, Y6
 	VMASKMOVPD   Y6, Y0, (DX)
 
-done84:
+done76:
 	VZEROUPPER
 	RET
 
@@ -2532,9 +2532,9 @@ TEXT ·dsigmoidAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big85:
+big77:
 	CMPQ         AX, $0x0000000c
-	JL           single86
+	JL           single78
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -2644,11 +2644,11 @@ big85:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big85
+	JMP          big77
 
-single86:
+single78:
 	CMPQ         AX, $0x00000004
-	JL           tail87
+	JL           tail79
 	VMOVUPD      (CX), Y0
 	VORPD        dsignmask<>+0(SB), Y0, Y1
 	VMOVUPD      dexplo<>+0(SB), Y2
@@ -2688,11 +2688,11 @@ single86:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single86
+	JMP          single78
 
-tail87:
+tail79:
 	TESTQ        AX, AX
-	JZ           done88
+	JZ           done80
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -2734,7 +2734,7 @@ tail87:
 	VDIVPD       Y3, Y2, Y2
 	VMASKMOVPD   Y2, Y0, (DX)
 
-done88:
+done80:
 	VZEROUPPER
 	RET
 
@@ -2746,9 +2746,9 @@ TEXT ·saddAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big89:
+big81:
 	CMPQ    AX, $0x00000040
-	JL      single90
+	JL      single82
 	VMOVUPS (CX), Z0
 	VADDPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2765,11 +2765,11 @@ big89:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000040, AX
-	JMP     big89
+	JMP     big81
 
-single90:
+single82:
 	CMPQ    AX, $0x00000010
-	JL      tail91
+	JL      tail83
 	VMOVUPS (CX), Z0
 	VADDPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2777,11 +2777,11 @@ single90:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000010, AX
-	JMP     single90
+	JMP     single82
 
-tail91:
+tail83:
 	TESTQ     AX, AX
-	JZ        done92
+	JZ        done84
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -2789,7 +2789,7 @@ tail91:
 	VADDPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done92:
+done84:
 	VZEROUPPER
 	RET
 
@@ -2815,17 +2815,32 @@ GLOBL kmask<>(SB), RODATA|NOPTR, $34
 // func saddBackAVX512(n int, x *float32, y *float32, z *float32)
 // Requires: AVX, AVX512F
 TEXT ·saddBackAVX512(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*4), CX
-	LEAQ (DX)(AX*4), DX
-	LEAQ (BX)(AX*4), BX
+	MOVQ      n+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      y+16(FP), DX
+	MOVQ      z+24(FP), BX
+	LEAQ      (CX)(AX*4), CX
+	LEAQ      (DX)(AX*4), DX
+	LEAQ      (BX)(AX*4), BX
+	MOVQ      AX, SI
+	ANDQ      $0x0000000f, SI
+	JZ        big85
+	SUBQ      SI, AX
+	MOVQ      SI, DI
+	SHLQ      $0x02, DI
+	SUBQ      DI, CX
+	SUBQ      DI, DX
+	SUBQ      DI, BX
+	LEAQ      kmask<>+0(SB), DI
+	KMOVW     (DI)(SI*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
 
-big93:
+big85:
 	CMPQ    AX, $0x00000040
-	JL      single94
+	JL      single86
 	SUBQ    $0x00000100, CX
 	SUBQ    $0x00000100, DX
 	SUBQ    $0x00000100, BX
@@ -2842,11 +2857,11 @@ big93:
 	VADDPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
 	SUBQ    $0x00000040, AX
-	JMP     big93
+	JMP     big85
 
-single94:
-	CMPQ    AX, $0x00000010
-	JL      tail95
+single86:
+	TESTQ   AX, AX
+	JZ      done87
 	SUBQ    $0x00000040, CX
 	SUBQ    $0x00000040, DX
 	SUBQ    $0x00000040, BX
@@ -2854,24 +2869,9 @@ single94:
 	VADDPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
 	SUBQ    $0x00000010, AX
-	JMP     single94
+	JMP     single86
 
-tail95:
-	TESTQ     AX, AX
-	JZ        done96
-	MOVQ      AX, SI
-	SHLQ      $0x02, SI
-	SUBQ      SI, CX
-	SUBQ      SI, DX
-	SUBQ      SI, BX
-	LEAQ      kmask<>+0(SB), SI
-	KMOVW     (SI)(AX*2), K1
-	VMOVUPS.Z (CX), K1, Z0
-	VMOVUPS.Z (DX), K1, Z1
-	VADDPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (BX)
-
-done96:
+done87:
 	VZEROUPPER
 	RET
 
@@ -2883,9 +2883,9 @@ TEXT ·smulAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big97:
+big88:
 	CMPQ    AX, $0x00000040
-	JL      single98
+	JL      single89
 	VMOVUPS (CX), Z0
 	VMULPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2902,11 +2902,11 @@ big97:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000040, AX
-	JMP     big97
+	JMP     big88
 
-single98:
+single89:
 	CMPQ    AX, $0x00000010
-	JL      tail99
+	JL      tail90
 	VMOVUPS (CX), Z0
 	VMULPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
@@ -2914,11 +2914,11 @@ single98:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000010, AX
-	JMP     single98
+	JMP     single89
 
-tail99:
+tail90:
 	TESTQ     AX, AX
-	JZ        done100
+	JZ        done91
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -2926,24 +2926,39 @@ tail99:
 	VMULPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done100:
+done91:
 	VZEROUPPER
 	RET
 
 // func smulBackAVX512(n int, x *float32, y *float32, z *float32)
 // Requires: AVX, AVX512F
 TEXT ·smulBackAVX512(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*4), CX
-	LEAQ (DX)(AX*4), DX
-	LEAQ (BX)(AX*4), BX
+	MOVQ      n+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      y+16(FP), DX
+	MOVQ      z+24(FP), BX
+	LEAQ      (CX)(AX*4), CX
+	LEAQ      (DX)(AX*4), DX
+	LEAQ      (BX)(AX*4), BX
+	MOVQ      AX, SI
+	ANDQ      $0x0000000f, SI
+	JZ        big92
+	SUBQ      SI, AX
+	MOVQ      SI, DI
+	SHLQ      $0x02, DI
+	SUBQ      DI, CX
+	SUBQ      DI, DX
+	SUBQ      DI, BX
+	LEAQ      kmask<>+0(SB), DI
+	KMOVW     (DI)(SI*2), K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
 
-big101:
+big92:
 	CMPQ    AX, $0x00000040
-	JL      single102
+	JL      single93
 	SUBQ    $0x00000100, CX
 	SUBQ    $0x00000100, DX
 	SUBQ    $0x00000100, BX
@@ -2960,11 +2975,11 @@ big101:
 	VMULPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
 	SUBQ    $0x00000040, AX
-	JMP     big101
+	JMP     big92
 
-single102:
-	CMPQ    AX, $0x00000010
-	JL      tail103
+single93:
+	TESTQ   AX, AX
+	JZ      done94
 	SUBQ    $0x00000040, CX
 	SUBQ    $0x00000040, DX
 	SUBQ    $0x00000040, BX
@@ -2972,24 +2987,9 @@ single102:
 	VMULPS  (DX), Z0, Z0
 	VMOVUPS Z0, (BX)
 	SUBQ    $0x00000010, AX
-	JMP     single102
+	JMP     single93
 
-tail103:
-	TESTQ     AX, AX
-	JZ        done104
-	MOVQ      AX, SI
-	SHLQ      $0x02, SI
-	SUBQ      SI, CX
-	SUBQ      SI, DX
-	SUBQ      SI, BX
-	LEAQ      kmask<>+0(SB), SI
-	KMOVW     (SI)(AX*2), K1
-	VMOVUPS.Z (CX), K1, Z0
-	VMOVUPS.Z (DX), K1, Z1
-	VMULPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (BX)
-
-done104:
+done94:
 	VZEROUPPER
 	RET
 
@@ -3001,9 +3001,9 @@ TEXT ·saxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSS alpha+8(FP), Z0
 
-big105:
+big95:
 	CMPQ        AX, $0x00000080
-	JL          single106
+	JL          single96
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
@@ -3031,22 +3031,22 @@ big105:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000080, AX
-	JMP         big105
+	JMP         big95
 
-single106:
+single96:
 	CMPQ        AX, $0x00000010
-	JL          tail107
+	JL          tail97
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         single106
+	JMP         single96
 
-tail107:
+tail97:
 	TESTQ       AX, AX
-	JZ          done108
+	JZ          done98
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPS.Z   (DX), K1, Z1
@@ -3054,7 +3054,7 @@ tail107:
 	VFMADD231PS Z2, Z0, Z1
 	VMOVUPS     Z1, K1, (DX)
 
-done108:
+done98:
 	VZEROUPPER
 	RET
 
@@ -3067,10 +3067,24 @@ TEXT ·saxpyBackAVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS alpha+8(FP), Z0
 	LEAQ         (CX)(AX*4), CX
 	LEAQ         (DX)(AX*4), DX
+	MOVQ         AX, BX
+	ANDQ         $0x0000000f, BX
+	JZ           big99
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         kmask<>+0(SB), SI
+	KMOVW        (SI)(BX*2), K1
+	VMOVUPS.Z    (DX), K1, Z1
+	VMOVUPS.Z    (CX), K1, Z2
+	VFMADD231PS  Z2, Z0, Z1
+	VMOVUPS      Z1, K1, (DX)
 
-big109:
+big99:
 	CMPQ        AX, $0x00000080
-	JL          single110
+	JL          single100
 	SUBQ        $0x00000200, CX
 	SUBQ        $0x00000200, DX
 	VMOVUPS     448(DX), Z1
@@ -3098,34 +3112,20 @@ big109:
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
 	SUBQ        $0x00000080, AX
-	JMP         big109
+	JMP         big99
 
-single110:
-	CMPQ        AX, $0x00000010
-	JL          tail111
+single100:
+	TESTQ       AX, AX
+	JZ          done101
 	SUBQ        $0x00000040, CX
 	SUBQ        $0x00000040, DX
 	VMOVUPS     (DX), Z1
 	VFMADD231PS (CX), Z0, Z1
 	VMOVUPS     Z1, (DX)
 	SUBQ        $0x00000010, AX
-	JMP         single110
+	JMP         single100
 
-tail111:
-	TESTQ       AX, AX
-	JZ          done112
-	MOVQ        AX, BX
-	SHLQ        $0x02, BX
-	SUBQ        BX, CX
-	SUBQ        BX, DX
-	LEAQ        kmask<>+0(SB), BX
-	KMOVW       (BX)(AX*2), K1
-	VMOVUPS.Z   (DX), K1, Z1
-	VMOVUPS.Z   (CX), K1, Z2
-	VFMADD231PS Z2, Z0, Z1
-	VMOVUPS     Z1, K1, (DX)
-
-done112:
+done101:
 	VZEROUPPER
 	RET
 
@@ -3138,9 +3138,9 @@ TEXT ·sreluAVX512(SB), NOSPLIT, $0-24
 	VXORPS       Z0, Z0, Z0
 	VBROADCASTSS sabsmask<>+0(SB), Z1
 
-big113:
+big102:
 	CMPQ    AX, $0x00000040
-	JL      single114
+	JL      single103
 	VMAXPS  (CX), Z0, Z2
 	VPANDD  Z1, Z2, Z2
 	VMOVUPS Z2, (DX)
@@ -3156,22 +3156,22 @@ big113:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000100, DX
 	SUBQ    $0x00000040, AX
-	JMP     big113
+	JMP     big102
 
-single114:
+single103:
 	CMPQ    AX, $0x00000010
-	JL      tail115
+	JL      tail104
 	VMAXPS  (CX), Z0, Z2
 	VPANDD  Z1, Z2, Z2
 	VMOVUPS Z2, (DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	SUBQ    $0x00000010, AX
-	JMP     single114
+	JMP     single103
 
-tail115:
+tail104:
 	TESTQ     AX, AX
-	JZ        done116
+	JZ        done105
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z2
@@ -3179,7 +3179,7 @@ tail115:
 	VPANDD    Z1, Z2, Z2
 	VMOVUPS   Z2, K1, (DX)
 
-done116:
+done105:
 	VZEROUPPER
 	RET
 
@@ -3193,10 +3193,24 @@ TEXT ·sreluBackAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSS sabsmask<>+0(SB), Z1
 	LEAQ         (CX)(AX*4), CX
 	LEAQ         (DX)(AX*4), DX
+	MOVQ         AX, BX
+	ANDQ         $0x0000000f, BX
+	JZ           big106
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         kmask<>+0(SB), SI
+	KMOVW        (SI)(BX*2), K1
+	VMOVUPS.Z    (CX), K1, Z2
+	VMAXPS       Z2, Z0, Z2
+	VPANDD       Z1, Z2, Z2
+	VMOVUPS      Z2, K1, (DX)
 
-big117:
+big106:
 	CMPQ    AX, $0x00000040
-	JL      single118
+	JL      single107
 	SUBQ    $0x00000100, CX
 	SUBQ    $0x00000100, DX
 	VMAXPS  192(CX), Z0, Z2
@@ -3212,34 +3226,20 @@ big117:
 	VPANDD  Z1, Z2, Z2
 	VMOVUPS Z2, (DX)
 	SUBQ    $0x00000040, AX
-	JMP     big117
+	JMP     big106
 
-single118:
-	CMPQ    AX, $0x00000010
-	JL      tail119
+single107:
+	TESTQ   AX, AX
+	JZ      done108
 	SUBQ    $0x00000040, CX
 	SUBQ    $0x00000040, DX
 	VMAXPS  (CX), Z0, Z2
 	VPANDD  Z1, Z2, Z2
 	VMOVUPS Z2, (DX)
 	SUBQ    $0x00000010, AX
-	JMP     single118
+	JMP     single107
 
-tail119:
-	TESTQ     AX, AX
-	JZ        done120
-	MOVQ      AX, BX
-	SHLQ      $0x02, BX
-	SUBQ      BX, CX
-	SUBQ      BX, DX
-	LEAQ      kmask<>+0(SB), BX
-	KMOVW     (BX)(AX*2), K1
-	VMOVUPS.Z (CX), K1, Z2
-	VMAXPS    Z2, Z0, Z2
-	VPANDD    Z1, Z2, Z2
-	VMOVUPS   Z2, K1, (DX)
-
-done120:
+done108:
 	VZEROUPPER
 	RET
 
@@ -3259,9 +3259,9 @@ TEXT ·sexpAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big121:
+big109:
 	CMPQ         AX, $0x00000050
-	JL           single122
+	JL           single110
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -3367,11 +3367,11 @@ big121:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000050, AX
-	JMP          big121
+	JMP          big109
 
-single122:
+single110:
 	CMPQ         AX, $0x00000010
-	JL           tail123
+	JL           tail111
 	VMOVUPS      (CX), Z9
 	VBROADCASTSS sexplo_s<>+0(SB), Z10
 	VBROADCASTSS sexphi_s<>+0(SB), Z11
@@ -3396,11 +3396,11 @@ single122:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single122
+	JMP          single110
 
-tail123:
+tail111:
 	TESTQ        AX, AX
-	JZ           done124
+	JZ           done112
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -3425,7 +3425,7 @@ tail123:
 	VSCALEFPS    Z0, Z1, Z1
 	VMOVUPS      Z1, K1, (DX)
 
-done124:
+done112:
 	VZEROUPPER
 	RET
 
@@ -3475,9 +3475,9 @@ TEXT ·stanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big125:
+big113:
 	CMPQ         AX, $0x00000030
-	JL           single126
+	JL           single114
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
 	PREFETCHT0   8256(CX)
@@ -3555,11 +3555,11 @@ big125:
 	ADDQ         $0x000000c0, CX
 	ADDQ         $0x000000c0, DX
 	SUBQ         $0x00000030, AX
-	JMP          big125
+	JMP          big113
 
-single126:
+single114:
 	CMPQ         AX, $0x00000010
-	JL           tail127
+	JL           tail115
 	VMOVUPS      (CX), Z0
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
@@ -3588,11 +3588,11 @@ single126:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single126
+	JMP          single114
 
-tail127:
+tail115:
 	TESTQ        AX, AX
-	JZ           done128
+	JZ           done116
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z0
@@ -3621,7 +3621,7 @@ tail127:
 	VORPS        Z0, Z2, Z2
 	VMOVUPS      Z2, K1, (DX)
 
-done128:
+done116:
 	VZEROUPPER
 	RET
 
@@ -3653,9 +3653,9 @@ TEXT ·ssigmoidAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big129:
+big117:
 	CMPQ         AX, $0x00000040
-	JL           single130
+	JL           single118
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -3765,11 +3765,11 @@ big129:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000040, AX
-	JMP          big129
+	JMP          big117
 
-single130:
+single118:
 	CMPQ         AX, $0x00000010
-	JL           tail131
+	JL           tail119
 	VMOVUPS      (CX), Z9
 	VORPS.BCST   ssignmask_s<>+0(SB), Z9, Z10
 	VBROADCASTSS sexplo_s<>+0(SB), Z11
@@ -3800,11 +3800,11 @@ single130:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single130
+	JMP          single118
 
-tail131:
+tail119:
 	TESTQ        AX, AX
-	JZ           done132
+	JZ           done120
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -3835,7 +3835,7 @@ tail131:
 	VDIVPS       Z2, Z0, Z0
 	VMOVUPS      Z0, K1, (DX)
 
-done132:
+done120:
 	VZEROUPPER
 	RET
 
@@ -3847,9 +3847,9 @@ TEXT ·daddAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big133:
+big121:
 	CMPQ    AX, $0x00000020
-	JL      single134
+	JL      single122
 	VMOVUPD (CX), Z0
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3866,11 +3866,11 @@ big133:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000020, AX
-	JMP     big133
+	JMP     big121
 
-single134:
+single122:
 	CMPQ    AX, $0x00000008
-	JL      tail135
+	JL      tail123
 	VMOVUPD (CX), Z0
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3878,11 +3878,11 @@ single134:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, AX
-	JMP     single134
+	JMP     single122
 
-tail135:
+tail123:
 	TESTQ     AX, AX
-	JZ        done136
+	JZ        done124
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -3890,24 +3890,39 @@ tail135:
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done136:
+done124:
 	VZEROUPPER
 	RET
 
 // func daddBackAVX512(n int, x *float64, y *float64, z *float64)
 // Requires: AVX, AVX512F
 TEXT ·daddBackAVX512(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*8), CX
-	LEAQ (DX)(AX*8), DX
-	LEAQ (BX)(AX*8), BX
+	MOVQ      n+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      y+16(FP), DX
+	MOVQ      z+24(FP), BX
+	LEAQ      (CX)(AX*8), CX
+	LEAQ      (DX)(AX*8), DX
+	LEAQ      (BX)(AX*8), BX
+	MOVQ      AX, SI
+	ANDQ      $0x00000007, SI
+	JZ        big125
+	SUBQ      SI, AX
+	MOVQ      SI, DI
+	SHLQ      $0x03, DI
+	SUBQ      DI, CX
+	SUBQ      DI, DX
+	SUBQ      DI, BX
+	LEAQ      kmask<>+0(SB), DI
+	KMOVW     (DI)(SI*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
 
-big137:
+big125:
 	CMPQ    AX, $0x00000020
-	JL      single138
+	JL      single126
 	SUBQ    $0x00000100, CX
 	SUBQ    $0x00000100, DX
 	SUBQ    $0x00000100, BX
@@ -3924,11 +3939,11 @@ big137:
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
 	SUBQ    $0x00000020, AX
-	JMP     big137
+	JMP     big125
 
-single138:
-	CMPQ    AX, $0x00000008
-	JL      tail139
+single126:
+	TESTQ   AX, AX
+	JZ      done127
 	SUBQ    $0x00000040, CX
 	SUBQ    $0x00000040, DX
 	SUBQ    $0x00000040, BX
@@ -3936,24 +3951,9 @@ single138:
 	VADDPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
 	SUBQ    $0x00000008, AX
-	JMP     single138
+	JMP     single126
 
-tail139:
-	TESTQ     AX, AX
-	JZ        done140
-	MOVQ      AX, SI
-	SHLQ      $0x03, SI
-	SUBQ      SI, CX
-	SUBQ      SI, DX
-	SUBQ      SI, BX
-	LEAQ      kmask<>+0(SB), SI
-	KMOVW     (SI)(AX*2), K1
-	VMOVUPD.Z (CX), K1, Z0
-	VMOVUPD.Z (DX), K1, Z1
-	VADDPD    Z1, Z0, Z0
-	VMOVUPD   Z0, K1, (BX)
-
-done140:
+done127:
 	VZEROUPPER
 	RET
 
@@ -3965,9 +3965,9 @@ TEXT ·dmulAVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big141:
+big128:
 	CMPQ    AX, $0x00000020
-	JL      single142
+	JL      single129
 	VMOVUPD (CX), Z0
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3984,11 +3984,11 @@ big141:
 	ADDQ    $0x00000100, DX
 	ADDQ    $0x00000100, BX
 	SUBQ    $0x00000020, AX
-	JMP     big141
+	JMP     big128
 
-single142:
+single129:
 	CMPQ    AX, $0x00000008
-	JL      tail143
+	JL      tail130
 	VMOVUPD (CX), Z0
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
@@ -3996,11 +3996,11 @@ single142:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, AX
-	JMP     single142
+	JMP     single129
 
-tail143:
+tail130:
 	TESTQ     AX, AX
-	JZ        done144
+	JZ        done131
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -4008,24 +4008,39 @@ tail143:
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done144:
+done131:
 	VZEROUPPER
 	RET
 
 // func dmulBackAVX512(n int, x *float64, y *float64, z *float64)
 // Requires: AVX, AVX512F
 TEXT ·dmulBackAVX512(SB), NOSPLIT, $0-32
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	MOVQ y+16(FP), DX
-	MOVQ z+24(FP), BX
-	LEAQ (CX)(AX*8), CX
-	LEAQ (DX)(AX*8), DX
-	LEAQ (BX)(AX*8), BX
+	MOVQ      n+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      y+16(FP), DX
+	MOVQ      z+24(FP), BX
+	LEAQ      (CX)(AX*8), CX
+	LEAQ      (DX)(AX*8), DX
+	LEAQ      (BX)(AX*8), BX
+	MOVQ      AX, SI
+	ANDQ      $0x00000007, SI
+	JZ        big132
+	SUBQ      SI, AX
+	MOVQ      SI, DI
+	SHLQ      $0x03, DI
+	SUBQ      DI, CX
+	SUBQ      DI, DX
+	SUBQ      DI, BX
+	LEAQ      kmask<>+0(SB), DI
+	KMOVW     (DI)(SI*2), K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (BX)
 
-big145:
+big132:
 	CMPQ    AX, $0x00000020
-	JL      single146
+	JL      single133
 	SUBQ    $0x00000100, CX
 	SUBQ    $0x00000100, DX
 	SUBQ    $0x00000100, BX
@@ -4042,11 +4057,11 @@ big145:
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
 	SUBQ    $0x00000020, AX
-	JMP     big145
+	JMP     big132
 
-single146:
-	CMPQ    AX, $0x00000008
-	JL      tail147
+single133:
+	TESTQ   AX, AX
+	JZ      done134
 	SUBQ    $0x00000040, CX
 	SUBQ    $0x00000040, DX
 	SUBQ    $0x00000040, BX
@@ -4054,24 +4069,9 @@ single146:
 	VMULPD  (DX), Z0, Z0
 	VMOVUPD Z0, (BX)
 	SUBQ    $0x00000008, AX
-	JMP     single146
+	JMP     single133
 
-tail147:
-	TESTQ     AX, AX
-	JZ        done148
-	MOVQ      AX, SI
-	SHLQ      $0x03, SI
-	SUBQ      SI, CX
-	SUBQ      SI, DX
-	SUBQ      SI, BX
-	LEAQ      kmask<>+0(SB), SI
-	KMOVW     (SI)(AX*2), K1
-	VMOVUPD.Z (CX), K1, Z0
-	VMOVUPD.Z (DX), K1, Z1
-	VMULPD    Z1, Z0, Z0
-	VMOVUPD   Z0, K1, (BX)
-
-done148:
+done134:
 	VZEROUPPER
 	RET
 
@@ -4083,9 +4083,9 @@ TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
 	MOVQ         y+24(FP), DX
 	VBROADCASTSD alpha+8(FP), Z0
 
-big149:
+big135:
 	CMPQ        AX, $0x00000040
-	JL          single150
+	JL          single136
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
@@ -4113,22 +4113,22 @@ big149:
 	ADDQ        $0x00000200, CX
 	ADDQ        $0x00000200, DX
 	SUBQ        $0x00000040, AX
-	JMP         big149
+	JMP         big135
 
-single150:
+single136:
 	CMPQ        AX, $0x00000008
-	JL          tail151
+	JL          tail137
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000008, AX
-	JMP         single150
+	JMP         single136
 
-tail151:
+tail137:
 	TESTQ       AX, AX
-	JZ          done152
+	JZ          done138
 	LEAQ        kmask<>+0(SB), BX
 	KMOVW       (BX)(AX*2), K1
 	VMOVUPD.Z   (DX), K1, Z1
@@ -4136,7 +4136,7 @@ tail151:
 	VFMADD231PD Z2, Z0, Z1
 	VMOVUPD     Z1, K1, (DX)
 
-done152:
+done138:
 	VZEROUPPER
 	RET
 
@@ -4149,10 +4149,24 @@ TEXT ·daxpyBackAVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSD alpha+8(FP), Z0
 	LEAQ         (CX)(AX*8), CX
 	LEAQ         (DX)(AX*8), DX
+	MOVQ         AX, BX
+	ANDQ         $0x00000007, BX
+	JZ           big139
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         kmask<>+0(SB), SI
+	KMOVW        (SI)(BX*2), K1
+	VMOVUPD.Z    (DX), K1, Z1
+	VMOVUPD.Z    (CX), K1, Z2
+	VFMADD231PD  Z2, Z0, Z1
+	VMOVUPD      Z1, K1, (DX)
 
-big153:
+big139:
 	CMPQ        AX, $0x00000040
-	JL          single154
+	JL          single140
 	SUBQ        $0x00000200, CX
 	SUBQ        $0x00000200, DX
 	VMOVUPD     448(DX), Z1
@@ -4180,34 +4194,20 @@ big153:
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
 	SUBQ        $0x00000040, AX
-	JMP         big153
+	JMP         big139
 
-single154:
-	CMPQ        AX, $0x00000008
-	JL          tail155
+single140:
+	TESTQ       AX, AX
+	JZ          done141
 	SUBQ        $0x00000040, CX
 	SUBQ        $0x00000040, DX
 	VMOVUPD     (DX), Z1
 	VFMADD231PD (CX), Z0, Z1
 	VMOVUPD     Z1, (DX)
 	SUBQ        $0x00000008, AX
-	JMP         single154
+	JMP         single140
 
-tail155:
-	TESTQ       AX, AX
-	JZ          done156
-	MOVQ        AX, BX
-	SHLQ        $0x03, BX
-	SUBQ        BX, CX
-	SUBQ        BX, DX
-	LEAQ        kmask<>+0(SB), BX
-	KMOVW       (BX)(AX*2), K1
-	VMOVUPD.Z   (DX), K1, Z1
-	VMOVUPD.Z   (CX), K1, Z2
-	VFMADD231PD Z2, Z0, Z1
-	VMOVUPD     Z1, K1, (DX)
-
-done156:
+done141:
 	VZEROUPPER
 	RET
 
@@ -4220,9 +4220,9 @@ TEXT ·dreluAVX512(SB), NOSPLIT, $0-24
 	VXORPD       Z0, Z0, Z0
 	VBROADCASTSD dabsmask<>+0(SB), Z1
 
-big157:
+big142:
 	CMPQ    AX, $0x00000020
-	JL      single158
+	JL      single143
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
@@ -4238,22 +4238,22 @@ big157:
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000100, DX
 	SUBQ    $0x00000020, AX
-	JMP     big157
+	JMP     big142
 
-single158:
+single143:
 	CMPQ    AX, $0x00000008
-	JL      tail159
+	JL      tail144
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	SUBQ    $0x00000008, AX
-	JMP     single158
+	JMP     single143
 
-tail159:
+tail144:
 	TESTQ     AX, AX
-	JZ        done160
+	JZ        done145
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z2
@@ -4261,7 +4261,7 @@ tail159:
 	VPANDQ    Z1, Z2, Z2
 	VMOVUPD   Z2, K1, (DX)
 
-done160:
+done145:
 	VZEROUPPER
 	RET
 
@@ -4275,10 +4275,24 @@ TEXT ·dreluBackAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSD dabsmask<>+0(SB), Z1
 	LEAQ         (CX)(AX*8), CX
 	LEAQ         (DX)(AX*8), DX
+	MOVQ         AX, BX
+	ANDQ         $0x00000007, BX
+	JZ           big146
+	SUBQ         BX, AX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	SUBQ         SI, CX
+	SUBQ         SI, DX
+	LEAQ         kmask<>+0(SB), SI
+	KMOVW        (SI)(BX*2), K1
+	VMOVUPD.Z    (CX), K1, Z2
+	VMAXPD       Z2, Z0, Z2
+	VPANDQ       Z1, Z2, Z2
+	VMOVUPD      Z2, K1, (DX)
 
-big161:
+big146:
 	CMPQ    AX, $0x00000020
-	JL      single162
+	JL      single147
 	SUBQ    $0x00000100, CX
 	SUBQ    $0x00000100, DX
 	VMAXPD  192(CX), Z0, Z2
@@ -4294,34 +4308,20 @@ big161:
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
 	SUBQ    $0x00000020, AX
-	JMP     big161
+	JMP     big146
 
-single162:
-	CMPQ    AX, $0x00000008
-	JL      tail163
+single147:
+	TESTQ   AX, AX
+	JZ      done148
 	SUBQ    $0x00000040, CX
 	SUBQ    $0x00000040, DX
 	VMAXPD  (CX), Z0, Z2
 	VPANDQ  Z1, Z2, Z2
 	VMOVUPD Z2, (DX)
 	SUBQ    $0x00000008, AX
-	JMP     single162
+	JMP     single147
 
-tail163:
-	TESTQ     AX, AX
-	JZ        done164
-	MOVQ      AX, BX
-	SHLQ      $0x03, BX
-	SUBQ      BX, CX
-	SUBQ      BX, DX
-	LEAQ      kmask<>+0(SB), BX
-	KMOVW     (BX)(AX*2), K1
-	VMOVUPD.Z (CX), K1, Z2
-	VMAXPD    Z2, Z0, Z2
-	VPANDQ    Z1, Z2, Z2
-	VMOVUPD   Z2, K1, (DX)
-
-done164:
+done148:
 	VZEROUPPER
 	RET
 
@@ -4344,9 +4344,9 @@ TEXT ·dexpAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big165:
+big149:
 	CMPQ         AX, $0x00000028
-	JL           single166
+	JL           single150
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -4472,11 +4472,11 @@ big165:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000028, AX
-	JMP          big165
+	JMP          big149
 
-single166:
+single150:
 	CMPQ         AX, $0x00000008
-	JL           tail167
+	JL           tail151
 	VMOVUPD      (CX), Z12
 	VBROADCASTSD dexplo_s<>+0(SB), Z13
 	VBROADCASTSD dexphi_s<>+0(SB), Z14
@@ -4505,11 +4505,11 @@ single166:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single166
+	JMP          single150
 
-tail167:
+tail151:
 	TESTQ        AX, AX
-	JZ           done168
+	JZ           done152
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -4538,7 +4538,7 @@ tail167:
 	VSCALEFPD    Z0, Z1, Z1
 	VMOVUPD      Z1, K1, (DX)
 
-done168:
+done152:
 	VZEROUPPER
 	RET
 
@@ -4600,9 +4600,9 @@ TEXT ·dtanhAVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big169:
+big153:
 	CMPQ              AX, $0x00000018
-	JL                single170
+	JL                single154
 	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
 	PREFETCHT0        8256(CX)
@@ -4749,11 +4749,11 @@ big169:
 	ADDQ              $0x000000c0, CX
 	ADDQ              $0x000000c0, DX
 	SUBQ              $0x00000018, AX
-	JMP               big169
+	JMP               big153
 
-single170:
+single154:
 	CMPQ              AX, $0x00000008
-	JL                tail171
+	JL                tail155
 	VMOVUPD           (CX), Z0
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
 	VMULPD            Z1, Z1, Z2
@@ -4805,11 +4805,11 @@ single170:
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000040, DX
 	SUBQ              $0x00000008, AX
-	JMP               single170
+	JMP               single154
 
-tail171:
+tail155:
 	TESTQ             AX, AX
-	JZ                done172
+	JZ                done156
 	LEAQ              kmask<>+0(SB), BX
 	KMOVW             (BX)(AX*2), K1
 	VMOVUPD.Z         (CX), K1, Z0
@@ -4861,7 +4861,7 @@ tail171:
 	VORPD             Z0, Z2, Z2
 	VMOVUPD           Z2, K1, (DX)
 
-done172:
+done156:
 	VZEROUPPER
 	RET
 
@@ -4917,9 +4917,9 @@ TEXT ·dsigmoidAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big173:
+big157:
 	CMPQ         AX, $0x00000020
-	JL           single174
+	JL           single158
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -5045,11 +5045,11 @@ big173:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000020, AX
-	JMP          big173
+	JMP          big157
 
-single174:
+single158:
 	CMPQ         AX, $0x00000008
-	JL           tail175
+	JL           tail159
 	VMOVUPD      (CX), Z12
 	VORPD.BCST   dsignmask_s<>+0(SB), Z12, Z13
 	VBROADCASTSD dexplo_s<>+0(SB), Z14
@@ -5084,11 +5084,11 @@ single174:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single174
+	JMP          single158
 
-tail175:
+tail159:
 	TESTQ        AX, AX
-	JZ           done176
+	JZ           done160
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -5123,7 +5123,7 @@ tail175:
 	VDIVPD       Z2, Z0, Z0
 	VMOVUPD      Z0, K1, (DX)
 
-done176:
+done160:
 	VZEROUPPER
 	RET
 
@@ -5135,9 +5135,9 @@ TEXT ·saddAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big177:
+big161:
 	CMPQ     AX, $0x00000020
-	JL       single178
+	JL       single162
 	VMOVUPS  (CX), Y0
 	VADDPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -5154,11 +5154,11 @@ big177:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000020, AX
-	JMP      big177
+	JMP      big161
 
-single178:
+single162:
 	CMPQ     AX, $0x00000008
-	JL       tail179
+	JL       tail163
 	VMOVUPS  (CX), Y0
 	VADDPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -5166,11 +5166,11 @@ single178:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000008, AX
-	JMP      single178
+	JMP      single162
 
-tail179:
+tail163:
 	TESTQ      AX, AX
-	JZ         done180
+	JZ         done164
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -5180,7 +5180,7 @@ tail179:
 	VADDPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (BX)
 
-done180:
+done164:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5193,9 +5193,9 @@ TEXT ·smulAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big181:
+big165:
 	CMPQ     AX, $0x00000020
-	JL       single182
+	JL       single166
 	VMOVUPS  (CX), Y0
 	VMULPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -5212,11 +5212,11 @@ big181:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000020, AX
-	JMP      big181
+	JMP      big165
 
-single182:
+single166:
 	CMPQ     AX, $0x00000008
-	JL       tail183
+	JL       tail167
 	VMOVUPS  (CX), Y0
 	VMULPS   (DX), Y0, Y0
 	VMOVNTPS Y0, (BX)
@@ -5224,11 +5224,11 @@ single182:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000008, AX
-	JMP      single182
+	JMP      single166
 
-tail183:
+tail167:
 	TESTQ      AX, AX
-	JZ         done184
+	JZ         done168
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -5238,7 +5238,7 @@ tail183:
 	VMULPS     Y2, Y1, Y1
 	VMASKMOVPS Y1, Y0, (BX)
 
-done184:
+done168:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5252,9 +5252,9 @@ TEXT ·sreluAVX2NT(SB), NOSPLIT, $0-24
 	VXORPS       Y0, Y0, Y0
 	VBROADCASTSS sabsmask<>+0(SB), Y1
 
-big185:
+big169:
 	CMPQ     AX, $0x00000020
-	JL       single186
+	JL       single170
 	VMAXPS   (CX), Y0, Y2
 	VANDPS   Y1, Y2, Y2
 	VMOVNTPS Y2, (DX)
@@ -5270,22 +5270,22 @@ big185:
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000080, DX
 	SUBQ     $0x00000020, AX
-	JMP      big185
+	JMP      big169
 
-single186:
+single170:
 	CMPQ     AX, $0x00000008
-	JL       tail187
+	JL       tail171
 	VMAXPS   (CX), Y0, Y2
 	VANDPS   Y1, Y2, Y2
 	VMOVNTPS Y2, (DX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000020, DX
 	SUBQ     $0x00000008, AX
-	JMP      single186
+	JMP      single170
 
-tail187:
+tail171:
 	TESTQ      AX, AX
-	JZ         done188
+	JZ         done172
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x02, AX
 	NEGQ       AX
@@ -5295,7 +5295,7 @@ tail187:
 	VANDPS     Y1, Y3, Y3
 	VMASKMOVPS Y3, Y2, (DX)
 
-done188:
+done172:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5307,9 +5307,9 @@ TEXT ·sexpAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big189:
+big173:
 	CMPQ         AX, $0x00000018
-	JL           single190
+	JL           single174
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -5392,11 +5392,11 @@ big189:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big189
+	JMP          big173
 
-single190:
+single174:
 	CMPQ         AX, $0x00000008
-	JL           tail191
+	JL           tail175
 	VMOVUPS      (CX), Y0
 	VMOVUPS      sexplo<>+0(SB), Y1
 	VMOVUPS      sexphi<>+0(SB), Y2
@@ -5427,11 +5427,11 @@ single190:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single190
+	JMP          single174
 
-tail191:
+tail175:
 	TESTQ        AX, AX
-	JZ           done192
+	JZ           done176
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -5464,7 +5464,7 @@ tail191:
 	VMULPS       Y2, Y3, Y3
 	VMASKMOVPS   Y3, Y0, (DX)
 
-done192:
+done176:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5476,9 +5476,9 @@ TEXT ·stanhAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big193:
+big177:
 	CMPQ        AX, $0x00000010
-	JL          single194
+	JL          single178
 	PREFETCHT0  8192(CX)
 	VMOVUPS     (CX), Y0
 	VMOVUPS     32(CX), Y1
@@ -5565,11 +5565,11 @@ big193:
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000040, DX
 	SUBQ        $0x00000010, AX
-	JMP         big193
+	JMP         big177
 
-single194:
+single178:
 	CMPQ        AX, $0x00000008
-	JL          tail195
+	JL          tail179
 	VMOVUPS     (CX), Y0
 	VMOVUPS     stanhfloor<>+0(SB), Y1
 	VMOVUPS     stanhclamp<>+0(SB), Y2
@@ -5615,11 +5615,11 @@ single194:
 	ADDQ        $0x00000020, CX
 	ADDQ        $0x00000020, DX
 	SUBQ        $0x00000008, AX
-	JMP         single194
+	JMP         single178
 
-tail195:
+tail179:
 	TESTQ       AX, AX
-	JZ          done196
+	JZ          done180
 	LEAQ        tailmask<>+0(SB), BX
 	SHLQ        $0x02, AX
 	NEGQ        AX
@@ -5667,7 +5667,7 @@ tail195:
 	VORPS       Y1, Y5, Y5
 	VMASKMOVPS  Y5, Y0, (DX)
 
-done196:
+done180:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5679,9 +5679,9 @@ TEXT ·ssigmoidAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big197:
+big181:
 	CMPQ         AX, $0x00000018
-	JL           single198
+	JL           single182
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Y0
 	VMOVUPS      32(CX), Y1
@@ -5779,11 +5779,11 @@ big197:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x00000018, AX
-	JMP          big197
+	JMP          big181
 
-single198:
+single182:
 	CMPQ         AX, $0x00000008
-	JL           tail199
+	JL           tail183
 	VMOVUPS      (CX), Y0
 	VORPS        ssignmask<>+0(SB), Y0, Y1
 	VMOVUPS      sexplo<>+0(SB), Y2
@@ -5819,11 +5819,11 @@ single198:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000008, AX
-	JMP          single198
+	JMP          single182
 
-tail199:
+tail183:
 	TESTQ        AX, AX
-	JZ           done200
+	JZ           done184
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x02, AX
 	NEGQ         AX
@@ -5861,7 +5861,7 @@ tail199:
 	VDIVPS       Y3, Y2, Y2
 	VMASKMOVPS   Y2, Y0, (DX)
 
-done200:
+done184:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5874,9 +5874,9 @@ TEXT ·daddAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big201:
+big185:
 	CMPQ     AX, $0x00000010
-	JL       single202
+	JL       single186
 	VMOVUPD  (CX), Y0
 	VADDPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -5893,11 +5893,11 @@ big201:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000010, AX
-	JMP      big201
+	JMP      big185
 
-single202:
+single186:
 	CMPQ     AX, $0x00000004
-	JL       tail203
+	JL       tail187
 	VMOVUPD  (CX), Y0
 	VADDPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -5905,11 +5905,11 @@ single202:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000004, AX
-	JMP      single202
+	JMP      single186
 
-tail203:
+tail187:
 	TESTQ      AX, AX
-	JZ         done204
+	JZ         done188
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -5919,7 +5919,7 @@ tail203:
 	VADDPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done204:
+done188:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5932,9 +5932,9 @@ TEXT ·dmulAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big205:
+big189:
 	CMPQ     AX, $0x00000010
-	JL       single206
+	JL       single190
 	VMOVUPD  (CX), Y0
 	VMULPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -5951,11 +5951,11 @@ big205:
 	ADDQ     $0x00000080, DX
 	ADDQ     $0x00000080, BX
 	SUBQ     $0x00000010, AX
-	JMP      big205
+	JMP      big189
 
-single206:
+single190:
 	CMPQ     AX, $0x00000004
-	JL       tail207
+	JL       tail191
 	VMOVUPD  (CX), Y0
 	VMULPD   (DX), Y0, Y0
 	VMOVNTPD Y0, (BX)
@@ -5963,11 +5963,11 @@ single206:
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, BX
 	SUBQ     $0x00000004, AX
-	JMP      single206
+	JMP      single190
 
-tail207:
+tail191:
 	TESTQ      AX, AX
-	JZ         done208
+	JZ         done192
 	LEAQ       tailmask<>+0(SB), SI
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -5977,7 +5977,7 @@ tail207:
 	VMULPD     Y2, Y1, Y1
 	VMASKMOVPD Y1, Y0, (BX)
 
-done208:
+done192:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5991,9 +5991,9 @@ TEXT ·dreluAVX2NT(SB), NOSPLIT, $0-24
 	VXORPD       Y0, Y0, Y0
 	VBROADCASTSD dabsmask<>+0(SB), Y1
 
-big209:
+big193:
 	CMPQ     AX, $0x00000010
-	JL       single210
+	JL       single194
 	VMAXPD   (CX), Y0, Y2
 	VANDPD   Y1, Y2, Y2
 	VMOVNTPD Y2, (DX)
@@ -6009,22 +6009,22 @@ big209:
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000080, DX
 	SUBQ     $0x00000010, AX
-	JMP      big209
+	JMP      big193
 
-single210:
+single194:
 	CMPQ     AX, $0x00000004
-	JL       tail211
+	JL       tail195
 	VMAXPD   (CX), Y0, Y2
 	VANDPD   Y1, Y2, Y2
 	VMOVNTPD Y2, (DX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000020, DX
 	SUBQ     $0x00000004, AX
-	JMP      single210
+	JMP      single194
 
-tail211:
+tail195:
 	TESTQ      AX, AX
-	JZ         done212
+	JZ         done196
 	LEAQ       tailmask<>+0(SB), BX
 	SHLQ       $0x03, AX
 	NEGQ       AX
@@ -6034,7 +6034,7 @@ tail211:
 	VANDPD     Y1, Y3, Y3
 	VMASKMOVPD Y3, Y2, (DX)
 
-done212:
+done196:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6046,9 +6046,9 @@ TEXT ·dexpAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big213:
+big197:
 	CMPQ         AX, $0x0000000c
-	JL           single214
+	JL           single198
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -6143,11 +6143,11 @@ big213:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big213
+	JMP          big197
 
-single214:
+single198:
 	CMPQ         AX, $0x00000004
-	JL           tail215
+	JL           tail199
 	VMOVUPD      (CX), Y0
 	VMOVUPD      dexplo<>+0(SB), Y1
 	VMOVUPD      dexphi<>+0(SB), Y2
@@ -6182,11 +6182,11 @@ single214:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single214
+	JMP          single198
 
-tail215:
+tail199:
 	TESTQ        AX, AX
-	JZ           done216
+	JZ           done200
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -6223,7 +6223,7 @@ tail215:
 	VMULPD       Y2, Y3, Y3
 	VMASKMOVPD   Y3, Y0, (DX)
 
-done216:
+done200:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6235,9 +6235,9 @@ TEXT ·dtanhAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big217:
+big201:
 	CMPQ         AX, $0x00000008
-	JL           single218
+	JL           single202
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -6348,11 +6348,11 @@ big217:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          big217
+	JMP          big201
 
-single218:
+single202:
 	CMPQ         AX, $0x00000004
-	JL           tail219
+	JL           tail203
 	VMOVUPD      (CX), Y0
 	VANDPD       dabsmask<>+0(SB), Y0, Y1
 	VMULPD       Y1, Y1, Y2
@@ -6410,11 +6410,11 @@ single218:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single218
+	JMP          single202
 
-tail219:
+tail203:
 	TESTQ        AX, AX
-	JZ           done220
+	JZ           done204
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -6474,7 +6474,7 @@ tail219:
 	VORPD        Y1, Y6, Y6
 	VMASKMOVPD   Y6, Y0, (DX)
 
-done220:
+done204:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6486,9 +6486,9 @@ TEXT ·dsigmoidAVX2NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big221:
+big205:
 	CMPQ         AX, $0x0000000c
-	JL           single222
+	JL           single206
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Y0
 	VMOVUPD      32(CX), Y1
@@ -6598,11 +6598,11 @@ big221:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000060, DX
 	SUBQ         $0x0000000c, AX
-	JMP          big221
+	JMP          big205
 
-single222:
+single206:
 	CMPQ         AX, $0x00000004
-	JL           tail223
+	JL           tail207
 	VMOVUPD      (CX), Y0
 	VORPD        dsignmask<>+0(SB), Y0, Y1
 	VMOVUPD      dexplo<>+0(SB), Y2
@@ -6642,11 +6642,11 @@ single222:
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, DX
 	SUBQ         $0x00000004, AX
-	JMP          single222
+	JMP          single206
 
-tail223:
+tail207:
 	TESTQ        AX, AX
-	JZ           done224
+	JZ           done208
 	LEAQ         tailmask<>+0(SB), BX
 	SHLQ         $0x03, AX
 	NEGQ         AX
@@ -6688,7 +6688,7 @@ tail223:
 	VDIVPD       Y3, Y2, Y2
 	VMASKMOVPD   Y2, Y0, (DX)
 
-done224:
+done208:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6701,9 +6701,9 @@ TEXT ·saddAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big225:
+big209:
 	CMPQ     AX, $0x00000040
-	JL       single226
+	JL       single210
 	VMOVUPS  (CX), Z0
 	VADDPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -6720,11 +6720,11 @@ big225:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000040, AX
-	JMP      big225
+	JMP      big209
 
-single226:
+single210:
 	CMPQ     AX, $0x00000010
-	JL       tail227
+	JL       tail211
 	VMOVUPS  (CX), Z0
 	VADDPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -6732,11 +6732,11 @@ single226:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000010, AX
-	JMP      single226
+	JMP      single210
 
-tail227:
+tail211:
 	TESTQ     AX, AX
-	JZ        done228
+	JZ        done212
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -6744,7 +6744,7 @@ tail227:
 	VADDPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done228:
+done212:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6757,9 +6757,9 @@ TEXT ·smulAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big229:
+big213:
 	CMPQ     AX, $0x00000040
-	JL       single230
+	JL       single214
 	VMOVUPS  (CX), Z0
 	VMULPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -6776,11 +6776,11 @@ big229:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000040, AX
-	JMP      big229
+	JMP      big213
 
-single230:
+single214:
 	CMPQ     AX, $0x00000010
-	JL       tail231
+	JL       tail215
 	VMOVUPS  (CX), Z0
 	VMULPS   (DX), Z0, Z0
 	VMOVNTPS Z0, (BX)
@@ -6788,11 +6788,11 @@ single230:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000010, AX
-	JMP      single230
+	JMP      single214
 
-tail231:
+tail215:
 	TESTQ     AX, AX
-	JZ        done232
+	JZ        done216
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z0
@@ -6800,7 +6800,7 @@ tail231:
 	VMULPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (BX)
 
-done232:
+done216:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6814,9 +6814,9 @@ TEXT ·sreluAVX512NT(SB), NOSPLIT, $0-24
 	VXORPS       Z0, Z0, Z0
 	VBROADCASTSS sabsmask<>+0(SB), Z1
 
-big233:
+big217:
 	CMPQ     AX, $0x00000040
-	JL       single234
+	JL       single218
 	VMAXPS   (CX), Z0, Z2
 	VPANDD   Z1, Z2, Z2
 	VMOVNTPS Z2, (DX)
@@ -6832,22 +6832,22 @@ big233:
 	ADDQ     $0x00000100, CX
 	ADDQ     $0x00000100, DX
 	SUBQ     $0x00000040, AX
-	JMP      big233
+	JMP      big217
 
-single234:
+single218:
 	CMPQ     AX, $0x00000010
-	JL       tail235
+	JL       tail219
 	VMAXPS   (CX), Z0, Z2
 	VPANDD   Z1, Z2, Z2
 	VMOVNTPS Z2, (DX)
 	ADDQ     $0x00000040, CX
 	ADDQ     $0x00000040, DX
 	SUBQ     $0x00000010, AX
-	JMP      single234
+	JMP      single218
 
-tail235:
+tail219:
 	TESTQ     AX, AX
-	JZ        done236
+	JZ        done220
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPS.Z (CX), K1, Z2
@@ -6855,7 +6855,7 @@ tail235:
 	VPANDD    Z1, Z2, Z2
 	VMOVUPS   Z2, K1, (DX)
 
-done236:
+done220:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -6876,9 +6876,9 @@ TEXT ·sexpAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big237:
+big221:
 	CMPQ         AX, $0x00000050
-	JL           single238
+	JL           single222
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -6984,11 +6984,11 @@ big237:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000050, AX
-	JMP          big237
+	JMP          big221
 
-single238:
+single222:
 	CMPQ         AX, $0x00000010
-	JL           tail239
+	JL           tail223
 	VMOVUPS      (CX), Z9
 	VBROADCASTSS sexplo_s<>+0(SB), Z10
 	VBROADCASTSS sexphi_s<>+0(SB), Z11
@@ -7013,11 +7013,11 @@ single238:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single238
+	JMP          single222
 
-tail239:
+tail223:
 	TESTQ        AX, AX
-	JZ           done240
+	JZ           done224
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -7042,7 +7042,7 @@ tail239:
 	VSCALEFPS    Z0, Z1, Z1
 	VMOVUPS      Z1, K1, (DX)
 
-done240:
+done224:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7054,9 +7054,9 @@ TEXT ·stanhAVX512NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big241:
+big225:
 	CMPQ         AX, $0x00000030
-	JL           single242
+	JL           single226
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z0
 	PREFETCHT0   8256(CX)
@@ -7134,11 +7134,11 @@ big241:
 	ADDQ         $0x000000c0, CX
 	ADDQ         $0x000000c0, DX
 	SUBQ         $0x00000030, AX
-	JMP          big241
+	JMP          big225
 
-single242:
+single226:
 	CMPQ         AX, $0x00000010
-	JL           tail243
+	JL           tail227
 	VMOVUPS      (CX), Z0
 	VBROADCASTSS stanhfloor_s<>+0(SB), Z1
 	VBROADCASTSS stanhclamp_s<>+0(SB), Z2
@@ -7167,11 +7167,11 @@ single242:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single242
+	JMP          single226
 
-tail243:
+tail227:
 	TESTQ        AX, AX
-	JZ           done244
+	JZ           done228
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z0
@@ -7200,7 +7200,7 @@ tail243:
 	VORPS        Z0, Z2, Z2
 	VMOVUPS      Z2, K1, (DX)
 
-done244:
+done228:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7221,9 +7221,9 @@ TEXT ·ssigmoidAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSS sexpp5_s<>+0(SB), Z7
 	VBROADCASTSS sone_s<>+0(SB), Z8
 
-big245:
+big229:
 	CMPQ         AX, $0x00000040
-	JL           single246
+	JL           single230
 	PREFETCHT0   8192(CX)
 	VMOVUPS      (CX), Z9
 	PREFETCHT0   8256(CX)
@@ -7333,11 +7333,11 @@ big245:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000040, AX
-	JMP          big245
+	JMP          big229
 
-single246:
+single230:
 	CMPQ         AX, $0x00000010
-	JL           tail247
+	JL           tail231
 	VMOVUPS      (CX), Z9
 	VORPS.BCST   ssignmask_s<>+0(SB), Z9, Z10
 	VBROADCASTSS sexplo_s<>+0(SB), Z11
@@ -7368,11 +7368,11 @@ single246:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000010, AX
-	JMP          single246
+	JMP          single230
 
-tail247:
+tail231:
 	TESTQ        AX, AX
-	JZ           done248
+	JZ           done232
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPS.Z    (CX), K1, Z9
@@ -7403,7 +7403,7 @@ tail247:
 	VDIVPS       Z2, Z0, Z0
 	VMOVUPS      Z0, K1, (DX)
 
-done248:
+done232:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7416,9 +7416,9 @@ TEXT ·daddAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big249:
+big233:
 	CMPQ     AX, $0x00000020
-	JL       single250
+	JL       single234
 	VMOVUPD  (CX), Z0
 	VADDPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -7435,11 +7435,11 @@ big249:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000020, AX
-	JMP      big249
+	JMP      big233
 
-single250:
+single234:
 	CMPQ     AX, $0x00000008
-	JL       tail251
+	JL       tail235
 	VMOVUPD  (CX), Z0
 	VADDPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -7447,11 +7447,11 @@ single250:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000008, AX
-	JMP      single250
+	JMP      single234
 
-tail251:
+tail235:
 	TESTQ     AX, AX
-	JZ        done252
+	JZ        done236
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -7459,7 +7459,7 @@ tail251:
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done252:
+done236:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7472,9 +7472,9 @@ TEXT ·dmulAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ z+24(FP), BX
 
-big253:
+big237:
 	CMPQ     AX, $0x00000020
-	JL       single254
+	JL       single238
 	VMOVUPD  (CX), Z0
 	VMULPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -7491,11 +7491,11 @@ big253:
 	ADDQ     $0x00000100, DX
 	ADDQ     $0x00000100, BX
 	SUBQ     $0x00000020, AX
-	JMP      big253
+	JMP      big237
 
-single254:
+single238:
 	CMPQ     AX, $0x00000008
-	JL       tail255
+	JL       tail239
 	VMOVUPD  (CX), Z0
 	VMULPD   (DX), Z0, Z0
 	VMOVNTPD Z0, (BX)
@@ -7503,11 +7503,11 @@ single254:
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, BX
 	SUBQ     $0x00000008, AX
-	JMP      single254
+	JMP      single238
 
-tail255:
+tail239:
 	TESTQ     AX, AX
-	JZ        done256
+	JZ        done240
 	LEAQ      kmask<>+0(SB), SI
 	KMOVW     (SI)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z0
@@ -7515,7 +7515,7 @@ tail255:
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (BX)
 
-done256:
+done240:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7529,9 +7529,9 @@ TEXT ·dreluAVX512NT(SB), NOSPLIT, $0-24
 	VXORPD       Z0, Z0, Z0
 	VBROADCASTSD dabsmask<>+0(SB), Z1
 
-big257:
+big241:
 	CMPQ     AX, $0x00000020
-	JL       single258
+	JL       single242
 	VMAXPD   (CX), Z0, Z2
 	VPANDQ   Z1, Z2, Z2
 	VMOVNTPD Z2, (DX)
@@ -7547,22 +7547,22 @@ big257:
 	ADDQ     $0x00000100, CX
 	ADDQ     $0x00000100, DX
 	SUBQ     $0x00000020, AX
-	JMP      big257
+	JMP      big241
 
-single258:
+single242:
 	CMPQ     AX, $0x00000008
-	JL       tail259
+	JL       tail243
 	VMAXPD   (CX), Z0, Z2
 	VPANDQ   Z1, Z2, Z2
 	VMOVNTPD Z2, (DX)
 	ADDQ     $0x00000040, CX
 	ADDQ     $0x00000040, DX
 	SUBQ     $0x00000008, AX
-	JMP      single258
+	JMP      single242
 
-tail259:
+tail243:
 	TESTQ     AX, AX
-	JZ        done260
+	JZ        done244
 	LEAQ      kmask<>+0(SB), BX
 	KMOVW     (BX)(AX*2), K1
 	VMOVUPD.Z (CX), K1, Z2
@@ -7570,7 +7570,7 @@ tail259:
 	VPANDQ    Z1, Z2, Z2
 	VMOVUPD   Z2, K1, (DX)
 
-done260:
+done244:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7594,9 +7594,9 @@ TEXT ·dexpAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big261:
+big245:
 	CMPQ         AX, $0x00000028
-	JL           single262
+	JL           single246
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -7722,11 +7722,11 @@ big261:
 	ADDQ         $0x00000140, CX
 	ADDQ         $0x00000140, DX
 	SUBQ         $0x00000028, AX
-	JMP          big261
+	JMP          big245
 
-single262:
+single246:
 	CMPQ         AX, $0x00000008
-	JL           tail263
+	JL           tail247
 	VMOVUPD      (CX), Z12
 	VBROADCASTSD dexplo_s<>+0(SB), Z13
 	VBROADCASTSD dexphi_s<>+0(SB), Z14
@@ -7755,11 +7755,11 @@ single262:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single262
+	JMP          single246
 
-tail263:
+tail247:
 	TESTQ        AX, AX
-	JZ           done264
+	JZ           done248
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -7788,7 +7788,7 @@ tail263:
 	VSCALEFPD    Z0, Z1, Z1
 	VMOVUPD      Z1, K1, (DX)
 
-done264:
+done248:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7800,9 +7800,9 @@ TEXT ·dtanhAVX512NT(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ y+16(FP), DX
 
-big265:
+big249:
 	CMPQ              AX, $0x00000018
-	JL                single266
+	JL                single250
 	PREFETCHT0        8192(CX)
 	VMOVUPD           (CX), Z0
 	PREFETCHT0        8256(CX)
@@ -7949,11 +7949,11 @@ big265:
 	ADDQ              $0x000000c0, CX
 	ADDQ              $0x000000c0, DX
 	SUBQ              $0x00000018, AX
-	JMP               big265
+	JMP               big249
 
-single266:
+single250:
 	CMPQ              AX, $0x00000008
-	JL                tail267
+	JL                tail251
 	VMOVUPD           (CX), Z0
 	VANDPD.BCST       dabsmask_s<>+0(SB), Z0, Z1
 	VMULPD            Z1, Z1, Z2
@@ -8005,11 +8005,11 @@ single266:
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000040, DX
 	SUBQ              $0x00000008, AX
-	JMP               single266
+	JMP               single250
 
-tail267:
+tail251:
 	TESTQ             AX, AX
-	JZ                done268
+	JZ                done252
 	LEAQ              kmask<>+0(SB), BX
 	KMOVW             (BX)(AX*2), K1
 	VMOVUPD.Z         (CX), K1, Z0
@@ -8061,7 +8061,7 @@ tail267:
 	VORPD             Z0, Z2, Z2
 	VMOVUPD           Z2, K1, (DX)
 
-done268:
+done252:
 	SFENCE
 	VZEROUPPER
 	RET
@@ -8085,9 +8085,9 @@ TEXT ·dsigmoidAVX512NT(SB), NOSPLIT, $0-24
 	VBROADCASTSD dexpp8_s<>+0(SB), Z10
 	VBROADCASTSD dexpp9_s<>+0(SB), Z11
 
-big269:
+big253:
 	CMPQ         AX, $0x00000020
-	JL           single270
+	JL           single254
 	PREFETCHT0   8192(CX)
 	VMOVUPD      (CX), Z12
 	PREFETCHT0   8256(CX)
@@ -8213,11 +8213,11 @@ big269:
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000020, AX
-	JMP          big269
+	JMP          big253
 
-single270:
+single254:
 	CMPQ         AX, $0x00000008
-	JL           tail271
+	JL           tail255
 	VMOVUPD      (CX), Z12
 	VORPD.BCST   dsignmask_s<>+0(SB), Z12, Z13
 	VBROADCASTSD dexplo_s<>+0(SB), Z14
@@ -8252,11 +8252,11 @@ single270:
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
 	SUBQ         $0x00000008, AX
-	JMP          single270
+	JMP          single254
 
-tail271:
+tail255:
 	TESTQ        AX, AX
-	JZ           done272
+	JZ           done256
 	LEAQ         kmask<>+0(SB), BX
 	KMOVW        (BX)(AX*2), K1
 	VMOVUPD.Z    (CX), K1, Z12
@@ -8291,7 +8291,7 @@ tail271:
 	VDIVPD       Z2, Z0, Z0
 	VMOVUPD      Z0, K1, (DX)
 
-done272:
+done256:
 	SFENCE
 	VZEROUPPER
 	RET
