@@ -52,6 +52,12 @@ type tuneSearch struct {
 	kind   searchKind
 }
 
+// fields are the parameters s sets: its own, then any others its custom
+// search sets from the same steps (customSearch.others).
+func (s tuneSearch) fields() []string {
+	return append([]string{s.field}, customSearches[s.field].others...)
+}
+
 // searchKind is what a search compares at each size of its ladder.
 type searchKind int
 
@@ -105,7 +111,8 @@ func tuneSearches() []tuneSearch {
 	}
 	s = append(s, tuneSearch{"nontemporal.elem", w[4:], ladder(wideBottom, wideTop), kindStores})
 	s = append(s, gemvSearches()...)
-	return append(s, fftSearches()...)
+	s = append(s, fftSearches()...)
+	return append(s, walkSearch(walkTuneLadder))
 }
 
 // The ladder of the vector-width crossovers and of elem's store kind, in
@@ -454,12 +461,18 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 		if steps == nil {
 			progressf(stderr, "tune %s: cut short before it was decided; it keeps its default", s.field)
 		} else {
-			setField(&f.Params, s.field, piece)
-			f.Measured.Tuned = append(f.Measured.Tuned, s.field)
-			f.Measured.Ladders[s.field] = steps
-			if loadOK {
-				f.Measured.Host[s.field] = load
+			values := []int{piece}
+			if c, ok := customSearches[s.field]; ok && c.also != nil {
+				values = append(values, c.also(steps)...)
 			}
+			for k, name := range s.fields() {
+				setField(&f.Params, name, values[k])
+				f.Measured.Tuned = append(f.Measured.Tuned, name)
+				if loadOK {
+					f.Measured.Host[name] = load
+				}
+			}
+			f.Measured.Ladders[s.field] = steps
 			progressf(stderr, "tune %s (%s): %s%s", s.field, opNamesOf(s.ops), describeSteps(s, steps, piece, threads), busyText(load))
 		}
 		if after != nil {
@@ -468,7 +481,11 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	}
 	f.Measured.When = time.Now().UTC()
 	f.Measured.Took = time.Since(start).Round(time.Millisecond).String()
-	f.Measured.Complete = len(f.Measured.Tuned) == len(searches)
+	all := 0
+	for _, s := range searches {
+		all += len(s.fields())
+	}
+	f.Measured.Complete = len(f.Measured.Tuned) == all
 	switch {
 	case ctx.Err() != nil:
 		f.Measured.Stopped = "interrupted"
@@ -478,7 +495,7 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	if err := atomicfile.WriteFileAtomic(path, func(w *os.File) error { return f.Write(w) }); err != nil {
 		return err
 	}
-	progressf(stderr, "wrote %s: %d of %d parameters tuned in %s", path, len(f.Measured.Tuned), len(searches), f.Measured.Took)
+	progressf(stderr, "wrote %s: %d of %d parameters tuned in %s", path, len(f.Measured.Tuned), all, f.Measured.Took)
 	if busy := f.Measured.SearchedBusy(); len(busy) > 0 {
 		fmt.Fprintf(stderr, "peakbench: warning: %d of the parameters were searched while the host was busy (%s): their values are the load's as much as the machine's; run -tune again when it is quiet\n", len(busy), strings.Join(busy, ", "))
 	}

@@ -68,6 +68,10 @@ var (
 type customSearch struct {
 	search   func(ctx context.Context, base tune.Params, threads int, maxTime time.Duration) ([]tune.Step, int, error)
 	describe func(steps []tune.Step, v, threads int) string
+	// others are parameters the search sets besides its own, from the
+	// same steps; also gives their values, in order.
+	others []string
+	also   func(steps []tune.Step) []int
 }
 
 // customSearches are the custom searches by parameter, set by

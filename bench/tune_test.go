@@ -275,7 +275,7 @@ func TestApplyTuning(t *testing.T) {
 func TestTuneSearchesEveryParameter(t *testing.T) {
 	var got []string
 	for _, s := range tuneSearches() {
-		got = append(got, s.field)
+		got = append(got, s.fields()...)
 	}
 	var want []string
 	for _, f := range new(tune.Params).Fields() {

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/peakbench/peakbench/gobackend/internal/num"
 	"github.com/peakbench/peakbench/gobackend/internal/numtest"
 	"github.com/peakbench/peakbench/gobackend/isa"
+	"github.com/peakbench/peakbench/gobackend/tune"
+	"github.com/peakbench/peakbench/gobackend/tune/tunetest"
 )
 
 // TestBackwardKernels places x, y and z in one buffer at page offsets that
@@ -23,6 +24,11 @@ func TestBackwardKernels(t *testing.T) {
 }
 
 func testBackward[T Float](t *testing.T) {
+	// The offsets decide at every size (tune.Walk), so that both
+	// directions run at every length.
+	defer tunetest.With(func(p *tune.Params) {
+		p.Walk = tune.Walk{UpAbove: tune.MaxPieceBytes, UpTo: tune.MaxPieceBytes}
+	})()
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	rnd := rand.New(rand.NewPCG(7, 8))
@@ -48,8 +54,8 @@ func testBackward[T Float](t *testing.T) {
 				x, y, z := at(0, 0), at(1, pl[0]), at(2, pl[1])
 				if n > 0 {
 					p := func(s []T) uintptr { return uintptr(unsafe.Pointer(&s[0])) }
-					seen[num.WalkDown(3*n*size, p(z), p(x), p(y))] = true
-					seen[num.WalkDown(2*n*size, p(y), p(x))] = true
+					seen[walkDown(3*n*size, p(z), p(x), p(y))] = true
+					seen[walkDown(2*n*size, p(y), p(x))] = true
 				}
 				for i := range buf {
 					buf[i] = T(math.NaN())

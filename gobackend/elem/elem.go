@@ -89,6 +89,15 @@ func forChunks(n, threads, minChunk int, f func(lo, hi int)) {
 
 func single(n, threads, minChunk int) bool { return num.Single(n, threads, minChunk) }
 
+// walkDown reports whether a kernel that stores at out while it loads at
+// ins, operands of bytes in all, walks from the end down (the AVX2 and
+// AVX-512 kernels that have twins walking down): at a size where
+// that may pay (tune.Walk) and where walking up its stores would trail a
+// load (num.WalkDown).
+func walkDown(bytes int, out uintptr, ins ...uintptr) bool {
+	return tune.Current().Walk.DownPays(bytes) && num.WalkDown(out, ins...)
+}
+
 // Add sets z = x + y.
 func Add[T Float](lvl isa.Level, x, y, z []T, threads int) {
 	check3(x, y, z, threads)

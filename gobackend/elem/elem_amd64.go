@@ -21,7 +21,7 @@ func binaryAsm[T Float](k impl, o op, x, y, z []T) {
 	}
 	_, _ = y[n-1], z[n-1]
 	wide := k == implAVX512
-	back := num.WalkDown(3*n*num.Size[T](), addr(z), addr(x), addr(y))
+	back := walkDown(3*n*num.Size[T](), addr(z), addr(x), addr(y))
 	if is32[T]() {
 		f := saddAVX2
 		switch {
@@ -111,10 +111,10 @@ func axpyAsm[T Float](k impl, alpha T, x, y []T) {
 
 // axpyKernel runs k's axpy kernel on x and y (0 < len(x) ≤ len(y)), walked
 // from the end where y's page offset is just ahead of x's and walking down
-// pays at their size (num.WalkDown).
+// pays at their size (walkDown).
 func axpyKernel[T Float](k impl, alpha T, x, y []T) {
 	n := len(x)
-	back := num.WalkDown(2*n*num.Size[T](), addr(y), addr(x))
+	back := walkDown(2*n*num.Size[T](), addr(y), addr(x))
 	switch {
 	case k == implAVX512 && is32[T]() && back:
 		saxpyBackAVX512(n, float32(alpha), p32(x), p32(y))
@@ -148,8 +148,8 @@ func unaryAsm[T Float](k impl, o op, x, y []T) {
 	_ = y[n-1]
 	wide := k == implAVX512
 	// ReLU, bound by its loads and stores, walks down where up would alias
-	// (num.WalkDown); the math kernels are bound by their arithmetic.
-	back := o == opReLU && num.WalkDown(2*n*num.Size[T](), addr(y), addr(x))
+	// (walkDown); the math kernels are bound by their arithmetic.
+	back := o == opReLU && walkDown(2*n*num.Size[T](), addr(y), addr(x))
 	if is32[T]() {
 		px, py := p32(x), p32(y)
 		switch {

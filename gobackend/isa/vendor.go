@@ -37,6 +37,7 @@ func PrefetchesShortStreams() bool { return Vendor() != VendorIntel }
 // on AMD's Zen 5 (the Turin VM: AVX-512 add f32 over 64–512 KiB of
 // operands took 1.36–1.68× the time walking down, daxpy over 64–512 KiB
 // 1.44–1.83×; from L1 and past L2 alike). CPUID does not describe the
-// prefetchers: the vendor stands for them (gobackend/internal/num's
-// WalkDownPays).
+// prefetchers: the vendor stands for them, in the default of the tune
+// parameters walk.up_above and walk.up_to (tune.Walk), which -tune
+// measures per machine.
 func PrefetchesFallingStreams() bool { return Vendor() == VendorIntel }

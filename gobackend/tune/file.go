@@ -18,9 +18,10 @@ import (
 // (NonTemporal.Elem) and the GEMV's (GEMV), 5 the GEMV's own AVX-512
 // crossover (GEMV.ZMM), 6 the FFT's thread crossover (FFT), 7 the GEMV's
 // (GEMV.Parallel) and the GEMM's depth (GEMM.KC), 8 the GEMM's
-// columns-outer sweep (GEMM.ColsOuter). GEMM.Shape and FFT.Pair came
+// columns-outer sweep (GEMM.ColsOuter), 9 the walking direction of elem's
+// kernels (Walk). GEMM.Shape and FFT.Pair came
 // without a bump: their zero values are their defaults.
-const Version = 8
+const Version = 9
 
 // File is a tune file: the machine it was measured on, the parameters
 // found, and how they were found. docs/tuning.md describes it.

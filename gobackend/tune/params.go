@@ -28,6 +28,7 @@ type Params struct {
 	ZMM         ZMM         `json:"zmm"`
 	GEMV        GEMV        `json:"gemv"`
 	FFT         FFT         `json:"fft"`
+	Walk        Walk        `json:"walk"`
 }
 
 // Parallel is when a vector kernel splits over threads: the least bytes of
@@ -87,7 +88,7 @@ func Defaults() Params {
 		Math:   PerDType{F32: 16 << 10, F64: 16 << 10},
 		Reduce: PerDType{F32: 128 << 10, F64: 128 << 10},
 	}, NonTemporal: defaultNonTemporal(), GEMM: defaultGEMM(), ZMM: defaultZMM(), GEMV: defaultGEMV(),
-		FFT: defaultFFT()}
+		FFT: defaultFFT(), Walk: defaultWalk()}
 }
 
 // Field is one parameter by its name in the file ("parallel.reduce.f64").
@@ -112,7 +113,8 @@ func (p *Params) Fields() []Field {
 	f = append(f, p.zmmFields()...)
 	f = append(f, Field{"nontemporal.elem", &p.NonTemporal.Elem})
 	f = append(f, p.gemvFields()...)
-	return append(f, p.fftFields()...)
+	f = append(f, p.fftFields()...)
+	return append(f, p.walkFields()...)
 }
 
 // Validate says which value is out of range, if any: every value, in bytes

@@ -344,3 +344,33 @@ func TestSearchedBusy(t *testing.T) {
 		t.Errorf("SearchedBusy() = %v, want %v", got, want)
 	}
 }
+
+// TestDefaultWalk: calls walk up between L1 and L2 where the prefetchers do
+// not follow falling streams, and the offsets decide at every size where
+// they do.
+func TestDefaultWalk(t *testing.T) {
+	c := isa.CacheSizes{L1: 48 << 10, L2: 1 << 20}
+	for _, k := range []struct {
+		falling bool
+		bytes   int
+		want    bool
+	}{
+		{true, 512 << 10, true}, // prefetched either way: any size
+		{true, 1 << 30, true},
+		{false, 48 << 10, true},       // in L1
+		{false, 48<<10 + 1, false},    // past it: walks up
+		{false, 1 << 20, false},       // in L2
+		{false, 1<<20 + 1, true},      // past L2
+		{false, 3 * 256 << 10, false}, // a 256 KiB add's three operands
+	} {
+		if got := walkFor(k.falling, c).DownPays(k.bytes); got != k.want {
+			t.Errorf("falling %v: %d bytes may walk down = %v, want %v", k.falling, k.bytes, got, k.want)
+		}
+	}
+	if got, want := Defaults().Walk, walkFor(isa.PrefetchesFallingStreams(), isa.Caches()); got != want {
+		t.Errorf("default walk %+v, want %+v", got, want)
+	}
+	if (Walk{UpAbove: 64 << 10, UpTo: 32 << 10}).DownPays(48<<10) != true {
+		t.Error("an empty range (up_above ≥ up_to) kept a call from walking down")
+	}
+}

@@ -1,10 +1,6 @@
 package num
 
-import (
-	"testing"
-
-	"github.com/peakbench/peakbench/gobackend/isa"
-)
+import "testing"
 
 func TestWalkDown(t *testing.T) {
 	const p = 1 << 20 // a page-aligned base
@@ -27,42 +23,16 @@ func TestWalkDown(t *testing.T) {
 		{p + 1728, []uintptr{p, p + 576, p + 1152}, true}, // layernorm's y past x, γ and β
 		{p + 64, nil, false},                              // nothing loaded
 	} {
-		if got := WalkDown(0, c.out, c.ins...); got != c.want {
+		if got := WalkDown(c.out, c.ins...); got != c.want {
 			t.Errorf("WalkDown(%#x, %#x) = %v, want %v", c.out, c.ins, got, c.want)
 		}
 	}
 }
 
 func TestWalkDownAllocates(t *testing.T) {
-	if a := testing.AllocsPerRun(100, func() { WalkDown(0, p1, p1+576, p1+1152) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { WalkDown(p1, p1+576, p1+1152) }); a != 0 {
 		t.Errorf("WalkDown allocates %v times a call", a)
 	}
 }
 
 const p1 = 1 << 21
-
-func TestWalkDownPays(t *testing.T) {
-	c := isa.CacheSizes{L1: 48 << 10, L2: 1 << 20}
-	for _, k := range []struct {
-		falling bool
-		bytes   int
-		want    bool
-	}{
-		{true, 512 << 10, true}, // prefetched either way: any size
-		{true, 1 << 30, true},
-		{false, 48 << 10, true},       // in L1
-		{false, 48<<10 + 1, false},    // past it: walks up
-		{false, 1 << 20, false},       // in L2
-		{false, 1<<20 + 1, true},      // past L2
-		{false, 3 * 256 << 10, false}, // a 256 KiB add's three operands
-	} {
-		above, to := walkUpRange(k.falling, c)
-		if got := outside(k.bytes, above, to); got != k.want {
-			t.Errorf("falling %v: %d bytes walk down = %v, want %v", k.falling, k.bytes, got, k.want)
-		}
-	}
-	in := isa.Caches().L1 + 1
-	if WalkDownPays(in) != isa.PrefetchesFallingStreams() {
-		t.Errorf("WalkDownPays(L1 + 1 byte) = %v on a machine whose prefetchers follow falling streams: %v", WalkDownPays(in), isa.PrefetchesFallingStreams())
-	}
-}
