@@ -105,3 +105,23 @@ func testBackward[T Float](t *testing.T) {
 		t.Errorf("the placements walked down %v, up %v: want both", seen[true], seen[false])
 	}
 }
+
+// TestWalkKernel: the kernels' name says which way they walk, with the
+// walk range where there is one.
+func TestWalkKernel(t *testing.T) {
+	const never = tune.MaxPieceBytes
+	for _, c := range []struct {
+		twins bool
+		w     tune.Walk
+		want  string
+	}{
+		{false, tune.Walk{UpAbove: 32 << 10, UpTo: 1 << 20}, "K"},
+		{true, tune.Walk{UpAbove: never, UpTo: never}, "K, walking down where walking up would alias (4K)"},
+		{true, tune.Walk{UpAbove: 32 << 10, UpTo: 512 << 10}, "K, walking down where walking up would alias (4K) but up over 32 KiB–512 KiB of operands"},
+		{true, tune.Walk{UpAbove: 48000, UpTo: never}, "K, walking down where walking up would alias (4K) but up above 48000 B of operands"},
+	} {
+		if got := walkKernel("K", c.twins, c.w); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.w, got, c.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ package elem
 
 import (
 	"math"
+	"strconv"
 	"unsafe"
 
 	"github.com/peakbench/peakbench/gobackend/internal/num"
@@ -74,6 +75,35 @@ func kernel(lvl isa.Level, zmmMax int) string {
 		return isa.ZMMKernel(zmmMax)
 	}
 	return "generic"
+}
+
+// WalkKernel names the Add, Mul, ReLU and Axpy kernels a level runs: as
+// Kernel, and at AVX2 and AVX512 which way they walk (walkDown): down where
+// walking up would alias, but up over tune's walk range of operand bytes.
+func WalkKernel(lvl isa.Level) string {
+	return walkKernel(Kernel(lvl), implFor(lvl) != implGeneric, tune.Current().Walk)
+}
+
+func walkKernel(k string, twins bool, w tune.Walk) string {
+	if !twins {
+		return k
+	}
+	k += ", walking down where walking up would alias (4K)"
+	if w.UpAbove >= w.UpTo {
+		return k
+	}
+	if w.UpTo >= tune.MaxPieceBytes {
+		return k + " but up above " + kib(w.UpAbove) + " of operands"
+	}
+	return k + " but up over " + kib(w.UpAbove) + "–" + kib(w.UpTo) + " of operands"
+}
+
+// kib writes bytes in KiB where they are whole KiB.
+func kib(b int) string {
+	if b%1024 == 0 {
+		return strconv.Itoa(b>>10) + " KiB"
+	}
+	return strconv.Itoa(b) + " B"
 }
 
 // MathKernel names the Exp, Tanh and Sigmoid kernels a level runs: as
