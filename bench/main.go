@@ -173,6 +173,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	rep.ModelErrors = diagnose.CheckModel(rep)
 	if err == nil {
 		recheckBandwidth(ctx, stderr, cfg, rep) // recheck.go
+		recheckCompute(ctx, stderr, cfg, rep)
 	}
 	if errors.Is(err, measure.ErrInterrupted) {
 		rep.Interrupted = true

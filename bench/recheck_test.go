@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,5 +69,70 @@ func TestRecheckBandwidth(t *testing.T) {
 	recheckBandwidth(context.Background(), &stderr, &config{peakGBPS: 30}, rep)
 	if asked != nil || len(rep.ModelErrors) != 1 {
 		t.Errorf("with -peak-bw: measured again for %v, model errors %+v", asked, rep.ModelErrors)
+	}
+}
+
+// TestRecheckCompute: a gemm above the empirical peak of its unit gets
+// that unit's kernel run again on its thread count (here by a stand-in
+// that finds it twice as fast), and every result of that unit and thread
+// count takes the raised figure; the f32 result, under its own empirical
+// peak, asks for nothing, and neither does an interrupted run.
+func TestRecheckCompute(t *testing.T) {
+	newRun := func() *result.Run {
+		rep := &result.Run{Peaks: peak.Peaks{Compute: []peak.ComputePeak{
+			{DType: "i8", Unit: peak.UnitAVX512VNNI, Threads: 2, TheoreticalGFLOPS: 1720, EmpiricalGFLOPS: 731, Kernel: "dpbusd-zmm"},
+			{DType: "u8s8", Unit: peak.UnitAVX512VNNI, Threads: 2, TheoreticalGFLOPS: 1720, EmpiricalGFLOPS: 731, Kernel: "dpbusd-zmm"},
+			{DType: "f32", Unit: peak.UnitFMA, Threads: 2, TheoreticalGFLOPS: 430, EmpiricalGFLOPS: 427, Kernel: "fma-zmm"},
+		}}}
+		gemm := func(dtype string, gflops float64, c peak.ComputePeak) result.Result {
+			r := result.Result{Backend: "asm", Device: "cpu", Op: "gemm", DType: dtype, Shape: "2048x2048x2048", Threads: 2, Cache: "hot",
+				Verified: true, Spread: 0.05, FLOPs: 1.7e10, Bytes: 5e7, Intensity: 340, GFLOPS: gflops}
+			r.Ceilings(c, peak.BandwidthPeak{Level: "L3", GBPS: 180})
+			return r
+		}
+		rep.Results = []result.Result{
+			gemm("i8", 1556, rep.Peaks.Compute[0]),
+			gemm("u8s8", 700, rep.Peaks.Compute[1]),
+			gemm("f32", 400, rep.Peaks.Compute[2]),
+		}
+		return rep
+	}
+	defer func(f func(context.Context, peak.Machine, *peak.Peaks, []peak.ComputeKernel, bool) ([]peak.RaisedCompute, error)) {
+		remeasureCompute = f
+	}(remeasureCompute)
+	var asked []peak.ComputeKernel
+	remeasureCompute = func(_ context.Context, _ peak.Machine, p *peak.Peaks, want []peak.ComputeKernel, _ bool) ([]peak.RaisedCompute, error) {
+		asked = want
+		p.Compute[0].EmpiricalGFLOPS, p.Compute[1].EmpiricalGFLOPS = 1600, 1600
+		return []peak.RaisedCompute{{Unit: peak.UnitAVX512VNNI, Kernel: "dpbusd-zmm", Threads: 2, From: 731, To: 1600}}, nil
+	}
+
+	rep := newRun()
+	var stderr bytes.Buffer
+	recheckCompute(context.Background(), &stderr, &config{}, rep)
+	if want := []peak.ComputeKernel{{Kernel: "dpbusd-zmm", Threads: 2}}; !slices.Equal(asked, want) {
+		t.Errorf("ran again %+v, want %+v", asked, want)
+	}
+	for _, r := range rep.Results[:2] {
+		if r.Peak.ComputeEmpiricalGFLOPS != 1600 || r.Share.ComputeEmpirical != r.GFLOPS/1600 {
+			t.Errorf("%s after: %+v %+v", r.DType, r.Peak, r.Share)
+		}
+	}
+	if f := rep.Results[2]; f.Peak.ComputeEmpiricalGFLOPS != 427 {
+		t.Errorf("the f32 result's ceiling changed: %+v", f.Peak)
+	}
+	for _, want := range []string{"1 result(s) above the empirical compute peak of their unit", "avx512-vnni, 2 threads: 731 → 1600 GFLOP/s"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+
+	asked = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep = newRun()
+	recheckCompute(ctx, &stderr, &config{}, rep)
+	if asked != nil || rep.Results[0].Peak.ComputeEmpiricalGFLOPS != 731 {
+		t.Errorf("interrupted: ran again %+v, result %+v", asked, rep.Results[0].Peak)
 	}
 }
