@@ -50,7 +50,7 @@ func lowpPeaks(ctx context.Context, c *crew, m Machine, opt Options, b budget, c
 		}
 		ck, clockHow := unitClockKernel(u)
 		clocks[ck.name] = max(clocks[ck.name], measureClock(c, ck, b.clock))
-		empirical := fmaGFLOPS(c, k, b)
+		empirical := empiricalGFLOPS(c, k, b, float64(m.cores(c.size()))*clocks[ck.name]*pr.OpsPerCycle())
 		clocks[ck.name] = max(clocks[ck.name], measureClock(c, ck, b.clock))
 		done = append(done, measured{u, pr, k.name, ck.name, clockHow, empirical})
 	}

@@ -130,7 +130,7 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		empirical[dtype] = fmaGFLOPS(c, fmaKernelFor(dtype, m.SIMDBits), b)
+		empirical[dtype] = empiricalGFLOPS(c, fmaKernelFor(dtype, m.SIMDBits), b, float64(m.cores(t))*ghz*m.FLOPsPerCycle(dtype))
 	}
 	if underWidth {
 		ghz = max(ghz, measureClock(c, uk, b.clock))
