@@ -307,9 +307,11 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 	targets := make([]measure.Target, len(kernels))
 	usage := make([]*usageTarget, len(kernels))
 	for i, k := range kernels {
-		// The host readings closest to the kernel: the memory readings
-		// around them are peakbench's own work, not the backend's.
-		usage[i] = &usageTarget{Target: k}
+		// The Go heap's counters closest to the kernel, then the host
+		// readings: the resident-memory readings around them are
+		// peakbench's own work, not the backend's, and the host readings
+		// allocate.
+		usage[i] = &usageTarget{Target: heapTarget{k, watches[i]}}
 		targets[i] = memTarget{usage[i], watches[i]}
 	}
 	ref, err := p.reference(w, threads, results, owners)

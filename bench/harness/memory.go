@@ -70,8 +70,10 @@ func (mw *memWatch) prepared() {
 	mw.kept, _ = mw.probe.Held()
 }
 
-// memTarget is a kernel as measure samples it, with its memory read around
-// each run (outside the timed region, which the kernel times itself).
+// memTarget is a kernel as measure samples it, with its resident memory
+// read around each run (outside the timed region, which the kernel times
+// itself). Its Go heap is read by a heapTarget inside: memTarget wraps the
+// host readings (usageTarget), which allocate as they walk /proc.
 type memTarget struct {
 	k  measure.Target
 	mw *memWatch
@@ -80,18 +82,30 @@ type memTarget struct {
 func (t memTarget) Run(iters int) (time.Duration, error) {
 	mw := t.mw
 	pr := procmem.Start(mw.pid)
-	var h0 procmem.Heap
-	if mw.goHeap {
-		h0 = procmem.ReadHeap()
-	}
 	d, err := t.k.Run(iters)
-	if mw.goHeap {
-		mw.runHeap = mw.runHeap.Add(procmem.ReadHeap().Sub(h0))
-	}
 	if g, _, ok := pr.Growth(); ok {
 		mw.run = max(mw.run, g)
 	}
 	mw.iters += int64(iters)
+	return d, err
+}
+
+// heapTarget reads the Go heap's counters right around a kernel's runs,
+// innermost of the wrappers, so that only the kernel's allocations count:
+// read outside the host readings, the asm axpy of 4 Mi f32 on one thread
+// showed 40 allocations an iteration, all filepath.Glob's of /proc.
+type heapTarget struct {
+	k  measure.Target
+	mw *memWatch
+}
+
+func (t heapTarget) Run(iters int) (time.Duration, error) {
+	if !t.mw.goHeap {
+		return t.k.Run(iters)
+	}
+	h0 := procmem.ReadHeap()
+	d, err := t.k.Run(iters)
+	t.mw.runHeap = t.mw.runHeap.Add(procmem.ReadHeap().Sub(h0))
 	return d, err
 }
 

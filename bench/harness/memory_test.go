@@ -104,3 +104,24 @@ func TestMemoryPerResult(t *testing.T) {
 		t.Errorf("a backend that is not Go code: heap %+v, note %q", c.Memory.GoHeap, c.Memory.AllocNote)
 	}
 }
+
+// A Go kernel that allocates nothing is counted as allocating nothing,
+// however long its calls: the host readings around each sample walk /proc
+// and allocate (hostuse.Read), and they are outside the heap's counters.
+func TestMemoryCountsOnlyTheKernel(t *testing.T) {
+	quiet := &allocating{fake: fake{name: "goquiet"}, keep: 1 << 10}
+	p := plan(quiet)
+	p.Workloads, p.Threads = p.Workloads[:1], []int{1}
+	p.Measure.MinTime = 5 * time.Millisecond
+	results, err := Execute(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := results[0].Memory
+	if m == nil || m.GoHeap == nil {
+		t.Fatalf("Go backend without heap counts: %+v", m)
+	}
+	if h := m.GoHeap; h.AllocsPerIter != 0 || h.BytesPerIter != 0 {
+		t.Errorf("a kernel that allocates nothing: %.3g allocs and %.3g bytes per iteration", h.AllocsPerIter, h.BytesPerIter)
+	}
+}
