@@ -58,10 +58,12 @@ func newSepPlan(p Params, out [3]int) *sepPlan {
 	}
 	sp.block = max(1, 16<<10/(sp.wp*8))
 	rlo, rhi := interior(out[1], p.In[1], p.Window[1]-1, p.Stride[1], p.Pad[1])
+	var planes []int
 	for o0 := range out[0] {
+		planes = validTaps(planes[:0], p, 0, o0, 0, p.In[1])
 		rowsOf := func(o1 int) []int {
 			var taps []int
-			for _, r0 := range validTaps(nil, p, 0, o0, 0, p.In[1]) {
+			for _, r0 := range planes {
 				taps = validTaps(taps, p, 1, o1, r0*w, w)
 			}
 			return taps
