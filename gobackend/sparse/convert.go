@@ -67,20 +67,45 @@ func FromCOO(rows int, rowIdx, rowPtr []int32, threads int) {
 		panic(fmt.Sprintf("sparse: FromCOO of %d rows into %d row pointers", rows, len(rowPtr)))
 	}
 	nnz := len(rowIdx)
+	// run sets the pointers of the rows entries lo..hi-1 start, first+1
+	// to last, without a branch an entry: each entry's row is pointed at
+	// the entry, from the last entry down, so that a row ends pointing at
+	// its first; then, from the last row down, a row with no entry takes
+	// the pointer of the row after it. Scanning up with a test an entry
+	// for a new row, random row lengths (the suite's 8 to 24 entries a
+	// row) mispredicted about once a row.
 	run := func(lo, hi int) {
-		prev := int32(-1)
+		first := int32(-1) // the row before this piece's: the entry before it is in that row or an earlier one
 		if lo > 0 {
-			prev = rowIdx[lo-1]
+			first = rowIdx[lo-1]
 		}
-		for i := lo; i < hi; i++ {
-			r := rowIdx[i]
-			for q := prev + 1; q <= r; q++ {
-				rowPtr[q] = int32(i)
+		if lo == hi { // no entries at all
+			for q := int(first) + 1; q <= rows; q++ {
+				rowPtr[q] = int32(nnz)
 			}
-			prev = r
+			return
+		}
+		last := rowIdx[hi-1]
+		start := lo // the first entry of a row after first (those before are the piece before's)
+		for start < hi && rowIdx[start] == first {
+			start++
+		}
+		for q := first + 1; q <= last; q++ {
+			rowPtr[q] = -1
+		}
+		for i := hi - 1; i >= start; i-- {
+			rowPtr[rowIdx[i]] = int32(i)
+		}
+		next := int32(0)
+		for q := last; q > first; q-- {
+			v := rowPtr[q]
+			if v < 0 {
+				v = next
+			}
+			rowPtr[q], next = v, v
 		}
 		if hi == nnz { // the rows after the last entry's, empty
-			for q := int(prev) + 1; q <= rows; q++ {
+			for q := int(last) + 1; q <= rows; q++ {
 				rowPtr[q] = int32(nnz)
 			}
 		}

@@ -48,3 +48,16 @@ func benchToCSC[T Float](b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkFromCOO(b *testing.B) {
+	for name, a := range benchMatrices[float32]() {
+		rowIdx, rowPtr := make([]int32, a.NNZ()), make([]int32, a.rows+1)
+		ToCOO(levels()[0], a, rowIdx, 1)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(4*a.NNZ() + 4*(a.rows+1)))
+			for b.Loop() {
+				FromCOO(a.rows, rowIdx, rowPtr, 1)
+			}
+		})
+	}
+}

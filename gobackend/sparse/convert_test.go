@@ -33,6 +33,7 @@ func conversionCases(t *testing.T) map[string]*CSR[float64] {
 	rng := rand.New(rand.NewPCG(5, 9))
 	return map[string]*CSR[float64]{
 		"one entry":     randomCSR[float64](t, rng, 1, 1, func(int) int { return 1 }),
+		"no entries":    randomCSR[float64](t, rng, 5, 4, func(int) int { return 0 }),
 		"empty rows":    randomCSR[float64](t, rng, 50, 40, func(i int) int { return (i % 3) * (i % 5) }),
 		"rectangle":     randomCSR[float64](t, rng, 300, 120, func(i int) int { return i % 7 }),
 		"one column":    randomCSR[float64](t, rng, 80000, 1, func(i int) int { return i % 2 }),
