@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -128,14 +127,10 @@ func recheckCompute(ctx context.Context, stderr io.Writer, cfg *config, rep *res
 
 // beatsEmpirical reports whether r, a verified CPU result, passed the
 // empirical compute peak it is a share of by more than its noise (the
-// model check's allowance, diagnose.ModelLimit, without the bandwidth's).
+// model check's allowance for its samples, diagnose.SampleNoise).
 func beatsEmpirical(r *result.Result) bool {
-	s := r.Spread
-	if math.IsNaN(s) || s < diagnose.ModelNoiseFloor {
-		s = diagnose.ModelNoiseFloor
-	}
 	return r.OnCPU() && r.Error == "" && r.Verified && r.Peak.ComputeEmpiricalGFLOPS > 0 &&
-		r.GFLOPS > r.Peak.ComputeEmpiricalGFLOPS*(1+s)
+		r.GFLOPS > r.Peak.ComputeEmpiricalGFLOPS*(1+diagnose.SampleNoise(r))
 }
 
 // computePeakOf is the compute peak r's ceilings were taken from: its

@@ -27,14 +27,20 @@ const ModelNoiseFloor = 0.02
 // the start of the run on a shared host). Above it, the bound is wrong, not
 // the result: a model error.
 func ModelLimit(r *result.Result) float64 {
-	s := r.Spread
-	if math.IsNaN(s) || s < ModelNoiseFloor {
-		s = ModelNoiseFloor
-	}
+	s := SampleNoise(r)
 	if r.Peak.Bound == "memory" {
 		s += r.Peak.BandwidthSpread // the bound's own noise
 	}
 	return 1 + s
+}
+
+// SampleNoise is the noise a check allows r's own samples:
+// max(r.Spread, ModelNoiseFloor).
+func SampleNoise(r *result.Result) float64 {
+	if s := r.Spread; !math.IsNaN(s) && s > ModelNoiseFloor {
+		return s
+	}
+	return ModelNoiseFloor
 }
 
 // OverBound reports whether r is a model error: a verified result above
