@@ -30,6 +30,21 @@ const (
 	PatternUpdate = "update" // a[i] = a[i] + s·b[i]: two reads, one write in place, 24 B/element
 	PatternCopy   = "copy"   // a[i] = b[i]: one read, one write, 16 B/element
 	PatternRead   = "read"   // Σ b[i]: one read, 8 B/element
+	// PatternWiden reads one line for four it stores (a[i] = b[i/32·8 +
+	// i%8]: each 64-byte line of b written to four lines of a), four
+	// fifths of its bytes stored, as dequantize's (i8 → f32). Where a core
+	// stores fewer bytes a cycle than it loads, such a stream is bound by
+	// its stores, which the copy's 1:1 does not measure: on the Zen 5 VM
+	// one thread widened at 0.62–0.63 of its L1 copy bandwidth (the store
+	// rate, 64 bytes a cycle against 128 loaded and stored). Measured in
+	// L1 and L2 only: past them each line stored is first read (write-
+	// allocate), which costs a widen more than a copy (9 lines moved for
+	// 5 counted, against 3 for 2), and a library whose dequantize stores
+	// non-temporally, saying nothing of it, skips that: oneDNN's read
+	// 34.5 GB/s from DRAM on one thread of the Zen 5 VM where the widen
+	// read 30.2 and the copy 40.6. There the copy is a widen's ceiling
+	// (PatternBandwidthFor).
+	PatternWiden = "widen"
 	// PatternCopyNT is the copy with non-temporal stores, which skip the
 	// read for ownership of each line written: the ceiling of a kernel
 	// that stores so (backend.KernelNonTemporal), measured only past L2,
@@ -45,7 +60,7 @@ const (
 )
 
 // patterns is the order Measure runs them in.
-var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternRead, PatternCopyNT, PatternWidenNT}
+var patterns = []string{PatternTriad, PatternUpdate, PatternCopy, PatternWiden, PatternRead, PatternCopyNT, PatternWidenNT}
 
 // nonTemporalPatterns are the patterns with non-temporal stores, with the
 // share of their counted bytes that is stored (NonTemporalPatternFor).
@@ -91,17 +106,21 @@ func NonTemporalPatternFor(readBytes, writtenBytes float64) string {
 // in-place update has a pattern of its own: it stores into lines it has just
 // loaded, where the triad's stores each bring in a line of their own, so
 // beyond L1 it moves a third more bytes than it is counted for.
-// widen-nt's are per element of a: 8 stored, 2 read (a quarter of b's 8).
-var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternRead: 8, PatternCopyNT: 16, PatternWidenNT: 10}
+// widen's and widen-nt's are per element of a: 8 stored, 2 read (a
+// quarter of b's 8).
+var patternBytes = map[string]int{PatternTriad: 24, PatternUpdate: 24, PatternCopy: 16, PatternWiden: 10, PatternRead: 8, PatternCopyNT: 16, PatternWidenNT: 10}
 
 // patternArrays is how many arrays each pattern streams.
-var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternRead: 1, PatternCopyNT: 2, PatternWidenNT: 2}
+var patternArrays = map[string]int{PatternTriad: 3, PatternUpdate: 2, PatternCopy: 2, PatternWiden: 2, PatternRead: 1, PatternCopyNT: 2, PatternWidenNT: 2}
 
 // patternQuarters is each pattern's footprint in quarters of its a array:
-// the arrays all of a's length but widen-nt's b, a quarter of it.
-var patternQuarters = map[string]int{PatternTriad: 12, PatternUpdate: 8, PatternCopy: 8, PatternRead: 4, PatternCopyNT: 8, PatternWidenNT: 5}
+// the arrays all of a's length but the widens' b, a quarter of it.
+var patternQuarters = map[string]int{PatternTriad: 12, PatternUpdate: 8, PatternCopy: 8, PatternWiden: 5, PatternRead: 4, PatternCopyNT: 8, PatternWidenNT: 5}
 
-// widenSource is how many elements of b widen-nt reads to write n of a:
+// widen reports whether pattern is one of the widens (b a quarter of a).
+func widen(pattern string) bool { return pattern == PatternWiden || pattern == PatternWidenNT }
+
+// widenSource is how many elements of b a widen reads to write n of a:
 // eight for each 32 begun.
 func widenSource(n int) int { return (n + 31) / 32 * 8 }
 
@@ -110,20 +129,23 @@ var patternFormula = map[string]string{
 	PatternTriad:   "triad a[i]=b[i]+s·c[i]",
 	PatternUpdate:  "update a[i]=a[i]+s·b[i]",
 	PatternCopy:    "copy a[i]=b[i]",
+	PatternWiden:   "widen a[i]=b[i/32·8+i%8] (1 line read : 4 written)",
 	PatternRead:    "read Σ b[i]",
 	PatternCopyNT:  "copy-nt a[i]=b[i] with non-temporal stores",
 	PatternWidenNT: "widen-nt a[i]=b[i/32·8+i%8] with non-temporal stores (1 line read : 4 written)",
 }
 
 // PatternFor names the bandwidth pattern a workload is a share of: update
-// for one that writes in place what it reads (axpy); read, triad or copy
-// for one whose share of written bytes is that pattern's (read 0, triad ⅓,
-// copy ½, or more than ½: copy); and for a share strictly between two of
-// them, both (MixPattern: quantize and a 2×2 max pool, ⅕ stored, read|triad),
-// whose ceiling is the faster of the two (PatternBandwidthFor): a mix
-// streams neither pattern, and was compared with the nearer alone. A
-// reduction or GEMV is a read, an element-wise function or softmax a copy,
-// add and mul a triad.
+// for one that writes in place what it reads (axpy); read, triad, copy or
+// widen for one whose share of written bytes is that pattern's (read 0,
+// triad ⅓, copy ½, widen ⅘); and for a share strictly between two of
+// them, both (MixPattern: quantize and a 2×2 max pool, ⅕ stored,
+// read|triad), whose ceiling is the faster of the two
+// (PatternBandwidthFor): a mix streams neither pattern, and was compared
+// with the nearer alone. Past ⅘ (csr2coo's row indices) it is widen|copy:
+// a stream that stores more still has the copy's ceiling where that is
+// the faster. A reduction or GEMV is a read, an element-wise function or
+// softmax a copy, add and mul a triad, dequantize a widen.
 func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 	total := readBytes + writtenBytes
 	switch {
@@ -148,7 +170,7 @@ func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 			return MixPattern(p.name, lo.name)
 		}
 	}
-	return PatternCopy
+	return MixPattern(PatternWiden, PatternCopy)
 }
 
 // plainPatterns are the patterns without in-place or non-temporal stores,
@@ -156,7 +178,7 @@ func PatternFor(readBytes, writtenBytes float64, inPlace bool) string {
 var plainPatterns = []struct {
 	name    string
 	written float64
-}{{PatternRead, 0}, {PatternTriad, 1.0 / 3}, {PatternCopy, 1.0 / 2}}
+}{{PatternRead, 0}, {PatternTriad, 1.0 / 3}, {PatternCopy, 1.0 / 2}, {PatternWiden, 4.0 / 5}}
 
 // mixTolerance is how far, relative to a pattern's stored share, a
 // workload's may lie from it and still be that pattern.
@@ -315,7 +337,7 @@ func goStreamKernel(pattern string) streamKernel {
 				copyF64Generic(a, b)
 			}
 		}
-	case PatternWidenNT: // a plain widen
+	case PatternWiden, PatternWidenNT: // Go has no non-temporal store: a plain widen
 		run = func(a, b, _ []float64, _ float64, passes int) {
 			for range passes {
 				widenF64Generic(a, b)
@@ -353,7 +375,7 @@ func checked(pattern string, k func(a, b, c []float64, s float64, passes int)) f
 		switch pattern {
 		case PatternRead:
 			bad = len(b) > 0 && len(a) < 1
-		case PatternWidenNT:
+		case PatternWiden, PatternWidenNT:
 			bad = len(b) < widenSource(len(a))
 		}
 		if bad {

@@ -48,6 +48,11 @@ func copyNTF64AVX512(a, b *float64, n, passes int)
 func widenNTF64AVX(a, b *float64, n, passes int)
 func widenNTF64AVX512(a, b *float64, n, passes int)
 
+// widenF64AVX and widenF64AVX512 are the widens with ordinary stores (n a
+// multiple of 32 and 64).
+func widenF64AVX(a, b *float64, n, passes int)
+func widenF64AVX512(a, b *float64, n, passes int)
+
 // readF64AVX returns passes·Σ b[i] (n elements, a multiple of 32) summed in
 // eight ymm accumulators; readF64AVX512 in sixteen zmm, n a multiple of 128.
 func readF64AVX(b *float64, n, passes int) float64
@@ -173,6 +178,22 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 				g = plain // VMOVNTPD faults off alignment; the carved arrays never are
 			}
 			inSteps(4*vec, a, b, passes, func(a, b *float64, n int) { g(a, b, n, passes) }, copyF64Generic)
+		})}, true
+	case PatternWiden:
+		f, step := widenF64AVX, 32
+		if wide {
+			f, step = widenF64AVX512, 64
+		}
+		return streamKernel{pattern, name("one line loaded for four stores of %s"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
+			n := len(a) / step * step
+			if n > 0 && passes > 0 {
+				f(&a[0], &b[0], n, passes)
+			}
+			if n < len(a) {
+				for range passes {
+					widenF64Generic(a[n:], b[n/4:])
+				}
+			}
 		})}, true
 	case PatternWidenNT:
 		f := widenNTF64AVX

@@ -619,6 +619,84 @@ done:
 	VZEROUPPER
 	RET
 
+// func widenF64AVX(a, b *float64, n, passes int)
+// widenNTF64AVX with ordinary stores (no alignment needed): two ymm loads
+// for eight stores, 32 elements of a per iteration.
+TEXT ·widenF64AVX(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+	XORQ BX, BX
+
+loop:
+	VMOVUPD 0(SI)(BX*8), Y0
+	VMOVUPD 32(SI)(BX*8), Y1
+	VMOVUPD Y0, 0(DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	VMOVUPD Y0, 64(DI)(AX*8)
+	VMOVUPD Y1, 96(DI)(AX*8)
+	VMOVUPD Y0, 128(DI)(AX*8)
+	VMOVUPD Y1, 160(DI)(AX*8)
+	VMOVUPD Y0, 192(DI)(AX*8)
+	VMOVUPD Y1, 224(DI)(AX*8)
+	ADDQ $32, AX
+	ADDQ $8, BX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
+// func widenF64AVX512(a, b *float64, n, passes int)
+// widenF64AVX with zmm: one load for four stores, 64 elements of a (two
+// lines of b) per iteration; n must be a multiple of 64.
+TEXT ·widenF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ passes+24(FP), R8
+	TESTQ CX, CX
+	JLE done
+	TESTQ R8, R8
+	JLE done
+
+pass:
+	XORQ AX, AX
+	XORQ BX, BX
+
+loop:
+	VMOVUPD 0(SI)(BX*8), Z0
+	VMOVUPD 64(SI)(BX*8), Z1
+	VMOVUPD Z0, 0(DI)(AX*8)
+	VMOVUPD Z0, 64(DI)(AX*8)
+	VMOVUPD Z0, 128(DI)(AX*8)
+	VMOVUPD Z0, 192(DI)(AX*8)
+	VMOVUPD Z1, 256(DI)(AX*8)
+	VMOVUPD Z1, 320(DI)(AX*8)
+	VMOVUPD Z1, 384(DI)(AX*8)
+	VMOVUPD Z1, 448(DI)(AX*8)
+	ADDQ $64, AX
+	ADDQ $16, BX
+	CMPQ AX, CX
+	JLT loop
+	DECQ R8
+	JNZ pass
+
+done:
+	VZEROUPPER
+	RET
+
 // func readF64AVX(b *float64, n, passes int) float64
 // Returns the sum of b[i] for i < n over `passes` passes, in eight ymm
 // accumulators (two adds per cycle at 3–4 cycles of latency need at least

@@ -69,7 +69,7 @@ func TestStreamKernels(t *testing.T) {
 			for n := 0; n <= 200; n++ {
 				for off := 0; off < 4; off++ {
 					b, c := triadInputs(n, off)
-					if pat == PatternWidenNT { // b a quarter of a, whole lines
+					if widen(pat) { // b a quarter of a, whole lines
 						b, _ = triadInputs(widenSource(n), off)
 					}
 					if pat == PatternRead {
@@ -96,7 +96,7 @@ func TestStreamKernels(t *testing.T) {
 							}
 						case PatternCopy, PatternCopyNT:
 							want = append([]float64(nil), b...)
-						case PatternWidenNT: // each line of b four times over
+						case PatternWiden, PatternWidenNT: // each line of b four times over
 							want = make([]float64, n)
 							for i := range want {
 								want[i] = b[i/32*8+i%8]
@@ -202,7 +202,7 @@ func TestNonTemporalPatternFor(t *testing.T) {
 
 // TestPatternFor: a stored share equal to a plain pattern's (within 1%)
 // is that pattern, as before mixes; one strictly between two is their mix,
-// the nearer first; below the floor a read, above copy's a copy.
+// the nearer first; below the floor a read, past widen's widen|copy.
 func TestPatternFor(t *testing.T) {
 	for _, c := range []struct {
 		read, written float64
@@ -220,8 +220,10 @@ func TestPatternFor(t *testing.T) {
 		{6, 4, MixPattern(PatternTriad, PatternCopy)},     // 0.4
 		{5.5, 4.5, MixPattern(PatternCopy, PatternTriad)}, // 0.45
 		{2.002, 0.998, PatternTriad},                      // 0.3327: within 1% of ⅓
-		{1, 4, PatternCopy},                               // dequantize: 0.8, past copy
-		{1, 16, PatternCopy},                              // csr2coo: 0.94
+		{1, 4, PatternWiden},                              // dequantize: 0.8
+		{2, 4, MixPattern(PatternWiden, PatternCopy)},     // bf16 → f32: ⅔, nearer ⅘
+		{2, 3, MixPattern(PatternCopy, PatternWiden)},     // 0.6, nearer ½
+		{1, 16, MixPattern(PatternWiden, PatternCopy)},    // csr2coo: 0.94, past widen
 	} {
 		if got := PatternFor(c.read, c.written, false); got != c.want {
 			t.Errorf("PatternFor(%g, %g) = %s, want %s", c.read, c.written, got, c.want)
@@ -248,6 +250,8 @@ func TestPatternBandwidthFor(t *testing.T) {
 		{Level: "L3", Threads: 1, Pattern: PatternCopy, GBPS: 118, Source: "c"},
 		{Level: "L3", Threads: 2, Pattern: PatternTriad, GBPS: 221},
 		{Level: "L3", Threads: 2, Pattern: PatternRead, GBPS: 212},
+		{Level: "L1", Threads: 2, Pattern: PatternCopy, GBPS: 800},
+		{Level: "L1", Threads: 2, Pattern: PatternWiden, GBPS: 500},
 	}}
 	readTriad, triadRead := MixPattern(PatternRead, PatternTriad), MixPattern(PatternTriad, PatternRead)
 	for _, c := range []struct {
@@ -266,6 +270,10 @@ func TestPatternBandwidthFor(t *testing.T) {
 		{"L2", triadRead, 1, 100, PatternTriad},
 		{"L1", MixPattern(PatternCopy, PatternTriad), 1, 300, ""},
 		{"DRAM", triadRead, 1, 0, ""},
+		// A widen: its own; where not measured (older files) the copy,
+		// else the triad; widen|copy the faster.
+		{"L1", PatternWiden, 2, 500, PatternWiden}, {"L3", PatternWiden, 1, 118, PatternCopy},
+		{"L2", PatternWiden, 1, 100, PatternTriad}, {"L1", MixPattern(PatternWiden, PatternCopy), 2, 800, PatternCopy},
 	} {
 		b, ok := p.PatternBandwidthFor(c.level, c.pattern, c.threads)
 		if b.GBPS != c.want || ok != (c.want > 0) || b.Pattern != c.wantPattern {

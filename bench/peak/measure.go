@@ -222,8 +222,12 @@ func measureLevels(ctx context.Context, m Machine, opt Options, b budget, c *cre
 	var streams []*stream
 	for _, l := range levels {
 		for _, pat := range patterns {
-			if NonTemporal(pat) && (l.name == "L1" || l.name == "L2") {
+			private := l.name == "L1" || l.name == "L2"
+			if NonTemporal(pat) && private {
 				continue // non-temporal stores leave the private caches: measured past them only
+			}
+			if pat == PatternWiden && !private {
+				continue // past them the copy bounds a widen (PatternWiden)
 			}
 			// The same footprint for every pattern (the triad's three
 			// arrays): the level a workload is compared with is picked by
@@ -534,7 +538,7 @@ func (t *triadBuf) free() {
 // whose address matches in the low 12 bits; glibc's memcpy on this project's
 // machine drops to 2 GB/s when buffers are 8 or 16 bytes apart modulo 4 KiB).
 // With two arrays c is nil; with one (a read) b is the only array and a is
-// the buffer's one-element result slot. widen-nt's b is a quarter of a
+// the buffer's one-element result slot. A widen's b is a quarter of a
 // (widenSource). It refills b and c: earlier levels wrote their a over them.
 func (t triadBuf) carve(pat string, n int) (a, b, c []float64) {
 	span := triadSpan(n)
@@ -546,7 +550,7 @@ func (t triadBuf) carve(pat string, n int) (a, b, c []float64) {
 		return t.raw[s : s+n : s+n]
 	}
 	switch {
-	case pat == PatternWidenNT:
+	case widen(pat):
 		a, b = at(0, 0, n), at(1, 1344, widenSource(n))
 	case patternArrays[pat] == 1:
 		a, b = t.result, at(0, 0, n)

@@ -322,7 +322,8 @@ func (p Peaks) BandwidthFor(level string, threads int) (BandwidthPeak, bool) {
 
 // PatternBandwidthFor returns the bandwidth of level for one access pattern
 // (PatternFor) on exactly `threads` threads; the triad's when that pattern
-// was not measured (peaks read from older files). For a mix of two
+// was not measured (peaks read from older files), the copy's for a widen
+// (measured in L1 and L2 only). For a mix of two
 // patterns (MixPattern) it is the faster of the two measured, its Source
 // saying so: a stream between two patterns is bound by neither, and on
 // the Zen 5 VM the one-thread L3 read and triad each came first in some
@@ -357,6 +358,9 @@ func (p Peaks) PatternBandwidthFor(level, pattern string, threads int) (Bandwidt
 		if b.PatternName() == PatternTriad {
 			triad, found = b, true
 		}
+	}
+	if pattern == PatternWiden { // past L2, and in files older than the widen: the copy
+		return p.PatternBandwidthFor(level, PatternCopy, threads)
 	}
 	return triad, found
 }

@@ -35,7 +35,7 @@ func TestStreamTarget(t *testing.T) {
 				if x[0][st.n-1] != x[1][st.n-1] {
 					t.Errorf("copy: a[n-1] = %v, b[n-1] = %v", x[0][st.n-1], x[1][st.n-1])
 				}
-			case PatternWidenNT:
+			case PatternWiden, PatternWidenNT:
 				if x[0][st.n-1] != x[1][(st.n-1)/32*8+(st.n-1)%8] {
 					t.Errorf("widen-nt: a[n-1] = %v, not its element of b", x[0][st.n-1])
 				}

@@ -196,7 +196,7 @@ type PeakRef struct {
 	ComputeEmpiricalGFLOPS   float64 `json:"compute_empirical_gflops"`
 	BandwidthGBPS            float64 `json:"bandwidth_gbps"`
 	BandwidthLevel           string  `json:"bandwidth_level"`             // L1, L2, L3 or DRAM
-	BandwidthPattern         string  `json:"bandwidth_pattern,omitempty"` // triad, update, copy, read, copy-nt or widen-nt: the access mix that bandwidth was measured with
+	BandwidthPattern         string  `json:"bandwidth_pattern,omitempty"` // triad, update, copy, widen, read, copy-nt or widen-nt: the access mix that bandwidth was measured with
 	BandwidthSpread          float64 `json:"bandwidth_spread,omitempty"`  // that bandwidth's own noise (peak.BandwidthPeak.Spread)
 	BandwidthNote            string  `json:"bandwidth_note,omitempty"`    // why BandwidthLevel is not the footprint's: that level had no peak (peak.Peaks.CeilingFor)
 	RooflineGFLOPS           float64 `json:"roofline_gflops"`             // min(compute, intensity × bandwidth)
