@@ -395,7 +395,7 @@ func (p Plan) reference(w workload.Workload, threads int, results []result.Resul
 // stores: a reduction's a read-only stream, an element-wise function's a
 // copy, add's the triad, axpy's an in-place update.
 func workloadPattern(w workload.Workload) string {
-	return peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace())
+	return peak.PatternFor(w.Bytes()-w.WrittenBytes(), w.WrittenBytes(), w.InPlace(), w.OneInput())
 }
 
 // nonTemporalPattern is the pattern with non-temporal stores a kernel that

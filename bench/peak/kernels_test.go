@@ -225,11 +225,27 @@ func TestPatternFor(t *testing.T) {
 		{2, 3, MixPattern(PatternCopy, PatternWiden)},     // 0.6, nearer ½
 		{1, 16, MixPattern(PatternWiden, PatternCopy)},    // csr2coo: 0.94, past widen
 	} {
-		if got := PatternFor(c.read, c.written, false); got != c.want {
+		if got := PatternFor(c.read, c.written, false, false); got != c.want {
 			t.Errorf("PatternFor(%g, %g) = %s, want %s", c.read, c.written, got, c.want)
 		}
 	}
-	if got := PatternFor(8192, 4096, true); got != PatternUpdate { // axpy
+	// One input array: the triad's share is a mix with the read
+	// (convert); the other shares are as with two.
+	for _, c := range []struct {
+		read, written float64
+		want          string
+	}{
+		{4, 2, MixPattern(PatternTriad, PatternRead)}, // convert f32 → bf16
+		{4096, 4096, PatternCopy},                     // relu
+		{1, 4, PatternWiden},                          // dequantize
+		{4, 1, MixPattern(PatternTriad, PatternRead)}, // quantize
+		{4096, 0, PatternRead},                        // sum
+	} {
+		if got := PatternFor(c.read, c.written, false, true); got != c.want {
+			t.Errorf("PatternFor(%g, %g) of one input = %s, want %s", c.read, c.written, got, c.want)
+		}
+	}
+	if got := PatternFor(8192, 4096, true, false); got != PatternUpdate { // axpy
 		t.Errorf("PatternFor of an in-place workload = %s, want %s", got, PatternUpdate)
 	}
 	if a, b, ok := MixParts(MixPattern(PatternTriad, PatternRead)); !ok || a != PatternTriad || b != PatternRead {

@@ -506,6 +506,19 @@ func (w Workload) OutputDType() DType {
 // picks the bandwidth pattern it is compared with.
 func (w Workload) InPlace() bool { return w.Op == AXPY }
 
+// OneInput reports whether the workload streams a single input array:
+// the unary element-wise functions, the one-vector reductions, softmax
+// and the quantization conversions (not qlinear). A stream storing the
+// triad's share of its bytes from one input is not a triad, which reads
+// two (peak.PatternFor).
+func (w Workload) OneInput() bool {
+	switch w.Op {
+	case ReLU, Sigmoid, Tanh, Exp, Sum, Max, Softmax, Quantize, Dequantize, Convert, Widen:
+		return true
+	}
+	return false
+}
+
 // Intensity is the arithmetic intensity in FLOP per byte.
 func (w Workload) Intensity() float64 { return w.FLOPs() / w.Bytes() }
 

@@ -198,3 +198,16 @@ func TestExpandSuites(t *testing.T) {
 		t.Error("softmax accepted a single count")
 	}
 }
+
+// TestOneInput: the workloads that stream one input array, which a
+// triad's share of stored bytes does not make a triad.
+func TestOneInput(t *testing.T) {
+	for op, want := range map[Op]bool{
+		ReLU: true, Exp: true, Sum: true, Softmax: true, Quantize: true, Dequantize: true, Convert: true, Widen: true,
+		Add: false, Mul: false, AXPY: false, Dot: false, GEMM: false, GEMV: false, QLinear: false,
+	} {
+		if got := (Workload{Op: op}).OneInput(); got != want {
+			t.Errorf("%s: OneInput() = %v, want %v", op, got, want)
+		}
+	}
+}
