@@ -52,7 +52,8 @@ type SweepPoint struct {
 // beside what sysfs/CPUID reported. All sizes are working sets of all
 // Threads threads together (the unit of Workload.Footprint and LevelFor).
 // A reported level the sweep did not find has Found false and only the
-// reported sizes and Note.
+// reported sizes and Note; so does, with the sweep's sizes, a level past
+// the reported ones taken as DRAM (dropLevelsAtDRAM).
 type CacheLevel struct {
 	Level   string `json:"level"` // "L1", "L2", ...: named after the reported level it matches, else after the one before
 	Threads int    `json:"threads"`
@@ -689,6 +690,69 @@ func (p Peaks) LastLevelBytes(m Machine) int {
 		return m.LastLevelCacheBytes()
 	}
 	return last
+}
+
+// dropLevelsAtDRAM makes DRAM of each level of `threads` threads that the
+// sweep found, sysfs/CPUID do not report, and whose read bandwidth (its
+// peak, else the sweep's at its plateau's start) is not stepRatio above
+// DRAM's read peak: the sweep tells a level from DRAM by its own DRAM
+// figure, one long stream that another process streaming memory at the
+// same time can halve, and its peak is measured after it. On the Zen 5
+// Turin VM one -peak found an "L4" serving up to 362 MiB at 62.2 GB/s
+// beside a DRAM read peak of 81.7. Such a level keeps its entry, not
+// found, with a note; its bandwidth figures go. The working sets it held
+// are DRAM's (LevelFor) where it read slower than DRAM's peak; where it
+// read faster (by less than stepRatio), the level before covers them, its
+// bound extended to the dropped one's, as findLevels does with DRAM's
+// approach: so no working set is compared with a ceiling below what it
+// streams.
+func (p *Peaks) dropLevelsAtDRAM(threads int) {
+	dram, ok := p.PatternBandwidthFor("DRAM", PatternRead, threads)
+	if !ok || dram.PatternName() != PatternRead || dram.GBPS <= 0 {
+		return
+	}
+	var dropped []string
+	for i := range p.Caches {
+		c := &p.Caches[i]
+		if c.Threads != threads || !c.Found || c.ReportedBytes > 0 {
+			continue
+		}
+		gbps := c.TopGBPS
+		if bw, ok := p.PatternBandwidthFor(c.Level, PatternRead, threads); ok && bw.Level == c.Level && bw.PatternName() == PatternRead {
+			gbps = bw.GBPS
+		}
+		if gbps >= stepRatio*dram.GBPS {
+			continue
+		}
+		if gbps > dram.GBPS {
+			if before := p.foundBefore(i); before != nil {
+				before.BoundBytes = max(before.BoundBytes, c.BoundBytes)
+			}
+		}
+		c.Found = false
+		c.Note = fmt.Sprintf("%s: not reported (sysfs/CPUID), a plateau of the sweep up to ~%s at %.3g GB/s, taken as DRAM: not %g× DRAM's read peak, %.3g GB/s (%s)",
+			c.Level, units.Bytes(c.EffectiveBytes), gbps, stepRatio, dram.GBPS, ThreadsText(threads))
+		dropped = append(dropped, c.Level)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	p.Bandwidth = slices.DeleteFunc(p.Bandwidth, func(b BandwidthPeak) bool {
+		return b.Threads == threads && slices.Contains(dropped, b.Level)
+	})
+}
+
+// foundBefore is the found level of p.Caches[i]'s threads with the largest
+// bound below its own, nil if none.
+func (p *Peaks) foundBefore(i int) *CacheLevel {
+	var before *CacheLevel
+	for j := range p.Caches {
+		c := &p.Caches[j]
+		if j != i && c.Threads == p.Caches[i].Threads && c.Found && c.BoundBytes < p.Caches[i].BoundBytes && (before == nil || c.BoundBytes > before.BoundBytes) {
+			before = c
+		}
+	}
+	return before
 }
 
 // CachesFor returns the cache levels of `threads` threads: found ones by

@@ -594,6 +594,71 @@ func TestPeaksLevelFor(t *testing.T) {
 	}
 }
 
+// TestDropLevelsAtDRAM: a level found but not reported whose read is not
+// stepRatio above DRAM's read peak becomes DRAM (the Zen 5 VM's "L4" of
+// 62.2 GB/s beside a DRAM read of 81.7); one well above it (139 GB/s)
+// stays, and so does a reported level, however slow. One between DRAM's
+// peak and stepRatio above it lends its working sets to the level before.
+func TestDropLevelsAtDRAM(t *testing.T) {
+	m := testMachine()
+	p := Peaks{
+		Caches: []CacheLevel{
+			{Level: "L3", Threads: 2, Found: true, BoundBytes: 181 * mib, ReportedBytes: 32 * mib, TopGBPS: 90},
+			{Level: "L4", Threads: 2, Found: true, EffectiveBytes: 362 * mib, BoundBytes: 768 * mib, TopGBPS: 62.2},
+			{Level: "L3", Threads: 1, Found: true, BoundBytes: 19 * mib, ReportedBytes: 32 * mib, TopGBPS: 60},
+			{Level: "L4", Threads: 1, Found: true, EffectiveBytes: 76 * mib, BoundBytes: 90 * mib, TopGBPS: 60},
+		},
+		Bandwidth: []BandwidthPeak{
+			{Level: "L3", Threads: 2, Pattern: PatternRead, GBPS: 179},
+			{Level: "L4", Threads: 2, Pattern: PatternRead, GBPS: 70},
+			{Level: "L4", Threads: 2, Pattern: PatternTriad, GBPS: 65},
+			{Level: "DRAM", Threads: 2, Pattern: PatternRead, GBPS: 81.7},
+			{Level: "L3", Threads: 1, Pattern: PatternRead, GBPS: 50}, // under 1.2 × 45, but reported
+			{Level: "L4", Threads: 1, Pattern: PatternRead, GBPS: 139},
+			{Level: "DRAM", Threads: 1, Pattern: PatternRead, GBPS: 45},
+		},
+	}
+	p.dropLevelsAtDRAM(2)
+	p.dropLevelsAtDRAM(1)
+	if got := p.LevelFor(m, 400*mib, 2); got != "DRAM" {
+		t.Errorf("2 threads, 400 MiB: level %s, want DRAM (the L4 dropped)", got)
+	}
+	if got := p.LevelFor(m, 100*mib, 2); got != "L3" {
+		t.Errorf("2 threads, 100 MiB: level %s, want L3 (its bound kept)", got)
+	}
+	if got := p.LevelFor(m, 80*mib, 1); got != "L4" {
+		t.Errorf("1 thread, 80 MiB: level %s, want the L4 at 139 GB/s against DRAM's 45", got)
+	}
+	for _, b := range p.Bandwidth {
+		if b.Threads == 2 && b.Level == "L4" {
+			t.Errorf("the dropped L4's %s figure is still there", b.Pattern)
+		}
+	}
+	l4 := p.CachesFor(2)[1]
+	if l4.Found || !strings.Contains(l4.Note, "taken as DRAM") || !strings.Contains(l4.Note, "81.7") {
+		t.Errorf("the dropped L4: found %v, note %q", l4.Found, l4.Note)
+	}
+	if !p.CachesFor(1)[0].Found {
+		t.Error("a reported level dropped")
+	}
+
+	q := Peaks{
+		Caches: []CacheLevel{
+			{Level: "L2", Threads: 1, Found: true, BoundBytes: 2 * mib, ReportedBytes: mib},
+			{Level: "L3", Threads: 1, Found: true, BoundBytes: 181 * mib, ReportedBytes: 32 * mib},
+			{Level: "L4", Threads: 1, Found: true, EffectiveBytes: 362 * mib, BoundBytes: 600 * mib, TopGBPS: 90},
+		},
+		Bandwidth: []BandwidthPeak{{Level: "DRAM", Threads: 1, Pattern: PatternRead, GBPS: 81.7}},
+	}
+	q.dropLevelsAtDRAM(1)
+	if got := q.LevelFor(m, 400*mib, 1); got != "L3" {
+		t.Errorf("400 MiB, an L4 dropped at 90 GB/s against DRAM's 81.7: level %s, want L3 (its bound extended)", got)
+	}
+	if got := q.LevelFor(m, 600*mib, 1); got != "DRAM" {
+		t.Errorf("600 MiB: level %s, want DRAM", got)
+	}
+}
+
 // TestPlannedLevels checks the triad working sets Measure takes from a plan.
 func TestPlannedLevels(t *testing.T) {
 	plan := levelPlan{caches: []CacheLevel{

@@ -182,7 +182,9 @@ func measureThreads(ctx context.Context, m Machine, opt Options, b budget, c *cr
 	plan := findLevels(m, sw)
 	p.Sweeps = append(p.Sweeps, sw)
 	p.Caches = append(p.Caches, plan.caches...)
-	return measureLevels(ctx, m, opt, b, c, bufs, plan, p)
+	err = measureLevels(ctx, m, opt, b, c, bufs, plan, p)
+	p.dropLevelsAtDRAM(c.size())
+	return err
 }
 
 // allocDRAM gives each member of c the arrays of the DRAM peak, which also
