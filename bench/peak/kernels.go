@@ -216,6 +216,27 @@ func MixParts(pattern string) (nearer, other string, ok bool) {
 // assembly covers them whole and no Go tail is timed with it.
 const streamStep = 128
 
+// patternElems is the length of pattern's a array that streams the
+// footprint of a triad of triadElems elements per array (patternQuarters),
+// rounded down to the pattern's kernels' step.
+func patternElems(pattern string, triadElems int) int {
+	if pattern == PatternTriad {
+		return triadElems
+	}
+	step := streamStep
+	if widen(pattern) {
+		step = widenStep
+	}
+	return 12 * triadElems / patternQuarters[pattern] / step * step
+}
+
+// widenStep is a multiple of every widen kernel's step (the zmm widen's
+// 64 elements of a): a widen's arrays, 12/5 of the triad's length, are
+// rounded to it, since streamStep would cut a small L1's by up to a
+// sixth (614 elements to 512), and the patterns must stream the same
+// memory.
+const widenStep = 64
+
 // streamKernel runs one access pattern `passes` times: a triad or a copy
 // over the first len(a) elements of the arrays it touches; a read over all
 // of b, storing its total in a[0] so that its work is not dead.

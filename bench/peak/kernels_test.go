@@ -422,3 +422,24 @@ func TestCeilingFor(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternElems: every pattern streams between 90% and 100% of the
+// triad's footprint at each triad length a level can be given (multiples
+// of 2·streamStep, plannedLevels): the widen rounded to streamStep had
+// 5 KiB against the triad's 6 KiB in a small L1 (TestMeasureQuick under
+// the race detector).
+func TestPatternElems(t *testing.T) {
+	for triad := 2 * streamStep; triad <= 64*streamStep; triad += 2 * streamStep {
+		want := patternQuarters[PatternTriad] * triad
+		for _, pat := range patterns {
+			n := patternElems(pat, triad)
+			got := patternQuarters[pat] * n
+			if got > want || 10*got < 9*want {
+				t.Errorf("%s over a triad of %d: %d elements, footprint %d quarters against %d", pat, triad, n, got, want)
+			}
+			if step := map[bool]int{true: widenStep, false: streamStep}[widen(pat)]; n%step != 0 {
+				t.Errorf("%s over a triad of %d: %d elements, not a multiple of %d", pat, triad, n, step)
+			}
+		}
+	}
+}

@@ -237,10 +237,7 @@ func measureLevels(ctx context.Context, m Machine, opt Options, b budget, c *cre
 			// element over 16 of memory (sized by its bytes moved, its
 			// arrays fitted in L1 where the triad's spilled to L2, and its
 			// "L2" peak read 532 GB/s, the L1's).
-			n := l.elems
-			if pat != PatternTriad {
-				n = 12 * l.elems / patternQuarters[pat] / streamStep * streamStep
-			}
+			n := patternElems(pat, l.elems)
 			for i, k := range streamKernelsFor(pat, m.SIMDBits) {
 				if i > 0 && l.name == "L1" {
 					continue // a prefetch of what L1 holds only takes load slots
