@@ -185,15 +185,7 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 			f, step = widenF64AVX512, 64
 		}
 		return streamKernel{pattern, name("one line loaded for four stores of %s"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
-			n := len(a) / step * step
-			if n > 0 && passes > 0 {
-				f(&a[0], &b[0], n, passes)
-			}
-			if n < len(a) {
-				for range passes {
-					widenF64Generic(a[n:], b[n/4:])
-				}
-			}
+			widenSteps(a, b, passes, len(a)/step*step, f)
 		})}, true
 	case PatternWidenNT:
 		f := widenNTF64AVX
@@ -202,16 +194,10 @@ func asmStreamKernel(pattern string, simdBits int) (streamKernel, bool) {
 		}
 		return streamKernel{pattern, name("one line loaded for four non-temporal (VMOVNTPD) stores of %s"), checked(pattern, func(a, b, _ []float64, _ float64, passes int) {
 			n := len(a) &^ 31
-			if n > 0 && passes > 0 && uintptr(unsafe.Pointer(&a[0]))%64 == 0 { // VMOVNTPD faults off alignment; the carved arrays never are
-				f(&a[0], &b[0], n, passes)
-			} else {
+			if n > 0 && uintptr(unsafe.Pointer(&a[0]))%64 != 0 { // VMOVNTPD faults off alignment; the carved arrays never are
 				n = 0
 			}
-			if n < len(a) {
-				for range passes {
-					widenF64Generic(a[n:], b[n/4:])
-				}
-			}
+			widenSteps(a, b, passes, n, f)
 		})}, true
 	case PatternRead:
 		f := readF64AVX
@@ -360,6 +346,19 @@ func inSteps(step int, a, b []float64, passes int, asm func(a, b *float64, n int
 	if n < len(a) {
 		for range passes {
 			generic(a[n:], b[n:])
+		}
+	}
+}
+
+// widenSteps runs a widen's assembly on the first n elements of a (a
+// multiple of its step) and Go on the rest.
+func widenSteps(a, b []float64, passes, n int, asm func(a, b *float64, n, passes int)) {
+	if n > 0 && passes > 0 {
+		asm(&a[0], &b[0], n, passes)
+	}
+	if n < len(a) {
+		for range passes {
+			widenF64Generic(a[n:], b[n/4:])
 		}
 	}
 }

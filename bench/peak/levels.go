@@ -718,7 +718,7 @@ func (p *Peaks) dropLevelsAtDRAM(threads int) {
 			continue
 		}
 		gbps := c.TopGBPS
-		if bw, ok := p.PatternBandwidthFor(c.Level, PatternRead, threads); ok && bw.Level == c.Level && bw.PatternName() == PatternRead {
+		if bw, ok := p.PatternBandwidthFor(c.Level, PatternRead, threads); ok && bw.PatternName() == PatternRead {
 			gbps = bw.GBPS
 		}
 		if gbps >= stepRatio*dram.GBPS {

@@ -79,13 +79,10 @@ func FromCOO(rows int, rowIdx, rowPtr []int32, threads int) {
 		if lo > 0 {
 			first = rowIdx[lo-1]
 		}
-		if lo == hi { // no entries at all
-			for q := int(first) + 1; q <= rows; q++ {
-				rowPtr[q] = int32(nnz)
-			}
-			return
+		last := first // the row of the piece's last entry (no entries at all: none)
+		if hi > lo {
+			last = rowIdx[hi-1]
 		}
-		last := rowIdx[hi-1]
 		start := lo // the first entry of a row after first (those before are the piece before's)
 		for start < hi && rowIdx[start] == first {
 			start++
