@@ -470,7 +470,9 @@ func (d *diagnosis) gpuThrottle(r *result.Result, _ float64) (result.Finding, bo
 var levelOrder = []string{"L1", "L2", "L3", "DRAM"}
 
 // level reports a memory-bound result no faster than the level below the
-// one its working set fits: its data was not where its size says.
+// one its working set fits: its data was not where its size says. Where
+// the level fades at that working set (fade), it says so instead, for any
+// result below half its bound.
 func (d *diagnosis) level(r *result.Result, fixedShare float64) (result.Finding, bool) {
 	if r.Peak.Bound != "memory" || !r.OnCPU() || r.Cache == "cold" || r.Share.Roofline >= levelShare || fixedShare >= overheadShare {
 		return result.Finding{}, false
@@ -479,6 +481,15 @@ func (d *diagnosis) level(r *result.Result, fixedShare float64) (result.Finding,
 	// as slow at every size is limited by its instructions (instructions).
 	if g := d.streams[fitKeyOf(r)]; g == nil || g.maxGBPS < r.GBPS*(1+2*levelMatch) {
 		return result.Finding{}, false
+	}
+	fits := r.Peak.BandwidthLevel
+	if bound := d.levelBound(r.Peak.BandwidthLevel, r.Threads); bound > 0 {
+		fits += fmt.Sprintf(" (up to %s on %s)", bytesF(bound), peak.ThreadsText(r.Threads))
+	}
+	// Where the level fades the machine explains the shortfall, whether or
+	// not the result came down to the next level's speed.
+	if f, ok := d.fade(r, fits); ok {
+		return f, true
 	}
 	i := slices.Index(levelOrder, r.Peak.BandwidthLevel)
 	if i < 0 || i+1 >= len(levelOrder) {
@@ -503,13 +514,6 @@ func (d *diagnosis) level(r *result.Result, fixedShare float64) (result.Finding,
 	// every level is limited by its instructions (instructions).
 	if slower == "" || r.GBPS < bw.GBPS*(1-levelMatch) {
 		return result.Finding{}, false
-	}
-	fits := r.Peak.BandwidthLevel
-	if bound := d.levelBound(r.Peak.BandwidthLevel, r.Threads); bound > 0 {
-		fits += fmt.Sprintf(" (up to %s on %s)", bytesF(bound), peak.ThreadsText(r.Threads))
-	}
-	if f, ok := d.fade(r, fits); ok {
-		return f, true
 	}
 	return result.Finding{
 		Code: CodeLevel,

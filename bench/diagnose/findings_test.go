@@ -302,6 +302,25 @@ func TestDiagnoseLevelFade(t *testing.T) {
 	if !strings.Contains(f.Remedy, "none from the library") {
 		t.Errorf("fade remedy %q", f.Remedy)
 	}
+	// Faster than DRAM (20) but under half its bound, where the sweep read
+	// 65.9: the fade explains it too. Outside the fade (1 MiB, where the
+	// sweep read the level's peak) a result as slow gets no level finding.
+	mid := copyResult("mid", 3<<20, 60)
+	inside := copyResult("mid", 1<<20, 60)
+	inside.Shape = "65536"
+	fast := copyResult("mid", 64<<10, 250)
+	fast.Shape = "8192"
+	run = cpuRun(mid, inside, fast)
+	run.Peaks.Bandwidth = append(run.Peaks.Bandwidth, peak.BandwidthPeak{Level: "L2", Pattern: "read", Threads: 2, GBPS: 300})
+	run.Peaks.Sweeps = []peak.Sweep{{Threads: 2, Pattern: "read", Points: []peak.SweepPoint{
+		{Bytes: 64 << 10, GBPS: 310}, {Bytes: 1 << 20, GBPS: 300}, {Bytes: 2 << 20, GBPS: 200},
+		{Bytes: 4 << 20, GBPS: 30}, {Bytes: 64 << 20, GBPS: 20}}}}
+	Diagnose(run)
+	f = mustFinding(t, &run.Results[0], CodeLevel)
+	if !strings.Contains(f.Text, "lies where that level fades") || !strings.Contains(f.Text, "streamed 60.0 GB/s") {
+		t.Errorf("fade finding above DRAM's speed %q", f.Text)
+	}
+	noFinding(t, &run.Results[1], CodeLevel)
 }
 
 // A result far behind the fastest backend on its workload says so and
