@@ -93,8 +93,12 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	var workloads []workload.Workload
 	if !cfg.peak {
-		if workloads, err = workload.Expand(cfg.selection); err != nil {
+		var skipped []string
+		if workloads, skipped, err = workload.ExpandSkipping(cfg.selection); err != nil {
 			return usageError{err.Error()}
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(stderr, "peakbench: skipped %s\n", s)
 		}
 	}
 	if cfg.output != "" {

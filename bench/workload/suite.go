@@ -69,12 +69,26 @@ type Selection struct {
 // Expand lists the workloads of a selection in report order: by op, then
 // dtype, then size.
 func Expand(sel Selection) ([]Workload, error) {
+	ws, _, err := ExpandSkipping(sel)
+	return ws, err
+}
+
+// ExpandSkipping is Expand that, of several ops and dtypes named together,
+// leaves out each op's dtypes it is not defined in, and says so in
+// skipped ("quantize f32: quantize takes dtype i8 or u8"): a list such
+// as -op=gemm,quantize -dtype=f32,i8 runs the three pairs that exist. A
+// named op defined in none of the dtypes, or a dtype no named op is
+// defined in, is still an error.
+func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
+	if err := checkPairs(sel); err != nil {
+		return nil, nil, err
+	}
 	suite := sel.Suite
 	if suite == "" {
 		suite = DefaultSuite
 	}
 	if !slices.Contains(Suites, suite) {
-		return nil, fmt.Errorf("unknown suite %q (accepted: %s)", suite, strings.Join(Suites, ", "))
+		return nil, nil, fmt.Errorf("unknown suite %q (accepted: %s)", suite, strings.Join(Suites, ", "))
 	}
 	ops := sel.Ops
 	if len(ops) == 0 {
@@ -88,7 +102,7 @@ func Expand(sel Selection) ([]Workload, error) {
 		}
 		if len(specs) == 0 {
 			if len(sel.Ops) > 0 {
-				return nil, noShapesError(suite, op)
+				return nil, nil, noShapesError(suite, op)
 			}
 			continue // -op=all: the ops this suite has shapes for
 		}
@@ -103,22 +117,47 @@ func Expand(sel Selection) ([]Workload, error) {
 		for _, spec := range specs {
 			sh, err := ParseShape(op, spec)
 			if err != nil {
-				return nil, fmt.Errorf("-size: %s: %v", op, err)
+				return nil, nil, fmt.Errorf("-size: %s: %v", op, err)
 			}
 			shapes = append(shapes, sh)
 		}
 		for _, dt := range dtypes {
-			if !op.Accepts(dt) && len(sel.Ops) == 0 {
-				continue // -op=all with -dtype=bf16: the ops defined in bf16 alone (named ops fail Validate)
+			if !op.Accepts(dt) {
+				// -op=all with -dtype=bf16: the ops defined in bf16 alone;
+				// a named op: checkPairs found another of the dtypes for it.
+				if len(sel.Ops) > 0 {
+					skipped = append(skipped, fmt.Sprintf("%s %s: %v", op, dt, Workload{Op: op, DType: dt}.validateDType()))
+				}
+				continue
 			}
 			for _, sh := range shapes {
 				w := Workload{Op: op, DType: dt, Shape: sh}
 				if err := w.Validate(); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				out = append(out, w)
 			}
 		}
 	}
-	return out, nil
+	return out, skipped, nil
+}
+
+// checkPairs refuses named ops and named dtypes that have no pair between
+// them: an op defined in none of the dtypes (-op=quantize -dtype=f32), or
+// a dtype none of the ops is defined in (-op=relu,exp -dtype=f32,i8).
+func checkPairs(sel Selection) error {
+	if len(sel.Ops) == 0 || len(sel.DTypes) == 0 {
+		return nil
+	}
+	for _, op := range sel.Ops {
+		if !slices.ContainsFunc(sel.DTypes, op.Accepts) {
+			return Workload{Op: op, DType: sel.DTypes[0]}.validateDType()
+		}
+	}
+	for _, dt := range sel.DTypes {
+		if !slices.ContainsFunc(sel.Ops, func(op Op) bool { return op.Accepts(dt) }) {
+			return fmt.Errorf("dtype %s applies to %s only", dt, opsAccepting(dt))
+		}
+	}
+	return nil
 }

@@ -1,7 +1,9 @@
 package workload
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -196,6 +198,43 @@ func TestExpandSuites(t *testing.T) {
 	}
 	if _, err := Expand(Selection{Ops: []Op{Softmax}, Sizes: []string{"100"}}); err == nil {
 		t.Error("softmax accepted a single count")
+	}
+}
+
+// TestExpandSkipping: of ops and dtypes named together, the pairs that
+// exist run and the others are named as skipped; an op with no dtype of
+// the list, or a dtype with no op of it, is an error.
+func TestExpandSkipping(t *testing.T) {
+	ws, skipped, err := ExpandSkipping(Selection{Ops: []Op{GEMM, Quantize}, DTypes: []DType{F32, I8}, Sizes: []string{"64"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		got = append(got, fmt.Sprintf("%s %s", w.Op, w.DType))
+	}
+	if want := []string{"gemm f32", "gemm i8", "quantize i8"}; !slices.Equal(got, want) {
+		t.Errorf("workloads %q, want %q", got, want)
+	}
+	if len(skipped) != 1 || !strings.Contains(skipped[0], "quantize f32: quantize takes dtype i8 or u8") {
+		t.Errorf("skipped %q", skipped)
+	}
+	for _, c := range []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{Ops: []Op{Quantize}, DTypes: []DType{F32}}, "quantize takes dtype i8 or u8, not f32"},
+		{Selection{Ops: []Op{Quantize, ReLU}, DTypes: []DType{I8}}, "dtype i8 applies to gemm, quantize"},
+		{Selection{Ops: []Op{ReLU, Exp}, DTypes: []DType{F32, I8}}, "dtype i8 applies to gemm, quantize"},
+	} {
+		if _, _, err := ExpandSkipping(c.sel); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: error %v, want %q", c.sel.Ops, c.sel.DTypes, err, c.want)
+		}
+	}
+	// -op=all with a dtype: the ops defined in it, nothing named skipped.
+	ws, skipped, err = ExpandSkipping(Selection{DTypes: []DType{BF16}})
+	if err != nil || len(ws) == 0 || len(skipped) != 0 {
+		t.Errorf("-dtype=bf16 alone: %d workloads, skipped %q, %v", len(ws), skipped, err)
 	}
 }
 
