@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -202,6 +203,31 @@ func TestCrossoverBytes(t *testing.T) {
 		if got := crossoverBytes(c.steps); got != c.want {
 			t.Errorf("%v: from %d bytes, want %d", c.steps, got, c.want)
 		}
+	}
+}
+
+// TestSlowestThreads: a store-kind step's speedup is the least over the
+// thread counts of the mean over the kernels, so a size where one thread
+// gains and two lose is not a crossover.
+func TestSlowestThreads(t *testing.T) {
+	pair := func(name string, th int) timedPair {
+		return timedPair{name: name, one: tuneTarget{threads: th}, two: tuneTarget{threads: th}}
+	}
+	pairs := [][]timedPair{
+		{pair("relu@1", 1), pair("relu@2", 2), pair("exp@1", 1), pair("exp@2", 2)},
+		{pair("relu@1", 1), pair("relu@2", 2), pair("exp@1", 1), pair("exp@2", 2)},
+	}
+	steps := []tune.Step{
+		// One thread 1.3× and 1.1× (mean 1.196), two 0.9× and 1.0× (0.949).
+		{Bytes: 2 << 20, Speedup: 1.07, NS: map[string][2]float64{"relu@1": {130, 100}, "exp@1": {110, 100}, "relu@2": {90, 100}, "exp@2": {100, 100}}},
+		{Bytes: 4 << 20, Speedup: 1.2, NS: map[string][2]float64{"relu@1": {130, 100}, "exp@1": {110, 100}, "relu@2": {120, 100}, "exp@2": {120, 100}}},
+	}
+	slowestThreads(steps, pairs)
+	if math.Abs(steps[0].Speedup-math.Sqrt(0.9)) > 1e-9 || math.Abs(steps[1].Speedup-math.Sqrt(1.3*1.1)) > 1e-9 {
+		t.Errorf("speedups %.4f, %.4f; want %.4f, %.4f", steps[0].Speedup, steps[1].Speedup, math.Sqrt(0.9), math.Sqrt(1.3*1.1))
+	}
+	if got := crossoverBytes(steps); got != 4<<20 {
+		t.Errorf("non-temporal from %d bytes, want %d", got, 4<<20)
 	}
 }
 
