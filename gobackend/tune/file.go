@@ -105,8 +105,13 @@ func (m Measured) SearchedBusy() []string {
 
 // Step is one size of a parameter's ladder.
 type Step struct {
-	Bytes   int     `json:"bytes"`   // of x
-	Speedup float64 `json:"speedup"` // 1-thread over N-thread median time, geometric mean over the ops timed
+	Bytes int `json:"bytes"` // of x
+	// Speedup is the baseline's median time over the other way's,
+	// geometric mean over the ops timed (parallel.*: 1 thread over N;
+	// zmm.*: the AVX-512 kernels over the AVX2 ones); for nontemporal.*,
+	// ordinary over non-temporal stores, the least over the thread counts
+	// of that mean.
+	Speedup float64 `json:"speedup"`
 	// NS holds each op's median nanoseconds per call at 1 and N threads.
 	NS map[string][2]float64 `json:"ns"`
 }
