@@ -78,7 +78,12 @@ func (w Workload) validateDType() error {
 	if w.Op.Quant() {
 		return fmt.Errorf("%s takes dtype %s, not %s", w.Op, joinDTypes(w.Op.QuantDTypes()), w.DType)
 	}
-	return fmt.Errorf("dtype %s applies to %s only", w.DType, opsAccepting(w.DType))
+	return dtypeError(w.DType)
+}
+
+// dtypeError says which ops dt applies to.
+func dtypeError(dt DType) error {
+	return fmt.Errorf("dtype %s applies to %s only", dt, opsAccepting(dt))
 }
 
 func joinDTypes(dts []DType) string {

@@ -156,7 +156,7 @@ func checkPairs(sel Selection) error {
 	}
 	for _, dt := range sel.DTypes {
 		if !slices.ContainsFunc(sel.Ops, func(op Op) bool { return op.Accepts(dt) }) {
-			return fmt.Errorf("dtype %s applies to %s only", dt, opsAccepting(dt))
+			return dtypeError(dt)
 		}
 	}
 	return nil

@@ -416,12 +416,8 @@ func (g *gen) toF16(w width) {
 		for u := range 4 {
 			a := g.vec(w)
 			g.VMOVUPS(Mem{Base: x, Disp: u * w.bytes}, a)
-			var h VecVirtual = g.XMM() // half a's width
-			if w == zmm {
-				h = g.YMM()
-			}
-			g.VCVTPS2PH(U8(0), a, h)
-			g.VMOVDQU(h, Mem{Base: y, Disp: u * w.bytes / 2})
+			g.VCVTPS2PH(U8(0), a, lowHalf(a))
+			g.VMOVDQU(lowHalf(a), Mem{Base: y, Disp: u * w.bytes / 2})
 		}
 	})
 	g.VZEROUPPER()
