@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/result"
 	"gonum.org/v1/plot"
@@ -95,19 +96,38 @@ func deviceOf(r *result.Result) (name string, host bool) {
 	return r.Device, false
 }
 
-// computeCeiling is a horizontal roof: a dtype's compute peak.
+// computeCeiling is a horizontal roof: the compute peak of one unit
+// (peak.UnitFMA, peak.UnitAVX512BF16, …) for the dtypes it runs at that
+// rate. Roofs are kept per unit: bf16 on the FMAs (converted to f32) and
+// bf16 on VDPBF16PS are two peaks, and merging them by dtype drew the f32
+// roof at the dot-product unit's twice higher one.
 type computeCeiling struct {
+	Unit      string // "" for the FMAs (and in older files)
 	DTypes    []string
 	GFLOPS    float64
 	Empirical bool // measured by a kernel, else theoretical
 }
 
 func (c computeCeiling) label() string {
+	name := strings.Join(c.DTypes, "/")
 	kind := "peak"
-	if c.Empirical {
+	if c.Unit != "" {
+		name += " " + c.Unit
+		if c.Empirical {
+			kind = "kernel"
+		}
+	} else if c.Empirical {
 		kind = "FMA kernel"
 	}
-	return fmt.Sprintf("%s %s %s GFLOP/s", strings.Join(c.DTypes, "/"), kind, units.Sig(c.GFLOPS))
+	return fmt.Sprintf("%s %s %s GFLOP/s", name, kind, units.Sig(c.GFLOPS))
+}
+
+// ceilingUnit is the roof key of a compute unit's name: "" for the FMAs.
+func ceilingUnit(unit string) string {
+	if unit == peak.UnitFMA {
+		return ""
+	}
+	return unit
 }
 
 // bandwidthCeiling is a diagonal roof: a memory level's bandwidth, the
@@ -143,10 +163,17 @@ func (c ceilings) maxCompute() float64 {
 func deviceCeilings(run *result.Run, g chartGroup) ceilings {
 	var c ceilings
 	if g.Host {
+		// The roofs of the units the group's results ran on: a machine
+		// lists several for a dtype (-peak), and a roof no point is
+		// compared with only crowds the chart.
+		used := map[string]bool{}
+		for _, r := range g.Results {
+			used[ceilingUnit(r.Peak.ComputeUnit)] = true
+		}
 		for _, p := range run.Peaks.Compute {
-			if p.Threads == g.Threads {
-				c.addCompute(p.DType, p.TheoreticalGFLOPS, false)
-				c.addCompute(p.DType, p.EmpiricalGFLOPS, true)
+			if u := ceilingUnit(p.Unit); p.Threads == g.Threads && used[u] {
+				c.addCompute(u, p.DType, p.TheoreticalGFLOPS, false)
+				c.addCompute(u, p.DType, p.EmpiricalGFLOPS, true)
 			}
 		}
 		for _, b := range run.Peaks.Bandwidth {
@@ -160,8 +187,9 @@ func deviceCeilings(run *result.Run, g chartGroup) ceilings {
 		// the ceilings the results were computed against.
 		c.FromResults = true
 		for _, r := range g.Results {
-			c.addCompute(r.DType, r.Peak.ComputeTheoreticalGFLOPS, false)
-			c.addCompute(r.DType, r.Peak.ComputeEmpiricalGFLOPS, true)
+			u := ceilingUnit(r.Peak.ComputeUnit)
+			c.addCompute(u, r.DType, r.Peak.ComputeTheoreticalGFLOPS, false)
+			c.addCompute(u, r.DType, r.Peak.ComputeEmpiricalGFLOPS, true)
 			c.addBandwidth(r.Peak.BandwidthLevel, r.Peak.BandwidthPattern, r.Peak.BandwidthGBPS)
 		}
 	}
@@ -170,24 +198,27 @@ func deviceCeilings(run *result.Run, g chartGroup) ceilings {
 	return c
 }
 
-func (c *ceilings) addCompute(dtype string, gflops float64, empirical bool) {
+func (c *ceilings) addCompute(unit, dtype string, gflops float64, empirical bool) {
 	if gflops <= 0 || math.IsInf(gflops, 0) || math.IsNaN(gflops) {
 		return
 	}
 	for i := range c.Compute {
 		cc := &c.Compute[i]
-		if cc.Empirical == empirical && math.Abs(cc.GFLOPS-gflops) <= 1e-9*gflops {
+		if cc.Unit != unit || cc.Empirical != empirical {
+			continue
+		}
+		if math.Abs(cc.GFLOPS-gflops) <= 1e-9*gflops {
 			if !slices.Contains(cc.DTypes, dtype) {
 				cc.DTypes = append(cc.DTypes, dtype)
 			}
 			return
 		}
-		if cc.Empirical == empirical && slices.Contains(cc.DTypes, dtype) {
+		if slices.Contains(cc.DTypes, dtype) {
 			cc.GFLOPS = max(cc.GFLOPS, gflops) // several results' references: keep the highest
 			return
 		}
 	}
-	c.Compute = append(c.Compute, computeCeiling{DTypes: []string{dtype}, GFLOPS: gflops, Empirical: empirical})
+	c.Compute = append(c.Compute, computeCeiling{Unit: unit, DTypes: []string{dtype}, GFLOPS: gflops, Empirical: empirical})
 }
 
 func (c *ceilings) addBandwidth(level, pattern string, gbps float64) {

@@ -3,9 +3,11 @@ package chart
 import (
 	"bytes"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
@@ -77,5 +79,41 @@ func TestRooflinePerDevice(t *testing.T) {
 		if !strings.Contains(svg.String(), want) {
 			t.Errorf("SVG lacks %q", want)
 		}
+	}
+}
+
+// A dtype several units run gets each unit's roof, drawn only where a
+// result ran on that unit: bf16 on the FMAs and on VDPBF16PS are two
+// peaks, and merging them by dtype once lifted the f32 roof to the
+// dot-product unit's twice higher one.
+func TestRooflineRoofsPerUnit(t *testing.T) {
+	run := resulttest.Fixture()
+	f32 := run.Peaks.Compute[0]
+	bf16FMA, bf16Dot := f32, f32
+	bf16FMA.DType = "bf16"
+	bf16Dot.DType, bf16Dot.Unit, bf16Dot.TheoreticalGFLOPS, bf16Dot.EmpiricalGFLOPS = "bf16", peak.UnitAVX512BF16, 390.4, 350
+	vnni := bf16Dot
+	vnni.DType, vnni.Unit, vnni.TheoreticalGFLOPS, vnni.EmpiricalGFLOPS = "i8", peak.UnitAVX512VNNI, 780.8, 700
+	run.Peaks.Compute = append(run.Peaks.Compute, bf16FMA, bf16Dot, vnni)
+
+	roofs := func(run *result.Run) []string {
+		var s []string
+		for _, cc := range deviceCeilings(run, chartGroups(run)[0]).Compute {
+			s = append(s, cc.label())
+		}
+		return s
+	}
+	want := []string{"f32/bf16 peak 195 GFLOP/s", "f32/bf16 FMA kernel 190 GFLOP/s"}
+	if got := roofs(run); !slices.Equal(got, want) {
+		t.Errorf("f32 results only: roofs %q, want %q", got, want)
+	}
+
+	bf16 := run.Results[0] // the f32 GEMM, now in bf16 on VDPBF16PS
+	bf16.DType = "bf16"
+	bf16.Ceilings(bf16Dot, run.Peaks.Bandwidth[0])
+	run.Results = append(run.Results, bf16)
+	want = []string{"bf16 avx512-bf16 peak 390 GFLOP/s", "bf16 avx512-bf16 kernel 350 GFLOP/s", "f32/bf16 peak 195 GFLOP/s", "f32/bf16 FMA kernel 190 GFLOP/s"}
+	if got := roofs(run); !slices.Equal(got, want) {
+		t.Errorf("with a bf16 result on avx512-bf16: roofs %q, want %q", got, want)
 	}
 }

@@ -187,7 +187,8 @@ type HostUse struct {
 // PeakRef names the ceilings a result is a share of.
 type PeakRef struct {
 	// ComputeUnit is the unit whose peak the compute shares are of
-	// (peak.UnitFMA, peak.UnitAMXBF16, …); absent for f32/f64 FMA peaks
+	// (peak.UnitFMA, peak.UnitAMXBF16, …) of a CPU result; absent for a
+	// GPU's (its peak's formula names the cores), where no peak is known,
 	// and in older files. ComputeUnitNote says why that unit when the
 	// kernel did not name it.
 	ComputeUnit              string  `json:"compute_unit,omitempty"`
