@@ -99,11 +99,76 @@ const CodeCodePath = "code_path_below_machine"
 // back or resumed is checked again.
 func CheckCodePaths(run *result.Run) {
 	for i := range run.Backends {
-		run.Backends[i].Findings = nil
-		if f, ok := CodePathFinding(run.Machine, run.Backends[i]); ok {
-			run.Backends[i].Findings = append(run.Backends[i].Findings, f)
+		b := &run.Backends[i]
+		b.Findings = nil
+		f, ok := CodePathFinding(run.Machine, *b)
+		if !ok {
+			continue
+		}
+		if r := fasterThanPath(run, *b); r != nil {
+			f.Text += fmt.Sprintf(" Not every routine is held to it: %s %s %s on %s reached %s here, so its results are checked one by one.",
+				r.Op, r.DType, r.Shape, peak.ThreadsText(r.Threads), units.Percent(r.Share.Roofline))
+		}
+		b.Findings = append(b.Findings, f)
+	}
+}
+
+// pathReachMargin is how far above a code path's reach a result must be
+// to show that it ran wider code: the reach is a ratio of vector widths,
+// "about" what a path allows, and results carry their noise.
+const pathReachMargin = 1.25
+
+// PathReach is the share of the compute peak of m that backend b's code
+// path allows at most (its vector width over the machine's, halved without
+// FMA); ok is false where the path is unknown or no narrower than m's.
+func PathReach(m peak.Machine, b result.BackendInfo) (reach float64, ok bool) {
+	if m.SIMDBits <= 0 {
+		return 0, false
+	}
+	cp, ok := ParseCodePath(b.Details["code_path"])
+	if !ok {
+		return 0, false
+	}
+	machineFMA := m.Arch != "amd64" || slices.Contains(m.Features, "fma")
+	noFMA := !cp.FMA && machineFMA
+	if cp.Bits >= m.SIMDBits && !noFMA {
+		return 0, false
+	}
+	reach = float64(cp.Bits) / float64(m.SIMDBits)
+	if noFMA {
+		reach /= 2
+	}
+	return min(reach, 1), true
+}
+
+// BeyondPath reports whether result r went clearly past what its
+// backend's code path allows: a library that names one path and runs some
+// routines on wider kernels (MKL's def path with its Zen kernels, from
+// 2020 Update 1) is not held back by the path on those.
+func BeyondPath(m peak.Machine, b result.BackendInfo, r *result.Result) bool {
+	reach, ok := PathReach(m, b)
+	return ok && fmaBound(r) && r.Share.Roofline > reach*pathReachMargin
+}
+
+// fmaBound says whether r is a correct CPU result bound by the FMA peak:
+// the one code-path widths are compared with (a bf16 or int8 result's
+// share is of another unit's).
+func fmaBound(r *result.Result) bool {
+	u := r.Peak.ComputeUnit
+	return r.Correct() && r.OnCPU() && r.Peak.Bound == "compute" && (u == "" || u == peak.UnitFMA) && codePathCovers(r.Backend, r.Op)
+}
+
+// fasterThanPath is b's fastest result in run (by share of the compute
+// peak) that went past its code path's reach, or nil.
+func fasterThanPath(run *result.Run, b result.BackendInfo) *result.Result {
+	var best *result.Result
+	for i := range run.Results {
+		r := &run.Results[i]
+		if r.Backend == b.Name && BeyondPath(run.Machine, b, r) && (best == nil || r.Share.Roofline > best.Share.Roofline) {
+			best = r
 		}
 	}
+	return best
 }
 
 // CodePathFinding returns a finding when backend b's code path computes
@@ -115,26 +180,16 @@ func CodePathFinding(m peak.Machine, b result.BackendInfo) (result.Finding, bool
 	if !b.Available || !platform.NamesHost(b.Device) || b.Name == "netlib" || m.SIMDBits <= 0 {
 		return result.Finding{}, false
 	}
-	raw := b.Details["code_path"]
-	cp, ok := ParseCodePath(raw)
+	reach, ok := PathReach(m, b)
 	if !ok {
 		return result.Finding{}, false
 	}
-	machineFMA := m.Arch != "amd64" || slices.Contains(m.Features, "fma")
-	narrow := cp.Bits < m.SIMDBits
-	noFMA := !cp.FMA && machineFMA
-	if !narrow && !noFMA {
-		return result.Finding{}, false
-	}
+	raw := b.Details["code_path"]
+	cp, _ := ParseCodePath(raw)
 	what := fmt.Sprintf("%d-bit vectors", cp.Bits)
 	if !cp.FMA {
 		what += " without FMA"
 	}
-	reach := float64(cp.Bits) / float64(m.SIMDBits)
-	if noFMA {
-		reach /= 2
-	}
-	reach = min(reach, 1)
 	f := result.Finding{
 		Code: CodeCodePath,
 		Text: fmt.Sprintf("%s took its %s code path (%s) on a machine whose cores run %d-bit FMAs at full rate: its compute-bound results can reach about %s of the compute peak.",

@@ -318,10 +318,13 @@ func (d *diagnosis) overhead(r *result.Result, fit overheadFit, fixedShare float
 }
 
 // codePath carries the backend's code-path finding (CheckCodePaths) onto
-// its compute-bound results that fall short of the compute peak.
+// its compute-bound results that fall short of the compute peak, but for
+// those faster than the path allows (BeyondPath), which it did not hold
+// back.
 func (d *diagnosis) codePath(r *result.Result, _ float64) (result.Finding, bool) {
 	b := d.backends[r.Backend]
-	if b == nil || r.Peak.Bound != "compute" || r.Share.Roofline >= codePathShare || !codePathCovers(r.Backend, r.Op) {
+	if b == nil || r.Peak.Bound != "compute" || r.Share.Roofline >= codePathShare || !codePathCovers(r.Backend, r.Op) ||
+		BeyondPath(d.run.Machine, *b, r) {
 		return result.Finding{}, false
 	}
 	for _, f := range b.Findings {

@@ -184,6 +184,29 @@ func TestDiagnoseCodePath(t *testing.T) {
 	}
 }
 
+// A code path's reach is checked against the library's own results: MKL
+// 2020 Update 4 names its def path (128-bit, no FMA: 12.5% of two 512-bit
+// FMA units) on the Zen 5 VM, and its SGEMM reached 35–41% there through
+// the Zen kernels of that path. A result past the reach does not get the
+// finding, one within it does, and the backend's finding says which went
+// past.
+func TestDiagnoseCodePathRefuted(t *testing.T) {
+	run := cpuRun(computeResult("mkl", 200), computeResult("mkl", 40))
+	run.Results[1].Op, run.Results[1].Shape = "conv2d", "1x64x56x56:64x3x3"
+	run.Machine = peak.Machine{Vendor: "AuthenticAMD", Family: 26, ModelID: 2, Microarch: "Zen 5", Arch: "amd64",
+		SIMDBits: 512, FMAUnits: 2, Features: []string{"avx2", "fma", "avx512f"}}
+	run.Backends = []result.BackendInfo{{Name: "mkl", Available: true, Device: "cpu"}}
+	run.Backends[0].Details = map[string]string{"code_path": "def (libmkl_def.so; x)"}
+	CheckCodePaths(run)
+	Diagnose(run)
+	if f := run.Backends[0].Findings; len(f) != 1 || !strings.Contains(f[0].Text, "about 12.5%") ||
+		!strings.Contains(f[0].Text, "gemm f32 1024x1024x1024 on 2 threads reached 40.6%") {
+		t.Errorf("backend findings %+v", f)
+	}
+	noFinding(t, &run.Results[0], CodeCodePath)
+	mustFinding(t, &run.Results[1], CodeCodePath)
+}
+
 // Recorded on the Intel Xeon VM before the workers set their BLAS's
 // threads: PyTorch's "1-thread" SGEMM kept both cores busy; and a 2-thread
 // run of a library that used one.
