@@ -10,7 +10,8 @@ import (
 	"github.com/peakbench/peakbench/bench/result"
 )
 
-// summaryCells are a Best as the text printers show it.
+// summaryCells are a Best as the text printers show it: GB/s beside
+// GFLOP/s, which for an op without FLOPs is "-" as in the main table.
 func summaryCells(b result.Best) []string {
 	threads := fmt.Sprint(b.Threads)
 	shape := b.Shape
@@ -18,7 +19,7 @@ func summaryCells(b result.Best) []string {
 		shape += " (cold)"
 	}
 	if b.Best == nil {
-		return []string{b.Op, b.DType, shape, threads, "none correct", "", "", "", ""}
+		return []string{b.Op, b.DType, shape, threads, "none correct", "", "", "", "", ""}
 	}
 	next := ""
 	if b.Next != nil {
@@ -28,10 +29,10 @@ func summaryCells(b result.Best) []string {
 	if diagnose.OverBound(b.Best) {
 		share += " !"
 	}
-	return []string{b.Op, b.DType, shape, threads, b.Best.Series(), units.Sig(b.Best.GFLOPS), share, result.BoundName(b.Best), next}
+	return []string{b.Op, b.DType, shape, threads, b.Best.Series(), gflopsText(b.Best), units.Sig(b.Best.GBPS), share, result.BoundName(b.Best), next}
 }
 
-var summaryHeader = []string{"op", "dtype", "shape", "threads", "best", "GFLOP/s", "%peak", "of", "faster than"}
+var summaryHeader = []string{"op", "dtype", "shape", "threads", "best", "GFLOP/s", "GB/s", "%peak", "of", "faster than"}
 
 // writeMarkdownSummary writes the best backend per workload and its share of
 // peak as a Markdown table.
@@ -42,7 +43,7 @@ func writeMarkdownSummary(w io.Writer, run *result.Run) {
 	}
 	fmt.Fprintf(w, "### Best backend per workload\n\n")
 	fmt.Fprintf(w, "| %s |\n", strings.Join(summaryHeader, " | "))
-	fmt.Fprintf(w, "|---|---|---|---:|---|---:|---:|---|---|\n")
+	fmt.Fprintf(w, "|---|---|---|---:|---|---:|---:|---:|---|---|\n")
 	for _, b := range bests {
 		c := summaryCells(b)
 		for j := range c {

@@ -148,7 +148,11 @@ func heatCellOf(r *result.Result, fastest float64) heatCell {
 			c.Ratio = fmt.Sprintf("×%.2f", fastest/r.MedianNS)
 		}
 	}
-	lines := []string{fmt.Sprintf("%s: %s, %s GFLOP/s, %s GB/s; %s of %s", r.Label(), units.Duration(r.MedianNS), units.Sig(r.GFLOPS), units.Sig(r.GBPS), units.Percent(r.Share.Roofline), result.BoundName(r))}
+	rate := units.Sig(r.GFLOPS) + " GFLOP/s, "
+	if noFLOPs(r) {
+		rate = ""
+	}
+	lines := []string{fmt.Sprintf("%s: %s, %s%s GB/s; %s of %s", r.Label(), units.Duration(r.MedianNS), rate, units.Sig(r.GBPS), units.Percent(r.Share.Roofline), result.BoundName(r))}
 	for _, f := range r.Findings {
 		l := f.Text
 		if f.Evidence != "" {

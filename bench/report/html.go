@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/peakbench/peakbench/bench/compare"
 	"github.com/peakbench/peakbench/bench/diagnose"
 	"github.com/peakbench/peakbench/bench/internal/units"
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
 )
 
@@ -284,9 +286,9 @@ func opOrder(runs []RunFile) []string {
 }
 
 func peakTables(run *result.Run) (compute, bw table) {
-	compute.Head = heads("dtype", "threads", "theoretical GFLOP/s", "how (formula)", "clock GHz", "FLOP/cycle/core", "measured GFLOP/s", "measured / theoretical", "kernel")
+	compute.Head = heads("dtype", "unit", "threads", "theoretical GFLOP/s", "how (formula)", "clock GHz", "FLOP/cycle/core", "measured GFLOP/s", "measured / theoretical", "kernel")
 	for _, c := range run.Peaks.Compute {
-		compute.Rows = append(compute.Rows, []cell{txt(c.DType), num(strconv.Itoa(c.Threads)), num(units.Sig(c.TheoreticalGFLOPS)),
+		compute.Rows = append(compute.Rows, []cell{txt(c.DType), txt(c.UnitName()), num(strconv.Itoa(c.Threads)), num(units.Sig(c.TheoreticalGFLOPS)),
 			long(c.Formula), num(fmt.Sprintf("%.3f", c.ClockGHz)), num(units.Sig(c.FLOPsPerCycle)), num(units.Sig(c.EmpiricalGFLOPS)),
 			num(units.Percent(result.Ratio(c.EmpiricalGFLOPS, c.TheoreticalGFLOPS))), long(c.Kernel)})
 	}
@@ -370,16 +372,7 @@ func machineTable(runs []RunFile, labels []string) table {
 			}
 			return fmt.Sprintf("%.3f GHz (TSC)", r.Machine.NominalGHz)
 		}},
-		{"measured clock", func(r *result.Run) string {
-			var cs []string
-			for _, c := range r.Peaks.Compute {
-				s := fmt.Sprintf("%.3f GHz (%d threads)", c.ClockGHz, c.Threads)
-				if !slices.Contains(cs, s) {
-					cs = append(cs, s)
-				}
-			}
-			return strings.Join(cs, ", ")
-		}},
+		{"measured clock", func(r *result.Run) string { return measuredClocks(r.Peaks.Compute) }},
 		{"features", func(r *result.Run) string { return strings.Join(r.Machine.Features, " ") }},
 	}
 	for _, row := range rows {
@@ -390,6 +383,47 @@ func machineTable(runs []RunFile, labels []string) table {
 		t.Rows = append(t.Rows, cs)
 	}
 	return t
+}
+
+// clockHow finds, in a compute peak's formula, what its clock was read
+// under ("clock under 512-bit FMAs", "integer clock"): ComputePeak has no
+// field for it.
+var clockHow = regexp.MustCompile(`GHz \(((?:clock under|integer clock)[^()]*)\)`)
+
+// measuredClocks lists the compute peaks' clocks, each with what it was
+// read under, its thread count and the units whose peaks take it:
+// "3.378 GHz (clock under 512-bit FMAs, 1 thread; fma)". One thread count
+// has a clock per unit measured, read at different times.
+func measuredClocks(cs []peak.ComputePeak) string {
+	type clock struct {
+		threads int
+		ghz     float64
+		how     string
+		units   []string
+	}
+	var clocks []*clock
+	for _, c := range cs {
+		how := ""
+		if m := clockHow.FindStringSubmatch(c.Formula); m != nil {
+			how = m[1]
+		}
+		i := slices.IndexFunc(clocks, func(k *clock) bool { return k.threads == c.Threads && k.ghz == c.ClockGHz && k.how == how })
+		if i < 0 {
+			clocks, i = append(clocks, &clock{threads: c.Threads, ghz: c.ClockGHz, how: how}), len(clocks)
+		}
+		if u := c.UnitName(); !slices.Contains(clocks[i].units, u) {
+			clocks[i].units = append(clocks[i].units, u)
+		}
+	}
+	out := make([]string, len(clocks))
+	for i, k := range clocks {
+		who := peak.ThreadsText(k.threads)
+		if k.how != "" {
+			who = k.how + ", " + who
+		}
+		out[i] = fmt.Sprintf("%.3f GHz (%s; %s)", k.ghz, who, strings.Join(k.units, ", "))
+	}
+	return strings.Join(out, "; ")
 }
 
 func envTable(runs []RunFile, labels []string) table {
@@ -483,13 +517,13 @@ func summaryTable(runs []RunFile, labels []string) table {
 	}
 	var t table
 	if len(runs) == 1 {
-		t.Head = heads("op", "dtype", "shape", "threads", "best backend", "GFLOP/s", "% of peak", "of", "faster than next", "correct")
+		t.Head = heads("op", "dtype", "shape", "threads", "best backend", "GFLOP/s", "GB/s", "% of peak", "of", "faster than next", "correct")
 	} else {
 		t.Groups = []span{{"", 4}}
 		t.Head = heads("op", "dtype", "shape", "threads")
 		for _, l := range labels {
-			t.Groups = append(t.Groups, span{l, 3})
-			t.Head = append(t.Head, heads("best", "GFLOP/s", "% of peak")...)
+			t.Groups = append(t.Groups, span{l, 4})
+			t.Head = append(t.Head, heads("best", "GFLOP/s", "GB/s", "% of peak")...)
 		}
 	}
 	for _, w := range workloads(runs) {
@@ -498,12 +532,12 @@ func summaryTable(runs []RunFile, labels []string) table {
 			b, ok := best[i][w]
 			switch {
 			case !ok:
-				row = append(row, cell{Text: "not run", Class: "muted"}, txt(""), txt(""))
+				row = append(row, cell{Text: "not run", Class: "muted"}, txt(""), txt(""), txt(""))
 			case b.Best == nil:
-				row = append(row, cell{Text: "none correct", Class: "bad"}, txt(""), txt(""))
+				row = append(row, cell{Text: "none correct", Class: "bad"}, txt(""), txt(""), txt(""))
 			default:
 				sc := resultShareCell(b.Best)
-				row = append(row, cell{Text: b.Best.Series(), Class: "key"}, num(units.Sig(b.Best.GFLOPS)), sc)
+				row = append(row, cell{Text: b.Best.Series(), Class: "key"}, num(gflopsText(b.Best)), num(units.Sig(b.Best.GBPS)), sc)
 			}
 			if len(runs) == 1 {
 				if b.Best == nil {
@@ -558,9 +592,12 @@ func opTable(runs []RunFile, labels []string, op string) table {
 				spread.Title = strings.TrimPrefix(spread.Title+"; ", "; ") + fmt.Sprintf("clock %s off its start-of-run %s GHz (%s before, %s after)",
 					units.SignedPercent(d.Drift), units.GHz(d.StartGHz), units.GHz(d.BeforeGHz), units.GHz(d.AfterGHz))
 			}
-			row = append(row, num(units.Duration(r.MedianNS)), spread, num(units.Sig(r.GFLOPS)), num(units.Sig(r.GBPS)), num(units.Sig(r.Intensity)),
-				resultShareCell(r), txt(result.BoundName(r)), num(units.Percent(r.Share.ComputeTheoretical)),
-				num(units.Percent(r.Share.ComputeEmpirical)), num(units.Percent(r.Share.Bandwidth)), referenceCell(r))
+			compT, compE := units.Percent(r.Share.ComputeTheoretical), units.Percent(r.Share.ComputeEmpirical)
+			if noFLOPs(r) { // no share of a compute peak, as no GFLOP/s
+				compT, compE = "-", "-"
+			}
+			row = append(row, num(units.Duration(r.MedianNS)), spread, num(gflopsText(r)), num(units.Sig(r.GBPS)), num(units.Sig(r.Intensity)),
+				resultShareCell(r), txt(result.BoundName(r)), num(compT), num(compE), num(units.Percent(r.Share.Bandwidth)), referenceCell(r))
 			if mem {
 				row = append(row, memoryCell(r))
 			}
@@ -622,7 +659,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 			case !r.Verified:
 				row = append(row, cell{Text: "wrong", Class: "bad", Title: fmt.Sprintf("error %.2g > tolerance %.2g", r.MaxRelErr, r.Tolerance)}, txt(""), txt(""))
 			default:
-				row = append(row, num(units.Duration(r.MedianNS)), num(units.Sig(r.GFLOPS)), resultShareCell(r))
+				row = append(row, num(units.Duration(r.MedianNS)), num(gflopsText(r)), resultShareCell(r))
 			}
 			if i > 0 {
 				d, ok := deltas[i][k]
@@ -652,6 +689,9 @@ func opTable(runs []RunFile, labels []string, op string) table {
 func resultShareCell(r *result.Result) cell {
 	c := shareCell(r.Share.Roofline)
 	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", units.Percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.RooflineGFLOPS))
+	if noFLOPs(r) { // its roofline bound is 0 GFLOP/s: it is a share of bandwidth
+		c.Title = fmt.Sprintf("%s of the %s bound (%s GB/s)", units.Percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.BandwidthGBPS))
+	}
 	if diagnose.OverBound(r) {
 		c.Text += " !"
 		c.Class += " bad"

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,5 +132,39 @@ func TestHTMLGlance(t *testing.T) {
 		if !strings.Contains(heat, want) {
 			t.Errorf("glance section lacks %q", want)
 		}
+	}
+}
+
+// The HTML peaks name each compute unit, and each measured clock says what
+// it was read under, on how many threads and for which units' peaks.
+func TestHTMLPeaksNameUnits(t *testing.T) {
+	run := resulttest.Fixture()
+	lowpPeaks(run)
+	v, err := buildView([]RunFile{{Run: run}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := v.Runs[0].Compute
+	if c.Head[1].Text != "unit" {
+		t.Fatalf("compute peaks' columns: %v", c.Head)
+	}
+	var got []string
+	for _, r := range c.Rows {
+		got = append(got, r[0].Text+" "+r[1].Text)
+	}
+	if want := []string{"f32 fma", "f32 fma", "bf16 fma", "bf16 avx512-bf16", "i8 avx512-vnni", "i8 avx-vnni", "i8 avx2-int8", "i8 amx-int8"}; !slices.Equal(got, want) {
+		t.Errorf("compute peaks' units %q, want %q", got, want)
+	}
+	var clock string
+	for _, r := range v.Machine.Rows {
+		if r[0].Text == "measured clock" {
+			clock = r[1].Text
+		}
+	}
+	want := "3.050 GHz (2 threads; fma); 3.378 GHz (clock under 512-bit FMAs, 1 thread; fma); " +
+		"3.381 GHz (clock under 512-bit FMAs, 1 thread; avx512-bf16, avx512-vnni); " +
+		"3.441 GHz (clock under 256-bit FMAs, 1 thread; avx-vnni, avx2-int8); 3.200 GHz (integer clock, 1 thread; amx-int8)"
+	if clock != want {
+		t.Errorf("measured clock\n%q, want\n%q", clock, want)
 	}
 }

@@ -59,7 +59,7 @@ func rowOf(r *result.Result) row {
 	if r.ClockDrift != nil {
 		rw.spread += " clock"
 	}
-	rw.gflops = units.Sig(r.GFLOPS)
+	rw.gflops = gflopsText(r)
 	rw.gbps = units.Sig(r.GBPS)
 	rw.peak = fmt.Sprintf("%.1f%%", 100*r.Share.Roofline)
 	if diagnose.OverBound(r) {
@@ -79,6 +79,20 @@ func rowOf(r *result.Result) row {
 	return rw
 }
 
+// noFLOPs says whether r does no floating-point work (the sparse format
+// conversions): GB/s measures it, not GFLOP/s, and its share of the
+// roofline is its share of bandwidth (result.Ceilings).
+func noFLOPs(r *result.Result) bool { return r.FLOPs == 0 && r.Bytes > 0 }
+
+// gflopsText is r's GFLOP/s in a table cell: "-" for an op without
+// FLOPs, whose 0 would read as a result that did nothing.
+func gflopsText(r *result.Result) string {
+	if noFLOPs(r) {
+		return "-"
+	}
+	return units.Sig(r.GFLOPS)
+}
+
 // columns says which optional columns a run's tables have: %ref when some
 // result has a reference stream, why when some has findings.
 type columns struct{ ref, why bool }
@@ -88,24 +102,38 @@ func columnsOf(run *result.Run) columns {
 }
 
 // cells lists the columns of result r (the header when r is nil) as row
-// rw shows them: -mem's and -vs's cells, when the run has them, before
-// verified.
-func (rw row) cells(run *result.Run, c columns, r *result.Result) []string {
-	out := []string{rw.backend, rw.op, rw.dtype, rw.shape, rw.threads, rw.time, rw.spread, rw.gflops, rw.gbps, rw.peak}
-	if c.ref {
-		out = append(out, rw.ref)
+// rw shows them: -mem's, -vs's and the accuracy cells, when the run has
+// them, before verified. num says which columns hold figures (Markdown
+// aligns them right); it depends on the run's columns, not on r.
+func (rw row) cells(run *result.Run, c columns, r *result.Result) (out []string, num []bool) {
+	add := func(v string, isNum bool) {
+		out, num = append(out, v), append(num, isNum)
 	}
-	out = append(out, rw.bound)
+	for _, v := range []string{rw.backend, rw.op, rw.dtype, rw.shape} {
+		add(v, false)
+	}
+	for _, v := range []string{rw.threads, rw.time, rw.spread, rw.gflops, rw.gbps, rw.peak} {
+		add(v, true)
+	}
+	if c.ref {
+		add(rw.ref, true)
+	}
+	add(rw.bound, false)
 	for _, cell := range []func(*result.Run, *result.Result) (string, bool){memCell, vsCell, quantCell} {
 		if v, ok := cell(run, r); ok {
-			out = append(out, v)
+			add(v, true) // "+3 MiB, 12 allocs/op", "1.52×", "48.1 dB, max 0.0039"
 		}
 	}
-	out = append(out, rw.verified)
+	add(rw.verified, false)
 	if c.why {
-		out = append(out, rw.why)
+		add(rw.why, false)
 	}
-	return out
+	return out, num
+}
+
+// hasNoFLOPs says whether any result does no floating-point work.
+func hasNoFLOPs(run *result.Run) bool {
+	return slices.ContainsFunc(run.Results, func(r result.Result) bool { return noFLOPs(&r) })
 }
 
 // hasReference says whether any result carries a reference stream's share.
@@ -126,10 +154,12 @@ func writeTable(w io.Writer, run *result.Run) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	cols := columnsOf(run)
-	fmt.Fprintln(tw, strings.Join(upper(header.cells(run, cols, nil)), "\t"))
+	head, _ := header.cells(run, cols, nil)
+	fmt.Fprintln(tw, strings.Join(upper(head), "\t"))
 	for i := range run.Results {
 		r := &run.Results[i]
-		fmt.Fprintln(tw, strings.Join(rowOf(r).cells(run, cols, r), "\t"))
+		c, _ := rowOf(r).cells(run, cols, r)
+		fmt.Fprintln(tw, strings.Join(c, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -161,23 +191,19 @@ func writeMarkdown(w io.Writer, run *result.Run) error {
 	writeMarkdownSpeedups(w, run) // -vs (speedup.go)
 	fmt.Fprintf(w, "### All results\n\n")
 	cols := columnsOf(run)
-	cells := header.cells(run, cols, nil)
+	cells, num := header.cells(run, cols, nil)
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	align := make([]string, len(cells))
-	text := 2 // of, verified
-	if cols.why {
-		text++
-	}
 	for i := range align {
 		align[i] = "---"
-		if i >= 4 && i < len(cells)-text { // threads … %peak (and %ref)
+		if num[i] {
 			align[i] = "---:"
 		}
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
 	for i := range run.Results {
 		r := &run.Results[i]
-		c := rowOf(r).cells(run, cols, r)
+		c, _ := rowOf(r).cells(run, cols, r)
 		for j := range c {
 			c[j] = strings.ReplaceAll(c[j], "|", `\|`)
 		}
@@ -218,8 +244,10 @@ func machineLine(run *result.Run) string {
 func peakLines(run *result.Run) []string {
 	var out []string
 	for _, c := range run.Peaks.Compute {
-		out = append(out, fmt.Sprintf("peak %s, %s: %s GFLOP/s theoretical (%s), %s measured (%s)",
-			c.DType, peak.ThreadsText(c.Threads), units.Sig(c.TheoreticalGFLOPS), c.Formula, units.Sig(c.EmpiricalGFLOPS), c.Kernel))
+		// The unit tells apart the peaks of one dtype (bf16 on fma and on
+		// avx512-bf16; i8 on three units).
+		out = append(out, fmt.Sprintf("peak %s on %s, %s: %s GFLOP/s theoretical (%s), %s measured (%s)",
+			c.DType, c.UnitName(), peak.ThreadsText(c.Threads), units.Sig(c.TheoreticalGFLOPS), c.Formula, units.Sig(c.EmpiricalGFLOPS), c.Kernel))
 	}
 	out = append(out, bandwidthLines(run.Peaks.Bandwidth)...)
 	for _, g := range run.Peaks.GPUs { // GPU results are shares of their GPU's peaks
@@ -289,6 +317,9 @@ func bandwidthLines(bws []peak.BandwidthPeak) []string {
 func footer(run *result.Run) []string {
 	var out []string
 	out = append(out, "%peak: achieved GFLOP/s over the roofline bound min(compute peak, intensity × bandwidth of the level the data lives in, measured with the workload's mix of loads and stores: triad, update, copy or read); \"of\" names the bound.")
+	if hasNoFLOPs(run) {
+		out = append(out, "GFLOP/s \"-\": an op without floating-point work (a sparse format conversion); its %peak is its share of the bandwidth bound.")
+	}
 	if hasReference(run) {
 		out = append(out, "%ref: achieved GB/s over that of a stream of the same pattern and bytes (by the kernel that set its level's peak), sampled interleaved with the backends (the peaks are the best of a few runs at the start).")
 	}
@@ -377,21 +408,35 @@ func describe(b result.BackendInfo) string {
 	return s
 }
 
+// csvHeader names the CSV's columns as the JSON names the fields (peak's
+// without the prefix, share's with share_), but samples (the count of
+// samples_ns), over_bound and clock_drift (its drift); docs/results-format.md
+// lists them. New columns go at the end, so that old readers still work.
 var csvHeader = []string{"backend", "device", "op", "dtype", "shape", "threads", "cache", "iters_per_sample", "samples",
 	"median_ns", "min_ns", "max_ns", "iqr_ns", "spread", "noisy", "flops", "bytes", "gflops", "gbps", "intensity",
 	"verified", "max_rel_err", "tolerance", "bound", "bandwidth_level", "roofline_gflops",
 	"share_compute_theoretical", "share_compute_empirical", "share_bandwidth", "share_roofline", "error",
-	"algorithm", "implementation", "footprint_bytes", "over_bound", "clock_drift", "quant_sqnr_db", "quant_max_abs_err"}
+	"algorithm", "implementation", "footprint_bytes", "over_bound", "clock_drift", "quant_sqnr_db", "quant_max_abs_err",
+	// which ceilings the shares are of
+	"compute_unit", "compute_theoretical_gflops", "compute_empirical_gflops", "bandwidth_pattern", "bandwidth_gbps",
+	"reference_gbps", "reference", "share_reference"}
 
 func writeCSV(w io.Writer, run *result.Run) error {
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	opt := func(v float64) string { // empty where the JSON omits the field
+		if v == 0 {
+			return ""
+		}
+		return g(v)
+	}
 	for _, r := range run.Results {
 		drift := ""
 		if r.ClockDrift != nil {
 			drift = g(r.ClockDrift.Drift)
 		}
+		p := r.Peak
 		cw.Write([]string{r.Backend, r.Device, r.Op, r.DType, r.Shape, strconv.Itoa(r.Threads), r.Cache,
 			strconv.Itoa(r.Iters), strconv.Itoa(len(r.SamplesNS)),
 			g(r.MedianNS), g(r.MinNS), g(r.MaxNS), g(r.IQRNS), g(r.Spread), strconv.FormatBool(r.Noisy),
@@ -399,7 +444,9 @@ func writeCSV(w io.Writer, run *result.Run) error {
 			strconv.FormatBool(r.Verified), g(r.MaxRelErr), g(r.Tolerance), r.Peak.Bound, r.Peak.BandwidthLevel, g(r.Peak.RooflineGFLOPS),
 			g(r.Share.ComputeTheoretical), g(r.Share.ComputeEmpirical), g(r.Share.Bandwidth), g(r.Share.Roofline), r.Error,
 			r.Algorithm, r.Implementation, g(r.Footprint), strconv.FormatBool(diagnose.OverBound(&r)), drift,
-			quantCSV(&r)[0], quantCSV(&r)[1]})
+			quantCSV(&r)[0], quantCSV(&r)[1],
+			p.ComputeUnit, g(p.ComputeTheoreticalGFLOPS), g(p.ComputeEmpiricalGFLOPS), p.BandwidthPattern, g(p.BandwidthGBPS),
+			opt(p.ReferenceGBPS), p.Reference, opt(r.Share.Reference)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -409,6 +456,8 @@ func writeCSV(w io.Writer, run *result.Run) error {
 // benchstat compares runs directly:
 //
 //	BenchmarkGemm/backend=go/dtype=f32/shape=512x512x512/threads=2  N  ns/op  GFLOP/s  GB/s  %peak
+//
+// An op without FLOPs has no GFLOP/s, and its %peak is of bandwidth.
 func writeGoBench(w io.Writer, run *result.Run) error {
 	m := run.Machine
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/peakbench/peakbench\ncpu: %s\n", m.OS, m.Arch, m.Model)
@@ -430,9 +479,14 @@ func writeGoBench(w io.Writer, run *result.Run) error {
 			name += "/cache=cold"
 		}
 		for _, ns := range r.SamplesNS {
-			gflops := r.FLOPs / ns
-			fmt.Fprintf(w, "%s\t%d\t%s ns/op\t%s GFLOP/s\t%s GB/s\t%s %%peak\n", name, r.Iters,
-				strconv.FormatFloat(ns, 'f', -1, 64), sig5(gflops), sig5(r.Bytes/ns), sig5(100*result.Ratio(gflops, r.Peak.RooflineGFLOPS)))
+			gflops, gbps := r.FLOPs/ns, r.Bytes/ns
+			rate := sig5(gflops) + " GFLOP/s\t"
+			share := result.Ratio(gflops, r.Peak.RooflineGFLOPS)
+			if noFLOPs(&r) { // no GFLOP/s to show; bound by memory alone, as result.Ceilings has it
+				rate, share = "", result.Ratio(gbps, r.Peak.BandwidthGBPS)
+			}
+			fmt.Fprintf(w, "%s\t%d\t%s ns/op\t%s%s GB/s\t%s %%peak\n", name, r.Iters,
+				strconv.FormatFloat(ns, 'f', -1, 64), rate, sig5(gbps), sig5(100*share))
 		}
 	}
 	return nil
