@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/internal/units"
@@ -225,7 +226,8 @@ func clockCheckFor(run *result.Run, threads int) (result.ClockCheck, bool) {
 
 // CheckLines says what the run's checks found, most serious first: model
 // errors (grouped by likely cause: a line "  likely cause: …", then its
-// results "    - …"), clock drift, code-path findings; nil when all is
+// results "    - …"), clock drift, peaks measured disturbed, code-path
+// findings; nil when all is
 // well. Standard error gets them at the end of a run, and the table and
 // Markdown footers.
 func CheckLines(run *result.Run) []string {
@@ -256,6 +258,7 @@ func CheckLines(run *result.Run) []string {
 		}
 		out = append(out, "CLOCK DRIFT: "+clockText(c, noise))
 	}
+	out = append(out, DisturbedLines(run)...)
 	for _, b := range run.Backends {
 		for _, f := range b.Findings {
 			line := f.Text
@@ -289,4 +292,85 @@ func bytesF(b float64) string {
 		return "unknown"
 	}
 	return units.Bytes(int(b))
+}
+
+// disturbedSweepShare is the share of a cache sweep's figures taken while
+// a thread waited for a CPU from which the run says so: the sweep's
+// envelope absorbs a few (a -peak on the noisy 2-vCPU VMs often has one
+// of 60), but a run of them reads as a cache's end.
+const disturbedSweepShare = 0.1
+
+// DisturbedLines says, per thread count, which of the peaks a run's
+// shares are of were measured while another process held a CPU: a cache
+// sweep with many such figures (the levels it found, those the machine
+// does not report named), and bandwidth peaks with no undisturbed
+// repetition. -peak prints the same beside its tables; a run has only
+// these lines (CheckLines, and the HTML report's Checks) to show it.
+func DisturbedLines(run *result.Run) []string {
+	var out []string
+	for _, t := range peakThreads(run.Peaks) {
+		var parts []string
+		for _, s := range run.Peaks.Sweeps {
+			if s.Threads != t || len(s.Points) == 0 {
+				continue
+			}
+			n := 0
+			for _, pt := range s.Points {
+				if pt.Disturbed {
+					n++
+				}
+			}
+			if float64(n) < disturbedSweepShare*float64(len(s.Points)) {
+				continue
+			}
+			part := fmt.Sprintf("%d of %d cache-sweep figures", n, len(s.Points))
+			var found, unreported []string
+			for _, c := range run.Peaks.CachesFor(t) {
+				if !c.Found {
+					continue
+				}
+				found = append(found, fmt.Sprintf("%s ~%s", c.Level, units.Bytes(c.EffectiveBytes)))
+				if c.ReportedBytes == 0 {
+					unreported = append(unreported, c.Level)
+				}
+			}
+			if len(found) > 0 {
+				part += " (levels found: " + strings.Join(found, ", ")
+				if len(unreported) > 0 {
+					part += "; the machine reports no " + strings.Join(unreported, " or ")
+				}
+				part += ")"
+			}
+			parts = append(parts, part)
+		}
+		var peaks []string
+		for _, b := range run.Peaks.Bandwidth {
+			if b.Threads == t && b.Disturbed {
+				peaks = append(peaks, b.Level+" "+b.PatternName())
+			}
+		}
+		if len(peaks) > 0 {
+			parts = append(parts, fmt.Sprintf("the %s bandwidth peak(s)", strings.Join(peaks, ", ")))
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("DISTURBED PEAKS: %s: %s were measured while a thread waited for a CPU (another process ran): the cache levels and bandwidths that memory-bound results are shares of may be off; rerun on a quiet machine, or compare with -peak.",
+			peak.ThreadsText(t), strings.Join(parts, " and ")))
+	}
+	return out
+}
+
+// peakThreads lists the thread counts of p's sweeps and bandwidth peaks,
+// ascending.
+func peakThreads(p peak.Peaks) []int {
+	var ts []int
+	for _, s := range p.Sweeps {
+		ts = append(ts, s.Threads)
+	}
+	for _, b := range p.Bandwidth {
+		ts = append(ts, b.Threads)
+	}
+	slices.Sort(ts)
+	return slices.Compact(ts)
 }

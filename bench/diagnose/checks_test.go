@@ -321,3 +321,42 @@ func TestModelLimitCountsTheBoundsNoise(t *testing.T) {
 		t.Errorf("a compute-bound result at 105%% is not flagged (bound %s, limit %g)", c.Peak.Bound, ModelLimit(&c))
 	}
 }
+
+// A cache sweep taken while another process held a CPU (24 of 32 figures
+// on the 2-vCPU Zen 5 VM, with another benchmark running) found levels the
+// machine does not have; the run says so, naming them and the disturbed
+// bandwidth peaks, and says nothing of a sweep with one such figure.
+func TestCheckLinesDisturbedPeaks(t *testing.T) {
+	sweep := func(threads, n, disturbed int) peak.Sweep {
+		s := peak.Sweep{Threads: threads, Pattern: "read"}
+		for i := range n {
+			s.Points = append(s.Points, peak.SweepPoint{Bytes: 4096 << i, GBPS: 100, Disturbed: i < disturbed})
+		}
+		return s
+	}
+	run := &result.Run{Env: result.Env{NoiseTarget: 0.03}, Peaks: peak.Peaks{
+		Sweeps: []peak.Sweep{sweep(1, 30, 1), sweep(2, 32, 24)},
+		Caches: []peak.CacheLevel{
+			{Level: "L2", Threads: 2, Found: true, EffectiveBytes: 90 << 10, ReportedBytes: 1 << 20},
+			{Level: "L4", Threads: 2, Found: true, EffectiveBytes: 1 << 20},
+			{Level: "L3", Threads: 2, ReportedBytes: 32 << 20}, // not found
+		},
+		Bandwidth: []peak.BandwidthPeak{{Level: "L1", Pattern: "read", Threads: 2, GBPS: 300, Disturbed: true},
+			{Level: "DRAM", Pattern: "triad", Threads: 2, GBPS: 30, Disturbed: true}, {Level: "L2", Pattern: "read", Threads: 1, GBPS: 200}},
+	}}
+	lines := CheckLines(run)
+	if len(lines) != 1 {
+		t.Fatalf("lines %q, want one, for 2 threads", lines)
+	}
+	for _, want := range []string{"DISTURBED PEAKS: 2 threads: 24 of 32 cache-sweep figures", "levels found: L2 ~90 KiB, L4 ~1 MiB; the machine reports no L4)",
+		"the L1 read, DRAM triad bandwidth peak(s)", "rerun on a quiet machine"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("%q lacks %q", lines[0], want)
+		}
+	}
+	run.Peaks.Sweeps[1] = sweep(2, 32, 2)
+	run.Peaks.Bandwidth[0].Disturbed, run.Peaks.Bandwidth[1].Disturbed = false, false
+	if lines := CheckLines(run); len(lines) != 0 {
+		t.Errorf("2 of 32 figures disturbed, no peak: %q", lines)
+	}
+}

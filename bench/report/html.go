@@ -102,6 +102,7 @@ type checksView struct {
 	ModelErrors table
 	Clock       table
 	ClockDrift  bool
+	Disturbed   []string // peaks measured while another process held a CPU (diagnose.DisturbedLines)
 	Findings    []result.Finding
 }
 
@@ -732,6 +733,7 @@ func checksOf(run *result.Run, label string) checksView {
 		}
 		c.Clock.Rows = append(c.Clock.Rows, []cell{num(strconv.Itoa(k.Threads)), num(units.GHz(k.StartGHz)), num(end), dc, num(between), num(strconv.Itoa(k.Checks)), num(strconv.Itoa(k.Marked))})
 	}
+	c.Disturbed = diagnose.DisturbedLines(run)
 	for _, b := range run.Backends {
 		c.Findings = append(c.Findings, b.Findings...)
 	}

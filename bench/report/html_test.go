@@ -168,3 +168,17 @@ func TestHTMLPeaksNameUnits(t *testing.T) {
 		t.Errorf("measured clock\n%q, want\n%q", clock, want)
 	}
 }
+
+// A run whose cache sweep was disturbed says so in the HTML report's
+// Checks, as on standard error and in the table (diagnose.DisturbedLines).
+func TestHTMLDisturbedPeaks(t *testing.T) {
+	run := resulttest.Fixture()
+	run.Peaks.Bandwidth[1].Disturbed = true // DRAM triad
+	var b bytes.Buffer
+	if err := WriteHTML(&b, []RunFile{{Run: run}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<p class="bad">DISTURBED PEAKS: 2 threads: the DRAM triad bandwidth peak(s) were measured while a thread waited for a CPU`; !strings.Contains(b.String(), want) {
+		t.Errorf("HTML lacks %q", want)
+	}
+}
