@@ -478,6 +478,9 @@ func writeGoBench(w io.Writer, run *result.Run) error {
 		if r.Cache == "cold" {
 			name += "/cache=cold"
 		}
+		// A name is one field of the line: a space (a -matrix file's
+		// name) would shift the iteration count, and benchstat drop it.
+		name = strings.Join(strings.Fields(name), "_")
 		for _, ns := range r.SamplesNS {
 			gflops, gbps := r.FLOPs/ns, r.Bytes/ns
 			rate := sig5(gflops) + " GFLOP/s\t"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,6 +89,31 @@ func TestGoBenchNoFLOPs(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "GFLOP/s") {
 		t.Error("the ops with FLOPs lost their GFLOP/s")
+	}
+}
+
+// A shape with a space (a -matrix file "my m.mtx") stays one field of its
+// gobench line, where benchstat reads the name, then the iterations.
+func TestGoBenchNameOneField(t *testing.T) {
+	run := resulttest.Fixture()
+	run.Results[0].Shape = "mtx:my m.mtx"
+	var buf bytes.Buffer
+	if err := Write(&buf, run, "gobench"); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if !strings.HasPrefix(l, "Benchmark") {
+			continue
+		}
+		f := strings.Fields(l)
+		if _, err := strconv.Atoi(f[1]); err != nil {
+			t.Errorf("second field %q of %q is not the iteration count", f[1], l)
+		}
+		found = found || strings.Contains(f[0], "shape=mtx:my_m.mtx")
+	}
+	if !found {
+		t.Errorf("no line names the shape mtx:my_m.mtx:\n%s", buf.String())
 	}
 }
 
