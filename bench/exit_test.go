@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -174,5 +176,31 @@ func TestCompareGateFailsWithoutComparableResults(t *testing.T) {
 		if code != c.code || !strings.Contains(lastLine(stderr), c.want) || !strings.Contains(out, "FAIL: no result compared") {
 			t.Errorf("%s: exit %d (want %d), stderr %q, output:\n%s", filepath.Base(c.file), code, c.code, stderr, out)
 		}
+	}
+}
+
+// TestSayStopping: a signal is answered at once, before the call in
+// progress ends, and gives the signals their default back (a second
+// Ctrl-C ends the process); a run that ends by itself says nothing.
+func TestSayStopping(t *testing.T) {
+	var out bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	cancel()
+	sayStopping(ctx, make(chan struct{}), func() { close(stopped) }, &out)
+	select {
+	case <-stopped:
+	default:
+		t.Error("the signals' default was not given back")
+	}
+	if !strings.HasPrefix(out.String(), "peakbench: stopping: the call in progress finishes") || !strings.Contains(out.String(), "a second Ctrl-C ends it now") {
+		t.Errorf("said %q", out.String())
+	}
+	out.Reset()
+	finished := make(chan struct{})
+	close(finished)
+	sayStopping(context.Background(), finished, func() { t.Error("stop called for a run that finished") }, &out)
+	if out.Len() != 0 {
+		t.Errorf("a finished run said %q", out.String())
 	}
 }

@@ -42,9 +42,26 @@ func main() {
 	// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or SSH session) end the
 	// run: the children are stopped, the finished results written.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	finished := make(chan struct{})
+	go sayStopping(ctx, finished, stop, os.Stderr)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	close(finished)
 	stop()
 	os.Exit(exitCode(os.Stderr, err))
+}
+
+// sayStopping tells, as soon as a signal ends the run, that it was heard:
+// a kernel call in progress (a large GEMM being verified takes seconds)
+// finishes before the results are written, and a run silent meanwhile
+// gets killed. Then the signals' default comes back, so a second Ctrl-C
+// ends the process at once; the journal keeps what was measured.
+func sayStopping(ctx context.Context, finished <-chan struct{}, stop func(), stderr io.Writer) {
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		fmt.Fprintln(stderr, "peakbench: stopping: the call in progress finishes, then the results measured so far are written (a second Ctrl-C ends it now; -resume continues from the journal)")
+		stop()
+	}
 }
 
 // exitCode prints err in one line and maps it to the exit status (exit.go):
@@ -79,6 +96,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
+		return err
+	}
+	if err := checkModes(cfg); err != nil { // validate.go
 		return err
 	}
 	applyIdleWait(cfg.idleWait) // finish.go
@@ -119,7 +139,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		}
 	}()
 	defer stopWorkersOn(ctx, backends)()
-	if err := checkMemory(workloads, backends, cfg); err != nil { // validate.go
+	if workloads, err = computable(stderr, workloads, backends); err != nil { // validate.go
+		return err
+	}
+	if err := checkMemory(workloads, backends, cfg); err != nil {
 		return err
 	}
 
@@ -172,6 +195,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	outcome, err := harness.Run(ctx, plan)
 	// The results are the journal's: a resumed run's earlier ones included.
 	rep.Results, rep.ClockEnd = jr.results(outcome.Results), outcome.Clocks
+	if rep.Results == nil {
+		rep.Results = []result.Result{} // "results": [] in the JSON, not null
+	}
 	refused.report(stderr, backends, rep.Results)
 	finishGPU(stderr, rep, backends) // gpu.go: empirical GEMM peaks, NVML details, throttle warnings
 	rep.ModelErrors = diagnose.CheckModel(rep)
@@ -201,6 +227,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 // machine; or one line saying all passed.
 func printChecks(stderr io.Writer, rep *result.Run) {
 	lines := diagnose.CheckLines(rep)
+	if len(lines) == 0 && len(rep.Results) == 0 {
+		return // no result to have passed them
+	}
 	if len(lines) == 0 {
 		progressf(stderr, "checks passed: no result above its roofline bound beyond its noise, no clock drift, every library on the machine's full vector width.")
 		return

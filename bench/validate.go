@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/peakbench/peakbench/bench/backend"
 	"github.com/peakbench/peakbench/bench/backend/worker"
@@ -136,4 +138,81 @@ func parseQuietly(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 		return err
 	}
 	return usagef("%v (%s -h lists the flags)", err, fs.Name())
+}
+
+// computable drops the workloads that no backend of the run declares
+// (backend.Declarer) and names each dropped op and dtype on stderr, with a
+// backend's reason where it gives one, before the peaks are measured: a
+// run that none of its backends could compute was found only after them,
+// as an empty table and exit status 3. None left is a usage error.
+func computable(stderr io.Writer, workloads []workload.Workload, backends []backend.Backend) ([]workload.Workload, error) {
+	if len(workloads) == 0 || len(backends) == 0 {
+		return workloads, nil
+	}
+	var kept []workload.Workload
+	var said []string // "op dtype", in the order first met
+	reasons := map[string]string{}
+	for _, w := range workloads {
+		if slices.ContainsFunc(backends, func(b backend.Backend) bool { return declares(b, w) }) {
+			kept = append(kept, w)
+			continue
+		}
+		key := fmt.Sprintf("%s %s", w.Op, w.DType)
+		if _, ok := reasons[key]; ok {
+			continue
+		}
+		said = append(said, key)
+		reasons[key] = whyNone(backends, w)
+	}
+	if len(kept) == 0 {
+		return nil, usagef("no backend of the run computes %s: %s (-list says what each computes)", strings.Join(said, ", "), reasons[said[0]])
+	}
+	for _, key := range said {
+		fmt.Fprintf(stderr, "peakbench: skipped %s: %s\n", key, reasons[key])
+	}
+	return kept, nil
+}
+
+// declares says whether b declares w's op in w's dtype; a backend that
+// declares nothing (none peakbench ships) is taken at its Prepare's word.
+func declares(b backend.Backend, w workload.Workload) bool {
+	d := backend.DeclaredBy(b)
+	return d == nil || d.Has(w.Op, w.DType)
+}
+
+// whyNone says which backends were asked and, where one explains itself
+// (backend.Explainer), why it does not compute w.
+func whyNone(backends []backend.Backend, w workload.Workload) string {
+	var names, why []string
+	for _, b := range backends {
+		names = append(names, b.Name())
+		if e, ok := b.(backend.Explainer); ok {
+			if r := e.WhyNot(w); r != "" {
+				why = append(why, b.Name()+": "+r)
+			}
+		}
+	}
+	s := names[0] + " does not compute it"
+	if len(names) > 1 {
+		s = "none of " + strings.Join(names, ", ") + " computes it"
+	}
+	if len(why) > 0 {
+		s += " (" + strings.Join(why, "; ") + ")"
+	}
+	return s
+}
+
+// checkModes refuses flags that -peak and -list would otherwise ignore in
+// silence: -peak writes a table or JSON, -list a text list on standard
+// output, and each prints one thing.
+func checkModes(cfg *config) error {
+	switch {
+	case cfg.peak && cfg.list:
+		return usagef("-peak and -list each print one thing: give one of them")
+	case cfg.peak && cfg.format != "table" && cfg.format != "json":
+		return usagef("-peak prints a table or JSON (-format=table or -format=json), not -format=%s", cfg.format)
+	case cfg.list && (cfg.output != "" || cfg.format != "table"):
+		return usagef("-list prints its list on standard output as text: -o and -format do not apply to it")
+	}
+	return nil
 }

@@ -34,6 +34,10 @@ func TestInputsCheckedBeforeWork(t *testing.T) {
 		{args: []string{"-backend=go"}, env: "of", want: []string{`PEAKBENCH_HUGE_PAGES="of"`, "off"}},
 		{args: []string{"-vs=nope"}, want: []string{`-vs: unknown backend "nope"`}},
 		{args: []string{"-backend=go,asm", "-vs=torch"}, want: []string{"-vs: torch is not among the -backend list (go,asm)"}},
+		{args: []string{"-peak", "-list"}, want: []string{"-peak and -list each print one thing"}},
+		{args: []string{"-peak", "-format=csv"}, want: []string{"-peak prints a table or JSON", "not -format=csv"}},
+		{args: []string{"-list", "-o=/tmp/list.txt"}, want: []string{"-list prints its list on standard output", "-o and -format do not apply"}},
+		{args: []string{"-list", "-format=json"}, want: []string{"-list prints its list on standard output"}},
 	} {
 		if c.env != "" {
 			t.Setenv("PEAKBENCH_HUGE_PAGES", c.env)
