@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/peakbench/peakbench/bench/compare"
+	"github.com/peakbench/peakbench/bench/internal/atomicfile"
 	"github.com/peakbench/peakbench/bench/result"
 )
 
@@ -64,6 +67,20 @@ func (b *baselineFlags) check(cfg *config) error {
 // load reads the baseline to compare with before the run, so that a
 // missing one fails at once rather than after the measurements.
 func (b *baselineFlags) load() error {
+	if b.save != "" {
+		// Where the run will be saved is checked now, as -o is: a folder
+		// that cannot be made or written failed only after the run.
+		path, err := compare.BaselinePath(b.save)
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(path), 0o755)
+			if err == nil {
+				err = atomicfile.CheckWritable(path)
+			}
+		}
+		if err != nil {
+			return usagef("-save-baseline: %v (%s sets the folder)", err, compare.BaselineEnv)
+		}
+	}
 	if b.compare == "" {
 		return nil
 	}

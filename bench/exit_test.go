@@ -200,7 +200,26 @@ func TestSayStopping(t *testing.T) {
 	finished := make(chan struct{})
 	close(finished)
 	sayStopping(context.Background(), finished, func() { t.Error("stop called for a run that finished") }, &out)
+	// main closes finished, then cancels the context (its stop): both are
+	// ready when the goroutine looks.
+	sayStopping(ctx, finished, func() { t.Error("stop called for a run that finished") }, &out)
 	if out.Len() != 0 {
 		t.Errorf("a finished run said %q", out.String())
+	}
+}
+
+// TestSaveBaselineFolderCheckedFirst: a baseline folder that cannot be
+// made is a usage error before anything is measured, naming the folder and
+// the variable that sets it; it failed after the whole run.
+func TestSaveBaselineFolderCheckedFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PEAKBENCH_BASELINES", filepath.Join(file, "baselines")) // below a file
+	_, stderr, code := runArgs(t, "-backend=go", "-op=dot", "-size=1Ki", "-save-baseline=x")
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "-save-baseline: mkdir "+file) ||
+		!strings.Contains(stderr, "PEAKBENCH_BASELINES sets the folder") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

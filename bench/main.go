@@ -59,6 +59,11 @@ func sayStopping(ctx context.Context, finished <-chan struct{}, stop func(), std
 	select {
 	case <-finished:
 	case <-ctx.Done():
+		select {
+		case <-finished: // main's stop after the run, not a signal
+			return
+		default:
+		}
 		fmt.Fprintln(stderr, "peakbench: stopping: the call in progress finishes, then the results measured so far are written (a second Ctrl-C ends it now; -resume continues from the journal)")
 		stop()
 	}

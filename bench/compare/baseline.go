@@ -61,7 +61,7 @@ func SaveBaseline(name string, run *result.Run) (string, error) {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("saving baseline %s: %v", name, atomicfile.UnwrapPath(err))
+		return "", fmt.Errorf("saving baseline %s in %s: %v", name, filepath.Dir(path), atomicfile.UnwrapPath(err))
 	}
 	err = atomicfile.WriteFileAtomic(path, func(f *os.File) error { return result.WriteJSON(f, run) })
 	return path, err
