@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -141,6 +142,10 @@ func Decode(data []byte, here Machine) (*File, error) {
 		Version *int `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // its words name Go's types, not the file's
+			return nil, fmt.Errorf("not a tune file: it holds a JSON %s where a tune file has an object, or a version that is not a number", te.Value)
+		}
 		return nil, fmt.Errorf("not a tune file: %v", err)
 	}
 	if head.Version == nil {

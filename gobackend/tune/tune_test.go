@@ -75,6 +75,7 @@ func TestLoadRefuses(t *testing.T) {
 		{"cut short", func() []byte { b := encode(t, validFile()); return b[:len(b)/2] }, "not a tune file"},
 		{"not JSON", func() []byte { return []byte("\x00\x01garbage") }, "not a tune file"},
 		{"no version", func() []byte { return []byte(`{"params":{}}`) }, "no version"},
+		{"an array", func() []byte { return []byte(`[1, 2]`) }, "not a tune file: it holds a JSON array where a tune file has an object"},
 		{"unknown parameter", func() []byte {
 			return bytes.Replace(encode(t, validFile()), []byte(`"elem_cheap"`), []byte(`"elem_chaep"`), 1)
 		}, "elem_chaep"},
