@@ -62,6 +62,11 @@ func planJournal(cfg *config, workloads []workload.Workload, infos []result.Back
 		return nil, usagef("-resume: %s: no such file", cfg.resume)
 	}
 	if err != nil {
+		// A run with -o FILE keeps its journal beside it as FILE.journal:
+		// the output is the name one remembers.
+		if _, serr := os.Stat(cfg.resume + ".journal"); serr == nil {
+			return nil, usagef("-resume: %v; its journal is %s.journal", unwrapPathError(err), cfg.resume)
+		}
 		return nil, usagef("-resume: %v", unwrapPathError(err))
 	}
 	if err := journal.SameConfig(j.Header, jp.config, jp.names); err != nil {

@@ -209,6 +209,9 @@ func TestResumeRefusesMismatch(t *testing.T) {
 	writeJournal(t, version, func(h *journal.Header) { h.Config["version"] = "v0.0.1 0123456789ab" }, base...)
 	notJournal := filepath.Join(dir, "results.json")
 	os.WriteFile(notJournal, []byte(`{"format":"peakbench/v1"}`+"\n"), 0o644)
+	output := filepath.Join(dir, "out.json") // a run's -o, its journal beside it
+	os.WriteFile(output, []byte(`{"format":"peakbench/v1"}`+"\n"), 0o644)
+	writeJournal(t, output+".journal", nil, base...)
 
 	with := func(args ...string) []string { return append(append([]string(nil), base...), args...) }
 	for _, c := range []struct {
@@ -220,6 +223,7 @@ func TestResumeRefusesMismatch(t *testing.T) {
 		{with("-resume=" + other), []string{"Another CPU", "machine that started the run"}},
 		{with("-resume=" + version), []string{"v0.0.1", "binary"}},
 		{with("-resume=" + notJournal), []string{"not a peakbench journal"}},
+		{with("-resume=" + output), []string{"not a peakbench journal", "its journal is " + output + ".journal"}},
 		{with("-resume=" + filepath.Join(dir, "nosuch")), []string{"no such file"}},
 		{with("-peak", "-resume="+path), []string{"-peak"}},
 		{with("-o=" + strings.TrimSuffix(path, ".journal")), []string{"unfinished run", "-resume " + path}},
