@@ -64,7 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		ops      = fs.String("op", "all", "operations, comma-separated: "+opNames()+", or \"all\"")
 		suite    = fs.String("suite", workload.DefaultSuite, "problem set: "+strings.Join(workload.Suites, ", ")+" (default: one size per cache level of each op, a few minutes on 2 cores; standard and full are the long runs)")
 		sizes    = fs.String("size", "", "sizes, comma-separated, replacing the suite's: gemm N or MxNxK[:NT|TN|TT], gemv N or MxN, softmax ROWSxCOLS, vector ops the element count (suffixes k, M, G: powers of 1000; Ki, Mi, Gi: of 1024); "+workload.LayerSyntax()+" (docs/layers.md); "+workload.SparseSyntax())
-		matrix   = fs.String("matrix", "", "Matrix Market files (.mtx, coordinate real, integer or pattern; general or symmetric), comma-separated: sizes of spmv and spmm, added to -size's (mtx:FILE)")
+		matrix   = fs.String("matrix", "", "Matrix Market files (.mtx, coordinate real, integer or pattern; general or symmetric), comma-separated: sizes of the sparse ops (spmv, spmm, csr2coo, coo2csr, csr2csc), added to -size's; the other ops keep theirs")
 		dtypes   = fs.String("dtype", "all", "element types: f32, f64, or \"all\" (f32 and f64); also f16, bf16, tf32, i8, u8s8, e4m3, e5m2 (gemm), i8, u8 (quantize, dequantize), bf16, f16 (convert, widen), u8s8, i8 (qlinear)")
 		threads  = fs.String("threads", strconv.Itoa(runtime.NumCPU()), "thread counts, comma-separated (e.g. 1,2); also for -peak")
 		c        = &config{}
@@ -110,7 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			if _, err := backend.Lookup(name); err != nil {
 				return nil, usagef("-backend: %v", err)
 			}
-			c.backends = append(c.backends, name)
+			c.backends = appendNew(c.backends, name)
 		}
 		if len(c.backends) == 0 {
 			return nil, usagef("-backend: empty list")
@@ -137,7 +137,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			if err != nil {
 				return nil, usagef("-op: %v", err)
 			}
-			c.selection.Ops = append(c.selection.Ops, op)
+			c.selection.Ops = appendNew(c.selection.Ops, op)
 		}
 	}
 	if *dtypes != "all" {
@@ -149,13 +149,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			if err != nil {
 				return nil, usagef("-dtype: %v", err)
 			}
-			c.selection.DTypes = append(c.selection.DTypes, dt)
+			c.selection.DTypes = appendNew(c.selection.DTypes, dt)
 		}
 	}
-	c.selection.Sizes = splitList(*sizes)
-	for _, f := range splitList(*matrix) {
-		c.selection.Sizes = append(c.selection.Sizes, workload.MatrixFile+":"+f)
-	}
+	c.selection.Sizes = splitList(*sizes) // the same size written twice: one workload (workload.ExpandSkipping)
+	c.selection.Matrices = splitList(*matrix)
 	if len(c.selection.Sizes) == 0 && flagSet(fs, "size") {
 		return nil, usagef("-size: empty list (name sizes such as 512,1024, or leave -size out for the suite's)")
 	}
@@ -246,6 +244,15 @@ func splitList(s string) []string {
 	return out
 }
 
+// appendNew appends v unless s holds it: a value named twice in a list
+// flag is measured once, in its first place.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
 // maxThreads bounds -threads: far above any machine, low enough to catch typos.
 const maxThreads = 4096
 
@@ -261,9 +268,7 @@ func parseThreads(s string) ([]int, error) {
 		if err != nil || n < 1 || n > maxThreads {
 			return nil, fmt.Errorf("%q is not a thread count from 1 to %d", f, maxThreads)
 		}
-		if !slices.Contains(out, n) {
-			out = append(out, n)
-		}
+		out = appendNew(out, n)
 	}
 	return out, nil
 }

@@ -112,7 +112,7 @@ func TestReducedDTypes(t *testing.T) {
 			t.Errorf("Expand(all ops, bf16, f16) gave %v", w)
 		}
 	}
-	if _, err := Expand(Selection{Suite: "quick", Ops: []Op{GEMM, Add}, DTypes: []DType{F16}}); err == nil || !strings.Contains(err.Error(), "dtype f16 applies to gemm, convert, widen only") {
+	if _, err := Expand(Selection{Suite: "quick", Ops: []Op{GEMM, Add}, DTypes: []DType{F16}}); err == nil || !strings.Contains(err.Error(), "add takes dtype f32 or f64, not f16") {
 		t.Errorf("Expand(gemm,add f16): %v", err)
 	}
 	if ws, err := Expand(Selection{Suite: "quick"}); err == nil {

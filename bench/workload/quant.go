@@ -76,9 +76,26 @@ func (w Workload) validateDType() error {
 		return nil
 	}
 	if w.Op.Quant() {
-		return fmt.Errorf("%s takes dtype %s, not %s", w.Op, joinDTypes(w.Op.QuantDTypes()), w.DType)
+		return opDTypeError(w.Op, []DType{w.DType})
 	}
 	return dtypeError(w.DType)
+}
+
+// opDTypeError says which dtypes op takes: "quantize takes dtype i8 or u8,
+// not f32", "axpy takes dtype f32 or f64, not i8".
+func opDTypeError(op Op, not []DType) error {
+	return fmt.Errorf("%s takes dtype %s, not %s", op, joinDTypes(op.dtypes()), joinDTypes(not))
+}
+
+// dtypes lists the dtypes op is defined in (Accepts).
+func (op Op) dtypes() []DType {
+	switch {
+	case op.Quant():
+		return op.QuantDTypes()
+	case op == GEMM:
+		return append(slices.Clip(DTypes), GEMMDTypes...)
+	}
+	return DTypes
 }
 
 // dtypeError says which ops dt applies to.
@@ -86,12 +103,16 @@ func dtypeError(dt DType) error {
 	return fmt.Errorf("dtype %s applies to %s only", dt, opsAccepting(dt))
 }
 
+// joinDTypes writes "i8 or u8", "f32, f64 or f16".
 func joinDTypes(dts []DType) string {
 	s := make([]string, len(dts))
 	for i, d := range dts {
 		s[i] = string(d)
 	}
-	return strings.Join(s, " or ")
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // PerChannel reports whether a quantize or dequantize workload has one

@@ -1,7 +1,9 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"sync"
 
@@ -77,8 +79,12 @@ func readMatrixFile(path string) (*sparsemat.CSR, error) {
 		return m, nil
 	}
 	m, _, err := sparsemat.ReadFile(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = fmt.Errorf("%s: %v", path, pe.Err) // "a.mtx: no such file or directory", not "open a.mtx: …"
+	}
 	if err != nil {
-		return nil, fmt.Errorf("-matrix %v", err)
+		return nil, err // it names the file; the caller names the flag
 	}
 	matrices[key] = m
 	return m, nil

@@ -20,7 +20,7 @@ func SparseSyntax() string {
 
 // parseSparse reads a sparse -size: "GEN:key=value:…" or "mtx:PATH"
 // (a value ending in .mtx alone is a path too). A file is read here, so a
-// malformed one is an error of -size, before any work.
+// malformed one is an error of -size or -matrix, before any work.
 func parseSparse(op Op, s string) (Shape, error) {
 	sh := SparseShape{Seed: 1}
 	if op == SpMM {

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,63 @@ func TestSparseDataIsSeeded(t *testing.T) {
 	}
 	if a.Args[1][0] == c.Args[1][0] && a.Args[1][1] == c.Args[1][1] {
 		t.Error("seeds 1 and 2 gave the same x")
+	}
+}
+
+// TestExpandMatrices: -matrix's files are sizes of the sparse ops alone,
+// with no -size their only ones; the other ops keep the suite's or
+// -size's, and a selection with no sparse op refuses them.
+func TestExpandMatrices(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "small.mtx")
+	const small = "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n2 2 2\n3 1 -1\n3 3 0.5\n"
+	if err := os.WriteFile(path, []byte(small), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shapes := func(sel Selection) (map[Op][]string, error) {
+		ws, err := Expand(sel)
+		got := map[Op][]string{}
+		for _, w := range ws {
+			if w.DType == F32 {
+				got[w.Op] = append(got[w.Op], w.Shape.Format(w.Op))
+			}
+		}
+		return got, err
+	}
+	got, err := shapes(Selection{Suite: "quick", Matrices: []string{path}}) // -op=all
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range SparseOps {
+		if want := "mtx:" + path; len(got[op]) != 1 || got[op][0] != want && got[op][0] != want+":k=8" {
+			t.Errorf("-op=all: %s: %q, want the file alone", op, got[op])
+		}
+	}
+	if fmt.Sprint(got[GEMM]) != "[256x256x256 512x512x512]" || fmt.Sprint(got[AXPY]) != "[262144]" {
+		t.Errorf("-op=all: gemm %q, axpy %q; want the suite's", got[GEMM], got[AXPY])
+	}
+	got, err = shapes(Selection{Ops: []Op{SpMV, AXPY}, Sizes: []string{"1Ki"}, Matrices: []string{path}})
+	if err == nil {
+		t.Errorf("-size=1Ki applied to spmv: %q", got)
+	}
+	got, err = shapes(Selection{Ops: []Op{SpMV, AXPY}, Sizes: []string{"banded:n=64:bw=1"}, Matrices: []string{path}})
+	if err == nil || !strings.Contains(err.Error(), "axpy") {
+		t.Errorf("a matrix -size applied to axpy: %q, %v", got, err)
+	}
+	got, err = shapes(Selection{Ops: []Op{SpMV}, Sizes: []string{"banded:n=64:bw=1"}, Matrices: []string{path, path}})
+	if want := "[banded:n=64:bw=1:seed=1 mtx:" + path + "]"; err != nil || fmt.Sprint(got[SpMV]) != want {
+		t.Errorf("-size and -matrix: %q, %v; want %s", got[SpMV], err, want)
+	}
+	for _, c := range []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{Ops: []Op{GEMM, AXPY}, Matrices: []string{path}}, "-matrix: matrix files are sizes of the sparse ops (spmv, spmm, csr2coo"},
+		{Selection{DTypes: []DType{I8}, Matrices: []string{path}}, "-matrix: matrix files are sizes of the sparse ops"},
+		{Selection{Ops: []Op{SpMV}, Matrices: []string{filepath.Join(dir, "none.mtx")}}, "-matrix: " + filepath.Join(dir, "none.mtx") + ": no such file or directory"},
+	} {
+		if _, err := Expand(c.sel); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v %v: error %v, want one starting %q", c.sel.Ops, c.sel.DTypes, err, c.want)
+		}
 	}
 }

@@ -64,6 +64,9 @@ type Selection struct {
 	Ops    []Op     // all when empty
 	DTypes []DType  // when empty: f32 and f64 (layer ops and the deepbench suite: f32)
 	Sizes  []string // -size values, overriding the suite's shapes for every selected op
+	// Matrices are -matrix's Matrix Market files: more sizes of the sparse
+	// ops alone (with no Sizes, their only ones); the other ops keep theirs.
+	Matrices []string
 }
 
 // Expand lists the workloads of a selection in report order: by op, then
@@ -96,11 +99,14 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 	}
 	var out []Workload
 	for _, op := range ops {
-		specs := sel.Sizes
-		if len(specs) == 0 {
+		specs, matrices := sel.Sizes, []string(nil)
+		if op.Sparse() {
+			matrices = sel.Matrices
+		}
+		if len(specs) == 0 && len(matrices) == 0 {
 			specs = suiteSpecs(suite, op) // deepbench.go
 		}
-		if len(specs) == 0 {
+		if len(specs) == 0 && len(matrices) == 0 {
 			if len(sel.Ops) > 0 {
 				return nil, nil, noShapesError(suite, op)
 			}
@@ -119,7 +125,21 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("-size: %s: %v", op, err)
 			}
-			shapes = append(shapes, sh)
+			// One workload per shape, however written (4Ki and 4096): a
+			// second would be measured again and then dropped from the
+			// results, which key on the shape.
+			if !slices.Contains(shapes, sh) {
+				shapes = append(shapes, sh)
+			}
+		}
+		for _, f := range matrices {
+			sh, err := ParseShape(op, MatrixFile+":"+f)
+			if err != nil {
+				return nil, nil, fmt.Errorf("-matrix: %v", err)
+			}
+			if !slices.Contains(shapes, sh) {
+				shapes = append(shapes, sh)
+			}
 		}
 		for _, dt := range dtypes {
 			if !op.Accepts(dt) {
@@ -139,6 +159,9 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 			}
 		}
 	}
+	if len(sel.Matrices) > 0 && !slices.ContainsFunc(out, func(w Workload) bool { return w.Op.Sparse() }) {
+		return nil, nil, fmt.Errorf("-matrix: matrix files are sizes of the sparse ops (%s), and this -op and -dtype select none of them", joinOps(SparseOps))
+	}
 	return out, skipped, nil
 }
 
@@ -149,14 +172,24 @@ func checkPairs(sel Selection) error {
 	if len(sel.Ops) == 0 || len(sel.DTypes) == 0 {
 		return nil
 	}
+	fitsNone := func(op Op) bool { return !slices.ContainsFunc(sel.DTypes, op.Accepts) }
+	// A quantization op's own short list is the useful answer even when
+	// the dtype fits no other op (-op=quantize -dtype=f32) ...
 	for _, op := range sel.Ops {
-		if !slices.ContainsFunc(sel.DTypes, op.Accepts) {
-			return Workload{Op: op, DType: sel.DTypes[0]}.validateDType()
+		if op.Quant() && fitsNone(op) {
+			return opDTypeError(op, sel.DTypes)
 		}
 	}
+	// ... for the others, a dtype no named op takes (-op=exp -dtype=i8) ...
 	for _, dt := range sel.DTypes {
 		if !slices.ContainsFunc(sel.Ops, func(op Op) bool { return op.Accepts(dt) }) {
 			return dtypeError(dt)
+		}
+	}
+	// ... else the op the dtypes leave out (-op=gemm,axpy -dtype=i8).
+	for _, op := range sel.Ops {
+		if fitsNone(op) {
+			return opDTypeError(op, sel.DTypes)
 		}
 	}
 	return nil

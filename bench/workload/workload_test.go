@@ -224,8 +224,13 @@ func TestExpandSkipping(t *testing.T) {
 		want string
 	}{
 		{Selection{Ops: []Op{Quantize}, DTypes: []DType{F32}}, "quantize takes dtype i8 or u8, not f32"},
-		{Selection{Ops: []Op{Quantize, ReLU}, DTypes: []DType{I8}}, "dtype i8 applies to gemm, quantize"},
+		{Selection{Ops: []Op{Quantize, ReLU}, DTypes: []DType{I8}}, "relu takes dtype f32 or f64, not i8"},
 		{Selection{Ops: []Op{ReLU, Exp}, DTypes: []DType{F32, I8}}, "dtype i8 applies to gemm, quantize"},
+		{Selection{Ops: []Op{Exp}, DTypes: []DType{I8}}, "dtype i8 applies to gemm, quantize"},
+		// gemm takes i8: the error names the op that none of the dtypes fits.
+		{Selection{Ops: []Op{GEMM, AXPY}, DTypes: []DType{I8}}, "axpy takes dtype f32 or f64, not i8"},
+		{Selection{Ops: []Op{GEMM, AXPY}, DTypes: []DType{I8, U8S8}}, "axpy takes dtype f32 or f64, not i8 or u8s8"},
+		{Selection{Ops: []Op{GEMM, Quantize}, DTypes: []DType{U8}}, "gemm takes dtype f32, f64, f16, bf16, tf32, i8, u8s8, e4m3 or e5m2, not u8"},
 	} {
 		if _, _, err := ExpandSkipping(c.sel); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v %v: error %v, want %q", c.sel.Ops, c.sel.DTypes, err, c.want)
@@ -235,6 +240,29 @@ func TestExpandSkipping(t *testing.T) {
 	ws, skipped, err = ExpandSkipping(Selection{DTypes: []DType{BF16}})
 	if err != nil || len(ws) == 0 || len(skipped) != 0 {
 		t.Errorf("-dtype=bf16 alone: %d workloads, skipped %q, %v", len(ws), skipped, err)
+	}
+}
+
+// TestExpandOnceEach: a size written twice, or two ways (4Ki and 4096),
+// is one workload, in its first place; a second would be measured again
+// and then dropped from the results, which key on the shape.
+func TestExpandOnceEach(t *testing.T) {
+	for _, c := range []struct {
+		op    Op
+		sizes []string
+		want  []string
+	}{
+		{AXPY, []string{"4Ki", "4096", "8Ki", "4Ki"}, []string{"4096", "8192"}},
+		{GEMM, []string{"256", "256x256x256", "256:NN", "256:NT"}, []string{"256x256x256", "256x256x256:NT"}},
+	} {
+		ws, err := Expand(Selection{Ops: []Op{c.op}, DTypes: []DType{F32}, Sizes: c.sizes})
+		var got []string
+		for _, w := range ws {
+			got = append(got, w.Shape.Format(w.Op))
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s %q: %q, %v; want %q", c.op, c.sizes, got, err, c.want)
+		}
 	}
 }
 
