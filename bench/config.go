@@ -168,7 +168,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, usagef("-cache: %q is not hot or cold", c.cache)
 	}
 	if c.minTime <= 0 || c.minTime > time.Minute {
-		return nil, usagef("-min-time: %v is not between 0 and 1m", c.minTime)
+		return nil, usagef("-min-time: %v: a sample must last more than 0 and at most 1m (e.g. 20ms)", c.minTime)
 	}
 	if c.noise, err = parsePercent(*noise); err != nil {
 		return nil, usagef("-noise: %v", err)

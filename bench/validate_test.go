@@ -34,6 +34,8 @@ func TestInputsCheckedBeforeWork(t *testing.T) {
 		{args: []string{"-backend=go"}, env: "of", want: []string{`PEAKBENCH_HUGE_PAGES="of"`, "off"}},
 		{args: []string{"-vs=nope"}, want: []string{`-vs: unknown backend "nope"`}},
 		{args: []string{"-backend=go,asm", "-vs=torch"}, want: []string{"-vs: torch is not among the -backend list (go,asm)"}},
+		{args: []string{"-min-time=0"}, want: []string{"-min-time: 0s: a sample must last more than 0"}},
+		{args: []string{"-min-time=2m"}, want: []string{"-min-time: 2m0s: a sample must last more than 0 and at most 1m"}},
 		{args: []string{"-peak", "-list"}, want: []string{"-peak and -list each print one thing"}},
 		{args: []string{"-peak", "-format=csv"}, want: []string{"-peak prints a table or JSON", "not -format=csv"}},
 		{args: []string{"-list", "-o=/tmp/list.txt"}, want: []string{"-list prints its list on standard output", "-o and -format do not apply"}},
