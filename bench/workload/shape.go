@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -152,7 +153,13 @@ func ParseCount(s string) (int, error) {
 			break
 		}
 	}
+	if s == "" { // "2x", "512x", "4Ki" split at a stray x
+		return 0, errors.New("a number is missing")
+	}
 	v, err := strconv.Atoi(s)
+	if errors.Is(err, strconv.ErrRange) && v > 0 {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
 	if err != nil || v < 1 {
 		return 0, fmt.Errorf("%q is not a positive whole number", s)
 	}

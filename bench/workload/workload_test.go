@@ -278,3 +278,24 @@ func TestOneInput(t *testing.T) {
 		}
 	}
 }
+
+// ParseCount says what is wrong with a count in words of its own: a number
+// missing at a stray x read as `"" is not a positive whole number`, and one
+// past int64 as not positive.
+func TestParseCountErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                       "a number is missing",
+		"Ki":                     "a number is missing",
+		"9999999999999999999999": `"9999999999999999999999" is too large`,
+		"2000Gi":                 `"2000" is too large`,
+		"-3":                     `"-3" is not a positive whole number`,
+		"x":                      `"x" is not a positive whole number`,
+	} {
+		if _, err := ParseCount(in); err == nil || err.Error() != want {
+			t.Errorf("ParseCount(%q): %v, want %q", in, err, want)
+		}
+	}
+	if _, err := ParseShape(GEMM, "2x"); err == nil || !strings.Contains(err.Error(), "a number is missing") {
+		t.Errorf(`ParseShape(gemm, "2x"): %v`, err)
+	}
+}
