@@ -367,6 +367,7 @@ func machineTable(runs []RunFile, labels []string) table {
 			}
 			return strings.Join(cs, ", ")
 		}},
+		{"caches found", func(r *result.Run) string { return foundCaches(r.Peaks) }},
 		{"nominal clock", func(r *result.Run) string {
 			if r.Machine.NominalGHz <= 0 {
 				return "unknown"
@@ -384,6 +385,34 @@ func machineTable(runs []RunFile, labels []string) table {
 		t.Rows = append(t.Rows, cs)
 	}
 	return t
+}
+
+// foundCaches lists, per thread count, the levels the read sweep found
+// (where each plateau ends, all threads together), as -peak prints them:
+// the "of" column names them, an L4 the machine does not report included.
+func foundCaches(p peak.Peaks) string {
+	var out []string
+	for _, s := range p.Sweeps {
+		var found []string
+		for _, c := range p.CachesFor(s.Threads) {
+			if !c.Found {
+				continue
+			}
+			f := fmt.Sprintf("%s %s", c.Level, units.Bytes(c.EffectiveBytes))
+			if c.ReportedBytes == 0 {
+				f += " (not reported)"
+			}
+			found = append(found, f)
+		}
+		if len(found) == 0 {
+			found = []string{"none"}
+		}
+		out = append(out, fmt.Sprintf("%s: %s; larger: DRAM", peak.ThreadsText(s.Threads), strings.Join(found, ", ")))
+	}
+	if len(out) == 0 {
+		return "no read sweep in this run"
+	}
+	return strings.Join(out, "; ")
 }
 
 // clockHow finds, in a compute peak's formula, what its clock was read

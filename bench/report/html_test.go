@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/peakbench/peakbench/bench/diagnose"
+	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/result/resulttest"
 )
@@ -180,5 +181,27 @@ func TestHTMLDisturbedPeaks(t *testing.T) {
 	}
 	if want := `<p class="bad">DISTURBED PEAKS: 2 threads: the DRAM triad bandwidth peak(s) were measured while a thread waited for a CPU`; !strings.Contains(b.String(), want) {
 		t.Errorf("HTML lacks %q", want)
+	}
+}
+
+// The machine table lists the levels the read sweep found per thread
+// count, a level the machine does not report marked, since the "of"
+// column names them (an L4 on a VM whose two vCPUs read two L3s).
+func TestFoundCaches(t *testing.T) {
+	p := peak.Peaks{
+		Sweeps: []peak.Sweep{{Threads: 1}, {Threads: 2}},
+		Caches: []peak.CacheLevel{
+			{Level: "L2", Threads: 1, Found: true, EffectiveBytes: 1 << 20, ReportedBytes: 1 << 20},
+			{Level: "L2", Threads: 2, Found: true, EffectiveBytes: 2 << 20, ReportedBytes: 1 << 20},
+			{Level: "L4", Threads: 2, Found: true, EffectiveBytes: 90 << 20},
+			{Level: "L3", Threads: 2, ReportedBytes: 32 << 20}, // not found
+		},
+	}
+	want := "1 thread: L2 1 MiB; larger: DRAM; 2 threads: L2 2 MiB, L4 90 MiB (not reported); larger: DRAM"
+	if got := foundCaches(p); got != want {
+		t.Errorf("foundCaches = %q, want %q", got, want)
+	}
+	if got := foundCaches(peak.Peaks{}); got != "no read sweep in this run" {
+		t.Errorf("without sweeps: %q", got)
 	}
 }
