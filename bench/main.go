@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -114,7 +115,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if cfg.list {
-		return listBackends(stdout, cfg.isolate, cfg.openOptions())
+		return listBackends(stdout, cfg.backends, cfg.isolate, cfg.openOptions())
 	}
 	var workloads []workload.Workload
 	if !cfg.peak {
@@ -319,8 +320,13 @@ func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]ba
 	return opened, infos, nil
 }
 
-func listBackends(w io.Writer, isolate string, opt backend.OpenOptions) error {
+// listBackends says of each backend (those of -backend, every one when it
+// names none) whether it is available here, and why not.
+func listBackends(w io.Writer, names []string, isolate string, opt backend.OpenOptions) error {
 	for _, f := range factories(backend.All(), isolate) {
+		if len(names) > 0 && !slices.Contains(names, strings.TrimSuffix(f.Name, inprocSuffix)) {
+			continue
+		}
 		b, err := f.Open(opt)
 		if err != nil {
 			fmt.Fprintf(w, "%-10s not available: %v\n", f.Name, err)

@@ -123,6 +123,15 @@ func TestList(t *testing.T) {
 	}
 }
 
+// -list -backend=NAMES lists those backends alone (it listed all of them).
+func TestListNamedBackends(t *testing.T) {
+	out, _, code := runArgs(t, "-list", "-backend=gonum,go")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "go ") || !strings.HasPrefix(lines[1], "gonum ") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
 // TestRunWritesJSONAtomically runs a tiny benchmark end to end and checks
 // the file the run wrote.
 func TestRunWritesJSON(t *testing.T) {
