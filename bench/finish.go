@@ -31,12 +31,13 @@ func applyIdleWait(mode string) {
 	}
 }
 
-// finishRun diagnoses a run's results (diagnose.CheckCodePaths, then
-// Diagnose: findings per result), writes the output and the -results-dir files, and ends standard
-// error with the checks and the summary. It serves complete and
+// finishRun diagnoses a run's results (diagnose.CheckCodePaths, each
+// library's code path against the machine and its results, then Diagnose:
+// findings per result), writes the output and the -results-dir files, and
+// ends standard error with the checks and the summary. It serves complete and
 // interrupted runs alike: what was measured is written either way.
 func finishRun(stdout, stderr io.Writer, cfg *config, rep *result.Run) error {
-	diagnose.CheckCodePaths(rep) // again, with the results: a path's reach is checked against them
+	diagnose.CheckCodePaths(rep)
 	diagnose.Diagnose(rep)
 	if err := emit(stdout, cfg, func(w io.Writer) error { return report.Write(w, rep, cfg.format) }); err != nil {
 		return err

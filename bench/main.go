@@ -167,7 +167,6 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	machine, peaks := rep.Machine, rep.Peaks
-	diagnose.CheckCodePaths(rep) // each library's code path against the machine
 	if cfg.peak {
 		return emit(stdout, cfg, func(w io.Writer) error {
 			if err := writePeaks(w, rep, cfg.format); err != nil {

@@ -130,13 +130,7 @@ func writeCaches(w io.Writer, m peak.Machine, p peak.Peaks) {
 		if len(found) == 0 {
 			found = []string{"none: every working set ran at DRAM speed"}
 		}
-		disturbed := 0
-		for _, pt := range s.Points {
-			if pt.Disturbed {
-				disturbed++
-			}
-		}
-		if disturbed > 0 {
+		if disturbed := s.DisturbedPoints(); disturbed > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d of %d sweep figures were taken while a thread waited for a CPU (another process ran): these levels may be off",
 				peak.ThreadsText(s.Threads), disturbed, len(s.Points)))
 		}

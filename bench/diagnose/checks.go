@@ -227,9 +227,8 @@ func clockCheckFor(run *result.Run, threads int) (result.ClockCheck, bool) {
 // CheckLines says what the run's checks found, most serious first: model
 // errors (grouped by likely cause: a line "  likely cause: …", then its
 // results "    - …"), clock drift, peaks measured disturbed, code-path
-// findings; nil when all is
-// well. Standard error gets them at the end of a run, and the table and
-// Markdown footers.
+// findings; nil when all is well. Standard error gets them at the end of
+// a run, and the table and Markdown footers.
 func CheckLines(run *result.Run) []string {
 	var out []string
 	if n := len(run.ModelErrors); n > 0 {
@@ -314,12 +313,7 @@ func DisturbedLines(run *result.Run) []string {
 			if s.Threads != t || len(s.Points) == 0 {
 				continue
 			}
-			n := 0
-			for _, pt := range s.Points {
-				if pt.Disturbed {
-					n++
-				}
-			}
+			n := s.DisturbedPoints()
 			if float64(n) < disturbedSweepShare*float64(len(s.Points)) {
 				continue
 			}

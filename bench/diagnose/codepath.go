@@ -96,7 +96,8 @@ const CodeCodePath = "code_path_below_machine"
 // CheckCodePaths compares each available CPU backend's code path with the
 // widest vector the machine runs at full rate (Machine.SIMDBits) and sets
 // its Findings (CodePathFinding), replacing what they held: a run read
-// back or resumed is checked again.
+// back or resumed is checked again. Call it with the results in: the
+// finding names one that went past the path's reach (fasterThanPath).
 func CheckCodePaths(run *result.Run) {
 	for i := range run.Backends {
 		b := &run.Backends[i]
@@ -122,23 +123,28 @@ const pathReachMargin = 1.25
 // path allows at most (its vector width over the machine's, halved without
 // FMA); ok is false where the path is unknown or no narrower than m's.
 func PathReach(m peak.Machine, b result.BackendInfo) (reach float64, ok bool) {
+	_, reach, ok = pathReach(m, b)
+	return reach, ok
+}
+
+// pathReach is PathReach with the code path it read.
+func pathReach(m peak.Machine, b result.BackendInfo) (cp CodePath, reach float64, ok bool) {
 	if m.SIMDBits <= 0 {
-		return 0, false
+		return cp, 0, false
 	}
-	cp, ok := ParseCodePath(b.Details["code_path"])
-	if !ok {
-		return 0, false
+	if cp, ok = ParseCodePath(b.Details["code_path"]); !ok {
+		return cp, 0, false
 	}
 	machineFMA := m.Arch != "amd64" || slices.Contains(m.Features, "fma")
 	noFMA := !cp.FMA && machineFMA
 	if cp.Bits >= m.SIMDBits && !noFMA {
-		return 0, false
+		return cp, 0, false
 	}
 	reach = float64(cp.Bits) / float64(m.SIMDBits)
 	if noFMA {
 		reach /= 2
 	}
-	return min(reach, 1), true
+	return cp, min(reach, 1), true
 }
 
 // BeyondPath reports whether result r went clearly past what its
@@ -177,15 +183,14 @@ func fasterThanPath(run *result.Run, b result.BackendInfo) *result.Result {
 // on a core that splits 512-bit instructions in two (Zen 4: SIMDBits 256)
 // is not one. The reference BLAS (netlib), with one path, is left out.
 func CodePathFinding(m peak.Machine, b result.BackendInfo) (result.Finding, bool) {
-	if !b.Available || !platform.NamesHost(b.Device) || b.Name == "netlib" || m.SIMDBits <= 0 {
+	if !b.Available || !platform.NamesHost(b.Device) || b.Name == "netlib" {
 		return result.Finding{}, false
 	}
-	reach, ok := PathReach(m, b)
+	cp, reach, ok := pathReach(m, b)
 	if !ok {
 		return result.Finding{}, false
 	}
 	raw := b.Details["code_path"]
-	cp, _ := ParseCodePath(raw)
 	what := fmt.Sprintf("%d-bit vectors", cp.Bits)
 	if !cp.FMA {
 		what += " without FMA"

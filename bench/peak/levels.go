@@ -39,6 +39,18 @@ type Sweep struct {
 	Points  []SweepPoint `json:"points"`  // by ascending Bytes; the last is the DRAM anchor
 }
 
+// DisturbedPoints counts the points of s taken while a thread waited for
+// a CPU in every measurement of them.
+func (s Sweep) DisturbedPoints() int {
+	n := 0
+	for _, pt := range s.Points {
+		if pt.Disturbed {
+			n++
+		}
+	}
+	return n
+}
+
 // SweepPoint is one working set of a Sweep.
 type SweepPoint struct {
 	Bytes int     `json:"bytes"` // all threads together, split evenly
