@@ -47,15 +47,7 @@ func (op Op) QuantDTypes() []DType {
 // Accepts reports whether op is defined in dt: a quantization op in its
 // QuantDTypes, gemm in f32, f64 and GEMMDTypes, every other op in f32 and
 // f64.
-func (op Op) Accepts(dt DType) bool {
-	switch {
-	case op.Quant():
-		return slices.Contains(op.QuantDTypes(), dt)
-	case op == GEMM:
-		return slices.Contains(DTypes, dt) || slices.Contains(GEMMDTypes, dt)
-	}
-	return slices.Contains(DTypes, dt)
-}
+func (op Op) Accepts(dt DType) bool { return slices.Contains(op.dtypes(), dt) }
 
 // opsAccepting names the ops defined in dt, for error messages.
 func opsAccepting(dt DType) string {
@@ -87,16 +79,19 @@ func opDTypeError(op Op, not []DType) error {
 	return fmt.Errorf("%s takes dtype %s, not %s", op, joinDTypes(op.dtypes()), joinDTypes(not))
 }
 
-// dtypes lists the dtypes op is defined in (Accepts).
+// dtypes lists the dtypes op is defined in.
 func (op Op) dtypes() []DType {
 	switch {
 	case op.Quant():
 		return op.QuantDTypes()
 	case op == GEMM:
-		return append(slices.Clip(DTypes), GEMMDTypes...)
+		return gemmDTypes
 	}
 	return DTypes
 }
+
+// gemmDTypes are gemm's: f32, f64 and the low-precision ones.
+var gemmDTypes = append(slices.Clip(DTypes), GEMMDTypes...)
 
 // dtypeError says which ops dt applies to.
 func dtypeError(dt DType) error {
