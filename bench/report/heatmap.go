@@ -149,7 +149,7 @@ func heatCellOf(r *result.Result, fastest float64) heatCell {
 		}
 	}
 	rate := units.Sig(r.GFLOPS) + " GFLOP/s, "
-	if noFLOPs(r) {
+	if r.NoFLOPs() {
 		rate = ""
 	}
 	lines := []string{fmt.Sprintf("%s: %s, %s%s GB/s; %s of %s", r.Label(), units.Duration(r.MedianNS), rate, units.Sig(r.GBPS), units.Percent(r.Share.Roofline), result.BoundName(r))}

@@ -623,7 +623,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 					units.SignedPercent(d.Drift), units.GHz(d.StartGHz), units.GHz(d.BeforeGHz), units.GHz(d.AfterGHz))
 			}
 			compT, compE := units.Percent(r.Share.ComputeTheoretical), units.Percent(r.Share.ComputeEmpirical)
-			if noFLOPs(r) { // no share of a compute peak, as no GFLOP/s
+			if r.NoFLOPs() { // no share of a compute peak, as no GFLOP/s
 				compT, compE = "-", "-"
 			}
 			row = append(row, num(units.Duration(r.MedianNS)), spread, num(gflopsText(r)), num(units.Sig(r.GBPS)), num(units.Sig(r.Intensity)),
@@ -719,7 +719,7 @@ func opTable(runs []RunFile, labels []string, op string) table {
 func resultShareCell(r *result.Result) cell {
 	c := shareCell(r.Share.Roofline)
 	c.Title = fmt.Sprintf("%s of the %s bound (%s GFLOP/s)", units.Percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.RooflineGFLOPS))
-	if noFLOPs(r) { // its roofline bound is 0 GFLOP/s: it is a share of bandwidth
+	if r.NoFLOPs() { // its roofline bound is 0 GFLOP/s: it is a share of bandwidth
 		c.Title = fmt.Sprintf("%s of the %s bound (%s GB/s)", units.Percent(r.Share.Roofline), result.BoundName(r), units.Sig(r.Peak.BandwidthGBPS))
 	}
 	if diagnose.OverBound(r) {

@@ -79,15 +79,10 @@ func rowOf(r *result.Result) row {
 	return rw
 }
 
-// noFLOPs says whether r does no floating-point work (the sparse format
-// conversions): GB/s measures it, not GFLOP/s, and its share of the
-// roofline is its share of bandwidth (result.Ceilings).
-func noFLOPs(r *result.Result) bool { return r.FLOPs == 0 && r.Bytes > 0 }
-
 // gflopsText is r's GFLOP/s in a table cell: "-" for an op without
 // FLOPs, whose 0 would read as a result that did nothing.
 func gflopsText(r *result.Result) string {
-	if noFLOPs(r) {
+	if r.NoFLOPs() {
 		return "-"
 	}
 	return units.Sig(r.GFLOPS)
@@ -133,7 +128,7 @@ func (rw row) cells(run *result.Run, c columns, r *result.Result) (out []string,
 
 // hasNoFLOPs says whether any result does no floating-point work.
 func hasNoFLOPs(run *result.Run) bool {
-	return slices.ContainsFunc(run.Results, func(r result.Result) bool { return noFLOPs(&r) })
+	return slices.ContainsFunc(run.Results, func(r result.Result) bool { return r.NoFLOPs() })
 }
 
 // hasReference says whether any result carries a reference stream's share.
@@ -485,7 +480,7 @@ func writeGoBench(w io.Writer, run *result.Run) error {
 			gflops, gbps := r.FLOPs/ns, r.Bytes/ns
 			rate := sig5(gflops) + " GFLOP/s\t"
 			share := result.Ratio(gflops, r.Peak.RooflineGFLOPS)
-			if noFLOPs(&r) { // no GFLOP/s to show; bound by memory alone, as result.Ceilings has it
+			if r.NoFLOPs() { // no GFLOP/s to show; bound by memory alone, as result.Ceilings has it
 				rate, share = "", result.Ratio(gbps, r.Peak.BandwidthGBPS)
 			}
 			fmt.Fprintf(w, "%s\t%d\t%s ns/op\t%s%s GB/s\t%s %%peak\n", name, r.Iters,

@@ -246,11 +246,16 @@ func (r *Result) Ceilings(compute peak.ComputePeak, bw peak.BandwidthPeak) {
 		Bandwidth:          Ratio(r.GBPS, p.BandwidthGBPS),
 		Roofline:           Ratio(r.GFLOPS, p.RooflineGFLOPS),
 	}
-	if r.FLOPs == 0 && r.Bytes > 0 {
+	if r.NoFLOPs() {
 		p.RooflineGFLOPS, p.Bound = 0, "memory"
 		r.Peak, r.Share.Roofline = p, r.Share.Bandwidth
 	}
 }
+
+// NoFLOPs reports whether r does no floating-point work (the sparse format
+// conversions): GB/s measures it, and its share of the roofline is its
+// share of bandwidth (Ceilings).
+func (r *Result) NoFLOPs() bool { return r.FLOPs == 0 && r.Bytes > 0 }
 
 // Rebound gives r the bandwidth ceiling bw in place of its own (the same
 // level and pattern, measured again), keeping its compute ceiling and its
