@@ -282,7 +282,7 @@ func (w Workload) validateLayer() error {
 		return bad("only convolutions have output channels and dilation")
 	}
 	if w.layerElements() > maxElements {
-		return bad("%.0f elements, more than the %d this harness allocates", w.layerElements(), maxElements)
+		return bad("%s", tooManyElements(w.layerElements()))
 	}
 	return nil
 }

@@ -274,7 +274,7 @@ func (w Workload) validateQuant() error {
 		return fmt.Errorf("%s: size %s: must be at least 1", w.Op, s.Format(w.Op))
 	}
 	if n := w.quantElements(); n > maxElements {
-		return fmt.Errorf("%s: shape %s holds %.0f elements, more than the %d this harness allocates", w.Op, s.Format(w.Op), n, maxElements)
+		return fmt.Errorf("%s: shape %s holds %s", w.Op, s.Format(w.Op), tooManyElements(n))
 	}
 	return nil
 }

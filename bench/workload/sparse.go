@@ -131,7 +131,7 @@ func (w Workload) validateSparse() error {
 		return fmt.Errorf("spmm: k=%d: X needs at least one column", s.K)
 	}
 	if n := w.sparseElements(); n > maxElements {
-		return fmt.Errorf("%s: %s holds %.0f elements, more than the %d this harness allocates", w.Op, w.Shape.Format(w.Op), n, maxElements)
+		return fmt.Errorf("%s: %s holds %s", w.Op, w.Shape.Format(w.Op), tooManyElements(n))
 	}
 	return nil
 }

@@ -119,7 +119,14 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 		if len(dtypes) == 0 {
 			dtypes = defaultDTypes(suite, op)
 		}
+		// Each shape with the flag that gave it, "" for the suite's own:
+		// a shape that parses but is refused (too large) is named by it.
 		var shapes []Shape
+		var from []string
+		sizeFlag := ""
+		if len(sel.Sizes) > 0 {
+			sizeFlag = "-size: "
+		}
 		for _, spec := range specs {
 			sh, err := ParseShape(op, spec)
 			if err != nil {
@@ -130,6 +137,7 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 			// results, which key on the shape.
 			if !slices.Contains(shapes, sh) {
 				shapes = append(shapes, sh)
+				from = append(from, sizeFlag)
 			}
 		}
 		for _, f := range matrices {
@@ -139,6 +147,7 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 			}
 			if !slices.Contains(shapes, sh) {
 				shapes = append(shapes, sh)
+				from = append(from, "-matrix: ")
 			}
 		}
 		for _, dt := range dtypes {
@@ -150,10 +159,10 @@ func ExpandSkipping(sel Selection) (_ []Workload, skipped []string, _ error) {
 				}
 				continue
 			}
-			for _, sh := range shapes {
+			for i, sh := range shapes {
 				w := Workload{Op: op, DType: dt, Shape: sh}
 				if err := w.Validate(); err != nil {
-					return nil, nil, err
+					return nil, nil, fmt.Errorf("%s%v", from[i], err)
 				}
 				out = append(out, w)
 			}

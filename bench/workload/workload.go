@@ -285,7 +285,7 @@ func (w Workload) Validate() error {
 		}
 	}
 	if n := w.elementCount(); n > maxElements {
-		return fmt.Errorf("%s: shape %s holds %.0f elements, more than the %d this harness allocates", w.Op, s.Format(w.Op), n, maxElements)
+		return fmt.Errorf("%s: shape %s holds %s", w.Op, s.Format(w.Op), tooManyElements(n))
 	}
 	return nil
 }
@@ -327,6 +327,12 @@ func (w Workload) elementCount() float64 {
 
 // maxElements bounds one workload's operands (1 Gi elements: 8 GiB in f64).
 const maxElements = 1 << 30
+
+// tooManyElements says that a workload's n elements are more than
+// maxElements, in the units a user writes -size in.
+func tooManyElements(n float64) string {
+	return fmt.Sprintf("%.3g Gi elements, more than the 1 Gi (8 GiB in f64) one workload may hold", n/maxElements)
+}
 
 // Elements is the number of elements of all operands together, for a
 // workload that passes Validate (at most maxElements).

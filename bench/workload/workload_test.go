@@ -299,3 +299,21 @@ func TestParseCountErrors(t *testing.T) {
 		t.Errorf(`ParseShape(gemm, "2x"): %v`, err)
 	}
 }
+
+// TestExpandTooLarge: a size that parses but holds more than a workload
+// may is refused naming the flag and the size in -size's units.
+func TestExpandTooLarge(t *testing.T) {
+	for _, c := range []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{Ops: []Op{AXPY}, Sizes: []string{"2Gi"}}, "-size: axpy: shape 2147483648 holds 4 Gi elements, more than the 1 Gi (8 GiB in f64) one workload may hold"},
+		{Selection{Ops: []Op{GEMM}, Sizes: []string{"65536"}}, "-size: gemm: shape 65536x65536x65536 holds 12 Gi elements"},
+		{Selection{Ops: []Op{Quantize}, DTypes: []DType{I8}, Sizes: []string{"2Gi"}}, "-size: quantize: shape 2147483648 holds 4 Gi elements"},
+		{Selection{Ops: []Op{Conv2D}, Sizes: []string{"64x1024x1024x1024:3x3x3"}}, "-size: conv2d: size \"64x1024x1024x1024:3x3x3\": 64.2 Gi elements"},
+	} {
+		if _, err := Expand(c.sel); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v -size=%v: error %v, want %q", c.sel.Ops, c.sel.Sizes, err, c.want)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func CheckWritable(path string) error {
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), ".peakbench-check-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
+		return noFileBeside(path, target, fi, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -68,7 +68,7 @@ func WriteFileAtomic(path string, write func(f *os.File) error) error {
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
+		return noFileBeside(path, target, fi, err)
 	}
 	tmp := f.Name()
 	err = write(f)
@@ -96,6 +96,17 @@ func WriteFileAtomic(path string, write func(f *os.File) error) error {
 		return fmt.Errorf("writing %s: %v", path, UnwrapPath(err))
 	}
 	return nil
+}
+
+// noFileBeside says that path cannot be written because no file can be
+// created in the folder of target, the file it names, which exists or not
+// (fi nil): an existing file is written as a new one renamed over it, and
+// a folder such as /proc/self takes none, whatever the file allows.
+func noFileBeside(path, target string, fi fs.FileInfo, err error) error {
+	if fi != nil {
+		return fmt.Errorf("cannot write %s: it is replaced by a new file made beside it, and %s takes none: %v", path, filepath.Dir(target), UnwrapPath(err))
+	}
+	return fmt.Errorf("cannot write %s: cannot create a file in %s: %v", path, filepath.Dir(target), UnwrapPath(err))
 }
 
 // writeInPlace writes a device or a pipe through path itself.

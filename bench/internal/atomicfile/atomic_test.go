@@ -180,3 +180,26 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Error("CheckWritable accepted a missing folder")
 	}
 }
+
+// TestNoFileBeside: a file that exists in a folder taking no new file
+// (/proc/self) is refused naming the folder, not as if it were missing;
+// a folder that does not exist is named.
+func TestNoFileBeside(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none", "out.json")
+	cases := []struct{ path, want string }{
+		{missing, "cannot write " + missing + ": cannot create a file in " + filepath.Dir(missing) + ": no such file or directory"},
+	}
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		cases = append(cases, struct{ path, want string }{"/proc/self/status", "cannot write /proc/self/status: it is replaced by a new file made beside it, and /proc/self takes none"})
+	}
+	for _, c := range cases {
+		for name, err := range map[string]error{
+			"CheckWritable":   CheckWritable(c.path),
+			"WriteFileAtomic": WriteFileAtomic(c.path, func(*os.File) error { return nil }),
+		} {
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("%s(%s): %v, want %q", name, c.path, err, c.want)
+			}
+		}
+	}
+}

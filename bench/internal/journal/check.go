@@ -88,6 +88,8 @@ func SameConfig(was Header, now map[string]string, workloads []string) error {
 			continue
 		}
 		switch {
+		case k == "version" && w == "":
+			return fmt.Errorf("the journal does not say which peakbench made it, this is %s: resume with the binary that started the run", n)
 		case k == "version":
 			return fmt.Errorf("the journal was made by peakbench %s, this is %s: resume with the binary that started the run", w, n)
 		case strings.HasPrefix(k, "-"):

@@ -148,6 +148,14 @@ func TestSameConfigAndMachine(t *testing.T) {
 	if err := SameConfig(h, now, h.Workloads); err == nil || !strings.Contains(err.Error(), "v1 abc") {
 		t.Errorf("version: %v", err)
 	}
+	// A journal that names no version (made by hand, or before versions
+	// were kept) says so rather than naming an empty one.
+	was := h.Config["version"]
+	delete(h.Config, "version")
+	if err := SameConfig(h, now, h.Workloads); err == nil || !strings.Contains(err.Error(), "does not say which peakbench made it, this is v2 def") {
+		t.Errorf("no version: %v", err)
+	}
+	h.Config["version"] = was
 	now["version"] = "v1 abc"
 	if err := SameConfig(h, now, h.Workloads[:1]); err == nil || !strings.Contains(err.Error(), "2 workloads") {
 		t.Errorf("workloads: %v", err)
