@@ -87,7 +87,7 @@ func checkMemory(workloads []workload.Workload, backends []backend.Backend, cfg 
 		if cfg.cache == "cold" {
 			sets = harness.ColdCopies(w, llc)
 		}
-		return w.HostBytes(kernels, sets, cfg.reference && cfg.cache == "hot")
+		return w.HostBytes(kernels, sets, cfg.reference && cfg.cache == "hot") + float64(kernels*(sets-1))*harness.ColdPadBytes
 	}
 	fits := func(w workload.Workload) bool { return need(w) <= float64(avail) }
 	for _, w := range workloads {

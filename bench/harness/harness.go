@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/internal/hostmem"
 	"github.com/peakbench/peakbench/bench/measure"
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
@@ -242,6 +243,7 @@ func (cw *clockWatch) end() {
 func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]result.Result, error) {
 	data := w.NewData(p.Seed)
 	cfg := backend.Config{Threads: threads, Copies: p.copies(w), Estimate: p.estimate(w, threads)}
+	coldPartial := p.cache() == "cold" && ColdShortfall(w, p.Peaks.LastLevelBytes(p.Machine))
 	var (
 		results []result.Result
 		kernels []backend.Kernel
@@ -273,6 +275,9 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		}
 		r := p.newResult(b, w, threads)
 		r.Algorithm = v.algorithm
+		if cfg.Copies > 1 {
+			r.BufferSets, r.ColdPartial = cfg.Copies, coldPartial
+		}
 		mw := startMemory(b)
 		k, err := b.Prepare(w, data, cfg)
 		if errors.Is(err, backend.ErrUnsupported) {
@@ -303,6 +308,18 @@ func (p Plan) runOne(ctx context.Context, w workload.Workload, threads int) ([]r
 		watches = append(watches, mw)
 		owners = append(owners, len(results))
 		results = append(results, r)
+	}
+	if cfg.Copies > 1 {
+		// Every buffer set once before the samples: a set's output is first
+		// written, its pages faulted in, here. Left to the warm-up, which
+		// stops once two batches agree in time per iteration, they were not:
+		// a fault at every set is steady too, and cold ReLU and add of 64 Ki
+		// f32 on asm timed 20–40× their speed until all ~860 sets had been
+		// written once. A kernel that fails here fails again in the warm-up,
+		// which reports it.
+		for _, k := range kernels {
+			k.Run(cfg.Copies)
+		}
 	}
 	targets := make([]measure.Target, len(kernels))
 	usage := make([]*usageTarget, len(kernels))
@@ -605,13 +622,40 @@ func (p Plan) copies(w workload.Workload) int {
 
 // ColdCopies is the number of buffer sets of w that a cold-cache run
 // rotates through, with a last-level cache of llc bytes: enough that
-// consecutive iterations never find their data there (sets together ≥ 2 ×
-// LLC), within maxColdBytes.
+// consecutive iterations never find their data there (the bytes they
+// touch together ≥ 2 × LLC), within MaxColdCopies and, counted as
+// allocated (coldSetBytes), maxColdBytes. A workload of a few KiB, whose
+// sets would number in the hundreds of thousands, gets MaxColdCopies: its
+// data then stays partly in the caches (ColdShortfall).
 func ColdCopies(w workload.Workload, llc int) int {
-	set := w.Bytes()
-	n := int(math.Ceil(2*float64(llc)/set)) + 1
-	n = min(n, int(maxColdBytes/set))
+	n := int(math.Ceil(2*float64(llc)/w.Bytes())) + 1
+	n = min(n, MaxColdCopies, int(maxColdBytes/coldSetBytes(w)))
 	return max(n, 1)
+}
+
+// MaxColdCopies bounds the buffer sets of a cold kernel: the most the C
+// layers rotate through (native.MaxCopies; a larger count was an error of
+// every oneDNN and CBLAS kernel).
+const MaxColdCopies = 1 << 16
+
+// coldSetBytes is what one buffer set of w takes in memory: its operands
+// and ColdPadBytes.
+func coldSetBytes(w workload.Workload) float64 {
+	return math.Max(w.Footprint(), w.Bytes()) + ColdPadBytes
+}
+
+// ColdPadBytes is what a buffer set takes beyond its operands: for each
+// buffer, the page hostmem.Slice allocates beyond it to place it at its
+// offset (a set of a 128-element exp took 4.6 KB for 1 KiB of data, and
+// its 1.5 million sets 7.3 GB). Four buffers are counted, the most a set
+// has.
+const ColdPadBytes = 4 * hostmem.Page
+
+// ColdShortfall reports whether the buffer sets ColdCopies gives w
+// together touch less than twice llc: too few for its iterations to find
+// their data evicted, so its cold result is partly a hot one.
+func ColdShortfall(w workload.Workload, llc int) bool {
+	return float64(ColdCopies(w, llc))*w.Bytes() < 2*float64(llc)
 }
 
 // oneLine keeps an error to its first line, as tables and JSON show it.

@@ -27,6 +27,7 @@ type fake struct {
 	only        workload.Op
 	perIter     time.Duration
 	cfgs        []backend.Config
+	runs        [][]int // each kernel's Run calls, their iterations
 }
 
 func (f *fake) Name() string            { return f.name }
@@ -48,7 +49,8 @@ func (f *fake) Prepare(w workload.Workload, in workload.Data, cfg backend.Config
 	if f.nonTemporal {
 		return ntFakeKernel{&fakeKernel{out: out, perIter: f.perIter}}, nil
 	}
-	return &fakeKernel{out: out, perIter: f.perIter}, nil
+	f.runs = append(f.runs, nil)
+	return &fakeKernel{out: out, perIter: f.perIter, runs: &f.runs[len(f.runs)-1]}, nil
 }
 
 type ntFakeKernel struct{ *fakeKernel }
@@ -58,9 +60,13 @@ func (ntFakeKernel) NonTemporalStores() bool { return true }
 type fakeKernel struct {
 	out     []float64
 	perIter time.Duration
+	runs    *[]int // where its Run calls are recorded, if anywhere
 }
 
 func (k *fakeKernel) Run(iters int) (time.Duration, error) {
+	if k.runs != nil {
+		*k.runs = append(*k.runs, iters)
+	}
 	return time.Duration(iters) * k.perIter, nil
 }
 func (k *fakeKernel) Output() ([]float64, error) { return k.out, nil }
@@ -158,14 +164,50 @@ func TestColdCacheCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// gemm f32 8³ is 768 B: the copies span ≥ 2 × 32 MiB of LLC.
-	if c := b.cfgs[0].Copies; float64(c)*768 < 2*(32<<20) {
-		t.Errorf("gemm cold copies %d cover %v B, want ≥ 64 MiB", c, float64(c)*768)
+	// gemm f32 8³ is 768 B: 2 × 32 MiB of LLC would take 87382 sets, more
+	// than MaxColdCopies, so it gets those and is marked partly hot; axpy
+	// f64 of 512 Ki (12 MiB) gets 7 sets, 84 MiB.
+	want := map[string]struct {
+		copies  int
+		partial bool
+	}{"gemm": {MaxColdCopies, true}, "axpy": {7, false}}
+	for i, c := range b.cfgs {
+		op := string(p.Workloads[i].Op)
+		if c.Copies != want[op].copies {
+			t.Errorf("%s cold copies %d, want %d", op, c.Copies, want[op].copies)
+		}
+		// Every set once before the warm-up: the first run after the
+		// verifying one is of Copies iterations.
+		if runs := b.runs[i]; len(runs) < 2 || runs[1] != c.Copies {
+			t.Errorf("%s: runs %v, want the second of %d iterations", op, runs[:min(len(runs), 3)], c.Copies)
+		}
 	}
 	for _, r := range results {
 		if r.Cache != "cold" || r.Peak.BandwidthLevel != "DRAM" {
 			t.Errorf("cold result cache %q level %q", r.Cache, r.Peak.BandwidthLevel)
 		}
+		if w := want[r.Op]; r.BufferSets != w.copies || r.ColdPartial != w.partial {
+			t.Errorf("%s: buffer_sets %d, cold_partial %v; want %d, %v", r.Op, r.BufferSets, r.ColdPartial, w.copies, w.partial)
+		}
+	}
+}
+
+// TestColdCopiesBounded: a tiny workload's sets are held to MaxColdCopies,
+// and a large one's, counted with the pages that place their buffers, to
+// maxColdBytes; a hot-sized set never gets fewer than one.
+func TestColdCopiesBounded(t *testing.T) {
+	const llc = 768 << 20 // what a noisy sweep's largest level can say
+	tiny := workload.Workload{Op: workload.Exp, DType: workload.F32, Shape: workload.Shape{N: 128}}
+	if n := ColdCopies(tiny, llc); n != MaxColdCopies {
+		t.Errorf("exp of 128: %d sets, want %d", n, MaxColdCopies)
+	}
+	mid := workload.Workload{Op: workload.Exp, DType: workload.F32, Shape: workload.Shape{N: 4096}} // 32 KiB a set
+	if n := ColdCopies(mid, llc); float64(n)*coldSetBytes(mid) > maxColdBytes || float64(n+1)*coldSetBytes(mid) <= maxColdBytes {
+		t.Errorf("exp of 4 Ki: %d sets of %v B allocated, want the most within %d B", n, coldSetBytes(mid), maxColdBytes)
+	}
+	huge := workload.Workload{Op: workload.AXPY, DType: workload.F64, Shape: workload.Shape{N: 1 << 28}} // 4 GiB
+	if n := ColdCopies(huge, llc); n != 1 {
+		t.Errorf("axpy of 256 Mi f64: %d sets, want 1", n)
 	}
 }
 

@@ -86,6 +86,12 @@ type Result struct {
 	OutDType string `json:"out_dtype,omitempty"`
 	Threads  int    `json:"threads"`
 	Cache    string `json:"cache"`
+	// BufferSets is, with a cold cache, the buffer sets the kernel rotated
+	// through (harness.ColdCopies; a GPU kernel may add sets of its own),
+	// and ColdPartial marks sets that touch less than twice the last-level
+	// cache together: the result is then partly a hot one.
+	BufferSets  int  `json:"buffer_sets,omitempty"`
+	ColdPartial bool `json:"cold_partial,omitempty"`
 	// Algorithm is how the backend computed it, when it has several ways
 	// (conv: "im2col+gemm", "direct", "auto"); with Backend it names the
 	// series the result belongs to (Series). Implementation is the
