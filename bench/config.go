@@ -117,11 +117,23 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	if c.vs != "" {
-		if _, err := backend.Lookup(c.vs); err != nil {
+		// With -isolate=both a vendor library's in-process results
+		// (NAME-inproc) are the run's too: a base like any other.
+		name, twin := strings.CutSuffix(c.vs, inprocSuffix)
+		f, err := backend.Lookup(name)
+		switch {
+		case err != nil && twin:
+			_, err = backend.Lookup(c.vs) // the name given, in the message
 			return nil, usagef("-vs: %v", err)
+		case err != nil:
+			return nil, usagef("-vs: %v", err)
+		case twin && !f.Isolate:
+			return nil, usagef("-vs: %s has no in-process twin: %s always runs in process (-isolate=both adds NAME%s for the vendor libraries)", c.vs, name, inprocSuffix)
+		case twin && c.isolate != "both":
+			return nil, usagef("-vs: %s (%s run in process) exists with -isolate=both alone; give -isolate=both, or -vs=%s", c.vs, name, name)
 		}
-		if len(c.backends) > 0 && !slices.Contains(c.backends, c.vs) {
-			return nil, usagef("-vs: %s is not among the -backend list (%s)", c.vs, strings.Join(c.backends, ","))
+		if len(c.backends) > 0 && !slices.Contains(c.backends, name) {
+			return nil, usagef("-vs: %s is not among the -backend list (%s)", name, strings.Join(c.backends, ","))
 		}
 	}
 	c.selection.Suite = *suite

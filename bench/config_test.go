@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/peakbench/peakbench/bench/backend"
+	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
 )
 
@@ -34,5 +38,68 @@ func TestParseFlagsMatrix(t *testing.T) {
 	}
 	if !slices.Equal(c.selection.Sizes, []string{"64"}) || !slices.Equal(c.selection.Matrices, []string{"a.mtx", "b.mtx"}) {
 		t.Errorf("sizes %q, matrices %q", c.selection.Sizes, c.selection.Matrices)
+	}
+}
+
+// TestVsInprocTwin: with -isolate=both, -vs accepts a vendor library's
+// in-process results (NAME-inproc), which it refused as an unknown
+// backend; without -isolate=both, or for a backend always in process, the
+// name is refused in one line saying why.
+func TestVsInprocTwin(t *testing.T) {
+	c, err := parseFlags([]string{"-isolate=both", "-backend=go,openblas", "-vs=openblas-inproc"}, io.Discard)
+	if err != nil || c.vs != "openblas-inproc" {
+		t.Fatalf("-isolate=both -vs=openblas-inproc: %v", err)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-vs=openblas-inproc"}, "-vs: openblas-inproc (openblas run in process) exists with -isolate=both alone"},
+		{[]string{"-isolate=off", "-vs=openblas-inproc"}, "exists with -isolate=both alone"},
+		{[]string{"-isolate=both", "-vs=go-inproc"}, "-vs: go-inproc has no in-process twin"},
+		{[]string{"-isolate=both", "-vs=nosuch-inproc"}, `-vs: unknown backend "nosuch-inproc"`},
+		{[]string{"-isolate=both", "-backend=go", "-vs=openblas-inproc"}, "-vs: openblas is not among the -backend list (go)"},
+	} {
+		_, err := parseFlags(bad.args, io.Discard)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: %v, want a usage error saying %q", bad.args, err, bad.want)
+		}
+	}
+}
+
+// TestVsUnavailable: a -vs base that cannot open here fails the run at
+// once, saying why, as a -backend list naming it does; with -backend=all
+// the run went on and printed an empty column.
+func TestVsUnavailable(t *testing.T) {
+	infos := []result.BackendInfo{{Name: "go", Available: true}, {Name: "cublas", Reason: "cuda: libcudart not found"}}
+	if err := vsAvailable("cublas", infos); err == nil || err.Error() != "-vs: backend cublas is not available: cuda: libcudart not found" {
+		t.Errorf("vsAvailable: %v", err)
+	}
+	if err := vsAvailable("go", infos); err != nil {
+		t.Errorf("an available base: %v", err)
+	}
+	if testing.Short() {
+		t.Skip("opens every backend")
+	}
+	missing := ""
+	for _, name := range []string{"cublas", "rocblas"} { // a GPU library this machine lacks
+		f, err := backend.Lookup(name)
+		if err != nil {
+			continue
+		}
+		b, err := f.Open(backend.OpenOptions{})
+		if err != nil {
+			missing = name
+			break
+		}
+		b.Close()
+	}
+	if missing == "" {
+		t.Skip("every GPU library is available here")
+	}
+	_, stderr, code := runArgs(t, "-op=axpy", "-dtype=f32", "-size=256", "-threads=1", "-vs="+missing)
+	if code != 1 || !strings.HasPrefix(stderr, "peakbench: -vs: backend "+missing+" is not available: ") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

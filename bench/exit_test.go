@@ -187,6 +187,8 @@ func TestSayStopping(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	cancel()
+	defer noteStop(stopNothingYet)
+	noteStop(stopJournal, "x.journal")
 	sayStopping(ctx, make(chan struct{}), func() { close(stopped) }, &out)
 	select {
 	case <-stopped:
@@ -205,6 +207,59 @@ func TestSayStopping(t *testing.T) {
 	sayStopping(ctx, finished, func() { t.Error("stop called for a run that finished") }, &out)
 	if out.Len() != 0 {
 		t.Errorf("a finished run said %q", out.String())
+	}
+}
+
+// stopLine is what a signal's line says at this moment of the run.
+func stopLine() string {
+	var b bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sayStopping(ctx, make(chan struct{}), func() {}, &b)
+	return b.String()
+}
+
+// TestStopLineSaysWhatIsTrue: the line a signal prints promises -resume
+// and a journal only while the run has one; -tune names its tune file, and
+// a run stopped before its first workload (the peaks being measured) says
+// there is nothing to resume. It promised the journal in every case.
+func TestStopLineSaysWhatIsTrue(t *testing.T) {
+	defer noteStop(stopNothingYet)
+	cfg := tuneConfig(t, 2*time.Second)
+	var stderr bytes.Buffer
+	var during string
+	if err := tuneWith(context.Background(), &stderr, cfg, func() []tuneSearch { return tinySearches()[:1] }, func(string) { during = stopLine() }); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	if !strings.Contains(during, "written to "+cfg.tuneFile) || strings.Contains(during, "journal") || strings.Contains(during, "-resume") {
+		t.Errorf("during -tune: %q", during)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the peaks are the first thing a run measures
+	var out, errb bytes.Buffer
+	err := run(ctx, &out, &errb, []string{"-backend=go", "-op=axpy", "-dtype=f32", "-size=1000", "-threads=1", "-min-time=1ms", "-suite=quick"})
+	if err == nil || !strings.Contains(err.Error(), "measuring peaks") {
+		t.Fatalf("err = %v, want the peaks interrupted\n%s", err, &errb)
+	}
+	if l := stopLine(); !strings.Contains(l, "no journal to resume") || strings.Contains(l, "-resume") {
+		t.Errorf("before the first workload: %q", l)
+	}
+
+	if testing.Short() {
+		return // the rest measures peaks
+	}
+	path := filepath.Join(t.TempDir(), "out.json")
+	var measuring string
+	progressHook = func() { measuring = stopLine() }
+	defer func() { progressHook = nil }()
+	out.Reset()
+	errb.Reset()
+	if err := run(context.Background(), &out, &errb, []string{"-backend=go", "-op=axpy", "-dtype=f32", "-size=1000", "-threads=1", "-min-time=1ms", "-suite=quick", "-format=json", "-o=" + path}); err != nil {
+		t.Fatalf("%v\n%s", err, &errb)
+	}
+	if !strings.Contains(measuring, "-resume "+path+".journal continues") {
+		t.Errorf("while measuring: %q", measuring)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -55,7 +56,8 @@ func main() {
 // a kernel call in progress (a large GEMM being verified takes seconds)
 // finishes before the results are written, and a run silent meanwhile
 // gets killed. Then the signals' default comes back, so a second Ctrl-C
-// ends the process at once; the journal keeps what was measured.
+// ends the process at once. What it says after "stopping: " is what the
+// run set last (noteStop): a journal is promised only where one exists.
 func sayStopping(ctx context.Context, finished <-chan struct{}, stop func(), stderr io.Writer) {
 	select {
 	case <-finished:
@@ -65,9 +67,42 @@ func sayStopping(ctx context.Context, finished <-chan struct{}, stop func(), std
 			return
 		default:
 		}
-		fmt.Fprintln(stderr, "peakbench: stopping: the call in progress finishes, then the results measured so far are written (a second Ctrl-C ends it now; -resume continues from the journal)")
+		fmt.Fprintln(stderr, "peakbench: stopping: "+stopText())
 		stop()
 	}
+}
+
+// stopNote is what the line a signal prints says after "stopping: ", set
+// by the run as it goes from one stage to the next; nil: stopNothingYet.
+var stopNote atomic.Pointer[string]
+
+// What a signal stops, at each stage of a run.
+const (
+	// Before the first workload (the peaks being measured, the backends
+	// opening): no result, and no journal yet.
+	stopNothingYet = "no workload is measured yet: nothing is written and there is no journal to resume (a second Ctrl-C ends it now)"
+	// A subcommand (report, compare) reads files and measures nothing.
+	stopSubcommand = "nothing is written (a second Ctrl-C ends it now)"
+	// Workloads being measured, each kept in the journal (%s) as it ends.
+	stopJournal = "the call in progress finishes, then the results measured so far are written (a second Ctrl-C ends it now; -resume %s continues from the journal)"
+	// Workloads being measured, the journal not writable: memory alone.
+	stopNoJournal = "the call in progress finishes, then the results measured so far are written (a second Ctrl-C ends it now and loses them: this run has no journal)"
+	// -tune: the parameters decided so far go to the tune file (%s).
+	stopTune = "the search in progress finishes, then the parameters found so far are written to %s (a second Ctrl-C ends it now and writes nothing)"
+)
+
+// noteStop sets what a signal's line says from now on.
+func noteStop(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	stopNote.Store(&s)
+}
+
+// stopText is what a signal's line says now.
+func stopText() string {
+	if s := stopNote.Load(); s != nil {
+		return *s
+	}
+	return stopNothingYet
 }
 
 // exitCode prints err in one line and maps it to the exit status (exit.go):
@@ -95,8 +130,10 @@ func exitCode(stderr io.Writer, err error) int {
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	noteStop(stopNothingYet)
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok { // report, compare (subcommands.go)
+			noteStop(stopSubcommand)
 			return sub(ctx, stdout, stderr, args[1:])
 		}
 	}
@@ -145,6 +182,11 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		}
 	}()
 	defer stopWorkersOn(ctx, backends)()
+	if !cfg.peak { // -peak measures no workload: -vs has nothing to compare
+		if err := vsAvailable(cfg.vs, infos); err != nil {
+			return err
+		}
+	}
 	if workloads, err = computable(stderr, workloads, backends); err != nil { // validate.go
 		return err
 	}
@@ -162,6 +204,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		noGPU []string
 	)
 	if jp.prior != nil { // the machine, peaks and environment of the run resumed
+		noteStop(stopJournal, jp.path) // it exists already
 		rep = jp.resumedRun(stderr, cfg, start)
 	} else if rep, noGPU, err = measurePeaks(ctx, stderr, cfg, args, backends, infos, start); err != nil { // peaks.go
 		return err
@@ -178,6 +221,11 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 
 	jr := jp.open(stderr, rep, cfg)
 	defer jr.close(stderr)
+	if jr.w != nil {
+		noteStop(stopJournal, jr.path)
+	} else {
+		noteStop(stopNoJournal)
+	}
 	opt := measure.DefaultOptions()
 	opt.MinTime, opt.NoiseTarget = cfg.minTime, cfg.noise
 	var measureStart time.Time
@@ -319,8 +367,22 @@ func openBackends(names []string, isolate string, opt backend.OpenOptions) ([]ba
 	return opened, infos, nil
 }
 
+// vsAvailable fails a run whose -vs base could not open here (-backend=all
+// records it unavailable and goes on): its column would be empty. A named
+// -backend that cannot open fails in openBackends already.
+func vsAvailable(vs string, infos []result.BackendInfo) error {
+	for _, in := range infos {
+		if in.Name == vs && !in.Available {
+			return fmt.Errorf("-vs: backend %s is not available: %s", vs, in.Reason)
+		}
+	}
+	return nil
+}
+
 // listBackends says of each backend (those of -backend, every one when it
-// names none) whether it is available here, and why not.
+// names none) whether it is available here, and why not, one line each;
+// the go and asm backends' line ends with the tuning in use (their
+// "tuning" detail: a tune file, or the built-in defaults and why).
 func listBackends(w io.Writer, names []string, isolate string, opt backend.OpenOptions) error {
 	for _, f := range factories(backend.All(), isolate) {
 		if len(names) > 0 && !slices.Contains(names, strings.TrimSuffix(f.Name, inprocSuffix)) {
@@ -332,7 +394,11 @@ func listBackends(w io.Writer, names []string, isolate string, opt backend.OpenO
 			continue
 		}
 		info := b.Info()
-		fmt.Fprintf(w, "%-10s available: %s (%s)\n", f.Name, info.Version, f.Description)
+		tuning := ""
+		if t := info.Details["tuning"]; t != "" {
+			tuning = "; tuning: " + t
+		}
+		fmt.Fprintf(w, "%-10s available: %s (%s)%s\n", f.Name, info.Version, f.Description, tuning)
 		b.Close()
 	}
 	return nil

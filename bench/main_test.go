@@ -132,6 +132,20 @@ func TestListNamedBackends(t *testing.T) {
 	}
 }
 
+// TestListShowsTuning: -list ends the go backend's line with the tuning
+// in use, as docs/tuning.md says (it showed the version alone); a backend
+// without one (gonum) says nothing of it. Still one line per backend.
+func TestListShowsTuning(t *testing.T) {
+	out, _, code := runArgs(t, "-list", "-backend=gonum,go", "-tune-file=none")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	if !strings.HasSuffix(lines[0], "; tuning: built-in defaults (-tune-file=none)") || strings.Contains(lines[1], "tuning") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
 // TestRunWritesJSONAtomically runs a tiny benchmark end to end and checks
 // the file the run wrote.
 func TestRunWritesJSON(t *testing.T) {

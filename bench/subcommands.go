@@ -65,6 +65,9 @@ func runReport(_ context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return err
 	}
+	if r := runs[0].Run; (*format == "svg" || *format == "png") && len(chart.ForRun(r, chart.NewPalette(r), "").Rooflines) == 0 {
+		return usagef("report: %s has no result to chart (none ran and passed verification): -format=table lists what it holds", files[0])
+	}
 	if *output != "" {
 		if err := atomicfile.CheckWritable(*output); err != nil {
 			return usagef("-o: %v", err)
@@ -154,6 +157,9 @@ func loadRuns(files []string) ([]report.RunFile, error) {
 		run, err := result.Load(f)
 		if err != nil {
 			return nil, usageError{err.Error()}
+		}
+		if run.Results == nil { // a file without "results": none, written [] as a run writes it
+			run.Results = []result.Result{}
 		}
 		if !diagnose.HasFindings(run) {
 			// A file older than findings: its records are enough to

@@ -174,6 +174,39 @@ func TestReportCommand(t *testing.T) {
 	}
 }
 
+// TestReportNoResults: a file without results (none verified, or no
+// "results" key at all) charts as a one-line usage error, exit 2 (it was
+// 1, the status of a regression); -format=json writes its results as []
+// (a missing key came back as null).
+func TestReportNoResults(t *testing.T) {
+	dir := t.TempDir()
+	var run map[string]any
+	data, _ := os.ReadFile(savedRun(t, dir, "good.json", 1))
+	if err := json.Unmarshal(data, &run); err != nil {
+		t.Fatal(err)
+	}
+	delete(run, "results")
+	data, _ = json.Marshal(run)
+	none := filepath.Join(dir, "none.json")
+	if err := os.WriteFile(none, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"svg", "png"} {
+		out := filepath.Join(dir, "chart."+format)
+		_, stderr, code := runArgs(t, "report", "-format="+format, "-o", out, none)
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, none+" has no result to chart") {
+			t.Errorf("-format=%s: exit %d, stderr %q", format, code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("-format=%s wrote %s", format, out)
+		}
+	}
+	stdout, stderr, code := runArgs(t, "report", "-format=json", none)
+	if code != 0 || !strings.Contains(stdout, `"results": []`) {
+		t.Errorf("-format=json: exit %d (%s), output:\n%s", code, stderr, stdout)
+	}
+}
+
 func TestParseThreshold(t *testing.T) {
 	for s, want := range map[string]float64{"5%": 0.05, "0.05": 0.05, "0%": 0, "0": 0, " 12.5% ": 0.125, "150%": 1.5} {
 		if got, err := parseThreshold(s); err != nil || math.Abs(got-want) > 1e-12 {

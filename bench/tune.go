@@ -465,6 +465,7 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	if err := atomicfile.CheckWritable(path); err != nil {
 		return usagef("-tune-file: %v", err)
 	}
+	noteStop(stopTune, path)
 	defer tune.Save().Restore() // the search leaves the parameters as they were
 	searches := makeSearches()
 	start := time.Now()
@@ -477,7 +478,13 @@ func tuneWith(ctx context.Context, stderr io.Writer, cfg *config, makeSearches f
 	deadline := start.Add(cfg.tuneBudget)
 	for i, s := range searches {
 		left := time.Until(deadline)
-		if ctx.Err() != nil || left <= 0 {
+		if ctx.Err() != nil {
+			break
+		}
+		if left <= 0 { // a line for each parameter all the same
+			for _, r := range searches[i:] {
+				progressf(stderr, "tune %s: not searched (out of budget); it keeps its default", r.field)
+			}
 			break
 		}
 		share := left / time.Duration(len(searches)-i)

@@ -161,6 +161,29 @@ func TestTuneInterruptedKeepsWhatItFound(t *testing.T) {
 	}
 }
 
+// TestTuneOutOfBudgetSaysEveryParameter: a budget spent before a
+// parameter is searched still gives that parameter its progress line (one
+// line per parameter, as docs/tuning.md says); the lines stopped there.
+func TestTuneOutOfBudgetSaysEveryParameter(t *testing.T) {
+	cfg := tuneConfig(t, time.Nanosecond)
+	var stderr bytes.Buffer
+	if err := tuneWith(context.Background(), &stderr, cfg, tinySearches, nil); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	for _, s := range tinySearches() {
+		if want := "tune " + s.field + ": not searched (out of budget); it keeps its default\n"; !strings.Contains(stderr.String(), want) {
+			t.Errorf("no line %q in\n%s", want, &stderr)
+		}
+	}
+	f, err := tune.Load(cfg.tuneFile, here())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Measured.Complete || f.Measured.Stopped != "out of budget" || len(f.Measured.Tuned) != 0 {
+		t.Errorf("measured %+v, want nothing tuned, out of budget", f.Measured)
+	}
+}
+
 // ladderSteps is a ladder of sizes from first, doubling, with these
 // speedups.
 func ladderSteps(first int, speedups ...float64) []tune.Step {

@@ -127,7 +127,7 @@ type span struct {
 type cell struct {
 	Text  string
 	Title string  // hover text
-	Class string  // num, bad, warn, muted, key
+	Class string  // num, bad, warn, muted, key; in Head, num right-aligns a Markdown column
 	Share float64 // > 0: draw a bar of this fraction behind the text
 }
 
@@ -553,7 +553,8 @@ func summaryTable(runs []RunFile, labels []string) table {
 		t.Head = heads("op", "dtype", "shape", "threads")
 		for _, l := range labels {
 			t.Groups = append(t.Groups, span{l, 4})
-			t.Head = append(t.Head, heads("best", "GFLOP/s", "GB/s", "% of peak")...)
+			t.Head = append(t.Head, txt("best"))
+			t.Head = append(t.Head, cellsOf([]string{"GFLOP/s", "GB/s", "% of peak"}, "num")...) // numbers even where a run has none
 		}
 	}
 	for _, w := range workloads(runs) {
@@ -645,9 +646,9 @@ func opTable(runs []RunFile, labels []string, op string) table {
 	t.Head = heads("backend", "dtype", "shape", "threads")
 	for i, l := range labels {
 		n := 3
-		t.Head = append(t.Head, heads("median", "GFLOP/s", "% of peak")...)
+		t.Head = append(t.Head, cellsOf([]string{"median", "GFLOP/s", "% of peak"}, "num")...) // numbers even where a run has none
 		if i > 0 {
-			t.Head = append(t.Head, cell{Text: "time vs " + labels[0], Title: "change of the median time; ~: no significant difference (Mann-Whitney U, α = 0.05)"})
+			t.Head = append(t.Head, cell{Text: "time vs " + labels[0], Class: "num", Title: "change of the median time; ~: no significant difference (Mann-Whitney U, α = 0.05)"})
 			n++
 		}
 		t.Groups = append(t.Groups, span{l, n})

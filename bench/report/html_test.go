@@ -101,6 +101,37 @@ func TestMarkdownSideBySide(t *testing.T) {
 	resulttest.CheckGolden(t, "runs.md.golden", buf.Bytes())
 }
 
+// TestMarkdownNotRunRightAligned: a file with no gemm result leaves its
+// gemm columns "not run" and empty; they are columns of numbers all the
+// same, right-aligned (they were "---", aligned by the "not run" text).
+func TestMarkdownNotRunRightAligned(t *testing.T) {
+	a, b := resulttest.Sampled(1), resulttest.Sampled(1.1)
+	kept := b.Results[:0]
+	for _, r := range b.Results {
+		if r.Op != "gemm" {
+			kept = append(kept, r)
+		}
+	}
+	b.Results = kept
+	var buf bytes.Buffer
+	if err := WriteMarkdownRuns(&buf, []RunFile{{Name: "a.json", Run: a}, {Name: "b.json", Run: b}}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	gemm := md[strings.Index(md, "### gemm"):]
+	lines := strings.Split(gemm, "\n")
+	if !strings.Contains(lines[4], "| not run |") {
+		t.Fatalf("b's gemm cells are not \"not run\":\n%s", gemm)
+	}
+	if want := "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"; lines[3] != want {
+		t.Errorf("gemm alignment %s, want %s", lines[3], want)
+	}
+	summary := md[strings.Index(md, "### Best backend per workload"):]
+	if want := "|---|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|"; strings.Split(summary, "\n")[3] != want {
+		t.Errorf("summary alignment %s, want %s", strings.Split(summary, "\n")[3], want)
+	}
+}
+
 // The report opens with the heat map: a row per workload, a column per
 // backend, each cell its share, its ratio to the fastest and its main
 // finding, with every finding on hover; the overview follows.

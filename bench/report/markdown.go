@@ -57,8 +57,16 @@ func (t table) markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "| %s |\n|", strings.Join(head, " | "))
 	for i := range head {
+		// A column of numbers by its head, else by its first cell with
+		// text (a "not run" in a column of numbers is not one).
 		align := "---"
+		if strings.Contains(t.Head[i].Class, "num") {
+			align = "---:"
+		}
 		for _, r := range t.Rows {
+			if align != "---" {
+				break
+			}
 			if i < len(r) && r[i].Text != "" {
 				if strings.Contains(r[i].Class, "num") {
 					align = "---:"

@@ -134,24 +134,28 @@ func GemvKernel(lvl isa.Level) string {
 }
 
 // gemvByRowText is where A·x takes one row at a time, from the tune
-// parameter gemv.by_row: " (of 1 above 1024 KiB of A, rows of 2–24 KiB)",
-// with f32's and f64's figures where they differ; "" where it never does.
+// parameter gemv.by_row: " (of 1 above 1024 KiB of A, rows of 2–24 KiB)";
+// where f32's and f64's differ, each in turn: " (of 1 above 1024 KiB of A
+// in f32, never in f64; rows of 2–24 KiB)"; "" where it never does.
 func gemvByRowText() string {
 	p := tune.Current().GEMV.ByRow
 	if p.F32 >= tune.MaxPieceBytes && p.F64 >= tune.MaxPieceBytes {
 		return ""
 	}
-	kib := func(b int) string {
-		if b >= tune.MaxPieceBytes {
+	when := func(b int) string {
+		switch {
+		case b >= tune.MaxPieceBytes:
 			return "never"
+		case b <= 0:
+			return "at any size"
 		}
-		return strconv.Itoa(b >> 10)
+		return "above " + strconv.Itoa(b>>10) + " KiB of A"
 	}
-	above := kib(p.F32)
-	if p.F32 != p.F64 {
-		above += " (f32), " + kib(p.F64) + " (f64)"
+	rows := "rows of " + strconv.Itoa(gemvByRowMinBytes>>10) + "–" + strconv.Itoa(isa.Caches().L1/2>>10) + " KiB"
+	if p.F32 == p.F64 {
+		return " (of 1 " + when(p.F32) + ", " + rows + ")"
 	}
-	return " (of 1 above " + above + " KiB of A, rows of " + kib(gemvByRowMinBytes) + "–" + kib(isa.Caches().L1/2) + " KiB)"
+	return " (of 1 " + when(p.F32) + " in f32, " + when(p.F64) + " in f64; " + rows + ")"
 }
 
 // gemvRowsAsm is gemvRows with k's assembly dot product, one row at a time

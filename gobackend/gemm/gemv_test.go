@@ -146,7 +146,7 @@ func TestGemvKernel(t *testing.T) {
 			want  string
 		}{
 			{tune.PerDType{F32: 1 << 20, F64: 1 << 20}, "AVX512 dot of 8 rows (of 1 above 1024 KiB of A, rows of 2–" + l1 + " KiB) and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
-			{tune.PerDType{F32: 0, F64: tune.MaxPieceBytes}, "AVX512 dot of 8 rows (of 1 above 0 (f32), never (f64) KiB of A, rows of 2–" + l1 + " KiB) and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
+			{tune.PerDType{F32: 0, F64: tune.MaxPieceBytes}, "AVX512 dot of 8 rows (of 1 at any size in f32, never in f64; rows of 2–" + l1 + " KiB) and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
 			{tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes}, "AVX512 dot of 8 rows and axpy of 4, AVX512 (AVX2 above 16 MiB)"},
 		} {
 			withGEMVTune(c.byRow, func() {
@@ -155,6 +155,29 @@ func TestGemvKernel(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestGemvByRowText: the one-row-at-a-time bound reads as a phrase per
+// dtype where f32's and f64's differ; it read "above 1024 (f32), never
+// (f64) KiB of A".
+func TestGemvByRowText(t *testing.T) {
+	rows := "rows of 2–" + strconv.Itoa(isa.Caches().L1/2>>10) + " KiB)"
+	for _, c := range []struct {
+		byRow tune.PerDType
+		want  string
+	}{
+		{tune.PerDType{F32: 1 << 20, F64: 1 << 20}, " (of 1 above 1024 KiB of A, " + rows},
+		{tune.PerDType{F32: 1 << 20, F64: tune.MaxPieceBytes}, " (of 1 above 1024 KiB of A in f32, never in f64; " + rows},
+		{tune.PerDType{F32: tune.MaxPieceBytes, F64: 512 << 10}, " (of 1 never in f32, above 512 KiB of A in f64; " + rows},
+		{tune.PerDType{}, " (of 1 at any size, " + rows},
+		{tune.PerDType{F32: tune.MaxPieceBytes, F64: tune.MaxPieceBytes}, ""},
+	} {
+		withGEMVTune(c.byRow, func() {
+			if got := gemvByRowText(); got != c.want {
+				t.Errorf("by_row %+v: %q, want %q", c.byRow, got, c.want)
+			}
+		})
 	}
 }
 
