@@ -34,6 +34,9 @@ var availableCPUs = runtime.NumCPU
 func checkThreads(threads []int, cpus int) error {
 	for _, t := range threads {
 		if t > cpus {
+			if cpus == 1 {
+				return fmt.Errorf("%d is more than the 1 CPU this process may use (more threads would time-share the core; use 1)", t)
+			}
 			return fmt.Errorf("%d is more than the %d CPUs this process may use (more threads would time-share the cores; use at most %d)", t, cpus, cpus)
 		}
 	}

@@ -86,3 +86,11 @@ func TestMemoryCheckedBeforeWork(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCheckThreadsOneCPU: on one CPU (taskset -c 0) the line says "1 CPU".
+func TestCheckThreadsOneCPU(t *testing.T) {
+	err := checkThreads([]int{1, 2}, 1)
+	if err == nil || err.Error() != "2 is more than the 1 CPU this process may use (more threads would time-share the core; use 1)" {
+		t.Errorf("%v", err)
+	}
+}

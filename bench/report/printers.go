@@ -453,12 +453,18 @@ func writeCSV(w io.Writer, run *result.Run) error {
 //	BenchmarkGemm/backend=go/dtype=f32/shape=512x512x512/threads=2  N  ns/op  GFLOP/s  GB/s  %peak
 //
 // An op without FLOPs has no GFLOP/s, and its %peak is of bandwidth.
+//
+// The libraries' versions are comment lines ("# openblas version: …"),
+// not benchstat configuration ("key: value", the key in lower case):
+// benchstat keeps files of different configuration apart, so a version
+// line made two runs on either side of a library upgrade, or with
+// another set of backends, two tables with nothing compared.
 func writeGoBench(w io.Writer, run *result.Run) error {
 	m := run.Machine
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/peakbench/peakbench\ncpu: %s\n", m.OS, m.Arch, m.Model)
 	for _, b := range run.Backends {
 		if b.Available {
-			fmt.Fprintf(w, "%s-version: %s\n", b.Name, strings.ReplaceAll(b.Version, "\n", " "))
+			fmt.Fprintf(w, "# %s version: %s\n", b.Name, strings.ReplaceAll(b.Version, "\n", " "))
 		}
 	}
 	for _, r := range run.Results {

@@ -15,6 +15,7 @@ import (
 	"github.com/peakbench/peakbench/bench/peak"
 	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/result/resulttest"
+	"golang.org/x/perf/benchfmt"
 )
 
 func TestGolden(t *testing.T) {
@@ -45,6 +46,51 @@ func TestGoBenchReadableByBenchstat(t *testing.T) {
 	}
 	if lines != 5 { // 3 + 2 samples; failed results are left out
 		t.Errorf("%d benchmark lines, want 5", lines)
+	}
+}
+
+// TestGoBenchVersionsNotConfig: two runs whose libraries' versions differ,
+// or whose backends do, have the same benchstat configuration, so that
+// benchstat compares them (a version as configuration put each file in a
+// table of its own), and the versions are still in the text.
+func TestGoBenchVersionsNotConfig(t *testing.T) {
+	configOf := func(run *result.Run) (string, string) {
+		var buf bytes.Buffer
+		if err := Write(&buf, run, "gobench"); err != nil {
+			t.Fatal(err)
+		}
+		text := buf.String()
+		r := benchfmt.NewReader(strings.NewReader(text), "run.txt")
+		for r.Scan() {
+			if res, ok := r.Result().(*benchfmt.Result); ok {
+				var keys []string
+				for _, c := range res.Config {
+					if c.File {
+						keys = append(keys, c.Key+"="+string(c.Value))
+					}
+				}
+				return strings.Join(keys, " "), text
+			}
+		}
+		t.Fatal("no benchmark result read")
+		return "", ""
+	}
+	old := resulttest.Fixture()
+	upgraded := resulttest.Fixture()
+	for i := range upgraded.Backends {
+		upgraded.Backends[i].Version += "-next"
+	}
+	fewer := resulttest.Fixture()
+	fewer.Backends = fewer.Backends[:1]
+	want, text := configOf(old)
+	for name, run := range map[string]*result.Run{"upgraded": upgraded, "fewer backends": fewer} {
+		if got, _ := configOf(run); got != want {
+			t.Errorf("%s: configuration %q, want %q as before", name, got, want)
+		}
+	}
+	b := old.Backends[0]
+	if !strings.Contains(text, "# "+b.Name+" version: "+b.Version+"\n") {
+		t.Errorf("no version line of %s in\n%s", b.Name, text)
 	}
 }
 

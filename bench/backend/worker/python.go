@@ -85,8 +85,11 @@ func (p python) open(o backend.OpenOptions) (*Backend, error) {
 		return nil, fault
 	}
 	how := fmt.Sprintf("install it (scripts/install-deps.sh installs Debian's python3-%s), or name an interpreter that has it in PEAKBENCH_PYTHON", p.module)
-	if os.Getenv("PEAKBENCH_PYTHON") != "" {
+	if py := os.Getenv("PEAKBENCH_PYTHON"); py != "" {
 		how = "PEAKBENCH_PYTHON names an interpreter without it"
+		if _, err := exec.LookPath(py); err != nil {
+			how = "PEAKBENCH_PYTHON names no interpreter that can run (" + py + ")"
+		}
 	}
 	return nil, fmt.Errorf("%s: no Python with %s (%s); %s", p.name, p.module, strings.Join(tried, "; "), how)
 }

@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -560,7 +561,11 @@ func (k *kernel) Run(iters int) (time.Duration, error) {
 		return 0, err
 	}
 	if rep.NS == nil || *rep.NS <= 0 {
-		err := fmt.Errorf("%s: worker's reply to run has no positive \"ns\" (%v); stopped it", k.b.spec.Name, rep.NS)
+		got := "none"
+		if rep.NS != nil {
+			got = strconv.FormatInt(*rep.NS, 10)
+		}
+		err := fmt.Errorf("%s: worker's reply to run has no positive \"ns\" (%s); stopped it", k.b.spec.Name, got)
 		k.b.fail(err)
 		return 0, err
 	}

@@ -82,6 +82,7 @@ func TestFaults(t *testing.T) {
 		{"crash", "bad: worker exited with status 3 while running gemm f32 8x8x8: Fatal: simulated crash"},
 		{"hang", "bad: gemm f32 8x8x8 timed out after 1s; stopped the worker"},
 		{"malformed", `bad: worker's reply to run is malformed (invalid character 'h' in literal true (expecting 'r')): "this is not JSON"; stopped it`},
+		{"zerons", `bad: worker's reply to run has no positive "ns" (0); stopped it`},
 		{"wrong", ""},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
@@ -174,7 +175,8 @@ func TestPythonMissing(t *testing.T) {
 	t.Setenv("PEAKBENCH_PYTHON", "/nonexistent/python3")
 	for _, p := range pythons {
 		_, err := p.open(backend.OpenOptions{})
-		if err == nil || !strings.Contains(err.Error(), "no Python with "+p.module) || !strings.Contains(err.Error(), "/nonexistent/python3") {
+		if err == nil || !strings.Contains(err.Error(), "no Python with "+p.module) || !strings.Contains(err.Error(), "/nonexistent/python3") ||
+			!strings.Contains(err.Error(), "PEAKBENCH_PYTHON names no interpreter that can run") {
 			t.Errorf("%s: %v", p.name, err)
 		}
 	}
