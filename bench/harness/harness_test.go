@@ -15,6 +15,7 @@ import (
 	"github.com/peakbench/peakbench/bench/platform"
 	"github.com/peakbench/peakbench/bench/result"
 	"github.com/peakbench/peakbench/bench/workload"
+	"github.com/peakbench/peakbench/native"
 )
 
 // fake is a backend that computes the reference, optionally corrupted, and
@@ -189,6 +190,15 @@ func TestColdCacheCopies(t *testing.T) {
 		if w := want[r.Op]; r.BufferSets != w.copies || r.ColdPartial != w.partial {
 			t.Errorf("%s: buffer_sets %d, cold_partial %v; want %d, %v", r.Op, r.BufferSets, r.ColdPartial, w.copies, w.partial)
 		}
+	}
+}
+
+// TestMaxColdCopiesIsTheCLayers: the harness asks no C kernel for more
+// sets than the C layers take (a larger count failed every oneDNN and CBLAS
+// kernel).
+func TestMaxColdCopiesIsTheCLayers(t *testing.T) {
+	if MaxColdCopies != native.MaxCopies {
+		t.Errorf("MaxColdCopies %d, the C layers' bound %d", MaxColdCopies, native.MaxCopies)
 	}
 }
 
