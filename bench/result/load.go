@@ -108,19 +108,30 @@ func Decode(data []byte) (*Run, error) {
 		}
 		return nil, errors.New("not a peakbench result: a JSON " + jsonKind(trimmed[0]) + ", want an object with \"format\": \"" + Format + "\"")
 	}
-	if !json.Valid(trimmed) {
-		return nil, fmt.Errorf("not valid JSON (truncated or corrupt): %v", syntaxError(trimmed))
-	}
 	// Check the format before anything else: another program's JSON fails
 	// there, with the reason that helps, rather than on some field's type.
 	var head struct {
-		Format *string `json:"format"`
+		Format  json.RawMessage `json:"format"`
+		Journal string          `json:"journal"` // a journal's header (journal.Format)
+	}
+	if !json.Valid(trimmed) {
+		// A run's journal is JSON lines, its first a header naming its
+		// layout: README tells of it, and it is not a result.
+		line, _, _ := bytes.Cut(trimmed, []byte("\n"))
+		if json.Unmarshal(line, &head) == nil && strings.HasPrefix(head.Journal, "peakbench-journal/") {
+			return nil, errors.New("a peakbench journal (the record of a run as it ran), not a result: -resume with it and the run's flags finishes the run, and the run's -o (or -results-dir) file holds the result")
+		}
+		return nil, fmt.Errorf("not valid JSON (truncated or corrupt): %v", syntaxError(trimmed))
 	}
 	if err := json.Unmarshal(trimmed, &head); err != nil || head.Format == nil {
 		return nil, errors.New("not a peakbench result: no \"format\" field (want \"" + Format + "\"; the output of -format=json)")
 	}
-	if *head.Format != Format {
-		return nil, fmt.Errorf("format is %q, this peakbench reads %q", *head.Format, Format)
+	var format string
+	if err := json.Unmarshal(head.Format, &format); err != nil {
+		return nil, fmt.Errorf("not a peakbench result: \"format\" is %s, not the string %q", oneLine(string(head.Format)), Format)
+	}
+	if format != Format {
+		return nil, fmt.Errorf("format is %q, this peakbench reads %q", format, Format)
 	}
 	run := new(Run)
 	if err := json.Unmarshal(trimmed, run); err != nil {

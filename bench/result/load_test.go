@@ -31,6 +31,8 @@ func TestLoadRejectsWhatIsNotARun(t *testing.T) {
 		{"text.txt", "goos: linux\nBenchmarkX 1 2 ns/op\n", "not valid JSON"},
 		{"types.json", `{"format": "peakbench/v1", "results": [{"backend": "go", "op": "gemm", "threads": "two"}]}`, "results.threads"},
 		{"nobackend.json", `{"format": "peakbench/v1", "results": [{"op": "gemm"}]}`, "no backend"},
+		{"number.json", `{"format": 99, "results": []}`, `"format" is 99, not the string "peakbench/v1"`},
+		{"out.json.journal", "{\"journal\":\"peakbench-journal/v1\",\"config\":{}}\n{\"workload\":\"axpy f32 1000\"}\n", "a peakbench journal"},
 	} {
 		path := filepath.Join(dir, c.name)
 		if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
